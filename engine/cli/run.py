@@ -1,0 +1,16 @@
+"""``tclose run``: not built yet (see the issue tracker)."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.errors import InputError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="(not available yet)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    raise InputError("'tclose run' is not available in this version yet.")

@@ -1,0 +1,73 @@
+"""Errors the engine raises on purpose.
+
+Every error a user can cause derives from :class:`TcloseError` and carries a message written
+for that user: one clear sentence saying what is wrong and what to do.  The command line prints
+the message and exits with :attr:`TcloseError.exit_code`; the GUI shows it in a dialog.  Any
+other exception is a bug in tclose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class TcloseError(Exception):
+    """Base of all user-facing errors.  ``str(err)`` is the message to show."""
+
+    exit_code: int = 2
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        #: optional longer explanation (the GUI shows it under "Details")
+        self.detail = detail
+
+
+class InputError(TcloseError):
+    """The input file, a column name or a parameter cannot be used as given."""
+
+    exit_code = 2
+
+
+class CancelledError(TcloseError):
+    """The caller's ``cancel`` callable returned True; nothing was written."""
+
+    exit_code = 130
+
+    def __init__(self, message: str = "Cancelled; nothing was written.") -> None:
+        super().__init__(message)
+
+
+@dataclass
+class FeasibleAlternative:
+    """One set of parameters that would work on the same data."""
+
+    description: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class InfeasibleError(TcloseError):
+    """The requested (t, k, b) cannot be met on this data.
+
+    ``alternatives`` names the nearest parameters that can, so that the command line can print
+    them and the GUI can offer a one-click fix.
+    """
+
+    exit_code = 3
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        alternatives: list[FeasibleAlternative] | None = None,
+        detail: str | None = None,
+    ) -> None:
+        super().__init__(message, detail=detail)
+        self.alternatives = list(alternatives or [])
+
+
+class VerificationError(TcloseError):
+    """A release failed the independent check of its guarantee and must not be written."""
+
+    exit_code = 4

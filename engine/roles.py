@@ -1,0 +1,24 @@
+"""Column roles and column types: what a column is for, and how its values compare.
+
+See SPEC §1.  A column without a role is dropped; ``other`` columns are released unchanged
+only when the user asks for them explicitly, because an untagged column can be a hidden
+identifier.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    IDENTIFIER = "identifier"
+    QI = "qi"
+    CONFIDENTIAL = "confidential"
+    OTHER = "other"
+
+
+class ColumnType(StrEnum):
+    NUMERIC = "numeric"
+    ORDINAL = "ordinal"  # ordered categories: compared by rank
+    NOMINAL = "nominal"  # unordered categories: equal or not
+    DATE = "date"  # compared as numbers of days
