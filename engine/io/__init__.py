@@ -1,0 +1,1 @@
+"""Reading spreadsheets and writing releases: never loses data, explains every bad file."""

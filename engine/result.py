@@ -1,0 +1,83 @@
+"""What an anonymization run returns: the release and everything needed to explain it.
+
+These are plain dataclasses shared by the command line, the GUI previews, the report and the
+tests.  Only :attr:`Release.table` is ever written out; the other fields (class of every input
+record, bucket of every input record) stay in memory for previews and metrics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.config import ReleaseConfig
+
+
+@dataclass
+class Buckets:
+    """The partition of the confidential values into buckets (SPEC §3.1)."""
+
+    #: the released text of each bucket, e.g. ``"[0, 12500)"`` or ``"{Asthma, Cancer}"``
+    labels: list[str]
+    #: bucket index of every input record (aligned with the input rows); int64
+    codes: np.ndarray
+    #: records per bucket
+    counts: np.ndarray
+    #: per bucket: (lo, hi) for one numeric/ordinal column, the set of categories for a
+    #: nominal one, None for joint buckets of several columns or the missing bucket
+    bounds: list[Any]
+    #: per bucket: the value released with ``confidential_output="representative"``
+    #: (a tuple of values, one per confidential column)
+    representatives: list[tuple[Any, ...]]
+    #: index of the bucket that holds missing confidential values, or None
+    missing_bucket: int | None = None
+
+    @property
+    def shares(self) -> np.ndarray:
+        """p_j: the share of each bucket in the whole file."""
+        return self.counts / self.counts.sum()
+
+
+@dataclass
+class Verification:
+    """What the independent verifier read off a released table (SPEC §2)."""
+
+    #: size of the smallest equivalence class
+    k: int
+    #: the largest d(class distribution, overall distribution) over classes; inf if a class
+    #: lacks a value the file has; None when no confidential column was checked
+    t: float | None
+    n_records: int
+    n_classes: int
+    #: sizes of all classes, largest first
+    class_sizes: np.ndarray
+    #: True when the requested bounds (k, t) hold
+    ok: bool
+    #: one sentence saying what holds or which class breaks what
+    message: str
+    #: the released QI values of the worst class (for the message and the GUI)
+    worst_class: dict[str, Any] | None = None
+
+
+@dataclass
+class Release:
+    """The outcome of :func:`engine.anonymize.anonymize`."""
+
+    #: the released table: QIs recoded, confidential protected, rows shuffled
+    table: pd.DataFrame
+    config: ReleaseConfig
+    #: JSON-ready numbers of SPEC §6 (the ``--summary`` file and the report)
+    summary: dict[str, Any]
+    #: the independent check of ``table`` (always run; a failing release raises instead)
+    verification: Verification
+    #: equivalence-class index of every input record, in input order
+    classes: np.ndarray
+    #: the input after missing codes and types were applied (never released)
+    data: pd.DataFrame
+    #: the buckets (None for the noise mechanisms without buckets)
+    buckets: Buckets | None = None
+    #: warnings a user must see (e.g. bounds taken from the data)
+    warnings: list[str] = field(default_factory=list)
