@@ -22,6 +22,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="DIR",
         help="walk the wizard on the sample, save one PNG per page, exit",
     )
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the sample, run a small release, exit 0 if it verifies",
+    )
     return parser.parse_args(argv)
 
 
@@ -41,6 +46,10 @@ def build_window() -> QWizard:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if args.smoke_test:
+        from gui.smoke import run_smoke_test
+
+        return run_smoke_test(app)
     window = build_window()
     if args.screenshots:
         args.screenshots.mkdir(parents=True, exist_ok=True)
