@@ -21,7 +21,7 @@ import pandas as pd
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_types
-from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
 from engine.partition import tclose_partition
@@ -135,9 +135,16 @@ def anonymize(
     if config.k > n:
         raise InfeasibleError(
             f"k = {config.k} needs at least {config.k} records but the input has {n}; "
-            f"the largest possible k is {n}."
+            f"the largest possible k is {n} (any t works then; no t helps with k = {config.k}).",
+            alternatives=[
+                FeasibleAlternative(
+                    f"largest k for this t: k = {n}", {"k": n, "t": config.bucket_t}
+                )
+            ],
         )
-    clean = _missing_applied(data, config).reset_index(drop=True)
+    # missing codes matter only where values are recoded; keep columns pass unchanged
+    used = [c for c in data.columns if c in (*qi, *confidential)]
+    clean = _missing_applied(data[used], config).reset_index(drop=True)
     types = resolve_types(clean, [*qi, *confidential], config.types)
     orders = {c: tuple(o) for c, o in config.orders.items()}
     X = encode_qi(clean, qi, types, orders)
@@ -191,7 +198,7 @@ def anonymize(
         raise VerificationError(
             f"The release failed its independent check and was not written: {verification.message}"
         )
-    sizes = class_size_stats(classes)
+    sizes = class_size_stats(verification.class_sizes)
     if confidential and sizes["min"] > 2 * config.k:
         warnings.append(
             f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
@@ -246,6 +253,7 @@ def make_summary(
         "t_achieved": achieved_t,
         "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
         "n_classes": int(verification.n_classes),
+        "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
         "class_sizes": sizes,
         "n_buckets": len(buckets.counts) if buckets is not None else 0,
         "buckets": _bucket_summary(buckets) if buckets is not None else [],

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.encode import category_order, encode_column, numeric_values, resolve_types
+from engine.encode import category_order, numeric_values, resolve_types
 from engine.errors import InputError
 from engine.result import Buckets
 from engine.roles import ColumnType
@@ -112,34 +112,112 @@ def _group_categories(counts: np.ndarray, b: int) -> np.ndarray:
     return group
 
 
-def _cluster_vectors(vectors: np.ndarray, weights: np.ndarray, b: int) -> np.ndarray:
-    """Cluster distinct vectors (with multiplicities) into b groups of near-equal mass.
+def _best_cut(keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float):
+    """Rows going left in the split of one column closest to a ``frac`` share of the mass.
 
-    MDAV-like: the farthest remaining vector from the remaining centroid seeds a group, which
-    takes its nearest vectors until the group's mass is closest to (remaining mass)/(remaining
-    groups).  Identical records are one weighted vector, so they are never split.
+    Numeric/ordinal keys are cut between two distinct values; nominal categories are
+    assigned, heaviest first, to whichever side brings the left mass nearer its target.
+    None when the column has a single value here.
     """
-    n = len(vectors)
-    b = max(1, min(b, n))
-    group = np.full(n, -1, dtype=np.int64)
-    remaining = np.arange(n)
-    for g in range(b - 1):
-        w = weights[remaining]
-        v = vectors[remaining]
-        centroid = (v * w[:, None]).sum(0) / w.sum()
-        seed = int(np.argmax(((v - centroid) ** 2).sum(1)))
-        dist = ((v - v[seed]) ** 2).sum(1)
-        order = np.lexsort((np.arange(len(remaining)), dist))
-        target = w.sum() / (b - g)
-        cum = np.cumsum(w[order])
-        max_take = len(remaining) - (b - g - 1)
-        idx = min(int(np.searchsorted(cum, target)), max_take - 1)
-        if idx > 0 and abs(cum[idx - 1] - target) <= abs(cum[idx] - target):
-            idx -= 1
-        taken = remaining[order[: idx + 1]]
-        group[taken] = g
-        remaining = np.setdiff1d(remaining, taken, assume_unique=True)
-    group[remaining] = b - 1
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    if len(distinct) < 2:
+        return None
+    mass = np.bincount(inverse, weights=weights)
+    target = frac * mass.sum()
+    if nominal:
+        left = np.zeros(len(distinct), dtype=bool)
+        load = 0.0
+        for i in np.argsort(-mass, kind="stable"):
+            if abs(load + mass[i] - target) < abs(load - target):
+                left[i] = True
+                load += mass[i]
+        if left.all() or not left.any():
+            left[:] = False
+            left[np.argmax(mass)] = True
+        return left[inverse]
+    cum = np.cumsum(mass)[:-1]
+    cut = int(np.argmin(np.abs(cum - target)))
+    return inverse <= cut
+
+
+def _features(keys: np.ndarray, weights: np.ndarray, nominal: list[bool]) -> np.ndarray:
+    """Distinct key rows as vectors whose per-column total sum of squares is the same.
+
+    Numeric keys are standardised; nominal ones become indicators scaled by the column's
+    Gini impurity, so that explaining any one column fully is worth the same.
+    """
+    total = weights.sum()
+    blocks = []
+    for col, is_nominal in enumerate(nominal):
+        x = keys[:, col]
+        if is_nominal:
+            cats, inv = np.unique(x, return_inverse=True)
+            share = np.bincount(inv, weights=weights) / total
+            gini = 1.0 - (share**2).sum()
+            onehot = np.zeros((len(x), len(cats)))
+            onehot[np.arange(len(x)), inv] = 1.0
+            blocks.append(onehot / np.sqrt(gini) if gini > 0 else onehot * 0)
+        else:
+            mean = (x * weights).sum() / total
+            std = np.sqrt(((x - mean) ** 2 * weights).sum() / total)
+            blocks.append(((x - mean) / std if std > 0 else x * 0)[:, None])
+    return np.column_stack(blocks)
+
+
+def _sse(features: np.ndarray, weights: np.ndarray) -> float:
+    w = weights.sum()
+    if w == 0:
+        return 0.0
+    s = (features * weights[:, None]).sum(axis=0)
+    return float((features**2 * weights[:, None]).sum() - (s**2).sum() / w)
+
+
+def _split_vectors(keys: np.ndarray, weights: np.ndarray, nominal: list[bool], b: int):
+    """Group of every distinct key row: b groups of near-equal mass by recursive bisection.
+
+    Each step cuts one column, like a k-d tree, so every bucket is a product of per-column
+    ranges or category sets and its label stays short.  Among the cuts that leave each side
+    at least half its fair share of the mass, the one that makes the two sides most
+    homogeneous (largest drop of the standardised sum of squares over all columns) wins;
+    if none is balanced enough, the most balanced.  Identical rows are one weighted row, so
+    they are never split.
+    """
+    features = _features(keys, weights, nominal)
+    group = np.zeros(len(keys), dtype=np.int64)
+    next_id = 0
+
+    def split(rows: np.ndarray, parts: int) -> None:
+        nonlocal next_id
+        if parts <= 1 or len(rows) <= 1:
+            group[rows] = next_id
+            next_id += 1
+            return
+        frac = (parts // 2) / parts
+        w = weights[rows]
+        f = features[rows]
+        parent = _sse(f, w)
+        best = None  # (balanced, gain or -imbalance, left)
+        for col in range(keys.shape[1]):
+            left = _best_cut(keys[rows, col], w, nominal[col], frac)
+            if left is None:
+                continue
+            share = w[left].sum() / w.sum()
+            balanced = min(share / frac, (1 - share) / (1 - frac)) >= 0.5
+            gain = parent - _sse(f[left], w[left]) - _sse(f[~left], w[~left])
+            score = (balanced, gain if balanced else -abs(share - frac))
+            if best is None or score > best[0]:
+                best = (score, left)
+        if best is None:
+            group[rows] = next_id
+            next_id += 1
+            return
+        left = best[1]
+        share = w[left].sum() / w.sum()
+        left_parts = int(min(max(round(parts * share), 1), parts - 1))
+        split(rows[left], left_parts)
+        split(rows[~left], parts - left_parts)
+
+    split(np.arange(len(keys)), b)
     return group
 
 
@@ -173,6 +251,17 @@ def _describe(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None)
     rep = str(values.astype(str).value_counts().sort_index(kind="stable").idxmax())
     label = cats[0] if len(cats) == 1 else "{" + ", ".join(cats) + "}"
     return label, frozenset(cats), rep
+
+
+def _sort_keys(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None) -> np.ndarray:
+    """Numbers that order a column's (non-missing) values: value, date, rank or category."""
+    if ctype == ColumnType.NOMINAL:
+        return pd.factorize(series.astype(str), sort=True)[0].astype(float)
+    if ctype == ColumnType.ORDINAL:
+        cats = category_order(series, order)
+        lookup = {str(c): i for i, c in enumerate(cats)}
+        return np.array([lookup[str(v)] for v in series], dtype=float)
+    return numeric_values(series, ctype)
 
 
 def _column_codes(
@@ -240,13 +329,14 @@ def make_buckets(
     elif present.any():
         if joint:
             sub = frame[present]
-            enc = np.column_stack(
-                [encode_column(sub[c], ctypes[c], orders.get(c)) for c in confidential]
+            keys = np.column_stack(
+                [_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential]
             )
-            vectors, inverse, weights = np.unique(
-                enc, axis=0, return_inverse=True, return_counts=True
+            rows, inverse, weights = np.unique(
+                keys, axis=0, return_inverse=True, return_counts=True
             )
-            group = _cluster_vectors(vectors, weights, n_buckets)
+            nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
+            group = _split_vectors(rows, weights.astype(float), nominal, n_buckets)
             codes[present] = group[inverse.ravel()]
         else:
             per_col = np.column_stack(

@@ -37,13 +37,23 @@ def class_bounds(
 
     ``m`` may be an array; the result then has shape ``m.shape + (b,)``.
     """
-    m = np.asarray(m, dtype=float)[..., None]
-    shares = np.asarray(shares, dtype=float)
-    low = m * shares / t
-    high = m * shares * t
-    lower = np.ceil(low - _RTOL * np.maximum(low, 1.0)).astype(np.int64)
-    upper = np.floor(high + _RTOL * np.maximum(high, 1.0)).astype(np.int64)
-    return np.maximum(lower, 0), upper
+    return BoundRates(shares, t)(np.asarray(m, dtype=float)[..., None])
+
+
+class BoundRates:
+    """L(m), U(m) with the per-bucket rates p_j/t and p_j·t computed once (hot loops)."""
+
+    def __init__(self, shares: np.ndarray, t: float) -> None:
+        shares = np.asarray(shares, dtype=float)
+        self.low_rate = shares / t
+        self.high_rate = shares * t
+
+    def __call__(self, m: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        low = m * self.low_rate
+        high = m * self.high_rate
+        lower = np.ceil(low - _RTOL * np.maximum(low, 1.0)).astype(np.int64)
+        upper = np.floor(high + _RTOL * np.maximum(high, 1.0)).astype(np.int64)
+        return np.maximum(lower, 0), upper
 
 
 def layout_ok(

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.feasibility import check_feasible, class_bounds
+from engine.feasibility import BoundRates, check_feasible
 from engine.progress import CancelFn, ProgressFn, step
 
 
@@ -81,12 +81,18 @@ def balanced_layout(X: np.ndarray, codes: np.ndarray, n_classes: int) -> np.ndar
 
 
 def _pick(
-    dist: np.ndarray, weights: np.ndarray, lo: np.ndarray, hi: np.ndarray, m: int
-) -> np.ndarray:
+    dist: np.ndarray,
+    weights: np.ndarray,
+    weights_t: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    m: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Records to take from each (point, bucket) cell for a class of m records.
 
     ``dist`` is the distance of every distinct QI point to the seed (inf for exhausted points),
-    ``weights[p, j]`` the remaining records of bucket j at point p.  The class takes the lo_j
+    ``weights[p, j]`` the remaining records of bucket j at point p (``weights_t`` is its
+    transpose, for fast per-bucket scans).  The class takes the lo_j
     records of bucket j nearest to the seed, then the nearest records whose bucket is still
     below hi_j.  Returns ``(points, takes)``: the points touched (nearest first) and a
     (len(points), b) array of records taken.
@@ -96,7 +102,7 @@ def _pick(
     # so their union is an exact candidate set.
     parts = []
     for j in np.flatnonzero(hi > 0):
-        holders = np.flatnonzero(weights[:, j] > 0)
+        holders = np.flatnonzero(weights_t[j])
         if len(holders) > hi[j]:
             holders = holders[np.argpartition(dist[holders], hi[j] - 1)[: hi[j]]]
         parts.append(holders)
@@ -115,16 +121,10 @@ def _pick(
 
 
 def _class_limits(
-    remaining: np.ndarray,
-    n_left: int,
-    classes_left: int,
-    m: int,
-    shares: np.ndarray,
-    t: float,
-    k: int,
+    remaining: np.ndarray, n_left: int, classes_left: int, m: int, bounds: BoundRates, k: int
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-bucket (lo, hi) for the next class of m records, keeping the reserve; None if none."""
-    low_m, up_m = class_bounds(m, shares, t)
+    low_m, up_m = bounds(m)
     after = classes_left - 1
     rest = n_left - m
     if after == 0:
@@ -134,8 +134,8 @@ def _class_limits(
     else:
         if rest // after < k:
             return None
-        low_rest, _ = class_bounds(-(-rest // after), shares, t)
-        _, up_rest = class_bounds(rest // after, shares, t)
+        low_rest, _ = bounds(-(-rest // after))
+        _, up_rest = bounds(rest // after)
         lo = np.maximum(low_m, remaining - after * up_rest)
         hi = np.minimum(up_m, remaining - after * low_rest)
     if (lo > hi).any() or lo.sum() > m or hi.sum() < m:
@@ -184,52 +184,55 @@ def tclose_partition(
 
     labels = np.full(n, -1, dtype=np.int64)
     total_classes = classes_left
+    bounds = BoundRates(shares, t)
     # Work on the distinct QI points: records with equal QIs are interchangeable, and
     # categorical QIs repeat a lot (adult: 30,162 records on 6,072 points).
     points, inverse = np.unique(X, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     n_points = len(points)
     cell = inverse * n_b + codes
-    cell_order = np.argsort(cell, kind="stable")  # records of a cell, in input order
     cell_sizes = np.bincount(cell, minlength=n_points * n_b)
-    cell_start = np.concatenate([[0], np.cumsum(cell_sizes)[:-1]])
-    cell_used = np.zeros(n_points * n_b, dtype=np.int64)
     weights = cell_sizes.reshape(n_points, n_b).copy()
+    weights_t = weights.T.copy()  # a copy even when the transpose is contiguous
     point_count = weights.sum(axis=1)
     sq = np.einsum("ij,ij->i", points, points)
     remaining = counts.copy()
     n_left = n
     total = (points * point_count[:, None]).sum(axis=0)
-    label = 0
+    point_id = np.arange(n_points)  # working position -> distinct point (after compaction)
+    # (cell, class, records) of every take, turned into record labels at the end
+    taken: list[tuple[np.ndarray, int, np.ndarray]] = []
 
     def grow(seed_point: int) -> np.ndarray | None:
         """Form the class around ``seed_point``; returns distances to it, None if stuck."""
-        nonlocal label, n_left, classes_left, total
+        nonlocal n_left, classes_left, total
         dist = sq - 2.0 * (points @ points[seed_point]) + sq[seed_point]
         dist[point_count == 0] = np.inf
         for m in dict.fromkeys((n_left // classes_left, -(-n_left // classes_left))):
-            limits = _class_limits(remaining, n_left, classes_left, m, shares, t, k)
+            limits = _class_limits(remaining, n_left, classes_left, m, bounds, k)
             if limits is None:
                 continue
-            touched, takes = _pick(dist, weights, limits[0], limits[1], m)
-            for p, j in zip(*np.nonzero(takes), strict=True):
-                c = touched[p] * n_b + j
-                first = cell_start[c] + cell_used[c]
-                labels[cell_order[first : first + takes[p, j]]] = label
-                cell_used[c] += takes[p, j]
+            touched, takes = _pick(dist, weights, weights_t, limits[0], limits[1], m)
+            rows, cols = np.nonzero(takes)
+            taken.append((point_id[touched[rows]] * n_b + cols, len(taken), takes[rows, cols]))
             weights[touched] -= takes
+            weights_t[:, touched] -= takes.T
             per_point = takes.sum(axis=1)
             point_count[touched] -= per_point
             remaining[:] -= takes.sum(axis=0)
-            total = total - (points[touched] * per_point[:, None]).sum(axis=0)
+            total = total - per_point @ points[touched]
             n_left -= m
             classes_left -= 1
-            label += 1
             return dist
         return None
 
     while classes_left > 1:
         step(progress, cancel, 1.0 - classes_left / total_classes, "Forming classes")
+        if 2 * np.count_nonzero(point_count) < len(point_count):  # drop exhausted points
+            live = point_count > 0
+            points, sq, point_id = points[live], sq[live], point_id[live]
+            weights, point_count = weights[live], point_count[live]
+            weights_t = np.ascontiguousarray(weights_t[:, live])
         far = sq - 2.0 * (points @ (total / n_left))
         far[point_count == 0] = -np.inf
         dist = grow(int(np.argmax(far)))
@@ -239,6 +242,9 @@ def tclose_partition(
             dist[point_count == 0] = -np.inf
             if grow(int(np.argmax(dist))) is None:
                 break
+    if taken:
+        _assign(labels, cell, taken)
+    label = len(taken)
     rest = np.flatnonzero(labels < 0)
     if classes_left == 1:
         labels[rest] = label
@@ -246,3 +252,21 @@ def tclose_partition(
         labels[rest] = label + balanced_layout(X[rest], codes[rest], classes_left)
     step(progress, cancel, 1.0, "Classes formed")
     return labels
+
+
+def _assign(labels: np.ndarray, cell: np.ndarray, taken: list) -> None:
+    """Label records from the takes: within a cell, classes take records in input order."""
+    cells = np.concatenate([c for c, _, _ in taken])
+    classes = np.concatenate([np.full(len(c), i) for c, i, _ in taken])
+    counts = np.concatenate([r for _, _, r in taken])
+    order = np.argsort(cells, kind="stable")  # stable: earlier classes first within a cell
+    cells, classes, counts = cells[order], classes[order], counts[order]
+    # records of every cell, in input order
+    rec_order = np.argsort(cell, kind="stable")
+    cell_start = np.searchsorted(cell[rec_order], cells)
+    first_of_cell = np.r_[True, cells[1:] != cells[:-1]]
+    before = np.cumsum(counts) - counts
+    group_base = np.maximum.accumulate(np.where(first_of_cell, before, 0))
+    offset = cell_start + (before - group_base)  # first record position of each take
+    positions = np.repeat(offset - before, counts) + np.arange(counts.sum())
+    labels[rec_order[positions]] = np.repeat(classes, counts)

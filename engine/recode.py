@@ -182,6 +182,6 @@ def build_release(
     if keep:
         parts.append(source[list(keep)].reset_index(drop=True))
     table = pd.concat(parts, axis=1)
-    ordered = [c for c in data.columns if c in table.columns]
+    ordered = [c for c in source.columns if c in table.columns]
     table = table[ordered]
     return table.iloc[rng.permutation(len(table))].reset_index(drop=True)
