@@ -123,7 +123,7 @@ def type_text_column(
             return _as_text(values), report
         return _as_number(numbers, present), report
     if parse_dates:
-        dates = _parse_dates(text)
+        dates = dates_from_text(text)
         if dates is not None:
             full = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
             full[present] = dates
@@ -162,7 +162,7 @@ def _as_number(numbers: pd.Series, present: pd.Series) -> pd.Series:
     return full
 
 
-def _parse_dates(text: pd.Series) -> pd.Series | None:
+def dates_from_text(text: pd.Series) -> pd.Series | None:
     """Dates when every cell is one: ISO, or day/month/year when the day is told apart."""
     stripped = text.str.strip()
     if stripped.str.match(_ISO_DATE.pattern).all():

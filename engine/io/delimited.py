@@ -34,6 +34,8 @@ CHUNK_ROWS = 100_000
 #: after this many leading-zero cells the whole file is typed cell by cell (slow but exact)
 _MAX_ZERO_MATCHES = 200_000
 _FIELDS_ERROR = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+#: a text protected against formula injection by a leading apostrophe
+_GUARDED = re.compile(r"^'[=+\-@\t\r]")
 _EOF_IN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
@@ -262,6 +264,14 @@ def _type_columns(frame: pd.DataFrame, decimal: str, info: ImportInfo) -> pd.Dat
             out[name] = col
             continue
         raw = col.map(lambda v: _as_cell_text(v, decimal), na_action="ignore")
+        guarded = raw.str.match(_GUARDED.pattern).fillna(False).astype(bool)
+        if guarded.any():
+            # our own export writes "'=x" for a text "=x" (formula protection): undo it
+            raw = raw.where(~guarded, raw.str.slice(1))
+            info.notes.append(
+                f"Column '{name}': {int(guarded.sum())} cell(s) started with an apostrophe "
+                "protecting a formula-like text (such as '=x); the apostrophe was removed."
+            )
         typed, report = type_text_column(raw, str(name), decimal=decimal)
         out[name] = typed
         info.notes.extend(report.notes)

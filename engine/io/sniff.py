@@ -100,8 +100,7 @@ def decode(data: bytes, encoding: str | None = None) -> Decoded:
 
 
 def records(sample: str, quote: str = '"') -> list[str]:
-    """Split text into records at newlines that are not inside quotes (last one dropped
-    when the sample ends mid-record)."""
+    """Split text into records at newlines that are not inside quotes."""
     out: list[str] = []
     start, in_quotes = 0, False
     for i, ch in enumerate(sample):
@@ -111,7 +110,7 @@ def records(sample: str, quote: str = '"') -> list[str]:
             out.append(sample[start:i].rstrip("\r"))
             start = i + 1
     tail = sample[start:]
-    if tail.strip() and not in_quotes:
+    if tail.strip():
         out.append(tail.rstrip("\r"))
     return out
 
