@@ -239,7 +239,10 @@ def improve_classes(
         step(progress, cancel, 1.0 - len(active) / n, "Improving classes")
         sizes = np.bincount(labels, minlength=m)
         sums = np.stack([np.bincount(labels, weights=X[:, j], minlength=m) for j in range(d)], 1)
-        centroids = sums / sizes[:, None]
+        empty = sizes == 0  # classes dissolved in earlier rounds
+        with np.errstate(divide="ignore", invalid="ignore"):
+            centroids = sums / sizes[:, None]
+        centroids[empty] = 1e100  # far from everything: never a nearest class
         Xa = X[active]
         near_a = cKDTree(centroids).query(Xa, k=n_near)[1].reshape(len(active), n_near)
         near[active] = near_a
@@ -253,7 +256,7 @@ def improve_classes(
         with np.errstate(divide="ignore", invalid="ignore"):
             remove = np.where(na > k, na / (na - 1) * own_d, -np.inf)
         nb = sizes[near_a].astype(np.float64)
-        add = np.where(valid & (nb < cap), nb / (nb + 1) * cand_d, np.inf)
+        add = np.where(valid & (nb < cap) & (nb > 0), nb / (nb + 1) * cand_d, np.inf)
         best_j = np.argmin(add, axis=1)
         move_gain = remove - add[np.arange(len(active)), best_j]
         movers = np.flatnonzero(move_gain > 1e-12)
@@ -264,14 +267,17 @@ def improve_classes(
         swap_gain, swap_row = _best_swaps(X, labels, sizes, sums, active[pi], pb, m)
         swappers = np.flatnonzero(swap_gain > 1e-12)
 
+        # dissolving a whole class into its neighbours (fixed-size MDAV cuts natural groups)
+        touched = np.zeros(m, dtype=bool)
+        dissolved = _dissolve(X, labels, sizes, sums, centroids, near, np.unique(own), cap, touched)
+
         rows = np.concatenate([active[movers], active[pi[swappers]]])
-        if len(rows) == 0:
+        if len(rows) == 0 and not dissolved:
             break
         gains = np.concatenate([move_gain[movers], swap_gain[swappers]])
         dst = np.concatenate([near_a[movers, best_j[movers]], pb[swappers]])
         partner = np.concatenate([np.full(len(movers), -1), swap_row[swappers]])
         order = np.argsort(-gains, kind="stable")
-        touched = np.zeros(m, dtype=bool)
         used = np.zeros(n, dtype=bool)
         for i, b, p in zip(
             rows[order].tolist(), dst[order].tolist(), partner[order].tolist(), strict=True
@@ -287,7 +293,72 @@ def improve_classes(
                 used[p] = True
         # only rows beside a changed class can gain next round
         active = np.flatnonzero(touched[labels] | touched[near].any(axis=1))
-    return labels
+    return _relabel(labels)
+
+
+def _dissolve(
+    X: np.ndarray,
+    labels: np.ndarray,
+    sizes: np.ndarray,
+    sums: np.ndarray,
+    centroids: np.ndarray,
+    near: np.ndarray,
+    classes: np.ndarray,
+    cap: int,
+    touched: np.ndarray,
+) -> int:
+    """Dissolve classes whose members are better off in neighbouring classes; returns how many.
+
+    Every member goes to its nearest other class; the members bound for the same class join
+    it as a group, whose exact SSE cost is SSE(group) + n_b·n_g/(n_b+n_g)·|c_b − c_g|².  A
+    class is dissolved when that total is below its own SSE and every target stays below 2k.
+    Classes involved are marked in ``touched`` so that later changes in the round leave them.
+    """
+    m = len(sizes)
+    in_cand = np.zeros(m, dtype=bool)
+    in_cand[classes] = True
+    rows = np.flatnonzero(in_cand[labels])
+    if len(rows) == 0:
+        return 0
+    own = labels[rows]
+    Xr = X[rows]
+    cd = ((Xr[:, None, :] - centroids[near[rows]]) ** 2).sum(axis=2)
+    cd[(near[rows] == own[:, None]) | (sizes[near[rows]] == 0)] = np.inf
+    target = near[rows, np.argmin(cd, axis=1)]
+    key = own * m + target
+    groups, inv = np.unique(key, return_inverse=True)
+    g_own, g_tgt = groups // m, groups % m
+    g_n = np.bincount(inv).astype(np.float64)
+    g_sum = np.stack([np.bincount(inv, weights=Xr[:, j]) for j in range(X.shape[1])], 1)
+    g_sq = np.bincount(inv, weights=(Xr * Xr).sum(axis=1))
+    g_sse = g_sq - (g_sum * g_sum).sum(axis=1) / g_n
+    nb = sizes[g_tgt].astype(np.float64)
+    delta = g_sse + nb * g_n / (nb + g_n) * ((centroids[g_tgt] - g_sum / g_n[:, None]) ** 2).sum(
+        axis=1
+    )
+    delta[(nb + g_n > cap) | (nb == 0) | ~np.isfinite(delta)] = np.inf
+    c_sq = np.bincount(own, weights=(Xr * Xr).sum(axis=1), minlength=m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c_sse = c_sq - (sums * sums).sum(axis=1) / sizes
+    cost = np.bincount(g_own, weights=delta, minlength=m)
+    gain = np.where(in_cand, c_sse - cost, -np.inf)
+    winners = np.flatnonzero(gain > 1e-12)
+    if len(winners) == 0:
+        return 0
+    by_class = np.split(
+        np.argsort(g_own, kind="stable"), np.cumsum(np.bincount(g_own, minlength=m))[:-1]
+    )
+    done = 0
+    for c in winners[np.argsort(-gain[winners], kind="stable")].tolist():
+        targets = g_tgt[by_class[c]]
+        if touched[c] or touched[targets].any():
+            continue
+        touched[c] = True
+        touched[targets] = True
+        members = rows[own == c]
+        labels[members] = target[own == c]
+        done += 1
+    return done
 
 
 def _best_swaps(
@@ -316,7 +387,8 @@ def _best_swaps(
     width = int(sizes.max())
     members = np.full((m, width), -1, dtype=np.int64)
     members[labels[order], slot] = order
-    sq = (sums * sums).sum(axis=1) / sizes
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sq = (sums * sums).sum(axis=1) / sizes
     for lo in range(0, len(pi), chunk):
         i = pi[lo : lo + chunk]
         b = pb[lo : lo + chunk]

@@ -71,12 +71,17 @@ def test_small_inputs():
         microaggregate(np.array([[1.0], [np.nan], [2.0]]), 1)
 
 
-def test_improvement_lowers_the_sse_of_mdav_on_clustered_data():
-    # clusters of 4 far apart: with k = 3 fixed-size MDAV must cut most clusters 3 + 1
+def test_separated_clusters_are_found_exactly():
+    # clusters of 4 far apart: with k = 3 the best classes are the clusters themselves, which
+    # fixed-size MDAV (3 + 3 + … + a class of leftovers from 3 clusters) cannot produce
     rng = np.random.default_rng(3)
     centres = rng.uniform(-1000, 1000, size=(50, 2))
     X = np.repeat(centres, 4, axis=0) + rng.normal(scale=0.01, size=(200, 2))
-    assert sse_sst(X, microaggregate(X, 3)) < 0.8 * sse_sst(X, mdav(X, 3))
+    labels = microaggregate(X, 3)
+    truth = np.repeat(np.arange(50), 4)
+    assert len(np.unique(labels)) == 50
+    assert all(len(np.unique(labels[truth == c])) == 1 for c in range(50))
+    assert sse_sst(X, labels) < 0.001 * sse_sst(X, mdav(X, 3))
 
 
 def test_kd_blocks_are_balanced_and_cover_every_row():
