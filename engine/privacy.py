@@ -327,7 +327,7 @@ def _bucket_guarantees(
                 f"In every class the share of each confidential bucket is between 1/{_fmt(t)} "
                 f"and {_fmt(t)} times its share in the whole file."
             ),
-            assumption="Distances are measured on the released buckets (SPEC §2).",
+            assumption="Shares are measured on the released buckets, class by class.",
             source=f"{KBS}, Definition 4 and Section 6",
         ),
         Guarantee(
@@ -400,11 +400,12 @@ def _noise_guarantees(
                     else ""
                 )
             ),
-            source=(
-                "Soria-Comas et al., VLDB Journal 2014 (insensitive microaggregation)"
-                if insensitive
-                else "Dwork et al. 2006; Warner 1965 (randomized response)"
-            ),
+            source={
+                "laplace": "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)",
+                "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
+                "insensitive": "Soria-Comas et al., VLDB Journal 2014 (insensitive "
+                "microaggregation)",
+            }[mechanism],
         )
     ]
     if insensitive and k is not None:
@@ -452,7 +453,7 @@ def _noise_guarantees(
                         "a given release need not be actually t-close (redraw with "
                         "'resample until t' for that, at ε × draws)."
                     ),
-                    source=f"{KBS}, Proposition 1 (with N − |E|, SPEC §4)",
+                    source=f"{KBS}, Proposition 1 (with N − |E|, as its derivation gives)",
                 )
             )
             t_k = kt_from_ldp(local_eps, k, n)
@@ -466,7 +467,7 @@ def _noise_guarantees(
                         f"distribution within a factor {_fmt(t_k)} of the whole file's."
                     ),
                     assumption="Each record's value is ε-locally differentially private.",
-                    source=f"{TIFS}, Theorem 3 (with N − k, SPEC §4)",
+                    source=f"{TIFS}, Theorem 3 (with N − k, as its derivation gives)",
                 )
             )
             out.append(
