@@ -20,7 +20,7 @@ import pandas as pd
 
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
-from engine.encode import encode_qi, resolve_types
+from engine.encode import encode_qi, resolve_columns
 from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
@@ -54,31 +54,32 @@ def _k_anonymous_classes(
     )
 
 
-def _missing_applied(data: pd.DataFrame, config: ReleaseConfig) -> pd.DataFrame:
-    """``data`` with the declared missing codes as NA (via :func:`engine.io.apply_missing`).
+def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd.DataFrame:
+    """``data`` with the declared missing codes as NA, by :func:`engine.io.apply_missing`.
 
-    The first version of ``apply_missing`` fails on read-only arrays under pandas 3; until the
-    import work lands, the same rule (equal as text, or equal as numbers) is applied here.
+    That function can still fail on read-only arrays under pandas 3 (text columns with
+    numeric codes); until it is fixed the same rule (equal as text, or equal as numbers) is
+    applied here column by column.
     """
     try:
-        return apply_missing(data, config.missing, config.column_missing)
+        return apply_missing(data, codes, column_codes)
     except ValueError:
         out = data.copy()
         for col in out.columns:
-            codes = [str(c) for c in (*config.missing, *config.column_missing.get(col, ()))]
-            if not codes:
+            texts = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
+            if not texts:
                 continue
             s = out[col]
-            mask = s.astype("string").str.strip().isin(codes).fillna(False).to_numpy(bool).copy()
-            nums = pd.to_numeric(pd.Series(codes), errors="coerce").dropna().to_numpy()
-            if len(nums) and pd.api.types.is_numeric_dtype(s):
-                mask |= np.isin(s.to_numpy(dtype=float, na_value=np.nan), nums)
+            mask = np.array(s.astype("string").str.strip().isin(texts).fillna(False), dtype=bool)
+            nums = pd.to_numeric(pd.Series(texts), errors="coerce").dropna().to_numpy()
+            if len(nums):
+                as_numbers = pd.to_numeric(s, errors="coerce").to_numpy(float, na_value=np.nan)
+                mask = mask | np.isin(as_numbers, nums)
             if mask.any():
                 out[col] = s.mask(mask)
-                if not pd.api.types.is_numeric_dtype(out[col]):
-                    converted = pd.to_numeric(out[col], errors="coerce")
-                    if converted.notna().sum() == out[col].notna().sum():
-                        out[col] = converted
+                converted = pd.to_numeric(out[col], errors="coerce")
+                if converted.notna().sum() == out[col].notna().sum():
+                    out[col] = converted
         return out
 
 
@@ -144,9 +145,9 @@ def anonymize(
         )
     # missing codes matter only where values are recoded; keep columns pass unchanged
     used = [c for c in data.columns if c in (*qi, *confidential)]
-    clean = _missing_applied(data[used], config).reset_index(drop=True)
-    types = resolve_types(clean, [*qi, *confidential], config.types)
-    orders = {c: tuple(o) for c, o in config.orders.items()}
+    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
+    clean = _missing_applied(data[used], config.missing, column_missing).reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
     X = encode_qi(clean, qi, types, orders)
     step(progress, cancel, 0.05, "Forming buckets")
     warnings: list[str] = []

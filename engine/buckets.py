@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.encode import category_order, numeric_values, resolve_types
+from engine.encode import category_order, numeric_values, resolve_columns
 from engine.errors import InputError
 from engine.result import Buckets
 from engine.roles import ColumnType
@@ -316,8 +316,7 @@ def make_buckets(
         raise InputError("Tag at least one column as confidential to form buckets.")
     if int(n_buckets) != n_buckets or n_buckets < 1:
         raise InputError(f"The number of buckets must be a whole number ≥ 1, not {n_buckets}.")
-    orders = orders or {}
-    ctypes = resolve_types(data, confidential, types)
+    ctypes, orders = resolve_columns(data, confidential, types, orders)
     frame = data[confidential]
     missing = frame.isna().any(axis=1).to_numpy()
     n = len(frame)

@@ -25,19 +25,44 @@ from engine.roles import ColumnType
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
 
 
-def resolve_types(
-    data: pd.DataFrame, columns: Sequence[str], types: Mapping[str, ColumnType] | None = None
-) -> dict[str, ColumnType]:
-    """The type of every column in ``columns``: the override when given, else inferred."""
+def resolve_columns(
+    data: pd.DataFrame,
+    columns: Sequence[str],
+    types: Mapping[str, ColumnType] | None = None,
+    orders: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[dict[str, ColumnType], dict[str, tuple[str, ...]]]:
+    """Type and (for ordinal columns) category order of every column in ``columns``.
+
+    Given types and orders win; the rest is inferred by :func:`engine.io.infer_types`, whose
+    ordinal guesses carry an order.  An ordinal column without any order sorts its values
+    naturally (numbers numerically, text alphabetically).
+    """
     from engine.io import infer_types
 
     types = dict(types or {})
+    orders = {c: tuple(o) for c, o in (orders or {}).items()}
     missing = [c for c in columns if c not in data.columns]
     if missing:
         raise InputError(f"No column named {', '.join(map(repr, missing))} in the input.")
     todo = [c for c in columns if c not in types]
     guessed = infer_types(data[todo]) if todo else {}
-    return {c: ColumnType(types[c]) if c in types else guessed[c].type for c in columns}
+    resolved: dict[str, ColumnType] = {}
+    for c in columns:
+        if c in types:
+            resolved[c] = ColumnType(types[c])
+        else:
+            resolved[c] = guessed[c].type
+            order = getattr(guessed[c], "order", None)
+            if resolved[c] == ColumnType.ORDINAL and order and c not in orders:
+                orders[c] = tuple(order)
+    return resolved, {c: o for c, o in orders.items() if c in resolved}
+
+
+def resolve_types(
+    data: pd.DataFrame, columns: Sequence[str], types: Mapping[str, ColumnType] | None = None
+) -> dict[str, ColumnType]:
+    """The type of every column in ``columns``: the override when given, else inferred."""
+    return resolve_columns(data, columns, types)[0]
 
 
 def _natural_key(value: object) -> tuple[int, float, str]:
@@ -145,9 +170,8 @@ def encode_qi(
 
     With no QI at all the result is an (n, 1) array of zeros: every record is alike.
     """
-    orders = orders or {}
     if not qi:
         return np.zeros((len(data), 1))
-    resolved = resolve_types(data, qi, types)
+    resolved, orders = resolve_columns(data, qi, types, orders)
     blocks = [encode_column(data[c], resolved[c], orders.get(c)) for c in qi]
     return np.ascontiguousarray(np.column_stack(blocks), dtype=float)
