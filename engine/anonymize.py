@@ -70,11 +70,12 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
             if not texts:
                 continue
             s = out[col]
-            mask = np.array(s.astype("string").str.strip().isin(texts).fillna(False), dtype=bool)
             nums = pd.to_numeric(pd.Series(texts), errors="coerce").dropna().to_numpy()
-            if len(nums):
-                as_numbers = pd.to_numeric(s, errors="coerce").to_numpy(float, na_value=np.nan)
-                mask = mask | np.isin(as_numbers, nums)
+            if pd.api.types.is_numeric_dtype(s):
+                mask = np.isin(s.to_numpy(float, na_value=np.nan), nums)
+            else:
+                text = s if pd.api.types.is_string_dtype(s) else s.astype("string")
+                mask = np.array(text.str.strip().isin(texts).fillna(False), dtype=bool)
             if mask.any():
                 out[col] = s.mask(mask)
                 converted = pd.to_numeric(out[col], errors="coerce")
