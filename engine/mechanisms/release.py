@@ -96,6 +96,8 @@ def _plan_columns(
     for col in confidential:
         ctype = ColumnType(types[col])
         series = data[col]
+        if not series.notna().any():
+            raise InputError(f"Confidential column {col!r} has no values (all are missing).")
         if ctype == ColumnType.NUMERIC:
             values = numeric_values(series, ctype)
             if np.isnan(values).all():
@@ -335,7 +337,7 @@ def noise_release(
     step(progress, cancel, 0.86, "Building the release")
     released = original.copy()
     for draw in column_draws:
-        released[draw.released.name] = draw.released.to_numpy()
+        released[draw.released.name] = draw.released.set_axis(released.index)
     rng = np.random.default_rng(config.seed)
     table = build_release(
         clean,
