@@ -440,7 +440,8 @@ def _summary(
         "epsilon_assumption": (
             "ε-differential privacy of the confidential values against a change of one "
             "person's confidential values, with the bounds public; the QIs are protected by "
-            "k-anonymity only."
+            "k-anonymity only. Not covered by ε: whether a value is missing, the set of "
+            "categories of a nominal column, and bounds taken from the data."
             + (f" {draws} draws were made: the guarantee is ε × draws." if draws > 1 else "")
         ),
         "bounds": {p.name: list(p.bounds) for p in numeric if p.bounds is not None},

@@ -29,6 +29,9 @@ import numpy as np
 
 from engine.progress import CancelFn, ProgressFn, step
 
+#: distinguishes the noise stream from other streams derived from the same user seed
+NOISE_STREAM = 0x6E6F697365
+
 #: records per OpenDP call: small enough for responsive progress and cancellation
 CHUNK = 100_000
 
@@ -174,7 +177,11 @@ class Seeded:
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
         self.description = f"seed {self.seed} (numpy PCG64, exact discrete Laplace; reproducible)"
-        self._rng = np.random.Generator(np.random.PCG64(self.seed))
+        # a stream of its own, so that it never coincides with other uses of the same seed
+        # (the row shuffle, tie-breaking in microaggregation)
+        self._rng = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence([self.seed, NOISE_STREAM]))
+        )
 
     def below(self, high: np.ndarray) -> np.ndarray:
         return self._rng.integers(0, np.asarray(high, dtype=np.int64), dtype=np.int64)
