@@ -153,7 +153,8 @@ def test_group_means_have_sensitivity_delta_over_k(values, k, data) -> None:
         g = lp.insensitive_groups(v, k)
         return np.bincount(g, weights=v) / np.bincount(g)
 
-    assert np.abs(means(x) - means(y)).sum() <= 100 / k + 1e-9
+    smallest = min(k, len(values))  # fewer than k values: one group of all of them
+    assert np.abs(means(x) - means(y)).sum() <= 100 / smallest + 1e-9
 
 
 def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
@@ -174,6 +175,13 @@ def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
     assert stats.kstest(noise, stats.laplace(scale=target).cdf).pvalue > 1e-3
     assert stats.kstest(noise, stats.laplace(scale=1000 / eps).cdf).pvalue < 1e-6
     assert stats.kstest(noise, stats.laplace(scale=1.2 * target).cdf).pvalue < 1e-6
+
+
+def test_insensitive_with_fewer_values_than_k_uses_their_count() -> None:
+    x = np.array([1.0, 2.0, np.nan, 3.0])
+    out = lp.insensitive_release(x, 0, 10, 1.0, 5, Seeded(0))
+    assert out.scale == pytest.approx(10 / 3, rel=1e-6) and out.scale >= 10 / 3
+    assert np.isnan(out.values[2]) and len(set(out.values[[0, 1, 3]])) == 1
 
 
 def test_insensitive_with_k_one_is_plain_laplace_scale() -> None:
