@@ -15,9 +15,10 @@ from PySide6.QtWidgets import (
     QWizard,
 )
 
+from engine.errors import TcloseError
 from engine.version import __version__
 from gui import settings
-from gui.errors import log_path
+from gui.errors import log_path, report_error
 from gui.pages.export_page import ExportPage
 from gui.pages.import_page import ImportPage
 from gui.pages.preview_page import PreviewPage
@@ -26,6 +27,15 @@ from gui.pages.tag_page import TagPage
 from gui.state import Session
 from gui.widgets import ProgressPanel
 from gui.worker import TaskRunner
+
+
+def _optional(name: str):
+    """A GUI module that this build may lack (its engine part not present)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
 
 PAGE_IMPORT, PAGE_TAG, PAGE_PRIVACY, PAGE_PREVIEW, PAGE_EXPORT = range(5)
 
@@ -115,7 +125,19 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addSeparator()
-        self._add_optional(file_menu, "gui.project_io")
+        self.save_project_action = QAction("&Save project…", self)
+        self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_project_action.setToolTip(
+            "Save the file, tags and parameters so the release can be redone (tclose run)"
+        )
+        self.save_project_action.triggered.connect(self.save_project)
+        self.open_project_action = QAction("Open &project…", self)
+        self.open_project_action.setToolTip("Open a saved project and its data file")
+        self.open_project_action.triggered.connect(self.open_project)
+        has_projects = _optional("gui.project_io") is not None
+        for action in (self.save_project_action, self.open_project_action):
+            action.setEnabled(has_projects)
+            file_menu.addAction(action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -123,11 +145,13 @@ class MainWindow(QMainWindow):
         file_menu.addAction(quit_action)
 
         tools_menu = self.menuBar().addMenu("&Tools")
-        self._add_optional(tools_menu, "gui.sweep_dialog")
-        if tools_menu.isEmpty():
-            placeholder = QAction("(no tools in this build)", self)
-            placeholder.setEnabled(False)
-            tools_menu.addAction(placeholder)
+        self.sweep_action = QAction("Privacy–utility &sweep…", self)
+        self.sweep_action.setToolTip(
+            "Try a grid of privacy levels and k, compare the information lost, pick a point"
+        )
+        self.sweep_action.triggered.connect(self.open_sweep)
+        self.sweep_action.setEnabled(_optional("gui.sweep_dialog") is not None)
+        tools_menu.addAction(self.sweep_action)
 
         help_menu = self.menuBar().addMenu("&Help")
         log_action = QAction("Open the &log folder", self)
@@ -139,15 +163,78 @@ class MainWindow(QMainWindow):
         help_menu.addAction(log_action)
         help_menu.addAction(about_action)
 
-    def _add_optional(self, menu, module_name: str) -> None:
-        """Let an optional module add its actions: ``install_menu(window, menu)``."""
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
+    # --- projects and the sweep (optional modules) ----------------------------------------
+    def save_project(self) -> Path | None:
+        project_io = _optional("gui.project_io")
+        if project_io is None:
+            return None
+        if self.session.tagging_problem():
+            QMessageBox.information(
+                self, "Save project", f"Nothing to save yet: {self.session.tagging_problem()}"
+            )
+            return None
+        return project_io.save_project_file(self, self.session)
+
+    def open_project(self, path: Path | None = None) -> None:
+        project_io = _optional("gui.project_io")
+        if project_io is None or self.runner.busy:
             return
-        install = getattr(module, "install_menu", None)
-        if install is not None:
-            install(self, menu)
+        project = project_io.open_project_file(self, path)
+        if project is None:
+            return
+
+        def loaded(imported) -> None:
+            try:
+                project_io.apply_project(self.session, project, imported)
+            except TcloseError as err:
+                report_error(self, "Open project", err)
+                return
+            self.wizard.restart()
+            self.wizard.import_page.show_session()
+
+        self.runner.start(
+            lambda progress, cancel: project_io.read_project_input(
+                project, progress=progress, cancel=cancel
+            ),
+            title="Reading the project's data",
+            on_finished=loaded,
+            on_failed=lambda err, detail: report_error(self, "Open project", err, detail),
+        )
+
+    def open_sweep(self) -> None:
+        sweep = _optional("gui.sweep_dialog")
+        if sweep is None:
+            return
+        problem = self.session.tagging_problem()
+        if problem:
+            QMessageBox.information(self, "Privacy–utility sweep", f"First: {problem}")
+            return
+        try:
+            config = self.session.config()
+        except TcloseError as err:
+            report_error(self, "Privacy–utility sweep", err)
+            return
+        dialog = sweep.SweepDialog(
+            self.session.data, config, self, use_epsilon=self.session.use_epsilon
+        )
+        dialog.point_chosen.connect(self.adopt_point)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.sweep_dialog = dialog
+
+    def adopt_point(self, level: str, value: float, k: int) -> None:
+        """Take the privacy level and k the user picked in the sweep."""
+        s = self.session
+        s.use_epsilon = level == "epsilon"
+        if s.use_epsilon:
+            s.epsilon = float(value)
+        else:
+            s.t = float(value)
+        s.k = int(k)
+        s.invalidate()
+        page = self.wizard.currentPage()
+        if page in (self.wizard.privacy_page, self.wizard.preview_page):
+            page.initializePage()
 
     def _open(self) -> None:
         self.wizard.restart()

@@ -15,9 +15,12 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QStackedWidget,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWizardPage,
@@ -90,7 +93,13 @@ class ImportPage(QWizardPage):
         self.reread = QPushButton("&Read again")
         self.reread.setToolTip("Read the file again with the options chosen here")
         self.reread.clicked.connect(self.read_again)
-        self.info = Hint("No file open yet.")
+        self.info = Hint("No file open yet; Next is enabled once a table has been read.")
+        style = self.style()
+        self.open_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton))
+        self.sample_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+        for button in (self.open_button, self.sample_button):
+            button.setMinimumHeight(34)
+            button.setMinimumWidth(170)
 
         self.table = QTableView()
         self.table.setToolTip(PREVIEW_ROWS_NOTE)
@@ -122,7 +131,18 @@ class ImportPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.info)
-        layout.addWidget(self.table, 1)
+        self.empty = QLabel(
+            "Drop a CSV or Excel file here, click <b>Open file…</b>,<br>"
+            "or try tclose on the bundled sample with <b>Open the sample</b>."
+        )
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setStyleSheet(
+            "color: #666; font-size: 15px; border: 2px dashed #bbb; border-radius: 8px;"
+        )
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.table)
+        layout.addWidget(self.stack, 1)
         self._refresh_recent()
         self._update_options()
 
@@ -196,13 +216,22 @@ class ImportPage(QWizardPage):
         self.session.set_data(result.data, result.info)
         if Path(result.info.path).resolve() != SAMPLE_WORKBOOK.resolve():
             settings.add_recent_file(Path(result.info.path))
-        self.model.set_frame(result.data)
+        self.show_session()
+        self.loaded.emit()
+
+    def show_session(self) -> None:
+        """Show the session's table (after a read, or after a project was opened)."""
+        if self.session.data is None:
+            return
+        self.model.set_frame(self.session.data)
+        self.stack.setCurrentWidget(self.table)
         self.table.resizeColumnsToContents()
+        for col in range(self.model.columnCount()):
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col) + 16, 320))
         self._refresh_recent()
         self._update_options()
         self._describe()
         self.completeChanged.emit()
-        self.loaded.emit()
 
     def _failed(self, err: BaseException, detail: str) -> None:
         self.info.setText(f"The file could not be read: {err}")
