@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import math
 from collections.abc import Mapping
 from types import ModuleType
@@ -51,8 +52,14 @@ class GuaranteeRow:
     """One line of the calculator panel."""
 
     name: str
+    #: the numbers, e.g. "ε = 1.386"
     value: str
-    assumption: str
+    #: the guarantee in plain words
+    statement: str = ""
+    assumption: str = ""
+    source: str = ""
+    #: False for what does *not* follow (shown as a caution)
+    holds: bool = True
 
 
 def _text(value: Any) -> str:
@@ -60,36 +67,37 @@ def _text(value: Any) -> str:
         if math.isinf(value):
             return "∞"
         return f"{value:.4g}"
+    if isinstance(value, str) and value == "inf":
+        return "∞"
     return str(value)
 
 
+SYMBOLS = {"epsilon": "ε", "t": "t", "k": "k", "n": "N", "N": "N", "delta": "δ"}
+
+
 def _row_from(item: Any) -> GuaranteeRow:
-    """Read a guarantee object of the engine (dataclass, mapping, or tuple) into a row."""
+    """Read a guarantee object of the engine (dataclass or mapping) into a row."""
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
         fields = dataclasses.asdict(item)
     elif isinstance(item, Mapping):
         fields = dict(item)
-    elif isinstance(item, tuple | list):
-        fields = dict(zip(("name", "value", "assumption"), item, strict=False))
     else:
-        return GuaranteeRow(str(item), "", "")
-    name = next(
-        (
-            fields[key]
-            for key in ("name", "title", "guarantee", "statement", "label")
-            if key in fields
-        ),
-        "",
+        return GuaranteeRow(str(item), "")
+    values = fields.get("values") or {}
+    if isinstance(values, Mapping):
+        value = ", ".join(f"{SYMBOLS.get(k, k)} = {_text(v)}" for k, v in values.items())
+    else:
+        value = _text(values)
+    if not value and "value" in fields:
+        value = _text(fields["value"])
+    return GuaranteeRow(
+        name=str(fields.get("name", "")),
+        value=value,
+        statement=str(fields.get("statement", "")),
+        assumption=str(fields.get("assumption", "")),
+        source=str(fields.get("source", "")),
+        holds=bool(fields.get("holds", True)),
     )
-    value = next((fields[key] for key in ("value", "formula", "result") if key in fields), "")
-    if "holds" in fields and fields["holds"] is False:
-        value = f"{_text(value)} (does not follow)" if value != "" else "does not follow"
-    assumption = next(
-        (fields[key] for key in ("assumption", "assumptions", "why", "note") if key in fields), ""
-    )
-    if isinstance(assumption, list | tuple):
-        assumption = "; ".join(map(str, assumption))
-    return GuaranteeRow(str(name), _text(value), str(assumption))
 
 
 def guarantees(
@@ -99,6 +107,7 @@ def guarantees(
     k: int,
     n: int,
     class_sizes: np.ndarray | None = None,
+    mechanism: str = "buckets",
 ) -> list[GuaranteeRow]:
     """Every guarantee that follows from the user's choice, each with its assumption.
 
@@ -108,14 +117,13 @@ def guarantees(
     privacy = optional_module("engine.privacy")
     calc = getattr(privacy, "guarantees", None) if privacy is not None else None
     if calc is not None:
-        kwargs: dict[str, Any] = {"t": t, "epsilon": epsilon, "k": k, "n": n}
-        if class_sizes is not None:
+        kwargs: dict[str, Any] = {"t": t, "epsilon": epsilon, "k": k, "n": n or None}
+        accepted = inspect.signature(calc).parameters
+        if class_sizes is not None and "class_sizes" in accepted:
             kwargs["class_sizes"] = class_sizes
-        result = calc(**kwargs)
-        items = getattr(result, "guarantees", result)
-        if isinstance(items, Mapping):
-            items = list(items.values())
-        return [_row_from(item) for item in items]
+        if "mechanism" in accepted:
+            kwargs["mechanism"] = mechanism
+        return [_row_from(item) for item in calc(**kwargs)]
     rows = []
     if epsilon is not None:
         bucket_t = ReleaseConfig(qi=("q",), confidential=("c",), k=1, epsilon=epsilon).bucket_t
@@ -123,15 +131,18 @@ def guarantees(
             GuaranteeRow(
                 "t-closeness of the buckets",
                 f"t = {_text(bucket_t)}",
-                "t = exp(ε/2) (Proposition 3), under t-closeness's assumption that the "
-                "intruder's prior is the published overall distribution",
+                "Inside every group, each bucket's share stays within a factor t of its share "
+                "in the whole file.",
+                "t = exp(ε/2) (Proposition 3); the intruder's prior is the published overall "
+                "distribution.",
             )
         )
     rows.append(
         GuaranteeRow(
             "k-anonymity",
             f"k = {k}",
-            "every combination of released quasi-identifier values is shared by at least k records",
+            "Every released combination of quasi-identifier values is shared by at least k "
+            "records.",
         )
     )
     return rows

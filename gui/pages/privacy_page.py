@@ -130,9 +130,22 @@ class PrivacyPage(QWizardPage):
         calc_box = QGroupBox("What this guarantees")
         QVBoxLayout(calc_box).addWidget(self.calculator)
 
+        explain = QGroupBox("In plain words")
+        explain_text = Hint(
+            "<b>k</b>: records are grouped so that each released combination of "
+            "quasi-identifier values (columns an intruder may already know, such as age or "
+            "region) is shared by at least k people; nobody can be singled out by them.<br><br>"
+            "<b>t</b>: the confidential values are grouped into buckets; inside every group "
+            "each bucket's share stays between 1/t and t times its share in the whole file, so "
+            "learning someone's group tells little about their confidential value.<br><br>"
+            "<b>ε</b>: the same promise stated as differential privacy; smaller is more private."
+        )
+        QVBoxLayout(explain).addWidget(explain_text)
+
         left = QVBoxLayout()
         left.addWidget(params)
         left.addWidget(feas_box)
+        left.addWidget(explain)
         left.addStretch(1)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 2)
@@ -234,6 +247,7 @@ class PrivacyPage(QWizardPage):
                 epsilon=s.epsilon if s.use_epsilon else None,
                 k=s.k,
                 n=s.n_rows,
+                mechanism=s.mechanism,
                 class_sizes=(
                     s.release.verification.class_sizes
                     if s.preview_is_current and s.release
@@ -243,16 +257,7 @@ class PrivacyPage(QWizardPage):
         except TcloseError as err:
             self.calculator.setHtml(f"<p>{html.escape(err.message)}</p>")
             return
-        parts = ["<table cellspacing='0' cellpadding='5' width='100%'>"]
-        for i, row in enumerate(rows):
-            shade = " bgcolor='#f3f5f8'" if i % 2 == 0 else ""
-            parts.append(
-                f"<tr{shade}><td><b>{html.escape(row.name)}</b><br>"
-                f"<span style='font-size:large'>{html.escape(row.value)}</span></td>"
-                f"<td style='color:#444'>{html.escape(row.assumption)}</td></tr>"
-            )
-        parts.append("</table>")
-        self.calculator.setHtml("".join(parts))
+        self.calculator.setHtml(guarantees_html(rows))
 
     def _check_feasibility(self, config, problem: str) -> None:
         self._clear_fixes()
@@ -345,3 +350,48 @@ def _wrap(layout) -> QWidget:
     layout.setContentsMargins(0, 0, 0, 0)
     widget.setLayout(layout)
     return widget
+
+
+def guarantees_html(rows: list[engine_bridge.GuaranteeRow]) -> str:
+    """The calculator panel: what follows (with its assumption), then what does not."""
+    esc = html.escape
+    parts = []
+    positive = [r for r in rows if r.holds]
+    negative = [r for r in rows if not r.holds]
+    for row in positive:
+        parts.append(
+            "<div style='margin-bottom:10px'>"
+            f"<b>{esc(row.name)}</b>"
+            + (
+                f" &nbsp;<span style='font-size:large; color:#1f4e9a'>{esc(row.value)}</span>"
+                if row.value
+                else ""
+            )
+            + (f"<br>{esc(row.statement)}" if row.statement else "")
+            + (
+                f"<br><span style='color:#555'><i>Assumes:</i> {esc(row.assumption)}</span>"
+                if row.assumption and row.assumption != "—"
+                else ""
+            )
+            + (
+                f"<br><span style='color:#888; font-size:small'>{esc(row.source)}</span>"
+                if row.source
+                else ""
+            )
+            + "</div>"
+        )
+    if negative:
+        parts.append("<p style='color:#8a4b00'><b>What does not follow</b></p>")
+        for row in negative:
+            parts.append(
+                "<div style='margin-bottom:8px; color:#6b4a00'>"
+                f"<b>{esc(row.name)}</b>"
+                + (f"<br>{esc(row.statement)}" if row.statement else "")
+                + (
+                    f"<br><span style='color:#888; font-size:small'>{esc(row.source)}</span>"
+                    if row.source
+                    else ""
+                )
+                + "</div>"
+            )
+    return "".join(parts)
