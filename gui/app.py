@@ -34,7 +34,22 @@ def make_app() -> QApplication:
     app.setOrganizationName("tclose")
     app.setApplicationName("tclose")
     app.setApplicationDisplayName("tclose")
+    apply_look(app)
     return app  # type: ignore[return-value]
+
+
+def apply_look(app: QApplication) -> None:
+    """The window icon and the light style sheet shipped in ``resources``."""
+    from PySide6.QtGui import QIcon
+
+    from resources import path
+
+    icon = path("icons/tclose.svg")
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    style = path("style.qss")
+    if style.is_file():
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

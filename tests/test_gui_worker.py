@@ -171,3 +171,30 @@ def test_format_value() -> None:
     assert format_value(pd.NA) == MISSING_TEXT
     assert format_value(1234.5678) == "1234.57"
     assert format_value("x") == "x"
+
+
+def test_unexpected_errors_are_logged_and_shown(qtbot, tmp_path) -> None:
+    from PySide6.QtCore import QStandardPaths
+    from PySide6.QtWidgets import QWidget
+
+    from gui.errors import error_box, report_error, setup_logging
+
+    QStandardPaths.setTestModeEnabled(True)
+    log_file = setup_logging()
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    try:
+        raise ZeroDivisionError("division by zero in a slot")
+    except ZeroDivisionError as err:
+        box = report_error(parent, "Preview", err)
+    assert "bug" in box.text() and "ZeroDivisionError" in box.text()
+    assert str(log_file) in box.informativeText()
+    assert "Traceback" in box.detailedText()
+    for handler in __import__("logging").getLogger().handlers:
+        handler.flush()
+    assert "division by zero in a slot" in log_file.read_text(encoding="utf-8")
+    box.close()
+
+    friendly = error_box(parent, "Import", InputError("age: not a number", detail="row 7: 'x'"))
+    assert friendly.text() == "age: not a number"
+    assert friendly.detailedText() == "row 7: 'x'"
