@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from engine.result import Release
 
@@ -45,6 +46,17 @@ def _short(label: Any, width: int = 22) -> str:
 
 def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+
+
+def bucket_labels(release: Release) -> list[str]:
+    """The released text of every bucket; the missing-value bucket reads "(missing)"."""
+    if release.buckets is None:
+        return []
+    labels = [str(label) for label in release.buckets.labels]
+    missing = release.buckets.missing_bucket
+    if missing is not None and 0 <= missing < len(labels) and not labels[missing].strip():
+        labels[missing] = "(missing)"
+    return labels
 
 
 def bucket_histogram(release: Release) -> Figure:
@@ -92,7 +104,7 @@ def bucket_histogram(release: Release) -> Figure:
             )
     else:
         counts = np.asarray(buckets.counts)
-        labels = [_short(label) for label in buckets.labels]
+        labels = [_short(label) for label in bucket_labels(release)]
         positions = np.arange(len(counts))
         ax.bar(positions, counts, color=BEFORE_COLOUR)
         ax.set_xticks(positions, labels, rotation=30 if len(labels) > 3 else 0, ha="right")
@@ -110,12 +122,17 @@ def class_size_histogram(release: Release) -> Figure:
         return _empty(fig, "Class sizes", "No classes.")
     ax = fig.add_subplot()
     lo, hi = int(sizes.min()), int(sizes.max())
+    k = int(release.config.k)
     if hi - lo <= 60:
         values, counts = np.unique(sizes, return_counts=True)
-        ax.bar(values, counts, width=0.8, color=BEFORE_COLOUR)
+        bars = ax.bar(values, counts, width=0.8, color=BEFORE_COLOUR)
+        if len(values) <= 20:
+            ax.bar_label(bars, labels=[f"{c:,}" for c in counts], fontsize=8, padding=2)
+        ax.set_xlim(min(lo, k) - 1, hi + 1)
     else:
         ax.hist(sizes, bins=40, color=BEFORE_COLOUR)
-    k = int(release.config.k)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.margins(y=0.1)
     ax.axvline(k - 0.5, color="#c44e52", linestyle="--", linewidth=1.2, label=f"k = {k}")
     ax.set_xlabel("records per class")
     ax.set_ylabel("classes")
@@ -180,7 +197,7 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     if n_outside and ratio.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors="black")
-    labels = [_short(label, 14) for label in release.buckets.labels]
+    labels = [_short(label, 14) for label in bucket_labels(release)]
     ax.set_xticks(
         np.arange(len(labels)),
         labels,
@@ -191,9 +208,11 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     ax.set_yticks([])
     ax.set_title(f"Bucket share in class ÷ overall share; band [1/t, t] = [{lo_band:.3g}, {t:.3g}]")
     bar = fig.colorbar(image, ax=ax)
-    bar.ax.axhspan(lo_band, hi_band, facecolor="none", edgecolor="black", linewidth=1.5)
-    bar.ax.axhline(lo_band, color="black", linewidth=1)
-    bar.ax.axhline(hi_band, color="black", linewidth=1)
+    bar.ax.axhline(lo_band, color="black", linewidth=1.5)
+    bar.ax.axhline(hi_band, color="black", linewidth=1.5)
+    ticks = sorted({vmin, lo_band, 1.0, hi_band, vmax})
+    bar.set_ticks(ticks, labels=[f"{x:.3g}" for x in ticks])
+    bar.ax.minorticks_off()
     bar.set_label("ratio (log scale)")
     verdict = (
         "every cell inside the band" if n_outside == 0 else f"{n_outside:,} cells outside the band"

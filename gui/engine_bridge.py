@@ -172,6 +172,10 @@ def bucket_counts(
     make = getattr(buckets, "make_buckets", None) if buckets else None
     if make is None:
         return None
+    if n_buckets is None:
+        n_buckets = bucket_count(float(config.bucket_t or 1.0))
+        if n_buckets is None:
+            return None
     result = make(
         data,
         list(config.confidential),

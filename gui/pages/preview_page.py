@@ -297,7 +297,8 @@ class PreviewPage(QWizardPage):
             parts.append("</ul>")
         if release.buckets is not None:
             parts.append("<h4>Buckets</h4><table cellpadding='2'>")
-            for label, count in zip(release.buckets.labels, release.buckets.counts, strict=False):
+            labels = plots.bucket_labels(release)
+            for label, count in zip(labels, release.buckets.counts, strict=False):
                 cell = html.escape(str(label))
                 parts.append(f"<tr><td>{cell}</td><td align='right'>{int(count):,}</td></tr>")
             parts.append("</table>")

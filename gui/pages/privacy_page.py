@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import logging
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
@@ -30,6 +31,8 @@ from gui.widgets import Hint
 
 if TYPE_CHECKING:
     from gui.wizard import TcloseWizard
+
+log = logging.getLogger(__name__)
 
 MECHANISMS = {
     "buckets": "Buckets: t-closeness by grouping (exact guarantee, default)",
@@ -321,6 +324,9 @@ class PrivacyPage(QWizardPage):
                     s.prepared_data(), config, n_buckets
                 )
             except TcloseError:
+                self._counts_cache[key] = None
+            except Exception:  # a bug in the check must not block the wizard; the run rechecks
+                log.exception("bucket counts for the feasibility check failed")
                 self._counts_cache[key] = None
         return self._counts_cache[key]
 
