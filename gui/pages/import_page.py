@@ -108,6 +108,8 @@ class ImportPage(QWizardPage):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(22)
+        for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
+            header.setResizeContentsPrecision(50)  # size columns by a sample, not every row
         self.table.horizontalHeader().setStretchLastSection(True)
 
         top = QHBoxLayout()

@@ -51,7 +51,22 @@ class Preview:
     before_after: dict[str, Figure] = field(default_factory=dict)
 
 
-def build_preview(data, config: ReleaseConfig, progress, cancel) -> Preview:
+def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
+    """Lay the figure out now, at the size it will be shown, and freeze that layout.
+
+    Constrained layout costs a few hundred milliseconds per draw; done here, on the worker
+    thread, the GUI thread only has to paint.
+    """
+    if size_px is not None and size_px[0] > 100 and size_px[1] > 100:
+        figure.set_size_inches(size_px[0] / figure.dpi, size_px[1] / figure.dpi)
+    figure.draw_without_rendering()
+    figure.set_layout_engine("none")
+    return figure
+
+
+def build_preview(
+    data, config: ReleaseConfig, progress, cancel, size_px: tuple[int, int] | None = None
+) -> Preview:
     """Anonymize and draw; runs on the worker thread (figures are thread-safe without pyplot)."""
     from engine.progress import scaled, step
 
@@ -64,10 +79,11 @@ def build_preview(data, config: ReleaseConfig, progress, cancel) -> Preview:
     }
     for i, (name, build) in enumerate(builders.items()):
         step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
-        preview.figures[name] = build(release)
+        preview.figures[name] = settle(build(release), size_px)
     for column in config.qi:
         step(progress, cancel, 0.96, "Drawing the previews")
-        preview.before_after[column] = plots.qi_before_after(release, column)
+        ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
+        preview.before_after[column] = settle(plots.qi_before_after(release, column), ba_size)
     step(progress, cancel, 1.0, "Done")
     return preview
 
@@ -152,6 +168,8 @@ class PreviewPage(QWizardPage):
         self.rows.setModel(self.rows_model)
         self.rows.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.rows.verticalHeader().setDefaultSectionSize(22)
+        for header in (self.rows.horizontalHeader(), self.rows.verticalHeader()):
+            header.setResizeContentsPrecision(50)  # size columns by a sample, not every row
         self.rows.setToolTip(f"The first {PREVIEW_ROWS:,} released rows (already shuffled)")
         self.tabs.addTab(self.rows, "Released rows")
 
@@ -197,11 +215,13 @@ class PreviewPage(QWizardPage):
             return
         data = s.data
         s.invalidate()
+        view = self.tabs.currentWidget() or self.tabs
+        size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
-            lambda progress, cancel: build_preview(data, config, progress, cancel),
+            lambda progress, cancel: build_preview(data, config, progress, cancel, size_px),
             title="Anonymizing",
             on_finished=self._finished,
             on_failed=self._failed,
