@@ -124,6 +124,9 @@ class Session:
                 guess=guess,
                 type=guess.type,
                 role=role,
+                # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
+                # the roles table shows them, and the note says why
+                missing=tuple(getattr(guess, "suggested_missing", ()) or ()),
                 n_distinct=distinct,
                 suggestion=reason,
             )

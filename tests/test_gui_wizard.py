@@ -184,16 +184,18 @@ def test_identifier_is_suggested_with_a_reason(qtbot, window, sample_workbook) -
     assert window.session.columns["age"].role is None
 
 
-def test_missing_codes_change_the_type(qtbot, window, tmp_path) -> None:
+def test_texts_in_a_numeric_column_become_missing_codes(qtbot, window, tmp_path) -> None:
     path = tmp_path / "codes.csv"
-    path.write_text(
-        "age,income\n"
-        + "".join(f"{20 + i % 50},{'N/A' if i % 7 == 0 else i * 100}\n" for i in range(60))
-    )
+    rows = "".join(f"{20 + i % 50},{'N/A' if i % 7 == 0 else i * 100}\n" for i in range(60))
+    path.write_text("age,income\n" + rows)
     open_file(qtbot, window, path)
-    assert window.session.columns["income"].type.value == "nominal"
-    window.session.set_missing(("N/A",))
-    assert window.session.columns["income"].type.value == "numeric"
+    income = window.session.columns["income"]
+    assert income.type.value == "numeric"
+    assert income.missing == ("N/A",)
+    assert "N/A" in income.guess.note
+    prepared = window.session.prepared_data()
+    assert prepared["income"].isna().sum() == 9
+    assert prepared["income"].dropna().astype(float).min() == 100
 
 
 def test_a_bad_file_shows_a_dialog_and_the_app_stays_usable(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFormLayout,
@@ -52,6 +53,12 @@ class ExportPage(QWizardPage):
         self.separator = QComboBox()
         self.separator.addItems(list(CSV_SEPARATORS))
         self.separator.setToolTip("The character between values in the CSV file")
+        self.decimal = QComboBox()
+        self.decimal.addItems(["point .", "comma ,"])
+        self.decimal.setToolTip("The decimal mark of numbers in the CSV file")
+        self.bom = QCheckBox("Mark the file as UTF-8 so that Excel shows accents right")
+        self.bom.setChecked(True)
+        self.bom.setToolTip("Starts the CSV with a byte-order mark; some older tools dislike it")
         self.path = QLineEdit()
         self.path.setToolTip("Where the release is written")
         self.path.textChanged.connect(self._path_changed)
@@ -79,6 +86,8 @@ class ExportPage(QWizardPage):
         form = QFormLayout(box)
         form.addRow("File type:", self.format)
         form.addRow("CSV separator:", self.separator)
+        form.addRow("CSV decimal mark:", self.decimal)
+        form.addRow("", self.bom)
         form.addRow("Save as:", path_widget)
         layout = QVBoxLayout(self)
         layout.addWidget(box)
@@ -117,7 +126,8 @@ class ExportPage(QWizardPage):
             self.path.setText(path)
 
     def _format_changed(self) -> None:
-        self.separator.setEnabled(self.suffix == ".csv")
+        for widget in (self.separator, self.decimal, self.bom):
+            widget.setEnabled(self.suffix == ".csv")
         text = self.path.text()
         if text:
             p = Path(text)
@@ -157,6 +167,11 @@ class ExportPage(QWizardPage):
         metadata = dict(s.release.summary or {})
         sep = CSV_SEPARATORS[self.separator.currentText()]
         input_path = s.path
+        options = {"decimal": self.decimal.currentText()[-1], "bom": self.bom.isChecked()}
+        if options["decimal"] == "," and sep == ",":
+            self.problem.setText("With a decimal comma, choose ';' or tab as the separator.")
+            self.problem.setVisible(True)
+            return
 
         def work(progress, cancel) -> list[Path]:
             return write_release(
@@ -165,6 +180,7 @@ class ExportPage(QWizardPage):
                 metadata=metadata,
                 sep=sep,
                 input_path=input_path,
+                **options,
                 progress=progress,
                 cancel=cancel,
             )

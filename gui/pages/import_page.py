@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSpinBox,
     QStackedWidget,
     QStyle,
     QTableView,
@@ -90,6 +92,12 @@ class ImportPage(QWizardPage):
         self.decimal = QComboBox()
         self.decimal.addItems(list(DECIMALS))
         self.decimal.setToolTip("The decimal mark of numbers in a text file")
+        self.header_row = QSpinBox()
+        self.header_row.setRange(0, 1000)
+        self.header_row.setSpecialValueText("automatic")
+        self.header_row.setToolTip(
+            "The row that holds the column names (1 = first row); rows above it are titles"
+        )
         self.reread = QPushButton("&Read again")
         self.reread.setToolTip("Read the file again with the options chosen here")
         self.reread.clicked.connect(self.read_again)
@@ -127,6 +135,7 @@ class ImportPage(QWizardPage):
         form.addRow("Separator:", self.separator)
         form.addRow("Encoding:", self.encoding)
         form.addRow("Decimal mark:", self.decimal)
+        form.addRow("Header row:", self.header_row)
         form.addRow(self.reread)
         top.addWidget(options, 2)
 
@@ -176,6 +185,7 @@ class ImportPage(QWizardPage):
                 if self.encoding.currentText() == AUTO
                 else self.encoding.currentText(),
                 decimal=DECIMALS[self.decimal.currentText()],
+                header_row=self.header_row.value() - 1 if self.header_row.value() else None,
             )
 
     def open_path(
@@ -186,22 +196,19 @@ class ImportPage(QWizardPage):
         sep: str | None = None,
         encoding: str | None = None,
         decimal: str | None = None,
+        header_row: int | None = None,
     ) -> None:
         """Read ``path`` on the worker thread; the page updates when it is done."""
         if self._wizard.runner.busy:
             return
         path = Path(path)
 
+        options = {"sep": sep, "sheet": sheet, "encoding": encoding, "decimal": decimal}
+        if header_row is not None:
+            options["header_row"] = header_row
+
         def work(progress, cancel) -> ImportResult:
-            return read_table(
-                path,
-                sep=sep,
-                sheet=sheet,
-                encoding=encoding,
-                decimal=decimal,
-                progress=progress,
-                cancel=cancel,
-            )
+            return read_table(path, **options, progress=progress, cancel=cancel)
 
         self.info.setText(f"Reading {path.name}…")
         self.info.set_warning(False)
@@ -246,20 +253,34 @@ class ImportPage(QWizardPage):
         info = self.session.info
         if info is None:
             return
-        parts = [f"<b>{Path(info.path).name}</b>: {info.n_rows:,} rows × {info.n_columns} columns"]
+        guessed = set(getattr(info, "guessed", []) or [])
+
+        def setting(name: str, text: str) -> str:
+            return f"{text} (detected)" if name in guessed else text
+
         details = [f"format {info.format}"]
         if info.sheet:
-            details.append(f"sheet “{info.sheet}”")
+            details.append(setting("sheet", f"sheet “{info.sheet}”"))
         if info.separator:
-            details.append(f"separator {info.separator!r}")
+            shown = "tab" if info.separator == "\t" else repr(info.separator)
+            details.append(setting("separator", f"separator {shown}"))
         if info.encoding:
-            details.append(f"encoding {info.encoding}")
+            details.append(setting("encoding", f"encoding {info.encoding}"))
         if info.decimal:
-            details.append(f"decimal mark {info.decimal!r}")
-        parts.append(" (" + ", ".join(details) + ")")
-        text = "".join(parts)
-        if info.notes:
-            text += "<br>" + "<br>".join(f"• {note}" for note in info.notes)
+            details.append(setting("decimal", f"decimal mark {info.decimal!r}"))
+        if getattr(info, "header_row", 0):
+            details.append(setting("header_row", f"header on row {info.header_row + 1}"))
+        name = html.escape(Path(info.path).name)
+        text = f"<b>{name}</b>: {info.n_rows:,} rows × {info.n_columns} columns — " + html.escape(
+            ", ".join(details)
+        )
+        notes = list(info.notes)
+        renamed = getattr(info, "renamed", {}) or {}
+        if renamed and not any("renamed" in n.lower() for n in notes):
+            pairs = ", ".join(f"“{old}” → {new}" for new, old in renamed.items())
+            notes.append(f"Columns renamed: {pairs}")
+        if notes:
+            text += "<br>" + "<br>".join(f"• {html.escape(note)}" for note in notes)
         self.info.setText(text)
         self.info.set_warning(False)
 
@@ -307,6 +328,9 @@ class ImportPage(QWizardPage):
             for label, mark in DECIMALS.items():
                 if mark is not None and mark == info.decimal:
                     self.decimal.setCurrentText(label)
+        self.header_row.setEnabled(path is not None)
+        if info is not None:
+            self.header_row.setValue(int(getattr(info, "header_row", 0) or 0) + 1)
 
     # --- drag and drop -------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
