@@ -105,3 +105,13 @@ def test_class_sizes_and_before_after() -> None:
 def test_every_figure_renders_to_png(build) -> None:
     data = png_bytes(build(hand_built_release()))
     assert data.startswith(b"\x89PNG") and len(data) > 5_000
+
+
+def test_class_sizes_are_the_released_classes() -> None:
+    """Two formed groups with equal released QI values are one released class of 10."""
+    release = hand_built_release()
+    release.verification.class_sizes = np.array([10, 10])
+    fig = plots.class_size_histogram(release)
+    bars = fig.axes[0].patches
+    assert [(p.get_x() + p.get_width() / 2, p.get_height()) for p in bars] == [(10, 2)]
+    assert "2 classes" in fig.axes[0].get_title()

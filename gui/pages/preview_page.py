@@ -282,24 +282,34 @@ class PreviewPage(QWizardPage):
         """The achieved guarantees and the information loss, as read from the release."""
         v = release.verification
         cfg = release.config
+        summary = release.summary or {}
+        loss = summary.get("information_loss") or {}
         rows: list[tuple[str, Any, str]] = [
             ("records", v.n_records, ""),
-            ("classes", v.n_classes, "groups of records with the same released QI values"),
-            ("k achieved", v.k, f"requested {cfg.k}"),
+            ("classes", v.n_classes, "groups sharing their released QI values"),
+            ("k achieved", v.k, f"asked {cfg.k}"),
         ]
         if v.t is not None:
-            requested = cfg.bucket_t
-            rows.append(("t achieved", float(v.t), f"requested {_fmt(requested)}"))
-        summary = release.summary or {}
+            rows.append(("t achieved", float(v.t), f"asked {_fmt(cfg.bucket_t)}"))
         eps = summary.get("epsilon", cfg.epsilon)
         if eps is not None:
-            rows.append(("ε", float(eps), summary.get("epsilon_assumption", "")))
-        skip = {"k", "t", "epsilon", "n_records", "n_classes", "records", "classes"}
-        for key, value in summary.items():
-            if key in skip or isinstance(value, dict | list | tuple):
-                continue
-            if any(word in key for word in ("loss", "sse", "sst", "distortion", "corr", "mean")):
-                rows.append((key.replace("_", " "), value, ""))
+            rows.append(("ε", float(eps), "from t" if summary.get("epsilon_from") == "t" else ""))
+        if summary.get("epsilon_achieved") is not None:
+            rows.append(("ε achieved", float(summary["epsilon_achieved"]), "from t achieved"))
+        if "qi_sse_sst" in loss:
+            rows.append(
+                ("QI information loss", f"{100 * float(loss['qi_sse_sst']):.1f} %", "SSE/SST")
+            )
+        if "confidential_sse_sst" in loss:
+            rows.append(
+                (
+                    "confidential loss",
+                    f"{100 * float(loss['confidential_sse_sst']):.1f} %",
+                    "SSE/SST",
+                )
+            )
+        if summary.get("seconds") is not None:
+            rows.append(("time", f"{float(summary['seconds']):.1f} s", ""))
         parts = ["<h3>Release</h3><table cellpadding='3'>"]
         for name, value, note in rows:
             parts.append(
@@ -307,13 +317,13 @@ class PreviewPage(QWizardPage):
                 f"<td style='color:#666'>{html.escape(str(note))}</td></tr>"
             )
         parts.append("</table>")
-        parts.append(
-            f"<p style='color:{'#1a7f37' if v.ok else '#a31515'}'>"
-            f"{'✔' if v.ok else '✘'} {html.escape(v.message)}</p>"
-        )
-        if release.warnings:
-            parts.append("<h4>Warnings</h4><ul>")
-            parts.extend(f"<li>{html.escape(w)}</li>" for w in release.warnings)
+        colour = "#1a7f37" if v.ok else "#a31515"
+        mark = "✔" if v.ok else "✘"
+        parts.append(f"<p style='color:{colour}'>{mark} {html.escape(v.message)}</p>")
+        warnings = list(release.warnings)
+        if warnings:
+            parts.append("<h4>Please note</h4><ul>")
+            parts.extend(f"<li>{html.escape(w)}</li>" for w in warnings)
             parts.append("</ul>")
         if release.buckets is not None:
             parts.append("<h4>Buckets</h4><table cellpadding='2'>")
@@ -322,4 +332,12 @@ class PreviewPage(QWizardPage):
                 cell = html.escape(str(label))
                 parts.append(f"<tr><td>{cell}</td><td align='right'>{int(count):,}</td></tr>")
             parts.append("</table>")
+        notes = [summary.get("epsilon_assumption"), summary.get("seed_policy")]
+        notes = [str(n) for n in notes if n]
+        if notes:
+            parts.append(
+                "<p style='color:#666; font-size:small'>"
+                + "<br>".join(html.escape(n) for n in notes)
+                + "</p>"
+            )
         return "".join(parts)
