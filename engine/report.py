@@ -28,13 +28,14 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.result import Release
-from engine.risk import DEFAULT_THRESHOLD, RiskSummary, release_risk
+from engine.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.version import __version__
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from engine.io import ImportInfo
+    from engine.privacy import Guarantee
 
 #: resolution of the embedded figures (sharp on paper, a few hundred kB per report)
 FIGURE_DPI = 110
@@ -172,79 +173,84 @@ def preview_figures(release: Release) -> list[ReportFigure]:
 # -- sections --------------------------------------------------------------------------------------
 
 
-def _guarantees(release: Release) -> list[tuple[str, str, str]]:
-    """(name, what holds, on which assumption) for every guarantee this release carries."""
+def release_guarantees(release: Release) -> list[Guarantee]:
+    """The guarantees of the privacy calculator for what this release achieved.
+
+    The bucket mechanism is judged by the t the verifier read off the released file (not the
+    t requested); a noise mechanism by its ε, times the number of draws when the noise was
+    redrawn until t-close (each draw spends ε again, SPEC §5).
+    """
+    from engine.privacy import Guarantee, guarantees
+
     cfg, ver = release.config, release.verification
-    n = ver.n_records
-    qi = ", ".join(cfg.qi) or "the quasi-identifiers"
-    conf = ", ".join(cfg.confidential) or "the confidential attribute"
-    out = [
-        (
-            f"k-anonymity, k = {ver.k}",
-            f"Every released record shares its values of {_e(qi)} with at least "
-            f"{ver.k - 1:,} other records (requested k = {cfg.k}; {ver.n_classes:,} classes). "
-            "Someone who knows a person's quasi-identifiers cannot narrow the person down to "
-            f"fewer than {ver.k:,} records.",
-            "Holds whatever the intruder knows, as long as the file's row order carries no "
-            "information (rows are shuffled). On its own it does not protect the confidential "
-            "values: that is what the next lines are for.",
-        )
-    ]
-    if cfg.mechanism == "buckets" and ver.t is not None:
-        t_req = cfg.bucket_t
-        t_ach = float(ver.t)
-        out.append(
-            (
-                f"t-closeness, t = {_num(t_ach, 4)}",
-                f"In every class, each value (bucket) of {_e(conf)} makes up at most "
-                f"t = {_num(t_ach, 4)} times, and at least 1/t of, its share in the whole "
-                f"file (requested t = {_num(t_req, 4)}"
-                + (f", i.e. ε = {_num(cfg.epsilon, 4)}" if cfg.epsilon is not None else "")
-                + "). Learning which class a person is in changes an intruder's belief about "
-                "the person's confidential value by at most that factor.",
-                "The intruder's prior knowledge of the confidential attribute is its overall "
-                "distribution, which the release itself publishes.",
-            )
-        )
-        if math.isfinite(t_ach) and t_ach >= 1:
-            eps = 2.0 * math.log(t_ach)
-            out.append(
-                (
-                    f"ε-differential privacy of the confidential data, ε = {_num(eps, 3)}",
-                    f"With t = {_num(t_ach, 4)}, ε = 2 ln t = {_num(eps, 3)} "
-                    "(Domingo-Ferrer & Soria-Comas 2015, Proposition 3).",
-                    "Only under the t-closeness assumption above: the intruder's prior is the "
-                    "published overall distribution and the quasi-identifiers may be known. "
-                    "It is not differential privacy of the whole file, and does not cover an "
-                    "intruder who already knows the confidential values of other people in "
-                    "the same class.",
+    sizes = np.asarray(ver.class_sizes, dtype=np.int64)
+    sizes = sizes if sizes.size and (sizes > 0).all() else None
+    if cfg.mechanism == "buckets":
+        t = ver.t if ver.t is not None and math.isfinite(ver.t) else cfg.bucket_t
+        if t is None:  # no confidential column: k-anonymity is all there is
+            return [
+                Guarantee(
+                    name="k-anonymity",
+                    values={"k": int(ver.k)},
+                    statement=(
+                        "Every released combination of quasi-identifier values is shared by "
+                        f"at least {int(ver.k)} records."
+                    ),
+                    assumption="The intruder links records through the quasi-identifiers only.",
+                    source="Samarati & Sweeney 1998",
                 )
-            )
-    elif cfg.mechanism != "buckets" and cfg.epsilon is not None:
-        eps = float(cfg.epsilon)
-        smallest = int(ver.k)
-        t_stoch = (smallest + (n - smallest) * math.exp(eps)) / n if n else float("nan")
-        out.append(
-            (
-                f"ε-differential privacy of each record's confidential values, ε = {_num(eps)}",
-                f"Each record's confidential values were released through an ε-differentially "
-                f"private mechanism ({_e(cfg.mechanism)}"
-                + (", after insensitive microaggregation in groups of k" if cfg.insensitive else "")
-                + ").",
-                "Holds whatever the intruder knows; the public bounds of numeric columns must "
-                "not have been taken from the data (see the warnings, if any).",
-            )
+            ]
+        return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
+    draws = release.summary.get("draws", 1)
+    draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
+    mechanism = str(release.summary.get("mechanism", cfg.mechanism))
+    if cfg.insensitive:
+        mechanism = "insensitive"
+    if mechanism not in ("laplace", "insensitive", "randomized_response"):
+        mechanism = "laplace"
+    assert cfg.epsilon is not None  # ReleaseConfig insists for noise mechanisms
+    return guarantees(epsilon=cfg.epsilon * draws, class_sizes=sizes, mechanism=mechanism)
+
+
+def _values_text(values: Mapping[str, Any]) -> str:
+    symbols = {"epsilon": "ε", "n": "N", "group": "group", "epsilon_local": "local ε"}
+    return ", ".join(f"{symbols.get(k, k)} = {_num(v, 4)}" for k, v in values.items())
+
+
+def _guarantee_html(release: Release) -> str:
+    cfg, ver = release.config, release.verification
+    requested = [f"k = {cfg.k}"]
+    if cfg.t is not None:
+        requested.append(f"t = {_num(cfg.t)}")
+    if cfg.epsilon is not None:
+        requested.append(f"ε = {_num(cfg.epsilon)}")
+    achieved = [f"k = {ver.k:,}"]
+    if ver.t is not None:
+        achieved.append(f"t = {_num(ver.t, 4)}")
+    parts = [
+        f"<p>Requested: {', '.join(requested)}. Achieved, as an independent check read them "
+        f"off the released file: {', '.join(achieved)}. The statements below use the achieved "
+        "values; each holds only under its assumption.</p>"
+    ]
+    items = release_guarantees(release)
+    for g in (g for g in items if g.holds):
+        numbers = _values_text(g.values)
+        parts.append(
+            f'<div class="guarantee"><h3>{_e(g.name)}'
+            + (f' <span class="vals">({_e(numbers)})</span>' if numbers else "")
+            + f"</h3><p>{_e(g.statement)}</p>"
+            f'<p class="assume"><b>Assumption:</b> {_e(g.assumption)}</p>'
+            f'<p class="source">{_e(g.source)}</p></div>'
         )
-        out.append(
-            (
-                f"stochastic t-closeness, t = {_num(t_stoch, 4)}",
-                f"t = (|E| + (N − |E|)·e^ε) / N at the smallest class (|E| = {smallest:,}, "
-                f"N = {n:,}; Domingo-Ferrer & Soria-Comas 2015, Proposition 1, with the "
-                "denominator of its derivation).",
-                "t-closeness in expectation over the noise, not for every draw.",
-            )
+    caveats = [g for g in items if not g.holds]
+    if caveats:
+        lis = "".join(
+            f"<li><b>{_e(g.name)}.</b> {_e(g.statement)} <span class='source'>"
+            f"({_e(g.source)})</span></li>"
+            for g in caveats
         )
-    return out
+        parts.append(f'<div class="caveats"><h3>What does not follow</h3><ul>{lis}</ul></div>')
+    return "\n".join(parts)
 
 
 def _roles_rows(release: Release) -> list[list[str]]:
@@ -337,18 +343,11 @@ def _mechanism_words(release: Release) -> str:
 
 
 def seed_policy_words(seed: int | None) -> str:
-    """What the seed means for the reader of the report."""
-    if seed is None:
-        return (
-            "No seed: the random choices (row order, ties, noise) came from fresh operating-"
-            "system randomness, so running again gives another, equally valid release."
-        )
-    return (
-        f"Fixed seed {int(seed)}: the run is reproducible for audits. Warning: anyone who "
-        "knows the seed and the input can repeat the random choices; keep the seed as "
-        "confidential as the data, and do not use a fixed seed for production releases "
-        "with noise."
-    )
+    """What the seed means for the reader of the report (the project file says the same)."""
+    from engine.project import seed_policy
+
+    note = seed_policy(seed)["note"]
+    return note if seed is None else f"Fixed seed {int(seed)}. {note}"
 
 
 def _bucket_rows(release: Release) -> list[list[str]]:
@@ -431,42 +430,6 @@ def _flatten(name: str, value: Any) -> list[tuple[str, str]]:
     return [(name, _e(_num(value)))]
 
 
-def _risk_rows(before: RiskSummary, after: RiskSummary) -> list[list[str]]:
-    def both(label: str, f: Callable[[RiskSummary], str]) -> list[str]:
-        return [_e(label), f(before), f(after)]
-
-    rows = [
-        both("equivalence classes", lambda r: _num(r.n_classes)),
-        both(
-            "records unique on their QI values",
-            lambda r: f"{_num(r.n_unique)} ({_pct(r.share_unique)})",
-        ),
-        both("re-identification risk 1/|class|: largest", lambda r: _num(r.max_risk, 3)),
-        both("re-identification risk: mean over records", lambda r: _num(r.mean_risk, 3)),
-        both(
-            f"records with risk above {_num(before.threshold)} (classes under "
-            f"{_num(math.ceil(1 / before.threshold - 1e-9))})",
-            lambda r: f"{_num(r.n_above)} ({_pct(r.share_above)})",
-        ),
-    ]
-    if before.max_attribute_share is not None and after.max_attribute_share is not None:
-        rows.append(
-            both(
-                "attribute disclosure: largest share of a class with one confidential value",
-                lambda r: (
-                    f"{_pct(r.max_attribute_share)} (class of {_num(r.attribute_class_size)})"
-                ),
-            )
-        )
-        rows.append(
-            both(
-                "… the same share in the whole file (what everyone knows)",
-                lambda r: _pct(r.prior_max_share),
-            )
-        )
-    return rows
-
-
 # -- the document ----------------------------------------------------------------------------------
 
 _CSS = """
@@ -498,6 +461,11 @@ th.n, td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .guarantee h3 { margin: 0 0 .3rem; color: var(--accent); }
 .guarantee p { margin: .2rem 0; }
 .assume { color: var(--muted); }
+.source, .vals { color: var(--muted); font-size: .85rem; font-weight: normal; }
+.caveats { border: 1px solid #e6c9a8; background: #fffaf3; border-radius: 6px;
+           padding: .5rem .9rem; margin: .8rem 0; break-inside: avoid; }
+.caveats h3 { margin: .2rem 0; color: #8a5a00; }
+.caveats li { margin: .25rem 0; }
 .assume b { color: var(--ink); }
 .warnings { border-left: 6px solid #d08b00; background: #fff8e6; padding: .6rem 1rem; }
 figure { margin: 1rem 0; break-inside: avoid; text-align: center; }
@@ -584,15 +552,7 @@ def render_report(
 
     # guarantees
     add("<h2>3. Guarantees achieved</h2>")
-    add(
-        "<p>What the release guarantees, as read off the released file by an independent "
-        "check, and the assumption each guarantee rests on.</p>"
-    )
-    for gname, holds, assumption in _guarantees(release):
-        add(
-            f'<div class="guarantee"><h3>{_e(gname)}</h3><p>{holds}</p>'
-            f'<p class="assume"><b>Assumption:</b> {_e(assumption)}</p></div>'
-        )
+    add(_guarantee_html(release))
 
     # buckets
     if release.buckets is not None:
@@ -653,7 +613,7 @@ def render_report(
     add(
         _table(
             ["measure", "before", "after"],
-            _risk_rows(risk["before"], risk["after"]),
+            [[_e(c) for c in row] for row in comparison_rows(risk["before"], risk["after"])],
             right=(1, 2),
         )
     )

@@ -20,6 +20,7 @@ values counting as a value), so the same functions score the original data and t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -180,3 +181,53 @@ def release_risk(
     released_conf = [c for c in cfg.confidential if c in release.table.columns]
     after = table_risk(release.table, released_qi, released_conf, threshold=threshold)
     return {"before": before, "after": after}
+
+
+def _count_share(n: int, share: float) -> str:
+    return f"{n:,} ({100 * share:.1f} %)"
+
+
+def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, str, str]]:
+    """(measure, before, after) as text, for the preview page and the report alike."""
+    limit = math.ceil(1 / before.threshold - 1e-9)
+    rows = [
+        ("equivalence classes", f"{before.n_classes:,}", f"{after.n_classes:,}"),
+        (
+            "records unique on their QI values",
+            _count_share(before.n_unique, before.share_unique),
+            _count_share(after.n_unique, after.share_unique),
+        ),
+        (
+            "re-identification risk 1/|class|: largest",
+            f"{before.max_risk:.3g}",
+            f"{after.max_risk:.3g}",
+        ),
+        (
+            "re-identification risk: mean over records",
+            f"{before.mean_risk:.3g}",
+            f"{after.mean_risk:.3g}",
+        ),
+        (
+            f"records with risk above {before.threshold:g} (in classes under {limit})",
+            _count_share(before.n_above, before.share_above),
+            _count_share(after.n_above, after.share_above),
+        ),
+    ]
+    if before.max_attribute_share is not None and after.max_attribute_share is not None:
+        rows.append(
+            (
+                "attribute disclosure: largest share of a class taking one confidential value",
+                f"{100 * before.max_attribute_share:.1f} % (class of "
+                f"{before.attribute_class_size:,})",
+                f"{100 * after.max_attribute_share:.1f} % (class of "
+                f"{after.attribute_class_size:,})",
+            )
+        )
+        rows.append(
+            (
+                "… that value's share in the whole file (known to everyone)",
+                f"{100 * (before.prior_max_share or 0):.1f} %",
+                f"{100 * (after.prior_max_share or 0):.1f} %",
+            )
+        )
+    return rows

@@ -128,3 +128,16 @@ def test_release_risk_before_and_after(table: pd.DataFrame) -> None:
     assert before.max_attribute_share == 1.0
     assert after.max_attribute_share == pytest.approx(0.8)
     assert before.prior_max_share == after.prior_max_share == pytest.approx(0.4)
+
+
+def test_comparison_rows_for_people(table: pd.DataFrame) -> None:
+    from engine.risk import comparison_rows
+
+    risk = release_risk(_hand_release(table))
+    rows = {label: (b, a) for label, b, a in comparison_rows(risk["before"], risk["after"])}
+    assert rows["records unique on their QI values"] == ("1 (10.0 %)", "0 (0.0 %)")
+    assert rows["records with risk above 0.2 (in classes under 5)"] == (
+        "10 (100.0 %)",
+        "0 (0.0 %)",
+    )
+    assert rows["re-identification risk 1/|class|: largest"] == ("1", "0.2")
