@@ -275,7 +275,10 @@ def _roles_rows(release: Release) -> list[list[str]]:
 
 def _column_types(release: Release) -> dict[str, str]:
     """The type of each column as the run used it (summary first, then overrides, then dtype)."""
-    from_summary = release.summary.get("types")
+    params = release.summary.get("parameters")
+    from_summary = release.summary.get("types") or (
+        params.get("types") if isinstance(params, Mapping) else None
+    )
     types: dict[str, str] = {}
     if isinstance(from_summary, Mapping):
         types.update({str(k): str(v) for k, v in from_summary.items()})
