@@ -1,5 +1,6 @@
 """Reading spreadsheets and writing releases: never loses data, explains every bad file."""
 
+from engine.io.excel import list_sheets
 from engine.io.read import ImportInfo, ImportResult, read_table
 from engine.io.types import TypeGuess, apply_missing, infer_types
 from engine.io.write import write_release
@@ -10,6 +11,7 @@ __all__ = [
     "TypeGuess",
     "apply_missing",
     "infer_types",
+    "list_sheets",
     "read_table",
     "write_release",
 ]

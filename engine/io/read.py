@@ -1,70 +1,98 @@
-"""Reading a table from a file (first version; the import issue makes it robust)."""
+"""Reading a table from a file: one entry point for CSV/TSV/TXT, workbooks and SPSS/Stata.
+
+The file's first bytes decide how it is read, not only its name: a workbook saved as
+``.csv`` is read as a workbook (and said so), binary data named ``.csv`` is refused with a
+clear message.  The result is always the complete table or an :class:`InputError`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
 from engine.errors import InputError
+from engine.io.delimited import read_delimited
+from engine.io.excel import EXCEL_SUFFIXES, list_sheets, read_workbook
+from engine.io.files import (
+    OLE_MAGIC,
+    ZIP_MAGIC,
+    check_memory,
+    check_readable,
+    is_encrypted_office_file,
+)
+from engine.io.info import ImportInfo, ImportResult
+from engine.io.stats import STATS_SUFFIXES, read_stats
 from engine.progress import CancelFn, ProgressFn, step
 
+#: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
+CSV_EXPANSION = 4
 
-@dataclass
-class ImportInfo:
-    """What was read and what was guessed, for the user to see and override."""
-
-    path: Path
-    format: str  # "csv", "xlsx", ...
-    sheet: str | None = None
-    sheets: list[str] = field(default_factory=list)
-    encoding: str | None = None
-    separator: str | None = None
-    decimal: str | None = None
-    header_row: int = 0
-    n_rows: int = 0
-    n_columns: int = 0
-    #: things the user should know (renamed headers, mixed columns, ...)
-    notes: list[str] = field(default_factory=list)
+__all__ = ["ImportInfo", "ImportResult", "list_sheets", "open_checked", "read_table"]
 
 
-@dataclass
-class ImportResult:
-    data: pd.DataFrame
-    info: ImportInfo
+def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
+    """``(path, first bytes, size)`` of a readable file, or the InputError saying why not."""
+    path = Path(path)
+    size = check_readable(path)
+    with path.open("rb") as fh:
+        head = fh.read(4096)
+    if size == 0:
+        raise InputError(f"{path.name} is empty (0 bytes): there is nothing to import.")
+    if is_encrypted_office_file(head, path):
+        raise InputError(
+            f"{path.name} is protected with a password (encrypted), so it cannot be read. Open "
+            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
+            "copy, then import the copy."
+        )
+    return path, head, size
 
 
 def read_table(
     path: str | Path,
     *,
     sep: str | None = None,
-    sheet: str | None = None,
+    sheet: str | int | None = None,
     encoding: str | None = None,
     decimal: str | None = None,
+    header_row: int | None = None,
+    memory_limit: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> ImportResult:
-    """Read a CSV/TSV/TXT or Excel file into a DataFrame, with what was guessed."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file.")
+    """Read a CSV/TSV/TXT, Excel/OpenDocument or SPSS/Stata file into a DataFrame.
+
+    Every argument left as None is guessed and the guess reported in ``info.guessed``:
+    ``sep`` (one of , ; tab |), ``encoding``, ``decimal`` ('.' or ','), ``sheet`` (name or
+    0-based index; the first worksheet with data), ``header_row`` (0-based; rows above it are
+    title lines).  ``memory_limit`` (bytes) replaces the measured free memory in the check
+    that refuses files too large to read.  Raises InputError (never a partial table) and
+    CancelledError when ``cancel()`` returns True.
+    """
+    path, head, size = open_checked(path)
     step(progress, cancel, 0.0, f"Reading {path.name}")
     suffix = path.suffix.lower()
-    if suffix in {".xlsx", ".xlsm", ".xls", ".ods"}:
-        df = pd.read_excel(path, sheet_name=sheet or 0, engine="calamine")
-        info = ImportInfo(path, suffix[1:], sheet=sheet)
+    info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
+    if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
+        if suffix not in EXCEL_SUFFIXES:
+            info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
+            info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
+        data = read_workbook(
+            path, head, size, info, sheet=sheet, header_row=header_row,
+            memory_limit=memory_limit, progress=progress, cancel=cancel,
+        )  # fmt: skip
+    elif suffix in EXCEL_SUFFIXES:
+        data = read_workbook(path, head, size, info, sheet=sheet, memory_limit=memory_limit)
+    elif suffix in STATS_SUFFIXES:
+        check_memory(path, size * CSV_EXPANSION, memory_limit)
+        data = read_stats(path, info)
     else:
-        df = pd.read_csv(
-            path,
-            sep=sep,
-            engine="python" if sep is None else "c",
-            encoding=encoding or "utf-8-sig",
-            decimal=decimal or ".",
-            keep_default_na=False,
-            na_values=[""],
-        )
-        info = ImportInfo(path, "csv", separator=sep, encoding=encoding or "utf-8")
-    info.n_rows, info.n_columns = df.shape
-    step(progress, cancel, 1.0, "Read")
-    return ImportResult(df, info)
+        info.format = "csv"
+        check_memory(path, size * CSV_EXPANSION, memory_limit)
+        data_bytes = path.read_bytes()
+        data = read_delimited(
+            path, data_bytes, info, sep=sep, encoding=encoding, decimal=decimal,
+            header_row=header_row, progress=progress, cancel=cancel,
+        )  # fmt: skip
+    data = data.reset_index(drop=True)
+    info.n_rows, info.n_columns = data.shape
+    step(progress, cancel, 1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    return ImportResult(data, info)

@@ -1,56 +1,160 @@
 """Column types and missing values.
 
-Minimal first version: numeric when every non-missing value parses as a number, nominal
-otherwise.  (The import issue extends this with ordinal/date detection and confidences.)
+:func:`infer_types` guesses numeric / ordinal / nominal / date for every column, with a
+confidence (0..1) and a sentence the GUI shows next to the guess; the user has the last word.
+The rules, in order:
+
+* **date**: a datetime column, or texts that are all dates (ISO, or day/month/year that is
+  unambiguous); mostly dates with a few texts gives a date guess with lower confidence.
+* **numeric**: numbers.  Whole numbers with very few different values (1..5) might be codes of
+  categories, so the confidence drops and the note says so.  A frequent value that is the only
+  negative one (``-9``, ``-10000``) is suggested as a missing code.
+* **mixed**: texts that are mostly numbers (``12, 40, N/A``) are guessed numeric with the
+  share of numbers as confidence; the texts are named and suggested as missing codes.  The
+  column is never coerced: declaring those codes (:func:`apply_missing`) makes it numeric.
+* **ordinal** (a heuristic, deliberately simple): every category belongs to one known ordered
+  scale (low/medium/high, never…always, disagree…agree, poor…excellent, S/M/L, …), or every
+  category carries a number that orders it (``1st``, ``2nd``; ``20-29``, ``30-39``, ``60+``).
+  ``TypeGuess.order`` proposes the order.
+* **nominal**: any other text; a column whose values are all different is flagged as a
+  possible identifier.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from engine.io.columns import LEADING_ZERO, dates_from_text
 from engine.roles import ColumnType
+
+#: ordered scales; each position lists words meaning the same level (compared casefolded)
+ORDERED_SCALES: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (
+        ("very low", "lowest"),
+        ("low",),
+        ("medium", "moderate", "average", "mid", "middle", "intermediate"),
+        ("high",),
+        ("very high", "highest"),
+    ),
+    (
+        ("never",),
+        ("rarely", "seldom"),
+        ("sometimes", "occasionally"),
+        ("often", "frequently", "usually"),
+        ("always",),
+    ),
+    (
+        ("strongly disagree",),
+        ("disagree", "somewhat disagree"),
+        ("neither agree nor disagree", "neutral", "neither"),
+        ("agree", "somewhat agree"),
+        ("strongly agree",),
+    ),
+    (("very poor",), ("poor",), ("fair",), ("good",), ("very good",), ("excellent",)),
+    (
+        ("very dissatisfied",),
+        ("dissatisfied",),
+        ("neutral",),
+        ("satisfied",),
+        ("very satisfied",),
+    ),
+    (("very unlikely",), ("unlikely",), ("neutral",), ("likely",), ("very likely",)),
+    (("none",), ("mild", "light", "slight"), ("moderate",), ("severe",), ("very severe",)),
+    (
+        ("xxs",),
+        ("xs", "extra small"),
+        ("s", "small"),
+        ("m", "medium"),
+        ("l", "large"),
+        ("xl", "extra large"),
+        ("xxl",),
+    ),
+    (("primary",), ("lower secondary",), ("secondary", "upper secondary"), ("tertiary",)),
+    (("child",), ("teen", "teenager", "adolescent"), ("adult",), ("senior", "elderly")),
+)
+#: a number inside a category label (``1st``, ``20-29``, ``60+``, ``Grade 3``)
+_NUMBER_IN_LABEL = re.compile(r"(\d+(?:[.,]\d+)?)")
+_BELOW = re.compile(r"^\s*(<|≤|under|below|less than|up to)", re.IGNORECASE)
+_ABOVE = re.compile(r"(\+|or more|and over|and above|or older)\s*$|^\s*(>|≥|over|above)", re.I)
+#: whole-number columns with at most this many values may be codes of categories
+_FEW_CODES = 7
+#: texts that usually stand for a missing value (compared casefolded)
+MISSING_WORDS = frozenset(
+    {"n/a", "na", "nan", "none", "null", "missing", ".", "-", "--", "?", "unknown",
+     "not applicable", "not available", "dk", "don't know", "refused", "#n/a", "no answer"}
+)  # fmt: skip
+#: how many missing-code candidates a guess names
+_MAX_SUGGESTED = 10
 
 
 @dataclass(frozen=True)
 class TypeGuess:
+    """A guessed column type with how sure it is and why, in words the GUI can show."""
+
     type: ColumnType
     #: 0..1, how sure the guess is (share of values that fit the type)
     confidence: float
     #: why, in words the GUI can show
     note: str = ""
+    #: texts (or sentinel numbers) that look like missing-value codes in this column
+    suggested_missing: tuple[str, ...] = ()
+    #: for ordinal guesses: the categories from lowest to highest
+    order: tuple[str, ...] | None = None
 
 
 def apply_missing(
     df: pd.DataFrame,
-    codes: Iterable[str] = (),
-    column_codes: Mapping[str, Iterable[str]] | None = None,
+    codes: Iterable[object] = (),
+    column_codes: Mapping[str, Iterable[object]] | None = None,
 ) -> pd.DataFrame:
     """A copy of ``df`` where declared missing codes are NA.
 
-    A code matches a cell when their texts are equal, or when both are numbers and equal
-    (so ``-10000`` matches the integer -10000 and the float -10000.0).
+    A code matches a cell when their texts are equal (surrounding blanks ignored), or when
+    both are numbers and equal (so ``-10000`` matches the integer -10000, the float -10000.0
+    and the text "-10000.0").  A text column that holds only numbers once its codes are gone
+    becomes a numeric column.
     """
     out = df.copy()
     column_codes = column_codes or {}
+    unknown = [c for c in column_codes if c not in out.columns]
+    if unknown:
+        from engine.errors import InputError
+
+        raise InputError(
+            f"Missing codes were given for column(s) {', '.join(map(repr, unknown))}, which "
+            "the table does not have."
+        )
     for col in out.columns:
-        all_codes = [str(c) for c in (*codes, *column_codes.get(col, ()))]
+        all_codes = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
         if not all_codes:
             continue
         s = out[col]
-        mask = s.astype("string").str.strip().isin(all_codes).fillna(False).to_numpy(bool)
-        nums = pd.to_numeric(pd.Series(all_codes), errors="coerce").dropna().to_numpy()
-        if len(nums) and pd.api.types.is_numeric_dtype(s):
-            mask |= np.isin(s.to_numpy(dtype=float, na_value=np.nan), nums)
+        if pd.api.types.is_datetime64_any_dtype(s):
+            continue
+        code_numbers = pd.to_numeric(pd.Series(all_codes), errors="coerce").dropna().to_numpy()
+        if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
+            values = s.to_numpy(dtype=float, na_value=np.nan)
+            mask = np.isin(values, code_numbers) if len(code_numbers) else np.zeros(len(s), bool)
+        else:
+            text = s.astype("string").str.strip()
+            mask = text.isin(all_codes).fillna(False).to_numpy(bool)
+            if len(code_numbers):
+                as_numbers = pd.to_numeric(text, errors="coerce").to_numpy(float, na_value=np.nan)
+                mask |= np.isin(as_numbers, code_numbers)
         if mask.any():
-            out[col] = s.mask(mask)
-            if not pd.api.types.is_numeric_dtype(out[col]):
-                converted = pd.to_numeric(out[col], errors="coerce")
-                if converted.notna().sum() == out[col].notna().sum():
-                    out[col] = converted
+            s = s.mask(mask)
+            if not pd.api.types.is_numeric_dtype(s):
+                present = s.notna()
+                converted = pd.to_numeric(s.astype("string").str.strip(), errors="coerce")
+                leading = s[present].astype("string").str.match(LEADING_ZERO.pattern).any()
+                if converted.notna().sum() == present.sum() and present.any() and not leading:
+                    s = converted.astype("float64")
+            out[col] = s
     return out
 
 
@@ -58,17 +162,205 @@ def infer_type(series: pd.Series) -> TypeGuess:
     """Guess the type of one column from its non-missing values."""
     values = series.dropna()
     if values.empty:
-        return TypeGuess(ColumnType.NOMINAL, 0.0, "no values")
-    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
-        return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers")
+        return TypeGuess(ColumnType.NOMINAL, 0.0, "no values: every cell is empty")
+    if pd.api.types.is_bool_dtype(values):
+        return TypeGuess(ColumnType.NOMINAL, 1.0, "yes/no values")
     if pd.api.types.is_datetime64_any_dtype(values):
         return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
-    numeric = pd.to_numeric(values, errors="coerce")
-    share = float(numeric.notna().mean())
-    if share == 1.0:
-        return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers")
-    return TypeGuess(ColumnType.NOMINAL, 1.0 - share, "text values")
+    if pd.api.types.is_numeric_dtype(values):
+        return _numeric_guess(values.astype(float))
+    return _text_guess(values.astype("str"))
 
 
 def infer_types(df: pd.DataFrame) -> dict[str, TypeGuess]:
+    """A guess for every column of ``df`` (see the module's docstring for the rules)."""
     return {col: infer_type(df[col]) for col in df.columns}
+
+
+def _numeric_guess(values: pd.Series) -> TypeGuess:
+    counts = values.value_counts()
+    sentinel = _sentinel(values, counts)
+    suggested = (_number_text(sentinel),) if sentinel is not None else ()
+    if sentinel is not None:
+        n = int(counts[sentinel])
+        return TypeGuess(
+            ColumnType.NUMERIC,
+            0.9,
+            f"numbers; the smallest value, {_number_text(sentinel)}, appears {n:,} times: "
+            "probably a code for 'missing' or 'not applicable' (declare it as such)",
+            suggested,
+        )
+    whole = bool(np.all(np.floor(values) == values))
+    if whole and len(counts) <= _FEW_CODES and len(values) >= 4 * len(counts):
+        shown = ", ".join(_number_text(v) for v in sorted(counts.index))
+        return TypeGuess(
+            ColumnType.NUMERIC,
+            0.6,
+            f"whole numbers with only {len(counts)} different values ({shown}): if they are "
+            "codes of categories, choose ordinal (ordered) or nominal",
+        )
+    return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers")
+
+
+def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
+    """The smallest value when it looks like a code for 'missing' (-9, -99, -10000...).
+
+    It must be negative, code-like (a single digit, all nines, or a power of ten), and
+    frequent (at least 0.5% of the values): a real minimum is rarely all three.
+    """
+    if len(counts) < 3:
+        return None
+    value = float(values.min())
+    if value > -1 or not value.is_integer():
+        return None
+    digits = str(int(-value))
+    code_like = len(digits) == 1 or set(digits) == {"9"} or digits.rstrip("0") == "1"
+    if code_like and counts[value] >= max(2, 0.005 * len(values)):
+        return value
+    return None
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _text_guess(values: pd.Series) -> TypeGuess:
+    counts = values.value_counts()
+    distinct = counts.index.astype("str")
+    n = len(values)
+    numbers = pd.to_numeric(pd.Series(distinct).str.strip(), errors="coerce").to_numpy()
+    is_number = ~np.isnan(numbers)
+    number_share = float(counts.to_numpy()[is_number].sum()) / n
+    if number_share == 1.0:
+        if pd.Series(distinct).str.match(LEADING_ZERO.pattern).any():
+            return TypeGuess(
+                ColumnType.NOMINAL,
+                0.8,
+                "numbers with leading zeros (such as postcodes): codes, kept as text",
+            )
+        return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers (stored as text)")
+    if number_share >= 0.5:
+        texts = counts[~is_number]
+        suggested = tuple(str(t) for t in texts.index[:_MAX_SUGGESTED])
+        shown = ", ".join(f"'{t}' ({c:,}×)" for t, c in texts.head(_MAX_SUGGESTED).items())
+        return TypeGuess(
+            ColumnType.NUMERIC,
+            number_share,
+            f"mixed: {100 * number_share:.1f}% numbers, also the texts {shown}; declare them "
+            "as missing codes to use the column as numbers",
+            suggested,
+        )
+    date_guess = _date_guess(counts)
+    if date_guess is not None:
+        return date_guess
+    ordinal = _ordinal_guess(list(distinct))
+    if ordinal is not None:
+        return ordinal
+    codes = tuple(str(t) for t in counts.index if str(t).strip().casefold() in MISSING_WORDS)
+    if codes:
+        rest = _text_guess(values[~values.isin(codes)]) if counts.drop(list(codes)).size else None
+        if rest is not None and rest.type != ColumnType.NOMINAL:
+            return TypeGuess(
+                rest.type,
+                rest.confidence * 0.9,
+                f"{rest.note}, once {_quoted(codes)} (a missing-value code) is declared missing",
+                codes,
+                rest.order,
+            )
+        share = float(counts[list(codes)].sum()) / n
+        return TypeGuess(
+            ColumnType.NOMINAL,
+            1.0 - number_share,
+            f"text with {len(counts) - len(codes):,} different values; {_quoted(codes)} "
+            f"({100 * share:.0f}% of the cells) looks like a missing-value code",
+            codes,
+        )
+    k = len(counts)
+    if k == n and n > 20:
+        return TypeGuess(
+            ColumnType.NOMINAL,
+            0.9,
+            "every value is different: this looks like an identifier (a name or an ID "
+            "number), which must not be released",
+        )
+    note = f"text with {k:,} different values"
+    if number_share > 0:
+        note += f" ({100 * number_share:.0f}% of the cells are numbers)"
+    return TypeGuess(ColumnType.NOMINAL, 1.0 - number_share, note)
+
+
+def _date_guess(counts: pd.Series) -> TypeGuess | None:
+    distinct = pd.Series(counts.index.astype("str"))
+    if len(distinct) == 0:
+        return None
+    if dates_from_text(distinct) is not None:
+        return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
+    sample = distinct.head(2000)
+    parsed = pd.to_datetime(sample.str.strip(), errors="coerce", format="ISO8601")
+    ok = parsed.notna().to_numpy()
+    weights = counts.to_numpy()[: len(sample)]
+    share = float(weights[ok].sum()) / float(weights.sum())
+    if share >= 0.8:
+        texts = tuple(str(t) for t in sample[~ok].head(_MAX_SUGGESTED))
+        return TypeGuess(
+            ColumnType.DATE,
+            share,
+            f"{100 * share:.1f}% dates; also the texts {', '.join(map(repr, texts))}: declare "
+            "them as missing codes",
+            texts,
+        )
+    return None
+
+
+def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
+    """An ordinal guess when the categories have a recognisable order (see module doc)."""
+    if len(categories) < 2:
+        return None
+    folded = [
+        " ".join(c.casefold().replace("_", " ").replace("-", " ").split()) for c in categories
+    ]
+    for scale in ORDERED_SCALES:
+        rank = {word.replace("-", " "): i for i, words in enumerate(scale) for word in words}
+        if all(f in rank for f in folded) and len({rank[f] for f in folded}) == len(folded):
+            ranks = [rank[f] for f in folded]
+            order = tuple(c for _, c in sorted(zip(ranks, categories, strict=True)))
+            return TypeGuess(
+                ColumnType.ORDINAL,
+                0.9 if len(categories) >= 3 else 0.7,
+                f"categories with a natural order ({' < '.join(order)}); check the order",
+                order=order,
+            )
+    if len(categories) < 3:
+        return None
+    keys = []
+    for c in categories:
+        found = _NUMBER_IN_LABEL.search(c)
+        if found is None or _is_number(c):
+            return None
+        key = float(found.group(1).replace(",", "."))
+        if _BELOW.search(c):
+            key -= 0.5
+        elif _ABOVE.search(c):
+            key += 0.5
+        keys.append(key)
+    if len(set(keys)) != len(keys):
+        return None
+    order = tuple(c for _, c in sorted(zip(keys, categories, strict=True)))
+    return TypeGuess(
+        ColumnType.ORDINAL,
+        0.7,
+        f"categories numbered in order ({' < '.join(order)}); check the order",
+        order=order,
+    )
+
+
+def _quoted(texts: Iterable[str]) -> str:
+    return ", ".join(f"'{t}'" for t in texts)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

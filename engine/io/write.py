@@ -1,15 +1,46 @@
-"""Writing a release (first version; the import/export issue makes it safe and complete)."""
+"""Writing a release: .xlsx with an "About this release" sheet, or CSV with a JSON sidecar.
+
+Safe to open in Excel: text cells that a spreadsheet would run as a formula (starting with
+``=``, ``+``, ``-``, ``@``, tab or carriage return) are written as text, while numbers stay
+numbers.  Atomic: each file is written to a temporary file in the target folder and renamed
+at the end, so an error or a cancellation leaves no partial file behind.
+"""
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
 import json
+import math
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Alignment, Font
 
 from engine.errors import InputError
+from engine.io.files import atomic_target, same_file
 from engine.progress import CancelFn, ProgressFn, step
+from engine.version import __version__
+
+#: first characters that make Excel or LibreOffice treat a typed text as a formula
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+RELEASE_SHEET = "Release"
+ABOUT_SHEET = "About this release"
+#: rows between two progress reports / cancellation checks
+_BATCH = 5_000
+_DATE_FORMAT = "yyyy-mm-dd"
+_DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+
+
+def is_formula_like(value: object) -> bool:
+    """True for text that a spreadsheet would evaluate if it were typed in."""
+    return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
 
 
 def write_release(
@@ -19,35 +50,265 @@ def write_release(
     metadata: dict[str, Any] | None = None,
     sep: str = ",",
     input_path: str | Path | None = None,
+    decimal: str = ".",
+    bom: bool = True,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> list[Path]:
-    """Write ``table`` to ``path`` (.csv or .xlsx) with its metadata; returns files written.
+    """Write ``table`` to ``path`` (.xlsx, or .csv/.tsv/.txt) with its metadata.
 
-    For CSV the metadata goes to a JSON sidecar ``<name>.json``; for xlsx to a second sheet.
+    For .xlsx the metadata fills a second sheet ``About this release``; for text files it
+    goes to a JSON sidecar ``<name>.json``.  ``sep``/``decimal`` apply to text files; ``bom``
+    starts a CSV with a UTF-8 byte-order mark so that Excel shows accented letters right.
+    Returns the files written.  Refuses to overwrite ``input_path``.
     """
     path = Path(path)
-    if input_path is not None and Path(input_path).resolve() == path.resolve():
-        raise InputError(f"{path}: refusing to overwrite the input file; choose another name.")
-    step(progress, cancel, 0.0, f"Writing {path.name}")
     suffix = path.suffix.lower()
+    if suffix not in {".xlsx", ".csv", ".tsv", ".txt"}:
+        raise InputError(f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv.")
+    targets = [path] if suffix == ".xlsx" else [path, path.with_suffix(".json")]
+    if input_path is not None:
+        for target in targets:
+            if same_file(Path(input_path), target):
+                raise InputError(
+                    f"{target}: refusing to overwrite the input file; choose another name."
+                )
+    if suffix != ".xlsx" and (len(sep) != 1 or sep in "\"'\r\n" or sep == decimal):
+        raise InputError(
+            f"{path.name}: the separator must be one character other than the decimal mark "
+            f"'{decimal}', such as , ; | or tab."
+        )
+    step(progress, cancel, 0.0, f"Writing {path.name}")
+    meta = _with_defaults(metadata or {})
     if suffix == ".xlsx":
-        with pd.ExcelWriter(path, engine="openpyxl") as xw:
-            table.to_excel(xw, index=False, sheet_name="Release")
-            if metadata:
-                pd.DataFrame(
-                    [(k, json.dumps(v, default=str)) for k, v in metadata.items()],
-                    columns=["item", "value"],
-                ).to_excel(xw, index=False, sheet_name="About this release")
-        written = [path]
-    elif suffix in {".csv", ".txt", ".tsv"}:
-        table.to_csv(path, index=False, sep=sep)
-        written = [path]
-        if metadata:
-            side = path.with_suffix(".json")
-            side.write_text(json.dumps(metadata, indent=2, default=str), encoding="utf-8")
-            written.append(side)
+        with atomic_target(path) as tmp:
+            _write_xlsx(table, tmp, meta, progress, cancel)
     else:
-        raise InputError(f"{path}: unknown output type; use .csv or .xlsx.")
-    step(progress, cancel, 1.0, "Written")
-    return written
+        side = targets[1]
+        with atomic_target(path) as tmp, atomic_target(side) as tmp_side:
+            _write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress,
+                       cancel=cancel)  # fmt: skip
+            payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
+            tmp_side.write_text(
+                json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default),
+                encoding="utf-8",
+            )
+            step(progress, cancel, 0.99, "Finishing")
+    step(progress, cancel, 1.0, f"Wrote {path.name}")
+    return targets
+
+
+def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """The caller's metadata plus the software version and the time of writing."""
+    meta = dict(metadata)
+    meta.setdefault("software", f"tclose {__version__}")
+    meta.setdefault("written", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
+    return meta
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (dt.date, dt.datetime, pd.Timestamp)):
+        return value.isoformat()
+    if isinstance(value, Path):
+        return str(value)
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: getattr(value, k) for k in value.__dataclass_fields__}
+    return str(value)
+
+
+# --------------------------------------------------------------------------- xlsx
+
+
+def _write_xlsx(
+    table: pd.DataFrame,
+    tmp: Path,
+    meta: dict[str, Any],
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(RELEASE_SHEET)
+    bold = Font(bold=True)
+    header = []
+    for name in table.columns:
+        cell = _text_cell(sheet, str(name))
+        cell.font = bold
+        header.append(cell)
+    sheet.append(header)
+    n = len(table)
+    converters = [_cell_converter(table[c]) for c in table.columns]
+    columns = [table[c].to_numpy(dtype=object) for c in table.columns]
+    for start in range(0, n, _BATCH):
+        stop = min(start + _BATCH, n)
+        for i in range(start, stop):
+            sheet.append(
+                [conv(sheet, col[i]) for conv, col in zip(converters, columns, strict=True)]
+            )
+        step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+    about = book.create_sheet(ABOUT_SHEET)
+    about.column_dimensions["A"].width = 45
+    about.column_dimensions["B"].width = 80
+    title = WriteOnlyCell(about, value=ABOUT_SHEET)
+    title.font = Font(bold=True, size=14)
+    about.append([title])
+    about.append([])
+    for key, value in _flatten(meta):
+        key_cell = _text_cell(about, key)
+        key_cell.font = bold
+        value_cell = _about_value(about, value)
+        value_cell.alignment = Alignment(wrap_text=True, vertical="top")
+        about.append([key_cell, value_cell])
+    step(progress, cancel, 0.95, "Saving the workbook")
+    try:
+        book.save(tmp)
+    except OSError as exc:
+        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
+    """A cell that holds ``text`` as text, whatever its first character.
+
+    openpyxl would store ``=1+1`` as a formula; forcing the data type to string and setting
+    Excel's quote-prefix flag makes Excel and LibreOffice show the text and never run it.
+    """
+    text = ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
+    cell = WriteOnlyCell(sheet, value=text)
+    if is_formula_like(text) or cell.data_type != "s":
+        cell.data_type = "s"
+        cell.quotePrefix = True
+    return cell
+
+
+def _cell_converter(column: pd.Series) -> Any:
+    """A function turning one value of ``column`` into what openpyxl should write."""
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return lambda sheet, v: None if _missing(v) else bool(v)
+    if pd.api.types.is_integer_dtype(dtype):
+        return lambda sheet, v: None if _missing(v) else int(v)
+    if pd.api.types.is_float_dtype(dtype):
+        return lambda sheet, v: None if _missing(v) or not math.isfinite(v) else float(v)
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+
+        def date_cell(sheet: Any, v: object) -> object:
+            if _missing(v):
+                return None
+            stamp = pd.Timestamp(v).tz_localize(None) if pd.Timestamp(v).tzinfo else v
+            cell = WriteOnlyCell(sheet, value=pd.Timestamp(stamp).to_pydatetime())
+            has_time = pd.Timestamp(stamp) != pd.Timestamp(stamp).normalize()
+            cell.number_format = _DATETIME_FORMAT if has_time else _DATE_FORMAT
+            return cell
+
+        return date_cell
+    return _generic_cell
+
+
+def _generic_cell(sheet: Any, value: object) -> object:
+    """Cells of text (or mixed) columns: numbers as numbers, everything else as text."""
+    if _missing(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
+        return WriteOnlyCell(sheet, value=value)
+    text = str(value)
+    if is_formula_like(text) or ILLEGAL_CHARACTERS_RE.search(text):
+        return _text_cell(sheet, text)
+    return text
+
+
+def _missing(value: object) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    try:
+        return bool(isinstance(value, (float, np.floating)) and np.isnan(value))
+    except TypeError:
+        return False
+
+
+def _flatten(meta: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """``{"guarantee": {"t": 2}}`` -> ``("guarantee › t", 2)``: nested dicts read as paths."""
+    for key, value in meta.items():
+        label = f"{prefix} › {key}" if prefix else str(key)
+        if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+            value = {k: getattr(value, k) for k in value.__dataclass_fields__}
+        if isinstance(value, Mapping):
+            if value:
+                yield from _flatten(value, label)
+            else:
+                yield label, ""
+        else:
+            yield label, value
+
+
+def _about_value(sheet: Any, value: object) -> WriteOnlyCell:
+    """One metadata value: numbers as numbers, lists joined, anything else as text."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return _text_cell(sheet, "yes" if value else "no")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, float) and not math.isfinite(value):
+            return _text_cell(sheet, str(value))
+        return WriteOnlyCell(sheet, value=value)
+    if isinstance(value, (list, tuple, set, frozenset, np.ndarray)):
+        items = list(value)
+        if all(isinstance(v, (str, int, float, np.generic)) for v in items):
+            return _text_cell(sheet, ", ".join(str(v) for v in items))
+        return _text_cell(sheet, json.dumps(items, default=_json_default, ensure_ascii=False))
+    if isinstance(value, (dt.datetime, dt.date)):
+        return _text_cell(sheet, value.isoformat())
+    if value is None:
+        return _text_cell(sheet, "")
+    return _text_cell(sheet, str(value))
+
+
+# --------------------------------------------------------------------------- csv
+
+
+def _write_csv(
+    table: pd.DataFrame,
+    tmp: Path,
+    *,
+    sep: str,
+    decimal: str,
+    bom: bool,
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
+    """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
+    safe = table.copy()
+    for name in safe.columns:
+        col = safe[name]
+        if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_datetime64_any_dtype(col)):
+            safe[name] = col.map(_csv_text, na_action="ignore")
+    header = [_csv_text(str(c)) for c in safe.columns]
+    n = len(safe)
+    try:
+        with tmp.open("w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
+            writer = csv.writer(fh, delimiter=sep, lineterminator="\r\n")
+            writer.writerow(header)
+            for start in range(0, max(n, 1), _BATCH * 10):
+                stop = min(start + _BATCH * 10, n)
+                safe.iloc[start:stop].to_csv(
+                    fh, sep=sep, decimal=decimal, index=False, header=False,
+                    lineterminator="\r\n",
+                )  # fmt: skip
+                step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+    except OSError as exc:
+        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _csv_text(value: object) -> object:
+    """Text that a spreadsheet would run as a formula, prefixed with ``'``."""
+    if isinstance(value, str) and is_formula_like(value):
+        return "'" + value
+    return value

@@ -1,0 +1,186 @@
+"""Turning raw cells into typed columns without losing anything.
+
+A column becomes numeric only when every non-empty cell is a number and no cell carries a
+leading zero (``01234`` is a code, not the number 1234).  A column that is mostly numbers but
+holds a few texts (``N/A``, ``-``) stays text and is *reported*, so that the user can declare
+those texts as missing codes instead of having them silently turned into NaN.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+#: a number with a leading zero that would be lost: 007, -01, 0123.5 (not 0, 0.5, -0.25)
+LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
+#: decimal-comma numbers, optionally with dots (or spaces) grouping thousands: 1.234,56
+_COMMA_NUMBER = re.compile(r"^\s*[+-]?(?:\d{1,3}(?:[. \u00a0]\d{3})+|\d+)(?:,\d+)?\s*$")
+#: ISO dates, with an optional time: 2024-01-31, 2024-01-31 12:00, 2024-01-31T12:00:00
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$")
+#: day/month/year or month/day/year with / . or - between the parts
+_DMY_DATE = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
+
+#: how many different texts of a mixed column are named in reports
+MAX_REPORTED = 10
+
+
+@dataclass
+class ColumnReport:
+    """What happened while typing one column (collected into ``ImportInfo``)."""
+
+    notes: list[str] = field(default_factory=list)
+    #: texts found in a mostly numeric column, with their counts (missing-code candidates)
+    mixed: dict[str, int] = field(default_factory=dict)
+
+
+def unique_names(raw: Sequence[object]) -> tuple[list[str], dict[str, str], list[str]]:
+    """Usable, unique column names from a header row.
+
+    Blank headers become ``column_<position>`` (1-based), repeated ones get ``_2``, ``_3``...
+    Returns the names, a map new name -> original header text for every renamed column, and a
+    note per renaming.  No column is ever dropped.
+    """
+    names: list[str] = []
+    renamed: dict[str, str] = {}
+    notes: list[str] = []
+    taken: set[str] = set()
+    for pos, value in enumerate(raw, start=1):
+        text = "" if _is_blank(value) else _header_text(value)
+        base = text or f"column_{pos}"
+        name, n = base, 1
+        while name.casefold() in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name.casefold())
+        names.append(name)
+        if name != text:
+            renamed[name] = text
+            why = "repeats an earlier column's name" if text else "had no name"
+            shown = f"'{text}'" if text else "(blank)"
+            notes.append(f"Column {pos} {shown} {why}; it is called '{name}'.")
+    return names, renamed, notes
+
+
+def _header_text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return " ".join(str(value).split())
+
+
+def _is_blank(value: object) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and np.isnan(value):
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def comma_to_dot(values: pd.Series) -> pd.Series:
+    """``"1.234,56"`` -> ``"1234.56"`` for the cells that are decimal-comma numbers."""
+    text = values.astype("str")
+    fits = text.str.match(_COMMA_NUMBER.pattern).fillna(False).astype(bool)
+    fixed = (
+        text[fits]
+        .str.strip()
+        .str.replace(r"[. \u00a0]", "", regex=True)
+        .str.replace(",", ".", regex=False)
+    )
+    out = text.copy()
+    out[fits] = fixed
+    return out
+
+
+def type_text_column(
+    values: pd.Series, name: str, *, decimal: str = ".", parse_dates: bool = True
+) -> tuple[pd.Series, ColumnReport]:
+    """Give a column of texts (NaN = empty cell) the type its cells support.
+
+    Numbers when every cell is a number (int64 without gaps, float64 otherwise); dates when
+    every cell is a date in one unambiguous format; text otherwise.  Mostly-numeric columns
+    with a few texts stay text and list those texts in the report.
+    """
+    report = ColumnReport()
+    present = values.notna()
+    text = values[present].astype("str")
+    if text.empty:
+        return values.astype("str"), report
+    candidate = comma_to_dot(text) if decimal == "," else text
+    numbers = pd.to_numeric(candidate.str.strip(), errors="coerce")
+    ok = numbers.notna() & np.isfinite(numbers.astype(float))
+    n_ok = int(ok.sum())
+    if n_ok == len(text):
+        zeros = text.str.match(LEADING_ZERO.pattern).fillna(False).astype(bool)
+        if zeros.any():
+            example = text[zeros].iloc[0].strip()
+            report.notes.append(
+                f"Column '{name}' keeps leading zeros (e.g. '{example}'), so it was read as "
+                "text (a code such as a postcode), not as a number."
+            )
+            return _as_text(values), report
+        return _as_number(numbers, present), report
+    if parse_dates:
+        dates = dates_from_text(text)
+        if dates is not None:
+            full = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
+            full[present] = dates
+            return full, report
+    if n_ok >= 0.5 * len(text):
+        bad = text[~ok]
+        counts = bad.value_counts()
+        report.mixed = {str(k): int(v) for k, v in counts.head(MAX_REPORTED).items()}
+        shown = ", ".join(f"'{k}' ({v}×)" for k, v in report.mixed.items())
+        more = f" and {len(counts) - MAX_REPORTED} more" if len(counts) > MAX_REPORTED else ""
+        share = 100.0 * n_ok / len(text)
+        report.notes.append(
+            f"Column '{name}' is {share:.1f}% numbers but also holds text: {shown}{more}. "
+            "It was kept as text; declare these values as missing codes to use it as numbers."
+        )
+        if decimal == ",":
+            # the number cells are kept in the canonical dot form so that declaring the texts
+            # as missing later turns the column into numbers
+            out = _as_text(values)
+            out[present & ok.reindex(values.index, fill_value=False)] = candidate[ok]
+            return out, report
+    return _as_text(values), report
+
+
+def _as_text(values: pd.Series) -> pd.Series:
+    return values.astype("str")
+
+
+def _as_number(numbers: pd.Series, present: pd.Series) -> pd.Series:
+    floats = numbers.astype("float64")
+    whole = bool((floats == np.floor(floats)).all()) and floats.abs().max() < 2**53
+    if bool(present.all()) and whole:
+        return pd.Series(floats.to_numpy().astype("int64"), index=present.index)
+    full = pd.Series(np.nan, index=present.index, dtype="float64")
+    full[present] = floats.to_numpy()
+    return full
+
+
+def dates_from_text(text: pd.Series) -> pd.Series | None:
+    """Dates when every cell is one: ISO, or day/month/year when the day is told apart."""
+    stripped = text.str.strip()
+    if stripped.str.match(_ISO_DATE.pattern).all():
+        parsed = pd.to_datetime(stripped, errors="coerce", format="ISO8601")
+        return parsed if parsed.notna().all() else None
+    parts = stripped.str.extract(_DMY_DATE.pattern)
+    if parts.isna().any().any():
+        return None
+    first, second = parts[0].astype(int), parts[1].astype(int)
+    if (first > 12).any() and (second <= 12).all():
+        dayfirst = True
+    elif (second > 12).any() and (first <= 12).all():
+        dayfirst = False
+    else:
+        return None  # 03/04/2024 could be either: leave as text, the user decides
+    day, month = (first, second) if dayfirst else (second, first)
+    parsed = pd.to_datetime(
+        pd.DataFrame({"year": parts[2].astype(int), "month": month, "day": day}),
+        errors="coerce",
+    )
+    return parsed if parsed.notna().all() else None

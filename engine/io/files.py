@@ -1,0 +1,194 @@
+"""File checks shared by reading and writing: readable paths, memory budget, atomic writes.
+
+Every problem becomes an :class:`~engine.errors.InputError` whose message names the file and
+says what to do, so the GUI and the command line can show it as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from engine.errors import InputError
+
+#: first bytes of a ZIP archive (.xlsx, .xlsm, .ods are ZIP archives)
+ZIP_MAGIC = b"PK\x03\x04"
+#: first bytes of an OLE compound file (.xls, and any password-protected Office file)
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: name of the stream that an encrypted OOXML package keeps inside its OLE container
+_ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
+
+
+def human_size(n_bytes: float) -> str:
+    """``1536`` -> ``"1.5 KB"``: sizes in messages are for people."""
+    size = float(n_bytes)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"  # pragma: no cover - loop always returns
+
+
+def check_readable(path: Path) -> int:
+    """Size in bytes of ``path``, or an InputError saying why it cannot be read."""
+    try:
+        if not path.exists():
+            raise InputError(
+                f"{path}: no such file. Check the name and the folder, then try again."
+            )
+        if path.is_dir():
+            raise InputError(f"{path} is a folder, not a file. Choose the data file inside it.")
+        with path.open("rb") as fh:
+            fh.read(1)
+        return path.stat().st_size
+    except PermissionError as exc:
+        raise InputError(
+            f"{path}: cannot be read (permission denied). Copy it to a folder you own, "
+            "or ask its owner for read access."
+        ) from exc
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc}).") from exc
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the process can still use, or None when the system does not say.
+
+    Linux: ``MemAvailable`` (free memory plus reclaimable cache); other POSIX systems:
+    ``os.sysconf`` free pages; Windows: ``GlobalMemoryStatusEx``.  No extra dependency.
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        try:
+            import ctypes
+
+            class _MemoryStatus(ctypes.Structure):
+                _fields_ = [
+                    ("dwLength", ctypes.c_ulong),
+                    ("dwMemoryLoad", ctypes.c_ulong),
+                    ("ullTotalPhys", ctypes.c_ulonglong),
+                    ("ullAvailPhys", ctypes.c_ulonglong),
+                    ("ullTotalPageFile", ctypes.c_ulonglong),
+                    ("ullAvailPageFile", ctypes.c_ulonglong),
+                    ("ullTotalVirtual", ctypes.c_ulonglong),
+                    ("ullAvailVirtual", ctypes.c_ulonglong),
+                    ("ullAvailExtendedVirtual", ctypes.c_ulonglong),
+                ]
+
+            status = _MemoryStatus()
+            status.dwLength = ctypes.sizeof(_MemoryStatus)
+            if ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
+                return int(status.ullAvailPhys)
+        except (OSError, AttributeError):
+            return None
+        return None
+    for pages in ("SC_AVPHYS_PAGES", "SC_PHYS_PAGES"):
+        try:
+            n_pages = os.sysconf(pages)
+            page_size = os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            continue
+        if n_pages > 0 and page_size > 0:
+            return int(n_pages) * int(page_size)
+    return None
+
+
+def check_memory(path: Path, needed: int, limit: int | None = None) -> None:
+    """Refuse early when reading ``path`` would need more memory than there is.
+
+    ``needed`` is an estimate of the bytes the table takes once in memory; ``limit`` overrides
+    the measured free memory (tests, or a user who wants a safety margin).
+    """
+    budget = available_memory() if limit is None else limit
+    if budget is None or needed <= budget:
+        return
+    raise InputError(
+        f"{path.name} is too large for the memory of this computer: reading it needs about "
+        f"{human_size(needed)}, and {human_size(budget)} is available. Close other programs, "
+        "or split the file (fewer rows or columns) and import the parts."
+    )
+
+
+def is_encrypted_office_file(head: bytes, path: Path) -> bool:
+    """True when ``path`` is a password-protected Office document.
+
+    Encrypted .xlsx/.docx files are not ZIP archives but OLE containers holding an
+    ``EncryptionInfo`` stream; its UTF-16 name is in the container's directory.
+    """
+    if not head.startswith(OLE_MAGIC):
+        return False
+    try:
+        with path.open("rb") as fh:
+            while chunk := fh.read(1 << 22):
+                if _ENCRYPTION_INFO in chunk:
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same file (also through links or letter case)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.normcase(a.resolve()) == os.path.normcase(b.resolve())
+
+
+def _file_mode(path: Path) -> int:
+    """Permissions for a new file: those of the file it replaces, else the usual default."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def atomic_target(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; move it onto ``path`` only on success.
+
+    The temporary file lives in the target folder so that the final ``os.replace`` is a rename
+    on the same disk: readers see either the old file or the complete new one, never a part.
+    On any error (or cancellation) the temporary file is removed and ``path`` is untouched.
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(
+            f"{path}: the folder {folder} does not exist. Create it or choose another."
+        )
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise InputError(
+            f"{path}: cannot write in {folder} ({exc.strerror or exc}). Choose another folder."
+        ) from exc
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        try:
+            os.chmod(tmp, _file_mode(path))
+            os.replace(tmp, path)
+        except PermissionError as exc:
+            raise InputError(
+                f"{path}: cannot replace the file (permission denied); it may be open in "
+                "another program such as Excel. Close it or choose another name."
+            ) from exc
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror or exc}).") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)

@@ -1,0 +1,161 @@
+"""Randomized response for nominal confidential values, and the ε / t of any channel.
+
+Uniform variant (TIFS 2022, Fig. 4): keep the true category with probability p, otherwise
+draw one uniformly from all n categories (possibly the true one again).  The channel is
+P(o | i) = p·[o = i] + (1 − p)/n, whose largest ratio is 1 + n·p/(1 − p) = e^ε, so
+p = (e^ε − 1)/(e^ε − 1 + n).  (The paper's equation (1) prints a different expression; the
+channel is the authority, SPEC §5, and :func:`channel_epsilon` checks it.)
+
+Empirical variant (TIFS 2022, Fig. 5): otherwise draw from the file's own category shares.
+Its channel depends on the data (so it is a t-closeness mechanism, not a DP one); its t is the
+worst class made of a single category: :func:`channel_t` against the overall output
+distribution.  The paper's equation (2) is garbled in print; the channel computation gives
+t = max(p_t/min_i p_y(a_i) + 1 − p_t, 1/(1 − p_t)).
+
+Sampling is exact: the keep decision compares a uniform integer in [0, 2^52) with p·2^52
+rounded *down* (slightly more randomisation than asked), and the ε reported is the one of the
+channel actually used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import InputError
+from engine.mechanisms.sampling import NoiseSource
+
+#: resolution of the keep probability (exact integer comparison)
+P_BITS = 52
+
+
+@dataclass(frozen=True)
+class ResponseOutcome:
+    """Released category codes of one nominal column and the channel used."""
+
+    #: released category index of every present record (−1 where the input was missing)
+    codes: np.ndarray
+    #: P(o | i): rows = true category, columns = released category
+    channel: np.ndarray
+    #: probability of keeping the true value (as actually used, a multiple of 2**-52)
+    keep: float
+    #: ε of the channel (ln of its largest ratio)
+    epsilon: float
+
+
+def channel_epsilon(channel: np.ndarray) -> float:
+    """ε = ln max over outputs o and inputs i, i' of P(o|i)/P(o|i') (inf if a column has a 0)."""
+    channel = np.asarray(channel, dtype=float)
+    if channel.ndim != 2 or not np.allclose(channel.sum(axis=1), 1.0):
+        raise ValueError("a channel is a matrix whose rows are probability distributions")
+    top, bottom = channel.max(axis=0), channel.min(axis=0)
+    used = top > 0
+    if (bottom[used] == 0).any():
+        return math.inf
+    return float(np.log((top[used] / bottom[used]).max())) if used.any() else 0.0
+
+
+def channel_t(channel: np.ndarray, prior: np.ndarray) -> float:
+    """The worst single-category class's distance to the whole file's output distribution.
+
+    A class whose members all hold category i releases P(· | i); the file releases
+    μ = prior · channel.  t = max_i max_o max(P(o|i)/μ(o), μ(o)/P(o|i)) over categories with
+    positive prior (Definition 4 / Proposition 2 of KBS 2015); it bounds every class.
+    """
+    channel = np.asarray(channel, dtype=float)
+    prior = np.asarray(prior, dtype=float)
+    mu = prior @ channel
+    rows = channel[prior > 0]
+    out = mu > 0
+    ratio = rows[:, out] / mu[out]
+    with np.errstate(divide="ignore"):
+        return float(np.maximum(ratio, 1.0 / ratio).max())
+
+
+def uniform_keep_probability(epsilon: float, n_categories: int) -> float:
+    """p with e^ε = 1 + n·p/(1 − p), i.e. p = (e^ε − 1)/(e^ε − 1 + n)."""
+    if n_categories < 1:
+        raise InputError("Randomized response needs at least one category.")
+    if math.isinf(epsilon):
+        return 1.0
+    grow = math.expm1(epsilon)
+    return grow / (grow + n_categories)
+
+
+def uniform_channel(keep: float, n_categories: int) -> np.ndarray:
+    """P(o|i) = keep·[o = i] + (1 − keep)/n."""
+    return keep * np.eye(n_categories) + (1.0 - keep) / n_categories
+
+
+def empirical_channel(keep: float, shares: np.ndarray) -> np.ndarray:
+    """P(o|i) = keep·[o = i] + (1 − keep)·share(o) (TIFS 2022, Fig. 5)."""
+    shares = np.asarray(shares, dtype=float)
+    return keep * np.eye(shares.size) + (1.0 - keep) * shares[None, :]
+
+
+def empirical_t(keep: float, shares: np.ndarray) -> float:
+    """t of the empirical variant: max(p/min share + 1 − p, 1/(1 − p)) (from the channel)."""
+    shares = np.asarray(shares, dtype=float)
+    shares = shares[shares > 0]
+    return max(keep / shares.min() + 1.0 - keep, math.inf if keep >= 1 else 1.0 / (1.0 - keep))
+
+
+def _keep_integer(keep: float) -> int:
+    return math.floor(keep * 2.0**P_BITS)
+
+
+def _respond(
+    codes: np.ndarray, keep: float, draw_other, source: NoiseSource
+) -> tuple[np.ndarray, float]:
+    """Keep each present code with probability ⌊keep·2^52⌋/2^52, else ``draw_other(size)``."""
+    codes = np.asarray(codes, dtype=np.int64)
+    out = codes.copy()
+    present = np.flatnonzero(codes >= 0)
+    keep_int = _keep_integer(keep)
+    kept = source.below(np.full(present.size, 2**P_BITS, dtype=np.int64)) < keep_int
+    redraw = present[~kept]
+    out[redraw] = draw_other(redraw.size)
+    return out, keep_int / 2.0**P_BITS
+
+
+def randomized_response(
+    codes: np.ndarray, n_categories: int, epsilon: float, source: NoiseSource
+) -> ResponseOutcome:
+    """Uniform randomized response with the p that gives ε (TIFS 2022, Fig. 4).
+
+    ``codes`` are category indices 0 … n − 1, −1 for missing (kept missing).
+    """
+    if not epsilon > 0:
+        raise InputError(f"ε must be a positive number, not {epsilon}.")
+    keep = uniform_keep_probability(epsilon, n_categories)
+
+    def uniform(size: int) -> np.ndarray:
+        return source.below(np.full(size, n_categories, dtype=np.int64))
+
+    out, used = _respond(codes, keep, uniform, source)
+    channel = uniform_channel(used, n_categories)
+    return ResponseOutcome(out, channel, used, channel_epsilon(channel))
+
+
+def empirical_response(codes: np.ndarray, keep: float, source: NoiseSource) -> ResponseOutcome:
+    """Keep with probability ``keep``, else draw from the file's own shares (TIFS 2022, Fig. 5).
+
+    The shares are those of the present codes; the draw is exact (a uniform integer below the
+    number of present records picks one of them).  ``epsilon`` of the outcome is the channel's
+    ratio bound, which depends on the data and therefore is not a DP guarantee.
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    present_codes = codes[codes >= 0]
+    if present_codes.size == 0:
+        raise InputError("The column has no values to randomise.")
+    n_categories = int(present_codes.max()) + 1
+    shares = np.bincount(present_codes, minlength=n_categories) / present_codes.size
+
+    def empirical(size: int) -> np.ndarray:
+        return present_codes[source.below(np.full(size, present_codes.size, dtype=np.int64))]
+
+    out, used = _respond(codes, keep, empirical, source)
+    channel = empirical_channel(used, shares)
+    return ResponseOutcome(out, channel, used, channel_epsilon(channel))

@@ -1,0 +1,517 @@
+"""The t ↔ ε calculator: what follows from the privacy level a user chose.
+
+Every function here is a pure formula with its source and its assumption in the docstring.
+:func:`guarantees` gathers all of them for one set of inputs (t or ε, k, N, class sizes) into
+a list of :class:`Guarantee` records, which the GUI's calculator panel, ``tclose convert`` and
+the release report render as they are.
+
+Sources (SPEC §4 wins where they disagree):
+
+* KBS 2015 — Domingo-Ferrer & Soria-Comas, "From t-closeness to differential privacy and vice
+  versa in data anonymization": Proposition 1 (ε-DP ⇒ stochastic t-closeness) and
+  Proposition 3 (exp(ε/2)-closeness ⇒ ε-DP under t-closeness's prior/posterior assumption).
+* TIFS 2022 — Ekenstedt et al., "When differential privacy implies syntactic privacy":
+  Theorems 1–5 on (k, t)-closeness, (k, ε)-DP and local DP.
+
+The paper's printed (N − |E| − 1) in Proposition 1 and in TIFS Theorem 3 is replaced by
+(N − |E|), which is what the derivation (inequality (3) of KBS 2015) and TIFS Theorem 2 give;
+it is the larger value, hence the safe bound (SPEC §4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from engine.errors import InputError
+
+CalculatorMechanism = Literal["buckets", "laplace", "insensitive", "randomized_response"]
+
+KBS = "Domingo-Ferrer & Soria-Comas, Knowledge-Based Systems 2015"
+TIFS = "Ekenstedt et al., IEEE Transactions on Information Forensics and Security 2022"
+
+
+# --------------------------------------------------------------------------------------------
+# Input checks shared by the formulas
+
+
+def _check_t(t: float) -> float:
+    t = float(t)
+    if not (t >= 1.0) or math.isnan(t):
+        raise InputError(f"t must be a number ≥ 1, not {t}.")
+    return t
+
+
+def _check_epsilon(epsilon: float) -> float:
+    epsilon = float(epsilon)
+    if not (epsilon >= 0.0) or math.isnan(epsilon):
+        raise InputError(f"ε must be a number ≥ 0, not {epsilon}.")
+    return epsilon
+
+
+def _check_k_n(k: int, n: int) -> tuple[int, int]:
+    if int(n) != n or n < 1:
+        raise InputError(f"N (the number of records) must be a whole number ≥ 1, not {n}.")
+    if int(k) != k or not 1 <= k <= n:
+        raise InputError(f"k must be a whole number between 1 and N = {int(n)}, not {k}.")
+    return int(k), int(n)
+
+
+# --------------------------------------------------------------------------------------------
+# KBS 2015, Proposition 3
+
+
+def epsilon_from_t(t: float) -> float:
+    """ε = 2 ln t: the ε-DP that t-closeness gives (KBS 2015, Proposition 3).
+
+    Assumption: the intruder's prior knowledge of the confidential data is exactly the
+    published overall distribution and the posterior is the distribution in the individual's
+    class (the premise of t-closeness).  Without it the implication does not hold (differential
+    privacy makes no assumption on prior knowledge).
+    """
+    return 2.0 * math.log(_check_t(t))
+
+
+def t_from_epsilon(epsilon: float) -> float:
+    """t = exp(ε/2): the t-closeness that gives ε-DP (KBS 2015, Proposition 3).
+
+    Same assumption as :func:`epsilon_from_t`.  ε = 0 gives t = 1 (every class has exactly the
+    overall distribution); an infinite ε gives an infinite t.
+    """
+    return math.exp(_check_epsilon(epsilon) / 2.0)
+
+
+# --------------------------------------------------------------------------------------------
+# KBS 2015, Proposition 1 (in the derivation-consistent form) and TIFS 2022, Theorems 2–3
+
+
+def stochastic_t(epsilon: float, class_size: int, n: int) -> float:
+    """Stochastic t-closeness of one class of an ε-DP-per-record release (KBS 2015, Prop. 1).
+
+    t = (|E| + (N − |E|)·e^ε) / N.  Assumption: each record's confidential value is released
+    through an ε-DP mechanism applied to that record alone (for any two records i, j and any
+    set B of outputs, P(Z(c_i) ∈ B) ≤ e^ε P(Z(c_j) ∈ B)); the t refers to the expected
+    distributions of the noisy values, not to one realisation.  The paper prints
+    (N − |E| − 1); its derivation gives (N − |E|), the larger, safe value (SPEC §4).
+    """
+    epsilon = _check_epsilon(epsilon)
+    size, n = _check_k_n(class_size, n)
+    if math.isinf(epsilon):
+        return math.inf if size < n else 1.0
+    return (size + (n - size) * math.exp(epsilon)) / n
+
+
+def stochastic_t_of_classes(epsilon: float, class_sizes: Iterable[int]) -> float:
+    """Proposition 1 over all classes: the maximum is reached at the smallest class."""
+    sizes = np.asarray(list(class_sizes), dtype=np.int64)
+    if sizes.size == 0 or (sizes < 1).any():
+        raise InputError("Class sizes must be whole numbers ≥ 1, and there must be at least one.")
+    return stochastic_t(epsilon, int(sizes.min()), int(sizes.sum()))
+
+
+def epsilon_for_stochastic_t(t: float, k: int, n: int) -> float:
+    """The per-record ε that keeps every class of ≥ k of N records stochastically t-close.
+
+    Inverse of :func:`stochastic_t`: e^ε = (tN − k)/(N − k).  This is the ε_t of TIFS 2022,
+    Section V-D (t0 = 2, N = 100, k = 5 gives ε ≈ 0.72; the paper rounds to 0.7).  When k = N
+    the single class is the whole file and any ε works: returns infinity.
+    """
+    t = _check_t(t)
+    k, n = _check_k_n(k, n)
+    if k == n:
+        return math.inf
+    return math.log((t * n - k) / (n - k))
+
+
+def one_t_from_ldp(epsilon: float, n: int) -> float:
+    """ε-LDP ⇒ (1, t)-closeness with t = (e^ε(N − 1) + 1)/N (TIFS 2022, Theorem 2)."""
+    return stochastic_t(epsilon, 1, n)
+
+
+def ldp_from_one_t(t: float) -> float:
+    """(1, t)-closeness ⇒ ε-LDP with e^ε = t², i.e. ε = 2 ln t (TIFS 2022, Theorem 2)."""
+    return 2.0 * math.log(_check_t(t))
+
+
+def kt_from_ldp(epsilon: float, k: int, n: int) -> float:
+    """ε-LDP ⇒ (k, t)-closeness with t = (k + (N − k)e^ε)/N (TIFS 2022, Theorem 3).
+
+    (k, t)-closeness bounds *every* subset of k records, not only the classes of one partition.
+    The theorem prints (N − k − 1); the derivation-consistent (N − k) is used (SPEC §4).
+    """
+    return stochastic_t(epsilon, k, n)
+
+
+def dp_from_kt(k: int, t: float, n: int) -> tuple[int, float]:
+    """(k, t)-closeness ⇔ (N − k, ln t)-DP (TIFS 2022, Theorem 4, point 1).
+
+    Returns (group size N − k, ε = ln t) of the (k, ε)-DP that is equivalent to it: removing any
+    N − k records changes the probability of any bucket by a factor of at most t.
+    """
+    k, n = _check_k_n(k, n)
+    return n - k, math.log(_check_t(t))
+
+
+def kt_from_dp(group: int, epsilon: float, n: int) -> tuple[int, float]:
+    """(k, ε)-DP ⇔ (N − k, e^ε)-closeness (TIFS 2022, Theorem 4, point 1, read backwards)."""
+    group, n = _check_k_n(group, n)
+    return n - group, math.exp(_check_epsilon(epsilon))
+
+
+# --------------------------------------------------------------------------------------------
+# The guarantees a user gets
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """One statement that follows from the chosen parameters, with what it rests on.
+
+    ``holds`` is False for the documented non-implications (what does *not* follow), so that
+    a panel can show them as warnings next to the positive statements.
+    """
+
+    #: short name, e.g. "ε-differential privacy (Proposition 3)"
+    name: str
+    #: the numbers of the statement (t, ε, k, N, …); empty for a non-implication
+    values: dict[str, float | int]
+    #: the statement in plain words, with the numbers filled in
+    statement: str
+    #: what must be true for the statement to hold
+    assumption: str
+    #: paper and result
+    source: str
+    holds: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (infinite values become the string "inf")."""
+        out = asdict(self)
+        out["values"] = {
+            key: ("inf" if isinstance(v, float) and math.isinf(v) else v)
+            for key, v in self.values.items()
+        }
+        return out
+
+
+@dataclass(frozen=True)
+class NonImplication:
+    """A documented result that something does *not* follow (shown as a warning)."""
+
+    name: str
+    statement: str
+    source: str
+
+
+#: TIFS 2022 results that say what t-closeness does NOT give.  Shown next to every t.
+NON_IMPLICATIONS: tuple[NonImplication, ...] = (
+    NonImplication(
+        "t-closeness does not imply local DP",
+        "A t-close release does not by itself make each record ε-locally differentially private "
+        "for any ε: inside a class one record's probabilities may approach zero while the class "
+        "average stays within t.",
+        f"{TIFS}, Theorem 1",
+    ),
+    NonImplication(
+        "t-closeness does not imply (k, ε)-DP",
+        "A t-close release does not by itself bound the influence of a group of k records by any "
+        "ε; only the stronger (k, t)-closeness (every subset of k records) is equivalent to a DP "
+        "guarantee.",
+        f"{TIFS}, Theorem 5",
+    ),
+    NonImplication(
+        "(k, t)-closeness does not imply local DP",
+        "Bounding every group of k > 1 records does not bound single records.",
+        f"{TIFS}, Theorem 3",
+    ),
+)
+
+
+def _fmt(x: float) -> str:
+    if math.isinf(x):
+        return "∞"
+    return f"{x:.4g}"
+
+
+def _non_implication_guarantees() -> list[Guarantee]:
+    return [
+        Guarantee(
+            name=item.name,
+            values={},
+            statement=item.statement,
+            assumption="—",
+            source=item.source,
+            holds=False,
+        )
+        for item in NON_IMPLICATIONS
+    ]
+
+
+def guarantees(
+    *,
+    t: float | None = None,
+    epsilon: float | None = None,
+    k: int | None = None,
+    n: int | None = None,
+    class_sizes: Sequence[int] | np.ndarray | None = None,
+    mechanism: str = "buckets",
+) -> list[Guarantee]:
+    """Every guarantee that follows from what the user entered, each with its assumption.
+
+    ``mechanism="buckets"`` (Construction A): the release is deterministically t-close; ε is
+    derived from t by Proposition 3 (or t from ε).  The noise mechanisms (``"laplace"``,
+    ``"randomized_response"``, ``"insensitive"``, Construction B): ε is the DP level of the
+    noise; a given t is turned into the ε that makes classes of ≥ k of N records stochastically
+    t-close.  ``class_sizes`` (of an actual release) overrides k and N.  Quantities that need
+    k or N are left out when those are missing.
+    """
+    if (t is None) == (epsilon is None):
+        raise InputError("Give exactly one of t and ε (epsilon).")
+    if mechanism not in ("buckets", "laplace", "insensitive", "randomized_response"):
+        raise InputError(f"Unknown mechanism {mechanism!r}.")
+    if class_sizes is not None:
+        sizes = np.asarray(class_sizes, dtype=np.int64)
+        if sizes.size == 0 or (sizes < 1).any():
+            raise InputError("Class sizes must be whole numbers ≥ 1.")
+        k, n = int(sizes.min()), int(sizes.sum())
+    if n is not None and k is not None:
+        k, n = _check_k_n(k, n)
+    elif n is not None:
+        _check_k_n(1, n)
+        n = int(n)
+    elif k is not None and (int(k) != k or k < 1):
+        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+
+    out: list[Guarantee] = []
+    if k is not None:
+        out.append(
+            Guarantee(
+                name="k-anonymity",
+                values={"k": int(k)},
+                statement=(
+                    f"Every released combination of quasi-identifier values is shared by at "
+                    f"least {int(k)} records."
+                ),
+                assumption="The intruder links records through the quasi-identifiers only.",
+                source="Samarati & Sweeney 1998",
+            )
+        )
+    if mechanism == "buckets":
+        out.extend(_bucket_guarantees(t, epsilon, k, n))
+    else:
+        out.extend(_noise_guarantees(t, epsilon, k, n, mechanism))
+    out.extend(_non_implication_guarantees())
+    return out
+
+
+def _bucket_guarantees(
+    t: float | None, epsilon: float | None, k: int | None, n: int | None
+) -> list[Guarantee]:
+    if t is None:
+        assert epsilon is not None
+        t = t_from_epsilon(epsilon)
+    t = _check_t(t)
+    eps = epsilon_from_t(t) if epsilon is None else _check_epsilon(epsilon)
+    assumption_prior = (
+        "The intruder's prior knowledge of the confidential data is the published overall "
+        "distribution (the premise of t-closeness); quasi-identifiers may be known. Differential "
+        "privacy proper makes no such assumption."
+    )
+    out = [
+        Guarantee(
+            name="t-closeness",
+            values={"t": t},
+            statement=(
+                f"In every class the share of each confidential bucket is between 1/{_fmt(t)} "
+                f"and {_fmt(t)} times its share in the whole file."
+            ),
+            assumption="Shares are measured on the released buckets, class by class.",
+            source=f"{KBS}, Definition 4 and Section 6",
+        ),
+        Guarantee(
+            name="ε-differential privacy (Proposition 3)",
+            values={"epsilon": eps, "t": t},
+            statement=(
+                f"{_fmt(t)}-closeness gives ε-differential privacy of the confidential data "
+                f"with ε = 2·ln t = {_fmt(eps)}."
+            ),
+            assumption=assumption_prior,
+            source=f"{KBS}, Proposition 3",
+        ),
+    ]
+    if k is not None and n is not None and k < n:
+        eps_needed = epsilon_for_stochastic_t(t, k, n)
+        out.append(
+            Guarantee(
+                name="equivalent noise level",
+                values={"epsilon": eps_needed, "t": t, "k": k, "n": n},
+                statement=(
+                    f"Noise that is ε-DP per record with ε = {_fmt(eps_needed)} would make "
+                    f"every class of ≥ {k} of {n} records stochastically {_fmt(t)}-close "
+                    "(the alternative noise route to the same t)."
+                ),
+                assumption="Each record's confidential value gets independent ε-DP noise.",
+                source=f"{KBS}, Proposition 1; {TIFS}, Section V-D",
+            )
+        )
+    return out
+
+
+def _noise_guarantees(
+    t: float | None, epsilon: float | None, k: int | None, n: int | None, mechanism: str
+) -> list[Guarantee]:
+    if epsilon is None:
+        assert t is not None
+        if k is None or n is None:
+            raise InputError(
+                "To turn t into the ε of a noise mechanism, give k and N as well "
+                "(Proposition 1 depends on both)."
+            )
+        epsilon = epsilon_for_stochastic_t(t, k, n)
+    epsilon = _check_epsilon(epsilon)
+    insensitive = mechanism == "insensitive"
+    # the per-record (local) ε: with insensitive microaggregation the noise of scale Δ/(kε)
+    # sits on group means that can differ by Δ, so two records' outputs differ by e^(kε)
+    local_eps = epsilon * k if insensitive and k is not None else epsilon
+    what = {
+        "laplace": "Laplace noise of scale Δ/ε on each clamped value",
+        "randomized_response": "randomized response on each value",
+        "insensitive": "Laplace noise of scale Δ/(k·ε) on insensitive group means",
+    }[mechanism]
+    out = [
+        Guarantee(
+            name="ε-differential privacy of the confidential data",
+            values={"epsilon": epsilon},
+            statement=(
+                f"Changing one person's confidential value changes the probability of any "
+                f"released confidential values by a factor of at most e^ε = "
+                f"{_fmt(math.exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
+            ),
+            assumption=(
+                "Numeric values are clamped to public bounds chosen without looking at the "
+                "data; the noise is never redrawn (redrawing spends ε again); quasi-identifiers "
+                "are protected by k-anonymity, not by differential privacy."
+                + (
+                    " Records sharing a group are visibly linked: which records share a value "
+                    "is k-anonymous microaggregation of the confidential ranks, not covered by ε."
+                    if insensitive
+                    else ""
+                )
+            ),
+            source={
+                "laplace": "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)",
+                "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
+                "insensitive": "Soria-Comas et al., VLDB Journal 2014 (insensitive "
+                "microaggregation)",
+            }[mechanism],
+        )
+    ]
+    if insensitive and k is not None:
+        out.append(
+            Guarantee(
+                name="per-record (local) ε",
+                values={"epsilon_local": local_eps, "k": k},
+                statement=(
+                    f"Any two records' released values differ in distribution by at most "
+                    f"e^(k·ε) = {_fmt(math.exp(local_eps))}: less noise buys a weaker "
+                    "per-record bound."
+                ),
+                assumption="Group means lie within the public bounds.",
+                source="Soria-Comas et al., VLDB Journal 2014; derivation in engine.mechanisms",
+            )
+        )
+    else:
+        out.append(
+            Guarantee(
+                name="local differential privacy",
+                values={"epsilon": local_eps},
+                statement=(
+                    f"Each record's released value is ε-locally differentially private with "
+                    f"ε = {_fmt(local_eps)}: any two inputs give output distributions within "
+                    f"a factor e^ε."
+                ),
+                assumption="The noise of each record is drawn independently of all others.",
+                source=f"{TIFS}, Definition of ε-LDP",
+            )
+        )
+    if n is not None:
+        if k is not None:
+            t_st = stochastic_t(local_eps, k, n)
+            out.append(
+                Guarantee(
+                    name="stochastic t-closeness (Proposition 1)",
+                    values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
+                    statement=(
+                        f"Every class of at least {k} of {n} records is stochastically "
+                        f"{_fmt(t_st)}-close: the expected distribution of its noisy values is "
+                        f"within a factor {_fmt(t_st)} of the whole file's."
+                    ),
+                    assumption=(
+                        "Refers to the distributions of the noise, not to one realisation; "
+                        "a given release need not be actually t-close (redraw with "
+                        "'resample until t' for that, at ε × draws)."
+                    ),
+                    source=f"{KBS}, Proposition 1 (with N − |E|, as its derivation gives)",
+                )
+            )
+            t_k = kt_from_ldp(local_eps, k, n)
+            group, eps_group = dp_from_kt(k, t_k, n)
+            out.append(
+                Guarantee(
+                    name="(k, t)-closeness (Theorem 3)",
+                    values={"k": k, "t": t_k, "n": n},
+                    statement=(
+                        f"Not only the classes: every subset of {k} records has an expected "
+                        f"distribution within a factor {_fmt(t_k)} of the whole file's."
+                    ),
+                    assumption="Each record's value is ε-locally differentially private.",
+                    source=f"{TIFS}, Theorem 3 (with N − k, as its derivation gives)",
+                )
+            )
+            out.append(
+                Guarantee(
+                    name="(N − k, ε)-differential privacy (Theorem 4)",
+                    values={"group": group, "epsilon": eps_group, "n": n},
+                    statement=(
+                        f"Removing any {group} records changes the probability of any bucket "
+                        f"of released values by a factor of at most {_fmt(t_k)} "
+                        f"(ε = ln t = {_fmt(eps_group)})."
+                    ),
+                    assumption="Equivalent to the (k, t)-closeness above.",
+                    source=f"{TIFS}, Theorem 4",
+                )
+            )
+        t1 = one_t_from_ldp(local_eps, n)
+        out.append(
+            Guarantee(
+                name="(1, t)-closeness (Theorem 2)",
+                values={"t": t1, "n": n},
+                statement=(
+                    f"Even a single record's expected value distribution is within a factor "
+                    f"{_fmt(t1)} of the whole file's."
+                ),
+                assumption="Each record's value is ε-locally differentially private.",
+                source=f"{TIFS}, Theorem 2",
+            )
+        )
+    return out
+
+
+__all__ = [
+    "NON_IMPLICATIONS",
+    "Guarantee",
+    "NonImplication",
+    "dp_from_kt",
+    "epsilon_for_stochastic_t",
+    "epsilon_from_t",
+    "guarantees",
+    "kt_from_dp",
+    "kt_from_ldp",
+    "ldp_from_one_t",
+    "one_t_from_ldp",
+    "stochastic_t",
+    "stochastic_t_of_classes",
+    "t_from_epsilon",
+]

@@ -1,0 +1,238 @@
+"""Noise mechanisms: the samplers are exact, the noise has the claimed law, channels match."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from engine.errors import InputError
+from engine.mechanisms import laplace as lp
+from engine.mechanisms import response as rr
+from engine.mechanisms.sampling import (
+    OsEntropy,
+    Seeded,
+    bernoulli_exp,
+    exact_discrete_laplace,
+    noise_source,
+    seed_policy,
+)
+
+# --- samplers -------------------------------------------------------------------------------
+
+
+def test_bernoulli_exp_is_exact_in_law() -> None:
+    below = Seeded(11).below
+    n = 200_000
+    for num, den in [(0, 5), (1, 5), (3, 5), (5, 5)]:
+        hits = int(bernoulli_exp(np.full(n, num), den, below).sum())
+        assert stats.binomtest(hits, n, math.exp(-num / den)).pvalue > 1e-3
+
+
+def discrete_laplace_pmf(values: np.ndarray, scale: float) -> np.ndarray:
+    q = math.exp(-1 / scale)
+    return (1 - q) / (1 + q) * q ** np.abs(values)
+
+
+@pytest.mark.parametrize("scale", [1, 4])
+def test_exact_discrete_laplace_matches_its_pmf(scale: int) -> None:
+    n = 100_000
+    z = exact_discrete_laplace(scale, n, Seeded(5).below)
+    support = np.arange(-6 * scale, 6 * scale + 1)
+    expected = discrete_laplace_pmf(support, scale) * n
+    observed = np.array([(z == v).sum() for v in support])
+    tail_obs, tail_exp = n - observed.sum(), n - expected.sum()
+    chi2 = stats.chisquare(np.append(observed, tail_obs), np.append(expected, tail_exp))
+    assert chi2.pvalue > 1e-3
+    # and a wrong scale is rejected by the same test
+    wrong = discrete_laplace_pmf(support, scale * 1.15) * n
+    wrong = np.append(wrong, n - wrong.sum())
+    assert stats.chisquare(np.append(observed, tail_obs), wrong * n / wrong.sum()).pvalue < 1e-6
+
+
+def test_opendp_source_has_the_same_law() -> None:
+    """The default source (OpenDP, OS entropy): right scale, symmetric, integer-valued."""
+    z = OsEntropy().discrete_laplace(1000, 20_000)
+    assert z.dtype == np.int64
+    assert stats.kstest(z, stats.laplace(scale=1000).cdf).pvalue > 1e-4
+    assert stats.kstest(z, stats.laplace(scale=1300).cdf).pvalue < 1e-6
+
+
+def test_os_uniform_integers_are_uniform() -> None:
+    high = np.array([3, 7, 2**40 + 3] * 30_000)
+    u = OsEntropy().below(high)
+    assert ((u >= 0) & (u < high)).all()
+    counts = np.bincount(u[high == 7], minlength=7)
+    assert stats.chisquare(counts).pvalue > 1e-4
+
+
+def test_seed_policy() -> None:
+    assert isinstance(noise_source(None), OsEntropy)
+    assert noise_source(3).reproducible and not noise_source(None).reproducible
+    assert "only as private as the seed is secret" in seed_policy(3)
+    assert "cannot be reproduced" in seed_policy(None)
+    a = Seeded(9).discrete_laplace(50, 100)
+    assert np.array_equal(a, Seeded(9).discrete_laplace(50, 100))
+    assert not np.array_equal(a, Seeded(10).discrete_laplace(50, 100))
+
+
+def test_a_million_values_are_fast_with_a_seed() -> None:
+    x = np.random.default_rng(0).uniform(0, 250_000, 1_000_000)
+    started = time.perf_counter()
+    out = lp.laplace_release(x, 0, 250_000, 1.0, Seeded(1))
+    assert time.perf_counter() - started < 10
+    assert np.isfinite(out.values).all()
+
+
+# --- Laplace --------------------------------------------------------------------------------
+
+
+def test_laplace_noise_has_scale_delta_over_epsilon() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(100_000, 80_000, 30_000)  # some values fall outside the bounds
+    out = lp.laplace_release(x, 0, 250_000, 2.0, Seeded(2))
+    assert out.clamped.min() == 0 and out.clamped.max() == 250_000
+    noise = out.values - out.clamped
+    assert stats.kstest(noise, stats.laplace(scale=125_000).cdf).pvalue > 1e-3
+    assert stats.kstest(noise, stats.laplace(scale=150_000).cdf).pvalue < 1e-6
+    assert stats.kstest(noise, stats.laplace(scale=100_000).cdf).pvalue < 1e-6
+    assert out.scale == pytest.approx(125_000, rel=1e-6) and out.scale >= 125_000
+
+
+def test_laplace_outputs_lie_on_the_lattice_and_missing_stays_missing() -> None:
+    x = np.array([1.0, np.nan, 2.5, 1e9, -3.0])
+    out = lp.laplace_release(x, 0.0, 10.0, 1.0, Seeded(0))
+    assert np.isnan(out.values[1]) and np.isnan(out.clamped[1])
+    present = ~np.isnan(out.values)
+    steps = (out.values[present] - out.lo) / out.grid
+    assert np.array_equal(steps, np.round(steps))
+    assert out.clamped[3] == 10.0 and out.clamped[4] == 0.0
+    assert out.lo <= 0.0 and out.hi >= 10.0 and math.log2(out.grid).is_integer()
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "eps"), [(5, 5, 1.0), (6, 5, 1.0), (0, math.inf, 1.0), (0, 1, 0.0)]
+)
+def test_laplace_rejects_bad_parameters(lo: float, hi: float, eps: float) -> None:
+    with pytest.raises(InputError):
+        lp.laplace_release(np.ones(3), lo, hi, eps, Seeded(0))
+
+
+# --- insensitive microaggregation -----------------------------------------------------------
+
+
+def test_insensitive_groups_are_consecutive_in_value_order() -> None:
+    x = np.array([5.0, 1.0, np.nan, 3.0, 9.0, 7.0, 2.0, 8.0])
+    groups = lp.insensitive_groups(x, 3)
+    assert groups[2] == -1
+    assert list(groups[[1, 6, 3]]) == [0, 0, 0]  # 1, 2, 3
+    assert list(groups[[0, 5, 7, 4]]) == [1, 1, 1, 1]  # 5, 7, 8, 9: last group takes the rest
+    assert np.all(lp.insensitive_groups(np.array([1.0, 2.0]), 5) == 0)
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.floats(0, 100), min_size=2, max_size=40),
+    st.integers(1, 6),
+    st.data(),
+)
+def test_group_means_have_sensitivity_delta_over_k(values, k, data) -> None:
+    """The argument of the module docstring, checked: one changed value moves the vector of
+    group means by at most Δ/k in L1."""
+    x = np.array(values)
+    i = data.draw(st.integers(0, len(values) - 1))
+    y = x.copy()
+    y[i] = data.draw(st.floats(0, 100))
+
+    def means(v: np.ndarray) -> np.ndarray:
+        g = lp.insensitive_groups(v, k)
+        return np.bincount(g, weights=v) / np.bincount(g)
+
+    assert np.abs(means(x) - means(y)).sum() <= 100 / k + 1e-9
+
+
+def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1000, 100_000)
+    k, eps = 5, 0.5
+    out = lp.insensitive_release(x, 0, 1000, eps, k, Seeded(4))
+    groups = out.groups
+    sizes = np.bincount(groups)
+    assert sizes.min() == k and sizes.max() <= 2 * k - 1
+    # every member of a group carries the same value
+    first = np.zeros(sizes.size)
+    first[groups] = out.values
+    assert np.array_equal(first[groups], out.values)
+    noise = first - np.bincount(groups, weights=out.clamped) / sizes
+    target = 1000 / (k * eps)
+    assert out.scale == pytest.approx(target, rel=1e-3) and out.scale >= target
+    assert stats.kstest(noise, stats.laplace(scale=target).cdf).pvalue > 1e-3
+    assert stats.kstest(noise, stats.laplace(scale=1000 / eps).cdf).pvalue < 1e-6
+    assert stats.kstest(noise, stats.laplace(scale=1.2 * target).cdf).pvalue < 1e-6
+
+
+def test_insensitive_with_k_one_is_plain_laplace_scale() -> None:
+    x = np.linspace(0, 10, 50)
+    out = lp.insensitive_release(x, 0, 10, 1.0, 1, Seeded(0))
+    assert out.scale == pytest.approx(10.0, rel=1e-6)
+
+
+# --- randomized response --------------------------------------------------------------------
+
+
+@given(st.floats(0.01, 8), st.integers(2, 12))
+def test_channel_epsilon_equals_the_formula(eps: float, n: int) -> None:
+    p = rr.uniform_keep_probability(eps, n)
+    channel = rr.uniform_channel(p, n)
+    assert rr.channel_epsilon(channel) == pytest.approx(eps, rel=1e-9)
+    assert math.exp(eps) == pytest.approx(1 + n * p / (1 - p), rel=1e-9)
+
+
+def test_randomized_response_transitions_match_the_channel() -> None:
+    n_cat, per = 4, 25_000
+    codes = np.repeat(np.arange(n_cat), per)
+    codes = np.append(codes, [-1, -1])
+    out = rr.randomized_response(codes, n_cat, 1.2, Seeded(8))
+    assert list(out.codes[-2:]) == [-1, -1]
+    assert out.epsilon <= 1.2 and out.epsilon == pytest.approx(1.2, abs=1e-9)
+    for i in range(n_cat):
+        row = np.bincount(out.codes[:-2][codes[:-2] == i], minlength=n_cat)
+        assert stats.chisquare(row, out.channel[i] * per).pvalue > 1e-4
+
+
+def test_randomized_response_with_os_entropy() -> None:
+    codes = np.repeat(np.arange(2), 20_000)
+    out = rr.randomized_response(codes, 2, 1.0, OsEntropy())
+    kept = np.mean(out.codes == codes)
+    assert kept == pytest.approx(out.channel[0, 0], abs=0.015)
+
+
+def test_empirical_variant_t_from_channel_equals_closed_form() -> None:
+    shares = np.array([0.5, 0.3, 0.2])
+    for keep in (0.1, 0.4, 0.8):
+        channel = rr.empirical_channel(keep, shares)
+        assert rr.channel_t(channel, shares) == pytest.approx(rr.empirical_t(keep, shares))
+        # the overall output distribution is the input distribution
+        assert shares @ channel == pytest.approx(shares)
+        assert rr.channel_epsilon(channel) == pytest.approx(
+            math.log((keep + (1 - keep) * 0.2) / ((1 - keep) * 0.2))
+        )
+
+
+def test_empirical_response_draws_from_the_file_distribution() -> None:
+    codes = np.array([0] * 6000 + [1] * 3000 + [2] * 1000)
+    out = rr.empirical_response(codes, 0.0, Seeded(3))  # keep nothing: pure redraw
+    counts = np.bincount(out.codes, minlength=3)
+    assert stats.chisquare(counts, [6000, 3000, 1000]).pvalue > 1e-4
+    with pytest.raises(InputError):
+        rr.empirical_response(np.array([-1, -1]), 0.5, Seeded(0))
+
+
+def test_channel_epsilon_of_a_channel_with_a_zero_is_infinite() -> None:
+    assert math.isinf(rr.channel_epsilon(np.eye(3)))
+    assert rr.channel_epsilon(np.full((2, 2), 0.5)) == 0.0
