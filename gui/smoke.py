@@ -71,17 +71,29 @@ def _release_and_verify() -> tuple[str, bool]:
 
 
 def _show_main_window(app: QApplication) -> str:
-    """Build the main window once, let Qt lay it out, close it; returns its title."""
-    from gui.app import build_window
+    """Build the main window once and let Qt lay it out; returns its title.
 
-    window: QWidget = build_window()
+    The window is hidden, not closed, so that the check leaves the user's saved window
+    geometry alone.
+    """
+    window = _main_window()
     window.show()
     app.processEvents()
     title = window.windowTitle()
-    window.close()
+    window.hide()
     window.deleteLater()
     app.processEvents()
     return title
+
+
+def _main_window() -> QWidget:
+    try:
+        from gui.wizard import MainWindow
+    except ImportError:  # the first GUI stub had only a plain wizard
+        from gui.app import build_window
+
+        return build_window()
+    return MainWindow()
 
 
 def _load_opendp() -> None:

@@ -9,15 +9,16 @@ Run it from the project root after changing the drawing; the outputs are checked
     python installer/make_icons.py
 
 It writes ``resources/icons/tclose-<size>.png`` for 16 to 1024 pixels, ``tclose.png``
-(256 px, the window icon), ``tclose.ico`` (Windows, 16-256 px) and ``tclose.icns`` (macOS,
-written by Pillow).  ``installer/build_macos.sh`` can rebuild the ``.icns`` with Apple's
-``iconutil`` from the PNGs instead.
+(256 px), ``tclose.svg`` (the window icon), ``tclose.ico`` (Windows, 16-256 px) and
+``tclose.icns`` (macOS, written by Pillow).  ``installer/build_macos.sh`` rebuilds the
+``.icns`` with Apple's ``iconutil`` from the PNGs.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 # Qt must not look for a display: the build machines may have none.
@@ -42,6 +43,69 @@ ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 BARS = (0.50, 0.80, 0.64, 0.38)
 
 
+@dataclass(frozen=True)
+class Shape:
+    """One rounded rectangle of the icon, in pixels of a ``size`` x ``size`` canvas."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    radius: float
+    #: a colour, or "tile" for the blue top-to-bottom gradient of the background
+    fill: str
+    opacity: float = 1.0
+
+
+TILE_TOP, TILE_BOTTOM = "#2f7fd0", "#17457d"
+
+
+def icon_shapes(size: int) -> list[Shape]:
+    """The icon's geometry, shared by the bitmap painter and the SVG writer."""
+    # macOS-style margin: the tile covers about 82 % of the canvas (less on tiny sizes).
+    margin = size * (0.09 if size >= 64 else 0.03)
+    side = size - 2 * margin
+    shapes = [Shape(margin, margin, side, side, side * 0.22, "tile")]
+
+    # Four white bars standing on a common base line.
+    inset = side * 0.17
+    left, bottom, width, height = (
+        margin + inset,
+        margin + side - inset,
+        side - 2 * inset,
+        side - 2 * inset,
+    )
+    slot = width / len(BARS)
+    gap = slot * 0.22
+    for i, share in enumerate(BARS):
+        bar_height = height * share
+        shapes.append(
+            Shape(
+                left + i * slot + gap / 2,
+                bottom - bar_height,
+                slot - gap,
+                bar_height,
+                min((slot - gap) * 0.18, size * 0.02),
+                "#ffffff",
+            )
+        )
+
+    # The amber band: the range [p/t, p·t] every class's share must stay in.
+    band_height = max(height * 0.12, 1.0)
+    shapes.append(
+        Shape(
+            margin + side * 0.09,
+            bottom - height * 0.60,
+            side * 0.82,
+            band_height,
+            band_height / 2,
+            "#ffb02e",
+            0.85,
+        )
+    )
+    return shapes
+
+
 def draw_icon(size: int) -> QImage:
     """The icon as a ``size`` x ``size`` ARGB image with a transparent margin."""
     image = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
@@ -49,42 +113,42 @@ def draw_icon(size: int) -> QImage:
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
-
-    # macOS-style margin: the tile covers about 82 % of the canvas (less on tiny sizes).
-    margin = size * (0.09 if size >= 64 else 0.03)
-    tile = QRectF(margin, margin, size - 2 * margin, size - 2 * margin)
-    gradient = QLinearGradient(tile.topLeft(), tile.bottomLeft())
-    gradient.setColorAt(0.0, QColor("#2f7fd0"))
-    gradient.setColorAt(1.0, QColor("#17457d"))
-    radius = tile.width() * 0.22
-    painter.setBrush(gradient)
-    painter.drawRoundedRect(tile, radius, radius)
-
-    # Four white bars standing on a common base line.
-    inner = tile.adjusted(
-        tile.width() * 0.17, tile.height() * 0.17, -tile.width() * 0.17, -tile.height() * 0.17
-    )
-    slot = inner.width() / len(BARS)
-    gap = slot * 0.22
-    painter.setBrush(QColor("#ffffff"))
-    for i, share in enumerate(BARS):
-        height = inner.height() * share
-        bar = QRectF(inner.left() + i * slot + gap / 2, inner.bottom() - height, slot - gap, height)
-        corner = min(bar.width() * 0.18, size * 0.02)
+    for shape in icon_shapes(size):
+        rect = QRectF(shape.x, shape.y, shape.width, shape.height)
+        if shape.fill == "tile":
+            gradient = QLinearGradient(rect.topLeft(), rect.bottomLeft())
+            gradient.setColorAt(0.0, QColor(TILE_TOP))
+            gradient.setColorAt(1.0, QColor(TILE_BOTTOM))
+            painter.setBrush(gradient)
+        else:
+            colour = QColor(shape.fill)
+            colour.setAlphaF(shape.opacity)
+            painter.setBrush(colour)
         path = QPainterPath()
-        path.addRoundedRect(bar, corner, corner)
+        path.addRoundedRect(rect, shape.radius, shape.radius)
         painter.drawPath(path)
-
-    # The amber band: the range [p/t, p·t] every class's share must stay in.
-    band_height = max(inner.height() * 0.12, 1.0)
-    band_top = inner.bottom() - inner.height() * 0.60
-    band = QRectF(tile.left() + tile.width() * 0.09, band_top, tile.width() * 0.82, band_height)
-    amber = QColor("#ffb02e")
-    amber.setAlphaF(0.85)
-    painter.setBrush(amber)
-    painter.drawRoundedRect(band, band_height / 2, band_height / 2)
     painter.end()
     return image
+
+
+def icon_svg(size: int = 256) -> str:
+    """The same icon as SVG (the window icon; scales to any screen)."""
+    lines = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}">',
+        '  <defs><linearGradient id="tile" x1="0" y1="0" x2="0" y2="1">'
+        f'<stop offset="0" stop-color="{TILE_TOP}"/><stop offset="1" stop-color="{TILE_BOTTOM}"/>'
+        "</linearGradient></defs>",
+    ]
+    for s in icon_shapes(size):
+        fill = "url(#tile)" if s.fill == "tile" else s.fill
+        opacity = "" if s.opacity == 1.0 else f' fill-opacity="{s.opacity:g}"'
+        lines.append(
+            f'  <rect x="{s.x:.2f}" y="{s.y:.2f}" width="{s.width:.2f}" height="{s.height:.2f}" '
+            f'rx="{s.radius:.2f}" fill="{fill}"{opacity}/>'
+        )
+    lines.append("</svg>")
+    return "\n".join(lines) + "\n"
 
 
 def to_pillow(image: QImage) -> Image.Image:
@@ -110,7 +174,8 @@ def main() -> int:
         ICON_DIR / "tclose.ico", sizes=[(s, s) for s in ICO_SIZES], append_images=ico_frames[:-1]
     )
     largest.save(ICON_DIR / "tclose.icns")
-    print(f"wrote {len(images) + 1} PNGs, tclose.ico and tclose.icns to {ICON_DIR}")
+    (ICON_DIR / "tclose.svg").write_text(icon_svg(), encoding="utf-8")
+    print(f"wrote {len(images) + 1} PNGs, tclose.ico, tclose.icns and tclose.svg to {ICON_DIR}")
     del app
     return 0
 
