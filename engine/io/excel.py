@@ -243,7 +243,14 @@ def _to_frame(
             f"Rows {header_row + 1}–{header_row + 2} form a two-line header (merged group "
             "cells above sub-headings); the column names join both lines."
         )
-    body = rows[header_row + n_header :]
+    first_body = header_row + n_header
+    filled = _fill_merged_body(rows, merged, first_body)
+    if filled:
+        info.notes.append(
+            f"{filled} merged cell range(s) in the data were spread to every row and column "
+            "they cover (a merged cell shows one value for all of them)."
+        )
+    body = rows[first_body:]
     if not body:
         raise InputError(
             f"{where} has a header but no data rows: add the data below the header row."
@@ -301,6 +308,25 @@ def _fill_merged(
             for c in range(max(c0, 0), min(c1, len(out) - 1) + 1):
                 out[c] = value
     return out
+
+
+def _fill_merged_body(
+    rows: list[list[object]],
+    merged: list[tuple[tuple[int, int], tuple[int, int]]],
+    first_body: int,
+) -> int:
+    """Copy each merged range's value into all its cells below the header; returns how many
+    ranges were filled."""
+    n = 0
+    for (r0, c0), (r1, c1) in merged:
+        if r0 < first_body or r0 >= len(rows) or not 0 <= c0 < len(rows[r0]):
+            continue
+        value = rows[r0][c0]
+        for r in range(r0, min(r1, len(rows) - 1) + 1):
+            for c in range(max(c0, 0), min(c1, len(rows[r]) - 1) + 1):
+                rows[r][c] = value
+        n += 1
+    return n
 
 
 def _sub_header(
