@@ -117,7 +117,7 @@ def read_delimited(
         raise InputError(
             f"{name} has a header but no data rows: add the data below the header line."
         )
-    frame = _type_columns(frame, decimal, info)
+    frame = _type_columns(frame, decimal, info, progress, cancel)
     frame = _drop_blank_unnamed(frame, renamed, info)
     info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
     kept = {f"called '{c}'." for c in frame.columns}
@@ -263,10 +263,17 @@ def _parser_error(path: Path, sep: str, message: str) -> InputError:
     )
 
 
-def _type_columns(frame: pd.DataFrame, decimal: str, info: ImportInfo) -> pd.DataFrame:
+def _type_columns(
+    frame: pd.DataFrame,
+    decimal: str,
+    info: ImportInfo,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> pd.DataFrame:
     """Text columns (and columns the chunks disagreed on) get the type their cells support."""
     out: dict[str, pd.Series] = {}
-    for name in frame.columns:
+    for j, name in enumerate(frame.columns):
+        step(progress, cancel, 0.85 + 0.14 * j / frame.shape[1], f"Column '{name}'")
         col = frame[name]
         if pd.api.types.is_bool_dtype(col):
             col = col.map({True: "True", False: "False"}).astype("str")

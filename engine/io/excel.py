@@ -213,9 +213,14 @@ def _to_frame(
         rows.pop()
     if not rows:
         raise InputError(f"{where} is empty: there is nothing to import. Choose another sheet.")
-    width = 1 + max((j for row in rows for j, v in enumerate(row) if not _blank(v)), default=0)
-    first_col = min((j for row in rows for j, v in enumerate(row) if not _blank(v)), default=0)
-    rows = [list(row[first_col:width]) + [""] * (width - len(row)) for row in rows]
+    full_width = max(len(row) for row in rows)
+    if any(len(row) != full_width for row in rows):
+        rows = [list(row) + [""] * (full_width - len(row)) for row in rows]
+    # a column is used when any cell has a value; the scan stops at the first one
+    used = [j for j, col in enumerate(zip(*rows, strict=True)) if any(not _blank(v) for v in col)]
+    first_col, width = used[0], used[-1] + 1
+    if first_col or width < full_width:
+        rows = [row[first_col:width] for row in rows]
     merged = [((r0, c0 - first_col), (r1, c1 - first_col)) for (r0, c0), (r1, c1) in merged]
 
     if header_row is None:
