@@ -95,17 +95,23 @@ def comma_to_dot(values: pd.Series) -> pd.Series:
 
 
 def type_text_column(
-    values: pd.Series, name: str, *, decimal: str = ".", parse_dates: bool = True
+    values: pd.Series,
+    name: str,
+    *,
+    decimal: str = ".",
+    parse_dates: bool = True,
+    factorized: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[pd.Series, ColumnReport]:
     """Give a column of texts (NaN = empty cell) the type its cells support.
 
     Numbers when every cell is a number (int64 without gaps, float64 otherwise); dates when
     every cell is a date in one unambiguous format; text otherwise.  Mostly-numeric columns
-    with a few texts stay text and list those texts in the report.
+    with a few texts stay text and list those texts in the report.  ``factorized`` (codes
+    per cell, distinct texts) saves the caller's work when it has them already.
     """
     report = ColumnReport()
     # every decision is taken once per distinct text, then spread to the cells
-    cell_codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    cell_codes, uniques = factorized or pd.factorize(values, use_na_sentinel=True)
     present = cell_codes >= 0
     if not present.any():
         return _as_text(values), report

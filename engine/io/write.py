@@ -176,14 +176,12 @@ def _fill_xlsx(
         header.append(cell)
     sheet.append(header)
     n = len(table)
-    converters = [_cell_converter(table[c]) for c in table.columns]
-    columns = [table[c].to_numpy(dtype=object) for c in table.columns]
     for start in range(0, n, _BATCH):
         stop = min(start + _BATCH, n)
-        for i in range(start, stop):
-            sheet.append(
-                [conv(sheet, col[i]) for conv, col in zip(converters, columns, strict=True)]
-            )
+        part = table.iloc[start:stop]
+        cells = [_column_cells(sheet, part.iloc[:, j]) for j in range(part.shape[1])]
+        for row in zip(*cells, strict=True):
+            sheet.append(list(row))
         step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     about = book.create_sheet(ABOUT_SHEET)
     about.column_dimensions["A"].width = 45
@@ -223,32 +221,45 @@ def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
     return cell
 
 
-def _cell_converter(column: pd.Series) -> Any:
-    """A function turning one value of ``column`` into what openpyxl should write."""
+def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
+    """The values openpyxl should write for one column: numbers as numbers, dates with a
+    date format, missing as empty cells, risky texts as protected text cells.
+
+    Vectorised per column (the cell-by-cell work is left to openpyxl itself).
+    """
     dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else bool(v)
-    if pd.api.types.is_integer_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else int(v)
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        if column.isna().any():  # nullable integers
+            return [None if pd.isna(v) else int(v) for v in column.tolist()]
+        return column.tolist()
     if pd.api.types.is_float_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) or not math.isfinite(v) else float(v)
+        values = column.to_numpy(dtype=float)
+        out = values.tolist()
+        for i in np.flatnonzero(~np.isfinite(values)):
+            out[i] = None
+        return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
+        return [_date_cell(sheet, v) for v in column.tolist()]
+    return [_generic_cell(sheet, v) for v in column.tolist()]
 
-        def date_cell(sheet: Any, v: object) -> object:
-            if _missing(v):
-                return None
-            stamp = pd.Timestamp(v).tz_localize(None) if pd.Timestamp(v).tzinfo else v
-            cell = WriteOnlyCell(sheet, value=pd.Timestamp(stamp).to_pydatetime())
-            has_time = pd.Timestamp(stamp) != pd.Timestamp(stamp).normalize()
-            cell.number_format = _DATETIME_FORMAT if has_time else _DATE_FORMAT
-            return cell
 
-        return date_cell
-    return _generic_cell
+def _date_cell(sheet: Any, value: object) -> object:
+    if _missing(value):
+        return None
+    stamp = pd.Timestamp(value)
+    if stamp.tzinfo is not None:
+        stamp = stamp.tz_localize(None)
+    cell = WriteOnlyCell(sheet, value=stamp.to_pydatetime())
+    cell.number_format = _DATETIME_FORMAT if stamp != stamp.normalize() else _DATE_FORMAT
+    return cell
 
 
 def _generic_cell(sheet: Any, value: object) -> object:
     """Cells of text (or mixed) columns: numbers as numbers, everything else as text."""
+    if isinstance(value, str):
+        if value.startswith(FORMULA_TRIGGERS) or _NEEDS_CARE.search(value):
+            return _text_cell(sheet, value)
+        return value
     if _missing(value):
         return None
     if isinstance(value, (bool, np.bool_)):
@@ -258,11 +269,8 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (float, np.floating)):
         return float(value) if math.isfinite(value) else None
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
-        return WriteOnlyCell(sheet, value=value)
-    text = str(value)
-    if is_formula_like(text) or _NEEDS_CARE.search(text):
-        return _text_cell(sheet, text)
-    return text
+        return _date_cell(sheet, value)
+    return _generic_cell(sheet, str(value))
 
 
 def _missing(value: object) -> bool:
