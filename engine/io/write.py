@@ -8,10 +8,12 @@ at the end, so an error or a cancellation leaves no partial file behind.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,10 @@ ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
 _DATE_FORMAT = "yyyy-mm-dd"
+#: an escape sequence of OOXML (``_x000D_``) that must itself be escaped when it is literal
+_OOXML_ESCAPE = re.compile(r"_x[0-9A-Fa-f]{4}_")
+#: text that needs more than a plain cell: OOXML escapes, CR, characters XML cannot hold
+_NEEDS_CARE = re.compile(_OOXML_ESCAPE.pattern + r"|\r|" + ILLEGAL_CHARACTERS_RE.pattern)
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
 
@@ -131,6 +137,36 @@ def _write_xlsx(
     cancel: CancelFn | None,
 ) -> None:
     book = Workbook(write_only=True)
+    try:
+        _fill_xlsx(book, table, meta, progress, cancel)
+        step(progress, cancel, 0.95, "Saving the workbook")
+        book.save(tmp)
+    except OSError as exc:
+        _discard(book)
+        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    except BaseException:
+        _discard(book)
+        raise
+
+
+def _discard(book: Workbook) -> None:
+    """Close the streaming sheets of an abandoned workbook and delete their scratch files."""
+    for sheet in book.worksheets:
+        with contextlib.suppress(Exception):
+            if not sheet.closed:
+                sheet.close()
+        with contextlib.suppress(Exception):
+            if sheet._writer is not None:
+                sheet._writer.cleanup()
+
+
+def _fill_xlsx(
+    book: Workbook,
+    table: pd.DataFrame,
+    meta: dict[str, Any],
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
     sheet = book.create_sheet(RELEASE_SHEET)
     bold = Font(bold=True)
     header = []
@@ -162,11 +198,15 @@ def _write_xlsx(
         value_cell = _about_value(about, value)
         value_cell.alignment = Alignment(wrap_text=True, vertical="top")
         about.append([key_cell, value_cell])
-    step(progress, cancel, 0.95, "Saving the workbook")
-    try:
-        book.save(tmp)
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _xml_text(text: str) -> str:
+    """Text as OOXML stores it: a carriage return as ``_x000D_`` (XML readers would turn a
+    bare one into a line feed), a literal ``_xHHHH_`` escaped, other control characters that
+    XML cannot hold replaced by U+FFFD."""
+    text = _OOXML_ESCAPE.sub(r"_x005F\g<0>", text)
+    text = text.replace("\r", "_x000D_")
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
 
 
 def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
@@ -175,9 +215,9 @@ def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
     openpyxl would store ``=1+1`` as a formula; forcing the data type to string and setting
     Excel's quote-prefix flag makes Excel and LibreOffice show the text and never run it.
     """
-    text = ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
-    cell = WriteOnlyCell(sheet, value=text)
-    if is_formula_like(text) or cell.data_type != "s":
+    risky = is_formula_like(text)
+    cell = WriteOnlyCell(sheet, value=_xml_text(text))
+    if risky or cell.data_type != "s":
         cell.data_type = "s"
         cell.quotePrefix = True
     return cell
@@ -220,7 +260,7 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
         return WriteOnlyCell(sheet, value=value)
     text = str(value)
-    if is_formula_like(text) or ILLEGAL_CHARACTERS_RE.search(text):
+    if is_formula_like(text) or _NEEDS_CARE.search(text):
         return _text_cell(sheet, text)
     return text
 
