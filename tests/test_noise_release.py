@@ -163,9 +163,12 @@ def test_adult_salary_by_randomized_response(adult) -> None:
         k=10,
         epsilon=1.0,
         mechanism="laplace",
+        keep=("education",),
         seed=11,
     )
     release = anonymize(adult, config)
+    assert list(release.table.columns) == ["sex", "age", "race", "education", "salary-class"]
+    assert sorted(release.table["education"]) == sorted(adult["education"])  # kept unchanged
     assert release.verification.ok and release.verification.k >= 10
     assert class_sizes_of(release.table, ["age", "sex", "race"]).min() >= 10
     s = release.summary

@@ -258,7 +258,7 @@ def noise_release(
 ) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
     from engine.buckets import optimal_bucket_count
-    from engine.encode import encode_qi, resolve_types
+    from engine.encode import encode_qi, resolve_columns
     from engine.io import apply_missing
     from engine.metrics import class_size_stats, sse_sst
     from engine.recode import build_release
@@ -283,10 +283,12 @@ def noise_release(
             f"the largest possible k is {n}."
         )
     original = data.reset_index(drop=True)
-    clean = apply_missing(original, config.missing, config.column_missing).reset_index(drop=True)
     qi, confidential = list(config.qi), list(config.confidential)
-    types = resolve_types(clean, [*qi, *confidential], config.types)
-    orders = {c: tuple(o) for c, o in config.orders.items()}
+    # missing codes matter only where values are protected; keep columns pass unchanged
+    used = [c for c in original.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
+    clean = apply_missing(original[used], config.missing, column_missing).reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
     warnings: list[str] = []
     plans = _plan_columns(clean, config, types, orders, warnings)
 
