@@ -193,7 +193,10 @@ def _draw_column(
             "mean_absolute_error": mae,
             "mean_original": float(np.nanmean(plan.values)),
             "mean_released": float(np.nanmean(rounded)),
+            "sse": float(((rounded[present] - plan.values[present]) ** 2).sum()),
+            "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
         }
+        details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
         return ColumnDraw(released, out.values, details)
     outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
@@ -270,6 +273,11 @@ def noise_release(
     if config.epsilon is None:
         raise InputError(f"The {config.mechanism} mechanism needs ε (epsilon).")
     step(progress, cancel, 0.0, "Preparing")
+    if not config.confidential:
+        raise InputError(
+            f"The {config.mechanism} mechanism adds noise to confidential columns; tag at least "
+            "one column as confidential."
+        )
     named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
     absent = [c for c in named if c not in data.columns]
     if absent:
@@ -455,6 +463,13 @@ def _summary(
         "class_sizes": sizes,
         "information_loss": {
             "qi_sse_sst": None,
+            # released versus original numeric values, SSE over SST pooled over the columns
+            "confidential_sse_sst": (
+                sum(details[p.name]["sse"] for p in numeric)
+                / sum(details[p.name]["sst"] for p in numeric)
+                if numeric and sum(details[p.name]["sst"] for p in numeric) > 0
+                else None
+            ),
             "confidential_columns": {
                 name: {
                     key: d[key]
@@ -462,6 +477,7 @@ def _summary(
                         "mean_absolute_error",
                         "mean_original",
                         "mean_released",
+                        "sse_sst",
                         "share_changed",
                     )
                     if key in d
