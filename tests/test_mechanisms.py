@@ -115,6 +115,26 @@ def test_laplace_outputs_lie_on_the_lattice_and_missing_stays_missing() -> None:
     assert out.lo <= 0.0 and out.hi >= 10.0 and math.log2(out.grid).is_integer()
 
 
+@settings(max_examples=30)
+@given(
+    st.floats(-1e6, 1e6),
+    st.floats(1e-3, 1e6),
+    st.floats(1e-3, 50),
+    st.integers(1, 30),
+)
+def test_lattice_parameters_give_at_most_epsilon(lo: float, span: float, eps: float, k: int):
+    """On the lattice the worst ratio of output probabilities is exp(Δ_lattice/b) ≤ e^ε."""
+    hi = lo + span
+    x = np.linspace(lo - 1, hi + 1, 40)
+    out = lp.laplace_release(x, lo, hi, eps, Seeded(0))
+    assert (out.hi - out.lo) / out.scale <= eps * (1 + 1e-12)
+    assert out.lo <= lo and out.hi >= hi
+    ins = lp.insensitive_release(x, lo, hi, eps, k, Seeded(0))
+    smallest = np.bincount(ins.groups).min()
+    assert (ins.hi - ins.lo) / (smallest * ins.scale) <= eps * (1 + 1e-12)
+    assert ins.scale <= (hi - lo) / (smallest * eps) * 1.01  # and not much more noise
+
+
 @pytest.mark.parametrize(
     ("lo", "hi", "eps"), [(5, 5, 1.0), (6, 5, 1.0), (0, math.inf, 1.0), (0, 1, 0.0)]
 )

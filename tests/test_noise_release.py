@@ -102,6 +102,12 @@ def test_acs_laplace_end_to_end(acs, acs_release) -> None:
         stochastic_t(1.0, release.verification.k, len(acs))
     )
     assert summary["k"] == 5 and summary["n_records"] == len(acs)
+    loss = summary["information_loss"]
+    assert 0 <= loss["qi_sse_sst"] < 0.05
+    income = acs["Income"].to_numpy(dtype=float)
+    income = income[income != -10000]
+    # Laplace noise of scale b has variance 2b²: SSE/SST ≈ 2·250000² / var(income)
+    assert loss["confidential_sse_sst"] == pytest.approx(2 * 250_000**2 / income.var(), rel=0.1)
     assert summary["n_classes"] == release.verification.n_classes
     assert all(g["assumption"] and g["source"] for g in summary["guarantees"])
     assert "only as private as the seed is secret" in summary["seed_policy"]
@@ -163,9 +169,12 @@ def test_adult_salary_by_randomized_response(adult) -> None:
         k=10,
         epsilon=1.0,
         mechanism="laplace",
+        keep=("education",),
         seed=11,
     )
     release = anonymize(adult, config)
+    assert list(release.table.columns) == ["sex", "age", "race", "education", "salary-class"]
+    assert sorted(release.table["education"]) == sorted(adult["education"])  # kept unchanged
     assert release.verification.ok and release.verification.k >= 10
     assert class_sizes_of(release.table, ["age", "sex", "race"]).min() >= 10
     s = release.summary
@@ -266,6 +275,7 @@ def test_resample_gives_up_with_a_clear_message(monkeypatch) -> None:
         ),
         ({"k": 10**6}, "needs at least"),
         ({"qi": ("Nope",)}, "No column named"),
+        ({"confidential": ()}, "tag at least one column as confidential"),
     ],
 )
 def test_bad_configurations_are_clear_errors(acs, over, needle) -> None:

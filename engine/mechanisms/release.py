@@ -193,7 +193,10 @@ def _draw_column(
             "mean_absolute_error": mae,
             "mean_original": float(np.nanmean(plan.values)),
             "mean_released": float(np.nanmean(rounded)),
+            "sse": float(((rounded[present] - plan.values[present]) ** 2).sum()),
+            "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
         }
+        details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
         return ColumnDraw(released, out.values, details)
     outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
@@ -258,7 +261,7 @@ def noise_release(
 ) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
     from engine.buckets import optimal_bucket_count
-    from engine.encode import encode_qi, resolve_types
+    from engine.encode import encode_qi, resolve_columns
     from engine.io import apply_missing
     from engine.metrics import class_size_stats, sse_sst
     from engine.recode import build_release
@@ -270,6 +273,11 @@ def noise_release(
     if config.epsilon is None:
         raise InputError(f"The {config.mechanism} mechanism needs ε (epsilon).")
     step(progress, cancel, 0.0, "Preparing")
+    if not config.confidential:
+        raise InputError(
+            f"The {config.mechanism} mechanism adds noise to confidential columns; tag at least "
+            "one column as confidential."
+        )
     named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
     absent = [c for c in named if c not in data.columns]
     if absent:
@@ -283,10 +291,12 @@ def noise_release(
             f"the largest possible k is {n}."
         )
     original = data.reset_index(drop=True)
-    clean = apply_missing(original, config.missing, config.column_missing).reset_index(drop=True)
     qi, confidential = list(config.qi), list(config.confidential)
-    types = resolve_types(clean, [*qi, *confidential], config.types)
-    orders = {c: tuple(o) for c, o in config.orders.items()}
+    # missing codes matter only where values are protected; keep columns pass unchanged
+    used = [c for c in original.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
+    clean = apply_missing(original[used], config.missing, column_missing).reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
     warnings: list[str] = []
     plans = _plan_columns(clean, config, types, orders, warnings)
 
@@ -453,6 +463,13 @@ def _summary(
         "class_sizes": sizes,
         "information_loss": {
             "qi_sse_sst": None,
+            # released versus original numeric values, SSE over SST pooled over the columns
+            "confidential_sse_sst": (
+                sum(details[p.name]["sse"] for p in numeric)
+                / sum(details[p.name]["sst"] for p in numeric)
+                if numeric and sum(details[p.name]["sst"] for p in numeric) > 0
+                else None
+            ),
             "confidential_columns": {
                 name: {
                     key: d[key]
@@ -460,6 +477,7 @@ def _summary(
                         "mean_absolute_error",
                         "mean_original",
                         "mean_released",
+                        "sse_sst",
                         "share_changed",
                     )
                     if key in d
