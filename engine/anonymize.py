@@ -200,7 +200,7 @@ def anonymize(
         raise VerificationError(
             f"The release failed its independent check and was not written: {verification.message}"
         )
-    sizes = class_size_stats(verification.class_sizes)
+    sizes = class_size_stats(sizes=verification.class_sizes)
     if confidential and sizes["min"] > 2 * config.k:
         warnings.append(
             f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
