@@ -161,7 +161,12 @@ def anonymize(
             clean, confidential, types, wanted_b, joint=config.joint, orders=orders
         )
         got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
-        if got_b < wanted_b:
+        if got_b == 0:
+            warnings.append(
+                "Every confidential value is missing: the release carries no confidential "
+                "information."
+            )
+        elif got_b < wanted_b:
             warnings.append(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
@@ -201,7 +206,7 @@ def anonymize(
             f"The release failed its independent check and was not written: {verification.message}"
         )
     sizes = class_size_stats(sizes=verification.class_sizes)
-    if confidential and sizes["min"] > 2 * config.k:
+    if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(
             f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
             "asked): the rarest bucket limits the number of classes. A larger t or fewer "

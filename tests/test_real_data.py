@@ -32,15 +32,26 @@ def sha256(path) -> str:
 @pytest.fixture(scope="module")
 def tables(shared_data):
     return {
-        name: read_table(shared_data / name).data
-        for name in ("adult.csv", "acs-census-sample.csv")
+        name: read_table(shared_data / name).data for name in ("adult.csv", "acs-census-sample.csv")
     }
 
 
 def verify_cli(capsys, path, qi, conf, t, k) -> dict:
     capsys.readouterr()
-    code = main(["verify", str(path), "--qi", ",".join(qi), "--confidential", ",".join(conf),
-                 "--t", str(t), "--k", str(k)])
+    code = main(
+        [
+            "verify",
+            str(path),
+            "--qi",
+            ",".join(qi),
+            "--confidential",
+            ",".join(conf),
+            "--t",
+            str(t),
+            "--k",
+            str(k),
+        ]
+    )
     checked = json.loads(capsys.readouterr().out)
     assert code == 0 and checked["ok"], checked
     assert checked["k"] >= k and checked["t"] <= t * (1 + 1e-7)
@@ -63,9 +74,25 @@ def test_command_line_round_trip_leaves_the_input_unchanged(
     out = tmp_path / "release.csv"
     summary = tmp_path / "summary.json"
     code = main(
-        ["anonymize", str(source), "-o", str(out), "--qi", ",".join(qi), "--confidential",
-         ",".join(conf), "--t", "2", "--k", "10", "--seed", "7", "--summary", str(summary),
-         *extra]
+        [
+            "anonymize",
+            str(source),
+            "-o",
+            str(out),
+            "--qi",
+            ",".join(qi),
+            "--confidential",
+            ",".join(conf),
+            "--t",
+            "2",
+            "--k",
+            "10",
+            "--seed",
+            "7",
+            "--summary",
+            str(summary),
+            *extra,
+        ]
     )
     assert code == 0, capsys.readouterr().err
     assert sha256(source) == before
