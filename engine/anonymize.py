@@ -166,7 +166,7 @@ def anonymize(
                 "Every confidential value is missing: the release carries no confidential "
                 "information."
             )
-        elif got_b < wanted_b:
+        elif config.n_buckets is not None and got_b < wanted_b:
             warnings.append(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
