@@ -266,9 +266,10 @@ def anonymize(
     sizes = class_size_stats(sizes=verification.class_sizes)
     if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(
-            f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
-            "asked): the rarest bucket limits the number of classes. A larger t or fewer "
-            "buckets gives smaller classes."
+            f"Classes hold at least {sizes['min']} records (k = {config.k} was asked): with "
+            f"t = {t:g} every class needs records of every bucket, and the rarest bucket "
+            "makes larger classes lose less information. A larger t or fewer buckets allows "
+            "smaller classes."
         )
     summary = make_summary(config, verification, buckets, classes, X, clean, types, sizes, warnings)
     summary["seconds"] = round(time.perf_counter() - started, 3)
