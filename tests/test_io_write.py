@@ -229,6 +229,13 @@ def test_bad_output_requests(tmp_path, name, kwargs, message):
         write_release(pd.DataFrame({"a": [1]}), tmp_path / name, **kwargs)
 
 
+def test_table_too_large_for_a_sheet(tmp_path, monkeypatch):
+    monkeypatch.setattr(write_module, "EXCEL_MAX_ROWS", 3)
+    with pytest.raises(InputError, match=r"big\.xlsx: 3 rows × 1 columns do not fit .* \.csv"):
+        write_release(pd.DataFrame({"a": [1, 2, 3]}), tmp_path / "big.xlsx")
+    assert files_in(tmp_path) == set()
+
+
 def test_progress_reaches_one(tmp_path):
     seen: list[float] = []
     write_release(release_table(), tmp_path / "p.xlsx", progress=lambda f, m: seen.append(f))

@@ -33,6 +33,9 @@ from engine.version import __version__
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 RELEASE_SHEET = "Release"
+#: the size of an Excel sheet
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLUMNS = 16_384
 ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
@@ -84,6 +87,12 @@ def write_release(
             f"{path.name}: the separator must be one character other than the decimal mark "
             f"'{decimal}', such as , ; | or tab."
         )
+    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
+        raise InputError(
+            f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
+            f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
+            f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
+        )
     step(progress, cancel, 0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
     if suffix == ".xlsx":
@@ -121,6 +130,8 @@ def _json_default(value: object) -> object:
         return value.isoformat()
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
     if hasattr(value, "__dataclass_fields__"):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     return str(value)
