@@ -248,10 +248,24 @@ def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
         out = values.tolist()
         for i in np.flatnonzero(~np.isfinite(values)):
             out[i] = None
+        for i, v in enumerate(out):
+            if v is not None and float(f"{v:.16g}") != v:
+                out[i] = _exact_number(sheet, v)
         return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return [_date_cell(sheet, v) for v in column.tolist()]
     return [_generic_cell(sheet, v) for v in column.tolist()]
+
+
+def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
+    """A number cell that keeps all 17 significant digits of ``value``.
+
+    openpyxl writes numbers with 16 significant digits, which changes some doubles in the
+    last bit (0.1 + 0.2 would come back as 0.3); the shortest exact text is written instead.
+    """
+    cell = WriteOnlyCell(sheet, value=value)
+    cell._value = repr(value)  # written as it is under the number type "n"
+    return cell
 
 
 def _date_cell(sheet: Any, value: object) -> object:
@@ -278,7 +292,10 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
+        if not math.isfinite(value):
+            return None
+        value = float(value)
+        return value if float(f"{value:.16g}") == value else _exact_number(sheet, value)
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
         return _date_cell(sheet, value)
     return _generic_cell(sheet, str(value))
