@@ -14,6 +14,7 @@ HTML to PDF from any browser gives one, and no new dependency is needed for it.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import io
 import itertools
@@ -201,6 +202,11 @@ def release_guarantees(release: Release) -> list[Guarantee]:
                 )
             ]
         return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
+    stored = release.summary.get("guarantees")
+    if isinstance(stored, list) and stored and all(isinstance(g, Mapping) for g in stored):
+        # the noise release computed them itself (it knows the draws and the per-column ε)
+        names = {f.name for f in dataclasses.fields(Guarantee)}
+        return [Guarantee(**{k: v for k, v in g.items() if k in names}) for g in stored]
     draws = release.summary.get("draws", 1)
     draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
     mechanism = str(release.summary.get("mechanism", cfg.mechanism))
