@@ -32,6 +32,8 @@ from engine.progress import CancelFn, ProgressFn, scaled, step
 
 #: largest number of records microaggregated in one piece; larger files are split into blocks
 DEFAULT_BLOCK_SIZE = 2000
+#: above this many records the improvement pass uses its cheaper settings
+LARGE = 50_000
 
 
 def microaggregate(
@@ -68,8 +70,18 @@ def microaggregate(
     blocks = kd_blocks(Xo, max(int(block_size), 4 * k))
     labels_o = mdav_blocks(Xo, blocks, k, progress=scaled(progress, 0.0, 0.4), cancel=cancel)
     if improve:
+        # large files: fewer candidate classes, exchanges only towards a nearer centroid, and
+        # stop when a round gains < 0.1 %; this keeps a million records within seconds
+        large = n > LARGE
         labels_o = improve_classes(
-            Xo, labels_o, k, progress=scaled(progress, 0.4, 1.0), cancel=cancel
+            Xo,
+            labels_o,
+            k,
+            n_near=2 if large else 4,
+            swap_slack=1.0 if large else np.inf,
+            tol=1e-3 if large else 0.0,
+            progress=scaled(progress, 0.4, 1.0),
+            cancel=cancel,
         )
     labels = np.empty(n, dtype=np.int64)
     labels[order] = labels_o
@@ -211,65 +223,78 @@ def improve_classes(
     labels: np.ndarray,
     k: int,
     *,
-    max_rounds: int = 200,
+    max_rounds: int = 100,
     n_near: int = 4,
+    swap_slack: float = np.inf,
+    tol: float = 0.0,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
-    """Lower the SSE of a partition by moving and exchanging single rows between classes.
+    """Lower the SSE of a partition by moving, exchanging and dissolving classes' rows.
 
-    Each round evaluates, for every row, moving it to one of the ``n_near`` classes with the
-    nearest centroids (allowed while the source keeps more than k rows and the target stays
-    below 2k) and exchanging it with a member of such a class; then it applies the best changes
-    of which no two touch the same class, so every applied gain is exact and the SSE falls
-    every round.  After the first round only rows next to a class that changed are looked at
-    again.  All arithmetic is vectorised over rows; only the choice of non-conflicting changes
-    loops in Python.
+    Each round looks at the rows of the classes that changed in the previous round and of
+    their neighbouring classes (all rows in the first round) and evaluates, for each row,
+
+    * moving it to one of the ``n_near`` classes with the nearest centroids (allowed while the
+      source keeps more than k rows and the target stays below 2k),
+    * exchanging it with the best member of such a class (only classes whose centroid is
+      within ``swap_slack`` times the distance to its own, a pruning for large files),
+    * and for each class, dissolving it: every member joins its nearest other class.
+
+    It then applies the best changes of which no two touch the same class, so every applied
+    gain is exact and the SSE falls every round; rounds end when nothing gains.  The state is
+    updated incrementally, so a round costs in proportion to the rows looked at.
     """
-    labels = _relabel(labels).copy()
-    n, d = X.shape
-    m = int(labels.max()) + 1
+    state = _Classes(X, _relabel(labels), cap=2 * k - 1)
+    n = X.shape[0]
+    m = state.m
     if m < 2:
-        return labels
-    cap = max(2 * k - 1, int(np.bincount(labels).max()))
+        return state.labels
     n_near = min(m, n_near + 1)  # the nearest centroid is usually the row's own
-    active = np.arange(n)
     near = np.zeros((n, n_near), dtype=np.int64)
-    for _rnd in range(max_rounds):
+    queried = np.zeros(n, dtype=bool)
+    active = np.arange(n)
+    tree_ids, tree = _centroid_tree(state)
+    sse_before = state.sse()
+    for rnd in range(max_rounds):
         step(progress, cancel, 1.0 - len(active) / n, "Improving classes")
-        sizes = np.bincount(labels, minlength=m)
-        sums = np.stack([np.bincount(labels, weights=X[:, j], minlength=m) for j in range(d)], 1)
-        empty = sizes == 0  # classes dissolved in earlier rounds
-        with np.errstate(divide="ignore", invalid="ignore"):
-            centroids = sums / sizes[:, None]
-        centroids[empty] = 1e100  # far from everything: never a nearest class
+        if rnd % 8 == 7:
+            tree_ids, tree = _centroid_tree(state)
+            queried[:] = False
+        centroids = state.centroids()
         Xa = X[active]
-        near_a = cKDTree(centroids).query(Xa, k=n_near)[1].reshape(len(active), n_near)
-        near[active] = near_a
-        own = labels[active]
+        # the candidate classes of a row depend only on the tree: ask it once per tree
+        ask = active[~queried[active]]
+        if len(ask):
+            near[ask] = tree_ids[tree.query(X[ask], k=n_near)[1].reshape(len(ask), n_near)]
+            queried[ask] = True
+        near_a = near[active]
+        own = state.labels[active]
+        sizes = state.sizes
         own_d = ((Xa - centroids[own]) ** 2).sum(axis=1)
         cand_d = ((Xa[:, None, :] - centroids[near_a]) ** 2).sum(axis=2)
-        valid = near_a != own[:, None]
+        nb = sizes[near_a].astype(np.float64)
+        valid = (near_a != own[:, None]) & (nb > 0)
 
         # single moves: gain = SSE saved in the source − SSE added in the target
         na = sizes[own].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             remove = np.where(na > k, na / (na - 1) * own_d, -np.inf)
-        nb = sizes[near_a].astype(np.float64)
-        add = np.where(valid & (nb < cap) & (nb > 0), nb / (nb + 1) * cand_d, np.inf)
+        add = np.where(valid & (nb < state.cap), nb / (nb + 1) * cand_d, np.inf)
         best_j = np.argmin(add, axis=1)
         move_gain = remove - add[np.arange(len(active)), best_j]
         movers = np.flatnonzero(move_gain > 1e-12)
 
-        # exchanges with a member of each neighbouring class
-        pi, pq = np.nonzero(valid)
+        # exchanges with the best member of each neighbouring class
+        pairs = valid if np.isinf(swap_slack) else valid & (cand_d < swap_slack * own_d[:, None])
+        pi, pq = np.nonzero(pairs)
         pb = near_a[pi, pq]
-        swap_gain, swap_row = _best_swaps(X, labels, sizes, sums, active[pi], pb, m)
+        swap_gain, swap_row = state.best_swaps(active[pi], pb)
         swappers = np.flatnonzero(swap_gain > 1e-12)
 
-        # dissolving a whole class into its neighbours (fixed-size MDAV cuts natural groups)
+        # dissolving whole classes first (fixed-size MDAV cuts natural groups)
         touched = np.zeros(m, dtype=bool)
-        dissolved = _dissolve(X, labels, sizes, sums, centroids, near, np.unique(own), cap, touched)
+        dissolved = state.dissolve(np.unique(own), near, touched)
 
         rows = np.concatenate([active[movers], active[pi[swappers]]])
         if len(rows) == 0 and not dissolved:
@@ -278,135 +303,213 @@ def improve_classes(
         dst = np.concatenate([near_a[movers, best_j[movers]], pb[swappers]])
         partner = np.concatenate([np.full(len(movers), -1), swap_row[swappers]])
         order = np.argsort(-gains, kind="stable")
-        used = np.zeros(n, dtype=bool)
-        for i, b, p in zip(
-            rows[order].tolist(), dst[order].tolist(), partner[order].tolist(), strict=True
-        ):
+        rows, dst, partner = rows[order], dst[order], partner[order]
+        src = state.labels[rows]
+        # greedy choice of changes that touch distinct classes (and distinct rows)
+        keep = np.zeros(len(rows), dtype=bool)
+        done = bytearray(touched.tobytes())
+        for c, (a, b) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
+            if not (done[a] or done[b]):
+                done[a] = done[b] = 1
+                keep[c] = True
+        touched = np.frombuffer(bytes(done), dtype=bool).copy()
+        state.apply(rows[keep], dst[keep], partner[keep])
+        sse = state.sse()
+        if sse_before - sse <= tol * sse:
+            break  # the last round gained next to nothing: stop polishing
+        sse_before = sse
+        # next round: rows of changed classes and of the classes around them
+        around = touched | touched[state.class_near(tree_ids, tree, n_near)].any(axis=1)
+        active = state.rows_of(np.flatnonzero(around))
+    return _relabel(state.labels)
+
+
+class _Classes:
+    """A partition with its per-class sizes, sums and member lists, updated in place."""
+
+    def __init__(self, X: np.ndarray, labels: np.ndarray, *, cap: int) -> None:
+        self.X = X
+        self.sqnorm = (X * X).sum(axis=1)
+        self.labels = labels.copy()
+        self.m = m = int(labels.max()) + 1
+        self.sizes = np.bincount(labels, minlength=m)
+        self.cap = cap
+        self.sums = np.stack(
+            [np.bincount(labels, weights=X[:, j], minlength=m) for j in range(X.shape[1])], 1
+        )
+        self.sq = np.bincount(labels, weights=self.sqnorm, minlength=m)
+        width = max(cap, int(self.sizes.max()))
+        order = np.argsort(labels, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+        self.slot = np.empty(len(labels), dtype=np.int64)
+        self.slot[order] = np.arange(len(labels)) - starts[labels[order]]
+        self.members = np.full((m, width), -1, dtype=np.int64)
+        self.members[labels, self.slot] = np.arange(len(labels))
+        self._near: np.ndarray | None = None
+        self._near_tree: object | None = None
+
+    def sse(self) -> float:
+        """Within-class sum of squares of the whole partition."""
+        live = self.sizes > 0
+        return float((self.sq[live] - (self.sums[live] ** 2).sum(axis=1) / self.sizes[live]).sum())
+
+    def centroids(self) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = self.sums / self.sizes[:, None]
+        c[self.sizes == 0] = 1e100  # dissolved classes: far from everything
+        return c
+
+    def rows_of(self, classes: np.ndarray) -> np.ndarray:
+        mem = self.members[classes].ravel()
+        return np.sort(mem[mem >= 0])
+
+    def class_near(self, tree_ids: np.ndarray, tree: cKDTree, n_near: int) -> np.ndarray:
+        """The classes nearest to each class (by the centroids the tree was built on)."""
+        if self._near is None or self._near_tree is not tree:
+            pts = tree.data
+            q = tree.query(pts, k=min(len(tree_ids), n_near))[1].reshape(len(tree_ids), -1)
+            near = np.repeat(np.arange(self.m)[:, None], q.shape[1], axis=1)
+            near[tree_ids] = tree_ids[q]
+            self._near, self._near_tree = near, tree
+        return self._near
+
+    def best_swaps(
+        self, pi: np.ndarray, pb: np.ndarray, chunk: int = 50_000
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each pair (row pi, class pb): the best member of pb to exchange with, and the gain.
+
+        SSE of a class = Σ|v|² − |Σv|²/size; an exchange keeps both sizes and the total Σ|v|²,
+        so its gain is the increase of |Σv|²/size summed over the two classes.
+        """
+        X, sums, sizes, labels = self.X, self.sums, self.sizes, self.labels
+        gain = np.full(len(pi), -np.inf)
+        partner = np.full(len(pi), -1, dtype=np.int64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sq = (sums * sums).sum(axis=1) / sizes
+        for lo in range(0, len(pi), chunk):
+            i = pi[lo : lo + chunk]
+            b = pb[lo : lo + chunk]
             a = labels[i]
-            if touched[a] or touched[b] or used[i] or (p >= 0 and used[p]):
-                continue
-            touched[a] = touched[b] = True
-            labels[i] = b
-            used[i] = True
-            if p >= 0:
-                labels[p] = a
-                used[p] = True
-        # only rows beside a changed class can gain next round
-        active = np.flatnonzero(touched[labels] | touched[near].any(axis=1))
-    return _relabel(labels)
-
-
-def _dissolve(
-    X: np.ndarray,
-    labels: np.ndarray,
-    sizes: np.ndarray,
-    sums: np.ndarray,
-    centroids: np.ndarray,
-    near: np.ndarray,
-    classes: np.ndarray,
-    cap: int,
-    touched: np.ndarray,
-) -> int:
-    """Dissolve classes whose members are better off in neighbouring classes; returns how many.
-
-    Every member goes to its nearest other class; the members bound for the same class join
-    it as a group, whose exact SSE cost is SSE(group) + n_b·n_g/(n_b+n_g)·|c_b − c_g|².  A
-    class is dissolved when that total is below its own SSE and every target stays below 2k.
-    Classes involved are marked in ``touched`` so that later changes in the round leave them.
-    """
-    m = len(sizes)
-    in_cand = np.zeros(m, dtype=bool)
-    in_cand[classes] = True
-    rows = np.flatnonzero(in_cand[labels])
-    if len(rows) == 0:
-        return 0
-    own = labels[rows]
-    Xr = X[rows]
-    cd = ((Xr[:, None, :] - centroids[near[rows]]) ** 2).sum(axis=2)
-    cd[(near[rows] == own[:, None]) | (sizes[near[rows]] == 0)] = np.inf
-    target = near[rows, np.argmin(cd, axis=1)]
-    key = own * m + target
-    groups, inv = np.unique(key, return_inverse=True)
-    g_own, g_tgt = groups // m, groups % m
-    g_n = np.bincount(inv).astype(np.float64)
-    g_sum = np.stack([np.bincount(inv, weights=Xr[:, j]) for j in range(X.shape[1])], 1)
-    g_sq = np.bincount(inv, weights=(Xr * Xr).sum(axis=1))
-    g_sse = g_sq - (g_sum * g_sum).sum(axis=1) / g_n
-    nb = sizes[g_tgt].astype(np.float64)
-    delta = g_sse + nb * g_n / (nb + g_n) * ((centroids[g_tgt] - g_sum / g_n[:, None]) ** 2).sum(
-        axis=1
-    )
-    delta[(nb + g_n > cap) | (nb == 0) | ~np.isfinite(delta)] = np.inf
-    c_sq = np.bincount(own, weights=(Xr * Xr).sum(axis=1), minlength=m)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c_sse = c_sq - (sums * sums).sum(axis=1) / sizes
-    cost = np.bincount(g_own, weights=delta, minlength=m)
-    gain = np.where(in_cand, c_sse - cost, -np.inf)
-    winners = np.flatnonzero(gain > 1e-12)
-    if len(winners) == 0:
-        return 0
-    by_class = np.split(
-        np.argsort(g_own, kind="stable"), np.cumsum(np.bincount(g_own, minlength=m))[:-1]
-    )
-    done = 0
-    for c in winners[np.argsort(-gain[winners], kind="stable")].tolist():
-        targets = g_tgt[by_class[c]]
-        if touched[c] or touched[targets].any():
-            continue
-        touched[c] = True
-        touched[targets] = True
-        members = rows[own == c]
-        labels[members] = target[own == c]
-        done += 1
-    return done
-
-
-def _best_swaps(
-    X: np.ndarray,
-    labels: np.ndarray,
-    sizes: np.ndarray,
-    sums: np.ndarray,
-    pi: np.ndarray,
-    pb: np.ndarray,
-    m: int,
-    chunk: int = 50_000,
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each pair (row pi, class pb): the best member of pb to exchange with, and the gain.
-
-    SSE of a class = Σ|v|² − |Σv|²/size; an exchange keeps both sizes and the total Σ|v|², so
-    its gain is the increase of |Σv|²/size summed over the two classes.
-    """
-    gain = np.full(len(pi), -np.inf)
-    partner = np.full(len(pi), -1, dtype=np.int64)
-    if len(pi) == 0:
+            mem = self.members[b][:, : int(sizes[b].max(initial=1))]
+            Y = X[np.maximum(mem, 0)]  # (c, width, d)
+            x = X[i][:, None, :]
+            new_a = sums[a][:, None, :] - x + Y
+            new_b = sums[b][:, None, :] + x - Y
+            g = (new_a * new_a).sum(axis=2) / sizes[a][:, None]
+            g += (new_b * new_b).sum(axis=2) / sizes[b][:, None]
+            g -= (sq[a] + sq[b])[:, None]
+            g[mem < 0] = -np.inf
+            j = np.argmax(g, axis=1)
+            gain[lo : lo + chunk] = g[np.arange(len(i)), j]
+            partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
         return gain, partner
-    # members of every class, padded with -1
-    order = np.argsort(labels, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    slot = np.arange(len(labels)) - starts[labels[order]]
-    width = int(sizes.max())
-    members = np.full((m, width), -1, dtype=np.int64)
-    members[labels[order], slot] = order
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sq = (sums * sums).sum(axis=1) / sizes
-    for lo in range(0, len(pi), chunk):
-        i = pi[lo : lo + chunk]
-        b = pb[lo : lo + chunk]
-        a = labels[i]
-        mem = members[b]  # (c, width)
-        Y = X[np.maximum(mem, 0)]  # (c, width, d)
-        x = X[i][:, None, :]
-        new_a = sums[a][:, None, :] - x + Y
-        new_b = sums[b][:, None, :] + x - Y
-        g = (new_a * new_a).sum(axis=2) / sizes[a][:, None] + (new_b * new_b).sum(axis=2) / sizes[
-            b
-        ][:, None]
-        g -= (sq[a] + sq[b])[:, None]
-        g[mem < 0] = -np.inf
-        j = np.argmax(g, axis=1)
-        gain[lo : lo + chunk] = g[np.arange(len(i)), j]
-        partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
-    return gain, partner
+
+    def apply(self, rows: np.ndarray, dst: np.ndarray, partner: np.ndarray) -> None:
+        """Apply moves (partner −1) and exchanges; no two of them may share a class."""
+        X = self.X
+        src = self.labels[rows]
+        swap = partner >= 0
+        # exchanges: the two rows trade places (slots) in the member lists
+        i, p, a, b = rows[swap], partner[swap], src[swap], dst[swap]
+        si, sp = self.slot[i], self.slot[p]
+        self.members[a, si] = p
+        self.members[b, sp] = i
+        self.slot[i], self.slot[p] = sp, si
+        self.labels[i], self.labels[p] = b, a
+        diff = X[p] - X[i]
+        self.sums[a] += diff
+        self.sums[b] -= diff
+        dsq = self.sqnorm[p] - self.sqnorm[i]
+        self.sq[a] += dsq
+        self.sq[b] -= dsq
+        self._move(rows[~swap], src[~swap], dst[~swap])
+
+    def _move(self, rows: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
+        """Move each row to its class in ``dst``; no class may appear twice in src ∪ dst."""
+        s = self.slot[rows]
+        end = self.sizes[src] - 1
+        last = self.members[src, end]
+        self.members[src, s] = last
+        self.slot[last] = s
+        self.members[src, end] = -1
+        self.members[dst, self.sizes[dst]] = rows
+        self.slot[rows] = self.sizes[dst]
+        self.sizes[src] -= 1
+        self.sizes[dst] += 1
+        self.labels[rows] = dst
+        self.sums[src] -= self.X[rows]
+        self.sums[dst] += self.X[rows]
+        self.sq[src] -= self.sqnorm[rows]
+        self.sq[dst] += self.sqnorm[rows]
+
+    def dissolve(self, classes: np.ndarray, near: np.ndarray, touched: np.ndarray) -> int:
+        """Dissolve classes whose members are better off in neighbouring classes.
+
+        Every member goes to its nearest other class; the members bound for the same class
+        join it as a group, whose exact SSE cost is SSE(group) + n_b·n_g/(n_b+n_g)·|c_b − c_g|².
+        A class is dissolved when that total is below its own SSE and every target stays below
+        2k.  The classes involved are marked in ``touched``.  Returns how many were dissolved.
+        """
+        X, sizes, m = self.X, self.sizes, self.m
+        classes = classes[sizes[classes] > 0]
+        rows = self.rows_of(classes)
+        if len(rows) == 0:
+            return 0
+        centroids = self.centroids()
+        own = self.labels[rows]
+        Xr = X[rows]
+        nr = near[rows]
+        cd = ((Xr[:, None, :] - centroids[nr]) ** 2).sum(axis=2)
+        cd[(nr == own[:, None]) | (sizes[nr] == 0)] = np.inf
+        target = nr[np.arange(len(rows)), np.argmin(cd, axis=1)]
+        groups, inv = np.unique(own * m + target, return_inverse=True)
+        g_own, g_tgt = groups // m, groups % m
+        g_n = np.bincount(inv).astype(np.float64)
+        g_sum = np.stack([np.bincount(inv, weights=Xr[:, j]) for j in range(X.shape[1])], 1)
+        g_sse = np.bincount(inv, weights=self.sqnorm[rows]) - (g_sum * g_sum).sum(axis=1) / g_n
+        nb = sizes[g_tgt].astype(np.float64)
+        gap = ((centroids[g_tgt] - g_sum / g_n[:, None]) ** 2).sum(axis=1)
+        delta = g_sse + nb * g_n / (nb + g_n) * gap
+        delta[(nb + g_n > self.cap) | (nb == 0) | (g_tgt == g_own) | ~np.isfinite(delta)] = np.inf
+        c_sse = self.sq[classes] - (self.sums[classes] ** 2).sum(axis=1) / sizes[classes]
+        cost = np.bincount(g_own, weights=delta, minlength=m)[classes]
+        gain = c_sse - cost
+        win = np.flatnonzero(gain > 1e-12)
+        if len(win) == 0:
+            return 0
+        winners = classes[win]
+        # groups are sorted by (own, target); rows are sorted by own: slice both per class
+        g_lo = np.searchsorted(g_own, winners)
+        g_hi = np.searchsorted(g_own, winners, side="right")
+        row_order = np.argsort(own, kind="stable")
+        own_sorted = own[row_order]
+        r_lo = np.searchsorted(own_sorted, winners)
+        r_hi = np.searchsorted(own_sorted, winners, side="right")
+        chosen: list[np.ndarray] = []
+        for w in np.argsort(-gain[win], kind="stable").tolist():
+            c = int(winners[w])
+            targets = g_tgt[g_lo[w] : g_hi[w]]
+            if touched[c] or touched[targets].any():
+                continue
+            touched[c] = True
+            touched[targets] = True
+            chosen.append(row_order[r_lo[w] : r_hi[w]])
+        if not chosen:
+            return 0
+        # move the members rank by rank: each batch has one row per dissolved class, so no
+        # class appears twice in a batch (the targets of different dissolutions are distinct)
+        sel = np.concatenate(chosen)
+        rank = np.concatenate([np.arange(len(c)) for c in chosen])
+        for r in range(int(rank.max()) + 1):
+            batch = sel[rank == r]
+            self._move(rows[batch], own[batch], target[batch])
+        return len(chosen)
+
+
+def _centroid_tree(state: _Classes) -> tuple[np.ndarray, cKDTree]:
+    """A k-d tree over the centroids of the non-empty classes, and their class numbers."""
+    ids = np.flatnonzero(state.sizes > 0)
+    return ids, cKDTree(state.centroids()[ids])
 
 
 def sse_sst(X: np.ndarray, labels: np.ndarray) -> float:

@@ -213,9 +213,14 @@ def _to_frame(
         rows.pop()
     if not rows:
         raise InputError(f"{where} is empty: there is nothing to import. Choose another sheet.")
-    width = 1 + max((j for row in rows for j, v in enumerate(row) if not _blank(v)), default=0)
-    first_col = min((j for row in rows for j, v in enumerate(row) if not _blank(v)), default=0)
-    rows = [list(row[first_col:width]) + [""] * (width - len(row)) for row in rows]
+    full_width = max(len(row) for row in rows)
+    if any(len(row) != full_width for row in rows):
+        rows = [list(row) + [""] * (full_width - len(row)) for row in rows]
+    # a column is used when any cell has a value; the scan stops at the first one
+    used = [j for j, col in enumerate(zip(*rows, strict=True)) if any(not _blank(v) for v in col)]
+    first_col, width = used[0], used[-1] + 1
+    if first_col or width < full_width:
+        rows = [row[first_col:width] for row in rows]
     merged = [((r0, c0 - first_col), (r1, c1 - first_col)) for (r0, c0), (r1, c1) in merged]
 
     if header_row is None:
@@ -243,7 +248,14 @@ def _to_frame(
             f"Rows {header_row + 1}–{header_row + 2} form a two-line header (merged group "
             "cells above sub-headings); the column names join both lines."
         )
-    body = rows[header_row + n_header :]
+    first_body = header_row + n_header
+    filled = _fill_merged_body(rows, merged, first_body)
+    if filled:
+        info.notes.append(
+            f"{filled} merged cell range(s) in the data were spread to every row and column "
+            "they cover (a merged cell shows one value for all of them)."
+        )
+    body = rows[first_body:]
     if not body:
         raise InputError(
             f"{where} has a header but no data rows: add the data below the header row."
@@ -301,6 +313,25 @@ def _fill_merged(
             for c in range(max(c0, 0), min(c1, len(out) - 1) + 1):
                 out[c] = value
     return out
+
+
+def _fill_merged_body(
+    rows: list[list[object]],
+    merged: list[tuple[tuple[int, int], tuple[int, int]]],
+    first_body: int,
+) -> int:
+    """Copy each merged range's value into all its cells below the header; returns how many
+    ranges were filled."""
+    n = 0
+    for (r0, c0), (r1, c1) in merged:
+        if r0 < first_body or r0 >= len(rows) or not 0 <= c0 < len(rows[r0]):
+            continue
+        value = rows[r0][c0]
+        for r in range(r0, min(r1, len(rows) - 1) + 1):
+            for c in range(max(c0, 0), min(c1, len(rows[r]) - 1) + 1):
+                rows[r][c] = value
+        n += 1
+    return n
 
 
 def _sub_header(

@@ -8,10 +8,12 @@ at the end, so an error or a cancellation leaves no partial file behind.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,10 @@ ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
 _DATE_FORMAT = "yyyy-mm-dd"
+#: an escape sequence of OOXML (``_x000D_``) that must itself be escaped when it is literal
+_OOXML_ESCAPE = re.compile(r"_x[0-9A-Fa-f]{4}_")
+#: text that needs more than a plain cell: OOXML escapes, CR, characters XML cannot hold
+_NEEDS_CARE = re.compile(_OOXML_ESCAPE.pattern + r"|\r|" + ILLEGAL_CHARACTERS_RE.pattern)
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
 
@@ -131,6 +137,36 @@ def _write_xlsx(
     cancel: CancelFn | None,
 ) -> None:
     book = Workbook(write_only=True)
+    try:
+        _fill_xlsx(book, table, meta, progress, cancel)
+        step(progress, cancel, 0.95, "Saving the workbook")
+        book.save(tmp)
+    except OSError as exc:
+        _discard(book)
+        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    except BaseException:
+        _discard(book)
+        raise
+
+
+def _discard(book: Workbook) -> None:
+    """Close the streaming sheets of an abandoned workbook and delete their scratch files."""
+    for sheet in book.worksheets:
+        with contextlib.suppress(Exception):
+            if not sheet.closed:
+                sheet.close()
+        with contextlib.suppress(Exception):
+            if sheet._writer is not None:
+                sheet._writer.cleanup()
+
+
+def _fill_xlsx(
+    book: Workbook,
+    table: pd.DataFrame,
+    meta: dict[str, Any],
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
     sheet = book.create_sheet(RELEASE_SHEET)
     bold = Font(bold=True)
     header = []
@@ -140,14 +176,12 @@ def _write_xlsx(
         header.append(cell)
     sheet.append(header)
     n = len(table)
-    converters = [_cell_converter(table[c]) for c in table.columns]
-    columns = [table[c].to_numpy(dtype=object) for c in table.columns]
     for start in range(0, n, _BATCH):
         stop = min(start + _BATCH, n)
-        for i in range(start, stop):
-            sheet.append(
-                [conv(sheet, col[i]) for conv, col in zip(converters, columns, strict=True)]
-            )
+        part = table.iloc[start:stop]
+        cells = [_column_cells(sheet, part.iloc[:, j]) for j in range(part.shape[1])]
+        for row in zip(*cells, strict=True):
+            sheet.append(list(row))
         step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     about = book.create_sheet(ABOUT_SHEET)
     about.column_dimensions["A"].width = 45
@@ -162,11 +196,15 @@ def _write_xlsx(
         value_cell = _about_value(about, value)
         value_cell.alignment = Alignment(wrap_text=True, vertical="top")
         about.append([key_cell, value_cell])
-    step(progress, cancel, 0.95, "Saving the workbook")
-    try:
-        book.save(tmp)
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _xml_text(text: str) -> str:
+    """Text as OOXML stores it: a carriage return as ``_x000D_`` (XML readers would turn a
+    bare one into a line feed), a literal ``_xHHHH_`` escaped, other control characters that
+    XML cannot hold replaced by U+FFFD."""
+    text = _OOXML_ESCAPE.sub(r"_x005F\g<0>", text)
+    text = text.replace("\r", "_x000D_")
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
 
 
 def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
@@ -175,40 +213,53 @@ def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
     openpyxl would store ``=1+1`` as a formula; forcing the data type to string and setting
     Excel's quote-prefix flag makes Excel and LibreOffice show the text and never run it.
     """
-    text = ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
-    cell = WriteOnlyCell(sheet, value=text)
-    if is_formula_like(text) or cell.data_type != "s":
+    risky = is_formula_like(text)
+    cell = WriteOnlyCell(sheet, value=_xml_text(text))
+    if risky or cell.data_type != "s":
         cell.data_type = "s"
         cell.quotePrefix = True
     return cell
 
 
-def _cell_converter(column: pd.Series) -> Any:
-    """A function turning one value of ``column`` into what openpyxl should write."""
+def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
+    """The values openpyxl should write for one column: numbers as numbers, dates with a
+    date format, missing as empty cells, risky texts as protected text cells.
+
+    Vectorised per column (the cell-by-cell work is left to openpyxl itself).
+    """
     dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else bool(v)
-    if pd.api.types.is_integer_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else int(v)
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        if column.isna().any():  # nullable integers
+            return [None if pd.isna(v) else int(v) for v in column.tolist()]
+        return column.tolist()
     if pd.api.types.is_float_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) or not math.isfinite(v) else float(v)
+        values = column.to_numpy(dtype=float)
+        out = values.tolist()
+        for i in np.flatnonzero(~np.isfinite(values)):
+            out[i] = None
+        return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
+        return [_date_cell(sheet, v) for v in column.tolist()]
+    return [_generic_cell(sheet, v) for v in column.tolist()]
 
-        def date_cell(sheet: Any, v: object) -> object:
-            if _missing(v):
-                return None
-            stamp = pd.Timestamp(v).tz_localize(None) if pd.Timestamp(v).tzinfo else v
-            cell = WriteOnlyCell(sheet, value=pd.Timestamp(stamp).to_pydatetime())
-            has_time = pd.Timestamp(stamp) != pd.Timestamp(stamp).normalize()
-            cell.number_format = _DATETIME_FORMAT if has_time else _DATE_FORMAT
-            return cell
 
-        return date_cell
-    return _generic_cell
+def _date_cell(sheet: Any, value: object) -> object:
+    if _missing(value):
+        return None
+    stamp = pd.Timestamp(value)
+    if stamp.tzinfo is not None:
+        stamp = stamp.tz_localize(None)
+    cell = WriteOnlyCell(sheet, value=stamp.to_pydatetime())
+    cell.number_format = _DATETIME_FORMAT if stamp != stamp.normalize() else _DATE_FORMAT
+    return cell
 
 
 def _generic_cell(sheet: Any, value: object) -> object:
     """Cells of text (or mixed) columns: numbers as numbers, everything else as text."""
+    if isinstance(value, str):
+        if value.startswith(FORMULA_TRIGGERS) or _NEEDS_CARE.search(value):
+            return _text_cell(sheet, value)
+        return value
     if _missing(value):
         return None
     if isinstance(value, (bool, np.bool_)):
@@ -218,11 +269,8 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (float, np.floating)):
         return float(value) if math.isfinite(value) else None
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
-        return WriteOnlyCell(sheet, value=value)
-    text = str(value)
-    if is_formula_like(text) or ILLEGAL_CHARACTERS_RE.search(text):
-        return _text_cell(sheet, text)
-    return text
+        return _date_cell(sheet, value)
+    return _generic_cell(sheet, str(value))
 
 
 def _missing(value: object) -> bool:
