@@ -261,7 +261,7 @@ def _distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     grouped = frame.groupby(list(frame.columns), sort=True, dropna=False)
     inverse = grouped.ngroup().to_numpy(np.int64)
     points = np.empty((int(inverse.max()) + 1, X.shape[1]))
-    points[inverse] = X
+    points[inverse] = frame.to_numpy()
     return points, inverse
 
 
