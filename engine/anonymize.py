@@ -148,6 +148,20 @@ def best_partition(
     return tclose_partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
 
 
+def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Released values as plain JSON types (numpy scalars and timestamps become numbers/text)."""
+    if values is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, np.generic):
+            value = value.item()
+        elif not isinstance(value, (str, int, float, bool, type(None))):
+            value = str(value)
+        out[key] = value
+    return out
+
+
 def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
     out = []
     for j, label in enumerate(buckets.labels):
@@ -318,6 +332,8 @@ def make_summary(
         "k_achieved": int(verification.k),
         "t_achieved": achieved_t,
         "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
+        "worst_class": _json_ready(verification.worst_class),
+        "worst_bucket": _json_ready(verification.worst_bucket),
         "n_classes": int(verification.n_classes),
         "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
         "class_sizes": sizes,

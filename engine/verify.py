@@ -48,6 +48,17 @@ def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
     return worst
 
 
+def worst_bucket_of(classes: np.ndarray, buckets: np.ndarray, cls: int) -> int:
+    """The bucket at which class ``cls`` is farthest from the file (a lacking one first)."""
+    n_buckets = int(buckets.max()) + 1
+    shares = np.bincount(buckets, minlength=n_buckets) / len(buckets)
+    inside = np.bincount(buckets[classes == cls], minlength=n_buckets)
+    if (inside == 0).any():
+        return int(np.argmax(inside == 0))
+    ratio = inside / inside.sum() / shares
+    return int(np.argmax(np.maximum(ratio, 1.0 / ratio)))
+
+
 def verify_release(
     table: pd.DataFrame,
     qi: Sequence[str],
@@ -87,6 +98,12 @@ def verify_release(
     if qi:
         row = table.iloc[int(np.flatnonzero(classes == worst)[0])]
         worst_class = {c: (None if pd.isna(row[c]) else row[c]) for c in qi}
+    worst_bucket: dict[str, Any] | None = None
+    if confidential:
+        buckets = group_ids(table, confidential)
+        j = worst_bucket_of(classes, buckets, worst)
+        row = table.iloc[int(np.flatnonzero(buckets == j)[0])]
+        worst_bucket = {c: (None if pd.isna(row[c]) else row[c]) for c in confidential}
     t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
     if problems:
         message = "Verification failed: " + "; ".join(problems) + "."
@@ -101,4 +118,5 @@ def verify_release(
         ok=not problems,
         message=message,
         worst_class=worst_class,
+        worst_bucket=worst_bucket,
     )
