@@ -119,13 +119,14 @@ def best_partition(
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records.
+    records, block-wise (:func:`partition_function`) when the file is large.
     """
     counts = np.bincount(codes)
     shares = counts / counts.sum()
     sizes = class_size_candidates(counts, k, t)
+    partition = partition_function(len(codes))
     if len(sizes) == 1:
-        return tclose_partition(X, codes, k, t, progress=progress, cancel=cancel)
+        return partition(X, codes, k, t, progress=progress, cancel=cancel)
     n = len(codes)
     sample = np.arange(n)
     if n > SIZE_SAMPLE:
@@ -145,7 +146,19 @@ def best_partition(
             best, best_loss, best_labels = size, loss, labels
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return tclose_partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
+    return partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
+
+
+def partition_function(n: int):
+    """The exact partition, or the block-wise one (``engine.blocks``) for large files."""
+    try:
+        from engine import blocks
+    except ImportError:
+        return tclose_partition
+    threshold = getattr(blocks, "BLOCKS_THRESHOLD", None)
+    if threshold is not None and n > threshold and hasattr(blocks, "tclose_blocks"):
+        return blocks.tclose_blocks
+    return tclose_partition
 
 
 def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
