@@ -252,7 +252,9 @@ def anonymize(
     buckets = None
     if confidential:
         assert t is not None
-        wanted_b = config.n_buckets or optimal_bucket_count(t)
+        # b = t + 1 (KBS 2015 §6.1), but at most k: every class holds every bucket, so more
+        # buckets than k would force classes larger than k (the paper's b ≤ k)
+        wanted_b = config.n_buckets or min(optimal_bucket_count(t), max(2, config.k))
         buckets = make_buckets(
             clean, confidential, types, wanted_b, joint=config.joint, orders=orders
         )
