@@ -22,6 +22,7 @@ from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_columns
 from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
+from engine.feasibility import class_bounds
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
 from engine.partition import tclose_partition
@@ -85,20 +86,28 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
 
 
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
-    """Minimum class sizes worth trying: k, ceil(t / smallest share), and their geometric mean.
+    """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
 
-    A class of m records needs ceil(m·p_j/t) records of bucket j; while m·p_j/t < 1 that
-    rounding forces records of rare buckets into every class, from wherever they are.  Classes
-    of about t/p_min records avoid that waste but are coarser; on adult and ACS the best QI
-    loss lies between k and that size, so the three are tried and the best kept.
+    A class of m records needs ceil(m·p_j/t) records of bucket j.  While m·p_j/t < 1 that
+    rounding forces records of rare buckets into every class, from wherever they are, and the
+    share of a class its lower bounds fix, F(m) = Σ_j ceil(m·p_j/t) / m, stays well above the
+    ideal 1/t; classes of about t/p_min records avoid the waste but are coarser.  F jumps with
+    the rounding, so the candidates are k and the sizes with the smallest F up to the
+    geometric mean of k and t/p_min and up to t/p_min itself (on adult and ACS the QI loss
+    follows F closely); the caller keeps the one with the lowest QI loss.
     """
     n = int(counts.sum())
-    rare = t / (counts[counts > 0].min() / n)
-    top = min(n, math.ceil(rare - 1e-9))
+    shares = counts / n
+    top = min(n, math.ceil(t / shares[shares > 0].min() - 1e-9))
     if top <= k:
         return [k]
+    sizes = np.arange(k, top + 1)
+    lower, _ = class_bounds(sizes, shares, t)
+    forced = lower.sum(axis=1) / sizes
     middle = round(math.sqrt(k * top))
-    return sorted({k, middle, top})
+    best_low = int(sizes[np.argmin(forced[: middle - k + 1])])
+    best_all = int(sizes[np.argmin(forced)])
+    return sorted({k, best_low, best_all})
 
 
 #: above this many records the class size is chosen on a random sample of this size
