@@ -361,11 +361,11 @@ def _write_csv(
     cancel: CancelFn | None,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
-    safe = table.copy()
+    safe = table.copy(deep=False)
     for name in safe.columns:
         col = safe[name]
         if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_datetime64_any_dtype(col)):
-            safe[name] = col.map(_csv_text, na_action="ignore")
+            safe[name] = _guard_column(col)
     header = [_csv_text(str(c)) for c in safe.columns]
     n = len(safe)
     try:
@@ -381,6 +381,19 @@ def _write_csv(
                 step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     except OSError as exc:
         raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _guard_column(col: pd.Series) -> pd.Series:
+    """``col`` with formula-like texts prefixed, decided once per distinct value."""
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    guarded = [_csv_text(u) for u in uniques]
+    if all(g is u for g, u in zip(guarded, uniques, strict=True)):
+        return col
+    values = np.array(guarded, dtype=object)
+    cells = np.full(len(col), None, dtype=object)
+    present = codes >= 0
+    cells[present] = values[codes[present]]
+    return pd.Series(cells, index=col.index)
 
 
 def _csv_text(value: object) -> object:
