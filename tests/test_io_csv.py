@@ -199,6 +199,28 @@ def test_iso_and_unambiguous_dates_become_dates(tmp_path):
     assert data["c"].tolist() == ["03/04/2024", "05/06/2024"]  # day or month first? unknown
 
 
+def test_excel_separator_hint_line(tmp_path):
+    result = read_table(write(tmp_path, "hint.csv", "sep=;\na;b\n1,5;x\n"))
+    assert list(result.data.columns) == ["a", "b"]
+    assert result.info.separator == ";"
+    assert result.data["a"].tolist() == [1.5]
+
+
+def test_cells_of_spaces_are_empty(tmp_path):
+    result = read_table(write(tmp_path, "sp.csv", "a;b\n1;x\n  ;y\n3; \n"))
+    assert result.data["a"].tolist()[0] == 1 and np.isnan(result.data["a"].iloc[1])
+    assert result.data["a"].dtype == np.float64
+    assert result.data["b"].isna().tolist() == [False, False, True]
+    assert any("only spaces" in n for n in result.info.notes)
+
+
+def test_thousands_commas_in_quoted_numbers(tmp_path):
+    text = 'id,amount\n1,"1,234,567.5"\n2,12\n3,"-2,000"\n'
+    result = read_table(write(tmp_path, "k.csv", text))
+    assert result.data["amount"].tolist() == [1234567.5, 12.0, -2000.0]
+    assert any("thousands separators" in n for n in result.info.notes)
+
+
 def test_blank_and_duplicate_headers_get_unique_names(tmp_path):
     text = "age;;age;Age\n1;2;3;4\n"
     result = read_table(write(tmp_path, "h.csv", text))

@@ -37,6 +37,8 @@ _MAX_ZERO_MATCHES = 200_000
 _FIELDS_ERROR = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 #: a text protected against formula injection by a leading apostrophe
 _GUARDED = re.compile(r"^'[=+\-@\t\r]")
+#: Excel's optional first line naming the separator
+_SEP_HINT = re.compile(r"sep=([,;\t|])[ \t]*\r?\n", re.IGNORECASE)
 _EOF_IN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
@@ -63,6 +65,13 @@ def read_delimited(
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")
 
+    hint = _SEP_HINT.match(text)
+    if hint:
+        # Excel's "sep=;" first line names the separator; it is not part of the table
+        text = text[hint.end() :]
+        if sep is None:
+            sep = hint.group(1)
+            info.notes.append(f"The first line names the separator ('{hint.group(0).strip()}').")
     layout = sniff_layout(_from_record(text[:SAMPLE_BYTES], header_row), sep)
     info.separator = layout.separator
     if sep is None:
@@ -292,12 +301,21 @@ def _type_columns(
 def _guarded_text(
     col: pd.Series, name: str, decimal: str, info: ImportInfo
 ) -> tuple[pd.Series, tuple[np.ndarray, np.ndarray]]:
-    """The column as text, with our export's formula guard (``'=x``) taken off again.
+    """The column as text, with our export's formula guard (``'=x``) taken off again, and
+    cells holding only spaces read as empty (as a spreadsheet shows them).
 
     Works on the distinct values: a million cells rarely hold more than a few thousand.
     """
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     texts = pd.Series([_as_cell_text(v, decimal) for v in uniques], dtype="object")
+    spaces = np.array([not t.strip() for t in texts], dtype=bool)
+    if spaces.any():
+        is_space = np.isin(codes, np.flatnonzero(spaces))
+        info.notes.append(
+            f"Column '{name}': {int(is_space.sum())} cell(s) holding only spaces were read "
+            "as empty."
+        )
+        codes = np.where(is_space, -1, codes)
     guarded = texts.str.match(_GUARDED.pattern).to_numpy(bool)
     # a column of the text dtype is already right; others (chunks that disagreed) are rebuilt
     changed = not isinstance(col.dtype, pd.StringDtype)
@@ -310,7 +328,7 @@ def _guarded_text(
         )
         changed = True
     values = texts.to_numpy(object)
-    if not changed:
+    if not changed and not spaces.any():
         return col, (codes, values)
     cells = np.full(len(col), None, dtype=object)
     present = codes >= 0
