@@ -221,6 +221,15 @@ def test_thousands_commas_in_quoted_numbers(tmp_path):
     assert any("thousands separators" in n for n in result.info.notes)
 
 
+def test_short_rows_are_reported(tmp_path):
+    text = "id;note;n\n1;fine;3\n2;broken\nline;4\n\n5;ok;6\n"
+    result = read_table(write(tmp_path, "short.csv", text))
+    assert result.data.shape == (4, 3)
+    assert any("2 row(s) have fewer fields" in n and "line 3" in n for n in result.info.notes)
+    clean = read_table(write(tmp_path, "ok.csv", "a;b\n1;2\n\n3;4\n"))
+    assert not any("fewer fields" in n for n in clean.info.notes)
+
+
 def test_blank_and_duplicate_headers_get_unique_names(tmp_path):
     text = "age;;age;Age\n1;2;3;4\n"
     result = read_table(write(tmp_path, "h.csv", text))

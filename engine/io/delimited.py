@@ -118,10 +118,12 @@ def read_delimited(
     dtype = {names[i]: "str" for i in as_text if i < len(names)} if as_text else None
     if as_text == "all":
         dtype = dict.fromkeys(names, "str")
+    encoded = text.encode("utf-8")
     frame = _parse(
-        path, text, names, sep=sep, decimal=decimal, skip_lines=skip_lines, dtype=dtype,
-        progress=progress, cancel=cancel,
+        path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
+        skip_lines=skip_lines, dtype=dtype, progress=progress, cancel=cancel,
     )  # fmt: skip
+    _report_short_rows(encoded, sep, skip_lines, len(names), info)
     if frame.empty:
         raise InputError(
             f"{name} has a header but no data rows: add the data below the header line."
@@ -202,7 +204,8 @@ def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str
 
 def _parse(
     path: Path,
-    text: str,
+    encoded: bytes,
+    n_lines: int,
     names: list[str],
     *,
     sep: str,
@@ -212,8 +215,8 @@ def _parse(
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> pd.DataFrame:
-    total = max(text.count("\n"), 1)
-    buffer = io.BytesIO(text.encode("utf-8"))
+    total = max(n_lines, 1)
+    buffer = io.BytesIO(encoded)
     chunks: list[pd.DataFrame] = []
     done = 0
     try:
@@ -248,6 +251,34 @@ def _parse(
     if not chunks:
         return pd.DataFrame(columns=names)
     return pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+
+
+def _report_short_rows(
+    encoded: bytes, sep: str, skip_lines: int, n_fields: int, info: ImportInfo
+) -> None:
+    """Note rows with fewer fields than the header (the parser leaves their cells empty).
+
+    A short row often means a value with a line break that was not quoted, which splits one
+    record in two.  Counted with numpy on the bytes (separators per line); files with quotes
+    are skipped, since a quoted separator would be miscounted.
+    """
+    raw = np.frombuffer(encoded, dtype=np.uint8)
+    if n_fields < 2 or (raw == ord('"')).any():
+        return
+    breaks = np.flatnonzero(raw == ord("\n"))
+    seps = np.flatnonzero(raw == ord(sep))
+    per_line = np.bincount(np.searchsorted(breaks, seps), minlength=len(breaks) + 1)
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [len(raw)]))
+    blank = (ends - starts) <= 1  # empty lines (or a lone carriage return) are skipped anyway
+    short = np.flatnonzero((per_line < n_fields - 1) & ~blank)
+    short = short[short > skip_lines]  # title lines and the header are not data
+    if len(short):
+        info.notes.append(
+            f"{len(short)} row(s) have fewer fields than the header (first: line "
+            f"{short[0] + 1}); their missing cells were left empty. If a value contains a "
+            "line break, it must be quoted."
+        )
 
 
 def _parser_error(path: Path, sep: str, message: str) -> InputError:
