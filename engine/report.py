@@ -14,6 +14,7 @@ HTML to PDF from any browser gives one, and no new dependency is needed for it.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import io
 import itertools
@@ -114,7 +115,7 @@ def _cols(names: Sequence[str]) -> str:
 def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
     """PNG bytes of a matplotlib figure (no pyplot: safe on any thread)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")  # layouts are constrained
     return buf.getvalue()
 
 
@@ -201,6 +202,11 @@ def release_guarantees(release: Release) -> list[Guarantee]:
                 )
             ]
         return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
+    stored = release.summary.get("guarantees")
+    if isinstance(stored, list) and stored and all(isinstance(g, Mapping) for g in stored):
+        # the noise release computed them itself (it knows the draws and the per-column ε)
+        names = {f.name for f in dataclasses.fields(Guarantee)}
+        return [Guarantee(**{k: v for k, v in g.items() if k in names}) for g in stored]
     draws = release.summary.get("draws", 1)
     draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
     mechanism = str(release.summary.get("mechanism", cfg.mechanism))
@@ -306,7 +312,12 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         rows.append(
             (
                 "confidential buckets b",
-                f"{n_b}" + (" (chosen by the user)" if cfg.n_buckets else " (optimal for t)"),
+                f"{n_b}"
+                + (
+                    " (chosen by the user)"
+                    if cfg.n_buckets
+                    else " (the optimal count for t, as far as the data allow)"
+                ),
             )
         )
     rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
@@ -388,14 +399,17 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
         ("largest", _num(int(sizes.max()))),
     ]
     values, counts = np.unique(sizes, return_counts=True)
-    if len(values) > 12:  # fold a long tail into ranges
-        edges = np.unique(np.quantile(sizes, np.linspace(0, 1, 9)).round().astype(int))
+    if len(values) > 12:  # fold the long tail into ranges that grow by about √2
+        lo, hi = int(sizes.min()), int(sizes.max())
+        edges = [lo]
+        while edges[-1] <= hi:
+            edges.append(max(edges[-1] + 1, round(edges[-1] * math.sqrt(2))))
         rows = []
-        for lo, hi in itertools.pairwise(edges):
-            last = hi == edges[-1]
-            mask = (sizes >= lo) & ((sizes <= hi) if last else (sizes < hi))
-            label = f"{lo}–{hi}" if last else f"{lo}–{hi - 1}"
-            rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
+        for a, b in itertools.pairwise(edges):
+            mask = (sizes >= a) & (sizes < b)
+            if mask.any():
+                label = f"{a}" if b == a + 1 else f"{a}–{b - 1}"
+                rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
         return stats, rows
     rows = [
         [_num(int(v)), _num(int(c)), _num(int(v * c))] for v, c in zip(values, counts, strict=True)
@@ -405,32 +419,49 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
 
 #: readable names of information-loss figures a summary may carry
 _LOSS_NAMES = {
-    "qi_sse_sst": "QI information loss SSE/SST (0 = none, 1 = all)",
-    "confidential_sse_sst": "confidential distortion SSE/SST",
+    "qi_sse_sst": "quasi-identifiers: SSE/SST (0 = nothing lost, 1 = all)",
+    "confidential_sse_sst": "confidential values: SSE/SST (0 = unchanged)",
+}
+#: readable names of the per-column statistics of the confidential columns
+_COLUMN_STAT_NAMES = {
+    "sse_sst": "SSE/SST",
+    "share_changed": "share of values changed",
+    "mean_absolute_error": "mean absolute error",
+    "mean_original": "mean before",
+    "mean_released": "mean after",
+    "variance_original": "variance before",
+    "variance_released": "variance after",
+    "correlation": "correlation of before and after",
 }
 
 
 def information_loss_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The information-loss figures of a run summary, named for people."""
+    """The overall information-loss figures of a run summary, named for people."""
     loss = summary.get("information_loss")
     source: Mapping[str, Any] = loss if isinstance(loss, Mapping) else summary
     rows = []
-    for key, value in source.items():
-        if key not in _LOSS_NAMES and source is summary:
-            continue
-        rows.extend(_flatten(_LOSS_NAMES.get(key, key.replace("_", " ")), value))
+    for key, name in _LOSS_NAMES.items():
+        value = source.get(key)
+        if isinstance(value, int | float):
+            rows.append((name, _e(_num(value))))
     return rows
 
 
-def _flatten(name: str, value: Any) -> list[tuple[str, str]]:
-    if isinstance(value, Mapping):
-        out: list[tuple[str, str]] = []
-        for k, v in value.items():
-            out.extend(_flatten(f"{name} — {str(k).replace('_', ' ')}", v))
-        return out
-    if isinstance(value, list | tuple):
-        return [(name, _e(", ".join(_num(v) for v in value)))]
-    return [(name, _e(_num(value)))]
+def column_loss_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    """Per confidential column: (column, statistic, value) rows of the run summary."""
+    loss = summary.get("information_loss")
+    per_column = loss.get("confidential_columns") if isinstance(loss, Mapping) else None
+    rows: list[list[str]] = []
+    if not isinstance(per_column, Mapping):
+        return rows
+    for col, stats in per_column.items():
+        if not isinstance(stats, Mapping):
+            continue
+        for key, value in stats.items():
+            if isinstance(value, int | float):
+                name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
+                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(_num(value, 4))])
+    return rows
 
 
 # -- the document ----------------------------------------------------------------------------------
@@ -569,7 +600,7 @@ def render_report(
             _table(
                 ["released as", "values", "representative", "records", "share"],
                 _bucket_rows(release),
-                right=(2, 3, 4),
+                right=(3, 4),
             )
         )
 
@@ -602,7 +633,15 @@ def render_report(
     add("<h2>7. Information loss</h2>")
     loss_rows = information_loss_rows(release.summary)
     if loss_rows:
+        add(
+            "<p>SSE/SST: the squared distance of the released values from the original ones, "
+            "as a share of the data's total variation (QIs standardised; for categories, a "
+            "changed value counts 1).</p>"
+        )
         add(_dl(loss_rows))
+        per_column = column_loss_rows(release.summary)
+        if per_column:
+            add(_table(["confidential column", "measure", "value"], per_column, right=(2,)))
     else:
         add("<p>The run did not report information-loss figures.</p>")
 

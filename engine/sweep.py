@@ -86,6 +86,14 @@ def information_loss(release: Release) -> tuple[float, float]:
     )
 
 
+def _achieved_t(release: Release) -> float:
+    """The verifier's t; for noise without buckets the summary's (stochastic) t."""
+    t = release.verification.t
+    if t is None:
+        t = release.summary.get("t")
+    return float(t) if isinstance(t, int | float) else math.nan
+
+
 def run_sweep(
     data: pd.DataFrame,
     config: ReleaseConfig,
@@ -136,7 +144,7 @@ def run_sweep(
                 qi_sse_sst=qi_loss,
                 confidential_sse_sst=conf_loss,
                 achieved_k=int(ver.k),
-                achieved_t=float(ver.t) if ver.t is not None else math.nan,
+                achieved_t=_achieved_t(release),
                 n_classes=int(ver.n_classes),
                 message="",
             )

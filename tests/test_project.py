@@ -70,7 +70,7 @@ def test_every_config_field_round_trips() -> None:
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
-    project = new_project(csv_file, FULL, separator=";", output=tmp_path / "out.csv")
+    project = new_project(csv_file, FULL, separator=";", header_row=0, output=tmp_path / "out.csv")
     path = save_project(project, tmp_path / "release")
     assert path.name == "release.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -78,6 +78,7 @@ def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
     assert doc["input"]["sha256"] == file_sha256(csv_file)
     assert doc["input"]["relative_path"] == "data/survey.csv"
     assert doc["roles"]["quasi_identifiers"] == ["age", "sex"]
+    assert doc["input"]["separator"] == ";" and doc["input"]["header_row"] == 0
     assert doc["parameters"]["k"] == 7 and doc["parameters"]["epsilon"] == 1.5
     assert doc["mechanism"]["name"] == "laplace"
     assert doc["seed_policy"]["seed"] == 12345 and doc["seed_policy"]["reproducible"] is True
@@ -130,6 +131,7 @@ def test_moved_folder_finds_its_input(tmp_path: Path, csv_file: Path) -> None:
         (lambda d: d["seed_policy"].update(seed="42"), "seed must be a whole number"),
         (lambda d: d["parameters"].update(k=0), "k must be a whole number"),
         (lambda d: d["roles"].update(quasi_identifiers="age"), "must be a list"),
+        (lambda d: d["input"].update(header_row=-1), "header_row"),
     ],
 )
 def test_hand_edited_mistakes_are_clear(tmp_path: Path, csv_file: Path, edit, message) -> None:
