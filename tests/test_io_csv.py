@@ -329,6 +329,17 @@ def test_file_larger_than_memory_is_refused_early_with_its_size(tmp_path):
         read_table(path, memory_limit=1024)
 
 
+def test_running_out_of_memory_while_reading_is_a_message(tmp_path, monkeypatch):
+    path = write(tmp_path, "huge.csv", "a;b\n1;2\n")
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(delimited_module, "_parse", exhausted)
+    with pytest.raises(InputError, match=r"huge\.csv: the computer ran out of memory"):
+        read_table(path)
+
+
 def test_bad_separator_or_decimal_argument(tmp_path):
     path = write(tmp_path, "a.csv", "a,b\n1,2\n")
     with pytest.raises(InputError, match="separator must be one character"):
