@@ -34,6 +34,10 @@ class Buckets:
     representatives: list[tuple[Any, ...]]
     #: index of the bucket that holds missing confidential values, or None
     missing_bucket: int | None = None
+    #: the confidential columns, in the order of ``representatives`` and ``column_labels``
+    columns: tuple[str, ...] = ()
+    #: per bucket: the released label of each confidential column ("" = released as empty)
+    column_labels: list[tuple[str, ...]] | None = None
 
     @property
     def shares(self) -> np.ndarray:

@@ -7,9 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWizard, QWizardPage
-
-from engine.version import __version__
+from PySide6.QtWidgets import QApplication
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -30,34 +28,53 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def build_window() -> QWizard:
-    wizard = QWizard()
-    wizard.setWindowTitle(f"tclose {__version__}")
-    page = QWizardPage()
-    page.setTitle("Import")
-    page.setSubTitle("Open the spreadsheet that holds one row per person.")
-    layout = QVBoxLayout(page)
-    layout.addWidget(QLabel("The import page is being built."))
-    wizard.addPage(page)
-    wizard.resize(900, 640)
-    return wizard
+def make_app() -> QApplication:
+    """The QApplication with tclose's names (QSettings and the data folder use them)."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName("tclose")
+    app.setApplicationName("tclose")
+    app.setApplicationDisplayName("tclose")
+    apply_look(app)
+    return app  # type: ignore[return-value]
+
+
+def apply_look(app: QApplication) -> None:
+    """The window icon and the light style sheet shipped in ``resources``."""
+    from PySide6.QtGui import QIcon
+
+    from resources import path
+
+    icon = path("icons/tclose.svg")
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    style = path("style.qss")
+    if style.is_file():
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = make_app()
     if args.smoke_test:
         from gui.smoke import run_smoke_test
 
         return run_smoke_test(app)
-    window = build_window()
+    from gui.errors import install_excepthook, setup_logging
+
+    setup_logging()
     if args.screenshots:
-        args.screenshots.mkdir(parents=True, exist_ok=True)
-        window.show()
-        app.processEvents()
-        window.grab().save(str(args.screenshots / "1-import.png"))
-        return 0
+        from gui.screenshots import take_screenshots
+
+        return take_screenshots(app, args.screenshots)
+    install_excepthook()
+    from gui.wizard import MainWindow
+
+    window = MainWindow()
     window.show()
+    if args.input is not None:
+        window.open_file(args.input)
+    elif args.sample:
+        window.wizard.import_page.open_sample()
     return app.exec()
 
 

@@ -142,6 +142,21 @@ def test_merged_header_cell_without_sub_headings_gets_unique_names(tmp_path):
     assert result.info.renamed == {"score_2": "score"}
 
 
+def test_merged_cells_in_the_data_are_spread(tmp_path):
+    path = tmp_path / "groups.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["region", "person", "income"])
+    sheet.append(["North", "a", 10])
+    sheet.append([None, "b", 20])
+    sheet.append(["South", "c", 30])
+    sheet.merge_cells("A2:A3")
+    book.save(path)
+    result = read_table(path)
+    assert result.data["region"].tolist() == ["North", "North", "South"]
+    assert any("merged cell range" in n for n in result.info.notes)
+
+
 def test_blank_trailing_rows_and_columns_are_ignored(tmp_path):
     path = tmp_path / "trailing.xlsx"
     book = openpyxl.Workbook()

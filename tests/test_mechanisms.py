@@ -115,6 +115,26 @@ def test_laplace_outputs_lie_on_the_lattice_and_missing_stays_missing() -> None:
     assert out.lo <= 0.0 and out.hi >= 10.0 and math.log2(out.grid).is_integer()
 
 
+@settings(max_examples=30)
+@given(
+    st.floats(-1e6, 1e6),
+    st.floats(1e-3, 1e6),
+    st.floats(1e-3, 50),
+    st.integers(1, 30),
+)
+def test_lattice_parameters_give_at_most_epsilon(lo: float, span: float, eps: float, k: int):
+    """On the lattice the worst ratio of output probabilities is exp(Δ_lattice/b) ≤ e^ε."""
+    hi = lo + span
+    x = np.linspace(lo - 1, hi + 1, 40)
+    out = lp.laplace_release(x, lo, hi, eps, Seeded(0))
+    assert (out.hi - out.lo) / out.scale <= eps * (1 + 1e-12)
+    assert out.lo <= lo and out.hi >= hi
+    ins = lp.insensitive_release(x, lo, hi, eps, k, Seeded(0))
+    smallest = np.bincount(ins.groups).min()
+    assert (ins.hi - ins.lo) / (smallest * ins.scale) <= eps * (1 + 1e-12)
+    assert ins.scale <= (hi - lo) / (smallest * eps) * 1.01  # and not much more noise
+
+
 @pytest.mark.parametrize(
     ("lo", "hi", "eps"), [(5, 5, 1.0), (6, 5, 1.0), (0, math.inf, 1.0), (0, 1, 0.0)]
 )
@@ -153,7 +173,8 @@ def test_group_means_have_sensitivity_delta_over_k(values, k, data) -> None:
         g = lp.insensitive_groups(v, k)
         return np.bincount(g, weights=v) / np.bincount(g)
 
-    assert np.abs(means(x) - means(y)).sum() <= 100 / k + 1e-9
+    smallest = min(k, len(values))  # fewer than k values: one group of all of them
+    assert np.abs(means(x) - means(y)).sum() <= 100 / smallest + 1e-9
 
 
 def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
@@ -174,6 +195,13 @@ def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
     assert stats.kstest(noise, stats.laplace(scale=target).cdf).pvalue > 1e-3
     assert stats.kstest(noise, stats.laplace(scale=1000 / eps).cdf).pvalue < 1e-6
     assert stats.kstest(noise, stats.laplace(scale=1.2 * target).cdf).pvalue < 1e-6
+
+
+def test_insensitive_with_fewer_values_than_k_uses_their_count() -> None:
+    x = np.array([1.0, 2.0, np.nan, 3.0])
+    out = lp.insensitive_release(x, 0, 10, 1.0, 5, Seeded(0))
+    assert out.scale == pytest.approx(10 / 3, rel=1e-6) and out.scale >= 10 / 3
+    assert np.isnan(out.values[2]) and len(set(out.values[[0, 1, 3]])) == 1
 
 
 def test_insensitive_with_k_one_is_plain_laplace_scale() -> None:

@@ -241,3 +241,33 @@ def test_non_implications_are_data() -> None:
     assert len(pv.NON_IMPLICATIONS) >= 2
     assert all(item.statement and "Theorem" in item.source for item in pv.NON_IMPLICATIONS)
     assert np.all([not g.holds for g in pv.guarantees(t=1.5) if "not imply" in g.name])
+
+
+def test_edges_of_the_tifs_formulas() -> None:
+    assert pv.one_t_from_ldp(0.0, 100) == 1.0  # ε = 0: every record looks like the file
+    assert pv.one_t_from_ldp(2.0, 1) == 1.0  # N = 1: the record is the file
+    assert pv.ldp_from_one_t(1.0) == 0.0
+    assert pv.kt_from_ldp(3.0, 100, 100) == 1.0  # k = N
+    assert pv.kt_from_ldp(0.0, 5, 100) == 1.0
+    assert pv.dp_from_kt(100, 1.0, 100) == (0, 0.0)  # k = N, t = 1: removing nobody, ε = 0
+
+
+@given(ts, k_and_n())
+def test_theorem_4_round_trips(t: float, kn: tuple[int, int]) -> None:
+    k, n = kn
+    if k == n:
+        return
+    group, eps = pv.dp_from_kt(k, t, n)
+    assert group == n - k
+    back_k, back_t = pv.kt_from_dp(group, eps, n)
+    assert back_k == k and back_t == pytest.approx(t, rel=1e-12)
+
+
+@given(epsilons, st.integers(1, 10**6))
+def test_theorem_2_round_trip_and_bounds(eps: float, n: int) -> None:
+    t1 = pv.one_t_from_ldp(eps, n)
+    assert 1.0 <= t1 <= math.exp(eps) * (1 + 1e-12)
+    # (1, t)-closeness gives back an LDP level no smaller than the ε we started from when N is
+    # large (e^ε ≤ t² holds once t ≥ e^(ε/2))
+    if t1 >= math.exp(eps / 2):
+        assert pv.ldp_from_one_t(t1) >= eps - 1e-9

@@ -1,16 +1,80 @@
-"""``tclose run``: not built yet (see the issue tracker)."""
+"""``tclose run PROJECT.json``: redo a release from a saved project file.
+
+The project names the input (and its SHA-256 checksum), the roles, types, missing codes,
+parameters, mechanism and seed.  The input is checked against the checksum first: a changed
+file stops the run (exit 2) unless ``--accept-changed-input`` is given.  With a seed in the
+project the release is the same file as the first time.
+"""
 
 from __future__ import annotations
 
 import argparse
-
-from engine.errors import InputError
+import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="(not available yet)")
+    p = sub.add_parser(
+        "run",
+        help="redo a release from a project file (input checked by its checksum)",
+        description=(
+            "Replay a project saved by the GUI or written by hand: check the input file's "
+            "checksum, anonymize with the saved parameters, verify, and write the release "
+            "(and the report, if the project or --report asks for one)."
+        ),
+    )
+    p.add_argument("project", type=Path, metavar="PROJECT.json")
+    p.add_argument(
+        "-o", "--output", type=Path, help="release file (.csv/.xlsx); default: the project's"
+    )
+    p.add_argument("--report", type=Path, metavar="FILE.html", help="write the release report")
+    p.add_argument(
+        "--input",
+        type=Path,
+        metavar="FILE",
+        help="read this file instead of the project's (its checksum must still match)",
+    )
+    p.add_argument(
+        "--accept-changed-input",
+        action="store_true",
+        help="run even if the input's checksum differs from the project's (says so)",
+    )
+    p.add_argument("--check", action="store_true", help="only check the input's checksum")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise InputError("'tclose run' is not available in this version yet.")
+    from dataclasses import replace
+
+    from engine.errors import InputError
+    from engine.io import write_release
+    from engine.project import InputChangedError, check_input, load_project, replay
+    from engine.report import write_report
+
+    project = load_project(args.project)
+    if args.input is not None:
+        project = replace(project, input=replace(project.input, path=args.input.resolve()))
+    if args.check:
+        check_input(project)
+        print(f"{Path(project.input.path).name}: checksum matches the project.")
+        return 0
+    output = args.output or project.output
+    if output is None:
+        raise InputError("The project names no release file; give one with -o FILE.csv.")
+    report = args.report or project.report
+    if args.accept_changed_input:
+        try:
+            check_input(project)
+        except InputChangedError as err:
+            print(f"tclose run: warning: {err.message}", file=sys.stderr)
+    release, info = replay(project, accept_changed_input=args.accept_changed_input)
+    metadata = {**release.summary, "project": str(args.project.name)}
+    written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
+    if report is not None:
+        written.append(write_report(release, report, input_info=info))
+    ver = release.verification
+    if not args.quiet:
+        print(ver.message, file=sys.stderr)
+    print("Wrote " + ", ".join(str(p) for p in written))
+    return 0

@@ -95,25 +95,34 @@ def comma_to_dot(values: pd.Series) -> pd.Series:
 
 
 def type_text_column(
-    values: pd.Series, name: str, *, decimal: str = ".", parse_dates: bool = True
+    values: pd.Series,
+    name: str,
+    *,
+    decimal: str = ".",
+    parse_dates: bool = True,
+    factorized: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[pd.Series, ColumnReport]:
     """Give a column of texts (NaN = empty cell) the type its cells support.
 
     Numbers when every cell is a number (int64 without gaps, float64 otherwise); dates when
     every cell is a date in one unambiguous format; text otherwise.  Mostly-numeric columns
-    with a few texts stay text and list those texts in the report.
+    with a few texts stay text and list those texts in the report.  ``factorized`` (codes
+    per cell, distinct texts) saves the caller's work when it has them already.
     """
     report = ColumnReport()
-    present = values.notna()
-    text = values[present].astype("str")
-    if text.empty:
-        return values.astype("str"), report
+    # every decision is taken once per distinct text, then spread to the cells
+    cell_codes, uniques = factorized or pd.factorize(values, use_na_sentinel=True)
+    present = cell_codes >= 0
+    if not present.any():
+        return _as_text(values), report
+    text = pd.Series(uniques, dtype="object").map(str)
+    counts = np.bincount(cell_codes[present], minlength=len(text))
     candidate = comma_to_dot(text) if decimal == "," else text
-    numbers = pd.to_numeric(candidate.str.strip(), errors="coerce")
-    ok = numbers.notna() & np.isfinite(numbers.astype(float))
-    n_ok = int(ok.sum())
-    if n_ok == len(text):
-        zeros = text.str.match(LEADING_ZERO.pattern).fillna(False).astype(bool)
+    numbers = pd.to_numeric(candidate.str.strip(), errors="coerce").to_numpy(float, na_value=np.nan)
+    ok = np.isfinite(numbers)
+    n_ok, n_present = int(counts[ok].sum()), int(counts.sum())
+    if n_ok == n_present:
+        zeros = text.str.match(LEADING_ZERO.pattern).to_numpy(bool)
         if zeros.any():
             example = text[zeros].iloc[0].strip()
             report.notes.append(
@@ -121,20 +130,27 @@ def type_text_column(
                 "text (a code such as a postcode), not as a number."
             )
             return _as_text(values), report
-        return _as_number(numbers, present), report
+        cells = np.full(len(values), np.nan)
+        cells[present] = numbers[cell_codes[present]]
+        return _as_number(cells, present, values.index), report
     if parse_dates:
         dates = dates_from_text(text)
         if dates is not None:
-            full = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns]")
-            full[present] = dates
-            return full, report
-    if n_ok >= 0.5 * len(text):
-        bad = text[~ok]
-        counts = bad.value_counts()
-        report.mixed = {str(k): int(v) for k, v in counts.head(MAX_REPORTED).items()}
+            stamps = dates.to_numpy(dtype="datetime64[ns]")
+            cells = np.full(len(values), np.datetime64("NaT"), dtype="datetime64[ns]")
+            cells[present] = stamps[cell_codes[present]]
+            return pd.Series(cells, index=values.index), report
+    if n_ok >= 0.5 * n_present:
+        order = np.argsort(-counts[~ok], kind="stable")
+        bad_text = text[~ok].to_numpy()[order]
+        bad_counts = counts[~ok][order]
+        report.mixed = {
+            str(t): int(c) for t, c in zip(bad_text[:MAX_REPORTED], bad_counts, strict=False)
+        }
         shown = ", ".join(f"'{k}' ({v}×)" for k, v in report.mixed.items())
-        more = f" and {len(counts) - MAX_REPORTED} more" if len(counts) > MAX_REPORTED else ""
-        share = 100.0 * n_ok / len(text)
+        extra = len(bad_text) - MAX_REPORTED
+        more = f" and {extra} more" if extra > 0 else ""
+        share = 100.0 * n_ok / n_present
         report.notes.append(
             f"Column '{name}' is {share:.1f}% numbers but also holds text: {shown}{more}. "
             "It was kept as text; declare these values as missing codes to use it as numbers."
@@ -142,9 +158,10 @@ def type_text_column(
         if decimal == ",":
             # the number cells are kept in the canonical dot form so that declaring the texts
             # as missing later turns the column into numbers
-            out = _as_text(values)
-            out[present & ok.reindex(values.index, fill_value=False)] = candidate[ok]
-            return out, report
+            canonical = np.where(ok, candidate.str.strip().to_numpy(object), text.to_numpy(object))
+            cells = np.full(len(values), None, dtype=object)
+            cells[present] = canonical[cell_codes[present]]
+            return pd.Series(cells, index=values.index).astype("str"), report
     return _as_text(values), report
 
 
@@ -152,14 +169,11 @@ def _as_text(values: pd.Series) -> pd.Series:
     return values.astype("str")
 
 
-def _as_number(numbers: pd.Series, present: pd.Series) -> pd.Series:
-    floats = numbers.astype("float64")
-    whole = bool((floats == np.floor(floats)).all()) and floats.abs().max() < 2**53
-    if bool(present.all()) and whole:
-        return pd.Series(floats.to_numpy().astype("int64"), index=present.index)
-    full = pd.Series(np.nan, index=present.index, dtype="float64")
-    full[present] = floats.to_numpy()
-    return full
+def _as_number(cells: np.ndarray, present: np.ndarray, index: pd.Index) -> pd.Series:
+    """int64 when every cell is a whole number (and none is missing), float64 otherwise."""
+    if present.all() and np.all(np.floor(cells) == cells) and np.abs(cells).max() < 2**53:
+        return pd.Series(cells.astype(np.int64), index=index)
+    return pd.Series(cells, index=index)
 
 
 def dates_from_text(text: pd.Series) -> pd.Series | None:

@@ -79,7 +79,7 @@ def read_table(
             path, head, size, info, sheet=sheet, header_row=header_row,
             memory_limit=memory_limit, progress=progress, cancel=cancel,
         )  # fmt: skip
-    elif suffix in EXCEL_SUFFIXES:
+    elif suffix in EXCEL_SUFFIXES:  # not a workbook inside: read_workbook explains
         data = read_workbook(path, head, size, info, sheet=sheet, memory_limit=memory_limit)
     elif suffix in STATS_SUFFIXES:
         check_memory(path, size * CSV_EXPANSION, memory_limit)

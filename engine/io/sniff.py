@@ -145,7 +145,7 @@ def sniff_layout(sample: str, sep: str | None = None) -> Layout:
     if not recs:
         return Layout(sep or ",", 0, 1)
     candidates = (sep,) if sep else SEPARATORS
-    best: tuple[float, int, int, str] | None = None
+    best: tuple[float, int, int, str, int] | None = None
     for cand in candidates:
         counts = [count_fields(r, cand) for r in recs if r.strip()]
         if not counts:
@@ -153,18 +153,23 @@ def sniff_layout(sample: str, sep: str | None = None) -> Layout:
         mode, hits = Counter(counts).most_common(1)[0]
         if mode < 2 and not sep:
             continue
+        header = next(i for i, r in enumerate(recs) if r.strip() and count_fields(r, cand) == mode)
+        if header and not sep and _all_numbers(recs[header], cand):
+            continue  # lines above a "header" of numbers: rather one column with decimal commas
         score = (hits / len(counts), mode, -SEPARATORS.index(cand) if cand in SEPARATORS else 0)
         if best is None or score > best[:3]:
-            best = (*score, cand)
+            best = (*score, cand, header)
     if best is None:
-        return Layout(sep or ",", _first_nonblank(recs), 1)
-    cand = best[3]
-    mode = best[1]
-    header = next(
-        (i for i, r in enumerate(recs) if r.strip() and count_fields(r, cand) == mode),
-        0,
-    )
-    return Layout(cand, header, mode)
+        # one column: any separator that never occurs will do (not the comma, which may be
+        # a decimal mark)
+        unused = next((s for s in ("\t", "|", ";", ",") if s not in sample), "\x1f")
+        return Layout(sep or unused, _first_nonblank(recs), 1)
+    return Layout(best[3], best[4], best[1])
+
+
+def _all_numbers(record: str, sep: str) -> bool:
+    fields = [f.strip().strip('"') for f in record.split(sep)]
+    return all(re.fullmatch(r"[+-]?\d+(?:[.,]\d+)?", f) for f in fields)
 
 
 def _first_nonblank(recs: list[str]) -> int:

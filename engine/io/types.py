@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from engine.errors import InputError
 from engine.io.columns import LEADING_ZERO, dates_from_text
 from engine.roles import ColumnType
 
@@ -88,6 +89,8 @@ MISSING_WORDS = frozenset(
     {"n/a", "na", "nan", "none", "null", "missing", ".", "-", "--", "?", "unknown",
      "not applicable", "not available", "dk", "don't know", "refused", "#n/a", "no answer"}
 )  # fmt: skip
+#: more numbered categories than this are more likely codes or identifiers than levels
+_MAX_NUMBERED = 30
 #: how many missing-code candidates a guess names
 _MAX_SUGGESTED = 10
 
@@ -123,8 +126,6 @@ def apply_missing(
     column_codes = column_codes or {}
     unknown = [c for c in column_codes if c not in out.columns]
     if unknown:
-        from engine.errors import InputError
-
         raise InputError(
             f"Missing codes were given for column(s) {', '.join(map(repr, unknown))}, which "
             "the table does not have."
@@ -140,21 +141,31 @@ def apply_missing(
         if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s):
             values = s.to_numpy(dtype=float, na_value=np.nan)
             mask = np.isin(values, code_numbers) if len(code_numbers) else np.zeros(len(s), bool)
+            if mask.any():
+                out[col] = s.mask(mask)
+            continue
+        # text: decide once per distinct value, then spread to the cells (fast on big files)
+        codes_of_cells, uniques = pd.factorize(s, use_na_sentinel=True)
+        text = pd.Series(uniques, dtype="object").map(str).str.strip()
+        hit = text.isin(all_codes).to_numpy(bool, copy=True)
+        numbers = pd.to_numeric(text, errors="coerce").to_numpy(float, na_value=np.nan)
+        if len(code_numbers):
+            hit |= np.isin(numbers, code_numbers)
+        if not hit.any():
+            continue
+        mask = np.zeros(len(s), bool)
+        present = codes_of_cells >= 0
+        mask[present] = hit[codes_of_cells[present]]
+        kept = ~hit
+        leading = text[kept].str.match(LEADING_ZERO.pattern).any()
+        if kept.any() and not np.isnan(numbers[kept]).any() and not leading:
+            # only numbers are left once the codes are gone: the column becomes numeric
+            values = np.full(len(s), np.nan)
+            values[present] = numbers[codes_of_cells[present]]
+            values[mask] = np.nan
+            out[col] = pd.Series(values, index=s.index)
         else:
-            text = s.astype("string").str.strip()
-            mask = text.isin(all_codes).fillna(False).to_numpy(bool)
-            if len(code_numbers):
-                as_numbers = pd.to_numeric(text, errors="coerce").to_numpy(float, na_value=np.nan)
-                mask |= np.isin(as_numbers, code_numbers)
-        if mask.any():
-            s = s.mask(mask)
-            if not pd.api.types.is_numeric_dtype(s):
-                present = s.notna()
-                converted = pd.to_numeric(s.astype("string").str.strip(), errors="coerce")
-                leading = s[present].astype("string").str.match(LEADING_ZERO.pattern).any()
-                if converted.notna().sum() == present.sum() and present.any() and not leading:
-                    s = converted.astype("float64")
-            out[col] = s
+            out[col] = s.mask(mask)
     return out
 
 
@@ -206,7 +217,8 @@ def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
     """The smallest value when it looks like a code for 'missing' (-9, -99, -10000...).
 
     It must be negative, code-like (a single digit, all nines, or a power of ten), and
-    frequent (at least 0.5% of the values): a real minimum is rarely all three.
+    frequent (at least 5 times, 0.5% of the values, and three times as common as the typical
+    value): a real minimum is rarely all three.
     """
     if len(counts) < 3:
         return None
@@ -215,7 +227,8 @@ def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
         return None
     digits = str(int(-value))
     code_like = len(digits) == 1 or set(digits) == {"9"} or digits.rstrip("0") == "1"
-    if code_like and counts[value] >= max(2, 0.005 * len(values)):
+    n = counts[value]
+    if code_like and n >= max(5, 0.005 * len(values)) and n >= 3 * counts.median():
         return value
     return None
 
@@ -253,6 +266,13 @@ def _text_guess(values: pd.Series) -> TypeGuess:
     date_guess = _date_guess(counts)
     if date_guess is not None:
         return date_guess
+    if len(counts) == n and n > 20:
+        return TypeGuess(
+            ColumnType.NOMINAL,
+            0.9,
+            "every value is different: this looks like an identifier (a name or an ID "
+            "number), which must not be released",
+        )
     ordinal = _ordinal_guess(list(distinct))
     if ordinal is not None:
         return ordinal
@@ -276,13 +296,6 @@ def _text_guess(values: pd.Series) -> TypeGuess:
             codes,
         )
     k = len(counts)
-    if k == n and n > 20:
-        return TypeGuess(
-            ColumnType.NOMINAL,
-            0.9,
-            "every value is different: this looks like an identifier (a name or an ID "
-            "number), which must not be released",
-        )
     note = f"text with {k:,} different values"
     if number_share > 0:
         note += f" ({100 * number_share:.0f}% of the cells are numbers)"
@@ -330,7 +343,7 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
                 f"categories with a natural order ({' < '.join(order)}); check the order",
                 order=order,
             )
-    if len(categories) < 3:
+    if not 3 <= len(categories) <= _MAX_NUMBERED:
         return None
     keys = []
     for c in categories:

@@ -8,10 +8,12 @@ at the end, so an error or a cancellation leaves no partial file behind.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,10 +33,17 @@ from engine.version import __version__
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 RELEASE_SHEET = "Release"
+#: the size of an Excel sheet
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLUMNS = 16_384
 ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
 _DATE_FORMAT = "yyyy-mm-dd"
+#: an escape sequence of OOXML (``_x000D_``) that must itself be escaped when it is literal
+_OOXML_ESCAPE = re.compile(r"_x[0-9A-Fa-f]{4}_")
+#: text that needs more than a plain cell: OOXML escapes, CR, characters XML cannot hold
+_NEEDS_CARE = re.compile(_OOXML_ESCAPE.pattern + r"|\r|" + ILLEGAL_CHARACTERS_RE.pattern)
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
 
@@ -78,6 +87,12 @@ def write_release(
             f"{path.name}: the separator must be one character other than the decimal mark "
             f"'{decimal}', such as , ; | or tab."
         )
+    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
+        raise InputError(
+            f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
+            f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
+            f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
+        )
     step(progress, cancel, 0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
     if suffix == ".xlsx":
@@ -115,6 +130,8 @@ def _json_default(value: object) -> object:
         return value.isoformat()
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
     if hasattr(value, "__dataclass_fields__"):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     return str(value)
@@ -131,6 +148,36 @@ def _write_xlsx(
     cancel: CancelFn | None,
 ) -> None:
     book = Workbook(write_only=True)
+    try:
+        _fill_xlsx(book, table, meta, progress, cancel)
+        step(progress, cancel, 0.95, "Saving the workbook")
+        book.save(tmp)
+    except OSError as exc:
+        _discard(book)
+        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    except BaseException:
+        _discard(book)
+        raise
+
+
+def _discard(book: Workbook) -> None:
+    """Close the streaming sheets of an abandoned workbook and delete their scratch files."""
+    for sheet in book.worksheets:
+        with contextlib.suppress(Exception):
+            if not sheet.closed:
+                sheet.close()
+        with contextlib.suppress(Exception):
+            if sheet._writer is not None:
+                sheet._writer.cleanup()
+
+
+def _fill_xlsx(
+    book: Workbook,
+    table: pd.DataFrame,
+    meta: dict[str, Any],
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
     sheet = book.create_sheet(RELEASE_SHEET)
     bold = Font(bold=True)
     header = []
@@ -140,14 +187,12 @@ def _write_xlsx(
         header.append(cell)
     sheet.append(header)
     n = len(table)
-    converters = [_cell_converter(table[c]) for c in table.columns]
-    columns = [table[c].to_numpy(dtype=object) for c in table.columns]
     for start in range(0, n, _BATCH):
         stop = min(start + _BATCH, n)
-        for i in range(start, stop):
-            sheet.append(
-                [conv(sheet, col[i]) for conv, col in zip(converters, columns, strict=True)]
-            )
+        part = table.iloc[start:stop]
+        cells = [_column_cells(sheet, part.iloc[:, j]) for j in range(part.shape[1])]
+        for row in zip(*cells, strict=True):
+            sheet.append(list(row))
         step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     about = book.create_sheet(ABOUT_SHEET)
     about.column_dimensions["A"].width = 45
@@ -162,11 +207,15 @@ def _write_xlsx(
         value_cell = _about_value(about, value)
         value_cell.alignment = Alignment(wrap_text=True, vertical="top")
         about.append([key_cell, value_cell])
-    step(progress, cancel, 0.95, "Saving the workbook")
-    try:
-        book.save(tmp)
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _xml_text(text: str) -> str:
+    """Text as OOXML stores it: a carriage return as ``_x000D_`` (XML readers would turn a
+    bare one into a line feed), a literal ``_xHHHH_`` escaped, other control characters that
+    XML cannot hold replaced by U+FFFD."""
+    text = _OOXML_ESCAPE.sub(r"_x005F\g<0>", text)
+    text = text.replace("\r", "_x000D_")
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
 
 
 def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
@@ -175,40 +224,67 @@ def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
     openpyxl would store ``=1+1`` as a formula; forcing the data type to string and setting
     Excel's quote-prefix flag makes Excel and LibreOffice show the text and never run it.
     """
-    text = ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
-    cell = WriteOnlyCell(sheet, value=text)
-    if is_formula_like(text) or cell.data_type != "s":
+    risky = is_formula_like(text)
+    cell = WriteOnlyCell(sheet, value=_xml_text(text))
+    if risky or cell.data_type != "s":
         cell.data_type = "s"
         cell.quotePrefix = True
     return cell
 
 
-def _cell_converter(column: pd.Series) -> Any:
-    """A function turning one value of ``column`` into what openpyxl should write."""
+def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
+    """The values openpyxl should write for one column: numbers as numbers, dates with a
+    date format, missing as empty cells, risky texts as protected text cells.
+
+    Vectorised per column (the cell-by-cell work is left to openpyxl itself).
+    """
     dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else bool(v)
-    if pd.api.types.is_integer_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) else int(v)
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        if column.isna().any():  # nullable integers
+            return [None if pd.isna(v) else int(v) for v in column.tolist()]
+        return column.tolist()
     if pd.api.types.is_float_dtype(dtype):
-        return lambda sheet, v: None if _missing(v) or not math.isfinite(v) else float(v)
+        values = column.to_numpy(dtype=float)
+        out = values.tolist()
+        for i in np.flatnonzero(~np.isfinite(values)):
+            out[i] = None
+        for i, v in enumerate(out):
+            if v is not None and float(f"{v:.16g}") != v:
+                out[i] = _exact_number(sheet, v)
+        return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
+        return [_date_cell(sheet, v) for v in column.tolist()]
+    return [_generic_cell(sheet, v) for v in column.tolist()]
 
-        def date_cell(sheet: Any, v: object) -> object:
-            if _missing(v):
-                return None
-            stamp = pd.Timestamp(v).tz_localize(None) if pd.Timestamp(v).tzinfo else v
-            cell = WriteOnlyCell(sheet, value=pd.Timestamp(stamp).to_pydatetime())
-            has_time = pd.Timestamp(stamp) != pd.Timestamp(stamp).normalize()
-            cell.number_format = _DATETIME_FORMAT if has_time else _DATE_FORMAT
-            return cell
 
-        return date_cell
-    return _generic_cell
+def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
+    """A number cell that keeps all 17 significant digits of ``value``.
+
+    openpyxl writes numbers with 16 significant digits, which changes some doubles in the
+    last bit (0.1 + 0.2 would come back as 0.3); the shortest exact text is written instead.
+    """
+    cell = WriteOnlyCell(sheet, value=value)
+    cell._value = repr(value)  # written as it is under the number type "n"
+    return cell
+
+
+def _date_cell(sheet: Any, value: object) -> object:
+    if _missing(value):
+        return None
+    stamp = pd.Timestamp(value)
+    if stamp.tzinfo is not None:
+        stamp = stamp.tz_localize(None)
+    cell = WriteOnlyCell(sheet, value=stamp.to_pydatetime())
+    cell.number_format = _DATETIME_FORMAT if stamp != stamp.normalize() else _DATE_FORMAT
+    return cell
 
 
 def _generic_cell(sheet: Any, value: object) -> object:
     """Cells of text (or mixed) columns: numbers as numbers, everything else as text."""
+    if isinstance(value, str):
+        if value.startswith(FORMULA_TRIGGERS) or _NEEDS_CARE.search(value):
+            return _text_cell(sheet, value)
+        return value
     if _missing(value):
         return None
     if isinstance(value, (bool, np.bool_)):
@@ -216,13 +292,13 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
+        if not math.isfinite(value):
+            return None
+        value = float(value)
+        return value if float(f"{value:.16g}") == value else _exact_number(sheet, value)
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
-        return WriteOnlyCell(sheet, value=value)
-    text = str(value)
-    if is_formula_like(text) or ILLEGAL_CHARACTERS_RE.search(text):
-        return _text_cell(sheet, text)
-    return text
+        return _date_cell(sheet, value)
+    return _generic_cell(sheet, str(value))
 
 
 def _missing(value: object) -> bool:

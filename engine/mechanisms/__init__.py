@@ -1,0 +1,36 @@
+"""ε-differential privacy for confidential values by noise (Construction B, SPEC §5).
+
+* :mod:`~engine.mechanisms.sampling` — where randomness comes from (OpenDP / OS entropy by
+  default, a documented seeded path for audits) and exact integer noise samplers;
+* :mod:`~engine.mechanisms.laplace` — clamping + Laplace noise, plain and after insensitive
+  microaggregation;
+* :mod:`~engine.mechanisms.response` — randomized response (uniform and empirical) and the
+  ε and t of any channel matrix;
+* :mod:`~engine.mechanisms.release` — :func:`noise_release`, the whole release;
+* :mod:`~engine.mechanisms.cli_args` — the command-line flags of the noise route.
+"""
+
+from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
+from engine.mechanisms.release import noise_release
+from engine.mechanisms.response import (
+    ResponseOutcome,
+    channel_epsilon,
+    channel_t,
+    empirical_response,
+    randomized_response,
+)
+from engine.mechanisms.sampling import noise_source, seed_policy
+
+__all__ = [
+    "LaplaceOutcome",
+    "ResponseOutcome",
+    "channel_epsilon",
+    "channel_t",
+    "empirical_response",
+    "insensitive_release",
+    "laplace_release",
+    "noise_release",
+    "noise_source",
+    "randomized_response",
+    "seed_policy",
+]

@@ -7,7 +7,8 @@ released value (and, records being independent, the whole column) is ε-DP.
 Insensitive microaggregation (the poster; Soria-Comas et al., VLDB Journal 2014): sort the
 clamped values, cut the sorted sequence into groups of k consecutive values (the last group
 takes the n mod k left over, so every group has k … 2k − 1 members), release every group's
-mean plus Laplace noise of scale Δ/(k·ε) to all of its members.
+mean plus Laplace noise of scale Δ/(k·ε) to all of its members.  (With fewer than k present
+values there is one group of all n of them and the scale is Δ/(n·ε).)
 
 Why Δ/k is the sensitivity of the vector of group means.  Group sizes depend only on n and k,
 not on the values.  Let one person's value change from a to a' > a (the other direction is
@@ -181,7 +182,9 @@ def insensitive_release(
     # round-half-up in exact integer arithmetic: floor((2·total + size) / (2·size))
     means = (2 * totals + sizes) // (2 * sizes) if n_groups else totals
     units = round((hi_g - lo_g) / grid)
-    sensitivity = math.ceil(units / k) + n_groups  # + rounding of each mean (module doc)
+    # the smallest group is k, or all present values when fewer than k are present
+    smallest = int(sizes.min()) if n_groups else 1
+    sensitivity = math.ceil(units / smallest) + n_groups  # + rounding of each mean (module doc)
     b = math.ceil(sensitivity / epsilon)
     noise = source.discrete_laplace(b, n_groups, progress=progress, cancel=cancel)
     group_values = (means + noise).astype(float) * grid + lo_g

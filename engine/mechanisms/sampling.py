@@ -23,12 +23,14 @@ Two sources, chosen by the seed policy (SPEC §5):
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Protocol
 
 import numpy as np
 
 from engine.progress import CancelFn, ProgressFn, step
+
+#: distinguishes the noise stream from other streams derived from the same user seed
+NOISE_STREAM = 0x6E6F697365
 
 #: records per OpenDP call: small enough for responsive progress and cancellation
 CHUNK = 100_000
@@ -159,26 +161,11 @@ class OsEntropy:
         space = dp.vector_domain(dp.atom_domain(T="i64")), dp.l1_distance(T="i64")
         measurement = dp.m.make_laplace(*space, scale=float(int(scale)))
         out = np.empty(size, dtype=np.int64)
-        starts = list(range(0, size, CHUNK))
-
-        def draw(start: int) -> tuple[int, list[int]]:
+        for start in range(0, size, CHUNK):
+            step(progress, cancel, start / max(size, 1), "Drawing noise")
             stop = min(size, start + CHUNK)
-            return start, measurement(np.zeros(stop - start, dtype=np.int64))
-
-        # OpenDP's library is called through ctypes, which releases the GIL: the chunks are
-        # drawn in parallel on all cores.
-        step(progress, cancel, 0.0, "Drawing noise")
-        with ThreadPoolExecutor(max_workers=max(1, min(len(starts), os.cpu_count() or 1))) as ex:
-            futures = [ex.submit(draw, start) for start in starts]
-            try:
-                for done, future in enumerate(as_completed(futures), start=1):
-                    start, values = future.result()
-                    out[start : start + len(values)] = values
-                    step(progress, cancel, done / len(futures), "Drawing noise")
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+            out[start:stop] = measurement(np.zeros(stop - start, dtype=np.int64))
+        step(progress, cancel, 1.0, "Noise drawn")
         return out
 
 
@@ -190,7 +177,11 @@ class Seeded:
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
         self.description = f"seed {self.seed} (numpy PCG64, exact discrete Laplace; reproducible)"
-        self._rng = np.random.Generator(np.random.PCG64(self.seed))
+        # a stream of its own, so that it never coincides with other uses of the same seed
+        # (the row shuffle, tie-breaking in microaggregation)
+        self._rng = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence([self.seed, NOISE_STREAM]))
+        )
 
     def below(self, high: np.ndarray) -> np.ndarray:
         return self._rng.integers(0, np.asarray(high, dtype=np.int64), dtype=np.int64)

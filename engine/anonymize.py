@@ -1,0 +1,293 @@
+"""One release from one configuration: the function the command line, GUI and scripts call.
+
+The bucket mechanism (Construction A, SPEC §3): declared missing codes become missing, the
+confidential values are bucketized, records are partitioned into k-anonymous t-close classes,
+the release table is built and shuffled, and the independent verifier
+(:func:`engine.verify.verify_release`) reads it back.  A release whose check fails raises
+:class:`~engine.errors.VerificationError` and is never returned, so nothing unverified can be
+written.  With no confidential column it is plain k-anonymous microaggregation; a noise
+mechanism (SPEC §5) is handed to :func:`engine.mechanisms.noise_release`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.buckets import make_buckets, optimal_bucket_count
+from engine.config import ReleaseConfig
+from engine.encode import encode_qi, resolve_columns
+from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
+from engine.io import apply_missing
+from engine.metrics import class_size_stats, confidential_loss, sse_sst
+from engine.partition import tclose_partition
+from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.recode import build_release
+from engine.result import Buckets, Release
+from engine.verify import verify_release
+from engine.version import __version__
+
+#: the assumption under which ε = 2 ln t holds (SPEC §4, Proposition 3); shown with every ε
+EPSILON_ASSUMPTION = (
+    "ε = 2·ln t is the differential privacy of the confidential data under the assumptions "
+    "of t-closeness: the intruder's prior is the published overall distribution of the "
+    "confidential data and the quasi-identifiers may be known (KBS 2015, Proposition 3)."
+)
+
+
+def _k_anonymous_classes(
+    X: np.ndarray, k: int, seed: int | None, progress: ProgressFn | None, cancel: CancelFn | None
+) -> np.ndarray:
+    """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
+    try:
+        from engine.microaggregation import microaggregate
+    except ImportError:
+        microaggregate = None
+    if microaggregate is not None:
+        return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
+    return tclose_partition(
+        X, np.zeros(len(X), dtype=np.int64), k, 1.0, progress=progress, cancel=cancel
+    )
+
+
+def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd.DataFrame:
+    """``data`` with the declared missing codes as NA, by :func:`engine.io.apply_missing`.
+
+    That function can still fail on read-only arrays under pandas 3 (text columns with
+    numeric codes); until it is fixed the same rule (equal as text, or equal as numbers) is
+    applied here column by column.
+    """
+    try:
+        return apply_missing(data, codes, column_codes)
+    except ValueError:
+        out = data.copy()
+        for col in out.columns:
+            texts = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
+            if not texts:
+                continue
+            s = out[col]
+            nums = pd.to_numeric(pd.Series(texts), errors="coerce").dropna().to_numpy()
+            if pd.api.types.is_numeric_dtype(s):
+                mask = np.isin(s.to_numpy(float, na_value=np.nan), nums)
+            else:
+                text = s if pd.api.types.is_string_dtype(s) else s.astype("string")
+                mask = np.array(text.str.strip().isin(texts).fillna(False), dtype=bool)
+            if mask.any():
+                out[col] = s.mask(mask)
+                converted = pd.to_numeric(out[col], errors="coerce")
+                if converted.notna().sum() == out[col].notna().sum():
+                    out[col] = converted
+        return out
+
+
+def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
+    out = []
+    for j, label in enumerate(buckets.labels):
+        bounds = buckets.bounds[j]
+        if isinstance(bounds, frozenset):
+            bounds = sorted(bounds)
+        elif isinstance(bounds, tuple):
+            bounds = list(bounds)
+        out.append(
+            {
+                "label": label if j != buckets.missing_bucket else "(missing)",
+                "count": int(buckets.counts[j]),
+                "share": float(buckets.counts[j] / buckets.counts.sum()),
+                "bounds": bounds,
+                "representative": list(buckets.representatives[j]),
+                "missing": j == buckets.missing_bucket,
+            }
+        )
+    return out
+
+
+def _check_columns(data: pd.DataFrame, config: ReleaseConfig) -> None:
+    named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
+    absent = [c for c in named if c not in data.columns]
+    if absent:
+        have = ", ".join(map(str, data.columns[:12]))
+        raise InputError(
+            f"No column named {', '.join(map(repr, absent))} in the input (it has: {have})."
+        )
+
+
+def anonymize(
+    data: pd.DataFrame,
+    config: ReleaseConfig,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> Release:
+    """Protect ``data`` as ``config`` says and return the verified release (module doc)."""
+    if config.mechanism != "buckets":
+        from engine.mechanisms import noise_release
+
+        return noise_release(data, config, progress=progress, cancel=cancel)
+    started = time.perf_counter()
+    step(progress, cancel, 0.0, "Preparing")
+    _check_columns(data, config)
+    qi, confidential = list(config.qi), list(config.confidential)
+    n = len(data)
+    if n == 0:
+        raise InputError("The input has no records.")
+    if config.k > n:
+        raise InfeasibleError(
+            f"k = {config.k} needs at least {config.k} records but the input has {n}; "
+            f"the largest possible k is {n} (any t works then; no t helps with k = {config.k}).",
+            alternatives=[
+                FeasibleAlternative(
+                    f"largest k for this t: k = {n}", {"k": n, "t": config.bucket_t}
+                )
+            ],
+        )
+    # missing codes matter only where values are recoded; keep columns pass unchanged
+    used = [c for c in data.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
+    clean = _missing_applied(data[used], config.missing, column_missing).reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
+    X = encode_qi(clean, qi, types, orders)
+    step(progress, cancel, 0.05, "Forming buckets")
+    warnings: list[str] = []
+    t = config.bucket_t
+    buckets = None
+    if confidential:
+        assert t is not None
+        wanted_b = config.n_buckets or optimal_bucket_count(t)
+        buckets = make_buckets(
+            clean, confidential, types, wanted_b, joint=config.joint, orders=orders
+        )
+        got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
+        if got_b == 0:
+            warnings.append(
+                "Every confidential value is missing: the release carries no confidential "
+                "information."
+            )
+        elif config.n_buckets is not None and got_b < wanted_b:
+            warnings.append(
+                f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
+                "data has too few distinct values."
+            )
+        classes = tclose_partition(
+            X,
+            buckets.codes,
+            config.k,
+            t,
+            seed=config.seed,
+            progress=scaled(progress, 0.1, 0.85),
+            cancel=cancel,
+        )
+    else:
+        classes = _k_anonymous_classes(
+            X, config.k, config.seed, scaled(progress, 0.1, 0.85), cancel
+        )
+    step(progress, cancel, 0.85, "Building the release")
+    rng = np.random.default_rng(config.seed)
+    table = build_release(
+        clean,
+        qi=qi,
+        keep=config.keep,
+        types=types,
+        orders=orders,
+        classes=classes,
+        buckets=buckets,
+        qi_output=config.qi_output,
+        confidential_output=config.confidential_output,
+        rng=rng,
+        original=data.reset_index(drop=True),
+    )
+    step(progress, cancel, 0.9, "Verifying the release")
+    verification = verify_release(table, qi, confidential, t=t, k=config.k)
+    if not verification.ok:
+        raise VerificationError(
+            f"The release failed its independent check and was not written: {verification.message}"
+        )
+    sizes = class_size_stats(sizes=verification.class_sizes)
+    if qi and confidential and sizes["min"] > 2 * config.k:
+        warnings.append(
+            f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
+            "asked): the rarest bucket limits the number of classes. A larger t or fewer "
+            "buckets gives smaller classes."
+        )
+    summary = make_summary(config, verification, buckets, classes, X, clean, types, sizes, warnings)
+    summary["seconds"] = round(time.perf_counter() - started, 3)
+    step(progress, cancel, 1.0, "Done")
+    return Release(
+        table=table,
+        config=config,
+        summary=summary,
+        verification=verification,
+        classes=classes,
+        data=clean,
+        buckets=buckets,
+        warnings=warnings,
+    )
+
+
+def make_summary(
+    config: ReleaseConfig,
+    verification: Any,
+    buckets: Buckets | None,
+    classes: np.ndarray,
+    X: np.ndarray,
+    data: pd.DataFrame,
+    types: dict,
+    sizes: dict[str, Any],
+    warnings: list[str],
+) -> dict[str, Any]:
+    """The JSON-ready numbers of SPEC §6 (``--summary`` and the report)."""
+    t = config.bucket_t
+    conf_loss, conf_columns = (
+        confidential_loss(data, buckets, types) if buckets is not None else (None, {})
+    )
+    achieved_t = verification.t
+    summary: dict[str, Any] = {
+        "software": f"tclose {__version__}",
+        "mechanism": "buckets",
+        "n_records": len(data),
+        "n_released": int(verification.n_records),
+        "k": int(config.k),
+        "t": t,
+        "epsilon": (config.epsilon if config.epsilon is not None else 2 * math.log(t))
+        if t is not None
+        else None,
+        "epsilon_from": ("given" if config.epsilon is not None else "t") if t else None,
+        "epsilon_assumption": EPSILON_ASSUMPTION if t is not None else None,
+        "k_achieved": int(verification.k),
+        "t_achieved": achieved_t,
+        "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
+        "n_classes": int(verification.n_classes),
+        "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
+        "class_sizes": sizes,
+        "n_buckets": len(buckets.counts) if buckets is not None else 0,
+        "buckets": _bucket_summary(buckets) if buckets is not None else [],
+        "information_loss": {
+            "qi_sse_sst": sse_sst(X, classes),
+            "confidential_sse_sst": conf_loss,
+            "confidential_columns": conf_columns,
+        },
+        "parameters": {
+            "qi": list(config.qi),
+            "confidential": list(config.confidential),
+            "identifiers": list(config.identifiers),
+            "keep": list(config.keep),
+            "types": {c: str(types[c]) for c in types},
+            "missing": list(config.missing),
+            "n_buckets": config.n_buckets,
+            "qi_output": config.qi_output,
+            "confidential_output": config.confidential_output,
+            "joint": config.joint,
+        },
+        "seed": config.seed,
+        "seed_policy": (
+            "fresh randomness (not reproducible)"
+            if config.seed is None
+            else "fixed seed: row order reproducible, for audits only"
+        ),
+        "verification": verification.message,
+        "warnings": list(warnings),
+    }
+    return summary

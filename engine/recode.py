@@ -1,0 +1,187 @@
+"""The release table: QIs recoded per class, confidential values replaced by their bucket.
+
+Every record of a class gets the same released QI values, so the released table falls apart
+into the equivalence classes a checker can find without any other information (SPEC §1-2):
+
+* ``centroid``: mean for numeric columns (rounded to the column's own precision), the median
+  category for ordinal ones, the most frequent category for nominal ones, the mean date;
+* ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones.
+
+Confidential values become their bucket's ``label`` (an interval or category set) or
+``representative`` (bucket median or mode); the missing bucket is released empty.
+Identifiers and untagged columns are dropped, ``keep`` columns pass unchanged, and rows are
+shuffled so that position does not link back to the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from engine.buckets import format_number
+from engine.encode import category_order, numeric_values, ordinal_ranks
+from engine.result import Buckets
+from engine.roles import ColumnType
+
+_EPOCH = pd.Timestamp("1970-01-01")
+
+
+def decimals(series: pd.Series) -> int:
+    """Decimal places the column is recorded with (0 for whole numbers, at most 6)."""
+    values = pd.to_numeric(series, errors="coerce").dropna().to_numpy(dtype=float)
+    for places in range(7):
+        if np.allclose(values, np.round(values, places), rtol=0, atol=1e-9):
+            return places
+    return 6
+
+
+def _by_class(values: np.ndarray, classes: np.ndarray) -> pd.core.groupby.SeriesGroupBy:
+    return pd.Series(values).groupby(classes)
+
+
+def _numeric_centroid(series: pd.Series, ctype: ColumnType, classes: np.ndarray) -> pd.Series:
+    nums = numeric_values(series, ctype)
+    means = _by_class(nums, classes).mean()
+    if ctype == ColumnType.DATE:
+        per_class = means.round().map(
+            lambda d: pd.NaT if pd.isna(d) else _EPOCH + pd.Timedelta(days=d)
+        )
+        return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+    places = decimals(series)
+    per_class = means.round(places)
+    out = pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+    if places == 0:
+        out = out.astype("Int64") if out.isna().any() else out.astype("int64")
+    return out
+
+
+def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: np.ndarray):
+    cats = category_order(series, order)
+    ranks = ordinal_ranks(series, order)
+    med = _by_class(ranks, classes).quantile(0.5, interpolation="lower")
+    per_class = med.map(lambda r: None if pd.isna(r) else cats[int(r)])
+    return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+
+
+def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
+    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()})
+    sizes = frame.groupby(["c", "v"], dropna=False, sort=True).size().reset_index(name="n")
+    sizes["neg"] = -sizes["n"]
+    top = sizes.sort_values(["c", "neg"], kind="stable").drop_duplicates("c")
+    per_class = pd.Series(top["v"].to_numpy(), index=top["c"].to_numpy())
+    return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name).astype(
+        series.dtype if series.dtype != object else object
+    )
+
+
+def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, classes):
+    if ctype == ColumnType.NOMINAL:
+        frame = pd.DataFrame({"c": classes, "v": series.astype("string")}).dropna()
+        sets = frame.groupby("c")["v"].agg(lambda v: sorted(set(v)))
+        text = sets.map(lambda s: s[0] if len(s) == 1 else "{" + ", ".join(s) + "}")
+    else:
+        if ctype == ColumnType.ORDINAL:
+            cats = category_order(series, order)
+            keys = ordinal_ranks(series, order)
+
+            def fmt(x: float) -> str:
+                return str(cats[int(x)])
+
+        elif ctype == ColumnType.DATE:
+            keys = numeric_values(series, ctype)
+
+            def fmt(x: float) -> str:
+                return (_EPOCH + pd.Timedelta(days=x)).date().isoformat()
+
+        else:
+            keys = numeric_values(series, ctype)
+            fmt = format_number
+        grouped = _by_class(keys, classes)
+        lo, hi = grouped.min(), grouped.max()
+        text = pd.Series(
+            [
+                None if pd.isna(a) else (fmt(a) if a == b else f"{fmt(a)}–{fmt(b)}")
+                for a, b in zip(lo, hi, strict=True)
+            ],
+            index=lo.index,
+            dtype=object,
+        )
+    return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
+
+
+def recode_qi(
+    data: pd.DataFrame,
+    qi: Sequence[str],
+    types: Mapping[str, ColumnType],
+    orders: Mapping[str, Sequence[str]],
+    classes: np.ndarray,
+    mode: Literal["centroid", "range"] = "centroid",
+) -> pd.DataFrame:
+    """The released QI columns: one value per class (module doc)."""
+    out = {}
+    for col in qi:
+        series = data[col].reset_index(drop=True)
+        ctype = types[col]
+        if mode == "range":
+            out[col] = _range(series, ctype, orders.get(col), classes)
+        elif ctype in (ColumnType.NUMERIC, ColumnType.DATE):
+            out[col] = _numeric_centroid(series, ctype, classes)
+        elif ctype == ColumnType.ORDINAL:
+            out[col] = _ordinal_centroid(series, orders.get(col), classes)
+        else:
+            out[col] = _nominal_centroid(series, classes)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(classes)))
+
+
+def release_confidential(
+    buckets: Buckets, mode: Literal["label", "representative"] = "label"
+) -> pd.DataFrame:
+    """The released confidential columns: each record's bucket label or representative."""
+    out = {}
+    codes = buckets.codes
+    for i, col in enumerate(buckets.columns):
+        if mode == "representative":
+            per_bucket = pd.Series([rep[i] for rep in buckets.representatives])
+            values = per_bucket.iloc[codes].reset_index(drop=True)
+            numeric = pd.to_numeric(values, errors="coerce")
+            if numeric.notna().sum() == values.notna().sum():
+                values = numeric
+            out[col] = values
+        else:
+            labels = buckets.column_labels or [(lab,) for lab in buckets.labels]
+            per_bucket = pd.Series([lab[i] or None for lab in labels], dtype="string")
+            out[col] = per_bucket.iloc[codes].reset_index(drop=True)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(codes)))
+
+
+def build_release(
+    data: pd.DataFrame,
+    *,
+    qi: Sequence[str],
+    keep: Sequence[str],
+    types: Mapping[str, ColumnType],
+    orders: Mapping[str, Sequence[str]],
+    classes: np.ndarray,
+    buckets: Buckets | None,
+    qi_output: Literal["centroid", "range"],
+    confidential_output: Literal["label", "representative"],
+    rng: np.random.Generator,
+    original: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """The whole released table, columns in input order, rows shuffled.
+
+    ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied).
+    """
+    parts = [recode_qi(data, qi, types, orders, classes, qi_output)]
+    if buckets is not None:
+        parts.append(release_confidential(buckets, confidential_output))
+    source = original if original is not None else data
+    if keep:
+        parts.append(source[list(keep)].reset_index(drop=True))
+    table = pd.concat(parts, axis=1)
+    ordered = [c for c in source.columns if c in table.columns]
+    table = table[ordered]
+    return table.iloc[rng.permutation(len(table))].reset_index(drop=True)

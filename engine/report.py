@@ -1,0 +1,712 @@
+"""The release report: one self-contained HTML file a disclosure review board can read.
+
+The report says what was released and why it is safe: the data set, the role of every column,
+the parameters and mechanism, the guarantees achieved with the assumptions they rest on (in
+plain words, SPEC §4), the confidential buckets, the class sizes, the preview plots,
+information loss, disclosure risk before and after, software version, date and seed policy.
+
+It is one HTML file with its images embedded as base64 PNG and its style inline, so that it
+opens offline on an air-gapped machine, can be mailed as one attachment, and prints cleanly
+(print style sheet: A4, no broken tables or figures).  There is no PDF writer: printing the
+HTML to PDF from any browser gives one, and no new dependency is needed for it.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from engine.errors import InputError
+from engine.result import Release
+from engine.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.version import __version__
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from engine.io import ImportInfo
+    from engine.privacy import Guarantee
+
+#: resolution of the embedded figures (sharp on paper, a few hundred kB per report)
+FIGURE_DPI = 110
+
+
+@dataclass
+class ReportFigure:
+    """One embedded picture: a title for the reader and the PNG bytes."""
+
+    title: str
+    png: bytes
+    caption: str = ""
+
+
+# -- small formatting helpers ----------------------------------------------------------------------
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _num(value: Any, digits: int = 4) -> str:
+    """A number for people: thousands separators, a few significant digits, ∞ for inf."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return f"{int(value):,}"
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if math.isnan(v):
+            return "—"
+        if math.isinf(v):
+            return "∞" if v > 0 else "−∞"
+        if v == int(v) and abs(v) < 1e15:
+            return f"{int(v):,}"
+        return f"{v:,.{digits}g}" if abs(v) >= 1e-3 else f"{v:.{digits}g}"
+    return str(value)
+
+
+def _pct(share: float | None) -> str:
+    if share is None:
+        return "—"
+    pct = 100.0 * share
+    return f"{pct:.3g} %" if 0 < pct < 0.1 else f"{pct:.1f} %"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], right: Sequence[int] = ()) -> str:
+    """An HTML table of already-escaped cells; columns listed in ``right`` are numbers."""
+
+    def cls(i: int) -> str:
+        return ' class="n"' if i in right else ""
+
+    head = "".join(f"<th{cls(i)}>{_e(h)}</th>" for i, h in enumerate(header))
+    body = "".join(
+        "<tr>" + "".join(f"<td{cls(i)}>{cell}</td>" for i, cell in enumerate(row)) + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _dl(items: Iterable[tuple[str, Any]]) -> str:
+    """A two-column key/value table (already-escaped values)."""
+    rows = "".join(f"<tr><th>{_e(k)}</th><td>{v}</td></tr>" for k, v in items)
+    return f'<table class="kv"><tbody>{rows}</tbody></table>'
+
+
+def _cols(names: Sequence[str]) -> str:
+    return ", ".join(f"<code>{_e(n)}</code>" for n in names) if names else "—"
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
+    """PNG bytes of a matplotlib figure (no pyplot: safe on any thread)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")  # layouts are constrained
+    return buf.getvalue()
+
+
+def preview_figures(release: Release) -> list[ReportFigure]:
+    """The plots of the GUI's preview page (from :mod:`engine.plots`), as PNG.
+
+    A plot that cannot be drawn does not stop the report: the report says which one failed.
+    """
+    from engine import plots  # matplotlib is imported only when a report is written
+
+    makers: list[tuple[str, str, Callable[[], Figure]]] = []
+    if release.buckets is not None:
+        makers.append(
+            (
+                "Confidential buckets",
+                "The distribution of the confidential attribute and how it was split into buckets.",
+                lambda: plots.bucket_histogram(release),
+            )
+        )
+    makers.append(
+        (
+            "Class sizes",
+            "How many equivalence classes have each size; the dashed line marks k.",
+            lambda: plots.class_size_histogram(release),
+        )
+    )
+    if release.buckets is not None and release.config.bucket_t is not None:
+        makers.append(
+            (
+                "Closeness of every class",
+                "For each class (row) and bucket (column), the bucket's share in the class "
+                "divided by its share in the whole file; t-closeness keeps every cell inside "
+                "[1/t, t].",
+                lambda: plots.closeness_heatmap(release),
+            )
+        )
+    for col in release.config.qi:
+        makers.append(
+            (
+                f"Quasi-identifier {col}: before and after",
+                f"The values of {col} in the input and in the release.",
+                lambda col=col: plots.qi_before_after(release, col),
+            )
+        )
+    out = []
+    for title, caption, make in makers:
+        try:
+            png = figure_png(make())
+        except Exception as err:  # a broken plot must not cost the user the whole report
+            out.append(ReportFigure(title, b"", f"This plot could not be drawn ({err})."))
+        else:
+            out.append(ReportFigure(title, png, caption))
+    return out
+
+
+# -- sections --------------------------------------------------------------------------------------
+
+
+def release_guarantees(release: Release) -> list[Guarantee]:
+    """The guarantees of the privacy calculator for what this release achieved.
+
+    The bucket mechanism is judged by the t the verifier read off the released file (not the
+    t requested); a noise mechanism by its ε, times the number of draws when the noise was
+    redrawn until t-close (each draw spends ε again, SPEC §5).
+    """
+    from engine.privacy import Guarantee, guarantees
+
+    cfg, ver = release.config, release.verification
+    sizes = np.asarray(ver.class_sizes, dtype=np.int64)
+    sizes = sizes if sizes.size and (sizes > 0).all() else None
+    if cfg.mechanism == "buckets":
+        t = ver.t if ver.t is not None and math.isfinite(ver.t) else cfg.bucket_t
+        if t is None:  # no confidential column: k-anonymity is all there is
+            return [
+                Guarantee(
+                    name="k-anonymity",
+                    values={"k": int(ver.k)},
+                    statement=(
+                        "Every released combination of quasi-identifier values is shared by "
+                        f"at least {int(ver.k)} records."
+                    ),
+                    assumption="The intruder links records through the quasi-identifiers only.",
+                    source="Samarati & Sweeney 1998",
+                )
+            ]
+        return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
+    stored = release.summary.get("guarantees")
+    if isinstance(stored, list) and stored and all(isinstance(g, Mapping) for g in stored):
+        # the noise release computed them itself (it knows the draws and the per-column ε)
+        names = {f.name for f in dataclasses.fields(Guarantee)}
+        return [Guarantee(**{k: v for k, v in g.items() if k in names}) for g in stored]
+    draws = release.summary.get("draws", 1)
+    draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
+    mechanism = str(release.summary.get("mechanism", cfg.mechanism))
+    if cfg.insensitive:
+        mechanism = "insensitive"
+    if mechanism not in ("laplace", "insensitive", "randomized_response"):
+        mechanism = "laplace"
+    assert cfg.epsilon is not None  # ReleaseConfig insists for noise mechanisms
+    return guarantees(epsilon=cfg.epsilon * draws, class_sizes=sizes, mechanism=mechanism)
+
+
+def _values_text(values: Mapping[str, Any]) -> str:
+    symbols = {"epsilon": "ε", "n": "N", "group": "group", "epsilon_local": "local ε"}
+    return ", ".join(f"{symbols.get(k, k)} = {_num(v, 4)}" for k, v in values.items())
+
+
+def _guarantee_html(release: Release) -> str:
+    cfg, ver = release.config, release.verification
+    requested = [f"k = {cfg.k}"]
+    if cfg.t is not None:
+        requested.append(f"t = {_num(cfg.t)}")
+    if cfg.epsilon is not None:
+        requested.append(f"ε = {_num(cfg.epsilon)}")
+    achieved = [f"k = {ver.k:,}"]
+    if ver.t is not None:
+        achieved.append(f"t = {_num(ver.t, 4)}")
+    parts = [
+        f"<p>Requested: {', '.join(requested)}. Achieved, as an independent check read them "
+        f"off the released file: {', '.join(achieved)}. The statements below use the achieved "
+        "values; each holds only under its assumption.</p>"
+    ]
+    items = release_guarantees(release)
+    for g in (g for g in items if g.holds):
+        numbers = _values_text(g.values)
+        parts.append(
+            f'<div class="guarantee"><h3>{_e(g.name)}'
+            + (f' <span class="vals">({_e(numbers)})</span>' if numbers else "")
+            + f"</h3><p>{_e(g.statement)}</p>"
+            f'<p class="assume"><b>Assumption:</b> {_e(g.assumption)}</p>'
+            f'<p class="source">{_e(g.source)}</p></div>'
+        )
+    caveats = [g for g in items if not g.holds]
+    if caveats:
+        lis = "".join(
+            f"<li><b>{_e(g.name)}.</b> {_e(g.statement)} <span class='source'>"
+            f"({_e(g.source)})</span></li>"
+            for g in caveats
+        )
+        parts.append(f'<div class="caveats"><h3>What does not follow</h3><ul>{lis}</ul></div>')
+    return "\n".join(parts)
+
+
+def _roles_rows(release: Release) -> list[list[str]]:
+    cfg = release.config
+    role_of: dict[str, str] = {}
+    for cols, role in (
+        (cfg.identifiers, "identifier — not released"),
+        (cfg.qi, "quasi-identifier — recoded per class"),
+        (cfg.confidential, "confidential — protected"),
+        (cfg.keep, "other — released unchanged"),
+    ):
+        for c in cols:
+            role_of[c] = role
+    types = _column_types(release)
+    rows = []
+    for col in release.data.columns:
+        role = role_of.get(col, "untagged — not released")
+        missing = int(release.data[col].isna().sum())
+        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(types.get(col, "")), _num(missing)])
+    return rows
+
+
+def _column_types(release: Release) -> dict[str, str]:
+    """The type of each column as the run used it (summary first, then overrides, then dtype)."""
+    params = release.summary.get("parameters")
+    from_summary = release.summary.get("types") or (
+        params.get("types") if isinstance(params, Mapping) else None
+    )
+    types: dict[str, str] = {}
+    if isinstance(from_summary, Mapping):
+        types.update({str(k): str(v) for k, v in from_summary.items()})
+    for col, t in release.config.types.items():
+        types.setdefault(col, str(t))
+    for col in release.data.columns:
+        if col not in types:
+            kind = release.data[col].dtype.kind
+            types[col] = "numeric" if kind in "iuf" else "nominal"
+    return types
+
+
+def _parameter_rows(release: Release) -> list[tuple[str, str]]:
+    cfg = release.config
+    rows = [("mechanism", _e(_mechanism_words(release)))]
+    rows.append(("k (smallest class size)", _num(cfg.k)))
+    if cfg.t is not None:
+        rows.append(("t", _num(cfg.t)))
+    if cfg.epsilon is not None:
+        rows.append(("ε (epsilon)", _num(cfg.epsilon)))
+        if cfg.mechanism == "buckets":
+            rows.append(("t = exp(ε/2)", _num(cfg.bucket_t)))
+    if release.buckets is not None:
+        n_b = len(release.buckets.counts)
+        rows.append(
+            (
+                "confidential buckets b",
+                f"{n_b}"
+                + (
+                    " (chosen by the user)"
+                    if cfg.n_buckets
+                    else " (the optimal count for t, as far as the data allow)"
+                ),
+            )
+        )
+    rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
+    rows.append(("confidential values released as", _e(cfg.confidential_output)))
+    if len(cfg.confidential) > 1:
+        rows.append(
+            (
+                "several confidential columns",
+                "jointly (one bucket per tuple)" if cfg.joint else "per column",
+            )
+        )
+    for col, (lo, hi) in cfg.bounds.items():
+        rows.append((f"public bounds of {col}", f"[{_num(lo)}, {_num(hi)}]"))
+    if cfg.resample_until_t is not None:
+        rows.append(("redraw noise until t-close with t", _num(cfg.resample_until_t)))
+    if cfg.missing or cfg.column_missing:
+        codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
+        for col, cs in cfg.column_missing.items():
+            codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
+        rows.append(("missing-value codes", codes))
+    return rows
+
+
+def _mechanism_words(release: Release) -> str:
+    cfg = release.config
+    if cfg.mechanism == "buckets":
+        return (
+            "bucketization + t-close microaggregation (confidential values coarsened into "
+            "buckets; records grouped into classes of at least k whose bucket mix stays close "
+            "to the whole file's)"
+        )
+    words = f"{cfg.mechanism} noise on the confidential values, k-anonymous microaggregation of "
+    words += "the quasi-identifiers"
+    if cfg.insensitive:
+        words += "; insensitive microaggregation of the confidential values first"
+    return words
+
+
+def seed_policy_words(seed: int | None) -> str:
+    """What the seed means for the reader of the report (the project file says the same)."""
+    from engine.project import seed_policy
+
+    note = seed_policy(seed)["note"]
+    return note if seed is None else f"Fixed seed {int(seed)}. {note}"
+
+
+def _bucket_rows(release: Release) -> list[list[str]]:
+    b = release.buckets
+    assert b is not None
+    shares = b.shares
+    rows = []
+    for j, label in enumerate(b.labels):
+        bound = b.bounds[j] if j < len(b.bounds) else None
+        if isinstance(bound, tuple) and len(bound) == 2:
+            bound_text = f"{_num(bound[0])} … {_num(bound[1])}"
+        elif isinstance(bound, set | frozenset | list):
+            bound_text = ", ".join(_e(v) for v in sorted(map(str, bound)))
+        else:
+            bound_text = "—"
+        if j == b.missing_bucket:
+            bound_text = "missing values"
+        rep = b.representatives[j] if j < len(b.representatives) else ()
+        rep_text = ", ".join(_e(_num(v)) for v in rep) if rep else "—"
+        rows.append(
+            [_e(label), bound_text, rep_text, _num(int(b.counts[j])), _pct(float(shares[j]))]
+        )
+    return rows
+
+
+def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    sizes = np.asarray(release.verification.class_sizes, dtype=np.int64)
+    if sizes.size == 0:
+        return [("classes", "0")], []
+    stats = [
+        ("classes", _num(int(sizes.size))),
+        ("smallest (achieved k)", _num(int(sizes.min()))),
+        ("median", _num(float(np.median(sizes)))),
+        ("mean", _num(float(sizes.mean()), 3)),
+        ("largest", _num(int(sizes.max()))),
+    ]
+    values, counts = np.unique(sizes, return_counts=True)
+    if len(values) > 12:  # fold the long tail into ranges that grow by about √2
+        lo, hi = int(sizes.min()), int(sizes.max())
+        edges = [lo]
+        while edges[-1] <= hi:
+            edges.append(max(edges[-1] + 1, round(edges[-1] * math.sqrt(2))))
+        rows = []
+        for a, b in itertools.pairwise(edges):
+            mask = (sizes >= a) & (sizes < b)
+            if mask.any():
+                label = f"{a}" if b == a + 1 else f"{a}–{b - 1}"
+                rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
+        return stats, rows
+    rows = [
+        [_num(int(v)), _num(int(c)), _num(int(v * c))] for v, c in zip(values, counts, strict=True)
+    ]
+    return stats, rows
+
+
+#: readable names of information-loss figures a summary may carry
+_LOSS_NAMES = {
+    "qi_sse_sst": "quasi-identifiers: SSE/SST (0 = nothing lost, 1 = all)",
+    "confidential_sse_sst": "confidential values: SSE/SST (0 = unchanged)",
+}
+#: readable names of the per-column statistics of the confidential columns
+_COLUMN_STAT_NAMES = {
+    "sse_sst": "SSE/SST",
+    "share_changed": "share of values changed",
+    "mean_absolute_error": "mean absolute error",
+    "mean_original": "mean before",
+    "mean_released": "mean after",
+    "variance_original": "variance before",
+    "variance_released": "variance after",
+    "correlation": "correlation of before and after",
+}
+
+
+def information_loss_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The overall information-loss figures of a run summary, named for people."""
+    loss = summary.get("information_loss")
+    source: Mapping[str, Any] = loss if isinstance(loss, Mapping) else summary
+    rows = []
+    for key, name in _LOSS_NAMES.items():
+        value = source.get(key)
+        if isinstance(value, int | float):
+            rows.append((name, _e(_num(value))))
+    return rows
+
+
+def column_loss_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    """Per confidential column: (column, statistic, value) rows of the run summary."""
+    loss = summary.get("information_loss")
+    per_column = loss.get("confidential_columns") if isinstance(loss, Mapping) else None
+    rows: list[list[str]] = []
+    if not isinstance(per_column, Mapping):
+        return rows
+    for col, stats in per_column.items():
+        if not isinstance(stats, Mapping):
+            continue
+        for key, value in stats.items():
+            if isinstance(value, int | float):
+                name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
+                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(_num(value, 4))])
+    return rows
+
+
+# -- the document ----------------------------------------------------------------------------------
+
+_CSS = """
+:root { --ink: #1d2430; --muted: #5b6474; --line: #d5dae1; --accent: #2b5797; --ok: #1e7b34;
+        --bad: #b3261e; --soft: #f3f6fa; }
+* { box-sizing: border-box; }
+body { font-family: "Segoe UI", "Helvetica Neue", Arial, sans-serif; color: var(--ink);
+       line-height: 1.45; margin: 0; background: white; }
+main { max-width: 60rem; margin: 0 auto; padding: 2rem 2.5rem 3rem; }
+h1 { font-size: 1.7rem; margin: 0 0 .2rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .6rem; padding-bottom: .25rem;
+     border-bottom: 2px solid var(--accent); color: var(--accent); }
+h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
+p.sub { color: var(--muted); margin: 0 0 1rem; }
+code { font-family: Consolas, "DejaVu Sans Mono", monospace; font-size: .92em;
+       background: var(--soft); padding: 0 .2em; border-radius: 3px; }
+table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem; font-size: .92rem; }
+th, td { text-align: left; padding: .3rem .55rem; border-bottom: 1px solid var(--line);
+         vertical-align: top; }
+thead th { background: var(--soft); border-bottom: 2px solid var(--line); }
+table.kv th { width: 34%; font-weight: 600; color: var(--muted); }
+th.n, td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.verdict { border: 1px solid var(--line); border-left: 6px solid var(--ok); padding: .8rem 1rem;
+           background: #f4faf5; margin: 1rem 0; }
+.verdict.bad { border-left-color: var(--bad); background: #fdf3f2; }
+.verdict strong { font-size: 1.05rem; }
+.guarantee { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .9rem;
+             margin: .6rem 0; break-inside: avoid; }
+.guarantee h3 { margin: 0 0 .3rem; color: var(--accent); }
+.guarantee p { margin: .2rem 0; }
+.assume { color: var(--muted); }
+.source, .vals { color: var(--muted); font-size: .85rem; font-weight: normal; }
+.caveats { border: 1px solid #e6c9a8; background: #fffaf3; border-radius: 6px;
+           padding: .5rem .9rem; margin: .8rem 0; break-inside: avoid; }
+.caveats h3 { margin: .2rem 0; color: #8a5a00; }
+.caveats li { margin: .25rem 0; }
+.assume b { color: var(--ink); }
+.warnings { border-left: 6px solid #d08b00; background: #fff8e6; padding: .6rem 1rem; }
+figure { margin: 1rem 0; break-inside: avoid; text-align: center; }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { color: var(--muted); font-size: .88rem; margin-top: .3rem; text-align: left; }
+.grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1.2rem; }
+.grid figure { margin: .5rem 0; }
+footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem;
+         border-top: 1px solid var(--line); padding-top: .6rem; }
+@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  main { max-width: none; padding: 0; }
+  body { font-size: 10pt; }
+  h2 { break-after: avoid; }
+  table, .guarantee, figure, .verdict { break-inside: avoid; }
+  .grid { grid-template-columns: 1fr 1fr; }
+  a { color: inherit; text-decoration: none; }
+}
+@media (max-width: 700px) { .grid { grid-template-columns: 1fr; } }
+"""
+
+
+def render_report(
+    release: Release,
+    *,
+    input_info: ImportInfo | None = None,
+    input_checksum: str | None = None,
+    figures: Sequence[ReportFigure] | None = None,
+    risk: Mapping[str, RiskSummary] | None = None,
+    risk_threshold: float = DEFAULT_THRESHOLD,
+    generated_at: datetime | None = None,
+    title: str | None = None,
+) -> str:
+    """The report as one HTML string (figures and risk computed here unless given)."""
+    cfg, ver = release.config, release.verification
+    when = (generated_at or datetime.now(UTC)).astimezone(UTC)
+    if figures is None:
+        figures = preview_figures(release)
+    if risk is None:
+        risk = release_risk(release, threshold=risk_threshold)
+    name = Path(input_info.path).name if input_info is not None else "the input table"
+    title = title or f"Release report — {name}"
+
+    parts: list[str] = []
+    add = parts.append
+    add(f"<h1>{_e(title)}</h1>")
+    add(
+        f'<p class="sub">Produced by tclose {_e(__version__)} on '
+        f"{when:%Y-%m-%d %H:%M} UTC · {ver.n_records:,} records released</p>"
+    )
+    verdict_cls = "verdict" if ver.ok else "verdict bad"
+    t_text = f", t = {_num(ver.t, 4)}" if ver.t is not None else ""
+    add(
+        f'<div class="{verdict_cls}"><strong>Independent check: '
+        f"{'passed' if ver.ok else 'FAILED'} — achieved k = {ver.k:,}{t_text}.</strong>"
+        f"<br>{_e(ver.message)}</div>"
+    )
+    if release.warnings:
+        items = "".join(f"<li>{_e(w)}</li>" for w in release.warnings)
+        add(f'<div class="warnings"><strong>Warnings</strong><ul>{items}</ul></div>')
+
+    # data set
+    add("<h2>1. Data set</h2>")
+    rows: list[tuple[str, str]] = [("file", _e(name))]
+    if input_info is not None:
+        rows.append(("format", _e(input_info.format)))
+        if input_info.sheet:
+            rows.append(("sheet", _e(input_info.sheet)))
+        rows.append(("rows × columns read", f"{input_info.n_rows:,} × {input_info.n_columns:,}"))
+    if input_checksum:
+        rows.append(("SHA-256 of the file", f"<code>{_e(input_checksum)}</code>"))
+    rows.append(("records released", _num(ver.n_records)))
+    rows.append(("columns released", _cols(list(release.table.columns))))
+    add(_dl(rows))
+    if input_info is not None and input_info.notes:
+        add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
+
+    add("<h3>Roles and types of the columns</h3>")
+    add(_table(["column", "role", "type", "missing values"], _roles_rows(release)))
+
+    # parameters and mechanism
+    add("<h2>2. Parameters and mechanism</h2>")
+    add(_dl(_parameter_rows(release)))
+
+    # guarantees
+    add("<h2>3. Guarantees achieved</h2>")
+    add(_guarantee_html(release))
+
+    # buckets
+    if release.buckets is not None:
+        add("<h2>4. Confidential buckets</h2>")
+        add(
+            f"<p>The confidential values ({_cols(cfg.confidential)}) were replaced by the "
+            "bucket they fall in; each class holds every bucket in nearly the whole file's "
+            "proportion.</p>"
+        )
+        add(
+            _table(
+                ["released as", "values", "representative", "records", "share"],
+                _bucket_rows(release),
+                right=(3, 4),
+            )
+        )
+
+    # class sizes
+    add("<h2>5. Equivalence classes</h2>")
+    stats, size_rows = _class_size_rows(release)
+    add(_dl(stats))
+    if size_rows:
+        add(_table(["class size", "classes", "records"], size_rows, right=(0, 1, 2)))
+
+    # figures
+    add("<h2>6. Plots</h2>")
+    if not figures:
+        add("<p>No plots.</p>")
+    else:
+        add('<div class="grid">')
+        for fig in figures:
+            if fig.png:
+                data = base64.b64encode(fig.png).decode("ascii")
+                img = f'<img alt="{_e(fig.title)}" src="data:image/png;base64,{data}">'
+            else:
+                img = ""
+            add(
+                f"<figure>{img}<figcaption><b>{_e(fig.title)}.</b> "
+                f"{_e(fig.caption)}</figcaption></figure>"
+            )
+        add("</div>")
+
+    # information loss
+    add("<h2>7. Information loss</h2>")
+    loss_rows = information_loss_rows(release.summary)
+    if loss_rows:
+        add(
+            "<p>SSE/SST: the squared distance of the released values from the original ones, "
+            "as a share of the data's total variation (QIs standardised; for categories, a "
+            "changed value counts 1).</p>"
+        )
+        add(_dl(loss_rows))
+        per_column = column_loss_rows(release.summary)
+        if per_column:
+            add(_table(["confidential column", "measure", "value"], per_column, right=(2,)))
+    else:
+        add("<p>The run did not report information-loss figures.</p>")
+
+    # risk
+    add("<h2>8. Disclosure risk before and after</h2>")
+    add(
+        "<p>Measured on the table alone: a class is a set of records with the same "
+        "quasi-identifier values. Before = the original records, after = the release. "
+        "Attribute disclosure compares the confidential buckets on both sides.</p>"
+    )
+    add(
+        _table(
+            ["measure", "before", "after"],
+            [[_e(c) for c in row] for row in comparison_rows(risk["before"], risk["after"])],
+            right=(1, 2),
+        )
+    )
+
+    # reproducibility
+    add("<h2>9. Reproducibility</h2>")
+    repro: list[tuple[str, str]] = [
+        ("software", f"tclose {_e(__version__)}"),
+        ("report written", f"{when:%Y-%m-%d %H:%M:%S} UTC"),
+        ("seed policy", _e(seed_policy_words(cfg.seed))),
+    ]
+    seconds = release.summary.get("seconds", release.summary.get("time_seconds"))
+    if isinstance(seconds, int | float):
+        repro.append(("time taken", f"{seconds:.1f} s"))
+    add(_dl(repro))
+    add(
+        "<footer>Methods: Domingo-Ferrer &amp; Soria-Comas, <i>From t-closeness to "
+        "differential privacy and vice versa in data anonymization</i>, Knowledge-Based "
+        "Systems 74 (2015); Ekenstedt et al., <i>When differential privacy implies "
+        "syntactic privacy</i>, IEEE TIFS 17 (2022). To print or save as PDF, use the "
+        "browser's Print command.</footer>"
+    )
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="tclose {_e(__version__)}">\n'
+        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
+
+
+def write_report(
+    release: Release, path: str | Path, *, input_info: ImportInfo | None = None
+) -> Path:
+    """Write the HTML release report to ``path`` and return it.
+
+    With ``input_info`` (from :func:`engine.io.read_table`) the report names the input file
+    and records its SHA-256 checksum.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in {".html", ".htm"}:
+        raise InputError(f"{path}: the report is an HTML file; name it ….html.")
+    checksum = None
+    if input_info is not None and Path(input_info.path).is_file():
+        from engine.project import file_sha256
+
+        checksum = file_sha256(input_info.path)
+    text = render_report(release, input_info=input_info, input_checksum=checksum)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"{path}: cannot write the report ({err.strerror or err}).") from err
+    return path

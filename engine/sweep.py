@@ -1,0 +1,243 @@
+"""The privacy–utility sweep: information loss over a grid of privacy levels and k.
+
+Choosing t (or ε) and k is a trade-off the analyst has to see: stronger privacy (smaller t or
+ε, larger k) costs information.  :func:`run_sweep` runs the engine on every point of a grid
+and tabulates the information loss; :func:`sweep_figure` draws it against the privacy level,
+one curve per k (as the poster of Soria-Comas et al. does for ε from 0.01 to 10).  A point
+that cannot be met on the data (SPEC §3.3) is a row with ``feasible=False`` and the reason,
+not an error: an infeasible corner is part of the answer.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from engine.config import ReleaseConfig
+from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.result import Release
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: the columns of a sweep table, in order
+COLUMNS = (
+    "t",
+    "epsilon",
+    "k",
+    "feasible",
+    "qi_sse_sst",
+    "confidential_sse_sst",
+    "achieved_k",
+    "achieved_t",
+    "n_classes",
+    "seconds",
+    "message",
+)
+
+
+def _levels(values: Iterable[float] | None, name: str, minimum: float, strict: bool) -> list[float]:
+    out = []
+    for v in values or ():
+        v = float(v)
+        ok = math.isfinite(v) and (v > minimum if strict else v >= minimum)
+        if not ok:
+            bound = f"> {minimum:g}" if strict else f"≥ {minimum:g}"
+            raise InputError(f"Every {name} of the sweep must be a number {bound}, not {v:g}.")
+        out.append(v)
+    return sorted(set(out))
+
+
+def sweep_grid(
+    *,
+    ts: Iterable[float] | None = None,
+    epsilons: Iterable[float] | None = None,
+    ks: Iterable[int],
+) -> list[tuple[str, float, int]]:
+    """The points ``(level_name, level, k)`` of a grid; exactly one of ts / epsilons."""
+    t_list = _levels(ts, "t", 1.0, strict=False)
+    e_list = _levels(epsilons, "ε", 0.0, strict=True)
+    if bool(t_list) == bool(e_list):
+        raise InputError("Give the privacy levels of the sweep as t values or as ε values.")
+    k_list = sorted({int(k) for k in ks})
+    if not k_list or any(k < 1 for k in k_list) or any(int(k) != k for k in ks):
+        raise InputError("Give the k values of the sweep as whole numbers ≥ 1.")
+    name, levels = ("t", t_list) if t_list else ("epsilon", e_list)
+    return [(name, level, k) for k in k_list for level in levels]
+
+
+def information_loss(release: Release) -> tuple[float, float]:
+    """(QI SSE/SST, confidential SSE/SST) of a release, as its summary reports them."""
+    summary: Mapping[str, Any] = release.summary
+    loss = summary.get("information_loss")
+    source = loss if isinstance(loss, Mapping) else summary
+    qi = source.get("qi_sse_sst", summary.get("qi_sse_sst"))
+    conf = source.get("confidential_sse_sst", summary.get("confidential_sse_sst"))
+    return (
+        float(qi) if qi is not None else math.nan,
+        float(conf) if conf is not None else math.nan,
+    )
+
+
+def _achieved_t(release: Release) -> float:
+    """The verifier's t; for noise without buckets the summary's (stochastic) t."""
+    t = release.verification.t
+    if t is None:
+        t = release.summary.get("t")
+    return float(t) if isinstance(t, int | float) else math.nan
+
+
+def run_sweep(
+    data: pd.DataFrame,
+    config: ReleaseConfig,
+    *,
+    ts: Iterable[float] | None = None,
+    epsilons: Iterable[float] | None = None,
+    ks: Iterable[int],
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> pd.DataFrame:
+    """Run :func:`engine.anonymize.anonymize` on every (level, k) of the grid.
+
+    ``config`` gives everything but the privacy level and k (its own t/ε/k are replaced).
+    Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
+    both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
+    sweep (CancelledError); a point that is infeasible is recorded, not raised.
+    """
+    from engine.anonymize import anonymize  # imported here: the engine core is heavy
+
+    grid = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
+    rows: list[dict[str, Any]] = []
+    n = len(grid)
+    for i, (name, level, k) in enumerate(grid):
+        label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
+        step(progress, cancel, i / n, f"{label} ({i + 1} of {n})")
+        if name == "t":
+            cfg = replace(config, t=level, epsilon=None, k=k)
+        else:
+            cfg = replace(config, t=None, epsilon=level, k=k)
+        t_equiv = cfg.bucket_t if cfg.mechanism == "buckets" else math.nan
+        row: dict[str, Any] = {
+            "t": t_equiv if name == "epsilon" else level,
+            "epsilon": level if name == "epsilon" else 2.0 * math.log(level),
+            "k": k,
+        }
+        started = time.perf_counter()
+        try:
+            release = anonymize(
+                data, cfg, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel
+            )
+        except (InfeasibleError, VerificationError) as err:
+            row.update(feasible=False, message=err.message)
+        else:
+            qi_loss, conf_loss = information_loss(release)
+            ver = release.verification
+            row.update(
+                feasible=True,
+                qi_sse_sst=qi_loss,
+                confidential_sse_sst=conf_loss,
+                achieved_k=int(ver.k),
+                achieved_t=_achieved_t(release),
+                n_classes=int(ver.n_classes),
+                message="",
+            )
+        row["seconds"] = round(time.perf_counter() - started, 3)
+        rows.append(row)
+    step(progress, cancel, 1.0, "Sweep done")
+    table = pd.DataFrame(rows, columns=list(COLUMNS))
+    table["feasible"] = table["feasible"].astype(bool)
+    table["message"] = table["message"].fillna("")
+    for col in ("achieved_k", "n_classes"):
+        table[col] = table[col].astype("Int64")
+    table.attrs["level"] = grid[0][0] if grid else "t"
+    return table
+
+
+def sweep_figure(
+    table: pd.DataFrame,
+    *,
+    level: str | None = None,
+    measure: str = "qi_sse_sst",
+    highlight: tuple[float, int] | None = None,
+) -> Figure:
+    """Information loss against the privacy level, one curve per k.
+
+    ``level`` is ``"t"`` or ``"epsilon"`` (default: ``table.attrs["level"]`` or t);
+    ``highlight`` = (level value, k) rings one point (the one the user picked).  Infeasible
+    points are drawn as crosses on the axis so the reader sees where the grid breaks.
+    """
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    level = level or table.attrs.get("level", "t")
+    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    names = {
+        "qi_sse_sst": "QI information loss (SSE/SST)",
+        "confidential_sse_sst": "confidential distortion (SSE/SST)",
+    }
+    ks = sorted(table["k"].unique()) if not table.empty else []
+    cmap = matplotlib.colormaps["viridis"]
+    colours = [cmap(x) for x in np.linspace(0.05, 0.85, max(len(ks), 1))]
+    any_infeasible = False
+    for colour, k in zip(colours, ks, strict=False):
+        part = table[table["k"] == k].sort_values(level)
+        ok = part[part["feasible"]]
+        ax.plot(ok[level], ok[measure], marker="o", color=colour, label=f"k = {k}")
+        bad = part[~part["feasible"]]
+        if len(bad):
+            any_infeasible = True
+            ax.plot(
+                bad[level],
+                np.zeros(len(bad)),
+                linestyle="none",
+                marker="x",
+                color=colour,
+                markersize=8,
+                clip_on=False,
+            )
+    if highlight is not None:
+        lv, hk = highlight
+        hit = table[(np.isclose(table[level], lv)) & (table["k"] == hk) & table["feasible"]]
+        if len(hit):
+            ax.plot(
+                hit[level],
+                hit[measure],
+                marker="o",
+                markersize=14,
+                markerfacecolor="none",
+                markeredgecolor="#c44e52",
+                markeredgewidth=2,
+                linestyle="none",
+                label="chosen",
+            )
+    if level == "epsilon":
+        ax.set_xscale("log")
+        ax.set_xlabel("ε (larger = weaker privacy)")
+    else:
+        ax.set_xlabel("t (larger = weaker privacy)")
+    ax.set_ylabel(names.get(measure, measure))
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    title = "Information loss against privacy level"
+    if any_infeasible:
+        title += " (× = infeasible)"
+    ax.set_title(title)
+    if ks:
+        ax.legend(title=None, loc="best")
+    return fig
+
+
+def pick_point(table: pd.DataFrame, level: str, value: float, k: int) -> Mapping[str, Any]:
+    """The sweep row of (value, k) — the point a user picked — or InputError if absent."""
+    hit = table[np.isclose(table[level].astype(float), value) & (table["k"] == k)]
+    if hit.empty:
+        raise InputError(f"The sweep has no point {level} = {value:g}, k = {k}.")
+    return hit.iloc[0].to_dict()

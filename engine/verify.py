@@ -1,0 +1,104 @@
+"""The independent check of a release: it reads the released table and nothing else (SPEC §2).
+
+Equivalence classes are the groups of rows with identical released QI values; buckets are the
+distinct tuples of released confidential values (an empty cell is a value of its own).  For
+each class E and bucket j the distance compares p_{E,j} with the file's p_j; a bucket a class
+lacks makes it infinite.  Everything is vectorised over (class, bucket) pairs that occur, so
+memory stays proportional to the number of rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.errors import InputError
+from engine.result import Verification
+
+#: relative slack for float rounding in the t comparison (far below any meaningful t)
+T_RTOL = 1e-7
+
+
+def group_ids(table: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    """Group number of every row by the values of ``columns`` (missing is a value)."""
+    if not columns:
+        return np.zeros(len(table), dtype=np.int64)
+    keys = table[list(columns)].astype("string").fillna("\x00NA")
+    return keys.groupby(list(columns), sort=False).ngroup().to_numpy(dtype=np.int64)
+
+
+def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
+    """d(class distribution, file distribution) of every class (Definition 4, SPEC §2)."""
+    n = len(classes)
+    n_classes = int(classes.max()) + 1
+    n_buckets = int(buckets.max()) + 1
+    sizes = np.bincount(classes, minlength=n_classes)
+    shares = np.bincount(buckets, minlength=n_buckets) / n
+    pairs, counts = np.unique(classes * n_buckets + buckets, return_counts=True)
+    cls, bkt = pairs // n_buckets, pairs % n_buckets
+    ratio = counts / sizes[cls] / shares[bkt]
+    worst = np.zeros(n_classes)
+    np.maximum.at(worst, cls, np.maximum(ratio, 1.0 / ratio))
+    present = np.bincount(cls, minlength=n_classes)
+    worst[present < n_buckets] = np.inf
+    return worst
+
+
+def verify_release(
+    table: pd.DataFrame,
+    qi: Sequence[str],
+    confidential: Sequence[str],
+    *,
+    t: float | None = None,
+    k: int | None = None,
+) -> Verification:
+    """Achieved k and t of a released table, and whether they meet the given bounds."""
+    qi, confidential = list(qi), list(confidential)
+    absent = [c for c in (*qi, *confidential) if c not in table.columns]
+    if absent:
+        raise InputError(f"The release has no column {', '.join(map(repr, absent))}.")
+    n = len(table)
+    if n == 0:
+        return Verification(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, "Empty release.")
+    classes = group_ids(table, qi)
+    sizes = np.bincount(classes)
+    achieved_k = int(sizes.min())
+    achieved_t: float | None = None
+    distances = None
+    if confidential:
+        distances = class_distances(classes, group_ids(table, confidential))
+        achieved_t = float(distances.max())
+    problems = []
+    worst = None
+    if k is not None and achieved_k < k:
+        problems.append(f"a class has only {achieved_k} records (k = {k} required)")
+        worst = int(np.argmin(sizes))
+    if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
+        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
+        problems.append(f"a class is at distance {shown} (t = {t:g} required)")
+        worst = int(np.argmax(distances))
+    if worst is None:
+        worst = int(np.argmax(distances)) if distances is not None else int(np.argmin(sizes))
+    worst_class: dict[str, Any] | None = None
+    if qi:
+        row = table.iloc[int(np.flatnonzero(classes == worst)[0])]
+        worst_class = {c: (None if pd.isna(row[c]) else row[c]) for c in qi}
+    t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
+    if problems:
+        message = "Verification failed: " + "; ".join(problems) + "."
+    else:
+        message = f"Verified: {len(sizes)} classes, k = {achieved_k}{t_text}."
+    return Verification(
+        k=achieved_k,
+        t=achieved_t,
+        n_records=n,
+        n_classes=len(sizes),
+        class_sizes=np.sort(sizes)[::-1],
+        ok=not problems,
+        message=message,
+        worst_class=worst_class,
+    )

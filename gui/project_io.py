@@ -1,0 +1,179 @@
+"""File > Save project / Open project: the wizard's choices as a project file and back.
+
+The file format and its checks live in :mod:`engine.project`; this module turns the wizard's
+:class:`~gui.state.Session` into a :class:`~engine.project.Project` and back, and asks the
+user the questions a file brings up (where to save, which file to open, what to do when the
+input file changed or moved).  Every function takes the ``parent`` widget for its dialogs;
+given a ``path`` it asks nothing unless something is wrong, which is how the tests use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from engine.errors import InputError, TcloseError
+from engine.io import ImportResult, read_table
+from engine.progress import CancelFn, ProgressFn
+from engine.project import (
+    InputChangedError,
+    Project,
+    check_input,
+    load_project,
+    new_project,
+    save_project,
+    with_input,
+)
+from engine.roles import Role
+from gui.errors import report_error
+from gui.state import Session
+
+FILTER = "tclose project (*.json)"
+
+
+def project_from_session(session: Session, *, output: str | Path | None = None) -> Project:
+    """The project describing the wizard's current choices (InputError when incomplete)."""
+    if session.path is None or session.data is None:
+        raise InputError("Open a data file before saving a project.")
+    info = session.info
+    return new_project(
+        session.path,
+        session.config(),
+        sheet=session.sheet,
+        separator=getattr(info, "separator", None),
+        encoding=getattr(info, "encoding", None),
+        decimal=getattr(info, "decimal", None),
+        header_row=getattr(info, "header_row", None),
+        output=output
+        if output is not None
+        else (session.exported[0] if session.exported else None),
+    )
+
+
+def save_project_file(
+    parent: QWidget | None, session: Session, path: str | Path | None = None
+) -> Path | None:
+    """Save the session as a project; asks for a file name when ``path`` is None.
+
+    Returns the file written, or None when the user cancelled or an error was shown.
+    """
+    if path is None:
+        start = str(session.path.with_suffix(".json")) if session.path else ""
+        chosen, _ = QFileDialog.getSaveFileName(parent, "Save project", start, FILTER)
+        if not chosen:
+            return None
+        path = chosen
+    try:
+        return save_project(project_from_session(session), path)
+    except TcloseError as err:
+        report_error(parent, "Save project", err)
+        return None
+
+
+def open_project_file(parent: QWidget | None, path: str | Path | None = None) -> Project | None:
+    """Read a project and check its input file; None when cancelled or unusable.
+
+    A changed input file (checksum differs) is explained and the user chooses: use it anyway
+    (the project then records the new checksum) or cancel.  A missing input file can be
+    located by hand; its checksum must match.
+    """
+    if path is None:
+        chosen, _ = QFileDialog.getOpenFileName(parent, "Open project", "", FILTER)
+        if not chosen:
+            return None
+        path = chosen
+    try:
+        project = load_project(path)
+    except TcloseError as err:
+        report_error(parent, "Open project", err)
+        return None
+    while True:
+        try:
+            check_input(project)
+            return project
+        except InputChangedError as err:
+            answer = QMessageBox.question(
+                parent,
+                "Input file changed",
+                err.message.replace(" (tclose run --accept-changed-input)", "")
+                + "\n\nUse the changed file anyway?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+            return with_input(project, project.input.path)
+        except TcloseError as err:  # the input file is gone: let the user find it
+            answer = QMessageBox.question(
+                parent,
+                "Input file not found",
+                f"{err.message}\n\nLocate the file now?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Yes,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+            located, _ = QFileDialog.getOpenFileName(
+                parent, f"Locate {Path(project.input.path).name}"
+            )
+            if not located:
+                return None
+            project = replace(project, input=replace(project.input, path=Path(located)))
+
+
+def read_project_input(
+    project: Project,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> ImportResult:
+    """Read the project's input as the project says (call it on the wizard's worker)."""
+    return read_table(
+        project.input.path, **project.input.read_options(), progress=progress, cancel=cancel
+    )
+
+
+def apply_project(session: Session, project: Project, imported: ImportResult) -> None:
+    """Put the project's data, tags and parameters into the session (the wizard then refreshes).
+
+    Columns the project does not name stay untagged (not released), as when they were saved.
+    """
+    cfg = project.config
+    session.set_data(imported.data, imported.info)
+    absent = [
+        c
+        for c in (*cfg.qi, *cfg.confidential, *cfg.identifiers, *cfg.keep)
+        if c not in session.columns
+    ]
+    if absent:
+        raise InputError(f"The project names columns the file lacks: {', '.join(absent)}.")
+    roles = {
+        **{c: Role.IDENTIFIER for c in cfg.identifiers},
+        **{c: Role.QI for c in cfg.qi},
+        **{c: Role.CONFIDENTIAL for c in cfg.confidential},
+        **{c: Role.OTHER for c in cfg.keep},
+    }
+    for name in session.columns:
+        session.set_role(name, roles.get(name))
+    session.set_missing(tuple(cfg.missing))
+    for name, codes in cfg.column_missing.items():
+        if name in session.columns:
+            session.set_column_missing(name, tuple(codes))
+    for name, type_ in cfg.types.items():
+        if name in session.columns:
+            session.set_type(name, type_)
+    session.use_epsilon = cfg.epsilon is not None
+    if cfg.t is not None:
+        session.t = float(cfg.t)
+    if cfg.epsilon is not None:
+        session.epsilon = float(cfg.epsilon)
+    session.k = int(cfg.k)
+    session.n_buckets = cfg.n_buckets
+    session.mechanism = cfg.mechanism
+    session.insensitive = cfg.insensitive
+    session.seed = cfg.seed
+    session.qi_output = cfg.qi_output
+    session.confidential_output = cfg.confidential_output
+    session.invalidate()

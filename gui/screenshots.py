@@ -1,0 +1,118 @@
+"""``tclose-gui --screenshots DIR``: walk the wizard on the sample and save every page as PNG.
+
+Anyone can look at every page this way (and the tests do): the sample is opened, its columns
+tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; income
+confidential), t = 2 and k = 5 chosen, the preview computed and the release exported into DIR.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication, QWidget
+
+from engine.roles import Role
+from gui.wizard import MainWindow
+
+SAMPLE_ROLES: dict[str, Role | None] = {
+    "respondent_id": Role.IDENTIFIER,
+    "age": Role.QI,
+    "sex": Role.QI,
+    "region": Role.QI,
+    "occupation": Role.QI,
+    "income": Role.CONFIDENTIAL,
+    "diagnosis": None,
+}
+
+
+def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
+    """Process events until the window's background task (if any) has finished."""
+    app = QApplication.instance()
+    deadline = time.monotonic() + timeout
+    while True:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        if not window.runner.busy:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError("the background task did not finish in time")
+        time.sleep(0.01)
+    for _ in range(5):
+        app.processEvents()
+
+
+def save(widget: QWidget, path: Path) -> None:
+    QApplication.instance().processEvents()
+    if not widget.grab().save(str(path)):
+        raise OSError(f"could not write {path}")
+
+
+def take_screenshots(app: QApplication, folder: Path) -> int:
+    """Walk the wizard and write the PNGs; returns the exit code."""
+    folder.mkdir(parents=True, exist_ok=True)
+    window = MainWindow()
+    window.resize(1100, 760)
+    window.show()
+    wizard = window.wizard
+    wait_idle(window)
+    save(window, folder / "0-start.png")
+
+    wizard.import_page.open_sample()
+    wait_idle(window)
+    if window.session.data is None:
+        print("screenshots: the sample could not be read", file=sys.stderr)
+        return 1
+    save(window, folder / "1-import.png")
+
+    wizard.next()
+    for column, role in SAMPLE_ROLES.items():
+        if column in window.session.columns:
+            window.session.set_role(column, role)
+    wizard.tag_page.initializePage()
+    save(window, folder / "2-tag.png")
+
+    wizard.next()
+    wizard.privacy_page.by_t.setChecked(True)
+    wizard.privacy_page.t.setValue(2.0)
+    wizard.privacy_page.k.setValue(5)
+    wizard.privacy_page.refresh()
+    save(window, folder / "3-privacy.png")
+
+    try:
+        import engine.anonymize  # noqa: F401
+    except ImportError:
+        print("screenshots: this build has no engine.anonymize; stopping before the preview")
+        return 0
+    wizard.next()
+    wait_idle(window)
+    page = wizard.preview_page
+    if not window.session.preview_is_current:
+        print(f"screenshots: the preview failed: {page.status.text()}", file=sys.stderr)
+        save(window, folder / "4-preview.png")
+        return 1
+    save(window, folder / "4-preview.png")
+    names = ["buckets", "class-sizes", "closeness", "before-after", "released-rows"]
+    for i, name in enumerate(names):
+        page.tabs.setCurrentIndex(i)
+        save(window, folder / f"4{chr(ord('a') + i)}-preview-{name}.png")
+    page.tabs.setCurrentIndex(0)
+    preview = page.preview
+    assert preview is not None
+    for name, figure in preview.figures.items():
+        figure.savefig(folder / f"plot-{name.replace('_', '-')}.png", dpi=100)
+    for column, figure in preview.before_after.items():
+        figure.savefig(folder / f"plot-before-after-{column}.png", dpi=100)
+
+    wizard.next()
+    export = wizard.export_page
+    export.path.setText(str(folder / "sample-release.xlsx"))
+    export.export()
+    wait_idle(window)
+    save(window, folder / "5-export.png")
+    if not window.session.exported:
+        print(f"screenshots: the export failed: {export.result.text()}", file=sys.stderr)
+        return 1
+    window.close()
+    return 0

@@ -1,0 +1,49 @@
+"""What the app remembers between sessions: recent files, the last folder, window geometry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+ORGANIZATION = "tclose"
+APPLICATION = "tclose"
+MAX_RECENT = 8
+
+
+def settings() -> QSettings:
+    return QSettings(ORGANIZATION, APPLICATION)
+
+
+def recent_files() -> list[Path]:
+    """Recently opened files that still exist, newest first."""
+    raw = settings().value("recent_files", [])
+    if isinstance(raw, str):
+        raw = [raw]
+    return [Path(p) for p in (raw or []) if p and Path(p).is_file()]
+
+
+def add_recent_file(path: Path) -> None:
+    path = Path(path).resolve()
+    files = [path, *(p for p in recent_files() if p.resolve() != path)][:MAX_RECENT]
+    s = settings()
+    s.setValue("recent_files", [str(p) for p in files])
+    s.setValue("last_folder", str(path.parent))
+
+
+def last_folder() -> str:
+    value = settings().value("last_folder", "")
+    return str(value) if value and Path(str(value)).is_dir() else str(Path.home())
+
+
+def set_last_folder(folder: Path) -> None:
+    settings().setValue("last_folder", str(folder))
+
+
+def geometry() -> QByteArray | None:
+    value = settings().value("geometry")
+    return value if isinstance(value, QByteArray) else None
+
+
+def save_geometry(value: QByteArray) -> None:
+    settings().setValue("geometry", value)

@@ -1,0 +1,298 @@
+"""The privacy–utility sweep dialog: try a grid of t (or ε) and k, see the cost, pick a point.
+
+The sweep itself is :func:`engine.sweep.run_sweep`; this dialog only collects the grid, runs
+the sweep on a worker thread (progress and Cancel in the dialog), draws the curves with
+:func:`engine.sweep.sweep_figure`, and lets the user choose a point by clicking it in the
+plot or in the table.  "Use this point" emits :attr:`SweepDialog.point_chosen` with
+``("t" | "epsilon", value, k)`` and closes; the wizard adopts the parameters.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.config import ReleaseConfig
+from engine.errors import InputError
+from engine.sweep import run_sweep, sweep_figure, sweep_grid
+from gui.errors import report_error
+from gui.widgets import FigureView, Hint, ProgressPanel
+from gui.worker import TaskRunner
+
+DEFAULT_T = "1.5, 2, 3, 5, 10"
+DEFAULT_EPSILON = "0.1, 0.5, 1, 2, 5, 10"
+DEFAULT_K = "5, 10, 25"
+
+_HEADERS = ("t", "ε", "k", "feasible", "QI loss", "confidential loss", "achieved t", "classes")
+
+
+def parse_numbers(text: str, what: str, kind: type = float) -> list:
+    """``"1.5, 2;3"`` → [1.5, 2.0, 3.0]; an InputError names the field otherwise."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    try:
+        values = [kind(p) for p in parts]
+    except ValueError as err:
+        raise InputError(f"{what}: type numbers separated by commas, e.g. 2, 3, 5.") from err
+    if not values:
+        raise InputError(f"{what}: type at least one number.")
+    return values
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+class SweepDialog(QDialog):
+    """Run a sweep for ``data`` with ``config`` (all but the privacy level and k), pick a point."""
+
+    #: ("t" or "epsilon", value, k) of the point the user chose
+    point_chosen = Signal(str, float, int)
+
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        config: ReleaseConfig,
+        parent: QWidget | None = None,
+        *,
+        use_epsilon: bool | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Privacy–utility sweep")
+        self.resize(900, 680)
+        self.data = data
+        self.config = config
+        if use_epsilon is None:
+            use_epsilon = config.epsilon is not None or config.mechanism != "buckets"
+        self.level = "epsilon" if use_epsilon else "t"
+        self.table: pd.DataFrame | None = None
+        self.chosen: tuple[str, float, int] | None = None
+        self.runner = TaskRunner(self, delay_ms=0)
+
+        symbol = "ε" if use_epsilon else "t"
+        self.levels_edit = QLineEdit(DEFAULT_EPSILON if use_epsilon else DEFAULT_T)
+        self.levels_edit.setToolTip(f"The {symbol} values to try, separated by commas")
+        self.k_edit = QLineEdit(DEFAULT_K)
+        self.k_edit.setToolTip("The k values to try (one curve each), separated by commas")
+        self.run_button = QPushButton("Run sweep")
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.start)
+        form = QFormLayout()
+        form.addRow(f"{symbol} values:", self.levels_edit)
+        form.addRow("k values:", self.k_edit)
+        top = QHBoxLayout()
+        top.addLayout(form, 1)
+        top.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignBottom)
+
+        self.progress = ProgressPanel(self.runner, self)
+        self.hint = Hint(
+            "Every point is a full anonymization run, so a large grid on a large file takes a "
+            "while. Lower curves lose less information; points further left protect more. "
+            "Click a point in the plot or a row in the table, then “Use this point”."
+        )
+        self.figure_view = FigureView(self, placeholder="Run the sweep to see the curves.")
+        self.results = QTableWidget(0, len(_HEADERS), self)
+        self.results.setHorizontalHeaderLabels(list(_HEADERS))
+        self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.results.verticalHeader().setVisible(False)
+        self.results.itemSelectionChanged.connect(self._row_selected)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.figure_view)
+        split.addWidget(self.results)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+
+        self.status = QLabel("")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Close
+        )
+        self.use_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.use_button.setText("Use this point")
+        self.use_button.setEnabled(False)
+        self.buttons.accepted.connect(self._use)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.progress)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+        self.runner.busy_changed.connect(self._busy)
+
+    # --- running ---------------------------------------------------------------------------
+    def grid(self) -> tuple[list[float], list[int]]:
+        """The levels and ks typed in (InputError with a clear message when they are not)."""
+        symbol = "ε" if self.level == "epsilon" else "t"
+        levels = parse_numbers(self.levels_edit.text(), f"{symbol} values")
+        ks = parse_numbers(self.k_edit.text(), "k values", int)
+        if self.level == "t":
+            sweep_grid(ts=levels, ks=ks)
+        else:
+            sweep_grid(epsilons=levels, ks=ks)
+        return levels, ks
+
+    def start(self) -> None:
+        """Start the sweep on the worker thread (ignored while one runs)."""
+        if self.runner.busy:
+            return
+        try:
+            levels, ks = self.grid()
+        except InputError as err:
+            report_error(self, "Sweep", err)
+            return
+        data, config, level = self.data, self.config, self.level
+        kwargs = {"ts": levels} if level == "t" else {"epsilons": levels}
+
+        def work(progress, cancel) -> pd.DataFrame:
+            return run_sweep(data, config, ks=ks, progress=progress, cancel=cancel, **kwargs)
+
+        self.status.setText("")
+        self.runner.start(
+            work,
+            title="Sweep",
+            on_finished=self._finished,
+            on_failed=lambda err, detail: report_error(self, "Sweep", err, detail),
+            on_cancelled=lambda: self.status.setText("Sweep cancelled."),
+        )
+
+    def cancel(self) -> None:
+        self.runner.cancel()
+
+    def _busy(self, busy: bool) -> None:
+        self.run_button.setEnabled(not busy)
+        self.levels_edit.setEnabled(not busy)
+        self.k_edit.setEnabled(not busy)
+
+    def _finished(self, table: pd.DataFrame) -> None:
+        self.table = table
+        self.chosen = None
+        self.use_button.setEnabled(False)
+        self._fill_table(table)
+        self._draw()
+        n_bad = int((~table["feasible"]).sum())
+        self.status.setText(
+            f"{len(table)} points, {n_bad} infeasible (crosses on the axis)."
+            if n_bad
+            else f"{len(table)} points, all feasible."
+        )
+
+    # --- showing and picking -----------------------------------------------------------------
+    def _fill_table(self, table: pd.DataFrame) -> None:
+        self.results.blockSignals(True)
+        self.results.setRowCount(len(table))
+        cols = (
+            "t",
+            "epsilon",
+            "k",
+            "feasible",
+            "qi_sse_sst",
+            "confidential_sse_sst",
+            "achieved_t",
+            "n_classes",
+        )
+        for r, (_, row) in enumerate(table.iterrows()):
+            for c, name in enumerate(cols):
+                item = QTableWidgetItem(_cell(row[name]))
+                if not row["feasible"]:
+                    item.setForeground(Qt.GlobalColor.gray)
+                    item.setToolTip(str(row["message"]))
+                self.results.setItem(r, c, item)
+        self.results.resizeColumnsToContents()
+        self.results.blockSignals(False)
+
+    def _draw(self) -> None:
+        if self.table is None:
+            return
+        highlight = (self.chosen[1], self.chosen[2]) if self.chosen else None
+        fig = sweep_figure(self.table, level=self.level, highlight=highlight)
+        self.figure_view.set_figure(fig)
+        if self.figure_view.canvas is not None:
+            self.figure_view.canvas.mpl_connect("button_press_event", self._clicked)
+
+    def select(self, value: float, k: int) -> bool:
+        """Choose the feasible point (value, k); False when the sweep has no such point."""
+        if self.table is None:
+            return False
+        t = self.table
+        hits = np.flatnonzero(
+            np.isclose(t[self.level].to_numpy(float), value)
+            & (t["k"].to_numpy() == k)
+            & t["feasible"].to_numpy(bool)
+        )
+        if not len(hits):
+            return False
+        row = int(hits[0])
+        self.chosen = (self.level, float(t[self.level].iloc[row]), int(k))
+        self.use_button.setEnabled(True)
+        self.results.blockSignals(True)
+        self.results.selectRow(row)
+        self.results.blockSignals(False)
+        symbol = "ε" if self.level == "epsilon" else "t"
+        loss = t["qi_sse_sst"].iloc[row]
+        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (QI loss {loss:.3g}).")
+        self._draw()
+        return True
+
+    def _row_selected(self) -> None:
+        rows = self.results.selectionModel().selectedRows()
+        if self.table is None or not rows:
+            return
+        row = self.table.iloc[rows[0].row()]
+        if not row["feasible"]:
+            self.status.setText(f"Infeasible: {row['message']}")
+            self.use_button.setEnabled(False)
+            return
+        self.select(float(row[self.level]), int(row["k"]))
+
+    def _clicked(self, event) -> None:
+        """Pick the feasible point nearest the click (in screen distance)."""
+        if self.table is None or event.inaxes is None or event.x is None:
+            return
+        ok = self.table[self.table["feasible"]]
+        if ok.empty:
+            return
+        ax = event.inaxes
+        xy = ax.transData.transform(np.column_stack([ok[self.level], ok["qi_sse_sst"]]))
+        nearest = int(np.argmin(np.hypot(xy[:, 0] - event.x, xy[:, 1] - event.y)))
+        self.select(float(ok[self.level].iloc[nearest]), int(ok["k"].iloc[nearest]))
+
+    def _use(self) -> None:
+        if self.chosen is None:
+            return
+        level, value, k = self.chosen
+        self.point_chosen.emit(level, value, k)
+        self.accept()
+
+    def reject(self) -> None:
+        """Closing cancels a running sweep first (the worker stops at its next checkpoint)."""
+        if self.runner.busy:
+            self.runner.cancel()
+            self.runner.wait(10000)
+        super().reject()

@@ -1,0 +1,277 @@
+"""The main window: the five-step wizard, its menu, and the progress panel beneath it."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QMainWindow,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+)
+
+from engine.errors import TcloseError
+from engine.version import __version__
+from gui import settings
+from gui.errors import log_path, report_error
+from gui.pages.export_page import ExportPage
+from gui.pages.import_page import ImportPage
+from gui.pages.preview_page import PreviewPage
+from gui.pages.privacy_page import PrivacyPage
+from gui.pages.tag_page import TagPage
+from gui.state import Session
+from gui.widgets import ProgressPanel
+from gui.worker import TaskRunner
+
+
+def _optional(name: str):
+    """A GUI module that this build may lack (its engine part not present)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+PAGE_IMPORT, PAGE_TAG, PAGE_PRIVACY, PAGE_PREVIEW, PAGE_EXPORT = range(5)
+
+
+class TcloseWizard(QWizard):
+    """Import → tag → privacy level → preview → export, over one :class:`Session`."""
+
+    def __init__(self, session: Session, runner: TaskRunner, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.runner = runner
+        self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        self.setOption(QWizard.WizardOption.NoCancelButton, True)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.import_page = ImportPage(self)
+        self.tag_page = TagPage(self)
+        self.privacy_page = PrivacyPage(self)
+        self.preview_page = PreviewPage(self)
+        self.export_page = ExportPage(self)
+        for pid, page in enumerate(
+            (
+                self.import_page,
+                self.tag_page,
+                self.privacy_page,
+                self.preview_page,
+                self.export_page,
+            )
+        ):
+            self.setPage(pid, page)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "&Close")
+        self.button(QWizard.WizardButton.NextButton).setToolTip("Go to the next step (Alt+N)")
+        self.button(QWizard.WizardButton.BackButton).setToolTip("Go back one step (Alt+B)")
+        self.import_page.loaded.connect(self._data_loaded)
+        runner.busy_changed.connect(self._busy_changed)
+
+    def _busy_changed(self, busy: bool) -> None:
+        self.button(QWizard.WizardButton.BackButton).setEnabled(not busy and self.currentId() > 0)
+        page = self.currentPage()
+        if page is not None:
+            page.completeChanged.emit()
+
+    def _data_loaded(self) -> None:
+        self.export_page.path.clear()
+        self.session.exported = []
+
+    def done(self, result: int) -> None:
+        """Finishing the wizard closes the main window (the wizard is embedded in it)."""
+        window = self.window()
+        if window is not self:
+            window.close()
+        else:
+            super().done(result)
+
+
+class MainWindow(QMainWindow):
+    """The wizard plus a menu bar (File, Tools, Help) and the progress panel."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle(f"tclose {__version__} — publish microdata safely")
+        self.session = Session()
+        self.runner = TaskRunner(self)
+        self.wizard = TcloseWizard(self.session, self.runner)
+        self.wizard.setWindowFlags(Qt.WindowType.Widget)
+        self.progress = ProgressPanel(self.runner)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.wizard, 1)
+        layout.addWidget(self.progress)
+        self.setCentralWidget(central)
+        self._build_menu()
+        geometry = settings.geometry()
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1100, 760)
+
+    def _build_menu(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        open_action = QAction("&Open…", self)
+        open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self._open)
+        sample_action = QAction("Open the &sample", self)
+        sample_action.triggered.connect(self._open_sample)
+        file_menu.addAction(open_action)
+        file_menu.addAction(sample_action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        self.save_project_action = QAction("&Save project…", self)
+        self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_project_action.setToolTip(
+            "Save the file, tags and parameters so the release can be redone (tclose run)"
+        )
+        self.save_project_action.triggered.connect(self.save_project)
+        self.open_project_action = QAction("Open &project…", self)
+        self.open_project_action.setToolTip("Open a saved project and its data file")
+        self.open_project_action.triggered.connect(self.open_project)
+        has_projects = _optional("gui.project_io") is not None
+        for action in (self.save_project_action, self.open_project_action):
+            action.setEnabled(has_projects)
+            file_menu.addAction(action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+
+        tools_menu = self.menuBar().addMenu("&Tools")
+        self.sweep_action = QAction("Privacy–utility &sweep…", self)
+        self.sweep_action.setToolTip(
+            "Try a grid of privacy levels and k, compare the information lost, pick a point"
+        )
+        self.sweep_action.triggered.connect(self.open_sweep)
+        self.sweep_action.setEnabled(_optional("gui.sweep_dialog") is not None)
+        tools_menu.addAction(self.sweep_action)
+
+        help_menu = self.menuBar().addMenu("&Help")
+        log_action = QAction("Open the &log folder", self)
+        log_action.triggered.connect(
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_path().parent)))
+        )
+        about_action = QAction("&About tclose", self)
+        about_action.triggered.connect(self._about)
+        help_menu.addAction(log_action)
+        help_menu.addAction(about_action)
+
+    # --- projects and the sweep (optional modules) ----------------------------------------
+    def save_project(self) -> Path | None:
+        project_io = _optional("gui.project_io")
+        if project_io is None:
+            return None
+        if self.session.tagging_problem():
+            QMessageBox.information(
+                self, "Save project", f"Nothing to save yet: {self.session.tagging_problem()}"
+            )
+            return None
+        return project_io.save_project_file(self, self.session)
+
+    def open_project(self, path: Path | None = None) -> None:
+        project_io = _optional("gui.project_io")
+        if project_io is None or self.runner.busy:
+            return
+        project = project_io.open_project_file(self, path)
+        if project is None:
+            return
+
+        def loaded(imported) -> None:
+            try:
+                project_io.apply_project(self.session, project, imported)
+            except TcloseError as err:
+                report_error(self, "Open project", err)
+                return
+            self.wizard.restart()
+            self.wizard.import_page.show_session()
+
+        self.runner.start(
+            lambda progress, cancel: project_io.read_project_input(
+                project, progress=progress, cancel=cancel
+            ),
+            title="Reading the project's data",
+            on_finished=loaded,
+            on_failed=lambda err, detail: report_error(self, "Open project", err, detail),
+        )
+
+    def open_sweep(self) -> None:
+        sweep = _optional("gui.sweep_dialog")
+        if sweep is None:
+            return
+        problem = self.session.tagging_problem()
+        if problem:
+            QMessageBox.information(self, "Privacy–utility sweep", f"First: {problem}")
+            return
+        try:
+            config = self.session.config()
+        except TcloseError as err:
+            report_error(self, "Privacy–utility sweep", err)
+            return
+        dialog = sweep.SweepDialog(
+            self.session.data, config, self, use_epsilon=self.session.use_epsilon
+        )
+        dialog.point_chosen.connect(self.adopt_point)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.sweep_dialog = dialog
+
+    def adopt_point(self, level: str, value: float, k: int) -> None:
+        """Take the privacy level and k the user picked in the sweep."""
+        s = self.session
+        s.use_epsilon = level == "epsilon"
+        if s.use_epsilon:
+            s.epsilon = float(value)
+        else:
+            s.t = float(value)
+        s.k = int(k)
+        s.invalidate()
+        page = self.wizard.currentPage()
+        if page in (self.wizard.privacy_page, self.wizard.preview_page):
+            page.initializePage()
+
+    def _open(self) -> None:
+        self.wizard.restart()
+        self.wizard.import_page.choose_file()
+
+    def _open_sample(self) -> None:
+        self.wizard.restart()
+        self.wizard.import_page.open_sample()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = settings.recent_files()
+        for path in files:
+            action = self.recent_menu.addAction(path.name)
+            action.setToolTip(str(path))
+            action.triggered.connect(lambda _checked=False, p=path: self.open_file(p))
+        if not files:
+            none = self.recent_menu.addAction("(none yet)")
+            none.setEnabled(False)
+
+    def open_file(self, path: Path) -> None:
+        self.wizard.restart()
+        self.wizard.import_page.open_path(Path(path))
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About tclose",
+            f"<b>tclose {__version__}</b><p>Publish microdata with k-anonymity, t-closeness and "
+            "ε-differential privacy for the confidential columns; every release is checked by an "
+            "independent verifier before it can be written.</p>"
+            f"<p>Log file: {log_path()}</p>",
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            self.runner.wait(3000)
+        settings.save_geometry(self.saveGeometry())
+        super().closeEvent(event)

@@ -1,0 +1,199 @@
+"""Long work off the GUI thread: a task object on a ``QThread`` that talks back by signals.
+
+The engine knows nothing of Qt: its long functions take plain ``progress(fraction, message)``
+and ``cancel() -> bool`` callables.  :class:`Task` wraps such a function, runs it on a worker
+thread, and turns the callables into throttled signals (about ten progress updates a second,
+so that a tight engine loop cannot flood the GUI's event queue) and a thread-safe cancel flag.
+The pattern follows Orange3's ``concurrent.py``: results and errors come back only through
+queued signals, so no widget is ever touched from the worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from engine.errors import CancelledError
+
+log = logging.getLogger(__name__)
+
+#: a unit of long work: ``fn(progress, cancel) -> result``
+Work = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
+
+#: minimum seconds between two progress signals (≈ ten updates a second)
+PROGRESS_INTERVAL = 0.1
+
+
+class Task(QObject):
+    """One call of ``work(progress, cancel)`` on a worker thread.
+
+    Exactly one of :attr:`finished`, :attr:`failed` or :attr:`cancelled` is emitted at the end,
+    followed by :attr:`done`.  ``failed`` carries the exception and its formatted traceback.
+    """
+
+    progress = Signal(float, str)
+    finished = Signal(object)
+    failed = Signal(object, str)
+    cancelled = Signal()
+    done = Signal()
+
+    def __init__(self, work: Work, name: str = "") -> None:
+        super().__init__()
+        self._work = work
+        self.name = name
+        self._cancel = threading.Event()
+        self._last_emit = 0.0
+
+    # --- called from the worker thread -------------------------------------------------
+    def _report(self, fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if fraction >= 1.0 or now - self._last_emit >= PROGRESS_INTERVAL:
+            self._last_emit = now
+            self.progress.emit(float(fraction), str(message))
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._work(self._report, self._cancel.is_set)
+        except CancelledError:
+            self.cancelled.emit()
+        except BaseException as err:  # everything goes back to the GUI thread
+            if self._cancel.is_set():
+                self.cancelled.emit()
+            else:
+                self.failed.emit(err, traceback.format_exc())
+        else:
+            if self._cancel.is_set():
+                self.cancelled.emit()
+            else:
+                self.finished.emit(result)
+        self.done.emit()
+
+    # --- called from any thread ----------------------------------------------------------
+    def cancel(self) -> None:
+        """Ask the work to stop at its next checkpoint (the engine raises CancelledError)."""
+        self._cancel.set()
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+
+class TaskRunner(QObject):
+    """Runs one :class:`Task` at a time on its own thread and reports on the GUI thread.
+
+    ``busy_changed(True)`` is emitted at start; ``show_progress`` only when the task is still
+    running after :attr:`delay_ms` (half a second), so quick jobs never flash a progress bar.
+    """
+
+    busy_changed = Signal(bool)
+    show_progress = Signal(str)
+    progress = Signal(float, str)
+
+    def __init__(self, parent: QObject | None = None, delay_ms: int = 500) -> None:
+        super().__init__(parent)
+        self.delay_ms = delay_ms
+        self._thread: QThread | None = None
+        self._task: Task | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._reveal)
+        self._title = ""
+        self._callbacks: tuple[Any, Any, Any] = (None, None, None)
+        self._outcome: tuple[int, tuple[Any, ...]] = (2, ())
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None
+
+    @property
+    def task(self) -> Task | None:
+        return self._task
+
+    def start(
+        self,
+        work: Work,
+        *,
+        title: str,
+        on_finished: Callable[[Any], None] | None = None,
+        on_failed: Callable[[BaseException, str], None] | None = None,
+        on_cancelled: Callable[[], None] | None = None,
+    ) -> Task:
+        """Start ``work`` on a fresh thread; the callbacks run on the GUI thread."""
+        if self._task is not None:
+            raise RuntimeError("a task is already running")
+        task = Task(work, title)
+        thread = QThread()
+        thread.setObjectName(f"tclose-worker:{title}")
+        task.moveToThread(thread)
+        thread.started.connect(task.run)
+        # Connect to this object's slots (it lives on the GUI thread), never to bare callables:
+        # PySide6 would call a bare callable directly on the emitting worker thread.
+        task.progress.connect(self._on_progress)
+        task.finished.connect(self._on_finished)
+        task.failed.connect(self._on_failed)
+        task.cancelled.connect(self._on_cancelled)
+        task.done.connect(self._on_done)
+        self._callbacks = (on_finished, on_failed, on_cancelled)
+        self._task, self._thread, self._title = task, thread, title
+        self.busy_changed.emit(True)
+        self._timer.start(self.delay_ms)
+        thread.start()
+        return task
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def wait(self, timeout_ms: int = 5000) -> bool:
+        """Block until the current thread ends (for shutdown); True when it did."""
+        if self._thread is None:
+            return True
+        return self._thread.wait(timeout_ms)
+
+    def _reveal(self) -> None:
+        if self._task is not None:
+            self.show_progress.emit(self._title)
+
+    @Slot(float, str)
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.emit(fraction, message)
+
+    # The outcome is stored and handed to the callback only once the thread is gone, so that a
+    # callback may start the next task straight away.
+    @Slot(object)
+    def _on_finished(self, result: Any) -> None:
+        self._outcome = (0, (result,))
+
+    @Slot(object, str)
+    def _on_failed(self, err: BaseException, detail: str) -> None:
+        self._outcome = (1, (err, detail))
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        self._outcome = (2, ())
+
+    @Slot()
+    def _on_done(self) -> None:
+        self._timer.stop()
+        thread, task = self._thread, self._task
+        self._task = self._thread = None
+        if thread is not None:
+            thread.quit()
+            thread.wait()
+        # Both objects are owned by Python and dropped here: the thread has ended.
+        del task, thread
+        callbacks, (which, args) = self._callbacks, self._outcome
+        self._callbacks, self._outcome = (None, None, None), (2, ())
+        self.busy_changed.emit(False)
+        callback = callbacks[which]
+        if callback is not None:
+            callback(*args)
+        elif which == 1:
+            log.error("task %s failed:\n%s", self._title, args[1])

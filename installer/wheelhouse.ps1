@@ -1,0 +1,133 @@
+<#
+.SYNOPSIS
+    Download every wheel tclose needs for one target platform and Python version into one
+    folder (the Windows twin of wheelhouse.sh).
+
+.DESCRIPTION
+    Run on a machine with internet and Python 3.11 or later.  Copy the folder to the offline
+    machine and install there with the command printed at the end (also in INSTALL.txt):
+
+        py -3.11 -m venv $env:USERPROFILE\tclose-env
+        & $env:USERPROFILE\tclose-env\Scripts\python.exe -m pip install --no-index `
+            --find-links WHEELHOUSE "tclose[stats]"
+
+.PARAMETER Platform
+    win_amd64 (default), macos_arm64, macos_x86_64, linux_x86_64, or any pip platform tag.
+    macOS targets need macOS 13 or later, Linux targets glibc 2.34 or later (Qt 6.11).
+
+.PARAMETER PythonVersion
+    The Python version on the offline machine, e.g. 3.11 (default) or 3.12.
+
+.PARAMETER Dest
+    The wheelhouse folder (default installer\wheelhouse-PLATFORM-pyXY).
+
+.PARAMETER Extras
+    Extras of tclose to include (default "stats": SPSS/Stata/SAS import); "" for none.
+
+.PARAMETER DryRun
+    Print the commands instead of running them.
+
+.EXAMPLE
+    powershell -ExecutionPolicy Bypass -File installer\wheelhouse.ps1 -Platform win_amd64 -PythonVersion 3.11
+#>
+param(
+    [string]$Platform = "win_amd64",
+    [string]$PythonVersion = "3.11",
+    [string]$Dest = "",
+    [string]$Extras = "stats",
+    [string]$Python = "python",
+    [switch]$DryRun
+)
+$ErrorActionPreference = "Stop"
+Set-Location (Join-Path $PSScriptRoot "..")
+$Root = (Get-Location).Path
+
+if ($PythonVersion -notmatch '^3\.\d+$') {
+    throw "-PythonVersion takes a version like 3.11, not '$PythonVersion'"
+}
+$NoDot = $PythonVersion.Replace(".", "")
+
+function ManylinuxTags([string]$Arch, [int]$HighestMinor) {
+    # pip matches Linux platform tags exactly: list every glibc from the highest down to 2.17
+    $tags = @()
+    for ($minor = $HighestMinor; $minor -ge 17; $minor--) { $tags += "manylinux_2_${minor}_$Arch" }
+    $tags + "manylinux2014_$Arch"
+}
+$glibc = if ($env:GLIBC_MINOR) { [int]$env:GLIBC_MINOR } else { 34 }
+switch -Regex ($Platform) {
+    '^(win_amd64|windows)$' { $Platform = "win_amd64"; $tags = @("win_amd64"); $os = "windows"; break }
+    '^macos_arm64$' { $tags = @("macosx_13_0_arm64"); $os = "macos"; break }
+    '^macos_x86_64$' { $tags = @("macosx_13_0_x86_64"); $os = "macos"; break }
+    '^linux_x86_64$' { $tags = ManylinuxTags "x86_64" $glibc; $os = "linux"; break }
+    '^linux_aarch64$' { $tags = ManylinuxTags "aarch64" $glibc; $os = "linux"; break }
+    '^win' { $tags = @($Platform); $os = "windows"; break }
+    '^macosx_' { $tags = @($Platform); $os = "macos"; break }
+    '^(manylinux|musllinux|linux_)' { $tags = @($Platform); $os = "linux"; break }
+    default { throw "unknown platform '$Platform' (see Get-Help $PSCommandPath)" }
+}
+if (-not $Dest) { $Dest = Join-Path "installer" "wheelhouse-$Platform-py$NoDot" }
+$Dest = [System.IO.Path]::GetFullPath((Join-Path $Root $Dest))
+if (-not $DryRun) { New-Item -ItemType Directory -Force -Path $Dest | Out-Null }
+
+$version = & $Python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])'
+if ($LASTEXITCODE -ne 0) { throw "could not read the version from pyproject.toml with $Python" }
+$wheel = Join-Path $Dest "tclose-$version-py3-none-any.whl"
+$requirement = if ($Extras) { "tclose[$Extras]" } else { "tclose" }
+$wheelUrl = ([System.Uri]$wheel).AbsoluteUri
+
+$targetArgs = @("--only-binary=:all:")
+foreach ($tag in $tags) { $targetArgs += @("--platform", $tag) }
+$targetArgs += @("--python-version", $PythonVersion, "--implementation", "cp", "--abi", "cp$NoDot")
+
+function Run([string[]]$Command) {
+    if ($DryRun) {
+        ($Command | ForEach-Object { if ($_ -match '[\s\[\]@]') { "'$_'" } else { $_ } }) -join " "
+    } else {
+        $arguments = @($Command | Select-Object -Skip 1)
+        & $Command[0] @arguments
+        if ($LASTEXITCODE -ne 0) { throw "failed ($LASTEXITCODE): $($Command -join ' ')" }
+    }
+}
+
+if (-not $DryRun) { Write-Host "== wheelhouse for tclose $version, $Platform, Python ${PythonVersion}: $Dest" }
+# 1. tclose itself is pure Python: one wheel for every platform.
+Run @($Python, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", $Dest, $Root)
+# 2. Everything it depends on, as binary wheels for the target (never an sdist).
+Run (@($Python, "-m", "pip", "download") + $targetArgs + @("--dest", $Dest, "$requirement @ $wheelUrl"))
+# 3. Prove the folder is complete: resolve the install offline for the target.
+Run (@($Python, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--no-index",
+       "--find-links", $Dest) + $targetArgs + @("--target", (Join-Path $Dest ".check"), $requirement))
+
+if ($os -eq "windows") {
+    $venvCmd = "py -$PythonVersion -m venv %USERPROFILE%\tclose-env"
+    $pipCmd = "%USERPROFILE%\tclose-env\Scripts\python.exe -m pip install --no-index --find-links WHEELHOUSE `"$requirement`""
+    $startCmd = "%USERPROFILE%\tclose-env\Scripts\tclose-gui.exe"
+} else {
+    $venvCmd = "python$PythonVersion -m venv ~/tclose-env"
+    $pipCmd = "~/tclose-env/bin/python -m pip install --no-index --find-links WHEELHOUSE `"$requirement`""
+    $startCmd = "~/tclose-env/bin/tclose-gui"
+}
+if ($DryRun) {
+    "# on the offline machine:"
+    $venvCmd
+    $pipCmd.Replace("WHEELHOUSE", $Dest)
+    exit 0
+}
+Remove-Item -Recurse -Force -ErrorAction SilentlyContinue (Join-Path $Dest ".check")
+@"
+tclose $version wheelhouse for $Platform, Python $PythonVersion
+
+On the offline machine, with Python $PythonVersion installed, and WHEELHOUSE the path of this folder:
+
+    $venvCmd
+    $pipCmd
+
+Start the app with:  $startCmd
+Check the install:   $startCmd --smoke-test   (exit code 0 when it works)
+"@ | Set-Content -Encoding utf8 (Join-Path $Dest "INSTALL.txt")
+$count = (Get-ChildItem $Dest -Filter *.whl).Count
+$mib = [math]::Round(((Get-ChildItem $Dest -File | Measure-Object Length -Sum).Sum) / 1MB)
+Write-Host "== $count wheels, $mib MiB in $Dest"
+Write-Host "== copy the folder to the offline machine, then (also in INSTALL.txt):"
+Write-Host $venvCmd
+Write-Host $pipCmd.Replace("WHEELHOUSE", $Dest)

@@ -1,0 +1,189 @@
+"""anonymize(): the whole bucket construction, verified on its own output."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import engine.anonymize as anonymize_module
+from engine.anonymize import anonymize
+from engine.config import ReleaseConfig
+from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.verify import verify_release
+
+
+@pytest.fixture
+def people() -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    n = 400
+    return pd.DataFrame(
+        {
+            "name": [f"person {i}" for i in range(n)],
+            "age": rng.integers(18, 90, n),
+            "sex": rng.choice(["F", "M"], n),
+            "region": rng.choice(["north", "south", "east", "west"], n),
+            "income": np.where(rng.random(n) < 0.4, 0, rng.integers(1000, 90000, n)),
+            "note": rng.choice(["x", "y"], n),
+        }
+    )
+
+
+def config(**kw) -> ReleaseConfig:
+    base = dict(
+        qi=("age", "sex", "region"), confidential=("income",), k=5, t=2.0, identifiers=("name",)
+    )
+    base.update(kw)
+    return ReleaseConfig(**base)
+
+
+def test_release_verifies_and_has_the_right_columns(people):
+    release = anonymize(people, config(keep=("note",), seed=1))
+    table = release.table
+    assert list(table.columns) == ["age", "sex", "region", "income", "note"]
+    assert len(table) == len(people)
+    v = verify_release(table, ["age", "sex", "region"], ["income"], t=2.0, k=5)
+    assert v.ok and v.k >= 5 and v.t <= 2.0
+    assert release.summary["k_achieved"] == v.k
+    # keep columns travel with their record; the multiset is unchanged
+    assert sorted(table["note"]) == sorted(people["note"])
+
+
+def test_rows_are_shuffled_and_seed_makes_it_reproducible(people):
+    a = anonymize(people, config(seed=3)).table
+    b = anonymize(people, config(seed=3)).table
+    c = anonymize(people, config(seed=4)).table
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.equals(c)
+    # records are not in input order: released ages do not track the input's
+    direct = anonymize(people, config(seed=3, k=1, t=1000.0, n_buckets=2))
+    ordered = direct.table["age"].to_numpy()
+    assert not np.array_equal(ordered, people["age"].to_numpy())
+
+
+def test_summary_has_the_contract_keys(people):
+    s = anonymize(people, config(seed=1)).summary
+    for key in (
+        "n_records",
+        "n_released",
+        "k",
+        "t",
+        "epsilon",
+        "n_classes",
+        "n_buckets",
+        "buckets",
+        "information_loss",
+        "seconds",
+    ):
+        assert key in s
+    assert s["epsilon"] == pytest.approx(2 * np.log(2.0))
+    assert {"label", "count", "bounds"} <= set(s["buckets"][0])
+    assert 0 <= s["information_loss"]["qi_sse_sst"] < 1
+    assert 0 <= s["information_loss"]["confidential_sse_sst"] < 1
+
+
+def test_epsilon_means_t_is_exp_half_epsilon(people):
+    release = anonymize(people, config(t=None, epsilon=2 * np.log(3.0), seed=1))
+    assert release.summary["t"] == pytest.approx(3.0)
+    assert release.verification.t <= 3.0 + 1e-9
+
+
+def test_range_and_representative_outputs(people):
+    release = anonymize(
+        people, config(qi_output="range", confidential_output="representative", seed=1)
+    )
+    table = release.table
+    assert table["age"].astype(str).str.contains("–").any()
+    assert pd.api.types.is_numeric_dtype(table["income"])
+    assert verify_release(table, ["age", "sex", "region"], ["income"], t=2.0, k=5).ok
+
+
+def test_missing_codes_become_their_own_bucket(people):
+    data = people.copy()
+    data.loc[::7, "income"] = -10000
+    release = anonymize(data, config(missing=("-10000",), seed=1))
+    assert release.buckets.missing_bucket is not None
+    assert release.table["income"].isna().sum() == (data["income"] == -10000).sum()
+    assert release.verification.ok
+
+
+def test_no_confidential_column_is_plain_k_anonymity(people):
+    release = anonymize(people, ReleaseConfig(qi=("age", "sex"), confidential=(), k=7))
+    assert release.verification.k >= 7
+    assert release.verification.t is None
+
+
+def test_failed_verification_raises(people, monkeypatch):
+    real = anonymize_module.verify_release
+
+    def broken(table, qi, confidential, *, t=None, k=None):
+        v = real(table, qi, confidential, t=t, k=k)
+        v.ok = False
+        return v
+
+    monkeypatch.setattr(anonymize_module, "verify_release", broken)
+    with pytest.raises(VerificationError):
+        anonymize(people, config())
+
+
+def test_bad_input_is_a_clear_error(people):
+    with pytest.raises(InputError, match="salary"):
+        anonymize(people, config(confidential=("salary",)))
+    with pytest.raises(InfeasibleError, match="largest possible k is 400"):
+        anonymize(people, config(k=401))
+
+
+def test_figure2_end_to_end_reaches_distance_one_point_five():
+    """KBS 2015 Figure 2: twelve values, three buckets of four, three classes: d = 1.5."""
+    values = np.arange(1, 13) * 10
+    data = pd.DataFrame({"qi": values, "conf": values})
+    release = anonymize(data, ReleaseConfig(qi=("qi",), confidential=("conf",), k=4, t=1.5))
+    assert release.buckets.counts.tolist() == [4, 4, 4]
+    assert release.verification.n_classes == 3
+    assert release.verification.t == pytest.approx(1.5)
+    assert release.summary["epsilon"] == pytest.approx(2 * np.log(1.5))
+
+
+def test_ordinal_and_date_columns(people):
+    from engine.roles import ColumnType
+
+    rng = np.random.default_rng(5)
+    data = people.copy()
+    order = ("none", "primary", "secondary", "tertiary")
+    data["school"] = rng.choice(order, len(data))
+    data["born"] = pd.to_datetime("1950-01-01") + pd.to_timedelta(
+        rng.integers(0, 20000, len(data)), unit="D"
+    )
+    data["visit"] = (
+        pd.to_datetime("2020-01-01") + pd.to_timedelta(rng.integers(0, 365, len(data)), unit="D")
+    ).astype(str)
+    types = {"school": ColumnType.ORDINAL, "born": ColumnType.DATE, "visit": ColumnType.DATE}
+    cfg = config(
+        qi=("school", "born"),
+        confidential=("visit",),
+        types=types,
+        orders={"school": order},
+        seed=2,
+    )
+    release = anonymize(data, cfg)
+    table = release.table
+    assert set(table["school"]) <= set(order)
+    assert pd.api.types.is_datetime64_any_dtype(table["born"])
+    assert all(lab.startswith("[2020-") or lab.startswith("2020-") for lab in table["visit"])
+    ranged = anonymize(
+        data,
+        config(
+            qi=("school", "born"),
+            confidential=("visit",),
+            types=types,
+            orders={"school": order},
+            qi_output="range",
+            seed=2,
+        ),
+    ).table
+    assert ranged["school"].str.match(r"^(none|primary|secondary|tertiary)(–|$)").all()
+    assert verify_release(ranged, ["school", "born"], ["visit"], t=2.0, k=5).ok
+    # a value outside the declared order is a clear error
+    bad = data.assign(school=data["school"].replace("none", "kindergarten"))
+    with pytest.raises(InputError, match="kindergarten"):
+        anonymize(bad, cfg)

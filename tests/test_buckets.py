@@ -1,0 +1,103 @@
+"""Buckets of confidential values: equal mass, ties kept together, categories grouped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.buckets import make_buckets, optimal_bucket_count, split_sorted
+from engine.errors import InputError
+from engine.roles import ColumnType
+
+NUM = {"c": ColumnType.NUMERIC}
+
+
+def test_optimal_bucket_count_is_t_plus_one():
+    assert optimal_bucket_count(1) == 2
+    assert optimal_bucket_count(1.5) == 3  # the paper's Figure 2: t = 1.5, three buckets
+    assert optimal_bucket_count(2) == 3
+    assert optimal_bucket_count(3) == 4
+    assert optimal_bucket_count(2.4) == 3
+    with pytest.raises(InputError):
+        optimal_bucket_count(0.5)
+
+
+def test_twelve_values_in_three_buckets_of_four():
+    data = pd.DataFrame({"c": np.arange(12, 0, -1) * 10})
+    b = make_buckets(data, ["c"], NUM, 3)
+    assert b.counts.tolist() == [4, 4, 4]
+    assert b.labels == ["[10, 40]", "[50, 80]", "[90, 120]"]
+    assert b.codes.tolist() == [2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0]
+    assert b.bounds[0] == (10.0, 40.0)
+    assert b.representatives[1] == (65.0,)
+
+
+def test_ties_are_never_split_and_heavy_tie_takes_one_bucket():
+    values = [0] * 70 + list(range(1, 31))
+    data = pd.DataFrame({"c": values})
+    b = make_buckets(data, ["c"], NUM, 3)
+    zero_codes = set(b.codes[:70])
+    assert len(zero_codes) == 1
+    assert b.counts.tolist() == [70, 15, 15]
+    # every value maps to exactly one bucket
+    frame = pd.DataFrame({"v": values, "b": b.codes})
+    assert (frame.groupby("v")["b"].nunique() == 1).all()
+
+
+def test_tiny_tail_joins_the_heavy_tie_instead_of_forming_a_tiny_bucket():
+    # like ACS income: a few negative values, most zero, a positive tail
+    weights = np.array([157, 48057] + [10] * 960)
+    ends = split_sorted(weights, 3)
+    masses = np.add.reduceat(weights, [0, *ends[:-1]])
+    assert masses.min() >= 4800
+
+
+def test_missing_values_form_their_own_last_bucket():
+    data = pd.DataFrame({"c": [1.0, 2.0, None, 4.0, None, 6.0]})
+    b = make_buckets(data, ["c"], NUM, 2)
+    assert b.missing_bucket == 2
+    assert b.counts.tolist() == [2, 2, 2]
+    assert b.codes[[2, 4]].tolist() == [2, 2]
+    assert b.labels[2] == ""
+
+
+def test_nominal_categories_grouped_into_near_equal_mass():
+    data = pd.DataFrame({"c": list("a" * 5 + "b" * 4 + "c" * 3 + "d" * 2 + "e")})
+    b = make_buckets(data, ["c"], {"c": ColumnType.NOMINAL}, 2)
+    assert sorted(b.counts.tolist()) == [7, 8]
+    # a category is never split
+    frame = pd.DataFrame({"v": data["c"], "b": b.codes})
+    assert (frame.groupby("v")["b"].nunique() == 1).all()
+    assert all(lab.startswith("{") for lab in b.labels)
+
+
+def test_binary_column_gives_at_most_two_buckets():
+    data = pd.DataFrame({"c": ["y", "n", "n", "y", "n"]})
+    b = make_buckets(data, ["c"], {"c": ColumnType.NOMINAL}, 5)
+    assert sorted(b.labels) == ["n", "y"]
+
+
+def test_ordinal_buckets_follow_the_declared_order():
+    order = ("low", "mid", "high", "top")
+    data = pd.DataFrame({"c": ["top", "low", "mid", "high"] * 3})
+    b = make_buckets(data, ["c"], {"c": ColumnType.ORDINAL}, 2, orders={"c": order})
+    assert b.labels == ["[low, mid]", "[high, top]"]
+    assert b.counts.tolist() == [6, 6]
+
+
+def test_joint_buckets_keep_identical_vectors_together():
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.integers(0, 5, 200), "y": rng.choice(list("abc"), 200)})
+    types = {"x": ColumnType.NUMERIC, "y": ColumnType.NOMINAL}
+    b = make_buckets(data, ["x", "y"], types, 4)
+    assert len(b.counts) == 4
+    assert b.counts.min() >= 25
+    frame = data.assign(b=b.codes)
+    assert (frame.groupby(["x", "y"])["b"].nunique() == 1).all()
+    assert all(len(lab) == 2 for lab in b.column_labels)
+
+
+def test_unknown_column_is_a_clear_error():
+    with pytest.raises(InputError, match="nope"):
+        make_buckets(pd.DataFrame({"c": [1]}), ["nope"], None, 2)

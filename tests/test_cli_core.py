@@ -1,0 +1,189 @@
+"""``tclose anonymize`` and ``tclose verify``: the command-line contract and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.cli import main
+
+
+@pytest.fixture
+def survey(tmp_path):
+    rng = np.random.default_rng(11)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "age": rng.integers(18, 80, n),
+            "sex": rng.choice(["F", "M"], n),
+            "income": np.where(rng.random(n) < 0.2, -10000, rng.integers(0, 50000, n)),
+        }
+    )
+    path = tmp_path / "survey.csv"
+    frame.to_csv(path, index=False, sep=";")
+    return path
+
+
+def test_anonymize_then_verify(survey, tmp_path, capsys):
+    out = tmp_path / "release.csv"
+    summary = tmp_path / "summary.json"
+    before = survey.read_bytes()
+    code = main(
+        [
+            "anonymize",
+            str(survey),
+            "-o",
+            str(out),
+            "--qi",
+            "age,sex",
+            "--confidential",
+            "income",
+            "--identifier",
+            "id",
+            "--t",
+            "2",
+            "--k",
+            "5",
+            "--missing=-10000",
+            "--seed",
+            "1",
+            "--summary",
+            str(summary),
+        ]
+    )
+    assert code == 0
+    assert survey.read_bytes() == before
+    released = pd.read_csv(out)
+    assert "id" not in released.columns
+    s = json.loads(summary.read_text())
+    for key in (
+        "n_records",
+        "n_released",
+        "k",
+        "t",
+        "epsilon",
+        "n_classes",
+        "n_buckets",
+        "buckets",
+        "information_loss",
+        "seconds",
+    ):
+        assert key in s
+    assert s["information_loss"]["qi_sse_sst"] >= 0
+    capsys.readouterr()
+    code = main(
+        ["verify", str(out), "--qi", "age,sex", "--confidential", "income", "--t", "2", "--k", "5"]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["k"] >= 5 and report["t"] <= 2
+    code = main(
+        [
+            "verify",
+            str(out),
+            "--qi",
+            "age,sex",
+            "--confidential",
+            "income",
+            "--k",
+            str(report["k"] + 1),
+        ]
+    )
+    assert code == 4
+
+
+def test_epsilon_is_reported_as_t(survey, tmp_path, capsys):
+    out = tmp_path / "release.xlsx"
+    code = main(
+        [
+            "anonymize",
+            str(survey),
+            "-o",
+            str(out),
+            "--qi",
+            "age",
+            "--confidential",
+            "income",
+            "--epsilon",
+            "1.3862943611198906",
+            "--k",
+            "4",
+        ]
+    )
+    assert code == 0
+    assert "t = exp(ε/2) = 2" in capsys.readouterr().out
+    assert out.exists()
+
+
+def test_exit_codes_for_bad_input_and_infeasible(survey, tmp_path, capsys):
+    out = str(tmp_path / "r.csv")
+    base = ["anonymize", str(survey), "-o", out, "--confidential", "income", "--t", "2"]
+    assert main([*base, "--qi", "nope", "--k", "3"]) == 2
+    assert "nope" in capsys.readouterr().err
+    assert main([*base, "--qi", "age", "--k", "100000"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "largest possible k" in err
+    assert (
+        main(["anonymize", str(tmp_path / "missing.csv"), "-o", out, "--qi", "age", "--k", "2"])
+        == 2
+    )
+
+
+def test_module_entry_point_runs_without_traceback(survey, tmp_path, project_root):
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(survey), "--qi", "nope"],
+        capture_output=True,
+        text=True,
+        cwd=project_root,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "nope" in proc.stderr
+
+
+def test_report_is_written(survey, tmp_path):
+    out = tmp_path / "release.csv"
+    report = tmp_path / "report.html"
+    code = main(
+        [
+            "anonymize",
+            str(survey),
+            "-o",
+            str(out),
+            "--qi",
+            "age,sex",
+            "--confidential",
+            "income",
+            "--t",
+            "3",
+            "--k",
+            "5",
+            "--report",
+            str(report),
+        ]
+    )
+    assert code == 0
+    text = report.read_text(encoding="utf-8")
+    assert "<html" in text.lower() and "income" in text
+    assert (
+        main(
+            [
+                "anonymize",
+                str(survey),
+                "-o",
+                str(out),
+                "--qi",
+                "age",
+                "--k",
+                "5",
+                "--report",
+                str(tmp_path / "r.pdf"),
+            ]
+        )
+        == 2
+    )

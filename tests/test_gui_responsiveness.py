@@ -1,0 +1,158 @@
+"""The window never freezes: a timer on the GUI thread keeps ticking during a long run,
+Cancel stops the run within a second, and a cancelled export leaves no file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths, QTimer
+
+from engine.io import ImportInfo
+from engine.roles import Role
+from gui.wizard import PAGE_PREVIEW, MainWindow
+
+pytestmark = pytest.mark.gui
+
+#: how long the test lets the run go before pressing Cancel (seconds)
+OBSERVE = 1.5
+#: the worst pause the GUI thread may take while the engine works (seconds)
+MAX_GAP = 0.2
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path):
+    QStandardPaths.setTestModeEnabled(True)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
+
+
+def synthetic_survey(n: int, seed: int = 0) -> pd.DataFrame:
+    """A survey-like table: numeric and categorical quasi-identifiers, a skewed income."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "age": rng.integers(16, 95, n),
+            "sex": rng.choice(["F", "M"], n),
+            "region": rng.choice([f"R{i}" for i in range(12)], n),
+            "hours": rng.integers(0, 70, n),
+            "income": np.round(rng.lognormal(10, 0.8, n), -2),
+        }
+    )
+
+
+class GapMeter:
+    """A 20 ms QTimer on the GUI thread; records the longest wait between two ticks."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.ticks = 0
+        self._last = time.perf_counter()
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.worst = max(self.worst, now - self._last)
+        self._last = now
+        self.ticks += 1
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+
+def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    data = synthetic_survey(n)
+    s = win.session
+    s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
+    for name, role in {
+        "age": Role.QI,
+        "sex": Role.QI,
+        "region": Role.QI,
+        "hours": Role.QI,
+        "income": Role.CONFIDENTIAL,
+    }.items():
+        s.set_role(name, role)
+    win.wizard.import_page.show_session()
+    win.wizard.next()
+    win.wizard.next()
+    s.t, s.k, s.use_epsilon = 2.0, 5, False
+    win.wizard.privacy_page.initializePage()
+    win.wizard.next()
+    assert win.wizard.currentId() == PAGE_PREVIEW
+    return win
+
+
+def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path) -> None:
+    meter = GapMeter()
+    meter.start()
+    win = start_preview(qtbot, 200_000, tmp_path)
+    assert win.runner.busy, "the preview should run in the background"
+    meter.worst = 0.0  # measure the run, not the set-up above
+    started = time.perf_counter()
+    qtbot.waitUntil(lambda: time.perf_counter() - started > OBSERVE, timeout=10_000)
+    assert win.runner.busy, "the run finished too early to test responsiveness; use more rows"
+    qtbot.waitUntil(win.progress.isVisible, timeout=1000)  # progress + Cancel after 0.5 s
+    win.progress.cancel_button.click()
+    cancelled_at = time.perf_counter()
+    qtbot.waitUntil(lambda: not win.runner.busy, timeout=5000)
+    stop_time = time.perf_counter() - cancelled_at
+    meter.stop()
+    assert stop_time < 1.0, f"Cancel took {stop_time:.2f} s"
+    assert meter.ticks > OBSERVE / 0.05
+    assert meter.worst < MAX_GAP, f"the GUI thread froze for {meter.worst * 1000:.0f} ms"
+    assert not win.session.preview_is_current
+    assert "Cancelled" in win.wizard.preview_page.status.text()
+    assert not win.progress.isVisible()
+
+
+def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path) -> None:
+    from engine.config import ReleaseConfig
+    from engine.result import Release, Verification
+
+    n = 600_000
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    data = synthetic_survey(n)
+    s = win.session
+    s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
+    config = ReleaseConfig(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
+    verification = Verification(5, 1.5, n, n // 5, np.full(n // 5, 5), True, "ok")
+    release = Release(data[["age", "sex", "income"]], config, {}, verification, np.zeros(n), data)
+    s.release, s.release_config = release, config
+    page = win.wizard.export_page
+    page.initializePage()
+    page.format.setCurrentText("CSV text (.csv)")
+    target = tmp_path / "out" / "release.csv"
+    target.parent.mkdir()
+    page.report.setChecked(False)
+    page.path.setText(str(target))
+    meter = GapMeter()
+    meter.start()
+    page.export()
+    assert win.runner.busy
+    qtbot.wait(300)
+    assert win.runner.busy, "the export finished too early to test Cancel"
+    win.progress.cancel_button.click()
+    cancelled_at = time.perf_counter()
+    qtbot.waitUntil(lambda: not win.runner.busy, timeout=5000)
+    meter.stop()
+    # the release writer checks Cancel between batches of rows (the anonymization's one-second
+    # promise is tested above); here what matters is that nothing is left behind
+    assert time.perf_counter() - cancelled_at < 2.0
+    assert list(target.parent.iterdir()) == [], "a cancelled export left files behind"
+    assert "nothing was written" in page.result.text()
+    assert win.session.exported == []
+    assert meter.worst < MAX_GAP, f"the GUI thread froze for {meter.worst * 1000:.0f} ms"

@@ -1,0 +1,233 @@
+"""The whole wizard, driven as a user would: import, tag, choose, preview, export, verify."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtWidgets import QMessageBox, QWizard
+
+from engine.io import read_table
+from engine.roles import Role
+from gui.wizard import PAGE_EXPORT, PAGE_PREVIEW, PAGE_PRIVACY, PAGE_TAG, MainWindow
+
+pytestmark = pytest.mark.gui
+
+SAMPLE_ROLES = {
+    "respondent_id": Role.IDENTIFIER,
+    "age": Role.QI,
+    "sex": Role.QI,
+    "region": Role.QI,
+    "occupation": Role.QI,
+    "income": Role.CONFIDENTIAL,
+}
+ADULT_ROLES = {
+    "age": Role.QI,
+    "sex": Role.QI,
+    "race": Role.QI,
+    "marital-status": Role.QI,
+    "education": Role.QI,
+    "salary-class": Role.CONFIDENTIAL,
+}
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path, monkeypatch):
+    """Keep QSettings and the log folder away from the user's own."""
+    QStandardPaths.setTestModeEnabled(True)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
+    yield
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    return win
+
+
+def idle(qtbot, win: MainWindow, timeout: int = 60_000) -> None:
+    qtbot.waitUntil(lambda: not win.runner.busy, timeout=timeout)
+
+
+def next_enabled(win: MainWindow) -> bool:
+    return win.wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+
+
+def open_file(qtbot, win: MainWindow, path: Path) -> None:
+    win.wizard.import_page.open_path(path)
+    idle(qtbot, win)
+    assert win.session.data is not None, win.wizard.import_page.info.text()
+    assert next_enabled(win)
+
+
+def tag(win: MainWindow, roles: dict[str, Role]) -> None:
+    """Set roles through the roles table's model, as the combo box editor does."""
+    from gui.pages.tag_page import COL_ROLE
+    from gui.state import ROLE_LABELS
+
+    wiz = win.wizard
+    wiz.next()
+    assert wiz.currentId() == PAGE_TAG
+    model = wiz.tag_page.model
+    names = list(win.session.columns)
+    for row, name in enumerate(names):
+        role = roles.get(name)
+        assert model.setData(model.index(row, COL_ROLE), ROLE_LABELS[role])
+    assert next_enabled(win), wiz.tag_page.reason.text()
+
+
+def choose(win: MainWindow, t: float, k: int) -> None:
+    wiz = win.wizard
+    wiz.next()
+    assert wiz.currentId() == PAGE_PRIVACY
+    page = wiz.privacy_page
+    page.by_t.setChecked(True)
+    page.t.setValue(t)
+    page.k.setValue(k)
+    page.refresh()
+    assert next_enabled(win), page.feasibility.text()
+
+
+def preview(qtbot, win: MainWindow) -> None:
+    wiz = win.wizard
+    wiz.next()
+    assert wiz.currentId() == PAGE_PREVIEW
+    idle(qtbot, win, timeout=120_000)
+    assert win.session.preview_is_current, wiz.preview_page.status.text()
+    assert next_enabled(win)
+    page = wiz.preview_page
+    for view in page.views.values():
+        assert view.canvas is not None, "a preview plot is missing"
+    assert page.rows_model.rowCount() > 0
+
+
+def export(qtbot, win: MainWindow, target: Path) -> list[Path]:
+    wiz = win.wizard
+    wiz.next()
+    assert wiz.currentId() == PAGE_EXPORT
+    page = wiz.export_page
+    page.format.setCurrentText(
+        "Excel workbook (.xlsx)" if target.suffix == ".xlsx" else "CSV text (.csv)"
+    )
+    page.path.setText(str(target))
+    assert page.export_button.isEnabled(), page.problem.text()
+    page.export()
+    idle(qtbot, win)
+    assert win.session.exported, page.result.text()
+    assert str(target) in page.result.text()
+    return win.session.exported
+
+
+def verify_exported(path: Path, roles: dict[str, Role], t: float, k: int) -> None:
+    from engine.verify import verify_release
+
+    table = read_table(path).data
+    qi = [c for c, r in roles.items() if r == Role.QI]
+    confidential = [c for c, r in roles.items() if r == Role.CONFIDENTIAL]
+    assert set(table.columns) == set(qi) | set(confidential), "only tagged columns are released"
+    verdict = verify_release(table, qi, confidential, t=t, k=k)
+    assert verdict.ok, verdict.message
+    assert verdict.k >= k and verdict.t <= t * (1 + 1e-9)
+
+
+def test_whole_wizard_on_the_sample(qtbot, window, sample_workbook, tmp_path) -> None:
+    open_file(qtbot, window, sample_workbook)
+    assert window.wizard.import_page.model.rowCount() == 400
+    tag(window, SAMPLE_ROLES)
+    choose(window, t=2.0, k=5)
+    preview(qtbot, window)
+    files = export(qtbot, window, tmp_path / "sample-release.xlsx")
+    assert files[0] == tmp_path / "sample-release.xlsx"
+    verify_exported(files[0], SAMPLE_ROLES, t=2.0, k=5)
+
+
+def test_whole_wizard_on_adult(qtbot, window, shared_data, tmp_path) -> None:
+    open_file(qtbot, window, shared_data / "adult.csv")
+    assert window.session.n_rows == 30162
+    tag(window, ADULT_ROLES)
+    choose(window, t=2.0, k=10)
+    preview(qtbot, window)
+    files = export(qtbot, window, tmp_path / "adult-release.csv")
+    verify_exported(files[0], ADULT_ROLES, t=2.0, k=10)
+
+
+def test_next_is_disabled_until_a_qi_and_a_confidential_column(qtbot, window, sample_workbook):
+    from gui.pages.tag_page import COL_ROLE
+
+    open_file(qtbot, window, sample_workbook)
+    wiz = window.wizard
+    wiz.next()
+    page = wiz.tag_page
+    model = page.model
+    for row in range(model.rowCount()):
+        model.setData(model.index(row, COL_ROLE), "not released")
+    assert not next_enabled(window)
+    assert "quasi-identifier" in page.reason.text() and page.reason.isVisibleTo(page)
+    model.setData(model.index(1, COL_ROLE), "quasi-identifier")  # age
+    assert not next_enabled(window)
+    assert "confidential" in page.reason.text()
+    model.setData(model.index(5, COL_ROLE), "confidential")  # income
+    assert next_enabled(window)
+    assert not page.reason.isVisibleTo(page)
+
+
+def test_identifier_is_suggested_with_a_reason(qtbot, window, sample_workbook) -> None:
+    open_file(qtbot, window, sample_workbook)
+    setup = window.session.columns["respondent_id"]
+    assert setup.role == Role.IDENTIFIER
+    assert "400 of 400 values are distinct" in setup.suggestion
+    assert window.session.columns["age"].role is None
+
+
+def test_texts_in_a_numeric_column_become_missing_codes(qtbot, window, tmp_path) -> None:
+    path = tmp_path / "codes.csv"
+    rows = "".join(f"{20 + i % 50},{'N/A' if i % 7 == 0 else i * 100}\n" for i in range(60))
+    path.write_text("age,income\n" + rows)
+    open_file(qtbot, window, path)
+    income = window.session.columns["income"]
+    assert income.type.value == "numeric"
+    assert income.missing == ("N/A",)
+    assert "N/A" in income.guess.note
+    prepared = window.session.prepared_data()
+    assert prepared["income"].isna().sum() == 9
+    assert prepared["income"].dropna().astype(float).min() == 100
+
+
+def test_a_bad_file_shows_a_dialog_and_the_app_stays_usable(
+    qtbot, window, tmp_path, sample_workbook
+):
+    bad = tmp_path / "broken.xlsx"
+    bad.write_bytes(b"this is not a workbook")
+    window.wizard.import_page.open_path(bad)
+    idle(qtbot, window)
+    qtbot.waitUntil(lambda: bool(window.findChildren(QMessageBox)), timeout=5000)
+    box = window.findChildren(QMessageBox)[-1]
+    assert box.text()
+    box.close()
+    assert window.session.data is None and not next_enabled(window)
+    open_file(qtbot, window, sample_workbook)
+
+
+def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
+    source = tmp_path / "people.csv"
+    rows = "".join(f"{20 + i % 40},{'FM'[i % 2]},{1000 * (i % 13)}\n" for i in range(200))
+    source.write_text("age,sex,income\n" + rows)
+    open_file(qtbot, window, source)
+    tag(window, {"age": Role.QI, "sex": Role.QI, "income": Role.CONFIDENTIAL})
+    choose(window, t=2.0, k=5)
+    preview(qtbot, window)
+    window.wizard.next()
+    page = window.wizard.export_page
+    page.format.setCurrentText("CSV text (.csv)")
+    page.path.setText(str(source))
+    assert "never overwrites" in page.problem.text()
+    assert not page.export_button.isEnabled()
+    page.export()
+    idle(qtbot, window)
+    assert window.session.exported == []
+    assert source.read_text().startswith("age,sex,income\n20,F,0")

@@ -1,0 +1,308 @@
+"""Fast checks of the installer files; the slow bundle build is installer/build_linux.sh.
+
+The PyInstaller spec is executed with stand-ins for PyInstaller's build classes, so a spec
+that names a missing file, a wrong entry script or forgets the sample is caught here without
+the several-minute build.  The wheelhouse script's commands are parsed with pip's own option
+parser, so a misspelt or misplaced flag fails here rather than on an IT desk.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import tomllib
+import types
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine.result import Verification
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALLER = ROOT / "installer"
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+# --- the PyInstaller spec -----------------------------------------------------------------
+
+
+class _Recorder:
+    """Stands in for one PyInstaller build class; remembers how the spec called it."""
+
+    calls: list[_Recorder]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.args = args
+        self.kwargs = kwargs
+        self.calls.append(self)
+
+
+def _build_classes() -> dict[str, type]:
+    classes = {}
+    for name in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE"):
+        classes[name] = type(name, (_Recorder,), {"calls": []})
+
+    def analysis_init(self: _Recorder, scripts: list[str], **kwargs: object) -> None:
+        _Recorder.__init__(self, scripts, **kwargs)
+        # as PyInstaller 6 lists them: run-time hooks, then the program script
+        self.scripts = [("pyi_rth_inspect", "/hooks/pyi_rth_inspect.py", "PYSOURCE")] + [
+            (Path(s).stem, s, "PYSOURCE-1") for s in scripts
+        ]
+        self.pure, self.binaries, self.datas = [], [], []
+
+    classes["Analysis"].__init__ = analysis_init
+    return classes
+
+
+def _fake_hooks() -> types.ModuleType:
+    """PyInstaller.utils.hooks with the four helpers the spec uses, done plainly."""
+    import importlib
+    import pkgutil
+
+    def collect_submodules(package: str) -> list[str]:
+        module = importlib.import_module(package)
+        names = [package]
+        for info in pkgutil.walk_packages(module.__path__, prefix=f"{package}."):
+            names.append(info.name)
+        return names
+
+    def collect_data_files(package: str, excludes: list[str] = ()) -> list[tuple[str, str]]:
+        base = Path(importlib.import_module(package).__file__).parent
+        found = []
+        for file in base.rglob("*"):
+            if file.is_file() and file.suffix not in {".py", ".pyc"}:
+                found.append((str(file), str(file.parent.relative_to(base.parent))))
+        return found
+
+    hooks = types.ModuleType("PyInstaller.utils.hooks")
+    hooks.collect_submodules = collect_submodules
+    hooks.collect_data_files = collect_data_files
+    hooks.collect_dynamic_libs = lambda package, destdir=None, search_patterns=(): []
+    hooks.copy_metadata = lambda name: [(f"{name}.dist-info", f"{name}.dist-info")]
+    return hooks
+
+
+@pytest.fixture
+def spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, object]:
+    """Execute installer/tclose.spec as PyInstaller would; returns its globals."""
+    hooks = _fake_hooks()
+    for name in ("PyInstaller", "PyInstaller.utils"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "PyInstaller.utils.hooks", hooks)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    spec_file = INSTALLER / "tclose.spec"
+    namespace: dict[str, object] = {
+        "__name__": "__main__",
+        "__file__": str(spec_file),
+        "SPECPATH": str(INSTALLER),
+        "workpath": str(tmp_path / "build"),
+        "DISTPATH": str(tmp_path / "dist"),
+        **_build_classes(),
+    }
+    exec(compile(spec_file.read_text(encoding="utf-8"), str(spec_file), "exec"), namespace)
+    return namespace
+
+
+def test_spec_builds_gui_and_cli_into_one_folder(spec_run: dict[str, object]) -> None:
+    (analysis,) = spec_run["Analysis"].calls  # one analysis serves both programs
+    assert [Path(s).name for s in analysis.args[0]] == ["tclose_gui.py"]
+    exes = {e.kwargs["name"]: e for e in spec_run["EXE"].calls}
+    assert set(exes) == {"tclose-gui", "tclose"}
+    assert exes["tclose-gui"].kwargs["console"] is False  # windowed app
+    assert exes["tclose"].kwargs["console"] is True
+    # each program runs PyInstaller's run-time hooks, then its own entry script
+    for name, script in (("tclose-gui", "tclose_gui.py"), ("tclose", "tclose_cli.py")):
+        scripts = exes[name].args[1]
+        assert scripts[0][0] == "pyi_rth_inspect"
+        assert Path(scripts[-1][1]).name == script and Path(scripts[-1][1]).is_file()
+        assert scripts[-1][2] == "PYSOURCE-1"
+    exes = {name: exe.kwargs for name, exe in exes.items()}
+    assert Path(exes["tclose-gui"]["icon"]).is_file()
+    (collect,) = spec_run["COLLECT"].calls
+    assert collect.kwargs["name"] == "tclose"
+    assert spec_run["VERSION"] == VERSION
+
+
+def test_spec_bundles_the_sample_and_the_whole_app(spec_run: dict[str, object]) -> None:
+    gui = spec_run["Analysis"].calls[0].kwargs
+    targets = {(Path(src).name, dest) for src, dest in gui["datas"]}
+    assert ("sample-survey.xlsx", "resources/sample") in targets
+    assert ("tclose.png", "resources/icons") in targets
+    assert not any(src.endswith(".py") for src, _ in gui["datas"])
+    assert {"gui.smoke", "gui.app", "engine.io.read", "engine.cli.verify"} <= set(
+        gui["hiddenimports"]
+    )
+    assert {"QtAgg", "Agg"} <= set(gui["hooksconfig"]["matplotlib"]["backends"])
+
+
+def test_spec_excludes_unused_qt_and_tests(spec_run: dict[str, object]) -> None:
+    excludes = set(spec_run["Analysis"].calls[0].kwargs["excludes"])
+    assert {"pytest", "hypothesis", "tkinter", "PySide6.QtNetwork", "PySide6.QtQml"} <= excludes
+    # test sub-packages found on disk, e.g. scipy's
+    assert "scipy.stats.tests" in excludes and "pandas.tests" in excludes
+    # nothing the app needs
+    assert not {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "numpy.testing"} & excludes
+
+
+# --- the offline wheelhouse ---------------------------------------------------------------
+
+
+def _dry_run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(INSTALLER / "wheelhouse.sh"), "--dry-run", *args],
+        env={**os.environ, "PYTHON": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def plain_pip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let pip's parser see only the command line: no pip.conf, no PIP_* variables."""
+    for name in [n for n in os.environ if n.startswith("PIP_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # pip then reads no config file
+
+
+def _pip_options(argv: list[str]) -> tuple[str, object, list[str]]:
+    """Parse ``python -m pip COMMAND ...`` with pip's own parser (a bad flag exits)."""
+    from pip._internal.commands import create_command
+
+    assert argv[1:3] == ["-m", "pip"], argv
+    command = create_command(argv[3])
+    options, args = command.parse_args(argv[4:])
+    return argv[3], options, args
+
+
+@pytest.mark.parametrize(
+    ("target", "expected_tags"),
+    [
+        ("win_amd64", ["win_amd64"]),
+        ("macos_arm64", ["macosx_13_0_arm64"]),
+        ("macosx_14_0_x86_64", ["macosx_14_0_x86_64"]),
+        ("linux_x86_64", ["manylinux_2_34_x86_64", "manylinux_2_17_x86_64"]),
+    ],
+)
+def test_wheelhouse_commands_are_well_formed(
+    tmp_path: Path, target: str, expected_tags: list[str], plain_pip: None
+) -> None:
+    dest = tmp_path / "wheels"
+    done = _dry_run("--platform", target, "--python-version", "3.12", "--dest", str(dest))
+    assert done.returncode == 0, done.stderr
+    assert not dest.exists()  # a dry run writes nothing
+    lines = done.stdout.splitlines()
+    commands = [shlex.split(line) for line in lines[:3]]
+    assert lines[3] == "# on the offline machine:" and len(lines) == 6
+
+    name, build, args = _pip_options(commands[0])
+    assert name == "wheel" and args == [str(ROOT)]
+    assert build.ignore_dependencies and build.wheel_dir == str(dest)
+
+    name, download, args = _pip_options(commands[1])
+    assert name == "download"
+    wheel = dest / f"tclose-{VERSION}-py3-none-any.whl"
+    assert args == [f"tclose[stats] @ file://{wheel}"]
+    assert download.format_control.only_binary == {":all:"}
+    assert set(expected_tags) <= set(download.platforms)
+    assert download.python_version == (3, 12)
+    assert download.implementation == "cp" and download.abis == ["cp312"]
+    assert download.download_dir == str(dest)
+
+    name, check, args = _pip_options(commands[2])
+    assert name == "install" and args == ["tclose[stats]"]
+    assert check.dry_run and check.ignore_installed
+    assert check.no_index and check.find_links == [str(dest)]
+    assert check.platforms == download.platforms
+
+    # what IT staff type on the offline machine (cmd.exe syntax for a Windows target)
+    venv_line, install_line = lines[-2:]
+    assert " -m venv " in venv_line and venv_line.endswith("tclose-env")
+    assert install_line.endswith(f' -m pip install --no-index --find-links {dest} "tclose[stats]"')
+    python = install_line.split(" -m pip ")[0]
+    assert python.endswith("python.exe" if target.startswith("win") else "bin/python")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--platform", "amiga"], "unknown target 'amiga'"),
+        (["--python-version", "311"], "takes a version like 3.11"),
+        (["--colour"], "unknown option --colour"),
+    ],
+)
+def test_wheelhouse_rejects_bad_input_in_one_line(args: list[str], message: str) -> None:
+    done = _dry_run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_wheelhouse_without_extras(tmp_path: Path) -> None:
+    done = _dry_run("--extras", "", "--dest", str(tmp_path))
+    commands = [shlex.split(line) for line in done.stdout.splitlines() if line[:1] != "#"]
+    assert commands[1][-1].startswith("tclose @ file://")
+    assert commands[2][-1] == "tclose"
+
+
+# --- icons --------------------------------------------------------------------------------
+
+
+def test_icons_exist_in_every_size() -> None:
+    icons = ROOT / "resources" / "icons"
+    for size in (16, 32, 48, 256, 1024):
+        with Image.open(icons / f"tclose-{size}.png") as png:
+            assert png.size == (size, size) and png.mode == "RGBA"
+    with Image.open(icons / "tclose.ico") as ico:
+        assert {(16, 16), (32, 32), (48, 48), (256, 256)} <= ico.info["sizes"]
+    with Image.open(icons / "tclose.icns") as icns:
+        assert icns.size == (1024, 1024)
+
+
+# --- the smoke test the bundle runs -------------------------------------------------------
+
+
+@pytest.mark.gui
+def test_smoke_test_passes_in_process(qapp, capsys: pytest.CaptureFixture[str]) -> None:
+    from gui.smoke import run_smoke_test
+
+    assert run_smoke_test(qapp) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("tclose smoke test passed: 400 records of sample-survey.xlsx")
+    assert "k = " in line and "verified ok" in line
+
+
+@pytest.mark.gui
+def test_smoke_test_fails_when_the_release_does_not_verify(
+    qapp, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy as np
+
+    import engine.verify
+    from gui.smoke import run_smoke_test
+
+    def broken_verifier(table, qi, confidential, *, t=None, k=None) -> Verification:
+        return Verification(
+            k=1, t=9.0, n_records=len(table), n_classes=len(table),
+            class_sizes=np.ones(len(table), dtype=int), ok=False, message="class 3 has 1 record",
+        )  # fmt: skip
+
+    monkeypatch.setattr(engine.verify, "verify_release", broken_verifier)
+    assert run_smoke_test(qapp) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+@pytest.mark.gui
+def test_smoke_test_reports_a_broken_install_in_one_line(
+    qapp, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import resources
+    from gui.smoke import run_smoke_test
+
+    monkeypatch.setattr(resources, "SAMPLE_WORKBOOK", ROOT / "resources" / "missing.xlsx")
+    assert run_smoke_test(qapp) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("tclose smoke test FAILED:")

@@ -1,0 +1,205 @@
+"""The release report: self-contained HTML whose numbers and images are the release's."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.config import ReleaseConfig
+from engine.errors import InputError
+from engine.report import ReportFigure, figure_png, render_report, write_report
+from engine.result import Buckets, Release, Verification
+from engine.sweep import sweep_figure
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
+
+
+def decoded_images(html: str) -> list[tuple[str, np.ndarray]]:
+    """Every embedded image: base64 → PNG signature → pixels (matplotlib's PNG reader)."""
+    from matplotlib.image import imread
+
+    out = []
+    for alt, data in IMG.findall(html):
+        raw = base64.b64decode(data, validate=True)
+        assert raw.startswith(PNG_SIGNATURE), alt
+        pixels = imread(io.BytesIO(raw), format="png")
+        assert pixels.ndim == 3 and pixels.shape[0] > 50 and pixels.shape[1] > 50, alt
+        out.append((alt, pixels))
+    return out
+
+
+def assert_self_contained(html: str) -> None:
+    """Nothing is fetched from anywhere: no links, scripts or remote images."""
+    assert "<script" not in html.lower()
+    assert "<link" not in html.lower()
+    assert not re.search(r'src="(?!data:)', html)
+    assert not re.search(r"url\((?!data:)", html)
+
+
+def hand_release(qi_name: str = "age") -> Release:
+    """Ten records in two classes of five; a 3-bucket nominal confidential column."""
+    data = pd.DataFrame(
+        {
+            qi_name: [30, 40, 40, 50, 50, 50, 60, 60, 60, 60],
+            "disease": ["flu", "flu", "cold", "flu", "flu", "cold"] + ["cancer"] * 4,
+        }
+    )
+    cfg = ReleaseConfig(qi=(qi_name,), confidential=("disease",), k=5, t=2.0, seed=7)
+    codes = data["disease"].map({"flu": 0, "cold": 1, "cancer": 2}).to_numpy(np.int64)
+    table = pd.DataFrame(
+        {
+            qi_name: [42.0] * 5 + [58.0] * 5,
+            "disease": ["{flu}"] * 4 + ["{cold}", "{cold}"] + ["{cancer}"] * 4,
+        }
+    )
+    return Release(
+        table=table,
+        config=cfg,
+        summary={"information_loss": {"qi_sse_sst": 0.125, "confidential_sse_sst": 0.5}},
+        verification=Verification(
+            k=5,
+            t=1.25,
+            n_records=10,
+            n_classes=2,
+            class_sizes=np.array([5, 5]),
+            ok=True,
+            message="k = 5 and t = 1.25 hold.",
+        ),
+        classes=np.repeat([0, 1], 5),
+        data=data,
+        buckets=Buckets(
+            labels=["{flu}", "{cold}", "{cancer}"],
+            codes=codes,
+            counts=np.bincount(codes),
+            bounds=[{"flu"}, {"cold"}, {"cancer"}],
+            representatives=[("flu",), ("cold",), ("cancer",)],
+        ),
+    )
+
+
+@pytest.fixture(scope="module")
+def one_figure() -> ReportFigure:
+    table = pd.DataFrame(
+        {
+            "t": [2.0, 3.0],
+            "epsilon": [1.39, 2.2],
+            "k": [5, 5],
+            "feasible": [True, True],
+            "qi_sse_sst": [0.2, 0.1],
+            "confidential_sse_sst": [0.1, 0.1],
+        }
+    )
+    return ReportFigure("Sweep", figure_png(sweep_figure(table)), "a test figure")
+
+
+def test_hand_release_report_sections_and_numbers(one_figure: ReportFigure) -> None:
+    html = render_report(hand_release(), figures=[one_figure])
+    assert_self_contained(html)
+    for heading in (
+        "Data set",
+        "Parameters and mechanism",
+        "Guarantees achieved",
+        "Confidential buckets",
+        "Equivalence classes",
+        "Plots",
+        "Information loss",
+        "Disclosure risk before and after",
+        "Reproducibility",
+    ):
+        assert f". {heading}</h2>" in html, heading
+    assert "achieved k = 5, t = 1.25" in html
+    # ε = 2 ln 1.25 = 0.446 under the stated assumption
+    assert "ε = 0.446" in html and "Assumption:" in html
+    assert "prior" in html  # the assumption in words
+    assert "0.125" in html  # QI information loss from the summary
+    assert "Fixed seed 7" in html and "confidential as the data" in html
+    assert "@media print" in html and "@page" in html
+    assert len(decoded_images(html)) == 1
+
+
+def test_risk_table_shows_before_and_after() -> None:
+    html = render_report(hand_release(), figures=[])
+    risk = html[html.index("Disclosure risk before and after") :]
+    # before: age 30 is unique (1 of 10 records); after: two classes of five
+    row = re.search(r"records unique on their QI values</td>(.*?)</tr>", risk).group(1)
+    assert "1 (10.0 %)" in row and "0 (0.0 %)" in row
+
+
+def test_user_text_is_escaped() -> None:
+    html = render_report(hand_release(qi_name="<b>age</b>"), figures=[])
+    assert "<b>age</b>" not in html
+    assert "&lt;b&gt;age&lt;/b&gt;" in html
+
+
+def test_broken_figure_is_reported_not_fatal() -> None:
+    html = render_report(hand_release(), figures=[ReportFigure("Bad", b"", "could not be drawn")])
+    assert "could not be drawn" in html and not decoded_images(html)
+
+
+def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="HTML"):
+        write_report(hand_release(), tmp_path / "report.pdf")
+
+
+@pytest.fixture(scope="module")
+def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Path]:
+    """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
+    from engine.anonymize import anonymize
+    from engine.io import read_table
+
+    imported = read_table(shared_data / "adult.csv")
+    config = ReleaseConfig(
+        qi=("age", "sex", "race", "marital-status", "education"),
+        confidential=("salary-class",),
+        k=10,
+        t=2.0,
+        seed=11,
+    )
+    release = anonymize(imported.data, config)
+    path = write_report(
+        release, tmp_path_factory.mktemp("report") / "adult.html", input_info=imported.info
+    )
+    return release, path.read_text(encoding="utf-8"), shared_data / "adult.csv"
+
+
+def test_adult_report_states_achieved_k_and_t(adult_report) -> None:
+    release, html, source = adult_report
+    ver = release.verification
+    assert ver.ok and ver.k >= 10 and ver.t is not None and 1 <= ver.t <= 2
+    assert f"achieved k = {ver.k:,}, t = {ver.t:.4g}." in html
+    assert f't-closeness <span class="vals">(t = {ver.t:.4g})</span>' in html
+    assert "Release report — adult.csv" in html
+    import hashlib
+
+    assert hashlib.sha256(source.read_bytes()).hexdigest() in html
+    assert_self_contained(html)
+
+
+def test_adult_report_images_decode(adult_report) -> None:
+    release, html, _ = adult_report
+    images = decoded_images(html)
+    # buckets, class sizes, closeness heat map, and one before/after plot per QI
+    assert len(images) == 3 + len(release.config.qi)
+    titles = [alt for alt, _ in images]
+    assert "Closeness of every class" in titles
+    assert "could not be drawn" not in html
+
+
+def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
+    from engine.risk import release_risk
+
+    release, html, _ = adult_report
+    risk = release_risk(release)
+    before, after = risk["before"], risk["after"]
+    assert before.n_unique > 1000 and after.n_unique == 0  # adult has many QI uniques
+    assert f"{before.n_unique:,} ({100 * before.share_unique:.1f} %)" in html
+    assert after.max_risk <= 1 / release.verification.k
+    # attribute disclosure stays within t of the prior (t-closeness, SPEC §2)
+    assert after.max_attribute_share <= release.verification.t * after.prior_max_share + 1e-9

@@ -1,0 +1,143 @@
+"""Disclosure-risk figures on hand-built tables whose answers are counted by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.config import ReleaseConfig
+from engine.errors import InputError
+from engine.result import Buckets, Release, Verification
+from engine.risk import class_ids, disclosure_risk, release_risk, table_risk
+
+
+@pytest.fixture
+def table() -> pd.DataFrame:
+    """10 records in 4 QI classes of sizes 1, 2, 3, 4; the class of 4 all share one disease."""
+    rows = [
+        (30, "M", "A", "flu"),  # unique
+        (40, "F", "B", "flu"),
+        (40, "F", "B", "cold"),
+        (50, "M", "C", "flu"),
+        (50, "M", "C", "flu"),
+        (50, "M", "C", "cold"),
+        (60, "F", "D", "cancer"),
+        (60, "F", "D", "cancer"),
+        (60, "F", "D", "cancer"),
+        (60, "F", "D", "cancer"),
+    ]
+    return pd.DataFrame(rows, columns=["age", "sex", "zip", "disease"])
+
+
+def test_uniques_and_reidentification_risk(table: pd.DataFrame) -> None:
+    r = table_risk(table, ["age", "sex", "zip"], ["disease"], threshold=0.3)
+    assert r.n_records == 10
+    assert r.n_classes == 4
+    assert r.n_unique == 1
+    assert r.share_unique == pytest.approx(0.1)
+    assert r.max_risk == 1.0
+    # mean of 1/|E| over records = number of classes / N
+    assert r.mean_risk == pytest.approx((1 * 1 + 2 * 0.5 + 3 / 3 + 4 / 4) / 10)
+    # risk > 0.3: classes of size 1, 2 and 3 (1/3 > 0.3) -> 6 records
+    assert r.n_above == 6
+    assert r.share_above == pytest.approx(0.6)
+
+
+def test_threshold_is_strict(table: pd.DataFrame) -> None:
+    r = table_risk(table, ["age", "sex", "zip"], threshold=0.5)
+    assert r.n_above == 1  # only the unique record; risk 0.5 is not above 0.5
+    assert r.max_attribute_share is None and r.prior_max_share is None
+
+
+def test_attribute_disclosure(table: pd.DataFrame) -> None:
+    r = table_risk(table, ["age", "sex", "zip"], ["disease"])
+    # the unique record is a class of one that takes one value (share 1) and so is the
+    # cancer class of four; argmax takes the first, but the share is what matters
+    assert r.max_attribute_share == 1.0
+    assert r.prior_max_share == pytest.approx(0.4)  # flu and cancer both 4/10
+    coarse = table_risk(table, ["sex"], ["disease"])
+    # sex=M: flu 3 of 4; sex=F: cancer 4 of 6
+    assert coarse.max_attribute_share == pytest.approx(0.75)
+    assert coarse.attribute_class_size == 4
+    assert coarse.n_unique == 0 and coarse.max_risk == pytest.approx(1 / 4)
+
+
+def test_joint_confidential_columns_are_tuples() -> None:
+    df = pd.DataFrame({"q": [1, 1, 1, 1], "a": ["x", "x", "y", "y"], "b": [1, 2, 1, 2]})
+    joint = table_risk(df, ["q"], ["a", "b"])
+    assert joint.max_attribute_share == pytest.approx(0.25)
+    assert table_risk(df, ["q"], ["a"]).max_attribute_share == pytest.approx(0.5)
+
+
+def test_missing_qi_values_form_a_class() -> None:
+    df = pd.DataFrame({"age": [30.0, np.nan, np.nan, 30.0], "sex": ["M", None, None, "M"]})
+    ids = class_ids(df, ["age", "sex"])
+    assert len(set(ids)) == 2
+    r = table_risk(df, ["age", "sex"])
+    assert r.n_unique == 0 and r.n_classes == 2
+
+
+def test_bad_input_is_a_clear_error(table: pd.DataFrame) -> None:
+    with pytest.raises(InputError, match="not in the table: postcode"):
+        table_risk(table, ["postcode"])
+    with pytest.raises(InputError, match="threshold"):
+        disclosure_risk(np.zeros(3), threshold=0)
+    with pytest.raises(InputError, match="no records"):
+        disclosure_risk(np.zeros(0))
+
+
+def _hand_release(table: pd.DataFrame) -> Release:
+    """A release of ``table`` made by hand: two classes of five, disease in two buckets."""
+    cfg = ReleaseConfig(qi=("age", "sex", "zip"), confidential=("disease",), k=5, t=2.0)
+    released = pd.DataFrame(
+        {
+            "age": [40.0] * 5 + [58.0] * 5,
+            "sex": ["M"] * 5 + ["F"] * 5,
+            "zip": ["A-C"] * 5 + ["C-D"] * 5,
+            "disease": [*["{flu}", "{flu}", "{cold}", "{flu}", "{flu}"], "{cold}"]
+            + ["{cancer}"] * 4,
+        }
+    )
+    codes = table["disease"].map({"flu": 0, "cold": 1, "cancer": 2}).to_numpy(np.int64)
+    buckets = Buckets(
+        labels=["{flu}", "{cold}", "{cancer}"],
+        codes=codes,
+        counts=np.bincount(codes),
+        bounds=[{"flu"}, {"cold"}, {"cancer"}],
+        representatives=[("flu",), ("cold",), ("cancer",)],
+    )
+    ver = Verification(5, None, 10, 2, np.array([5, 5]), True, "ok")
+    return Release(
+        table=released,
+        config=cfg,
+        summary={},
+        verification=ver,
+        classes=np.repeat([0, 1], 5),
+        data=table,
+        buckets=buckets,
+    )
+
+
+def test_release_risk_before_and_after(table: pd.DataFrame) -> None:
+    risk = release_risk(_hand_release(table))
+    before, after = risk["before"], risk["after"]
+    assert (before.n_unique, before.max_risk, before.n_classes) == (1, 1.0, 4)
+    assert (after.n_unique, after.max_risk, after.n_classes) == (0, 0.2, 2)
+    assert after.n_above == 0
+    assert before.max_attribute_share == 1.0
+    assert after.max_attribute_share == pytest.approx(0.8)
+    assert before.prior_max_share == after.prior_max_share == pytest.approx(0.4)
+
+
+def test_comparison_rows_for_people(table: pd.DataFrame) -> None:
+    from engine.risk import comparison_rows
+
+    risk = release_risk(_hand_release(table))
+    rows = {label: (b, a) for label, b, a in comparison_rows(risk["before"], risk["after"])}
+    assert rows["records unique on their QI values"] == ("1 (10.0 %)", "0 (0.0 %)")
+    assert rows["records with risk above 0.2 (in classes under 5)"] == (
+        "10 (100.0 %)",
+        "0 (0.0 %)",
+    )
+    assert rows["re-identification risk 1/|class|: largest"] == ("1", "0.2")
