@@ -141,6 +141,19 @@ def test_whole_wizard_on_the_sample(qtbot, window, sample_workbook, tmp_path) ->
     tag(window, SAMPLE_ROLES)
     choose(window, t=2.0, k=5)
     preview(qtbot, window)
+    release = window.session.release
+    assert release.config.n_buckets is None  # "automatic": the engine's choice for t
+    assert release.verification.ok and release.verification.k >= 5
+    # change the number of buckets on the preview page and run again
+    page = window.wizard.preview_page
+    page.n_buckets.setValue(4)
+    page.rerun.click()
+    idle(qtbot, window)
+    assert window.session.preview_is_current, page.status.text()
+    buckets = window.session.release.buckets
+    data_buckets = [i for i in range(len(buckets.labels)) if i != buckets.missing_bucket]
+    assert len(data_buckets) == 4
+    assert "income: 5 buckets" in page.views["buckets"].figure.axes[0].get_title()
     files = export(qtbot, window, tmp_path / "sample-release.xlsx")
     assert files[0] == tmp_path / "sample-release.xlsx"
     verify_exported(files[0], SAMPLE_ROLES, t=2.0, k=5)

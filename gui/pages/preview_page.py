@@ -115,7 +115,7 @@ class PreviewPage(QWizardPage):
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip("Smallest group size k")
         self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(1, 1000)
+        self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
         self.n_buckets.setSpecialValueText("automatic")
         self.n_buckets.setToolTip(
             "How many buckets the confidential values are grouped into; 'automatic' uses the "
