@@ -156,6 +156,8 @@ class Feasibility:
     alternatives: list[tuple[str, dict[str, Any]]]
     #: False when this build cannot check (no bucket counts or no feasibility module)
     checked: bool = True
+    #: the most classes the data allows for this t and k (None when unknown)
+    max_classes: int | None = None
 
 
 def bucket_count(t: float) -> int | None:
@@ -194,8 +196,9 @@ def check_feasible(counts: np.ndarray | None, t: float, k: int) -> Feasibility:
     if check is None or counts is None:
         return Feasibility(True, "", [], checked=False)
     try:
-        check(counts, t, k)
+        result = check(counts, t, k)
     except InfeasibleError as err:
         alts = [(alt.description, dict(alt.params)) for alt in err.alternatives]
         return Feasibility(False, err.message, alts)
-    return Feasibility(True, "", [])
+    max_classes = int(result) if isinstance(result, int | np.integer) and result > 0 else None
+    return Feasibility(True, "", [], max_classes=max_classes)

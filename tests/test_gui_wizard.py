@@ -244,3 +244,20 @@ def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
     idle(qtbot, window)
     assert window.session.exported == []
     assert source.read_text().startswith("age,sex,income\n20,F,0")
+
+
+def test_infeasible_settings_offer_a_one_click_fix(qtbot, window, sample_workbook) -> None:
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    choose(window, t=2.0, k=5)
+    page = window.wizard.privacy_page
+    page.k.setValue(1000)  # more than the 400 records
+    page.refresh()
+    assert not next_enabled(window)
+    assert "Next is disabled" in page.feasibility.text() and "400" in page.feasibility.text()
+    fixes = [page.fixes.itemAt(i).widget() for i in range(page.fixes.count() - 1)]
+    assert fixes and "largest k" in fixes[0].text()
+    fixes[0].click()
+    assert page.k.value() == 400
+    assert next_enabled(window)
+    assert "can be met" in page.feasibility.text()

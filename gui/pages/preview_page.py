@@ -185,7 +185,6 @@ class PreviewPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        self.k.setMaximum(max(1, s.n_rows))
         self.k.setValue(s.k)
         self.n_buckets.setValue(s.n_buckets or 0)
         self.n_buckets.setEnabled(s.mechanism == "buckets")

@@ -175,7 +175,6 @@ class PrivacyPage(QWizardPage):
         widgets = (self.t, self.epsilon, self.k, self.by_t, self.by_epsilon, self.mechanism)
         for w in widgets:
             w.blockSignals(True)
-        self.k.setMaximum(max(1, s.n_rows))
         self.t.setValue(s.t)
         self.epsilon.setValue(s.epsilon)
         self.k.setValue(s.k)
@@ -287,6 +286,15 @@ class PrivacyPage(QWizardPage):
                 detail = (
                     f" The confidential values fall into {len(counts)} buckets "
                     f"(smallest holds {int(min(counts)):,} records)."
+                )
+            n = int(sum(counts)) if counts is not None else 0
+            if result.max_classes and n // result.max_classes > config.k:
+                smallest = n // result.max_classes
+                detail += (
+                    f" With t = {t:.4g} there can be at most {result.max_classes:,} classes, so "
+                    f"each will hold at least {smallest:,} records (more than k = {config.k}): "
+                    "the rarest bucket limits the number of classes. A larger t or fewer "
+                    "buckets gives smaller classes."
                 )
             if not result.checked:
                 detail = " (Feasibility is checked when the preview runs.)"
