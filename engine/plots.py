@@ -45,7 +45,7 @@ def _short(label: Any, width: int = 22) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _wrapped(label: Any, width: int = 18, lines: int = 3) -> str:
+def _wrapped(label: Any, width: int = 18, lines: int = 4) -> str:
     """A long bucket label on up to ``lines`` lines (category sets can be long)."""
     parts = textwrap.wrap(str(label), width) or [""]
     if len(parts) > lines:
