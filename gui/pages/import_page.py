@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 import engine.io
 from engine.io import ImportResult, read_table
 from gui import settings
+from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.table_model import DataFrameModel
 from gui.widgets import Hint
@@ -208,7 +209,7 @@ class ImportPage(QWizardPage):
             options["header_row"] = header_row
 
         def work(progress, cancel) -> ImportResult:
-            return read_table(path, **options, progress=progress, cancel=cancel)
+            return run_engine(read_table, path, **options, progress=progress, cancel=cancel)
 
         self.info.setText(f"Reading {path.name}…")
         self.info.set_warning(False)
