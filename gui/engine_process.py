@@ -147,57 +147,72 @@ class EngineProcess:
         Raises what ``fn`` raised (with the helper's traceback as ``__notes__``), or
         CancelledError when ``cancel()`` became true.
         """
-        with self._lock:
+        while not self._lock.acquire(timeout=0.05):  # another call runs: wait, or give up
+            if cancel is not None and cancel():
+                raise CancelledError()
+        try:
+            return self._call_locked(fn, args, kwargs, progress, cancel)
+        finally:
+            self._lock.release()
+
+    def _call_locked(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        progress: Callable[[float, str], None] | None,
+        cancel: Callable[[], bool] | None,
+    ) -> Any:
+        try:
+            self._ensure_started()
+            assert self._conn is not None
+            self._cancel.clear()
+            frames = [a for a in args if isinstance(a, pd.DataFrame)]
+            sent = tuple(
+                _LastFrame() if a is self._last_frame and a is not None else a for a in args
+            )
+            self._conn.send((fn, sent, kwargs))
+            if frames:
+                self._last_frame = frames[-1]
+        except Exception as err:
+            self._kill()
+            raise EngineStartError(f"the engine process could not start: {err}") from err
+        cancelled_at: float | None = None
+        conn = self._conn
+        while True:
+            if cancel is not None and cancelled_at is None and cancel():
+                self._cancel.set()
+                cancelled_at = time.monotonic()
+            if cancelled_at is not None and time.monotonic() - cancelled_at > CANCEL_GRACE:
+                self._kill()  # busy in one long call: stop it the hard way
+                raise CancelledError()
             try:
-                self._ensure_started()
-                assert self._conn is not None
-                self._cancel.clear()
-                frames = [a for a in args if isinstance(a, pd.DataFrame)]
-                sent = tuple(
-                    _LastFrame() if a is self._last_frame and a is not None else a for a in args
-                )
-                self._conn.send((fn, sent, kwargs))
-                if frames:
-                    self._last_frame = frames[-1]
-            except Exception as err:
+                ready = conn.poll(0.05)
+                message = conn.recv() if ready else None
+            except (EOFError, OSError) as err:
                 self._kill()
-                raise EngineStartError(f"the engine process could not start: {err}") from err
-            cancelled_at: float | None = None
-            conn = self._conn
-            while True:
-                if cancel is not None and cancelled_at is None and cancel():
-                    self._cancel.set()
-                    cancelled_at = time.monotonic()
-                if cancelled_at is not None and time.monotonic() - cancelled_at > CANCEL_GRACE:
-                    self._kill()  # busy in one long call: stop it the hard way
-                    raise CancelledError()
-                try:
-                    ready = conn.poll(0.05)
-                    message = conn.recv() if ready else None
-                except (EOFError, OSError) as err:
+                if cancelled_at is not None:
+                    raise CancelledError() from err
+                raise EngineProcessError("the engine process stopped unexpectedly") from err
+            if message is None:
+                if not self._proc.is_alive():
                     self._kill()
-                    if cancelled_at is not None:
-                        raise CancelledError() from err
-                    raise EngineProcessError("the engine process stopped unexpectedly") from err
-                if message is None:
-                    if not self._proc.is_alive():
-                        self._kill()
-                        raise EngineProcessError("the engine process stopped unexpectedly")
-                    continue
-                kind, payload = message
-                if kind == "progress":
-                    if progress is not None and cancelled_at is None:
-                        progress(*payload)
-                elif kind == "result":
-                    return payload
-                else:
-                    err, detail = payload
-                    if isinstance(err, CancelledError):
-                        raise err
-                    if isinstance(err, BaseException):
-                        err.add_note(f"In the engine process:\n{detail}")
-                        raise err
-                    raise EngineProcessError(str(err))
+                    raise EngineProcessError("the engine process stopped unexpectedly")
+                continue
+            kind, payload = message
+            if kind == "progress":
+                if progress is not None and cancelled_at is None:
+                    progress(*payload)
+            elif kind == "result":
+                return payload
+            else:
+                err, detail = payload
+                if isinstance(err, CancelledError):
+                    raise err
+                if isinstance(err, BaseException):
+                    err.add_note(f"In the engine process:\n{detail}")
+                    raise err
+                raise EngineProcessError(str(err))
 
     def stop(self) -> None:
         with self._lock:

@@ -30,19 +30,24 @@ SAMPLE_ROLES: dict[str, Role | None] = {
 }
 
 
-def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
-    """Process events until the window's background task (if any) has finished."""
+def wait_until(condition, timeout: float = 120.0) -> None:
+    """Process events until ``condition()`` holds."""
     app = QApplication.instance()
     deadline = time.monotonic() + timeout
     while True:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        if not window.runner.busy:
+        if condition():
             break
         if time.monotonic() > deadline:
             raise TimeoutError("the background task did not finish in time")
         time.sleep(0.01)
     for _ in range(5):
         app.processEvents()
+
+
+def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
+    """Process events until the window's background task (if any) has finished."""
+    wait_until(lambda: not window.runner.busy, timeout)
 
 
 def save(widget: QWidget, path: Path) -> None:
@@ -80,6 +85,7 @@ def take_screenshots(app: QApplication, folder: Path) -> int:
     wizard.privacy_page.t.setValue(2.0)
     wizard.privacy_page.k.setValue(5)
     wizard.privacy_page.refresh()
+    wait_until(lambda: not wizard.privacy_page.checking)
     save(window, folder / "3-privacy.png")
 
     try:
