@@ -41,7 +41,17 @@ DEFAULT_T = "1.5, 2, 3, 5, 10"
 DEFAULT_EPSILON = "0.1, 0.5, 1, 2, 5, 10"
 DEFAULT_K = "5, 10, 25"
 
-_HEADERS = ("t", "ε", "k", "feasible", "QI loss", "confidential loss", "achieved t", "classes")
+_HEADERS = (
+    "t",
+    "ε",
+    "k",
+    "feasible",
+    "QI loss",
+    "confidential loss",
+    "achieved t",
+    "classes",
+    "note",
+)
 
 
 def parse_numbers(text: str, what: str, kind: type = float) -> list:
@@ -218,8 +228,14 @@ class SweepDialog(QDialog):
             "n_classes",
         )
         for r, (_, row) in enumerate(table.iterrows()):
-            for c, name in enumerate(cols):
-                item = QTableWidgetItem(_cell(row[name]))
+            if not row["feasible"]:
+                note = str(row["message"])
+            elif bool(row.get("dominated", False)):
+                note = "a point with more privacy loses less"
+            else:
+                note = ""
+            for c, name in enumerate((*cols, "note")):
+                item = QTableWidgetItem(note if name == "note" else _cell(row[name]))
                 if not row["feasible"]:
                     item.setForeground(Qt.GlobalColor.gray)
                     item.setToolTip(str(row["message"]))
