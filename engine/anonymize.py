@@ -70,11 +70,12 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
             if not texts:
                 continue
             s = out[col]
-            mask = np.array(s.astype("string").str.strip().isin(texts).fillna(False), dtype=bool)
             nums = pd.to_numeric(pd.Series(texts), errors="coerce").dropna().to_numpy()
-            if len(nums):
-                as_numbers = pd.to_numeric(s, errors="coerce").to_numpy(float, na_value=np.nan)
-                mask = mask | np.isin(as_numbers, nums)
+            if pd.api.types.is_numeric_dtype(s):
+                mask = np.isin(s.to_numpy(float, na_value=np.nan), nums)
+            else:
+                text = s if pd.api.types.is_string_dtype(s) else s.astype("string")
+                mask = np.array(text.str.strip().isin(texts).fillna(False), dtype=bool)
             if mask.any():
                 out[col] = s.mask(mask)
                 converted = pd.to_numeric(out[col], errors="coerce")
@@ -160,7 +161,12 @@ def anonymize(
             clean, confidential, types, wanted_b, joint=config.joint, orders=orders
         )
         got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
-        if got_b < wanted_b:
+        if got_b == 0:
+            warnings.append(
+                "Every confidential value is missing: the release carries no confidential "
+                "information."
+            )
+        elif config.n_buckets is not None and got_b < wanted_b:
             warnings.append(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
@@ -199,8 +205,8 @@ def anonymize(
         raise VerificationError(
             f"The release failed its independent check and was not written: {verification.message}"
         )
-    sizes = class_size_stats(verification.class_sizes)
-    if confidential and sizes["min"] > 2 * config.k:
+    sizes = class_size_stats(sizes=verification.class_sizes)
+    if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(
             f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
             "asked): the rarest bucket limits the number of classes. A larger t or fewer "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 #: the small release the smoke test runs on the bundled sample (400 records)
 SMOKE_QI = ("age", "sex", "region")
@@ -76,7 +76,9 @@ def _show_main_window(app: QApplication) -> str:
     The window is hidden, not closed, so that the check leaves the user's saved window
     geometry alone.
     """
-    window = _main_window()
+    from gui.wizard import MainWindow
+
+    window = MainWindow()
     window.show()
     app.processEvents()
     title = window.windowTitle()
@@ -84,16 +86,6 @@ def _show_main_window(app: QApplication) -> str:
     window.deleteLater()
     app.processEvents()
     return title
-
-
-def _main_window() -> QWidget:
-    try:
-        from gui.wizard import MainWindow
-    except ImportError:  # the first GUI stub had only a plain wizard
-        from gui.app import build_window
-
-        return build_window()
-    return MainWindow()
 
 
 def _load_opendp() -> None:

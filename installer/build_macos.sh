@@ -65,6 +65,9 @@ fi
 echo "== smoke test of the bundle"
 "$APP/Contents/MacOS/tclose" --version
 QT_QPA_PLATFORM=offscreen "$APP/Contents/MacOS/tclose-gui" --smoke-test
+echo "== wizard walk of the bundle (--screenshots $WORK/screenshots)"
+rm -rf "$WORK/screenshots"
+QT_QPA_PLATFORM=offscreen "$APP/Contents/MacOS/tclose-gui" --screenshots "$WORK/screenshots"
 
 echo "== disk image"
 DMG="$DIST/tclose-$VERSION-macos-$ARCH.dmg"

@@ -131,3 +131,59 @@ def test_bad_input_is_a_clear_error(people):
         anonymize(people, config(confidential=("salary",)))
     with pytest.raises(InfeasibleError, match="largest possible k is 400"):
         anonymize(people, config(k=401))
+
+
+def test_figure2_end_to_end_reaches_distance_one_point_five():
+    """KBS 2015 Figure 2: twelve values, three buckets of four, three classes: d = 1.5."""
+    values = np.arange(1, 13) * 10
+    data = pd.DataFrame({"qi": values, "conf": values})
+    release = anonymize(data, ReleaseConfig(qi=("qi",), confidential=("conf",), k=4, t=1.5))
+    assert release.buckets.counts.tolist() == [4, 4, 4]
+    assert release.verification.n_classes == 3
+    assert release.verification.t == pytest.approx(1.5)
+    assert release.summary["epsilon"] == pytest.approx(2 * np.log(1.5))
+
+
+def test_ordinal_and_date_columns(people):
+    from engine.roles import ColumnType
+
+    rng = np.random.default_rng(5)
+    data = people.copy()
+    order = ("none", "primary", "secondary", "tertiary")
+    data["school"] = rng.choice(order, len(data))
+    data["born"] = pd.to_datetime("1950-01-01") + pd.to_timedelta(
+        rng.integers(0, 20000, len(data)), unit="D"
+    )
+    data["visit"] = (
+        pd.to_datetime("2020-01-01") + pd.to_timedelta(rng.integers(0, 365, len(data)), unit="D")
+    ).astype(str)
+    types = {"school": ColumnType.ORDINAL, "born": ColumnType.DATE, "visit": ColumnType.DATE}
+    cfg = config(
+        qi=("school", "born"),
+        confidential=("visit",),
+        types=types,
+        orders={"school": order},
+        seed=2,
+    )
+    release = anonymize(data, cfg)
+    table = release.table
+    assert set(table["school"]) <= set(order)
+    assert pd.api.types.is_datetime64_any_dtype(table["born"])
+    assert all(lab.startswith("[2020-") or lab.startswith("2020-") for lab in table["visit"])
+    ranged = anonymize(
+        data,
+        config(
+            qi=("school", "born"),
+            confidential=("visit",),
+            types=types,
+            orders={"school": order},
+            qi_output="range",
+            seed=2,
+        ),
+    ).table
+    assert ranged["school"].str.match(r"^(none|primary|secondary|tertiary)(–|$)").all()
+    assert verify_release(ranged, ["school", "born"], ["visit"], t=2.0, k=5).ok
+    # a value outside the declared order is a clear error
+    bad = data.assign(school=data["school"].replace("none", "kindergarten"))
+    with pytest.raises(InputError, match="kindergarten"):
+        anonymize(bad, cfg)

@@ -88,6 +88,15 @@ def test_formula_injection_is_neutralised_in_xlsx(tmp_path):
     assert all(c.data_type == "n" for c in numbers)  # negative numbers stay numbers
 
 
+def test_xlsx_keeps_every_digit_of_a_float(tmp_path):
+    values = [0.1 + 0.2, 2.26597837897788e18, 1 / 3, -5e-324, 1.5]
+    write_release(pd.DataFrame({"x": values}), tmp_path / "f.xlsx")
+    assert read_table(tmp_path / "f.xlsx").data["x"].tolist() == values
+    sheet = openpyxl.load_workbook(tmp_path / "f.xlsx")[RELEASE_SHEET]
+    assert [sheet.cell(r, 1).value for r in range(2, 7)] == values
+    assert all(sheet.cell(r, 1).data_type == "n" for r in range(2, 7))
+
+
 def test_formula_like_header_and_metadata_are_text(tmp_path):
     table = pd.DataFrame({"=cmd|' /C calc'!A0": [1]})
     write_release(table, tmp_path / "h.xlsx", metadata={"note": "=2*3"})
@@ -227,6 +236,13 @@ def test_written_file_has_ordinary_permissions(tmp_path):
 def test_bad_output_requests(tmp_path, name, kwargs, message):
     with pytest.raises(InputError, match=message):
         write_release(pd.DataFrame({"a": [1]}), tmp_path / name, **kwargs)
+
+
+def test_table_too_large_for_a_sheet(tmp_path, monkeypatch):
+    monkeypatch.setattr(write_module, "EXCEL_MAX_ROWS", 3)
+    with pytest.raises(InputError, match=r"big\.xlsx: 3 rows × 1 columns do not fit .* \.csv"):
+        write_release(pd.DataFrame({"a": [1, 2, 3]}), tmp_path / "big.xlsx")
+    assert files_in(tmp_path) == set()
 
 
 def test_progress_reaches_one(tmp_path):

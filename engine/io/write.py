@@ -33,6 +33,9 @@ from engine.version import __version__
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 RELEASE_SHEET = "Release"
+#: the size of an Excel sheet
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLUMNS = 16_384
 ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
@@ -84,6 +87,12 @@ def write_release(
             f"{path.name}: the separator must be one character other than the decimal mark "
             f"'{decimal}', such as , ; | or tab."
         )
+    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
+        raise InputError(
+            f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
+            f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
+            f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
+        )
     step(progress, cancel, 0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
     if suffix == ".xlsx":
@@ -121,6 +130,8 @@ def _json_default(value: object) -> object:
         return value.isoformat()
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
     if hasattr(value, "__dataclass_fields__"):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     return str(value)
@@ -237,10 +248,24 @@ def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
         out = values.tolist()
         for i in np.flatnonzero(~np.isfinite(values)):
             out[i] = None
+        for i, v in enumerate(out):
+            if v is not None and float(f"{v:.16g}") != v:
+                out[i] = _exact_number(sheet, v)
         return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return [_date_cell(sheet, v) for v in column.tolist()]
     return [_generic_cell(sheet, v) for v in column.tolist()]
+
+
+def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
+    """A number cell that keeps all 17 significant digits of ``value``.
+
+    openpyxl writes numbers with 16 significant digits, which changes some doubles in the
+    last bit (0.1 + 0.2 would come back as 0.3); the shortest exact text is written instead.
+    """
+    cell = WriteOnlyCell(sheet, value=value)
+    cell._value = repr(value)  # written as it is under the number type "n"
+    return cell
 
 
 def _date_cell(sheet: Any, value: object) -> object:
@@ -267,7 +292,10 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
+        if not math.isfinite(value):
+            return None
+        value = float(value)
+        return value if float(f"{value:.16g}") == value else _exact_number(sheet, value)
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
         return _date_cell(sheet, value)
     return _generic_cell(sheet, str(value))

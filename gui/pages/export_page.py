@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.io import write_release
-from gui import settings
+from engine.progress import scaled, step
+from gui import engine_bridge, settings
 from gui.errors import report_error
 from gui.widgets import Hint
 
@@ -59,6 +60,14 @@ class ExportPage(QWizardPage):
         self.bom = QCheckBox("Mark the file as UTF-8 so that Excel shows accents right")
         self.bom.setChecked(True)
         self.bom.setToolTip("Starts the CSV with a byte-order mark; some older tools dislike it")
+        self.report = QCheckBox("Also write the release report (HTML) beside it")
+        self.report.setChecked(True)
+        self.report.setToolTip(
+            "A self-contained page for the disclosure review board: parameters, guarantees with "
+            "their assumptions, buckets, class sizes, the preview's plots, information loss"
+        )
+        self.report.setVisible(engine_bridge.optional_module("engine.report") is not None)
+        self.what = Hint()
         self.path = QLineEdit()
         self.path.setToolTip("Where the release is written")
         self.path.textChanged.connect(self._path_changed)
@@ -89,7 +98,9 @@ class ExportPage(QWizardPage):
         form.addRow("CSV decimal mark:", self.decimal)
         form.addRow("", self.bom)
         form.addRow("Save as:", path_widget)
+        form.addRow("", self.report)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.what)
         layout.addWidget(box)
         layout.addWidget(self.problem)
         buttons = QHBoxLayout()
@@ -109,6 +120,13 @@ class ExportPage(QWizardPage):
             self.path.setText(str(folder / f"{s.path.stem}-release{self.suffix}"))
         self._format_changed()
         self.result.setText("")
+        if s.release is not None:
+            table = s.release.table
+            self.what.setText(
+                f"The release has {len(table):,} rows and {table.shape[1]} columns: "
+                + ", ".join(map(str, table.columns))
+                + ". Rows are shuffled; identifiers and untagged columns are left out."
+            )
 
     def isComplete(self) -> bool:
         return bool(self.session.exported) and not self._wizard.runner.busy
@@ -173,17 +191,32 @@ class ExportPage(QWizardPage):
             self.problem.setVisible(True)
             return
 
+        release, info = s.release, s.info
+        with_report = self.report.isVisible() and self.report.isChecked()
+
         def work(progress, cancel) -> list[Path]:
-            return write_release(
+            written = write_release(
                 table,
                 target,
                 metadata=metadata,
                 sep=sep,
                 input_path=input_path,
                 **options,
-                progress=progress,
+                progress=scaled(progress, 0.0, 0.8 if with_report else 1.0),
                 cancel=cancel,
             )
+            if with_report:
+                from engine.report import write_report
+
+                step(progress, cancel, 0.8, "Writing the report")
+                report_path = target.with_name(f"{target.stem}-report.html")
+                try:
+                    written.append(write_report(release, report_path, input_info=info))
+                except BaseException:
+                    for path in written:  # all or nothing
+                        Path(path).unlink(missing_ok=True)
+                    raise
+            return written
 
         self.export_button.setEnabled(False)
         self.result.setText(f"Writing {target.name}…")
