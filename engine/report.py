@@ -328,7 +328,8 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             )
         )
     rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
-    rows.append(("confidential values released as", _e(cfg.confidential_output)))
+    if cfg.mechanism == "buckets":
+        rows.append(("confidential values released as", _e(cfg.confidential_output)))
     if len(cfg.confidential) > 1:
         rows.append(
             (
@@ -656,8 +657,13 @@ def render_report(
     add("<h2>8. Disclosure risk before and after</h2>")
     add(
         "<p>Measured on the table alone: a class is a set of records with the same "
-        "quasi-identifier values. Before = the original records, after = the release. "
-        "Attribute disclosure compares the confidential buckets on both sides.</p>"
+        "quasi-identifier values. Before = the original records, after = the release."
+        + (
+            " Attribute disclosure compares the confidential buckets on both sides."
+            if release.buckets is not None
+            else ""
+        )
+        + "</p>"
     )
     add(
         _table(
