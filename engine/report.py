@@ -586,7 +586,14 @@ def render_report(
         add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
 
     add("<h3>Roles and types of the columns</h3>")
-    add(_table(["column", "role", "type", "missing values"], _roles_rows(release)))
+    role_rows = _roles_rows(release)
+    add(_table(["column", "role", "type", "missing values"], role_rows))
+    if input_info is not None and input_info.n_columns > len(role_rows):
+        dropped = input_info.n_columns - len(role_rows)
+        add(
+            f"<p>The other {dropped:,} column{'s' if dropped > 1 else ''} of the file "
+            f"{'were' if dropped > 1 else 'was'} not tagged and not released.</p>"
+        )
 
     # parameters and mechanism
     add("<h2>2. Parameters and mechanism</h2>")

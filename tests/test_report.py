@@ -176,6 +176,7 @@ def test_adult_report_states_achieved_k_and_t(adult_report) -> None:
     assert f"achieved k = {ver.k:,}, t = {ver.t:.4g}." in html
     assert f't-closeness <span class="vals">(t = {ver.t:.4g})</span>' in html
     assert "Release report — adult.csv" in html
+    assert "The other 3 columns of the file were not tagged and not released." in html
     import hashlib
 
     assert hashlib.sha256(source.read_bytes()).hexdigest() in html
