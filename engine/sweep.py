@@ -158,9 +158,18 @@ def run_sweep(
     for col in ("achieved_k", "n_classes"):
         table[col] = table[col].astype("Int64")
     level = grid[0][0] if grid else "t"
-    table["dominated"] = dominated(table, level)
+    measure = main_measure(config)
+    table["dominated"] = dominated(table, level, measure)
     table.attrs["level"] = level
+    table.attrs["measure"] = measure
     return table
+
+
+def main_measure(config: ReleaseConfig) -> str:
+    """The loss a sweep is about: QI loss for buckets (the confidential side is fixed by the
+    buckets), the distortion of the confidential values for noise (the QIs do not depend on ε).
+    """
+    return "qi_sse_sst" if config.mechanism == "buckets" else "confidential_sse_sst"
 
 
 def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> np.ndarray:
@@ -188,7 +197,7 @@ def sweep_figure(
     table: pd.DataFrame,
     *,
     level: str | None = None,
-    measure: str = "qi_sse_sst",
+    measure: str | None = None,
     highlight: tuple[float, int] | None = None,
 ) -> Figure:
     """Information loss against the privacy level, one curve per k.
@@ -201,6 +210,7 @@ def sweep_figure(
     from matplotlib.figure import Figure
 
     level = level or table.attrs.get("level", "t")
+    measure = measure or table.attrs.get("measure", "qi_sse_sst")
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.add_subplot()
     names = {
@@ -267,7 +277,12 @@ def sweep_figure(
         xlabel = "t (larger = weaker privacy)"
     ax.set_xlabel(xlabel + ("\n" + ";  ".join(notes) if notes else ""))
     ax.set_ylabel(names.get(measure, measure))
-    ax.set_ylim(bottom=0)
+    values = table.loc[table["feasible"], measure].to_numpy(float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if values.size and values.max() > 100 * values.min():
+        ax.set_yscale("log")  # noise: the loss spans decades over ε
+    else:
+        ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.set_title("Information loss against privacy level")
     if ks:

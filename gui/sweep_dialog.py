@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.sweep import run_sweep, sweep_figure, sweep_grid
+from engine.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from gui.errors import report_error
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
@@ -98,6 +98,7 @@ class SweepDialog(QDialog):
         if use_epsilon is None:
             use_epsilon = config.epsilon is not None or config.mechanism != "buckets"
         self.level = "epsilon" if use_epsilon else "t"
+        self.measure = main_measure(config)
         self.table: pd.DataFrame | None = None
         self.chosen: tuple[str, float, int] | None = None
         self.runner = TaskRunner(self, delay_ms=0)
@@ -247,7 +248,7 @@ class SweepDialog(QDialog):
         if self.table is None:
             return
         highlight = (self.chosen[1], self.chosen[2]) if self.chosen else None
-        fig = sweep_figure(self.table, level=self.level, highlight=highlight)
+        fig = sweep_figure(self.table, level=self.level, measure=self.measure, highlight=highlight)
         self.figure_view.set_figure(fig)
         if self.figure_view.canvas is not None:
             self.figure_view.canvas.mpl_connect("button_press_event", self._clicked)
@@ -271,8 +272,8 @@ class SweepDialog(QDialog):
         self.results.selectRow(row)
         self.results.blockSignals(False)
         symbol = "ε" if self.level == "epsilon" else "t"
-        loss = t["qi_sse_sst"].iloc[row]
-        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (QI loss {loss:.3g}).")
+        loss = t[self.measure].iloc[row]
+        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (loss {loss:.3g}).")
         self._draw()
         return True
 
@@ -295,7 +296,7 @@ class SweepDialog(QDialog):
         if ok.empty:
             return
         ax = event.inaxes
-        xy = ax.transData.transform(np.column_stack([ok[self.level], ok["qi_sse_sst"]]))
+        xy = ax.transData.transform(np.column_stack([ok[self.level], ok[self.measure]]))
         nearest = int(np.argmin(np.hypot(xy[:, 0] - event.x, xy[:, 1] - event.y)))
         self.select(float(ok[self.level].iloc[nearest]), int(ok["k"].iloc[nearest]))
 

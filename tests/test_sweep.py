@@ -223,3 +223,29 @@ def test_infeasible_points_are_rows(shared_data) -> None:
     assert not bad["feasible"] and "largest possible k is 500" in bad["message"]
     assert math.isnan(bad["qi_sse_sst"]) and not bad["dominated"]
     assert table[table["k"] == 5]["feasible"].all()
+
+
+def test_epsilon_sweep_of_the_noise_mechanism(shared_data) -> None:
+    """Laplace noise of scale Δ/ε: the distortion falls about 100-fold per decade of ε."""
+    from engine.config import ReleaseConfig
+    from engine.io import read_table
+    from engine.sweep import run_sweep
+
+    data = read_table(shared_data / "casc-census.csv").data
+    config = ReleaseConfig(
+        qi=("AFNLWGT", "AGI"),
+        confidential=("WSALVAL",),
+        k=5,
+        epsilon=1.0,
+        mechanism="laplace",
+        bounds={"WSALVAL": (0.0, 300000.0)},
+        seed=3,
+    )
+    table = run_sweep(data, config, epsilons=[0.1, 1, 10], ks=[5])
+    assert table.attrs["level"] == "epsilon" and table.attrs["measure"] == "confidential_sse_sst"
+    assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0]
+    loss = table["confidential_sse_sst"].to_numpy()
+    assert loss[0] > 10 * loss[1] > 100 * loss[2]
+    assert table["qi_sse_sst"].nunique() == 1  # the QIs do not depend on ε
+    ax = sweep_figure(table).axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
