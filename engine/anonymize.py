@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.blocks import tclose_blocks, use_blocks
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_columns
@@ -171,7 +172,8 @@ def anonymize(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
             )
-        classes = tclose_partition(
+        partition = tclose_blocks if use_blocks(X) else tclose_partition
+        classes = partition(
             X,
             buckets.codes,
             config.k,
