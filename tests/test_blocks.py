@@ -16,6 +16,7 @@ from engine.blocks import (
     use_blocks,
 )
 from engine.config import ReleaseConfig
+from engine.encode import encode_qi, resolve_columns
 from engine.errors import InfeasibleError
 from engine.feasibility import check_feasible
 from engine.metrics import sse_sst
@@ -117,9 +118,14 @@ def test_dispatch_by_records_and_distinct_points():
 
 def test_anonymize_takes_the_block_path_on_30k_records_and_verifies():
     data = generate(30_000, seed=4)
+    # exact ages (years and days): nearly every record is a distinct QI point
+    data["age"] = data["age"] + np.random.default_rng(4).integers(0, 365, len(data)) / 365
     config = ReleaseConfig(
         qi=("age", "hours", "region", "sector"), confidential=("income",), k=10, t=3.0, seed=1
     )
+    qi = list(config.qi)
+    types, orders = resolve_columns(data[qi], qi, {}, {})
+    assert use_blocks(encode_qi(data[qi], qi, types, orders))
     release = anonymize(data, config)
     assert release.verification.ok
     assert release.verification.k >= 10 and release.verification.t <= 3.0
