@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.blocks import tclose_blocks, use_blocks
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_columns
@@ -120,6 +121,7 @@ def best_partition(
     k: int,
     t: float,
     *,
+    seed: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
@@ -128,14 +130,14 @@ def best_partition(
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`partition_function`) when the file is large.
+    records, block-wise (:func:`engine.blocks.use_blocks`) when the file is large.
     """
     counts = np.bincount(codes)
     shares = counts / counts.sum()
     sizes = class_size_candidates(counts, k, t)
-    partition = partition_function(len(codes))
+    partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(sizes) == 1:
-        return partition(X, codes, k, t, progress=progress, cancel=cancel)
+        return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
     n = len(codes)
     sample = np.arange(n)
     if n > SIZE_SAMPLE:
@@ -155,24 +157,9 @@ def best_partition(
             best, best_loss, best_labels = size, loss, labels
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
-
-
-#: the exact partition runs in seconds up to here (adult: 30,162 and ACS: 68,725 records, where
-#: it also gives lower QI loss than the block-wise partition); larger files go block-wise
-EXACT_LIMIT = 100_000
-
-
-def partition_function(n: int):
-    """The exact partition, or the block-wise one (``engine.blocks``) for large files."""
-    try:
-        from engine import blocks
-    except ImportError:
-        return tclose_partition
-    threshold = max(EXACT_LIMIT, getattr(blocks, "BLOCKS_THRESHOLD", EXACT_LIMIT))
-    if n > threshold and hasattr(blocks, "tclose_blocks"):
-        return blocks.tclose_blocks
-    return tclose_partition
+    return partition(
+        X, codes, best, t, seed=seed, progress=scaled(progress, 0.5, 1.0), cancel=cancel
+    )
 
 
 def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -279,7 +266,13 @@ def anonymize(
                 "data has too few distinct values."
             )
         classes = best_partition(
-            X, buckets.codes, config.k, t, progress=scaled(progress, 0.1, 0.85), cancel=cancel
+            X,
+            buckets.codes,
+            config.k,
+            t,
+            seed=config.seed,
+            progress=scaled(progress, 0.1, 0.85),
+            cancel=cancel,
         )
     else:
         classes = _k_anonymous_classes(

@@ -202,25 +202,3 @@ def test_class_size_candidates_and_best_partition():
     best = best_partition(X, codes, 4, 3.0)
     assert np.bincount(best).min() >= 4
     assert sse_sst(X, best) <= sse_sst(X, tclose_partition(X, codes, 4, 3.0)) + 1e-12
-
-
-def test_large_files_go_block_wise_when_blocks_exist(monkeypatch):
-    import sys
-    import types
-
-    from engine.anonymize import EXACT_LIMIT, partition_function
-    from engine.partition import tclose_partition
-
-    fake = types.ModuleType("engine.blocks")
-    fake.BLOCKS_THRESHOLD = 20_000
-
-    def tclose_blocks(*args, **kwargs):
-        raise AssertionError("not called here")
-
-    fake.tclose_blocks = tclose_blocks
-    monkeypatch.setitem(sys.modules, "engine.blocks", fake)
-    import engine
-
-    monkeypatch.setattr(engine, "blocks", fake, raising=False)
-    assert partition_function(EXACT_LIMIT) is tclose_partition
-    assert partition_function(EXACT_LIMIT + 1) is tclose_blocks
