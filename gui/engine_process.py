@@ -44,6 +44,26 @@ class _LastFrame:
     """Stands for the table sent with the previous call (tables are sent once, not per run)."""
 
 
+def _find_frame(obj: Any, depth: int = 2) -> pd.DataFrame | None:
+    """The table a result carries (a DataFrame, or one in ``.data`` or a tuple), if any.
+
+    Both sides apply the same search to a result, so a table the helper *read* stays there
+    and is never sent back to it.
+    """
+    if isinstance(obj, pd.DataFrame):
+        return obj
+    if depth <= 0:
+        return None
+    if isinstance(obj, tuple):
+        for item in obj:
+            found = _find_frame(item, depth - 1)
+            if found is not None:
+                return found
+        return None
+    data = getattr(obj, "data", None)
+    return data if isinstance(data, pd.DataFrame) and type(obj).__name__ == "ImportResult" else None
+
+
 class EngineProcessError(RuntimeError):
     """The helper process died while working."""
 
@@ -88,6 +108,9 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             except Exception:  # the exception itself cannot be pickled
                 conn.send(("error", (RuntimeError(f"{type(err).__name__}: {err}"), detail)))
         else:
+            found = _find_frame(result)
+            if found is not None:
+                kept[0] = found
             try:
                 conn.send(("result", result))
             except Exception as err:
@@ -204,6 +227,9 @@ class EngineProcess:
                 if progress is not None and cancelled_at is None:
                     progress(*payload)
             elif kind == "result":
+                found = _find_frame(payload)
+                if found is not None:
+                    self._last_frame = found
                 return payload
             else:
                 err, detail = payload
