@@ -37,13 +37,13 @@ def sse_sst(X: np.ndarray, classes: np.ndarray) -> float:
     return sse / sst if sst > 0 else 0.0
 
 
-def class_size_stats(sizes: np.ndarray) -> dict[str, Any]:
+def class_size_stats(classes: np.ndarray | None = None, *, sizes=None) -> dict[str, Any]:
     """Number of classes and min/median/mean/max size, plus a size histogram.
 
-    ``sizes`` are the class sizes (e.g. :attr:`Verification.class_sizes`, or
-    ``np.bincount(labels)``); empty entries are ignored.
+    Give the class label of every record (``classes``) or the class sizes (``sizes``, e.g.
+    :attr:`Verification.class_sizes`).
     """
-    sizes = np.asarray(sizes)
+    sizes = np.bincount(classes) if sizes is None else np.asarray(sizes)
     sizes = sizes[sizes > 0]
     values, counts = np.unique(sizes, return_counts=True)
     return {

@@ -62,6 +62,8 @@ class InputSpec:
     separator: str | None = None
     encoding: str | None = None
     decimal: str | None = None
+    #: 0-based row of the header (rows above it are title lines); None = detect
+    header_row: int | None = None
 
     def read_options(self) -> dict[str, Any]:
         """Keyword arguments for :func:`engine.io.read_table`."""
@@ -70,6 +72,7 @@ class InputSpec:
             "sep": self.separator,
             "encoding": self.encoding,
             "decimal": self.decimal,
+            "header_row": self.header_row,
         }
 
 
@@ -123,13 +126,14 @@ def new_project(
     separator: str | None = None,
     encoding: str | None = None,
     decimal: str | None = None,
+    header_row: int | None = None,
     output: str | Path | None = None,
     report: str | Path | None = None,
     notes: str = "",
 ) -> Project:
     """A project for ``config`` on the file ``input_path`` (its checksum computed now)."""
     path = Path(input_path).resolve()
-    spec = InputSpec(path, file_sha256(path), sheet, separator, encoding, decimal)
+    spec = InputSpec(path, file_sha256(path), sheet, separator, encoding, decimal, header_row)
     return Project(
         spec,
         config,
@@ -273,6 +277,7 @@ def project_to_dict(project: Project, *, base: Path | None = None) -> dict[str, 
             "separator": spec.separator,
             "encoding": spec.encoding,
             "decimal": spec.decimal,
+            "header_row": spec.header_row,
         },
         **config_to_dict(project.config),
         "output": {
@@ -282,6 +287,14 @@ def project_to_dict(project: Project, *, base: Path | None = None) -> dict[str, 
         "notes": project.notes,
     }
     return doc
+
+
+def _header_row(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"Project file: header_row must be a row number ≥ 0, not {value!r}.")
+    return value
 
 
 def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Project:
@@ -308,6 +321,7 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
         separator=inp.get("separator"),
         encoding=inp.get("encoding"),
         decimal=inp.get("decimal"),
+        header_row=_header_row(inp.get("header_row")),
     )
     out = _mapping(doc.get("output"), "output")
 

@@ -14,6 +14,7 @@ HTML to PDF from any browser gives one, and no new dependency is needed for it.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import io
 import itertools
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.errors import InputError
+from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.result import Release
 from engine.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.version import __version__
@@ -114,11 +116,16 @@ def _cols(names: Sequence[str]) -> str:
 def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
     """PNG bytes of a matplotlib figure (no pyplot: safe on any thread)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")  # layouts are constrained
     return buf.getvalue()
 
 
-def preview_figures(release: Release) -> list[ReportFigure]:
+def preview_figures(
+    release: Release,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> list[ReportFigure]:
     """The plots of the GUI's preview page (from :mod:`engine.plots`), as PNG.
 
     A plot that cannot be drawn does not stop the report: the report says which one failed.
@@ -160,7 +167,8 @@ def preview_figures(release: Release) -> list[ReportFigure]:
             )
         )
     out = []
-    for title, caption, make in makers:
+    for i, (title, caption, make) in enumerate(makers):
+        step(progress, cancel, i / len(makers), f"Drawing {title.lower()}")
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
@@ -201,6 +209,11 @@ def release_guarantees(release: Release) -> list[Guarantee]:
                 )
             ]
         return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
+    stored = release.summary.get("guarantees")
+    if isinstance(stored, list) and stored and all(isinstance(g, Mapping) for g in stored):
+        # the noise release computed them itself (it knows the draws and the per-column ε)
+        names = {f.name for f in dataclasses.fields(Guarantee)}
+        return [Guarantee(**{k: v for k, v in g.items() if k in names}) for g in stored]
     draws = release.summary.get("draws", 1)
     draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
     mechanism = str(release.summary.get("mechanism", cfg.mechanism))
@@ -306,11 +319,17 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         rows.append(
             (
                 "confidential buckets b",
-                f"{n_b}" + (" (chosen by the user)" if cfg.n_buckets else " (optimal for t)"),
+                f"{n_b}"
+                + (
+                    " (chosen by the user)"
+                    if cfg.n_buckets
+                    else " (the optimal count for t, as far as the data allow)"
+                ),
             )
         )
     rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
-    rows.append(("confidential values released as", _e(cfg.confidential_output)))
+    if cfg.mechanism == "buckets":
+        rows.append(("confidential values released as", _e(cfg.confidential_output)))
     if len(cfg.confidential) > 1:
         rows.append(
             (
@@ -388,14 +407,17 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
         ("largest", _num(int(sizes.max()))),
     ]
     values, counts = np.unique(sizes, return_counts=True)
-    if len(values) > 12:  # fold a long tail into ranges
-        edges = np.unique(np.quantile(sizes, np.linspace(0, 1, 9)).round().astype(int))
+    if len(values) > 12:  # fold the long tail into ranges that grow by about √2
+        lo, hi = int(sizes.min()), int(sizes.max())
+        edges = [lo]
+        while edges[-1] <= hi:
+            edges.append(max(edges[-1] + 1, round(edges[-1] * math.sqrt(2))))
         rows = []
-        for lo, hi in itertools.pairwise(edges):
-            last = hi == edges[-1]
-            mask = (sizes >= lo) & ((sizes <= hi) if last else (sizes < hi))
-            label = f"{lo}–{hi}" if last else f"{lo}–{hi - 1}"
-            rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
+        for a, b in itertools.pairwise(edges):
+            mask = (sizes >= a) & (sizes < b)
+            if mask.any():
+                label = f"{a}" if b == a + 1 else f"{a}–{b - 1}"
+                rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
         return stats, rows
     rows = [
         [_num(int(v)), _num(int(c)), _num(int(v * c))] for v, c in zip(values, counts, strict=True)
@@ -405,32 +427,49 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
 
 #: readable names of information-loss figures a summary may carry
 _LOSS_NAMES = {
-    "qi_sse_sst": "QI information loss SSE/SST (0 = none, 1 = all)",
-    "confidential_sse_sst": "confidential distortion SSE/SST",
+    "qi_sse_sst": "quasi-identifiers: SSE/SST (0 = nothing lost, 1 = all)",
+    "confidential_sse_sst": "confidential values: SSE/SST (0 = unchanged)",
+}
+#: readable names of the per-column statistics of the confidential columns
+_COLUMN_STAT_NAMES = {
+    "sse_sst": "SSE/SST",
+    "share_changed": "share of values changed",
+    "mean_absolute_error": "mean absolute error",
+    "mean_original": "mean before",
+    "mean_released": "mean after",
+    "variance_original": "variance before",
+    "variance_released": "variance after",
+    "correlation": "correlation of before and after",
 }
 
 
 def information_loss_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The information-loss figures of a run summary, named for people."""
+    """The overall information-loss figures of a run summary, named for people."""
     loss = summary.get("information_loss")
     source: Mapping[str, Any] = loss if isinstance(loss, Mapping) else summary
     rows = []
-    for key, value in source.items():
-        if key not in _LOSS_NAMES and source is summary:
-            continue
-        rows.extend(_flatten(_LOSS_NAMES.get(key, key.replace("_", " ")), value))
+    for key, name in _LOSS_NAMES.items():
+        value = source.get(key)
+        if isinstance(value, int | float):
+            rows.append((name, _e(_num(value))))
     return rows
 
 
-def _flatten(name: str, value: Any) -> list[tuple[str, str]]:
-    if isinstance(value, Mapping):
-        out: list[tuple[str, str]] = []
-        for k, v in value.items():
-            out.extend(_flatten(f"{name} — {str(k).replace('_', ' ')}", v))
-        return out
-    if isinstance(value, list | tuple):
-        return [(name, _e(", ".join(_num(v) for v in value)))]
-    return [(name, _e(_num(value)))]
+def column_loss_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    """Per confidential column: (column, statistic, value) rows of the run summary."""
+    loss = summary.get("information_loss")
+    per_column = loss.get("confidential_columns") if isinstance(loss, Mapping) else None
+    rows: list[list[str]] = []
+    if not isinstance(per_column, Mapping):
+        return rows
+    for col, stats in per_column.items():
+        if not isinstance(stats, Mapping):
+            continue
+        for key, value in stats.items():
+            if isinstance(value, int | float):
+                name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
+                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(_num(value, 4))])
+    return rows
 
 
 # -- the document ----------------------------------------------------------------------------------
@@ -547,7 +586,14 @@ def render_report(
         add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
 
     add("<h3>Roles and types of the columns</h3>")
-    add(_table(["column", "role", "type", "missing values"], _roles_rows(release)))
+    role_rows = _roles_rows(release)
+    add(_table(["column", "role", "type", "missing values"], role_rows))
+    if input_info is not None and input_info.n_columns > len(role_rows):
+        dropped = input_info.n_columns - len(role_rows)
+        add(
+            f"<p>The other {dropped:,} column{'s' if dropped > 1 else ''} of the file "
+            f"{'were' if dropped > 1 else 'was'} not tagged and not released.</p>"
+        )
 
     # parameters and mechanism
     add("<h2>2. Parameters and mechanism</h2>")
@@ -569,7 +615,7 @@ def render_report(
             _table(
                 ["released as", "values", "representative", "records", "share"],
                 _bucket_rows(release),
-                right=(2, 3, 4),
+                right=(3, 4),
             )
         )
 
@@ -602,7 +648,15 @@ def render_report(
     add("<h2>7. Information loss</h2>")
     loss_rows = information_loss_rows(release.summary)
     if loss_rows:
+        add(
+            "<p>SSE/SST: the squared distance of the released values from the original ones, "
+            "as a share of the data's total variation (QIs standardised; for categories, a "
+            "changed value counts 1).</p>"
+        )
         add(_dl(loss_rows))
+        per_column = column_loss_rows(release.summary)
+        if per_column:
+            add(_table(["confidential column", "measure", "value"], per_column, right=(2,)))
     else:
         add("<p>The run did not report information-loss figures.</p>")
 
@@ -610,8 +664,13 @@ def render_report(
     add("<h2>8. Disclosure risk before and after</h2>")
     add(
         "<p>Measured on the table alone: a class is a set of records with the same "
-        "quasi-identifier values. Before = the original records, after = the release. "
-        "Attribute disclosure compares the confidential buckets on both sides.</p>"
+        "quasi-identifier values. Before = the original records, after = the release."
+        + (
+            " Attribute disclosure compares the confidential buckets on both sides."
+            if release.buckets is not None
+            else ""
+        )
+        + "</p>"
     )
     add(
         _table(
@@ -649,13 +708,25 @@ def render_report(
     )
 
 
+def report_path(release_path: str | Path) -> Path:
+    """Where the report of a release file goes: beside it, ``<name>-report.html``."""
+    release_path = Path(release_path)
+    return release_path.with_name(f"{release_path.stem}-report.html")
+
+
 def write_report(
-    release: Release, path: str | Path, *, input_info: ImportInfo | None = None
+    release: Release,
+    path: str | Path,
+    *,
+    input_info: ImportInfo | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
 ) -> Path:
     """Write the HTML release report to ``path`` and return it.
 
     With ``input_info`` (from :func:`engine.io.read_table`) the report names the input file
-    and records its SHA-256 checksum.
+    and records its SHA-256 checksum.  Drawing the plots takes a few seconds on a large
+    file; ``progress``/``cancel`` work as everywhere in the engine.
     """
     path = Path(path)
     if path.suffix.lower() not in {".html", ".htm"}:
@@ -664,10 +735,13 @@ def write_report(
     if input_info is not None and Path(input_info.path).is_file():
         from engine.project import file_sha256
 
-        checksum = file_sha256(input_info.path)
-    text = render_report(release, input_info=input_info, input_checksum=checksum)
+        checksum = file_sha256(input_info.path, progress=scaled(progress, 0, 0.1), cancel=cancel)
+    figures = preview_figures(release, progress=scaled(progress, 0.1, 0.95), cancel=cancel)
+    step(progress, cancel, 0.95, "Writing the report")
+    text = render_report(release, input_info=input_info, input_checksum=checksum, figures=figures)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as err:
         raise InputError(f"{path}: cannot write the report ({err.strerror or err}).") from err
+    step(progress, cancel, 1.0, "Report written")
     return path

@@ -45,6 +45,7 @@ def project_from_session(session: Session, *, output: str | Path | None = None) 
         separator=getattr(info, "separator", None),
         encoding=getattr(info, "encoding", None),
         decimal=getattr(info, "decimal", None),
+        header_row=getattr(info, "header_row", None),
         output=output
         if output is not None
         else (session.exported[0] if session.exported else None),

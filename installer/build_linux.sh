@@ -2,7 +2,8 @@
 # Build the tclose one-folder app on Linux with the same spec as the Windows and macOS
 # installers, then start the bundled binary offscreen with --smoke-test: it opens the bundled
 # sample, runs a small t-closeness release through the engine and exits 0 only when the
-# release verifies.  Prints the bundle size and the build time.
+# release verifies.  Then it walks the whole wizard in the bundle (--screenshots).  Prints
+# the bundle size and the build time; exits non-zero when either check fails.
 #
 #   bash installer/build_linux.sh              # fresh build venv in installer/build/venv
 #   BUILD_VENV=/path/to/venv bash installer/build_linux.sh   # reuse a venv (no install)
@@ -17,7 +18,7 @@ ARCHIVE=0
 for arg in "$@"; do
     case "$arg" in
         --archive) ARCHIVE=1 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "build_linux.sh: unknown option $arg" >&2; exit 2 ;;
     esac
 done
@@ -55,6 +56,17 @@ smoke_rc=$?
 set -e
 smoke_seconds=$(( $(date +%s) - smoke_started ))
 
+# The wizard walk exercises what the smoke test does not: every page, the embedded plots,
+# the export writer.  It saves one PNG per page; look at them to see the bundled app.
+echo "== wizard walk of the bundle (--screenshots $WORK/screenshots)"
+rm -rf "$WORK/screenshots"
+set +e
+QT_QPA_PLATFORM=offscreen "$BUNDLE/tclose-gui" --screenshots "$WORK/screenshots" 2>/dev/null
+walk_rc=$?
+set -e
+pages=$(find "$WORK/screenshots" -name '*.png' 2>/dev/null | wc -l || true)
+[ "$walk_rc" -eq 0 ] && [ "$pages" -gt 0 ] || smoke_rc=1
+
 if [ "$ARCHIVE" = 1 ]; then
     tarball="$DIST/tclose-$VERSION-linux-$(uname -m).tar.gz"
     tar -C "$DIST" -czf "$tarball" tclose
@@ -63,5 +75,5 @@ fi
 
 echo "== bundle: $BUNDLE"
 echo "== bundle size: ${size_mib} MiB in ${files} files"
-echo "== build time: ${build_seconds} s; smoke test: exit ${smoke_rc} in ${smoke_seconds} s"
+echo "== build time: ${build_seconds} s; smoke test: exit ${smoke_rc} in ${smoke_seconds} s; wizard walk: exit ${walk_rc}, ${pages} PNGs"
 exit "$smoke_rc"

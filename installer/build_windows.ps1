@@ -56,7 +56,7 @@ if ($BuildVenv) {
     Check "pip install"
 }
 $venvPython = Join-Path $venv "Scripts\python.exe"
-$version = & $venvPython -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])'
+$version = & $venvPython -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])"
 Check "reading the version"
 
 Write-Host "== building tclose $version"
@@ -74,9 +74,16 @@ Write-Host "== smoke test of the bundle"
 $env:QT_QPA_PLATFORM = "offscreen"
 $smoke = Start-Process -FilePath (Join-Path $bundle "tclose-gui.exe") -ArgumentList "--smoke-test" `
     -Wait -PassThru -NoNewWindow
-Remove-Item Env:QT_QPA_PLATFORM
 if ($smoke.ExitCode -ne 0) { throw "the smoke test of the bundle failed (exit code $($smoke.ExitCode))" }
 Write-Host "== smoke test passed"
+# The wizard walk exercises every page, the embedded plots and the export writer.
+$shots = Join-Path $Work "screenshots"
+Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $shots
+$walk = Start-Process -FilePath (Join-Path $bundle "tclose-gui.exe") -ArgumentList "--screenshots", "`"$shots`"" `
+    -Wait -PassThru -NoNewWindow
+Remove-Item Env:QT_QPA_PLATFORM
+if ($walk.ExitCode -ne 0) { throw "the wizard walk of the bundle failed (exit code $($walk.ExitCode))" }
+Write-Host "== wizard walk passed: $((Get-ChildItem $shots -Filter *.png).Count) pages in $shots"
 
 if (-not $SkipInstaller) {
     $iscc = Get-Command ISCC.exe -ErrorAction SilentlyContinue

@@ -131,3 +131,74 @@ def test_bad_input_is_a_clear_error(people):
         anonymize(people, config(confidential=("salary",)))
     with pytest.raises(InfeasibleError, match="largest possible k is 400"):
         anonymize(people, config(k=401))
+
+
+def test_figure2_end_to_end_reaches_distance_one_point_five():
+    """KBS 2015 Figure 2: twelve values, three buckets of four, three classes: d = 1.5."""
+    values = np.arange(1, 13) * 10
+    data = pd.DataFrame({"qi": values, "conf": values})
+    release = anonymize(data, ReleaseConfig(qi=("qi",), confidential=("conf",), k=4, t=1.5))
+    assert release.buckets.counts.tolist() == [4, 4, 4]
+    assert release.verification.n_classes == 3
+    assert release.verification.t == pytest.approx(1.5)
+    assert release.summary["epsilon"] == pytest.approx(2 * np.log(1.5))
+
+
+def test_ordinal_and_date_columns(people):
+    from engine.roles import ColumnType
+
+    rng = np.random.default_rng(5)
+    data = people.copy()
+    order = ("none", "primary", "secondary", "tertiary")
+    data["school"] = rng.choice(order, len(data))
+    data["born"] = pd.to_datetime("1950-01-01") + pd.to_timedelta(
+        rng.integers(0, 20000, len(data)), unit="D"
+    )
+    data["visit"] = (
+        pd.to_datetime("2020-01-01") + pd.to_timedelta(rng.integers(0, 365, len(data)), unit="D")
+    ).astype(str)
+    types = {"school": ColumnType.ORDINAL, "born": ColumnType.DATE, "visit": ColumnType.DATE}
+    cfg = config(
+        qi=("school", "born"),
+        confidential=("visit",),
+        types=types,
+        orders={"school": order},
+        seed=2,
+    )
+    release = anonymize(data, cfg)
+    table = release.table
+    assert set(table["school"]) <= set(order)
+    assert pd.api.types.is_datetime64_any_dtype(table["born"])
+    assert all(lab.startswith("[2020-") or lab.startswith("2020-") for lab in table["visit"])
+    ranged = anonymize(
+        data,
+        config(
+            qi=("school", "born"),
+            confidential=("visit",),
+            types=types,
+            orders={"school": order},
+            qi_output="range",
+            seed=2,
+        ),
+    ).table
+    assert ranged["school"].str.match(r"^(none|primary|secondary|tertiary)(–|$)").all()
+    assert verify_release(ranged, ["school", "born"], ["visit"], t=2.0, k=5).ok
+    # a value outside the declared order is a clear error
+    bad = data.assign(school=data["school"].replace("none", "kindergarten"))
+    with pytest.raises(InputError, match="kindergarten"):
+        anonymize(bad, cfg)
+
+
+def test_class_size_candidates_and_best_partition():
+    from engine.anonymize import best_partition, class_size_candidates
+    from engine.metrics import sse_sst
+    from engine.partition import tclose_partition
+
+    assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
+    assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(900, 2))
+    codes = (rng.random(900) < 0.2).astype(np.int64)
+    best = best_partition(X, codes, 4, 3.0)
+    assert np.bincount(best).min() >= 4
+    assert sse_sst(X, best) <= sse_sst(X, tclose_partition(X, codes, 4, 3.0)) + 1e-12

@@ -144,3 +144,46 @@ def test_module_entry_point_runs_without_traceback(survey, tmp_path, project_roo
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "nope" in proc.stderr
+
+
+def test_report_is_written(survey, tmp_path):
+    out = tmp_path / "release.csv"
+    report = tmp_path / "report.html"
+    code = main(
+        [
+            "anonymize",
+            str(survey),
+            "-o",
+            str(out),
+            "--qi",
+            "age,sex",
+            "--confidential",
+            "income",
+            "--t",
+            "3",
+            "--k",
+            "5",
+            "--report",
+            str(report),
+        ]
+    )
+    assert code == 0
+    text = report.read_text(encoding="utf-8")
+    assert "<html" in text.lower() and "income" in text
+    assert (
+        main(
+            [
+                "anonymize",
+                str(survey),
+                "-o",
+                str(out),
+                "--qi",
+                "age",
+                "--k",
+                "5",
+                "--report",
+                str(tmp_path / "r.pdf"),
+            ]
+        )
+        == 2
+    )

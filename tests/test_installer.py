@@ -47,7 +47,11 @@ def _build_classes() -> dict[str, type]:
 
     def analysis_init(self: _Recorder, scripts: list[str], **kwargs: object) -> None:
         _Recorder.__init__(self, scripts, **kwargs)
-        self.pure, self.scripts, self.binaries, self.datas = [], scripts, [], []
+        # as PyInstaller 6 lists them: run-time hooks, then the program script
+        self.scripts = [("pyi_rth_inspect", "/hooks/pyi_rth_inspect.py", "PYSOURCE")] + [
+            (Path(s).stem, s, "PYSOURCE-1") for s in scripts
+        ]
+        self.pure, self.binaries, self.datas = [], [], []
 
     classes["Analysis"].__init__ = analysis_init
     return classes
@@ -103,14 +107,19 @@ def spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, objec
 
 
 def test_spec_builds_gui_and_cli_into_one_folder(spec_run: dict[str, object]) -> None:
-    analyses = spec_run["Analysis"].calls
-    scripts = [Path(a.args[0][0]) for a in analyses]
-    assert [s.name for s in scripts] == ["tclose_gui.py", "tclose_cli.py"]
-    assert all(s.is_file() for s in scripts)
-    exes = {e.kwargs["name"]: e.kwargs for e in spec_run["EXE"].calls}
+    (analysis,) = spec_run["Analysis"].calls  # one analysis serves both programs
+    assert [Path(s).name for s in analysis.args[0]] == ["tclose_gui.py"]
+    exes = {e.kwargs["name"]: e for e in spec_run["EXE"].calls}
     assert set(exes) == {"tclose-gui", "tclose"}
-    assert exes["tclose-gui"]["console"] is False  # windowed app
-    assert exes["tclose"]["console"] is True
+    assert exes["tclose-gui"].kwargs["console"] is False  # windowed app
+    assert exes["tclose"].kwargs["console"] is True
+    # each program runs PyInstaller's run-time hooks, then its own entry script
+    for name, script in (("tclose-gui", "tclose_gui.py"), ("tclose", "tclose_cli.py")):
+        scripts = exes[name].args[1]
+        assert scripts[0][0] == "pyi_rth_inspect"
+        assert Path(scripts[-1][1]).name == script and Path(scripts[-1][1]).is_file()
+        assert scripts[-1][2] == "PYSOURCE-1"
+    exes = {name: exe.kwargs for name, exe in exes.items()}
     assert Path(exes["tclose-gui"]["icon"]).is_file()
     (collect,) = spec_run["COLLECT"].calls
     assert collect.kwargs["name"] == "tclose"
@@ -141,9 +150,10 @@ def test_spec_excludes_unused_qt_and_tests(spec_run: dict[str, object]) -> None:
 # --- the offline wheelhouse ---------------------------------------------------------------
 
 
-def _dry_run(*args: str) -> subprocess.CompletedProcess[str]:
+def _dry_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["bash", str(INSTALLER / "wheelhouse.sh"), "--dry-run", *args],
+        cwd=cwd,
         env={**os.environ, "PYTHON": sys.executable},
         capture_output=True,
         text=True,
@@ -232,10 +242,11 @@ def test_wheelhouse_rejects_bad_input_in_one_line(args: list[str], message: str)
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
-def test_wheelhouse_without_extras(tmp_path: Path) -> None:
-    done = _dry_run("--extras", "", "--dest", str(tmp_path))
-    commands = [shlex.split(line) for line in done.stdout.splitlines() if line[:1] != "#"]
-    assert commands[1][-1].startswith("tclose @ file://")
+def test_wheelhouse_without_extras_into_a_relative_folder(tmp_path: Path) -> None:
+    done = _dry_run("--extras", "", "--dest", "wheels", cwd=tmp_path)
+    commands = [shlex.split(line) for line in done.stdout.splitlines()[:3]]
+    assert commands[0][-3:] == ["--wheel-dir", str(tmp_path / "wheels"), str(ROOT)]
+    assert commands[1][-1].startswith(f"tclose @ file://{tmp_path / 'wheels'}/tclose-")
     assert commands[2][-1] == "tclose"
 
 
@@ -263,7 +274,8 @@ def test_smoke_test_passes_in_process(qapp, capsys: pytest.CaptureFixture[str]) 
     assert run_smoke_test(qapp) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert line.startswith("tclose smoke test passed: 400 records of sample-survey.xlsx")
-    assert "k = " in line and "verified ok" in line
+    assert "t = " in line and "(asked 2)" in line and "verified ok" in line
+    assert "Laplace ε = 1: k = " in line  # the OpenDP path ran in this process too
 
 
 @pytest.mark.gui

@@ -78,3 +78,20 @@ def test_deterministic():
     X = rng.normal(size=(400, 2))
     codes = rng.choice(3, size=400)
     assert (tclose_partition(X, codes, 4, 2.0) == tclose_partition(X, codes, 4, 2.0)).all()
+
+
+@pytest.mark.parametrize(("t", "n"), [(2, 18), (3, 48)])
+def test_table1_masses_emphasise_one_bucket_each(t, n):
+    """KBS 2015 Table 1 (l = 1): t+1 classes of N/(t+1) records; class E_i holds bucket B_i
+    with mass t/(t+1) and every other bucket with mass 1/(t(t+1))."""
+    b = t + 1
+    codes = np.repeat(np.arange(b), n // b)
+    rng = np.random.default_rng(0)
+    X = (codes + 0.1 * rng.random(n))[:, None]  # the QIs separate the buckets
+    k = n // b
+    labels = tclose_partition(X, codes, k, float(t))
+    assert_valid(labels, codes, k, t)
+    assert len(np.unique(labels)) == b
+    for c in range(b):
+        masses = np.bincount(codes[labels == c], minlength=b) / k
+        assert sorted(masses) == pytest.approx(sorted([t / (t + 1)] + [1 / (t * (t + 1))] * t))

@@ -70,7 +70,7 @@ def test_every_config_field_round_trips() -> None:
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
-    project = new_project(csv_file, FULL, separator=";", output=tmp_path / "out.csv")
+    project = new_project(csv_file, FULL, separator=";", header_row=0, output=tmp_path / "out.csv")
     path = save_project(project, tmp_path / "release")
     assert path.name == "release.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -78,6 +78,7 @@ def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
     assert doc["input"]["sha256"] == file_sha256(csv_file)
     assert doc["input"]["relative_path"] == "data/survey.csv"
     assert doc["roles"]["quasi_identifiers"] == ["age", "sex"]
+    assert doc["input"]["separator"] == ";" and doc["input"]["header_row"] == 0
     assert doc["parameters"]["k"] == 7 and doc["parameters"]["epsilon"] == 1.5
     assert doc["mechanism"]["name"] == "laplace"
     assert doc["seed_policy"]["seed"] == 12345 and doc["seed_policy"]["reproducible"] is True
@@ -130,6 +131,7 @@ def test_moved_folder_finds_its_input(tmp_path: Path, csv_file: Path) -> None:
         (lambda d: d["seed_policy"].update(seed="42"), "seed must be a whole number"),
         (lambda d: d["parameters"].update(k=0), "k must be a whole number"),
         (lambda d: d["roles"].update(quasi_identifiers="age"), "must be a list"),
+        (lambda d: d["input"].update(header_row=-1), "header_row"),
     ],
 )
 def test_hand_edited_mistakes_are_clear(tmp_path: Path, csv_file: Path, edit, message) -> None:
@@ -148,3 +150,48 @@ def test_broken_json_names_the_line(tmp_path: Path) -> None:
         load_project(path)
     with pytest.raises(InputError, match="no such project file"):
         load_project(tmp_path / "absent.json")
+
+
+@pytest.fixture
+def adult_small(shared_data: Path, tmp_path: Path) -> Path:
+    lines = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "adult-400.csv"
+    path.write_text("".join(lines[:401]), encoding="utf-8")
+    return path
+
+
+def test_cli_run_replays_and_checks(tmp_path: Path, adult_small: Path, capsys) -> None:
+    from engine.anonymize import anonymize
+    from engine.cli import main
+    from engine.io import read_table
+
+    cfg = ReleaseConfig(
+        qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=2.0, seed=9
+    )
+    project = save_project(
+        new_project(adult_small, cfg, output=tmp_path / "out.csv"), tmp_path / "p.json"
+    )
+    assert main(["run", str(project), "--check"]) == 0
+    assert "checksum matches" in capsys.readouterr().out
+    assert main(["run", str(project), "-q"]) == 0  # to the project's own output path
+    released = read_table(tmp_path / "out.csv").data
+    expected = anonymize(read_table(adult_small).data, cfg).table
+    assert released.astype(str).values.tolist() == expected.astype(str).values.tolist()
+    # the input changes: refused (exit 2, nothing written), then accepted with a warning
+    adult_small.write_text(adult_small.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (tmp_path / "out.csv").unlink()
+    assert main(["run", str(project)]) == 2
+    assert "changed since the project was saved" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()
+    assert main(["run", str(project), "--accept-changed-input", "-q"]) == 0
+    assert "warning" in capsys.readouterr().err
+    assert (tmp_path / "out.csv").exists()
+
+
+def test_cli_run_needs_an_output(tmp_path: Path, adult_small: Path, capsys) -> None:
+    from engine.cli import main
+
+    cfg = ReleaseConfig(qi=("age",), confidential=("salary-class",), k=5, t=2.0)
+    project = save_project(new_project(adult_small, cfg), tmp_path / "p.json")
+    assert main(["run", str(project)]) == 2
+    assert "give one with -o" in capsys.readouterr().err

@@ -146,3 +146,77 @@ def test_broken_figure_is_reported_not_fatal() -> None:
 def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="HTML"):
         write_report(hand_release(), tmp_path / "report.pdf")
+
+
+@pytest.fixture(scope="module")
+def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Path]:
+    """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
+    from engine.anonymize import anonymize
+    from engine.io import read_table
+
+    imported = read_table(shared_data / "adult.csv")
+    config = ReleaseConfig(
+        qi=("age", "sex", "race", "marital-status", "education"),
+        confidential=("salary-class",),
+        k=10,
+        t=2.0,
+        seed=11,
+    )
+    release = anonymize(imported.data, config)
+    path = write_report(
+        release, tmp_path_factory.mktemp("report") / "adult.html", input_info=imported.info
+    )
+    return release, path.read_text(encoding="utf-8"), shared_data / "adult.csv"
+
+
+def test_adult_report_states_achieved_k_and_t(adult_report) -> None:
+    release, html, source = adult_report
+    ver = release.verification
+    assert ver.ok and ver.k >= 10 and ver.t is not None and 1 <= ver.t <= 2
+    assert f"achieved k = {ver.k:,}, t = {ver.t:.4g}." in html
+    assert f't-closeness <span class="vals">(t = {ver.t:.4g})</span>' in html
+    assert "Release report — adult.csv" in html
+    assert "The other 3 columns of the file were not tagged and not released." in html
+    import hashlib
+
+    assert hashlib.sha256(source.read_bytes()).hexdigest() in html
+    assert_self_contained(html)
+
+
+def test_adult_report_images_decode(adult_report) -> None:
+    release, html, _ = adult_report
+    images = decoded_images(html)
+    # buckets, class sizes, closeness heat map, and one before/after plot per QI
+    assert len(images) == 3 + len(release.config.qi)
+    titles = [alt for alt, _ in images]
+    assert "Closeness of every class" in titles
+    assert "could not be drawn" not in html
+
+
+def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
+    from engine.risk import release_risk
+
+    release, html, _ = adult_report
+    risk = release_risk(release)
+    before, after = risk["before"], risk["after"]
+    assert before.n_unique > 1000 and after.n_unique == 0  # adult has many QI uniques
+    assert f"{before.n_unique:,} ({100 * before.share_unique:.1f} %)" in html
+    assert after.max_risk <= 1 / release.verification.k
+    # attribute disclosure stays within t of the prior (t-closeness, SPEC §2)
+    assert after.max_attribute_share <= release.verification.t * after.prior_max_share + 1e-9
+
+
+def test_write_report_beside_the_release_with_progress(tmp_path: Path) -> None:
+    from engine.errors import CancelledError
+    from engine.report import report_path
+
+    target = report_path(tmp_path / "release.xlsx")
+    assert target == tmp_path / "release-report.html"
+    seen: list[float] = []
+    write_report(hand_release(), target, progress=lambda f, m: seen.append(f))
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert len(decoded_images(target.read_text(encoding="utf-8"))) == 4  # 3 + one QI
+    again = tmp_path / "cancelled.html"
+    with pytest.raises(CancelledError):
+        write_report(hand_release(), again, cancel=lambda: True)
+    assert not again.exists()

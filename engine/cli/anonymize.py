@@ -58,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel INPUT")
     p.add_argument("--seed", type=int, metavar="N", help="reproducible row order (audits only)")
     p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
+    p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
     p.set_defaults(func=run)
 
 
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.t is None and args.epsilon is None and args.confidential:
         raise InputError("Give the privacy level with --t T or --epsilon E.")
+    if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:
+        raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
     if args.buckets is not None and args.buckets < 1:
         raise InputError(f"--buckets must be at least 1, not {args.buckets}.")
     config = ReleaseConfig(
@@ -89,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     summary = dict(release.summary)
     summary["input"] = Path(args.input).name
     write_release(release.table, args.output, metadata=summary, input_path=args.input)
+    if args.report:
+        from engine.report import write_report
+
+        write_report(release, args.report, input_info=imported.info)
     if args.summary:
         Path(args.summary).write_text(
             json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8"

@@ -12,20 +12,18 @@ One row per (privacy level, k); points that cannot be met on the data have
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
+from engine.cli.anonymize import codes, columns
 from engine.config import ReleaseConfig
 from engine.errors import InputError
+from engine.mechanisms.cli_args import add_noise_arguments, noise_config_kwargs
 from engine.roles import ColumnType
 
-
-def _names(values: list[str] | None) -> tuple[str, ...]:
-    """Column names from repeated and/or comma-separated flags."""
-    out: list[str] = []
-    for v in values or ():
-        out.extend(part.strip() for part in v.split(",") if part.strip())
-    return tuple(out)
+#: the sweep's own progress messages ("t = 2, k = 10 (3 of 15)"), one line per point
+POINT = re.compile(r"\(\d+ of \d+\)$")
 
 
 def _numbers(text: str | None, name: str, kind: type = float) -> list:
@@ -39,9 +37,9 @@ def _numbers(text: str | None, name: str, kind: type = float) -> list:
         ) from err
 
 
-def _types(values: list[str] | None) -> dict[str, ColumnType]:
+def _types(items: list[str] | None) -> dict[str, ColumnType]:
     out: dict[str, ColumnType] = {}
-    for item in _names(values):
+    for item in items or ():
         col, sep, kind = item.partition("=")
         try:
             out[col.strip()] = ColumnType(kind.strip())
@@ -68,8 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sep", help="CSV separator (default: detected)")
     p.add_argument("--encoding", help="text encoding of a CSV (default: UTF-8)")
     p.add_argument("--decimal", help="decimal mark of a CSV (default: .)")
-    p.add_argument("--qi", action="append", help="quasi-identifier columns (comma-separated)")
-    p.add_argument("--confidential", action="append", help="confidential columns (comma-separated)")
+    p.add_argument("--qi", type=columns, default=(), metavar="COL[,COL…]")
+    p.add_argument("--confidential", type=columns, default=(), metavar="COL[,COL…]")
     p.add_argument(
         "--type",
         action="append",
@@ -77,22 +75,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="COLUMN=TYPE",
         help="override a column's type (numeric, ordinal, nominal, date)",
     )
-    p.add_argument("--missing", action="append", help="missing-value codes (comma-separated)")
+    p.add_argument("--missing", type=codes, default=(), metavar="CODE,…")
     level = p.add_mutually_exclusive_group(required=True)
     level.add_argument("--t", metavar="T1,T2,…", help="t values to try, e.g. 1.5,2,3")
     level.add_argument("--epsilon", metavar="E1,E2,…", help="ε values to try, e.g. 0.1,1,10")
     p.add_argument("--k", required=True, metavar="K1,K2,…", help="k values to try, e.g. 5,10")
-    p.add_argument(
-        "--mechanism",
-        choices=("buckets", "laplace"),
-        default="buckets",
-        help="buckets (t-closeness, default) or laplace noise (needs --epsilon)",
-    )
     p.add_argument("--buckets", type=int, help="number of confidential buckets (default: optimal)")
     p.add_argument("--seed", type=int, help="fixed seed, for a reproducible table")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="TABLE.csv")
     p.add_argument("--plot", type=Path, metavar="PLOT.png", help="also draw the curves")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_noise_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -100,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
     from engine.sweep import run_sweep, sweep_figure
 
-    qi, confidential = _names(args.qi), _names(args.confidential)
+    qi, confidential = tuple(args.qi), tuple(args.confidential)
     if not confidential:
         raise InputError("Name the confidential column(s) with --confidential.")
     if args.output.suffix.lower() != ".csv":
@@ -117,10 +110,10 @@ def run(args: argparse.Namespace) -> int:
         t=ts[0] if ts else None,
         epsilon=epsilons[0] if epsilons else None,
         types=_types(args.types),
-        missing=_names(args.missing),
+        missing=tuple(args.missing),
         n_buckets=args.buckets,
-        mechanism=args.mechanism,
         seed=args.seed,
+        **noise_config_kwargs(args),
     )
     imported = read_table(
         args.input, sep=args.sep, sheet=args.sheet, encoding=args.encoding, decimal=args.decimal
@@ -128,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     last = [""]
 
     def progress(fraction: float, message: str) -> None:
-        if not args.quiet and "(" in message and message != last[0]:
+        if not args.quiet and POINT.search(message) and message != last[0]:
             last[0] = message
             print(f"tclose sweep: {message}", file=sys.stderr)
 

@@ -33,6 +33,11 @@ from engine.version import __version__
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 RELEASE_SHEET = "Release"
+#: the most characters an Excel cell holds
+_MAX_CELL_TEXT = 32_767
+#: the size of an Excel sheet
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLUMNS = 16_384
 ABOUT_SHEET = "About this release"
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
@@ -84,6 +89,12 @@ def write_release(
             f"{path.name}: the separator must be one character other than the decimal mark "
             f"'{decimal}', such as , ; | or tab."
         )
+    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
+        raise InputError(
+            f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
+            f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
+            f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
+        )
     step(progress, cancel, 0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
     if suffix == ".xlsx":
@@ -121,6 +132,8 @@ def _json_default(value: object) -> object:
         return value.isoformat()
     if isinstance(value, Path):
         return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
     if hasattr(value, "__dataclass_fields__"):
         return {k: getattr(value, k) for k in value.__dataclass_fields__}
     return str(value)
@@ -237,10 +250,31 @@ def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
         out = values.tolist()
         for i in np.flatnonzero(~np.isfinite(values)):
             out[i] = None
+        for i, v in enumerate(out):
+            if v is not None and float(f"{v:.16g}") != v:
+                out[i] = _exact_number(sheet, v)
         return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return [_date_cell(sheet, v) for v in column.tolist()]
-    return [_generic_cell(sheet, v) for v in column.tolist()]
+    values = column.tolist()
+    too_long = [i for i, v in enumerate(values) if isinstance(v, str) and len(v) > _MAX_CELL_TEXT]
+    if too_long:
+        raise InputError(
+            f"Column '{column.name}' holds a text of {len(values[too_long[0]]):,} characters, "
+            f"more than an Excel cell holds ({_MAX_CELL_TEXT:,}); export as .csv instead."
+        )
+    return [_generic_cell(sheet, v) for v in values]
+
+
+def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
+    """A number cell that keeps all 17 significant digits of ``value``.
+
+    openpyxl writes numbers with 16 significant digits, which changes some doubles in the
+    last bit (0.1 + 0.2 would come back as 0.3); the shortest exact text is written instead.
+    """
+    cell = WriteOnlyCell(sheet, value=value)
+    cell._value = repr(value)  # written as it is under the number type "n"
+    return cell
 
 
 def _date_cell(sheet: Any, value: object) -> object:
@@ -267,7 +301,10 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        return float(value) if math.isfinite(value) else None
+        if not math.isfinite(value):
+            return None
+        value = float(value)
+        return value if float(f"{value:.16g}") == value else _exact_number(sheet, value)
     if isinstance(value, (dt.datetime, dt.date, pd.Timestamp)):
         return _date_cell(sheet, value)
     return _generic_cell(sheet, str(value))
@@ -286,19 +323,43 @@ def _flatten(meta: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, A
     """``{"guarantee": {"t": 2}}`` -> ``("guarantee › t", 2)``: nested dicts read as paths."""
     for key, value in meta.items():
         label = f"{prefix} › {key}" if prefix else str(key)
-        if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        if _is_dataclass_instance(value):
             value = {k: getattr(value, k) for k in value.__dataclass_fields__}
         if isinstance(value, Mapping):
             if value:
                 yield from _flatten(value, label)
             else:
                 yield label, ""
+        elif (
+            isinstance(value, (list, tuple))
+            and value
+            and all(isinstance(v, Mapping) or _is_dataclass_instance(v) for v in value)
+        ):
+            # a list of records (bucket summaries, classes...): one numbered group each
+            for i, item in enumerate(value, start=1):
+                yield from _flatten({str(i): item}, label)
         else:
             yield label, value
 
 
+def _is_dataclass_instance(value: object) -> bool:
+    return hasattr(value, "__dataclass_fields__") and not isinstance(value, type)
+
+
 def _about_value(sheet: Any, value: object) -> WriteOnlyCell:
-    """One metadata value: numbers as numbers, lists joined, anything else as text."""
+    """One metadata value: numbers as numbers, lists joined, anything else as text (cut to
+    what an Excel cell holds)."""
+    if isinstance(value, str) and len(value) > _MAX_CELL_TEXT:
+        value = value[: _MAX_CELL_TEXT - 20] + " … (truncated)"
+    cell = _about_cell(sheet, value)
+    if isinstance(cell.value, str) and len(cell.value) >= _MAX_CELL_TEXT:
+        # a joined list or JSON that grew too long: openpyxl cut it, say so
+        cell.value = cell.value[: _MAX_CELL_TEXT - 20] + " … (truncated)"
+        cell.data_type = "s"
+    return cell
+
+
+def _about_cell(sheet: Any, value: object) -> WriteOnlyCell:
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, bool):
@@ -333,11 +394,11 @@ def _write_csv(
     cancel: CancelFn | None,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
-    safe = table.copy()
+    safe = table.copy(deep=False)
     for name in safe.columns:
         col = safe[name]
         if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_datetime64_any_dtype(col)):
-            safe[name] = col.map(_csv_text, na_action="ignore")
+            safe[name] = _guard_column(col)
     header = [_csv_text(str(c)) for c in safe.columns]
     n = len(safe)
     try:
@@ -353,6 +414,19 @@ def _write_csv(
                 step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     except OSError as exc:
         raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _guard_column(col: pd.Series) -> pd.Series:
+    """``col`` with formula-like texts prefixed, decided once per distinct value."""
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    guarded = [_csv_text(u) for u in uniques]
+    if all(g is u for g, u in zip(guarded, uniques, strict=True)):
+        return col
+    values = np.array(guarded, dtype=object)
+    cells = np.full(len(col), None, dtype=object)
+    present = codes >= 0
+    cells[present] = values[codes[present]]
+    return pd.Series(cells, index=col.index)
 
 
 def _csv_text(value: object) -> object:
