@@ -211,6 +211,8 @@ class PreviewPage(QWizardPage):
         if preview is None:
             return
         release = preview.release
+        noise = release.buckets is None
+        self.tabs.setTabText(0, "Confidential values" if noise else "Confidential buckets")
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name))
         self.qi_choice.blockSignals(True)
