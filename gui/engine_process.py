@@ -127,6 +127,10 @@ class EngineProcess:
         self._proc: Any = None
         self._conn: Connection | None = None
         self._cancel: Any = None
+        #: True once the helper has answered anything (it works in this installation)
+        self.served = False
+        #: set when the helper cannot work here; every call then runs in the caller's process
+        self.disabled = False
         #: the table the helper holds (sent with an earlier call)
         self._last_frame: pd.DataFrame | None = None
 
@@ -216,11 +220,11 @@ class EngineProcess:
                 self._kill()
                 if cancelled_at is not None:
                     raise CancelledError() from err
-                raise EngineProcessError("the engine process stopped unexpectedly") from err
+                raise self._died() from err
             if message is None:
                 if not self._proc.is_alive():
                     self._kill()
-                    raise EngineProcessError("the engine process stopped unexpectedly")
+                    raise self._died()
                 continue
             kind, payload = message
             if kind == "progress":
@@ -239,6 +243,12 @@ class EngineProcess:
                     err.add_note(f"In the engine process:\n{detail}")
                     raise err
                 raise EngineProcessError(str(err))
+
+    def _died(self) -> EngineProcessError:
+        """The error for a helper that ended: a start failure if it never answered."""
+        if not self.served:
+            return EngineStartError("the engine process ended before it could answer")
+        return EngineProcessError("the engine process stopped unexpectedly")
 
     def stop(self) -> None:
         with self._lock:
@@ -277,9 +287,11 @@ def run_engine(
     """
     import os
 
-    if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0":
+    engine = shared_engine()
+    if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0" and not engine.disabled:
         try:
-            return shared_engine().call(fn, *args, progress=progress, cancel=cancel, **kwargs)
+            return engine.call(fn, *args, progress=progress, cancel=cancel, **kwargs)
         except EngineStartError:
-            log.exception("no engine process; running in the app's own process")
+            log.exception("no engine process; the engine runs in the app's own process")
+            engine.disabled = True
     return fn(*args, **kwargs, progress=progress, cancel=cancel)

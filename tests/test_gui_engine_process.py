@@ -87,3 +87,15 @@ def test_a_table_the_helper_read_is_not_sent_back(helper) -> None:
     result, _ = helper.call(read_numbers, 100)
     assert helper._last_frame is result.data
     assert helper.call(add_up, result.data) == sum(range(100))
+
+
+def test_without_a_working_helper_calls_run_here(monkeypatch) -> None:
+    """A helper that cannot start (e.g. a broken installation) must not break the app."""
+    from gui import engine_process
+
+    broken = EngineProcess()
+    monkeypatch.setattr(broken, "_ensure_started", lambda: (_ for _ in ()).throw(OSError("no")))
+    monkeypatch.setattr(engine_process, "_shared", broken)
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [2, 3]})) == 5
+    assert broken.disabled
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4
