@@ -296,3 +296,33 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
     assert release.buckets is None and release.verification.k >= 5
     assert not any("No public bounds" in w for w in release.warnings)
     assert window.wizard.preview_page.tabs.tabText(0) == "Confidential values"
+
+
+def test_drop_a_file_and_find_it_among_the_recent_ones(qtbot, window, tmp_path) -> None:
+    from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    from gui import settings
+
+    source = tmp_path / "dropped.csv"
+    source.write_text("age;sex\n" + "".join(f"{20 + i};{'FM'[i % 2]}\n" for i in range(30)))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(source))])
+    page = window.wizard.import_page
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    page.dropEvent(event)
+    idle(qtbot, window)
+    assert window.session.n_rows == 30
+    assert window.session.info.separator == ";"
+    assert page.separator.currentText() == "semicolon ;"
+    assert settings.recent_files()[0] == source.resolve()
+    other = MainWindow()
+    qtbot.addWidget(other)
+    first = other.wizard.import_page.recent.item(0)
+    assert first.text() == "dropped.csv"
