@@ -169,6 +169,11 @@ class PreviewPage(QWizardPage):
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
+        if self.preview is None:
+            self.summary.setHtml(
+                "<p style='color:#666'>What the release achieves (k, t, ε, information loss) "
+                "appears here once it is computed.</p>"
+            )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda progress, cancel: run_engine(
