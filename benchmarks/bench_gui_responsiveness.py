@@ -33,6 +33,9 @@ def main(rows: int, seconds: float | None = None) -> None:
     from gui.wizard import MainWindow
 
     app = make_app()
+    from gui.screenshots import isolate_settings
+
+    isolate_settings()  # leave the user's recent files alone
     rng = np.random.default_rng(0)
     data = pd.DataFrame(
         {
