@@ -84,6 +84,97 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
         return out
 
 
+def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
+    """Minimum class sizes worth trying: k, ceil(t / smallest share), and their geometric mean.
+
+    A class of m records needs ceil(m·p_j/t) records of bucket j; while m·p_j/t < 1 that
+    rounding forces records of rare buckets into every class, from wherever they are.  Classes
+    of about t/p_min records avoid that waste but are coarser; on adult and ACS the best QI
+    loss lies between k and that size, so the three are tried and the best kept.
+    """
+    n = int(counts.sum())
+    rare = t / (counts[counts > 0].min() / n)
+    top = min(n, math.ceil(rare - 1e-9))
+    if top <= k:
+        return [k]
+    middle = round(math.sqrt(k * top))
+    return sorted({k, middle, top})
+
+
+#: above this many records the class size is chosen on a random sample of this size
+SIZE_SAMPLE = 15_000
+
+
+def best_partition(
+    X: np.ndarray,
+    codes: np.ndarray,
+    k: int,
+    t: float,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> np.ndarray:
+    """The t-close partition with the lowest QI SSE over :func:`class_size_candidates`.
+
+    Every candidate is at least k, so each result is k-anonymous.  On a large file the
+    candidates are compared on a fixed random sample (the choice depends on the bucket shares
+    and the local density of the QIs, which a sample keeps), then the winner runs once on all
+    records, block-wise (:func:`partition_function`) when the file is large.
+    """
+    counts = np.bincount(codes)
+    shares = counts / counts.sum()
+    sizes = class_size_candidates(counts, k, t)
+    partition = partition_function(len(codes))
+    if len(sizes) == 1:
+        return partition(X, codes, k, t, progress=progress, cancel=cancel)
+    n = len(codes)
+    sample = np.arange(n)
+    if n > SIZE_SAMPLE:
+        sample = np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
+    Xs, cs = X[sample], codes[sample]
+    best, best_loss, best_labels = sizes[0], math.inf, None
+    for i, size in enumerate(sizes):
+        step(progress, cancel, 0.5 * i / len(sizes), "Choosing the class size")
+        if size > len(sample):
+            continue
+        try:
+            labels = tclose_partition(Xs, cs, size, t, shares=shares, cancel=cancel)
+        except InfeasibleError:  # the sample's bucket mix can stray from the file's
+            continue
+        loss = sse_sst(Xs, labels)
+        if loss < best_loss - 1e-12:
+            best, best_loss, best_labels = size, loss, labels
+    if len(sample) == n and best_labels is not None:
+        return best_labels
+    return partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
+
+
+def partition_function(n: int):
+    """The exact partition, or the block-wise one (``engine.blocks``) for large files."""
+    try:
+        from engine import blocks
+    except ImportError:
+        return tclose_partition
+    threshold = getattr(blocks, "BLOCKS_THRESHOLD", None)
+    if threshold is not None and n > threshold and hasattr(blocks, "tclose_blocks"):
+        return blocks.tclose_blocks
+    return tclose_partition
+
+
+def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Released values as plain JSON types (numpy scalars and timestamps become numbers/text)."""
+    if values is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, np.generic):
+            value = value.item()
+        elif not isinstance(value, (str, int, float, bool, type(None))):
+            value = str(value)
+        out[key] = value
+    return out
+
+
 def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
     out = []
     for j, label in enumerate(buckets.labels):
@@ -171,14 +262,8 @@ def anonymize(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
             )
-        classes = tclose_partition(
-            X,
-            buckets.codes,
-            config.k,
-            t,
-            seed=config.seed,
-            progress=scaled(progress, 0.1, 0.85),
-            cancel=cancel,
+        classes = best_partition(
+            X, buckets.codes, config.k, t, progress=scaled(progress, 0.1, 0.85), cancel=cancel
         )
     else:
         classes = _k_anonymous_classes(
@@ -208,9 +293,10 @@ def anonymize(
     sizes = class_size_stats(sizes=verification.class_sizes)
     if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(
-            f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
-            "asked): the rarest bucket limits the number of classes. A larger t or fewer "
-            "buckets gives smaller classes."
+            f"Classes hold at least {sizes['min']} records (k = {config.k} was asked): with "
+            f"t = {t:g} every class needs records of every bucket, and the rarest bucket "
+            "makes larger classes lose less information. A larger t or fewer buckets allows "
+            "smaller classes."
         )
     summary = make_summary(config, verification, buckets, classes, X, clean, types, sizes, warnings)
     summary["seconds"] = round(time.perf_counter() - started, 3)
@@ -259,6 +345,8 @@ def make_summary(
         "k_achieved": int(verification.k),
         "t_achieved": achieved_t,
         "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
+        "worst_class": _json_ready(verification.worst_class),
+        "worst_bucket": _json_ready(verification.worst_bucket),
         "n_classes": int(verification.n_classes),
         "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
         "class_sizes": sizes,

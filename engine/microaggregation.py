@@ -24,6 +24,8 @@ The method, in three stages:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.spatial import cKDTree
 
@@ -218,11 +220,27 @@ def mdav(X: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
+@dataclass(frozen=True)
+class ClassBounds:
+    """Limits on the rows of each group a class may hold, for constrained improvement.
+
+    A class of m rows may hold between ``low[m, j]`` and ``high[m, j]`` rows of group j
+    (``codes`` gives every row's group).  :mod:`engine.blocks` builds these from the
+    t-closeness bounds ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t); sizes beyond the table's last
+    row are not allowed.
+    """
+
+    codes: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
 def improve_classes(
     X: np.ndarray,
     labels: np.ndarray,
     k: int,
     *,
+    bounds: ClassBounds | None = None,
     max_rounds: int = 100,
     n_near: int = 4,
     swap_slack: float = np.inf,
@@ -244,8 +262,13 @@ def improve_classes(
     It then applies the best changes of which no two touch the same class, so every applied
     gain is exact and the SSE falls every round; rounds end when nothing gains.  The state is
     updated incrementally, so a round costs in proportion to the rows looked at.
+
+    With ``bounds`` every change must keep both classes within them (and at least k rows);
+    classes are then not dissolved, and the size limit is the largest the table allows.
     """
-    state = _Classes(X, _relabel(labels), cap=2 * k - 1)
+    labels = _relabel(labels)
+    cap = 2 * k - 1 if bounds is None else len(bounds.low) - 1
+    state = _Classes(X, labels, cap=max(cap, int(np.bincount(labels).max())), bounds=bounds)
     n = X.shape[0]
     m = state.m
     if m < 2:
@@ -280,21 +303,22 @@ def improve_classes(
         na = sizes[own].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             remove = np.where(na > k, na / (na - 1) * own_d, -np.inf)
-        add = np.where(valid & (nb < state.cap), nb / (nb + 1) * cand_d, np.inf)
+        valid_move = valid if bounds is None else valid & state.move_allowed(active, near_a)
+        add = np.where(valid_move & (nb < state.cap), nb / (nb + 1) * cand_d, np.inf)
         best_j = np.argmin(add, axis=1)
         move_gain = remove - add[np.arange(len(active)), best_j]
-        movers = np.flatnonzero(move_gain > 1e-12)
+        movers = np.flatnonzero(move_gain > state.eps)
 
         # exchanges with the best member of each neighbouring class
         pairs = valid if np.isinf(swap_slack) else valid & (cand_d < swap_slack * own_d[:, None])
         pi, pq = np.nonzero(pairs)
         pb = near_a[pi, pq]
         swap_gain, swap_row = state.best_swaps(active[pi], pb)
-        swappers = np.flatnonzero(swap_gain > 1e-12)
+        swappers = np.flatnonzero(swap_gain > state.eps)
 
         # dissolving whole classes first (fixed-size MDAV cuts natural groups)
         touched = np.zeros(m, dtype=bool)
-        dissolved = state.dissolve(np.unique(own), near, touched)
+        dissolved = 0 if bounds is not None else state.dissolve(np.unique(own), near, touched)
 
         rows = np.concatenate([active[movers], active[pi[swappers]]])
         if len(rows) == 0 and not dissolved:
@@ -327,9 +351,13 @@ def improve_classes(
 class _Classes:
     """A partition with its per-class sizes, sums and member lists, updated in place."""
 
-    def __init__(self, X: np.ndarray, labels: np.ndarray, *, cap: int) -> None:
+    def __init__(
+        self, X: np.ndarray, labels: np.ndarray, *, cap: int, bounds: ClassBounds | None = None
+    ) -> None:
         self.X = X
         self.sqnorm = (X * X).sum(axis=1)
+        #: gains below this are rounding noise, not improvements (they could cycle)
+        self.eps = 1e-9 * max(float(self.sqnorm.mean()), 1e-300)
         self.labels = labels.copy()
         self.m = m = int(labels.max()) + 1
         self.sizes = np.bincount(labels, minlength=m)
@@ -347,6 +375,12 @@ class _Classes:
         self.members[labels, self.slot] = np.arange(len(labels))
         self._near: np.ndarray | None = None
         self._near_tree: object | None = None
+        self.bounds = bounds
+        if bounds is not None:
+            self.codes = np.asarray(bounds.codes, dtype=np.int64)
+            n_groups = bounds.low.shape[1]
+            self.counts = np.zeros((m, n_groups), dtype=np.int64)
+            np.add.at(self.counts, (labels, self.codes), 1)
 
     def sse(self) -> float:
         """Within-class sum of squares of the whole partition."""
@@ -373,6 +407,25 @@ class _Classes:
             self._near, self._near_tree = near, tree
         return self._near
 
+    def move_allowed(self, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """(len(rows), n_targets): whether moving each row to each target keeps the bounds."""
+        b = self.bounds
+        assert b is not None
+        low, high, top = b.low, b.high, len(b.low) - 1
+        code = self.codes[rows]
+        src = self.labels[rows]
+        one = np.zeros((len(rows), low.shape[1]), dtype=np.int64)
+        one[np.arange(len(rows)), code] = 1
+        m_src = self.sizes[src] - 1
+        left = self.counts[src] - one
+        src_ok = (left >= low[m_src]).all(axis=1) & (left <= high[m_src]).all(axis=1)
+        m_dst = self.sizes[targets] + 1
+        fits = m_dst <= top
+        m_dst = np.minimum(m_dst, top)
+        got = self.counts[targets] + one[:, None, :]
+        dst_ok = (got >= low[m_dst]).all(axis=2) & (got <= high[m_dst]).all(axis=2)
+        return src_ok[:, None] & dst_ok & fits
+
     def best_swaps(
         self, pi: np.ndarray, pb: np.ndarray, chunk: int = 50_000
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -391,18 +444,38 @@ class _Classes:
             b = pb[lo : lo + chunk]
             a = labels[i]
             mem = self.members[b][:, : int(sizes[b].max(initial=1))]
-            Y = X[np.maximum(mem, 0)]  # (c, width, d)
-            x = X[i][:, None, :]
-            new_a = sums[a][:, None, :] - x + Y
-            new_b = sums[b][:, None, :] + x - Y
-            g = (new_a * new_a).sum(axis=2) / sizes[a][:, None]
-            g += (new_b * new_b).sum(axis=2) / sizes[b][:, None]
-            g -= (sq[a] + sq[b])[:, None]
+            x = X[i]
+            na, nb = sizes[a].astype(np.float64), sizes[b].astype(np.float64)
+            # gain(y) = const + y·w + |y|²·(1/na + 1/nb), expanding |S_a − x + y|²/na + …
+            ra, rb = sums[a] - x, sums[b] + x
+            const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
+            w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+            safe = np.maximum(mem, 0)
+            g = np.einsum("cwd,cd->cw", X[safe], w)
+            g += self.sqnorm[safe] * (1.0 / na + 1.0 / nb)[:, None]
+            g += const[:, None]
             g[mem < 0] = -np.inf
+            if self.bounds is not None:
+                g[~self._swap_allowed(i, a, b, mem)] = -np.inf
             j = np.argmax(g, axis=1)
             gain[lo : lo + chunk] = g[np.arange(len(i)), j]
             partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
         return gain, partner
+
+    def _swap_allowed(
+        self, i: np.ndarray, a: np.ndarray, b: np.ndarray, mem: np.ndarray
+    ) -> np.ndarray:
+        """Whether exchanging row i (class a) with each member of class b keeps the bounds."""
+        bd = self.bounds
+        assert bd is not None
+        ci = self.codes[i][:, None]  # (c, 1)
+        cp = self.codes[np.maximum(mem, 0)]  # (c, width)
+        ma, mb = self.sizes[a][:, None], self.sizes[b][:, None]
+        ca, cb = self.counts[a], self.counts[b]  # (c, groups)
+        rows = np.arange(len(i))[:, None]
+        ok = (ca[rows, ci] - 1 >= bd.low[ma, ci]) & (cb[rows, ci] + 1 <= bd.high[mb, ci])
+        ok = ok & (ca[rows, cp] + 1 <= bd.high[ma, cp]) & (cb[rows, cp] - 1 >= bd.low[mb, cp])
+        return (cp == ci) | ok
 
     def apply(self, rows: np.ndarray, dst: np.ndarray, partner: np.ndarray) -> None:
         """Apply moves (partner −1) and exchanges; no two of them may share a class."""
@@ -422,6 +495,12 @@ class _Classes:
         dsq = self.sqnorm[p] - self.sqnorm[i]
         self.sq[a] += dsq
         self.sq[b] -= dsq
+        if self.bounds is not None:
+            ci, cp = self.codes[i], self.codes[p]
+            self.counts[a, ci] -= 1
+            self.counts[a, cp] += 1
+            self.counts[b, cp] -= 1
+            self.counts[b, ci] += 1
         self._move(rows[~swap], src[~swap], dst[~swap])
 
     def _move(self, rows: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
@@ -441,6 +520,9 @@ class _Classes:
         self.sums[dst] += self.X[rows]
         self.sq[src] -= self.sqnorm[rows]
         self.sq[dst] += self.sqnorm[rows]
+        if self.bounds is not None:
+            self.counts[src, self.codes[rows]] -= 1
+            self.counts[dst, self.codes[rows]] += 1
 
     def dissolve(self, classes: np.ndarray, near: np.ndarray, touched: np.ndarray) -> int:
         """Dissolve classes whose members are better off in neighbouring classes.
@@ -474,7 +556,7 @@ class _Classes:
         c_sse = self.sq[classes] - (self.sums[classes] ** 2).sum(axis=1) / sizes[classes]
         cost = np.bincount(g_own, weights=delta, minlength=m)[classes]
         gain = c_sse - cost
-        win = np.flatnonzero(gain > 1e-12)
+        win = np.flatnonzero(gain > self.eps)
         if len(win) == 0:
             return 0
         winners = classes[win]
@@ -548,6 +630,7 @@ def _relabel(labels: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "DEFAULT_BLOCK_SIZE",
+    "ClassBounds",
     "improve_classes",
     "kd_blocks",
     "mdav",

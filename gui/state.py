@@ -14,7 +14,14 @@ from typing import Any
 import pandas as pd
 
 from engine.config import ReleaseConfig
-from engine.io import ImportInfo, TypeGuess, apply_missing, infer_types
+from engine.io import (
+    ImportInfo,
+    ImportResult,
+    TypeGuess,
+    apply_missing,
+    infer_types,
+    read_table,
+)
 from engine.result import Release
 from engine.roles import ColumnType, Role
 
@@ -79,6 +86,30 @@ def suggest_role(series: pd.Series) -> tuple[Role | None, str, int]:
     return None, "", distinct
 
 
+#: (type guesses, role suggestions) of every column
+ColumnAnalysis = tuple[dict[str, TypeGuess], dict[str, tuple[Role | None, str, int]]]
+
+
+def analyse_columns(data: pd.DataFrame) -> ColumnAnalysis:
+    """Type guesses and role suggestions for every column (seconds on a million rows)."""
+    guesses = infer_types(data)
+    suggestions = {name: suggest_role(data[name]) for name in data.columns}
+    return guesses, suggestions
+
+
+def read_and_analyse(
+    path: Path, *, progress: Any = None, cancel: Any = None, **options: Any
+) -> tuple[ImportResult, ColumnAnalysis]:
+    """Read a table and analyse its columns: the import step's work, in one call."""
+    from engine.progress import scaled, step
+
+    result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    step(progress, cancel, 0.9, "Looking at the columns")
+    analysis = analyse_columns(result.data)
+    step(progress, cancel, 1.0, "Read")
+    return result, analysis
+
+
 @dataclass
 class Session:
     """Everything the wizard knows; pages read and write it."""
@@ -109,15 +140,21 @@ class Session:
     exported: list[Path] = field(default_factory=list)
 
     # --- import ------------------------------------------------------------------------
-    def set_data(self, data: pd.DataFrame, info: ImportInfo) -> None:
-        """Adopt a freshly read table; tags start from the inferred types and suggestions."""
+    def set_data(
+        self, data: pd.DataFrame, info: ImportInfo, analysis: ColumnAnalysis | None = None
+    ) -> None:
+        """Adopt a freshly read table; tags start from the inferred types and suggestions.
+
+        ``analysis`` (from :func:`analyse_columns`, computed off the GUI thread for large
+        tables) saves computing it here.
+        """
         self.data, self.info = data, info
         self.path = Path(info.path)
         self.sheet = info.sheet
-        guesses = infer_types(data)
+        guesses, suggestions = analysis if analysis is not None else analyse_columns(data)
         self.columns = {}
         for name in data.columns:
-            role, reason, distinct = suggest_role(data[name])
+            role, reason, distinct = suggestions[name]
             guess = guesses[name]
             self.columns[str(name)] = ColumnSetup(
                 name=str(name),

@@ -27,7 +27,9 @@ from PySide6.QtWidgets import (
 
 from engine.errors import TcloseError
 from gui import engine_bridge
+from gui.engine_process import run_engine
 from gui.widgets import Hint
+from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
     from gui.wizard import TcloseWizard
@@ -54,6 +56,8 @@ class PrivacyPage(QWizardPage):
         )
         self._counts_cache: dict[Any, Any] = {}
         self._feasible = True
+        #: computes bucket counts for the feasibility check off the GUI thread
+        self._checker = TaskRunner(self)
 
         self.by_t = QRadioButton("&t (t-closeness)")
         self.by_t.setToolTip(
@@ -175,7 +179,6 @@ class PrivacyPage(QWizardPage):
         widgets = (self.t, self.epsilon, self.k, self.by_t, self.by_epsilon, self.mechanism)
         for w in widgets:
             w.blockSignals(True)
-        self.k.setMaximum(max(1, s.n_rows))
         self.t.setValue(s.t)
         self.epsilon.setValue(s.epsilon)
         self.k.setValue(s.k)
@@ -194,10 +197,25 @@ class PrivacyPage(QWizardPage):
     def isComplete(self) -> bool:
         return self._feasible and self._config_problem() == ""
 
+    def validatePage(self) -> bool:
+        self._timer.stop()
+        self._checker.cancel()
+        return True
+
+    @property
+    def checking(self) -> bool:
+        """True while the feasibility check waits for the engine."""
+        return self._checker.busy or self._timer.isActive()
+
+    def cleanupPage(self) -> None:
+        self._timer.stop()
+        self._checker.cancel()
+
     # --- reacting to edits -------------------------------------------------------------
     def _edited(self, *_args: Any) -> None:
         self._store()
-        self._timer.start()
+        if self._wizard.currentPage() is self:
+            self._timer.start()
 
     def _store(self) -> None:
         s = self.session
@@ -278,7 +296,12 @@ class PrivacyPage(QWizardPage):
             self.feasibility.set_warning(False)
             return
         t = float(config.bucket_t)
-        counts = self._bucket_counts(config, t)
+        ready, counts = self._bucket_counts(config, t)
+        if not ready:
+            self._feasible = False
+            self.feasibility.setText("Checking what this file allows…")
+            self.feasibility.set_warning(False)
+            return
         result = engine_bridge.check_feasible(counts, t, config.k)
         self._feasible = result.ok
         if result.ok:
@@ -287,6 +310,15 @@ class PrivacyPage(QWizardPage):
                 detail = (
                     f" The confidential values fall into {len(counts)} buckets "
                     f"(smallest holds {int(min(counts)):,} records)."
+                )
+            n = int(sum(counts)) if counts is not None else 0
+            if result.max_classes and n // result.max_classes > config.k:
+                smallest = n // result.max_classes
+                detail += (
+                    f" With t = {t:.4g} there can be at most {result.max_classes:,} classes, so "
+                    f"each will hold at least {smallest:,} records (more than k = {config.k}): "
+                    "the rarest bucket limits the number of classes. A larger t or fewer "
+                    "buckets gives smaller classes."
                 )
             if not result.checked:
                 detail = " (Feasibility is checked when the preview runs.)"
@@ -307,7 +339,8 @@ class PrivacyPage(QWizardPage):
             button.clicked.connect(lambda _checked=False, p=params: self.apply(p))
             self.fixes.insertWidget(self.fixes.count() - 1, button)
 
-    def _bucket_counts(self, config, t: float):
+    def _bucket_counts(self, config, t: float) -> tuple[bool, Any]:
+        """(ready, counts): counts come from the engine process, computed in the background."""
         s = self.session
         n_buckets = s.n_buckets
         key = (
@@ -318,17 +351,41 @@ class PrivacyPage(QWizardPage):
             n_buckets,
             engine_bridge.bucket_count(t),
         )
-        if key not in self._counts_cache:
-            try:
-                self._counts_cache[key] = engine_bridge.bucket_counts(
-                    s.prepared_data(), config, n_buckets
-                )
-            except TcloseError:
+        if key in self._counts_cache:
+            return True, self._counts_cache[key]
+        if not self._checker.busy and s.data is not None:
+            data = s.data
+
+            def done(counts: Any) -> None:
+                self._counts_cache[key] = counts
+                self._refresh_if_shown()
+
+            def failed(err: BaseException, detail: str) -> None:
+                # a failed check must not block the wizard: the run checks again
+                if not isinstance(err, TcloseError):
+                    log.error("bucket counts for the feasibility check failed:\n%s", detail)
                 self._counts_cache[key] = None
-            except Exception:  # a bug in the check must not block the wizard; the run rechecks
-                log.exception("bucket counts for the feasibility check failed")
-                self._counts_cache[key] = None
-        return self._counts_cache[key]
+                self._refresh_if_shown()
+
+            self._checker.start(
+                lambda progress, cancel: run_engine(
+                    engine_bridge.bucket_counts_task,
+                    data,
+                    config,
+                    n_buckets,
+                    progress=progress,
+                    cancel=cancel,
+                ),
+                title="Checking feasibility",
+                on_finished=done,
+                on_failed=failed,
+                on_cancelled=self._refresh_if_shown,
+            )
+        return False, None
+
+    def _refresh_if_shown(self) -> None:
+        if self._wizard.currentPage() is self:
+            self.refresh()
 
     def _clear_fixes(self) -> None:
         while self.fixes.count() > 1:

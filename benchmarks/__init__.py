@@ -1,0 +1,1 @@
+"""Benchmark scripts and the synthetic data generator (not part of the product's engine)."""
