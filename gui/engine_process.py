@@ -44,6 +44,26 @@ class _LastFrame:
     """Stands for the table sent with the previous call (tables are sent once, not per run)."""
 
 
+def _find_frame(obj: Any, depth: int = 2) -> pd.DataFrame | None:
+    """The table a result carries (a DataFrame, or one in ``.data`` or a tuple), if any.
+
+    Both sides apply the same search to a result, so a table the helper *read* stays there
+    and is never sent back to it.
+    """
+    if isinstance(obj, pd.DataFrame):
+        return obj
+    if depth <= 0:
+        return None
+    if isinstance(obj, tuple):
+        for item in obj:
+            found = _find_frame(item, depth - 1)
+            if found is not None:
+                return found
+        return None
+    data = getattr(obj, "data", None)
+    return data if isinstance(data, pd.DataFrame) and type(obj).__name__ == "ImportResult" else None
+
+
 class EngineProcessError(RuntimeError):
     """The helper process died while working."""
 
@@ -88,6 +108,9 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             except Exception:  # the exception itself cannot be pickled
                 conn.send(("error", (RuntimeError(f"{type(err).__name__}: {err}"), detail)))
         else:
+            found = _find_frame(result)
+            if found is not None:
+                kept[0] = found
             try:
                 conn.send(("result", result))
             except Exception as err:
@@ -104,6 +127,10 @@ class EngineProcess:
         self._proc: Any = None
         self._conn: Connection | None = None
         self._cancel: Any = None
+        #: True once the helper has answered anything (it works in this installation)
+        self.served = False
+        #: set when the helper cannot work here; every call then runs in the caller's process
+        self.disabled = False
         #: the table the helper holds (sent with an earlier call)
         self._last_frame: pd.DataFrame | None = None
 
@@ -193,17 +220,20 @@ class EngineProcess:
                 self._kill()
                 if cancelled_at is not None:
                     raise CancelledError() from err
-                raise EngineProcessError("the engine process stopped unexpectedly") from err
+                raise self._died() from err
             if message is None:
                 if not self._proc.is_alive():
                     self._kill()
-                    raise EngineProcessError("the engine process stopped unexpectedly")
+                    raise self._died()
                 continue
             kind, payload = message
             if kind == "progress":
                 if progress is not None and cancelled_at is None:
                     progress(*payload)
             elif kind == "result":
+                found = _find_frame(payload)
+                if found is not None:
+                    self._last_frame = found
                 return payload
             else:
                 err, detail = payload
@@ -213,6 +243,12 @@ class EngineProcess:
                     err.add_note(f"In the engine process:\n{detail}")
                     raise err
                 raise EngineProcessError(str(err))
+
+    def _died(self) -> EngineProcessError:
+        """The error for a helper that ended: a start failure if it never answered."""
+        if not self.served:
+            return EngineStartError("the engine process ended before it could answer")
+        return EngineProcessError("the engine process stopped unexpectedly")
 
     def stop(self) -> None:
         with self._lock:
@@ -251,9 +287,11 @@ def run_engine(
     """
     import os
 
-    if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0":
+    engine = shared_engine()
+    if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0" and not engine.disabled:
         try:
-            return shared_engine().call(fn, *args, progress=progress, cancel=cancel, **kwargs)
+            return engine.call(fn, *args, progress=progress, cancel=cancel, **kwargs)
         except EngineStartError:
-            log.exception("no engine process; running in the app's own process")
+            log.exception("no engine process; the engine runs in the app's own process")
+            engine.disabled = True
     return fn(*args, **kwargs, progress=progress, cancel=cancel)

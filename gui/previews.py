@@ -57,6 +57,9 @@ def build_preview(
         "class_sizes": plots.class_size_histogram,
         "closeness": plots.closeness_heatmap,
     }
+    if release.buckets is None and config.confidential:  # noise: show the values themselves
+        first = config.confidential[0]
+        builders["buckets"] = lambda r: plots.qi_before_after(r, first)
     for i, (name, build) in enumerate(builders.items()):
         step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
         preview.figures[name] = settle(build(release), size_px)

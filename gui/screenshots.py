@@ -9,11 +9,13 @@ bucket of their own, and t = 2 then allows only six classes, which makes a poor 
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop
+from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from engine.roles import Role
@@ -56,9 +58,25 @@ def save(widget: QWidget, path: Path) -> None:
         raise OSError(f"could not write {path}")
 
 
+def isolate_settings() -> Path:
+    """Keep the walk away from the user's settings (recent files, geometry): fresh ones."""
+    place = Path(tempfile.mkdtemp(prefix="tclose-screenshots-"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(place))
+    return place
+
+
 def take_screenshots(app: QApplication, folder: Path) -> int:
     """Walk the wizard and write the PNGs; returns the exit code."""
     folder.mkdir(parents=True, exist_ok=True)
+    settings_place = isolate_settings()
+    try:
+        return _walk(app, folder)
+    finally:
+        shutil.rmtree(settings_place, ignore_errors=True)
+
+
+def _walk(app: QApplication, folder: Path) -> int:
     window = MainWindow()
     window.resize(1100, 760)
     window.show()

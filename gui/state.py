@@ -67,6 +67,30 @@ class ColumnSetup:
     suggestion: str = ""
 
 
+def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
+    """``"income=0:250000, age=0:120"`` → {"income": (0.0, 250000.0), "age": (0.0, 120.0)}.
+
+    Raises ValueError with a message for the user when the text does not parse.
+    """
+    bounds: dict[str, tuple[float, float]] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, sep, rest = part.rpartition("=")
+        lo, colon, hi = rest.partition(":")
+        try:
+            if not sep or not colon or not name.strip():
+                raise ValueError
+            low, high = float(lo), float(hi)
+        except ValueError:
+            message = f"Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part!r})."
+            raise ValueError(message) from None
+        if not low < high:
+            raise ValueError(f"{name.strip()}: the lower bound must be below the upper one.")
+        bounds[name.strip()] = (low, high)
+    return bounds
+
+
 def parse_codes(text: str) -> tuple[str, ...]:
     """``"-1, N/A ,99"`` → ``("-1", "N/A", "99")``: codes as the user typed them."""
     return tuple(c.strip() for c in text.split(",") if c.strip())
@@ -131,6 +155,8 @@ class Session:
     mechanism: str = "buckets"
     insensitive: bool = False
     seed: int | None = None
+    #: public bounds (lo, hi) of numeric confidential columns, for the noise mechanism
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     qi_output: str = "centroid"
     confidential_output: str = "label"
     #: the last preview and the configuration it was computed for
@@ -234,6 +260,7 @@ class Session:
             "mechanism": self.mechanism,
             "insensitive": self.insensitive,
             "seed": self.seed,
+            "bounds": dict(self.bounds) if self.mechanism != "buckets" else {},
             "qi_output": self.qi_output,
             "confidential_output": self.confidential_output,
         }

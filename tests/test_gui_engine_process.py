@@ -74,3 +74,28 @@ def test_cancel_kills_a_call_stuck_in_one_long_step_and_the_next_call_works(help
         helper.call(stubborn, cancel=lambda: time.monotonic() - started > 0.3)
     assert time.monotonic() - started < 1.3
     assert helper.call(add_up, pd.DataFrame({"x": [1, 2]})) == 3
+
+
+def read_numbers(n: int, *, progress=None, cancel=None):
+    from engine.io import ImportInfo, ImportResult
+
+    frame = pd.DataFrame({"x": range(n)})
+    return ImportResult(frame, ImportInfo("numbers.csv", "csv")), {"analysed": True}
+
+
+def test_a_table_the_helper_read_is_not_sent_back(helper) -> None:
+    result, _ = helper.call(read_numbers, 100)
+    assert helper._last_frame is result.data
+    assert helper.call(add_up, result.data) == sum(range(100))
+
+
+def test_without_a_working_helper_calls_run_here(monkeypatch) -> None:
+    """A helper that cannot start (e.g. a broken installation) must not break the app."""
+    from gui import engine_process
+
+    broken = EngineProcess()
+    monkeypatch.setattr(broken, "_ensure_started", lambda: (_ for _ in ()).throw(OSError("no")))
+    monkeypatch.setattr(engine_process, "_shared", broken)
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [2, 3]})) == 5
+    assert broken.disabled
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4

@@ -269,3 +269,60 @@ def test_infeasible_settings_offer_a_one_click_fix(qtbot, window, sample_workboo
     assert page.k.value() == 400
     assert next_enabled(window)
     assert "can be met" in page.feasibility.text()
+
+
+def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> None:
+    """ε-DP noise on income: bounds from the page reach the engine; the release keeps k."""
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    window.wizard.next()
+    page = window.wizard.privacy_page
+    page.mechanism.setCurrentIndex(page.mechanism.findData("laplace"))
+    page.epsilon.setValue(1.0)
+    page.k.setValue(5)
+    page.bounds.setText("income=0:oops")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert not next_enabled(window) and "COLUMN=LOW:HIGH" in page.feasibility.text()
+    page.bounds.setText("income=0:250000")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert next_enabled(window), page.feasibility.text()
+    assert window.session.config().bounds == {"income": (0.0, 250000.0)}
+    window.wizard.next()
+    idle(qtbot, window)
+    assert window.session.preview_is_current, window.wizard.preview_page.status.text()
+    release = window.session.release
+    assert release.buckets is None and release.verification.k >= 5
+    assert not any("No public bounds" in w for w in release.warnings)
+    assert window.wizard.preview_page.tabs.tabText(0) == "Confidential values"
+
+
+def test_drop_a_file_and_find_it_among_the_recent_ones(qtbot, window, tmp_path) -> None:
+    from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    from gui import settings
+
+    source = tmp_path / "dropped.csv"
+    source.write_text("age;sex\n" + "".join(f"{20 + i};{'FM'[i % 2]}\n" for i in range(30)))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(source))])
+    page = window.wizard.import_page
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    page.dropEvent(event)
+    idle(qtbot, window)
+    assert window.session.n_rows == 30
+    assert window.session.info.separator == ";"
+    assert page.separator.currentText() == "semicolon ;"
+    assert settings.recent_files()[0] == source.resolve()
+    other = MainWindow()
+    qtbot.addWidget(other)
+    first = other.wizard.import_page.recent.item(0)
+    assert first.text() == "dropped.csv"

@@ -169,6 +169,11 @@ class PreviewPage(QWizardPage):
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
+        if self.preview is None:
+            self.summary.setHtml(
+                "<p style='color:#666'>What the release achieves (k, t, ε, information loss) "
+                "appears here once it is computed.</p>"
+            )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda progress, cancel: run_engine(
@@ -211,6 +216,8 @@ class PreviewPage(QWizardPage):
         if preview is None:
             return
         release = preview.release
+        noise = release.buckets is None
+        self.tabs.setTabText(0, "Confidential values" if noise else "Confidential buckets")
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name))
         self.qi_choice.blockSignals(True)

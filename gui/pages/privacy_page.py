@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import TcloseError
+from engine.roles import Role
 from gui import engine_bridge
 from gui.engine_process import run_engine
+from gui.state import parse_bounds
 from gui.widgets import Hint
 from gui.worker import TaskRunner
 
@@ -99,6 +101,13 @@ class PrivacyPage(QWizardPage):
         self.insensitive.setToolTip(
             "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
         )
+        self.bounds = QLineEdit()
+        self.bounds.setPlaceholderText("e.g. income=0:250000")
+        self.bounds.setToolTip(
+            "Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, "
+            "separated by commas). Without them the data's own minimum and maximum are used, "
+            "and those are disclosed by the release."
+        )
         self.seed = QLineEdit()
         self.seed.setPlaceholderText("empty = fresh randomness (recommended)")
         self.seed.setToolTip(
@@ -119,6 +128,7 @@ class PrivacyPage(QWizardPage):
         form.addRow("Smallest group size &k:", self.k)
         form.addRow("Mechanism:", self.mechanism)
         form.addRow("", self.insensitive)
+        form.addRow("Public bounds:", self.bounds)
         form.addRow("Random seed:", self.seed)
 
         self.feasibility = Hint()
@@ -169,6 +179,7 @@ class PrivacyPage(QWizardPage):
             self.by_t.toggled,
             self.mechanism.currentIndexChanged,
             self.insensitive.toggled,
+            self.bounds.textChanged,
             self.seed.textChanged,
         ):
             signal.connect(self._edited)
@@ -176,7 +187,17 @@ class PrivacyPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        widgets = (self.t, self.epsilon, self.k, self.by_t, self.by_epsilon, self.mechanism)
+        widgets = (
+            self.t,
+            self.epsilon,
+            self.k,
+            self.by_t,
+            self.by_epsilon,
+            self.mechanism,
+            self.bounds,
+            self.insensitive,
+            self.seed,
+        )
         for w in widgets:
             w.blockSignals(True)
         self.t.setValue(s.t)
@@ -189,6 +210,9 @@ class PrivacyPage(QWizardPage):
         if item is not None:
             item.setEnabled(noise)
         self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(s.mechanism)))
+        self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in s.bounds.items()))
+        self.insensitive.setChecked(s.insensitive)
+        self.seed.setText("" if s.seed is None else str(s.seed))
         for w in widgets:
             w.blockSignals(False)
         self._counts_cache.clear()
@@ -236,8 +260,21 @@ class PrivacyPage(QWizardPage):
         self.by_t.setEnabled(not noise)
         self.epsilon.setEnabled(s.use_epsilon)
         self.insensitive.setEnabled(noise)
+        self.bounds.setEnabled(noise)
+        try:
+            s.bounds = parse_bounds(self.bounds.text())
+        except ValueError:
+            s.bounds = {}
 
     def _config_problem(self) -> str:
+        if self.session.mechanism != "buckets":
+            try:
+                bounds = parse_bounds(self.bounds.text())
+            except ValueError as err:
+                return str(err)
+            unknown = sorted(set(bounds) - set(self.session.columns_with(Role.CONFIDENTIAL)))
+            if unknown:
+                return f"Bounds are for confidential columns; not one: {', '.join(unknown)}."
         text = self.seed.text().strip()
         if text and not text.lstrip("-").isdigit():
             return "The seed must be a whole number (or empty)."
