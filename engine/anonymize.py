@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.blocks import tclose_blocks, use_blocks
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_columns
 from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
+from engine.feasibility import class_bounds
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
 from engine.partition import tclose_partition
@@ -85,20 +87,28 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
 
 
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
-    """Minimum class sizes worth trying: k, ceil(t / smallest share), and their geometric mean.
+    """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
 
-    A class of m records needs ceil(m·p_j/t) records of bucket j; while m·p_j/t < 1 that
-    rounding forces records of rare buckets into every class, from wherever they are.  Classes
-    of about t/p_min records avoid that waste but are coarser; on adult and ACS the best QI
-    loss lies between k and that size, so the three are tried and the best kept.
+    A class of m records needs ceil(m·p_j/t) records of bucket j.  While m·p_j/t < 1 that
+    rounding forces records of rare buckets into every class, from wherever they are, and the
+    share of a class its lower bounds fix, F(m) = Σ_j ceil(m·p_j/t) / m, stays well above the
+    ideal 1/t; classes of about t/p_min records avoid the waste but are coarser.  F jumps with
+    the rounding, so the candidates are k and the sizes with the smallest F up to the
+    geometric mean of k and t/p_min and up to t/p_min itself (on adult and ACS the QI loss
+    follows F closely); the caller keeps the one with the lowest QI loss.
     """
     n = int(counts.sum())
-    rare = t / (counts[counts > 0].min() / n)
-    top = min(n, math.ceil(rare - 1e-9))
+    shares = counts / n
+    top = min(n, math.ceil(t / shares[shares > 0].min() - 1e-9))
     if top <= k:
         return [k]
+    sizes = np.arange(k, top + 1)
+    lower, _ = class_bounds(sizes, shares, t)
+    forced = lower.sum(axis=1) / sizes
     middle = round(math.sqrt(k * top))
-    return sorted({k, middle, top})
+    best_low = int(sizes[np.argmin(forced[: middle - k + 1])])
+    best_all = int(sizes[np.argmin(forced)])
+    return sorted({k, best_low, best_all})
 
 
 #: above this many records the class size is chosen on a random sample of this size
@@ -111,6 +121,7 @@ def best_partition(
     k: int,
     t: float,
     *,
+    seed: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
@@ -119,14 +130,14 @@ def best_partition(
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`partition_function`) when the file is large.
+    records, block-wise (:func:`engine.blocks.use_blocks`) when the file is large.
     """
     counts = np.bincount(codes)
     shares = counts / counts.sum()
     sizes = class_size_candidates(counts, k, t)
-    partition = partition_function(len(codes))
+    partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(sizes) == 1:
-        return partition(X, codes, k, t, progress=progress, cancel=cancel)
+        return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
     n = len(codes)
     sample = np.arange(n)
     if n > SIZE_SAMPLE:
@@ -146,19 +157,9 @@ def best_partition(
             best, best_loss, best_labels = size, loss, labels
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(X, codes, best, t, progress=scaled(progress, 0.5, 1.0), cancel=cancel)
-
-
-def partition_function(n: int):
-    """The exact partition, or the block-wise one (``engine.blocks``) for large files."""
-    try:
-        from engine import blocks
-    except ImportError:
-        return tclose_partition
-    threshold = getattr(blocks, "BLOCKS_THRESHOLD", None)
-    if threshold is not None and n > threshold and hasattr(blocks, "tclose_blocks"):
-        return blocks.tclose_blocks
-    return tclose_partition
+    return partition(
+        X, codes, best, t, seed=seed, progress=scaled(progress, 0.5, 1.0), cancel=cancel
+    )
 
 
 def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -247,7 +248,9 @@ def anonymize(
     buckets = None
     if confidential:
         assert t is not None
-        wanted_b = config.n_buckets or optimal_bucket_count(t)
+        # b = t + 1 (KBS 2015 §6.1), but at most k: every class holds every bucket, so more
+        # buckets than k would force classes larger than k (the paper's b ≤ k)
+        wanted_b = config.n_buckets or min(optimal_bucket_count(t), max(2, config.k))
         buckets = make_buckets(
             clean, confidential, types, wanted_b, joint=config.joint, orders=orders
         )
@@ -263,7 +266,13 @@ def anonymize(
                 "data has too few distinct values."
             )
         classes = best_partition(
-            X, buckets.codes, config.k, t, progress=scaled(progress, 0.1, 0.85), cancel=cancel
+            X,
+            buckets.codes,
+            config.k,
+            t,
+            seed=config.seed,
+            progress=scaled(progress, 0.1, 0.85),
+            cancel=cancel,
         )
     else:
         classes = _k_anonymous_classes(

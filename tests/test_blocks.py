@@ -1,0 +1,134 @@
+"""The scalable t-close path: stratified k-d split, lockstep capped MDAV, bounded improvement."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchmarks.synthetic import generate
+from engine.anonymize import anonymize
+from engine.blocks import (
+    bucket_bounds,
+    capped_mdav,
+    stratified_split,
+    tclose_blocks,
+    use_blocks,
+)
+from engine.config import ReleaseConfig
+from engine.encode import encode_qi, resolve_columns
+from engine.errors import InfeasibleError
+from engine.feasibility import check_feasible
+from engine.metrics import sse_sst
+from engine.partition import layout_counts, tclose_partition
+from engine.verify import class_distances, verify_release
+
+
+def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n), rng.gamma(2.0, size=n), rng.integers(0, 3, n)])
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    # buckets related to the QIs (so that classes must mix regions of the space)
+    codes = np.digitize(X[:, 0] + rng.normal(scale=0.7, size=n), [-0.8, 0.0, 0.8])
+    return X, np.minimum(codes, n_buckets - 1)
+
+
+def _valid(labels: np.ndarray, codes: np.ndarray, k: int, t: float) -> bool:
+    return np.bincount(labels).min() >= k and class_distances(labels, codes).max() <= t * (1 + 1e-9)
+
+
+def test_split_to_single_classes_reproduces_the_layout():
+    X, codes = _toy(5000, 4)
+    counts = np.bincount(codes)
+    n_classes = check_feasible(counts, 2.0, 10)
+    per_class = layout_counts(counts, n_classes)
+    labels = stratified_split(X, codes, per_class)
+    got = np.zeros_like(per_class)
+    np.add.at(got, (labels, codes), 1)
+    assert np.array_equal(got, per_class)
+    assert _valid(labels, codes, 10, 2.0)
+
+
+def test_blocks_keep_the_global_mix_and_respect_the_size_limit():
+    X, codes = _toy(20_000, 4)
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, 1.5, 8))
+    node = stratified_split(X, codes, per_class, max_records=1500)
+    shares = counts / counts.sum()
+    firsts = np.unique(node)
+    ranges = np.diff(np.r_[firsts, len(per_class)])
+    for first, n_classes in zip(firsts, ranges, strict=True):
+        inside = node == first
+        assert inside.sum() <= 1500
+        got = np.bincount(codes[inside], minlength=4)
+        # exactly the layout rows of its classes: within one record per class of the mix
+        assert np.array_equal(got, per_class[first : first + n_classes].sum(axis=0))
+        assert (np.abs(got - shares * inside.sum()) <= n_classes).all()
+        check_feasible(got, 1.5, 8, shares)  # a block is feasible against the global shares
+
+
+@pytest.mark.parametrize(("t", "k"), [(1.5, 5), (2.0, 10), (3.0, 10), (5.0, 25)])
+def test_lockstep_capped_mdav_is_valid(t, k):
+    X, codes = _toy(12_000, 4, seed=int(t * 10) + k)
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, t, k))
+    node = stratified_split(X, codes, per_class, max_records=1000)
+    labels = capped_mdav(X, codes, node, per_class, counts / counts.sum(), t, k)
+    assert _valid(labels, codes, k, t)
+    # classes never straddle blocks
+    assert all(len(np.unique(node[labels == c])) == 1 for c in np.unique(labels)[:200])
+
+
+def test_lockstep_matches_the_exact_rule_inside_one_block():
+    # one block: the lockstep version and engine.partition form classes by the same rule
+    X, codes = _toy(1500, 3)
+    lock = tclose_blocks(X, codes, 10, 2.0, block_size=5000, improve_rounds=0)
+    exact = tclose_partition(X, codes, 10, 2.0)
+    assert _valid(lock, codes, 10, 2.0)
+    assert sse_sst(X, lock) <= 1.1 * sse_sst(X, exact)
+
+
+def test_improvement_keeps_bounds_and_lowers_the_sse():
+    X, codes = _toy(8000, 4)
+    base = tclose_blocks(X, codes, 10, 3.0, block_size=500, improve_rounds=0)
+    better = tclose_blocks(X, codes, 10, 3.0, block_size=500, improve_rounds=20)
+    assert _valid(better, codes, 10, 3.0)
+    assert sse_sst(X, better) < 0.9 * sse_sst(X, base)
+
+
+def test_bucket_bounds_table():
+    b = bucket_bounds(np.zeros(3, dtype=np.int64), np.array([0.25, 0.75]), 2.0, 4, 12)
+    assert b.low[10].tolist() == [2, 4] and b.high[10].tolist() == [5, 15]
+    assert (b.low[:4] > 12).all()  # classes below k are ruled out
+
+
+def test_infeasible_parameters_raise_like_the_exact_path():
+    X, codes = _toy(3000, 4)
+    with pytest.raises(InfeasibleError):
+        tclose_blocks(X, codes, 3001, 2.0)
+
+
+def test_dispatch_by_records_and_distinct_points():
+    rng = np.random.default_rng(0)
+    assert not use_blocks(rng.normal(size=(20_000, 2)))
+    assert use_blocks(rng.normal(size=(30_000, 2)))
+    few_points = rng.integers(0, 20, size=(30_000, 2)).astype(float)
+    assert not use_blocks(few_points)  # 400 distinct points: the exact path is fast
+
+
+def test_anonymize_takes_the_block_path_on_30k_records_and_verifies():
+    data = generate(30_000, seed=4)
+    # exact ages (years and days): nearly every record is a distinct QI point
+    data["age"] = data["age"] + np.random.default_rng(4).integers(0, 365, len(data)) / 365
+    config = ReleaseConfig(
+        qi=("age", "hours", "region", "sector"), confidential=("income",), k=10, t=3.0, seed=1
+    )
+    qi = list(config.qi)
+    types, orders = resolve_columns(data[qi], qi, {}, {})
+    assert use_blocks(encode_qi(data[qi], qi, types, orders))
+    release = anonymize(data, config)
+    assert release.verification.ok
+    assert release.verification.k >= 10 and release.verification.t <= 3.0
+    check = verify_release(release.table, config.qi, config.confidential, t=3.0, k=10)
+    assert check.ok and check.n_records == 30_000
+    assert isinstance(release.table, pd.DataFrame)
