@@ -208,7 +208,7 @@ else:
     for col in ["sex", "race", "marital-status", "education"]:
         hierarchies[col] = {0: df[col].to_numpy(), 1: np.full(len(df), "*")}
     t0 = time.perf_counter()
-    res = t_closeness(df, [], qi, ["salary-class"], 10, 0.15, 5.0, hierarchies)
+    res = t_closeness(df, [], qi, "salary-class", 10, 0.15, 5.0, hierarchies)
     out["seconds"] = round(time.perf_counter() - t0, 2)
     out["rows_released"] = int(len(res))
     out["rows_suppressed"] = int(len(df) - len(res))
