@@ -23,6 +23,7 @@ from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
 from engine.encode import encode_qi, resolve_columns
 from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
+from engine.feasibility import class_bounds
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
 from engine.partition import tclose_partition
@@ -83,6 +84,96 @@ def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd
                 if converted.notna().sum() == out[col].notna().sum():
                     out[col] = converted
         return out
+
+
+def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
+    """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
+
+    A class of m records needs ceil(m·p_j/t) records of bucket j.  While m·p_j/t < 1 that
+    rounding forces records of rare buckets into every class, from wherever they are, and the
+    share of a class its lower bounds fix, F(m) = Σ_j ceil(m·p_j/t) / m, stays well above the
+    ideal 1/t; classes of about t/p_min records avoid the waste but are coarser.  F jumps with
+    the rounding, so the candidates are k and the sizes with the smallest F up to the
+    geometric mean of k and t/p_min and up to t/p_min itself (on adult and ACS the QI loss
+    follows F closely); the caller keeps the one with the lowest QI loss.
+    """
+    n = int(counts.sum())
+    shares = counts / n
+    top = min(n, math.ceil(t / shares[shares > 0].min() - 1e-9))
+    if top <= k:
+        return [k]
+    sizes = np.arange(k, top + 1)
+    lower, _ = class_bounds(sizes, shares, t)
+    forced = lower.sum(axis=1) / sizes
+    middle = round(math.sqrt(k * top))
+    best_low = int(sizes[np.argmin(forced[: middle - k + 1])])
+    best_all = int(sizes[np.argmin(forced)])
+    return sorted({k, best_low, best_all})
+
+
+#: above this many records the class size is chosen on a random sample of this size
+SIZE_SAMPLE = 15_000
+
+
+def best_partition(
+    X: np.ndarray,
+    codes: np.ndarray,
+    k: int,
+    t: float,
+    *,
+    seed: int | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> np.ndarray:
+    """The t-close partition with the lowest QI SSE over :func:`class_size_candidates`.
+
+    Every candidate is at least k, so each result is k-anonymous.  On a large file the
+    candidates are compared on a fixed random sample (the choice depends on the bucket shares
+    and the local density of the QIs, which a sample keeps), then the winner runs once on all
+    records, block-wise (:func:`engine.blocks.use_blocks`) when the file is large.
+    """
+    counts = np.bincount(codes)
+    shares = counts / counts.sum()
+    sizes = class_size_candidates(counts, k, t)
+    partition = tclose_blocks if use_blocks(X) else tclose_partition
+    if len(sizes) == 1:
+        return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
+    n = len(codes)
+    sample = np.arange(n)
+    if n > SIZE_SAMPLE:
+        sample = np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
+    Xs, cs = X[sample], codes[sample]
+    best, best_loss, best_labels = sizes[0], math.inf, None
+    for i, size in enumerate(sizes):
+        step(progress, cancel, 0.5 * i / len(sizes), "Choosing the class size")
+        if size > len(sample):
+            continue
+        try:
+            labels = tclose_partition(Xs, cs, size, t, shares=shares, cancel=cancel)
+        except InfeasibleError:  # the sample's bucket mix can stray from the file's
+            continue
+        loss = sse_sst(Xs, labels)
+        if loss < best_loss - 1e-12:
+            best, best_loss, best_labels = size, loss, labels
+    if len(sample) == n and best_labels is not None:
+        return best_labels
+    return partition(
+        X, codes, best, t, seed=seed, progress=scaled(progress, 0.5, 1.0), cancel=cancel
+    )
+
+
+def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Released values as plain JSON types (numpy scalars and timestamps become numbers/text)."""
+    if values is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, np.generic):
+            value = value.item()
+        elif not isinstance(value, (str, int, float, bool, type(None))):
+            value = str(value)
+        out[key] = value
+    return out
 
 
 def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
@@ -157,7 +248,9 @@ def anonymize(
     buckets = None
     if confidential:
         assert t is not None
-        wanted_b = config.n_buckets or optimal_bucket_count(t)
+        # b = t + 1 (KBS 2015 §6.1), but at most k: every class holds every bucket, so more
+        # buckets than k would force classes larger than k (the paper's b ≤ k)
+        wanted_b = config.n_buckets or min(optimal_bucket_count(t), max(2, config.k))
         buckets = make_buckets(
             clean, confidential, types, wanted_b, joint=config.joint, orders=orders
         )
@@ -172,8 +265,7 @@ def anonymize(
                 f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
                 "data has too few distinct values."
             )
-        partition = tclose_blocks if use_blocks(X) else tclose_partition
-        classes = partition(
+        classes = best_partition(
             X,
             buckets.codes,
             config.k,
@@ -210,9 +302,10 @@ def anonymize(
     sizes = class_size_stats(sizes=verification.class_sizes)
     if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(
-            f"t = {t:g} forces classes of at least {sizes['min']} records (k = {config.k} was "
-            "asked): the rarest bucket limits the number of classes. A larger t or fewer "
-            "buckets gives smaller classes."
+            f"Classes hold at least {sizes['min']} records (k = {config.k} was asked): with "
+            f"t = {t:g} every class needs records of every bucket, and the rarest bucket "
+            "makes larger classes lose less information. A larger t or fewer buckets allows "
+            "smaller classes."
         )
     summary = make_summary(config, verification, buckets, classes, X, clean, types, sizes, warnings)
     summary["seconds"] = round(time.perf_counter() - started, 3)
@@ -261,6 +354,8 @@ def make_summary(
         "k_achieved": int(verification.k),
         "t_achieved": achieved_t,
         "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
+        "worst_class": _json_ready(verification.worst_class),
+        "worst_bucket": _json_ready(verification.worst_bucket),
         "n_classes": int(verification.n_classes),
         "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
         "class_sizes": sizes,

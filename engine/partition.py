@@ -26,6 +26,7 @@ The work is O(N²/k·d) in vectorised numpy, a few seconds for tens of thousands
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from engine.feasibility import BoundRates, check_feasible
 from engine.progress import CancelFn, ProgressFn, step
@@ -187,8 +188,7 @@ def tclose_partition(
     bounds = BoundRates(shares, t)
     # Work on the distinct QI points: records with equal QIs are interchangeable, and
     # categorical QIs repeat a lot (adult: 30,162 records on 6,072 points).
-    points, inverse = np.unique(X, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
+    points, inverse = _distinct_rows(X)
     n_points = len(points)
     cell = inverse * n_b + codes
     cell_sizes = np.bincount(cell, minlength=n_points * n_b)
@@ -252,6 +252,17 @@ def tclose_partition(
         labels[rest] = label + balanced_layout(X[rest], codes[rest], classes_left)
     step(progress, cancel, 1.0, "Classes formed")
     return labels
+
+
+def _distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct rows in lexicographic order, row index of every record): np.unique(axis=0),
+    computed by a pandas group-by, which is several times faster on wide float data."""
+    frame = pd.DataFrame(X + 0.0)  # + 0.0 turns -0.0 into 0.0
+    grouped = frame.groupby(list(frame.columns), sort=True, dropna=False)
+    inverse = grouped.ngroup().to_numpy(np.int64)
+    points = np.empty((int(inverse.max()) + 1, X.shape[1]))
+    points[inverse] = frame.to_numpy()
+    return points, inverse
 
 
 def _assign(labels: np.ndarray, cell: np.ndarray, taken: list) -> None:

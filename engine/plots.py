@@ -9,6 +9,7 @@ PNG.  Every number drawn is read from the release; nothing here decides anything
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,14 @@ def _empty(fig: Figure, title: str, message: str) -> Figure:
 def _short(label: Any, width: int = 22) -> str:
     text = str(label)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _wrapped(label: Any, width: int = 18, lines: int = 4) -> str:
+    """A long bucket label on up to ``lines`` lines (category sets can be long)."""
+    parts = textwrap.wrap(str(label), width) or [""]
+    if len(parts) > lines:
+        parts = [*parts[: lines - 1], _short(" ".join(parts[lines - 1 :]), width)]
+    return "\n".join(parts)
 
 
 def _is_numeric(series: pd.Series) -> bool:
@@ -104,10 +113,15 @@ def bucket_histogram(release: Release) -> Figure:
             )
     else:
         counts = np.asarray(buckets.counts)
-        labels = [_short(label) for label in bucket_labels(release)]
+        many = len(counts) > 4
+        labels = [_short(label) if many else _wrapped(label) for label in bucket_labels(release)]
         positions = np.arange(len(counts))
-        ax.bar(positions, counts, color=BEFORE_COLOUR)
-        ax.set_xticks(positions, labels, rotation=30 if len(labels) > 3 else 0, ha="right")
+        bars = ax.bar(positions, counts, color=BEFORE_COLOUR)
+        ax.bar_label(bars, labels=[f"{int(c):,}" for c in counts], fontsize=8, padding=2)
+        ax.set_xticks(
+            positions, labels, rotation=30 if many else 0, ha="right" if many else "center"
+        )
+        ax.margins(y=0.1)
         ax.set_ylabel("records")
         ax.set_title(f"{name}: {len(counts)} buckets")
     return fig
@@ -203,12 +217,15 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     if n_outside and ratio.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors="black")
-    labels = [_short(label, 14) for label in bucket_labels(release)]
+    many = len(release.buckets.counts) > 4
+    labels = [
+        _short(label, 14) if many else _wrapped(label, 16) for label in bucket_labels(release)
+    ]
     ax.set_xticks(
         np.arange(len(labels)),
         labels,
-        rotation=30 if len(labels) > 3 else 0,
-        ha="right" if len(labels) > 3 else "center",
+        rotation=30 if many else 0,
+        ha="right" if many else "center",
     )
     ax.set_ylabel(f"groups formed ({n_classes:,})")
     ax.set_yticks([])

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.errors import InputError
+from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.result import Release
 from engine.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.version import __version__
@@ -119,7 +120,12 @@ def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
     return buf.getvalue()
 
 
-def preview_figures(release: Release) -> list[ReportFigure]:
+def preview_figures(
+    release: Release,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> list[ReportFigure]:
     """The plots of the GUI's preview page (from :mod:`engine.plots`), as PNG.
 
     A plot that cannot be drawn does not stop the report: the report says which one failed.
@@ -161,7 +167,8 @@ def preview_figures(release: Release) -> list[ReportFigure]:
             )
         )
     out = []
-    for title, caption, make in makers:
+    for i, (title, caption, make) in enumerate(makers):
+        step(progress, cancel, i / len(makers), f"Drawing {title.lower()}")
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
@@ -321,7 +328,8 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             )
         )
     rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
-    rows.append(("confidential values released as", _e(cfg.confidential_output)))
+    if cfg.mechanism == "buckets":
+        rows.append(("confidential values released as", _e(cfg.confidential_output)))
     if len(cfg.confidential) > 1:
         rows.append(
             (
@@ -578,7 +586,14 @@ def render_report(
         add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
 
     add("<h3>Roles and types of the columns</h3>")
-    add(_table(["column", "role", "type", "missing values"], _roles_rows(release)))
+    role_rows = _roles_rows(release)
+    add(_table(["column", "role", "type", "missing values"], role_rows))
+    if input_info is not None and input_info.n_columns > len(role_rows):
+        dropped = input_info.n_columns - len(role_rows)
+        add(
+            f"<p>The other {dropped:,} column{'s' if dropped > 1 else ''} of the file "
+            f"{'were' if dropped > 1 else 'was'} not tagged and not released.</p>"
+        )
 
     # parameters and mechanism
     add("<h2>2. Parameters and mechanism</h2>")
@@ -649,8 +664,13 @@ def render_report(
     add("<h2>8. Disclosure risk before and after</h2>")
     add(
         "<p>Measured on the table alone: a class is a set of records with the same "
-        "quasi-identifier values. Before = the original records, after = the release. "
-        "Attribute disclosure compares the confidential buckets on both sides.</p>"
+        "quasi-identifier values. Before = the original records, after = the release."
+        + (
+            " Attribute disclosure compares the confidential buckets on both sides."
+            if release.buckets is not None
+            else ""
+        )
+        + "</p>"
     )
     add(
         _table(
@@ -688,13 +708,25 @@ def render_report(
     )
 
 
+def report_path(release_path: str | Path) -> Path:
+    """Where the report of a release file goes: beside it, ``<name>-report.html``."""
+    release_path = Path(release_path)
+    return release_path.with_name(f"{release_path.stem}-report.html")
+
+
 def write_report(
-    release: Release, path: str | Path, *, input_info: ImportInfo | None = None
+    release: Release,
+    path: str | Path,
+    *,
+    input_info: ImportInfo | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
 ) -> Path:
     """Write the HTML release report to ``path`` and return it.
 
     With ``input_info`` (from :func:`engine.io.read_table`) the report names the input file
-    and records its SHA-256 checksum.
+    and records its SHA-256 checksum.  Drawing the plots takes a few seconds on a large
+    file; ``progress``/``cancel`` work as everywhere in the engine.
     """
     path = Path(path)
     if path.suffix.lower() not in {".html", ".htm"}:
@@ -703,10 +735,13 @@ def write_report(
     if input_info is not None and Path(input_info.path).is_file():
         from engine.project import file_sha256
 
-        checksum = file_sha256(input_info.path)
-    text = render_report(release, input_info=input_info, input_checksum=checksum)
+        checksum = file_sha256(input_info.path, progress=scaled(progress, 0, 0.1), cancel=cancel)
+    figures = preview_figures(release, progress=scaled(progress, 0.1, 0.95), cancel=cancel)
+    step(progress, cancel, 0.95, "Writing the report")
+    text = render_report(release, input_info=input_info, input_checksum=checksum, figures=figures)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as err:
         raise InputError(f"{path}: cannot write the report ({err.strerror or err}).") from err
+    step(progress, cancel, 1.0, "Report written")
     return path

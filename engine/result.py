@@ -64,6 +64,8 @@ class Verification:
     message: str
     #: the released QI values of the worst class (for the message and the GUI)
     worst_class: dict[str, Any] | None = None
+    #: the released confidential values of the bucket where the worst class is farthest
+    worst_bucket: dict[str, Any] | None = None
 
 
 @dataclass

@@ -157,6 +157,10 @@ def table_risk(
     return disclosure_risk(class_ids(table, qi), sensitive, threshold=threshold)
 
 
+def _is_numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+
+
 def release_risk(
     release: Release, *, threshold: float = DEFAULT_THRESHOLD
 ) -> dict[str, RiskSummary]:
@@ -166,19 +170,22 @@ def release_risk(
     table by its released QI values.  Attribute disclosure compares the same thing on both
     sides where it can: the confidential buckets when the release has buckets (a raw numeric
     value is nearly always unique, so the raw values would say nothing), the released
-    confidential values otherwise.
+    categories of a noise release otherwise; a noise release of numbers has no attribute
+    figures (its protection is the ε of the noise, not a share of classes).
     """
     cfg = release.config
     qi = [c for c in cfg.qi if c in release.data.columns]
     conf = [c for c in cfg.confidential if c in release.data.columns]
     before_sensitive: Any = None
+    released_conf = [c for c in cfg.confidential if c in release.table.columns]
     if release.buckets is not None and len(release.buckets.codes) == len(release.data):
         before_sensitive = np.asarray(release.buckets.codes)
-    elif conf:
+    elif conf and not any(_is_numeric(release.data[c]) for c in conf):
         before_sensitive = release.data[conf]
+    else:  # noisy numbers: shares of exact values say nothing about disclosure
+        released_conf = []
     before = disclosure_risk(class_ids(release.data, qi), before_sensitive, threshold=threshold)
     released_qi = [c for c in cfg.qi if c in release.table.columns]
-    released_conf = [c for c in cfg.confidential if c in release.table.columns]
     after = table_risk(release.table, released_qi, released_conf, threshold=threshold)
     return {"before": before, "after": after}
 

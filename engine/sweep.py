@@ -38,6 +38,7 @@ COLUMNS = (
     "achieved_k",
     "achieved_t",
     "n_classes",
+    "dominated",
     "seconds",
     "message",
 )
@@ -156,15 +157,47 @@ def run_sweep(
     table["message"] = table["message"].fillna("")
     for col in ("achieved_k", "n_classes"):
         table[col] = table[col].astype("Int64")
-    table.attrs["level"] = grid[0][0] if grid else "t"
+    level = grid[0][0] if grid else "t"
+    measure = main_measure(config)
+    table["dominated"] = dominated(table, level, measure)
+    table.attrs["level"] = level
+    table.attrs["measure"] = measure
     return table
+
+
+def main_measure(config: ReleaseConfig) -> str:
+    """The loss a sweep is about: QI loss for buckets (the confidential side is fixed by the
+    buckets), the distortion of the confidential values for noise (the QIs do not depend on ε).
+    """
+    return "qi_sse_sst" if config.mechanism == "buckets" else "confidential_sse_sst"
+
+
+def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> np.ndarray:
+    """Per row: is there a feasible point with at least as much privacy that loses less?
+
+    A point (level, k) is dominated by (level', k') when level' ≤ level and k' ≥ k (as strong
+    or stronger on both axes) and its ``measure`` is strictly lower.  For optimal partitions
+    this never happens — a t-close partition is t'-close for t' > t, and classes of at least
+    k' records are classes of at least k — but the engine's partition is a heuristic, and its
+    class sizes stay near max(k, number of buckets): a small k with many buckets can lose more
+    than a larger k.  The sweep says so instead of hiding it, so that the user picks the
+    better point.
+    """
+    lv = table[level].to_numpy(float)
+    ks = table["k"].to_numpy(float)
+    loss = table[measure].to_numpy(float)
+    ok = table["feasible"].to_numpy(bool) & ~np.isnan(loss)
+    stronger = (lv[None, :] <= lv[:, None] + 1e-12) & (ks[None, :] >= ks[:, None])
+    better = loss[None, :] < loss[:, None] - 1e-12
+    out = (stronger & better & ok[None, :]).any(axis=1) & ok
+    return out
 
 
 def sweep_figure(
     table: pd.DataFrame,
     *,
     level: str | None = None,
-    measure: str = "qi_sse_sst",
+    measure: str | None = None,
     highlight: tuple[float, int] | None = None,
 ) -> Figure:
     """Information loss against the privacy level, one curve per k.
@@ -177,6 +210,7 @@ def sweep_figure(
     from matplotlib.figure import Figure
 
     level = level or table.attrs.get("level", "t")
+    measure = measure or table.attrs.get("measure", "qi_sse_sst")
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.add_subplot()
     names = {
@@ -186,11 +220,24 @@ def sweep_figure(
     ks = sorted(table["k"].unique()) if not table.empty else []
     cmap = matplotlib.colormaps["viridis"]
     colours = [cmap(x) for x in np.linspace(0.05, 0.85, max(len(ks), 1))]
-    any_infeasible = False
+    any_infeasible = any_dominated = False
     for colour, k in zip(colours, ks, strict=False):
         part = table[table["k"] == k].sort_values(level)
         ok = part[part["feasible"]]
         ax.plot(ok[level], ok[measure], marker="o", color=colour, label=f"k = {k}")
+        if "dominated" in part:
+            dom = ok[ok["dominated"].astype(bool)]
+            if len(dom):
+                any_dominated = True
+                ax.plot(
+                    dom[level],
+                    dom[measure],
+                    linestyle="none",
+                    marker="o",
+                    markersize=9,
+                    markerfacecolor="white",
+                    markeredgecolor=colour,
+                )
         bad = part[~part["feasible"]]
         if len(bad):
             any_infeasible = True
@@ -218,18 +265,26 @@ def sweep_figure(
                 linestyle="none",
                 label="chosen",
             )
+    notes = []
+    if any_infeasible:
+        notes.append("× infeasible")
+    if any_dominated:
+        notes.append("○ a point with more privacy loses less")
     if level == "epsilon":
         ax.set_xscale("log")
-        ax.set_xlabel("ε (larger = weaker privacy)")
+        xlabel = "ε (larger = weaker privacy)"
     else:
-        ax.set_xlabel("t (larger = weaker privacy)")
+        xlabel = "t (larger = weaker privacy)"
+    ax.set_xlabel(xlabel + ("\n" + ";  ".join(notes) if notes else ""))
     ax.set_ylabel(names.get(measure, measure))
-    ax.set_ylim(bottom=0)
+    values = table.loc[table["feasible"], measure].to_numpy(float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if values.size and values.max() > 100 * values.min():
+        ax.set_yscale("log")  # noise: the loss spans decades over ε
+    else:
+        ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    title = "Information loss against privacy level"
-    if any_infeasible:
-        title += " (× = infeasible)"
-    ax.set_title(title)
+    ax.set_title("Information loss against privacy level")
     if ks:
         ax.legend(title=None, loc="best")
     return fig

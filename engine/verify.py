@@ -48,6 +48,24 @@ def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
     return worst
 
 
+def _plain(value: Any) -> Any:
+    """A released cell as a plain Python value (None for missing)."""
+    if pd.isna(value):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def worst_bucket_of(classes: np.ndarray, buckets: np.ndarray, cls: int) -> int:
+    """The bucket at which class ``cls`` is farthest from the file (a lacking one first)."""
+    n_buckets = int(buckets.max()) + 1
+    shares = np.bincount(buckets, minlength=n_buckets) / len(buckets)
+    inside = np.bincount(buckets[classes == cls], minlength=n_buckets)
+    if (inside == 0).any():
+        return int(np.argmax(inside == 0))
+    ratio = inside / inside.sum() / shares
+    return int(np.argmax(np.maximum(ratio, 1.0 / ratio)))
+
+
 def verify_release(
     table: pd.DataFrame,
     qi: Sequence[str],
@@ -86,7 +104,13 @@ def verify_release(
     worst_class: dict[str, Any] | None = None
     if qi:
         row = table.iloc[int(np.flatnonzero(classes == worst)[0])]
-        worst_class = {c: (None if pd.isna(row[c]) else row[c]) for c in qi}
+        worst_class = {c: _plain(row[c]) for c in qi}
+    worst_bucket: dict[str, Any] | None = None
+    if confidential:
+        buckets = group_ids(table, confidential)
+        j = worst_bucket_of(classes, buckets, worst)
+        row = table.iloc[int(np.flatnonzero(buckets == j)[0])]
+        worst_bucket = {c: _plain(row[c]) for c in confidential}
     t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
     if problems:
         message = "Verification failed: " + "; ".join(problems) + "."
@@ -101,4 +125,5 @@ def verify_release(
         ok=not problems,
         message=message,
         worst_class=worst_class,
+        worst_bucket=worst_bucket,
     )

@@ -4,4 +4,6 @@ import sys
 
 from gui.app import main
 
-sys.exit(main())
+# guarded: the engine's helper process imports this module again under another name
+if __name__ == "__main__":
+    sys.exit(main())

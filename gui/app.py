@@ -53,6 +53,10 @@ def apply_look(app: QApplication) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import multiprocessing
+
+    # a frozen (installed) app starts the engine's helper process through this entry point
+    multiprocessing.freeze_support()
     args = parse_args(sys.argv[1:] if argv is None else argv)
     app = make_app()
     if args.smoke_test:

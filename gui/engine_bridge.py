@@ -156,6 +156,8 @@ class Feasibility:
     alternatives: list[tuple[str, dict[str, Any]]]
     #: False when this build cannot check (no bucket counts or no feasibility module)
     checked: bool = True
+    #: the most classes the data allows for this t and k (None when unknown)
+    max_classes: int | None = None
 
 
 def bucket_count(t: float) -> int | None:
@@ -187,6 +189,27 @@ def bucket_counts(
     return np.asarray(result.counts)
 
 
+def bucket_counts_task(
+    data: pd.DataFrame,
+    config: ReleaseConfig,
+    n_buckets: int | None,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> np.ndarray | None:
+    """:func:`bucket_counts` on the raw table (missing codes applied here), as a task."""
+    from engine.io import apply_missing
+    from engine.progress import step
+
+    step(progress, cancel, 0.0, "Counting the confidential buckets")
+    columns = list(config.confidential)
+    codes = {c: config.column_missing[c] for c in columns if c in config.column_missing}
+    prepared = apply_missing(data[columns], config.missing, codes)
+    counts = bucket_counts(prepared, config, n_buckets)
+    step(progress, cancel, 1.0, "Counted")
+    return counts
+
+
 def check_feasible(counts: np.ndarray | None, t: float, k: int) -> Feasibility:
     """Whether (t, k) can be met with these bucket counts, and the nearest settings that can."""
     feasibility = optional_module("engine.feasibility")
@@ -194,8 +217,9 @@ def check_feasible(counts: np.ndarray | None, t: float, k: int) -> Feasibility:
     if check is None or counts is None:
         return Feasibility(True, "", [], checked=False)
     try:
-        check(counts, t, k)
+        result = check(counts, t, k)
     except InfeasibleError as err:
         alts = [(alt.description, dict(alt.params)) for alt in err.alternatives]
         return Feasibility(False, err.message, alts)
-    return Feasibility(True, "", [])
+    max_classes = int(result) if isinstance(result, int | np.integer) and result > 0 else None
+    return Feasibility(True, "", [], max_classes=max_classes)

@@ -1,17 +1,21 @@
 """``tclose-gui --screenshots DIR``: walk the wizard on the sample and save every page as PNG.
 
 Anyone can look at every page this way (and the tests do): the sample is opened, its columns
-tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; income
-confidential), t = 2 and k = 5 chosen, the preview computed and the release exported into DIR.
+tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; diagnosis
+confidential; income left out), t = 2 and k = 5 chosen, the preview computed and the release
+exported into DIR.  (Diagnosis rather than income: the sample's six missing incomes form a
+bucket of their own, and t = 2 then allows only six classes, which makes a poor first picture.)
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop
+from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from engine.roles import Role
@@ -23,18 +27,18 @@ SAMPLE_ROLES: dict[str, Role | None] = {
     "sex": Role.QI,
     "region": Role.QI,
     "occupation": Role.QI,
-    "income": Role.CONFIDENTIAL,
-    "diagnosis": None,
+    "income": None,
+    "diagnosis": Role.CONFIDENTIAL,
 }
 
 
-def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
-    """Process events until the window's background task (if any) has finished."""
+def wait_until(condition, timeout: float = 120.0) -> None:
+    """Process events until ``condition()`` holds."""
     app = QApplication.instance()
     deadline = time.monotonic() + timeout
     while True:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        if not window.runner.busy:
+        if condition():
             break
         if time.monotonic() > deadline:
             raise TimeoutError("the background task did not finish in time")
@@ -43,15 +47,36 @@ def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
         app.processEvents()
 
 
+def wait_idle(window: MainWindow, timeout: float = 120.0) -> None:
+    """Process events until the window's background task (if any) has finished."""
+    wait_until(lambda: not window.runner.busy, timeout)
+
+
 def save(widget: QWidget, path: Path) -> None:
     QApplication.instance().processEvents()
     if not widget.grab().save(str(path)):
         raise OSError(f"could not write {path}")
 
 
+def isolate_settings() -> Path:
+    """Keep the walk away from the user's settings (recent files, geometry): fresh ones."""
+    place = Path(tempfile.mkdtemp(prefix="tclose-screenshots-"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(place))
+    return place
+
+
 def take_screenshots(app: QApplication, folder: Path) -> int:
     """Walk the wizard and write the PNGs; returns the exit code."""
     folder.mkdir(parents=True, exist_ok=True)
+    settings_place = isolate_settings()
+    try:
+        return _walk(app, folder)
+    finally:
+        shutil.rmtree(settings_place, ignore_errors=True)
+
+
+def _walk(app: QApplication, folder: Path) -> int:
     window = MainWindow()
     window.resize(1100, 760)
     window.show()
@@ -78,6 +103,7 @@ def take_screenshots(app: QApplication, folder: Path) -> int:
     wizard.privacy_page.t.setValue(2.0)
     wizard.privacy_page.k.setValue(5)
     wizard.privacy_page.refresh()
+    wait_until(lambda: not wizard.privacy_page.checking)
     save(window, folder / "3-privacy.png")
 
     try:

@@ -14,7 +14,14 @@ from typing import Any
 import pandas as pd
 
 from engine.config import ReleaseConfig
-from engine.io import ImportInfo, TypeGuess, apply_missing, infer_types
+from engine.io import (
+    ImportInfo,
+    ImportResult,
+    TypeGuess,
+    apply_missing,
+    infer_types,
+    read_table,
+)
 from engine.result import Release
 from engine.roles import ColumnType, Role
 
@@ -60,6 +67,30 @@ class ColumnSetup:
     suggestion: str = ""
 
 
+def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
+    """``"income=0:250000, age=0:120"`` → {"income": (0.0, 250000.0), "age": (0.0, 120.0)}.
+
+    Raises ValueError with a message for the user when the text does not parse.
+    """
+    bounds: dict[str, tuple[float, float]] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, sep, rest = part.rpartition("=")
+        lo, colon, hi = rest.partition(":")
+        try:
+            if not sep or not colon or not name.strip():
+                raise ValueError
+            low, high = float(lo), float(hi)
+        except ValueError:
+            message = f"Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part!r})."
+            raise ValueError(message) from None
+        if not low < high:
+            raise ValueError(f"{name.strip()}: the lower bound must be below the upper one.")
+        bounds[name.strip()] = (low, high)
+    return bounds
+
+
 def parse_codes(text: str) -> tuple[str, ...]:
     """``"-1, N/A ,99"`` → ``("-1", "N/A", "99")``: codes as the user typed them."""
     return tuple(c.strip() for c in text.split(",") if c.strip())
@@ -77,6 +108,30 @@ def suggest_role(series: pd.Series) -> tuple[Role | None, str, int]:
         )
         return Role.IDENTIFIER, reason, distinct
     return None, "", distinct
+
+
+#: (type guesses, role suggestions) of every column
+ColumnAnalysis = tuple[dict[str, TypeGuess], dict[str, tuple[Role | None, str, int]]]
+
+
+def analyse_columns(data: pd.DataFrame) -> ColumnAnalysis:
+    """Type guesses and role suggestions for every column (seconds on a million rows)."""
+    guesses = infer_types(data)
+    suggestions = {name: suggest_role(data[name]) for name in data.columns}
+    return guesses, suggestions
+
+
+def read_and_analyse(
+    path: Path, *, progress: Any = None, cancel: Any = None, **options: Any
+) -> tuple[ImportResult, ColumnAnalysis]:
+    """Read a table and analyse its columns: the import step's work, in one call."""
+    from engine.progress import scaled, step
+
+    result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    step(progress, cancel, 0.9, "Looking at the columns")
+    analysis = analyse_columns(result.data)
+    step(progress, cancel, 1.0, "Read")
+    return result, analysis
 
 
 @dataclass
@@ -100,6 +155,8 @@ class Session:
     mechanism: str = "buckets"
     insensitive: bool = False
     seed: int | None = None
+    #: public bounds (lo, hi) of numeric confidential columns, for the noise mechanism
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     qi_output: str = "centroid"
     confidential_output: str = "label"
     #: the last preview and the configuration it was computed for
@@ -109,15 +166,21 @@ class Session:
     exported: list[Path] = field(default_factory=list)
 
     # --- import ------------------------------------------------------------------------
-    def set_data(self, data: pd.DataFrame, info: ImportInfo) -> None:
-        """Adopt a freshly read table; tags start from the inferred types and suggestions."""
+    def set_data(
+        self, data: pd.DataFrame, info: ImportInfo, analysis: ColumnAnalysis | None = None
+    ) -> None:
+        """Adopt a freshly read table; tags start from the inferred types and suggestions.
+
+        ``analysis`` (from :func:`analyse_columns`, computed off the GUI thread for large
+        tables) saves computing it here.
+        """
         self.data, self.info = data, info
         self.path = Path(info.path)
         self.sheet = info.sheet
-        guesses = infer_types(data)
+        guesses, suggestions = analysis if analysis is not None else analyse_columns(data)
         self.columns = {}
         for name in data.columns:
-            role, reason, distinct = suggest_role(data[name])
+            role, reason, distinct = suggestions[name]
             guess = guesses[name]
             self.columns[str(name)] = ColumnSetup(
                 name=str(name),
@@ -197,6 +260,7 @@ class Session:
             "mechanism": self.mechanism,
             "insensitive": self.insensitive,
             "seed": self.seed,
+            "bounds": dict(self.bounds) if self.mechanism != "buckets" else {},
             "qi_output": self.qi_output,
             "confidential_output": self.confidential_output,
         }

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.sweep import run_sweep, sweep_figure, sweep_grid
+from engine.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from gui.errors import report_error
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
@@ -41,7 +41,17 @@ DEFAULT_T = "1.5, 2, 3, 5, 10"
 DEFAULT_EPSILON = "0.1, 0.5, 1, 2, 5, 10"
 DEFAULT_K = "5, 10, 25"
 
-_HEADERS = ("t", "ε", "k", "feasible", "QI loss", "confidential loss", "achieved t", "classes")
+_HEADERS = (
+    "t",
+    "ε",
+    "k",
+    "feasible",
+    "QI loss",
+    "confidential loss",
+    "achieved t",
+    "classes",
+    "note",
+)
 
 
 def parse_numbers(text: str, what: str, kind: type = float) -> list:
@@ -88,6 +98,7 @@ class SweepDialog(QDialog):
         if use_epsilon is None:
             use_epsilon = config.epsilon is not None or config.mechanism != "buckets"
         self.level = "epsilon" if use_epsilon else "t"
+        self.measure = main_measure(config)
         self.table: pd.DataFrame | None = None
         self.chosen: tuple[str, float, int] | None = None
         self.runner = TaskRunner(self, delay_ms=0)
@@ -218,8 +229,14 @@ class SweepDialog(QDialog):
             "n_classes",
         )
         for r, (_, row) in enumerate(table.iterrows()):
-            for c, name in enumerate(cols):
-                item = QTableWidgetItem(_cell(row[name]))
+            if not row["feasible"]:
+                note = str(row["message"])
+            elif bool(row.get("dominated", False)):
+                note = "a point with more privacy loses less"
+            else:
+                note = ""
+            for c, name in enumerate((*cols, "note")):
+                item = QTableWidgetItem(note if name == "note" else _cell(row[name]))
                 if not row["feasible"]:
                     item.setForeground(Qt.GlobalColor.gray)
                     item.setToolTip(str(row["message"]))
@@ -231,7 +248,7 @@ class SweepDialog(QDialog):
         if self.table is None:
             return
         highlight = (self.chosen[1], self.chosen[2]) if self.chosen else None
-        fig = sweep_figure(self.table, level=self.level, highlight=highlight)
+        fig = sweep_figure(self.table, level=self.level, measure=self.measure, highlight=highlight)
         self.figure_view.set_figure(fig)
         if self.figure_view.canvas is not None:
             self.figure_view.canvas.mpl_connect("button_press_event", self._clicked)
@@ -255,8 +272,8 @@ class SweepDialog(QDialog):
         self.results.selectRow(row)
         self.results.blockSignals(False)
         symbol = "ε" if self.level == "epsilon" else "t"
-        loss = t["qi_sse_sst"].iloc[row]
-        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (QI loss {loss:.3g}).")
+        loss = t[self.measure].iloc[row]
+        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (loss {loss:.3g}).")
         self._draw()
         return True
 
@@ -279,7 +296,7 @@ class SweepDialog(QDialog):
         if ok.empty:
             return
         ax = event.inaxes
-        xy = ax.transData.transform(np.column_stack([ok[self.level], ok["qi_sse_sst"]]))
+        xy = ax.transData.transform(np.column_stack([ok[self.level], ok[self.measure]]))
         nearest = int(np.argmin(np.hypot(xy[:, 0] - event.x, xy[:, 1] - event.y)))
         self.select(float(ok[self.level].iloc[nearest]), int(ok["k"].iloc[nearest]))
 

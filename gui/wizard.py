@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 from engine.errors import TcloseError
 from engine.version import __version__
 from gui import settings
+from gui.engine_process import shared_engine
 from gui.errors import log_path, report_error
 from gui.pages.export_page import ExportPage
 from gui.pages.import_page import ImportPage
@@ -27,6 +29,8 @@ from gui.pages.tag_page import TagPage
 from gui.state import Session
 from gui.widgets import ProgressPanel
 from gui.worker import TaskRunner
+
+log = logging.getLogger(__name__)
 
 
 def _optional(name: str):
@@ -109,6 +113,10 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.progress)
         self.setCentralWidget(central)
         self._build_menu()
+        try:  # start the engine process now, so its imports are done by the first preview
+            shared_engine().start()
+        except Exception:
+            log.exception("the engine process could not start; the engine runs in the app")
         geometry = settings.geometry()
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1100, 760)

@@ -10,8 +10,9 @@
 # Environment:
 #   PYTHON            the Python that creates the build venv (default python3.11, python3)
 #   BUILD_VENV        reuse this venv instead of installer/build/venv (no install step)
-#   CODESIGN_IDENTITY a "Developer ID Application: ..." identity: sign the app with the
-#                     hardened runtime (otherwise PyInstaller signs it ad hoc)
+#   CODESIGN_IDENTITY a "Developer ID Application: ..." identity: the spec signs every
+#                     binary and the app with the hardened runtime and the entitlements in
+#                     installer/macos-entitlements.plist (otherwise the signature is ad hoc)
 #   NOTARY_PROFILE    a notarytool keychain profile: notarize and staple the .dmg, so that
 #                     Gatekeeper accepts it on machines without internet
 #
@@ -57,9 +58,8 @@ build_seconds=$(( $(date +%s) - started ))
 APP="$DIST/tclose.app"
 
 if [ -n "${CODESIGN_IDENTITY:-}" ]; then
-    echo "== signing with $CODESIGN_IDENTITY"
-    codesign --force --deep --options runtime --timestamp --sign "$CODESIGN_IDENTITY" "$APP"
-    codesign --verify --deep --strict "$APP"
+    # the spec signed every binary and the app with this identity (hardened runtime)
+    codesign --verify --deep --strict --verbose=1 "$APP"
 fi
 
 echo "== smoke test of the bundle"
@@ -77,6 +77,7 @@ cp -R "$APP" "$STAGING/"
 ln -s /Applications "$STAGING/Applications"   # drag the app onto this link to install
 hdiutil create -volname "tclose $VERSION" -srcfolder "$STAGING" -fs HFS+ -format UDZO \
     -ov "$DMG"
+[ -z "${CODESIGN_IDENTITY:-}" ] || codesign --sign "$CODESIGN_IDENTITY" --timestamp "$DMG"
 if [ -n "${NOTARY_PROFILE:-}" ]; then
     echo "== notarizing"
     xcrun notarytool submit "$DMG" --keychain-profile "$NOTARY_PROFILE" --wait

@@ -56,7 +56,7 @@ if ($BuildVenv) {
     Check "pip install"
 }
 $venvPython = Join-Path $venv "Scripts\python.exe"
-$version = & $venvPython -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])'
+$version = & $venvPython -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])"
 Check "reading the version"
 
 Write-Host "== building tclose $version"

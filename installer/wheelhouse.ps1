@@ -39,6 +39,7 @@ param(
     [switch]$DryRun
 )
 $ErrorActionPreference = "Stop"
+$Caller = (Get-Location).Path   # a relative -Dest is taken from where the script was started
 Set-Location (Join-Path $PSScriptRoot "..")
 $Root = (Get-Location).Path
 
@@ -65,11 +66,12 @@ switch -Regex ($Platform) {
     '^(manylinux|musllinux|linux_)' { $tags = @($Platform); $os = "linux"; break }
     default { throw "unknown platform '$Platform' (see Get-Help $PSCommandPath)" }
 }
-if (-not $Dest) { $Dest = Join-Path "installer" "wheelhouse-$Platform-py$NoDot" }
-$Dest = [System.IO.Path]::GetFullPath((Join-Path $Root $Dest))
+if (-not $Dest) { $Dest = Join-Path $Root "installer\wheelhouse-$Platform-py$NoDot" }
+elseif (-not [System.IO.Path]::IsPathRooted($Dest)) { $Dest = Join-Path $Caller $Dest }
+$Dest = [System.IO.Path]::GetFullPath($Dest)
 if (-not $DryRun) { New-Item -ItemType Directory -Force -Path $Dest | Out-Null }
 
-$version = & $Python -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])'
+$version = & $Python -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])"
 if ($LASTEXITCODE -ne 0) { throw "could not read the version from pyproject.toml with $Python" }
 $wheel = Join-Path $Dest "tclose-$version-py3-none-any.whl"
 $requirement = if ($Extras) { "tclose[$Extras]" } else { "tclose" }

@@ -19,6 +19,7 @@
 #   python -m venv tclose-env
 #   tclose-env/bin/python -m pip install --no-index --find-links DIR "tclose[stats]"
 set -euo pipefail
+CALLER=$(pwd)   # a relative --dest is taken from where the script was started
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
@@ -66,8 +67,11 @@ case "$TARGET" in
     manylinux*|musllinux*|linux_*) PLATFORMS=("$TARGET"); OS=linux ;;
     *) echo "wheelhouse.sh: unknown target '$TARGET' (see --help)" >&2; exit 2 ;;
 esac
-[ -n "$DEST" ] || DEST="installer/wheelhouse-$TARGET-py$PYNODOT"
-DEST=$("$PYTHON" -c 'import os, sys; print(os.path.abspath(sys.argv[1]))' "$DEST")
+if [ -z "$DEST" ]; then
+    DEST="$ROOT/installer/wheelhouse-$TARGET-py$PYNODOT"
+else
+    DEST=$(cd "$CALLER" && "$PYTHON" -c 'import os, sys; print(os.path.abspath(sys.argv[1]))' "$DEST")
+fi
 [ "$DRY_RUN" = 1 ] || mkdir -p "$DEST"
 
 VERSION=$("$PYTHON" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')

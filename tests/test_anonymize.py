@@ -187,3 +187,18 @@ def test_ordinal_and_date_columns(people):
     bad = data.assign(school=data["school"].replace("none", "kindergarten"))
     with pytest.raises(InputError, match="kindergarten"):
         anonymize(bad, cfg)
+
+
+def test_class_size_candidates_and_best_partition():
+    from engine.anonymize import best_partition, class_size_candidates
+    from engine.metrics import sse_sst
+    from engine.partition import tclose_partition
+
+    assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
+    assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(900, 2))
+    codes = (rng.random(900) < 0.2).astype(np.int64)
+    best = best_partition(X, codes, 4, 3.0)
+    assert np.bincount(best).min() >= 4
+    assert sse_sst(X, best) <= sse_sst(X, tclose_partition(X, codes, 4, 3.0)) + 1e-12

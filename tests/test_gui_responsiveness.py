@@ -65,6 +65,10 @@ class GapMeter:
         self._last = time.perf_counter()
         self.timer.start()
 
+    def reset(self) -> None:
+        """Forget what was measured so far (e.g. the test's own set-up)."""
+        self.worst, self.ticks, self._last = 0.0, 0, time.perf_counter()
+
     def stop(self) -> None:
         self.timer.stop()
 
@@ -99,7 +103,7 @@ def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path
     meter.start()
     win = start_preview(qtbot, 200_000, tmp_path)
     assert win.runner.busy, "the preview should run in the background"
-    meter.worst = 0.0  # measure the run, not the set-up above
+    meter.reset()  # measure the run, not the set-up above (done by the test on this thread)
     started = time.perf_counter()
     qtbot.waitUntil(lambda: time.perf_counter() - started > OBSERVE, timeout=10_000)
     assert win.runner.busy, "the run finished too early to test responsiveness; use more rows"
@@ -110,7 +114,7 @@ def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path
     stop_time = time.perf_counter() - cancelled_at
     meter.stop()
     assert stop_time < 1.0, f"Cancel took {stop_time:.2f} s"
-    assert meter.ticks > OBSERVE / 0.05
+    assert meter.ticks > OBSERVE / 0.04
     assert meter.worst < MAX_GAP, f"the GUI thread froze for {meter.worst * 1000:.0f} ms"
     assert not win.session.preview_is_current
     assert "Cancelled" in win.wizard.preview_page.status.text()

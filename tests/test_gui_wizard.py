@@ -81,7 +81,7 @@ def tag(win: MainWindow, roles: dict[str, Role]) -> None:
     assert next_enabled(win), wiz.tag_page.reason.text()
 
 
-def choose(win: MainWindow, t: float, k: int) -> None:
+def choose(qtbot, win: MainWindow, t: float, k: int) -> None:
     wiz = win.wizard
     wiz.next()
     assert wiz.currentId() == PAGE_PRIVACY
@@ -90,7 +90,13 @@ def choose(win: MainWindow, t: float, k: int) -> None:
     page.t.setValue(t)
     page.k.setValue(k)
     page.refresh()
+    settle_privacy(qtbot, win)
     assert next_enabled(win), page.feasibility.text()
+
+
+def settle_privacy(qtbot, win: MainWindow) -> None:
+    """Wait for the privacy page's background feasibility check."""
+    qtbot.waitUntil(lambda: not win.wizard.privacy_page.checking, timeout=30_000)
 
 
 def preview(qtbot, win: MainWindow) -> None:
@@ -139,8 +145,21 @@ def test_whole_wizard_on_the_sample(qtbot, window, sample_workbook, tmp_path) ->
     open_file(qtbot, window, sample_workbook)
     assert window.wizard.import_page.model.rowCount() == 400
     tag(window, SAMPLE_ROLES)
-    choose(window, t=2.0, k=5)
+    choose(qtbot, window, t=2.0, k=5)
     preview(qtbot, window)
+    release = window.session.release
+    assert release.config.n_buckets is None  # "automatic": the engine's choice for t
+    assert release.verification.ok and release.verification.k >= 5
+    # change the number of buckets on the preview page and run again
+    page = window.wizard.preview_page
+    page.n_buckets.setValue(4)
+    page.rerun.click()
+    idle(qtbot, window)
+    assert window.session.preview_is_current, page.status.text()
+    buckets = window.session.release.buckets
+    data_buckets = [i for i in range(len(buckets.labels)) if i != buckets.missing_bucket]
+    assert len(data_buckets) == 4
+    assert "income: 5 buckets" in page.views["buckets"].figure.axes[0].get_title()
     files = export(qtbot, window, tmp_path / "sample-release.xlsx")
     assert files[0] == tmp_path / "sample-release.xlsx"
     verify_exported(files[0], SAMPLE_ROLES, t=2.0, k=5)
@@ -150,7 +169,7 @@ def test_whole_wizard_on_adult(qtbot, window, shared_data, tmp_path) -> None:
     open_file(qtbot, window, shared_data / "adult.csv")
     assert window.session.n_rows == 30162
     tag(window, ADULT_ROLES)
-    choose(window, t=2.0, k=10)
+    choose(qtbot, window, t=2.0, k=10)
     preview(qtbot, window)
     files = export(qtbot, window, tmp_path / "adult-release.csv")
     verify_exported(files[0], ADULT_ROLES, t=2.0, k=10)
@@ -219,7 +238,7 @@ def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
     source.write_text("age,sex,income\n" + rows)
     open_file(qtbot, window, source)
     tag(window, {"age": Role.QI, "sex": Role.QI, "income": Role.CONFIDENTIAL})
-    choose(window, t=2.0, k=5)
+    choose(qtbot, window, t=2.0, k=5)
     preview(qtbot, window)
     window.wizard.next()
     page = window.wizard.export_page
@@ -231,3 +250,79 @@ def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
     idle(qtbot, window)
     assert window.session.exported == []
     assert source.read_text().startswith("age,sex,income\n20,F,0")
+
+
+def test_infeasible_settings_offer_a_one_click_fix(qtbot, window, sample_workbook) -> None:
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    choose(qtbot, window, t=2.0, k=5)
+    page = window.wizard.privacy_page
+    page.k.setValue(1000)  # more than the 400 records
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert not next_enabled(window)
+    assert "Next is disabled" in page.feasibility.text() and "400" in page.feasibility.text()
+    fixes = [page.fixes.itemAt(i).widget() for i in range(page.fixes.count() - 1)]
+    assert fixes and "largest k" in fixes[0].text()
+    fixes[0].click()
+    settle_privacy(qtbot, window)
+    assert page.k.value() == 400
+    assert next_enabled(window)
+    assert "can be met" in page.feasibility.text()
+
+
+def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> None:
+    """ε-DP noise on income: bounds from the page reach the engine; the release keeps k."""
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    window.wizard.next()
+    page = window.wizard.privacy_page
+    page.mechanism.setCurrentIndex(page.mechanism.findData("laplace"))
+    page.epsilon.setValue(1.0)
+    page.k.setValue(5)
+    page.bounds.setText("income=0:oops")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert not next_enabled(window) and "COLUMN=LOW:HIGH" in page.feasibility.text()
+    page.bounds.setText("income=0:250000")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert next_enabled(window), page.feasibility.text()
+    assert window.session.config().bounds == {"income": (0.0, 250000.0)}
+    window.wizard.next()
+    idle(qtbot, window)
+    assert window.session.preview_is_current, window.wizard.preview_page.status.text()
+    release = window.session.release
+    assert release.buckets is None and release.verification.k >= 5
+    assert not any("No public bounds" in w for w in release.warnings)
+    assert window.wizard.preview_page.tabs.tabText(0) == "Confidential values"
+
+
+def test_drop_a_file_and_find_it_among_the_recent_ones(qtbot, window, tmp_path) -> None:
+    from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    from gui import settings
+
+    source = tmp_path / "dropped.csv"
+    source.write_text("age;sex\n" + "".join(f"{20 + i};{'FM'[i % 2]}\n" for i in range(30)))
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(source))])
+    page = window.wizard.import_page
+    event = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    page.dropEvent(event)
+    idle(qtbot, window)
+    assert window.session.n_rows == 30
+    assert window.session.info.separator == ";"
+    assert page.separator.currentText() == "semicolon ;"
+    assert settings.recent_files()[0] == source.resolve()
+    other = MainWindow()
+    qtbot.addWidget(other)
+    first = other.wizard.import_page.recent.item(0)
+    assert first.text() == "dropped.csv"

@@ -199,6 +199,37 @@ def test_iso_and_unambiguous_dates_become_dates(tmp_path):
     assert data["c"].tolist() == ["03/04/2024", "05/06/2024"]  # day or month first? unknown
 
 
+def test_excel_separator_hint_line(tmp_path):
+    result = read_table(write(tmp_path, "hint.csv", "sep=;\na;b\n1,5;x\n"))
+    assert list(result.data.columns) == ["a", "b"]
+    assert result.info.separator == ";"
+    assert result.data["a"].tolist() == [1.5]
+
+
+def test_cells_of_spaces_are_empty(tmp_path):
+    result = read_table(write(tmp_path, "sp.csv", "a;b\n1;x\n  ;y\n3; \n"))
+    assert result.data["a"].tolist()[0] == 1 and np.isnan(result.data["a"].iloc[1])
+    assert result.data["a"].dtype == np.float64
+    assert result.data["b"].isna().tolist() == [False, False, True]
+    assert any("only spaces" in n for n in result.info.notes)
+
+
+def test_thousands_commas_in_quoted_numbers(tmp_path):
+    text = 'id,amount\n1,"1,234,567.5"\n2,12\n3,"-2,000"\n'
+    result = read_table(write(tmp_path, "k.csv", text))
+    assert result.data["amount"].tolist() == [1234567.5, 12.0, -2000.0]
+    assert any("thousands separators" in n for n in result.info.notes)
+
+
+def test_short_rows_are_reported(tmp_path):
+    text = "id;note;n\n1;fine;3\n2;broken\nline;4\n\n5;ok;6\n"
+    result = read_table(write(tmp_path, "short.csv", text))
+    assert result.data.shape == (4, 3)
+    assert any("2 row(s) have fewer fields" in n and "line 3" in n for n in result.info.notes)
+    clean = read_table(write(tmp_path, "ok.csv", "a;b\n1;2\n\n3;4\n"))
+    assert not any("fewer fields" in n for n in clean.info.notes)
+
+
 def test_blank_and_duplicate_headers_get_unique_names(tmp_path):
     text = "age;;age;Age\n1;2;3;4\n"
     result = read_table(write(tmp_path, "h.csv", text))
@@ -296,6 +327,17 @@ def test_file_larger_than_memory_is_refused_early_with_its_size(tmp_path):
     path = write(tmp_path, "big.csv", "a;b\n" + "1;2\n" * 5000)
     with pytest.raises(InputError, match=r"big\.csv is too large .* about 78\.1 KB.* 1\.0 KB"):
         read_table(path, memory_limit=1024)
+
+
+def test_running_out_of_memory_while_reading_is_a_message(tmp_path, monkeypatch):
+    path = write(tmp_path, "huge.csv", "a;b\n1;2\n")
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(delimited_module, "_parse", exhausted)
+    with pytest.raises(InputError, match=r"huge\.csv: the computer ran out of memory"):
+        read_table(path)
 
 
 def test_bad_separator_or_decimal_argument(tmp_path):

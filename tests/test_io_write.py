@@ -107,7 +107,12 @@ def test_formula_like_header_and_metadata_are_text(tmp_path):
 
 
 def test_about_sheet_renders_nested_metadata(tmp_path):
-    write_release(release_table(), tmp_path / "a.xlsx", metadata=METADATA)
+    meta = {
+        **METADATA,
+        "buckets": [{"label": "low", "count": 5}, {"label": "high", "count": 7}],
+        "long": "x" * 40_000,
+    }
+    write_release(release_table(), tmp_path / "a.xlsx", metadata=meta)
     book = openpyxl.load_workbook(tmp_path / "a.xlsx")
     assert book.sheetnames == [RELEASE_SHEET, ABOUT_SHEET]
     rows = {r[0]: r[1] for r in book[ABOUT_SHEET].iter_rows(min_row=3, values_only=True) if r[0]}
@@ -116,6 +121,8 @@ def test_about_sheet_renders_nested_metadata(tmp_path):
     assert rows["guarantees › t-closeness › t"] == 1.98
     assert rows["guarantees › t-closeness › assumption"].startswith("the intruder")
     assert rows["information loss"] == 12.5
+    assert rows["buckets › 2 › label"] == "high" and rows["buckets › 2 › count"] == 7
+    assert rows["long"].endswith("(truncated)") and len(rows["long"]) <= 32_767
     assert rows["software"].startswith("tclose ")
     written = dt.datetime.strptime(rows["written"], "%Y-%m-%d %H:%M:%S UTC")
     assert abs((dt.datetime.now(dt.UTC).replace(tzinfo=None) - written).total_seconds()) < 600
@@ -236,6 +243,15 @@ def test_written_file_has_ordinary_permissions(tmp_path):
 def test_bad_output_requests(tmp_path, name, kwargs, message):
     with pytest.raises(InputError, match=message):
         write_release(pd.DataFrame({"a": [1]}), tmp_path / name, **kwargs)
+
+
+def test_text_too_long_for_an_excel_cell(tmp_path):
+    table = pd.DataFrame({"note": ["short", "y" * 40_000]})
+    with pytest.raises(InputError, match=r"Column 'note' holds a text of 40,000 characters"):
+        write_release(table, tmp_path / "long.xlsx")
+    assert files_in(tmp_path) == set()
+    write_release(table, tmp_path / "long.csv")  # CSV has no such limit
+    assert read_table(tmp_path / "long.csv").data["note"].iloc[1] == "y" * 40_000
 
 
 def test_table_too_large_for_a_sheet(tmp_path, monkeypatch):

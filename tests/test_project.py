@@ -150,3 +150,48 @@ def test_broken_json_names_the_line(tmp_path: Path) -> None:
         load_project(path)
     with pytest.raises(InputError, match="no such project file"):
         load_project(tmp_path / "absent.json")
+
+
+@pytest.fixture
+def adult_small(shared_data: Path, tmp_path: Path) -> Path:
+    lines = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    path = tmp_path / "adult-400.csv"
+    path.write_text("".join(lines[:401]), encoding="utf-8")
+    return path
+
+
+def test_cli_run_replays_and_checks(tmp_path: Path, adult_small: Path, capsys) -> None:
+    from engine.anonymize import anonymize
+    from engine.cli import main
+    from engine.io import read_table
+
+    cfg = ReleaseConfig(
+        qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=2.0, seed=9
+    )
+    project = save_project(
+        new_project(adult_small, cfg, output=tmp_path / "out.csv"), tmp_path / "p.json"
+    )
+    assert main(["run", str(project), "--check"]) == 0
+    assert "checksum matches" in capsys.readouterr().out
+    assert main(["run", str(project), "-q"]) == 0  # to the project's own output path
+    released = read_table(tmp_path / "out.csv").data
+    expected = anonymize(read_table(adult_small).data, cfg).table
+    assert released.astype(str).values.tolist() == expected.astype(str).values.tolist()
+    # the input changes: refused (exit 2, nothing written), then accepted with a warning
+    adult_small.write_text(adult_small.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (tmp_path / "out.csv").unlink()
+    assert main(["run", str(project)]) == 2
+    assert "changed since the project was saved" in capsys.readouterr().err
+    assert not (tmp_path / "out.csv").exists()
+    assert main(["run", str(project), "--accept-changed-input", "-q"]) == 0
+    assert "warning" in capsys.readouterr().err
+    assert (tmp_path / "out.csv").exists()
+
+
+def test_cli_run_needs_an_output(tmp_path: Path, adult_small: Path, capsys) -> None:
+    from engine.cli import main
+
+    cfg = ReleaseConfig(qi=("age",), confidential=("salary-class",), k=5, t=2.0)
+    project = save_project(new_project(adult_small, cfg), tmp_path / "p.json")
+    assert main(["run", str(project)]) == 2
+    assert "give one with -o" in capsys.readouterr().err

@@ -176,6 +176,7 @@ def test_adult_report_states_achieved_k_and_t(adult_report) -> None:
     assert f"achieved k = {ver.k:,}, t = {ver.t:.4g}." in html
     assert f't-closeness <span class="vals">(t = {ver.t:.4g})</span>' in html
     assert "Release report — adult.csv" in html
+    assert "The other 3 columns of the file were not tagged and not released." in html
     import hashlib
 
     assert hashlib.sha256(source.read_bytes()).hexdigest() in html
@@ -203,3 +204,19 @@ def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
     assert after.max_risk <= 1 / release.verification.k
     # attribute disclosure stays within t of the prior (t-closeness, SPEC §2)
     assert after.max_attribute_share <= release.verification.t * after.prior_max_share + 1e-9
+
+
+def test_write_report_beside_the_release_with_progress(tmp_path: Path) -> None:
+    from engine.errors import CancelledError
+    from engine.report import report_path
+
+    target = report_path(tmp_path / "release.xlsx")
+    assert target == tmp_path / "release-report.html"
+    seen: list[float] = []
+    write_report(hand_release(), target, progress=lambda f, m: seen.append(f))
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert len(decoded_images(target.read_text(encoding="utf-8"))) == 4  # 3 + one QI
+    again = tmp_path / "cancelled.html"
+    with pytest.raises(CancelledError):
+        write_report(hand_release(), again, cancel=lambda: True)
+    assert not again.exists()

@@ -141,3 +141,18 @@ def test_comparison_rows_for_people(table: pd.DataFrame) -> None:
         "0 (0.0 %)",
     )
     assert rows["re-identification risk 1/|class|: largest"] == ("1", "0.2")
+
+
+def test_noisy_numbers_have_no_attribute_figures(table: pd.DataFrame) -> None:
+    """Without buckets, shares of exact numeric values would be noise; they are left out."""
+    from dataclasses import replace
+
+    release = _hand_release(table)
+    release.data = table.assign(disease=np.arange(10.0))
+    release.table = release.table.assign(disease=np.arange(10.0) + 0.5)
+    release.buckets = None
+    release.config = replace(release.config, t=None, epsilon=1.0, mechanism="laplace")
+    risk = release_risk(release)
+    assert risk["before"].max_attribute_share is None
+    assert risk["after"].max_attribute_share is None
+    assert risk["after"].n_classes == 2  # identity-disclosure figures are still there

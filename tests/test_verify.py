@@ -79,3 +79,13 @@ def test_no_qi_means_one_class_and_missing_column_is_an_input_error():
     assert v.ok and v.n_classes == 1
     with pytest.raises(InputError):
         verify_release(table, ["q"], ["c"])
+
+
+def test_worst_class_and_bucket_are_named():
+    table = pd.DataFrame({"q": [1, 1, 1, 1, 2, 2, 2, 2], "c": list("aaab") + list("abbb")})
+    v = verify_release(table, ["q"], ["c"])
+    # class 1 holds b at 1/4 against 1/2 overall: distance 2 (a gives only 3/4 : 1/2 = 1.5)
+    assert v.t == pytest.approx(2.0)
+    assert v.worst_class == {"q": 1} and v.worst_bucket == {"c": "b"}
+    lacking = pd.DataFrame({"q": [1, 1, 2, 2], "c": ["a", "b", "b", "b"]})
+    assert verify_release(lacking, ["q"], ["c"]).worst_bucket == {"c": "a"}

@@ -47,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
         "n_classes": v.n_classes,
         "ok": v.ok,
         "message": v.message,
+        "worst_class": v.worst_class,
+        "worst_bucket": v.worst_bucket,
     }
-    print(json.dumps(out, indent=2, ensure_ascii=False))
+    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
     if not v.ok:
         print(f"tclose: {v.message}", file=sys.stderr)
         return 4

@@ -19,6 +19,8 @@ import pandas as pd
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
 #: decimal-comma numbers, optionally with dots (or spaces) grouping thousands: 1.234,56
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?(?:\d{1,3}(?:[. \u00a0]\d{3})+|\d+)(?:,\d+)?\s*$")
+#: a dot-decimal number with commas grouping thousands: 1,234 or -12,345,678.25
+_GROUPED_NUMBER = re.compile(r"^\s*[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?\s*$")
 #: ISO dates, with an optional time: 2024-01-31, 2024-01-31 12:00, 2024-01-31T12:00:00
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$")
 #: day/month/year or month/day/year with / . or - between the parts
@@ -120,6 +122,16 @@ def type_text_column(
     candidate = comma_to_dot(text) if decimal == "," else text
     numbers = pd.to_numeric(candidate.str.strip(), errors="coerce").to_numpy(float, na_value=np.nan)
     ok = np.isfinite(numbers)
+    if decimal == "." and not ok.all():
+        grouped = text.str.match(_GROUPED_NUMBER.pattern).to_numpy(bool)
+        if grouped.any() and (ok | grouped).all():
+            # every other cell is a number written with thousands commas: 1,234,567.5
+            candidate = text.where(~grouped, text.str.replace(",", "", regex=False))
+            numbers = pd.to_numeric(candidate.str.strip(), errors="coerce").to_numpy(float)
+            ok = np.isfinite(numbers)
+            report.notes.append(
+                f"Column '{name}' has thousands separators (1,234); read as numbers."
+            )
     n_ok, n_present = int(counts[ok].sum()), int(counts.sum())
     if n_ok == n_present:
         zeros = text.str.match(LEADING_ZERO.pattern).to_numpy(bool)

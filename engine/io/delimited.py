@@ -37,6 +37,8 @@ _MAX_ZERO_MATCHES = 200_000
 _FIELDS_ERROR = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 #: a text protected against formula injection by a leading apostrophe
 _GUARDED = re.compile(r"^'[=+\-@\t\r]")
+#: Excel's optional first line naming the separator
+_SEP_HINT = re.compile(r"sep=([,;\t|])[ \t]*\r?\n", re.IGNORECASE)
 _EOF_IN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
@@ -63,6 +65,13 @@ def read_delimited(
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")
 
+    hint = _SEP_HINT.match(text)
+    if hint:
+        # Excel's "sep=;" first line names the separator; it is not part of the table
+        text = text[hint.end() :]
+        if sep is None:
+            sep = hint.group(1)
+            info.notes.append(f"The first line names the separator ('{hint.group(0).strip()}').")
     layout = sniff_layout(_from_record(text[:SAMPLE_BYTES], header_row), sep)
     info.separator = layout.separator
     if sep is None:
@@ -109,10 +118,12 @@ def read_delimited(
     dtype = {names[i]: "str" for i in as_text if i < len(names)} if as_text else None
     if as_text == "all":
         dtype = dict.fromkeys(names, "str")
+    encoded = text.encode("utf-8")
     frame = _parse(
-        path, text, names, sep=sep, decimal=decimal, skip_lines=skip_lines, dtype=dtype,
-        progress=progress, cancel=cancel,
+        path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
+        skip_lines=skip_lines, dtype=dtype, progress=progress, cancel=cancel,
     )  # fmt: skip
+    _report_short_rows(encoded, sep, skip_lines, len(names), info)
     if frame.empty:
         raise InputError(
             f"{name} has a header but no data rows: add the data below the header line."
@@ -193,7 +204,8 @@ def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str
 
 def _parse(
     path: Path,
-    text: str,
+    encoded: bytes,
+    n_lines: int,
     names: list[str],
     *,
     sep: str,
@@ -203,8 +215,8 @@ def _parse(
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> pd.DataFrame:
-    total = max(text.count("\n"), 1)
-    buffer = io.BytesIO(text.encode("utf-8"))
+    total = max(n_lines, 1)
+    buffer = io.BytesIO(encoded)
     chunks: list[pd.DataFrame] = []
     done = 0
     try:
@@ -239,6 +251,34 @@ def _parse(
     if not chunks:
         return pd.DataFrame(columns=names)
     return pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
+
+
+def _report_short_rows(
+    encoded: bytes, sep: str, skip_lines: int, n_fields: int, info: ImportInfo
+) -> None:
+    """Note rows with fewer fields than the header (the parser leaves their cells empty).
+
+    A short row often means a value with a line break that was not quoted, which splits one
+    record in two.  Counted with numpy on the bytes (separators per line); files with quotes
+    are skipped, since a quoted separator would be miscounted.
+    """
+    raw = np.frombuffer(encoded, dtype=np.uint8)
+    if n_fields < 2 or (raw == ord('"')).any():
+        return
+    breaks = np.flatnonzero(raw == ord("\n"))
+    seps = np.flatnonzero(raw == ord(sep))
+    per_line = np.bincount(np.searchsorted(breaks, seps), minlength=len(breaks) + 1)
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [len(raw)]))
+    blank = (ends - starts) <= 1  # empty lines (or a lone carriage return) are skipped anyway
+    short = np.flatnonzero((per_line < n_fields - 1) & ~blank)
+    short = short[short > skip_lines]  # title lines and the header are not data
+    if len(short):
+        info.notes.append(
+            f"{len(short)} row(s) have fewer fields than the header (first: line "
+            f"{short[0] + 1}); their missing cells were left empty. If a value contains a "
+            "line break, it must be quoted."
+        )
 
 
 def _parser_error(path: Path, sep: str, message: str) -> InputError:
@@ -292,12 +332,21 @@ def _type_columns(
 def _guarded_text(
     col: pd.Series, name: str, decimal: str, info: ImportInfo
 ) -> tuple[pd.Series, tuple[np.ndarray, np.ndarray]]:
-    """The column as text, with our export's formula guard (``'=x``) taken off again.
+    """The column as text, with our export's formula guard (``'=x``) taken off again, and
+    cells holding only spaces read as empty (as a spreadsheet shows them).
 
     Works on the distinct values: a million cells rarely hold more than a few thousand.
     """
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     texts = pd.Series([_as_cell_text(v, decimal) for v in uniques], dtype="object")
+    spaces = np.array([not t.strip() for t in texts], dtype=bool)
+    if spaces.any():
+        is_space = np.isin(codes, np.flatnonzero(spaces))
+        info.notes.append(
+            f"Column '{name}': {int(is_space.sum())} cell(s) holding only spaces were read "
+            "as empty."
+        )
+        codes = np.where(is_space, -1, codes)
     guarded = texts.str.match(_GUARDED.pattern).to_numpy(bool)
     # a column of the text dtype is already right; others (chunks that disagreed) are rebuilt
     changed = not isinstance(col.dtype, pd.StringDtype)
@@ -310,7 +359,7 @@ def _guarded_text(
         )
         changed = True
     values = texts.to_numpy(object)
-    if not changed:
+    if not changed and not spaces.any():
         return col, (codes, values)
     cells = np.full(len(col), None, dtype=object)
     present = codes >= 0

@@ -97,7 +97,10 @@ def list_sheets(path: str | Path) -> list[str]:
 
     path, head, size = open_checked(path)
     book = open_workbook(path, head, size)
-    return _worksheets(book)
+    try:
+        return _worksheets(book)
+    finally:
+        book.close()
 
 
 def _worksheets(book: python_calamine.CalamineWorkbook) -> list[str]:
@@ -154,39 +157,35 @@ def read_workbook(
             info.guessed.append("sheet")
         if note:
             info.notes.append(note)
-        try:
-            grid = book.get_sheet_by_name(name)
-            rows = grid.to_python(skip_empty_area=False)
-            merged = list(grid.merged_cell_ranges or [])
-        except python_calamine.PasswordError as exc:
-            raise _password(path) from exc
-        except Exception as exc:  # see open_workbook
-            raise _damaged(path, f"sheet '{name}' cannot be read") from exc
+        rows, merged = _read_sheet(path, book, name)
+        if sheet is None and not _has_cells(rows):
+            # the first sheet is empty (a cover sheet): take the first sheet that has data
+            for other in info.sheets[1:]:
+                other_rows, other_merged = _read_sheet(path, book, other)
+                if _has_cells(other_rows):
+                    info.notes.append(f"Sheet '{name}' is empty; sheet '{other}' was read instead.")
+                    name, rows, merged = other, other_rows, other_merged
+                    break
     finally:
         book.close()
-    if sheet is None and not _has_cells(rows):
-        # the first sheet is empty (a cover sheet): take the first sheet that has data
-        for other in info.sheets[1:]:
-            other_rows = _read_rows(path, head, other)
-            if _has_cells(other_rows):
-                info.notes.append(f"Sheet '{name}' is empty; sheet '{other}' was read instead.")
-                name, rows, merged = other, other_rows, []
-                break
     info.sheet = name
     step(progress, cancel, 0.5, f"Read sheet '{name}'")
     return _to_frame(path, name, rows, merged, info, header_row, progress, cancel)
 
 
-def _read_rows(path: Path, head: bytes, name: str) -> list[list[object]]:
+def _read_sheet(
+    path: Path, book: python_calamine.CalamineWorkbook, name: str
+) -> tuple[list[list[object]], list[tuple[tuple[int, int], tuple[int, int]]]]:
+    """The cells of sheet ``name`` (with its absolute coordinates) and its merged ranges."""
     try:
-        with path.open("rb") as fh:
-            book = python_calamine.CalamineWorkbook.from_filelike(fh)
-        try:
-            return book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-        finally:
-            book.close()
-    except Exception:  # an unreadable second sheet is no reason to fail: skip it
-        return []
+        grid = book.get_sheet_by_name(name)
+        rows = grid.to_python(skip_empty_area=False)
+        merged = list(grid.merged_cell_ranges or [])
+    except python_calamine.PasswordError as exc:
+        raise _password(path) from exc
+    except Exception as exc:  # see open_workbook
+        raise _damaged(path, f"sheet '{name}' cannot be read") from exc
+    return rows, merged
 
 
 def _blank(value: object) -> bool:

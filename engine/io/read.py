@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from engine.errors import InputError
 from engine.io.delimited import read_delimited
 from engine.io.excel import EXCEL_SUFFIXES, list_sheets, read_workbook
@@ -17,6 +19,7 @@ from engine.io.files import (
     ZIP_MAGIC,
     check_memory,
     check_readable,
+    human_size,
     is_encrypted_office_file,
 )
 from engine.io.info import ImportInfo, ImportResult
@@ -71,28 +74,56 @@ def read_table(
     step(progress, cancel, 0.0, f"Reading {path.name}")
     suffix = path.suffix.lower()
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
-    if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
-        if suffix not in EXCEL_SUFFIXES:
-            info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
-            info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
-        data = read_workbook(
-            path, head, size, info, sheet=sheet, header_row=header_row,
-            memory_limit=memory_limit, progress=progress, cancel=cancel,
+    try:
+        data = _read_any(
+            path, head, size, info, sep=sep, sheet=sheet, encoding=encoding, decimal=decimal,
+            header_row=header_row, memory_limit=memory_limit, progress=progress, cancel=cancel,
         )  # fmt: skip
-    elif suffix in EXCEL_SUFFIXES:  # not a workbook inside: read_workbook explains
-        data = read_workbook(path, head, size, info, sheet=sheet, memory_limit=memory_limit)
-    elif suffix in STATS_SUFFIXES:
-        check_memory(path, size * CSV_EXPANSION, memory_limit)
-        data = read_stats(path, info)
-    else:
-        info.format = "csv"
-        check_memory(path, size * CSV_EXPANSION, memory_limit)
-        data_bytes = path.read_bytes()
-        data = read_delimited(
-            path, data_bytes, info, sep=sep, encoding=encoding, decimal=decimal,
-            header_row=header_row, progress=progress, cancel=cancel,
-        )  # fmt: skip
+    except MemoryError as exc:
+        raise InputError(
+            f"{path.name}: the computer ran out of memory while reading it "
+            f"({human_size(size)} on disk). Close other programs, or split the file and "
+            "import the parts."
+        ) from exc
     data = data.reset_index(drop=True)
     info.n_rows, info.n_columns = data.shape
     step(progress, cancel, 1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
     return ImportResult(data, info)
+
+
+def _read_any(
+    path: Path,
+    head: bytes,
+    size: int,
+    info: ImportInfo,
+    *,
+    sep: str | None,
+    sheet: str | int | None,
+    encoding: str | None,
+    decimal: str | None,
+    header_row: int | None,
+    memory_limit: int | None,
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> pd.DataFrame:
+    """Dispatch on the file's content first and on its name second."""
+    suffix = path.suffix.lower()
+    if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
+        if suffix not in EXCEL_SUFFIXES:
+            info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
+            info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
+        return read_workbook(
+            path, head, size, info, sheet=sheet, header_row=header_row,
+            memory_limit=memory_limit, progress=progress, cancel=cancel,
+        )  # fmt: skip
+    if suffix in EXCEL_SUFFIXES:  # not a workbook inside: read_workbook explains
+        return read_workbook(path, head, size, info, sheet=sheet, memory_limit=memory_limit)
+    if suffix in STATS_SUFFIXES:
+        check_memory(path, size * CSV_EXPANSION, memory_limit)
+        return read_stats(path, info)
+    info.format = "csv"
+    check_memory(path, size * CSV_EXPANSION, memory_limit)
+    return read_delimited(
+        path, path.read_bytes(), info, sep=sep, encoding=encoding, decimal=decimal,
+        header_row=header_row, progress=progress, cancel=cancel,
+    )  # fmt: skip

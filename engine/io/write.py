@@ -33,6 +33,8 @@ from engine.version import __version__
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 RELEASE_SHEET = "Release"
+#: the most characters an Excel cell holds
+_MAX_CELL_TEXT = 32_767
 #: the size of an Excel sheet
 EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLUMNS = 16_384
@@ -254,7 +256,14 @@ def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
         return out
     if pd.api.types.is_datetime64_any_dtype(dtype):
         return [_date_cell(sheet, v) for v in column.tolist()]
-    return [_generic_cell(sheet, v) for v in column.tolist()]
+    values = column.tolist()
+    too_long = [i for i, v in enumerate(values) if isinstance(v, str) and len(v) > _MAX_CELL_TEXT]
+    if too_long:
+        raise InputError(
+            f"Column '{column.name}' holds a text of {len(values[too_long[0]]):,} characters, "
+            f"more than an Excel cell holds ({_MAX_CELL_TEXT:,}); export as .csv instead."
+        )
+    return [_generic_cell(sheet, v) for v in values]
 
 
 def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
@@ -314,19 +323,43 @@ def _flatten(meta: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, A
     """``{"guarantee": {"t": 2}}`` -> ``("guarantee › t", 2)``: nested dicts read as paths."""
     for key, value in meta.items():
         label = f"{prefix} › {key}" if prefix else str(key)
-        if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        if _is_dataclass_instance(value):
             value = {k: getattr(value, k) for k in value.__dataclass_fields__}
         if isinstance(value, Mapping):
             if value:
                 yield from _flatten(value, label)
             else:
                 yield label, ""
+        elif (
+            isinstance(value, (list, tuple))
+            and value
+            and all(isinstance(v, Mapping) or _is_dataclass_instance(v) for v in value)
+        ):
+            # a list of records (bucket summaries, classes...): one numbered group each
+            for i, item in enumerate(value, start=1):
+                yield from _flatten({str(i): item}, label)
         else:
             yield label, value
 
 
+def _is_dataclass_instance(value: object) -> bool:
+    return hasattr(value, "__dataclass_fields__") and not isinstance(value, type)
+
+
 def _about_value(sheet: Any, value: object) -> WriteOnlyCell:
-    """One metadata value: numbers as numbers, lists joined, anything else as text."""
+    """One metadata value: numbers as numbers, lists joined, anything else as text (cut to
+    what an Excel cell holds)."""
+    if isinstance(value, str) and len(value) > _MAX_CELL_TEXT:
+        value = value[: _MAX_CELL_TEXT - 20] + " … (truncated)"
+    cell = _about_cell(sheet, value)
+    if isinstance(cell.value, str) and len(cell.value) >= _MAX_CELL_TEXT:
+        # a joined list or JSON that grew too long: openpyxl cut it, say so
+        cell.value = cell.value[: _MAX_CELL_TEXT - 20] + " … (truncated)"
+        cell.data_type = "s"
+    return cell
+
+
+def _about_cell(sheet: Any, value: object) -> WriteOnlyCell:
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, bool):
@@ -361,11 +394,11 @@ def _write_csv(
     cancel: CancelFn | None,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
-    safe = table.copy()
+    safe = table.copy(deep=False)
     for name in safe.columns:
         col = safe[name]
         if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_datetime64_any_dtype(col)):
-            safe[name] = col.map(_csv_text, na_action="ignore")
+            safe[name] = _guard_column(col)
     header = [_csv_text(str(c)) for c in safe.columns]
     n = len(safe)
     try:
@@ -381,6 +414,19 @@ def _write_csv(
                 step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     except OSError as exc:
         raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+
+
+def _guard_column(col: pd.Series) -> pd.Series:
+    """``col`` with formula-like texts prefixed, decided once per distinct value."""
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    guarded = [_csv_text(u) for u in uniques]
+    if all(g is u for g, u in zip(guarded, uniques, strict=True)):
+        return col
+    values = np.array(guarded, dtype=object)
+    cells = np.full(len(col), None, dtype=object)
+    present = codes >= 0
+    cells[present] = values[codes[present]]
+    return pd.Series(cells, index=col.index)
 
 
 def _csv_text(value: object) -> object:

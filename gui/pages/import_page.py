@@ -29,9 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 import engine.io
-from engine.io import ImportResult, read_table
+from engine.io import ImportResult
 from gui import settings
+from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
 from gui.widgets import Hint
 from resources import SAMPLE_WORKBOOK
@@ -207,8 +209,8 @@ class ImportPage(QWizardPage):
         if header_row is not None:
             options["header_row"] = header_row
 
-        def work(progress, cancel) -> ImportResult:
-            return read_table(path, **options, progress=progress, cancel=cancel)
+        def work(progress, cancel):
+            return run_engine(read_and_analyse, path, **options, progress=progress, cancel=cancel)
 
         self.info.setText(f"Reading {path.name}…")
         self.info.set_warning(False)
@@ -221,8 +223,9 @@ class ImportPage(QWizardPage):
         )
         self.completeChanged.emit()
 
-    def _loaded(self, result: ImportResult) -> None:
-        self.session.set_data(result.data, result.info)
+    def _loaded(self, loaded: tuple[ImportResult, ColumnAnalysis]) -> None:
+        result, analysis = loaded
+        self.session.set_data(result.data, result.info, analysis)
         if Path(result.info.path).resolve() != SAMPLE_WORKBOOK.resolve():
             settings.add_recent_file(Path(result.info.path))
         self.show_session()

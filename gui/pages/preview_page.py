@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from matplotlib.figure import Figure
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,11 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from engine import plots
-from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError, TcloseError
 from engine.result import Release
-from gui import engine_bridge
+from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
 from gui.widgets import FigureView, Hint
 
@@ -39,53 +37,6 @@ if TYPE_CHECKING:
 
 #: released rows shown in the preview table (the export writes all of them)
 PREVIEW_ROWS = 1000
-
-
-@dataclass
-class Preview:
-    """A release and its figures, all built on the worker thread."""
-
-    release: Release
-    config: ReleaseConfig
-    figures: dict[str, Figure] = field(default_factory=dict)
-    before_after: dict[str, Figure] = field(default_factory=dict)
-
-
-def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
-    """Lay the figure out now, at the size it will be shown, and freeze that layout.
-
-    Constrained layout costs a few hundred milliseconds per draw; done here, on the worker
-    thread, the GUI thread only has to paint.
-    """
-    if size_px is not None and size_px[0] > 100 and size_px[1] > 100:
-        figure.set_size_inches(size_px[0] / figure.dpi, size_px[1] / figure.dpi)
-    figure.draw_without_rendering()
-    figure.set_layout_engine("none")
-    return figure
-
-
-def build_preview(
-    data, config: ReleaseConfig, progress, cancel, size_px: tuple[int, int] | None = None
-) -> Preview:
-    """Anonymize and draw; runs on the worker thread (figures are thread-safe without pyplot)."""
-    from engine.progress import scaled, step
-
-    release = engine_bridge.anonymize(data, config, scaled(progress, 0.0, 0.9), cancel)
-    preview = Preview(release, config)
-    builders = {
-        "buckets": plots.bucket_histogram,
-        "class_sizes": plots.class_size_histogram,
-        "closeness": plots.closeness_heatmap,
-    }
-    for i, (name, build) in enumerate(builders.items()):
-        step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
-        preview.figures[name] = settle(build(release), size_px)
-    for column in config.qi:
-        step(progress, cancel, 0.96, "Drawing the previews")
-        ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
-        preview.before_after[column] = settle(plots.qi_before_after(release, column), ba_size)
-    step(progress, cancel, 1.0, "Done")
-    return preview
 
 
 def _fmt(value: Any) -> str:
@@ -115,7 +66,7 @@ class PreviewPage(QWizardPage):
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip("Smallest group size k")
         self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(1, 1000)
+        self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
         self.n_buckets.setSpecialValueText("automatic")
         self.n_buckets.setToolTip(
             "How many buckets the confidential values are grouped into; 'automatic' uses the "
@@ -185,7 +136,6 @@ class PreviewPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        self.k.setMaximum(max(1, s.n_rows))
         self.k.setValue(s.k)
         self.n_buckets.setValue(s.n_buckets or 0)
         self.n_buckets.setEnabled(s.mechanism == "buckets")
@@ -219,9 +169,16 @@ class PreviewPage(QWizardPage):
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
+        if self.preview is None:
+            self.summary.setHtml(
+                "<p style='color:#666'>What the release achieves (k, t, ε, information loss) "
+                "appears here once it is computed.</p>"
+            )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
-            lambda progress, cancel: build_preview(data, config, progress, cancel, size_px),
+            lambda progress, cancel: run_engine(
+                build_preview, data, config, size_px=size_px, progress=progress, cancel=cancel
+            ),
             title="Anonymizing",
             on_finished=self._finished,
             on_failed=self._failed,
@@ -259,6 +216,8 @@ class PreviewPage(QWizardPage):
         if preview is None:
             return
         release = preview.release
+        noise = release.buckets is None
+        self.tabs.setTabText(0, "Confidential values" if noise else "Confidential buckets")
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name))
         self.qi_choice.blockSignals(True)

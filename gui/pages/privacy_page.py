@@ -26,8 +26,12 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import TcloseError
+from engine.roles import Role
 from gui import engine_bridge
+from gui.engine_process import run_engine
+from gui.state import parse_bounds
 from gui.widgets import Hint
+from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
     from gui.wizard import TcloseWizard
@@ -54,6 +58,8 @@ class PrivacyPage(QWizardPage):
         )
         self._counts_cache: dict[Any, Any] = {}
         self._feasible = True
+        #: computes bucket counts for the feasibility check off the GUI thread
+        self._checker = TaskRunner(self)
 
         self.by_t = QRadioButton("&t (t-closeness)")
         self.by_t.setToolTip(
@@ -95,6 +101,13 @@ class PrivacyPage(QWizardPage):
         self.insensitive.setToolTip(
             "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
         )
+        self.bounds = QLineEdit()
+        self.bounds.setPlaceholderText("e.g. income=0:250000")
+        self.bounds.setToolTip(
+            "Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, "
+            "separated by commas). Without them the data's own minimum and maximum are used, "
+            "and those are disclosed by the release."
+        )
         self.seed = QLineEdit()
         self.seed.setPlaceholderText("empty = fresh randomness (recommended)")
         self.seed.setToolTip(
@@ -115,6 +128,7 @@ class PrivacyPage(QWizardPage):
         form.addRow("Smallest group size &k:", self.k)
         form.addRow("Mechanism:", self.mechanism)
         form.addRow("", self.insensitive)
+        form.addRow("Public bounds:", self.bounds)
         form.addRow("Random seed:", self.seed)
 
         self.feasibility = Hint()
@@ -165,6 +179,7 @@ class PrivacyPage(QWizardPage):
             self.by_t.toggled,
             self.mechanism.currentIndexChanged,
             self.insensitive.toggled,
+            self.bounds.textChanged,
             self.seed.textChanged,
         ):
             signal.connect(self._edited)
@@ -172,10 +187,19 @@ class PrivacyPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        widgets = (self.t, self.epsilon, self.k, self.by_t, self.by_epsilon, self.mechanism)
+        widgets = (
+            self.t,
+            self.epsilon,
+            self.k,
+            self.by_t,
+            self.by_epsilon,
+            self.mechanism,
+            self.bounds,
+            self.insensitive,
+            self.seed,
+        )
         for w in widgets:
             w.blockSignals(True)
-        self.k.setMaximum(max(1, s.n_rows))
         self.t.setValue(s.t)
         self.epsilon.setValue(s.epsilon)
         self.k.setValue(s.k)
@@ -186,6 +210,9 @@ class PrivacyPage(QWizardPage):
         if item is not None:
             item.setEnabled(noise)
         self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(s.mechanism)))
+        self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in s.bounds.items()))
+        self.insensitive.setChecked(s.insensitive)
+        self.seed.setText("" if s.seed is None else str(s.seed))
         for w in widgets:
             w.blockSignals(False)
         self._counts_cache.clear()
@@ -194,10 +221,25 @@ class PrivacyPage(QWizardPage):
     def isComplete(self) -> bool:
         return self._feasible and self._config_problem() == ""
 
+    def validatePage(self) -> bool:
+        self._timer.stop()
+        self._checker.cancel()
+        return True
+
+    @property
+    def checking(self) -> bool:
+        """True while the feasibility check waits for the engine."""
+        return self._checker.busy or self._timer.isActive()
+
+    def cleanupPage(self) -> None:
+        self._timer.stop()
+        self._checker.cancel()
+
     # --- reacting to edits -------------------------------------------------------------
     def _edited(self, *_args: Any) -> None:
         self._store()
-        self._timer.start()
+        if self._wizard.currentPage() is self:
+            self._timer.start()
 
     def _store(self) -> None:
         s = self.session
@@ -218,8 +260,21 @@ class PrivacyPage(QWizardPage):
         self.by_t.setEnabled(not noise)
         self.epsilon.setEnabled(s.use_epsilon)
         self.insensitive.setEnabled(noise)
+        self.bounds.setEnabled(noise)
+        try:
+            s.bounds = parse_bounds(self.bounds.text())
+        except ValueError:
+            s.bounds = {}
 
     def _config_problem(self) -> str:
+        if self.session.mechanism != "buckets":
+            try:
+                bounds = parse_bounds(self.bounds.text())
+            except ValueError as err:
+                return str(err)
+            unknown = sorted(set(bounds) - set(self.session.columns_with(Role.CONFIDENTIAL)))
+            if unknown:
+                return f"Bounds are for confidential columns; not one: {', '.join(unknown)}."
         text = self.seed.text().strip()
         if text and not text.lstrip("-").isdigit():
             return "The seed must be a whole number (or empty)."
@@ -278,7 +333,12 @@ class PrivacyPage(QWizardPage):
             self.feasibility.set_warning(False)
             return
         t = float(config.bucket_t)
-        counts = self._bucket_counts(config, t)
+        ready, counts = self._bucket_counts(config, t)
+        if not ready:
+            self._feasible = False
+            self.feasibility.setText("Checking what this file allows…")
+            self.feasibility.set_warning(False)
+            return
         result = engine_bridge.check_feasible(counts, t, config.k)
         self._feasible = result.ok
         if result.ok:
@@ -287,6 +347,15 @@ class PrivacyPage(QWizardPage):
                 detail = (
                     f" The confidential values fall into {len(counts)} buckets "
                     f"(smallest holds {int(min(counts)):,} records)."
+                )
+            n = int(sum(counts)) if counts is not None else 0
+            if result.max_classes and n // result.max_classes > config.k:
+                smallest = n // result.max_classes
+                detail += (
+                    f" With t = {t:.4g} there can be at most {result.max_classes:,} classes, so "
+                    f"each will hold at least {smallest:,} records (more than k = {config.k}): "
+                    "the rarest bucket limits the number of classes. A larger t or fewer "
+                    "buckets gives smaller classes."
                 )
             if not result.checked:
                 detail = " (Feasibility is checked when the preview runs.)"
@@ -307,7 +376,8 @@ class PrivacyPage(QWizardPage):
             button.clicked.connect(lambda _checked=False, p=params: self.apply(p))
             self.fixes.insertWidget(self.fixes.count() - 1, button)
 
-    def _bucket_counts(self, config, t: float):
+    def _bucket_counts(self, config, t: float) -> tuple[bool, Any]:
+        """(ready, counts): counts come from the engine process, computed in the background."""
         s = self.session
         n_buckets = s.n_buckets
         key = (
@@ -318,17 +388,41 @@ class PrivacyPage(QWizardPage):
             n_buckets,
             engine_bridge.bucket_count(t),
         )
-        if key not in self._counts_cache:
-            try:
-                self._counts_cache[key] = engine_bridge.bucket_counts(
-                    s.prepared_data(), config, n_buckets
-                )
-            except TcloseError:
+        if key in self._counts_cache:
+            return True, self._counts_cache[key]
+        if not self._checker.busy and s.data is not None:
+            data = s.data
+
+            def done(counts: Any) -> None:
+                self._counts_cache[key] = counts
+                self._refresh_if_shown()
+
+            def failed(err: BaseException, detail: str) -> None:
+                # a failed check must not block the wizard: the run checks again
+                if not isinstance(err, TcloseError):
+                    log.error("bucket counts for the feasibility check failed:\n%s", detail)
                 self._counts_cache[key] = None
-            except Exception:  # a bug in the check must not block the wizard; the run rechecks
-                log.exception("bucket counts for the feasibility check failed")
-                self._counts_cache[key] = None
-        return self._counts_cache[key]
+                self._refresh_if_shown()
+
+            self._checker.start(
+                lambda progress, cancel: run_engine(
+                    engine_bridge.bucket_counts_task,
+                    data,
+                    config,
+                    n_buckets,
+                    progress=progress,
+                    cancel=cancel,
+                ),
+                title="Checking feasibility",
+                on_finished=done,
+                on_failed=failed,
+                on_cancelled=self._refresh_if_shown,
+            )
+        return False, None
+
+    def _refresh_if_shown(self) -> None:
+        if self._wizard.currentPage() is self:
+            self.refresh()
 
     def _clear_fixes(self) -> None:
         while self.fixes.count() > 1:

@@ -87,12 +87,14 @@ class RolesModel(QAbstractTableModel):
         setup = self._setup(index.row())
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            # a small arrow tells that the cell opens a list of choices
+            arrow = " ▾" if role == Qt.ItemDataRole.DisplayRole else ""
             if col == COL_NAME:
                 return setup.name
             if col == COL_TYPE:
-                return setup.type.value
+                return setup.type.value + arrow
             if col == COL_ROLE:
-                return ROLE_LABELS[setup.role]
+                return ROLE_LABELS[setup.role] + arrow
             if col == COL_MISSING:
                 return ", ".join(setup.missing)
             if col == COL_DISTINCT:

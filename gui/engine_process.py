@@ -1,0 +1,297 @@
+"""Run engine calls in a separate process, so that the window never waits for them.
+
+A worker *thread* shares Python's global interpreter lock with the GUI thread: a single long
+numpy or file-reader call that keeps the lock (a sort of 200,000 QI rows, say) freezes the
+window for its whole duration.  The wizard's task threads therefore hand the heavy calls
+(reading a file, computing a release and its figures) to one long-lived helper process and
+only wait for its answers, which needs no lock.  The helper is started once, in the
+background, when the app starts, so that its imports are done before the first call.
+
+The protocol is plain: the thread sends ``(function, args, kwargs)``; the helper calls
+``function(*args, **kwargs, progress=..., cancel=...)`` and sends back progress messages (at
+most about ten a second), then the result or the exception.  Cancel sets a shared event that
+the engine's ``cancel()`` checkpoints read; a helper that has not stopped a short moment
+later (busy inside one long call) is killed and restarted, so Cancel always takes effect
+within a second.  This module imports no Qt: the helper process never loads it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import multiprocessing as mp
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+import pandas as pd
+
+from engine.errors import CancelledError
+
+log = logging.getLogger(__name__)
+
+#: seconds between two progress messages from the helper
+PROGRESS_INTERVAL = 0.1
+#: seconds the helper gets to stop by itself after Cancel before it is killed
+CANCEL_GRACE = 0.6
+
+
+class _LastFrame:
+    """Stands for the table sent with the previous call (tables are sent once, not per run)."""
+
+
+def _find_frame(obj: Any, depth: int = 2) -> pd.DataFrame | None:
+    """The table a result carries (a DataFrame, or one in ``.data`` or a tuple), if any.
+
+    Both sides apply the same search to a result, so a table the helper *read* stays there
+    and is never sent back to it.
+    """
+    if isinstance(obj, pd.DataFrame):
+        return obj
+    if depth <= 0:
+        return None
+    if isinstance(obj, tuple):
+        for item in obj:
+            found = _find_frame(item, depth - 1)
+            if found is not None:
+                return found
+        return None
+    data = getattr(obj, "data", None)
+    return data if isinstance(data, pd.DataFrame) and type(obj).__name__ == "ImportResult" else None
+
+
+class EngineProcessError(RuntimeError):
+    """The helper process died while working."""
+
+
+class EngineStartError(EngineProcessError):
+    """The helper process could not be started (the call then runs in the calling thread)."""
+
+
+def _serve(conn: Connection, cancel_event: Any) -> None:
+    """The helper's loop: one call at a time, answers on ``conn``."""
+    # warm up now, so that the first call does not pay for the imports
+    import engine.anonymize
+    import engine.io  # noqa: F401
+
+    last = [0.0]
+    kept: list[Any] = [None]  # the last table received
+
+    def progress(fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if fraction >= 1.0 or now - last[0] >= PROGRESS_INTERVAL:
+            last[0] = now
+            conn.send(("progress", (float(fraction), str(message))))
+
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        fn, args, kwargs = request
+        args = tuple(kept[0] if isinstance(a, _LastFrame) else a for a in args)
+        for a in args:
+            if isinstance(a, pd.DataFrame):
+                kept[0] = a
+        try:
+            result = fn(*args, **kwargs, progress=progress, cancel=cancel_event.is_set)
+        except BaseException as err:  # everything goes back to the caller
+            detail = traceback.format_exc()
+            try:
+                conn.send(("error", (err, detail)))
+            except Exception:  # the exception itself cannot be pickled
+                conn.send(("error", (RuntimeError(f"{type(err).__name__}: {err}"), detail)))
+        else:
+            found = _find_frame(result)
+            if found is not None:
+                kept[0] = found
+            try:
+                conn.send(("result", result))
+            except Exception as err:
+                detail = traceback.format_exc()
+                conn.send(("error", (RuntimeError(f"cannot return the result: {err}"), detail)))
+
+
+class EngineProcess:
+    """One helper process; :meth:`call` is used from one task thread at a time."""
+
+    def __init__(self) -> None:
+        self._ctx = mp.get_context("spawn")
+        self._lock = threading.Lock()
+        self._proc: Any = None
+        self._conn: Connection | None = None
+        self._cancel: Any = None
+        #: True once the helper has answered anything (it works in this installation)
+        self.served = False
+        #: set when the helper cannot work here; every call then runs in the caller's process
+        self.disabled = False
+        #: the table the helper holds (sent with an earlier call)
+        self._last_frame: pd.DataFrame | None = None
+
+    def start(self) -> None:
+        """Start the helper now (in the background) if it is not running."""
+        with self._lock:
+            self._ensure_started()
+
+    def _ensure_started(self) -> None:
+        if self._proc is not None and self._proc.is_alive():
+            return
+        parent, child = self._ctx.Pipe()
+        self._cancel = self._ctx.Event()
+        proc = self._ctx.Process(
+            target=_serve, args=(child, self._cancel), name="tclose-engine", daemon=True
+        )
+        proc.start()
+        child.close()
+        self._proc, self._conn = proc, parent
+
+    def _kill(self) -> None:
+        self._last_frame = None
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if conn is not None:
+            conn.close()
+        if proc is not None and proc.is_alive():
+            proc.kill()
+            proc.join(2)
+
+    def call(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        progress: Callable[[float, str], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """``fn(*args, **kwargs, progress=, cancel=)`` in the helper; blocks until it ends.
+
+        Raises what ``fn`` raised (with the helper's traceback as ``__notes__``), or
+        CancelledError when ``cancel()`` became true.
+        """
+        while not self._lock.acquire(timeout=0.05):  # another call runs: wait, or give up
+            if cancel is not None and cancel():
+                raise CancelledError()
+        try:
+            return self._call_locked(fn, args, kwargs, progress, cancel)
+        finally:
+            self._lock.release()
+
+    def _call_locked(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        progress: Callable[[float, str], None] | None,
+        cancel: Callable[[], bool] | None,
+    ) -> Any:
+        try:
+            self._ensure_started()
+            assert self._conn is not None
+            self._cancel.clear()
+            frames = [a for a in args if isinstance(a, pd.DataFrame)]
+            sent = tuple(
+                _LastFrame() if a is self._last_frame and a is not None else a for a in args
+            )
+            self._conn.send((fn, sent, kwargs))
+            if frames:
+                self._last_frame = frames[-1]
+        except Exception as err:
+            self._kill()
+            raise EngineStartError(f"the engine process could not start: {err}") from err
+        cancelled_at: float | None = None
+        conn = self._conn
+        while True:
+            if cancel is not None and cancelled_at is None and cancel():
+                self._cancel.set()
+                cancelled_at = time.monotonic()
+            if cancelled_at is not None and time.monotonic() - cancelled_at > CANCEL_GRACE:
+                self._kill()  # busy in one long call: stop it the hard way
+                raise CancelledError()
+            try:
+                ready = conn.poll(0.05)
+                message = conn.recv() if ready else None
+            except (EOFError, OSError) as err:
+                self._kill()
+                if cancelled_at is not None:
+                    raise CancelledError() from err
+                raise self._died() from err
+            if message is None:
+                if not self._proc.is_alive():
+                    self._kill()
+                    raise self._died()
+                continue
+            kind, payload = message
+            if kind == "progress":
+                if progress is not None and cancelled_at is None:
+                    progress(*payload)
+            elif kind == "result":
+                found = _find_frame(payload)
+                if found is not None:
+                    self._last_frame = found
+                return payload
+            else:
+                err, detail = payload
+                if isinstance(err, CancelledError):
+                    raise err
+                if isinstance(err, BaseException):
+                    err.add_note(f"In the engine process:\n{detail}")
+                    raise err
+                raise EngineProcessError(str(err))
+
+    def _died(self) -> EngineProcessError:
+        """The error for a helper that ended: a start failure if it never answered."""
+        if not self.served:
+            return EngineStartError("the engine process ended before it could answer")
+        return EngineProcessError("the engine process stopped unexpectedly")
+
+    def stop(self) -> None:
+        with self._lock:
+            conn = self._conn
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.send(None)
+            proc = self._proc
+            if proc is not None:
+                proc.join(1)
+            self._kill()
+
+
+_shared: EngineProcess | None = None
+
+
+def shared_engine() -> EngineProcess:
+    """The app's helper process (created on first use, stopped at exit)."""
+    global _shared
+    if _shared is None:
+        _shared = EngineProcess()
+        atexit.register(_shared.stop)
+    return _shared
+
+
+def run_engine(
+    fn: Callable[..., Any],
+    *args: Any,
+    progress: Callable[[float, str], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Call ``fn`` in the helper process, or here when no helper can run.
+
+    ``TCLOSE_ENGINE_PROCESS=0`` in the environment runs every call here (for debugging).
+    """
+    import os
+
+    engine = shared_engine()
+    if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0" and not engine.disabled:
+        try:
+            return engine.call(fn, *args, progress=progress, cancel=cancel, **kwargs)
+        except EngineStartError:
+            log.exception("no engine process; the engine runs in the app's own process")
+            engine.disabled = True
+    return fn(*args, **kwargs, progress=progress, cancel=cancel)

@@ -1,0 +1,101 @@
+"""The helper process that runs engine calls away from the GUI's interpreter lock."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+from engine.errors import CancelledError, InputError
+from engine.progress import step
+from gui.engine_process import EngineProcess
+
+
+def add_up(frame: pd.DataFrame, extra: int = 0, *, progress=None, cancel=None) -> int:
+    for i in range(5):
+        step(progress, cancel, i / 5, f"part {i}")
+        time.sleep(0.12)
+    return int(frame["x"].sum()) + extra
+
+
+def refuse(*, progress=None, cancel=None) -> None:
+    raise InputError("age: not a number", detail="row 7")
+
+
+def cooperative_loop(*, progress=None, cancel=None) -> str:
+    for i in range(10_000):
+        step(progress, cancel, i / 10_000, "looping")
+        time.sleep(0.001)
+    return "finished"
+
+
+def stubborn(*, progress=None, cancel=None) -> str:
+    time.sleep(30)  # one long call without a single checkpoint
+    return "finished"
+
+
+@pytest.fixture(scope="module")
+def helper():
+    engine = EngineProcess()
+    engine.start()
+    yield engine
+    engine.stop()
+
+
+def test_result_progress_and_the_table_sent_once(helper) -> None:
+    frame = pd.DataFrame({"x": range(10)})
+    messages: list[tuple[float, str]] = []
+    assert helper.call(add_up, frame, progress=lambda f, m: messages.append((f, m))) == 45
+    assert messages and messages[0][1] == "part 0"
+    # the second call with the same table sends only a marker; the helper still has it
+    assert helper.call(add_up, frame, extra=1) == 46
+    assert helper._last_frame is frame
+
+
+def test_errors_keep_their_type_message_and_detail(helper) -> None:
+    with pytest.raises(InputError) as info:
+        helper.call(refuse)
+    assert info.value.message == "age: not a number"
+    assert info.value.detail == "row 7"
+    assert any("In the engine process" in note for note in info.value.__notes__)
+
+
+def test_cancel_stops_a_cooperative_call(helper) -> None:
+    started = time.monotonic()
+    with pytest.raises(CancelledError):
+        helper.call(cooperative_loop, cancel=lambda: time.monotonic() - started > 0.3)
+    assert time.monotonic() - started < 1.3
+
+
+def test_cancel_kills_a_call_stuck_in_one_long_step_and_the_next_call_works(helper) -> None:
+    started = time.monotonic()
+    with pytest.raises(CancelledError):
+        helper.call(stubborn, cancel=lambda: time.monotonic() - started > 0.3)
+    assert time.monotonic() - started < 1.3
+    assert helper.call(add_up, pd.DataFrame({"x": [1, 2]})) == 3
+
+
+def read_numbers(n: int, *, progress=None, cancel=None):
+    from engine.io import ImportInfo, ImportResult
+
+    frame = pd.DataFrame({"x": range(n)})
+    return ImportResult(frame, ImportInfo("numbers.csv", "csv")), {"analysed": True}
+
+
+def test_a_table_the_helper_read_is_not_sent_back(helper) -> None:
+    result, _ = helper.call(read_numbers, 100)
+    assert helper._last_frame is result.data
+    assert helper.call(add_up, result.data) == sum(range(100))
+
+
+def test_without_a_working_helper_calls_run_here(monkeypatch) -> None:
+    """A helper that cannot start (e.g. a broken installation) must not break the app."""
+    from gui import engine_process
+
+    broken = EngineProcess()
+    monkeypatch.setattr(broken, "_ensure_started", lambda: (_ for _ in ()).throw(OSError("no")))
+    monkeypatch.setattr(engine_process, "_shared", broken)
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [2, 3]})) == 5
+    assert broken.disabled
+    assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4
