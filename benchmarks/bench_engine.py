@@ -99,7 +99,9 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     if release_path:
         release.table.to_csv(release_path, index=False)
     s = release.summary
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
+        "cpu_seconds_process": round(usage.ru_utime + usage.ru_stime, 2),
         "case": name,
         "rows": len(data),
         "seconds": round(seconds, 2),
