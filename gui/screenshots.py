@@ -1,10 +1,9 @@
 """``tclose-gui --screenshots DIR``: walk the wizard on the sample and save every page as PNG.
 
 Anyone can look at every page this way (and the tests do): the sample is opened, its columns
-tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; diagnosis
-confidential; income left out), t = 2 and k = 5 chosen, the preview computed and the release
-exported into DIR.  (Diagnosis rather than income: the sample's six missing incomes form a
-bucket of their own, and t = 2 then allows only six classes, which makes a poor first picture.)
+tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; income
+confidential; diagnosis left out), t = 2 and k = 5 chosen, the preview computed and the release
+exported into DIR.
 """
 
 from __future__ import annotations
@@ -27,8 +26,8 @@ SAMPLE_ROLES: dict[str, Role | None] = {
     "sex": Role.QI,
     "region": Role.QI,
     "occupation": Role.QI,
-    "income": None,
-    "diagnosis": Role.CONFIDENTIAL,
+    "income": Role.CONFIDENTIAL,
+    "diagnosis": None,
 }
 
 
