@@ -36,6 +36,8 @@ from engine.progress import CancelFn, ProgressFn, scaled, step
 DEFAULT_BLOCK_SIZE = 2000
 #: above this many records the improvement pass uses its cheaper settings
 LARGE = 50_000
+#: above this many records blocks shrink to ~100 classes and improvement stops after 3 rounds
+HUGE = 200_000
 
 
 def microaggregate(
@@ -69,11 +71,14 @@ def microaggregate(
 
     order = np.arange(n) if seed is None else np.random.default_rng(seed).permutation(n)
     Xo = X[order]
+    huge = n > HUGE
+    if huge:  # MDAV costs N · block / k: blocks of ~100 classes keep millions in seconds
+        block_size = min(int(block_size), 100 * k)
     blocks = kd_blocks(Xo, max(int(block_size), 4 * k))
     labels_o = mdav_blocks(Xo, blocks, k, progress=scaled(progress, 0.0, 0.4), cancel=cancel)
     if improve:
         # large files: fewer candidate classes, exchanges only towards a nearer centroid, and
-        # stop when a round gains < 0.1 %; this keeps a million records within seconds
+        # stop when a round gains < 0.1 % (or after 3 rounds on millions of records)
         large = n > LARGE
         labels_o = improve_classes(
             Xo,
@@ -82,6 +87,7 @@ def microaggregate(
             n_near=2 if large else 4,
             swap_slack=1.0 if large else np.inf,
             tol=1e-3 if large else 0.0,
+            max_rounds=3 if huge else 100,
             progress=scaled(progress, 0.4, 1.0),
             cancel=cancel,
         )
