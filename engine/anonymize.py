@@ -56,36 +56,6 @@ def _k_anonymous_classes(
     )
 
 
-def _missing_applied(data: pd.DataFrame, codes: tuple, column_codes: dict) -> pd.DataFrame:
-    """``data`` with the declared missing codes as NA, by :func:`engine.io.apply_missing`.
-
-    That function can still fail on read-only arrays under pandas 3 (text columns with
-    numeric codes); until it is fixed the same rule (equal as text, or equal as numbers) is
-    applied here column by column.
-    """
-    try:
-        return apply_missing(data, codes, column_codes)
-    except ValueError:
-        out = data.copy()
-        for col in out.columns:
-            texts = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
-            if not texts:
-                continue
-            s = out[col]
-            nums = pd.to_numeric(pd.Series(texts), errors="coerce").dropna().to_numpy()
-            if pd.api.types.is_numeric_dtype(s):
-                mask = np.isin(s.to_numpy(float, na_value=np.nan), nums)
-            else:
-                text = s if pd.api.types.is_string_dtype(s) else s.astype("string")
-                mask = np.array(text.str.strip().isin(texts).fillna(False), dtype=bool)
-            if mask.any():
-                out[col] = s.mask(mask)
-                converted = pd.to_numeric(out[col], errors="coerce")
-                if converted.notna().sum() == out[col].notna().sum():
-                    out[col] = converted
-        return out
-
-
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
     """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
 
@@ -239,7 +209,7 @@ def anonymize(
     # missing codes matter only where values are recoded; keep columns pass unchanged
     used = [c for c in data.columns if c in (*qi, *confidential)]
     column_missing = {c: v for c, v in config.column_missing.items() if c in used}
-    clean = _missing_applied(data[used], config.missing, column_missing).reset_index(drop=True)
+    clean = apply_missing(data[used], config.missing, column_missing).reset_index(drop=True)
     types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
     X = encode_qi(clean, qi, types, orders)
     step(progress, cancel, 0.05, "Forming buckets")

@@ -12,7 +12,11 @@ MAX_RECENT = 8
 
 
 def settings() -> QSettings:
-    return QSettings(ORGANIZATION, APPLICATION)
+    """The app's settings, in ``QSettings.defaultFormat()`` (tests and screenshots switch it to
+    INI files in a throwaway folder; ``QSettings(org, app)`` alone would ignore that)."""
+    return QSettings(
+        QSettings.defaultFormat(), QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
 
 
 def recent_files() -> list[Path]:

@@ -112,7 +112,7 @@ def preview(qtbot, win: MainWindow) -> None:
     assert page.rows_model.rowCount() > 0
 
 
-def export(qtbot, win: MainWindow, target: Path) -> list[Path]:
+def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Path]:
     wiz = win.wizard
     wiz.next()
     assert wiz.currentId() == PAGE_EXPORT
@@ -121,6 +121,7 @@ def export(qtbot, win: MainWindow, target: Path) -> list[Path]:
         "Excel workbook (.xlsx)" if target.suffix == ".xlsx" else "CSV text (.csv)"
     )
     page.path.setText(str(target))
+    page.report.setChecked(report)
     assert page.export_button.isEnabled(), page.problem.text()
     page.export()
     idle(qtbot, win)
@@ -162,6 +163,8 @@ def test_whole_wizard_on_the_sample(qtbot, window, sample_workbook, tmp_path) ->
     assert "income: 5 buckets" in page.views["buckets"].figure.axes[0].get_title()
     files = export(qtbot, window, tmp_path / "sample-release.xlsx")
     assert files[0] == tmp_path / "sample-release.xlsx"
+    report = tmp_path / "sample-release-report.html"
+    assert report in files and "achieved k" in report.read_text(encoding="utf-8")
     verify_exported(files[0], SAMPLE_ROLES, t=2.0, k=5)
 
 
@@ -171,7 +174,8 @@ def test_whole_wizard_on_adult(qtbot, window, shared_data, tmp_path) -> None:
     tag(window, ADULT_ROLES)
     choose(qtbot, window, t=2.0, k=10)
     preview(qtbot, window)
-    files = export(qtbot, window, tmp_path / "adult-release.csv")
+    files = export(qtbot, window, tmp_path / "adult-release.csv", report=False)
+    assert [f.name for f in files] == ["adult-release.csv", "adult-release.json"]
     verify_exported(files[0], ADULT_ROLES, t=2.0, k=10)
 
 

@@ -275,6 +275,7 @@ def test_smoke_test_passes_in_process(qapp, capsys: pytest.CaptureFixture[str]) 
     assert run_smoke_test(qapp) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert line.startswith("tclose smoke test passed: 400 records of sample-survey.xlsx")
+    assert "(read by the engine process)" in line
     assert "t = " in line and "(asked 2)" in line and "verified ok" in line
     assert "Laplace ε = 1: k = " in line  # the OpenDP path ran in this process too
 
@@ -310,3 +311,20 @@ def test_smoke_test_reports_a_broken_install_in_one_line(
     assert run_smoke_test(qapp) == 1
     (line,) = capsys.readouterr().out.splitlines()
     assert line.startswith("tclose smoke test FAILED:")
+
+
+@pytest.mark.gui
+def test_smoke_test_fails_when_the_engine_process_cannot_start(
+    qapp, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the wizard would quietly fall back to in-process calls; the smoke test must not
+    from gui import engine_process
+    from gui.smoke import run_smoke_test
+
+    def refuse(self, fn, *args, **kwargs):
+        raise engine_process.EngineStartError("blocked by endpoint security")
+
+    monkeypatch.setattr(engine_process.EngineProcess, "call", refuse)
+    assert run_smoke_test(qapp) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line == "tclose smoke test FAILED: EngineStartError: blocked by endpoint security"

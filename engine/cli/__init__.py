@@ -57,6 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TcloseError as err:
         print(f"tclose: {err.message}", file=sys.stderr)
         return err.exit_code
+    except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("tclose: interrupted; nothing was written.", file=sys.stderr)
         return 130

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engine.config import ReleaseConfig
 from engine.errors import InputError
+from engine.mechanisms.cli_args import add_noise_arguments, noise_config_kwargs
 
 
 def columns(text: str) -> tuple[str, ...]:
@@ -45,7 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--confidential", type=columns, default=(), metavar="COL[,COL…]")
     level = p.add_mutually_exclusive_group()
     level.add_argument("--t", type=float, metavar="T", help="t-closeness level (≥ 1)")
-    level.add_argument("--epsilon", type=float, metavar="E", help="ε; means t = exp(E/2)")
+    level.add_argument(
+        "--epsilon",
+        type=float,
+        metavar="E",
+        help="ε; buckets: t = exp(E/2); laplace: the ε of the noise",
+    )
     p.add_argument("--k", type=int, required=True, metavar="K", help="smallest class size")
     p.add_argument("--identifier", type=columns, default=(), metavar="COL,…")
     p.add_argument("--keep", type=columns, default=(), metavar="COL,…")
@@ -56,9 +62,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-column", action="store_true", help="t-closeness per column, not jointly")
     p.add_argument("--sep", metavar="SEP", help="CSV separator of INPUT (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel INPUT")
-    p.add_argument("--seed", type=int, metavar="N", help="reproducible row order (audits only)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="reproducible run for audits (row order; noise: only as private as N is secret)",
+    )
     p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
     p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
+    add_noise_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -86,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         confidential_output=args.confidential_output,
         joint=not args.per_column,
         seed=args.seed,
+        **noise_config_kwargs(args),
     )
     imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
     release = anonymize(imported.data, config)
@@ -105,7 +118,13 @@ def run(args: argparse.Namespace) -> int:
     if v.t is not None:
         line += f", t = {v.t:.4g} (ε = {2 * math.log(v.t):.4g})"
     print(f"{line}. Written to {args.output}.")
-    if args.epsilon is not None:
+    if config.mechanism != "buckets":
+        s = release.summary
+        print(
+            f"ε = {s['epsilon']:g} on the confidential values ({s['draws']} draw(s): ε spent "
+            f"{s['epsilon_spent']:g}); stochastic t = {s['stochastic_t']:.4g} (Proposition 1)."
+        )
+    elif args.epsilon is not None:
         print(
             f"ε = {args.epsilon:g} was given: the buckets use t = exp(ε/2) = "
             f"{math.exp(args.epsilon / 2):.4g} (Proposition 3: ε-differential privacy for the "
