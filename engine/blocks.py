@@ -102,15 +102,14 @@ def stratified_split(
         if not live.any():
             break
         rows = np.flatnonzero(live)
-        node = lo[rows]
+        inv = lo[rows]  # a node is named by its first class
         # the widest coordinate of every node, by variance (bincount sums, no sort)
-        uniq, inv = np.unique(node, return_inverse=True)
-        cnt = np.bincount(inv).astype(np.float64)
-        spread = np.empty((len(uniq), d))
+        cnt = np.maximum(np.bincount(inv, minlength=n_classes), 1).astype(np.float64)
+        spread = np.empty((n_classes, d))
         for j in range(d):
             x = X[rows, j]
-            s1 = np.bincount(inv, weights=x)
-            s2 = np.bincount(inv, weights=x * x)
+            s1 = np.bincount(inv, weights=x, minlength=n_classes)
+            s2 = np.bincount(inv, weights=x * x, minlength=n_classes)
             spread[:, j] = s2 / cnt - (s1 / cnt) ** 2
         dim = np.argmax(spread, axis=1)[inv]
         # sort by (node, bucket, rank along the node's coordinate)
@@ -166,11 +165,11 @@ def capped_mdav(
     classes_left = np.diff(np.r_[firsts, n_classes]).astype(np.int64)
     labels = np.full(n, -1, dtype=np.int64)
     rows_b = np.arange(n_blocks)
-    remaining = np.zeros((n_blocks, n_b), dtype=np.int64)
-    np.add.at(remaining, (block_of, codes), 1)
+    remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
     n_left = remaining.sum(axis=1)
-    total = np.zeros((n_blocks, d))
-    np.add.at(total, block_of, X)
+    total = np.stack(
+        [np.bincount(block_of, weights=X[:, j], minlength=n_blocks) for j in range(d)], 1
+    )
     sqn = (X * X).sum(axis=1)
     # per bucket: (blocks × width) record indices, coordinates, squared norms, live flags
     order = np.lexsort((block_of, codes))
