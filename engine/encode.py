@@ -97,10 +97,11 @@ def category_order(series: pd.Series, order: Sequence[str] | None = None) -> lis
 def ordinal_ranks(series: pd.Series, order: Sequence[str] | None = None) -> np.ndarray:
     """Rank (0, 1, …) of every value in the category order; NaN where missing."""
     cats = category_order(series, order)
-    lookup = {str(c): i for i, c in enumerate(cats)}
     out = np.full(len(series), np.nan)
     mask = series.notna().to_numpy()
-    out[mask] = [lookup[str(v)] for v in series[mask]]
+    # vectorised lookup: pandas maps each value to its position in the order once per row
+    codes = pd.Categorical(series[mask].astype(str), categories=[str(c) for c in cats]).codes
+    out[mask] = codes
     return out
 
 

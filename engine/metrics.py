@@ -29,8 +29,11 @@ def sse_sst(X: np.ndarray, classes: np.ndarray) -> float:
     if len(X) == 0:
         return 0.0
     sizes = np.bincount(classes)
-    sums = np.zeros((len(sizes), X.shape[1]))
-    np.add.at(sums, classes, X)
+    # one bincount per column: far faster than np.add.at on a million rows
+    sums = np.stack(
+        [np.bincount(classes, weights=X[:, j], minlength=len(sizes)) for j in range(X.shape[1])],
+        axis=1,
+    ).reshape(len(sizes), X.shape[1])
     centroids = sums / np.maximum(sizes, 1)[:, None]
     sse = float(((X - centroids[classes]) ** 2).sum())
     sst = float(((X - X.mean(axis=0)) ** 2).sum())
