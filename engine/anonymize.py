@@ -26,6 +26,7 @@ from engine.errors import FeasibleAlternative, InfeasibleError, InputError, Veri
 from engine.feasibility import class_bounds
 from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
+from engine.microaggregation import microaggregate
 from engine.partition import tclose_partition
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.recode import build_release
@@ -45,15 +46,7 @@ def _k_anonymous_classes(
     X: np.ndarray, k: int, seed: int | None, progress: ProgressFn | None, cancel: CancelFn | None
 ) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
-    try:
-        from engine.microaggregation import microaggregate
-    except ImportError:
-        microaggregate = None
-    if microaggregate is not None:
-        return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
-    return tclose_partition(
-        X, np.zeros(len(X), dtype=np.int64), k, 1.0, progress=progress, cancel=cancel
-    )
+    return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
 
 
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:

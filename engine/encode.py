@@ -52,7 +52,7 @@ def resolve_columns(
             resolved[c] = ColumnType(types[c])
         else:
             resolved[c] = guessed[c].type
-            order = getattr(guessed[c], "order", None)
+            order = guessed[c].order
             if resolved[c] == ColumnType.ORDINAL and order and c not in orders:
                 orders[c] = tuple(order)
     return resolved, {c: o for c, o in orders.items() if c in resolved}

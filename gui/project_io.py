@@ -35,17 +35,17 @@ FILTER = "tclose project (*.json)"
 
 def project_from_session(session: Session, *, output: str | Path | None = None) -> Project:
     """The project describing the wizard's current choices (InputError when incomplete)."""
-    if session.path is None or session.data is None:
-        raise InputError("Open a data file before saving a project.")
     info = session.info
+    if session.path is None or session.data is None or info is None:
+        raise InputError("Open a data file before saving a project.")
     return new_project(
         session.path,
         session.config(),
         sheet=session.sheet,
-        separator=getattr(info, "separator", None),
-        encoding=getattr(info, "encoding", None),
-        decimal=getattr(info, "decimal", None),
-        header_row=getattr(info, "header_row", None),
+        separator=info.separator,
+        encoding=info.encoding,
+        decimal=info.decimal,
+        header_row=info.header_row,
         output=output
         if output is not None
         else (session.exported[0] if session.exported else None),

@@ -189,7 +189,7 @@ class Session:
                 role=role,
                 # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
                 # the roles table shows them, and the note says why
-                missing=tuple(getattr(guess, "suggested_missing", ()) or ()),
+                missing=guess.suggested_missing,
                 n_distinct=distinct,
                 suggestion=reason,
             )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import TcloseError
 from engine.version import __version__
-from gui import settings
+from gui import project_io, settings
 from gui.engine_process import shared_engine
 from gui.errors import log_path, report_error
 from gui.pages.export_page import ExportPage
@@ -27,18 +26,11 @@ from gui.pages.preview_page import PreviewPage
 from gui.pages.privacy_page import PrivacyPage
 from gui.pages.tag_page import TagPage
 from gui.state import Session
+from gui.sweep_dialog import SweepDialog
 from gui.widgets import ProgressPanel
 from gui.worker import TaskRunner
 
 log = logging.getLogger(__name__)
-
-
-def _optional(name: str):
-    """A GUI module that this build may lack (its engine part not present)."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 PAGE_IMPORT, PAGE_TAG, PAGE_PRIVACY, PAGE_PREVIEW, PAGE_EXPORT = range(5)
@@ -142,10 +134,8 @@ class MainWindow(QMainWindow):
         self.open_project_action = QAction("Open &project…", self)
         self.open_project_action.setToolTip("Open a saved project and its data file")
         self.open_project_action.triggered.connect(self.open_project)
-        has_projects = _optional("gui.project_io") is not None
-        for action in (self.save_project_action, self.open_project_action):
-            action.setEnabled(has_projects)
-            file_menu.addAction(action)
+        file_menu.addAction(self.save_project_action)
+        file_menu.addAction(self.open_project_action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -158,7 +148,6 @@ class MainWindow(QMainWindow):
             "Try a grid of privacy levels and k, compare the information lost, pick a point"
         )
         self.sweep_action.triggered.connect(self.open_sweep)
-        self.sweep_action.setEnabled(_optional("gui.sweep_dialog") is not None)
         tools_menu.addAction(self.sweep_action)
 
         help_menu = self.menuBar().addMenu("&Help")
@@ -171,11 +160,8 @@ class MainWindow(QMainWindow):
         help_menu.addAction(log_action)
         help_menu.addAction(about_action)
 
-    # --- projects and the sweep (optional modules) ----------------------------------------
+    # --- projects and the sweep ----------------------------------------------------------
     def save_project(self) -> Path | None:
-        project_io = _optional("gui.project_io")
-        if project_io is None:
-            return None
         if self.session.tagging_problem():
             QMessageBox.information(
                 self, "Save project", f"Nothing to save yet: {self.session.tagging_problem()}"
@@ -184,8 +170,7 @@ class MainWindow(QMainWindow):
         return project_io.save_project_file(self, self.session)
 
     def open_project(self, path: Path | None = None) -> None:
-        project_io = _optional("gui.project_io")
-        if project_io is None or self.runner.busy:
+        if self.runner.busy:
             return
         project = project_io.open_project_file(self, path)
         if project is None:
@@ -210,9 +195,6 @@ class MainWindow(QMainWindow):
         )
 
     def open_sweep(self) -> None:
-        sweep = _optional("gui.sweep_dialog")
-        if sweep is None:
-            return
         problem = self.session.tagging_problem()
         if problem:
             QMessageBox.information(self, "Privacy–utility sweep", f"First: {problem}")
@@ -222,9 +204,7 @@ class MainWindow(QMainWindow):
         except TcloseError as err:
             report_error(self, "Privacy–utility sweep", err)
             return
-        dialog = sweep.SweepDialog(
-            self.session.data, config, self, use_epsilon=self.session.use_epsilon
-        )
+        dialog = SweepDialog(self.session.data, config, self, use_epsilon=self.session.use_epsilon)
         dialog.point_chosen.connect(self.adopt_point)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()

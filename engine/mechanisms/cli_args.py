@@ -80,10 +80,10 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """ReleaseConfig keyword arguments from the parsed noise flags."""
-    mechanism = getattr(args, "mechanism", "buckets") or "buckets"
-    bounds = parse_bounds(list(getattr(args, "bounds", None) or []))
-    insensitive = bool(getattr(args, "insensitive", False))
-    resample = getattr(args, "resample_until_t", None)
+    mechanism = args.mechanism
+    bounds = parse_bounds(list(args.bounds))
+    insensitive = bool(args.insensitive)
+    resample = args.resample_until_t
     if mechanism == "buckets":
         used = [
             flag

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 
 from engine.io import write_release
 from engine.progress import scaled, step
-from gui import engine_bridge, settings
+from engine.report import write_report
+from gui import settings
 from gui.errors import report_error
 from gui.widgets import Hint
 
@@ -66,7 +67,6 @@ class ExportPage(QWizardPage):
             "A self-contained page for the disclosure review board: parameters, guarantees with "
             "their assumptions, buckets, class sizes, the preview's plots, information loss"
         )
-        self.report.setVisible(engine_bridge.optional_module("engine.report") is not None)
         self.what = Hint()
         self.path = QLineEdit()
         self.path.setToolTip("Where the release is written")
@@ -192,7 +192,7 @@ class ExportPage(QWizardPage):
             return
 
         release, info = s.release, s.info
-        with_report = self.report.isVisible() and self.report.isChecked()
+        with_report = self.report.isChecked()
 
         def work(progress, cancel) -> list[Path]:
             written = write_release(
@@ -206,8 +206,6 @@ class ExportPage(QWizardPage):
                 cancel=cancel,
             )
             if with_report:
-                from engine.report import write_report
-
                 step(progress, cancel, 0.8, "Writing the report")
                 report_path = target.with_name(f"{target.stem}-report.html")
                 try:

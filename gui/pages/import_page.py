@@ -256,7 +256,7 @@ class ImportPage(QWizardPage):
         info = self.session.info
         if info is None:
             return
-        guessed = set(getattr(info, "guessed", []) or [])
+        guessed = set(info.guessed)
 
         def setting(name: str, text: str) -> str:
             return f"{text} (detected)" if name in guessed else text
@@ -271,14 +271,14 @@ class ImportPage(QWizardPage):
             details.append(setting("encoding", f"encoding {info.encoding}"))
         if info.decimal:
             details.append(setting("decimal", f"decimal mark {info.decimal!r}"))
-        if getattr(info, "header_row", 0):
+        if info.header_row:
             details.append(setting("header_row", f"header on row {info.header_row + 1}"))
         name = html.escape(Path(info.path).name)
         text = f"<b>{name}</b>: {info.n_rows:,} rows × {info.n_columns} columns — " + html.escape(
             ", ".join(details)
         )
         notes = list(info.notes)
-        renamed = getattr(info, "renamed", {}) or {}
+        renamed = info.renamed
         if renamed and not any("renamed" in n.lower() for n in notes):
             pairs = ", ".join(f"“{old}” → {new}" for new, old in renamed.items())
             notes.append(f"Columns renamed: {pairs}")
@@ -305,10 +305,9 @@ class ImportPage(QWizardPage):
         path = self.session.path
         is_book = path is not None and path.suffix.lower() in WORKBOOK_SUFFIXES
         sheets: list[str] = list(info.sheets) if info is not None else []
-        list_sheets = getattr(engine.io, "list_sheets", None)
-        if is_book and not sheets and list_sheets is not None:
+        if is_book and not sheets:
             try:
-                sheets = list(list_sheets(path))
+                sheets = list(engine.io.list_sheets(path))
             except Exception:
                 sheets = []
         self.sheet.blockSignals(True)
@@ -333,7 +332,7 @@ class ImportPage(QWizardPage):
                     self.decimal.setCurrentText(label)
         self.header_row.setEnabled(path is not None)
         if info is not None:
-            self.header_row.setValue(int(getattr(info, "header_row", 0) or 0) + 1)
+            self.header_row.setValue(info.header_row + 1)
 
     # --- drag and drop -------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -205,10 +205,6 @@ class PrivacyPage(QWizardPage):
         self.k.setValue(s.k)
         self.by_epsilon.setChecked(s.use_epsilon)
         self.by_t.setChecked(not s.use_epsilon)
-        noise = engine_bridge.has_noise_mechanisms()
-        item = self.mechanism.model().item(1)
-        if item is not None:
-            item.setEnabled(noise)
         self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(s.mechanism)))
         self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in s.bounds.items()))
         self.insensitive.setChecked(s.insensitive)
