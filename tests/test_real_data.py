@@ -6,7 +6,7 @@ run a representative subset in which every t and every k occurs on each data set
 command-line round trip per file (which also checks that the input file is unchanged), the
 other cases through :func:`engine.anonymize.anonymize` on a table read once, each written with
 ``write_release`` and checked by the ``tclose verify`` command.  The full grid is the same
-command in a loop (docs/core.md).
+command in a loop (README, "The full test grid").
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ numbers), but the columns relate the way real ones do: income rises with age unt
 retirement and depends on occupation, children and retired people mostly earn nothing,
 chronic conditions become likelier with age.  The sample has no missing incomes on purpose:
 a missing confidential value forms a bucket of its own that every class must share, and a
-rare one forces a few very large classes, which is the wrong first picture for a newcomer.  A newcomer can tag ``respondent_id`` as an
-identifier, age/sex/region/occupation as quasi-identifiers and income/diagnosis as confidential.
+rare one forces a few very large classes, which is the wrong first picture for a newcomer.
+A newcomer can tag ``respondent_id`` as an identifier, age/sex/region/occupation as
+quasi-identifiers and income/diagnosis as confidential.
 """
 
 from __future__ import annotations
