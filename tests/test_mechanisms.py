@@ -15,6 +15,7 @@ from engine.errors import InputError
 from engine.mechanisms import laplace as lp
 from engine.mechanisms import response as rr
 from engine.mechanisms.sampling import (
+    CHUNK,
     OsEntropy,
     Seeded,
     bernoulli_exp,
@@ -56,11 +57,18 @@ def test_exact_discrete_laplace_matches_its_pmf(scale: int) -> None:
 
 
 def test_opendp_source_has_the_same_law() -> None:
-    """The default source (OpenDP, OS entropy): right scale, symmetric, integer-valued."""
-    z = OsEntropy().discrete_laplace(1000, 20_000)
+    """The default source (OpenDP, OS entropy): right scale, symmetric, integer-valued.
+
+    Several chunks are drawn in parallel; each must be filled with noise of the right law.
+    """
+    n = 2 * CHUNK + 20_000
+    z = OsEntropy().discrete_laplace(1000, n)
     assert z.dtype == np.int64
     assert stats.kstest(z, stats.laplace(scale=1000).cdf).pvalue > 1e-4
     assert stats.kstest(z, stats.laplace(scale=1300).cdf).pvalue < 1e-6
+    for start in range(0, n, CHUNK):
+        part = z[start : start + CHUNK]
+        assert stats.kstest(part, stats.laplace(scale=1000).cdf).pvalue > 1e-4
 
 
 def test_os_uniform_integers_are_uniform() -> None:
