@@ -15,6 +15,7 @@ from engine import plots
 from engine.config import ReleaseConfig
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.result import Release
+from engine.risk import comparison_rows, release_risk
 
 
 @dataclass
@@ -25,6 +26,8 @@ class Preview:
     config: ReleaseConfig
     figures: dict[str, Figure] = field(default_factory=dict)
     before_after: dict[str, Figure] = field(default_factory=dict)
+    #: disclosure risk of the original records and of the release: (measure, before, after)
+    risk: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
@@ -51,7 +54,8 @@ def build_preview(
     from engine.anonymize import anonymize
 
     release = anonymize(data, config, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
-    preview = Preview(release, config)
+    risk = release_risk(release)
+    preview = Preview(release, config, risk=comparison_rows(risk["before"], risk["after"]))
     builders = {
         "buckets": plots.bucket_histogram,
         "class_sizes": plots.class_size_histogram,

@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from engine.io import read_table
+from engine.risk import release_risk
 from engine.roles import Role
 from gui.wizard import PAGE_EXPORT, PAGE_PREVIEW, PAGE_PRIVACY, PAGE_TAG, MainWindow
 
@@ -151,6 +152,11 @@ def test_whole_wizard_on_the_sample(qtbot, window, sample_workbook, tmp_path) ->
     release = window.session.release
     assert release.config.n_buckets is None  # "automatic": the engine's choice for t
     assert release.verification.ok and release.verification.k >= 5
+    # disclosure risk before and after, from the engine's risk module
+    summary = window.wizard.preview_page.summary.toPlainText()
+    assert "Disclosure risk" in summary and "records unique on their QI values" in summary
+    unique_after = release_risk(release)["after"].n_unique
+    assert unique_after == 0  # every released class holds at least k = 5 records
     # change the number of buckets on the preview page and run again
     page = window.wizard.preview_page
     page.n_buckets.setValue(4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -227,7 +228,7 @@ class PreviewPage(QWizardPage):
         self._show_before_after(self.qi_choice.currentText())
         self.rows_model.set_frame(release.table)
         self.rows.resizeColumnsToContents()
-        self.summary.setHtml(self.summary_html(release))
+        self.summary.setHtml(self.summary_html(release, preview.risk))
         v = release.verification
         self.status.setText(v.message)
         self.status.set_warning(not v.ok)
@@ -237,8 +238,8 @@ class PreviewPage(QWizardPage):
             self.before_after.set_figure(self.preview.before_after[column])
 
     @staticmethod
-    def summary_html(release: Release) -> str:
-        """The achieved guarantees and the information loss, as read from the release."""
+    def summary_html(release: Release, risk: Sequence[tuple[str, str, str]] = ()) -> str:
+        """The achieved guarantees, information loss and disclosure risk of the release."""
         v = release.verification
         cfg = release.config
         summary = release.summary or {}
@@ -284,6 +285,16 @@ class PreviewPage(QWizardPage):
             parts.append("<h4>Please note</h4><ul>")
             parts.extend(f"<li>{html.escape(w)}</li>" for w in warnings)
             parts.append("</ul>")
+        if risk:
+            # the panel is narrow: each measure on its own line, original → release below it
+            parts.append("<h4>Disclosure risk (original → release)</h4><table cellpadding='1'>")
+            for measure, before, after in risk:
+                parts.append(
+                    f"<tr><td style='color:#555'>{html.escape(measure)}</td></tr>"
+                    f"<tr><td nowrap>&nbsp;&nbsp;{html.escape(before)} → "
+                    f"<b>{html.escape(after)}</b></td></tr>"
+                )
+            parts.append("</table>")
         if release.buckets is not None:
             parts.append("<h4>Buckets</h4><table cellpadding='2'>")
             labels = plots.bucket_labels(release)
