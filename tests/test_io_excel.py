@@ -58,7 +58,9 @@ def test_real_tiny_workbook(shared_data):
 def test_sample_workbook(sample_workbook):
     result = read_table(sample_workbook)
     assert result.info.n_rows == 400
-    assert result.data["income"].dtype == np.float64
+    # whole numbers stay integers; every income is answered in the sample
+    assert result.data["income"].dtype == np.int64
+    assert result.data["income"].notna().all() and result.data["income"].min() == 0
 
 
 def test_sheets_are_listed_and_chosen(tmp_path):
