@@ -143,13 +143,14 @@ def test_adult_sweep_holds_what_theory_guarantees(adult_sweep: pd.DataFrame) -> 
     and a partition into classes of at least k' records is one into classes of at least k for
     k < k', so the optimal information loss can only fall as t grows and only rise as k grows
     (adult's binary salary-class gives b = 2 buckets at every t, so the buckets do not change
-    along the grid).  The engine's partition is a heuristic whose class sizes stay close to
-    k, so the adjacent steps are not guaranteed: measured on these 3,000 records, k = 10
-    loses *less* than k = 5 at t = 1.5 and t = 3 (0.239 vs 0.250, 0.153 vs 0.158; on the full
-    file 0.070 vs 0.117 at t = 3), and on the full file k = 5 at t = 10 loses 0.00005 more than
-    at t = 5.  The sweep flags such points (``dominated``) rather than hiding them.  What the
-    test asserts on the output: the guarantees of every point, class counts falling with k,
-    and the monotonicity over the ends of the grid, where the margins are wide (≥ 0.03).
+    along the grid).  The engine's partition is a heuristic, but it tries the class sizes of
+    2k, 4k, … as well as those of k, so along a doubling of k (5 → 10) the loss never falls;
+    it may tie, when both pick the same partition.  Other steps are not guaranteed: on the
+    full file k = 5 at t = 10 once lost 0.00005 more than at t = 5.  The sweep flags such
+    points (``dominated``) rather than hiding them.  What the test asserts on the output: the
+    guarantees of every point, class counts never rising with k, the loss never falling from
+    k = 5 to k = 10, and the monotonicity over the ends of the grid, where the margins are
+    wide (≥ 0.03).
     """
     t = adult_sweep
     assert len(t) == 9 and t["feasible"].all()
@@ -161,7 +162,8 @@ def test_adult_sweep_holds_what_theory_guarantees(adult_sweep: pd.DataFrame) -> 
     assert (t["confidential_sse_sst"] == 0).all()
     loss = t.pivot(index="t", columns="k", values="qi_sse_sst")
     classes = t.pivot(index="t", columns="k", values="n_classes").astype(int)
-    assert (classes.diff(axis=1).iloc[:, 1:] < 0).all().all()  # more k, fewer classes
+    assert (classes.diff(axis=1).iloc[:, 1:] <= 0).all().all()  # more k, never more classes
+    assert (loss[10] >= loss[5] - 1e-12).all()  # 10 = 2·5: its class sizes were tried for 5
     assert (loss[25] > loss[5]).all()  # the largest k loses more than the smallest, every t
     assert (loss.loc[1.5] > loss.loc[10.0]).all()  # the strictest t loses more, every k
     # the dominated flags are exactly the points some stronger point beats
