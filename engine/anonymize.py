@@ -1,12 +1,12 @@
 """One release from one configuration: the function the command line, GUI and scripts call.
 
-The bucket mechanism (Construction A, SPEC §3): declared missing codes become missing, the
+The bucket mechanism (Construction A, KBS 2015 §6): declared missing codes become missing, the
 confidential values are bucketized, records are partitioned into k-anonymous t-close classes,
 the release table is built and shuffled, and the independent verifier
 (:func:`engine.verify.verify_release`) reads it back.  A release whose check fails raises
 :class:`~engine.errors.VerificationError` and is never returned, so nothing unverified can be
 written.  With no confidential column it is plain k-anonymous microaggregation; a noise
-mechanism (SPEC §5) is handed to :func:`engine.mechanisms.noise_release`.
+mechanism (Construction B) is handed to :func:`engine.mechanisms.noise_release`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from engine.result import Buckets, Release
 from engine.verify import verify_release
 from engine.version import __version__
 
-#: the assumption under which ε = 2 ln t holds (SPEC §4, Proposition 3); shown with every ε
+#: the assumption under which ε = 2 ln t holds (KBS 2015, Proposition 3); shown with every ε
 EPSILON_ASSUMPTION = (
     "ε = 2·ln t is the differential privacy of the confidential data under the assumptions "
     "of t-closeness: the intruder's prior is the published overall distribution of the "
@@ -315,7 +315,7 @@ def make_summary(
     sizes: dict[str, Any],
     warnings: list[str],
 ) -> dict[str, Any]:
-    """The JSON-ready numbers of SPEC §6 (``--summary`` and the report)."""
+    """The JSON-ready numbers every run reports (``--summary`` and the report)."""
     t = config.bucket_t
     conf_loss, conf_columns = (
         confidential_loss(data, buckets, types) if buckets is not None else (None, {})

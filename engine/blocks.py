@@ -1,4 +1,4 @@
-"""Scalable k-anonymous t-close partitions for large files (SPEC §3.2).
+"""Scalable k-anonymous t-close partitions for large files (KBS 2015 §6.2).
 
 The exact partition (:func:`engine.partition.tclose_partition`, bucket-capped MDAV) costs
 O(N²/k); a million records need another route that keeps its guarantee and most of its
@@ -448,7 +448,7 @@ def bucket_bounds(
     """The t-closeness bounds as a :class:`ClassBounds` table for classes up to ``max_size``.
 
     A class of m ≥ k records may hold between ceil(m·p_j/t) and floor(m·p_j·t) records of
-    bucket j (SPEC §3.2, with the feasibility module's rounding); sizes below k are ruled out.
+    bucket j (KBS 2015 §6.2, with the feasibility module's rounding); sizes below k are ruled out.
     """
     sizes = np.arange(max_size + 1)
     low, high = BoundRates(shares, t)(sizes[:, None].astype(np.float64))

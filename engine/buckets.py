@@ -1,4 +1,4 @@
-"""Buckets of the confidential values (SPEC §3.1, KBS 2015 §6.1).
+"""Buckets of the confidential values (KBS 2015 §6.1).
 
 Raw confidential values make t-closeness unattainable as soon as a class lacks one of them, so
 they are coarsened into b buckets of near-equal mass whose values are as similar as possible:
@@ -7,7 +7,7 @@ they are coarsened into b buckets of near-equal mass whose values are as similar
   split (every copy of a value lands in the same bucket), so a heavy tie such as an income of 0
   for most people gives one big bucket and the other buckets share the rest evenly;
 * nominal columns: whole categories grouped into b sets of near-equal mass;
-* several columns together (``joint=True``, the default and the stronger guarantee, SPEC §2):
+* several columns together (``joint=True``, the default and the stronger guarantee, KBS 2015 §4):
   the standardised value vectors are clustered into b groups of near-equal mass, identical
   vectors always together; with ``joint=False`` each column is bucketed on its own and the
   bucket of a record is the tuple of its column buckets;
@@ -64,7 +64,7 @@ def split_sorted(weights: np.ndarray, b: int) -> list[int]:
 
     ``weights`` are the multiplicities of the distinct sorted values; a group never splits a
     value.  The smallest group is made as large as possible first (it caps the number of
-    classes, SPEC §3.3): a heavy tie such as an income of 0 for most people takes one group
+    classes, KBS 2015 §6.2): a heavy tie such as an income of 0 for most people takes one group
     and its small neighbours join it rather than forming a tiny group.  Within that, each
     cut aims at an equal share of the mass still to split.
     """

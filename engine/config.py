@@ -24,8 +24,8 @@ class ReleaseConfig:
     """Everything that decides what is released.
 
     Exactly one of ``t`` and ``epsilon`` is given.  With the bucket mechanism an ``epsilon``
-    means t = exp(ε/2) (SPEC §4, Proposition 3); with a noise mechanism it is the ε of the
-    noise (SPEC §5).
+    means t = exp(ε/2) (KBS 2015, Proposition 3); with a noise mechanism it is the ε of the
+    noise (Construction B).
     """
 
     qi: tuple[str, ...]
@@ -44,11 +44,11 @@ class ReleaseConfig:
     missing: tuple[str, ...] = ()
     #: missing-value codes for single columns, added to ``missing``
     column_missing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: number of confidential buckets b; None = the optimal count for t (SPEC §3)
+    #: number of confidential buckets b; None = the optimal count for t (KBS 2015 §6)
     n_buckets: int | None = None
     qi_output: QiOutput = "centroid"
     confidential_output: ConfidentialOutput = "label"
-    #: several confidential columns form one joint bucket (SPEC §2); False = per column
+    #: several confidential columns form one joint bucket (KBS 2015 §4); False = per column
     joint: bool = True
     mechanism: Mechanism = "buckets"
     #: public bounds (lo, hi) of numeric confidential columns for the noise mechanisms

@@ -1,7 +1,7 @@
 """Which (t, k, b) can be met on a file, decided by arithmetic on the bucket counts.
 
 A class E of m records meets t-closeness for bucket j (share p_j) exactly when
-``ceil(m·p_j/t) ≤ n_Ej ≤ floor(m·p_j·t)`` (SPEC §3.2).  The witness used throughout is the
+``ceil(m·p_j/t) ≤ n_Ej ≤ floor(m·p_j·t)`` (KBS 2015 §6.2).  The witness used throughout is the
 *balanced layout* of N records into C classes: every class gets ⌊N/C⌋ or ⌈N/C⌉ records, and
 ⌊N_j/C⌋ or ⌈N_j/C⌉ of bucket j (deal the records, sorted by bucket, round-robin; then order
 them inside each bucket by the QIs).  It is valid whenever

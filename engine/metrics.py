@@ -1,4 +1,4 @@
-"""Information loss and the other numbers every run reports (SPEC §6).
+"""Information loss and the other numbers every run reports.
 
 * QI loss: SSE/SST in the standardised QI space of :func:`engine.encode.encode_qi` (the
   microaggregation literature's 100·SSE/SST without the 100): the within-class sum of squared

@@ -1,9 +1,9 @@
 """k-anonymous microaggregation of a numeric matrix (no t-closeness constraint).
 
 The QI part of every release without a bucket constraint (``tclose anonymize`` with no
-confidential column, and the noise mechanisms of SPEC §5) needs records grouped into classes of
-at least k records whose values are as close as possible, measured by the within-class sum of
-squares (SSE) on standardised columns.
+confidential column, and the noise mechanisms of Construction B) needs records grouped into
+classes of at least k records whose values are as close as possible, measured by the
+within-class sum of squares (SSE) on standardised columns.
 
 The method, in three stages:
 

@@ -1,4 +1,4 @@
-"""Partition records into k-anonymous t-close classes (SPEC §3.2, KBS 2015 §6.2–6.3).
+"""Partition records into k-anonymous t-close classes (KBS 2015 §6.2–6.3).
 
 :func:`tclose_partition` is MDAV (maximum distance to average vector) with per-bucket caps:
 

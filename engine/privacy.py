@@ -5,7 +5,7 @@ Every function here is a pure formula with its source and its assumption in the 
 a list of :class:`Guarantee` records, which the GUI's calculator panel, ``tclose convert`` and
 the release report render as they are.
 
-Sources (SPEC §4 wins where they disagree):
+Sources (where a paper's printed formula and its own derivation disagree, the derivation wins):
 
 * KBS 2015 — Domingo-Ferrer & Soria-Comas, "From t-closeness to differential privacy and vice
   versa in data anonymization": Proposition 1 (ε-DP ⇒ stochastic t-closeness) and
@@ -15,7 +15,7 @@ Sources (SPEC §4 wins where they disagree):
 
 The paper's printed (N − |E| − 1) in Proposition 1 and in TIFS Theorem 3 is replaced by
 (N − |E|), which is what the derivation (inequality (3) of KBS 2015) and TIFS Theorem 2 give;
-it is the larger value, hence the safe bound (SPEC §4).
+it is the larger value, hence the safe bound (KBS 2015, inequality (3)).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def stochastic_t(epsilon: float, class_size: int, n: int) -> float:
     through an ε-DP mechanism applied to that record alone (for any two records i, j and any
     set B of outputs, P(Z(c_i) ∈ B) ≤ e^ε P(Z(c_j) ∈ B)); the t refers to the expected
     distributions of the noisy values, not to one realisation.  The paper prints
-    (N − |E| − 1); its derivation gives (N − |E|), the larger, safe value (SPEC §4).
+    (N − |E| − 1); its derivation gives (N − |E|), the larger, safe value (inequality (3)).
     """
     epsilon = _check_epsilon(epsilon)
     size, n = _check_k_n(class_size, n)
@@ -141,7 +141,8 @@ def kt_from_ldp(epsilon: float, k: int, n: int) -> float:
     """ε-LDP ⇒ (k, t)-closeness with t = (k + (N − k)e^ε)/N (TIFS 2022, Theorem 3).
 
     (k, t)-closeness bounds *every* subset of k records, not only the classes of one partition.
-    The theorem prints (N − k − 1); the derivation-consistent (N − k) is used (SPEC §4).
+    The theorem prints (N − k − 1); the derivation-consistent (N − k) is used (as in KBS 2015,
+    inequality (3)).
     """
     return stochastic_t(epsilon, k, n)
 

@@ -1,7 +1,7 @@
 """The release table: QIs recoded per class, confidential values replaced by their bucket.
 
 Every record of a class gets the same released QI values, so the released table falls apart
-into the equivalence classes a checker can find without any other information (SPEC §1-2):
+into the equivalence classes a checker can find without any other information (KBS 2015 §2):
 
 * ``centroid``: mean for numeric columns (rounded to the column's own precision), the median
   category for ordinal ones, the most frequent category for nominal ones, the mean date;

@@ -2,8 +2,9 @@
 
 The report says what was released and why it is safe: the data set, the role of every column,
 the parameters and mechanism, the guarantees achieved with the assumptions they rest on (in
-plain words, SPEC §4), the confidential buckets, the class sizes, the preview plots,
-information loss, disclosure risk before and after, software version, date and seed policy.
+plain words, KBS 2015 §3–5 and TIFS 2022), the confidential buckets, the class sizes, the
+preview plots, information loss, disclosure risk before and after, software version, date and
+seed policy.
 
 It is one HTML file with its images embedded as base64 PNG and its style inline, so that it
 opens offline on an air-gapped machine, can be mailed as one attachment, and prints cleanly
@@ -186,7 +187,7 @@ def release_guarantees(release: Release) -> list[Guarantee]:
 
     The bucket mechanism is judged by the t the verifier read off the released file (not the
     t requested); a noise mechanism by its ε, times the number of draws when the noise was
-    redrawn until t-close (each draw spends ε again, SPEC §5).
+    redrawn until t-close (each draw spends ε again, Construction B).
     """
     from engine.privacy import Guarantee, guarantees
 

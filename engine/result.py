@@ -18,7 +18,7 @@ from engine.config import ReleaseConfig
 
 @dataclass
 class Buckets:
-    """The partition of the confidential values into buckets (SPEC §3.1)."""
+    """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
 
     #: the released text of each bucket, e.g. ``"[0, 12500)"`` or ``"{Asthma, Cancer}"``
     labels: list[str]
@@ -47,7 +47,7 @@ class Buckets:
 
 @dataclass
 class Verification:
-    """What the independent verifier read off a released table (SPEC §2)."""
+    """What the independent verifier read off a released table (KBS 2015 Definition 4)."""
 
     #: size of the smallest equivalence class
     k: int
@@ -75,7 +75,7 @@ class Release:
     #: the released table: QIs recoded, confidential protected, rows shuffled
     table: pd.DataFrame
     config: ReleaseConfig
-    #: JSON-ready numbers of SPEC §6 (the ``--summary`` file and the report)
+    #: JSON-ready numbers every run reports (the ``--summary`` file and the report)
     summary: dict[str, Any]
     #: the independent check of ``table`` (always run; a failing release raises instead)
     verification: Verification

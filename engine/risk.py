@@ -12,7 +12,8 @@ disclosure*)?  This module answers both with the standard, model-free measures:
   risk exceeds a threshold;
 - **attribute disclosure**: the largest share of a class that takes one confidential value
   (bucket).  It is compared with the largest share of that value in the whole file, which is
-  what the intruder knows anyway; t-closeness bounds the ratio of the two by t (SPEC §2).
+  what the intruder knows anyway; t-closeness bounds the ratio of the two by t (KBS 2015,
+  Definition 4).
 
 The measures read the table only (a class is a set of rows with identical QI values, missing
 values counting as a value), so the same functions score the original data and the release.

@@ -1,6 +1,6 @@
 """Column roles and column types: what a column is for, and how its values compare.
 
-See SPEC §1.  A column without a role is dropped; ``other`` columns are released unchanged
+See KBS 2015 §2.  A column without a role is dropped; ``other`` columns are released unchanged
 only when the user asks for them explicitly, because an untagged column can be a hidden
 identifier.
 """

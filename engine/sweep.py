@@ -4,7 +4,7 @@ Choosing t (or ε) and k is a trade-off the analyst has to see: stronger privacy
 ε, larger k) costs information.  :func:`run_sweep` runs the engine on every point of a grid
 and tabulates the information loss; :func:`sweep_figure` draws it against the privacy level,
 one curve per k (as the poster of Soria-Comas et al. does for ε from 0.01 to 10).  A point
-that cannot be met on the data (SPEC §3.3) is a row with ``feasible=False`` and the reason,
+that cannot be met on the data (KBS 2015 §6.2) is a row with ``feasible=False`` and the reason,
 not an error: an infeasible corner is part of the answer.
 """
 

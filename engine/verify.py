@@ -1,4 +1,4 @@
-"""The independent check of a release: it reads the released table and nothing else (SPEC §2).
+"""The independent check of a release: it reads the released table and nothing else.
 
 Equivalence classes are the groups of rows with identical released QI values; buckets are the
 distinct tuples of released confidential values (an empty cell is a value of its own).  For
@@ -32,7 +32,7 @@ def group_ids(table: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
 
 
 def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
-    """d(class distribution, file distribution) of every class (Definition 4, SPEC §2)."""
+    """d(class distribution, file distribution) of every class (KBS 2015, Definition 4)."""
     n = len(classes)
     n_classes = int(classes.max()) + 1
     n_buckets = int(buckets.max()) + 1

@@ -44,7 +44,7 @@ def test_proposition_3_values() -> None:
 
 
 def test_proposition_1_uses_the_derivation_form_not_the_misprint() -> None:
-    """(|E| + (N − |E|)e^ε)/N, strictly above the printed (N − |E| − 1) form (SPEC §4)."""
+    """(|E| + (N − |E|)e^ε)/N, strictly above the printed (N − |E| − 1) form (KBS 2015, (3))."""
     eps, size, n = 1.0, 10, 1000
     ours = pv.stochastic_t(eps, size, n)
     printed = size / n * (1 + (n - size - 1) / size * math.exp(eps))

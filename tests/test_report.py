@@ -202,7 +202,7 @@ def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
     assert before.n_unique > 1000 and after.n_unique == 0  # adult has many QI uniques
     assert f"{before.n_unique:,} ({100 * before.share_unique:.1f} %)" in html
     assert after.max_risk <= 1 / release.verification.k
-    # attribute disclosure stays within t of the prior (t-closeness, SPEC §2)
+    # attribute disclosure stays within t of the prior (t-closeness, KBS 2015 Definition 4)
     assert after.max_attribute_share <= release.verification.t * after.prior_max_share + 1e-9
 
 

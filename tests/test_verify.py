@@ -1,4 +1,4 @@
-"""The verifier and the distance of SPEC §2 on hand-computed cases."""
+"""The verifier and the distance of KBS 2015 Definition 4 on hand-computed cases."""
 
 from __future__ import annotations
 

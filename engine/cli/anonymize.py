@@ -1,7 +1,7 @@
 """``tclose anonymize``: read a table, release it k-anonymous and t-close, write it out.
 
 The flags are a contract that scripts and checks depend on (issue 3); see ``--help``.  With
-``--epsilon E`` the bucket mechanism uses t = exp(E/2) (SPEC §4, Proposition 3) and says so.
+``--epsilon E`` the bucket mechanism uses t = exp(E/2) (KBS 2015, Proposition 3) and says so.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``tclose convert``: what a t or an ε means, as the calculator's table (SPEC §4).
+"""``tclose convert``: what a t or an ε means, as the calculator's table (KBS 2015, TIFS 2022).
 
     tclose convert --t 2 --k 5 --n 100
     tclose convert --epsilon 0.72 --k 5 --n 100 --mechanism laplace --json

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="check the k and t a released table achieves",
         description=(
             "Read RELEASE, group its rows by the released quasi-identifier values and compare "
-            "the released confidential values of every class with the whole file (SPEC §2)."
+            "the released confidential values of every class with the whole file "
+            "(KBS 2015, Definition 4)."
         ),
     )
     p.add_argument("release", metavar="RELEASE", help="released table (.csv or .xlsx)")

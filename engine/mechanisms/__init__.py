@@ -1,4 +1,4 @@
-"""ε-differential privacy for confidential values by noise (Construction B, SPEC §5).
+"""ε-differential privacy for confidential values by noise (Construction B).
 
 * :mod:`~engine.mechanisms.sampling` — where randomness comes from (OpenDP / OS entropy by
   default, a documented seeded path for audits) and exact integer noise samplers;

@@ -1,6 +1,6 @@
 """Laplace noise for numeric confidential values, plain and after insensitive microaggregation.
 
-Plain (SPEC §5): clamp every value to public bounds [lo, hi], add Laplace noise of scale
+Plain (Construction B): clamp every value to public bounds [lo, hi], add Laplace noise of scale
 Δ/ε with Δ = hi − lo.  One person's value moves the clamped value by at most Δ, so each
 released value (and, records being independent, the whole column) is ε-DP.
 

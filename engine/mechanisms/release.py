@@ -1,7 +1,7 @@
 """Construction B end to end: k-anonymous QIs, ε-DP noise on the confidential columns.
 
 :func:`noise_release` is what :func:`engine.anonymize.anonymize` calls for every mechanism but
-``"buckets"``.  Steps (SPEC §5):
+``"buckets"``.  Steps (Construction B):
 
 1. declared missing codes become missing; column types are resolved as for the buckets route;
 2. QIs: k-anonymous microaggregation (no bucket constraint), released as class centroids or

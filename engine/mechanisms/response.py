@@ -4,7 +4,7 @@ Uniform variant (TIFS 2022, Fig. 4): keep the true category with probability p, 
 draw one uniformly from all n categories (possibly the true one again).  The channel is
 P(o | i) = p·[o = i] + (1 − p)/n, whose largest ratio is 1 + n·p/(1 − p) = e^ε, so
 p = (e^ε − 1)/(e^ε − 1 + n).  (The paper's equation (1) prints a different expression; the
-channel is the authority, SPEC §5, and :func:`channel_epsilon` checks it.)
+channel is the authority, Construction B, and :func:`channel_epsilon` checks it.)
 
 Empirical variant (TIFS 2022, Fig. 5): otherwise draw from the file's own category shares.
 Its channel depends on the data (so it is a t-closeness mechanism, not a DP one); its t is the

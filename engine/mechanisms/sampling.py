@@ -9,7 +9,7 @@ output under two inputs is exactly the one of the integer noise distribution.  O
 Laplace mechanism for floats works the same way ("internally, all sampling is done using the
 discrete Laplace distribution").
 
-Two sources, chosen by the seed policy (SPEC §5):
+Two sources, chosen by the seed policy (Construction B):
 
 * :class:`OsEntropy` (``seed=None``, the default): discrete Laplace noise from OpenDP's vetted
   sampler, which draws from the operating system's cryptographically secure generator; uniform
