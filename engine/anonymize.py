@@ -21,17 +21,17 @@ import pandas as pd
 from engine.blocks import tclose_blocks, use_blocks
 from engine.buckets import make_buckets, optimal_bucket_count
 from engine.config import ReleaseConfig
-from engine.encode import encode_qi, resolve_columns
-from engine.errors import FeasibleAlternative, InfeasibleError, InputError, VerificationError
+from engine.encode import encode_qi
+from engine.errors import InfeasibleError
 from engine.feasibility import class_bounds
-from engine.io import apply_missing
 from engine.metrics import class_size_stats, confidential_loss, sse_sst
 from engine.microaggregation import microaggregate
 from engine.partition import tclose_partition
+from engine.prepare import prepare
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.recode import build_release
 from engine.result import Buckets, Release
-from engine.verify import verify_release
+from engine.verify import require_verified
 from engine.version import __version__
 
 #: the assumption under which ε = 2 ln t holds (KBS 2015, Proposition 3); shown with every ε
@@ -179,16 +179,6 @@ def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
     return out
 
 
-def _check_columns(data: pd.DataFrame, config: ReleaseConfig) -> None:
-    named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
-    absent = [c for c in named if c not in data.columns]
-    if absent:
-        have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input (it has: {have})."
-        )
-
-
 def anonymize(
     data: pd.DataFrame,
     config: ReleaseConfig,
@@ -203,26 +193,9 @@ def anonymize(
         return noise_release(data, config, progress=progress, cancel=cancel)
     started = time.perf_counter()
     step(progress, cancel, 0.0, "Preparing")
-    _check_columns(data, config)
-    qi, confidential = list(config.qi), list(config.confidential)
-    n = len(data)
-    if n == 0:
-        raise InputError("The input has no records.")
-    if config.k > n:
-        raise InfeasibleError(
-            f"k = {config.k} needs at least {config.k} records but the input has {n}; "
-            f"the largest possible k is {n} (any t works then; no t helps with k = {config.k}).",
-            alternatives=[
-                FeasibleAlternative(
-                    f"largest k for this t: k = {n}", {"k": n, "t": config.bucket_t}
-                )
-            ],
-        )
-    # missing codes matter only where values are recoded; keep columns pass unchanged
-    used = [c for c in data.columns if c in (*qi, *confidential)]
-    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
-    clean = apply_missing(data[used], config.missing, column_missing).reset_index(drop=True)
-    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
+    prepared = prepare(data, config)
+    qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
+    types, orders = prepared.types, prepared.orders
     X = encode_qi(clean, qi, types, orders)
     step(progress, cancel, 0.05, "Forming buckets")
     warnings: list[str] = []
@@ -276,11 +249,7 @@ def anonymize(
         original=data.reset_index(drop=True),
     )
     step(progress, cancel, 0.9, "Verifying the release")
-    verification = verify_release(table, qi, confidential, t=t, k=config.k)
-    if not verification.ok:
-        raise VerificationError(
-            f"The release failed its independent check and was not written: {verification.message}"
-        )
+    verification = require_verified(table, qi, confidential, t=t, k=config.k)
     sizes = class_size_stats(sizes=verification.class_sizes)
     if qi and confidential and sizes["min"] > 2 * config.k:
         warnings.append(

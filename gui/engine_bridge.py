@@ -18,18 +18,6 @@ from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError
 from engine.io import apply_missing
 from engine.progress import CancelFn, ProgressFn, step
-from engine.result import Release
-
-
-def anonymize(
-    data: pd.DataFrame,
-    config: ReleaseConfig,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
-) -> Release:
-    from engine.anonymize import anonymize as run
-
-    return run(data, config, progress=progress, cancel=cancel)
 
 
 @dataclasses.dataclass(frozen=True)

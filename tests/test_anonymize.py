@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import engine.anonymize as anonymize_module
 from engine.anonymize import anonymize
 from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError, InputError, VerificationError
@@ -114,14 +113,16 @@ def test_no_confidential_column_is_plain_k_anonymity(people):
 
 
 def test_failed_verification_raises(people, monkeypatch):
-    real = anonymize_module.verify_release
+    import engine.verify as verify_module
+
+    real = verify_module.verify_release
 
     def broken(table, qi, confidential, *, t=None, k=None):
         v = real(table, qi, confidential, t=t, k=k)
         v.ok = False
         return v
 
-    monkeypatch.setattr(anonymize_module, "verify_release", broken)
+    monkeypatch.setattr(verify_module, "verify_release", broken)
     with pytest.raises(VerificationError):
         anonymize(people, config())
 

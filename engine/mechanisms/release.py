@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from engine.config import ReleaseConfig
-from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.errors import InfeasibleError, InputError
 from engine.mechanisms.laplace import check_bounds, insensitive_release, laplace_release
 from engine.mechanisms.response import randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source, seed_policy
@@ -261,11 +261,11 @@ def noise_release(
 ) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
     from engine.buckets import optimal_bucket_count
-    from engine.encode import encode_qi, resolve_columns
-    from engine.io import apply_missing
+    from engine.encode import encode_qi
     from engine.metrics import class_size_stats, sse_sst
+    from engine.prepare import prepare
     from engine.recode import build_release
-    from engine.verify import verify_release
+    from engine.verify import require_verified
 
     started = time.perf_counter()
     if config.mechanism == "buckets":
@@ -278,25 +278,11 @@ def noise_release(
             f"The {config.mechanism} mechanism adds noise to confidential columns; tag at least "
             "one column as confidential."
         )
-    named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
-    absent = [c for c in named if c not in data.columns]
-    if absent:
-        raise InputError(f"No column named {', '.join(map(repr, absent))} in the input.")
-    n = len(data)
-    if n == 0:
-        raise InputError("The input has no records.")
-    if config.k > n:
-        raise InfeasibleError(
-            f"k = {config.k} needs at least {config.k} records but the input has {n}; "
-            f"the largest possible k is {n}."
-        )
+    prepared = prepare(data, config)
+    qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
+    types, orders = prepared.types, prepared.orders
     original = data.reset_index(drop=True)
-    qi, confidential = list(config.qi), list(config.confidential)
-    # missing codes matter only where values are protected; keep columns pass unchanged
-    used = [c for c in original.columns if c in (*qi, *confidential)]
-    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
-    clean = apply_missing(original[used], config.missing, column_missing).reset_index(drop=True)
-    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
+    n = len(original)
     warnings: list[str] = []
     plans = _plan_columns(clean, config, types, orders, warnings)
 
@@ -363,14 +349,9 @@ def noise_release(
         original=released,
     )
     step(progress, cancel, 0.92, "Verifying the release")
-    verification = verify_release(table, qi, [], k=config.k)
-    if not verification.ok:
-        raise VerificationError(
-            f"The release failed its independent check and was not written: {verification.message}"
-        )
+    verification = require_verified(table, qi, [], k=config.k)
     # the equivalence classes a checker sees (classes whose recoded QIs coincide merge)
-    released_sizes = np.asarray(verification.class_sizes, dtype=np.int64)
-    sizes = class_size_stats(np.repeat(np.arange(released_sizes.size), released_sizes))
+    sizes = class_size_stats(sizes=verification.class_sizes)
     summary = _summary(
         config, plans, column_draws, classes, sizes, verification, draws, achieved_t, b
     )
