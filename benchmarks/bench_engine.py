@@ -5,8 +5,9 @@
 
 Every case runs in its own process, so that its peak resident memory
 (``resource.getrusage``) is its own.  The table has one row per case: records, the seconds of
-the engine call (:func:`engine.anonymize.anonymize`, everything from the data frame in memory
-to the verified release), peak RSS, QI SSE/SST (%), achieved k and t, and the partition path.
+the engine call (:func:`engine.release.anonymize.anonymize`, everything from the data frame
+in memory to the verified release), peak RSS, QI SSE/SST (%), achieved k and t, and the
+partition path.
 
 The I/O ratio compares the whole command line run (``python -m engine anonymize`` on the
 largest synthetic CSV: read, anonymize, verify, write) with the time pandas takes to read and
@@ -67,8 +68,8 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     """One engine call in this process; returns the row of the table."""
     import pandas as pd
 
-    from engine.anonymize import anonymize
-    from engine.config import ReleaseConfig
+    from engine.params import ReleaseParams
+    from engine.release.anonymize import anonymize
 
     if name == "synthetic":
         from benchmarks.synthetic import generate
@@ -78,7 +79,7 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     else:
         spec = REAL[name]
         data = pd.read_csv(DATA / spec["file"], sep=spec["sep"], dtype=str, keep_default_na=False)
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=tuple(spec["qi"]),
         confidential=tuple(spec["confidential"]),
         k=k,
@@ -90,8 +91,8 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     started = time.perf_counter()
     release = anonymize(data, config)
     seconds = time.perf_counter() - started
-    from engine.blocks import use_blocks
-    from engine.encode import encode_qi, resolve_columns
+    from engine.release.blocks import use_blocks
+    from engine.release.encode import encode_qi, resolve_columns
 
     qi = list(spec["qi"])
     types, orders = resolve_columns(data[qi], qi, {}, {})
@@ -225,7 +226,7 @@ def peers(release_csv: Path, qi: list[str], confidential: list[str]) -> dict:
         return {"note": f"peers skipped: no environment at {PEERS_PYTHON.name}"}
     import pandas as pd
 
-    from engine.verify import verify_release
+    from engine.release.verify import verify_release
 
     table = pd.read_csv(release_csv, dtype=str, keep_default_na=False)
     started = time.perf_counter()

@@ -3,9 +3,9 @@
     python -m benchmarks.bench_quality               # acs and synthetic, t = 2 and 3, k = 10
 
 For each data set and t: the QI SSE/SST (%) and seconds of the exact bucket-capped MDAV
-(:func:`engine.partition.tclose_partition`) and of the block path
-(:func:`engine.blocks.tclose_blocks`, default settings), their ratio (target ≤ 1.15), and the
-achieved k and t of the block path's classes.
+(:func:`engine.release.partition.tclose_partition`) and of the block path
+(:func:`engine.release.blocks.tclose_blocks`, default settings), their ratio (target ≤ 1.15),
+and the achieved k and t of the block path's classes.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.synthetic import generate
-from engine.blocks import tclose_blocks
-from engine.buckets import make_buckets, optimal_bucket_count
-from engine.encode import encode_qi, resolve_columns
 from engine.io import apply_missing
-from engine.metrics import sse_sst
-from engine.partition import tclose_partition
-from engine.verify import class_distances
+from engine.release.blocks import tclose_blocks
+from engine.release.buckets import make_buckets, optimal_bucket_count
+from engine.release.encode import encode_qi, resolve_columns
+from engine.release.metrics import sse_sst
+from engine.release.partition import tclose_partition
+from engine.release.verify import class_distances
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
@@ -33,7 +33,7 @@ DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 def prepare(
     frame: pd.DataFrame, qi: list[str], conf: str, t: float, missing: tuple[str, ...]
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The encoded QI matrix and bucket codes, as :func:`engine.anonymize.anonymize` makes them."""
+    """The encoded QI matrix and bucket codes, as :func:`engine.release.anonymize.anonymize`."""
     clean = apply_missing(frame[[*qi, conf]], missing, {}).reset_index(drop=True)
     types, orders = resolve_columns(clean, [*qi, conf], {}, {})
     X = encode_qi(clean, qi, types, orders)

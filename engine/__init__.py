@@ -3,8 +3,86 @@
 The engine is plain Python on numpy, pandas and scipy.  It knows nothing of Qt or of the
 ``gui`` package (an import-linter contract in ``pyproject.toml`` enforces this), so scripts,
 the ``tclose`` command line, the desktop app and the tests all call the same functions.
+
+A script needs only the names below::
+
+    from engine import ReleaseParams, anonymize, read_table, verify_release
+
+They are loaded on first use (PEP 562), so ``import engine.errors`` or ``tclose --help`` do
+not pay for numpy, pandas and scipy.  The parts, lowest first: :mod:`engine.io` (files in and
+out), :mod:`engine.mechanisms` (noise), :mod:`engine.release` (making and checking a release),
+:mod:`engine.report` (report, plots, risk, sweep, projects) and :mod:`engine.cli`.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from engine.version import __version__
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:
+    from engine.errors import (
+        CancelledError,
+        InfeasibleError,
+        InputError,
+        TcloseError,
+        VerificationError,
+    )
+    from engine.io import read_table, write_release
+    from engine.params import ReleaseParams
+    from engine.release.anonymize import anonymize
+    from engine.release.result import Buckets, Release, Verification
+    from engine.release.verify import verify_release
+    from engine.roles import ColumnType, Role
+
+#: public name -> module that defines it
+_EXPORTS = {
+    "CancelledError": "engine.errors",
+    "InfeasibleError": "engine.errors",
+    "InputError": "engine.errors",
+    "TcloseError": "engine.errors",
+    "VerificationError": "engine.errors",
+    "read_table": "engine.io",
+    "write_release": "engine.io",
+    "ReleaseParams": "engine.params",
+    "anonymize": "engine.release.anonymize",
+    "Buckets": "engine.release.result",
+    "Release": "engine.release.result",
+    "Verification": "engine.release.result",
+    "verify_release": "engine.release.verify",
+    "ColumnType": "engine.roles",
+    "Role": "engine.roles",
+}
+
+__all__ = [
+    "Buckets",
+    "CancelledError",
+    "ColumnType",
+    "InfeasibleError",
+    "InputError",
+    "Release",
+    "ReleaseParams",
+    "Role",
+    "TcloseError",
+    "Verification",
+    "VerificationError",
+    "__version__",
+    "anonymize",
+    "read_table",
+    "verify_release",
+    "write_release",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -13,11 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine import buckets, feasibility, privacy
-from engine.config import ReleaseConfig
+from engine import privacy
 from engine.errors import InfeasibleError
 from engine.io import apply_missing
+from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, step
+from engine.release import buckets, feasibility
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,7 +94,7 @@ def bucket_count(t: float) -> int:
     return int(buckets.optimal_bucket_count(t))
 
 
-def bucket_counts(data: pd.DataFrame, config: ReleaseConfig, n_buckets: int | None) -> np.ndarray:
+def bucket_counts(data: pd.DataFrame, config: ReleaseParams, n_buckets: int | None) -> np.ndarray:
     """Records per confidential bucket for this configuration."""
     if n_buckets is None:
         n_buckets = bucket_count(float(config.bucket_t or 1.0))
@@ -110,7 +111,7 @@ def bucket_counts(data: pd.DataFrame, config: ReleaseConfig, n_buckets: int | No
 
 def bucket_counts_task(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     n_buckets: int | None,
     *,
     progress: ProgressFn | None = None,

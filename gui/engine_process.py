@@ -75,8 +75,6 @@ class EngineStartError(EngineProcessError):
 def _serve(conn: Connection, cancel_event: Any) -> None:
     """The helper's loop: one call at a time, answers on ``conn``."""
     # warm up now, so that the first call does not pay for the imports
-    import engine.anonymize
-    import engine.io  # noqa: F401
 
     last = [0.0]
     kept: list[Any] = [None]  # the last table received

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from engine import plots
-from engine.config import ReleaseConfig
+from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.result import Release
-from engine.risk import comparison_rows, release_risk
+from engine.release.result import Release
+from engine.report import plots
+from engine.report.risk import comparison_rows, release_risk
 
 
 @dataclass
@@ -23,7 +23,7 @@ class Preview:
     """A release and its figures, all built away from the GUI thread."""
 
     release: Release
-    config: ReleaseConfig
+    config: ReleaseParams
     figures: dict[str, Figure] = field(default_factory=dict)
     before_after: dict[str, Figure] = field(default_factory=dict)
     #: disclosure risk of the original records and of the release: (measure, before, after)
@@ -45,13 +45,13 @@ def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
 
 def build_preview(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     size_px: tuple[int, int] | None = None,
 ) -> Preview:
     """Anonymize and draw (figures without pyplot are safe on any thread or process)."""
-    from engine.anonymize import anonymize
+    from engine.release.anonymize import anonymize
 
     release = anonymize(data, config, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
     risk = release_risk(release)

@@ -1,7 +1,7 @@
 """The wizard's state as plain data: what was imported, how columns are tagged, the parameters.
 
 Pages read and write one :class:`Session`; none of them keeps state of its own that another
-page needs.  The session turns itself into the engine's :class:`~engine.config.ReleaseConfig`,
+page needs.  The session turns itself into the engine's :class:`~engine.params.ReleaseParams`,
 so the wizard, a saved project and the command line all describe a release the same way.
 """
 
@@ -13,7 +13,6 @@ from typing import Any
 
 import pandas as pd
 
-from engine.config import ReleaseConfig
 from engine.io import (
     ImportInfo,
     ImportResult,
@@ -22,7 +21,8 @@ from engine.io import (
     infer_types,
     read_table,
 )
-from engine.result import Release
+from engine.params import ReleaseParams
+from engine.release.result import Release
 from engine.roles import ColumnType, Role
 
 #: share of distinct values above which a column is suggested as an identifier
@@ -161,7 +161,7 @@ class Session:
     confidential_output: str = "label"
     #: the last preview and the configuration it was computed for
     release: Release | None = None
-    release_config: ReleaseConfig | None = None
+    release_config: ReleaseParams | None = None
     #: files written by the last export
     exported: list[Path] = field(default_factory=list)
 
@@ -245,7 +245,7 @@ class Session:
         return ""
 
     # --- parameters --------------------------------------------------------------------
-    def config(self, **overrides: Any) -> ReleaseConfig:
+    def config(self, **overrides: Any) -> ReleaseParams:
         """The engine configuration these choices describe (raises InputError if invalid)."""
         params: dict[str, Any] = {
             "qi": self.columns_with(Role.QI),
@@ -269,7 +269,7 @@ class Session:
         else:
             params["t"] = float(self.t)
         params.update(overrides)
-        return ReleaseConfig(**params)
+        return ReleaseParams(**params)
 
     def prepared_data(self) -> pd.DataFrame:
         """The table with the declared missing codes applied (what the engine works on)."""

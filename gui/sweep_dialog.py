@@ -1,8 +1,8 @@
 """The privacy–utility sweep dialog: try a grid of t (or ε) and k, see the cost, pick a point.
 
-The sweep itself is :func:`engine.sweep.run_sweep`; this dialog only collects the grid, runs
+The sweep itself is :func:`engine.report.sweep.run_sweep`; this dialog only collects the grid, runs
 the sweep on a worker thread (progress and Cancel in the dialog), draws the curves with
-:func:`engine.sweep.sweep_figure`, and lets the user choose a point by clicking it in the
+:func:`engine.report.sweep.sweep_figure`, and lets the user choose a point by clicking it in the
 plot or in the table.  "Use this point" emits :attr:`SweepDialog.point_chosen` with
 ``("t" | "epsilon", value, k)`` and closes; the wizard adopts the parameters.
 """
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
+from engine.params import ReleaseParams
+from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from gui.errors import report_error
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
@@ -85,7 +85,7 @@ class SweepDialog(QDialog):
     def __init__(
         self,
         data: pd.DataFrame,
-        config: ReleaseConfig,
+        config: ReleaseParams,
         parent: QWidget | None = None,
         *,
         use_epsilon: bool | None = None,

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.anonymize import anonymize
-from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError, InputError, VerificationError
-from engine.verify import verify_release
+from engine.params import ReleaseParams
+from engine.release.anonymize import anonymize
+from engine.release.verify import verify_release
 
 
 @pytest.fixture
@@ -28,12 +28,12 @@ def people() -> pd.DataFrame:
     )
 
 
-def config(**kw) -> ReleaseConfig:
+def config(**kw) -> ReleaseParams:
     base = dict(
         qi=("age", "sex", "region"), confidential=("income",), k=5, t=2.0, identifiers=("name",)
     )
     base.update(kw)
-    return ReleaseConfig(**base)
+    return ReleaseParams(**base)
 
 
 def test_release_verifies_and_has_the_right_columns(people):
@@ -107,13 +107,13 @@ def test_missing_codes_become_their_own_bucket(people):
 
 
 def test_no_confidential_column_is_plain_k_anonymity(people):
-    release = anonymize(people, ReleaseConfig(qi=("age", "sex"), confidential=(), k=7))
+    release = anonymize(people, ReleaseParams(qi=("age", "sex"), confidential=(), k=7))
     assert release.verification.k >= 7
     assert release.verification.t is None
 
 
 def test_failed_verification_raises(people, monkeypatch):
-    import engine.verify as verify_module
+    import engine.release.verify as verify_module
 
     real = verify_module.verify_release
 
@@ -138,7 +138,7 @@ def test_figure2_end_to_end_reaches_distance_one_point_five():
     """KBS 2015 Figure 2: twelve values, three buckets of four, three classes: d = 1.5."""
     values = np.arange(1, 13) * 10
     data = pd.DataFrame({"qi": values, "conf": values})
-    release = anonymize(data, ReleaseConfig(qi=("qi",), confidential=("conf",), k=4, t=1.5))
+    release = anonymize(data, ReleaseParams(qi=("qi",), confidential=("conf",), k=4, t=1.5))
     assert release.buckets.counts.tolist() == [4, 4, 4]
     assert release.verification.n_classes == 3
     assert release.verification.t == pytest.approx(1.5)
@@ -191,9 +191,9 @@ def test_ordinal_and_date_columns(people):
 
 
 def test_class_size_candidates_and_best_partition():
-    from engine.anonymize import best_partition, class_size_candidates
-    from engine.metrics import sse_sst
-    from engine.partition import tclose_partition
+    from engine.release.anonymize import best_partition, class_size_candidates
+    from engine.release.metrics import sse_sst
+    from engine.release.partition import tclose_partition
 
     assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
     assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k

@@ -7,21 +7,21 @@ import pandas as pd
 import pytest
 
 from benchmarks.synthetic import generate
-from engine.anonymize import anonymize
-from engine.blocks import (
+from engine.errors import InfeasibleError
+from engine.params import ReleaseParams
+from engine.release.anonymize import anonymize
+from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
     stratified_split,
     tclose_blocks,
     use_blocks,
 )
-from engine.config import ReleaseConfig
-from engine.encode import encode_qi, resolve_columns
-from engine.errors import InfeasibleError
-from engine.feasibility import check_feasible
-from engine.metrics import sse_sst
-from engine.partition import layout_counts, tclose_partition
-from engine.verify import class_distances, verify_release
+from engine.release.encode import encode_qi, resolve_columns
+from engine.release.feasibility import check_feasible
+from engine.release.metrics import sse_sst
+from engine.release.partition import layout_counts, tclose_partition
+from engine.release.verify import class_distances, verify_release
 
 
 def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +80,7 @@ def test_lockstep_capped_mdav_is_valid(t, k):
 
 
 def test_lockstep_matches_the_exact_rule_inside_one_block():
-    # one block: the lockstep version and engine.partition form classes by the same rule
+    # one block: the lockstep version and engine.release.partition form classes by the same rule
     X, codes = _toy(1500, 3)
     lock = tclose_blocks(X, codes, 10, 2.0, block_size=5000, improve_rounds=0)
     exact = tclose_partition(X, codes, 10, 2.0)
@@ -120,7 +120,7 @@ def test_anonymize_takes_the_block_path_on_30k_records_and_verifies():
     data = generate(30_000, seed=4)
     # exact ages (years and days): nearly every record is a distinct QI point
     data["age"] = data["age"] + np.random.default_rng(4).integers(0, 365, len(data)) / 365
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("age", "hours", "region", "sector"), confidential=("income",), k=10, t=3.0, seed=1
     )
     qi = list(config.qi)

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.buckets import make_buckets, optimal_bucket_count, split_sorted
 from engine.errors import InputError
+from engine.release.buckets import make_buckets, optimal_bucket_count, split_sorted
 from engine.roles import ColumnType
 
 NUM = {"c": ColumnType.NUMERIC}

@@ -10,7 +10,7 @@ import pytest
 
 from engine.cli import main
 from engine.io import read_table
-from engine.verify import verify_release
+from engine.release.verify import verify_release
 
 
 @pytest.fixture

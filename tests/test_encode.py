@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.encode import encode_qi
 from engine.errors import InputError
+from engine.release.encode import encode_qi
 from engine.roles import ColumnType
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.errors import InfeasibleError
-from engine.feasibility import (
+from engine.release.feasibility import (
     check_feasible,
     class_bounds,
     layout_ok,
@@ -14,7 +14,7 @@ from engine.feasibility import (
     nearest_feasible,
     smallest_t,
 )
-from engine.partition import layout_counts
+from engine.release.partition import layout_counts
 
 
 def test_class_bounds_of_figure2():

@@ -122,8 +122,8 @@ def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path
 
 
 def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path) -> None:
-    from engine.config import ReleaseConfig
-    from engine.result import Release, Verification
+    from engine.params import ReleaseParams
+    from engine.release.result import Release, Verification
 
     n = 600_000
     win = MainWindow()
@@ -132,7 +132,7 @@ def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path) -> None:
     data = synthetic_survey(n)
     s = win.session
     s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
-    config = ReleaseConfig(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
+    config = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
     verification = Verification(5, 1.5, n, n // 5, np.full(n // 5, 5), True, "ok")
     release = Release(data[["age", "sex", "income"]], config, {}, verification, np.zeros(n), data)
     s.release, s.release_config = release, config

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from engine.cli import main
-from engine.config import ReleaseConfig
 from engine.io import read_table
-from engine.project import load_project
+from engine.params import ReleaseParams
+from engine.report.project import load_project
 from engine.roles import Role
 from gui.project_io import apply_project, open_project_file, save_project_file
 from gui.state import Session
@@ -35,7 +35,7 @@ def small_data(n: int = 400, seed: int = 3) -> pd.DataFrame:
 
 @pytest.fixture
 def dialog(qtbot) -> SweepDialog:
-    config = ReleaseConfig(qi=("age", "hours"), confidential=("illness",), k=5, t=2.0, seed=1)
+    config = ReleaseParams(qi=("age", "hours"), confidential=("illness",), k=5, t=2.0, seed=1)
     dlg = SweepDialog(small_data(), config)
     qtbot.addWidget(dlg)
     dlg.show()
@@ -112,8 +112,8 @@ def adult_session(shared_data: Path, tmp_path: Path) -> Session:
 
 def test_project_saved_from_gui_replays_from_cli(qtbot, adult_session, tmp_path) -> None:
     """GUI save → ``tclose run`` → the same release, verified the same, as the GUI's own run."""
-    from engine.anonymize import anonymize
-    from engine.verify import verify_release
+    from engine.release.anonymize import anonymize
+    from engine.release.verify import verify_release
 
     project_path = save_project_file(None, adult_session, tmp_path / "adult")
     assert project_path == tmp_path / "adult.json"

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from engine.io import read_table
-from engine.risk import release_risk
+from engine.report.risk import release_risk
 from engine.roles import Role
 from gui.wizard import PAGE_EXPORT, PAGE_PREVIEW, PAGE_PRIVACY, PAGE_TAG, MainWindow
 
@@ -132,7 +132,7 @@ def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Pa
 
 
 def verify_exported(path: Path, roles: dict[str, Role], t: float, k: int) -> None:
-    from engine.verify import verify_release
+    from engine.release.verify import verify_release
 
     table = read_table(path).data
     qi = [c for c, r in roles.items() if r == Role.QI]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.result import Verification
+from engine.release.result import Verification
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLER = ROOT / "installer"
@@ -286,7 +286,7 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
 ) -> None:
     import numpy as np
 
-    import engine.verify
+    import engine.release.verify
     from gui.smoke import run_smoke_test
 
     def broken_verifier(table, qi, confidential, *, t=None, k=None) -> Verification:
@@ -295,7 +295,7 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
             class_sizes=np.ones(len(table), dtype=int), ok=False, message="class 3 has 1 record",
         )  # fmt: skip
 
-    monkeypatch.setattr(engine.verify, "verify_release", broken_verifier)
+    monkeypatch.setattr(engine.release.verify, "verify_release", broken_verifier)
     assert run_smoke_test(qapp) == 1
     assert "FAILED" in capsys.readouterr().out
 

@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.anonymize import anonymize
-from engine.config import ReleaseConfig
+from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import CancelledError, InfeasibleError, InputError
-from engine.mechanisms import noise_release
-from engine.mechanisms import release as rel
-from engine.mechanisms.cli_args import add_noise_arguments, noise_config_kwargs
+from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
+from engine.release import noise as rel
+from engine.release.anonymize import anonymize
+from engine.release.noise import noise_release
 
 #: every key the summary must carry (the buckets route's and the noise route's)
 SUMMARY_KEYS = {
@@ -54,7 +54,7 @@ def adult(shared_data) -> pd.DataFrame:
     return df.iloc[::3].reset_index(drop=True)
 
 
-def acs_config(**over) -> ReleaseConfig:
+def acs_config(**over) -> ReleaseParams:
     base = dict(
         qi=("Age", "Sex", "Marital status"),
         confidential=("Income",),
@@ -67,7 +67,7 @@ def acs_config(**over) -> ReleaseConfig:
         seed=7,
     )
     base.update(over)
-    return ReleaseConfig(**base)
+    return ReleaseParams(**base)
 
 
 def class_sizes_of(table: pd.DataFrame, qi: list[str]) -> np.ndarray:
@@ -163,7 +163,7 @@ def test_bounds_from_the_data_are_a_visible_warning(acs) -> None:
 
 
 def test_adult_salary_by_randomized_response(adult) -> None:
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("age", "sex", "race"),
         confidential=("salary-class",),
         k=10,
@@ -195,7 +195,7 @@ def test_adult_salary_by_randomized_response(adult) -> None:
 
 
 def test_epsilon_is_split_over_columns(adult) -> None:
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("sex", "race"),
         confidential=("age", "salary-class"),
         k=20,
@@ -218,7 +218,7 @@ def _synthetic(n: int = 240) -> pd.DataFrame:
 
 
 def test_resample_until_t_reaches_an_actually_t_close_release() -> None:
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("x",),
         confidential=("y",),
         k=60,
@@ -251,7 +251,7 @@ def test_resample_until_t_reaches_an_actually_t_close_release() -> None:
 
 def test_resample_gives_up_with_a_clear_message(monkeypatch) -> None:
     monkeypatch.setattr(rel, "MAX_DRAWS", 3)
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("x",),
         confidential=("y",),
         k=5,
@@ -285,7 +285,7 @@ def test_bad_configurations_are_clear_errors(acs, over, needle) -> None:
 
 def test_an_all_missing_column_is_a_clear_error() -> None:
     data = pd.DataFrame({"x": range(10), "y": ["N/A"] * 10})
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("x",), confidential=("y",), k=2, epsilon=1.0, mechanism="laplace", missing=("N/A",)
     )
     with pytest.raises(InputError, match="all are missing"):
@@ -331,7 +331,7 @@ def test_noise_flags_become_config_arguments() -> None:
         "insensitive": True,
         "resample_until_t": 3.0,
     }
-    config = ReleaseConfig(qi=("Age",), confidential=("Income",), k=2, epsilon=1.0, **kwargs)
+    config = ReleaseParams(qi=("Age",), confidential=("Income",), k=2, epsilon=1.0, **kwargs)
     assert config.bounds["Income"] == (0.0, 250000.0)
     assert parse() == {
         "mechanism": "buckets",

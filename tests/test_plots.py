@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from engine import plots
-from engine.config import ReleaseConfig
-from engine.result import Buckets, Release, Verification
+from engine.params import ReleaseParams
+from engine.release.result import Buckets, Release, Verification
+from engine.report import plots
 
 
 def hand_built_release(t: float = 2.0, break_class: bool = False) -> Release:
@@ -44,7 +44,7 @@ def hand_built_release(t: float = 2.0, break_class: bool = False) -> Release:
         bounds=[(0.0, 30_000.0), (30_000.0, 90_000.0)],
         representatives=[(15_000.0,), (60_000.0,)],
     )
-    config = ReleaseConfig(qi=("age", "sex"), confidential=("income",), k=5, t=t)
+    config = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=t)
     verification = Verification(
         k=5, t=1.2, n_records=n, n_classes=4, class_sizes=np.full(4, 5), ok=True, message="ok"
     )

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.project import (
+from engine.params import ReleaseParams
+from engine.report.project import (
     InputChangedError,
     check_input,
     config_from_dict,
@@ -23,8 +23,8 @@ from engine.project import (
 )
 from engine.roles import ColumnType
 
-#: every ReleaseConfig field set to something other than its default
-FULL = ReleaseConfig(
+#: every ReleaseParams field set to something other than its default
+FULL = ReleaseParams(
     qi=("age", "sex"),
     confidential=("income", "disease"),
     k=7,
@@ -58,14 +58,14 @@ def csv_file(tmp_path: Path) -> Path:
 def test_every_config_field_round_trips() -> None:
     doc = config_to_dict(FULL)
     assert config_from_dict(json.loads(json.dumps(doc))) == FULL
-    plain = ReleaseConfig(qi=("q",), confidential=(), k=1)
+    plain = ReleaseParams(qi=("q",), confidential=(), k=1)
     changed = {
-        f.name for f in fields(ReleaseConfig) if getattr(FULL, f.name) != getattr(plain, f.name)
+        f.name for f in fields(ReleaseParams) if getattr(FULL, f.name) != getattr(plain, f.name)
     }
     # FULL sets every field but t (exclusive with epsilon; tested below), so a field added to
-    # ReleaseConfig without a place in the project file makes this test fail
-    assert changed == {f.name for f in fields(ReleaseConfig)} - {"t"}
-    with_t = ReleaseConfig(qi=("a",), confidential=("b",), k=3, t=2.0)
+    # ReleaseParams without a place in the project file makes this test fail
+    assert changed == {f.name for f in fields(ReleaseParams)} - {"t"}
+    with_t = ReleaseParams(qi=("a",), confidential=("b",), k=3, t=2.0)
     assert config_from_dict(config_to_dict(with_t)) == with_t
 
 
@@ -161,11 +161,11 @@ def adult_small(shared_data: Path, tmp_path: Path) -> Path:
 
 
 def test_cli_run_replays_and_checks(tmp_path: Path, adult_small: Path, capsys) -> None:
-    from engine.anonymize import anonymize
     from engine.cli import main
     from engine.io import read_table
+    from engine.release.anonymize import anonymize
 
-    cfg = ReleaseConfig(
+    cfg = ReleaseParams(
         qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=2.0, seed=9
     )
     project = save_project(
@@ -191,7 +191,7 @@ def test_cli_run_replays_and_checks(tmp_path: Path, adult_small: Path, capsys) -
 def test_cli_run_needs_an_output(tmp_path: Path, adult_small: Path, capsys) -> None:
     from engine.cli import main
 
-    cfg = ReleaseConfig(qi=("age",), confidential=("salary-class",), k=5, t=2.0)
+    cfg = ReleaseParams(qi=("age",), confidential=("salary-class",), k=5, t=2.0)
     project = save_project(new_project(adult_small, cfg), tmp_path / "p.json")
     assert main(["run", str(project)]) == 2
     assert "give one with -o" in capsys.readouterr().err

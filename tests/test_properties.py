@@ -7,12 +7,12 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.anonymize import anonymize
-from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError
-from engine.feasibility import class_bounds
-from engine.partition import tclose_partition
-from engine.verify import verify_release
+from engine.params import ReleaseParams
+from engine.release.anonymize import anonymize
+from engine.release.feasibility import class_bounds
+from engine.release.partition import tclose_partition
+from engine.release.verify import verify_release
 
 
 @st.composite
@@ -58,7 +58,7 @@ def test_feasible_releases_verify_and_infeasible_ones_name_what_works(
     data, t, k, joint, qi_output, conf_output
 ):
     frame, conf = data
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("age", "region"),
         confidential=conf,
         k=k,
@@ -76,7 +76,7 @@ def test_feasible_releases_verify_and_infeasible_ones_name_what_works(
         fixed = err.alternatives[0].params
         release = anonymize(
             frame,
-            ReleaseConfig(
+            ReleaseParams(
                 qi=("age", "region"), confidential=conf, k=fixed["k"], t=t, joint=joint, seed=0
             ),
         )

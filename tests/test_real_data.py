@@ -4,9 +4,9 @@ The issue's grid is t ∈ {1.5, 2, 3, 5} × k ∈ {5, 10, 25} on adult (salary-c
 jointly with occupation) and ACS (Income, missing code -10000).  To keep CI short these tests
 run a representative subset in which every t and every k occurs on each data set: one full
 command-line round trip per file (which also checks that the input file is unchanged), the
-other cases through :func:`engine.anonymize.anonymize` on a table read once, each written with
-``write_release`` and checked by the ``tclose verify`` command.  The full grid is the same
-command in a loop (README, "The full test grid").
+other cases through :func:`engine.release.anonymize.anonymize` on a table read once, each
+written with ``write_release`` and checked by the ``tclose verify`` command.  The full grid is
+the same command in a loop (README, "The full test grid").
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import json
 
 import pytest
 
-from engine.anonymize import anonymize
 from engine.cli import main
-from engine.config import ReleaseConfig
 from engine.io import read_table, write_release
+from engine.params import ReleaseParams
+from engine.release.anonymize import anonymize
 
 ADULT_QI = ("age", "sex", "race", "marital-status", "education")
 ACS_QI = ("Age", "Sex", "Marital status", "Education")
@@ -120,7 +120,7 @@ GRID = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "qi", "conf", "missing", "t", "k"), GRID)
 def test_grid_releases_verify(tables, tmp_path, capsys, name, qi, conf, missing, t, k):
-    config = ReleaseConfig(qi=qi, confidential=conf, k=k, t=t, missing=missing, seed=3)
+    config = ReleaseParams(qi=qi, confidential=conf, k=k, t=t, missing=missing, seed=3)
     release = anonymize(tables[name], config)
     out = tmp_path / "release.csv"
     write_release(release.table, out, metadata=release.summary)

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.report import ReportFigure, figure_png, render_report, write_report
-from engine.result import Buckets, Release, Verification
-from engine.sweep import sweep_figure
+from engine.params import ReleaseParams
+from engine.release.result import Buckets, Release, Verification
+from engine.report.html import ReportFigure, figure_png, render_report, write_report
+from engine.report.sweep import sweep_figure
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
@@ -51,7 +51,7 @@ def hand_release(qi_name: str = "age") -> Release:
             "disease": ["flu", "flu", "cold", "flu", "flu", "cold"] + ["cancer"] * 4,
         }
     )
-    cfg = ReleaseConfig(qi=(qi_name,), confidential=("disease",), k=5, t=2.0, seed=7)
+    cfg = ReleaseParams(qi=(qi_name,), confidential=("disease",), k=5, t=2.0, seed=7)
     codes = data["disease"].map({"flu": 0, "cold": 1, "cancer": 2}).to_numpy(np.int64)
     table = pd.DataFrame(
         {
@@ -151,11 +151,11 @@ def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Path]:
     """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
-    from engine.anonymize import anonymize
     from engine.io import read_table
+    from engine.release.anonymize import anonymize
 
     imported = read_table(shared_data / "adult.csv")
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
         k=10,
@@ -194,7 +194,7 @@ def test_adult_report_images_decode(adult_report) -> None:
 
 
 def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
-    from engine.risk import release_risk
+    from engine.report.risk import release_risk
 
     release, html, _ = adult_report
     risk = release_risk(release)
@@ -208,7 +208,7 @@ def test_adult_report_risk_matches_the_risk_module(adult_report) -> None:
 
 def test_write_report_beside_the_release_with_progress(tmp_path: Path) -> None:
     from engine.errors import CancelledError
-    from engine.report import report_path
+    from engine.report.html import report_path
 
     target = report_path(tmp_path / "release.xlsx")
     assert target == tmp_path / "release-report.html"

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.config import ReleaseConfig
 from engine.errors import InputError
-from engine.result import Buckets, Release, Verification
-from engine.risk import class_ids, disclosure_risk, release_risk, table_risk
+from engine.params import ReleaseParams
+from engine.release.result import Buckets, Release, Verification
+from engine.report.risk import class_ids, disclosure_risk, release_risk, table_risk
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_bad_input_is_a_clear_error(table: pd.DataFrame) -> None:
 
 def _hand_release(table: pd.DataFrame) -> Release:
     """A release of ``table`` made by hand: two classes of five, disease in two buckets."""
-    cfg = ReleaseConfig(qi=("age", "sex", "zip"), confidential=("disease",), k=5, t=2.0)
+    cfg = ReleaseParams(qi=("age", "sex", "zip"), confidential=("disease",), k=5, t=2.0)
     released = pd.DataFrame(
         {
             "age": [40.0] * 5 + [58.0] * 5,
@@ -131,7 +131,7 @@ def test_release_risk_before_and_after(table: pd.DataFrame) -> None:
 
 
 def test_comparison_rows_for_people(table: pd.DataFrame) -> None:
-    from engine.risk import comparison_rows
+    from engine.report.risk import comparison_rows
 
     risk = release_risk(_hand_release(table))
     rows = {label: (b, a) for label, b, a in comparison_rows(risk["before"], risk["after"])}

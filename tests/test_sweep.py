@@ -10,7 +10,7 @@ import pytest
 
 from engine.cli import main
 from engine.errors import InputError
-from engine.sweep import COLUMNS, pick_point, sweep_figure, sweep_grid
+from engine.report.sweep import COLUMNS, pick_point, sweep_figure, sweep_grid
 
 
 def test_grid_is_sorted_and_deduplicated() -> None:
@@ -100,7 +100,7 @@ def test_columns_contract() -> None:
 
 
 def test_dominated_points_are_flagged() -> None:
-    from engine.sweep import dominated
+    from engine.report.sweep import dominated
 
     table = _table()
     # make k = 5 at t = 3 lose more than k = 10 at t = 2 (more privacy on both axes)
@@ -114,12 +114,12 @@ def test_dominated_points_are_flagged() -> None:
 @pytest.fixture(scope="module")
 def adult_sweep(shared_data) -> pd.DataFrame:
     """The first 3,000 records of adult.csv, t ∈ {1.5, 3, 10} × k ∈ {5, 10, 25}."""
-    from engine.config import ReleaseConfig
     from engine.io import read_table
-    from engine.sweep import run_sweep
+    from engine.params import ReleaseParams
+    from engine.report.sweep import run_sweep
 
     data = read_table(shared_data / "adult.csv").data.iloc[:3000]
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
         k=5,
@@ -184,7 +184,7 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
     """A row of the table is what a direct run with the same parameters gives."""
     from dataclasses import replace
 
-    from engine.anonymize import anonymize
+    from engine.release.anonymize import anonymize
 
     cfg = replace(adult_sweep.attrs["config"], t=3.0, k=10)
     release = anonymize(adult_sweep.attrs["data"], cfg)
@@ -195,13 +195,13 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
 
 
 def test_sweep_can_be_cancelled(shared_data) -> None:
-    from engine.config import ReleaseConfig
     from engine.errors import CancelledError
     from engine.io import read_table
-    from engine.sweep import run_sweep
+    from engine.params import ReleaseParams
+    from engine.report.sweep import run_sweep
 
     data = read_table(shared_data / "adult.csv").data.iloc[:500]
-    config = ReleaseConfig(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
+    config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     calls = []
 
     def cancel() -> bool:
@@ -214,12 +214,12 @@ def test_sweep_can_be_cancelled(shared_data) -> None:
 
 def test_infeasible_points_are_rows(shared_data) -> None:
     """k = 600 cannot hold on 500 records (whatever t): a row saying why, not a crash."""
-    from engine.config import ReleaseConfig
     from engine.io import read_table
-    from engine.sweep import run_sweep
+    from engine.params import ReleaseParams
+    from engine.report.sweep import run_sweep
 
     data = read_table(shared_data / "adult.csv").data.iloc[:500]
-    config = ReleaseConfig(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
+    config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     table = run_sweep(data, config, ts=[2.0], ks=[5, 600])
     bad = table[table["k"] == 600].iloc[0]
     assert not bad["feasible"] and "largest possible k is 500" in bad["message"]
@@ -229,12 +229,12 @@ def test_infeasible_points_are_rows(shared_data) -> None:
 
 def test_epsilon_sweep_of_the_noise_mechanism(shared_data) -> None:
     """Laplace noise of scale Δ/ε: the distortion falls about 100-fold per decade of ε."""
-    from engine.config import ReleaseConfig
     from engine.io import read_table
-    from engine.sweep import run_sweep
+    from engine.params import ReleaseParams
+    from engine.report.sweep import run_sweep
 
     data = read_table(shared_data / "casc-census.csv").data
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=("AFNLWGT", "AGI"),
         confidential=("WSALVAL",),
         k=5,

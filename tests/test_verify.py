@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError
-from engine.verify import class_distances, verify_release
+from engine.release.verify import class_distances, verify_release
 
 
 def figure2_release() -> pd.DataFrame:

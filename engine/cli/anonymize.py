@@ -12,9 +12,9 @@ import math
 import sys
 from pathlib import Path
 
-from engine.config import ReleaseConfig
+from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import InputError
-from engine.mechanisms.cli_args import add_noise_arguments, noise_config_kwargs
+from engine.params import ReleaseParams
 
 
 def columns(text: str) -> tuple[str, ...]:
@@ -75,8 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.anonymize import anonymize
     from engine.io import read_table, write_release
+    from engine.release.anonymize import anonymize
 
     if args.t is None and args.epsilon is None and args.confidential:
         raise InputError("Give the privacy level with --t T or --epsilon E.")
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
     if args.buckets is not None and args.buckets < 1:
         raise InputError(f"--buckets must be at least 1, not {args.buckets}.")
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=args.qi,
         confidential=args.confidential,
         k=args.k,
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     summary["input"] = Path(args.input).name
     write_release(release.table, args.output, metadata=summary, input_path=args.input)
     if args.report:
-        from engine.report import write_report
+        from engine.report.html import write_report
 
         write_report(release, args.report, input_info=imported.info)
     if args.summary:

@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.errors import InputError
     from engine.io import write_release
-    from engine.project import InputChangedError, check_input, load_project, replay
-    from engine.report import write_report
+    from engine.report.html import write_report
+    from engine.report.project import InputChangedError, check_input, load_project, replay
 
     project = load_project(args.project)
     if args.input is not None:

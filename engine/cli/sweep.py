@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 from engine.cli.anonymize import codes, columns
-from engine.config import ReleaseConfig
+from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import InputError
-from engine.mechanisms.cli_args import add_noise_arguments, noise_config_kwargs
+from engine.params import ReleaseParams
 from engine.roles import ColumnType
 
 #: the sweep's own progress messages ("t = 2, k = 10 (3 of 15)"), one line per point
@@ -91,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
-    from engine.sweep import run_sweep, sweep_figure
+    from engine.report.sweep import run_sweep, sweep_figure
 
     qi, confidential = tuple(args.qi), tuple(args.confidential)
     if not confidential:
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     ts = _numbers(args.t, "t")
     epsilons = _numbers(args.epsilon, "epsilon")
     ks = _numbers(args.k, "k", int)
-    config = ReleaseConfig(
+    config = ReleaseParams(
         qi=qi,
         confidential=confidential,
         k=min(ks) if ks else 1,

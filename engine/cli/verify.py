@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
-    from engine.verify import verify_release
+    from engine.release.verify import verify_release
 
     table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
     v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)

@@ -6,12 +6,12 @@
   microaggregation;
 * :mod:`~engine.mechanisms.response` — randomized response (uniform and empirical) and the
   ε and t of any channel matrix;
-* :mod:`~engine.mechanisms.release` — :func:`noise_release`, the whole release;
-* :mod:`~engine.mechanisms.cli_args` — the command-line flags of the noise route.
+
+The whole noise release (QIs microaggregated, noise drawn, release verified) is
+:func:`engine.release.noise.noise_release`; this package holds only the mechanisms themselves.
 """
 
 from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
-from engine.mechanisms.release import noise_release
 from engine.mechanisms.response import (
     ResponseOutcome,
     channel_epsilon,
@@ -29,7 +29,6 @@ __all__ = [
     "empirical_response",
     "insensitive_release",
     "laplace_release",
-    "noise_release",
     "noise_source",
     "randomized_response",
     "seed_policy",

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.io import write_release
 from engine.progress import scaled, step
-from engine.report import write_report
+from engine.report.html import write_report
 from gui import settings
 from gui.errors import report_error
 from gui.widgets import Hint

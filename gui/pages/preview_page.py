@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import plots
 from engine.errors import InfeasibleError, TcloseError
-from engine.result import Release
+from engine.release.result import Release
+from engine.report import plots
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.previews import Preview, build_preview

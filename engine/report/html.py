@@ -30,8 +30,8 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.result import Release
-from engine.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.release.result import Release
+from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -127,11 +127,11 @@ def preview_figures(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> list[ReportFigure]:
-    """The plots of the GUI's preview page (from :mod:`engine.plots`), as PNG.
+    """The plots of the GUI's preview page (from :mod:`engine.report.plots`), as PNG.
 
     A plot that cannot be drawn does not stop the report: the report says which one failed.
     """
-    from engine import plots  # matplotlib is imported only when a report is written
+    from engine.report import plots  # matplotlib is imported only when a report is written
 
     makers: list[tuple[str, str, Callable[[], Figure]]] = []
     if release.buckets is not None:
@@ -222,7 +222,7 @@ def release_guarantees(release: Release) -> list[Guarantee]:
         mechanism = "insensitive"
     if mechanism not in ("laplace", "insensitive", "randomized_response"):
         mechanism = "laplace"
-    assert cfg.epsilon is not None  # ReleaseConfig insists for noise mechanisms
+    assert cfg.epsilon is not None  # ReleaseParams insists for noise mechanisms
     return guarantees(epsilon=cfg.epsilon * draws, class_sizes=sizes, mechanism=mechanism)
 
 
@@ -367,7 +367,7 @@ def _mechanism_words(release: Release) -> str:
 
 def seed_policy_words(seed: int | None) -> str:
     """What the seed means for the reader of the report (the project file says the same)."""
-    from engine.project import seed_policy
+    from engine.report.project import seed_policy
 
     note = seed_policy(seed)["note"]
     return note if seed is None else f"Fixed seed {int(seed)}. {note}"
@@ -734,7 +734,7 @@ def write_report(
         raise InputError(f"{path}: the report is an HTML file; name it ….html.")
     checksum = None
     if input_info is not None and Path(input_info.path).is_file():
-        from engine.project import file_sha256
+        from engine.report.project import file_sha256
 
         checksum = file_sha256(input_info.path, progress=scaled(progress, 0, 0.1), cancel=cancel)
     figures = preview_figures(release, progress=scaled(progress, 0.1, 0.95), cancel=cancel)

@@ -10,7 +10,7 @@ them inside each bucket by the QIs).  It is valid whenever
 
 with L_j(m) = ceil(m·p_j/t) and U_j(m) = floor(m·p_j·t) — O(b) arithmetic per C.  Taking one
 class of the layout away leaves a remainder that satisfies the same condition with C − 1
-classes, which is the invariant :mod:`engine.partition` keeps while it grows classes.
+classes, which is the invariant :mod:`engine.release.partition` keeps while it grows classes.
 
 With the file's own shares, C = 1 (one class holding everything) always qualifies: any
 t ≥ 1 and any k ≤ N can be met, at worst with few large classes.  Infeasible means k > N, or,

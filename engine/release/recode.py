@@ -21,9 +21,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.buckets import format_number
-from engine.encode import category_order, numeric_values, ordinal_ranks
-from engine.result import Buckets
+from engine.release.buckets import format_number
+from engine.release.encode import category_order, numeric_values, ordinal_ranks
+from engine.release.result import Buckets
 from engine.roles import ColumnType
 
 _EPOCH = pd.Timestamp("1970-01-01")

@@ -1,7 +1,7 @@
 """Construction B end to end: k-anonymous QIs, ε-DP noise on the confidential columns.
 
-:func:`noise_release` is what :func:`engine.anonymize.anonymize` calls for every mechanism but
-``"buckets"``.  Steps (Construction B):
+:func:`noise_release` is what :func:`engine.release.anonymize.anonymize` calls for every
+mechanism but ``"buckets"``.  Steps (Construction B):
 
 1. declared missing codes become missing; column types are resolved as for the buckets route;
 2. QIs: k-anonymous microaggregation (no bucket constraint), released as class centroids or
@@ -31,14 +31,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError, InputError
 from engine.mechanisms.laplace import check_bounds, insensitive_release, laplace_release
 from engine.mechanisms.response import randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source, seed_policy
+from engine.params import ReleaseParams
 from engine.privacy import guarantees, stochastic_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.result import Release
+from engine.release.result import Release
 from engine.roles import ColumnType
 from engine.version import __version__
 
@@ -75,13 +75,13 @@ class ColumnDraw:
 
 def _plan_columns(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     types: Mapping[str, ColumnType],
     orders: Mapping[str, tuple[str, ...]],
     warnings: list[str],
 ) -> list[ColumnPlan]:
-    from engine.encode import category_order, numeric_values
-    from engine.recode import decimals
+    from engine.release.encode import category_order, numeric_values
+    from engine.release.recode import decimals
 
     assert config.epsilon is not None
     confidential = list(config.confidential)
@@ -148,7 +148,7 @@ def _plan_columns(
 
 def _draw_column(
     plan: ColumnPlan,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     source: NoiseSource,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
@@ -244,7 +244,7 @@ def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[n
 
 def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) -> float:
     """The worst class's distance to the file on the release's own buckets."""
-    from engine.verify import class_distances
+    from engine.release.verify import class_distances
 
     return max(
         float(class_distances(classes, codes).max())
@@ -254,18 +254,18 @@ def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) 
 
 def noise_release(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     *,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
-    from engine.buckets import optimal_bucket_count
-    from engine.encode import encode_qi
-    from engine.metrics import class_size_stats, sse_sst
-    from engine.prepare import prepare
-    from engine.recode import build_release
-    from engine.verify import require_verified
+    from engine.release.buckets import optimal_bucket_count
+    from engine.release.encode import encode_qi
+    from engine.release.metrics import class_size_stats, sse_sst
+    from engine.release.prepare import prepare
+    from engine.release.recode import build_release
+    from engine.release.verify import require_verified
 
     started = time.perf_counter()
     if config.mechanism == "buckets":
@@ -289,7 +289,7 @@ def noise_release(
     step(progress, cancel, 0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
     if qi and config.k > 1:
-        from engine.microaggregation import microaggregate
+        from engine.release.microaggregation import microaggregate
 
         classes = np.asarray(
             microaggregate(
@@ -372,7 +372,7 @@ def noise_release(
 
 
 def _summary(
-    config: ReleaseConfig,
+    config: ReleaseParams,
     plans: list[ColumnPlan],
     column_draws: list[ColumnDraw],
     classes: np.ndarray,

@@ -22,22 +22,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.config import ReleaseConfig
 from engine.errors import InputError, TcloseError
+from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.roles import ColumnType
 from engine.version import __version__
 
 if TYPE_CHECKING:
     from engine.io import ImportInfo
-    from engine.result import Release
+    from engine.release.result import Release
 
 #: the ``format`` field that marks a tclose project file
 FORMAT = "tclose-project"
 #: the layout version this module writes (and the newest it reads)
 FORMAT_VERSION = 1
 
-#: ReleaseConfig fields stored under "parameters" (the rest have sections of their own)
+#: ReleaseParams fields stored under "parameters" (the rest have sections of their own)
 _PARAMETERS = (
     "k",
     "t",
@@ -81,7 +81,7 @@ class Project:
     """A saved release recipe: input, configuration and where the results go."""
 
     input: InputSpec
-    config: ReleaseConfig
+    config: ReleaseParams
     #: the released table (.csv or .xlsx); None = the caller chooses
     output: Path | None = None
     #: the HTML release report; None = none
@@ -120,7 +120,7 @@ def file_sha256(
 
 def new_project(
     input_path: str | Path,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     *,
     sheet: str | None = None,
     separator: str | None = None,
@@ -143,10 +143,10 @@ def new_project(
     )
 
 
-# -- ReleaseConfig <-> JSON ----------------------------------------------------------------------
+# -- ReleaseParams <-> JSON ----------------------------------------------------------------------
 
 
-def config_to_dict(config: ReleaseConfig) -> dict[str, Any]:
+def config_to_dict(config: ReleaseParams) -> dict[str, Any]:
     """The configuration in readable sections: roles, types, missing, parameters, ..."""
     return {
         "roles": {
@@ -203,7 +203,7 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
-def config_from_dict(data: Mapping[str, Any]) -> ReleaseConfig:
+def config_from_dict(data: Mapping[str, Any]) -> ReleaseParams:
     """The inverse of :func:`config_to_dict` (clear InputErrors for hand-edited mistakes)."""
     roles = _mapping(data.get("roles"), "roles")
     try:
@@ -231,7 +231,7 @@ def config_from_dict(data: Mapping[str, Any]) -> ReleaseConfig:
     seed = _mapping(data.get("seed_policy"), "seed_policy").get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InputError(f"Project file: the seed must be a whole number or null, not {seed!r}.")
-    return ReleaseConfig(
+    return ReleaseParams(
         qi=_str_list(roles.get("quasi_identifiers"), "roles.quasi_identifiers"),
         confidential=_str_list(roles.get("confidential"), "roles.confidential"),
         identifiers=_str_list(roles.get("identifiers"), "roles.identifiers"),
@@ -429,8 +429,8 @@ def replay(
     Returns ``(release, import_info)``.  With a seed in the project the release is the same
     table as the first time; without one it is another draw with the same guarantee.
     """
-    from engine.anonymize import anonymize  # imported here: the engine core is heavy
     from engine.io import read_table
+    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
 
     try:
         check_input(project, progress=scaled(progress, 0.0, 0.05), cancel=cancel)

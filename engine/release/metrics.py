@@ -1,6 +1,6 @@
 """Information loss and the other numbers every run reports.
 
-* QI loss: SSE/SST in the standardised QI space of :func:`engine.encode.encode_qi` (the
+* QI loss: SSE/SST in the standardised QI space of :func:`engine.release.encode.encode_qi` (the
   microaggregation literature's 100·SSE/SST without the 100): the within-class sum of squared
   distances to the class centroid over the total sum of squares.
 * Confidential distortion: SSE/SST of the bucket representative against the original value,
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.encode import numeric_values
-from engine.result import Buckets
+from engine.release.encode import numeric_values
+from engine.release.result import Buckets
 from engine.roles import ColumnType
 
 

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.result import Release
+from engine.release.result import Release
 
 #: default threshold of the re-identification risk: more than 1 in 5, i.e. classes below 5
 DEFAULT_THRESHOLD = 0.2

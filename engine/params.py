@@ -1,7 +1,7 @@
 """The parameters of one release, as one immutable object.
 
-The command line builds a :class:`ReleaseConfig` from its flags, the GUI from its wizard pages
-and a project file from JSON; all three hand it to :func:`engine.anonymize.anonymize`.
+The command line builds a :class:`ReleaseParams` from its flags, the GUI from its wizard pages
+and a project file from JSON; all three hand it to :func:`engine.release.anonymize.anonymize`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ Mechanism = Literal["buckets", "laplace"]
 
 
 @dataclass(frozen=True)
-class ReleaseConfig:
+class ReleaseParams:
     """Everything that decides what is released.
 
     Exactly one of ``t`` and ``epsilon`` is given.  With the bucket mechanism an ``epsilon``

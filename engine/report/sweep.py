@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from engine.config import ReleaseConfig
 from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.result import Release
+from engine.release.result import Release
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -97,7 +97,7 @@ def _achieved_t(release: Release) -> float:
 
 def run_sweep(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     *,
     ts: Iterable[float] | None = None,
     epsilons: Iterable[float] | None = None,
@@ -105,14 +105,14 @@ def run_sweep(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> pd.DataFrame:
-    """Run :func:`engine.anonymize.anonymize` on every (level, k) of the grid.
+    """Run :func:`engine.release.anonymize.anonymize` on every (level, k) of the grid.
 
     ``config`` gives everything but the privacy level and k (its own t/ε/k are replaced).
     Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
     both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
     sweep (CancelledError); a point that is infeasible is recorded, not raised.
     """
-    from engine.anonymize import anonymize  # imported here: the engine core is heavy
+    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
 
     grid = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     rows: list[dict[str, Any]] = []
@@ -165,7 +165,7 @@ def run_sweep(
     return table
 
 
-def main_measure(config: ReleaseConfig) -> str:
+def main_measure(config: ReleaseParams) -> str:
     """The loss a sweep is about: QI loss for buckets (the confidential side is fixed by the
     buckets), the distortion of the confidential values for noise (the QIs do not depend on ε).
     """

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.config import ReleaseConfig
+from engine.params import ReleaseParams
 
 
 @dataclass
@@ -70,11 +70,11 @@ class Verification:
 
 @dataclass
 class Release:
-    """The outcome of :func:`engine.anonymize.anonymize`."""
+    """The outcome of :func:`engine.release.anonymize.anonymize`."""
 
     #: the released table: QIs recoded, confidential protected, rows shuffled
     table: pd.DataFrame
-    config: ReleaseConfig
+    config: ReleaseParams
     #: JSON-ready numbers every run reports (the ``--summary`` file and the report)
     summary: dict[str, Any]
     #: the independent check of ``table`` (always run; a failing release raises instead)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError, VerificationError
-from engine.result import Verification
+from engine.release.result import Verification
 
 #: relative slack for float rounding in the t comparison (far below any meaningful t)
 T_RTOL = 1e-7

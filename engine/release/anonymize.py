@@ -3,7 +3,7 @@
 The bucket mechanism (Construction A, KBS 2015 §6): declared missing codes become missing, the
 confidential values are bucketized, records are partitioned into k-anonymous t-close classes,
 the release table is built and shuffled, and the independent verifier
-(:func:`engine.verify.verify_release`) reads it back.  A release whose check fails raises
+(:func:`engine.release.verify.verify_release`) reads it back.  A release whose check fails raises
 :class:`~engine.errors.VerificationError` and is never returned, so nothing unverified can be
 written.  With no confidential column it is plain k-anonymous microaggregation; a noise
 mechanism (Construction B) is handed to :func:`engine.mechanisms.noise_release`.
@@ -18,20 +18,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.blocks import tclose_blocks, use_blocks
-from engine.buckets import make_buckets, optimal_bucket_count
-from engine.config import ReleaseConfig
-from engine.encode import encode_qi
 from engine.errors import InfeasibleError
-from engine.feasibility import class_bounds
-from engine.metrics import class_size_stats, confidential_loss, sse_sst
-from engine.microaggregation import microaggregate
-from engine.partition import tclose_partition
-from engine.prepare import prepare
+from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.recode import build_release
-from engine.result import Buckets, Release
-from engine.verify import require_verified
+from engine.release.blocks import tclose_blocks, use_blocks
+from engine.release.buckets import make_buckets, optimal_bucket_count
+from engine.release.encode import encode_qi
+from engine.release.feasibility import class_bounds
+from engine.release.metrics import class_size_stats, confidential_loss, sse_sst
+from engine.release.microaggregation import microaggregate
+from engine.release.partition import tclose_partition
+from engine.release.prepare import prepare
+from engine.release.recode import build_release
+from engine.release.result import Buckets, Release
+from engine.release.verify import require_verified
 from engine.version import __version__
 
 #: the assumption under which ε = 2 ln t holds (KBS 2015, Proposition 3); shown with every ε
@@ -112,7 +112,7 @@ def best_partition(
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`engine.blocks.use_blocks`) when the file is large.
+    records, block-wise (:func:`engine.release.blocks.use_blocks`) when the file is large.
     """
     counts = np.bincount(codes)
     shares = counts / counts.sum()
@@ -181,14 +181,14 @@ def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
 
 def anonymize(
     data: pd.DataFrame,
-    config: ReleaseConfig,
+    config: ReleaseParams,
     *,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Release:
     """Protect ``data`` as ``config`` says and return the verified release (module doc)."""
     if config.mechanism != "buckets":
-        from engine.mechanisms import noise_release
+        from engine.release.noise import noise_release
 
         return noise_release(data, config, progress=progress, cancel=cancel)
     started = time.perf_counter()
@@ -274,7 +274,7 @@ def anonymize(
 
 
 def make_summary(
-    config: ReleaseConfig,
+    config: ReleaseParams,
     verification: Any,
     buckets: Buckets | None,
     classes: np.ndarray,

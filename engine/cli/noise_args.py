@@ -2,7 +2,7 @@
 
 ``add_noise_arguments(parser)`` adds ``--mechanism``, ``--bounds``, ``--insensitive`` and
 ``--resample-until-t``; ``noise_config_kwargs(args)`` turns them into keyword arguments of
-:class:`engine.config.ReleaseConfig`, with one clear message for every bad value.
+:class:`engine.params.ReleaseParams`, with one clear message for every bad value.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 
 
 def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """ReleaseConfig keyword arguments from the parsed noise flags."""
+    """ReleaseParams keyword arguments from the parsed noise flags."""
     mechanism = args.mechanism
     bounds = parse_bounds(list(args.bounds))
     insensitive = bool(args.insensitive)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.config import ReleaseConfig
-from engine.encode import resolve_columns
 from engine.errors import FeasibleAlternative, InfeasibleError, InputError
 from engine.io import apply_missing
+from engine.params import ReleaseParams
+from engine.release.encode import resolve_columns
 from engine.roles import ColumnType
 
 
@@ -29,7 +29,7 @@ class Prepared:
     orders: dict[str, tuple]
 
 
-def prepare(data: pd.DataFrame, config: ReleaseConfig) -> Prepared:
+def prepare(data: pd.DataFrame, config: ReleaseParams) -> Prepared:
     """Check ``data`` against ``config`` and return the cleaned, typed protected columns."""
     named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
     absent = [c for c in named if c not in data.columns]

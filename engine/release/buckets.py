@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.encode import category_order, numeric_values, resolve_columns
 from engine.errors import InputError
-from engine.result import Buckets
+from engine.release.encode import category_order, numeric_values, resolve_columns
+from engine.release.result import Buckets
 from engine.roles import ColumnType
 
 

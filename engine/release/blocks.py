@@ -1,10 +1,10 @@
 """Scalable k-anonymous t-close partitions for large files (KBS 2015 §6.2).
 
-The exact partition (:func:`engine.partition.tclose_partition`, bucket-capped MDAV) costs
+The exact partition (:func:`engine.release.partition.tclose_partition`, bucket-capped MDAV) costs
 O(N²/k); a million records need another route that keeps its guarantee and most of its
 quality.
 
-**Stratified k-d split.**  The whole file's balanced layout (:mod:`engine.feasibility`) says
+**Stratified k-d split.**  The whole file's balanced layout (:mod:`engine.release.feasibility`) says
 how many records of each bucket each of the C classes holds; it is valid when the parameters
 are feasible at all.  The classes are numbered 0..C−1 and a node of the k-d tree owns a range
 of them, hence an exact number of records of every bucket.  A node splits its class range in
@@ -22,7 +22,7 @@ with a reserve that keeps the rest feasible), run in all blocks at once by
 function itself, one call per block, is available as ``method="exact"`` (the reference).
 
 **Improvement.**  Finally records are exchanged and moved between neighbouring classes
-(:func:`engine.microaggregation.improve_classes`) whenever that lowers the QI SSE and keeps
+(:func:`engine.release.improve.improve_classes`) whenever that lowers the QI SSE and keeps
 both classes within their bucket bounds: this repairs the block borders and uses up the
 allowance t.  Every class therefore satisfies ceil(|E|·p_j/t) ≤ n_Ej ≤ floor(|E|·p_j·t) and
 |E| ≥ k at every stage, and the release verifier checks it again.
@@ -34,10 +34,10 @@ from typing import Literal
 
 import numpy as np
 
-from engine.feasibility import BoundRates, check_feasible
-from engine.microaggregation import ClassBounds, improve_classes
-from engine.partition import layout_counts, tclose_partition
 from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.release.feasibility import BoundRates, check_feasible
+from engine.release.improve import ClassBounds, improve_classes
+from engine.release.partition import layout_counts, tclose_partition
 
 Method = Literal["lockstep", "exact"]
 
@@ -145,7 +145,7 @@ def capped_mdav(
 ) -> np.ndarray:
     """Bucket-capped MDAV inside every block, all blocks in lockstep.
 
-    The rule is :func:`engine.partition.tclose_partition`'s: a class of m records (⌊n/C⌋ or
+    The rule is :func:`engine.release.partition.tclose_partition`'s: a class of m records (⌊n/C⌋ or
     ⌈n/C⌉ of the n records left for the C classes still to form) takes, for each bucket j, its
     ``lo_j`` nearest records of bucket j and then the nearest records whose bucket is below
     ``hi_j``, where (lo, hi) keep the reserve that lets the remaining classes be formed.  Seeds
@@ -293,7 +293,7 @@ def _limits(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per block: (lo, hi) per bucket and size m of the next class, keeping the reserve.
 
-    The vectorised form of :func:`engine.partition._class_limits`: m is ⌊n/C⌋ when that
+    The vectorised form of :func:`engine.release.partition._class_limits`: m is ⌊n/C⌋ when that
     admits a class, else ⌈n/C⌉.
     """
     c = np.maximum(classes_left, 1)
@@ -321,7 +321,7 @@ def _limits(
         out_lo[use], out_hi[use], out_m[use] = lo[use], hi[use], m[use]
         done |= ok
     live = classes_left > 0
-    if (live & ~done).any():  # not reached by the invariant (see engine.partition)
+    if (live & ~done).any():  # not reached by the invariant (see engine.release.partition)
         raise RuntimeError("no valid class size in a block")
     return out_lo, out_hi, out_m
 
@@ -342,10 +342,10 @@ def tclose_blocks(
 ) -> np.ndarray:
     """Class label of every record: k-anonymous, t-close classes for a large file (module doc).
 
-    Same contract as :func:`engine.partition.tclose_partition`; raises
+    Same contract as :func:`engine.release.partition.tclose_partition`; raises
     :class:`~engine.errors.InfeasibleError` when no valid partition exists.  ``method``:
     ``"lockstep"`` (default) runs the bucket-capped MDAV in all blocks at once,
-    ``"exact"`` calls :func:`~engine.partition.tclose_partition` block by block (the same
+    ``"exact"`` calls :func:`~engine.release.partition.tclose_partition` block by block (the same
     rule, one Python call per block: the reference, slower on millions of records).
     ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
     file size; 0 rounds: no improvement).
