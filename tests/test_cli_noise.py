@@ -65,7 +65,7 @@ def test_laplace_with_public_bounds(survey, tmp_path, capsys):
     assert code == 0
     assert "stochastic t" in capsys.readouterr().out
     assert summary["mechanism"] == "laplace"
-    assert summary["bounds"]["income"] == [0.0, 100000.0]
+    assert summary["noise"]["bounds"]["income"] == [0.0, 100000.0]
     assert summary["epsilon"] == 1.0
     assert verify_release(table, ["age", "sex"], [], k=5).ok
     assert set(table["smoker"].dropna()) <= {"yes", "no"}
@@ -76,7 +76,7 @@ def test_laplace_with_public_bounds(survey, tmp_path, capsys):
 def test_laplace_without_bounds_warns_that_they_leak(survey, tmp_path, capsys):
     code, summary, _ = run(survey, tmp_path)
     assert code == 0
-    assert summary["bounds_from_data"]
+    assert summary["noise"]["columns"]["income"]["bounds_source"] == "data (disclosed)"
     assert "warning" in capsys.readouterr().err.lower()
 
 

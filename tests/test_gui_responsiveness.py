@@ -91,7 +91,7 @@ def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
     win.wizard.import_page.show_session()
     win.wizard.next()
     win.wizard.next()
-    s.t, s.k, s.use_epsilon = 2.0, 5, False
+    s.update(t=2.0, epsilon=None, k=5)
     win.wizard.privacy_page.initializePage()
     win.wizard.next()
     assert win.wizard.currentId() == PAGE_PREVIEW
@@ -122,8 +122,8 @@ def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path
 
 
 def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path) -> None:
-    from engine.params import ReleaseParams
-    from engine.release.result import Release, Verification
+    from engine import Release, ReleaseParams, Verification
+    from tests.factories import summary_for
 
     n = 600_000
     win = MainWindow()
@@ -134,8 +134,11 @@ def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path) -> None:
     s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
     config = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
     verification = Verification(5, 1.5, n, n // 5, np.full(n // 5, 5), True, "ok")
-    release = Release(data[["age", "sex", "income"]], config, {}, verification, np.zeros(n), data)
-    s.release, s.release_config = release, config
+    summary = summary_for(config, verification)
+    release = Release(
+        data[["age", "sex", "income"]], config, summary, verification, np.zeros(n), data
+    )
+    s.release = release
     page = win.wizard.export_page
     page.initializePage()
     page.format.setCurrentText("CSV text (.csv)")

@@ -21,7 +21,6 @@ from engine.mechanisms.sampling import (
     bernoulli_exp,
     exact_discrete_laplace,
     noise_source,
-    seed_policy,
 )
 
 # --- samplers -------------------------------------------------------------------------------
@@ -82,8 +81,10 @@ def test_os_uniform_integers_are_uniform() -> None:
 def test_seed_policy() -> None:
     assert isinstance(noise_source(None), OsEntropy)
     assert noise_source(3).reproducible and not noise_source(None).reproducible
-    assert "only as private as the seed is secret" in seed_policy(3)
-    assert "cannot be reproduced" in seed_policy(None)
+    from engine.text import seed_text
+
+    assert "only as private as the seed is secret" in seed_text(3, noise=True)
+    assert "cannot be reproduced" in seed_text(None, noise=True)
     a = Seeded(9).discrete_laplace(50, 100)
     assert np.array_equal(a, Seeded(9).discrete_laplace(50, 100))
     assert not np.array_equal(a, Seeded(10).discrete_laplace(50, 100))

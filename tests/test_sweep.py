@@ -24,10 +24,10 @@ def test_grid_is_sorted_and_deduplicated() -> None:
     [
         ({"ks": [5]}, "as t values or as ε values"),
         ({"ts": [2], "epsilons": [1], "ks": [5]}, "as t values or as ε values"),
-        ({"ts": [0.5], "ks": [5]}, r"t of the sweep must be a number ≥ 1"),
-        ({"epsilons": [0], "ks": [5]}, r"ε of the sweep must be a number > 0"),
+        ({"ts": [0.5], "ks": [5]}, r"t must be a number ≥ 1, not 0.5"),
+        ({"epsilons": [0], "ks": [5]}, r"epsilon must be a number > 0"),
         ({"ts": [2], "ks": []}, "whole numbers ≥ 1"),
-        ({"ts": [2], "ks": [0]}, "whole numbers ≥ 1"),
+        ({"ts": [2], "ks": [0]}, "k must be a whole number ≥ 1"),
         ({"ts": [float("nan")], "ks": [5]}, "must be a number"),
     ],
 )
@@ -83,7 +83,7 @@ def test_cli_rejects_bad_flags(tmp_path, capsys) -> None:
     out = tmp_path / "s.csv"
     base = ["sweep", str(data), "--qi", "a", "--confidential", "b", "-o", str(out)]
     assert main([*base, "--t", "2,x", "--k", "5"]) == 2
-    assert "--t takes numbers" in capsys.readouterr().err
+    assert "t must be a number ≥ 1, not 'x'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:  # argparse: one line, exit code 2
         main([*base, "--t", "2", "--epsilon", "1", "--k", "5"])
     assert exit_info.value.code == 2
@@ -189,7 +189,7 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
     cfg = replace(adult_sweep.attrs["config"], t=3.0, k=10)
     release = anonymize(adult_sweep.attrs["data"], cfg)
     row = pick_point(adult_sweep, "t", 3.0, 10)
-    assert row["qi_sse_sst"] == pytest.approx(release.summary["information_loss"]["qi_sse_sst"])
+    assert row["qi_sse_sst"] == pytest.approx(release.summary.information_loss.qi_sse_sst)
     assert row["achieved_t"] == pytest.approx(release.verification.t)
     assert row["n_classes"] == release.verification.n_classes
 
@@ -222,7 +222,7 @@ def test_infeasible_points_are_rows(shared_data) -> None:
     config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     table = run_sweep(data, config, ts=[2.0], ks=[5, 600])
     bad = table[table["k"] == 600].iloc[0]
-    assert not bad["feasible"] and "largest possible k is 500" in bad["message"]
+    assert not bad["feasible"] and "needs at least 600 records" in bad["message"]
     assert math.isnan(bad["qi_sse_sst"]) and not bad["dominated"]
     assert table[table["k"] == 5]["feasible"].all()
 

@@ -20,7 +20,7 @@ from engine.errors import TcloseError
 from engine.version import __version__
 
 #: sub-command modules, in the order ``tclose --help`` lists them
-COMMANDS = ("anonymize", "verify", "convert", "sweep", "run")
+COMMANDS = ("anonymize", "plan", "verify", "convert", "sweep", "run")
 
 
 class _Parser(argparse.ArgumentParser):

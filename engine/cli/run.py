@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
     release, info = replay(project, accept_changed_input=args.accept_changed_input)
-    metadata = {**release.summary, "project": str(args.project.name)}
+    metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
     written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
     if report is not None:
         written.append(write_report(release, report, input_info=info))

@@ -11,7 +11,7 @@ import json
 import math
 import sys
 
-from engine.cli.anonymize import columns
+from engine.cli.params_args import columns
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -18,9 +18,8 @@ from engine.io.files import (
     OLE_MAGIC,
     ZIP_MAGIC,
     check_memory,
-    check_readable,
     human_size,
-    is_encrypted_office_file,
+    open_checked,
 )
 from engine.io.info import ImportInfo, ImportResult
 from engine.io.stats import STATS_SUFFIXES, read_stats
@@ -29,24 +28,7 @@ from engine.progress import CancelFn, ProgressFn, step
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
 
-__all__ = ["ImportInfo", "ImportResult", "list_sheets", "open_checked", "read_table"]
-
-
-def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
-    """``(path, first bytes, size)`` of a readable file, or the InputError saying why not."""
-    path = Path(path)
-    size = check_readable(path)
-    with path.open("rb") as fh:
-        head = fh.read(4096)
-    if size == 0:
-        raise InputError(f"{path.name} is empty (0 bytes): there is nothing to import.")
-    if is_encrypted_office_file(head, path):
-        raise InputError(
-            f"{path.name} is protected with a password (encrypted), so it cannot be read. Open "
-            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
-            "copy, then import the copy."
-        )
-    return path, head, size
+__all__ = ["ImportInfo", "ImportResult", "list_sheets", "read_table"]
 
 
 def read_table(

@@ -19,7 +19,7 @@ from engine.mechanisms.response import (
     empirical_response,
     randomized_response,
 )
-from engine.mechanisms.sampling import noise_source, seed_policy
+from engine.mechanisms.sampling import noise_source
 
 __all__ = [
     "LaplaceOutcome",
@@ -31,5 +31,4 @@ __all__ = [
     "laplace_release",
     "noise_source",
     "randomized_response",
-    "seed_policy",
 ]

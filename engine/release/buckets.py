@@ -39,6 +39,18 @@ def optimal_bucket_count(t: float) -> int:
     return max(2, math.floor(t + 1.5))
 
 
+def bucket_count(t: float, k: int, n_buckets: int | None = None) -> int:
+    """The b a run aims at: the user's ``n_buckets``, else b = t + 1 capped at k.
+
+    Every class holds every bucket, so more buckets than k would force classes larger than
+    k (the paper's b ≤ k).  This is the one place the rule lives: the plan, the run, the
+    privacy page and the sweep all call it.
+    """
+    if n_buckets is not None:
+        return int(n_buckets)
+    return min(optimal_bucket_count(t), max(2, int(k)))
+
+
 def format_number(value: float) -> str:
     """A number as a short label: integers without a decimal point, others with ≤ 10 digits."""
     value = float(value)

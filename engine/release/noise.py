@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -34,16 +34,32 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.mechanisms.laplace import check_bounds, insensitive_release, laplace_release
 from engine.mechanisms.response import randomized_response
-from engine.mechanisms.sampling import NoiseSource, noise_source, seed_policy
+from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
-from engine.privacy import guarantees, stochastic_t
+from engine.privacy import stochastic_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.result import Release
+from engine.release.buckets import optimal_bucket_count
+from engine.release.guarantees import release_guarantees
+from engine.release.result import ClassSizes, InformationLoss, NoiseSummary, Release, RunSummary
 from engine.roles import ColumnType
+from engine.text import seed_text
 from engine.version import __version__
+
+if TYPE_CHECKING:
+    from engine.release.prepare import Prepared
 
 #: most draws of the greedy resample-until-t variant before giving up
 MAX_DRAWS = 100
+
+
+class NoisePlan(Protocol):
+    """What :func:`noise_release` runs: the part of a :class:`~engine.release.plan.Plan` it
+    reads (a protocol, so this module needs nothing from the plan's)."""
+
+    params: ReleaseParams
+    prepared: Prepared | None
+    noise_columns: list[ColumnPlan]
+    warnings: tuple[str, ...]
 
 
 @dataclass
@@ -73,20 +89,25 @@ class ColumnDraw:
     details: dict[str, Any]
 
 
-def _plan_columns(
+def plan_columns(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    params: ReleaseParams,
     types: Mapping[str, ColumnType],
     orders: Mapping[str, tuple[str, ...]],
     warnings: list[str],
 ) -> list[ColumnPlan]:
+    """How each confidential column will get its noise (fixed before any noise is drawn).
+
+    Each column gets ε/m of the budget (m columns, sequential composition).  Raises
+    InputError for a column the noise route cannot protect or bounds that do not fit it.
+    """
     from engine.release.encode import category_order, numeric_values
     from engine.release.recode import decimals
 
-    assert config.epsilon is not None
-    confidential = list(config.confidential)
-    share = config.epsilon / max(1, len(confidential))
-    unknown = sorted(set(config.bounds) - set(confidential))
+    assert params.epsilon is not None
+    confidential = list(params.confidential)
+    share = params.epsilon / max(1, len(confidential))
+    unknown = sorted(set(params.bounds) - set(confidential))
     if unknown:
         raise InputError(
             f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
@@ -102,8 +123,8 @@ def _plan_columns(
             values = numeric_values(series, ctype)
             if np.isnan(values).all():
                 raise InputError(f"Confidential column {col!r} has no values.")
-            if col in config.bounds:
-                lo, hi = check_bounds(*config.bounds[col], column=col)
+            if col in params.bounds:
+                lo, hi = check_bounds(*params.bounds[col], column=col)
                 from_data = False
             else:
                 lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
@@ -127,7 +148,7 @@ def _plan_columns(
                 )
             )
         elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
-            if col in config.bounds:
+            if col in params.bounds:
                 raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctype}.")
             if ctype == ColumnType.ORDINAL:
                 categories = list(category_order(series, orders.get(col)))
@@ -254,46 +275,37 @@ def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) 
 
 def noise_release(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    plan: NoisePlan,
     *,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Release:
-    """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
-    from engine.release.buckets import optimal_bucket_count
+    """Construction B: k-anonymous QIs and ε-DP confidential values (module doc).
+
+    Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and
+    bounds); call it through :func:`engine.release.anonymize.anonymize`.
+    """
     from engine.release.encode import encode_qi
-    from engine.release.metrics import class_size_stats, sse_sst
-    from engine.release.prepare import prepare
+    from engine.release.metrics import sse_sst
     from engine.release.recode import build_release
     from engine.release.verify import require_verified
 
     started = time.perf_counter()
-    if config.mechanism == "buckets":
-        raise InputError("noise_release needs a noise mechanism, not 'buckets'.")
-    if config.epsilon is None:
-        raise InputError(f"The {config.mechanism} mechanism needs ε (epsilon).")
-    step(progress, cancel, 0.0, "Preparing")
-    if not config.confidential:
-        raise InputError(
-            f"The {config.mechanism} mechanism adds noise to confidential columns; tag at least "
-            "one column as confidential."
-        )
-    prepared = prepare(data, config)
+    params, prepared, plans = plan.params, plan.prepared, plan.noise_columns
+    assert prepared is not None and params.noise and params.epsilon is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
     original = data.reset_index(drop=True)
     n = len(original)
-    warnings: list[str] = []
-    plans = _plan_columns(clean, config, types, orders, warnings)
 
     step(progress, cancel, 0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
-    if qi and config.k > 1:
+    if qi and params.k > 1:
         from engine.release.microaggregation import microaggregate
 
         classes = np.asarray(
             microaggregate(
-                X, config.k, seed=config.seed, progress=scaled(progress, 0.05, 0.5), cancel=cancel
+                X, params.k, seed=params.seed, progress=scaled(progress, 0.05, 0.5), cancel=cancel
             ),
             dtype=np.int64,
         )
@@ -302,8 +314,8 @@ def noise_release(
     else:
         classes = np.zeros(n, dtype=np.int64)
 
-    source = noise_source(config.seed)
-    target_t = config.resample_until_t
+    source = noise_source(params.seed)
+    target_t = params.resample_until_t
     b = optimal_bucket_count(target_t) if target_t is not None else 0
     max_draws = MAX_DRAWS if target_t is not None else 1
     draws = 0
@@ -313,14 +325,14 @@ def noise_release(
         lo = 0.5 + 0.35 * (draws - 1) / max_draws
         hi = 0.5 + 0.35 * draws / max_draws
         column_draws = []
-        for i, plan in enumerate(plans):
+        for i, column in enumerate(plans):
             sub = scaled(
                 progress, lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans)
             )
-            column_draws.append(_draw_column(plan, config, source, sub, cancel))
+            column_draws.append(_draw_column(column, params, source, sub, cancel))
         if target_t is None or not plans:
             break
-        achieved_t = actual_t(classes, column_draws, b, config.joint)
+        achieved_t = actual_t(classes, column_draws, b, params.joint)
         if achieved_t <= target_t * (1 + 1e-9):
             break
         if draws >= max_draws:
@@ -334,148 +346,96 @@ def noise_release(
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
-    rng = np.random.default_rng(config.seed)
+    rng = np.random.default_rng(params.seed)
     table = build_release(
         clean,
         qi=qi,
-        keep=[*config.keep, *confidential],
+        keep=[*params.keep, *confidential],
         types=types,
         orders=orders,
         classes=classes,
         buckets=None,
-        qi_output=config.qi_output,
-        confidential_output=config.confidential_output,
+        qi_output=params.qi_output,
+        confidential_output=params.confidential_output,
         rng=rng,
         original=released,
     )
     step(progress, cancel, 0.92, "Verifying the release")
-    verification = require_verified(table, qi, [], k=config.k)
-    # the equivalence classes a checker sees (classes whose recoded QIs coincide merge)
-    sizes = class_size_stats(sizes=verification.class_sizes)
-    summary = _summary(
-        config, plans, column_draws, classes, sizes, verification, draws, achieved_t, b
+    verification = require_verified(table, qi, [], k=params.k)
+    details = {d.released.name: d.details for d in column_draws}
+    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
+    # the per-record ε of the whole confidential projection (sequential composition)
+    local_eps = sum(d["epsilon_local"] for d in details.values())
+    k_min = int(verification.k)
+    sst = sum(details[c.name]["sst"] for c in numeric)
+    summary = RunSummary(
+        params=params,
+        software=f"tclose {__version__}",
+        mechanism=params.mechanism,
+        n_records=n,
+        n_released=int(verification.n_records),
+        k_achieved=k_min,
+        t=achieved_t if achieved_t is not None else stochastic_t(local_eps, k_min, n),
+        t_kind="actual (resampled)" if achieved_t is not None else "stochastic",
+        t_achieved=achieved_t,
+        epsilon=params.epsilon,
+        epsilon_from="given",
+        epsilon_achieved=None,
+        guarantees=tuple(
+            release_guarantees(
+                params,
+                n,
+                class_sizes=verification.class_sizes,
+                column_types=types,
+                draws=draws,
+            )
+        ),
+        n_classes=int(verification.n_classes),
+        n_partition_classes=int(classes.max()) + 1 if n else 0,
+        class_sizes=ClassSizes.of(verification.class_sizes),
+        buckets=(),
+        information_loss=InformationLoss(
+            qi_sse_sst=sse_sst(X, classes) if qi else 0.0,
+            # released versus original numeric values, SSE over SST pooled over the columns
+            confidential_sse_sst=(
+                sum(details[c.name]["sse"] for c in numeric) / sst if numeric and sst > 0 else None
+            ),
+            confidential_columns={
+                name: {key: d[key] for key in _LOSS_KEYS if key in d} for name, d in details.items()
+            },
+        ),
+        noise=NoiseSummary(
+            epsilon_per_column={c.name: c.epsilon for c in plans},
+            epsilon_local=local_eps,
+            epsilon_spent=params.epsilon * draws,
+            draws=draws,
+            stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
+            actual_t=achieved_t,
+            resample_buckets=b or None,
+            bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
+            noise_scale={c.name: details[c.name]["noise_scale"] for c in numeric},
+            columns=details,
+        ),
+        worst_class=None,
+        worst_bucket=None,
+        seed_policy=seed_text(params.seed, noise=True),
+        column_types={c: str(t) for c, t in types.items()},
+        verification=verification.message,
+        warnings=plan.warnings,
+        seconds=round(time.perf_counter() - started, 3),
     )
-    summary["information_loss"]["qi_sse_sst"] = sse_sst(X, classes) if qi else 0.0
-    summary["warnings"] = list(warnings)
-    summary["seconds"] = round(time.perf_counter() - started, 3)
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
-        config=config,
+        params=params,
         summary=summary,
         verification=verification,
         classes=classes,
         data=clean,
         buckets=None,
-        warnings=warnings,
+        warnings=list(plan.warnings),
     )
 
 
-def _summary(
-    config: ReleaseParams,
-    plans: list[ColumnPlan],
-    column_draws: list[ColumnDraw],
-    classes: np.ndarray,
-    sizes: dict[str, Any],
-    verification: Any,
-    draws: int,
-    achieved_t: float | None,
-    b: int,
-) -> dict[str, Any]:
-    """The JSON-ready numbers (the keys of the buckets route plus the noise ones)."""
-    assert config.epsilon is not None
-    n = len(classes)
-    k_min = int(verification.k)
-    details = {d.released.name: d.details for d in column_draws}
-    # the per-record ε of the whole confidential projection (sequential composition)
-    local_eps = sum(d["epsilon_local"] for d in details.values())
-    st = stochastic_t(local_eps, k_min, n) if plans else None
-    calc_mechanism = (
-        "insensitive"
-        if config.insensitive and any(p.ctype == ColumnType.NUMERIC for p in plans)
-        else "laplace"
-        if any(p.ctype == ColumnType.NUMERIC for p in plans)
-        else "randomized_response"
-    )
-    items = guarantees(
-        epsilon=config.epsilon,
-        class_sizes=np.asarray(verification.class_sizes),
-        mechanism=calc_mechanism,
-    )
-    epsilon_spent = config.epsilon * draws
-    numeric = [p for p in plans if p.ctype == ColumnType.NUMERIC]
-    return {
-        "software": f"tclose {__version__}",
-        "mechanism": config.mechanism,
-        "insensitive": bool(config.insensitive),
-        "n_records": n,
-        "n_released": int(verification.n_records),
-        "k": int(config.k),
-        "k_achieved": int(verification.k),
-        "t": achieved_t if achieved_t is not None else st,
-        "t_kind": "actual (resampled)" if achieved_t is not None else "stochastic",
-        "t_achieved": achieved_t,
-        "resample_until_t": config.resample_until_t,
-        "resample_buckets": b or None,
-        "stochastic_t": st,
-        "stochastic_t_assumption": (
-            "Proposition 1 at the smallest class: the expected distribution of the noisy values "
-            "in every class is within this factor of the whole file's; one realisation need "
-            "not be t-close."
-        ),
-        "epsilon": config.epsilon,
-        "epsilon_per_column": {p.name: p.epsilon for p in plans},
-        "epsilon_local": local_eps,
-        "epsilon_spent": epsilon_spent,
-        "draws": draws,
-        "epsilon_assumption": (
-            "ε-differential privacy of the confidential values against a change of one "
-            "person's confidential values, with the bounds public; the QIs are protected by "
-            "k-anonymity only. Not covered by ε: whether a value is missing, the set of "
-            "categories of a nominal column, and bounds taken from the data."
-            + (f" {draws} draws were made: the guarantee is ε × draws." if draws > 1 else "")
-        ),
-        "bounds": {p.name: list(p.bounds) for p in numeric if p.bounds is not None},
-        "bounds_from_data": [p.name for p in numeric if p.bounds_from_data],
-        "noise_scale": {p.name: details[p.name]["noise_scale"] for p in numeric},
-        "confidential": details,
-        "guarantees": [g.to_dict() for g in items],
-        "n_classes": int(verification.n_classes),
-        "class_sizes": sizes,
-        "information_loss": {
-            "qi_sse_sst": None,
-            # released versus original numeric values, SSE over SST pooled over the columns
-            "confidential_sse_sst": (
-                sum(details[p.name]["sse"] for p in numeric)
-                / sum(details[p.name]["sst"] for p in numeric)
-                if numeric and sum(details[p.name]["sst"] for p in numeric) > 0
-                else None
-            ),
-            "confidential_columns": {
-                name: {
-                    key: d[key]
-                    for key in (
-                        "mean_absolute_error",
-                        "mean_original",
-                        "mean_released",
-                        "sse_sst",
-                        "share_changed",
-                    )
-                    if key in d
-                }
-                for name, d in details.items()
-            },
-        },
-        "parameters": {
-            "qi": list(config.qi),
-            "confidential": list(config.confidential),
-            "identifiers": list(config.identifiers),
-            "keep": list(config.keep),
-            "missing": list(config.missing),
-            "qi_output": config.qi_output,
-            "joint": config.joint,
-        },
-        "seed": config.seed,
-        "seed_policy": seed_policy(config.seed),
-        "verification": verification.message,
-    }
+#: the per-column figures that go into the information-loss part of the summary
+_LOSS_KEYS = ("mean_absolute_error", "mean_original", "mean_released", "sse_sst", "share_changed")

@@ -77,7 +77,7 @@ def bucket_histogram(release: Release) -> Figure:
     """
     fig = _figure()
     buckets = release.buckets
-    confidential = list(release.config.confidential)
+    confidential = list(release.params.confidential)
     if buckets is None or len(buckets.counts) == 0:
         return _empty(fig, "Confidential buckets", "This mechanism releases no buckets.")
     ax = fig.add_subplot()
@@ -142,7 +142,7 @@ def class_size_histogram(release: Release) -> Figure:
         return _empty(fig, "Class sizes", "No classes.")
     ax = fig.add_subplot()
     lo, hi = int(sizes.min()), int(sizes.max())
-    k = int(release.config.k)
+    k = int(release.params.k)
     if hi - lo <= 60:
         values, counts = np.unique(sizes, return_counts=True)
         bars = ax.bar(values, counts, width=0.8, color=BEFORE_COLOUR)
@@ -189,7 +189,7 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     With more than ``max_rows`` classes an evenly spaced selection is drawn.
     """
     fig = _figure((6.4, 4.4))
-    t = release.config.bucket_t
+    t = release.params.bucket_t
     if release.buckets is None or t is None:
         return _empty(fig, "Closeness", "This mechanism releases no buckets.")
     ratio, _ = closeness_matrix(release)
