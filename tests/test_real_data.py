@@ -30,9 +30,10 @@ def sha256(path) -> str:
 
 
 @pytest.fixture(scope="module")
-def tables(shared_data):
+def tables(data_dir):
     return {
-        name: read_table(shared_data / name).data for name in ("adult.csv", "acs-census-sample.csv")
+        name: read_table(data_dir / f"{name}.gz").data
+        for name in ("adult.csv", "acs-census-sample.csv")
     }
 
 
@@ -67,9 +68,9 @@ def verify_cli(capsys, path, qi, conf, t, k) -> dict:
     ],
 )
 def test_command_line_round_trip_leaves_the_input_unchanged(
-    shared_data, tmp_path, capsys, name, qi, conf, extra
+    unpacked, tmp_path, capsys, name, qi, conf, extra
 ):
-    source = shared_data / name
+    source = unpacked(f"{name}.gz")
     before = sha256(source)
     out = tmp_path / "release.csv"
     summary = tmp_path / "summary.json"
@@ -97,7 +98,7 @@ def test_command_line_round_trip_leaves_the_input_unchanged(
     assert code == 0, capsys.readouterr().err
     assert sha256(source) == before
     checked = verify_cli(capsys, out, qi, conf, 2.0, 10)
-    s = json.loads(summary.read_text())
+    s = json.loads(summary.read_text(encoding="utf-8"))
     assert s["n_released"] == s["n_records"] == checked["n_records"]
     assert s["k_achieved"] == checked["k"]
     assert s["t_achieved"] == pytest.approx(checked["t"])
