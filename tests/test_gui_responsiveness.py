@@ -101,6 +101,10 @@ def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
     win.wizard.next()
     s.t, s.k, s.use_epsilon = 2.0, 5, False
     win.wizard.privacy_page.initializePage()
+    # The feasibility check runs on its own worker thread; let it end here, as a user's would
+    # before pressing Next: a thread still running when the test's window is destroyed aborts
+    # the whole test process.
+    qtbot.waitUntil(lambda: not win.wizard.privacy_page.checking, timeout=60_000)
     win.wizard.next()
     assert win.wizard.currentId() == PAGE_PREVIEW
     return win
