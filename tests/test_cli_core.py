@@ -61,7 +61,7 @@ def test_anonymize_then_verify(survey, tmp_path, capsys):
     assert survey.read_bytes() == before
     released = pd.read_csv(out)
     assert "id" not in released.columns
-    s = json.loads(summary.read_text())
+    s = json.loads(summary.read_text(encoding="utf-8"))
     for key in (
         "parameters",
         "n_records",

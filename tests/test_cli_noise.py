@@ -57,7 +57,7 @@ def run(survey, tmp_path, *extra: str) -> tuple[int, dict, pd.DataFrame]:
     )
     if code != 0:
         return code, {}, pd.DataFrame()
-    return code, json.loads(summary.read_text()), read_table(out).data
+    return code, json.loads(summary.read_text(encoding="utf-8")), read_table(out).data
 
 
 def test_laplace_with_public_bounds(survey, tmp_path, capsys):

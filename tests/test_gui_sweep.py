@@ -96,9 +96,9 @@ ADULT_ROLES = {
 
 
 @pytest.fixture
-def adult_session(shared_data: Path, tmp_path: Path) -> Session:
+def adult_session(unpacked, tmp_path: Path) -> Session:
     """A session on the first 3,000 records of adult.csv, tagged as the issue asks."""
-    src = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    src = unpacked("adult.csv.gz").read_text(encoding="utf-8").splitlines(keepends=True)
     path = tmp_path / "adult-3000.csv"
     path.write_text("".join(src[:3001]), encoding="utf-8")
     imported = read_table(path)

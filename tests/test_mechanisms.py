@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -90,11 +89,11 @@ def test_seed_policy() -> None:
     assert not np.array_equal(a, Seeded(10).discrete_laplace(50, 100))
 
 
-def test_a_million_values_are_fast_with_a_seed() -> None:
+def test_a_million_values_with_a_seed() -> None:
+    """One call noises a million values (its time: ``benchmarks/noise_table.py``)."""
     x = np.random.default_rng(0).uniform(0, 250_000, 1_000_000)
-    started = time.perf_counter()
     out = lp.laplace_release(x, 0, 250_000, 1.0, Seeded(1))
-    assert time.perf_counter() - started < 10
+    assert out.values.shape == x.shape
     assert np.isfinite(out.values).all()
 
 

@@ -52,15 +52,15 @@ NOISE_KEYS = {
 
 
 @pytest.fixture(scope="module")
-def acs(shared_data) -> pd.DataFrame:
+def acs(data_dir) -> pd.DataFrame:
     """A deterministic slice of the ACS sample, read as the product reads it (N/A is text)."""
-    df = pd.read_csv(shared_data / "acs-census-sample.csv", sep=";", keep_default_na=False)
+    df = pd.read_csv(data_dir / "acs-census-sample.csv.gz", sep=";", keep_default_na=False)
     return df.iloc[::9].reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
-def adult(shared_data) -> pd.DataFrame:
-    df = pd.read_csv(shared_data / "adult.csv", sep=";", keep_default_na=False)
+def adult(data_dir) -> pd.DataFrame:
+    df = pd.read_csv(data_dir / "adult.csv.gz", sep=";", keep_default_na=False)
     return df.iloc[::3].reset_index(drop=True)
 
 

@@ -204,8 +204,8 @@ def test_broken_json_names_the_line(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def adult_small(shared_data: Path, tmp_path: Path) -> Path:
-    lines = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+def adult_small(unpacked, tmp_path: Path) -> Path:
+    lines = unpacked("adult.csv.gz").read_text(encoding="utf-8").splitlines(keepends=True)
     path = tmp_path / "adult-400.csv"
     path.write_text("".join(lines[:401]), encoding="utf-8")
     return path

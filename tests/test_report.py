@@ -155,12 +155,12 @@ def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Path]:
+def adult_report(unpacked, tmp_path_factory) -> tuple[Release, str, Path]:
     """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
     from engine.io import read_table
     from engine.release.anonymize import anonymize
 
-    imported = read_table(shared_data / "adult.csv")
+    imported = read_table(unpacked("adult.csv.gz"))
     config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
@@ -172,7 +172,7 @@ def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Pat
     path = write_report(
         release, tmp_path_factory.mktemp("report") / "adult.html", input_info=imported.info
     )
-    return release, path.read_text(encoding="utf-8"), shared_data / "adult.csv"
+    return release, path.read_text(encoding="utf-8"), unpacked("adult.csv.gz")
 
 
 def test_adult_report_states_achieved_k_and_t(adult_report) -> None:

@@ -112,13 +112,13 @@ def test_dominated_points_are_flagged() -> None:
 
 
 @pytest.fixture(scope="module")
-def adult_sweep(shared_data) -> pd.DataFrame:
+def adult_sweep(data_dir) -> pd.DataFrame:
     """The first 3,000 records of adult.csv, t ∈ {1.5, 3, 10} × k ∈ {5, 10, 25}."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:3000]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:3000]
     config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
@@ -194,13 +194,13 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
     assert row["n_classes"] == release.verification.n_classes
 
 
-def test_sweep_can_be_cancelled(shared_data) -> None:
+def test_sweep_can_be_cancelled(data_dir) -> None:
     from engine.errors import CancelledError
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:500]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:500]
     config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     calls = []
 
@@ -212,13 +212,13 @@ def test_sweep_can_be_cancelled(shared_data) -> None:
         run_sweep(data, config, ts=[2, 3, 4], ks=[5, 10], cancel=cancel)
 
 
-def test_infeasible_points_are_rows(shared_data) -> None:
+def test_infeasible_points_are_rows(data_dir) -> None:
     """k = 600 cannot hold on 500 records (whatever t): a row saying why, not a crash."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:500]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:500]
     config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     table = run_sweep(data, config, ts=[2.0], ks=[5, 600])
     bad = table[table["k"] == 600].iloc[0]
@@ -227,13 +227,13 @@ def test_infeasible_points_are_rows(shared_data) -> None:
     assert table[table["k"] == 5]["feasible"].all()
 
 
-def test_epsilon_sweep_of_the_noise_mechanism(shared_data) -> None:
+def test_epsilon_sweep_of_the_noise_mechanism(data_dir) -> None:
     """Laplace noise of scale Δ/ε: the distortion falls about 100-fold per decade of ε."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "casc-census.csv").data
+    data = read_table(data_dir / "casc-census.csv.gz").data
     config = ReleaseParams(
         qi=("AFNLWGT", "AGI"),
         confidential=("WSALVAL",),
