@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         **noise_config_kwargs(args),
     )
     imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
-    release = anonymize(imported.data, config)
+    release = anonymize(imported.data, config, progress=args.progress)
     summary = dict(release.summary)
     summary["input"] = Path(args.input).name
     write_release(release.table, args.output, metadata=summary, input_path=args.input)

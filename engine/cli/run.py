@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
             check_input(project)
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    release, info = replay(project, accept_changed_input=args.accept_changed_input)
+    release, info = replay(
+        project, accept_changed_input=args.accept_changed_input, progress=args.progress
+    )
     metadata = {**release.summary, "project": str(args.project.name)}
     written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
     if report is not None:

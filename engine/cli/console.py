@@ -1,0 +1,248 @@
+"""The console around the command line: safe text streams, SIGTERM, warnings, a progress bar.
+
+Text streams.  A Windows console shows any character (Python writes to it through the
+console's UTF-16 interface), but output that is piped or redirected (``tclose … > log.txt``,
+``| findstr``, a scheduled task's log) is encoded in the machine's ANSI code page, usually
+cp1252, which has no ε, ≥ or ∞; Python's default is then to crash.  tclose keeps the stream's
+encoding -- the code page is what ``type``, ``findstr``, PowerShell and Notepad expect of a
+program's output there, so accented names in paths stay readable -- and writes the few
+symbols the code page lacks as ASCII: ε as ``eps``, ≥ as ``>=``, ∞ as ``inf``.  JSON output
+(``verify``, ``convert --json``) stays exact instead: a string the stream cannot encode is
+written with ``\\u`` escapes, which every JSON reader turns back into the character.  Who
+wants UTF-8 in a redirected file sets ``PYTHONUTF8=1`` (or ``PYTHONIOENCODING=utf-8``).
+
+Signals.  SIGTERM (what ``kill``, a scheduler or a service manager sends) unwinds like
+Ctrl+C, so every temporary file is removed; the exit code is 143 (128 + 15), as a shell
+reports a process ended by SIGTERM.  A second SIGTERM ends the process at once.
+
+Warnings.  numpy, pandas and matplotlib warn in developers' terms, with source paths
+("anonymize.py:86: RuntimeWarning: overflow encountered …"); what a user must know the
+engine reports itself (``release.warnings``).  The command line shows Python warnings only
+with ``TCLOSE_DEBUG`` set.
+
+Progress.  A run that takes more than a few seconds draws one line on stderr --
+``[#######-------]  48%  Forming buckets  0:07`` -- when stderr is a terminal and ``-q`` was
+not given; the line is erased when the work is done, so nothing of it stays in the
+terminal's scrollback or reaches a redirected file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+import unicodedata
+import warnings
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+#: the error handler name the command line's stdout and stderr use
+ERRORS = "tclose-ascii"
+
+#: what a symbol the stream's code page lacks is written as
+ASCII_FALLBACK = {
+    "ε": "eps",
+    "δ": "delta",
+    "≥": ">=",
+    "≤": "<=",
+    "≠": "!=",
+    "≈": "~",
+    "∞": "inf",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "…": "...",
+    "×": "x",
+    "·": ".",
+    "→": "->",
+    "←": "<-",
+    "√": "sqrt",
+    "±": "+/-",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+}
+
+
+def _ascii(char: str) -> str:
+    """An ASCII stand-in for one character: a known symbol, the letter without its accent, ?."""
+    if char in ASCII_FALLBACK:
+        return ASCII_FALLBACK[char]
+    plain = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode("ascii")
+    return plain or "?"
+
+
+def _ascii_fallback(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return "".join(_ascii(c) for c in err.object[err.start : err.end]), err.end
+
+
+codecs.register_error(ERRORS, _ascii_fallback)
+
+
+def make_streams_safe() -> None:
+    """Let stdout and stderr write any text in their own encoding (see the module docstring).
+
+    Streams that are missing (a windowed program has none) or are not text files of
+    Python's own (a test's capture, an IDE's console) are left as they are.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # closed, or not reconfigurable
+                reconfigure(errors=ERRORS)
+
+
+def can_encode(text: str, stream: TextIO | None = None) -> bool:
+    """True when ``stream`` (stdout by default) can write ``text`` without replacing any."""
+    stream = sys.stdout if stream is None else stream
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return False
+    except LookupError:
+        return True
+    return True
+
+
+def json_text(payload: Any, **options: Any) -> str:
+    """``payload`` as indented JSON for stdout: readable where it can be, exact everywhere.
+
+    Non-ASCII characters are written as themselves when stdout can encode them, and as
+    ``\\u`` escapes otherwise, never replaced.
+    """
+    text = json.dumps(payload, indent=2, ensure_ascii=False, **options)
+    return text if can_encode(text) else json.dumps(payload, indent=2, ensure_ascii=True, **options)
+
+
+# --- signals ------------------------------------------------------------------------------
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived; unwinds like Ctrl+C so that every temporary file is removed."""
+
+    exit_code = 143
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# --- warnings -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def library_warnings_hidden() -> Iterator[None]:
+    """Within the block, Python warnings are not shown unless ``TCLOSE_DEBUG`` is set."""
+    with warnings.catch_warnings():
+        if not os.environ.get("TCLOSE_DEBUG"):
+            warnings.simplefilter("ignore")
+        yield
+
+
+# --- progress -----------------------------------------------------------------------------
+
+#: seconds of work before the bar appears (short runs print nothing)
+PROGRESS_DELAY = 2.0
+#: seconds between two redraws
+PROGRESS_INTERVAL = 0.1
+#: characters of the bar itself
+BAR_WIDTH = 24
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class ProgressBar:
+    """A progress function (``progress(fraction, message)``) that draws one line on a terminal.
+
+    The engine reports each step of a command (reading, anonymizing, writing) from 0 to 1;
+    the bar shows the step's fraction and message and the time since the command started,
+    and erases itself when a step reaches 1, before the command prints its result.
+    """
+
+    def __init__(self, stream: TextIO, delay: float = PROGRESS_DELAY) -> None:
+        self.stream = stream
+        self.delay = delay
+        self.started = time.monotonic()
+        self._drawn = 0  # characters on the line now
+        self._last_draw = 0.0
+        self._last_message = ""
+
+    def __call__(self, fraction: float, message: str) -> None:
+        now = time.monotonic()
+        if fraction >= 1.0:
+            self.close()
+            return
+        if now - self.started < self.delay:
+            return
+        if message == self._last_message and now - self._last_draw < PROGRESS_INTERVAL:
+            return
+        self._last_draw, self._last_message = now, message
+        self._draw(self.line(fraction, message, now - self.started))
+
+    def line(self, fraction: float, message: str, elapsed: float) -> str:
+        """The text of the bar, cut to the terminal's width."""
+        fraction = min(max(fraction, 0.0), 1.0)
+        filled = round(fraction * BAR_WIDTH)
+        text = (
+            f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {fraction:4.0%}  "
+            f"{message}  {_clock(elapsed)}"
+        )
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        return text[: max(width, 10)]
+
+    def _draw(self, text: str) -> None:
+        pad = max(self._drawn - len(text), 0)
+        self._write("\r" + text + " " * pad)
+        self._drawn = len(text)
+
+    def close(self) -> None:
+        """Erase the line (if anything was drawn)."""
+        if self._drawn:
+            self._write("\r" + " " * self._drawn + "\r")
+            self._drawn = 0
+        self._last_message = ""
+
+    def _write(self, text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # the terminal has gone: no progress
+            self.stream.write(text)
+            self.stream.flush()
+
+
+def progress_bar(quiet: bool = False) -> ProgressBar | None:
+    """The command's progress bar on stderr, or None with ``-q`` or when stderr is no terminal."""
+    stream = sys.stderr
+    if quiet or stream is None:
+        return None
+    try:
+        interactive = stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        interactive = False
+    return ProgressBar(stream) if interactive else None
