@@ -13,7 +13,8 @@ wants UTF-8 in a redirected file sets ``PYTHONUTF8=1`` (or ``PYTHONIOENCODING=ut
 
 Signals.  SIGTERM (what ``kill``, a scheduler or a service manager sends) unwinds like
 Ctrl+C, so every temporary file is removed; the exit code is 143 (128 + 15), as a shell
-reports a process ended by SIGTERM.  A second SIGTERM ends the process at once.
+reports a process ended by SIGTERM.  Ctrl+Break in a Windows console (SIGBREAK) does the
+same.  A second signal ends the process at once.
 
 Warnings.  numpy, pandas and matplotlib warn in developers' terms, with source paths
 ("anonymize.py:86: RuntimeWarning: overflow encountered …"); what a user must know the
@@ -49,6 +50,21 @@ ERRORS = "tclose-ascii"
 ASCII_FALLBACK = {
     "ε": "eps",
     "δ": "delta",
+    "Δ": "Delta",
+    "γ": "gamma",
+    "μ": "mu",
+    "Σ": "sum",
+    "⌊": "floor(",
+    "⌋": ")",
+    "⌈": "ceil(",
+    "⌉": ")",
+    "∈": " in ",
+    "∪": " u ",
+    "∝": "~",
+    "≡": "==",
+    "⇒": "=>",
+    "⇔": "<=>",
+    "↔": "<->",
     "≥": ">=",
     "≤": "<=",
     "≠": "!=",
@@ -133,22 +149,32 @@ class Terminated(KeyboardInterrupt):
     exit_code = 143
 
 
+#: the signals that stop a command like Ctrl+C: SIGTERM, and Ctrl+Break on Windows
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGBREAK") if hasattr(signal, name)
+)
+
+
 def _raise_terminated(signum: int, frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    signal.signal(signum, signal.SIG_DFL)  # a second signal ends the process at once
     raise Terminated()
 
 
 @contextlib.contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block, SIGTERM raises :class:`Terminated` (main thread only)."""
+    """Within the block, SIGTERM (and Windows' Ctrl+Break) raise :class:`Terminated`.
+
+    Only the main thread can set signal handlers; elsewhere the block runs as it is.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    previous = {signum: signal.signal(signum, _raise_terminated) for signum in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 # --- warnings -----------------------------------------------------------------------------
@@ -187,9 +213,9 @@ class ProgressBar:
     and erases itself when a step reaches 1, before the command prints its result.
     """
 
-    def __init__(self, stream: TextIO, delay: float = PROGRESS_DELAY) -> None:
+    def __init__(self, stream: TextIO, delay: float | None = None) -> None:
         self.stream = stream
-        self.delay = delay
+        self.delay = PROGRESS_DELAY if delay is None else delay
         self.started = time.monotonic()
         self._drawn = 0  # characters on the line now
         self._last_draw = 0.0
