@@ -18,8 +18,9 @@
 # Needs Python 3.11 or later with pip 24.2 or later: an older pip checks the wheelhouse
 # against the Python that runs it instead of the target's, so a --python-version other than
 # the machine's fails ("requires a different Python").  With an older pip the script makes a
-# private venv (installer/build/wheelhouse-pip) with a current pip and uses that; the Python
-# it was started with is left as it is.  PYTHON names another interpreter.
+# private venv (installer/build/wheelhouse-pip, or WHEELHOUSE_PIP_VENV) with a current pip
+# and uses that; the Python it was started with is left as it is.  PYTHON names another
+# interpreter.
 # DIR may contain spaces and any letters (a user folder often does).
 #
 # On the offline machine (the commands are printed at the end):
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
         --dest) DEST=$2; shift 2 ;;
         --extras) EXTRAS=$2; shift 2 ;;
         --dry-run) DRY_RUN=1; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) echo "wheelhouse.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -104,7 +105,7 @@ run() {
 
 # pip 24.2 is the first to check a --target install against --python-version.
 PIP_MIN=24.2
-PIP_VENV="$ROOT/installer/build/wheelhouse-pip"
+PIP_VENV=${WHEELHOUSE_PIP_VENV:-$ROOT/installer/build/wheelhouse-pip}
 pip_is_recent() {  # python
     "$1" -c 'import sys
 from importlib.metadata import version
