@@ -47,13 +47,19 @@ def _stop_signal() -> tuple[int, int]:
     return signal.SIGTERM, 0
 
 
-def _wait_for_part_file(proc: subprocess.Popen, folder: Path) -> list[Path]:
-    """Poll until the run has started writing (its temporary file exists beside the target)."""
+def _wait_until_writing(proc: subprocess.Popen, out_dir: Path, temp: Path) -> list[Path]:
+    """Poll until the run is writing the workbook; returns its temporary files.
+
+    Writing has begun when the release's temporary file exists beside the target and
+    openpyxl has opened its spool file for the sheet in the temp folder: the run is then
+    inside the writer, whose clean-up is what this test checks.
+    """
     deadline = time.monotonic() + 600  # a hung run fails the test instead of hanging CI
     while time.monotonic() < deadline:
-        parts = list(folder.glob(".*.part"))
-        if parts:
-            return parts
+        parts = list(out_dir.glob(".*.part"))
+        spools = list(temp.glob("openpyxl*"))
+        if parts and spools:
+            return parts + spools
         if proc.poll() is not None:
             pytest.fail(f"the run ended (exit {proc.returncode}) before it started writing")
         time.sleep(0.002)
@@ -78,7 +84,7 @@ def test_sigterm_while_writing_xlsx_leaves_nothing(tmp_path: Path) -> None:
         creationflags=flags,
     )  # fmt: skip
     try:
-        parts = _wait_for_part_file(proc, out_dir)
+        parts = _wait_until_writing(proc, out_dir, temp)
         proc.send_signal(stop)
         out, err = proc.communicate(timeout=600)
     finally:

@@ -100,11 +100,13 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         **noise_config_kwargs(args),
     )
-    imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
+    imported = read_table(args.input, sep=args.sep, sheet=args.sheet, progress=args.progress)
     release = anonymize(imported.data, config, progress=args.progress)
     summary = dict(release.summary)
     summary["input"] = Path(args.input).name
-    write_release(release.table, args.output, metadata=summary, input_path=args.input)
+    write_release(
+        release.table, args.output, metadata=summary, input_path=args.input, progress=args.progress
+    )
     if args.report:
         from engine.report.html import write_report
 

@@ -72,7 +72,13 @@ def run(args: argparse.Namespace) -> int:
         project, accept_changed_input=args.accept_changed_input, progress=args.progress
     )
     metadata = {**release.summary, "project": str(args.project.name)}
-    written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
+    written = write_release(
+        release.table,
+        output,
+        metadata=metadata,
+        input_path=project.input.path,
+        progress=args.progress,
+    )
     if report is not None:
         written.append(write_report(release, report, input_info=info))
     ver = release.verification
