@@ -9,7 +9,8 @@ program's output there, so accented names in paths stay readable -- and writes t
 symbols the code page lacks as ASCII: ε as ``eps``, ≥ as ``>=``, ∞ as ``inf``.  JSON output
 (``verify``, ``convert --json``) stays exact instead: a string the stream cannot encode is
 written with ``\\u`` escapes, which every JSON reader turns back into the character.  Who
-wants UTF-8 in a redirected file sets ``PYTHONUTF8=1`` (or ``PYTHONIOENCODING=utf-8``).
+wants UTF-8 in a redirected file sets ``PYTHONUTF8=1`` or ``PYTHONIOENCODING=utf-8`` (Python's
+own switches; tclose keeps whatever encoding they choose).
 
 Signals.  SIGTERM (what ``kill``, a scheduler or a service manager sends) unwinds like
 Ctrl+C, so every temporary file is removed; the exit code is 143 (128 + 15), as a shell
