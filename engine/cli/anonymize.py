@@ -49,11 +49,17 @@ def run(args: argparse.Namespace) -> int:
     params = params_from_args(args)
     if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:
         raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
-    imported = read_table(args.input, **read_options(args))
-    release = anonymize(imported.data, params)
+    imported = read_table(args.input, **read_options(args), progress=args.progress)
+    release = anonymize(imported.data, params, progress=args.progress)
     summary = replace(release.summary, input=Path(args.input).name)
     release = replace(release, summary=summary)
-    write_release(release.table, args.output, metadata=summary.to_dict(), input_path=args.input)
+    write_release(
+        release.table,
+        args.output,
+        metadata=summary.to_dict(),
+        input_path=args.input,
+        progress=args.progress,
+    )
     if args.report:
         from engine.report.html import write_report
 

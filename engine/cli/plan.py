@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from engine.release.plan import plan
 
     params = params_from_args(args)
-    imported = read_table(args.input, **read_options(args))
-    result = plan(imported.data, params)
+    imported = read_table(args.input, **read_options(args), progress=args.progress)
+    result = plan(imported.data, params, progress=args.progress)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -68,9 +68,17 @@ def run(args: argparse.Namespace) -> int:
             check_input(project)
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    release, info = replay(project, accept_changed_input=args.accept_changed_input)
+    release, info = replay(
+        project, accept_changed_input=args.accept_changed_input, progress=args.progress
+    )
     metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
-    written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
+    written = write_release(
+        release.table,
+        output,
+        metadata=metadata,
+        input_path=project.input.path,
+        progress=args.progress,
+    )
     if report is not None:
         written.append(write_report(release, report, input_info=info))
     ver = release.verification

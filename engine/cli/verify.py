@@ -7,11 +7,11 @@ bounds given with ``--k``/``--t`` hold (or none were given), 4 when they do not.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
 from engine.cli.params_args import columns
+from engine.streams import json_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         "worst_class": v.worst_class,
         "worst_bucket": v.worst_bucket,
     }
-    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+    print(json_text(out, default=str))
     if not v.ok:
         print(f"tclose: {v.message}", file=sys.stderr)
         return 4
