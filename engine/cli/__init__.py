@@ -9,7 +9,8 @@ still without a traceback unless ``TCLOSE_DEBUG`` is set.
 
 :mod:`engine.streams` makes the output safe for any console encoding;
 :mod:`engine.cli.console` turns SIGTERM into an interruption, keeps library warnings off
-stderr and draws the progress bar: a command passes ``args.progress`` (None, or a progress function) to the engine calls that take long.
+stderr and draws the progress bar: a command passes ``args.progress`` (None, or a progress
+function) to the engine calls that take long.
 Every command accepts ``-q``/``--quiet``: no progress on stderr.
 """
 
