@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -159,6 +160,12 @@ def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
+    """One row per bucket: its released label, size and ``bounds``.
+
+    ``bounds`` are the bucket's public cut points [lower, upper] (null where the bucket is
+    open-ended; the public bounds where the user gave them), the category range of an ordinal
+    column or the category set of a nominal one, never an observed minimum or maximum.
+    """
     out = []
     for j, label in enumerate(buckets.labels):
         bounds = buckets.bounds[j]
@@ -176,6 +183,20 @@ def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
                 "missing": j == buckets.missing_bucket,
             }
         )
+    return out
+
+
+def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+    """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
+    out = []
+    for col, (lo, hi) in bounds.items():
+        values = pd.to_numeric(data[col], errors="coerce")
+        n_out = int(((values < lo) | (values > hi)).sum())
+        if n_out:
+            out.append(
+                f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
+                "they are released in the outer buckets, as if clamped to the bounds."
+            )
     return out
 
 
@@ -207,8 +228,15 @@ def anonymize(
         # buckets than k would force classes larger than k (the paper's b ≤ k)
         wanted_b = config.n_buckets or min(optimal_bucket_count(t), max(2, config.k))
         buckets = make_buckets(
-            clean, confidential, types, wanted_b, joint=config.joint, orders=orders
+            clean,
+            confidential,
+            types,
+            wanted_b,
+            joint=config.joint,
+            orders=orders,
+            bounds=config.bounds,
         )
+        warnings.extend(_outside_bounds(clean, config.bounds))
         got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
         if got_b == 0:
             warnings.append(
@@ -328,6 +356,7 @@ def make_summary(
             "qi_output": config.qi_output,
             "confidential_output": config.confidential_output,
             "joint": config.joint,
+            "bounds": {col: list(b) for col, b in config.bounds.items()},
         },
         "seed": config.seed,
         "seed_policy": (

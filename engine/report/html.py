@@ -373,6 +373,25 @@ def seed_policy_words(seed: int | None) -> str:
     return note if seed is None else f"Fixed seed {int(seed)}. {note}"
 
 
+def _cut_text(value: Any) -> str:
+    """A public cut point in full (a label's boundary is exact, not a few digits)."""
+    if isinstance(value, float | int | np.floating | np.integer):
+        v = float(value)
+        return f"{int(v):,}" if v.is_integer() and abs(v) < 1e15 else f"{v:,.10g}"
+    return _e(str(value))
+
+
+def _span_text(lo: Any, hi: Any) -> str:
+    """A bucket's span between its public cut points (None: open-ended)."""
+    if lo is None and hi is None:
+        return "all values"
+    if lo is None:
+        return f"below {_cut_text(hi)}"
+    if hi is None:
+        return f"{_cut_text(lo)} and above"
+    return f"{_cut_text(lo)} to {_cut_text(hi)}"
+
+
 def _bucket_rows(release: Release) -> list[list[str]]:
     b = release.buckets
     assert b is not None
@@ -381,7 +400,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
     for j, label in enumerate(b.labels):
         bound = b.bounds[j] if j < len(b.bounds) else None
         if isinstance(bound, tuple) and len(bound) == 2:
-            bound_text = f"{_num(bound[0])} … {_num(bound[1])}"
+            bound_text = _span_text(*bound)
         elif isinstance(bound, set | frozenset | list):
             bound_text = ", ".join(_e(v) for v in sorted(map(str, bound)))
         else:
@@ -610,7 +629,10 @@ def render_report(
         add(
             f"<p>The confidential values ({_cols(cfg.confidential)}) were replaced by the "
             "bucket they fall in; each class holds every bucket in nearly the whole file's "
-            "proportion.</p>"
+            "proportion. Bucket boundaries are public round numbers chosen between neighbouring "
+            "values (the coarsest that separates them), never a person's value; the outer "
+            "buckets are open-ended or end at the public bounds, and a representative stays "
+            "inside the central 99 % of the column.</p>"
         )
         add(
             _table(

@@ -92,7 +92,9 @@ def bucket_histogram(release: Release) -> Figure:
         values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(float)
         bins = min(60, max(10, int(math.sqrt(len(values)))))
         ax.hist(values, bins=bins, color=BEFORE_COLOUR, alpha=0.85)
-        cuts = sorted({float(hi) for _, hi in numeric_bounds})[:-1]
+        # the public cut points: where one bucket ends and the next begins (not the open ends
+        # or the public bounds)
+        cuts = sorted({b[1] for b in numeric_bounds} & {b[0] for b in numeric_bounds} - {None})
         for x in cuts:
             ax.axvline(x, color="#c44e52", linestyle="--", linewidth=1.2)
         ax.set_xlabel(name)
