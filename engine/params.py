@@ -51,8 +51,13 @@ class ReleaseParams:
     #: several confidential columns form one joint bucket (KBS 2015 §4); False = per column
     joint: bool = True
     mechanism: Mechanism = "buckets"
-    #: public bounds (lo, hi) of numeric confidential columns for the noise mechanisms
+    #: public bounds (lo, hi) of numeric confidential columns, known without the data: the
+    #: noise mechanism clamps to them; the buckets mechanism ends its outer labels at them
     bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    #: noise mechanism: the share of each column's ε spent on estimating the bounds of a
+    #: numeric confidential column that has no public bounds (DP quantiles); None = every
+    #: such column needs public bounds
+    private_bounds: float | None = None
     #: noise mechanism: aggregate confidential values in insensitive groups of k first
     insensitive: bool = False
     #: noise mechanism: redraw until the release is also t-close on the buckets
@@ -75,6 +80,14 @@ class ReleaseParams:
             raise InputError(f"k must be a whole number ≥ 1, not {self.k}.")
         if not self.qi and not self.confidential:
             raise InputError("Tag at least one column as quasi-identifier or confidential.")
+        if self.private_bounds is not None:
+            share = self.private_bounds
+            if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share < 1:
+                raise InputError(
+                    f"The share of ε for private bounds must lie between 0 and 1, not {share}."
+                )
+            if self.mechanism == "buckets":
+                raise InputError("Private bounds apply to the noise mechanism only.")
         named = [*self.qi, *self.confidential, *self.identifiers, *self.keep]
         dupes = sorted({c for c in named if named.count(c) > 1})
         if dupes:

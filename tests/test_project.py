@@ -41,6 +41,7 @@ FULL = ReleaseParams(
     joint=False,
     mechanism="laplace",
     bounds={"income": (0.0, 250000.0)},
+    private_bounds=0.2,
     insensitive=True,
     resample_until_t=3.0,
     seed=12345,

@@ -12,7 +12,7 @@ import math
 import sys
 from pathlib import Path
 
-from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
+from engine.cli.noise_args import add_noise_arguments, bounds_hint, noise_config_kwargs
 from engine.errors import InputError
 from engine.params import ReleaseParams
 
@@ -77,6 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table, write_release
     from engine.release.anonymize import anonymize
+    from engine.release.noise import BoundsRequiredError
 
     if args.t is None and args.epsilon is None and args.confidential:
         raise InputError("Give the privacy level with --t T or --epsilon E.")
@@ -101,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
         **noise_config_kwargs(args),
     )
     imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
-    release = anonymize(imported.data, config)
+    try:
+        release = anonymize(imported.data, config)
+    except BoundsRequiredError as err:
+        raise InputError(f"{err.message} {bounds_hint(err.columns)}") from err
     summary = dict(release.summary)
     summary["input"] = Path(args.input).name
     write_release(release.table, args.output, metadata=summary, input_path=args.input)
@@ -124,6 +128,16 @@ def run(args: argparse.Namespace) -> int:
             f"ε = {s['epsilon']:g} on the confidential values ({s['draws']} draw(s): ε spent "
             f"{s['epsilon_spent']:g}); stochastic t = {s['stochastic_t']:.4g} (Proposition 1)."
         )
+        if s.get("bounds_epsilon"):
+            print(
+                f"Of ε, {s['bounds_epsilon']:.4g} was spent on private bounds (DP quantiles): "
+                + "; ".join(
+                    f"{col} {lo:g}:{hi:g}"
+                    for col, (lo, hi) in s["bounds"].items()
+                    if s["bounds_source"][col] != "public"
+                )
+                + "."
+            )
     elif args.epsilon is not None:
         print(
             f"ε = {args.epsilon:g} was given: the buckets use t = exp(ε/2) = "

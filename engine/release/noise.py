@@ -8,8 +8,12 @@ mechanism but ``"buckets"``.  Steps (Construction B):
    ranges exactly as the buckets route releases them;
 3. each confidential column gets ε/m of the budget (m columns, sequential composition, so the
    record as a whole is ε-DP): numeric columns Laplace noise after clamping to public bounds
-   (plain, or after insensitive microaggregation), nominal and ordinal columns randomized
-   response over their categories;
+   (plain, or after insensitive microaggregation), clamped to the bounds again afterwards,
+   nominal and ordinal columns randomized response over their categories.  A numeric column
+   needs public bounds (:class:`BoundsRequiredError` otherwise: the data's own minimum and
+   maximum are never used), or ``private_bounds`` = a share s of ε: the column then spends
+   s·ε/m on two DP quantiles as bounds (:mod:`engine.mechanisms.bounds`) and (1 − s)·ε/m on
+   the noise;
 4. optionally, the noise is redrawn until the release is actually t-close on buckets of the
    released values (poster / SECRYPT 2013 greedy variant); every draw spends ε again and the
    summary reports ε × draws;
@@ -17,12 +21,13 @@ mechanism but ``"buckets"``.  Steps (Construction B):
    guarantee of :func:`engine.privacy.guarantees` and its assumption.
 
 What is not protected by ε and is said so in the summary: whether a value is missing, the set
-of categories of a nominal column, the bounds when they were taken from the data, and (for the
-insensitive variant) which records share a group value.
+of categories of a nominal column, and (for the insensitive variant) which records share a
+group value.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,7 +37,13 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
-from engine.mechanisms.laplace import check_bounds, insensitive_release, laplace_release
+from engine.mechanisms.bounds import private_bounds
+from engine.mechanisms.laplace import (
+    check_bounds,
+    expected_abs_error,
+    insensitive_release,
+    laplace_release,
+)
 from engine.mechanisms.response import randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source, seed_policy
 from engine.params import ReleaseParams
@@ -46,16 +57,95 @@ from engine.version import __version__
 MAX_DRAWS = 100
 
 
+class BoundsRequiredError(InputError):
+    """Laplace noise was asked for numeric columns that have neither public nor private bounds.
+
+    ``columns`` names them, so that a caller can add its own way of giving bounds (the
+    command line adds its flags) to the message.
+    """
+
+    def __init__(self, columns: list[str]) -> None:
+        names = ", ".join(map(repr, columns))
+        plural = "s" if len(columns) > 1 else ""
+        super().__init__(
+            f"Laplace noise on {names} needs public bounds: the lowest and highest value the "
+            f"column{plural} can take, known without looking at this file (the data's own "
+            "minimum and maximum are not differentially private). Give them, or spend a share "
+            "of ε on estimating them privately."
+        )
+        self.columns = list(columns)
+
+
+def laplace_columns(config: ReleaseParams, types: Mapping[str, ColumnType]) -> list[str]:
+    """The confidential columns that get Laplace noise (the numeric ones)."""
+    if config.mechanism == "buckets":
+        return []
+    return [c for c in config.confidential if ColumnType(types[c]) == ColumnType.NUMERIC]
+
+
+def require_bounds(config: ReleaseParams, types: Mapping[str, ColumnType]) -> None:
+    """Raise :class:`BoundsRequiredError` unless every Laplace column can get its bounds.
+
+    ``types`` maps (at least) the confidential columns to their types.  The GUI and a plan
+    can call this before any run; :func:`noise_release` calls it too.
+    """
+    if config.private_bounds is not None:
+        return
+    lacking = [c for c in laplace_columns(config, types) if c not in config.bounds]
+    if lacking:
+        raise BoundsRequiredError(lacking)
+
+
+def column_budget(config: ReleaseParams, types: Mapping[str, ColumnType]) -> dict[str, dict]:
+    """ε of every confidential column: ``{"noise": …, "bounds": …}`` (sequential composition).
+
+    Each column gets ε/m; a numeric column without public bounds spends the
+    ``private_bounds`` share of it on its bounds when that is set.
+    """
+    assert config.epsilon is not None
+    share = config.epsilon / max(1, len(config.confidential))
+    numeric = set(laplace_columns(config, types))
+    out = {}
+    for col in config.confidential:
+        private = col in numeric and col not in config.bounds and config.private_bounds
+        spent = share * config.private_bounds if private else 0.0
+        out[col] = {"noise": share - spent, "bounds": spent}
+    return out
+
+
+def expected_errors(
+    config: ReleaseParams, types: Mapping[str, ColumnType]
+) -> dict[str, float | None]:
+    """Expected absolute error of the noise, in the column's units, for every Laplace column.
+
+    Δ/ε of the column's noise ε (Δ/(k·ε) with insensitive microaggregation); None where the
+    bounds are estimated privately and so not known before the run.
+    """
+    budget = column_budget(config, types)
+    k = int(config.k) if config.insensitive else 1
+    out: dict[str, float | None] = {}
+    for col in laplace_columns(config, types):
+        if col in config.bounds:
+            lo, hi = config.bounds[col]
+            out[col] = expected_abs_error(lo, hi, budget[col]["noise"], k)
+        else:
+            out[col] = None
+    return out
+
+
 @dataclass
 class ColumnPlan:
     """How one confidential column is protected (fixed before any noise is drawn)."""
 
     name: str
     ctype: ColumnType
+    #: the ε of the noise (the column's share of ε minus what its private bounds spent)
     epsilon: float
-    #: numeric: clamping bounds and whether they came from the user or from the data
+    #: numeric: clamping bounds, and where they came from ("public" or the private estimate)
     bounds: tuple[float, float] | None = None
-    bounds_from_data: bool = False
+    bounds_source: str = "public"
+    #: the ε spent on estimating the bounds (0 for public bounds)
+    bounds_epsilon: float = 0.0
     #: nominal/ordinal: the categories (codes index into this list)
     categories: list[Any] = field(default_factory=list)
     #: the input as numbers (numeric) or category codes (−1 missing)
@@ -79,19 +169,21 @@ def _plan_columns(
     types: Mapping[str, ColumnType],
     orders: Mapping[str, tuple[str, ...]],
     warnings: list[str],
+    source: NoiseSource,
 ) -> list[ColumnPlan]:
     from engine.release.encode import category_order, numeric_values
     from engine.release.recode import decimals
 
     assert config.epsilon is not None
     confidential = list(config.confidential)
-    share = config.epsilon / max(1, len(confidential))
     unknown = sorted(set(config.bounds) - set(confidential))
     if unknown:
         raise InputError(
             f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
             "confidential column."
         )
+    require_bounds(config, types)
+    budget = column_budget(config, types)
     plans = []
     for col in confidential:
         ctype = ColumnType(types[col])
@@ -104,24 +196,29 @@ def _plan_columns(
                 raise InputError(f"Confidential column {col!r} has no values.")
             if col in config.bounds:
                 lo, hi = check_bounds(*config.bounds[col], column=col)
-                from_data = False
+                if hi < np.nanmin(values) or lo > np.nanmax(values):
+                    raise InputError(
+                        f"The bounds {lo:g}:{hi:g} of {col!r} do not overlap its values at "
+                        "all; check them."
+                    )
+                origin, spent = "public", 0.0
             else:
-                lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
-                if hi <= lo:
-                    hi = lo + 1.0
-                from_data = True
-                warnings.append(
-                    f"No public bounds for {col!r}: the data's own minimum and maximum "
-                    f"({lo:g}:{hi:g}) were used, and they are disclosed by the release. Give "
-                    f"--bounds {col}=LO:HI from public knowledge instead."
-                )
+                spent = budget[col]["bounds"]
+                estimate = private_bounds(values, spent, source)
+                lo, hi, origin = estimate.lo, estimate.hi, estimate.source
+                if estimate.coarse:
+                    warnings.append(
+                        f"The private bounds of {col!r} ({lo:g}:{hi:g}) rest on few records "
+                        "for their share of ε and may be poor; public bounds would be better."
+                    )
             plans.append(
                 ColumnPlan(
                     col,
                     ctype,
-                    share,
+                    budget[col]["noise"],
                     bounds=(lo, hi),
-                    bounds_from_data=from_data,
+                    bounds_source=origin,
+                    bounds_epsilon=spent,
                     values=values,
                     decimals=decimals(series),
                 )
@@ -137,13 +234,30 @@ def _plan_columns(
                 raise InputError(f"Confidential column {col!r} has no values.")
             lookup = {str(c): i for i, c in enumerate(categories)}
             codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
-            plans.append(ColumnPlan(col, ctype, share, categories=categories, values=codes))
+            plans.append(
+                ColumnPlan(col, ctype, budget[col]["noise"], categories=categories, values=codes)
+            )
         else:
             raise InputError(
                 f"The noise mechanism cannot protect the {ctype} column {col!r}; declare it "
                 "numeric or nominal, or use the buckets mechanism."
             )
     return plans
+
+
+def _round_within(values: np.ndarray, places: int, lo: float, hi: float) -> np.ndarray:
+    """Values rounded to the column's decimal places, kept inside [lo, hi].
+
+    Rounding can step just outside the bounds (0.5 → 0 with bounds 0.5:9); the nearest
+    representable value inside is used then.  Bounds narrower than the column's precision
+    keep the unrounded values.
+    """
+    scale = 10.0**places
+    lo_r, hi_r = math.ceil(lo * scale - 1e-9) / scale, math.floor(hi * scale + 1e-9) / scale
+    rounded = np.round(values, places)
+    if lo_r > hi_r:
+        return values
+    return np.clip(rounded, lo_r, hi_r)
 
 
 def _draw_column(
@@ -173,7 +287,7 @@ def _draw_column(
                 plan.values, lo, hi, plan.epsilon, source, progress=progress, cancel=cancel
             )
             local_eps = plan.epsilon
-        rounded = np.round(out.values, plan.decimals)
+        rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
         if plan.decimals == 0:
             released = released.astype("Int64")
@@ -187,7 +301,9 @@ def _draw_column(
             "epsilon": plan.epsilon,
             "epsilon_local": local_eps,
             "bounds": [lo, hi],
-            "bounds_source": "data (disclosed)" if plan.bounds_from_data else "given",
+            "bounds_source": plan.bounds_source,
+            "epsilon_bounds": plan.bounds_epsilon,
+            "expected_absolute_error": out.scale,
             "noise_scale": out.scale,
             "grid": out.grid,
             "mean_absolute_error": mae,
@@ -284,7 +400,8 @@ def noise_release(
     original = data.reset_index(drop=True)
     n = len(original)
     warnings: list[str] = []
-    plans = _plan_columns(clean, config, types, orders, warnings)
+    source = noise_source(config.seed)
+    plans = _plan_columns(clean, config, types, orders, warnings, source)
 
     step(progress, cancel, 0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
@@ -302,7 +419,6 @@ def noise_release(
     else:
         classes = np.zeros(n, dtype=np.int64)
 
-    source = noise_source(config.seed)
     target_t = config.resample_until_t
     b = optimal_bucket_count(target_t) if target_t is not None else 0
     max_draws = MAX_DRAWS if target_t is not None else 1
@@ -402,7 +518,9 @@ def _summary(
         class_sizes=np.asarray(verification.class_sizes),
         mechanism=calc_mechanism,
     )
-    epsilon_spent = config.epsilon * draws
+    bounds_epsilon = sum(p.bounds_epsilon for p in plans)
+    # the bounds are estimated once; every draw of the noise spends the rest again
+    epsilon_spent = bounds_epsilon + (config.epsilon - bounds_epsilon) * draws
     numeric = [p for p in plans if p.ctype == ColumnType.NUMERIC]
     return {
         "software": f"tclose {__version__}",
@@ -424,19 +542,32 @@ def _summary(
             "not be t-close."
         ),
         "epsilon": config.epsilon,
-        "epsilon_per_column": {p.name: p.epsilon for p in plans},
+        "epsilon_per_column": {p.name: p.epsilon + p.bounds_epsilon for p in plans},
+        "epsilon_noise_per_column": {p.name: p.epsilon for p in plans},
+        "bounds_epsilon": bounds_epsilon,
         "epsilon_local": local_eps,
         "epsilon_spent": epsilon_spent,
         "draws": draws,
         "epsilon_assumption": (
             "ε-differential privacy of the confidential values against a change of one "
-            "person's confidential values, with the bounds public; the QIs are protected by "
-            "k-anonymity only. Not covered by ε: whether a value is missing, the set of "
-            "categories of a nominal column, and bounds taken from the data."
-            + (f" {draws} draws were made: the guarantee is ε × draws." if draws > 1 else "")
+            "person's confidential values, with the bounds public or estimated within ε; the "
+            "QIs are protected by k-anonymity only. Not covered by ε: whether a value is "
+            "missing and the set of categories of a nominal column."
+            + (
+                f" Of ε, {bounds_epsilon:.4g} was spent on private bounds (DP quantiles) and "
+                f"{config.epsilon - bounds_epsilon:.4g} on the noise."
+                if bounds_epsilon
+                else ""
+            )
+            + (
+                f" {draws} draws were made: the guarantee is the ε spent, {epsilon_spent:.4g}."
+                if draws > 1
+                else ""
+            )
         ),
         "bounds": {p.name: list(p.bounds) for p in numeric if p.bounds is not None},
-        "bounds_from_data": [p.name for p in numeric if p.bounds_from_data],
+        "bounds_source": {p.name: p.bounds_source for p in numeric},
+        "expected_absolute_error": {p.name: details[p.name]["noise_scale"] for p in numeric},
         "noise_scale": {p.name: details[p.name]["noise_scale"] for p in numeric},
         "confidential": details,
         "guarantees": [g.to_dict() for g in items],

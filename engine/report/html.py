@@ -338,8 +338,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
                 "jointly (one bucket per tuple)" if cfg.joint else "per column",
             )
         )
-    for col, (lo, hi) in cfg.bounds.items():
-        rows.append((f"public bounds of {col}", f"[{_num(lo)}, {_num(hi)}]"))
+    rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
         rows.append(("redraw noise until t-close with t", _num(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
@@ -347,6 +346,35 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
         rows.append(("missing-value codes", codes))
+    return rows
+
+
+def _bounds_rows(release: Release) -> list[tuple[str, str]]:
+    """The clamping bounds of every numeric column, where they came from, the ε they cost."""
+    cfg, summary = release.config, release.summary
+    used = summary.get("bounds") if cfg.mechanism != "buckets" else None
+    sources = summary.get("bounds_source") or {}
+    if not isinstance(used, Mapping):
+        used = {col: list(b) for col, b in cfg.bounds.items()}
+    rows = []
+    for col, (lo, hi) in used.items():
+        source = sources.get(col, "public") if isinstance(sources, Mapping) else "public"
+        words = "public" if source == "public" else str(source)
+        rows.append((f"bounds of {_e(col)}", f"[{_cut_text(lo)}, {_cut_text(hi)}] ({_e(words)})"))
+    spent = summary.get("bounds_epsilon")
+    if isinstance(spent, int | float) and spent > 0 and cfg.epsilon is not None:
+        rows.append(
+            (
+                "ε for private bounds",
+                f"{_num(float(spent))} of ε = {_num(cfg.epsilon)} (DP quantiles); the noise "
+                f"gets {_num(cfg.epsilon - float(spent))}",
+            )
+        )
+    errors = summary.get("expected_absolute_error")
+    if isinstance(errors, Mapping):
+        for col, value in errors.items():
+            if isinstance(value, int | float):
+                rows.append((f"expected absolute error of the noise on {_e(col)}", _num(value)))
     return rows
 
 

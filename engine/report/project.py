@@ -48,6 +48,7 @@ _PARAMETERS = (
     "joint",
     "insensitive",
     "resample_until_t",
+    "private_bounds",
 )
 
 
