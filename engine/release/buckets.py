@@ -113,13 +113,16 @@ def _group_categories(counts: np.ndarray, b: int) -> np.ndarray:
     return group
 
 
-def _best_cut(keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float):
+def _best_cut(
+    keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float, scale: Scale | None = None
+):
     """The split of one column closest to a ``frac`` share of the mass, or None.
 
-    Returns (rows going left, (a, c)): numeric/ordinal keys are cut between two distinct
-    values, a the largest going left and c the smallest going right; nominal categories are
-    assigned, heaviest first, to whichever side brings the left mass nearer its target (and
-    (a, c) is None).  None when the column has a single value here.
+    Returns (rows going left, cut): numeric/ordinal keys are cut between two distinct values
+    (for a numeric or date column with its ``scale``, moved a little to the roundest public
+    cut nearby, which is returned; else the cut is None); nominal categories are assigned,
+    heaviest first, to whichever side brings the left mass nearer its target.  None when the
+    column has a single value here.
     """
     distinct, inverse = np.unique(keys, return_inverse=True)
     if len(distinct) < 2:
@@ -137,9 +140,12 @@ def _best_cut(keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float)
             left[:] = False
             left[np.argmax(mass)] = True
         return left[inverse], None
-    cum = np.cumsum(mass)[:-1]
-    cut = int(np.argmin(np.abs(cum - target)))
-    return inverse <= cut, (float(distinct[cut]), float(distinct[cut + 1]))
+    cum = np.cumsum(mass)
+    pos = int(np.argmin(np.abs(cum[:-1] - target))) + 1  # distinct[:pos] go left
+    if scale is None:
+        return inverse < pos, None
+    pos, cut = _rounder_boundary(distinct, cum, pos, 0, len(distinct), scale)
+    return inverse < pos, cut
 
 
 def _features(keys: np.ndarray, weights: np.ndarray, nominal: list[bool]) -> np.ndarray:
@@ -174,13 +180,16 @@ def _sse(features: np.ndarray, weights: np.ndarray) -> float:
     return float((features**2 * weights[:, None]).sum() - (s**2).sum() / w)
 
 
-#: one split on the way to a joint bucket: (column, went below the cut, (a, c)), where a is the
-#: largest value below the cut and c the smallest above it
-Split = tuple[int, bool, tuple[float, float]]
+#: one split on the way to a joint bucket: (column, went below the cut, the public cut)
+Split = tuple[int, bool, float]
 
 
 def _split_vectors(
-    keys: np.ndarray, weights: np.ndarray, nominal: list[bool], b: int
+    keys: np.ndarray,
+    weights: np.ndarray,
+    nominal: list[bool],
+    b: int,
+    scales: Sequence[Scale | None] | None = None,
 ) -> tuple[np.ndarray, list[list[Split]]]:
     """Group of every distinct key row: b groups of near-equal mass by recursive bisection.
 
@@ -189,9 +198,10 @@ def _split_vectors(
     at least half its fair share of the mass, the one that makes the two sides most
     homogeneous (largest drop of the standardised sum of squares over all columns) wins;
     if none is balanced enough, the most balanced.  Identical rows are one weighted row, so
-    they are never split.  Also returns, per group, the numeric/ordinal cuts on its path
-    (the cell's walls, from which its labels are made).
+    they are never split.  Also returns, per group, the public cuts of the numeric and date
+    columns (``scales``) on its path: the cell's walls, from which its labels are made.
     """
+    scales = list(scales) if scales is not None else [None] * keys.shape[1]
     features = _features(keys, weights, nominal)
     group = np.zeros(len(keys), dtype=np.int64)
     paths: list[list[Split]] = []
@@ -210,7 +220,7 @@ def _split_vectors(
         parent = _sse(f, w)
         best = None  # (balanced, gain or -imbalance), left, column, edge
         for col in range(keys.shape[1]):
-            found = _best_cut(keys[rows, col], w, nominal[col], frac)
+            found = _best_cut(keys[rows, col], w, nominal[col], frac, scales[col])
             if found is None:
                 continue
             left, edge = found
@@ -351,6 +361,37 @@ def _merge_outliers(distinct: np.ndarray, ends: list[int], inner: tuple[float, f
     return ends
 
 
+#: a boundary may move by this share of the smaller of its two buckets to land on a rounder cut
+ROUNDING_SLACK = 0.05
+
+
+def _rounder_boundary(
+    distinct: np.ndarray, cum: np.ndarray, pos: int, start: int, stop: int, scale: Scale
+) -> tuple[int, float]:
+    """The boundary near ``pos`` with the roundest cut, and that cut.
+
+    ``distinct`` are sorted values with cumulative counts ``cum``; the boundary at ``pos``
+    puts ``distinct[:pos]`` below it, between the neighbouring boundaries ``start`` and
+    ``stop``.  In dense data the gap at the balanced boundary is a cent wide and its cut
+    would be (almost) a person's value, so the boundary may move while the records it moves
+    stay within :data:`ROUNDING_SLACK` of the smaller bucket: the cut is then the coarsest
+    round number anywhere in that window, and the boundary goes where it falls.  Ties stay
+    whole (the boundary is still between two distinct values).
+    """
+
+    def below(p: int) -> float:
+        return float(cum[p - 1]) if p > 0 else 0.0
+
+    slack = ROUNDING_SLACK * min(below(pos) - below(start), below(stop) - below(pos))
+    first = int(np.searchsorted(cum, below(pos) - slack, side="left")) + 1
+    last = int(np.searchsorted(cum, below(pos) + slack, side="right"))
+    first, last = max(first, start + 1, 1), min(last, stop - 1)
+    if first > pos or last < pos:  # no room: keep the balanced boundary
+        first = last = pos
+    cut = scale.cut(distinct[first - 1], distinct[last])
+    return int(np.searchsorted(distinct, cut, side="left")), cut
+
+
 def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale) -> None:
     """Public bounds must overlap the values and lie outside every cut point."""
     if scale.public is None:
@@ -390,7 +431,12 @@ def _column_buckets(
         keys = numeric_values(present, ctype)
         distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
         ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
-        cuts = [scale.cut(distinct[e - 1], distinct[e]) for e in ends[:-1]]
+        cum = np.cumsum(weights)
+        cuts = []
+        for i in range(len(ends) - 1):
+            start = ends[i - 1] if i else 0
+            ends[i], cut = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
+            cuts.append(cut)
         _check_public(str(series.name), keys, cuts, scale)
         value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
         codes[mask] = value_group[inverse]
@@ -438,12 +484,12 @@ def _joint_describe(
             continue
         scale = scales[col]
         lo = hi = None
-        for column, below, (a, c) in path:
+        for column, below, cut in path:
             if column == i:
                 if below:
-                    hi = scale.cut(a, c)
+                    hi = cut
                 else:
-                    lo = scale.cut(a, c)
+                    lo = cut
         out.append(scale.describe(numeric_values(frame[col], ctype), lo, hi))
     return out
 
@@ -512,11 +558,17 @@ def make_buckets(
                 keys, axis=0, return_inverse=True, return_counts=True
             )
             nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
-            group, paths = _split_vectors(rows, weights.astype(float), nominal, n_buckets)
+            group, paths = _split_vectors(
+                rows,
+                weights.astype(float),
+                nominal,
+                n_buckets,
+                [scales.get(c) for c in confidential],
+            )
             sub_codes = group[inverse.ravel()]
             for i, col in enumerate(confidential):
                 if col in bounds:
-                    cuts = [scales[col].cut(*edge) for p in paths for j, _, edge in p if j == i]
+                    cuts = [cut for p in paths for j, _, cut in p if j == i]
                     _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
         else:
             per_col = []
