@@ -12,6 +12,19 @@ they are coarsened into b buckets of near-equal mass whose values are as similar
   vectors always together; with ``joint=False`` each column is bucketed on its own and the
   bucket of a record is the tuple of its column buckets;
 * a record with a missing confidential value goes to a bucket of its own, released as empty.
+
+Labels never print a person's value (:mod:`engine.release.cuts`).  Numeric and date buckets
+are intervals between public cut points, the coarsest round number (1–2–5 series; calendar
+boundaries for dates) in the gap between two neighbouring buckets: "< 18000",
+"[18000, 40000)", "≥ 40000".  In dense data that gap is a cent wide, so a boundary may move
+by up to 5 % of the smaller of its two buckets to where a rounder cut falls.  The outer
+buckets are open-ended, or end at the user's public bounds ("[0, 18000)", "[40000, 250000]";
+values beyond them count as the bound).  An outer bucket that lies wholly beyond the 0.5 or
+99.5 percentile (a few outliers) joins its neighbour, so every cut lies in the central 99 %
+of the column.  A bucket whose records share one value inside that range is labelled with
+it (a value a whole bucket shares is not one person's).  Representatives are bucket medians
+clipped to round limits inside the central 99 %.  Ordinal and nominal labels are category
+names and sets: the categories are the codebook, not a person's value.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ number chosen from a gap between observed values, never a value itself:
   that lies in (a, c]: the largest step s ∈ {…, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, …} one of
   whose multiples falls in the gap, and that multiple (0 when the gap holds 0; of two
   multiples, the one nearer the middle of the gap).  Between 11,153.20 and 11,187.90 this is
-  11,160; between 34,023.45 and 34,024.10 it is 34,024.  Everything below the cut is < x and
+  11,180; between 34,023.45 and 34,024.10 it is 34,024.  Everything below the cut is < x and
   everything above is ≥ x, so labels are half-open intervals [x_j, x_{j+1}).
 * **Dates** (:func:`date_separator`): the coarsest calendar unit that separates: the first
   of January of a year (a year divisible by 1000, 500, 100, 50, … first), else the first of a
@@ -132,7 +132,8 @@ def range_ends(lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> tuple[np.n
 
     Inside the central 99 % of ``values`` (the whole column) the ends are rounded outward to
     the grid of :func:`grid_step`; an end beyond it (an outlier's value) goes to the next
-    number of the 1–2–5 series, strictly beyond it (:func:`nice_outward`).
+    number of the 1–2–5 series strictly beyond it (:func:`nice_outward`), or to the grid
+    point if that lies further out (0 rather than 0.02 for 0.031 on a grid of 0.5).
     """
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     inner = inner_range(values)
@@ -145,7 +146,9 @@ def range_ends(lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> tuple[np.n
         (out_hi, hi, True, hi > inner[1]),
     ):
         for value in np.unique(ends[beyond]):
-            out[ends == value] = nice_outward(value, up)
+            rounded = nice_outward(value, up)  # never finer than the grid
+            at = ends == value
+            out[at] = max(rounded, out[at][0]) if up else min(rounded, out[at][0])
     return out_lo, out_hi
 
 

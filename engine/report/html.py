@@ -374,7 +374,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     if isinstance(errors, Mapping):
         for col, value in errors.items():
             if isinstance(value, int | float):
-                rows.append((f"expected absolute error of the noise on {_e(col)}", _num(value)))
+                rows.append((f"expected absolute error of the noise on {_e(col)}", _num(value, 6)))
     return rows
 
 
@@ -436,7 +436,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
         if j == b.missing_bucket:
             bound_text = "missing values"
         rep = b.representatives[j] if j < len(b.representatives) else ()
-        rep_text = ", ".join(_e(_num(v)) for v in rep) if rep else "—"
+        rep_text = ", ".join(_cut_text(v) for v in rep if v is not None) or "—"
         rows.append(
             [_e(label), bound_text, rep_text, _num(int(b.counts[j])), _pct(float(shares[j]))]
         )
