@@ -20,14 +20,16 @@ from engine.params import ReleaseParams
 class Buckets:
     """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
 
-    #: the released text of each bucket, e.g. ``"[0, 12500)"`` or ``"{Asthma, Cancer}"``
+    #: the released text of each bucket, e.g. ``"< 12500"``, ``"[12500, 40000)"`` or
+    #: ``"{Asthma, Cancer}"``
     labels: list[str]
     #: bucket index of every input record (aligned with the input rows); int64
     codes: np.ndarray
     #: records per bucket
     counts: np.ndarray
-    #: per bucket: (lo, hi) for one numeric/ordinal column, the set of categories for a
-    #: nominal one, None for joint buckets of several columns or the missing bucket
+    #: per bucket: for one numeric or date column its public cut points (lo, hi), None where
+    #: open-ended (never an observed value); (lowest, highest) category for an ordinal one;
+    #: the set of categories for a nominal one; None for several columns or the missing bucket
     bounds: list[Any]
     #: per bucket: the value released with ``confidential_output="representative"``
     #: (a tuple of values, one per confidential column)
@@ -85,5 +87,5 @@ class Release:
     data: pd.DataFrame
     #: the buckets (None for the noise mechanisms without buckets)
     buckets: Buckets | None = None
-    #: warnings a user must see (e.g. bounds taken from the data)
+    #: warnings a user must see (e.g. values beyond the public bounds)
     warnings: list[str] = field(default_factory=list)
