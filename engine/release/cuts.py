@@ -141,10 +141,8 @@ def range_ends(lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> tuple[np.n
     places = max(0, -math.floor(math.log10(step))) + 1
     out_lo = np.round(np.floor(lo / step) * step, places)
     out_hi = np.round(np.ceil(hi / step) * step, places)
-    for out, ends, up, beyond in (
-        (out_lo, lo, False, lo < inner[0]),
-        (out_hi, hi, True, hi > inner[1]),
-    ):
+    for out, ends, up in ((out_lo, lo, False), (out_hi, hi, True)):
+        beyond = (ends < inner[0]) | (ends > inner[1])
         for value in np.unique(ends[beyond]):
             rounded = nice_outward(value, up)  # never finer than the grid
             at = ends == value
@@ -243,7 +241,9 @@ def date_range_ends(
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     out_lo = days_of(to_stamps(lo).dt.to_period(freq).dt.start_time)
     out_hi = days_of(to_stamps(hi).dt.to_period(freq).dt.end_time.dt.normalize())
-    below, above = lo < inner[0], hi > inner[1]
+    # an end beyond the central 99 % on either side (a class of outliers has both ends there)
+    below = (lo < inner[0]) | (lo > inner[1])
+    above = (hi < inner[0]) | (hi > inner[1])
     if freq == "Y":  # beyond: the decade strictly beyond the value
         if below.any():
             years = (to_stamps(lo[below] - 1).dt.year // 10) * 10
