@@ -507,6 +507,12 @@ def test_the_quantile_selection_and_its_public_candidates() -> None:
     assert private.dp_quantile(x, 0.5, 1.0, ZeroNoise()) == 500
     assert private.dp_quantile(x, 0.1, 1.0, ZeroNoise()) == 100
     assert private.dp_quantile(x, 0.9, 1.0, ZeroNoise()) == 900
+    assert private.dp_quantile(x, 0.9, 1.0, ZeroNoise(), centre=500) == 900
+    # every candidate from 100 up to 9·10^12 scores alike for the 96th percentile of 0 … 100;
+    # leaning towards the median picks the first of them, not one at random
+    u = np.linspace(0, 99.9, 2400)
+    assert private.dp_quantile(u, 0.96, 0.4, ZeroNoise(), centre=50) == 100
+    assert private.dp_quantile(u + 1000, 0.04, 0.4, ZeroNoise(), centre=1050) == 1000
     grid = private.candidate_grid()
     assert len(grid) == 577 and list(grid) == sorted(grid) and 0.0 in grid
     assert 123.456 not in grid  # never the data's own values
@@ -516,6 +522,13 @@ def test_the_quantile_selection_and_its_public_candidates() -> None:
     assert alpha == 0.25 and coarse
     with pytest.raises(InputError):
         private.private_bounds(np.array([np.nan]), 0.1, Seeded(0))
+
+
+def test_private_bounds_of_a_small_uniform_column_stay_near_it() -> None:
+    u = np.random.default_rng(5).uniform(0, 100, 2400).round(1)
+    for seed in range(5):
+        found = private.private_bounds(u, 0.4, Seeded(seed))
+        assert 0 <= found.lo <= 10 and 90 <= found.hi <= 130, found
 
 
 def test_a_fresh_private_bound_draw_is_noisy_but_plausible(income) -> None:
