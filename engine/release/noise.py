@@ -12,7 +12,7 @@ mechanism but ``"buckets"``.  Steps (Construction B):
    nominal and ordinal columns randomized response over their categories.  A numeric column
    needs public bounds (:class:`BoundsRequiredError` otherwise: the data's own minimum and
    maximum are never used), or ``private_bounds`` = a share s of ε: the column then spends
-   s·ε/m on two DP quantiles as bounds (:mod:`engine.mechanisms.bounds`) and (1 − s)·ε/m on
+   s·ε/m on DP quantiles as bounds (:mod:`engine.mechanisms.bounds`) and (1 − s)·ε/m on
    the noise;
 4. optionally, the noise is redrawn until the release is actually t-close on buckets of the
    released values (poster / SECRYPT 2013 greedy variant); every draw spends ε again and the
