@@ -271,8 +271,13 @@ class ReleaseParams:
     n_buckets: int | None = None
     #: several confidential columns form one joint bucket (KBS 2015 §4); False = per column
     joint: bool = True
-    #: public bounds (lo, hi) of numeric confidential columns for the noise mechanism
+    #: public bounds (lo, hi) of numeric confidential columns, known without the data: the
+    #: noise mechanism clamps to them; the buckets mechanism ends its outer labels at them
     bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    #: noise mechanism: the share of each column's ε spent on estimating the bounds of a
+    #: numeric confidential column that has no public bounds (DP quantiles); None = every
+    #: such column needs public bounds
+    private_bounds: float | None = None
     #: noise mechanism: aggregate confidential values in insensitive groups of k first
     insensitive: bool = False
     #: noise mechanism: redraw until the release is also t-close on the buckets
@@ -299,6 +304,7 @@ class ReleaseParams:
         "n_buckets": Optional(Number(low=2, whole=True)),
         "joint": Flag(),
         "bounds": PerColumn(_bounds),
+        "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
         "qi_output": Options(values=("centroid", "range")),
@@ -335,7 +341,7 @@ class ReleaseParams:
             only_noise = [
                 name
                 for name, used in (
-                    ("bounds", bool(self.bounds)),
+                    ("private_bounds", self.private_bounds is not None),
                     ("insensitive", self.insensitive),
                     ("resample_until_t", self.resample_until_t is not None),
                 )

@@ -73,11 +73,14 @@ def test_laplace_with_public_bounds(survey, tmp_path, capsys):
     assert pd.api.types.is_numeric_dtype(table["income"])
 
 
-def test_laplace_without_bounds_warns_that_they_leak(survey, tmp_path, capsys):
-    code, summary, _ = run(survey, tmp_path)
-    assert code == 0
-    assert summary["noise"]["columns"]["income"]["bounds_source"] == "data (disclosed)"
-    assert "warning" in capsys.readouterr().err.lower()
+def test_laplace_without_bounds_is_refused(survey, tmp_path, capsys):
+    """The data's own min/max are never the bounds: exit 2, one line that says what to give."""
+    code, _, _ = run(survey, tmp_path)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'income' needs public bounds" in err
+    assert "--bounds income=LO:HI" in err and "--bounds private" in err
+    assert not (tmp_path / "release.csv").exists()
 
 
 def test_bad_bounds_are_one_line_errors(survey, tmp_path, capsys):

@@ -105,7 +105,10 @@ def test_laplace_noise_has_scale_delta_over_epsilon() -> None:
     x = rng.normal(100_000, 80_000, 30_000)  # some values fall outside the bounds
     out = lp.laplace_release(x, 0, 250_000, 2.0, Seeded(2))
     assert out.clamped.min() == 0 and out.clamped.max() == 250_000
-    noise = out.values - out.clamped
+    # released values are clamped to the bounds again after the noise (post-processing)
+    assert out.values.min() == 0 and out.values.max() == 250_000
+    assert np.array_equal(out.values, np.clip(out.noisy, 0, 250_000))
+    noise = out.noisy - out.clamped
     assert stats.kstest(noise, stats.laplace(scale=125_000).cdf).pvalue > 1e-3
     assert stats.kstest(noise, stats.laplace(scale=150_000).cdf).pvalue < 1e-6
     assert stats.kstest(noise, stats.laplace(scale=100_000).cdf).pvalue < 1e-6
@@ -195,8 +198,11 @@ def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
     assert sizes.min() == k and sizes.max() <= 2 * k - 1
     # every member of a group carries the same value
     first = np.zeros(sizes.size)
-    first[groups] = out.values
-    assert np.array_equal(first[groups], out.values)
+    first[groups] = out.noisy
+    assert np.array_equal(first[groups], out.noisy)
+    # released: the noisy group value clamped to the bounds (post-processing)
+    assert np.array_equal(out.values, np.clip(out.noisy, 0, 1000))
+    assert out.values.min() >= 0 and out.values.max() <= 1000
     noise = first - np.bincount(groups, weights=out.clamped) / sizes
     target = 1000 / (k * eps)
     assert out.scale == pytest.approx(target, rel=1e-3) and out.scale >= target

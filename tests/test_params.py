@@ -227,8 +227,8 @@ def test_unknown_and_mistyped_fields_are_refused() -> None:
         ReleaseParams(k=True)
     with pytest.raises(InputError, match="joint must be true or false"):
         ReleaseParams(k=5, joint="no")
-    with pytest.raises(InputError, match=r"bounds.*only apply to a noise mechanism"):
-        ReleaseParams(k=5, t=2.0, confidential=("x",), bounds={"x": (0, 1)})
+    with pytest.raises(InputError, match=r"private_bounds.*only apply to a noise mechanism"):
+        ReleaseParams(k=5, t=2.0, confidential=("x",), private_bounds=0.1)
     with pytest.raises(InputError, match="not both"):
         ReleaseParams(k=5, t=2.0, epsilon=1.0, confidential=("x",))
     with pytest.raises(InputError, match="only one role"):

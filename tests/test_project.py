@@ -38,6 +38,7 @@ FULL = ReleaseParams(
     joint=False,
     mechanism="laplace",
     bounds={"income": (0.0, 250000.0)},
+    private_bounds=0.2,
     insensitive=True,
     resample_until_t=3.0,
     seed=12345,
@@ -102,7 +103,7 @@ def test_layout_version_1_files_still_open(tmp_path: Path, csv_file: Path) -> No
     )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert load_project(path).params == FULL
+    assert load_project(path).params == FULL.replace(private_bounds=None)  # new since 1
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:

@@ -228,7 +228,8 @@ def test_infeasible_points_are_rows(data_dir) -> None:
 
 
 def test_epsilon_sweep_of_the_noise_mechanism(data_dir) -> None:
-    """Laplace noise of scale Δ/ε: the distortion falls about 100-fold per decade of ε."""
+    """Laplace noise of scale Δ/ε, clamped to the bounds again: the distortion is that of
+    clip(x + Laplace(Δ/ε)), which falls with ε (at most Δ² per record when ε is tiny)."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
@@ -243,11 +244,17 @@ def test_epsilon_sweep_of_the_noise_mechanism(data_dir) -> None:
         bounds={"WSALVAL": (0.0, 300000.0)},
         seed=3,
     )
-    table = run_sweep(data, config, epsilons=[0.1, 1, 10], ks=[5])
+    table = run_sweep(data, config, epsilons=[0.1, 1, 10, 100], ks=[5])
     assert table.attrs["level"] == "epsilon" and table.attrs["measure"] == "confidential_sse_sst"
-    assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0]
+    assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0, 100.0]
     loss = table["confidential_sse_sst"].to_numpy()
-    assert loss[0] > 10 * loss[1] > 100 * loss[2]
+    assert loss[0] > loss[1] > 10 * loss[2] > 100 * loss[3]
+    x = data["WSALVAL"].to_numpy(dtype=float)
+    rng = np.random.default_rng(0)
+    for eps, got in zip([0.1, 1, 10, 100], loss, strict=True):
+        noisy = np.clip(x + rng.laplace(scale=300_000 / eps, size=(200, x.size)), 0, 300_000)
+        assert got == pytest.approx(((noisy - x) ** 2).mean() / x.var(), rel=0.15)
     assert table["qi_sse_sst"].nunique() == 1  # the QIs do not depend on ε
     ax = sweep_figure(table).axes[0]
+    # the loss spans more than two decades over ε = 0.1 … 100: both axes logarithmic
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"

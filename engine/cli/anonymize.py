@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
@@ -50,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:
         raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
     imported = read_table(args.input, **read_options(args), progress=args.progress)
-    release = anonymize(imported.data, params, progress=args.progress)
+    with bounds_hint_on_error():
+        release = anonymize(imported.data, params, progress=args.progress)
     summary = replace(release.summary, input=Path(args.input).name)
     release = replace(release, summary=summary)
     write_release(
@@ -90,6 +92,16 @@ def release_line(summary, output: str | Path) -> str:
             f"draw(s): ε spent {number(noise.epsilon_spent)}); stochastic t = "
             f"{number(noise.stochastic_t)} (Proposition 1)."
         )
+        private = [
+            f"{col} {number(lo)}:{number(hi)}"
+            for col, (lo, hi) in noise.bounds.items()
+            if noise.columns[col].get("bounds_source", "public") != "public"
+        ]
+        if private:
+            line += (
+                f"\nOf ε, {number(noise.bounds_epsilon)} was spent on private bounds (DP "
+                f"quantiles): {'; '.join(private)}."
+            )
     elif summary.epsilon_from == "given":
         line += (
             f"\nε = {number(summary.epsilon)} was given: the buckets use t = exp(ε/2) = "

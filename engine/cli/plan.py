@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
@@ -43,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
     params = params_from_args(args)
     imported = read_table(args.input, **read_options(args), progress=args.progress)
-    result = plan(imported.data, params, progress=args.progress)
+    with bounds_hint_on_error():
+        result = plan(imported.data, params, progress=args.progress)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

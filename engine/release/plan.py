@@ -11,6 +11,7 @@ uses the same plan, no page can show a b, a feasibility or a guarantee the run d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.mechanisms.laplace import expected_abs_error
 from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -75,16 +77,20 @@ class NoiseColumn:
     type: str
     #: "laplace", "insensitive" (groups of k, then Laplace) or "randomized_response"
     mechanism: str
+    #: the ε of the noise (the column's share, less what private bounds spend)
     epsilon: float
     #: the per-record ε (k·ε with insensitive groups)
     epsilon_local: float
     bounds: tuple[float, float] | None
-    #: expected absolute error of one released value, in the column's units (numeric columns)
+    #: expected absolute error of one released value, in the column's units (numeric columns
+    #: with public bounds)
     expected_abs_error: float | None
     #: number of categories (randomized response)
     n_categories: int | None = None
     #: chance that randomized response releases the true category
     keep_probability: float | None = None
+    #: ε spent on estimating the bounds privately (0 with public bounds)
+    bounds_epsilon: float = 0.0
 
 
 @dataclass
@@ -182,14 +188,14 @@ def plan(
             wanted_b,
             joint=params.joint,
             orders=prepared.orders,
+            bounds=params.bounds,
         )
+        warnings.extend(_outside_bounds(prepared.clean, params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
-        noise_columns = plan_columns(
-            prepared.clean, params, prepared.types, prepared.orders, warnings
-        )
+        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
     step(progress, cancel, 0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
@@ -225,6 +231,20 @@ def plan(
         bucket_data=bucket_data,
         noise_columns=noise_columns,
     )
+
+
+def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+    """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
+    out = []
+    for col, (lo, hi) in bounds.items():
+        values = pd.to_numeric(data[col], errors="coerce")
+        n_out = int(((values < lo) | (values > hi)).sum())
+        if n_out:
+            out.append(
+                f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
+                "they are released in the outer buckets, as if clamped to the bounds."
+            )
+    return out
 
 
 def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> list[str]:
@@ -331,19 +351,19 @@ def _forecast(
 
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
     if column.ctype == ColumnType.NUMERIC:
-        assert column.bounds is not None
-        lo, hi = column.bounds
         group = params.k if params.insensitive else 1
-        # Laplace of scale b has E|X| = b; the scale is Δ/ε, or Δ/(k·ε) on group means
-        scale = (hi - lo) / (group * column.epsilon)
+        error = None
+        if column.bounds is not None:  # private bounds are known only once estimated
+            error = expected_abs_error(*column.bounds, column.epsilon, group)
         return NoiseColumn(
             name=column.name,
             type=str(column.ctype),
             mechanism="insensitive" if params.insensitive else "laplace",
             epsilon=column.epsilon,
             epsilon_local=column.epsilon * group,
-            bounds=(lo, hi),
-            expected_abs_error=scale,
+            bounds=column.bounds,
+            expected_abs_error=error,
+            bounds_epsilon=column.bounds_epsilon,
         )
     n_cat = len(column.categories)
     keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0

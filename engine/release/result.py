@@ -24,14 +24,16 @@ from engine.privacy import Guarantee
 class Buckets:
     """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
 
-    #: the released text of each bucket, e.g. ``"[0, 12500)"`` or ``"{Asthma, Cancer}"``
+    #: the released text of each bucket, e.g. ``"< 12500"``, ``"[12500, 40000)"`` or
+    #: ``"{Asthma, Cancer}"``
     labels: list[str]
     #: bucket index of every input record (aligned with the input rows); int64
     codes: np.ndarray
     #: records per bucket
     counts: np.ndarray
-    #: per bucket: (lo, hi) for one numeric/ordinal column, the set of categories for a
-    #: nominal one, None for joint buckets of several columns or the missing bucket
+    #: per bucket: for one numeric or date column its public cut points (lo, hi), None where
+    #: open-ended (never an observed value); (lowest, highest) category for an ordinal one;
+    #: the set of categories for a nominal one; None for several columns or the missing bucket
     bounds: list[Any]
     #: per bucket: the value released with ``confidential_output="representative"``
     #: (a tuple of values, one per confidential column)
@@ -89,7 +91,7 @@ class Release:
     data: pd.DataFrame
     #: the buckets (None for the noise mechanisms without buckets)
     buckets: Buckets | None = None
-    #: warnings a user must see (e.g. bounds taken from the data)
+    #: warnings a user must see (e.g. values beyond the public bounds)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -200,9 +202,13 @@ class NoiseSummary:
 
     #: ε of each confidential column (the budget split evenly: sequential composition)
     epsilon_per_column: dict[str, float]
+    #: the part of it the noise spent (the rest went on private bounds)
+    epsilon_noise_per_column: dict[str, float]
+    #: ε spent on estimating bounds privately, in all (0 with public bounds)
+    bounds_epsilon: float
     #: the per-record ε of the whole confidential projection (k·ε with insensitive groups)
     epsilon_local: float
-    #: ε × draws: what the release as published spent
+    #: what the release as published spent: the bounds' ε once, the noise's ε × draws
     epsilon_spent: float
     draws: int
     #: Proposition 1 at the smallest class (None without confidential columns)

@@ -274,8 +274,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
                 "jointly (one bucket per tuple)" if cfg.joint else "per column",
             )
         )
-    for col, (lo, hi) in cfg.bounds.items():
-        rows.append((f"public bounds of {col}", f"[{number(lo)}, {number(hi)}]"))
+    rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
         rows.append(("redraw noise until t-close with t", number(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
@@ -283,6 +282,30 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
         rows.append(("missing-value codes", codes))
+    return rows
+
+
+def _bounds_rows(release: Release) -> list[tuple[str, str]]:
+    """The clamping bounds of every numeric column, where they came from, the ε they cost."""
+    params, noise = release.params, release.summary.noise
+    used = dict(noise.bounds) if noise is not None else dict(params.bounds)
+    columns = noise.columns if noise is not None else {}
+    rows = []
+    for col, (lo, hi) in used.items():
+        words = str(columns.get(col, {}).get("bounds_source", "public"))
+        rows.append((f"bounds of {_e(col)}", f"[{_cut_text(lo)}, {_cut_text(hi)}] ({_e(words)})"))
+    if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
+        rows.append(
+            (
+                "ε for private bounds",
+                f"{number(noise.bounds_epsilon)} of ε = {number(params.epsilon)} (DP quantiles); "
+                f"the noise gets {number(params.epsilon - noise.bounds_epsilon)}",
+            )
+        )
+    for col, details in columns.items():
+        error = details.get("expected_absolute_error")
+        if isinstance(error, int | float):
+            rows.append((f"expected absolute error of the noise on {_e(col)}", number(error, 6)))
     return rows
 
 
@@ -301,6 +324,25 @@ def _mechanism_words(release: Release) -> str:
     return words
 
 
+def _cut_text(value: Any) -> str:
+    """A public cut point in full (a label's boundary is exact, not a few digits)."""
+    if isinstance(value, float | int | np.floating | np.integer):
+        v = float(value)
+        return f"{int(v):,}" if v.is_integer() and abs(v) < 1e15 else f"{v:,.10g}"
+    return _e(str(value))
+
+
+def _span_text(lo: Any, hi: Any) -> str:
+    """A bucket's span between its public cut points (None: open-ended)."""
+    if lo is None and hi is None:
+        return "all values"
+    if lo is None:
+        return f"below {_cut_text(hi)}"
+    if hi is None:
+        return f"{_cut_text(lo)} and above"
+    return f"{_cut_text(lo)} to {_cut_text(hi)}"
+
+
 def _bucket_rows(release: Release) -> list[list[str]]:
     b = release.buckets
     assert b is not None
@@ -309,7 +351,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
     for j, label in enumerate(b.labels):
         bound = b.bounds[j] if j < len(b.bounds) else None
         if isinstance(bound, tuple) and len(bound) == 2:
-            bound_text = f"{number(bound[0])} … {number(bound[1])}"
+            bound_text = _span_text(*bound)
         elif isinstance(bound, set | frozenset | list):
             bound_text = ", ".join(_e(v) for v in sorted(map(str, bound)))
         else:
@@ -317,7 +359,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
         if j == b.missing_bucket:
             bound_text = "missing values"
         rep = b.representatives[j] if j < len(b.representatives) else ()
-        rep_text = ", ".join(_e(number(v)) for v in rep) if rep else "—"
+        rep_text = ", ".join(_cut_text(v) for v in rep if v is not None) or "—"
         rows.append(
             [_e(label), bound_text, rep_text, number(int(b.counts[j])), percent(float(shares[j]))]
         )
@@ -534,7 +576,10 @@ def render_report(
         add(
             f"<p>The confidential values ({_cols(cfg.confidential)}) were replaced by the "
             "bucket they fall in; each class holds every bucket in nearly the whole file's "
-            "proportion.</p>"
+            "proportion. Bucket boundaries are public round numbers chosen between neighbouring "
+            "values (the coarsest that separates them), never a person's value; the outer "
+            "buckets are open-ended or end at the public bounds, and a representative stays "
+            "inside the central 99 % of the column.</p>"
         )
         add(
             _table(
