@@ -76,6 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table, write_release
+    from engine.io.outputs import check_outputs, write_outputs
+    from engine.io.write import release_outputs
     from engine.release.anonymize import anonymize
 
     if args.t is None and args.epsilon is None and args.confidential:
@@ -100,19 +102,24 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         **noise_config_kwargs(args),
     )
+    # every output is checked before the (long) run, and written together after it
+    outputs = release_outputs(args.output, report=args.report, summary=args.summary)
+    check_outputs(outputs, inputs=[args.input])
     imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
     release = anonymize(imported.data, config)
     summary = dict(release.summary)
     summary["input"] = Path(args.input).name
-    write_release(release.table, args.output, metadata=summary, input_path=args.input)
-    if args.report:
-        from engine.report.html import write_report
-
-        write_report(release, args.report, input_info=imported.info)
-    if args.summary:
-        Path(args.summary).write_text(
-            json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8"
+    with write_outputs(outputs, inputs=[args.input]) as stage:
+        write_release(
+            release.table, args.output, metadata=summary, input_path=args.input, stage=stage
         )
+        if args.report:
+            from engine.report.html import write_report
+
+            write_report(release, args.report, input_info=imported.info, stage=stage)
+        if args.summary:
+            text = json.dumps(summary, indent=2, ensure_ascii=False, default=str) + "\n"
+            stage.write_text(args.summary, text)
     v = release.verification
     line = f"Released {v.n_records} records in {v.n_classes} classes: k = {v.k}"
     if v.t is not None:

@@ -419,7 +419,8 @@ def _cell_text(value: object) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        # a whole number (a double's exact value, so also beyond 2^53) without ".0"
+        return str(int(value)) if value.is_integer() and abs(value) < 2**63 else repr(value)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ") if value.time() != dt.time() else value.date().isoformat()
     if isinstance(value, (dt.date, dt.time)):
