@@ -1,9 +1,17 @@
 """Reading workbooks (.xlsx, .xlsm, .xls, .ods) with python-calamine.
 
 calamine reads the cells' cached values (so formulas give what Excel last showed) and turns
-date-formatted serial numbers into dates.  Around it: sheet choice, title lines above the
-header, merged header cells, blank trailing rows and columns, and clear messages for damaged,
-encrypted or oversized workbooks.
+date-formatted serial numbers into dates.  Around it, for workbooks as agencies lay them out:
+
+* the sheet's real extent is measured first (:mod:`engine.io.extent`), so that a stray cell
+  at the far corner never makes calamine build a gigantic grid;
+* the sheet that looks like the data is read (not a cover or notes sheet), the others named;
+* title lines above the header, two-level headers (a merged "Weekly wage" over "1987 |
+  1988"), footnotes under a blank row, and blank rows inside the table are recognised and
+  reported;
+* numbers stored as text (``3.549,40``) become numbers, with the decimal mark guessed or
+  given;
+* damaged, encrypted or oversized workbooks get clear messages.
 """
 
 from __future__ import annotations
@@ -297,10 +305,11 @@ def _best_sheet(
     return name, rows, merged, origin
 
 
-def _table_score(rows: Sequence[Sequence[object]]) -> float:
+def _table_score(rows: list[list[object]]) -> float:
     """Filled cells in rows that fill at least half the widest row (a table's rows); a
     sheet whose rows fill one cell each (a cover, notes) counts half its cells."""
-    counts = [sum(not _blank(v) for v in row) for row in rows]
+    # list.count runs in C: calamine gives "" for an empty cell (a cell of spaces counts)
+    counts = [len(row) - row.count("") - row.count(None) for row in rows]
     widest = max(counts, default=0)
     if widest <= 1:
         return 0.5 * sum(counts)
