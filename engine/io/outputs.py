@@ -131,9 +131,23 @@ def name_problem(name: str, *, windows: bool | None = None) -> str:
     return ""
 
 
+def _windows_long_paths() -> bool:  # pragma: no cover - exercised on Windows only
+    """Whether Windows was set to accept paths beyond 260 characters (LongPathsEnabled)."""
+    try:
+        import winreg
+
+        key = winreg.OpenKey(
+            winreg.HKEY_LOCAL_MACHINE, r"SYSTEM\CurrentControlSet\Control\FileSystem"
+        )
+        with key:
+            return bool(winreg.QueryValueEx(key, "LongPathsEnabled")[0])
+    except OSError:
+        return False
+
+
 def _path_max(folder: Path) -> int:
     if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        return WINDOWS_PATH_MAX
+        return 32_766 if _windows_long_paths() else WINDOWS_PATH_MAX
     try:
         return int(os.pathconf(folder, "PC_PATH_MAX"))
     except (OSError, ValueError, AttributeError):
