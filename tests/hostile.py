@@ -444,7 +444,8 @@ CASES: list[Case] = [
         plain,
         anonymize("out.csv", "--summary", "@out.json"),
         2,
-        r"out\.json: the summary and the release's metadata file would be the same file",
+        r"out\.json: the summary and the release's metadata file \(named after the release\) "
+        r"would be the same file",
         _in("in.csv"),
     ),
     Case(
@@ -460,7 +461,8 @@ CASES: list[Case] = [
         with_project_beside,
         anonymize(),
         2,
-        r"out\.json: the release's metadata file would replace a tclose project file",
+        r"out\.json: the release's metadata file \(named after the release\) would replace a "
+        r"tclose project file",
         _in("in.csv", "out.json"),
     ),
     Case(

@@ -55,7 +55,7 @@ _WINDOWS_FORBIDDEN = set('<>:"/\\|?*') | {chr(i) for i in range(32)}
 #: what each kind of output is called in messages
 KIND_NAMES = {
     "release": "the release",
-    "metadata": "the release's metadata file",
+    "metadata": "the release's metadata file (named after the release)",
     "report": "the report",
     "summary": "the summary",
     "project": "the project file",
