@@ -28,9 +28,17 @@ from engine.roles import ColumnType
 QiOutput = Literal["centroid", "range"]
 ConfidentialOutput = Literal["label", "representative"]
 Mechanism = Literal["buckets", "laplace"]
+MissingConfidential = Literal["bucket", "drop"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
+#: the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale
+#: grows as 1/ε, and below this the released values are pure noise millions of times wider
+#: than the bounds anyway
+MIN_NOISE_EPSILON = 1e-6
+#: the largest size of a number tclose computes with (public bounds, protected values): sums
+#: of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308)
+MAX_MAGNITUDE = 1e150
 #: the largest seed (numpy's generators take any integer in [0, 2^64))
 MAX_SEED = 2**64 - 1
 
@@ -220,10 +228,13 @@ def _codes(where: str, value: Any) -> tuple[str, ...]:
 
 
 def _bounds(where: str, value: Any) -> tuple[float, float]:
-    message = f"{where} must be [low, high] with finite numbers, low < high, not {_show(value)}."
+    message = (
+        f"{where} must be [low, high] with numbers between -{_num(MAX_MAGNITUDE)} and "
+        f"{_num(MAX_MAGNITUDE)}, low < high, not {_show(value)}."
+    )
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != 2:
         raise InputError(message)
-    number = Number()
+    number = Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE)
     try:
         lo, hi = (number.check(where, v) for v in value)
     except InputError:
@@ -262,6 +273,10 @@ class ReleaseParams:
     missing: tuple[str, ...] = ()
     #: missing-value codes for single columns, added to ``missing``
     column_missing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: records with a missing confidential value: "bucket" releases them in a bucket of their
+    #: own (released empty), which every class must then hold; "drop" leaves them out of the
+    #: release (the plan, the summary and the report state how many)
+    missing_confidential: MissingConfidential = "bucket"
     #: smallest class size
     k: int
     t: float | None = None
@@ -297,6 +312,7 @@ class ReleaseParams:
         "orders": PerColumn(_category_order),
         "missing": Texts(allowed="a list of missing-value codes"),
         "column_missing": PerColumn(_codes),
+        "missing_confidential": Options(values=("bucket", "drop")),
         "k": Number(low=1, whole=True),
         "t": Optional(Number(low=1)),
         "epsilon": Optional(Number(low=0, high=MAX_EPSILON, closed=(False, True))),
@@ -337,6 +353,12 @@ class ReleaseParams:
                 raise InputError(f"The {self.mechanism} mechanism needs ε (epsilon).")
             if self.n_buckets is not None:
                 raise InputError("n_buckets applies to the buckets mechanism only.")
+            if self.epsilon < MIN_NOISE_EPSILON:
+                raise InputError(
+                    f"The {self.mechanism} mechanism takes ε ≥ {MIN_NOISE_EPSILON:g}, not "
+                    f"{self.epsilon:g}: below that the noise is millions of times wider than "
+                    "the bounds and the released values carry nothing."
+                )
         else:
             only_noise = [
                 name
@@ -426,4 +448,13 @@ def _unknown_message(unknown: list[str]) -> str:
     return f"Unknown parameter(s) {', '.join(map(repr, unknown))}; the parameters are: {known}."
 
 
-__all__ = ["MAX_EPSILON", "ConfidentialOutput", "Mechanism", "QiOutput", "ReleaseParams"]
+__all__ = [
+    "MAX_EPSILON",
+    "MAX_MAGNITUDE",
+    "MIN_NOISE_EPSILON",
+    "ConfidentialOutput",
+    "Mechanism",
+    "MissingConfidential",
+    "QiOutput",
+    "ReleaseParams",
+]

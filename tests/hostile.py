@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import os
 import zipfile
 from collections.abc import Callable
@@ -578,6 +579,862 @@ CASES: list[Case] = [
 ]
 
 
+# -- numeric extremes, project files, tampered releases, signals (the second wave) ---------------
+
+
+def command(*words: str) -> Callable[[Path, Path], list[str]]:
+    """Any ``tclose`` command line; ``@name`` is a file in the case's folder, ``INPUT`` the
+    case's input."""
+
+    def args(folder: Path, source: Path) -> list[str]:
+        def resolve(word: str) -> str:
+            if word == "INPUT":
+                return str(source)
+            return str(folder / word[1:]) if word.startswith("@") else word
+
+        return [resolve(w) for w in words]
+
+    return args
+
+
+def release(*flags: str, out: str = "out.csv", base: tuple[str, ...] = ("--qi", "age")):
+    """``tclose anonymize INPUT -o out --qi age --confidential income`` and ``flags``."""
+    return command("anonymize", "INPUT", "-o", "@" + out, *base, "--confidential", "income", *flags)
+
+
+def with_values(change: Callable[[int, list[object]], None], n: int = 120):
+    """An input whose records ``change(i, row)`` edits (age, income, region)."""
+
+    def make(folder: Path) -> Path:
+        table = rows(n)
+        for i, row in enumerate(table[1:]):
+            change(i, row)
+        return write_csv(folder, text=csv_text(table))
+
+    make.__doc__ = change.__doc__
+    return make
+
+
+def _set(column: int, value: object, every: int = 20) -> Callable[[int, list[object]], None]:
+    def change(i: int, row: list[object]) -> None:
+        if i % every == 3 % every:
+            row[column] = value
+
+    return change
+
+
+def one_blank_income(folder: Path) -> Path:
+    """One blank confidential cell among 300 records: its bucket holds one record."""
+    table = rows(300)
+    table[8][1] = ""
+    return write_csv(folder, text=csv_text(table))
+
+
+def binary_confidential(folder: Path) -> Path:
+    table = rows()
+    for i, row in enumerate(table[1:]):
+        row[1] = "yes" if i % 3 else "no"
+    return write_csv(folder, text=csv_text(table))
+
+
+def project(change: Callable[[dict], object] | None = None, text: str | None = None):
+    """A project file for ``plain`` (t = 3, k = 5, seed 1), its document edited by ``change``
+    (or replaced by ``text``); the case's input is the project file."""
+
+    def make(folder: Path) -> Path:
+        from engine.params import ReleaseParams
+        from engine.report.project import new_project, project_to_dict
+
+        source = write_csv(folder)
+        params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
+        doc = project_to_dict(new_project(source, params), base=folder)
+        if change is not None:
+            change(doc)
+        body = json.dumps(doc) if text is None else text
+        path = folder / "p.json"
+        path.write_text(body, encoding="utf-8")
+        return path
+
+    return make
+
+
+def _params(**changes: object) -> Callable[[dict], None]:
+    return lambda doc: doc["params"].update(changes)
+
+
+def _input(**changes: object) -> Callable[[dict], None]:
+    return lambda doc: doc["input"].update(changes)
+
+
+def _deep(doc: dict) -> None:
+    doc["params"]["qi"] = "DEEP"
+
+
+def deep_project(folder: Path) -> Path:
+    """params.qi nested 100,000 lists deep (the JSON reader's recursion)."""
+    path = project(_deep)(folder)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"DEEP"', "[" * 100_000 + "]" * 100_000), encoding="utf-8")
+    return path
+
+
+def project_on_changed_input(folder: Path) -> Path:
+    path = project()(folder)
+    with (folder / "in.csv").open("a", encoding="utf-8") as fh:
+        fh.write("99,1000,N\n")
+    return path
+
+
+def project_without_input(folder: Path) -> Path:
+    path = project()(folder)
+    (folder / "in.csv").unlink()
+    return path
+
+
+def a_release(edit: Callable[[list[list[str]]], None] | None = None):
+    """A release of ``plain`` (t = 3, k = 5, seed 1; classes of 10 or more) as ``rel.csv``,
+    its rows (header first) edited by ``edit``: the case's input is the release."""
+
+    def make(folder: Path) -> Path:
+        import contextlib
+        import csv
+        import io
+
+        from engine.cli import main
+
+        source = write_csv(folder, name="data.csv")
+        args = ["anonymize", str(source), "-o", str(folder / "rel.csv"), "-q", *RELEASE_ARGS]
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            assert main(args) == 0
+        source.unlink()
+        (folder / "rel.json").unlink()
+        path = folder / "rel.csv"
+        table = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+        if edit is not None:
+            edit(table)
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(table)
+        path.write_text(out.getvalue(), encoding="utf-8")
+        return path
+
+    return make
+
+
+def _lone_record(table: list[list[str]]) -> None:
+    """One record's age made unique: its class has a single record."""
+    table[1][0] = "1000"
+
+
+def _one_class_one_bucket(table: list[list[str]]) -> None:
+    """Every record of the first record's class given that record's income bucket."""
+    age, income = table[1]
+    for row in table[1:]:
+        if row[0] == age:
+            row[1] = income
+
+
+def _drop_column(table: list[list[str]]) -> None:
+    for row in table:
+        del row[1]
+
+
+def _thin_a_class(table: list[list[str]]) -> None:
+    """All but three records of the first record's class removed."""
+    age = table[1][0]
+    keep = [row for row in table[1:] if row[0] != age] + [r for r in table[1:] if r[0] == age][:3]
+    table[1:] = keep
+
+
+def large_survey(folder: Path) -> Path:
+    """15,000 records: long enough to be stopped while the workbook is written."""
+    return write_csv(folder, text=csv_text(rows(15_000)))
+
+
+VERIFY = ("verify", "INPUT", "--qi", "age", "--confidential", "income")
+CONVERT_OK = r"^\S.* \(mechanism: \w+\)$"
+PLANNED = r"^\d[\d,]* records"
+PROJECT_IN = _in("in.csv", "p.json")
+
+CASES += [
+    # numeric extremes: a valid release or exit 2, never an overflow
+    Case(
+        "t-1e308",
+        plain,
+        release("--t", "1e308", "--k", "5"),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "t-1e200",
+        plain,
+        release("--t", "1e200", "--k", "5"),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "plan-t-1e200-feasible",
+        plain,
+        command(
+            "plan", "INPUT", "--qi", "age", "--confidential", "income", "--t", "1e200", "--k", "5"
+        ),
+        0,
+        PLANNED,
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "sweep-t-1e200-1e308",
+        plain,
+        command(
+            "sweep",
+            "INPUT",
+            "-o",
+            "@s.csv",
+            "--qi",
+            "age",
+            "--confidential",
+            "income",
+            "--t",
+            "1e200,1e308",
+            "--k",
+            "5,120",
+        ),
+        0,
+        r"^4 points \(0 infeasible\)",
+        _in("in.csv", "s.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "epsilon-700",
+        plain,
+        release("--epsilon", "700", "--k", "5"),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "epsilon-700.5",
+        plain,
+        release("--epsilon", "700.5", "--k", "5"),
+        2,
+        r"epsilon must be a number > 0 and ≤ 700, not 700\.5",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "epsilon-1e6-sweep",
+        plain,
+        command(
+            "sweep",
+            "INPUT",
+            "-o",
+            "@s.csv",
+            "--qi",
+            "age",
+            "--confidential",
+            "income",
+            "--epsilon",
+            "1,1e6",
+            "--k",
+            "5",
+        ),
+        2,
+        r"epsilon must be a number > 0 and ≤ 700, not 1000000",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "epsilon-700-laplace",
+        plain,
+        release(
+            "--epsilon", "700", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:5000"
+        ),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "epsilon-1e-300-laplace",
+        plain,
+        release(
+            "--epsilon", "1e-300", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:5000"
+        ),
+        2,
+        r"laplace mechanism takes ε ≥ 1e-06, not 1e-300",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "private-bounds-share-1e-7",
+        plain,
+        release(
+            "--epsilon",
+            "1e-6",
+            "--k",
+            "5",
+            "--mechanism",
+            "laplace",
+            "--bounds",
+            "private=0.0000001",
+        ),
+        2,
+        r"ε = 2e-14 is too small for private bounds",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "bounds-plus-minus-1e308",
+        plain,
+        release(
+            "--epsilon",
+            "1",
+            "--k",
+            "5",
+            "--mechanism",
+            "laplace",
+            "--bounds",
+            "income=-1e308:1e308",
+        ),
+        2,
+        r"bounds\['income'\] must be \[low, high\] with numbers between -1e\+150 and 1e\+150",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "bounds-0-1e150-integer-column",
+        plain,
+        release(
+            "--epsilon", "1", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:1e150"
+        ),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "resample-until-t-1e308",
+        plain,
+        release(
+            "--epsilon",
+            "1",
+            "--k",
+            "5",
+            "--mechanism",
+            "laplace",
+            "--bounds",
+            "income=0:5000",
+            "--resample-until-t",
+            "1e308",
+        ),
+        3,
+        r"None of 100 draws of the noise was actually 1e\+308-close",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "qi-with-inf",
+        with_values(_set(0, "inf")),
+        release("--t", "3", "--k", "5"),
+        2,
+        r"Column 'age' holds 6 infinite value\(s\); correct them or declare 'inf' missing-value "
+        "codes",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "confidential-with-minus-inf",
+        with_values(_set(1, "-inf")),
+        release("--t", "3", "--k", "5"),
+        2,
+        r"Column 'income' holds 6 infinite value\(s\)",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "inf-declared-missing",
+        with_values(_set(0, "inf")),
+        release("--t", "3", "--k", "5", "--missing=inf"),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "qi-with-1e308",
+        with_values(_set(0, "1e308")),
+        release("--t", "3", "--k", "5"),
+        2,
+        r"Column 'age' holds 6 value\(s\) such as 1e\+308 that tclose cannot compute with",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "subnormal-values",
+        with_values(_set(1, "5e-324", every=1)),
+        release("--t", "3", "--k", "5", "--qi-output", "range"),
+        2,
+        r"Column 'income' holds 120 value\(s\) such as 4\.94066e-324",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "k-2^63",
+        plain,
+        release("--t", "3", "--k", str(2**63)),
+        3,
+        r"k = 9,223,372,036,854,775,808 needs at least",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "k-2^63-laplace",
+        plain,
+        release(
+            "--epsilon",
+            "1",
+            "--k",
+            str(2**63),
+            "--mechanism",
+            "laplace",
+            "--bounds",
+            "income=0:5000",
+        ),
+        3,
+        r"k = 9,223,372,036,854,775,808 needs at least",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "buckets-10^30",
+        plain,
+        release("--t", "3", "--k", "5", "--buckets", str(10**30)),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "buckets-10-binary-column",
+        binary_confidential,
+        command(
+            "anonymize",
+            "INPUT",
+            "-o",
+            "@out.csv",
+            "--qi",
+            "age",
+            "--confidential",
+            "income",
+            "--t",
+            "2",
+            "--k",
+            "5",
+            "--buckets",
+            "10",
+        ),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "seed-2^64",
+        plain,
+        release("--t", "3", "--k", "5", "--seed", str(2**64)),
+        2,
+        r"seed must be a whole number ≥ 0 and ≤ 1\.84e\+19, not 18446744073709551616",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "seed-2^64-1",
+        plain,
+        release("--t", "3", "--k", "5", "--seed", str(2**64 - 1)),
+        0,
+        RELEASED,
+        OK_CSV,
+        tags=("numeric",),
+    ),
+    Case(
+        "seed-minus-1",
+        plain,
+        release("--t", "3", "--k", "5", "--seed=-1"),
+        2,
+        r"seed must be a whole number ≥ 0",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "convert-epsilon-700",
+        plain,
+        command(
+            "convert", "--epsilon", "700", "--k", "5", "--n", "100", "--mechanism", "insensitive"
+        ),
+        0,
+        CONVERT_OK,
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "convert-epsilon-2000",
+        plain,
+        command("convert", "--epsilon", "2000"),
+        2,
+        r"ε must be a number ≥ 0 and ≤ 700, not 2000",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "convert-t-1e308",
+        plain,
+        command("convert", "--t", "1e308", "--k", "5", "--n", "100", "--mechanism", "laplace"),
+        0,
+        CONVERT_OK,
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "convert-t-inf",
+        plain,
+        command("convert", "--t", "inf"),
+        2,
+        r"t must be a number ≥ 1, not inf",
+        _in("in.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "verify-t-nan",
+        a_release(),
+        command(*VERIFY, "--t", "nan"),
+        2,
+        r"t must be a number ≥ 1, not nan",
+        _in("rel.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "verify-k-minus-1",
+        a_release(),
+        command(*VERIFY, "--k=-1"),
+        2,
+        r"k must be a whole number ≥ 1, not -1",
+        _in("rel.csv"),
+        tags=("numeric",),
+    ),
+    Case(
+        "verify-k-2^63",
+        a_release(),
+        command(*VERIFY, "--k", str(2**63)),
+        4,
+        r"a class has only 10 records \(k = 9223372036854775808 required\)",
+        _in("rel.csv"),
+        tags=("numeric",),
+    ),
+    # one blank confidential cell (item 9): one class, or the record left out
+    Case(
+        "one-blank-income",
+        one_blank_income,
+        release("--t", "3", "--k", "5"),
+        0,
+        r"^Released 300 records in 1 classes",
+        OK_CSV,
+        tags=("missing",),
+    ),
+    Case(
+        "one-blank-income-dropped",
+        one_blank_income,
+        release("--t", "3", "--k", "5", "--missing-confidential", "drop"),
+        0,
+        r"^Released 299 records in \d\d+ classes",
+        OK_CSV,
+        tags=("missing",),
+    ),
+    # malformed project files: one line, exit 2, nothing written
+    Case(
+        "project-t-abc",
+        project(_params(t="abc")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"p\.json: t must be a number ≥ 1, not 'abc'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-k-infinity",
+        project(text=None, change=_params(k=math.inf)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"k must be a whole number ≥ 1, not inf",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-k-list",
+        project(_params(k=[5])),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"k must be a whole number ≥ 1, not list \[5\]",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-k-true",
+        project(_params(k=True)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"k must be a whole number ≥ 1, not True",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-bounds-null",
+        project(_params(t=None, epsilon=1.0, mechanism="laplace", bounds={"income": [None, 1]})),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"bounds\['income'\] must be \[low, high\]",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-separator-5",
+        project(_input(separator=5)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"input\.separator must be a text or null, not 5",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-encoding-8",
+        project(_input(encoding=8)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"input\.encoding must be a text or null, not 8",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-nested-100000-deep",
+        deep_project,
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"p\.json: nested too deeply to be a tclose project file",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-format-version-text",
+        project(lambda d: d.update(format_version="1")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"format_version must be a whole number ≥ 1, not '1'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-format-version-3",
+        project(lambda d: d.update(format_version=3)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"layout version 3; this tclose reads versions 1 to 2",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-joint-no",
+        project(_params(joint="no")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"joint must be true or false, not 'no'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-mechanism-gaussian",
+        project(_params(t=None, epsilon=1.0, mechanism="gaussian")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"mechanism must be one of 'buckets' or 'laplace', not 'gaussian'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-qi-output-bogus",
+        project(_params(qi_output="bogus")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"qi_output must be one of 'centroid' or 'range', not 'bogus'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-confidential-output-5",
+        project(_params(confidential_output=5)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"confidential_output must be one of 'label' or 'representative', not 5",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-n-buckets-0",
+        project(_params(n_buckets=0)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"n_buckets must be a whole number ≥ 2, not 0",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-missing-merge",
+        project(_params(missing_confidential="merge")),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"missing_confidential must be one of 'bucket' or 'drop', not 'merge'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-t-1e308",
+        project(_params(t=1e308)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        0,
+        r"^Wrote .*o\.csv",
+        _in("in.csv", "p.json", "o.csv", "o.json"),
+        tags=("project",),
+    ),
+    Case(
+        "project-unknown-parameter",
+        project(_params(kk=3)),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"Unknown parameter\(s\) 'kk'",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-not-json",
+        project(text="{not json"),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"p\.json: not valid JSON \(line 1, column 2",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-a-list",
+        project(text="[1, 2]"),
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"p\.json: not a tclose project file",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-input-changed",
+        project_on_changed_input,
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"The input file in\.csv changed since the project was saved",
+        PROJECT_IN,
+        tags=("project",),
+    ),
+    Case(
+        "project-input-gone",
+        project_without_input,
+        command("run", "INPUT", "-o", "@o.csv"),
+        2,
+        r"The project's input file .*in\.csv is not there",
+        _in("p.json"),
+        tags=("project",),
+    ),
+    # tampered releases: verify is not fooled (exit 4), and reads what it is given
+    Case(
+        "verify-untampered",
+        a_release(),
+        command(*VERIFY, "--k", "5", "--t", "3"),
+        0,
+        r"^\{",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    Case(
+        "verify-a-lone-record",
+        a_release(_lone_record),
+        command(*VERIFY, "--k", "5"),
+        4,
+        r"Verification failed: a class has only 1 records \(k = 5 required\)",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    Case(
+        "verify-a-class-of-one-bucket",
+        a_release(_one_class_one_bucket),
+        command(*VERIFY, "--t", "3"),
+        4,
+        r"Verification failed: a class is at distance infinite \(t = 3 required\)",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    Case(
+        "verify-a-thinned-class",
+        a_release(_thin_a_class),
+        command(*VERIFY, "--k", "5", "--t", "3"),
+        4,
+        r"Verification failed: a class has only 3 records",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    Case(
+        "verify-a-column-named-twice",
+        a_release(),
+        command("verify", "INPUT", "--qi", "age,age", "--confidential", "income"),
+        2,
+        r"A column can be named only once: 'age'",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    Case(
+        "verify-a-column-removed",
+        a_release(_drop_column),
+        command(*VERIFY, "--k", "5"),
+        2,
+        r"The release has no column 'income'",
+        _in("rel.csv"),
+        tags=("tampered",),
+    ),
+    # signals: stopped while the workbook is written, nothing is left
+    Case(
+        "sigterm-while-writing-xlsx",
+        large_survey,
+        release("--t", "3", "--k", "5", out="out.xlsx"),
+        143,
+        r"^tclose: terminated; nothing was written\.$",
+        _in("in.csv"),
+        run="process",
+        fault="signal:TERM",
+        tags=("signals",),
+    ),
+    Case(
+        "sigint-while-writing-xlsx",
+        large_survey,
+        release("--t", "3", "--k", "5", out="out.xlsx"),
+        130,
+        r"^tclose: interrupted; nothing was written\.$",
+        _in("in.csv"),
+        run="process",
+        fault="signal:INT",
+        tags=("signals",),
+    ),
+]
+
+
 if __name__ == "__main__":
     for case in CASES:
         print(f"{case.name:40} exit {case.exit_code}  {case.run:7} {case.fault}")
+    print("Run tests/attacks.py to run them all and print the table of results.")

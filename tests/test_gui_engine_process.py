@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 
 import pandas as pd
@@ -9,7 +11,7 @@ import pytest
 
 from engine.errors import CancelledError, InputError
 from engine.progress import step
-from gui.engine_process import EngineProcess
+from gui.engine_process import EngineProcess, EngineProcessError, EngineStartError
 from tests.timing import CANCEL_SECONDS, check_time, retry_once
 
 #: when the tests below press Cancel (seconds after the call started)
@@ -107,3 +109,31 @@ def test_without_a_working_helper_calls_run_here(monkeypatch) -> None:
     assert engine_process.run_engine(add_up, pd.DataFrame({"x": [2, 3]})) == 5
     assert broken.disabled
     assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4
+
+
+def die_in_the_helper(*, progress=None, cancel=None) -> str:
+    """Dies like a native crash (an abort, exit 134) in the helper; here it would return."""
+    if multiprocessing.parent_process() is not None:
+        step(progress, cancel, 0.1, "about to crash")
+        os._exit(134)
+    return "ran in the app's own process"
+
+
+def test_a_helper_that_dies_during_a_call_is_not_retried_here(monkeypatch) -> None:
+    """A call that kills the helper (a reader's abort) must not be tried again in the app,
+    where it would kill the app: the caller gets EngineProcessError, and the next call gets
+    a fresh helper."""
+    from gui import engine_process
+
+    engine = EngineProcess()
+    monkeypatch.setattr(engine_process, "_shared", engine)
+    try:
+        assert engine.call(add_up, pd.DataFrame({"x": [1, 2]})) == 3  # the helper said ready
+        with pytest.raises(EngineProcessError) as info:
+            engine_process.run_engine(die_in_the_helper)
+        assert not isinstance(info.value, EngineStartError)
+        assert "stopped unexpectedly" in str(info.value)
+        assert not engine.disabled  # later calls still go to a helper, not to this process
+        assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4
+    finally:
+        engine.stop()

@@ -1,21 +1,27 @@
 """Every hostile case of ``tests/hostile.py``: exit code, one-line message, files left, input.
 
-The promises checked for each case: the exit code is the one expected (0, 2 or 3; never 1,
-an internal error), a failure prints exactly one line and no traceback, a failure leaves no
-new file (and the files that were there unchanged), and the input file's SHA-256 checksum is
-the same after the run.  Most cases run ``main()`` in this process (fast; faults are emulated
-with monkeypatch); the few that need a real process (resource limits, a clean stderr) run
-``tclose`` as a child process.
+The promises checked for each case: the exit code is the one expected (0, 2 or 3; 4 from
+``verify`` for a release that breaks its bounds; 130 or 143 for a signal; never 1, an internal
+error), a failure prints exactly one line and no traceback, a failure leaves no new file (and
+the files that were there unchanged), and the input file's SHA-256 checksum is the same after
+the run.  Most cases run ``main()`` in this process (fast; faults are emulated with
+monkeypatch); the few that need a real process (resource limits, signals, a clean stderr) run
+``tclose`` as a child process.  ``tests/attacks.py`` runs the same cases and prints a table.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import errno
 import hashlib
+import io
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import openpyxl
@@ -50,10 +56,15 @@ def _limit_file_size() -> None:  # runs in the child, before exec
     resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_LIMIT, FSIZE_LIMIT))
 
 
-def run_process(args: list[str], fault: str) -> tuple[int, str, str]:
+def run_process(args: list[str], fault: str, folder: Path | None = None) -> tuple[int, str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("TCLOSE_DEBUG", None)
     code = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
+    if fault.startswith("signal:"):
+        assert folder is not None
+        return run_and_stop(
+            [sys.executable, "-c", code, *args], env, getattr(signal, "SIG" + fault[7:]), folder
+        )
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
@@ -66,6 +77,54 @@ def run_process(args: list[str], fault: str) -> tuple[int, str, str]:
         check=False,
     )
     return done.returncode, done.stdout, done.stderr
+
+
+def run_and_stop(
+    argv: list[str], env: dict[str, str], stop: int, folder: Path
+) -> tuple[int, str, str]:
+    """Run ``argv`` and send it ``stop`` once it writes its outputs (a staged ``.~tc`` file
+    appears in ``folder``): the moment a stop must leave nothing behind."""
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+        env=env, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and time.monotonic() < deadline:
+            if any(folder.glob(".~tc*")):
+                proc.send_signal(stop)
+                break
+            time.sleep(0.002)
+        out, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
+
+
+def execute(
+    case: Case, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, int, str, str]:
+    """Make the case's input in ``folder`` and run it: (input, exit code, stdout, stderr)."""
+    source = case.make(folder)
+    args = case.args(folder, source)
+    if case.run == "process":
+        return (source, *run_process(args, case.fault, folder))
+    emulate(case.fault, folder, monkeypatch)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return source, code, out.getvalue(), err.getvalue()
+
+
+def allowed_codes(case: Case) -> set[int]:
+    """0, 2, 3; 4 from verify; 130 and 143 for a signal. Never 1."""
+    codes = {0, 2, 3}
+    if case.args(Path("."), Path("x"))[0] == "verify":
+        codes.add(4)
+    if case.fault.startswith("signal:"):
+        codes |= {130, 143}
+    return codes
 
 
 def emulate(fault: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,21 +151,21 @@ def emulate(fault: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_hostile_case(case: Case, tmp_path, monkeypatch, capsys):
+def test_hostile_case(case: Case, tmp_path, monkeypatch):
     folder = tmp_path / "work folder é"  # a space and an accent, as on users' machines
     folder.mkdir()
-    source = case.make(folder)
-    digest = sha256(source)
-    before = snapshot(folder)
-    args = case.args(folder, source)
-    if case.run == "process":
-        code, out, err = run_process(args, case.fault)
-    else:
-        emulate(case.fault, folder, monkeypatch)
-        code = main(args)
-        out, err = capsys.readouterr()
+    made: dict[str, object] = {}
+    real_make = case.make
+
+    def make(where: Path) -> Path:  # remember the input and the folder as they were made
+        source = real_make(where)
+        made["digest"], made["before"] = sha256(source), snapshot(where)
+        return source
+
+    source, code, out, err = execute(dataclasses.replace(case, make=make), folder, monkeypatch)
+    digest, before = made["digest"], made["before"]
     assert code == case.exit_code, err or out
-    assert code in (0, 2, 3)
+    assert code in allowed_codes(case)
     assert "Traceback" not in err and "Exception ignored" not in err
     if code:
         lines = err.strip().splitlines()

@@ -68,6 +68,7 @@ def valid_params(draw) -> ReleaseParams:
         "seed": draw(st.integers(0, 2**32)),
         "joint": draw(st.booleans()),
         "missing": draw(st.sampled_from([(), ("-9",), ("-9", "N/A")])),
+        "missing_confidential": draw(st.sampled_from(["bucket", "drop"])),
     }
     if noise:
         fields["mechanism"] = "laplace"
@@ -104,6 +105,7 @@ def flags(params: ReleaseParams) -> list[str]:
         out += ["--type", f"{col}={kind}"]
     if params.missing:
         out += [f"--missing={','.join(params.missing)}"]
+    out += ["--missing-confidential", params.missing_confidential]
     if params.t is not None:
         out += ["--t", repr(params.t)]
     if params.epsilon is not None:

@@ -35,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that exits with 2 and one line (no usage dump) on a bad flag."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"tclose: {message} (see 'tclose {self.prog.split()[-1]} --help')\n")
+        words = " ".join(self.prog.split()[:2])  # "tclose" or "tclose plan"
+        self.exit(2, f"tclose: {message} (see '{words} --help')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ import argparse
 import math
 import sys
 
+from engine.params import MAX_EPSILON, Number
 from engine.privacy import Guarantee, guarantees
 from engine.streams import json_text
 
@@ -30,10 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     level = p.add_mutually_exclusive_group(required=True)
-    level.add_argument("--t", type=float, metavar="T", help="t-closeness level (≥ 1)")
-    level.add_argument("--epsilon", type=float, metavar="E", help="ε of differential privacy")
-    p.add_argument("--k", type=int, metavar="K", help="smallest class size")
-    p.add_argument("--n", type=int, metavar="N", help="number of records")
+    level.add_argument("--t", metavar="T", help="t-closeness level (≥ 1)")
+    level.add_argument(
+        "--epsilon", metavar="E", help=f"ε of differential privacy (0 … {MAX_EPSILON:g})"
+    )
+    p.add_argument("--k", metavar="K", help="smallest class size")
+    p.add_argument("--n", metavar="N", help="number of records")
     p.add_argument(
         "--mechanism",
         choices=MECHANISMS,
@@ -65,7 +68,24 @@ def format_table(items: list[Guarantee], header: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+#: how each number is read: the constraints of the release parameters (ε may be 0 here: t = 1)
+NUMBERS = {
+    "t": ("t", Number(low=1)),
+    "epsilon": ("ε", Number(low=0, high=MAX_EPSILON)),
+    "k": ("k", Number(low=1, whole=True)),
+    "n": ("N", Number(low=1, whole=True)),
+}
+
+
+def _numbers(args: argparse.Namespace) -> None:
+    """Replace the texts of --t, --epsilon, --k and --n by checked numbers (one message each)."""
+    for field, (name, constraint) in NUMBERS.items():
+        text = getattr(args, field)
+        setattr(args, field, None if text is None else constraint.parse(name, text))
+
+
 def run(args: argparse.Namespace) -> int:
+    _numbers(args)
     items = guarantees(t=args.t, epsilon=args.epsilon, k=args.k, n=args.n, mechanism=args.mechanism)
     inputs = {
         "t": args.t,

@@ -74,6 +74,15 @@ def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False
         help="a column's type: numeric, ordinal, nominal or date (inferred when not given)",
     )
     roles.add_argument("--missing", type=codes, default=(), metavar="CODE,…")
+    roles.add_argument(
+        "--missing-confidential",
+        choices=("bucket", "drop"),
+        default="bucket",
+        help=(
+            "records with a missing confidential value: bucket (released empty, in a bucket "
+            "every class must hold; the default) or drop (left out of the release, counted)"
+        ),
+    )
     level = parser.add_argument_group("privacy level")
     both = level.add_mutually_exclusive_group(required=grid)
     if grid:
@@ -123,6 +132,7 @@ def params_from_args(args: argparse.Namespace, **overrides: Any) -> ReleaseParam
         "keep": args.keep,
         "types": column_types(args.types),
         "missing": args.missing,
+        "missing_confidential": args.missing_confidential,
         "n_buckets": _parse("n_buckets", args.buckets),
         "qi_output": args.qi_output,
         "confidential_output": args.confidential_output,

@@ -3,13 +3,15 @@
 Prints the plan of :func:`engine.release.plan.plan`: the buckets, whether the parameters can
 be met and the nearest settings that can, how large the classes will be and why, every
 guarantee with its assumption, the expected error of any noise, and the warnings.  Exit 0
-when the release can be made, 3 when the parameters are infeasible on this file.
+when the release can be made, 3 when the parameters are infeasible on this file (with one
+line on stderr, as every failing command).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
@@ -50,13 +52,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
         print(plan_text(result))
-    return 0 if result.feasibility.ok else 3
+    if not result.feasibility.ok:  # the one line every failing command prints
+        print(f"tclose: infeasible: {result.feasibility.message}", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _flag(field: str) -> str:
+    """The command-line flag of a parameter (``n_buckets`` is ``--buckets``)."""
+    return "--buckets" if field == "n_buckets" else "--" + field.replace("_", "-")
 
 
 def plan_text(plan) -> str:
     """The plan as plain text, one topic per paragraph."""
     p = plan.params
     lines = [f"{plan.n_records:,} records; k = {p.k}"]
+    if plan.n_left_out:
+        lines[0] = f"{plan.n_records:,} records ({plan.n_left_out:,} left out); k = {p.k}"
     if plan.t is not None:
         lines[0] += f", t = {number(plan.t)} (ε = {number(plan.epsilon)})"
     elif plan.epsilon is not None:
@@ -92,6 +104,9 @@ def plan_text(plan) -> str:
                 f"{forecast.smallest:,} records."
             )
         lines.append(text)
+        for fix in feas.fixes:
+            flags = " ".join(f"{_flag(key)} {value}" for key, value in fix.changes.items())
+            lines.append(f"  suggested: {fix.description} ({flags})")
     else:
         lines.append(f"Infeasible: {feas.message}")
         for fix in feas.fixes:

@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("release", metavar="RELEASE", help="released table (.csv or .xlsx)")
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
-    p.add_argument("--t", type=float, metavar="T", help="fail unless every class is t-close")
-    p.add_argument("--k", type=int, metavar="K", help="fail unless every class has ≥ K records")
+    p.add_argument("--t", metavar="T", help="fail unless every class is t-close")
+    p.add_argument("--k", metavar="K", help="fail unless every class has ≥ K records")
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
     p.set_defaults(func=run)
@@ -36,10 +36,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
+    from engine.params import ReleaseParams
     from engine.release.verify import verify_release
 
+    # the bounds are read as the release parameters are: t ≥ 1 finite, k a whole number ≥ 1
+    t_bound = None if args.t is None else ReleaseParams.parse("t", args.t)
+    k_bound = None if args.k is None else ReleaseParams.parse("k", args.k)
     table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
-    v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)
+    v = verify_release(table, args.qi, args.confidential, t=t_bound, k=k_bound)
     t = v.t
     out = {
         "k": v.k,

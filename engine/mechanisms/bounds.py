@@ -52,7 +52,7 @@ from functools import cache
 import numpy as np
 
 from engine.errors import InputError
-from engine.mechanisms.sampling import NoiseSource
+from engine.mechanisms.sampling import NoiseSource, integer_scale
 
 #: mantissas of the public candidate grid (about 10 % apart)
 MANTISSAS = (1, 1.1, 1.2, 1.3, 1.5, 1.7, 2, 2.2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9)
@@ -139,7 +139,7 @@ def dp_quantile(
     if divisor > 1:
         scores = [s // divisor for s in scores]
         sensitivity = sensitivity // divisor + 1
-    scale = math.ceil(2 * sensitivity / epsilon)
+    scale = integer_scale(2 * sensitivity, epsilon, "private bounds")
     lean = np.zeros(len(candidates), dtype=np.int64)
     if centre is not None:
         lean = np.arange(len(candidates), dtype=np.int64) * math.ceil(LEAN * scale)

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import InputError
-from engine.mechanisms.sampling import NoiseSource
+from engine.mechanisms.sampling import NoiseSource, integer_scale
 from engine.progress import CancelFn, ProgressFn
 
 #: lattice resolution: the grid is 2**-GRID_BITS of the noise scale (or coarser if needed)
@@ -82,6 +82,8 @@ def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
     lo, hi = float(lo), float(hi)
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
         raise InputError(f"The bounds{name} must be two numbers LO < HI, not {lo}:{hi}.")
+    if not math.isfinite(hi - lo):  # ±1e308: the width Δ overflows
+        raise InputError(f"The bounds{name}, {lo:g}:{hi:g}, are too far apart to compute with.")
     return lo, hi
 
 
@@ -122,6 +124,8 @@ def _prepare(values: np.ndarray, lo: float, hi: float, epsilon: float) -> tuple[
     if not (epsilon > 0 and math.isfinite(epsilon)):
         raise InputError(f"ε must be a positive number, not {epsilon}.")
     lo, hi = check_bounds(lo, hi)
+    if not math.isfinite((hi - lo) / epsilon):
+        integer_scale(math.inf, epsilon, "Laplace noise")  # raises: ε too small for the bounds
     x = np.asarray(values, dtype=float)
     present = ~np.isnan(x)
     clamped = np.where(present, np.clip(x, lo, hi), np.nan)
@@ -147,7 +151,7 @@ def laplace_release(
     target = (hi - lo) / epsilon
     grid, lo_g, hi_g = lattice(lo, hi, target, spread=1.0)
     units = round((hi_g - lo_g) / grid)  # sensitivity in lattice units (exact: both multiples)
-    b = math.ceil(units / epsilon)
+    b = integer_scale(units, epsilon, "Laplace noise")
     q = np.rint((clamped[present] - lo_g) / grid).astype(np.int64)
     noise = source.discrete_laplace(b, int(q.size), progress=progress, cancel=cancel)
     noisy = np.full(clamped.shape, np.nan)
@@ -209,7 +213,7 @@ def insensitive_release(
     # the smallest group is k, or all present values when fewer than k are present
     smallest = int(sizes.min()) if n_groups else 1
     sensitivity = math.ceil(units / smallest) + n_groups  # + rounding of each mean (module doc)
-    b = math.ceil(sensitivity / epsilon)
+    b = integer_scale(sensitivity, epsilon, "Laplace noise on the group means")
     noise = source.discrete_laplace(b, n_groups, progress=progress, cancel=cancel)
     group_values = (means + noise).astype(float) * grid + lo_g
     noisy = np.full(clamped.shape, np.nan)

@@ -22,6 +22,7 @@ Two sources, chosen by the seed policy (Construction B):
 
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Protocol
@@ -35,6 +36,28 @@ NOISE_STREAM = 0x6E6F697365
 
 #: records per OpenDP call: small enough for responsive progress and cancellation
 CHUNK = 100_000
+
+#: the largest integer noise scale: noise of up to ~50 scales (a 1e-22 tail) added to lattice
+#: values stays below 2^53, exact in int64 and in float
+MAX_SCALE = 2**46
+
+
+def integer_scale(sensitivity: float, epsilon: float, what: str = "the noise") -> int:
+    """ceil(sensitivity / ε) as the integer scale of discrete Laplace noise.
+
+    Raises :class:`~engine.errors.InputError` when the scale is beyond :data:`MAX_SCALE` (an ε
+    so small that the noise would be pure noise beyond exact arithmetic), instead of
+    overflowing int64 somewhere inside a sampler.
+    """
+    from engine.errors import InputError
+
+    ratio = sensitivity / epsilon if epsilon > 0 else math.inf
+    if not ratio <= MAX_SCALE:
+        raise InputError(
+            f"ε = {epsilon:.3g} is too small for {what}: the noise would be wider than any "
+            "number tclose can draw exactly. Use a larger ε (or a larger share of it)."
+        )
+    return max(1, math.ceil(ratio))
 
 
 class NoiseSource(Protocol):

@@ -45,6 +45,17 @@ def _k_anonymous_classes(
     return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
 
 
+def size_ceiling(counts: np.ndarray, t: float) -> int:
+    """ceil(t / smallest share), at most N: past it no class size saves anything.
+
+    Compared with N before the rounding, so that a huge t (1e200, whose quotient overflows
+    to infinity) gives N rather than an overflow.
+    """
+    n = int(counts.sum())
+    ratio = t / (counts[counts > 0] / n).min() - 1e-9
+    return n if not ratio < n else math.ceil(ratio)
+
+
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
     """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
 
@@ -58,7 +69,7 @@ def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
     """
     n = int(counts.sum())
     shares = counts / n
-    top = min(n, math.ceil(t / shares[shares > 0].min() - 1e-9))
+    top = size_ceiling(counts, t)
     if top <= k:
         return [k]
     sizes = np.arange(k, top + 1)
@@ -79,7 +90,7 @@ def monotone_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
     monotone), at the cost of a few more trial partitions on the sample.
     """
     n = int(counts.sum())
-    top = min(n, math.ceil(t / (counts[counts > 0] / n).min() - 1e-9))
+    top = size_ceiling(counts, t)
     sizes: set[int] = set()
     m = k
     while True:
@@ -157,7 +168,7 @@ def anonymize(
     started = time.perf_counter()
     if plan is None or plan.prepared is None:
         plan = make_plan(data, params, progress=scaled(progress, 0.0, 0.1), cancel=cancel)
-    elif plan.params != params or plan.n_records != len(data):
+    elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
         raise InputError("The plan was made for other parameters or data; plan again.")
     plan.raise_if_infeasible()
     if params.noise:
@@ -198,7 +209,7 @@ def anonymize(
         qi_output=params.qi_output,
         confidential_output=params.confidential_output,
         rng=rng,
-        original=data.reset_index(drop=True),
+        original=prepared.released_input(data),
     )
     step(progress, cancel, 0.9, "Verifying the release")
     verification = require_verified(table, qi, confidential, t=t, k=params.k)
@@ -213,6 +224,7 @@ def anonymize(
         mechanism=params.mechanism,
         n_records=len(clean),
         n_released=int(verification.n_records),
+        n_left_out=prepared.n_left_out,
         k_achieved=int(verification.k),
         t=t,
         t_kind="asked" if t is not None else None,

@@ -328,7 +328,7 @@ def _draw_column(
             local_eps = plan.epsilon
         rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
-        if plan.decimals == 0:
+        if plan.decimals == 0 and not (np.abs(rounded) >= 2.0**53).any():  # exact integers
             released = released.astype("Int64")
         present = ~np.isnan(plan.values)
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
@@ -422,7 +422,7 @@ def noise_release(
     assert prepared is not None and params.noise and params.epsilon is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
-    original = data.reset_index(drop=True)
+    original = prepared.released_input(data)  # without the records left out ("drop")
     n = len(original)
 
     step(progress, cancel, 0.05, "Grouping records")
@@ -445,7 +445,8 @@ def noise_release(
     warnings = list(plan.warnings)
     plans = estimate_bounds(plans, source, warnings)
     target_t = params.resample_until_t
-    b = optimal_bucket_count(target_t) if target_t is not None else 0
+    # more buckets than records would all be empty (and a huge t asks for 1e308 of them)
+    b = min(optimal_bucket_count(target_t), max(2, n)) if target_t is not None else 0
     max_draws = MAX_DRAWS if target_t is not None else 1
     draws = 0
     achieved_t: float | None = None
@@ -504,6 +505,7 @@ def noise_release(
         mechanism=params.mechanism,
         n_records=n,
         n_released=int(verification.n_records),
+        n_left_out=prepared.n_left_out,
         k_achieved=k_min,
         t=achieved_t if achieved_t is not None else stochastic_t(local_eps, k_min, n),
         t_kind="actual (resampled)" if achieved_t is not None else "stochastic",

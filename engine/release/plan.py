@@ -53,6 +53,8 @@ class Feasibility:
     ok: bool
     #: why not, in one sentence ("" when ok)
     message: str = ""
+    #: the nearest settings that work; when ok, settings that avoid classes far larger than
+    #: k (leaving out the few records with a missing confidential value)
     fixes: tuple[Fix, ...] = ()
 
 
@@ -111,6 +113,9 @@ class Plan:
     guarantees: tuple[Guarantee, ...]
     noise: tuple[NoiseColumn, ...]
     warnings: tuple[str, ...]
+    #: input records left out of the release for a missing confidential value ("drop");
+    #: ``n_records`` counts the records that are released
+    n_left_out: int = 0
     #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
@@ -138,6 +143,7 @@ class Plan:
             {
                 "parameters": self.params.to_dict(),
                 "n_records": self.n_records,
+                "n_left_out": self.n_left_out,
                 "t": self.t,
                 "epsilon": self.epsilon,
                 "n_buckets": self.n_buckets,
@@ -168,6 +174,8 @@ def plan(
     prepared = prepare(data, params)
     n = len(prepared.clean)
     warnings: list[str] = []
+    if prepared.n_left_out:
+        warnings.append(_left_out_warning(prepared.n_left_out, n, params))
     t = params.bucket_t if not params.noise else None
     epsilon = params.epsilon
     if t is not None and epsilon is None:
@@ -202,6 +210,9 @@ def plan(
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
+    if feasible.ok and bucket_data is not None and t is not None:
+        fixes = _missing_fixes(params, bucket_data, t, forecast)
+        feasible = Feasibility(True, fixes=fixes) if fixes else feasible
     if params.seed is not None:
         warnings.append(
             f"A fixed seed ({params.seed}) makes the run reproducible for an audit; "
@@ -227,6 +238,7 @@ def plan(
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
+        n_left_out=prepared.n_left_out,
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
@@ -316,28 +328,32 @@ def _forecast(
         return ClassSizeForecast(k, max_classes, smallest)
     counts = buckets.counts
     rarest = int(np.argmin(counts))
-    if max_classes == 1:
-        reason = (
-            f"At t = {t:.4g} the data allows only one class: the release would be a single "
-            f"group of all {n:,} records, with every quasi-identifier replaced by one value. "
-            "Choose a larger t."
-        )
-    elif max_classes >= int(counts[rarest]):
-        missing = rarest == buckets.missing_bucket
-        if missing:
+    # every class holds every bucket: a rare (or the missing) bucket caps the classes first
+    if max_classes >= int(counts[rarest]):
+        if _missing(buckets):
+            rarest = int(buckets.missing_bucket)
             what = (
-                f"the {int(counts[rarest]):,} records with a missing confidential value form a "
-                "bucket of their own"
+                f"the {int(counts[rarest]):,} record(s) with a missing confidential value form "
+                "a bucket of their own"
             )
-            remedy = "Fewer buckets, or leaving out the records with a missing value,"
+            remedy = (
+                "Leaving out the records with a missing value (missing_confidential 'drop') "
+                "or fewer buckets"
+            )
         else:
             what = f"the rarest bucket ({buckets.labels[rarest]}) holds only "
-            what += f"{int(counts[rarest]):,} records"
+            what += f"{int(counts[rarest]):,} record(s)"
             remedy = "Fewer buckets"
         reason = (
             f"Classes will hold at least {smallest:,} records (k = {k} was asked): every class "
             f"needs a record of every bucket, and {what}, so there can be at most "
-            f"{max_classes:,} classes. {remedy} allows smaller classes."
+            f"{max_classes:,} class(es). {remedy} allows smaller classes."
+        )
+    elif max_classes == 1:
+        reason = (
+            f"At t = {t:.4g} the data allows only one class: the release would be a single "
+            f"group of all {n:,} records, with every quasi-identifier replaced by one value. "
+            "Choose a larger t."
         )
     else:
         reason = (
@@ -347,6 +363,48 @@ def _forecast(
             "fewer buckets allows smaller classes."
         )
     return ClassSizeForecast(k, max_classes, smallest, reason)
+
+
+def _missing(buckets: Buckets) -> bool:
+    """Whether the missing bucket is (one of) the rarest, the one that caps the classes."""
+    j = buckets.missing_bucket
+    return j is not None and int(buckets.counts[j]) == int(buckets.counts.min())
+
+
+def _left_out_warning(left_out: int, n: int, params: ReleaseParams) -> str:
+    columns = ", ".join(map(repr, params.confidential))
+    return (
+        f"{left_out:,} record(s) with a missing value of {columns} are left out of the release "
+        f"(missing_confidential 'drop'): it holds {n:,} of the {n + left_out:,} records."
+    )
+
+
+def _missing_fixes(
+    params: ReleaseParams, buckets: Buckets, t: float, forecast: ClassSizeForecast
+) -> tuple[Fix, ...]:
+    """Leaving out the records with a missing confidential value, when their bucket is what
+    forces classes far larger than k (one blank income among 300 gives one class of 300).
+
+    Offered when it allows more classes: the value buckets without the missing one are what
+    the release would then have to hold (the cut points leave missing values aside already).
+    """
+    j = buckets.missing_bucket
+    if j is None or not forecast.reason or not forecast.max_classes or not _missing(buckets):
+        return ()
+    counts = np.delete(buckets.counts, j)
+    if not len(counts) or params.k > int(counts.sum()):
+        return ()
+    after = feasibility.max_classes(counts, t, params.k)
+    if after <= forecast.max_classes:
+        return ()
+    left_out = int(buckets.counts[j])
+    return (
+        Fix(
+            f"leave out the {left_out:,} record(s) with a missing confidential value: classes "
+            f"of about {int(counts.sum()) // after:,} records instead of {forecast.smallest:,}",
+            {"missing_confidential": "drop"},
+        ),
+    )
 
 
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:

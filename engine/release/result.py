@@ -236,6 +236,7 @@ class RunSummary:
     params: ReleaseParams
     software: str
     mechanism: str
+    #: the records the release was made from (the input's, less any left out)
     n_records: int
     n_released: int
     k_achieved: int
@@ -272,6 +273,8 @@ class RunSummary:
     seconds: float | None = None
     #: the input file's name, when the caller knows it
     input: str | None = None
+    #: input records left out for a missing confidential value (``missing_confidential``)
+    n_left_out: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""

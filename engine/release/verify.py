@@ -76,7 +76,11 @@ def verify_release(
 ) -> Verification:
     """Achieved k and t of a released table, and whether they meet the given bounds."""
     qi, confidential = list(qi), list(confidential)
-    absent = [c for c in (*qi, *confidential) if c not in table.columns]
+    named = [*qi, *confidential]
+    twice = sorted({c for c in named if named.count(c) > 1})
+    if twice:
+        raise InputError(f"A column can be named only once: {', '.join(map(repr, twice))}.")
+    absent = [c for c in named if c not in table.columns]
     if absent:
         raise InputError(f"The release has no column {', '.join(map(repr, absent))}.")
     n = len(table)

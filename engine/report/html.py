@@ -283,6 +283,8 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
         rows.append(("missing-value codes", codes))
+    if cfg.missing_confidential == "drop":
+        rows.append(("records with a missing confidential value", "left out of the release"))
     return rows
 
 
@@ -548,6 +550,13 @@ def render_report(
     if input_checksum:
         rows.append(("SHA-256 of the file", f"<code>{_e(input_checksum)}</code>"))
     rows.append(("records released", number(ver.n_records)))
+    if release.summary.n_left_out:
+        rows.append(
+            (
+                "records left out (missing confidential value)",
+                number(release.summary.n_left_out),
+            )
+        )
     rows.append(("columns released", _cols(list(release.table.columns))))
     add(_dl(rows))
     if input_info is not None and input_info.notes:
