@@ -48,12 +48,14 @@ def _k_anonymous_classes(
 def size_ceiling(counts: np.ndarray, t: float) -> int:
     """ceil(t / smallest share), at most N: past it no class size saves anything.
 
-    Compared with N before the rounding, so that a huge t (1e200, whose quotient overflows
-    to infinity) gives N rather than an overflow.
+    t / p_min ≥ N exactly when t ≥ the smallest count, which is tested first, so that a huge
+    t (1e200, whose quotient overflows) gives N rather than an overflow.
     """
     n = int(counts.sum())
-    ratio = t / (counts[counts > 0] / n).min() - 1e-9
-    return n if not ratio < n else math.ceil(ratio)
+    smallest = int(counts[counts > 0].min())
+    if t >= smallest:
+        return n
+    return min(n, math.ceil(t * n / smallest - 1e-9))
 
 
 def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:

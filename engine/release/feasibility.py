@@ -53,7 +53,8 @@ class BoundRates:
     def __call__(self, m: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         low = m * self.low_rate
         # capped far above any class size: a huge t must not overflow the integer cast
-        high = np.minimum(m * self.high_rate, 2.0**62)
+        with np.errstate(over="ignore"):  # m·p·t beyond 1.8e308 is infinite, then capped
+            high = np.minimum(m * self.high_rate, 2.0**62)
         lower = np.ceil(low - _RTOL * np.maximum(low, 1.0)).astype(np.int64)
         upper = np.floor(high + _RTOL * np.maximum(high, 1.0)).astype(np.int64)
         return np.maximum(lower, self.needed), upper
