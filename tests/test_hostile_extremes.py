@@ -135,3 +135,14 @@ def test_verify_refuses_a_column_named_twice() -> None:
         verify_release(table, ["age", "age"], ["income"])
     with pytest.raises(InputError, match="named only once: 'age'"):
         verify_release(table, ["age"], ["age"])
+
+
+def test_an_integer_column_with_bounds_narrower_than_one_unit_keeps_fractions() -> None:
+    data = survey()
+    data["income"] = np.arange(120) % 2  # whole numbers, 0 and 1
+    params = ReleaseParams(
+        qi=("age",), confidential=("income",), k=5, epsilon=1.0, mechanism="laplace",
+        bounds={"income": (0.25, 0.75)}, seed=4,
+    )  # fmt: skip
+    income = pd.to_numeric(anonymize(data, params).table["income"])
+    assert income.between(0.25, 0.75).all()

@@ -299,6 +299,14 @@ def _round_within(values: np.ndarray, places: int, lo: float, hi: float) -> np.n
     return np.clip(rounded, lo_r, hi_r)
 
 
+def _whole(values: np.ndarray) -> bool:
+    """Whether every present value is a whole number a float holds exactly (below 2^53):
+    bounds narrower than one unit keep fractions, bounds beyond 2^53 exceed int64's exactness.
+    """
+    present = values[~np.isnan(values)]
+    return bool((np.abs(present) < 2.0**53).all() and (present == np.round(present)).all())
+
+
 def _draw_column(
     plan: ColumnPlan,
     params: ReleaseParams,
@@ -328,7 +336,7 @@ def _draw_column(
             local_eps = plan.epsilon
         rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
-        if plan.decimals == 0 and not (np.abs(rounded) >= 2.0**53).any():  # exact integers
+        if plan.decimals == 0 and _whole(rounded):
             released = released.astype("Int64")
         present = ~np.isnan(plan.values)
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
