@@ -1,10 +1,14 @@
 """A corpus of hostile files and output requests, generated (no binary files in the repo).
 
 Each :class:`Case` makes its input in an empty folder and names the ``tclose`` command to run
-on it, the exit code that must come back (0, 2 or 3: never 1, an internal error), a pattern
-the one-line message (or, on success, the printed line) must match, and the files that must
-exist afterwards.  ``tests/test_hostile_io.py`` runs every case and also checks that the
-input's SHA-256 checksum did not change.  Run this module to list the cases::
+on it, the exit code that must come back (0, 2 or 3; 4 from ``verify`` for a release that
+breaks its bounds; 130 or 143 for a signal: never 1, an internal error), a pattern the
+one-line message (or, on success, the printed line) must match, and the files that must exist
+afterwards.  ``tests/test_hostile_io.py`` runs every case and also checks that the input's
+SHA-256 checksum did not change; ``tests/attacks.py`` runs them all and prints a table.  The
+families: hostile files, output requests and faults while writing, then (tagged) numeric
+extremes, missing confidential values, malformed project files, tampered releases and
+signals.  Run this module to list the cases::
 
     python tests/hostile.py
 """
