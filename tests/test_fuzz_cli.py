@@ -24,6 +24,7 @@ import io
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -228,3 +229,26 @@ def test_any_argument_vector_exits_cleanly(args):
         assert digests(folder) == before
         if code:
             assert snapshot(folder) == files, "a failed run changed or left files"
+
+
+#: vectors the fuzzing found once (each was an internal error, exit 1)
+REGRESSIONS = [
+    ["convert", "--t", "2", "--k", "5", "--n", "100", "--t=--"],  # argparse's empty list
+    [*BASES["verify"], "--k=--"],
+    [*BASES["sweep"], "--seed=--"],
+    [*BASES["anonymize"], "--bounds=--"],
+    [*BASES["verify"], "--qi", "age,age"],  # a column named twice
+    [*BASES["verify"], "--confidential", "age"],
+    [
+        *("anonymize", "FOLDER/in.csv", "-o", "FOLDER/out.csv", "--qi", "age", "--k", "5"),
+        *("--confidential", "income", "--mechanism", "laplace", "--epsilon", "1e-6"),
+        *("--bounds", "private", "--seed", "1"),  # private bounds narrower than one unit
+    ],
+]
+
+
+@pytest.mark.parametrize("args", REGRESSIONS, ids=lambda a: " ".join(a[:1] + a[-2:]))
+def test_vectors_found_by_fuzzing(args, tmp_path):
+    make_folder(tmp_path)
+    code, _, err = run_cli([a.replace("FOLDER", str(tmp_path)) for a in args])
+    check_outcome(args[0], code, err)

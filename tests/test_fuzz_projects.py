@@ -92,7 +92,8 @@ def mutation(draw) -> tuple[tuple[str, ...], str, str, Any]:
 
 def mutate(doc: dict[str, Any], changes: list[tuple[tuple[str, ...], str, str, Any]]) -> Any:
     doc = copy.deepcopy(doc)
-    for where, key, op, value in changes:
+    for where, key, op, drawn in changes:
+        value = copy.deepcopy(drawn)  # never the drawn (or a shared) object itself
         section = doc
         for part in where:
             section = section.get(part) if isinstance(section, dict) else None

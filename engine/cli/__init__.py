@@ -34,6 +34,13 @@ COMMANDS = ("anonymize", "plan", "verify", "convert", "sweep", "run")
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with 2 and one line (no usage dump) on a bad flag."""
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]):  # type: ignore[override]
+        # "--t=--": argparse drops the "--" and hands the option an empty list, unchecked
+        value = super()._get_values(action, arg_strings)
+        if action.option_strings and action.nargs is None and value == []:
+            raise argparse.ArgumentError(action, "expected one argument")
+        return value
+
     def error(self, message: str) -> None:  # type: ignore[override]
         words = " ".join(self.prog.split()[:2])  # "tclose" or "tclose plan"
         self.exit(2, f"tclose: {message} (see '{words} --help')\n")
