@@ -142,10 +142,10 @@ def emulate(fault: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     elif kind == "readonly":
         real_create = outputs_module._create_temp
 
-        def create(where):
+        def create(where, made=None):
             if Path(where).name == name:
                 raise PermissionError(errno.EACCES, "Permission denied", str(where))
-            return real_create(where)
+            return real_create(where, made)
 
         monkeypatch.setattr(outputs_module, "_create_temp", create)
 

@@ -83,7 +83,7 @@ def test_windows_name_rules(name, words):
 
 
 def test_folder_that_cannot_be_written(tmp_path, monkeypatch):
-    def refuse(folder):
+    def refuse(folder, made=None):
         raise PermissionError(errno.EACCES, "Permission denied", str(folder))
 
     monkeypatch.setattr(outputs_module, "_create_temp", refuse)
@@ -276,7 +276,7 @@ def test_long_names_are_not_pushed_over_the_limit(tmp_path):
 
 
 def test_file_name_too_long_at_write_time_is_said_clearly(tmp_path, monkeypatch):
-    def too_long(folder):
+    def too_long(folder, made=None):
         raise OSError(errno.ENAMETOOLONG, "File name too long", str(folder) + "/.~tcabcdef")
 
     with write_outputs([tmp_path / "ok.txt"]) as stage:
@@ -319,3 +319,24 @@ def test_release_outputs_names_every_file(tmp_path):
         release_outputs("r.pdf")
     with pytest.raises(InputError, match=r"the report is an HTML file"):
         release_outputs("r.csv", report="r.txt")
+
+
+def test_a_stop_right_after_a_temporary_file_is_created_leaves_nothing(tmp_path, monkeypatch):
+    """Ctrl+C or SIGTERM can land between creating a staged or scratch file and noting it
+    (the moment a stop sent when ``.~tc`` files appear is most likely to hit)."""
+    real_create = outputs_module._create_temp
+
+    def create_then_stop(folder, made=None):
+        real_create(folder, made)
+        raise KeyboardInterrupt  # as the signal handler raises it, before the caller resumes
+
+    for staged in ("temp", "scratch"):
+        monkeypatch.setattr(outputs_module, "_create_temp", real_create)
+        with pytest.raises(KeyboardInterrupt), write_outputs([tmp_path / "out.xlsx"]) as stage:
+            monkeypatch.setattr(outputs_module, "_create_temp", create_then_stop)
+            getattr(stage, staged)(tmp_path / "out.xlsx")
+        assert files_in(tmp_path) == set(), staged
+    monkeypatch.setattr(outputs_module, "_create_temp", create_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        check_outputs([tmp_path / "out.csv"])  # the probe of the folder
+    assert files_in(tmp_path) == set()

@@ -29,6 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
+from engine.errors import InputError
 from engine.progress import CancelFn, ProgressFn, step
 
 #: distinguishes the noise stream from other streams derived from the same user seed
@@ -49,8 +50,6 @@ def integer_scale(sensitivity: float, epsilon: float, what: str = "the noise") -
     so small that the noise would be pure noise beyond exact arithmetic), instead of
     overflowing int64 somewhere inside a sampler.
     """
-    from engine.errors import InputError
-
     ratio = sensitivity / epsilon if epsilon > 0 else math.inf
     if not ratio <= MAX_SCALE:
         raise InputError(

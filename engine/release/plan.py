@@ -336,10 +336,7 @@ def _forecast(
                 f"the {int(counts[rarest]):,} record(s) with a missing confidential value form "
                 "a bucket of their own"
             )
-            remedy = (
-                "Leaving out the records with a missing value (missing_confidential 'drop') "
-                "or fewer buckets"
-            )
+            remedy = "Leaving out the records with a missing value, or fewer buckets,"
         else:
             what = f"the rarest bucket ({buckets.labels[rarest]}) holds only "
             what += f"{int(counts[rarest]):,} record(s)"
@@ -374,8 +371,8 @@ def _missing(buckets: Buckets) -> bool:
 def _left_out_warning(left_out: int, n: int, params: ReleaseParams) -> str:
     columns = ", ".join(map(repr, params.confidential))
     return (
-        f"{left_out:,} record(s) with a missing value of {columns} are left out of the release "
-        f"(missing_confidential 'drop'): it holds {n:,} of the {n + left_out:,} records."
+        f"{left_out:,} record(s) with a missing value of {columns} are left out of the "
+        f"release, as asked: it holds {n:,} of the {n + left_out:,} records."
     )
 
 
