@@ -68,12 +68,53 @@ def use_blocks(X: np.ndarray) -> bool:
     return len(np.unique(rows)) > POINTS_THRESHOLD
 
 
+#: spreads are compared after rounding to this many decimals (QIs are standardised, so 1e-9
+#: is far below any real difference), then the lowest dimension wins a tie
+SPREAD_DECIMALS = 9
+
+
+def widest_dimension(spread: np.ndarray) -> np.ndarray:
+    """The dimension each row of ``spread`` (nodes × d variances) splits along.
+
+    Deterministic: with z-scored QIs every spread is 1.0 at the root up to rounding noise, and
+    sums taken in another order (partition by partition on a cluster) differ in the last bits;
+    rounding first and taking the lowest index among equals makes both paths agree.
+    """
+    return np.argmax(np.round(spread, SPREAD_DECIMALS), axis=1)
+
+
+def node_spreads(
+    X: np.ndarray, node: np.ndarray, n_nodes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(count, Σx, Σx²) of the rows of every node: the sums a spread is made of.
+
+    Sums can be added across pieces of a node (the distributed path adds them over
+    partitions); :func:`spreads_from_sums` turns them into variances.
+    """
+    cnt = np.bincount(node, minlength=n_nodes).astype(np.float64)
+    d = X.shape[1]
+    s1 = np.empty((n_nodes, d))
+    s2 = np.empty((n_nodes, d))
+    for j in range(d):
+        x = X[:, j]
+        s1[:, j] = np.bincount(node, weights=x, minlength=n_nodes)
+        s2[:, j] = np.bincount(node, weights=x * x, minlength=n_nodes)
+    return cnt, s1, s2
+
+
+def spreads_from_sums(cnt: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> np.ndarray:
+    """Variance of every node along every dimension from :func:`node_spreads` sums."""
+    c = np.maximum(cnt, 1.0)[:, None]
+    return s2 / c - (s1 / c) ** 2
+
+
 def stratified_split(
     X: np.ndarray,
     codes: np.ndarray,
     per_class: np.ndarray,
     *,
     max_records: int = 1,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
@@ -82,18 +123,49 @@ def stratified_split(
     A node is identified by the first class of its range; nodes stop splitting when they own
     one class or at most ``max_records`` records.  With ``max_records=1`` the result is a
     class label per record whose bucket counts are exactly the rows of ``per_class``.
+    ``start`` gives every record's node as (first class, one past the last) when the split
+    continues from nodes formed elsewhere (a cluster splits the top levels); by default
+    every record starts in the root node that owns all classes.
+    """
+    return split_nodes(
+        X, codes, per_class, max_records=max_records, start=start, progress=progress,
+        cancel=cancel,
+    )[0]  # fmt: skip
+
+
+def split_nodes(
+    X: np.ndarray,
+    codes: np.ndarray,
+    per_class: np.ndarray,
+    *,
+    max_records: int = 1,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`stratified_split` returning (first class, one past the last) of every record.
+
+    Within a (node, bucket), records go to the lower half by rank along the node's widest
+    coordinate, ties in value broken by row position: the caller's row order must be the
+    file's so that every path (one machine, or the nodes of a cluster) gives the same split.
     """
     n, d = X.shape
     n_classes, n_b = per_class.shape
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
     size_cum = cum.sum(axis=1)
+    if start is None:
+        lo = np.zeros(n, dtype=np.int64)  # first class of the record's node
+        hi = np.full(n, n_classes, dtype=np.int64)  # one past its last class
+    else:
+        lo = np.array(start[0], dtype=np.int64)
+        hi = np.array(start[1], dtype=np.int64)
+    if n == 0:
+        return lo, hi
     # ranks along every coordinate, computed once: a level then sorts integers only
     ranks = np.empty((d, n), dtype=np.int64)
     for j in range(d):
         ranks[j, np.argsort(X[:, j], kind="stable")] = np.arange(n)
-    lo = np.zeros(n, dtype=np.int64)  # first class of the record's node
-    hi = np.full(n, n_classes, dtype=np.int64)  # one past its last class
     total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
     level = 0
     while True:
@@ -102,21 +174,14 @@ def stratified_split(
         if not live.any():
             break
         rows = np.flatnonzero(live)
-        inv = lo[rows]  # a node is named by its first class
-        # the widest coordinate of every node, by variance (bincount sums, no sort)
-        cnt = np.maximum(np.bincount(inv, minlength=n_classes), 1).astype(np.float64)
-        spread = np.empty((n_classes, d))
-        for j in range(d):
-            x = X[rows, j]
-            s1 = np.bincount(inv, weights=x, minlength=n_classes)
-            s2 = np.bincount(inv, weights=x * x, minlength=n_classes)
-            spread[:, j] = s2 / cnt - (s1 / cnt) ** 2
-        dim = np.argmax(spread, axis=1)[inv]
+        # a node is named by its first class; number the live ones densely for the sums
+        names, inv = np.unique(lo[rows], return_inverse=True)
+        dim = widest_dimension(spreads_from_sums(*node_spreads(X[rows], inv, len(names))))[inv]
         # sort by (node, bucket, rank along the node's coordinate)
-        key = (inv * n_b + codes[rows]) * n + ranks[dim, rows]
-        order = np.argsort(key, kind="stable")
+        group = inv * n_b + codes[rows]
+        order = np.argsort(group * n + ranks[dim, rows], kind="stable")
         rows_sorted = rows[order]
-        group = (inv * n_b + codes[rows])[order]
+        group = group[order]
         starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
         pos = np.arange(len(rows_sorted)) - np.repeat(starts, np.diff(np.r_[starts, len(group)]))
         r_lo = lo[rows_sorted]
@@ -128,7 +193,7 @@ def stratified_split(
         lo[rows_sorted] = np.where(upper, mid, r_lo)
         hi[rows_sorted] = np.where(upper, r_hi, mid)
         level += 1
-    return lo
+    return lo, hi
 
 
 def capped_mdav(
@@ -140,6 +205,7 @@ def capped_mdav(
     t: float,
     k: int,
     *,
+    node_end: np.ndarray | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
@@ -155,6 +221,9 @@ def capped_mdav(
 
     ``node`` is the first class of every record's block (:func:`stratified_split`); the blocks
     tile the classes of the layout ``per_class``, whose block sums are feasible for ``shares``.
+    ``node_end`` (one past every record's last class, from :func:`split_nodes`) is needed when
+    the records are only some of the blocks (one partition of a cluster); the labels are
+    always the layout's class numbers, so blocks formed apart never share one.
     """
     n, d = X.shape
     n_classes, n_b = per_class.shape
@@ -162,7 +231,12 @@ def capped_mdav(
     firsts = np.unique(node)
     n_blocks = len(firsts)
     block_of = np.searchsorted(firsts, node)
-    classes_left = np.diff(np.r_[firsts, n_classes]).astype(np.int64)
+    if node_end is None:
+        classes_left = np.diff(np.r_[firsts, n_classes]).astype(np.int64)
+    else:
+        ends = np.zeros(n_blocks, dtype=np.int64)
+        ends[block_of] = node_end
+        classes_left = ends - firsts
     labels = np.full(n, -1, dtype=np.int64)
     rows_b = np.arange(n_blocks)
     remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
