@@ -26,7 +26,9 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 
 from engine.errors import InputError
+from engine.io.csvfast import write_csv
 from engine.io.files import atomic_target, same_file
+from engine.io.parquet import write_parquet
 from engine.progress import CancelFn, ProgressFn, step
 from engine.version import __version__
 
@@ -75,8 +77,10 @@ def write_release(
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in {".xlsx", ".csv", ".tsv", ".txt"}:
-        raise InputError(f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv.")
+    if suffix not in {".xlsx", ".csv", ".tsv", ".txt", ".parquet"}:
+        raise InputError(
+            f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
+        )
     targets = [path] if suffix == ".xlsx" else [path, path.with_suffix(".json")]
     if input_path is not None:
         for target in targets:
@@ -103,8 +107,12 @@ def write_release(
     else:
         side = targets[1]
         with atomic_target(path) as tmp, atomic_target(side) as tmp_side:
-            _write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress,
-                       cancel=cancel)  # fmt: skip
+            if suffix == ".parquet":
+                write_parquet(table, tmp, meta)
+            elif not write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom,
+                               progress=progress, cancel=cancel):  # fmt: skip
+                _write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress,
+                           cancel=cancel)  # fmt: skip
             payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
             tmp_side.write_text(
                 json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default),
