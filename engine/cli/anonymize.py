@@ -30,6 +30,42 @@ def codes(text: str) -> tuple[str, ...]:
     return tuple(code.strip() for code in text.split(","))
 
 
+def add_cluster_argument(p: argparse.ArgumentParser) -> None:
+    """``--cluster``: where the work runs (needs tclose[distributed]); not a release parameter."""
+    p.add_argument(
+        "--cluster",
+        metavar="local[:N]|tcp://HOST:PORT",
+        help="compute on a Dask cluster: local (N worker processes) or a scheduler address",
+    )
+
+
+def parse_cluster(text: str | None):
+    from engine.distributed.cluster import parse_cluster as parse
+
+    return parse(text)
+
+
+def _run_on_cluster(args: argparse.Namespace, config: ReleaseParams, backend) -> int:
+    from engine.distributed.run import anonymize_file
+
+    if args.report:
+        raise InputError("--report is not available with --cluster yet; use --summary FILE.json.")
+    summary, v, _ = anonymize_file(backend, args.input, config, args.output, sep=args.sep)
+    if args.summary:
+        Path(args.summary).write_text(
+            json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8"
+        )
+    b = summary["backend"]
+    print(
+        f"Released {v.n_records} records in {v.n_classes} classes: k = {v.k}, t = {v.t:.4g} "
+        f"(ε = {2 * math.log(v.t):.4g}) on Dask ({b['workers']} workers, {b['partitions']} "
+        f"partitions). Written to {args.output}."
+    )
+    for warning in summary.get("warnings", []):
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "anonymize",
@@ -70,6 +106,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
     p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
+    add_cluster_argument(p)
     add_noise_arguments(p)
     p.set_defaults(func=run)
 
@@ -100,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         **noise_config_kwargs(args),
     )
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:
+        return _run_on_cluster(args, config, backend)
     imported = read_table(args.input, sep=args.sep, sheet=args.sheet)
     release = anonymize(imported.data, config)
     summary = dict(release.summary)

@@ -11,7 +11,7 @@ import json
 import math
 import sys
 
-from engine.cli.anonymize import columns
+from engine.cli.anonymize import add_cluster_argument, columns, parse_cluster
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k", type=int, metavar="K", help="fail unless every class has ≥ K records")
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
+    add_cluster_argument(p)
     p.set_defaults(func=run)
 
 
@@ -38,8 +39,15 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
     from engine.release.verify import verify_release
 
-    table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
-    v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:
+        from engine.distributed.run import verify_file
+
+        v = verify_file(backend, args.release, args.qi, args.confidential, t=args.t, k=args.k,
+                        sep=args.sep)  # fmt: skip
+    else:
+        table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
+        v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)
     t = v.t
     out = {
         "k": v.k,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -95,27 +96,51 @@ def write_csv(
     """
     if decimal != "." or not available():
         return False
+    return write_csv_parts(
+        [table], list(table.columns), tmp, sep=sep, bom=bom, n_rows=len(table),
+        progress=progress, cancel=cancel,
+    )  # fmt: skip
+
+
+def write_csv_parts(
+    tables: Iterable[pd.DataFrame],
+    columns: list,
+    tmp: Path,
+    *,
+    sep: str,
+    bom: bool,
+    n_rows: int | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> bool:
+    """Write the parts of one table (same columns, in order) one after the other: a release
+    computed on a cluster is written as its parts arrive, never whole in memory."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    names = [f"c{i}" for i in range(table.shape[1])]
-    arrays = [column_array(table.iloc[:, i]) for i in range(table.shape[1])]
-    data = pa.table(arrays, names=names) if arrays else None
     options = pacsv.WriteOptions(
         include_header=False, delimiter=sep, quoting_style="needed", eol="\r\n"
     )
-    n = len(table)
+    written = 0
     try:
         with tmp.open("wb") as fh:
-            head = _header_line([str(c) for c in table.columns], sep)
+            head = _header_line([str(c) for c in columns], sep)
             fh.write(("\ufeff" if bom else "").encode("utf-8") + head.encode("utf-8"))
-            if data is None:
-                fh.write(b"\r\n" * n)
-                return True
-            for start in range(0, n, BATCH_ROWS):
-                stop = min(start + BATCH_ROWS, n)
-                pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
-                step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            for table in tables:
+                n = len(table)
+                if table.shape[1] == 0:
+                    fh.write(b"\r\n" * n)
+                    continue
+                names = [f"c{i}" for i in range(table.shape[1])]
+                data = pa.table([column_array(table.iloc[:, i]) for i in range(table.shape[1])],
+                                names=names)  # fmt: skip
+                for start in range(0, n, BATCH_ROWS):
+                    stop = min(start + BATCH_ROWS, n)
+                    pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
+                    done = written + stop
+                    total = max(n_rows or done, 1)
+                    step(progress, cancel, 0.95 * done / total, f"Wrote {done:,} rows")
+                written += n
     except OSError as exc:
         raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
     return True
