@@ -254,3 +254,31 @@ def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys
     assert json.loads(summary.read_text(encoding="utf-8"))["backend"]["name"] == "dask"
     assert main(["verify", str(out), *common, "--cluster", "yarn"]) == 2
     assert "local, local:N or tcp://HOST:PORT" in capsys.readouterr().err
+
+
+def test_sweep_and_project_run_on_a_cluster(client, tmp_path, capsys):
+    from engine.cli import main
+    from engine.report.project import new_project, save_project
+
+    path = tmp_path / "small.parquet"
+    generate(3_000, seed=8).to_parquet(path)
+    address = client.scheduler.address
+    table = tmp_path / "sweep.csv"
+    args = ["--qi", ",".join(QI), "--confidential", "income", "--t", "2,3", "--k", "10"]
+    code = main(["sweep", str(path), *args, "-o", str(table), "--cluster", address, "-q"])
+    assert code == 0
+    rows = pd.read_csv(table)
+    assert rows["feasible"].all() and (rows["achieved_t"] <= rows["t"]).all()
+    # the project's backend field: where the release is computed, beside its parameters
+    project = save_project(
+        new_project(path, PARAMS, output=tmp_path / "out.parquet"), tmp_path / "p.json"
+    )
+    doc = json.loads(project.read_text(encoding="utf-8"))
+    doc["backend"] = {"cluster": address}
+    project.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["run", str(project), "-q"]) == 0
+    assert "out.parquet" in capsys.readouterr().out
+    released = pd.read_parquet(tmp_path / "out.parquet")
+    assert len(released) == 3_000
+    assert verify_release(released, QI, ["income"], t=3.0, k=10).ok

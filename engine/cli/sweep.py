@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-from engine.cli.anonymize import codes, columns
+from engine.cli.anonymize import add_cluster_argument, codes, columns, parse_cluster
 from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import InputError
 from engine.params import ReleaseParams
@@ -85,6 +85,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, required=True, metavar="TABLE.csv")
     p.add_argument("--plot", type=Path, metavar="PLOT.png", help="also draw the curves")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_cluster_argument(p)
     add_noise_arguments(p)
     p.set_defaults(func=run)
 
@@ -115,9 +116,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         **noise_config_kwargs(args),
     )
-    imported = read_table(
-        args.input, sep=args.sep, sheet=args.sheet, encoding=args.encoding, decimal=args.decimal
-    )
+    backend = parse_cluster(args.cluster)
     last = [""]
 
     def progress(fraction: float, message: str) -> None:
@@ -125,9 +124,24 @@ def run(args: argparse.Namespace) -> int:
             last[0] = message
             print(f"tclose sweep: {message}", file=sys.stderr)
 
-    table = run_sweep(
-        imported.data, config, ts=ts or None, epsilons=epsilons or None, ks=ks, progress=progress
-    )
+    if backend.distributed:
+        from engine.distributed.cluster import connect
+        from engine.distributed.release import anonymize_on_cluster
+
+        with connect(backend) as client:
+
+            def on_cluster(cfg, **kwargs):
+                return anonymize_on_cluster(client, args.input, cfg, sep=args.sep, **kwargs)
+
+            table = run_sweep(None, config, ts=ts or None, epsilons=epsilons or None, ks=ks,
+                              progress=progress, release_fn=on_cluster)  # fmt: skip
+    else:
+        imported = read_table(
+            args.input, sep=args.sep, sheet=args.sheet, encoding=args.encoding,
+            decimal=args.decimal,
+        )  # fmt: skip
+        table = run_sweep(imported.data, config, ts=ts or None, epsilons=epsilons or None,
+                          ks=ks, progress=progress)  # fmt: skip
     try:
         table.to_csv(args.output, index=False)
     except OSError as err:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +104,7 @@ def run_sweep(
     ks: Iterable[int],
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
+    release_fn: Callable[..., Any] | None = None,
 ) -> pd.DataFrame:
     """Run :func:`engine.release.anonymize.anonymize` on every (level, k) of the grid.
 
@@ -111,8 +112,15 @@ def run_sweep(
     Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
     both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
     sweep (CancelledError); a point that is infeasible is recorded, not raised.
+    ``release_fn(config, progress=, cancel=)`` replaces ``anonymize(data, …)`` (a cluster
+    computes each point from the file; ``data`` is then None).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
+
+    if release_fn is None:
+
+        def release_fn(cfg, **kwargs):
+            return anonymize(data, cfg, **kwargs)
 
     grid = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     rows: list[dict[str, Any]] = []
@@ -132,9 +140,7 @@ def run_sweep(
         }
         started = time.perf_counter()
         try:
-            release = anonymize(
-                data, cfg, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel
-            )
+            release = release_fn(cfg, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel)
         except (InfeasibleError, VerificationError) as err:
             row.update(feasible=False, message=err.message)
         else:
