@@ -266,6 +266,10 @@ def anonymize(
         classes = _k_anonymous_classes(
             X, config.k, config.seed, scaled(progress, 0.1, 0.85), cancel
         )
+    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+    # release table is built: on a million records that is 176 MB less at the peak
+    qi_loss = sse_sst(X, classes)
+    del X
     step(progress, cancel, 0.85, "Building the release")
     rng = np.random.default_rng(config.seed)
     table = build_release(
@@ -291,7 +295,9 @@ def anonymize(
             "makes larger classes lose less information. A larger t or fewer buckets allows "
             "smaller classes."
         )
-    summary = make_summary(config, verification, buckets, classes, X, clean, types, sizes, warnings)
+    summary = make_summary(
+        config, verification, buckets, classes, qi_loss, clean, types, sizes, warnings
+    )
     summary["seconds"] = round(time.perf_counter() - started, 3)
     step(progress, cancel, 1.0, "Done")
     return Release(
@@ -311,13 +317,16 @@ def make_summary(
     verification: Any,
     buckets: Buckets | None,
     classes: np.ndarray,
-    X: np.ndarray,
+    X: np.ndarray | float,
     data: pd.DataFrame,
     types: dict,
     sizes: dict[str, Any],
     warnings: list[str],
 ) -> dict[str, Any]:
-    """The JSON-ready numbers every run reports (``--summary`` and the report)."""
+    """The JSON-ready numbers every run reports (``--summary`` and the report).
+
+    ``X`` is the encoded QI matrix, or the QI loss (SSE/SST) already computed from it.
+    """
     t = config.bucket_t
     conf_loss, conf_columns = (
         confidential_loss(data, buckets, types) if buckets is not None else (None, {})
@@ -346,7 +355,7 @@ def make_summary(
         "n_buckets": len(buckets.counts) if buckets is not None else 0,
         "buckets": _bucket_summary(buckets) if buckets is not None else [],
         "information_loss": {
-            "qi_sse_sst": sse_sst(X, classes),
+            "qi_sse_sst": X if isinstance(X, float) else sse_sst(X, classes),
             "confidential_sse_sst": conf_loss,
             "confidential_columns": conf_columns,
         },
