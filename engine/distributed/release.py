@@ -83,9 +83,9 @@ from engine.release.anonymize import (
 from engine.release.blocks import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
-    _default_rounds,
-    _improve,
+    default_rounds,
     form_classes,
+    improve_within_bounds,
     split_nodes,
     spreads_from_sums,
     widest_dimension,
@@ -194,7 +194,6 @@ def _take(part: Part, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class _Recipe:
     """Everything a partition needs to form its classes and release its records."""
 
-    per_class: np.ndarray
     shares: np.ndarray
     t: float
     k: int
@@ -212,16 +211,23 @@ class _Recipe:
     seed: int | None
 
 
-def _release_part(part: Part, recipe: _Recipe, index: int) -> tuple[pd.DataFrame, dict]:
-    """Classes of one partition's nodes, its part of the release, and its loss sums."""
+def _release_part(
+    part: Part, recipe: _Recipe, per_class: np.ndarray, first: int, index: int
+) -> tuple[pd.DataFrame, dict]:
+    """Classes of one partition's nodes, its part of the release, and its loss sums.
+
+    ``per_class`` is the layout of this partition's classes only, from class ``first`` on (the
+    whole layout of 10⁸ records would be megabytes in every task).
+    """
     r = recipe
     X, codes = part.X, part.codes
-    node, end = split_nodes(
-        X, codes, r.per_class, max_records=r.block_size, start=(part.lo, part.hi)
-    )
-    labels = form_classes(X, codes, node, end, r.per_class, r.shares, r.t, r.k, workers=1)
+    start = (part.lo - first, part.hi - first)
+    node, end = split_nodes(X, codes, per_class, max_records=r.block_size, start=start)
+    labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
     if r.improve_rounds:
-        labels = _improve(X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, None, None)
+        labels = improve_within_bounds(
+            X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, None, None
+        )
     _, labels = np.unique(labels, return_inverse=True)
     labels = labels.astype(np.int64)
     frame = part.frame
@@ -426,13 +432,20 @@ def anonymize_on_cluster(
     ]
     del parts, cut
     recipe = _Recipe(
-        per_class=per_class, shares=shares, t=t, k=size,
+        shares=shares, t=t, k=size,
         block_size=DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
-        improve_rounds=_default_rounds(n), qi=qi, keep=keep, columns=columns, types=types,
+        improve_rounds=default_rounds(n), qi=qi, keep=keep, columns=columns, types=types,
         orders=orders, places=spec.places, buckets=buckets, qi_output=params.qi_output,
         confidential_output=params.confidential_output, seed=params.seed,
     )  # fmt: skip
-    done = client.map(_release_part, out, recipe=recipe, index=list(range(len(out))))
+    bounds = np.r_[starts, n_classes]
+    recipe = client.scatter(recipe, broadcast=True)
+    done = [
+        client.submit(
+            _release_part, out[j], recipe, per_class[bounds[j] : bounds[j + 1]], int(bounds[j]), j
+        )
+        for j in range(len(out))
+    ]
     del out
     wait_all(client, done, progress=scaled(progress, 0.4, 0.85), cancel=cancel,
              message="Forming classes")  # fmt: skip

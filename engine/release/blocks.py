@@ -479,7 +479,7 @@ def tclose_blocks(
     n_classes = check_feasible(counts, t, k, shares)
     per_class = layout_counts(counts, n_classes)
     if improve_rounds is None:
-        improve_rounds = _default_rounds(n)
+        improve_rounds = default_rounds(n)
     if block_size is None:  # smaller blocks halve the time on millions of records
         block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
     step(progress, cancel, 0.0, "Splitting into blocks")
@@ -509,7 +509,7 @@ def tclose_blocks(
             labels[members] = sub + offset
             offset += int(sub.max()) + 1
     if improve_rounds:
-        labels = _improve(
+        labels = improve_within_bounds(
             X, labels, codes, shares, t, k, improve_rounds, scaled(progress, 0.6, 1.0), cancel
         )
     step(progress, cancel, 1.0, "Classes formed")
@@ -575,7 +575,7 @@ WORKER_MIN_RECORDS = 100_000
 GROUPS = 8
 
 
-def _default_rounds(n: int) -> int:
+def default_rounds(n: int) -> int:
     """Improvement rounds by file size: thorough up to 60,000 records, none for millions.
 
     A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions)
@@ -588,7 +588,7 @@ def _default_rounds(n: int) -> int:
     return 0
 
 
-def _improve(
+def improve_within_bounds(
     X: np.ndarray,
     labels: np.ndarray,
     codes: np.ndarray,
