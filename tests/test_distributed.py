@@ -282,3 +282,16 @@ def test_sweep_and_project_run_on_a_cluster(client, tmp_path, capsys):
     released = pd.read_parquet(tmp_path / "out.parquet")
     assert len(released) == 3_000
     assert verify_release(released, QI, ["income"], t=3.0, k=10).ok
+
+
+def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_path):
+    path = tmp_path / "wide.parquet"
+    data = generate(4_000, seed=9)
+    data["income"] = data["income"] + np.arange(len(data)) % 97  # ~ 4,000 distinct values
+    data.to_parquet(path)
+    release = anonymize_on_cluster(client, path, PARAMS, distinct_limit=50)
+    table = pd.concat(client.gather(release.parts), ignore_index=True)
+    assert len(table) == 4_000 and release.verification.ok
+    assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
+    labels = release.summary["buckets"]
+    assert sum(b["count"] for b in labels) == 4_000 and len(labels) == 4

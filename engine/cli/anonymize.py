@@ -76,8 +76,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "is t-close to the whole file. The release is verified before it is written."
         ),
     )
-    p.add_argument("input", metavar="INPUT", help="input table (.csv, .tsv, .txt, .xlsx)")
-    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
+    p.add_argument("input", metavar="INPUT", help="input table (.csv, .tsv, .txt, .xlsx, .parquet)")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUTPUT", help=".csv, .xlsx or .parquet"
+    )
     p.add_argument("--qi", type=columns, default=(), metavar="COL[,COL…]")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL[,COL…]")
     level = p.add_mutually_exclusive_group()

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "(KBS 2015, Definition 4)."
         ),
     )
-    p.add_argument("release", metavar="RELEASE", help="released table (.csv or .xlsx)")
+    p.add_argument("release", metavar="RELEASE", help="released table (.csv, .xlsx, .parquet)")
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
     p.add_argument("--t", type=float, metavar="T", help="fail unless every class is t-close")

@@ -12,11 +12,14 @@ Each accepted change lowers the SSE, so the pass ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from engine.progress import CancelFn, ProgressFn, step
+
+if TYPE_CHECKING:
+    from scipy.spatial import cKDTree
 
 
 @dataclass(frozen=True)
@@ -457,6 +460,8 @@ SWAP_CANDIDATES = 8
 
 def _centroid_tree(state: _Classes) -> tuple[np.ndarray, cKDTree]:
     """A k-d tree over the centroids of the non-empty classes, and their class numbers."""
+    from scipy.spatial import cKDTree  # here: a million records never improve, never load it
+
     ids = np.flatnonzero(state.sizes > 0)
     return ids, cKDTree(state.centroids()[ids])
 
