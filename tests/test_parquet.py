@@ -114,3 +114,18 @@ def test_xlsx_refused_above_the_excel_sheet_with_the_reason(tmp_path):
     with pytest.raises(InputError, match=r"16,385 columns do not fit in an Excel sheet"):
         write_release(wide, tmp_path / "wide.xlsx")
     assert not (tmp_path / "wide.xlsx").exists()
+
+
+def test_cancelling_the_fast_csv_writer_leaves_no_file(tmp_path):
+    from engine.errors import CancelledError
+
+    table = pd.DataFrame({"x": np.arange(450_000), "label": ["=a", "b", "c"] * 150_000})
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 2  # after the first batch of rows
+
+    with pytest.raises(CancelledError):
+        write_release(table, tmp_path / "big.csv", cancel=cancel)
+    assert list(tmp_path.iterdir()) == []
