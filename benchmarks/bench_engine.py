@@ -31,8 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.data import absent, real_data
+
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
 PEERS_PYTHON = Path(os.environ.get("TCLOSE_PEERS_PYTHON", ROOT.parent / "venv-peers/bin/python"))
 
 SYNTHETIC = {
@@ -97,7 +98,10 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         data, spec = tight_data(rows)
     else:
         spec = REAL[name]
-        data = pd.read_csv(DATA / spec["file"], sep=spec["sep"], dtype=str, keep_default_na=False)
+        path = real_data(spec["file"])
+        if path is None:
+            raise SystemExit(absent(spec["file"], name))
+        data = pd.read_csv(path, sep=spec["sep"], dtype=str, keep_default_na=False)
     config = ReleaseParams(
         qi=tuple(spec["qi"]),
         confidential=tuple(spec["confidential"]),
@@ -258,10 +262,13 @@ def peers(release_csv: Path, qi: list[str], confidential: list[str]) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(PEER_SCRIPT)
         script = f.name
-    for name, args in [
-        ("pycanon", [str(release_csv), json.dumps(qi), json.dumps(confidential)]),
-        ("anjana", [str(DATA / "adult.csv")]),
-    ]:
+    adult = real_data("adult.csv")
+    jobs = [("pycanon", [str(release_csv), json.dumps(qi), json.dumps(confidential)])]
+    if adult is None:
+        result["anjana"] = {"note": absent("adult.csv", "anjana")}
+    else:
+        jobs.append(("anjana", [str(adult)]))
+    for name, args in jobs:
         started = time.perf_counter()
         run = subprocess.run(
             [str(PEERS_PYTHON), script, name, *args],
@@ -309,7 +316,11 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(tmp)
         release = workdir / "release-10k.csv"
         jobs = [("synthetic", n, args.t, args.k) for n in sizes]
-        jobs += [("adult", 0, args.t, args.k), ("acs", 0, args.t, args.k)]
+        for name, spec in REAL.items():
+            if real_data(spec["file"]) is None:
+                print(absent(spec["file"], name))
+            else:
+                jobs.append((name, 0, args.t, args.k))
         jobs += [("tight", TIGHT_ROWS, t, k) for t, k in TIGHT_CASES]
         for name, rows, t, k in jobs:
             keep = str(release) if (name == "synthetic" and rows == min(sizes)) else "-"
@@ -340,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\nPeers on the same released table (synthetic, smallest size):")
             print(json.dumps(result, indent=2))
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2))
+        Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.data import absent, real_data
 from benchmarks.synthetic import generate
 from engine.io import apply_missing
 from engine.release.blocks import tclose_blocks
@@ -26,8 +26,6 @@ from engine.release.encode import encode_qi, resolve_columns
 from engine.release.metrics import sse_sst
 from engine.release.partition import tclose_partition
 from engine.release.verify import class_distances
-
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 def prepare(
@@ -47,18 +45,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--t", default="2,3")
     parser.add_argument("--k", type=int, default=10)
     args = parser.parse_args(argv)
-    acs = pd.read_csv(
-        DATA / "acs-census-sample.csv", sep=";", dtype=str, keep_default_na=False
-    ).sample(args.rows, random_state=0)
-    sets = {
-        "acs": (acs, ["Age", "Sex", "Marital status", "Education"], "Income", ("-10000",)),
-        "synthetic": (
-            generate(args.rows, seed=0),
-            ["age", "hours", "region", "sector"],
-            "income",
-            (),
-        ),
-    }
+    sets = {}
+    acs_path = real_data("acs-census-sample.csv")
+    if acs_path is None:
+        print(absent("acs-census-sample.csv", "acs"))
+    else:
+        acs = pd.read_csv(acs_path, sep=";", dtype=str, keep_default_na=False)
+        sets["acs"] = (
+            acs.sample(args.rows, random_state=0),
+            ["Age", "Sex", "Marital status", "Education"],
+            "Income",
+            ("-10000",),
+        )
+    sets["synthetic"] = (
+        generate(args.rows, seed=0),
+        ["age", "hours", "region", "sector"],
+        "income",
+        (),
+    )
     print(
         f"{'data':<10} {'t':>4} {'exact %':>8} {'s':>6} {'blocks %':>9} {'s':>6} {'ratio':>6} "
         f"{'k':>3} {'t achieved':>10}"

@@ -10,7 +10,9 @@ while its per-record ε, and hence its stochastic t, grows (k·ε).
 
 Also times the noise for 1,000,000 values with both sources (OpenDP / OS entropy, seeded).
 
-    python benchmarks/noise_table.py [--data ../shared/data/acs-census-sample.csv] [--seed 1]
+    python benchmarks/noise_table.py [--data acs-census-sample.csv] [--seed 1]
+
+(without ``--data`` the ACS sample is looked for where :mod:`benchmarks.data` says.)
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.data import absent, real_data  # noqa: E402
 from engine.mechanisms.laplace import insensitive_release, laplace_release  # noqa: E402
 from engine.mechanisms.sampling import OsEntropy, Seeded  # noqa: E402
 from engine.privacy import stochastic_t  # noqa: E402
@@ -76,23 +79,27 @@ def timing(n: int) -> list[tuple[str, float, float]]:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--data", type=Path, default=ROOT.parent / "shared" / "data" / "acs-census-sample.csv"
-    )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timing-n", type=int, default=1_000_000)
-    args = parser.parse_args()
-    x = income(args.data)
+def print_table(x: np.ndarray, seed: int) -> None:
     print(f"ACS Income: N = {x.size} records with an income, bounds {LO:g}:{HI:g}")
-    df = table(x, args.seed)
+    df = table(x, seed)
     print()
     print("| ε | k | MAE plain | MAE insensitive | stochastic t plain | stochastic t insensitive |")
     print("|---|---|---|---|---|---|")
     for r in df.itertuples(index=False):
         print(f"| {r[0]:g} | {r[1]} | {r[2]:,.0f} | {r[3]:,.0f} | {fmt_t(r[4])} | {fmt_t(r[5])} |")
     print()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=real_data("acs-census-sample.csv"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timing-n", type=int, default=1_000_000)
+    args = parser.parse_args()
+    if args.data is None or not args.data.is_file():
+        print(absent("acs-census-sample.csv", "the noise table"))
+    else:
+        print_table(income(args.data), args.seed)
     for name, wall, cpu in timing(args.timing_n):
         print(f"noise for {args.timing_n:,} values, {name}: {wall:.1f} s wall, {cpu:.1f} s CPU")
     return 0

@@ -6,7 +6,7 @@ the ``tclose`` command line, the desktop app and the tests all call the same fun
 
 A script needs only the names below::
 
-    from engine import ReleaseParams, anonymize, read_table, verify_release
+    from engine import ReleaseParams, anonymize, plan, read_table, verify_release
 
 They are loaded on first use (PEP 562), so ``import engine.errors`` or ``tclose --help`` do
 not pay for numpy, pandas and scipy.  The parts, lowest first: :mod:`engine.io` (files in and
@@ -31,8 +31,10 @@ if TYPE_CHECKING:
     )
     from engine.io import read_table, write_release
     from engine.params import ReleaseParams
+    from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.release.anonymize import anonymize
-    from engine.release.result import Buckets, Release, Verification
+    from engine.release.plan import Fix, Plan, plan
+    from engine.release.result import Buckets, Release, RunSummary, Verification
     from engine.release.verify import verify_release
     from engine.roles import ColumnType, Role
 
@@ -46,9 +48,16 @@ _EXPORTS = {
     "read_table": "engine.io",
     "write_release": "engine.io",
     "ReleaseParams": "engine.params",
+    "Guarantee": "engine.privacy",
+    "epsilon_from_t": "engine.privacy",
+    "t_from_epsilon": "engine.privacy",
     "anonymize": "engine.release.anonymize",
+    "Fix": "engine.release.plan",
+    "Plan": "engine.release.plan",
+    "plan": "engine.release.plan",
     "Buckets": "engine.release.result",
     "Release": "engine.release.result",
+    "RunSummary": "engine.release.result",
     "Verification": "engine.release.result",
     "verify_release": "engine.release.verify",
     "ColumnType": "engine.roles",
@@ -59,17 +68,24 @@ __all__ = [
     "Buckets",
     "CancelledError",
     "ColumnType",
+    "Fix",
+    "Guarantee",
     "InfeasibleError",
     "InputError",
+    "Plan",
     "Release",
     "ReleaseParams",
     "Role",
+    "RunSummary",
     "TcloseError",
     "Verification",
     "VerificationError",
     "__version__",
     "anonymize",
+    "epsilon_from_t",
+    "plan",
     "read_table",
+    "t_from_epsilon",
     "verify_release",
     "write_release",
 ]

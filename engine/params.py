@@ -1,15 +1,26 @@
-"""The parameters of one release, as one immutable object.
+"""The one description of a release: :class:`ReleaseParams`.
 
-The command line builds a :class:`ReleaseParams` from its flags, the GUI from its wizard pages
-and a project file from JSON; all three hand it to :func:`engine.release.anonymize.anonymize`.
+The command line builds it from its flags, the GUI holds one and replaces it on every edit, a
+project file stores :meth:`ReleaseParams.to_dict` and reads it back with
+:meth:`ReleaseParams.from_dict`, and the run summary quotes the same dictionary.  There is no
+other copy of the settings, so no page, file or report can disagree with the run.
+
+Every field is checked once, here, against one declared constraint (the model is
+scikit-learn's ``_parameter_constraints``): types, ranges, allowed values, then the rules that
+tie fields together (bounds only with noise, t or ε but not both, …).  A bad value raises
+:class:`~engine.errors.InputError` naming the field and what it allows, with the same words
+whichever way the value came in: a flag, a project file or a GUI field.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from numbers import Integral, Real
+from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError
 from engine.roles import ColumnType
@@ -18,21 +29,228 @@ QiOutput = Literal["centroid", "range"]
 ConfidentialOutput = Literal["label", "representative"]
 Mechanism = Literal["buckets", "laplace"]
 
+#: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
+MAX_EPSILON = 700.0
+#: the largest seed (numpy's generators take any integer in [0, 2^64))
+MAX_SEED = 2**64 - 1
+
+
+# -- constraints --------------------------------------------------------------------------
+
+
+class Constraint:
+    """What one parameter allows; :meth:`check` returns the value in its canonical form."""
+
+    #: how the allowed values read in a message, e.g. "a whole number ≥ 1"
+    allowed: str = ""
+
+    def check(self, name: str, value: Any) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def parse(self, name: str, text: str) -> Any:
+        """The value a command-line flag's text stands for (same checks, same message)."""
+        return self.check(name, text)
+
+    def fail(self, name: str, value: Any) -> InputError:
+        return InputError(f"{name} must be {self.allowed}, not {_show(value)}.")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    text = repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, (list, dict, tuple)):
+        text = type(value).__name__ + (f" {text}" if len(text) <= 40 else "")
+    return text if len(text) <= 60 else text[:57] + "…"
+
 
 @dataclass(frozen=True)
-class ReleaseParams:
-    """Everything that decides what is released.
+class Number(Constraint):
+    """A real (or whole) number in an interval; booleans and non-finite values never pass."""
 
-    Exactly one of ``t`` and ``epsilon`` is given.  With the bucket mechanism an ``epsilon``
-    means t = exp(ε/2) (KBS 2015, Proposition 3); with a noise mechanism it is the ε of the
-    noise (Construction B).
+    low: float | None = None
+    high: float | None = None
+    #: whether the ends themselves are allowed
+    closed: tuple[bool, bool] = (True, True)
+    whole: bool = False
+
+    @property
+    def allowed(self) -> str:  # type: ignore[override]
+        what = "a whole number" if self.whole else "a number"
+        parts = []
+        if self.low is not None:
+            parts.append(f"{'≥' if self.closed[0] else '>'} {_num(self.low)}")
+        if self.high is not None:
+            parts.append(f"{'≤' if self.closed[1] else '<'} {_num(self.high)}")
+        return f"{what} {' and '.join(parts)}".strip()
+
+    def check(self, name: str, value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise self.fail(name, value)
+        if self.whole:
+            if not isinstance(value, Integral):
+                raise self.fail(name, value)
+            value = int(value)
+        else:
+            value = float(value)
+            if not math.isfinite(value):
+                raise self.fail(name, value)
+        lo_ok = self.low is None or (value >= self.low if self.closed[0] else value > self.low)
+        hi_ok = self.high is None or (value <= self.high if self.closed[1] else value < self.high)
+        if not (lo_ok and hi_ok):
+            raise self.fail(name, value)
+        return value
+
+    def parse(self, name: str, text: str) -> Any:
+        text = text.strip()
+        try:
+            value: Any = float(text)
+        except ValueError:
+            raise self.fail(name, text) from None
+        if self.whole and value.is_integer() and "." not in text and "e" not in text.lower():
+            value = int(text)
+        return self.check(name, value)
+
+
+def _num(x: float) -> str:
+    return f"{x:g}" if abs(x) < 1e6 else f"{x:.3g}"
+
+
+@dataclass(frozen=True)
+class Options(Constraint):
+    """One of a fixed set of words."""
+
+    values: tuple[str, ...] = ()
+
+    @property
+    def allowed(self) -> str:  # type: ignore[override]
+        quoted = [repr(v) for v in self.values]
+        return "one of " + ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or value not in self.values:
+            raise self.fail(name, value)
+        return value
+
+
+@dataclass(frozen=True)
+class Flag(Constraint):
+    """True or False, never a number or a word standing for one."""
+
+    allowed: str = "true or false"
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.fail(name, value)
+        return value
+
+
+@dataclass(frozen=True)
+class Texts(Constraint):
+    """A list of texts (column names, missing-value codes), stored as a tuple."""
+
+    allowed: str = "a list of texts"
+    #: column names must be non-empty and unique; codes may be anything
+    names: bool = False
+
+    def check(self, name: str, value: Any) -> Any:
+        if isinstance(value, str) or not isinstance(value, (list, tuple)):
+            raise self.fail(name, value)
+        if not all(isinstance(v, str) for v in value):
+            raise self.fail(name, value)
+        if self.names:
+            if any(not v.strip() for v in value):
+                raise InputError(f"{name}: a column name cannot be empty.")
+            dupes = sorted({v for v in value if value.count(v) > 1})
+            if dupes:
+                raise InputError(f"{name} names {', '.join(map(repr, dupes))} twice.")
+        return tuple(value)
+
+
+@dataclass(frozen=True)
+class Optional(Constraint):
+    """None, or what ``inner`` allows."""
+
+    inner: Constraint = field(default_factory=Constraint)
+
+    @property
+    def allowed(self) -> str:  # type: ignore[override]
+        return self.inner.allowed
+
+    def check(self, name: str, value: Any) -> Any:
+        return None if value is None else self.inner.check(name, value)
+
+    def parse(self, name: str, text: str) -> Any:
+        return None if not text.strip() else self.inner.parse(name, text)
+
+
+@dataclass(frozen=True)
+class PerColumn(Constraint):
+    """A mapping column name → value, each value checked by ``value`` (a function)."""
+
+    value: Callable[[str, Any], Any] = lambda where, v: v
+    allowed: str = "an object of column: value"
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise self.fail(name, value)
+        out = {}
+        for column, item in value.items():
+            if not isinstance(column, str) or not column.strip():
+                raise InputError(f"{name}: column names must be non-empty texts.")
+            out[column] = self.value(f"{name}[{column!r}]", item)
+        return out
+
+
+def _column_type(where: str, value: Any) -> ColumnType:
+    allowed = ", ".join(repr(t.value) for t in ColumnType)
+    if isinstance(value, ColumnType):
+        return value
+    if not isinstance(value, str) or value not in {t.value for t in ColumnType}:
+        raise InputError(f"{where} must be one of {allowed}, not {_show(value)}.")
+    return ColumnType(value)
+
+
+def _category_order(where: str, value: Any) -> tuple[str, ...]:
+    return Texts(allowed="a list of category names").check(where, value)
+
+
+def _codes(where: str, value: Any) -> tuple[str, ...]:
+    return Texts(allowed="a list of missing-value codes").check(where, value)
+
+
+def _bounds(where: str, value: Any) -> tuple[float, float]:
+    message = f"{where} must be [low, high] with finite numbers, low < high, not {_show(value)}."
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise InputError(message)
+    number = Number()
+    try:
+        lo, hi = (number.check(where, v) for v in value)
+    except InputError:
+        raise InputError(message) from None
+    if not lo < hi:
+        raise InputError(message)
+    return (lo, hi)
+
+
+# -- the parameters ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReleaseParams:
+    """Everything that decides what is released (validated on construction; immutable).
+
+    Exactly one of ``t`` and ``epsilon`` is given when there are confidential columns (without
+    one, the release is k-anonymous only and a t or ε is not used).  With the bucket mechanism
+    an ``epsilon`` means t = exp(ε/2) (KBS 2015, Proposition 3); with a noise mechanism it is
+    the ε of the noise (Construction B).  Whether the columns suit the data (named columns
+    exist, at least one is tagged, a noise mechanism has a confidential column) is the plan's
+    to say (:func:`engine.release.plan.plan`).  Change a field with :meth:`replace`, which
+    validates again.
     """
 
-    qi: tuple[str, ...]
-    confidential: tuple[str, ...]
-    k: int
-    t: float | None = None
-    epsilon: float | None = None
+    qi: tuple[str, ...] = ()
+    confidential: tuple[str, ...] = ()
     identifiers: tuple[str, ...] = ()
     #: ``other`` columns released unchanged (only these; every unnamed column is dropped)
     keep: tuple[str, ...] = ()
@@ -44,41 +262,107 @@ class ReleaseParams:
     missing: tuple[str, ...] = ()
     #: missing-value codes for single columns, added to ``missing``
     column_missing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: number of confidential buckets b; None = the optimal count for t (KBS 2015 §6)
+    #: smallest class size
+    k: int
+    t: float | None = None
+    epsilon: float | None = None
+    mechanism: Mechanism = "buckets"
+    #: number of confidential buckets b; None = the engine's choice for t and k
     n_buckets: int | None = None
-    qi_output: QiOutput = "centroid"
-    confidential_output: ConfidentialOutput = "label"
     #: several confidential columns form one joint bucket (KBS 2015 §4); False = per column
     joint: bool = True
-    mechanism: Mechanism = "buckets"
-    #: public bounds (lo, hi) of numeric confidential columns for the noise mechanisms
+    #: public bounds (lo, hi) of numeric confidential columns, known without the data: the
+    #: noise mechanism clamps to them; the buckets mechanism ends its outer labels at them
     bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    #: noise mechanism: the share of each column's ε spent on estimating the bounds of a
+    #: numeric confidential column that has no public bounds (DP quantiles); None = every
+    #: such column needs public bounds
+    private_bounds: float | None = None
     #: noise mechanism: aggregate confidential values in insensitive groups of k first
     insensitive: bool = False
     #: noise mechanism: redraw until the release is also t-close on the buckets
     resample_until_t: float | None = None
-    #: None = fresh OS entropy (not reproducible); an int makes the run reproducible
+    qi_output: QiOutput = "centroid"
+    confidential_output: ConfidentialOutput = "label"
+    #: None = fresh OS entropy (not reproducible); a number makes the run reproducible
     seed: int | None = None
 
+    #: one declared constraint per field (checked in declaration order)
+    CONSTRAINTS: ClassVar[dict[str, Constraint]] = {
+        "qi": Texts(names=True, allowed="a list of column names"),
+        "confidential": Texts(names=True, allowed="a list of column names"),
+        "identifiers": Texts(names=True, allowed="a list of column names"),
+        "keep": Texts(names=True, allowed="a list of column names"),
+        "types": PerColumn(_column_type),
+        "orders": PerColumn(_category_order),
+        "missing": Texts(allowed="a list of missing-value codes"),
+        "column_missing": PerColumn(_codes),
+        "k": Number(low=1, whole=True),
+        "t": Optional(Number(low=1)),
+        "epsilon": Optional(Number(low=0, high=MAX_EPSILON, closed=(False, True))),
+        "mechanism": Options(values=("buckets", "laplace")),
+        "n_buckets": Optional(Number(low=2, whole=True)),
+        "joint": Flag(),
+        "bounds": PerColumn(_bounds),
+        "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
+        "insensitive": Flag(),
+        "resample_until_t": Optional(Number(low=1)),
+        "qi_output": Options(values=("centroid", "range")),
+        "confidential_output": Options(values=("label", "representative")),
+        "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
+    }
+
     def __post_init__(self) -> None:
-        if self.t is not None and self.epsilon is not None:
-            raise InputError("Give t or ε (epsilon), not both.")
-        if self.confidential and self.t is None and self.epsilon is None:
-            raise InputError("Give the privacy level as t or as ε (epsilon).")
-        if self.mechanism != "buckets" and self.epsilon is None:
-            raise InputError(f"The {self.mechanism} mechanism needs ε (epsilon).")
-        if self.t is not None and not (self.t >= 1 and math.isfinite(self.t)):
-            raise InputError(f"t must be a number ≥ 1, not {self.t}.")
-        if self.epsilon is not None and not (self.epsilon > 0 and math.isfinite(self.epsilon)):
-            raise InputError(f"ε must be a positive number, not {self.epsilon}.")
-        if int(self.k) != self.k or self.k < 1:
-            raise InputError(f"k must be a whole number ≥ 1, not {self.k}.")
-        if not self.qi and not self.confidential:
-            raise InputError("Tag at least one column as quasi-identifier or confidential.")
+        for name, constraint in self.CONSTRAINTS.items():
+            object.__setattr__(self, name, constraint.check(name, getattr(self, name)))
+        self._check_dependencies()
+
+    def _check_dependencies(self) -> None:
         named = [*self.qi, *self.confidential, *self.identifiers, *self.keep]
         dupes = sorted({c for c in named if named.count(c) > 1})
         if dupes:
-            raise InputError(f"A column can have only one role: {', '.join(dupes)}.")
+            raise InputError(f"A column can have only one role: {', '.join(map(repr, dupes))}.")
+        if self.t is not None and self.epsilon is not None:
+            raise InputError("Give t or ε (epsilon), not both.")
+        noise = self.mechanism != "buckets"
+        if self.confidential and self.t is None and self.epsilon is None:
+            raise InputError("Give the privacy level as t or as ε (epsilon).")
+        if noise:
+            if self.t is not None:
+                raise InputError(
+                    f"The {self.mechanism} mechanism takes ε (epsilon), not t: the noise is "
+                    "calibrated to ε."
+                )
+            if self.epsilon is None:
+                raise InputError(f"The {self.mechanism} mechanism needs ε (epsilon).")
+            if self.n_buckets is not None:
+                raise InputError("n_buckets applies to the buckets mechanism only.")
+        else:
+            only_noise = [
+                name
+                for name, used in (
+                    ("private_bounds", self.private_bounds is not None),
+                    ("insensitive", self.insensitive),
+                    ("resample_until_t", self.resample_until_t is not None),
+                )
+                if used
+            ]
+            if only_noise:
+                raise InputError(
+                    f"{', '.join(only_noise)} only apply to a noise mechanism "
+                    "(mechanism 'laplace')."
+                )
+        stray = sorted(set(self.bounds) - set(self.confidential))
+        if stray:
+            raise InputError(
+                f"bounds are for confidential columns; {', '.join(map(repr, stray))} is not one."
+            )
+
+    def __hash__(self) -> int:
+        # the mappings make the generated hash fail; equal parameters have equal dicts
+        return hash(json.dumps(self.to_dict(), sort_keys=True))
+
+    # -- derived values ------------------------------------------------------------------
 
     @property
     def bucket_t(self) -> float | None:
@@ -88,3 +372,58 @@ class ReleaseParams:
         if self.epsilon is not None:
             return math.exp(self.epsilon / 2.0)
         return None
+
+    @property
+    def noise(self) -> bool:
+        """True for Construction B (noise on the confidential values)."""
+        return self.mechanism != "buckets"
+
+    # -- changing and serialising ------------------------------------------------------
+
+    def replace(self, **changes: Any) -> ReleaseParams:
+        """A copy with ``changes`` applied, validated again."""
+        unknown = sorted(set(changes) - set(self.CONSTRAINTS))
+        if unknown:
+            raise InputError(_unknown_message(unknown))
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types, one key per field (the project file's and summary's form)."""
+        out: dict[str, Any] = {}
+        for name in self.CONSTRAINTS:
+            value = getattr(self, name)
+            if name == "types":
+                value = {c: str(t) for c, t in value.items()}
+            elif name == "bounds":
+                value = {c: [lo, hi] for c, (lo, hi) in value.items()}
+            elif isinstance(value, Mapping):
+                value = {c: list(v) for c, v in value.items()}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ReleaseParams:
+        """The inverse of :meth:`to_dict`; unknown keys are refused, absent ones default."""
+        if not isinstance(data, Mapping):
+            raise InputError("The parameters must be an object of name: value.")
+        unknown = sorted(set(data) - set(cls.CONSTRAINTS))
+        if unknown:
+            raise InputError(_unknown_message(unknown))
+        if "k" not in data:
+            raise InputError("The parameters lack k (the smallest class size).")
+        return cls(**dict(data))
+
+    @classmethod
+    def parse(cls, name: str, text: str) -> Any:
+        """The value of field ``name`` that a command-line text stands for (same message)."""
+        return cls.CONSTRAINTS[name].parse(name, text)
+
+
+def _unknown_message(unknown: list[str]) -> str:
+    known = ", ".join(ReleaseParams.CONSTRAINTS)
+    return f"Unknown parameter(s) {', '.join(map(repr, unknown))}; the parameters are: {known}."
+
+
+__all__ = ["MAX_EPSILON", "ConfidentialOutput", "Mechanism", "QiOutput", "ReleaseParams"]

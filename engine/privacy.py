@@ -39,6 +39,14 @@ TIFS = "Ekenstedt et al., IEEE Transactions on Information Forensics and Securit
 # Input checks shared by the formulas
 
 
+def _exp(x: float) -> float:
+    """e^x, infinite where it overflows a float (a very large ε gives no guarantee at all)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
 def _check_t(t: float) -> float:
     t = float(t)
     if not (t >= 1.0) or math.isnan(t):
@@ -82,7 +90,7 @@ def t_from_epsilon(epsilon: float) -> float:
     Same assumption as :func:`epsilon_from_t`.  ε = 0 gives t = 1 (every class has exactly the
     overall distribution); an infinite ε gives an infinite t.
     """
-    return math.exp(_check_epsilon(epsilon) / 2.0)
+    return _exp(_check_epsilon(epsilon) / 2.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -100,9 +108,9 @@ def stochastic_t(epsilon: float, class_size: int, n: int) -> float:
     """
     epsilon = _check_epsilon(epsilon)
     size, n = _check_k_n(class_size, n)
-    if math.isinf(epsilon):
-        return math.inf if size < n else 1.0
-    return (size + (n - size) * math.exp(epsilon)) / n
+    if size == n:
+        return 1.0
+    return (size + (n - size) * _exp(epsilon)) / n
 
 
 def stochastic_t_of_classes(epsilon: float, class_sizes: Iterable[int]) -> float:
@@ -160,7 +168,7 @@ def dp_from_kt(k: int, t: float, n: int) -> tuple[int, float]:
 def kt_from_dp(group: int, epsilon: float, n: int) -> tuple[int, float]:
     """(k, ε)-DP ⇔ (N − k, e^ε)-closeness (TIFS 2022, Theorem 4, point 1, read backwards)."""
     group, n = _check_k_n(group, n)
-    return n - group, math.exp(_check_epsilon(epsilon))
+    return n - group, _exp(_check_epsilon(epsilon))
 
 
 # --------------------------------------------------------------------------------------------
@@ -250,6 +258,20 @@ def _non_implication_guarantees() -> list[Guarantee]:
     ]
 
 
+def k_anonymity(k: int) -> Guarantee:
+    """The statement every release makes about its classes."""
+    return Guarantee(
+        name="k-anonymity",
+        values={"k": int(k)},
+        statement=(
+            f"Every released combination of quasi-identifier values is shared by at least "
+            f"{int(k)} records."
+        ),
+        assumption="The intruder links records through the quasi-identifiers only.",
+        source="Samarati & Sweeney 1998",
+    )
+
+
 def guarantees(
     *,
     t: float | None = None,
@@ -258,6 +280,7 @@ def guarantees(
     n: int | None = None,
     class_sizes: Sequence[int] | np.ndarray | None = None,
     mechanism: str = "buckets",
+    group_size: int | None = None,
 ) -> list[Guarantee]:
     """Every guarantee that follows from what the user entered, each with its assumption.
 
@@ -266,7 +289,9 @@ def guarantees(
     ``"randomized_response"``, ``"insensitive"``, Construction B): ε is the DP level of the
     noise; a given t is turned into the ε that makes classes of ≥ k of N records stochastically
     t-close.  ``class_sizes`` (of an actual release) overrides k and N.  Quantities that need
-    k or N are left out when those are missing.
+    k or N are left out when those are missing.  ``group_size`` is the size of the insensitive
+    groups (``mechanism="insensitive"``; the k the user asked for, which the QI classes of a
+    release may exceed); it defaults to k.
     """
     if (t is None) == (epsilon is None):
         raise InputError("Give exactly one of t and ε (epsilon).")
@@ -287,22 +312,11 @@ def guarantees(
 
     out: list[Guarantee] = []
     if k is not None:
-        out.append(
-            Guarantee(
-                name="k-anonymity",
-                values={"k": int(k)},
-                statement=(
-                    f"Every released combination of quasi-identifier values is shared by at "
-                    f"least {int(k)} records."
-                ),
-                assumption="The intruder links records through the quasi-identifiers only.",
-                source="Samarati & Sweeney 1998",
-            )
-        )
+        out.append(k_anonymity(int(k)))
     if mechanism == "buckets":
         out.extend(_bucket_guarantees(t, epsilon, k, n))
     else:
-        out.extend(_noise_guarantees(t, epsilon, k, n, mechanism))
+        out.extend(_noise_guarantees(t, epsilon, k, n, mechanism, group_size or k))
     out.extend(_non_implication_guarantees())
     return out
 
@@ -361,7 +375,12 @@ def _bucket_guarantees(
 
 
 def _noise_guarantees(
-    t: float | None, epsilon: float | None, k: int | None, n: int | None, mechanism: str
+    t: float | None,
+    epsilon: float | None,
+    k: int | None,
+    n: int | None,
+    mechanism: str,
+    group_size: int | None,
 ) -> list[Guarantee]:
     if epsilon is None:
         assert t is not None
@@ -375,7 +394,7 @@ def _noise_guarantees(
     insensitive = mechanism == "insensitive"
     # the per-record (local) ε: with insensitive microaggregation the noise of scale Δ/(kε)
     # sits on group means that can differ by Δ, so two records' outputs differ by e^(kε)
-    local_eps = epsilon * k if insensitive and k is not None else epsilon
+    local_eps = epsilon * group_size if insensitive and group_size is not None else epsilon
     what = {
         "laplace": "Laplace noise of scale Δ/ε on each clamped value",
         "randomized_response": "randomized response on each value",
@@ -388,7 +407,7 @@ def _noise_guarantees(
             statement=(
                 f"Changing one person's confidential value changes the probability of any "
                 f"released confidential values by a factor of at most e^ε = "
-                f"{_fmt(math.exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
+                f"{_fmt(_exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
             ),
             assumption=(
                 "Numeric values are clamped to public bounds chosen without looking at the "
@@ -409,14 +428,14 @@ def _noise_guarantees(
             }[mechanism],
         )
     ]
-    if insensitive and k is not None:
+    if insensitive and group_size is not None:
         out.append(
             Guarantee(
                 name="per-record (local) ε",
-                values={"epsilon_local": local_eps, "k": k},
+                values={"epsilon_local": local_eps, "k": group_size},
                 statement=(
                     f"Any two records' released values differ in distribution by at most "
-                    f"e^(k·ε) = {_fmt(math.exp(local_eps))}: less noise buys a weaker "
+                    f"e^(k·ε) = {_fmt(_exp(local_eps))}: less noise buys a weaker "
                     "per-record bound."
                 ),
                 assumption="Group means lie within the public bounds.",
@@ -508,6 +527,7 @@ __all__ = [
     "epsilon_for_stochastic_t",
     "epsilon_from_t",
     "guarantees",
+    "k_anonymity",
     "kt_from_dp",
     "kt_from_ldp",
     "ldp_from_one_t",

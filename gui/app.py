@@ -9,6 +9,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from engine.streams import make_streams_safe
+
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="tclose-gui", description="The tclose desktop app.")
@@ -57,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # a frozen (installed) app starts the engine's helper process through this entry point
     multiprocessing.freeze_support()
+    make_streams_safe()  # --smoke-test prints an ε; a redirected Windows console is cp1252
     args = parse_args(sys.argv[1:] if argv is None else argv)
     app = make_app()
     if args.smoke_test:

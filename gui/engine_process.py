@@ -30,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.errors import CancelledError
+from engine import CancelledError
 
 log = logging.getLogger(__name__)
 
@@ -65,16 +65,23 @@ def _find_frame(obj: Any, depth: int = 2) -> pd.DataFrame | None:
 
 
 class EngineProcessError(RuntimeError):
-    """The helper process died while working."""
+    """The helper process died while working (never retried in the app's own process)."""
 
 
 class EngineStartError(EngineProcessError):
-    """The helper process could not be started (the call then runs in the calling thread)."""
+    """The helper process could not start (the call then runs in the calling thread)."""
 
 
 def _serve(conn: Connection, cancel_event: Any) -> None:
-    """The helper's loop: one call at a time, answers on ``conn``."""
-    # warm up now, so that the first call does not pay for the imports
+    """The helper's loop: one call at a time, answers on ``conn``.
+
+    It imports the engine first (so the first call does not pay for it) and says "ready":
+    a helper that dies before that could not start here and the caller may run the work
+    itself; one that dies later died of the work, which must not be retried in the app.
+    """
+    from engine import anonymize  # noqa: F401  (loads the engine now)
+
+    conn.send(("ready", None))
 
     last = [0.0]
     kept: list[Any] = [None]  # the last table received
@@ -125,7 +132,7 @@ class EngineProcess:
         self._proc: Any = None
         self._conn: Connection | None = None
         self._cancel: Any = None
-        #: True once the helper has answered anything (it works in this installation)
+        #: True once a helper said it is ready (it can start in this installation)
         self.served = False
         #: set when the helper cannot work here; every call then runs in the caller's process
         self.disabled = False
@@ -225,7 +232,9 @@ class EngineProcess:
                     raise self._died()
                 continue
             kind, payload = message
-            if kind == "progress":
+            if kind == "ready":
+                self.served = True
+            elif kind == "progress":
                 if progress is not None and cancelled_at is None:
                     progress(*payload)
             elif kind == "result":
@@ -243,7 +252,7 @@ class EngineProcess:
                 raise EngineProcessError(str(err))
 
     def _died(self) -> EngineProcessError:
-        """The error for a helper that ended: a start failure if it never answered."""
+        """The error for a helper that ended: a start failure if it never said it was ready."""
         if not self.served:
             return EngineStartError("the engine process ended before it could answer")
         return EngineProcessError("the engine process stopped unexpectedly")

@@ -17,7 +17,7 @@ from types import TracebackType
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from engine.errors import TcloseError
+from engine import TcloseError
 
 log = logging.getLogger("tclose")
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from engine.params import ReleaseParams
+from engine import Release, ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.result import Release
 from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
 
@@ -23,7 +22,6 @@ class Preview:
     """A release and its figures, all built away from the GUI thread."""
 
     release: Release
-    config: ReleaseParams
     figures: dict[str, Figure] = field(default_factory=dict)
     before_after: dict[str, Figure] = field(default_factory=dict)
     #: disclosure risk of the original records and of the release: (measure, before, after)
@@ -45,29 +43,29 @@ def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
 
 def build_preview(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    params: ReleaseParams,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     size_px: tuple[int, int] | None = None,
 ) -> Preview:
     """Anonymize and draw (figures without pyplot are safe on any thread or process)."""
-    from engine.release.anonymize import anonymize
+    from engine import anonymize
 
-    release = anonymize(data, config, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    release = anonymize(data, params, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
     risk = release_risk(release)
-    preview = Preview(release, config, risk=comparison_rows(risk["before"], risk["after"]))
+    preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]))
     builders = {
         "buckets": plots.bucket_histogram,
         "class_sizes": plots.class_size_histogram,
         "closeness": plots.closeness_heatmap,
     }
-    if release.buckets is None and config.confidential:  # noise: show the values themselves
-        first = config.confidential[0]
+    if release.buckets is None and params.confidential:  # noise: show the values themselves
+        first = params.confidential[0]
         builders["buckets"] = lambda r: plots.qi_before_after(r, first)
     for i, (name, build) in enumerate(builders.items()):
         step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
         preview.figures[name] = settle(build(release), size_px)
-    for column in config.qi:
+    for column in params.qi:
         step(progress, cancel, 0.96, "Drawing the previews")
         ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
         preview.before_after[column] = settle(plots.qi_before_after(release, column), ba_size)

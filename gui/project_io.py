@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from engine.errors import InputError, TcloseError
+from engine import InputError, TcloseError
 from engine.io import ImportResult, read_table
 from engine.progress import CancelFn, ProgressFn
 from engine.report.project import (
@@ -26,7 +26,6 @@ from engine.report.project import (
     save_project,
     with_input,
 )
-from engine.roles import Role
 from gui.errors import report_error
 from gui.state import Session
 
@@ -40,7 +39,7 @@ def project_from_session(session: Session, *, output: str | Path | None = None) 
         raise InputError("Open a data file before saving a project.")
     return new_project(
         session.path,
-        session.config(),
+        session.params,
         sheet=session.sheet,
         separator=info.separator,
         encoding=info.encoding,
@@ -136,44 +135,11 @@ def read_project_input(
 
 
 def apply_project(session: Session, project: Project, imported: ImportResult) -> None:
-    """Put the project's data, tags and parameters into the session (the wizard then refreshes).
+    """Put the project's data and parameters into the session (the wizard then refreshes).
 
-    Columns the project does not name stay untagged (not released), as when they were saved.
+    The parameters are the project's own object, whole (roles, types, missing codes, the
+    privacy level, public bounds, the redraw target, the seed …): nothing is copied field by
+    field, so nothing can be left behind.  Columns the project does not name stay untagged.
     """
-    cfg = project.config
     session.set_data(imported.data, imported.info)
-    absent = [
-        c
-        for c in (*cfg.qi, *cfg.confidential, *cfg.identifiers, *cfg.keep)
-        if c not in session.columns
-    ]
-    if absent:
-        raise InputError(f"The project names columns the file lacks: {', '.join(absent)}.")
-    roles = {
-        **{c: Role.IDENTIFIER for c in cfg.identifiers},
-        **{c: Role.QI for c in cfg.qi},
-        **{c: Role.CONFIDENTIAL for c in cfg.confidential},
-        **{c: Role.OTHER for c in cfg.keep},
-    }
-    for name in session.columns:
-        session.set_role(name, roles.get(name))
-    session.set_missing(tuple(cfg.missing))
-    for name, codes in cfg.column_missing.items():
-        if name in session.columns:
-            session.set_column_missing(name, tuple(codes))
-    for name, type_ in cfg.types.items():
-        if name in session.columns:
-            session.set_type(name, type_)
-    session.use_epsilon = cfg.epsilon is not None
-    if cfg.t is not None:
-        session.t = float(cfg.t)
-    if cfg.epsilon is not None:
-        session.epsilon = float(cfg.epsilon)
-    session.k = int(cfg.k)
-    session.n_buckets = cfg.n_buckets
-    session.mechanism = cfg.mechanism
-    session.insensitive = cfg.insensitive
-    session.seed = cfg.seed
-    session.qi_output = cfg.qi_output
-    session.confidential_output = cfg.confidential_output
-    session.invalidate()
+    session.adopt(project.params)

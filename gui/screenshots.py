@@ -17,7 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
-from engine.roles import Role
+from engine import Role
 from gui.wizard import MainWindow
 
 SAMPLE_ROLES: dict[str, Role | None] = {

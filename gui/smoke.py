@@ -56,10 +56,7 @@ def run_smoke_test(app: QApplication) -> int:
 
 def _release_and_verify() -> tuple[pd.DataFrame, str, bool]:
     """Release the sample with t = 2, k = 5 and verify it independently."""
-    from engine.io import read_table
-    from engine.params import ReleaseParams
-    from engine.release.anonymize import anonymize
-    from engine.release.verify import verify_release
+    from engine import ReleaseParams, anonymize, read_table, verify_release
     from resources import SAMPLE_WORKBOOK
 
     data = _read_in_helper_process(read_table, SAMPLE_WORKBOOK)
@@ -97,9 +94,7 @@ def _read_in_helper_process(read_table: Callable[..., Any], path: Path) -> pd.Da
 
 def _noise_release_and_verify(data: pd.DataFrame) -> tuple[str, bool]:
     """Release the sample with Laplace noise (OpenDP) and check its k-anonymity."""
-    from engine.params import ReleaseParams
-    from engine.release.anonymize import anonymize
-    from engine.release.verify import verify_release
+    from engine import ReleaseParams, anonymize, verify_release
 
     config = ReleaseParams(
         qi=SMOKE_QI,

@@ -1,8 +1,9 @@
 """The wizard's state as plain data: what was imported, how columns are tagged, the parameters.
 
 Pages read and write one :class:`Session`; none of them keeps state of its own that another
-page needs.  The session turns itself into the engine's :class:`~engine.params.ReleaseParams`,
-so the wizard, a saved project and the command line all describe a release the same way.
+page needs.  The release itself is described by the session's
+:class:`~engine.params.ReleaseParams`, the same object a project file and the command line
+hold, so the wizard, a saved project and a replay cannot disagree.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from engine import ColumnType, InputError, Release, ReleaseParams, Role
 from engine.io import (
     ImportInfo,
     ImportResult,
@@ -21,9 +23,6 @@ from engine.io import (
     infer_types,
     read_table,
 )
-from engine.params import ReleaseParams
-from engine.release.result import Release
-from engine.roles import ColumnType, Role
 
 #: share of distinct values above which a column is suggested as an identifier
 IDENTIFIER_DISTINCT_SHARE = 0.95
@@ -52,16 +51,12 @@ ROLE_HELP: dict[Role | None, str] = {
 
 
 @dataclass
-class ColumnSetup:
-    """How the user tagged one column."""
+class ColumnInfo:
+    """What the import learned about one column (its role, type and codes live in the params)."""
 
     name: str
+    #: the type guessed from the values (after the missing codes)
     guess: TypeGuess
-    type: ColumnType
-    role: Role | None = None
-    #: missing-value codes of this column (added to the session-wide codes)
-    missing: tuple[str, ...] = ()
-    type_overridden: bool = False
     n_distinct: int = 0
     #: why a role is suggested, in words; empty when there is no suggestion
     suggestion: str = ""
@@ -134,34 +129,29 @@ def read_and_analyse(
     return result, analysis
 
 
+#: the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5)
+DEFAULT_PARAMS = ReleaseParams(k=5, t=2.0)
+
+
 @dataclass
 class Session:
-    """Everything the wizard knows; pages read and write it."""
+    """Everything the wizard knows; pages read and write it.
+
+    The release is described by :attr:`params`, the engine's one parameter object, and by
+    nothing else: the roles, types and missing codes the tag page edits and the privacy level
+    the privacy page edits are fields of it, changed through :meth:`update` (which validates).
+    The rest is the data and what the import learned about each column.
+    """
 
     path: Path | None = None
     sheet: str | None = None
     #: the table as read (missing codes not yet applied)
     data: pd.DataFrame | None = None
     info: ImportInfo | None = None
-    columns: dict[str, ColumnSetup] = field(default_factory=dict)
-    #: missing-value codes that hold for every column
-    missing: tuple[str, ...] = ()
-    use_epsilon: bool = False
-    t: float = 2.0
-    epsilon: float = 1.0
-    k: int = 5
-    #: None = the engine's optimal bucket count for t
-    n_buckets: int | None = None
-    mechanism: str = "buckets"
-    insensitive: bool = False
-    seed: int | None = None
-    #: public bounds (lo, hi) of numeric confidential columns, for the noise mechanism
-    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
-    qi_output: str = "centroid"
-    confidential_output: str = "label"
-    #: the last preview and the configuration it was computed for
+    columns: dict[str, ColumnInfo] = field(default_factory=dict)
+    params: ReleaseParams = DEFAULT_PARAMS
+    #: the last preview (its parameters are ``release.params``)
     release: Release | None = None
-    release_config: ReleaseParams | None = None
     #: files written by the last export
     exported: list[Path] = field(default_factory=list)
 
@@ -172,27 +162,37 @@ class Session:
         """Adopt a freshly read table; tags start from the inferred types and suggestions.
 
         ``analysis`` (from :func:`analyse_columns`, computed off the GUI thread for large
-        tables) saves computing it here.
+        tables) saves computing it here.  The privacy level and k carry over; the roles,
+        types and missing codes start afresh from the suggestions.
         """
         self.data, self.info = data, info
         self.path = Path(info.path)
         self.sheet = info.sheet
         guesses, suggestions = analysis if analysis is not None else analyse_columns(data)
         self.columns = {}
+        roles: dict[Role, list[str]] = {role: [] for role in Role}
+        column_missing = {}
         for name in data.columns:
             role, reason, distinct = suggestions[name]
             guess = guesses[name]
-            self.columns[str(name)] = ColumnSetup(
-                name=str(name),
-                guess=guess,
-                type=guess.type,
-                role=role,
+            self.columns[str(name)] = ColumnInfo(str(name), guess, distinct, reason)
+            if role is not None:
+                roles[role].append(str(name))
+            if guess.suggested_missing:
                 # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
                 # the roles table shows them, and the note says why
-                missing=guess.suggested_missing,
-                n_distinct=distinct,
-                suggestion=reason,
-            )
+                column_missing[str(name)] = tuple(guess.suggested_missing)
+        self.params = self.params.replace(
+            qi=tuple(roles[Role.QI]),
+            confidential=tuple(roles[Role.CONFIDENTIAL]),
+            identifiers=tuple(roles[Role.IDENTIFIER]),
+            keep=tuple(roles[Role.OTHER]),
+            types={},
+            orders={},
+            missing=(),
+            column_missing=column_missing,
+            bounds={},
+        )
         self.invalidate()
 
     @property
@@ -200,94 +200,117 @@ class Session:
         return 0 if self.data is None else len(self.data)
 
     # --- tagging -----------------------------------------------------------------------
+    def role(self, column: str) -> Role | None:
+        p = self.params
+        for role, names in (
+            (Role.QI, p.qi),
+            (Role.CONFIDENTIAL, p.confidential),
+            (Role.IDENTIFIER, p.identifiers),
+            (Role.OTHER, p.keep),
+        ):
+            if column in names:
+                return role
+        return None
+
+    def column_type(self, column: str) -> ColumnType:
+        """The type the release will use: the user's choice, else the guess."""
+        return ColumnType(self.params.types.get(column, self.columns[column].guess.type))
+
+    def type_overridden(self, column: str) -> bool:
+        return column in self.params.types
+
+    def column_missing(self, column: str) -> tuple[str, ...]:
+        return tuple(self.params.column_missing.get(column, ()))
+
     def set_role(self, column: str, role: Role | None) -> None:
-        self.columns[column].role = role
-        self.invalidate()
+        """Give ``column`` a role (None: not released); bounds follow the confidential ones."""
+        roles = {c: self.role(c) for c in self.columns}
+        roles[column] = role
+        by_role = {r: tuple(c for c in self.columns if roles[c] == r) for r in Role}
+        confidential = by_role[Role.CONFIDENTIAL]
+        self.update(
+            qi=by_role[Role.QI],
+            confidential=confidential,
+            identifiers=by_role[Role.IDENTIFIER],
+            keep=by_role[Role.OTHER],
+            bounds={c: b for c, b in self.params.bounds.items() if c in confidential},
+        )
 
     def set_type(self, column: str, type_: ColumnType) -> None:
-        setup = self.columns[column]
-        setup.type = type_
-        setup.type_overridden = type_ != setup.guess.type
-        self.invalidate()
+        types = dict(self.params.types)
+        if type_ == self.columns[column].guess.type:
+            types.pop(column, None)
+        else:
+            types[column] = type_
+        self.update(types=types)
 
     def set_column_missing(self, column: str, codes: tuple[str, ...]) -> None:
-        self.columns[column].missing = codes
+        per_column = dict(self.params.column_missing)
+        if codes:
+            per_column[column] = codes
+        else:
+            per_column.pop(column, None)
+        self.update(column_missing=per_column)
         self._reinfer(column)
-        self.invalidate()
 
     def set_missing(self, codes: tuple[str, ...]) -> None:
-        self.missing = codes
+        self.update(missing=codes)
         for name in self.columns:
             self._reinfer(name)
-        self.invalidate()
 
     def _reinfer(self, column: str) -> None:
         """Guess the type again once missing codes are known (``N/A`` hides a number)."""
         if self.data is None:
             return
-        setup = self.columns[column]
-        frame = apply_missing(self.data[[column]], self.missing, {column: setup.missing})
-        setup.guess = infer_types(frame)[column]
-        if not setup.type_overridden:
-            setup.type = setup.guess.type
+        frame = apply_missing(
+            self.data[[column]], self.params.missing, {column: self.column_missing(column)}
+        )
+        self.columns[column].guess = infer_types(frame)[column]
 
     def columns_with(self, role: Role) -> tuple[str, ...]:
-        return tuple(c.name for c in self.columns.values() if c.role == role)
+        return tuple(c for c in self.columns if self.role(c) == role)
 
     def tagging_problem(self) -> str:
         """Why the tags are not enough to go on, or "" when they are."""
         if self.data is None:
             return "Open a file first."
-        if not self.columns_with(Role.QI):
+        if not self.params.qi:
             return "Tag at least one column as quasi-identifier."
-        if not self.columns_with(Role.CONFIDENTIAL):
+        if not self.params.confidential:
             return "Tag at least one column as confidential."
         return ""
 
     # --- parameters --------------------------------------------------------------------
-    def config(self, **overrides: Any) -> ReleaseParams:
-        """The engine configuration these choices describe (raises InputError if invalid)."""
-        params: dict[str, Any] = {
-            "qi": self.columns_with(Role.QI),
-            "confidential": self.columns_with(Role.CONFIDENTIAL),
-            "identifiers": self.columns_with(Role.IDENTIFIER),
-            "keep": self.columns_with(Role.OTHER),
-            "k": int(self.k),
-            "types": {c.name: c.type for c in self.columns.values() if c.role is not None},
-            "missing": self.missing,
-            "column_missing": {c.name: c.missing for c in self.columns.values() if c.missing},
-            "n_buckets": self.n_buckets,
-            "mechanism": self.mechanism,
-            "insensitive": self.insensitive,
-            "seed": self.seed,
-            "bounds": dict(self.bounds) if self.mechanism != "buckets" else {},
-            "qi_output": self.qi_output,
-            "confidential_output": self.confidential_output,
-        }
-        if self.use_epsilon or self.mechanism != "buckets":
-            params["epsilon"] = float(self.epsilon)
-        else:
-            params["t"] = float(self.t)
-        params.update(overrides)
-        return ReleaseParams(**params)
+    def update(self, **changes: Any) -> None:
+        """Change fields of :attr:`params` (InputError, and nothing changed, when invalid)."""
+        new = self.params.replace(**changes)
+        if new != self.params:
+            self.params = new
+            self.invalidate()
+
+    def adopt(self, params: ReleaseParams) -> None:
+        """Take over ``params`` whole (a project's): every column they name must exist."""
+        named = (*params.qi, *params.confidential, *params.identifiers, *params.keep)
+        absent = [c for c in named if c not in self.columns]
+        if absent:
+            raise InputError(f"The project names columns the file lacks: {', '.join(absent)}.")
+        self.params = params
+        for name in self.columns:
+            self._reinfer(name)
+        self.release = None
+        self.invalidate()
 
     def prepared_data(self) -> pd.DataFrame:
         """The table with the declared missing codes applied (what the engine works on)."""
         if self.data is None:
             raise ValueError("no data")
-        codes = {c.name: c.missing for c in self.columns.values() if c.missing}
-        return apply_missing(self.data, self.missing, codes)
+        return apply_missing(self.data, self.params.missing, dict(self.params.column_missing))
 
     def invalidate(self) -> None:
-        """Forget the preview: some choice it depended on changed."""
-        self.release = None
-        self.release_config = None
+        """Forget the exported files: the release they hold is no longer what is shown."""
+        self.exported = []
 
     @property
     def preview_is_current(self) -> bool:
-        if self.release is None or self.release_config is None:
-            return False
-        try:
-            return self.config() == self.release_config
-        except Exception:
-            return False
+        """True when the last preview was computed with exactly the present parameters."""
+        return self.release is not None and self.release.params == self.params

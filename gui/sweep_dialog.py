@@ -30,8 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import InputError
-from engine.params import ReleaseParams
+from engine import InputError, ReleaseParams
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from gui.errors import report_error
 from gui.widgets import FigureView, Hint, ProgressPanel
@@ -77,7 +76,7 @@ def _cell(value: object) -> str:
 
 
 class SweepDialog(QDialog):
-    """Run a sweep for ``data`` with ``config`` (all but the privacy level and k), pick a point."""
+    """Run a sweep for ``data`` with ``params`` (all but the privacy level and k), pick a point."""
 
     #: ("t" or "epsilon", value, k) of the point the user chose
     point_chosen = Signal(str, float, int)
@@ -85,7 +84,7 @@ class SweepDialog(QDialog):
     def __init__(
         self,
         data: pd.DataFrame,
-        config: ReleaseParams,
+        params: ReleaseParams,
         parent: QWidget | None = None,
         *,
         use_epsilon: bool | None = None,
@@ -94,11 +93,11 @@ class SweepDialog(QDialog):
         self.setWindowTitle("Privacy–utility sweep")
         self.resize(900, 680)
         self.data = data
-        self.config = config
+        self.params = params
         if use_epsilon is None:
-            use_epsilon = config.epsilon is not None or config.mechanism != "buckets"
+            use_epsilon = params.epsilon is not None or params.noise
         self.level = "epsilon" if use_epsilon else "t"
-        self.measure = main_measure(config)
+        self.measure = main_measure(params)
         self.table: pd.DataFrame | None = None
         self.chosen: tuple[str, float, int] | None = None
         self.runner = TaskRunner(self, delay_ms=0)
@@ -178,11 +177,11 @@ class SweepDialog(QDialog):
         except InputError as err:
             report_error(self, "Sweep", err)
             return
-        data, config, level = self.data, self.config, self.level
+        data, params, level = self.data, self.params, self.level
         kwargs = {"ts": levels} if level == "t" else {"epsilons": levels}
 
         def work(progress, cancel) -> pd.DataFrame:
-            return run_sweep(data, config, ks=ks, progress=progress, cancel=cancel, **kwargs)
+            return run_sweep(data, params, ks=ks, progress=progress, cancel=cancel, **kwargs)
 
         self.status.setText("")
         self.runner.start(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -105,8 +106,26 @@ class FigureView(QWidget):
         self._layout.addWidget(self.canvas)
 
 
+def rich_text_css(widget: QWidget) -> str:
+    """A stylesheet for the engine's HTML fragments, in the colours of ``widget``'s palette.
+
+    The guarantees and summaries use the classes ``guarantee``, ``vals``, ``assume``,
+    ``source`` and ``caveats``; their colours come from palette roles, so the text stays
+    readable in a dark colour scheme.
+    """
+    pal = widget.palette()
+    muted = pal.color(QPalette.ColorRole.PlaceholderText).name()
+    accent = pal.color(QPalette.ColorRole.Link).name()
+    return (
+        f"h3 {{ color: {accent}; margin-bottom: 2px; }}"
+        f".vals, .source, .assume, .muted {{ color: {muted}; }}"
+        ".source, .vals { font-size: small; }"
+        ".guarantee { margin-bottom: 10px; }"
+    )
+
+
 class Hint(QLabel):
-    """A word-wrapped explanatory line (grey) or a warning (dark red)."""
+    """A word-wrapped explanatory line, or a warning, in the palette's colours."""
 
     changed = Signal()
 
@@ -117,4 +136,10 @@ class Hint(QLabel):
         self.set_warning(warning)
 
     def set_warning(self, warning: bool) -> None:
-        self.setStyleSheet("color: #a31515;" if warning else "color: #555555;")
+        """A warning is bold in the text colour; a hint is in the muted placeholder colour."""
+        self.setForegroundRole(
+            QPalette.ColorRole.WindowText if warning else QPalette.ColorRole.PlaceholderText
+        )
+        font = self.font()
+        font.setBold(warning)
+        self.setFont(font)

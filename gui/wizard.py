@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWizard,
 )
 
-from engine.errors import TcloseError
+from engine import TcloseError
 from engine.version import __version__
 from gui import project_io, settings
 from gui.engine_process import shared_engine
@@ -199,12 +199,10 @@ class MainWindow(QMainWindow):
         if problem:
             QMessageBox.information(self, "Privacy–utility sweep", f"First: {problem}")
             return
-        try:
-            config = self.session.config()
-        except TcloseError as err:
-            report_error(self, "Privacy–utility sweep", err)
-            return
-        dialog = SweepDialog(self.session.data, config, self, use_epsilon=self.session.use_epsilon)
+        params = self.session.params
+        dialog = SweepDialog(
+            self.session.data, params, self, use_epsilon=params.epsilon is not None
+        )
         dialog.point_chosen.connect(self.adopt_point)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
@@ -212,14 +210,16 @@ class MainWindow(QMainWindow):
 
     def adopt_point(self, level: str, value: float, k: int) -> None:
         """Take the privacy level and k the user picked in the sweep."""
-        s = self.session
-        s.use_epsilon = level == "epsilon"
-        if s.use_epsilon:
-            s.epsilon = float(value)
-        else:
-            s.t = float(value)
-        s.k = int(k)
-        s.invalidate()
+        level_changes = (
+            {"epsilon": float(value), "t": None}
+            if level == "epsilon"
+            else {"t": float(value), "epsilon": None}
+        )
+        try:
+            self.session.update(k=int(k), **level_changes)
+        except TcloseError as err:
+            report_error(self, "Privacy–utility sweep", err)
+            return
         page = self.wizard.currentPage()
         if page in (self.wizard.privacy_page, self.wizard.preview_page):
             page.initializePage()
@@ -258,8 +258,12 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.runner.busy:
-            self.runner.cancel()
-            self.runner.wait(3000)
+        # every background task (the run, the privacy page's plan, …) stops before its
+        # thread object can be destroyed: Qt aborts the process over a running QThread
+        runners = [self.runner, *self.findChildren(TaskRunner)]
+        for runner in runners:
+            runner.cancel()
+        for runner in runners:
+            runner.shutdown()
         settings.save_geometry(self.saveGeometry())
         super().closeEvent(event)

@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from engine.errors import CancelledError
+from engine import CancelledError
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,8 @@ class TaskRunner(QObject):
         self._title = ""
         self._callbacks: tuple[Any, Any, Any] = (None, None, None)
         self._outcome: tuple[int, tuple[Any, ...]] = (2, ())
+        #: set by :meth:`shutdown`: no new task starts, no callback runs
+        self._closed = False
 
     @property
     def busy(self) -> bool:
@@ -124,8 +126,13 @@ class TaskRunner(QObject):
         on_finished: Callable[[Any], None] | None = None,
         on_failed: Callable[[BaseException, str], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
-    ) -> Task:
-        """Start ``work`` on a fresh thread; the callbacks run on the GUI thread."""
+    ) -> Task | None:
+        """Start ``work`` on a fresh thread; the callbacks run on the GUI thread.
+
+        Returns None, and starts nothing, once the runner is shut down.
+        """
+        if self._closed:
+            return None
         if self._task is not None:
             raise RuntimeError("a task is already running")
         task = Task(work, title)
@@ -150,6 +157,17 @@ class TaskRunner(QObject):
     def cancel(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+    def shutdown(self, timeout_ms: int = 10_000) -> bool:
+        """Stop for good (the window closes): cancel, wait, and start nothing afterwards.
+
+        A callback that would start the next task (a page refreshing when a check is
+        cancelled) must not outlive the window: Qt aborts the process when a thread object
+        is destroyed while it runs.
+        """
+        self._closed = True
+        self.cancel()
+        return self.wait(timeout_ms)
 
     def wait(self, timeout_ms: int = 5000) -> bool:
         """Block until the current thread ends (for shutdown); True when it did."""
@@ -192,6 +210,8 @@ class TaskRunner(QObject):
         callbacks, (which, args) = self._callbacks, self._outcome
         self._callbacks, self._outcome = (None, None, None), (2, ())
         self.busy_changed.emit(False)
+        if self._closed:
+            return
         callback = callbacks[which]
         if callback is not None:
             callback(*args)

@@ -15,6 +15,7 @@
 #                     installer/macos-entitlements.plist (otherwise the signature is ad hoc)
 #   NOTARY_PROFILE    a notarytool keychain profile: notarize and staple the .dmg, so that
 #                     Gatekeeper accepts it on machines without internet
+# (installer/SIGNING.md describes both, and Authenticode for the Windows build.)
 #
 # The icon: resources/icons/tclose.icns is checked in (written by installer/make_icons.py
 # with Pillow); this script rebuilds it with Apple's iconutil from the checked-in PNGs.
@@ -60,11 +61,16 @@ APP="$DIST/tclose.app"
 if [ -n "${CODESIGN_IDENTITY:-}" ]; then
     # the spec signed every binary and the app with this identity (hardened runtime)
     codesign --verify --deep --strict --verbose=1 "$APP"
+else
+    echo "== not signing (set CODESIGN_IDENTITY to sign, NOTARY_PROFILE to notarize)"
 fi
+# the app must show in the Dock: PyInstaller's default for a folder with a console program
+# is a background-only app (the spec overrides it)
+/usr/libexec/PlistBuddy -c "Print :LSBackgroundOnly" "$APP/Contents/Info.plist" | grep -qx false
 
 echo "== smoke test of the bundle"
 "$APP/Contents/MacOS/tclose" --version
-QT_QPA_PLATFORM=offscreen "$APP/Contents/MacOS/tclose-gui" --smoke-test
+QT_QPA_PLATFORM=offscreen "$APP/Contents/MacOS/tclose" --smoke-test
 echo "== wizard walk of the bundle (--screenshots $WORK/screenshots)"
 rm -rf "$WORK/screenshots"
 QT_QPA_PLATFORM=offscreen "$APP/Contents/MacOS/tclose-gui" --screenshots "$WORK/screenshots"

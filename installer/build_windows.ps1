@@ -10,8 +10,21 @@
 
     Output: installer\dist\tclose\ (the app folder: tclose-gui.exe, tclose.exe) and
     installer\dist\tclose-VERSION-windows-x64-setup.exe (the installer).  The smoke test
-    starts the bundled tclose-gui.exe --smoke-test offscreen and fails the build unless the
-    bundled sample is released and verifies.
+    runs the bundled console program, tclose.exe --smoke-test, offscreen: it prints one line
+    and fails the build unless the bundled sample is released and verifies.  (tclose-gui.exe
+    is a windowed program: it has no console and prints nothing.)
+
+    Signing (Authenticode, optional; see installer\SIGNING.md).  With one of
+        WINDOWS_SIGN_CERT_SHA1     thumbprint of a code-signing certificate in the Windows
+                                   certificate store (CurrentUser\My or LocalMachine\My; a
+                                   certificate on a hardware token works the same way)
+        WINDOWS_SIGN_PFX           a .pfx file, with WINDOWS_SIGN_PFX_PASSWORD
+    set, the build signs tclose-gui.exe and tclose.exe before the smoke test, and Inno Setup
+    signs the installer and its uninstaller; every signature is checked with signtool verify.
+    WINDOWS_SIGN_TIMESTAMP_URL is the RFC 3161 time-stamp server (default
+    http://timestamp.digicert.com); SIGNTOOL the path of signtool.exe (default: on PATH, else
+    the newest Windows SDK's).  Without them nothing is signed and SmartScreen warns at the
+    first start.
 
 .PARAMETER Python
     The Python that creates the build venv (default: "py -3.11" through the launcher if it
@@ -36,6 +49,42 @@ $Work = Join-Path $Root "installer\build"
 
 function Check([string]$What) {
     if ($LASTEXITCODE -ne 0) { throw "$What failed with exit code $LASTEXITCODE" }
+}
+
+# --- Authenticode (optional) ----------------------------------------------------------------
+$signTool = $null
+$signArgs = @()
+if ($env:WINDOWS_SIGN_CERT_SHA1 -or $env:WINDOWS_SIGN_PFX) {
+    $signTool = $env:SIGNTOOL
+    if (-not $signTool) {
+        $found = Get-Command signtool.exe -ErrorAction SilentlyContinue
+        if ($found) { $signTool = $found.Source }
+    }
+    if (-not $signTool) {
+        $kits = Join-Path ${env:ProgramFiles(x86)} "Windows Kits\10\bin"
+        $signTool = Get-ChildItem $kits -Recurse -Filter signtool.exe -ErrorAction SilentlyContinue |
+            Where-Object { $_.FullName -match '\\x64\\' } | Sort-Object FullName -Descending |
+            Select-Object -First 1 -ExpandProperty FullName
+    }
+    if (-not $signTool) {
+        throw "signing was asked for (WINDOWS_SIGN_*) but signtool.exe was not found: install the Windows SDK or set SIGNTOOL"
+    }
+    $timestamp = if ($env:WINDOWS_SIGN_TIMESTAMP_URL) { $env:WINDOWS_SIGN_TIMESTAMP_URL } else { "http://timestamp.digicert.com" }
+    $signArgs = @("sign", "/fd", "sha256", "/tr", $timestamp, "/td", "sha256")
+    if ($env:WINDOWS_SIGN_CERT_SHA1) { $signArgs += @("/sha1", $env:WINDOWS_SIGN_CERT_SHA1) }
+    else {
+        $signArgs += @("/f", $env:WINDOWS_SIGN_PFX)
+        if ($env:WINDOWS_SIGN_PFX_PASSWORD) { $signArgs += @("/p", $env:WINDOWS_SIGN_PFX_PASSWORD) }
+    }
+    Write-Host "== signing with $signTool"
+} else {
+    Write-Host "== not signing (set WINDOWS_SIGN_CERT_SHA1 or WINDOWS_SIGN_PFX to sign)"
+}
+
+function Sign([string[]]$Files) {
+    if (-not $signTool) { return }
+    & $signTool @signArgs @Files; Check "signtool sign"
+    & $signTool verify /pa /q @Files; Check "signtool verify"
 }
 
 if ($BuildVenv) {
@@ -68,15 +117,17 @@ $buildSeconds = [int]$timer.Elapsed.TotalSeconds
 $bundle = Join-Path $Dist "tclose"
 $mib = [math]::Round(((Get-ChildItem $bundle -Recurse -File | Measure-Object Length -Sum).Sum) / 1MB)
 
+Sign @((Join-Path $bundle "tclose-gui.exe"), (Join-Path $bundle "tclose.exe"))
+
 Write-Host "== smoke test of the bundle"
 & (Join-Path $bundle "tclose.exe") --version; Check "tclose.exe --version"
-# tclose-gui.exe is a windowed program: PowerShell would not wait for it, Start-Process does.
+# The console program runs the app's smoke test and prints its line (the windowed
+# tclose-gui.exe has no console to print to).
 $env:QT_QPA_PLATFORM = "offscreen"
-$smoke = Start-Process -FilePath (Join-Path $bundle "tclose-gui.exe") -ArgumentList "--smoke-test" `
-    -Wait -PassThru -NoNewWindow
-if ($smoke.ExitCode -ne 0) { throw "the smoke test of the bundle failed (exit code $($smoke.ExitCode))" }
+& (Join-Path $bundle "tclose.exe") --smoke-test; Check "the smoke test of the bundle"
 Write-Host "== smoke test passed"
 # The wizard walk exercises every page, the embedded plots and the export writer.
+# tclose-gui.exe is a windowed program: PowerShell would not wait for it, Start-Process does.
 $shots = Join-Path $Work "screenshots"
 Remove-Item -Recurse -Force -ErrorAction SilentlyContinue $shots
 $walk = Start-Process -FilePath (Join-Path $bundle "tclose-gui.exe") -ArgumentList "--screenshots", "`"$shots`"" `
@@ -97,8 +148,16 @@ if (-not $SkipInstaller) {
         throw "Inno Setup 6 not found: install it (winget install JRSoftware.InnoSetup) or put ISCC.exe on PATH"
     }
     Write-Host "== packing the installer with $iscc"
-    & $iscc /Q "/DAppVersion=$version" installer\tclose.iss; Check "Inno Setup"
+    $isccArgs = @("/Q", "/DAppVersion=$version")
+    if ($signTool) {
+        # Inno Setup signs the installer and the uninstaller it writes with this command
+        # ($q is a quote, $f the file).
+        $command = (@($signTool) + $signArgs | ForEach-Object { "`$q$_`$q" }) -join " "
+        $isccArgs += @("/DSign", "/Stclosesign=$command `$f")
+    }
+    & $iscc @isccArgs installer\tclose.iss; Check "Inno Setup"
     $setup = Join-Path $Dist "tclose-$version-windows-x64-setup.exe"
+    if ($signTool) { & $signTool verify /pa /q $setup; Check "signtool verify (installer)" }
     $setupMib = [math]::Round((Get-Item $setup).Length / 1MB)
     Write-Host "== installer: $setup ($setupMib MiB)"
 }

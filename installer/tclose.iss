@@ -5,6 +5,9 @@
 ;
 ;     ISCC.exe /DAppVersion=0.1.0 installer\tclose.iss
 ;
+; With /DSign and /Stclosesign="signtool.exe sign ... $f" (build_windows.ps1 does this when
+; a signing certificate is configured) the installer and its uninstaller are signed.
+;
 ; Output: installer\dist\tclose-VERSION-windows-x64-setup.exe.  Installs per user without
 ; administrator rights by default; IT staff install for all users silently with
 ;
@@ -46,6 +49,11 @@ Compression=lzma2/max
 SolidCompression=yes
 ; an older tclose that is running would keep its files locked
 CloseApplications=yes
+#ifdef Sign
+; Authenticode: build_windows.ps1 passes /DSign and the command as /Stclosesign=...
+SignTool=tclosesign
+SignedUninstaller=yes
+#endif
 
 [Languages]
 Name: "english"; MessagesFile: "compiler:Default.isl"

@@ -4,7 +4,11 @@
     folder (the Windows twin of wheelhouse.sh).
 
 .DESCRIPTION
-    Run on a machine with internet and Python 3.11 or later.  Copy the folder to the offline
+    Run on a machine with internet and Python 3.11 or later with pip 24.2 or later (an older
+    pip checks the wheelhouse against the Python running it, not the target's, and fails for
+    another -PythonVersion; with an older pip the script makes a private venv,
+    installer\build\wheelhouse-pip, with a current pip).  -Dest may contain spaces and any
+    letters.  Copy the folder to the offline
     machine and install there with the command printed at the end (also in INSTALL.txt):
 
         py -3.11 -m venv $env:USERPROFILE\tclose-env
@@ -91,6 +95,25 @@ function Run([string[]]$Command) {
     }
 }
 
+# pip 24.2 is the first to check a --target install against --python-version.
+$pipMin = [version]"24.2"
+function PipVersion([string]$Py) {
+    $text = & $Py -c "from importlib.metadata import version; print('.'.join(version('pip').split('.')[:2]))" 2>$null
+    if ($LASTEXITCODE -ne 0 -or -not $text) { return [version]"0.0" }
+    return [version]$text
+}
+if ((PipVersion $Python) -lt $pipMin) {
+    $pipVenv = Join-Path $Root "installer\build\wheelhouse-pip"
+    $venvPython = Join-Path $pipVenv "Scripts\python.exe"
+    if ($DryRun) { "# the pip of $Python is older than ${pipMin}: a newer one in a private venv" }
+    else { Write-Host "== the pip of $Python is older than ${pipMin}: using a newer one in $pipVenv" }
+    if (-not (Test-Path $venvPython)) { Run @($Python, "-m", "venv", $pipVenv) }
+    if ($DryRun -or (PipVersion $venvPython) -lt $pipMin) {
+        Run @($venvPython, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=$pipMin")
+    }
+    $Python = $venvPython
+}
+
 if (-not $DryRun) { Write-Host "== wheelhouse for tclose $version, $Platform, Python ${PythonVersion}: $Dest" }
 # 1. tclose itself is pure Python: one wheel for every platform.
 Run @($Python, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", $Dest, $Root)
@@ -100,14 +123,21 @@ Run (@($Python, "-m", "pip", "download") + $targetArgs + @("--dest", $Dest, "$re
 Run (@($Python, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--no-index",
        "--find-links", $Dest) + $targetArgs + @("--target", (Join-Path $Dest ".check"), $requirement))
 
+# The smoke test prints one line, so it runs under a console program: on Windows tclose-gui.exe
+# is windowed (no console: it prints nothing), so the check runs python.exe -m gui instead.
 if ($os -eq "windows") {
-    $venvCmd = "py -$PythonVersion -m venv %USERPROFILE%\tclose-env"
-    $pipCmd = "%USERPROFILE%\tclose-env\Scripts\python.exe -m pip install --no-index --find-links WHEELHOUSE `"$requirement`""
-    $startCmd = "%USERPROFILE%\tclose-env\Scripts\tclose-gui.exe"
+    $envDir = "%USERPROFILE%\tclose-env\Scripts"
+    $venvCmd = "py -$PythonVersion -m venv `"%USERPROFILE%\tclose-env`""
+    $pipCmd = "`"$envDir\python.exe`" -m pip install --no-index --find-links `"WHEELHOUSE`" `"$requirement`""
+    $startCmd = "`"$envDir\tclose-gui.exe`""
+    $checkCmd = "`"$envDir\python.exe`" -m gui --smoke-test"
+    $cliCmd = "`"$envDir\tclose.exe`" --help"
 } else {
     $venvCmd = "python$PythonVersion -m venv ~/tclose-env"
-    $pipCmd = "~/tclose-env/bin/python -m pip install --no-index --find-links WHEELHOUSE `"$requirement`""
+    $pipCmd = "~/tclose-env/bin/python -m pip install --no-index --find-links `"WHEELHOUSE`" `"$requirement`""
     $startCmd = "~/tclose-env/bin/tclose-gui"
+    $checkCmd = "~/tclose-env/bin/tclose-gui --smoke-test"
+    $cliCmd = "~/tclose-env/bin/tclose --help"
 }
 if ($DryRun) {
     "# on the offline machine:"
@@ -125,7 +155,9 @@ On the offline machine, with Python $PythonVersion installed, and WHEELHOUSE the
     $pipCmd
 
 Start the app with:  $startCmd
-Check the install:   $startCmd --smoke-test   (exit code 0 when it works)
+Check the install:   $checkCmd
+                     (prints one line, 'tclose smoke test passed: ...', and exits with 0)
+The command line:    $cliCmd
 "@ | Set-Content -Encoding utf8 (Join-Path $Dest "INSTALL.txt")
 $count = (Get-ChildItem $Dest -Filter *.whl).Count
 $mib = [math]::Round(((Get-ChildItem $Dest -File | Measure-Object Length -Sum).Sum) / 1MB)

@@ -15,6 +15,14 @@
 # LIST    extras of tclose to include (default "stats": SPSS/Stata/SAS import); "" for none.
 # --dry-run prints the commands instead of running them.
 #
+# Needs Python 3.11 or later with pip 24.2 or later: an older pip checks the wheelhouse
+# against the Python that runs it instead of the target's, so a --python-version other than
+# the machine's fails ("requires a different Python").  With an older pip the script makes a
+# private venv (installer/build/wheelhouse-pip, or WHEELHOUSE_PIP_VENV) with a current pip
+# and uses that; the Python it was started with is left as it is.  PYTHON names another
+# interpreter.
+# DIR may contain spaces and any letters (a user folder often does).
+#
 # On the offline machine (the commands are printed at the end):
 #   python -m venv tclose-env
 #   tclose-env/bin/python -m pip install --no-index --find-links DIR "tclose[stats]"
@@ -36,7 +44,7 @@ while [ $# -gt 0 ]; do
         --dest) DEST=$2; shift 2 ;;
         --extras) EXTRAS=$2; shift 2 ;;
         --dry-run) DRY_RUN=1; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) echo "wheelhouse.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -76,6 +84,8 @@ fi
 
 VERSION=$("$PYTHON" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
 WHEEL="$DEST/tclose-$VERSION-py3-none-any.whl"
+# A PEP 508 direct reference is a URL: spaces and non-ASCII letters are percent-encoded.
+WHEEL_URL=$("$PYTHON" -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).as_uri())' "$WHEEL")
 REQUIREMENT="tclose"
 [ -z "$EXTRAS" ] || REQUIREMENT="tclose[$EXTRAS]"
 
@@ -93,25 +103,53 @@ run() {
     fi
 }
 
+# pip 24.2 is the first to check a --target install against --python-version.
+PIP_MIN=24.2
+PIP_VENV=${WHEELHOUSE_PIP_VENV:-$ROOT/installer/build/wheelhouse-pip}
+pip_is_recent() {  # python
+    "$1" -c 'import sys
+from importlib.metadata import version
+v = tuple(int(p) for p in version("pip").split(".")[:2])
+sys.exit(v < tuple(int(p) for p in sys.argv[1].split(".")))' "$PIP_MIN" 2>/dev/null
+}
+if ! pip_is_recent "$PYTHON"; then
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "# the pip of $PYTHON is older than $PIP_MIN: a newer one in a private venv"
+    else
+        echo "== the pip of $PYTHON is older than $PIP_MIN: using a newer one in $PIP_VENV"
+    fi
+    [ -x "$PIP_VENV/bin/python" ] || run "$PYTHON" -m venv "$PIP_VENV"
+    pip_is_recent "$PIP_VENV/bin/python" ||
+        run "$PIP_VENV/bin/python" -m pip install --quiet --upgrade "pip>=$PIP_MIN"
+    PYTHON="$PIP_VENV/bin/python"
+fi
+
 [ "$DRY_RUN" = 1 ] || echo "== wheelhouse for tclose $VERSION, $TARGET, Python $PYVER: $DEST"
 # 1. tclose itself is pure Python: one wheel for every platform.
 run "$PYTHON" -m pip wheel --no-deps --wheel-dir "$DEST" "$ROOT"
 # 2. Everything it depends on, as binary wheels for the target (never an sdist: the offline
 #    machine has no compiler).
 run "$PYTHON" -m pip download "${TARGET_ARGS[@]}" --dest "$DEST" \
-    "$REQUIREMENT @ file://$WHEEL"
+    "$REQUIREMENT @ $WHEEL_URL"
 # 3. Prove the folder is complete: resolve the install offline for the target.
 run "$PYTHON" -m pip install --dry-run --ignore-installed --no-index --find-links "$DEST" \
     "${TARGET_ARGS[@]}" --target "$DEST/.check" "$REQUIREMENT"
 
+# The smoke test prints one line, so it runs under a console program: on Windows tclose-gui.exe
+# is windowed (no console: it prints nothing), so the check runs python.exe -m gui instead.
 if [ "$OS" = windows ]; then
-    VENV_CMD="py -$PYVER -m venv %USERPROFILE%\\tclose-env"
-    PIP_CMD="%USERPROFILE%\\tclose-env\\Scripts\\python.exe -m pip install --no-index --find-links WHEELHOUSE \"$REQUIREMENT\""
-    START_CMD="%USERPROFILE%\\tclose-env\\Scripts\\tclose-gui.exe"
+    ENV='%USERPROFILE%\tclose-env\Scripts'
+    VENV_CMD="py -$PYVER -m venv \"%USERPROFILE%\\tclose-env\""
+    PIP_CMD="\"$ENV\\python.exe\" -m pip install --no-index --find-links \"WHEELHOUSE\" \"$REQUIREMENT\""
+    START_CMD="\"$ENV\\tclose-gui.exe\""
+    CHECK_CMD="\"$ENV\\python.exe\" -m gui --smoke-test"
+    CLI_CMD="\"$ENV\\tclose.exe\" --help"
 else
     VENV_CMD="python$PYVER -m venv ~/tclose-env"
-    PIP_CMD="~/tclose-env/bin/python -m pip install --no-index --find-links WHEELHOUSE \"$REQUIREMENT\""
+    PIP_CMD="~/tclose-env/bin/python -m pip install --no-index --find-links \"WHEELHOUSE\" \"$REQUIREMENT\""
     START_CMD="~/tclose-env/bin/tclose-gui"
+    CHECK_CMD="~/tclose-env/bin/tclose-gui --smoke-test"
+    CLI_CMD="~/tclose-env/bin/tclose --help"
 fi
 INSTALL_TEXT="tclose $VERSION wheelhouse for $TARGET, Python $PYVER
 
@@ -121,7 +159,9 @@ On the offline machine, with Python $PYVER installed, and WHEELHOUSE the path of
     $PIP_CMD
 
 Start the app with:  $START_CMD
-Check the install:   $START_CMD --smoke-test   (prints one line, exit code 0 when it works)
+Check the install:   $CHECK_CMD
+                     (prints one line, 'tclose smoke test passed: ...', and exits with 0)
+The command line:    $CLI_CMD
 "
 if [ "$DRY_RUN" = 1 ]; then
     echo "# on the offline machine:"

@@ -1,8 +1,11 @@
-"""Shared test set-up: offscreen Qt, hypothesis profiles, paths to the real data sets."""
+"""Test set-up: offscreen Qt, hypothesis profiles, the real data sets kept in ``tests/data``."""
 
 from __future__ import annotations
 
+import gzip
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +30,8 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+#: the real data sets the tests use, inside the repository (provenance: tests/data/README.md)
+DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +40,28 @@ def project_root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """The real data sets beside the project (``../shared/data``)."""
-    if not SHARED_DATA.is_dir():
-        pytest.fail(f"the shared data sets are missing: expected them in {SHARED_DATA}")
-    return SHARED_DATA
+def data_dir() -> Path:
+    """The folder of real data sets (``tests/data``); the large ones are ``.csv.gz``."""
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def unpacked(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``unpacked("adult.csv.gz")``: a plain copy of a data set, as a user would have it.
+
+    For tests whose subject is the file itself (its name in a report, its checksum, opening
+    it in the wizard); the copy is made once per session and must not be changed.
+    """
+    folder = tmp_path_factory.mktemp("data")
+
+    def copy(name: str) -> Path:
+        target = folder / name.removesuffix(".gz")
+        if not target.exists():
+            with gzip.open(DATA / name, "rb") as src, target.open("wb") as dst:
+                shutil.copyfileobj(src, dst)
+        return target
+
+    return copy
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -43,7 +45,7 @@ def test_release_verifies_and_has_the_right_columns(people):
     assert len(table) == len(people)
     v = verify_release(table, ["age", "sex", "region"], ["income"], t=2.0, k=5)
     assert v.ok and v.k >= 5 and v.t <= 2.0
-    assert release.summary["k_achieved"] == v.k
+    assert release.summary.k_achieved == v.k
     # keep columns travel with their record; the multiset is unchanged
     assert sorted(table["note"]) == sorted(people["note"])
 
@@ -61,29 +63,38 @@ def test_rows_are_shuffled_and_seed_makes_it_reproducible(people):
 
 
 def test_summary_has_the_contract_keys(people):
-    s = anonymize(people, config(seed=1)).summary
+    s = anonymize(people, config(seed=1)).summary.to_dict()
     for key in (
+        "parameters",
         "n_records",
         "n_released",
-        "k",
+        "k_achieved",
         "t",
+        "t_achieved",
         "epsilon",
+        "guarantees",
         "n_classes",
-        "n_buckets",
+        "class_sizes",
         "buckets",
         "information_loss",
+        "noise",
+        "seed_policy",
+        "verification",
+        "warnings",
         "seconds",
     ):
         assert key in s
+    assert s["parameters"]["k"] == 5 and s["parameters"]["t"] == 2.0
     assert s["epsilon"] == pytest.approx(2 * np.log(2.0))
-    assert {"label", "count", "bounds"} <= set(s["buckets"][0])
+    assert {"label", "count", "bounds", "share", "representative"} <= set(s["buckets"][0])
     assert 0 <= s["information_loss"]["qi_sse_sst"] < 1
     assert 0 <= s["information_loss"]["confidential_sse_sst"] < 1
+    json.dumps(s, allow_nan=False)  # plain JSON, no NaN or Infinity
 
 
 def test_epsilon_means_t_is_exp_half_epsilon(people):
     release = anonymize(people, config(t=None, epsilon=2 * np.log(3.0), seed=1))
-    assert release.summary["t"] == pytest.approx(3.0)
+    assert release.summary.t == pytest.approx(3.0)
     assert release.verification.t <= 3.0 + 1e-9
 
 
@@ -130,8 +141,10 @@ def test_failed_verification_raises(people, monkeypatch):
 def test_bad_input_is_a_clear_error(people):
     with pytest.raises(InputError, match="salary"):
         anonymize(people, config(confidential=("salary",)))
-    with pytest.raises(InfeasibleError, match="largest possible k is 400"):
+    with pytest.raises(InfeasibleError, match="needs at least 401 records") as caught:
         anonymize(people, config(k=401))
+    (fix,) = caught.value.alternatives
+    assert 1 < fix.params["k"] < 400 and "at least 2 classes" in fix.description
 
 
 def test_figure2_end_to_end_reaches_distance_one_point_five():
@@ -142,7 +155,7 @@ def test_figure2_end_to_end_reaches_distance_one_point_five():
     assert release.buckets.counts.tolist() == [4, 4, 4]
     assert release.verification.n_classes == 3
     assert release.verification.t == pytest.approx(1.5)
-    assert release.summary["epsilon"] == pytest.approx(2 * np.log(1.5))
+    assert release.summary.epsilon == pytest.approx(2 * np.log(1.5))
 
 
 def test_ordinal_and_date_columns(people):
@@ -170,7 +183,9 @@ def test_ordinal_and_date_columns(people):
     table = release.table
     assert set(table["school"]) <= set(order)
     assert pd.api.types.is_datetime64_any_dtype(table["born"])
-    assert all(lab.startswith("[2020-") or lab.startswith("2020-") for lab in table["visit"])
+    # date buckets are cut at public calendar boundaries, open at both ends
+    assert table["visit"].str.match(r"^(< 2020-|≥ 2020-|\[2020-\d\d-\d\d, 2020-)").all()
+    assert table["visit"].str.startswith("< ").any() and table["visit"].str.startswith("≥ ").any()
     ranged = anonymize(
         data,
         config(

@@ -147,3 +147,25 @@ def test_public_api_names_resolve():
     assert set(engine.__all__) == {"__version__", *engine._EXPORTS}
     for name in engine.__all__:
         assert getattr(engine, name) is not None
+
+
+def test_no_import_circles() -> None:
+    """No module imports itself through others, type-checking imports included."""
+    import grimp
+
+    graph = grimp.build_graph("engine", "gui")
+    modules = sorted(graph.modules)
+    imported = {m: graph.find_modules_directly_imported_by(m) & set(modules) for m in modules}
+    # a module is in a circle when it can reach itself
+    circles = []
+    for start in modules:
+        seen, todo = set(), list(imported[start])
+        while todo:
+            m = todo.pop()
+            if m == start:
+                circles.append(start)
+                break
+            if m not in seen:
+                seen.add(m)
+                todo.extend(imported[m])
+    assert circles == []

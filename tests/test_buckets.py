@@ -27,9 +27,11 @@ def test_twelve_values_in_three_buckets_of_four():
     data = pd.DataFrame({"c": np.arange(12, 0, -1) * 10})
     b = make_buckets(data, ["c"], NUM, 3)
     assert b.counts.tolist() == [4, 4, 4]
-    assert b.labels == ["[10, 40]", "[50, 80]", "[90, 120]"]
+    # public round cut points between the buckets (40 | 50 and 80 | 90), open at both ends
+    assert b.labels == ["< 50", "[50, 90)", "≥ 90"]
     assert b.codes.tolist() == [2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0]
-    assert b.bounds[0] == (10.0, 40.0)
+    assert b.bounds[0] == (None, 50.0)
+    assert b.bounds[2] == (90.0, None)
     assert b.representatives[1] == (65.0,)
 
 

@@ -61,20 +61,21 @@ def test_anonymize_then_verify(survey, tmp_path, capsys):
     assert survey.read_bytes() == before
     released = pd.read_csv(out)
     assert "id" not in released.columns
-    s = json.loads(summary.read_text())
+    s = json.loads(summary.read_text(encoding="utf-8"))
     for key in (
+        "parameters",
         "n_records",
         "n_released",
-        "k",
+        "k_achieved",
         "t",
         "epsilon",
         "n_classes",
-        "n_buckets",
         "buckets",
         "information_loss",
         "seconds",
     ):
         assert key in s
+    assert s["parameters"]["missing"] == ["-10000"]
     assert s["information_loss"]["qi_sse_sst"] >= 0
     capsys.readouterr()
     code = main(
@@ -127,7 +128,7 @@ def test_exit_codes_for_bad_input_and_infeasible(survey, tmp_path, capsys):
     assert "nope" in capsys.readouterr().err
     assert main([*base, "--qi", "age", "--k", "100000"]) == 3
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "largest possible k" in err
+    assert err.count("\n") == 1 and "needs at least 100,000 records" in err
     assert (
         main(["anonymize", str(tmp_path / "missing.csv"), "-o", out, "--qi", "age", "--k", "2"])
         == 2

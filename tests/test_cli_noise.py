@@ -57,7 +57,7 @@ def run(survey, tmp_path, *extra: str) -> tuple[int, dict, pd.DataFrame]:
     )
     if code != 0:
         return code, {}, pd.DataFrame()
-    return code, json.loads(summary.read_text()), read_table(out).data
+    return code, json.loads(summary.read_text(encoding="utf-8")), read_table(out).data
 
 
 def test_laplace_with_public_bounds(survey, tmp_path, capsys):
@@ -65,7 +65,7 @@ def test_laplace_with_public_bounds(survey, tmp_path, capsys):
     assert code == 0
     assert "stochastic t" in capsys.readouterr().out
     assert summary["mechanism"] == "laplace"
-    assert summary["bounds"]["income"] == [0.0, 100000.0]
+    assert summary["noise"]["bounds"]["income"] == [0.0, 100000.0]
     assert summary["epsilon"] == 1.0
     assert verify_release(table, ["age", "sex"], [], k=5).ok
     assert set(table["smoker"].dropna()) <= {"yes", "no"}
@@ -73,11 +73,14 @@ def test_laplace_with_public_bounds(survey, tmp_path, capsys):
     assert pd.api.types.is_numeric_dtype(table["income"])
 
 
-def test_laplace_without_bounds_warns_that_they_leak(survey, tmp_path, capsys):
-    code, summary, _ = run(survey, tmp_path)
-    assert code == 0
-    assert summary["bounds_from_data"]
-    assert "warning" in capsys.readouterr().err.lower()
+def test_laplace_without_bounds_is_refused(survey, tmp_path, capsys):
+    """The data's own min/max are never the bounds: exit 2, one line that says what to give."""
+    code, _, _ = run(survey, tmp_path)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'income' needs public bounds" in err
+    assert "--bounds income=LO:HI" in err and "--bounds private" in err
+    assert not (tmp_path / "release.csv").exists()
 
 
 def test_bad_bounds_are_one_line_errors(survey, tmp_path, capsys):

@@ -19,6 +19,7 @@ from benchmarks.synthetic import generate
 from engine.distributed.buckets import (
     buckets_from_intervals,
     digest,
+    digest_scale,
     digest_thresholds,
     interval_counts,
     make_buckets_from_counts,
@@ -101,16 +102,14 @@ def test_cluster_release_is_verified_complete_and_as_good_as_one_machine(client,
     # every record present: the released incomes are the buckets of the input's, row for row
     one = anonymize(data, PARAMS)
     assert sorted(table["income"]) == sorted(one.table["income"])
-    backend = release.summary["backend"]
+    backend = release.summary.backend
     assert backend["name"] == "dask" and backend["workers"] == 2 and backend["partitions"] >= 3
-    ratio = (
-        release.summary["information_loss"]["qi_sse_sst"]
-        / one.summary["information_loss"]["qi_sse_sst"]
-    )
+    ratio = release.summary.information_loss.qi_sse_sst / one.summary.information_loss.qi_sse_sst
     # one machine partitions a file this small exactly (no blocks); the block path on a
     # cluster stays close (benchmarks/bench_distributed.py compares 2M rows: within 1.10)
     assert ratio < 1.15
-    assert release.summary["n_records"] == len(data) == release.summary["n_released"]
+    assert release.summary.n_records == len(data) == release.summary.n_released
+    assert release.summary.buckets == one.summary.buckets  # the same public cut points
 
 
 def test_cancel_stops_the_cluster_run(client, synthetic):
@@ -183,16 +182,23 @@ def test_t_digest_buckets_never_split_ties_and_count_exactly():
     types = {"income": ColumnType.NUMERIC}
     parts = [data.iloc[i::4] for i in range(4)]
     digests = [digest(p, "income", types["income"]) for p in parts]
-    thresholds = digest_thresholds(digests, 4)
+    scale, sample = digest_scale(digests, types["income"], None, 4)
+    thresholds = digest_thresholds(scale, sample)
     counted = [interval_counts(p, "income", types["income"], thresholds) for p in parts]
     buckets, lookup = buckets_from_intervals(
-        counted, digests, thresholds, "income", types["income"], 4
+        counted, scale, sample, thresholds, "income", types["income"], 4
     )
     codes = lookup(data)
     assert np.array_equal(np.bincount(codes), buckets.counts)
     per_value = pd.Series(codes).groupby(data["income"].to_numpy()).nunique()
     assert (per_value == 1).all()  # every copy of a value in one bucket (the zeros are 22 %)
     assert len(buckets.counts) == 4
+    # bucket limits are the public cuts (the rounding rule of one machine), in order
+    inner = [b[0] for b in buckets.bounds[1:]]
+    assert all(x in set(thresholds) for x in inner) and inner == sorted(inner)
+    for j, b in enumerate(buckets.bounds):
+        inside = data["income"][codes == j]
+        assert (b[0] is None or inside.min() >= b[0]) and (b[1] is None or inside.max() < b[1])
 
 
 def test_partition_encoding_equals_encode_qi():
@@ -246,7 +252,7 @@ def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys
     code = main(["anonymize", str(path), "-o", str(out), *common, "--t", "3", "--k", "10",
                  "--seed", "1", "--cluster", address, "--summary", str(summary)])  # fmt: skip
     assert code == 0
-    assert "on Dask (2 workers" in capsys.readouterr().out
+    assert "Computed on Dask: 2 workers" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir())[0] == "_tclose.json"
     assert main(["verify", str(out), *common, "--t", "3", "--k", "10", "--cluster", address]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -293,5 +299,6 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     table = pd.concat(client.gather(release.parts), ignore_index=True)
     assert len(table) == 4_000 and release.verification.ok
     assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
-    labels = release.summary["buckets"]
-    assert sum(b["count"] for b in labels) == 4_000 and len(labels) == 4
+    rows = release.summary.buckets
+    assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
+    assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends

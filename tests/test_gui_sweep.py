@@ -96,9 +96,9 @@ ADULT_ROLES = {
 
 
 @pytest.fixture
-def adult_session(shared_data: Path, tmp_path: Path) -> Session:
+def adult_session(unpacked, tmp_path: Path) -> Session:
     """A session on the first 3,000 records of adult.csv, tagged as the issue asks."""
-    src = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    src = unpacked("adult.csv.gz").read_text(encoding="utf-8").splitlines(keepends=True)
     path = tmp_path / "adult-3000.csv"
     path.write_text("".join(src[:3001]), encoding="utf-8")
     imported = read_table(path)
@@ -106,7 +106,7 @@ def adult_session(shared_data: Path, tmp_path: Path) -> Session:
     session.set_data(imported.data, imported.info)
     for name in session.columns:
         session.set_role(name, ADULT_ROLES.get(name))
-    session.t, session.k, session.seed = 2.0, 10, 20261122
+    session.update(t=2.0, epsilon=None, k=10, seed=20261122)
     return session
 
 
@@ -118,15 +118,15 @@ def test_project_saved_from_gui_replays_from_cli(qtbot, adult_session, tmp_path)
     project_path = save_project_file(None, adult_session, tmp_path / "adult")
     assert project_path == tmp_path / "adult.json"
     doc = json.loads(project_path.read_text(encoding="utf-8"))
-    assert sorted(doc["roles"]["quasi_identifiers"]) == sorted(set(ADULT_ROLES) - {"salary-class"})
+    assert sorted(doc["params"]["qi"]) == sorted(set(ADULT_ROLES) - {"salary-class"})
     assert doc["seed_policy"]["seed"] == 20261122
 
-    expected = anonymize(adult_session.data, adult_session.config())
+    expected = anonymize(adult_session.data, adult_session.params)
     out = tmp_path / "replayed.csv"
     report = tmp_path / "replayed.html"
     assert main(["run", str(project_path), "-o", str(out), "--report", str(report), "-q"]) == 0
     replayed = read_table(out).data
-    cfg = adult_session.config()
+    cfg = adult_session.params
     ours = verify_release(expected.table, cfg.qi, cfg.confidential, t=cfg.t, k=cfg.k)
     theirs = verify_release(replayed, cfg.qi, cfg.confidential, t=cfg.t, k=cfg.k)
     assert theirs.ok and ours.ok
@@ -147,7 +147,7 @@ def test_open_project_restores_the_session(qtbot, adult_session, tmp_path) -> No
     assert project is not None
     fresh = Session()
     apply_project(fresh, project, read_table(project.input.path))
-    assert fresh.config() == adult_session.config()
+    assert fresh.params == adult_session.params
 
 
 def test_open_project_with_changed_input_asks(qtbot, adult_session, tmp_path, monkeypatch) -> None:

@@ -13,6 +13,7 @@ from engine.errors import InputError
 from engine.progress import step
 from gui.table_model import MISSING_TEXT, DataFrameModel, format_value
 from gui.worker import TaskRunner
+from tests.timing import CANCEL_SECONDS, check_time, retry_once
 
 pytestmark = pytest.mark.gui
 
@@ -63,6 +64,7 @@ def test_progress_is_throttled_to_about_ten_a_second(qtbot) -> None:
     assert updates[-1] == 1.0
 
 
+@retry_once
 def test_cancel_stops_the_work_and_reports_it(qtbot) -> None:
     runner = TaskRunner()
     outcome: list[str] = []
@@ -84,7 +86,8 @@ def test_cancel_stops_the_work_and_reports_it(qtbot) -> None:
     runner.cancel()
     wait_until_idle(qtbot, runner)
     assert outcome == ["cancelled"]
-    assert time.monotonic() - started < 1.0
+    # uncancelled, the work runs for more than 10 s
+    check_time(time.monotonic() - started, CANCEL_SECONDS, "Cancel")
 
 
 def test_errors_come_back_with_their_traceback(qtbot) -> None:
@@ -133,9 +136,22 @@ def test_a_callback_may_start_the_next_task(qtbot) -> None:
     assert results == [1, 2]
 
 
-def test_table_model_is_lazy_on_a_million_rows(qtbot) -> None:
+def test_table_model_is_lazy_on_a_million_rows(qtbot, monkeypatch) -> None:
+    """The view asks only for the cells it shows, and only those are formatted.
+
+    (How long showing a million rows takes: ``benchmarks/bench_table_model.py``.)
+    """
     from PySide6.QtWidgets import QTableView
 
+    from gui import table_model
+
+    formatted: list[object] = []
+
+    def counting_format(value):
+        formatted.append(value)
+        return format_value(value)
+
+    monkeypatch.setattr(table_model, "format_value", counting_format)
     n = 1_000_000
     frame = pd.DataFrame(
         {
@@ -145,7 +161,6 @@ def test_table_model_is_lazy_on_a_million_rows(qtbot) -> None:
         }
     )
     frame.loc[3, "income"] = float("nan")
-    started = time.perf_counter()
     model = DataFrameModel(frame)
     view = QTableView()
     qtbot.addWidget(view)
@@ -154,9 +169,8 @@ def test_table_model_is_lazy_on_a_million_rows(qtbot) -> None:
     view.show()
     view.scrollToBottom()
     QApplication.processEvents()
-    elapsed = time.perf_counter() - started
     assert model.rowCount() == n and model.columnCount() == 3
-    assert elapsed < 2.0, f"showing a million rows took {elapsed:.2f} s"
+    assert 0 < len(formatted) < 2_000, f"{len(formatted):,} cells formatted for one screenful"
     assert model.data(model.index(n - 1, 2)) == "South"
     assert model.data(model.index(3, 1)) == MISSING_TEXT
     assert model.data(model.index(1, 1)) == "0.142857"

@@ -9,6 +9,8 @@ parser, so a misspelt or misplaced flag fails here rather than on an IT desk.
 from __future__ import annotations
 
 import os
+import plistlib
+import re
 import shlex
 import subprocess
 import sys
@@ -85,9 +87,7 @@ def _fake_hooks() -> types.ModuleType:
     return hooks
 
 
-@pytest.fixture
-def spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, object]:
-    """Execute installer/tclose.spec as PyInstaller would; returns its globals."""
+def _run_spec(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, object]:
     hooks = _fake_hooks()
     for name in ("PyInstaller", "PyInstaller.utils"):
         monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
@@ -104,6 +104,83 @@ def spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, objec
     }
     exec(compile(spec_file.read_text(encoding="utf-8"), str(spec_file), "exec"), namespace)
     return namespace
+
+
+@pytest.fixture
+def spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, object]:
+    """Execute installer/tclose.spec as PyInstaller would; returns its globals."""
+    return _run_spec(monkeypatch, tmp_path)
+
+
+@pytest.fixture
+def mac_spec_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, object]:
+    """The spec as PyInstaller runs it on macOS (where it also makes the .app bundle)."""
+    monkeypatch.delenv("CODESIGN_IDENTITY", raising=False)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    return _run_spec(monkeypatch, tmp_path)
+
+
+def _info_plist(spec: dict[str, object]) -> dict[str, object]:
+    """Contents/Info.plist as PyInstaller 6's BUNDLE writes it, read back with plistlib.
+
+    PyInstaller starts from its own keys -- CFBundleExecutable is the folder's first program,
+    and a console flag (taken from the last one) adds LSBackgroundOnly = true -- then applies
+    the spec's ``info_plist`` on top.
+    """
+    (bundle,) = spec["BUNDLE"].calls
+    (collect,) = bundle.args
+    programs = [arg for arg in collect.args if isinstance(arg, spec["EXE"])]
+    keys: dict[str, object] = {
+        "CFBundleDisplayName": "tclose",
+        "CFBundleName": "tclose",
+        "CFBundleIdentifier": bundle.kwargs["bundle_identifier"],
+        "CFBundleExecutable": programs[0].kwargs["name"],
+        "CFBundleIconFile": Path(bundle.kwargs["icon"]).name,
+        "CFBundleInfoDictionaryVersion": "6.0",
+        "CFBundlePackageType": "APPL",
+        "CFBundleShortVersionString": bundle.kwargs["version"],
+    }
+    if programs[-1].kwargs["console"]:
+        keys["LSBackgroundOnly"] = True
+    else:
+        keys["NSHighResolutionCapable"] = True
+    keys.update(bundle.kwargs["info_plist"])
+    return plistlib.loads(plistlib.dumps(keys))
+
+
+def test_macos_app_is_a_dock_app_that_finder_offers_for_data_files(
+    mac_spec_run: dict[str, object],
+) -> None:
+    plist = _info_plist(mac_spec_run)
+    # a normal app: Dock icon, menu bar, windows in front; it starts the wizard, not the CLI
+    assert plist["LSBackgroundOnly"] is False and plist["LSUIElement"] is False
+    assert plist["CFBundleExecutable"] == "tclose-gui"
+    assert plist["NSHighResolutionCapable"] is True
+    assert plist["CFBundleIconFile"] == "tclose.icns"
+    assert plist["CFBundleIdentifier"] == "org.tclose.tclose"
+    numbers = VERSION.split("+")[0].split(".")[:3]
+    assert plist["CFBundleShortVersionString"] == ".".join(numbers)
+    assert plist["CFBundleVersion"] == VERSION
+    # Finder's "Open With" lists tclose for spreadsheets, CSV and project files, but never
+    # makes it their default application
+    types = plist["CFBundleDocumentTypes"]
+    content = {uti for entry in types for uti in entry["LSItemContentTypes"]}
+    assert {
+        "org.openxmlformats.spreadsheetml.sheet",
+        "public.comma-separated-values-text",
+        "public.json",
+    } <= content
+    extensions = {ext for entry in types for ext in entry["CFBundleTypeExtensions"]}
+    assert {"xlsx", "csv", "json"} <= extensions
+    assert all(e["CFBundleTypeRole"] == "Viewer" and e["LSHandlerRank"] == "Alternate"
+               for e in types)  # fmt: skip
+
+
+def test_the_macos_bundle_wraps_the_one_folder_app(mac_spec_run: dict[str, object]) -> None:
+    (bundle,) = mac_spec_run["BUNDLE"].calls
+    assert bundle.kwargs["name"] == "tclose.app"
+    assert bundle.args == (mac_spec_run["app_folder"],)
+    assert Path(bundle.kwargs["icon"]).suffix == ".icns" and Path(bundle.kwargs["icon"]).is_file()
 
 
 def test_spec_builds_gui_and_cli_into_one_folder(spec_run: dict[str, object]) -> None:
@@ -151,16 +228,40 @@ def test_spec_excludes_unused_qt_and_tests(spec_run: dict[str, object]) -> None:
 # --- the offline wheelhouse ---------------------------------------------------------------
 
 
-def _dry_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def _dry_run(
+    *args: str, cwd: Path = ROOT, pip_venv: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHON": sys.executable}
+    if pip_venv is not None:
+        env["WHEELHOUSE_PIP_VENV"] = str(pip_venv)
     return subprocess.run(
         ["bash", str(INSTALLER / "wheelhouse.sh"), "--dry-run", *args],
         cwd=cwd,
-        env={**os.environ, "PYTHON": sys.executable},
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def _pip_is_recent() -> bool:
+    """Whether the pip running these tests can check a wheelhouse for another Python."""
+    from importlib.metadata import version
+
+    return tuple(int(p) for p in version("pip").split(".")[:2]) >= (24, 2)
+
+
+def _commands(stdout: str) -> tuple[list[list[str]], list[str]]:
+    """The dry run's three pip commands and the lines for the offline machine.
+
+    With an older pip the three commands come after the two that make a private venv with a
+    newer one, and run that venv's Python.
+    """
+    lines = stdout.splitlines()
+    marker = lines.index("# on the offline machine:")
+    commands = [shlex.split(line) for line in lines[:marker] if not line.startswith("#")]
+    return commands, lines[marker + 1 :]
 
 
 @pytest.fixture
@@ -194,12 +295,22 @@ def test_wheelhouse_commands_are_well_formed(
     tmp_path: Path, target: str, expected_tags: list[str], plain_pip: None
 ) -> None:
     dest = tmp_path / "wheels"
-    done = _dry_run("--platform", target, "--python-version", "3.12", "--dest", str(dest))
+    pip_venv = tmp_path / "pip-venv"
+    done = _dry_run(
+        "--platform", target, "--python-version", "3.12", "--dest", str(dest), pip_venv=pip_venv
+    )
     assert done.returncode == 0, done.stderr
-    assert not dest.exists()  # a dry run writes nothing
-    lines = done.stdout.splitlines()
-    commands = [shlex.split(line) for line in lines[:3]]
-    assert lines[3] == "# on the offline machine:" and len(lines) == 6
+    assert not dest.exists() and not pip_venv.exists()  # a dry run writes nothing
+    commands, offline = _commands(done.stdout)
+    python = sys.executable
+    if not _pip_is_recent():  # a private venv with pip >= 24.2 first
+        venv, upgrade = commands[:2]
+        assert venv == [sys.executable, "-m", "venv", str(pip_venv)]
+        python = str(pip_venv / "bin" / "python")
+        assert upgrade == [python, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=24.2"]
+        commands = commands[2:]
+    assert len(commands) == 3 and len(offline) == 2
+    assert all(command[0] == python for command in commands)
 
     name, build, args = _pip_options(commands[0])
     assert name == "wheel" and args == [str(ROOT)]
@@ -208,7 +319,7 @@ def test_wheelhouse_commands_are_well_formed(
     name, download, args = _pip_options(commands[1])
     assert name == "download"
     wheel = dest / f"tclose-{VERSION}-py3-none-any.whl"
-    assert args == [f"tclose[stats] @ file://{wheel}"]
+    assert args == [f"tclose[stats] @ {wheel.as_uri()}"]
     assert download.format_control.only_binary == {":all:"}
     assert set(expected_tags) <= set(download.platforms)
     assert download.python_version == (3, 12)
@@ -222,11 +333,31 @@ def test_wheelhouse_commands_are_well_formed(
     assert check.platforms == download.platforms
 
     # what IT staff type on the offline machine (cmd.exe syntax for a Windows target)
-    venv_line, install_line = lines[-2:]
-    assert " -m venv " in venv_line and venv_line.endswith("tclose-env")
-    assert install_line.endswith(f' -m pip install --no-index --find-links {dest} "tclose[stats]"')
-    python = install_line.split(" -m pip ")[0]
+    venv_line, install_line = offline
+    assert " -m venv " in venv_line and venv_line.rstrip('"').endswith("tclose-env")
+    assert install_line.endswith(
+        f' -m pip install --no-index --find-links "{dest}" "tclose[stats]"'
+    )
+    python = install_line.split(" -m pip ")[0].strip('"')
     assert python.endswith("python.exe" if target.startswith("win") else "bin/python")
+
+
+def test_wheelhouse_in_a_folder_with_spaces_and_accents(tmp_path: Path, plain_pip: None) -> None:
+    """The wheel's file:// URL is percent-encoded, and pip reads it back as the same path."""
+    from pip._internal.req.constructors import install_req_from_line
+
+    dest = tmp_path / "Mes données" / "wheel house ε"
+    done = _dry_run("--dest", str(dest), pip_venv=tmp_path / "pip-venv")
+    assert done.returncode == 0, done.stderr
+    commands, offline = _commands(done.stdout)
+    requirement = commands[-2][-1]
+    assert " " not in requirement.split(" @ ")[1]  # a URL: no raw space, no raw accent
+    assert requirement.split(" @ ")[1].isascii()
+    req = install_req_from_line(requirement)
+    assert req.name == "tclose" and req.extras == {"stats"}
+    assert Path(req.link.file_path) == dest / f"tclose-{VERSION}-py3-none-any.whl"
+    assert offline[-1].endswith(f'--find-links "{dest}" "tclose[stats]"')
+    assert _pip_options(commands[-1])[1].find_links == [str(dest)]
 
 
 @pytest.mark.parametrize(
@@ -244,11 +375,62 @@ def test_wheelhouse_rejects_bad_input_in_one_line(args: list[str], message: str)
 
 
 def test_wheelhouse_without_extras_into_a_relative_folder(tmp_path: Path) -> None:
-    done = _dry_run("--extras", "", "--dest", "wheels", cwd=tmp_path)
-    commands = [shlex.split(line) for line in done.stdout.splitlines()[:3]]
-    assert commands[0][-3:] == ["--wheel-dir", str(tmp_path / "wheels"), str(ROOT)]
-    assert commands[1][-1].startswith(f"tclose @ file://{tmp_path / 'wheels'}/tclose-")
-    assert commands[2][-1] == "tclose"
+    done = _dry_run("--extras", "", "--dest", "wheels", cwd=tmp_path, pip_venv=tmp_path / "v")
+    commands, _ = _commands(done.stdout)
+    wheel, download, check = commands[-3:]
+    assert wheel[-3:] == ["--wheel-dir", str(tmp_path / "wheels"), str(ROOT)]
+    assert download[-1].startswith(f"tclose @ {(tmp_path / 'wheels').as_uri()}/tclose-")
+    assert check[-1] == "tclose"
+
+
+def test_install_text_runs_the_smoke_test_where_it_can_print() -> None:
+    """On Windows the app is windowed (no console): the check runs python.exe -m gui."""
+    script = (INSTALLER / "wheelhouse.sh").read_text(encoding="utf-8")
+    windows, other = script.split('if [ "$OS" = windows ]; then', 1)[1].split("else", 1)
+    windows_check = re.search(r'CHECK_CMD="(.*)"\n', windows).group(1)
+    assert "python.exe" in windows_check and windows_check.endswith("-m gui --smoke-test")
+    assert "tclose-gui.exe" not in windows_check
+    assert re.search(r'CHECK_CMD="(.*)"\n', other).group(1).endswith("tclose-gui --smoke-test")
+    assert "Check the install:   $CHECK_CMD" in script
+
+
+def test_gui_module_runs_the_smoke_test_in_a_console(tmp_path: Path) -> None:
+    """``python -m gui --smoke-test``, what INSTALL.txt tells Windows users to run, on cp1252."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gui", "--smoke-test"],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONIOENCODING": "cp1252",
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": str(ROOT),
+        },
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    out = done.stdout.decode("cp1252")
+    assert done.returncode == 0, done.stderr.decode("cp1252", errors="replace")
+    assert out.startswith("tclose smoke test passed:") and "Laplace eps = 1" in out
+
+
+def test_console_program_runs_the_smoke_test(tmp_path: Path) -> None:
+    """The bundled console ``tclose --smoke-test`` (Windows' app has no console to print to)."""
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": str(ROOT)}  # fmt: skip
+    script = str(INSTALLER / "tclose_cli.py")
+    done = subprocess.run(
+        [sys.executable, script, "--smoke-test"],
+        cwd=tmp_path, env=env, capture_output=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode("cp1252", errors="replace")
+    assert done.stdout.decode("cp1252").startswith("tclose smoke test passed:")
+    # everything else is the command line
+    done = subprocess.run(
+        [sys.executable, script, "--version"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == f"tclose {VERSION}"
 
 
 # --- icons --------------------------------------------------------------------------------

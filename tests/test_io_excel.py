@@ -44,8 +44,8 @@ def patch_sheet_xml(path: Path, replacements: dict[str, str]) -> None:
 # --------------------------------------------------------------------------- good files
 
 
-def test_real_tiny_workbook(shared_data):
-    result = read_table(shared_data / "tiny-age-gender-zip.xlsx")
+def test_real_tiny_workbook(data_dir):
+    result = read_table(data_dir / "tiny-age-gender-zip.xlsx")
     data = result.data
     assert list(data.columns) == ["age", "gender", "zipcode"]
     assert data.shape == (7, 3)
@@ -282,7 +282,7 @@ def test_corrupt_workbook_with_broken_content(tmp_path):
 
 def test_text_named_xlsx(tmp_path):
     path = tmp_path / "fake.xlsx"
-    path.write_text("a,b\n1,2\n")
+    path.write_text("a,b\n1,2\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"fake\.xlsx is damaged .*not an Excel or OpenDocument"):
         read_table(path)
 

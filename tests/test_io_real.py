@@ -1,4 +1,4 @@
-"""The real data sets import correctly (../shared/data), and SPSS/Stata files with labels."""
+"""The real data sets import correctly (tests/data), and SPSS/Stata files with labels."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from engine.io import apply_missing, infer_types, read_table
 from engine.roles import ColumnType
 
 
-def test_acs_census_sample(shared_data):
-    result = read_table(shared_data / "acs-census-sample.csv")
+def test_acs_census_sample(data_dir):
+    result = read_table(data_dir / "acs-census-sample.csv.gz")
     data, info = result.data, result.info
     assert data.shape == (68725, 30)
     assert info.separator == ";" and info.encoding == "utf-8" and info.decimal == "."
@@ -33,8 +33,8 @@ def test_acs_census_sample(shared_data):
     assert clean["Workclass"].isna().sum() == (data["Workclass"] == "N/A").sum()
 
 
-def test_adult(shared_data):
-    result = read_table(shared_data / "adult.csv")
+def test_adult(data_dir):
+    result = read_table(data_dir / "adult.csv.gz")
     assert result.data.shape == (30162, 9)
     assert result.data["age"].dtype == np.int64
     guesses = infer_types(result.data)
@@ -46,27 +46,42 @@ def test_adult(shared_data):
     ("name", "shape"),
     [
         ("li2007-table.csv", (9, 4)),
-        ("casc-census.csv", (1080, 13)),
-        ("casc-tarragona.csv", (834, 13)),
-        ("casc-eia.csv", (4092, 11)),
+        ("casc-census.csv.gz", (1080, 13)),
+        ("casc-tarragona.csv.gz", (834, 13)),
+        ("casc-eia.csv.gz", (4092, 11)),
     ],
 )
-def test_comma_files(shared_data, name, shape):
-    result = read_table(shared_data / name)
+def test_comma_files(data_dir, name, shape):
+    result = read_table(data_dir / name)
     assert result.info.separator == ","
     assert result.data.shape == shape
 
 
-def test_li2007_values(shared_data):
-    data = read_table(shared_data / "li2007-table.csv").data
+def test_li2007_values(data_dir):
+    data = read_table(data_dir / "li2007-table.csv").data
     assert data["Salary"].tolist()[:3] == [3000, 4000, 5000]
     assert data["Disease"].iloc[2] == "stomach cancer"
 
 
-def test_tarragona_negative_numbers(shared_data):
-    data = read_table(shared_data / "casc-tarragona.csv").data
+def test_tarragona_negative_numbers(data_dir):
+    data = read_table(data_dir / "casc-tarragona.csv.gz").data
     assert data["FINANCIAL.OUTCOME"].iloc[0] == -18931
     assert all(pd.api.types.is_numeric_dtype(data[c]) for c in data.columns)
+
+
+def test_a_gzip_compressed_csv_reads_like_the_csv(data_dir, unpacked):
+    packed = read_table(data_dir / "adult.csv.gz")
+    plain = read_table(unpacked("adult.csv.gz"))
+    pd.testing.assert_frame_equal(packed.data, plain.data)
+    assert packed.info.separator == plain.info.separator == ";"
+    assert any("gzip-compressed" in note for note in packed.info.notes)
+
+
+def test_a_truncated_gzip_file_gets_a_clear_message(data_dir, tmp_path):
+    broken = tmp_path / "broken.csv.gz"
+    broken.write_bytes((data_dir / "casc-census.csv.gz").read_bytes()[:5000])
+    with pytest.raises(InputError, match=r"broken\.csv\.gz is a damaged or truncated gzip file"):
+        read_table(broken)
 
 
 # --------------------------------------------------------------------------- SPSS / Stata

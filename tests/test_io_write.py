@@ -145,8 +145,8 @@ def test_csv_round_trip_keeps_values_and_types(tmp_path):
     assert back["when"].iloc[2] == pd.Timestamp("2021-06-30 12:30")
 
 
-def test_csv_to_csv_real_file(tmp_path, shared_data):
-    original = read_table(shared_data / "adult.csv").data
+def test_csv_to_csv_real_file(tmp_path, data_dir):
+    original = read_table(data_dir / "adult.csv.gz").data
     write_release(original, tmp_path / "adult.csv", sep=";")
     again = read_table(tmp_path / "adult.csv").data
     pd.testing.assert_frame_equal(original, again)
@@ -178,19 +178,19 @@ def test_csv_decimal_comma_and_tab(tmp_path):
 
 def test_refuses_to_overwrite_the_input(tmp_path):
     source = tmp_path / "data.csv"
-    source.write_text("a\n1\n")
+    source.write_text("a\n1\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"data\.csv: refusing to overwrite the input file"):
         write_release(pd.DataFrame({"a": [2]}), tmp_path / "data.csv", input_path=source)
     with pytest.raises(InputError, match="refusing to overwrite"):  # through another spelling
         write_release(
             pd.DataFrame({"a": [2]}), tmp_path / "sub" / ".." / "data.csv", input_path=source
         )
-    assert source.read_text() == "a\n1\n"
+    assert source.read_text(encoding="utf-8") == "a\n1\n"
 
 
 def test_refuses_when_the_sidecar_would_overwrite_the_input(tmp_path):
     source = tmp_path / "data.json"
-    source.write_text("{}")
+    source.write_text("{}", encoding="utf-8")
     with pytest.raises(InputError, match=r"data\.json: refusing to overwrite"):
         write_release(pd.DataFrame({"a": [1]}), tmp_path / "data.csv", input_path=source)
 

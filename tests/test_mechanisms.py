@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -21,7 +20,6 @@ from engine.mechanisms.sampling import (
     bernoulli_exp,
     exact_discrete_laplace,
     noise_source,
-    seed_policy,
 )
 
 # --- samplers -------------------------------------------------------------------------------
@@ -82,18 +80,20 @@ def test_os_uniform_integers_are_uniform() -> None:
 def test_seed_policy() -> None:
     assert isinstance(noise_source(None), OsEntropy)
     assert noise_source(3).reproducible and not noise_source(None).reproducible
-    assert "only as private as the seed is secret" in seed_policy(3)
-    assert "cannot be reproduced" in seed_policy(None)
+    from engine.text import seed_text
+
+    assert "only as private as the seed is secret" in seed_text(3, noise=True)
+    assert "cannot be reproduced" in seed_text(None, noise=True)
     a = Seeded(9).discrete_laplace(50, 100)
     assert np.array_equal(a, Seeded(9).discrete_laplace(50, 100))
     assert not np.array_equal(a, Seeded(10).discrete_laplace(50, 100))
 
 
-def test_a_million_values_are_fast_with_a_seed() -> None:
+def test_a_million_values_with_a_seed() -> None:
+    """One call noises a million values (its time: ``benchmarks/noise_table.py``)."""
     x = np.random.default_rng(0).uniform(0, 250_000, 1_000_000)
-    started = time.perf_counter()
     out = lp.laplace_release(x, 0, 250_000, 1.0, Seeded(1))
-    assert time.perf_counter() - started < 10
+    assert out.values.shape == x.shape
     assert np.isfinite(out.values).all()
 
 
@@ -105,7 +105,10 @@ def test_laplace_noise_has_scale_delta_over_epsilon() -> None:
     x = rng.normal(100_000, 80_000, 30_000)  # some values fall outside the bounds
     out = lp.laplace_release(x, 0, 250_000, 2.0, Seeded(2))
     assert out.clamped.min() == 0 and out.clamped.max() == 250_000
-    noise = out.values - out.clamped
+    # released values are clamped to the bounds again after the noise (post-processing)
+    assert out.values.min() == 0 and out.values.max() == 250_000
+    assert np.array_equal(out.values, np.clip(out.noisy, 0, 250_000))
+    noise = out.noisy - out.clamped
     assert stats.kstest(noise, stats.laplace(scale=125_000).cdf).pvalue > 1e-3
     assert stats.kstest(noise, stats.laplace(scale=150_000).cdf).pvalue < 1e-6
     assert stats.kstest(noise, stats.laplace(scale=100_000).cdf).pvalue < 1e-6
@@ -195,8 +198,11 @@ def test_insensitive_noise_has_scale_delta_over_k_epsilon() -> None:
     assert sizes.min() == k and sizes.max() <= 2 * k - 1
     # every member of a group carries the same value
     first = np.zeros(sizes.size)
-    first[groups] = out.values
-    assert np.array_equal(first[groups], out.values)
+    first[groups] = out.noisy
+    assert np.array_equal(first[groups], out.noisy)
+    # released: the noisy group value clamped to the bounds (post-processing)
+    assert np.array_equal(out.values, np.clip(out.noisy, 0, 1000))
+    assert out.values.min() >= 0 and out.values.max() <= 1000
     noise = first - np.bincount(groups, weights=out.clamped) / sizes
     target = 1000 / (k * eps)
     assert out.scale == pytest.approx(target, rel=1e-3) and out.scale >= target

@@ -23,15 +23,15 @@ def _standardised(path) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
-def test_textbook_mdav_reproduces_the_published_figures(shared_data, name):
-    X = _standardised(shared_data / name)
+def test_textbook_mdav_reproduces_the_published_figures(data_dir, name):
+    X = _standardised(data_dir / f"{name}.gz")
     for k, published in PUBLISHED[name].items():
         assert 100 * sse_sst(X, mdav(X, k)) == pytest.approx(published, abs=0.005)
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
-def test_microaggregate_beats_plain_mdav(shared_data, name):
-    X = _standardised(shared_data / name)
+def test_microaggregate_beats_plain_mdav(data_dir, name):
+    X = _standardised(data_dir / f"{name}.gz")
     for k, published in PUBLISHED[name].items():
         labels = microaggregate(X, k, seed=0)
         sizes = np.bincount(labels)

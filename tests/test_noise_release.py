@@ -17,40 +17,50 @@ from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
 from engine.release import noise as rel
 from engine.release.anonymize import anonymize
-from engine.release.noise import noise_release
 
-#: every key the summary must carry (the buckets route's and the noise route's)
+#: every key the summary must carry (the same shape as the buckets route's)
 SUMMARY_KEYS = {
+    "parameters",
     "mechanism",
     "epsilon",
-    "bounds",
-    "noise_scale",
-    "stochastic_t",
-    "draws",
-    "epsilon_spent",
+    "noise",
     "guarantees",
     "n_records",
     "n_released",
-    "k",
+    "k_achieved",
     "t",
+    "t_kind",
     "n_classes",
+    "class_sizes",
+    "buckets",
     "information_loss",
     "seconds",
     "seed_policy",
     "warnings",
 }
+#: and what its noise part says
+NOISE_KEYS = {
+    "bounds",
+    "noise_scale",
+    "stochastic_t",
+    "draws",
+    "epsilon_spent",
+    "epsilon_local",
+    "epsilon_per_column",
+    "columns",
+}
 
 
 @pytest.fixture(scope="module")
-def acs(shared_data) -> pd.DataFrame:
+def acs(data_dir) -> pd.DataFrame:
     """A deterministic slice of the ACS sample, read as the product reads it (N/A is text)."""
-    df = pd.read_csv(shared_data / "acs-census-sample.csv", sep=";", keep_default_na=False)
+    df = pd.read_csv(data_dir / "acs-census-sample.csv.gz", sep=";", keep_default_na=False)
     return df.iloc[::9].reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
-def adult(shared_data) -> pd.DataFrame:
-    df = pd.read_csv(shared_data / "adult.csv", sep=";", keep_default_na=False)
+def adult(data_dir) -> pd.DataFrame:
+    df = pd.read_csv(data_dir / "adult.csv.gz", sep=";", keep_default_na=False)
     return df.iloc[::3].reset_index(drop=True)
 
 
@@ -93,21 +103,28 @@ def test_acs_laplace_end_to_end(acs, acs_release) -> None:
     assert not (table["Income"] == -10000).any()
     # released incomes are whole numbers like the input
     assert str(table["Income"].dtype) == "Int64"
-    summary = release.summary
-    assert set(summary) >= SUMMARY_KEYS
-    assert summary["mechanism"] == "laplace" and summary["draws"] == 1
-    assert summary["bounds"] == {"Income": [0.0, 250_000.0]}
-    assert summary["noise_scale"]["Income"] == pytest.approx(250_000, rel=1e-6)
-    assert summary["stochastic_t"] == pytest.approx(
+    summary = release.summary.to_dict()
+    noise = summary["noise"]
+    assert set(summary) >= SUMMARY_KEYS and set(noise) >= NOISE_KEYS
+    assert summary["mechanism"] == "laplace" and noise["draws"] == 1
+    assert noise["bounds"] == {"Income": [0.0, 250_000.0]}
+    assert noise["noise_scale"]["Income"] == pytest.approx(250_000, rel=1e-6)
+    assert noise["stochastic_t"] == pytest.approx(
         stochastic_t(1.0, release.verification.k, len(acs))
     )
-    assert summary["k"] == 5 and summary["n_records"] == len(acs)
+    assert summary["parameters"]["k"] == 5 and summary["n_records"] == len(acs)
     loss = summary["information_loss"]
     assert 0 <= loss["qi_sse_sst"] < 0.05
     income = acs["Income"].to_numpy(dtype=float)
     income = income[income != -10000]
-    # Laplace noise of scale b has variance 2b²: SSE/SST ≈ 2·250000² / var(income)
-    assert loss["confidential_sse_sst"] == pytest.approx(2 * 250_000**2 / income.var(), rel=0.1)
+    # Laplace noise of scale b = 250,000, the result clamped to [0, 250,000] again: SSE/SST
+    # is E[(clip(x + L) − x)²] / var(income), here by simulation
+    rng = np.random.default_rng(0)
+    simulated = np.clip(income + stats.laplace(scale=250_000).rvs(income.size, rng), 0, 250_000)
+    expected = ((simulated - income) ** 2).mean() / income.var()
+    assert loss["confidential_sse_sst"] == pytest.approx(expected, rel=0.1)
+    released = table["Income"].dropna().to_numpy(dtype=float)
+    assert released.min() >= 0 and released.max() <= 250_000
     assert summary["n_classes"] == release.verification.n_classes
     assert all(g["assumption"] and g["source"] for g in summary["guarantees"])
     assert "only as private as the seed is secret" in summary["seed_policy"]
@@ -121,10 +138,13 @@ def test_acs_noise_has_the_claimed_law(acs, acs_release) -> None:
     clamped = np.clip(income[income != -10000], 0, 250_000)
     released = acs_release.table["Income"].dropna().to_numpy(dtype=float)
     rng = np.random.default_rng(0)
-    simulated = clamped + stats.laplace(scale=250_000).rvs(size=clamped.size, random_state=rng)
-    assert stats.ks_2samp(released, simulated).pvalue > 1e-3
-    wrong = clamped + stats.laplace(scale=400_000).rvs(size=clamped.size, random_state=rng)
-    assert stats.ks_2samp(released, wrong).pvalue < 1e-6
+
+    def simulate(scale: float) -> np.ndarray:
+        noise = stats.laplace(scale=scale).rvs(size=clamped.size, random_state=rng)
+        return np.clip(clamped + noise, 0, 250_000)  # clamped again after the noise
+
+    assert stats.ks_2samp(released, simulate(250_000)).pvalue > 1e-3
+    assert stats.ks_2samp(released, simulate(400_000)).pvalue < 1e-6
 
 
 def test_input_order_is_not_released(acs, acs_release) -> None:
@@ -134,32 +154,34 @@ def test_input_order_is_not_released(acs, acs_release) -> None:
 
 def test_seed_makes_the_release_reproducible(acs) -> None:
     small = acs.iloc[::12]
-    a = noise_release(small, acs_config(seed=3))
-    b = noise_release(small, acs_config(seed=3))
-    c = noise_release(small, acs_config(seed=None))
+    a = anonymize(small, acs_config(seed=3))
+    b = anonymize(small, acs_config(seed=3))
+    c = anonymize(small, acs_config(seed=None))
     pd.testing.assert_frame_equal(a.table, b.table)
     assert not a.table["Income"].equals(c.table["Income"])
-    assert "cannot be reproduced" in c.summary["seed_policy"]
+    assert "cannot be reproduced" in c.summary.seed_policy
 
 
 def test_insensitive_variant_has_less_noise(acs, acs_release) -> None:
-    release = noise_release(acs, acs_config(insensitive=True))
-    s = release.summary
-    assert s["noise_scale"]["Income"] == pytest.approx(250_000 / 5, rel=1e-3)
-    plain_mae = acs_release.summary["confidential"]["Income"]["mean_absolute_error"]
-    assert s["confidential"]["Income"]["mean_absolute_error"] < plain_mae / 3
+    release = anonymize(acs, acs_config(insensitive=True))
+    s = release.summary.to_dict()
+    noise = s["noise"]
+    assert noise["noise_scale"]["Income"] == pytest.approx(250_000 / 5, rel=1e-3)
+    plain_mae = acs_release.summary.noise.columns["Income"]["mean_absolute_error"]
+    assert noise["columns"]["Income"]["mean_absolute_error"] < plain_mae / 3
     # per record the bound is weaker: Proposition 1 uses k·ε
-    assert s["epsilon_local"] == pytest.approx(5.0)
-    assert s["stochastic_t"] == pytest.approx(stochastic_t(5.0, release.verification.k, len(acs)))
+    assert noise["epsilon_local"] == pytest.approx(5.0)
+    expected_t = stochastic_t(5.0, release.verification.k, len(acs))
+    assert noise["stochastic_t"] == pytest.approx(expected_t)
     assert any("linked" in g["assumption"] for g in s["guarantees"])
     assert release.verification.ok
 
 
-def test_bounds_from_the_data_are_a_visible_warning(acs) -> None:
-    release = noise_release(acs.iloc[::12], acs_config(bounds={}))
-    assert release.summary["bounds_from_data"] == ["Income"]
-    assert release.warnings and "disclosed" in release.warnings[0]
-    assert release.summary["warnings"] == release.warnings
+def test_laplace_never_takes_its_bounds_from_the_data(acs) -> None:
+    with pytest.raises(rel.BoundsRequiredError, match="'Income' needs public bounds") as err:
+        anonymize(acs.iloc[::12], acs_config(bounds={}))
+    assert err.value.columns == ["Income"] and err.value.exit_code == 2
+    assert "--bounds" not in err.value.message  # the engine speaks to every front end
 
 
 def test_adult_salary_by_randomized_response(adult) -> None:
@@ -177,9 +199,9 @@ def test_adult_salary_by_randomized_response(adult) -> None:
     assert sorted(release.table["education"]) == sorted(adult["education"])  # kept unchanged
     assert release.verification.ok and release.verification.k >= 10
     assert class_sizes_of(release.table, ["age", "sex", "race"]).min() >= 10
-    s = release.summary
+    s = release.summary.to_dict()
     assert set(s) >= SUMMARY_KEYS
-    detail = s["confidential"]["salary-class"]
+    detail = s["noise"]["columns"]["salary-class"]
     assert detail["mechanism"] == "randomized response"
     p = detail["keep_probability"]
     assert math.exp(detail["epsilon"]) == pytest.approx(1 + 2 * p / (1 - p))
@@ -204,10 +226,10 @@ def test_epsilon_is_split_over_columns(adult) -> None:
         bounds={"age": (17, 90)},
         seed=1,
     )
-    s = noise_release(adult.iloc[:2000], config).summary
-    assert s["epsilon_per_column"] == {"age": 1.0, "salary-class": 1.0}
-    assert s["noise_scale"]["age"] == pytest.approx(73.0, rel=1e-6)
-    assert s["epsilon_local"] == pytest.approx(2.0, abs=1e-9)
+    noise = anonymize(adult.iloc[:2000], config).summary.noise
+    assert noise.epsilon_per_column == {"age": 1.0, "salary-class": 1.0}
+    assert noise.noise_scale["age"] == pytest.approx(73.0, rel=1e-6)
+    assert noise.epsilon_local == pytest.approx(2.0, abs=1e-9)
 
 
 def _synthetic(n: int = 240) -> pd.DataFrame:
@@ -222,16 +244,19 @@ def test_resample_until_t_reaches_an_actually_t_close_release() -> None:
         qi=("x",),
         confidential=("y",),
         k=60,
-        epsilon=0.05,
+        # released values are clamped to [0, 100] after the noise: with much smaller ε nearly
+        # all of them sit on a bound and no draw has three buckets in every class
+        epsilon=0.5,
         mechanism="laplace",
         bounds={"y": (0, 100)},
         resample_until_t=2.0,
         seed=2,
     )
-    release = noise_release(_synthetic(), config)
-    s = release.summary
-    assert 1 <= s["draws"] <= rel.MAX_DRAWS
-    assert s["epsilon_spent"] == pytest.approx(0.05 * s["draws"])
+    release = anonymize(_synthetic(), config)
+    s = release.summary.to_dict()
+    s.update(s["noise"])
+    assert 1 < s["draws"] <= rel.MAX_DRAWS
+    assert s["epsilon_spent"] == pytest.approx(0.5 * s["draws"])
     assert s["t_achieved"] <= 2.0 and s["t_kind"] == "actual (resampled)"
     # a checker with the table alone finds the same t on quantile buckets of the release
     table = release.table
@@ -262,25 +287,25 @@ def test_resample_gives_up_with_a_clear_message(monkeypatch) -> None:
         seed=2,
     )
     with pytest.raises(InfeasibleError, match="None of 3 draws"):
-        noise_release(_synthetic(), config)
+        anonymize(_synthetic(), config)
 
 
 @pytest.mark.parametrize(
     ("over", "needle"),
     [
-        ({"bounds": {"Age": (0, 99)}}, "not a confidential column"),
+        ({"bounds": {"Age": (0, 99)}}, "'Age' is not one"),
         (
             {"confidential": ("Citizenship",), "bounds": {"Citizenship": (0, 1)}},
             "numeric columns only",
         ),
         ({"k": 10**6}, "needs at least"),
         ({"qi": ("Nope",)}, "No column named"),
-        ({"confidential": ()}, "tag at least one column as confidential"),
+        ({"confidential": (), "bounds": {}}, "tag at least one column as confidential"),
     ],
 )
 def test_bad_configurations_are_clear_errors(acs, over, needle) -> None:
     with pytest.raises((InputError, InfeasibleError), match=needle):
-        noise_release(acs.iloc[::30], acs_config(**over))
+        anonymize(acs.iloc[::30], acs_config(**over))
 
 
 def test_an_all_missing_column_is_a_clear_error() -> None:
@@ -289,17 +314,17 @@ def test_an_all_missing_column_is_a_clear_error() -> None:
         qi=("x",), confidential=("y",), k=2, epsilon=1.0, mechanism="laplace", missing=("N/A",)
     )
     with pytest.raises(InputError, match="all are missing"):
-        noise_release(data, config)
+        anonymize(data, config)
 
 
 def test_cancel_stops_the_run(acs) -> None:
     seen: list[float] = []
     with pytest.raises(CancelledError):
-        noise_release(
+        anonymize(
             acs.iloc[::20], acs_config(), progress=lambda f, m: seen.append(f), cancel=lambda: True
         )
     calls: list[float] = []
-    noise_release(acs.iloc[::20], acs_config(), progress=lambda f, m: calls.append(f))
+    anonymize(acs.iloc[::20], acs_config(), progress=lambda f, m: calls.append(f))
     assert calls[0] == 0.0 and calls[-1] == 1.0 and all(0 <= f <= 1 for f in calls)
     assert seen == []  # cancelled before anything was reported
 
@@ -328,17 +353,26 @@ def test_noise_flags_become_config_arguments() -> None:
     assert kwargs == {
         "mechanism": "laplace",
         "bounds": {"Income": (0.0, 250000.0), "Age": (-1.5, 100.0)},
+        "private_bounds": None,
         "insensitive": True,
         "resample_until_t": 3.0,
     }
-    config = ReleaseParams(qi=("Age",), confidential=("Income",), k=2, epsilon=1.0, **kwargs)
+    config = ReleaseParams(qi=("Sex",), confidential=("Income", "Age"), k=2, epsilon=1.0, **kwargs)
     assert config.bounds["Income"] == (0.0, 250000.0)
     assert parse() == {
         "mechanism": "buckets",
         "bounds": {},
+        "private_bounds": None,
         "insensitive": False,
         "resample_until_t": None,
     }
+    # private bounds: the default share of ε, a fraction, or a percentage
+    assert parse("--mechanism", "laplace", "--bounds", "private")["private_bounds"] == 0.1
+    assert parse("--mechanism", "laplace", "--bounds", "private=0.25")["private_bounds"] == 0.25
+    both = parse("--mechanism", "laplace", "--bounds", "private=5%", "--bounds", "Age=0:99")
+    assert both["private_bounds"] == pytest.approx(0.05) and both["bounds"] == {"Age": (0, 99)}
+    # public bounds also cap the outer labels of the buckets mechanism
+    assert parse("--bounds", "Income=0:250000")["bounds"] == {"Income": (0.0, 250000.0)}
 
 
 @pytest.mark.parametrize(
@@ -349,6 +383,10 @@ def test_noise_flags_become_config_arguments() -> None:
         (["--mechanism", "laplace", "--bounds", "Income=5:1"], "LO < HI"),
         (["--mechanism", "laplace", "--bounds", "I=0:1", "--bounds", "I=0:2"], "twice"),
         (["--insensitive"], "only apply with --mechanism laplace"),
+        (["--bounds", "private"], "only apply with --mechanism laplace"),
+        (["--mechanism", "laplace", "--bounds", "private=1.5"], "between 0 and 1"),
+        (["--mechanism", "laplace", "--bounds", "private=x"], "private=SHARE"),
+        (["--mechanism", "laplace", "--bounds", "private", "--bounds", "private"], "twice"),
         (["--mechanism", "laplace", "--resample-until-t", "0.5"], "≥ 1"),
     ],
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -14,16 +13,15 @@ from engine.params import ReleaseParams
 from engine.report.project import (
     InputChangedError,
     check_input,
-    config_from_dict,
-    config_to_dict,
     file_sha256,
     load_project,
     new_project,
+    project_to_dict,
     save_project,
 )
 from engine.roles import ColumnType
 
-#: every ReleaseParams field set to something other than its default
+#: every ReleaseParams field of the noise route set to something other than its default
 FULL = ReleaseParams(
     qi=("age", "sex"),
     confidential=("income", "disease"),
@@ -35,16 +33,18 @@ FULL = ReleaseParams(
     orders={"disease": ("mild", "severe")},
     missing=("-9", "N/A"),
     column_missing={"income": ("-10000",)},
-    n_buckets=4,
     qi_output="range",
     confidential_output="representative",
     joint=False,
     mechanism="laplace",
     bounds={"income": (0.0, 250000.0)},
+    private_bounds=0.2,
     insensitive=True,
     resample_until_t=3.0,
     seed=12345,
 )
+#: and of the buckets route
+BUCKETS = ReleaseParams(qi=("age",), confidential=("income",), k=4, t=2.5, n_buckets=4)
 
 
 @pytest.fixture
@@ -55,18 +55,55 @@ def csv_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_every_config_field_round_trips() -> None:
-    doc = config_to_dict(FULL)
-    assert config_from_dict(json.loads(json.dumps(doc))) == FULL
+def test_every_field_round_trips_through_the_project_file(tmp_path: Path, csv_file: Path) -> None:
     plain = ReleaseParams(qi=("q",), confidential=(), k=1)
     changed = {
-        f.name for f in fields(ReleaseParams) if getattr(FULL, f.name) != getattr(plain, f.name)
+        name
+        for params in (FULL, BUCKETS)
+        for name in ReleaseParams.CONSTRAINTS
+        if getattr(params, name) != getattr(plain, name)
     }
-    # FULL sets every field but t (exclusive with epsilon; tested below), so a field added to
-    # ReleaseParams without a place in the project file makes this test fail
-    assert changed == {f.name for f in fields(ReleaseParams)} - {"t"}
-    with_t = ReleaseParams(qi=("a",), confidential=("b",), k=3, t=2.0)
-    assert config_from_dict(config_to_dict(with_t)) == with_t
+    # FULL and BUCKETS between them set every field, so a field added to ReleaseParams
+    # without a place in the project file makes this test fail
+    assert changed == set(ReleaseParams.CONSTRAINTS)
+    for params in (FULL, BUCKETS):
+        path = save_project(new_project(csv_file, params), tmp_path / "p.json")
+        assert load_project(path).params == params
+
+
+def test_layout_version_1_files_still_open(tmp_path: Path, csv_file: Path) -> None:
+    """Files saved by tclose 0.1 kept the parameters in sections; they open unchanged."""
+    doc = project_to_dict(new_project(csv_file, FULL), base=tmp_path)
+    p = FULL
+    doc.pop("params")
+    doc.update(
+        format_version=1,
+        roles={
+            "quasi_identifiers": list(p.qi),
+            "confidential": list(p.confidential),
+            "identifiers": list(p.identifiers),
+            "released_unchanged": list(p.keep),
+        },
+        types={c: str(t) for c, t in p.types.items()},
+        orders={c: list(o) for c, o in p.orders.items()},
+        missing={"all_columns": list(p.missing), "per_column": {"income": ["-10000"]}},
+        parameters={
+            "k": 7,
+            "t": None,
+            "epsilon": 1.5,
+            "n_buckets": None,
+            "qi_output": "range",
+            "confidential_output": "representative",
+            "joint": False,
+            "insensitive": True,
+            "resample_until_t": 3.0,
+        },
+        mechanism={"name": "laplace", "bounds": {"income": [0.0, 250000.0]}},
+        seed_policy={"seed": 12345, "reproducible": True, "note": ""},
+    )
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert load_project(path).params == FULL.replace(private_bounds=None)  # new since 1
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
@@ -77,12 +114,13 @@ def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:
     assert doc["format"] == "tclose-project"
     assert doc["input"]["sha256"] == file_sha256(csv_file)
     assert doc["input"]["relative_path"] == "data/survey.csv"
-    assert doc["roles"]["quasi_identifiers"] == ["age", "sex"]
+    assert doc["params"]["qi"] == ["age", "sex"]
     assert doc["input"]["separator"] == ";" and doc["input"]["header_row"] == 0
-    assert doc["parameters"]["k"] == 7 and doc["parameters"]["epsilon"] == 1.5
-    assert doc["mechanism"]["name"] == "laplace"
+    assert doc["params"]["k"] == 7 and doc["params"]["epsilon"] == 1.5
+    assert doc["params"]["mechanism"] == "laplace"
+    assert doc["params"]["bounds"] == {"income": [0.0, 250000.0]}
     assert doc["seed_policy"]["seed"] == 12345 and doc["seed_policy"]["reproducible"] is True
-    assert "confidential" in doc["seed_policy"]["note"]
+    assert "only as private as the seed is secret" in doc["seed_policy"]["note"]
     loaded = load_project(path)
     assert loaded == project
     assert check_input(loaded) == project.input.sha256
@@ -125,13 +163,27 @@ def test_moved_folder_finds_its_input(tmp_path: Path, csv_file: Path) -> None:
     [
         (lambda d: d.pop("format"), "not a tclose project file"),
         (lambda d: d.update(format_version=99), "layout version 99"),
-        (lambda d: d["parameters"].update(kk=3), "unknown parameter"),
-        (lambda d: d["parameters"].pop("k"), "lack k"),
-        (lambda d: d["types"].update(age="decimal"), "unknown column type"),
-        (lambda d: d["seed_policy"].update(seed="42"), "seed must be a whole number"),
-        (lambda d: d["parameters"].update(k=0), "k must be a whole number"),
-        (lambda d: d["roles"].update(quasi_identifiers="age"), "must be a list"),
+        (lambda d: d.update(format_version="1"), "format_version must be a whole number"),
+        (lambda d: d.update(extra=1), "unknown field"),
+        (lambda d: d["params"].update(kk=3), "Unknown parameter"),
+        (lambda d: d["params"].pop("k"), "lack k"),
+        (lambda d: d["params"]["types"].update(age="decimal"), "must be one of 'numeric'"),
+        (lambda d: d["params"].update(seed="42"), "seed must be a whole number"),
+        (lambda d: d["params"].update(seed=-1), "seed must be a whole number"),
+        (lambda d: d["params"].update(k=0), "k must be a whole number"),
+        (lambda d: d["params"].update(k=True), "k must be a whole number"),
+        (lambda d: d["params"].update(k=float("inf")), "k must be a whole number"),
+        (lambda d: d["params"].update(k=[5]), "k must be a whole number"),
+        (lambda d: d["params"].update(epsilon="abc"), "epsilon must be a number"),
+        (lambda d: d["params"].update(joint="no"), "joint must be true or false"),
+        (lambda d: d["params"].update(mechanism="gaussian"), "mechanism must be one of"),
+        (lambda d: d["params"].update(qi_output="bogus"), "qi_output must be one of"),
+        (lambda d: d["params"].update(confidential_output=5), "confidential_output must be"),
+        (lambda d: d["params"]["bounds"].update(income=[None, 1]), "must be \\[low, high\\]"),
+        (lambda d: d["params"].update(qi="age"), "must be a list"),
         (lambda d: d["input"].update(header_row=-1), "header_row"),
+        (lambda d: d["input"].update(separator=5), "separator must be a text"),
+        (lambda d: d["input"].update(encoding=8), "encoding must be a text"),
     ],
 )
 def test_hand_edited_mistakes_are_clear(tmp_path: Path, csv_file: Path, edit, message) -> None:
@@ -153,8 +205,8 @@ def test_broken_json_names_the_line(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def adult_small(shared_data: Path, tmp_path: Path) -> Path:
-    lines = (shared_data / "adult.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+def adult_small(unpacked, tmp_path: Path) -> Path:
+    lines = unpacked("adult.csv.gz").read_text(encoding="utf-8").splitlines(keepends=True)
     path = tmp_path / "adult-400.csv"
     path.write_text("".join(lines[:401]), encoding="utf-8")
     return path

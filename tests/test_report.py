@@ -13,9 +13,10 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import Buckets, Release, Verification
+from engine.release.result import Buckets, InformationLoss, Release, Verification
 from engine.report.html import ReportFigure, figure_png, render_report, write_report
 from engine.report.sweep import sweep_figure
+from tests.factories import summary_for
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
@@ -59,19 +60,24 @@ def hand_release(qi_name: str = "age") -> Release:
             "disease": ["{flu}"] * 4 + ["{cold}", "{cold}"] + ["{cancer}"] * 4,
         }
     )
+    verification = Verification(
+        k=5,
+        t=1.25,
+        n_records=10,
+        n_classes=2,
+        class_sizes=np.array([5, 5]),
+        ok=True,
+        message="k = 5 and t = 1.25 hold.",
+    )
     return Release(
         table=table,
-        config=cfg,
-        summary={"information_loss": {"qi_sse_sst": 0.125, "confidential_sse_sst": 0.5}},
-        verification=Verification(
-            k=5,
-            t=1.25,
-            n_records=10,
-            n_classes=2,
-            class_sizes=np.array([5, 5]),
-            ok=True,
-            message="k = 5 and t = 1.25 hold.",
+        params=cfg,
+        summary=summary_for(
+            cfg,
+            verification,
+            information_loss=InformationLoss(qi_sse_sst=0.125, confidential_sse_sst=0.5),
         ),
+        verification=verification,
         classes=np.repeat([0, 1], 5),
         data=data,
         buckets=Buckets(
@@ -118,7 +124,7 @@ def test_hand_release_report_sections_and_numbers(one_figure: ReportFigure) -> N
     # ε = 2 ln 1.25 = 0.446 under the stated assumption
     assert "ε = 0.446" in html and "Assumption:" in html
     assert "prior" in html  # the assumption in words
-    assert "0.125" in html  # QI information loss from the summary
+    assert "12.5 %" in html  # QI information loss from the summary
     assert "Fixed seed 7" in html and "confidential as the data" in html
     assert "@media print" in html and "@page" in html
     assert len(decoded_images(html)) == 1
@@ -149,12 +155,12 @@ def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Path]:
+def adult_report(unpacked, tmp_path_factory) -> tuple[Release, str, Path]:
     """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
     from engine.io import read_table
     from engine.release.anonymize import anonymize
 
-    imported = read_table(shared_data / "adult.csv")
+    imported = read_table(unpacked("adult.csv.gz"))
     config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
@@ -166,7 +172,7 @@ def adult_report(shared_data: Path, tmp_path_factory) -> tuple[Release, str, Pat
     path = write_report(
         release, tmp_path_factory.mktemp("report") / "adult.html", input_info=imported.info
     )
-    return release, path.read_text(encoding="utf-8"), shared_data / "adult.csv"
+    return release, path.read_text(encoding="utf-8"), unpacked("adult.csv.gz")
 
 
 def test_adult_report_states_achieved_k_and_t(adult_report) -> None:
@@ -187,7 +193,7 @@ def test_adult_report_images_decode(adult_report) -> None:
     release, html, _ = adult_report
     images = decoded_images(html)
     # buckets, class sizes, closeness heat map, and one before/after plot per QI
-    assert len(images) == 3 + len(release.config.qi)
+    assert len(images) == 3 + len(release.params.qi)
     titles = [alt for alt, _ in images]
     assert "Closeness of every class" in titles
     assert "could not be drawn" not in html

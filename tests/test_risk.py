@@ -10,6 +10,7 @@ from engine.errors import InputError
 from engine.params import ReleaseParams
 from engine.release.result import Buckets, Release, Verification
 from engine.report.risk import class_ids, disclosure_risk, release_risk, table_risk
+from tests.factories import summary_for
 
 
 @pytest.fixture
@@ -110,8 +111,8 @@ def _hand_release(table: pd.DataFrame) -> Release:
     ver = Verification(5, None, 10, 2, np.array([5, 5]), True, "ok")
     return Release(
         table=released,
-        config=cfg,
-        summary={},
+        params=cfg,
+        summary=summary_for(cfg, ver),
         verification=ver,
         classes=np.repeat([0, 1], 5),
         data=table,
@@ -151,7 +152,7 @@ def test_noisy_numbers_have_no_attribute_figures(table: pd.DataFrame) -> None:
     release.data = table.assign(disease=np.arange(10.0))
     release.table = release.table.assign(disease=np.arange(10.0) + 0.5)
     release.buckets = None
-    release.config = replace(release.config, t=None, epsilon=1.0, mechanism="laplace")
+    release.params = replace(release.params, t=None, epsilon=1.0, mechanism="laplace")
     risk = release_risk(release)
     assert risk["before"].max_attribute_share is None
     assert risk["after"].max_attribute_share is None

@@ -24,10 +24,10 @@ def test_grid_is_sorted_and_deduplicated() -> None:
     [
         ({"ks": [5]}, "as t values or as ε values"),
         ({"ts": [2], "epsilons": [1], "ks": [5]}, "as t values or as ε values"),
-        ({"ts": [0.5], "ks": [5]}, r"t of the sweep must be a number ≥ 1"),
-        ({"epsilons": [0], "ks": [5]}, r"ε of the sweep must be a number > 0"),
+        ({"ts": [0.5], "ks": [5]}, r"t must be a number ≥ 1, not 0.5"),
+        ({"epsilons": [0], "ks": [5]}, r"epsilon must be a number > 0"),
         ({"ts": [2], "ks": []}, "whole numbers ≥ 1"),
-        ({"ts": [2], "ks": [0]}, "whole numbers ≥ 1"),
+        ({"ts": [2], "ks": [0]}, "k must be a whole number ≥ 1"),
         ({"ts": [float("nan")], "ks": [5]}, "must be a number"),
     ],
 )
@@ -83,7 +83,7 @@ def test_cli_rejects_bad_flags(tmp_path, capsys) -> None:
     out = tmp_path / "s.csv"
     base = ["sweep", str(data), "--qi", "a", "--confidential", "b", "-o", str(out)]
     assert main([*base, "--t", "2,x", "--k", "5"]) == 2
-    assert "--t takes numbers" in capsys.readouterr().err
+    assert "t must be a number ≥ 1, not 'x'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:  # argparse: one line, exit code 2
         main([*base, "--t", "2", "--epsilon", "1", "--k", "5"])
     assert exit_info.value.code == 2
@@ -112,13 +112,13 @@ def test_dominated_points_are_flagged() -> None:
 
 
 @pytest.fixture(scope="module")
-def adult_sweep(shared_data) -> pd.DataFrame:
+def adult_sweep(data_dir) -> pd.DataFrame:
     """The first 3,000 records of adult.csv, t ∈ {1.5, 3, 10} × k ∈ {5, 10, 25}."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:3000]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:3000]
     config = ReleaseParams(
         qi=("age", "sex", "race", "marital-status", "education"),
         confidential=("salary-class",),
@@ -189,18 +189,18 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
     cfg = replace(adult_sweep.attrs["config"], t=3.0, k=10)
     release = anonymize(adult_sweep.attrs["data"], cfg)
     row = pick_point(adult_sweep, "t", 3.0, 10)
-    assert row["qi_sse_sst"] == pytest.approx(release.summary["information_loss"]["qi_sse_sst"])
+    assert row["qi_sse_sst"] == pytest.approx(release.summary.information_loss.qi_sse_sst)
     assert row["achieved_t"] == pytest.approx(release.verification.t)
     assert row["n_classes"] == release.verification.n_classes
 
 
-def test_sweep_can_be_cancelled(shared_data) -> None:
+def test_sweep_can_be_cancelled(data_dir) -> None:
     from engine.errors import CancelledError
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:500]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:500]
     config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     calls = []
 
@@ -212,28 +212,29 @@ def test_sweep_can_be_cancelled(shared_data) -> None:
         run_sweep(data, config, ts=[2, 3, 4], ks=[5, 10], cancel=cancel)
 
 
-def test_infeasible_points_are_rows(shared_data) -> None:
+def test_infeasible_points_are_rows(data_dir) -> None:
     """k = 600 cannot hold on 500 records (whatever t): a row saying why, not a crash."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "adult.csv").data.iloc[:500]
+    data = read_table(data_dir / "adult.csv.gz").data.iloc[:500]
     config = ReleaseParams(qi=("age", "sex"), confidential=("salary-class",), k=5, t=2.0)
     table = run_sweep(data, config, ts=[2.0], ks=[5, 600])
     bad = table[table["k"] == 600].iloc[0]
-    assert not bad["feasible"] and "largest possible k is 500" in bad["message"]
+    assert not bad["feasible"] and "needs at least 600 records" in bad["message"]
     assert math.isnan(bad["qi_sse_sst"]) and not bad["dominated"]
     assert table[table["k"] == 5]["feasible"].all()
 
 
-def test_epsilon_sweep_of_the_noise_mechanism(shared_data) -> None:
-    """Laplace noise of scale Δ/ε: the distortion falls about 100-fold per decade of ε."""
+def test_epsilon_sweep_of_the_noise_mechanism(data_dir) -> None:
+    """Laplace noise of scale Δ/ε, clamped to the bounds again: the distortion is that of
+    clip(x + Laplace(Δ/ε)), which falls with ε (at most Δ² per record when ε is tiny)."""
     from engine.io import read_table
     from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
-    data = read_table(shared_data / "casc-census.csv").data
+    data = read_table(data_dir / "casc-census.csv.gz").data
     config = ReleaseParams(
         qi=("AFNLWGT", "AGI"),
         confidential=("WSALVAL",),
@@ -243,11 +244,17 @@ def test_epsilon_sweep_of_the_noise_mechanism(shared_data) -> None:
         bounds={"WSALVAL": (0.0, 300000.0)},
         seed=3,
     )
-    table = run_sweep(data, config, epsilons=[0.1, 1, 10], ks=[5])
+    table = run_sweep(data, config, epsilons=[0.1, 1, 10, 100], ks=[5])
     assert table.attrs["level"] == "epsilon" and table.attrs["measure"] == "confidential_sse_sst"
-    assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0]
+    assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0, 100.0]
     loss = table["confidential_sse_sst"].to_numpy()
-    assert loss[0] > 10 * loss[1] > 100 * loss[2]
+    assert loss[0] > loss[1] > 10 * loss[2] > 100 * loss[3]
+    x = data["WSALVAL"].to_numpy(dtype=float)
+    rng = np.random.default_rng(0)
+    for eps, got in zip([0.1, 1, 10, 100], loss, strict=True):
+        noisy = np.clip(x + rng.laplace(scale=300_000 / eps, size=(200, x.size)), 0, 300_000)
+        assert got == pytest.approx(((noisy - x) ** 2).mean() / x.var(), rel=0.15)
     assert table["qi_sse_sst"].nunique() == 1  # the QIs do not depend on ε
     ax = sweep_figure(table).axes[0]
+    # the loss spans more than two decades over ε = 0.1 … 100: both axes logarithmic
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"

@@ -4,8 +4,14 @@ Each sub-command module defines ``register(subparsers)``, which adds its parser 
 ``func`` to a function ``(args) -> int`` returning the exit code.  :func:`main` turns every
 :class:`~engine.errors.TcloseError` into one line on stderr and its exit code: 0 success,
 2 bad usage or bad input, 3 infeasible parameters, 4 a release that failed verification,
-130 cancelled.  Anything else is a bug and says so, still without a traceback unless
-``TCLOSE_DEBUG`` is set.
+130 interrupted (Ctrl+C), 143 terminated (SIGTERM).  Anything else is a bug and says so,
+still without a traceback unless ``TCLOSE_DEBUG`` is set.
+
+:mod:`engine.streams` makes the output safe for any console encoding;
+:mod:`engine.cli.console` turns SIGTERM into an interruption, keeps library warnings off
+stderr and draws the progress bar: a command passes ``args.progress`` (None, or a progress
+function) to the engine calls that take long.
+Every command accepts ``-q``/``--quiet``: no progress on stderr.
 """
 
 from __future__ import annotations
@@ -16,11 +22,13 @@ import os
 import sys
 from collections.abc import Sequence
 
+from engine import streams
+from engine.cli import console
 from engine.errors import TcloseError
 from engine.version import __version__
 
 #: sub-command modules, in the order ``tclose --help`` lists them
-COMMANDS = ("anonymize", "verify", "convert", "sweep", "run")
+COMMANDS = ("anonymize", "plan", "verify", "convert", "sweep", "run")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,24 +50,42 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"engine.cli.{name}").register(sub)
+    for command in sub.choices.values():
+        _add_quiet(command)
     return parser
+
+
+def _add_quiet(parser: argparse.ArgumentParser) -> None:
+    """``-q``/``--quiet`` for a command that does not define it itself."""
+    if "--quiet" not in parser._option_string_actions:
+        parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns (and as a script exits with) the exit code."""
+    streams.make_streams_safe()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    args.progress = console.progress_bar(quiet=args.quiet)
     try:
-        return int(args.func(args))
+        with console.sigterm_as_interrupt(), console.library_warnings_hidden():
+            try:
+                return int(args.func(args))
+            finally:
+                if args.progress is not None:
+                    args.progress.close()
     except TcloseError as err:
         print(f"tclose: {err.message}", file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
         sys.stderr.close()
         return 0
+    except console.Terminated as stop:
+        print("tclose: terminated; nothing was written.", file=sys.stderr)
+        return stop.exit_code
     except KeyboardInterrupt:
         print("tclose: interrupted; nothing was written.", file=sys.stderr)
         return 130

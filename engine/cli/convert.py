@@ -10,11 +10,11 @@ Theorems 1 and 5) are listed as well, marked with "does not follow".
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
 from engine.privacy import Guarantee, guarantees
+from engine.streams import json_text
 
 MECHANISMS = ("buckets", "laplace", "insensitive", "randomized_response")
 
@@ -65,12 +65,6 @@ def format_table(items: list[Guarantee], header: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _write(text: str) -> None:
-    """Print, replacing characters (ε, ∞) a legacy console encoding cannot show."""
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    sys.stdout.write(text.encode(encoding, errors="replace").decode(encoding))
-
-
 def run(args: argparse.Namespace) -> int:
     items = guarantees(t=args.t, epsilon=args.epsilon, k=args.k, n=args.n, mechanism=args.mechanism)
     inputs = {
@@ -85,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
             "inputs": {key: v for key, v in inputs.items() if v is not None},
             "guarantees": [g.to_dict() for g in items],
         }
-        _write(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+        sys.stdout.write(json_text(payload, allow_nan=False) + "\n")
         return 0
     given = ", ".join(
         f"{name} = {_value(v)}"
         for name, v in (("t", args.t), ("ε", args.epsilon), ("k", args.k), ("N", args.n))
         if v is not None
     )
-    _write(format_table(items, f"{given} (mechanism: {args.mechanism})"))
+    sys.stdout.write(format_table(items, f"{given} (mechanism: {args.mechanism})"))
     return 0

@@ -2,16 +2,20 @@
 
 ``add_noise_arguments(parser)`` adds ``--mechanism``, ``--bounds``, ``--insensitive`` and
 ``--resample-until-t``; ``noise_config_kwargs(args)`` turns them into keyword arguments of
-:class:`engine.params.ReleaseParams`, with one clear message for every bad value.
+:class:`engine.params.ReleaseParams`, with one clear message for every bad value;
+:func:`bounds_hint` says how to give the bounds that Laplace noise needs.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import InputError
+from engine.mechanisms.bounds import DEFAULT_SHARE
 
 MECHANISMS = ("buckets", "laplace")
 
@@ -34,10 +38,13 @@ def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
         "--bounds",
         action="append",
         default=[],
-        metavar="COL=LO:HI",
+        metavar="COL=LO:HI|private[=SHARE]",
         help=(
-            "public bounds of a numeric confidential column (repeat per column); values are "
-            "clamped to them. Without bounds the data's min/max are used and disclosed"
+            "public bounds of a numeric confidential column, known without the data (repeat "
+            "per column). laplace needs them for every numeric confidential column: values "
+            "are clamped to them before and after the noise; buckets: the outer labels end "
+            "at them. 'private' estimates the bounds of the columns without public ones from "
+            f"DP quantiles, spending SHARE of each such column's ε (default {DEFAULT_SHARE:g})"
         ),
     )
     group.add_argument(
@@ -54,6 +61,31 @@ def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="T",
         help="redraw the noise until the release is actually T-close; spends ε per draw",
     )
+
+
+def parse_private(items: list[str]) -> tuple[list[str], float | None]:
+    """The ``private[=SHARE]`` items taken out of ``--bounds``: (the rest, the share or None).
+
+    SHARE is a fraction (0.1) or a percentage (10%) of ε, strictly between 0 and 1.
+    """
+    rest, share = [], None
+    for item in items:
+        word, _, value = item.partition("=")
+        if word.strip().lower() != "private" or ":" in value:
+            rest.append(item)
+            continue
+        if share is not None:
+            raise InputError("--bounds private was given twice.")
+        text = value.strip()
+        try:
+            share = float(text[:-1]) / 100 if text.endswith("%") else float(text or DEFAULT_SHARE)
+        except ValueError:
+            raise InputError(
+                f"--bounds {item!r}: write private or private=SHARE, e.g. private=0.1."
+            ) from None
+        if not (math.isfinite(share) and 0 < share < 1):
+            raise InputError(f"--bounds {item!r}: the share of ε must lie between 0 and 1.")
+    return rest, share
 
 
 def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
@@ -81,14 +113,15 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """ReleaseParams keyword arguments from the parsed noise flags."""
     mechanism = args.mechanism
-    bounds = parse_bounds(list(args.bounds))
+    items, private = parse_private(list(args.bounds))
+    bounds = parse_bounds(items)
     insensitive = bool(args.insensitive)
     resample = args.resample_until_t
     if mechanism == "buckets":
         used = [
             flag
             for flag, on in (
-                ("--bounds", bool(bounds)),
+                ("--bounds private", private is not None),
                 ("--insensitive", insensitive),
                 ("--resample-until-t", resample is not None),
             )
@@ -101,6 +134,24 @@ def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "mechanism": mechanism,
         "bounds": bounds,
+        "private_bounds": private,
         "insensitive": insensitive,
         "resample_until_t": resample,
     }
+
+
+def bounds_hint(columns: list[str]) -> str:
+    """The command-line way to give missing bounds, appended to the engine's message."""
+    flags = " ".join(f"--bounds {c}=LO:HI" for c in columns)
+    return f"On the command line: {flags}, or --bounds private[=SHARE]."
+
+
+@contextlib.contextmanager
+def bounds_hint_on_error() -> Iterator[None]:
+    """Add the command line's ways of giving bounds to the engine's "needs public bounds"."""
+    from engine.release.noise import BoundsRequiredError
+
+    try:
+        yield
+    except BoundsRequiredError as err:
+        raise InputError(f"{err.message} {bounds_hint(err.columns)}") from err

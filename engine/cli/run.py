@@ -96,9 +96,17 @@ def run(args: argparse.Namespace) -> int:
             check_input(project)
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    release, info = replay(project, accept_changed_input=args.accept_changed_input)
-    metadata = {**release.summary, "project": str(args.project.name)}
-    written = write_release(release.table, output, metadata=metadata, input_path=project.input.path)
+    release, info = replay(
+        project, accept_changed_input=args.accept_changed_input, progress=args.progress
+    )
+    metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
+    written = write_release(
+        release.table,
+        output,
+        metadata=metadata,
+        input_path=project.input.path,
+        progress=args.progress,
+    )
     if report is not None:
         written.append(write_report(release, report, input_info=info))
     ver = release.verification
@@ -122,7 +130,7 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
             raise
         print(f"tclose run: warning: {err.message}", file=sys.stderr)
     sep = project.input.read_options().get("sep")
-    _, ver, written = anonymize_file(backend, project.input.path, project.config, output, sep=sep)
+    _, ver, written = anonymize_file(backend, project.input.path, project.params, output, sep=sep)
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))

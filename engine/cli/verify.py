@@ -7,11 +7,12 @@ bounds given with ``--k``/``--t`` hold (or none were given), 4 when they do not.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
-from engine.cli.anonymize import add_cluster_argument, columns, parse_cluster
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
+from engine.cli.params_args import columns
+from engine.streams import json_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         "worst_class": v.worst_class,
         "worst_bucket": v.worst_bucket,
     }
-    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+    print(json_text(out, default=str))
     if not v.ok:
         print(f"tclose: {v.message}", file=sys.stderr)
         return 4

@@ -37,6 +37,7 @@ from engine.distributed.buckets import (
     BucketLookup,
     buckets_from_intervals,
     digest,
+    digest_scale,
     digest_thresholds,
     interval_counts,
     make_buckets_from_counts,
@@ -71,15 +72,9 @@ from engine.errors import InputError, VerificationError
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
+from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.anonymize import (
-    EPSILON_ASSUMPTION,
-    _bucket_summary,
-    _json_ready,
-    choose_class_size,
-    monotone_size_candidates,
-    size_sample,
-)
+from engine.release.anonymize import choose_class_size, monotone_size_candidates, size_sample
 from engine.release.blocks import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
@@ -90,13 +85,22 @@ from engine.release.blocks import (
     spreads_from_sums,
     widest_dimension,
 )
-from engine.release.buckets import optimal_bucket_count
+from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
-from engine.release.metrics import class_size_stats
+from engine.release.guarantees import release_guarantees
 from engine.release.partition import layout_counts
 from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import Buckets, Verification
+from engine.release.result import (
+    Buckets,
+    ClassSizes,
+    InformationLoss,
+    RunSummary,
+    Verification,
+    bucket_rows,
+    json_ready,
+)
+from engine.text import seed_text
 from engine.version import __version__
 
 #: records of a node that one worker takes whole (the distributed levels stop below it)
@@ -112,7 +116,7 @@ class ClusterRelease:
     #: futures of the released parts (pandas frames), in order
     parts: list[Any]
     columns: list[str]
-    summary: dict[str, Any]
+    summary: RunSummary
     verification: Verification
     warnings: list[str]
 
@@ -342,37 +346,37 @@ def anonymize_on_cluster(
     t = params.bucket_t
     buckets, lookup = None, None
     warnings: list[str] = []
-    if confidential:
-        assert t is not None
-        wanted_b = params.n_buckets or min(optimal_bucket_count(t), max(2, params.k))
-        if any(isinstance(s[1], str) for s in stats):
-            if len(confidential) > 1 or types[confidential[0]].value not in ("numeric", "date"):
-                raise InputError(
-                    "The confidential values have too many distinct values to count on a "
-                    "cluster; use one numeric confidential column or fewer distinct values."
-                )
-            col, ctype = confidential[0], types[confidential[0]]
-            digests = gather(client, client.map(digest, frames, col=col, ctype=ctype))
-            thresholds = digest_thresholds(digests, wanted_b)
-            counted = gather(client, client.map(interval_counts, frames, col=col, ctype=ctype,
-                                                thresholds=thresholds))  # fmt: skip
-            buckets, lookup = buckets_from_intervals(
-                counted, digests, thresholds, col, ctype, wanted_b
-            )
-        else:
-            counts, n_missing = merge_counts([s[1] for s in stats])
-            buckets, lookup = make_buckets_from_counts(
-                counts, n_missing, confidential, types, wanted_b, joint=params.joint,
-                orders=orders,
-            )  # fmt: skip
-        got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
-        if params.n_buckets is not None and got_b < wanted_b:
-            warnings.append(
-                f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
-                "data has too few distinct values."
-            )
-    else:
+    if not confidential:
         raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
+    assert t is not None
+    wanted_b = bucket_count(t, params.k, params.n_buckets)
+    if any(isinstance(s[1], str) for s in stats):
+        if len(confidential) > 1 or types[confidential[0]].value not in ("numeric", "date"):
+            raise InputError(
+                "The confidential values have too many distinct values to count on a "
+                "cluster; use one numeric confidential column or fewer distinct values."
+            )
+        col, ctype = confidential[0], types[confidential[0]]
+        digests = gather(client, client.map(digest, frames, col=col, ctype=ctype))
+        scale, sample = digest_scale(digests, ctype, params.bounds.get(col), wanted_b)
+        thresholds = digest_thresholds(scale, sample)
+        counted = gather(client, client.map(interval_counts, frames, col=col, ctype=ctype,
+                                            thresholds=thresholds))  # fmt: skip
+        buckets, lookup = buckets_from_intervals(
+            counted, scale, sample, thresholds, col, ctype, wanted_b
+        )
+    else:
+        counts, n_missing = merge_counts([s[1] for s in stats])
+        buckets, lookup = make_buckets_from_counts(
+            counts, n_missing, confidential, types, wanted_b, joint=params.joint,
+            orders=orders, bounds=params.bounds,
+        )  # fmt: skip
+    got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
+    if params.n_buckets is not None and got_b < wanted_b:
+        warnings.append(
+            f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
+            "data has too few distinct values."
+        )
     del stats
     parts = client.map(_make_part, frames, list(offsets), spec=spec, lookup=lookup)
     del frames
@@ -461,9 +465,11 @@ def anonymize_on_cluster(
         raise VerificationError(
             f"The release failed its independent check and was not written: {verification.message}"
         )
-    summary = _summary(params, verification, buckets, part_stats, types, n, warnings)
-    summary["backend"] = {"name": "dask", "workers": workers, "partitions": len(tables)}
-    summary["seconds"] = round(time.perf_counter() - started, 3)
+    summary = replace(
+        _summary(params, verification, buckets, part_stats, types, n, warnings),
+        backend={"name": "dask", "workers": workers, "partitions": len(tables)},
+        seconds=round(time.perf_counter() - started, 3),
+    )
     step(progress, cancel, 1.0, "Done")
     return ClusterRelease(tables, columns, summary, verification, warnings)
 
@@ -471,88 +477,79 @@ def anonymize_on_cluster(
 def _summary(
     params: ReleaseParams,
     verification: Verification,
-    buckets: Buckets | None,
+    buckets: Buckets,
     part_stats: list[dict],
     types: dict,
     n: int,
     warnings: list[str],
-) -> dict[str, Any]:
-    """The numbers :func:`engine.release.anonymize.make_summary` reports, from partition sums."""
+) -> RunSummary:
+    """The :class:`RunSummary` one machine gives, from the partitions' sums."""
     t = params.bucket_t
     sse = sum(s["sse"] for s in part_stats)
     total = sum(s["sum"] for s in part_stats)
     sst = sum(s["sq"] for s in part_stats) - float((total * total).sum()) / n
     conf_columns: dict[str, dict[str, float]] = {}
-    if buckets is not None:
-        for col in buckets.columns:
-            parts = [s["confidential"][col] for s in part_stats if col in s.get("confidential", {})]
-            if not parts:
-                continue
-            m, sx, sxx, sy, syy, sxy = sum(parts)
-            if m == 0:
-                continue
-            vx, vy = sxx / m - (sx / m) ** 2, syy / m - (sy / m) ** 2
-            sse_c = sxx - 2 * sxy + syy
-            sst_c = sxx - sx * sx / m
-            cov = sxy / m - sx * sy / m / m
-            conf_columns[col] = {
-                "sse_sst": float(sse_c / sst_c) if sst_c > 0 else 0.0,
-                "mean_original": float(sx / m),
-                "mean_released": float(sy / m),
-                "variance_original": float(vx),
-                "variance_released": float(vy),
-                "correlation": float(cov / math.sqrt(vx * vy)) if vx > 0 and vy > 0 else 1.0,
-            }
+    for col in buckets.columns:
+        parts = [s["confidential"][col] for s in part_stats if col in s.get("confidential", {})]
+        if not parts:
+            continue
+        m, sx, sxx, sy, syy, sxy = sum(parts)
+        if m == 0:
+            continue
+        vx, vy = sxx / m - (sx / m) ** 2, syy / m - (sy / m) ** 2
+        sse_c = sxx - 2 * sxy + syy
+        sst_c = sxx - sx * sx / m
+        cov = sxy / m - sx * sy / m / m
+        conf_columns[col] = {
+            "sse_sst": float(sse_c / sst_c) if sst_c > 0 else 0.0,
+            "mean_original": float(sx / m),
+            "mean_released": float(sy / m),
+            "variance_original": float(vx),
+            "variance_released": float(vy),
+            "correlation": float(cov / math.sqrt(vx * vy)) if vx > 0 and vy > 0 else 1.0,
+        }
     conf_loss = (
         float(np.mean([c["sse_sst"] for c in conf_columns.values()])) if conf_columns else None
     )
-    sizes = class_size_stats(sizes=verification.class_sizes)
     achieved_t = verification.t
-    return {
-        "software": f"tclose {__version__}",
-        "mechanism": "buckets",
-        "n_records": n,
-        "n_released": int(verification.n_records),
-        "k": int(params.k),
-        "t": t,
-        "epsilon": (params.epsilon if params.epsilon is not None else 2 * math.log(t))
-        if t is not None
-        else None,
-        "epsilon_from": ("given" if params.epsilon is not None else "t") if t else None,
-        "epsilon_assumption": EPSILON_ASSUMPTION if t is not None else None,
-        "k_achieved": int(verification.k),
-        "t_achieved": achieved_t,
-        "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
-        "worst_class": _json_ready(verification.worst_class),
-        "worst_bucket": _json_ready(verification.worst_bucket),
-        "n_classes": int(verification.n_classes),
-        "n_partition_classes": int(sum(s["classes"] for s in part_stats)),
-        "class_sizes": sizes,
-        "n_buckets": len(buckets.counts) if buckets is not None else 0,
-        "buckets": _bucket_summary(buckets) if buckets is not None else [],
-        "information_loss": {
-            "qi_sse_sst": sse / sst if sst > 0 else 0.0,
-            "confidential_sse_sst": conf_loss,
-            "confidential_columns": conf_columns,
-        },
-        "parameters": {
-            "qi": list(params.qi),
-            "confidential": list(params.confidential),
-            "identifiers": list(params.identifiers),
-            "keep": list(params.keep),
-            "types": {c: str(types[c]) for c in types},
-            "missing": list(params.missing),
-            "n_buckets": params.n_buckets,
-            "qi_output": params.qi_output,
-            "confidential_output": params.confidential_output,
-            "joint": params.joint,
-        },
-        "seed": params.seed,
-        "seed_policy": (
-            "fresh randomness (not reproducible)"
-            if params.seed is None
-            else "fixed seed: row order reproducible, for audits only"
+    if params.seed is not None:
+        warnings = [
+            *warnings,
+            f"A fixed seed ({params.seed}) makes the run reproducible for an audit; keep it as "
+            "confidential as the data.",
+        ]
+    return RunSummary(
+        params=params,
+        software=f"tclose {__version__}",
+        mechanism=params.mechanism,
+        n_records=n,
+        n_released=int(verification.n_records),
+        k_achieved=int(verification.k),
+        t=t,
+        t_kind="asked" if t is not None else None,
+        t_achieved=achieved_t,
+        epsilon=params.epsilon if params.epsilon is not None else epsilon_from_t(t),
+        epsilon_from="given" if params.epsilon is not None else "t",
+        epsilon_achieved=epsilon_from_t(achieved_t) if achieved_t else None,
+        guarantees=tuple(
+            release_guarantees(
+                params, n, class_sizes=verification.class_sizes, achieved_t=achieved_t
+            )
         ),
-        "verification": verification.message,
-        "warnings": list(warnings),
-    }
+        n_classes=int(verification.n_classes),
+        n_partition_classes=int(sum(s["classes"] for s in part_stats)),
+        class_sizes=ClassSizes.of(verification.class_sizes),
+        buckets=tuple(bucket_rows(buckets)),
+        information_loss=InformationLoss(
+            qi_sse_sst=sse / sst if sst > 0 else 0.0,
+            confidential_sse_sst=conf_loss,
+            confidential_columns=conf_columns,
+        ),
+        noise=None,
+        worst_class=json_ready(verification.worst_class),
+        worst_bucket=json_ready(verification.worst_bucket),
+        seed_policy=seed_text(params.seed, noise=False),
+        column_types={c: str(types[c]) for c in types},
+        verification=verification.message,
+        warnings=tuple(warnings),
+    )

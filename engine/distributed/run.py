@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import write_cluster_release
@@ -11,7 +11,7 @@ from engine.distributed.release import anonymize_on_cluster, read_parts
 from engine.distributed.verify import verify_parts
 from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled
-from engine.release.result import Verification
+from engine.release.result import RunSummary, Verification
 
 
 def anonymize_file(
@@ -23,7 +23,7 @@ def anonymize_file(
     sep: str | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
-) -> tuple[dict[str, Any], Verification, list[Path]]:
+) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
     Returns (summary, verification, files written).  Nothing is written unless the release
@@ -33,10 +33,10 @@ def anonymize_file(
         release = anonymize_on_cluster(
             client, source, params, sep=sep, progress=scaled(progress, 0.0, 0.9), cancel=cancel
         )
-        summary = {**release.summary, "input": Path(source).name}
+        summary = replace(release.summary, input=Path(source).name)
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
-            columns=release.columns, metadata=summary, input_path=source,
+            columns=release.columns, metadata=summary.to_dict(), input_path=source,
             progress=scaled(progress, 0.9, 1.0), cancel=cancel,
         )  # fmt: skip
     return summary, release.verification, written

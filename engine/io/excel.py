@@ -20,7 +20,7 @@ import python_calamine
 
 from engine.errors import InputError
 from engine.io.columns import type_text_column, unique_names
-from engine.io.files import OLE_MAGIC, ZIP_MAGIC, check_memory, human_size
+from engine.io.files import OLE_MAGIC, ZIP_MAGIC, check_memory, human_size, open_checked
 from engine.io.info import ImportInfo
 from engine.progress import CancelFn, ProgressFn, step
 
@@ -93,7 +93,6 @@ def open_workbook(
 
 def list_sheets(path: str | Path) -> list[str]:
     """Names of the worksheets of a workbook, in order (chart sheets left out)."""
-    from engine.io.read import open_checked  # local: read.py imports this module
 
     path, head, size = open_checked(path)
     book = open_workbook(path, head, size)

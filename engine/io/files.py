@@ -192,3 +192,20 @@ def atomic_target(path: Path) -> Iterator[Path]:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
+    """``(path, first bytes, size)`` of a readable file, or the InputError saying why not."""
+    path = Path(path)
+    size = check_readable(path)
+    with path.open("rb") as fh:
+        head = fh.read(4096)
+    if size == 0:
+        raise InputError(f"{path.name} is empty (0 bytes): there is nothing to import.")
+    if is_encrypted_office_file(head, path):
+        raise InputError(
+            f"{path.name} is protected with a password (encrypted), so it cannot be read. Open "
+            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
+            "copy, then import the copy."
+        )
+    return path, head, size

@@ -7,6 +7,8 @@ clear message.  The result is always the complete table or an :class:`InputError
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -18,9 +20,8 @@ from engine.io.files import (
     OLE_MAGIC,
     ZIP_MAGIC,
     check_memory,
-    check_readable,
     human_size,
-    is_encrypted_office_file,
+    open_checked,
 )
 from engine.io.info import ImportInfo, ImportResult
 from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
@@ -29,25 +30,10 @@ from engine.progress import CancelFn, ProgressFn, step
 
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
+#: first bytes of a gzip stream (``survey.csv.gz``)
+GZIP_MAGIC = b"\x1f\x8b"
 
-__all__ = ["ImportInfo", "ImportResult", "list_sheets", "open_checked", "read_table"]
-
-
-def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
-    """``(path, first bytes, size)`` of a readable file, or the InputError saying why not."""
-    path = Path(path)
-    size = check_readable(path)
-    with path.open("rb") as fh:
-        head = fh.read(4096)
-    if size == 0:
-        raise InputError(f"{path.name} is empty (0 bytes): there is nothing to import.")
-    if is_encrypted_office_file(head, path):
-        raise InputError(
-            f"{path.name} is protected with a password (encrypted), so it cannot be read. Open "
-            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
-            "copy, then import the copy."
-        )
-    return path, head, size
+__all__ = ["ImportInfo", "ImportResult", "list_sheets", "read_table"]
 
 
 def read_table(
@@ -129,11 +115,37 @@ def _read_any(
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         return read_stats(path, info)
     info.format = "csv"
-    check_memory(path, size * CSV_EXPANSION, memory_limit)
+    if head.startswith(GZIP_MAGIC):
+        content = _gunzip(path, size, memory_limit)
+        info.notes.append(f"{path.name} is gzip-compressed; it was unpacked in memory.")
+    else:
+        check_memory(path, size * CSV_EXPANSION, memory_limit)
+        content = path.read_bytes()
     return read_delimited(
-        path, path.read_bytes(), info, sep=sep, encoding=encoding, decimal=decimal,
+        path, content, info, sep=sep, encoding=encoding, decimal=decimal,
         header_row=header_row, progress=progress, cancel=cancel,
     )  # fmt: skip
+
+
+def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
+    """The unpacked bytes of a gzip-compressed text file (``.csv.gz``), checked for memory.
+
+    The gzip trailer states the unpacked size (modulo 4 GiB), so the memory check can refuse
+    a file before it is unpacked; deflate packs at most about 1032:1, which bounds the
+    figure a damaged trailer could claim.
+    """
+    with path.open("rb") as fh:
+        fh.seek(max(size - 4, 0))
+        unpacked = int.from_bytes(fh.read(4), "little")
+    unpacked = min(max(unpacked, size), size * 1032)
+    check_memory(path, unpacked * CSV_EXPANSION, memory_limit)
+    try:
+        return gzip.decompress(path.read_bytes())
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(
+            f"{path.name} is a damaged or truncated gzip file, so it cannot be read. Unpack "
+            "it with another program to check it, or compress the CSV again."
+        ) from exc
 
 
 def _read_folder(

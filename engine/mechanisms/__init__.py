@@ -3,7 +3,9 @@
 * :mod:`~engine.mechanisms.sampling` — where randomness comes from (OpenDP / OS entropy by
   default, a documented seeded path for audits) and exact integer noise samplers;
 * :mod:`~engine.mechanisms.laplace` — clamping + Laplace noise, plain and after insensitive
-  microaggregation;
+  microaggregation, and the expected absolute error of the noise;
+* :mod:`~engine.mechanisms.bounds` — clamping bounds estimated with DP quantiles, for a column
+  whose public bounds are unknown;
 * :mod:`~engine.mechanisms.response` — randomized response (uniform and empirical) and the
   ε and t of any channel matrix;
 
@@ -11,7 +13,13 @@ The whole noise release (QIs microaggregated, noise drawn, release verified) is
 :func:`engine.release.noise.noise_release`; this package holds only the mechanisms themselves.
 """
 
-from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
+from engine.mechanisms.bounds import PrivateBounds, private_bounds
+from engine.mechanisms.laplace import (
+    LaplaceOutcome,
+    expected_abs_error,
+    insensitive_release,
+    laplace_release,
+)
 from engine.mechanisms.response import (
     ResponseOutcome,
     channel_epsilon,
@@ -19,17 +27,19 @@ from engine.mechanisms.response import (
     empirical_response,
     randomized_response,
 )
-from engine.mechanisms.sampling import noise_source, seed_policy
+from engine.mechanisms.sampling import noise_source
 
 __all__ = [
     "LaplaceOutcome",
+    "PrivateBounds",
     "ResponseOutcome",
     "channel_epsilon",
     "channel_t",
     "empirical_response",
+    "expected_abs_error",
     "insensitive_release",
     "laplace_release",
     "noise_source",
+    "private_bounds",
     "randomized_response",
-    "seed_policy",
 ]

@@ -1,14 +1,17 @@
 """Laplace noise for numeric confidential values, plain and after insensitive microaggregation.
 
 Plain (Construction B): clamp every value to public bounds [lo, hi], add Laplace noise of scale
-Δ/ε with Δ = hi − lo.  One person's value moves the clamped value by at most Δ, so each
-released value (and, records being independent, the whole column) is ε-DP.
+Δ/ε with Δ = hi − lo, clamp the noisy value to [lo, hi] again.  One person's value moves the
+clamped value by at most Δ, so each released value (and, records being independent, the whole
+column) is ε-DP; the second clamp is post-processing and costs nothing.  The bounds must be
+public (or estimated privately, :mod:`engine.mechanisms.bounds`): never the data's own
+minimum and maximum, which are two people's values.
 
 Insensitive microaggregation (the poster; Soria-Comas et al., VLDB Journal 2014): sort the
 clamped values, cut the sorted sequence into groups of k consecutive values (the last group
 takes the n mod k left over, so every group has k … 2k − 1 members), release every group's
-mean plus Laplace noise of scale Δ/(k·ε) to all of its members.  (With fewer than k present
-values there is one group of all n of them and the scale is Δ/(n·ε).)
+mean plus Laplace noise of scale Δ/(k·ε) to all of its members, clamped to [lo, hi].  (With
+fewer than k present values there is one group of all n of them and the scale is Δ/(n·ε).)
 
 Why Δ/k is the sensitivity of the vector of group means.  Group sizes depend only on n and k,
 not on the values.  Let one person's value change from a to a' > a (the other direction is
@@ -57,7 +60,8 @@ class LaplaceOutcome:
 
     #: the released value of every input record (NaN where the input was missing)
     values: np.ndarray
-    #: the clamped input, aligned with ``values`` (what the noise was added to)
+    #: the clamped input, aligned with ``values`` (what the noise was added to); the released
+    #: values are clamped to the same bounds after the noise
     clamped: np.ndarray
     #: bounds after widening to the lattice
     lo: float
@@ -68,6 +72,8 @@ class LaplaceOutcome:
     grid: float
     #: group index of every record for the insensitive variant (−1 where missing), else None
     groups: np.ndarray | None = None
+    #: the noisy values before the final clamp (never released: for tests and audits)
+    noisy: np.ndarray | None = None
 
 
 def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
@@ -77,6 +83,23 @@ def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
         raise InputError(f"The bounds{name} must be two numbers LO < HI, not {lo}:{hi}.")
     return lo, hi
+
+
+def expected_abs_error(lo: float, hi: float, epsilon: float, k: int = 1) -> float:
+    """E|noise| in the column's units: the Laplace scale Δ/ε, or Δ/(k·ε) after insensitive
+    microaggregation in groups of k (E|X| = b for X ~ Laplace(b)).
+
+    What a user can read before the run ("released incomes move by about 12,500 on average").
+    It is the error of the noise alone: clamping the noisy value back into [lo, hi] can only
+    bring a value that lies within the bounds closer, while values clamped before the noise
+    and (for the insensitive variant) the averaging in groups add their own error.
+    """
+    lo, hi = check_bounds(lo, hi)
+    if not (epsilon > 0 and math.isfinite(epsilon)):
+        raise InputError(f"ε must be a positive number, not {epsilon}.")
+    if int(k) != k or k < 1:
+        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+    return (hi - lo) / (int(k) * epsilon)
 
 
 def lattice(lo: float, hi: float, scale: float, spread: float) -> tuple[float, float, float]:
@@ -115,7 +138,7 @@ def laplace_release(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> LaplaceOutcome:
-    """Clamp to [lo, hi] and add Laplace noise of scale Δ/ε to every value (ε-DP per record).
+    """Clamp to [lo, hi], add Laplace noise of scale Δ/ε, clamp again (ε-DP per record).
 
     Missing values (NaN) stay missing: whether a value is missing is not protected by this
     mechanism (the missing code is treated like a released category).
@@ -127,9 +150,10 @@ def laplace_release(
     b = math.ceil(units / epsilon)
     q = np.rint((clamped[present] - lo_g) / grid).astype(np.int64)
     noise = source.discrete_laplace(b, int(q.size), progress=progress, cancel=cancel)
-    released = np.full(clamped.shape, np.nan)
-    released[present] = (q + noise).astype(float) * grid + lo_g
-    return LaplaceOutcome(released, clamped, lo_g, hi_g, b * grid, grid)
+    noisy = np.full(clamped.shape, np.nan)
+    noisy[present] = (q + noise).astype(float) * grid + lo_g
+    released = np.clip(noisy, lo, hi)
+    return LaplaceOutcome(released, clamped, lo_g, hi_g, b * grid, grid, noisy=noisy)
 
 
 def insensitive_groups(clamped: np.ndarray, k: int) -> np.ndarray:
@@ -188,6 +212,7 @@ def insensitive_release(
     b = math.ceil(sensitivity / epsilon)
     noise = source.discrete_laplace(b, n_groups, progress=progress, cancel=cancel)
     group_values = (means + noise).astype(float) * grid + lo_g
-    released = np.full(clamped.shape, np.nan)
-    released[present] = group_values[groups[present]]
-    return LaplaceOutcome(released, clamped, lo_g, hi_g, b * grid, grid, groups)
+    noisy = np.full(clamped.shape, np.nan)
+    noisy[present] = group_values[groups[present]]
+    released = np.clip(noisy, lo, hi)
+    return LaplaceOutcome(released, clamped, lo_g, hi_g, b * grid, grid, groups, noisy)

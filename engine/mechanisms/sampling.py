@@ -219,17 +219,3 @@ class Seeded:
 def noise_source(seed: int | None) -> NoiseSource:
     """The source the seed policy asks for: OS entropy by default, a seeded one for audits."""
     return OsEntropy() if seed is None else Seeded(seed)
-
-
-#: the sentence every summary and report carries about the seed policy
-def seed_policy(seed: int | None) -> str:
-    if seed is None:
-        return (
-            "Noise drawn from fresh operating-system entropy through OpenDP; the release cannot "
-            "be reproduced, by design."
-        )
-    return (
-        f"Noise drawn from seed {seed} so that the run can be reproduced for an audit. WARNING: "
-        "this release is only as private as the seed is secret; anyone who knows the seed can "
-        "subtract the noise."
-    )

@@ -1,45 +1,41 @@
-"""One release from one configuration: the function the command line, GUI and scripts call.
+"""One release from one set of parameters: the function the command line, GUI and scripts call.
 
-The bucket mechanism (Construction A, KBS 2015 §6): declared missing codes become missing, the
-confidential values are bucketized, records are partitioned into k-anonymous t-close classes,
-the release table is built and shuffled, and the independent verifier
-(:func:`engine.release.verify.verify_release`) reads it back.  A release whose check fails raises
-:class:`~engine.errors.VerificationError` and is never returned, so nothing unverified can be
-written.  With no confidential column it is plain k-anonymous microaggregation; a noise
-mechanism (Construction B) is handed to :func:`engine.mechanisms.noise_release`.
+:func:`anonymize` runs the :class:`~engine.release.plan.Plan` of the data and parameters.  The
+bucket mechanism (Construction A, KBS 2015 §6): the plan's buckets, records partitioned into
+k-anonymous t-close classes, the release table built and shuffled, and the independent
+verifier (:func:`engine.release.verify.verify_release`) reading it back.  A release whose
+check fails raises :class:`~engine.errors.VerificationError` and is never returned, so nothing
+unverified can be written.  With no confidential column it is plain k-anonymous
+microaggregation; a noise mechanism (Construction B) is handed to
+:func:`engine.release.noise.noise_release`.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import InfeasibleError
+from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
+from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.blocks import tclose_blocks, use_blocks
-from engine.release.buckets import make_buckets, optimal_bucket_count
 from engine.release.encode import encode_qi
 from engine.release.feasibility import class_bounds
-from engine.release.metrics import class_size_stats, confidential_loss, sse_sst
+from engine.release.guarantees import release_guarantees
+from engine.release.metrics import confidential_loss, sse_sst
 from engine.release.microaggregation import microaggregate
 from engine.release.partition import tclose_partition
-from engine.release.prepare import prepare
+from engine.release.plan import Plan
+from engine.release.plan import plan as make_plan
 from engine.release.recode import build_release
-from engine.release.result import Buckets, Release
+from engine.release.result import ClassSizes, InformationLoss, Release, RunSummary, json_ready
 from engine.release.verify import require_verified
+from engine.text import seed_text
 from engine.version import __version__
-
-#: the assumption under which ε = 2 ln t holds (KBS 2015, Proposition 3); shown with every ε
-EPSILON_ASSUMPTION = (
-    "ε = 2·ln t is the differential privacy of the confidential data under the assumptions "
-    "of t-closeness: the intruder's prior is the published overall distribution of the "
-    "confidential data and the quasi-identifiers may be known (KBS 2015, Proposition 3)."
-)
 
 
 def _k_anonymous_classes(
@@ -177,207 +173,121 @@ def best_partition(
     )
 
 
-def _json_ready(values: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Released values as plain JSON types (numpy scalars and timestamps become numbers/text)."""
-    if values is None:
-        return None
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, np.generic):
-            value = value.item()
-        elif not isinstance(value, (str, int, float, bool, type(None))):
-            value = str(value)
-        out[key] = value
-    return out
-
-
-def _bucket_summary(buckets: Buckets) -> list[dict[str, Any]]:
-    out = []
-    for j, label in enumerate(buckets.labels):
-        bounds = buckets.bounds[j]
-        if isinstance(bounds, frozenset):
-            bounds = sorted(bounds)
-        elif isinstance(bounds, tuple):
-            bounds = list(bounds)
-        out.append(
-            {
-                "label": label if j != buckets.missing_bucket else "(missing)",
-                "count": int(buckets.counts[j]),
-                "share": float(buckets.counts[j] / buckets.counts.sum()),
-                "bounds": bounds,
-                "representative": list(buckets.representatives[j]),
-                "missing": j == buckets.missing_bucket,
-            }
-        )
-    return out
-
-
 def anonymize(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    params: ReleaseParams,
     *,
+    plan: Plan | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Release:
-    """Protect ``data`` as ``config`` says and return the verified release (module doc)."""
-    if config.mechanism != "buckets":
+    """Protect ``data`` as ``params`` say and return the verified release (module doc).
+
+    ``plan`` is what :func:`engine.release.plan.plan` said of this data and these parameters
+    (the GUI has it from its privacy page); without it the plan is made here.  Parameters the
+    plan found infeasible raise :class:`~engine.errors.InfeasibleError` with its fixes.
+    """
+    started = time.perf_counter()
+    if plan is None or plan.prepared is None:
+        plan = make_plan(data, params, progress=scaled(progress, 0.0, 0.1), cancel=cancel)
+    elif plan.params != params or plan.n_records != len(data):
+        raise InputError("The plan was made for other parameters or data; plan again.")
+    plan.raise_if_infeasible()
+    if params.noise:
         from engine.release.noise import noise_release
 
-        return noise_release(data, config, progress=progress, cancel=cancel)
-    started = time.perf_counter()
-    step(progress, cancel, 0.0, "Preparing")
-    prepared = prepare(data, config)
+        return noise_release(data, plan, progress=scaled(progress, 0.1, 1.0), cancel=cancel)
+    prepared = plan.prepared
+    assert prepared is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
     X = encode_qi(clean, qi, types, orders)
-    step(progress, cancel, 0.05, "Forming buckets")
-    warnings: list[str] = []
-    t = config.bucket_t
-    buckets = None
-    if confidential:
+    t, buckets = plan.t, plan.bucket_data
+    if buckets is not None:
         assert t is not None
-        # b = t + 1 (KBS 2015 §6.1), but at most k: every class holds every bucket, so more
-        # buckets than k would force classes larger than k (the paper's b ≤ k)
-        wanted_b = config.n_buckets or min(optimal_bucket_count(t), max(2, config.k))
-        buckets = make_buckets(
-            clean, confidential, types, wanted_b, joint=config.joint, orders=orders
-        )
-        got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
-        if got_b == 0:
-            warnings.append(
-                "Every confidential value is missing: the release carries no confidential "
-                "information."
-            )
-        elif config.n_buckets is not None and got_b < wanted_b:
-            warnings.append(
-                f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
-                "data has too few distinct values."
-            )
         classes = best_partition(
             X,
             buckets.codes,
-            config.k,
+            params.k,
             t,
-            seed=config.seed,
+            seed=params.seed,
             progress=scaled(progress, 0.1, 0.85),
             cancel=cancel,
         )
     else:
         classes = _k_anonymous_classes(
-            X, config.k, config.seed, scaled(progress, 0.1, 0.85), cancel
+            X, params.k, params.seed, scaled(progress, 0.1, 0.85), cancel
         )
     # the QI loss now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
     qi_loss = sse_sst(X, classes)
     del X
     step(progress, cancel, 0.85, "Building the release")
-    rng = np.random.default_rng(config.seed)
+    rng = np.random.default_rng(params.seed)
     table = build_release(
         clean,
         qi=qi,
-        keep=config.keep,
+        keep=params.keep,
         types=types,
         orders=orders,
         classes=classes,
         buckets=buckets,
-        qi_output=config.qi_output,
-        confidential_output=config.confidential_output,
+        qi_output=params.qi_output,
+        confidential_output=params.confidential_output,
         rng=rng,
         original=data.reset_index(drop=True),
     )
     step(progress, cancel, 0.9, "Verifying the release")
-    verification = require_verified(table, qi, confidential, t=t, k=config.k)
-    sizes = class_size_stats(sizes=verification.class_sizes)
-    if qi and confidential and sizes["min"] > 2 * config.k:
-        warnings.append(
-            f"Classes hold at least {sizes['min']} records (k = {config.k} was asked): with "
-            f"t = {t:g} every class needs records of every bucket, and the rarest bucket "
-            "makes larger classes lose less information. A larger t or fewer buckets allows "
-            "smaller classes."
-        )
-    summary = make_summary(
-        config, verification, buckets, classes, qi_loss, clean, types, sizes, warnings
+    verification = require_verified(table, qi, confidential, t=t, k=params.k)
+    conf_loss, conf_columns = (
+        confidential_loss(clean, buckets, types) if buckets is not None else (None, {})
     )
-    summary["seconds"] = round(time.perf_counter() - started, 3)
+    sizes = ClassSizes.of(verification.class_sizes)
+    achieved_t = verification.t
+    summary = RunSummary(
+        params=params,
+        software=f"tclose {__version__}",
+        mechanism=params.mechanism,
+        n_records=len(clean),
+        n_released=int(verification.n_records),
+        k_achieved=int(verification.k),
+        t=t,
+        t_kind="asked" if t is not None else None,
+        t_achieved=achieved_t,
+        epsilon=plan.epsilon,
+        epsilon_from=("given" if params.epsilon is not None else "t") if t else None,
+        epsilon_achieved=epsilon_from_t(achieved_t) if achieved_t else None,
+        guarantees=tuple(
+            release_guarantees(
+                params, len(clean), class_sizes=verification.class_sizes, achieved_t=achieved_t
+            )
+        ),
+        n_classes=int(verification.n_classes),
+        n_partition_classes=int(classes.max()) + 1 if len(classes) else 0,
+        class_sizes=sizes,
+        buckets=plan.buckets,
+        information_loss=InformationLoss(
+            qi_sse_sst=qi_loss,
+            confidential_sse_sst=conf_loss,
+            confidential_columns=conf_columns,
+        ),
+        noise=None,
+        worst_class=json_ready(verification.worst_class),
+        worst_bucket=json_ready(verification.worst_bucket),
+        seed_policy=seed_text(params.seed, noise=False),
+        column_types={c: str(t) for c, t in types.items()},
+        verification=verification.message,
+        warnings=plan.warnings,
+        seconds=round(time.perf_counter() - started, 3),
+    )
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
-        config=config,
+        params=params,
         summary=summary,
         verification=verification,
         classes=classes,
         data=clean,
         buckets=buckets,
-        warnings=warnings,
+        warnings=list(plan.warnings),
     )
-
-
-def make_summary(
-    config: ReleaseParams,
-    verification: Any,
-    buckets: Buckets | None,
-    classes: np.ndarray,
-    X: np.ndarray | float,
-    data: pd.DataFrame,
-    types: dict,
-    sizes: dict[str, Any],
-    warnings: list[str],
-) -> dict[str, Any]:
-    """The JSON-ready numbers every run reports (``--summary`` and the report).
-
-    ``X`` is the encoded QI matrix, or the QI loss (SSE/SST) already computed from it.
-    """
-    t = config.bucket_t
-    conf_loss, conf_columns = (
-        confidential_loss(data, buckets, types) if buckets is not None else (None, {})
-    )
-    achieved_t = verification.t
-    summary: dict[str, Any] = {
-        "software": f"tclose {__version__}",
-        "mechanism": "buckets",
-        "n_records": len(data),
-        "n_released": int(verification.n_records),
-        "k": int(config.k),
-        "t": t,
-        "epsilon": (config.epsilon if config.epsilon is not None else 2 * math.log(t))
-        if t is not None
-        else None,
-        "epsilon_from": ("given" if config.epsilon is not None else "t") if t else None,
-        "epsilon_assumption": EPSILON_ASSUMPTION if t is not None else None,
-        "k_achieved": int(verification.k),
-        "t_achieved": achieved_t,
-        "epsilon_achieved": 2 * math.log(achieved_t) if achieved_t else None,
-        "worst_class": _json_ready(verification.worst_class),
-        "worst_bucket": _json_ready(verification.worst_bucket),
-        "n_classes": int(verification.n_classes),
-        "n_partition_classes": int(classes.max()) + 1 if len(classes) else 0,
-        "class_sizes": sizes,
-        "n_buckets": len(buckets.counts) if buckets is not None else 0,
-        "buckets": _bucket_summary(buckets) if buckets is not None else [],
-        "information_loss": {
-            "qi_sse_sst": X if isinstance(X, float) else sse_sst(X, classes),
-            "confidential_sse_sst": conf_loss,
-            "confidential_columns": conf_columns,
-        },
-        "parameters": {
-            "qi": list(config.qi),
-            "confidential": list(config.confidential),
-            "identifiers": list(config.identifiers),
-            "keep": list(config.keep),
-            "types": {c: str(types[c]) for c in types},
-            "missing": list(config.missing),
-            "n_buckets": config.n_buckets,
-            "qi_output": config.qi_output,
-            "confidential_output": config.confidential_output,
-            "joint": config.joint,
-        },
-        "seed": config.seed,
-        "seed_policy": (
-            "fresh randomness (not reproducible)"
-            if config.seed is None
-            else "fixed seed: row order reproducible, for audits only"
-        ),
-        "verification": verification.message,
-        "warnings": list(warnings),
-    }
-    return summary

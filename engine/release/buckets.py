@@ -12,18 +12,40 @@ they are coarsened into b buckets of near-equal mass whose values are as similar
   vectors always together; with ``joint=False`` each column is bucketed on its own and the
   bucket of a record is the tuple of its column buckets;
 * a record with a missing confidential value goes to a bucket of its own, released as empty.
+
+Labels never print a person's value (:mod:`engine.release.cuts`).  Numeric and date buckets
+are intervals between public cut points, the coarsest round number (1–2–5 series; calendar
+boundaries for dates) in the gap between two neighbouring buckets: "< 18000",
+"[18000, 40000)", "≥ 40000".  In dense data that gap is a cent wide, so a boundary may move
+by up to 5 % of the smaller of its two buckets to where a rounder cut falls.  The outer
+buckets are open-ended, or end at the user's public bounds ("[0, 18000)", "[40000, 250000]";
+values beyond them count as the bound).  An outer bucket that lies wholly beyond the 0.5 or
+99.5 percentile (a few outliers) joins its neighbour, so every cut lies in the central 99 %
+of the column.  A bucket whose records share one value inside that range is labelled with
+it (a value a whole bucket shares is not one person's).  Representatives are bucket medians
+clipped to round limits inside the central 99 %.  Ordinal and nominal labels are category
+names and sets: the categories are the codebook, not a person's value.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.release.cuts import (
+    coarsest,
+    date_separator,
+    format_date,
+    format_number,
+    guard_range,
+    inner_range,
+)
 from engine.release.encode import category_order, numeric_values, resolve_columns
 from engine.release.result import Buckets
 from engine.roles import ColumnType
@@ -39,12 +61,16 @@ def optimal_bucket_count(t: float) -> int:
     return max(2, math.floor(t + 1.5))
 
 
-def format_number(value: float) -> str:
-    """A number as a short label: integers without a decimal point, others with ≤ 10 digits."""
-    value = float(value)
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.10g}"
+def bucket_count(t: float, k: int, n_buckets: int | None = None) -> int:
+    """The b a run aims at: the user's ``n_buckets``, else b = t + 1 capped at k.
+
+    Every class holds every bucket, so more buckets than k would force classes larger than
+    k (the paper's b ≤ k).  This is the one place the rule lives: the plan, the run, the
+    privacy page and the sweep all call it.
+    """
+    if n_buckets is not None:
+        return int(n_buckets)
+    return min(optimal_bucket_count(t), max(2, int(k)))
 
 
 def _max_groups(cum: np.ndarray, threshold: float) -> np.ndarray:
@@ -112,12 +138,16 @@ def _group_categories(counts: np.ndarray, b: int) -> np.ndarray:
     return group
 
 
-def _best_cut(keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float):
-    """Rows going left in the split of one column closest to a ``frac`` share of the mass.
+def _best_cut(
+    keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float, scale: Scale | None = None
+):
+    """The split of one column closest to a ``frac`` share of the mass, or None.
 
-    Numeric/ordinal keys are cut between two distinct values; nominal categories are
-    assigned, heaviest first, to whichever side brings the left mass nearer its target.
-    None when the column has a single value here.
+    Returns (rows going left, cut): numeric/ordinal keys are cut between two distinct values
+    (for a numeric or date column with its ``scale``, moved a little to the roundest public
+    cut nearby, which is returned; else the cut is None); nominal categories are assigned,
+    heaviest first, to whichever side brings the left mass nearer its target.  None when the
+    column has a single value here.
     """
     distinct, inverse = np.unique(keys, return_inverse=True)
     if len(distinct) < 2:
@@ -134,10 +164,13 @@ def _best_cut(keys: np.ndarray, weights: np.ndarray, nominal: bool, frac: float)
         if left.all() or not left.any():
             left[:] = False
             left[np.argmax(mass)] = True
-        return left[inverse]
-    cum = np.cumsum(mass)[:-1]
-    cut = int(np.argmin(np.abs(cum - target)))
-    return inverse <= cut
+        return left[inverse], None
+    cum = np.cumsum(mass)
+    pos = int(np.argmin(np.abs(cum[:-1] - target))) + 1  # distinct[:pos] go left
+    if scale is None:
+        return inverse < pos, None
+    pos, cut = _rounder_boundary(distinct, cum, pos, 0, len(distinct), scale)
+    return inverse < pos, cut
 
 
 def _features(keys: np.ndarray, weights: np.ndarray, nominal: list[bool]) -> np.ndarray:
@@ -172,7 +205,17 @@ def _sse(features: np.ndarray, weights: np.ndarray) -> float:
     return float((features**2 * weights[:, None]).sum() - (s**2).sum() / w)
 
 
-def _split_vectors(keys: np.ndarray, weights: np.ndarray, nominal: list[bool], b: int):
+#: one split on the way to a joint bucket: (column, went below the cut, the public cut)
+Split = tuple[int, bool, float]
+
+
+def _split_vectors(
+    keys: np.ndarray,
+    weights: np.ndarray,
+    nominal: list[bool],
+    b: int,
+    scales: Sequence[Scale | None] | None = None,
+) -> tuple[np.ndarray, list[list[Split]]]:
     """Group of every distinct key row: b groups of near-equal mass by recursive bisection.
 
     Each step cuts one column, like a k-d tree, so every bucket is a product of per-column
@@ -180,64 +223,129 @@ def _split_vectors(keys: np.ndarray, weights: np.ndarray, nominal: list[bool], b
     at least half its fair share of the mass, the one that makes the two sides most
     homogeneous (largest drop of the standardised sum of squares over all columns) wins;
     if none is balanced enough, the most balanced.  Identical rows are one weighted row, so
-    they are never split.
+    they are never split.  Also returns, per group, the public cuts of the numeric and date
+    columns (``scales``) on its path: the cell's walls, from which its labels are made.
     """
+    scales = list(scales) if scales is not None else [None] * keys.shape[1]
     features = _features(keys, weights, nominal)
     group = np.zeros(len(keys), dtype=np.int64)
-    next_id = 0
+    paths: list[list[Split]] = []
 
-    def split(rows: np.ndarray, parts: int) -> None:
-        nonlocal next_id
+    def leaf(rows: np.ndarray, path: list[Split]) -> None:
+        group[rows] = len(paths)
+        paths.append(path)
+
+    def split(rows: np.ndarray, parts: int, path: list[Split]) -> None:
         if parts <= 1 or len(rows) <= 1:
-            group[rows] = next_id
-            next_id += 1
+            leaf(rows, path)
             return
         frac = (parts // 2) / parts
         w = weights[rows]
         f = features[rows]
         parent = _sse(f, w)
-        best = None  # (balanced, gain or -imbalance, left)
+        best = None  # (balanced, gain or -imbalance), left, column, edge
         for col in range(keys.shape[1]):
-            left = _best_cut(keys[rows, col], w, nominal[col], frac)
-            if left is None:
+            found = _best_cut(keys[rows, col], w, nominal[col], frac, scales[col])
+            if found is None:
                 continue
+            left, edge = found
             share = w[left].sum() / w.sum()
             balanced = min(share / frac, (1 - share) / (1 - frac)) >= 0.5
             gain = parent - _sse(f[left], w[left]) - _sse(f[~left], w[~left])
             score = (balanced, gain if balanced else -abs(share - frac))
             if best is None or score > best[0]:
-                best = (score, left)
+                best = (score, left, col, edge)
         if best is None:
-            group[rows] = next_id
-            next_id += 1
+            leaf(rows, path)
             return
-        left = best[1]
+        _, left, col, edge = best
         share = w[left].sum() / w.sum()
         left_parts = int(min(max(round(parts * share), 1), parts - 1))
-        split(rows[left], left_parts)
-        split(rows[~left], parts - left_parts)
+        below = [*path, (col, True, edge)] if edge is not None else path
+        above = [*path, (col, False, edge)] if edge is not None else path
+        split(rows[left], left_parts, below)
+        split(rows[~left], parts - left_parts, above)
 
-    split(np.arange(len(keys)), b)
-    return group
+    split(np.arange(len(keys)), b, [])
+    return group, paths
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How one numeric or date column's buckets are labelled (the rule of the module doc).
+
+    Built from the whole column: its central 99 % (``inner``), the round limits that keep a
+    representative inside it (``guard``) and the user's public bounds, if any.
+    """
+
+    date: bool
+    inner: tuple[float, float]
+    guard: tuple[float, float]
+    public: tuple[float, float] | None = None
+
+    @classmethod
+    def of(cls, keys: np.ndarray, date: bool, public: tuple[float, float] | None) -> Scale:
+        keys = np.asarray(keys, dtype=float)
+        keys = keys[~np.isnan(keys)]
+        return cls(date, inner_range(keys), guard_range(keys, date), public)
+
+    def fmt(self, x: float) -> str:
+        return format_date(x) if self.date else format_number(x)
+
+    def cut(self, a: float, c: float) -> float:
+        """The public cut between values ≤ a and values ≥ c, inside the central 99 % if it can."""
+        pick = date_separator if self.date else coarsest
+        lo_q, hi_q = self.inner
+        if a < hi_q and c >= lo_q:
+            if lo_q > a:
+                return pick(lo_q, min(c, hi_q), lo_open=False)
+            return pick(a, min(c, hi_q), lo_open=True)
+        return pick(a, c, lo_open=True)
+
+    def describe(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple:
+        """(label, bounds, representative) of a bucket between the cuts ``lo`` and ``hi``.
+
+        None is an open end (the public bound when there is one).  A bucket whose records all
+        share one value inside the central 99 % is labelled with that value: a value a whole
+        bucket shares is not one person's.
+        """
+        closed = False
+        if self.public is not None:
+            if lo is None:
+                lo = self.public[0]
+            if hi is None:
+                hi, closed = self.public[1], True
+        distinct = np.unique(keys)
+        if len(distinct) == 1 and self.inner[0] <= distinct[0] <= self.inner[1]:
+            label = self.fmt(distinct[0])
+        elif lo is None and hi is None:
+            label = "all"
+        elif lo is None:
+            label = f"< {self.fmt(hi)}"
+        elif hi is None:
+            label = f"≥ {self.fmt(lo)}"
+        else:
+            label = f"[{self.fmt(lo)}, {self.fmt(hi)}{']' if closed else ')'}"
+        if self.date:
+            bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
+        else:
+            bounds = (lo, hi)
+        return label, bounds, self.representative(keys)
+
+    def representative(self, keys: np.ndarray) -> Any:
+        """The bucket's median, clipped to the round limits inside the central 99 %."""
+        med = float(np.clip(np.median(keys), *self.guard))
+        if self.date:
+            return format_date(round(med))
+        return int(med) if med.is_integer() else med
 
 
 def _describe(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None) -> tuple:
-    """(label, bounds, representative) of a group of values of one column."""
+    """(label, bounds, representative) of a group of ordinal or nominal values.
+
+    Categories are the column's codebook, not a person's value, so their names are the label.
+    """
     values = series.dropna()
-    if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
-        nums = numeric_values(values, ctype)
-        lo, hi, med = float(nums.min()), float(nums.max()), float(np.median(nums))
-        if ctype == ColumnType.DATE:
-
-            def fmt(x: float) -> str:
-                return (pd.Timestamp("1970-01-01") + pd.Timedelta(days=x)).date().isoformat()
-
-            rep: Any = fmt(round(med))
-        else:
-            fmt = format_number
-            rep = med if not med.is_integer() else int(med)
-        label = fmt(lo) if lo == hi else f"[{fmt(lo)}, {fmt(hi)}]"
-        return label, (lo, hi), rep
     if ctype == ColumnType.ORDINAL:
         cats = category_order(series, order)
         ranks = {str(c): i for i, c in enumerate(cats)}
@@ -264,37 +372,151 @@ def _sort_keys(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None
     return numeric_values(series, ctype)
 
 
-def _column_codes(
-    series: pd.Series, ctype: ColumnType, b: int, order: Sequence[str] | None
-) -> np.ndarray:
-    """Bucket of every non-missing value of one column (−1 where missing)."""
+def _merge_outliers(distinct: np.ndarray, ends: list[int], inner: tuple[float, float]) -> list:
+    """Group ends with every outer group that lies wholly beyond the central 99 % merged inward.
+
+    A cut between two such groups would have to lie beyond the 0.5 or 99.5 percentile and
+    print an outlier's value (almost); merging buckets keeps t-closeness.
+    """
+    ends = list(ends)
+    while len(ends) > 1 and distinct[ends[0] - 1] < inner[0]:
+        ends.pop(0)
+    while len(ends) > 1 and distinct[ends[-2]] > inner[1]:
+        ends.pop(-2)
+    return ends
+
+
+#: a boundary may move by this share of the smaller of its two buckets to land on a rounder cut
+ROUNDING_SLACK = 0.05
+
+
+def _rounder_boundary(
+    distinct: np.ndarray, cum: np.ndarray, pos: int, start: int, stop: int, scale: Scale
+) -> tuple[int, float]:
+    """The boundary near ``pos`` with the roundest cut, and that cut.
+
+    ``distinct`` are sorted values with cumulative counts ``cum``; the boundary at ``pos``
+    puts ``distinct[:pos]`` below it, between the neighbouring boundaries ``start`` and
+    ``stop``.  In dense data the gap at the balanced boundary is a cent wide and its cut
+    would be (almost) a person's value, so the boundary may move while the records it moves
+    stay within :data:`ROUNDING_SLACK` of the smaller bucket: the cut is then the coarsest
+    round number anywhere in that window, and the boundary goes where it falls.  Ties stay
+    whole (the boundary is still between two distinct values).
+    """
+
+    def below(p: int) -> float:
+        return float(cum[p - 1]) if p > 0 else 0.0
+
+    slack = ROUNDING_SLACK * min(below(pos) - below(start), below(stop) - below(pos))
+    first = int(np.searchsorted(cum, below(pos) - slack, side="left")) + 1
+    last = int(np.searchsorted(cum, below(pos) + slack, side="right"))
+    first, last = max(first, start + 1, 1), min(last, stop - 1)
+    if first > pos or last < pos:  # no room: keep the balanced boundary
+        first = last = pos
+    cut = scale.cut(distinct[first - 1], distinct[last])
+    return int(np.searchsorted(distinct, cut, side="left")), cut
+
+
+def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale) -> None:
+    """Public bounds must overlap the values and lie outside every cut point."""
+    if scale.public is None:
+        return
+    lo, hi = scale.public
+    if hi < np.nanmin(keys) or lo > np.nanmax(keys):
+        raise InputError(
+            f"The public bounds {format_number(lo)}:{format_number(hi)} of {column!r} do not "
+            "overlap its values at all; check them."
+        )
+    inside = [x for x in cuts if not lo < x < hi]
+    if inside:
+        raise InputError(
+            f"The public bounds {format_number(lo)}:{format_number(hi)} of {column!r} leave no "
+            f"room for its buckets (a cut point falls at {scale.fmt(inside[0])}); widen them."
+        )
+
+
+def _column_buckets(
+    series: pd.Series,
+    ctype: ColumnType,
+    b: int,
+    order: Sequence[str] | None,
+    scale: Scale | None,
+) -> tuple[np.ndarray, list[tuple]]:
+    """Bucket of every value of one column (−1 where missing) and each bucket's description.
+
+    Buckets are numbered in ascending order of their values (numeric, date, ordinal).
+    """
     mask = series.notna().to_numpy()
     codes = np.full(len(series), -1, dtype=np.int64)
     if not mask.any():
-        return codes
+        return codes, []
     present = series[mask]
+    if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
+        assert scale is not None
+        keys = numeric_values(present, ctype)
+        distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
+        ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
+        cum = np.cumsum(weights)
+        cuts = []
+        for i in range(len(ends) - 1):
+            start = ends[i - 1] if i else 0
+            ends[i], cut = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
+            cuts.append(cut)
+        _check_public(str(series.name), keys, cuts, scale)
+        value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
+        codes[mask] = value_group[inverse]
+        walls = [None, *cuts, None]
+        described = [
+            scale.describe(keys[codes[mask] == j], walls[j], walls[j + 1]) for j in range(len(ends))
+        ]
+        return codes, described
     if ctype == ColumnType.NOMINAL:
         text = present.astype(str)
         cat_codes, _ = pd.factorize(text, sort=True)
         group = _group_categories(np.bincount(cat_codes), b)
         codes[mask] = group[cat_codes]
     else:
-        if ctype == ColumnType.ORDINAL:
-            cats = category_order(series, order)
-            lookup = {str(c): i for i, c in enumerate(cats)}
-            keys = np.array([lookup[str(v)] for v in present], dtype=float)
-        else:
-            keys = numeric_values(present, ctype)
+        cats = category_order(series, order)
+        lookup = {str(c): i for i, c in enumerate(cats)}
+        keys = np.array([lookup[str(v)] for v in present], dtype=float)
         distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
         ends = split_sorted(weights, b)
         value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
         codes[mask] = value_group[inverse]
-    # renumber so that codes are 0..g-1 in order of first bucket (numeric: ascending)
+    # renumber so that codes are 0..g-1 in order of first bucket
     used = np.unique(codes[mask])
     remap = np.full(used.max() + 1, -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     codes[mask] = remap[codes[mask]]
-    return codes
+    described = [_describe(present[codes[mask] == j], ctype, order) for j in range(len(used))]
+    return codes, described
+
+
+def _joint_describe(
+    frame: pd.DataFrame,
+    columns: list[str],
+    ctypes: Mapping[str, ColumnType],
+    orders: Mapping[str, Sequence[str]],
+    scales: Mapping[str, Scale],
+    path: list[Split],
+) -> list[tuple]:
+    """(label, bounds, representative) of every column of one joint bucket (a k-d cell)."""
+    out = []
+    for i, col in enumerate(columns):
+        ctype = ctypes[col]
+        if ctype not in (ColumnType.NUMERIC, ColumnType.DATE):
+            out.append(_describe(frame[col], ctype, orders.get(col)))
+            continue
+        scale = scales[col]
+        lo = hi = None
+        for column, below, cut in path:
+            if column == i:
+                if below:
+                    hi = cut
+                else:
+                    lo = cut
+        out.append(scale.describe(numeric_values(frame[col], ctype), lo, hi))
+    return out
 
 
 def make_buckets(
@@ -305,11 +527,14 @@ def make_buckets(
     *,
     joint: bool = True,
     orders: Mapping[str, Sequence[str]] | None = None,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
 ) -> Buckets:
     """Split the confidential values of ``data`` into ``n_buckets`` buckets (module doc).
 
     Fewer buckets result when a column has fewer distinct values (a binary column gives at
-    most two); the missing bucket comes on top and is always last.
+    most two) or when an outer bucket lies wholly among the outliers and joins its neighbour;
+    the missing bucket comes on top and is always last.  ``bounds`` are public bounds of
+    numeric columns: the outer labels end at them instead of being open.
     """
     confidential = list(confidential)
     if not confidential:
@@ -317,17 +542,40 @@ def make_buckets(
     if int(n_buckets) != n_buckets or n_buckets < 1:
         raise InputError(f"The number of buckets must be a whole number ≥ 1, not {n_buckets}.")
     ctypes, orders = resolve_columns(data, confidential, types, orders)
+    bounds = dict(bounds or {})
+    unknown = sorted(set(bounds) - set(confidential))
+    if unknown:
+        raise InputError(
+            f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
+            "confidential column."
+        )
+    for col in bounds:
+        if ctypes[col] != ColumnType.NUMERIC:
+            raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctypes[col]}.")
     frame = data[confidential]
+    scales = {
+        col: Scale.of(
+            numeric_values(frame[col], ctypes[col]),
+            ctypes[col] == ColumnType.DATE,
+            _public(col, bounds),
+        )
+        for col in confidential
+        if ctypes[col] in (ColumnType.NUMERIC, ColumnType.DATE) and frame[col].notna().any()
+    }
     missing = frame.isna().any(axis=1).to_numpy()
     n = len(frame)
     codes = np.full(n, -1, dtype=np.int64)
     present = ~missing
+    described: list[list[tuple]] = []
     if len(confidential) == 1:
         col = confidential[0]
-        codes = _column_codes(frame[col], ctypes[col], n_buckets, orders.get(col))
+        codes, parts = _column_buckets(
+            frame[col], ctypes[col], n_buckets, orders.get(col), scales.get(col)
+        )
+        described = [[p] for p in parts]
     elif present.any():
+        sub = frame[present]
         if joint:
-            sub = frame[present]
             keys = np.column_stack(
                 [_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential]
             )
@@ -335,24 +583,39 @@ def make_buckets(
                 keys, axis=0, return_inverse=True, return_counts=True
             )
             nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
-            group = _split_vectors(rows, weights.astype(float), nominal, n_buckets)
-            codes[present] = group[inverse.ravel()]
-        else:
-            per_col = np.column_stack(
-                [
-                    _column_codes(frame[c][present], ctypes[c], n_buckets, orders.get(c))
-                    for c in confidential
-                ]
+            group, paths = _split_vectors(
+                rows,
+                weights.astype(float),
+                nominal,
+                n_buckets,
+                [scales.get(c) for c in confidential],
             )
-            _, inverse = np.unique(per_col, axis=0, return_inverse=True)
-            codes[present] = inverse.ravel()
-    # order buckets by their first member's position for numeric single columns this is
-    # already ascending; make codes contiguous
-    used = np.unique(codes[codes >= 0])
-    remap = np.full(max(int(used.max()) + 1 if used.size else 0, 1), -1, dtype=np.int64)
-    remap[used] = np.arange(len(used))
-    codes = np.where(codes >= 0, remap[np.maximum(codes, 0)], -1)
-    n_value_buckets = len(used)
+            sub_codes = group[inverse.ravel()]
+            for i, col in enumerate(confidential):
+                if col in bounds:
+                    cuts = [cut for p in paths for j, _, cut in p if j == i]
+                    _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
+        else:
+            per_col = []
+            per_col_parts = []
+            for c in confidential:
+                col_codes, parts = _column_buckets(
+                    sub[c], ctypes[c], n_buckets, orders.get(c), scales.get(c)
+                )
+                per_col.append(col_codes)
+                per_col_parts.append(parts)
+            combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
+            sub_codes = inverse.ravel()
+        codes[present] = sub_codes
+        for j in range(int(sub_codes.max()) + 1):
+            members = sub[sub_codes == j]
+            if joint:
+                described.append(
+                    _joint_describe(members, confidential, ctypes, orders, scales, paths[j])
+                )
+            else:
+                described.append([per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))])
+    n_value_buckets = len(described)
     missing_bucket = None
     if missing.any():
         missing_bucket = n_value_buckets
@@ -361,29 +624,35 @@ def make_buckets(
     counts = np.bincount(codes, minlength=n_total).astype(np.int64)
 
     labels: list[str] = []
-    bounds: list[Any] = []
+    bucket_bounds: list[Any] = []
     reps: list[tuple[Any, ...]] = []
     column_labels: list[tuple[str, ...]] = []
-    for j in range(n_total):
-        if j == missing_bucket:
-            labels.append("")
-            bounds.append(None)
-            reps.append(tuple(None for _ in confidential))
-            column_labels.append(tuple("" for _ in confidential))
-            continue
-        members = frame[codes == j]
-        parts = [_describe(members[c], ctypes[c], orders.get(c)) for c in confidential]
+    for parts in described:
         column_labels.append(tuple(p[0] for p in parts))
         labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
-        bounds.append(parts[0][1] if len(parts) == 1 else None)
+        bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
         reps.append(tuple(p[2] for p in parts))
+    if missing_bucket is not None:
+        labels.append("")
+        bucket_bounds.append(None)
+        reps.append(tuple(None for _ in confidential))
+        column_labels.append(tuple("" for _ in confidential))
     return Buckets(
         labels=labels,
         codes=codes,
         counts=counts,
-        bounds=bounds,
+        bounds=bucket_bounds,
         representatives=reps,
         missing_bucket=missing_bucket,
         columns=tuple(confidential),
         column_labels=column_labels,
     )
+
+
+def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[float, float] | None:
+    if column not in bounds:
+        return None
+    lo, hi = (float(x) for x in bounds[column])
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise InputError(f"The bounds of {column!r} must be two numbers LO < HI, not {lo}:{hi}.")
+    return lo, hi

@@ -47,13 +47,16 @@ class BoundRates:
         shares = np.asarray(shares, dtype=float)
         self.low_rate = shares / t
         self.high_rate = shares * t
+        #: a class lacking a bucket the file has is at distance ∞ for any finite t
+        self.needed = (shares > 0).astype(np.int64)
 
     def __call__(self, m: float | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         low = m * self.low_rate
-        high = m * self.high_rate
+        # capped far above any class size: a huge t must not overflow the integer cast
+        high = np.minimum(m * self.high_rate, 2.0**62)
         lower = np.ceil(low - _RTOL * np.maximum(low, 1.0)).astype(np.int64)
         upper = np.floor(high + _RTOL * np.maximum(high, 1.0)).astype(np.int64)
-        return np.maximum(lower, 0), upper
+        return np.maximum(lower, self.needed), upper
 
 
 def layout_ok(

@@ -8,8 +8,12 @@ mechanism but ``"buckets"``.  Steps (Construction B):
    ranges exactly as the buckets route releases them;
 3. each confidential column gets ε/m of the budget (m columns, sequential composition, so the
    record as a whole is ε-DP): numeric columns Laplace noise after clamping to public bounds
-   (plain, or after insensitive microaggregation), nominal and ordinal columns randomized
-   response over their categories;
+   (plain, or after insensitive microaggregation), clamped to the bounds again afterwards,
+   nominal and ordinal columns randomized response over their categories.  A numeric column
+   needs public bounds (:class:`BoundsRequiredError` otherwise: the data's own minimum and
+   maximum are never used), or ``private_bounds`` = a share s of ε: the column then spends
+   s·ε/m on DP quantiles as bounds (:mod:`engine.mechanisms.bounds`) and (1 − s)·ε/m on
+   the noise;
 4. optionally, the noise is redrawn until the release is actually t-close on buckets of the
    released values (poster / SECRYPT 2013 greedy variant); every draw spends ε again and the
    summary reports ε × draws;
@@ -17,33 +21,136 @@ mechanism but ``"buckets"``.  Steps (Construction B):
    guarantee of :func:`engine.privacy.guarantees` and its assumption.
 
 What is not protected by ε and is said so in the summary: whether a value is missing, the set
-of categories of a nominal column, the bounds when they were taken from the data, and (for the
-insensitive variant) which records share a group value.
+of categories of a nominal column, and (for the insensitive variant) which records share a
+group value.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
-from engine.mechanisms.laplace import check_bounds, insensitive_release, laplace_release
+from engine.mechanisms.bounds import private_bounds
+from engine.mechanisms.laplace import (
+    check_bounds,
+    expected_abs_error,
+    insensitive_release,
+    laplace_release,
+)
 from engine.mechanisms.response import randomized_response
-from engine.mechanisms.sampling import NoiseSource, noise_source, seed_policy
+from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
-from engine.privacy import guarantees, stochastic_t
+from engine.privacy import stochastic_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.result import Release
+from engine.release.buckets import optimal_bucket_count
+from engine.release.encode import category_order, encode_qi, numeric_values
+from engine.release.guarantees import release_guarantees
+from engine.release.metrics import sse_sst
+from engine.release.recode import build_release, decimals
+from engine.release.result import ClassSizes, InformationLoss, NoiseSummary, Release, RunSummary
+from engine.release.verify import class_distances, require_verified
 from engine.roles import ColumnType
+from engine.text import seed_text
 from engine.version import __version__
+
+if TYPE_CHECKING:
+    from engine.release.prepare import Prepared
 
 #: most draws of the greedy resample-until-t variant before giving up
 MAX_DRAWS = 100
+
+
+class BoundsRequiredError(InputError):
+    """Laplace noise was asked for numeric columns that have neither public nor private bounds.
+
+    ``columns`` names them, so that a caller can add its own way of giving bounds (the
+    command line adds its flags) to the message.
+    """
+
+    def __init__(self, columns: list[str]) -> None:
+        names = ", ".join(map(repr, columns))
+        plural = "s" if len(columns) > 1 else ""
+        super().__init__(
+            f"Laplace noise on {names} needs public bounds: the lowest and highest value the "
+            f"column{plural} can take, known without looking at this file (the data's own "
+            "minimum and maximum are not differentially private). Give them, or spend a share "
+            "of ε on estimating them privately."
+        )
+        self.columns = list(columns)
+
+
+def laplace_columns(params: ReleaseParams, types: Mapping[str, ColumnType]) -> list[str]:
+    """The confidential columns that get Laplace noise (the numeric ones)."""
+    if params.mechanism == "buckets":
+        return []
+    return [c for c in params.confidential if ColumnType(types[c]) == ColumnType.NUMERIC]
+
+
+def require_bounds(params: ReleaseParams, types: Mapping[str, ColumnType]) -> None:
+    """Raise :class:`BoundsRequiredError` unless every Laplace column can get its bounds.
+
+    ``types`` maps (at least) the confidential columns to their types.  The GUI and a plan
+    can call this before any run; :func:`noise_release` calls it too.
+    """
+    if params.private_bounds is not None:
+        return
+    lacking = [c for c in laplace_columns(params, types) if c not in params.bounds]
+    if lacking:
+        raise BoundsRequiredError(lacking)
+
+
+def column_budget(params: ReleaseParams, types: Mapping[str, ColumnType]) -> dict[str, dict]:
+    """ε of every confidential column: ``{"noise": …, "bounds": …}`` (sequential composition).
+
+    Each column gets ε/m; a numeric column without public bounds spends the
+    ``private_bounds`` share of it on its bounds when that is set.
+    """
+    assert params.epsilon is not None
+    share = params.epsilon / max(1, len(params.confidential))
+    numeric = set(laplace_columns(params, types))
+    out = {}
+    for col in params.confidential:
+        private = col in numeric and col not in params.bounds and params.private_bounds
+        spent = share * params.private_bounds if private else 0.0
+        out[col] = {"noise": share - spent, "bounds": spent}
+    return out
+
+
+def expected_errors(
+    params: ReleaseParams, types: Mapping[str, ColumnType]
+) -> dict[str, float | None]:
+    """Expected absolute error of the noise, in the column's units, for every Laplace column.
+
+    Δ/ε of the column's noise ε (Δ/(k·ε) with insensitive microaggregation); None where the
+    bounds are estimated privately and so not known before the run.
+    """
+    budget = column_budget(params, types)
+    k = int(params.k) if params.insensitive else 1
+    out: dict[str, float | None] = {}
+    for col in laplace_columns(params, types):
+        if col in params.bounds:
+            lo, hi = params.bounds[col]
+            out[col] = expected_abs_error(lo, hi, budget[col]["noise"], k)
+        else:
+            out[col] = None
+    return out
+
+
+class NoisePlan(Protocol):
+    """What :func:`noise_release` runs: the part of a :class:`~engine.release.plan.Plan` it
+    reads (a protocol, so this module needs nothing from the plan's)."""
+
+    params: ReleaseParams
+    prepared: Prepared | None
+    noise_columns: list[ColumnPlan]
+    warnings: tuple[str, ...]
 
 
 @dataclass
@@ -52,10 +159,14 @@ class ColumnPlan:
 
     name: str
     ctype: ColumnType
+    #: the ε of the noise (the column's share of ε minus what its private bounds spent)
     epsilon: float
-    #: numeric: clamping bounds and whether they came from the user or from the data
+    #: numeric: clamping bounds, and where they came from ("public" or the private estimate);
+    #: None until private bounds are estimated, when the release is made
     bounds: tuple[float, float] | None = None
-    bounds_from_data: bool = False
+    bounds_source: str = "public"
+    #: the ε spent on estimating the bounds (0 for public bounds)
+    bounds_epsilon: float = 0.0
     #: nominal/ordinal: the categories (codes index into this list)
     categories: list[Any] = field(default_factory=list)
     #: the input as numbers (numeric) or category codes (−1 missing)
@@ -73,25 +184,29 @@ class ColumnDraw:
     details: dict[str, Any]
 
 
-def _plan_columns(
+def plan_columns(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    params: ReleaseParams,
     types: Mapping[str, ColumnType],
     orders: Mapping[str, tuple[str, ...]],
-    warnings: list[str],
 ) -> list[ColumnPlan]:
-    from engine.release.encode import category_order, numeric_values
-    from engine.release.recode import decimals
+    """How each confidential column will get its noise, fixed before any noise is drawn.
 
-    assert config.epsilon is not None
-    confidential = list(config.confidential)
-    share = config.epsilon / max(1, len(confidential))
-    unknown = sorted(set(config.bounds) - set(confidential))
+    Each column gets ε/m of the budget (m columns, sequential composition).  Raises
+    InputError for a column the noise route cannot protect, bounds that do not fit it, or a
+    numeric column with neither public nor private bounds.  Private bounds are left to
+    :func:`estimate_bounds`, at release time: a plan never spends ε.
+    """
+    assert params.epsilon is not None
+    confidential = list(params.confidential)
+    unknown = sorted(set(params.bounds) - set(confidential))
     if unknown:
         raise InputError(
             f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
             "confidential column."
         )
+    require_bounds(params, types)
+    budget = column_budget(params, types)
     plans = []
     for col in confidential:
         ctype = ColumnType(types[col])
@@ -102,32 +217,31 @@ def _plan_columns(
             values = numeric_values(series, ctype)
             if np.isnan(values).all():
                 raise InputError(f"Confidential column {col!r} has no values.")
-            if col in config.bounds:
-                lo, hi = check_bounds(*config.bounds[col], column=col)
-                from_data = False
+            if col in params.bounds:
+                lo, hi = check_bounds(*params.bounds[col], column=col)
+                if hi < np.nanmin(values) or lo > np.nanmax(values):
+                    raise InputError(
+                        f"The bounds {lo:g}:{hi:g} of {col!r} do not overlap its values at "
+                        "all; check them."
+                    )
+                origin, spent = "public", 0.0
+                bounds: tuple[float, float] | None = (lo, hi)
             else:
-                lo, hi = float(np.nanmin(values)), float(np.nanmax(values))
-                if hi <= lo:
-                    hi = lo + 1.0
-                from_data = True
-                warnings.append(
-                    f"No public bounds for {col!r}: the data's own minimum and maximum "
-                    f"({lo:g}:{hi:g}) were used, and they are disclosed by the release. Give "
-                    f"--bounds {col}=LO:HI from public knowledge instead."
-                )
+                bounds, origin, spent = None, "private", budget[col]["bounds"]
             plans.append(
                 ColumnPlan(
                     col,
                     ctype,
-                    share,
-                    bounds=(lo, hi),
-                    bounds_from_data=from_data,
+                    budget[col]["noise"],
+                    bounds=bounds,
+                    bounds_source=origin,
+                    bounds_epsilon=spent,
                     values=values,
                     decimals=decimals(series),
                 )
             )
         elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
-            if col in config.bounds:
+            if col in params.bounds:
                 raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctype}.")
             if ctype == ColumnType.ORDINAL:
                 categories = list(category_order(series, orders.get(col)))
@@ -137,7 +251,9 @@ def _plan_columns(
                 raise InputError(f"Confidential column {col!r} has no values.")
             lookup = {str(c): i for i, c in enumerate(categories)}
             codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
-            plans.append(ColumnPlan(col, ctype, share, categories=categories, values=codes))
+            plans.append(
+                ColumnPlan(col, ctype, budget[col]["noise"], categories=categories, values=codes)
+            )
         else:
             raise InputError(
                 f"The noise mechanism cannot protect the {ctype} column {col!r}; declare it "
@@ -146,9 +262,46 @@ def _plan_columns(
     return plans
 
 
+def estimate_bounds(
+    columns: list[ColumnPlan], source: NoiseSource, warnings: list[str]
+) -> list[ColumnPlan]:
+    """The columns with their private bounds estimated (DP quantiles, each on its share of ε).
+
+    Called once per release, before the first draw of the noise: redraws reuse the bounds.
+    """
+    out = []
+    for column in columns:
+        if column.ctype == ColumnType.NUMERIC and column.bounds is None:
+            estimate = private_bounds(column.values, column.bounds_epsilon, source)
+            lo, hi = estimate.lo, estimate.hi
+            if estimate.coarse:
+                warnings.append(
+                    f"The private bounds of {column.name!r} ({lo:g}:{hi:g}) rest on few records "
+                    "for their share of ε and may be poor; public bounds would be better."
+                )
+            column = replace(column, bounds=(lo, hi), bounds_source=estimate.source)
+        out.append(column)
+    return out
+
+
+def _round_within(values: np.ndarray, places: int, lo: float, hi: float) -> np.ndarray:
+    """Values rounded to the column's decimal places, kept inside [lo, hi].
+
+    Rounding can step just outside the bounds (0.5 → 0 with bounds 0.5:9); the nearest
+    representable value inside is used then.  Bounds narrower than the column's precision
+    keep the unrounded values.
+    """
+    scale = 10.0**places
+    lo_r, hi_r = math.ceil(lo * scale - 1e-9) / scale, math.floor(hi * scale + 1e-9) / scale
+    rounded = np.round(values, places)
+    if lo_r > hi_r:
+        return values
+    return np.clip(rounded, lo_r, hi_r)
+
+
 def _draw_column(
     plan: ColumnPlan,
-    config: ReleaseParams,
+    params: ReleaseParams,
     source: NoiseSource,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
@@ -156,24 +309,24 @@ def _draw_column(
     if plan.ctype == ColumnType.NUMERIC:
         assert plan.bounds is not None
         lo, hi = plan.bounds
-        if config.insensitive:
+        if params.insensitive:
             out = insensitive_release(
                 plan.values,
                 lo,
                 hi,
                 plan.epsilon,
-                config.k,
+                params.k,
                 source,
                 progress=progress,
                 cancel=cancel,
             )
-            local_eps = plan.epsilon * config.k
+            local_eps = plan.epsilon * params.k
         else:
             out = laplace_release(
                 plan.values, lo, hi, plan.epsilon, source, progress=progress, cancel=cancel
             )
             local_eps = plan.epsilon
-        rounded = np.round(out.values, plan.decimals)
+        rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
         if plan.decimals == 0:
             released = released.astype("Int64")
@@ -182,12 +335,14 @@ def _draw_column(
         details = {
             "type": "numeric",
             "mechanism": "insensitive microaggregation + Laplace"
-            if config.insensitive
+            if params.insensitive
             else "Laplace",
             "epsilon": plan.epsilon,
             "epsilon_local": local_eps,
             "bounds": [lo, hi],
-            "bounds_source": "data (disclosed)" if plan.bounds_from_data else "given",
+            "bounds_source": plan.bounds_source,
+            "epsilon_bounds": plan.bounds_epsilon,
+            "expected_absolute_error": out.scale,
             "noise_scale": out.scale,
             "grid": out.grid,
             "mean_absolute_error": mae,
@@ -244,8 +399,6 @@ def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[n
 
 def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) -> float:
     """The worst class's distance to the file on the release's own buckets."""
-    from engine.release.verify import class_distances
-
     return max(
         float(class_distances(classes, codes).max())
         for codes in release_bucket_codes(draws, b, joint)
@@ -254,46 +407,32 @@ def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) 
 
 def noise_release(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    plan: NoisePlan,
     *,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Release:
-    """Construction B: k-anonymous QIs and ε-DP confidential values (module doc)."""
-    from engine.release.buckets import optimal_bucket_count
-    from engine.release.encode import encode_qi
-    from engine.release.metrics import class_size_stats, sse_sst
-    from engine.release.prepare import prepare
-    from engine.release.recode import build_release
-    from engine.release.verify import require_verified
+    """Construction B: k-anonymous QIs and ε-DP confidential values (module doc).
 
+    Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and
+    bounds); call it through :func:`engine.release.anonymize.anonymize`.
+    """
     started = time.perf_counter()
-    if config.mechanism == "buckets":
-        raise InputError("noise_release needs a noise mechanism, not 'buckets'.")
-    if config.epsilon is None:
-        raise InputError(f"The {config.mechanism} mechanism needs ε (epsilon).")
-    step(progress, cancel, 0.0, "Preparing")
-    if not config.confidential:
-        raise InputError(
-            f"The {config.mechanism} mechanism adds noise to confidential columns; tag at least "
-            "one column as confidential."
-        )
-    prepared = prepare(data, config)
+    params, prepared, plans = plan.params, plan.prepared, plan.noise_columns
+    assert prepared is not None and params.noise and params.epsilon is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
     original = data.reset_index(drop=True)
     n = len(original)
-    warnings: list[str] = []
-    plans = _plan_columns(clean, config, types, orders, warnings)
 
     step(progress, cancel, 0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
-    if qi and config.k > 1:
+    if qi and params.k > 1:
         from engine.release.microaggregation import microaggregate
 
         classes = np.asarray(
             microaggregate(
-                X, config.k, seed=config.seed, progress=scaled(progress, 0.05, 0.5), cancel=cancel
+                X, params.k, seed=params.seed, progress=scaled(progress, 0.05, 0.5), cancel=cancel
             ),
             dtype=np.int64,
         )
@@ -302,8 +441,10 @@ def noise_release(
     else:
         classes = np.zeros(n, dtype=np.int64)
 
-    source = noise_source(config.seed)
-    target_t = config.resample_until_t
+    source = noise_source(params.seed)
+    warnings = list(plan.warnings)
+    plans = estimate_bounds(plans, source, warnings)
+    target_t = params.resample_until_t
     b = optimal_bucket_count(target_t) if target_t is not None else 0
     max_draws = MAX_DRAWS if target_t is not None else 1
     draws = 0
@@ -313,14 +454,14 @@ def noise_release(
         lo = 0.5 + 0.35 * (draws - 1) / max_draws
         hi = 0.5 + 0.35 * draws / max_draws
         column_draws = []
-        for i, plan in enumerate(plans):
+        for i, column in enumerate(plans):
             sub = scaled(
                 progress, lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans)
             )
-            column_draws.append(_draw_column(plan, config, source, sub, cancel))
+            column_draws.append(_draw_column(column, params, source, sub, cancel))
         if target_t is None or not plans:
             break
-        achieved_t = actual_t(classes, column_draws, b, config.joint)
+        achieved_t = actual_t(classes, column_draws, b, params.joint)
         if achieved_t <= target_t * (1 + 1e-9):
             break
         if draws >= max_draws:
@@ -334,34 +475,92 @@ def noise_release(
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
-    rng = np.random.default_rng(config.seed)
+    rng = np.random.default_rng(params.seed)
     table = build_release(
         clean,
         qi=qi,
-        keep=[*config.keep, *confidential],
+        keep=[*params.keep, *confidential],
         types=types,
         orders=orders,
         classes=classes,
         buckets=None,
-        qi_output=config.qi_output,
-        confidential_output=config.confidential_output,
+        qi_output=params.qi_output,
+        confidential_output=params.confidential_output,
         rng=rng,
         original=released,
     )
     step(progress, cancel, 0.92, "Verifying the release")
-    verification = require_verified(table, qi, [], k=config.k)
-    # the equivalence classes a checker sees (classes whose recoded QIs coincide merge)
-    sizes = class_size_stats(sizes=verification.class_sizes)
-    summary = _summary(
-        config, plans, column_draws, classes, sizes, verification, draws, achieved_t, b
+    verification = require_verified(table, qi, [], k=params.k)
+    details = {d.released.name: d.details for d in column_draws}
+    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
+    # the per-record ε of the whole confidential projection (sequential composition)
+    local_eps = sum(d["epsilon_local"] for d in details.values())
+    k_min = int(verification.k)
+    sst = sum(details[c.name]["sst"] for c in numeric)
+    bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    summary = RunSummary(
+        params=params,
+        software=f"tclose {__version__}",
+        mechanism=params.mechanism,
+        n_records=n,
+        n_released=int(verification.n_records),
+        k_achieved=k_min,
+        t=achieved_t if achieved_t is not None else stochastic_t(local_eps, k_min, n),
+        t_kind="actual (resampled)" if achieved_t is not None else "stochastic",
+        t_achieved=achieved_t,
+        epsilon=params.epsilon,
+        epsilon_from="given",
+        epsilon_achieved=None,
+        guarantees=tuple(
+            release_guarantees(
+                params,
+                n,
+                class_sizes=verification.class_sizes,
+                column_types=types,
+                draws=draws,
+            )
+        ),
+        n_classes=int(verification.n_classes),
+        n_partition_classes=int(classes.max()) + 1 if n else 0,
+        class_sizes=ClassSizes.of(verification.class_sizes),
+        buckets=(),
+        information_loss=InformationLoss(
+            qi_sse_sst=sse_sst(X, classes) if qi else 0.0,
+            # released versus original numeric values, SSE over SST pooled over the columns
+            confidential_sse_sst=(
+                sum(details[c.name]["sse"] for c in numeric) / sst if numeric and sst > 0 else None
+            ),
+            confidential_columns={
+                name: {key: d[key] for key in _LOSS_KEYS if key in d} for name, d in details.items()
+            },
+        ),
+        noise=NoiseSummary(
+            epsilon_per_column={c.name: c.epsilon + c.bounds_epsilon for c in plans},
+            epsilon_noise_per_column={c.name: c.epsilon for c in plans},
+            bounds_epsilon=bounds_epsilon,
+            epsilon_local=local_eps,
+            # the bounds are estimated once; every draw of the noise spends the rest again
+            epsilon_spent=bounds_epsilon + (params.epsilon - bounds_epsilon) * draws,
+            draws=draws,
+            stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
+            actual_t=achieved_t,
+            resample_buckets=b or None,
+            bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
+            noise_scale={c.name: details[c.name]["noise_scale"] for c in numeric},
+            columns=details,
+        ),
+        worst_class=None,
+        worst_bucket=None,
+        seed_policy=seed_text(params.seed, noise=True),
+        column_types={c: str(t) for c, t in types.items()},
+        verification=verification.message,
+        warnings=tuple(warnings),
+        seconds=round(time.perf_counter() - started, 3),
     )
-    summary["information_loss"]["qi_sse_sst"] = sse_sst(X, classes) if qi else 0.0
-    summary["warnings"] = list(warnings)
-    summary["seconds"] = round(time.perf_counter() - started, 3)
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
-        config=config,
+        params=params,
         summary=summary,
         verification=verification,
         classes=classes,
@@ -371,111 +570,5 @@ def noise_release(
     )
 
 
-def _summary(
-    config: ReleaseParams,
-    plans: list[ColumnPlan],
-    column_draws: list[ColumnDraw],
-    classes: np.ndarray,
-    sizes: dict[str, Any],
-    verification: Any,
-    draws: int,
-    achieved_t: float | None,
-    b: int,
-) -> dict[str, Any]:
-    """The JSON-ready numbers (the keys of the buckets route plus the noise ones)."""
-    assert config.epsilon is not None
-    n = len(classes)
-    k_min = int(verification.k)
-    details = {d.released.name: d.details for d in column_draws}
-    # the per-record ε of the whole confidential projection (sequential composition)
-    local_eps = sum(d["epsilon_local"] for d in details.values())
-    st = stochastic_t(local_eps, k_min, n) if plans else None
-    calc_mechanism = (
-        "insensitive"
-        if config.insensitive and any(p.ctype == ColumnType.NUMERIC for p in plans)
-        else "laplace"
-        if any(p.ctype == ColumnType.NUMERIC for p in plans)
-        else "randomized_response"
-    )
-    items = guarantees(
-        epsilon=config.epsilon,
-        class_sizes=np.asarray(verification.class_sizes),
-        mechanism=calc_mechanism,
-    )
-    epsilon_spent = config.epsilon * draws
-    numeric = [p for p in plans if p.ctype == ColumnType.NUMERIC]
-    return {
-        "software": f"tclose {__version__}",
-        "mechanism": config.mechanism,
-        "insensitive": bool(config.insensitive),
-        "n_records": n,
-        "n_released": int(verification.n_records),
-        "k": int(config.k),
-        "k_achieved": int(verification.k),
-        "t": achieved_t if achieved_t is not None else st,
-        "t_kind": "actual (resampled)" if achieved_t is not None else "stochastic",
-        "t_achieved": achieved_t,
-        "resample_until_t": config.resample_until_t,
-        "resample_buckets": b or None,
-        "stochastic_t": st,
-        "stochastic_t_assumption": (
-            "Proposition 1 at the smallest class: the expected distribution of the noisy values "
-            "in every class is within this factor of the whole file's; one realisation need "
-            "not be t-close."
-        ),
-        "epsilon": config.epsilon,
-        "epsilon_per_column": {p.name: p.epsilon for p in plans},
-        "epsilon_local": local_eps,
-        "epsilon_spent": epsilon_spent,
-        "draws": draws,
-        "epsilon_assumption": (
-            "ε-differential privacy of the confidential values against a change of one "
-            "person's confidential values, with the bounds public; the QIs are protected by "
-            "k-anonymity only. Not covered by ε: whether a value is missing, the set of "
-            "categories of a nominal column, and bounds taken from the data."
-            + (f" {draws} draws were made: the guarantee is ε × draws." if draws > 1 else "")
-        ),
-        "bounds": {p.name: list(p.bounds) for p in numeric if p.bounds is not None},
-        "bounds_from_data": [p.name for p in numeric if p.bounds_from_data],
-        "noise_scale": {p.name: details[p.name]["noise_scale"] for p in numeric},
-        "confidential": details,
-        "guarantees": [g.to_dict() for g in items],
-        "n_classes": int(verification.n_classes),
-        "class_sizes": sizes,
-        "information_loss": {
-            "qi_sse_sst": None,
-            # released versus original numeric values, SSE over SST pooled over the columns
-            "confidential_sse_sst": (
-                sum(details[p.name]["sse"] for p in numeric)
-                / sum(details[p.name]["sst"] for p in numeric)
-                if numeric and sum(details[p.name]["sst"] for p in numeric) > 0
-                else None
-            ),
-            "confidential_columns": {
-                name: {
-                    key: d[key]
-                    for key in (
-                        "mean_absolute_error",
-                        "mean_original",
-                        "mean_released",
-                        "sse_sst",
-                        "share_changed",
-                    )
-                    if key in d
-                }
-                for name, d in details.items()
-            },
-        },
-        "parameters": {
-            "qi": list(config.qi),
-            "confidential": list(config.confidential),
-            "identifiers": list(config.identifiers),
-            "keep": list(config.keep),
-            "missing": list(config.missing),
-            "qi_output": config.qi_output,
-            "joint": config.joint,
-        },
-        "seed": config.seed,
-        "seed_policy": seed_policy(config.seed),
-        "verification": verification.message,
-    }
+#: the per-column figures that go into the information-loss part of the summary
+_LOSS_KEYS = ("mean_absolute_error", "mean_original", "mean_released", "sse_sst", "share_changed")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.errors import FeasibleAlternative, InfeasibleError, InputError
+from engine.errors import InputError
 from engine.io import apply_missing
 from engine.params import ReleaseParams
 from engine.release.encode import resolve_columns
@@ -29,9 +29,16 @@ class Prepared:
     orders: dict[str, tuple]
 
 
-def prepare(data: pd.DataFrame, config: ReleaseParams) -> Prepared:
-    """Check ``data`` against ``config`` and return the cleaned, typed protected columns."""
-    named = [*config.qi, *config.confidential, *config.identifiers, *config.keep]
+def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
+    """Check ``data`` against ``params`` and return the cleaned, typed protected columns."""
+    if not params.qi and not params.confidential:
+        raise InputError("Tag at least one column as quasi-identifier or confidential.")
+    if params.noise and not params.confidential:
+        raise InputError(
+            f"The {params.mechanism} mechanism adds noise to confidential columns; tag at least "
+            "one column as confidential."
+        )
+    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
     absent = [c for c in named if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
@@ -41,20 +48,10 @@ def prepare(data: pd.DataFrame, config: ReleaseParams) -> Prepared:
     n = len(data)
     if n == 0:
         raise InputError("The input has no records.")
-    if config.k > n:
-        raise InfeasibleError(
-            f"k = {config.k} needs at least {config.k} records but the input has {n}; "
-            f"the largest possible k is {n} (any t works then; no t helps with k = {config.k}).",
-            alternatives=[
-                FeasibleAlternative(
-                    f"largest k for this t: k = {n}", {"k": n, "t": config.bucket_t}
-                )
-            ],
-        )
-    qi, confidential = list(config.qi), list(config.confidential)
+    qi, confidential = list(params.qi), list(params.confidential)
     # missing codes matter only where values are protected; keep columns pass unchanged
     used = [c for c in data.columns if c in (*qi, *confidential)]
-    column_missing = {c: v for c, v in config.column_missing.items() if c in used}
-    clean = apply_missing(data[used], config.missing, column_missing).reset_index(drop=True)
-    types, orders = resolve_columns(clean, [*qi, *confidential], config.types, config.orders)
+    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
+    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
     return Prepared(qi, confidential, clean, types, orders)

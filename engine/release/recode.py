@@ -6,6 +6,13 @@ into the equivalence classes a checker can find without any other information (K
 * ``centroid``: mean for numeric columns (rounded to the column's own precision), the median
   category for ordinal ones, the most frequent category for nominal ones, the mean date;
 * ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones.
+  Numeric and date ends are public round numbers, never a person's value
+  (:func:`engine.release.cuts.range_ends`): inside the central 99 % of the column (between
+  its 0.5 and 99.5 percentiles) they are rounded outward to a grid of the 1–2–5 step at most
+  1/100 of that spread (a calendar unit for dates); an end beyond it, an outlier's value, goes
+  to the next number of the 1–2–5 series strictly beyond (563,569.08 → 1,000,000).  Classes
+  whose rounded ranges coincide become one released class, which keeps k-anonymity and
+  t-closeness (a union of t-close classes is t-close).
 
 Confidential values become their bucket's ``label`` (an interval or category set) or
 ``representative`` (bucket median or mode); the missing bucket is released empty.
@@ -21,7 +28,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.release.buckets import format_number
+from engine.release.cuts import date_range_ends, format_date, format_number, range_ends
 from engine.release.encode import category_order, numeric_values, ordinal_ranks
 from engine.release.result import Buckets
 from engine.roles import ColumnType
@@ -80,37 +87,43 @@ def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
 
 
 def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, classes):
+    """Each class's ``lo–hi`` (numeric, date, ordinal) or ``{A, B}`` (nominal) as text.
+
+    Numeric and date ends are public: rounded outward (module doc), so a range never ends at
+    one person's exact value and an outlier shows only as a round number beyond it.
+    """
     if ctype == ColumnType.NOMINAL:
         frame = pd.DataFrame({"c": classes, "v": series.astype("string")}).dropna()
         sets = frame.groupby("c")["v"].agg(lambda v: sorted(set(v)))
         text = sets.map(lambda s: s[0] if len(s) == 1 else "{" + ", ".join(s) + "}")
+        return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
+    if ctype == ColumnType.ORDINAL:
+        cats = category_order(series, order)
+        keys = ordinal_ranks(series, order)
+
+        def fmt(x: float) -> str:
+            return str(cats[int(x)])
+
     else:
-        if ctype == ColumnType.ORDINAL:
-            cats = category_order(series, order)
-            keys = ordinal_ranks(series, order)
-
-            def fmt(x: float) -> str:
-                return str(cats[int(x)])
-
-        elif ctype == ColumnType.DATE:
-            keys = numeric_values(series, ctype)
-
-            def fmt(x: float) -> str:
-                return (_EPOCH + pd.Timedelta(days=x)).date().isoformat()
-
-        else:
-            keys = numeric_values(series, ctype)
-            fmt = format_number
-        grouped = _by_class(keys, classes)
-        lo, hi = grouped.min(), grouped.max()
-        text = pd.Series(
-            [
-                None if pd.isna(a) else (fmt(a) if a == b else f"{fmt(a)}–{fmt(b)}")
-                for a, b in zip(lo, hi, strict=True)
-            ],
-            index=lo.index,
-            dtype=object,
-        )
+        keys = numeric_values(series, ctype)
+        fmt = format_date if ctype == ColumnType.DATE else format_number
+    grouped = _by_class(keys, classes)
+    lo, hi = grouped.min(), grouped.max()
+    if ctype != ColumnType.ORDINAL:
+        present = ~np.isnan(lo.to_numpy())
+        ends = date_range_ends if ctype == ColumnType.DATE else range_ends
+        lo_v, hi_v = lo.to_numpy(dtype=float, copy=True), hi.to_numpy(dtype=float, copy=True)
+        if present.any():
+            lo_v[present], hi_v[present] = ends(lo_v[present], hi_v[present], keys)
+        lo, hi = pd.Series(lo_v, index=lo.index), pd.Series(hi_v, index=hi.index)
+    text = pd.Series(
+        [
+            None if pd.isna(a) else (fmt(a) if a == b else f"{fmt(a)}–{fmt(b)}")
+            for a, b in zip(lo, hi, strict=True)
+        ],
+        index=lo.index,
+        dtype=object,
+    )
     return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
 
 

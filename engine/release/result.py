@@ -3,31 +3,37 @@
 These are plain dataclasses shared by the command line, the GUI previews, the report and the
 tests.  Only :attr:`Release.table` is ever written out; the other fields (class of every input
 record, bucket of every input record) stay in memory for previews and metrics.
+:class:`RunSummary` is the one typed account of a run, the same shape for both mechanisms:
+the JSON sidecar, ``--summary``, the report, the xlsx About sheet and the preview read it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.params import ReleaseParams
+from engine.privacy import Guarantee
 
 
 @dataclass
 class Buckets:
     """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
 
-    #: the released text of each bucket, e.g. ``"[0, 12500)"`` or ``"{Asthma, Cancer}"``
+    #: the released text of each bucket, e.g. ``"< 12500"``, ``"[12500, 40000)"`` or
+    #: ``"{Asthma, Cancer}"``
     labels: list[str]
     #: bucket index of every input record (aligned with the input rows); int64
     codes: np.ndarray
     #: records per bucket
     counts: np.ndarray
-    #: per bucket: (lo, hi) for one numeric/ordinal column, the set of categories for a
-    #: nominal one, None for joint buckets of several columns or the missing bucket
+    #: per bucket: for one numeric or date column its public cut points (lo, hi), None where
+    #: open-ended (never an observed value); (lowest, highest) category for an ordinal one;
+    #: the set of categories for a nominal one; None for several columns or the missing bucket
     bounds: list[Any]
     #: per bucket: the value released with ``confidential_output="representative"``
     #: (a tuple of values, one per confidential column)
@@ -74,9 +80,9 @@ class Release:
 
     #: the released table: QIs recoded, confidential protected, rows shuffled
     table: pd.DataFrame
-    config: ReleaseParams
-    #: JSON-ready numbers every run reports (the ``--summary`` file and the report)
-    summary: dict[str, Any]
+    params: ReleaseParams
+    #: the numbers every run reports (the ``--summary`` file, the report, the preview)
+    summary: RunSummary
     #: the independent check of ``table`` (always run; a failing release raises instead)
     verification: Verification
     #: equivalence-class index of every input record, in input order
@@ -85,5 +91,198 @@ class Release:
     data: pd.DataFrame
     #: the buckets (None for the noise mechanisms without buckets)
     buckets: Buckets | None = None
-    #: warnings a user must see (e.g. bounds taken from the data)
+    #: warnings a user must see (e.g. values beyond the public bounds)
     warnings: list[str] = field(default_factory=list)
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` with numpy scalars, tuples, sets and timestamps turned into JSON types.
+
+    Infinite and NaN floats become the strings "inf", "-inf" and null, which every JSON
+    reader accepts (``json.dumps`` would otherwise write the non-standard ``Infinity``).
+    """
+    if isinstance(value, dict):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(json_ready(v) for v in value)
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    return str(value)
+
+
+@dataclass(frozen=True)
+class BucketRow:
+    """One confidential bucket as reported: what is released for it and how many records."""
+
+    label: str
+    count: int
+    share: float
+    #: the bucket's public limits: [lower cut, upper cut] of a range (None = open end), the
+    #: categories of a set, None for joint buckets of several columns or the missing bucket
+    bounds: Any
+    #: the value released with ``confidential_output="representative"``, per column
+    representative: tuple[Any, ...]
+    missing: bool = False
+
+
+def bucket_rows(buckets: Buckets) -> list[BucketRow]:
+    """The rows of the bucket table of a plan, a summary and the report."""
+    total = int(buckets.counts.sum())
+    rows = []
+    for j, label in enumerate(buckets.labels):
+        bounds = buckets.bounds[j]
+        if isinstance(bounds, frozenset):
+            bounds = tuple(sorted(bounds))
+        rows.append(
+            BucketRow(
+                label=label if j != buckets.missing_bucket else "(missing)",
+                count=int(buckets.counts[j]),
+                share=float(buckets.counts[j] / total) if total else 0.0,
+                bounds=bounds,
+                representative=tuple(buckets.representatives[j]),
+                missing=j == buckets.missing_bucket,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class ClassSizes:
+    """How many classes a release has and how large they are."""
+
+    n_classes: int
+    min: int
+    median: float
+    mean: float
+    max: int
+    #: size → number of classes of that size
+    histogram: dict[int, int]
+
+    @classmethod
+    def of(cls, sizes: np.ndarray) -> ClassSizes:
+        """From the sizes of all classes (e.g. :attr:`Verification.class_sizes`)."""
+        sizes = np.asarray(sizes)
+        sizes = sizes[sizes > 0]
+        values, counts = np.unique(sizes, return_counts=True)
+        return cls(
+            n_classes=len(sizes),
+            min=int(sizes.min()),
+            median=float(np.median(sizes)),
+            mean=float(sizes.mean()),
+            max=int(sizes.max()),
+            histogram={int(v): int(c) for v, c in zip(values, counts, strict=True)},
+        )
+
+
+@dataclass(frozen=True)
+class InformationLoss:
+    """What the release costs the analyst."""
+
+    #: within-class SSE over total SST of the standardised QIs (0 = nothing lost)
+    qi_sse_sst: float | None
+    #: released confidential values against the originals, SSE/SST pooled over the columns
+    confidential_sse_sst: float | None
+    #: per confidential column: sse_sst, means, variances, correlation or share changed
+    confidential_columns: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NoiseSummary:
+    """What the noise route (Construction B) spent and drew."""
+
+    #: ε of each confidential column (the budget split evenly: sequential composition)
+    epsilon_per_column: dict[str, float]
+    #: the part of it the noise spent (the rest went on private bounds)
+    epsilon_noise_per_column: dict[str, float]
+    #: ε spent on estimating bounds privately, in all (0 with public bounds)
+    bounds_epsilon: float
+    #: the per-record ε of the whole confidential projection (k·ε with insensitive groups)
+    epsilon_local: float
+    #: what the release as published spent: the bounds' ε once, the noise's ε × draws
+    epsilon_spent: float
+    draws: int
+    #: Proposition 1 at the smallest class (None without confidential columns)
+    stochastic_t: float | None
+    #: t actually reached on the release's own buckets, when redrawn until t
+    actual_t: float | None
+    #: buckets of the redraw check (None without redraw)
+    resample_buckets: int | None
+    #: public bounds of each numeric column
+    bounds: dict[str, tuple[float, float]]
+    #: scale of the Laplace noise of each numeric column
+    noise_scale: dict[str, float]
+    #: per column: mechanism, ε, bounds, errors, categories … as drawn
+    columns: dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The one account of a run: parameters, what the verifier measured, losses, guarantees.
+
+    Both mechanisms fill the same fields (``buckets`` is empty and ``noise`` None where they do
+    not apply); :meth:`to_dict` is the JSON the sidecar, ``--summary`` and the About sheet hold.
+    """
+
+    params: ReleaseParams
+    software: str
+    mechanism: str
+    n_records: int
+    n_released: int
+    k_achieved: int
+    #: the t the release answers to: the t asked (buckets; exp(ε/2) when ε was given), the t
+    #: actually reached (noise redrawn until t), or the stochastic t (noise)
+    t: float | None
+    #: "asked", "actual (resampled)" or "stochastic"
+    t_kind: str | None
+    #: the verifier's t on the released buckets (buckets) or the redraw's t (noise)
+    t_achieved: float | None
+    epsilon: float | None
+    #: "given" or "t" (ε = 2 ln t, Proposition 3)
+    epsilon_from: str | None
+    #: 2 ln t_achieved (buckets)
+    epsilon_achieved: float | None
+    #: every statement that holds, with its assumption, and what does not follow
+    guarantees: tuple[Guarantee, ...]
+    n_classes: int
+    #: classes the partition formed (classes whose released QIs coincide merge on release)
+    n_partition_classes: int
+    class_sizes: ClassSizes
+    buckets: tuple[BucketRow, ...]
+    information_loss: InformationLoss
+    noise: NoiseSummary | None
+    #: released QI values of the class farthest from the file, and the bucket where it is
+    worst_class: dict[str, Any] | None
+    worst_bucket: dict[str, Any] | None
+    seed_policy: str
+    #: the type each protected column was treated as (given or inferred)
+    column_types: dict[str, str]
+    #: the verifier's sentence
+    verification: str
+    warnings: tuple[str, ...] = ()
+    seconds: float | None = None
+    #: the input file's name, when the caller knows it
+    input: str | None = None
+    #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
+    #: "partitions": P} (engine.distributed)
+    backend: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""
+        out = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "params"}
+        out["parameters"] = self.params.to_dict()
+        out["guarantees"] = [g.to_dict() for g in self.guarantees]
+        out["class_sizes"] = asdict(self.class_sizes)
+        out["buckets"] = [asdict(b) for b in self.buckets]
+        out["information_loss"] = asdict(self.information_loss)
+        out["noise"] = asdict(self.noise) if self.noise is not None else None
+        return json_ready(out)

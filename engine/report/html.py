@@ -15,7 +15,6 @@ HTML to PDF from any browser gives one, and no new dependency is needed for it.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import html
 import io
 import itertools
@@ -30,8 +29,9 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.result import Release
+from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.text import number, percent
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -58,33 +58,6 @@ class ReportFigure:
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _num(value: Any, digits: int = 4) -> str:
-    """A number for people: thousands separators, a few significant digits, ∞ for inf."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, int | np.integer):
-        return f"{int(value):,}"
-    if isinstance(value, float | np.floating):
-        v = float(value)
-        if math.isnan(v):
-            return "—"
-        if math.isinf(v):
-            return "∞" if v > 0 else "−∞"
-        if v == int(v) and abs(v) < 1e15:
-            return f"{int(v):,}"
-        return f"{v:,.{digits}g}" if abs(v) >= 1e-3 else f"{v:.{digits}g}"
-    return str(value)
-
-
-def _pct(share: float | None) -> str:
-    if share is None:
-        return "—"
-    pct = 100.0 * share
-    return f"{pct:.3g} %" if 0 < pct < 0.1 else f"{pct:.1f} %"
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], right: Sequence[int] = ()) -> str:
@@ -149,7 +122,7 @@ def preview_figures(
             lambda: plots.class_size_histogram(release),
         )
     )
-    if release.buckets is not None and release.config.bucket_t is not None:
+    if release.buckets is not None and release.params.bucket_t is not None:
         makers.append(
             (
                 "Closeness of every class",
@@ -159,7 +132,7 @@ def preview_figures(
                 lambda: plots.closeness_heatmap(release),
             )
         )
-    for col in release.config.qi:
+    for col in release.params.qi:
         makers.append(
             (
                 f"Quasi-identifier {col}: before and after",
@@ -182,79 +155,50 @@ def preview_figures(
 # -- sections --------------------------------------------------------------------------------------
 
 
-def release_guarantees(release: Release) -> list[Guarantee]:
-    """The guarantees of the privacy calculator for what this release achieved.
-
-    The bucket mechanism is judged by the t the verifier read off the released file (not the
-    t requested); a noise mechanism by its ε, times the number of draws when the noise was
-    redrawn until t-close (each draw spends ε again, Construction B).
-    """
-    from engine.privacy import Guarantee, guarantees
-
-    cfg, ver = release.config, release.verification
-    sizes = np.asarray(ver.class_sizes, dtype=np.int64)
-    sizes = sizes if sizes.size and (sizes > 0).all() else None
-    if cfg.mechanism == "buckets":
-        t = ver.t if ver.t is not None and math.isfinite(ver.t) else cfg.bucket_t
-        if t is None:  # no confidential column: k-anonymity is all there is
-            return [
-                Guarantee(
-                    name="k-anonymity",
-                    values={"k": int(ver.k)},
-                    statement=(
-                        "Every released combination of quasi-identifier values is shared by "
-                        f"at least {int(ver.k)} records."
-                    ),
-                    assumption="The intruder links records through the quasi-identifiers only.",
-                    source="Samarati & Sweeney 1998",
-                )
-            ]
-        return guarantees(t=max(float(t), 1.0), class_sizes=sizes, mechanism="buckets")
-    stored = release.summary.get("guarantees")
-    if isinstance(stored, list) and stored and all(isinstance(g, Mapping) for g in stored):
-        # the noise release computed them itself (it knows the draws and the per-column ε)
-        names = {f.name for f in dataclasses.fields(Guarantee)}
-        return [Guarantee(**{k: v for k, v in g.items() if k in names}) for g in stored]
-    draws = release.summary.get("draws", 1)
-    draws = int(draws) if isinstance(draws, int | float) and draws >= 1 else 1
-    mechanism = str(release.summary.get("mechanism", cfg.mechanism))
-    if cfg.insensitive:
-        mechanism = "insensitive"
-    if mechanism not in ("laplace", "insensitive", "randomized_response"):
-        mechanism = "laplace"
-    assert cfg.epsilon is not None  # ReleaseParams insists for noise mechanisms
-    return guarantees(epsilon=cfg.epsilon * draws, class_sizes=sizes, mechanism=mechanism)
-
-
 def _values_text(values: Mapping[str, Any]) -> str:
     symbols = {"epsilon": "ε", "n": "N", "group": "group", "epsilon_local": "local ε"}
-    return ", ".join(f"{symbols.get(k, k)} = {_num(v, 4)}" for k, v in values.items())
+    return ", ".join(f"{symbols.get(k, k)} = {number(v, 4)}" for k, v in values.items())
 
 
 def _guarantee_html(release: Release) -> str:
-    cfg, ver = release.config, release.verification
+    cfg, ver = release.params, release.verification
     requested = [f"k = {cfg.k}"]
     if cfg.t is not None:
-        requested.append(f"t = {_num(cfg.t)}")
+        requested.append(f"t = {number(cfg.t)}")
     if cfg.epsilon is not None:
-        requested.append(f"ε = {_num(cfg.epsilon)}")
+        requested.append(f"ε = {number(cfg.epsilon)}")
     achieved = [f"k = {ver.k:,}"]
     if ver.t is not None:
-        achieved.append(f"t = {_num(ver.t, 4)}")
+        achieved.append(f"t = {number(ver.t, 4)}")
     parts = [
         f"<p>Requested: {', '.join(requested)}. Achieved, as an independent check read them "
         f"off the released file: {', '.join(achieved)}. The statements below use the achieved "
         "values; each holds only under its assumption.</p>"
     ]
-    items = release_guarantees(release)
+    parts.append(guarantees_html(release.summary.guarantees))
+    return "\n".join(parts)
+
+
+def guarantees_html(items: Iterable[Guarantee]) -> str:
+    """The guarantees as HTML: what follows, each with its assumption, then what does not.
+
+    One rendering for the report and the GUI's calculator panel; both style the classes
+    ``guarantee``, ``vals``, ``assume``, ``source`` and ``caveats`` (the GUI from the palette).
+    """
+    items = list(items)
+    parts = []
     for g in (g for g in items if g.holds):
         numbers = _values_text(g.values)
         parts.append(
             f'<div class="guarantee"><h3>{_e(g.name)}'
             + (f' <span class="vals">({_e(numbers)})</span>' if numbers else "")
             + f"</h3><p>{_e(g.statement)}</p>"
-            f'<p class="assume"><b>Assumption:</b> {_e(g.assumption)}</p>'
-            f'<p class="source">{_e(g.source)}</p></div>'
+            + (
+                f'<p class="assume"><b>Assumption:</b> {_e(g.assumption)}</p>'
+                if g.assumption and g.assumption != "—"
+                else ""
+            )
+            + f'<p class="source">{_e(g.source)}</p></div>'
         )
     caveats = [g for g in items if not g.holds]
     if caveats:
@@ -268,7 +212,7 @@ def _guarantee_html(release: Release) -> str:
 
 
 def _roles_rows(release: Release) -> list[list[str]]:
-    cfg = release.config
+    cfg = release.params
     role_of: dict[str, str] = {}
     for cols, role in (
         (cfg.identifiers, "identifier — not released"),
@@ -283,21 +227,13 @@ def _roles_rows(release: Release) -> list[list[str]]:
     for col in release.data.columns:
         role = role_of.get(col, "untagged — not released")
         missing = int(release.data[col].isna().sum())
-        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(types.get(col, "")), _num(missing)])
+        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(types.get(col, "")), number(missing)])
     return rows
 
 
 def _column_types(release: Release) -> dict[str, str]:
-    """The type of each column as the run used it (summary first, then overrides, then dtype)."""
-    params = release.summary.get("parameters")
-    from_summary = release.summary.get("types") or (
-        params.get("types") if isinstance(params, Mapping) else None
-    )
-    types: dict[str, str] = {}
-    if isinstance(from_summary, Mapping):
-        types.update({str(k): str(v) for k, v in from_summary.items()})
-    for col, t in release.config.types.items():
-        types.setdefault(col, str(t))
+    """The type of each column as the run used it (the summary's, then the table's dtype)."""
+    types = dict(release.summary.column_types)
     for col in release.data.columns:
         if col not in types:
             kind = release.data[col].dtype.kind
@@ -306,15 +242,15 @@ def _column_types(release: Release) -> dict[str, str]:
 
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
-    cfg = release.config
+    cfg = release.params
     rows = [("mechanism", _e(_mechanism_words(release)))]
-    rows.append(("k (smallest class size)", _num(cfg.k)))
+    rows.append(("k (smallest class size)", number(cfg.k)))
     if cfg.t is not None:
-        rows.append(("t", _num(cfg.t)))
+        rows.append(("t", number(cfg.t)))
     if cfg.epsilon is not None:
-        rows.append(("ε (epsilon)", _num(cfg.epsilon)))
+        rows.append(("ε (epsilon)", number(cfg.epsilon)))
         if cfg.mechanism == "buckets":
-            rows.append(("t = exp(ε/2)", _num(cfg.bucket_t)))
+            rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
         n_b = len(release.buckets.counts)
         rows.append(
@@ -338,10 +274,9 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
                 "jointly (one bucket per tuple)" if cfg.joint else "per column",
             )
         )
-    for col, (lo, hi) in cfg.bounds.items():
-        rows.append((f"public bounds of {col}", f"[{_num(lo)}, {_num(hi)}]"))
+    rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
-        rows.append(("redraw noise until t-close with t", _num(cfg.resample_until_t)))
+        rows.append(("redraw noise until t-close with t", number(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
@@ -350,8 +285,32 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
     return rows
 
 
+def _bounds_rows(release: Release) -> list[tuple[str, str]]:
+    """The clamping bounds of every numeric column, where they came from, the ε they cost."""
+    params, noise = release.params, release.summary.noise
+    used = dict(noise.bounds) if noise is not None else dict(params.bounds)
+    columns = noise.columns if noise is not None else {}
+    rows = []
+    for col, (lo, hi) in used.items():
+        words = str(columns.get(col, {}).get("bounds_source", "public"))
+        rows.append((f"bounds of {_e(col)}", f"[{_cut_text(lo)}, {_cut_text(hi)}] ({_e(words)})"))
+    if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
+        rows.append(
+            (
+                "ε for private bounds",
+                f"{number(noise.bounds_epsilon)} of ε = {number(params.epsilon)} (DP quantiles); "
+                f"the noise gets {number(params.epsilon - noise.bounds_epsilon)}",
+            )
+        )
+    for col, details in columns.items():
+        error = details.get("expected_absolute_error")
+        if isinstance(error, int | float):
+            rows.append((f"expected absolute error of the noise on {_e(col)}", number(error, 6)))
+    return rows
+
+
 def _mechanism_words(release: Release) -> str:
-    cfg = release.config
+    cfg = release.params
     if cfg.mechanism == "buckets":
         return (
             "bucketization + t-close microaggregation (confidential values coarsened into "
@@ -365,12 +324,23 @@ def _mechanism_words(release: Release) -> str:
     return words
 
 
-def seed_policy_words(seed: int | None) -> str:
-    """What the seed means for the reader of the report (the project file says the same)."""
-    from engine.report.project import seed_policy
+def _cut_text(value: Any) -> str:
+    """A public cut point in full (a label's boundary is exact, not a few digits)."""
+    if isinstance(value, float | int | np.floating | np.integer):
+        v = float(value)
+        return f"{int(v):,}" if v.is_integer() and abs(v) < 1e15 else f"{v:,.10g}"
+    return _e(str(value))
 
-    note = seed_policy(seed)["note"]
-    return note if seed is None else f"Fixed seed {int(seed)}. {note}"
+
+def _span_text(lo: Any, hi: Any) -> str:
+    """A bucket's span between its public cut points (None: open-ended)."""
+    if lo is None and hi is None:
+        return "all values"
+    if lo is None:
+        return f"below {_cut_text(hi)}"
+    if hi is None:
+        return f"{_cut_text(lo)} and above"
+    return f"{_cut_text(lo)} to {_cut_text(hi)}"
 
 
 def _bucket_rows(release: Release) -> list[list[str]]:
@@ -381,7 +351,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
     for j, label in enumerate(b.labels):
         bound = b.bounds[j] if j < len(b.bounds) else None
         if isinstance(bound, tuple) and len(bound) == 2:
-            bound_text = f"{_num(bound[0])} … {_num(bound[1])}"
+            bound_text = _span_text(*bound)
         elif isinstance(bound, set | frozenset | list):
             bound_text = ", ".join(_e(v) for v in sorted(map(str, bound)))
         else:
@@ -389,9 +359,9 @@ def _bucket_rows(release: Release) -> list[list[str]]:
         if j == b.missing_bucket:
             bound_text = "missing values"
         rep = b.representatives[j] if j < len(b.representatives) else ()
-        rep_text = ", ".join(_e(_num(v)) for v in rep) if rep else "—"
+        rep_text = ", ".join(_cut_text(v) for v in rep if v is not None) or "—"
         rows.append(
-            [_e(label), bound_text, rep_text, _num(int(b.counts[j])), _pct(float(shares[j]))]
+            [_e(label), bound_text, rep_text, number(int(b.counts[j])), percent(float(shares[j]))]
         )
     return rows
 
@@ -401,11 +371,11 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
     if sizes.size == 0:
         return [("classes", "0")], []
     stats = [
-        ("classes", _num(int(sizes.size))),
-        ("smallest (achieved k)", _num(int(sizes.min()))),
-        ("median", _num(float(np.median(sizes)))),
-        ("mean", _num(float(sizes.mean()), 3)),
-        ("largest", _num(int(sizes.max()))),
+        ("classes", number(int(sizes.size))),
+        ("smallest (achieved k)", number(int(sizes.min()))),
+        ("median", number(float(np.median(sizes)))),
+        ("mean", number(float(sizes.mean()), 3)),
+        ("largest", number(int(sizes.max()))),
     ]
     values, counts = np.unique(sizes, return_counts=True)
     if len(values) > 12:  # fold the long tail into ranges that grow by about √2
@@ -418,10 +388,11 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
             mask = (sizes >= a) & (sizes < b)
             if mask.any():
                 label = f"{a}" if b == a + 1 else f"{a}–{b - 1}"
-                rows.append([label, _num(int(mask.sum())), _num(int(sizes[mask].sum()))])
+                rows.append([label, number(int(mask.sum())), number(int(sizes[mask].sum()))])
         return stats, rows
     rows = [
-        [_num(int(v)), _num(int(c)), _num(int(v * c))] for v, c in zip(values, counts, strict=True)
+        [number(int(v)), number(int(c)), number(int(v * c))]
+        for v, c in zip(values, counts, strict=True)
     ]
     return stats, rows
 
@@ -444,32 +415,27 @@ _COLUMN_STAT_NAMES = {
 }
 
 
-def information_loss_rows(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+def information_loss_rows(summary: RunSummary) -> list[tuple[str, str]]:
     """The overall information-loss figures of a run summary, named for people."""
-    loss = summary.get("information_loss")
-    source: Mapping[str, Any] = loss if isinstance(loss, Mapping) else summary
+    loss = summary.information_loss
     rows = []
     for key, name in _LOSS_NAMES.items():
-        value = source.get(key)
+        value = getattr(loss, key)
         if isinstance(value, int | float):
-            rows.append((name, _e(_num(value))))
+            rows.append((name, _e(percent(value))))
     return rows
 
 
-def column_loss_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+def column_loss_rows(summary: RunSummary) -> list[list[str]]:
     """Per confidential column: (column, statistic, value) rows of the run summary."""
-    loss = summary.get("information_loss")
-    per_column = loss.get("confidential_columns") if isinstance(loss, Mapping) else None
     rows: list[list[str]] = []
-    if not isinstance(per_column, Mapping):
-        return rows
-    for col, stats in per_column.items():
+    for col, stats in summary.information_loss.confidential_columns.items():
         if not isinstance(stats, Mapping):
             continue
         for key, value in stats.items():
             if isinstance(value, int | float):
                 name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
-                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(_num(value, 4))])
+                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(number(value, 4))])
     return rows
 
 
@@ -543,7 +509,7 @@ def render_report(
     title: str | None = None,
 ) -> str:
     """The report as one HTML string (figures and risk computed here unless given)."""
-    cfg, ver = release.config, release.verification
+    cfg, ver = release.params, release.verification
     when = (generated_at or datetime.now(UTC)).astimezone(UTC)
     if figures is None:
         figures = preview_figures(release)
@@ -560,7 +526,7 @@ def render_report(
         f"{when:%Y-%m-%d %H:%M} UTC · {ver.n_records:,} records released</p>"
     )
     verdict_cls = "verdict" if ver.ok else "verdict bad"
-    t_text = f", t = {_num(ver.t, 4)}" if ver.t is not None else ""
+    t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
     add(
         f'<div class="{verdict_cls}"><strong>Independent check: '
         f"{'passed' if ver.ok else 'FAILED'} — achieved k = {ver.k:,}{t_text}.</strong>"
@@ -580,7 +546,7 @@ def render_report(
         rows.append(("rows × columns read", f"{input_info.n_rows:,} × {input_info.n_columns:,}"))
     if input_checksum:
         rows.append(("SHA-256 of the file", f"<code>{_e(input_checksum)}</code>"))
-    rows.append(("records released", _num(ver.n_records)))
+    rows.append(("records released", number(ver.n_records)))
     rows.append(("columns released", _cols(list(release.table.columns))))
     add(_dl(rows))
     if input_info is not None and input_info.notes:
@@ -610,7 +576,10 @@ def render_report(
         add(
             f"<p>The confidential values ({_cols(cfg.confidential)}) were replaced by the "
             "bucket they fall in; each class holds every bucket in nearly the whole file's "
-            "proportion.</p>"
+            "proportion. Bucket boundaries are public round numbers chosen between neighbouring "
+            "values (the coarsest that separates them), never a person's value; the outer "
+            "buckets are open-ended or end at the public bounds, and a representative stays "
+            "inside the central 99 % of the column.</p>"
         )
         add(
             _table(
@@ -686,10 +655,10 @@ def render_report(
     repro: list[tuple[str, str]] = [
         ("software", f"tclose {_e(__version__)}"),
         ("report written", f"{when:%Y-%m-%d %H:%M:%S} UTC"),
-        ("seed policy", _e(seed_policy_words(cfg.seed))),
+        ("seed policy", _e(release.summary.seed_policy)),
     ]
-    seconds = release.summary.get("seconds", release.summary.get("time_seconds"))
-    if isinstance(seconds, int | float):
+    seconds = release.summary.seconds
+    if seconds is not None:
         repro.append(("time taken", f"{seconds:.1f} s"))
     add(_dl(repro))
     add(

@@ -18,6 +18,7 @@ from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from engine.release.cuts import inner_range
 from engine.release.result import Release
 
 #: default size in inches (the GUI rescales to its widget; the report keeps this)
@@ -57,6 +58,15 @@ def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
 
+def _central(values: np.ndarray) -> np.ndarray:
+    """Values clipped to their central 99 %: a histogram in a published report must not show
+    where the outliers lie (its axis would end at the largest value); they count in the end
+    bins."""
+    if values.size == 0:
+        return values
+    return np.clip(values, *inner_range(values))
+
+
 def bucket_labels(release: Release) -> list[str]:
     """The released text of every bucket; the missing-value bucket reads "(missing)"."""
     if release.buckets is None:
@@ -77,7 +87,7 @@ def bucket_histogram(release: Release) -> Figure:
     """
     fig = _figure()
     buckets = release.buckets
-    confidential = list(release.config.confidential)
+    confidential = list(release.params.confidential)
     if buckets is None or len(buckets.counts) == 0:
         return _empty(fig, "Confidential buckets", "This mechanism releases no buckets.")
     ax = fig.add_subplot()
@@ -89,10 +99,12 @@ def bucket_histogram(release: Release) -> Figure:
         if i != buckets.missing_bucket and isinstance(b, tuple) and len(b) == 2
     ]
     if column is not None and _is_numeric(column) and numeric_bounds:
-        values = pd.to_numeric(column, errors="coerce").dropna().to_numpy(float)
+        values = _central(pd.to_numeric(column, errors="coerce").dropna().to_numpy(float))
         bins = min(60, max(10, int(math.sqrt(len(values)))))
         ax.hist(values, bins=bins, color=BEFORE_COLOUR, alpha=0.85)
-        cuts = sorted({float(hi) for _, hi in numeric_bounds})[:-1]
+        # the public cut points: where one bucket ends and the next begins (not the open ends
+        # or the public bounds)
+        cuts = sorted({b[1] for b in numeric_bounds} & {b[0] for b in numeric_bounds} - {None})
         for x in cuts:
             ax.axvline(x, color="#c44e52", linestyle="--", linewidth=1.2)
         ax.set_xlabel(name)
@@ -142,7 +154,7 @@ def class_size_histogram(release: Release) -> Figure:
         return _empty(fig, "Class sizes", "No classes.")
     ax = fig.add_subplot()
     lo, hi = int(sizes.min()), int(sizes.max())
-    k = int(release.config.k)
+    k = int(release.params.k)
     if hi - lo <= 60:
         values, counts = np.unique(sizes, return_counts=True)
         bars = ax.bar(values, counts, width=0.8, color=BEFORE_COLOUR)
@@ -189,7 +201,7 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     With more than ``max_rows`` classes an evenly spaced selection is drawn.
     """
     fig = _figure((6.4, 4.4))
-    t = release.config.bucket_t
+    t = release.params.bucket_t
     if release.buckets is None or t is None:
         return _empty(fig, "Closeness", "This mechanism releases no buckets.")
     ratio, _ = closeness_matrix(release)
@@ -254,6 +266,9 @@ def qi_before_after(release: Release, column: str) -> Figure:
     if _is_numeric(before) and _is_numeric(after):
         b = pd.to_numeric(before, errors="coerce").dropna().to_numpy(float)
         a = pd.to_numeric(after, errors="coerce").dropna().to_numpy(float)
+        if b.size:  # the axis spans the central 99 % of the original values, not its extremes
+            lo, hi = inner_range(b)
+            b, a = np.clip(b, lo, hi), np.clip(a, lo, hi)
         both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)

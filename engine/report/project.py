@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InputError, TcloseError
 from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.roles import ColumnType
+from engine.text import seed_text
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -34,21 +34,9 @@ if TYPE_CHECKING:
 
 #: the ``format`` field that marks a tclose project file
 FORMAT = "tclose-project"
-#: the layout version this module writes (and the newest it reads)
-FORMAT_VERSION = 1
-
-#: ReleaseParams fields stored under "parameters" (the rest have sections of their own)
-_PARAMETERS = (
-    "k",
-    "t",
-    "epsilon",
-    "n_buckets",
-    "qi_output",
-    "confidential_output",
-    "joint",
-    "insensitive",
-    "resample_until_t",
-)
+#: the layout version this module writes (and the newest it reads); 1 had the parameters in
+#: sections (roles, types, missing, parameters, mechanism), 2 has ``ReleaseParams.to_dict()``
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -78,10 +66,10 @@ class InputSpec:
 
 @dataclass(frozen=True)
 class Project:
-    """A saved release recipe: input, configuration and where the results go."""
+    """A saved release recipe: input, parameters and where the results go."""
 
     input: InputSpec
-    config: ReleaseParams
+    params: ReleaseParams
     #: the released table (.csv or .xlsx); None = the caller chooses
     output: Path | None = None
     #: the HTML release report; None = none
@@ -120,7 +108,7 @@ def file_sha256(
 
 def new_project(
     input_path: str | Path,
-    config: ReleaseParams,
+    params: ReleaseParams,
     *,
     sheet: str | None = None,
     separator: str | None = None,
@@ -131,123 +119,68 @@ def new_project(
     report: str | Path | None = None,
     notes: str = "",
 ) -> Project:
-    """A project for ``config`` on the file ``input_path`` (its checksum computed now)."""
+    """A project for ``params`` on the file ``input_path`` (its checksum computed now)."""
     path = Path(input_path).resolve()
     spec = InputSpec(path, file_sha256(path), sheet, separator, encoding, decimal, header_row)
     return Project(
         spec,
-        config,
+        params,
         output=Path(output) if output is not None else None,
         report=Path(report) if report is not None else None,
         notes=notes,
     )
 
 
-# -- ReleaseParams <-> JSON ----------------------------------------------------------------------
+# -- the parameters of layout version 1 --------------------------------------------------
 
 
-def config_to_dict(config: ReleaseParams) -> dict[str, Any]:
-    """The configuration in readable sections: roles, types, missing, parameters, ..."""
+def seed_policy(params: ReleaseParams) -> dict[str, Any]:
+    """The seed and what it means, for the reader of the file (informative; not read back)."""
     return {
-        "roles": {
-            "quasi_identifiers": list(config.qi),
-            "confidential": list(config.confidential),
-            "identifiers": list(config.identifiers),
-            "released_unchanged": list(config.keep),
-        },
-        "types": {col: str(ColumnType(t)) for col, t in config.types.items()},
-        "orders": {col: list(order) for col, order in config.orders.items()},
-        "missing": {
-            "all_columns": list(config.missing),
-            "per_column": {col: list(c) for col, c in config.column_missing.items()},
-        },
-        "parameters": {name: getattr(config, name) for name in _PARAMETERS},
-        "mechanism": {
-            "name": config.mechanism,
-            "bounds": {col: [lo, hi] for col, (lo, hi) in config.bounds.items()},
-        },
-        "seed_policy": seed_policy(config.seed),
+        "seed": params.seed,
+        "reproducible": params.seed is not None,
+        "note": seed_text(params.seed, noise=params.noise)
+        + (
+            " A replay gives another, equally valid release with the same guarantee."
+            if params.seed is None
+            else ""
+        ),
     }
 
 
-def seed_policy(seed: int | None) -> dict[str, Any]:
-    """The seed and what it means, in words for the reader of the file."""
-    if seed is None:
-        return {
-            "seed": None,
-            "reproducible": False,
-            "note": "Fresh randomness on every run: a replay gives another, equally valid "
-            "release (the parameters and the guarantee are the same).",
-        }
-    return {
-        "seed": int(seed),
-        "reproducible": True,
-        "note": "A fixed seed makes the run reproducible for audits. Anyone who knows the "
-        "seed can reproduce the random choices, so keep it as confidential as the data.",
-    }
-
-
-def _str_list(value: Any, where: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"Project file: {where} must be a list of texts.")
-    return tuple(value)
-
-
-def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+def _section(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = doc.get(name)
     if value is None:
         return {}
-    if not isinstance(value, dict):
-        raise InputError(f"Project file: {where} must be an object of column: value.")
+    if not isinstance(value, Mapping):
+        raise InputError(f"Project file: {name} must be an object.")
     return value
 
 
-def config_from_dict(data: Mapping[str, Any]) -> ReleaseParams:
-    """The inverse of :func:`config_to_dict` (clear InputErrors for hand-edited mistakes)."""
-    roles = _mapping(data.get("roles"), "roles")
-    try:
-        types = {col: ColumnType(t) for col, t in _mapping(data.get("types"), "types").items()}
-    except ValueError as err:
-        allowed = ", ".join(t.value for t in ColumnType)
-        raise InputError(f"Project file: unknown column type ({err}); use {allowed}.") from err
-    orders = {
-        col: _str_list(o, f"orders.{col}")
-        for col, o in _mapping(data.get("orders"), "orders").items()
+def params_from_version_1(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a layout-1 file as the dictionary :meth:`ReleaseParams.from_dict` reads.
+
+    Layout 1 kept the same values in readable sections; only the places move, every value is
+    then checked by :class:`ReleaseParams` like any other.
+    """
+    roles = _section(doc, "roles")
+    missing = _section(doc, "missing")
+    mechanism = _section(doc, "mechanism")
+    out: dict[str, Any] = {
+        "qi": roles.get("quasi_identifiers", []),
+        "confidential": roles.get("confidential", []),
+        "identifiers": roles.get("identifiers", []),
+        "keep": roles.get("released_unchanged", []),
+        "types": doc.get("types") or {},
+        "orders": doc.get("orders") or {},
+        "missing": missing.get("all_columns", []),
+        "column_missing": missing.get("per_column") or {},
+        **_section(doc, "parameters"),
+        "mechanism": mechanism.get("name", "buckets"),
+        "bounds": mechanism.get("bounds") or {},
+        "seed": _section(doc, "seed_policy").get("seed"),
     }
-    missing = _mapping(data.get("missing"), "missing")
-    params = dict(_mapping(data.get("parameters"), "parameters"))
-    unknown = sorted(set(params) - set(_PARAMETERS))
-    if unknown:
-        raise InputError(f"Project file: unknown parameter(s) {', '.join(unknown)}.")
-    if "k" not in params:
-        raise InputError("Project file: the parameters lack k.")
-    mechanism = _mapping(data.get("mechanism"), "mechanism")
-    bounds = {}
-    for col, b in _mapping(mechanism.get("bounds"), "mechanism.bounds").items():
-        if not (isinstance(b, list) and len(b) == 2):
-            raise InputError(f"Project file: bounds of {col} must be [low, high].")
-        bounds[col] = (float(b[0]), float(b[1]))
-    seed = _mapping(data.get("seed_policy"), "seed_policy").get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InputError(f"Project file: the seed must be a whole number or null, not {seed!r}.")
-    return ReleaseParams(
-        qi=_str_list(roles.get("quasi_identifiers"), "roles.quasi_identifiers"),
-        confidential=_str_list(roles.get("confidential"), "roles.confidential"),
-        identifiers=_str_list(roles.get("identifiers"), "roles.identifiers"),
-        keep=_str_list(roles.get("released_unchanged"), "roles.released_unchanged"),
-        types=types,
-        orders=orders,
-        missing=_str_list(missing.get("all_columns"), "missing.all_columns"),
-        column_missing={
-            col: _str_list(c, f"missing.per_column.{col}")
-            for col, c in _mapping(missing.get("per_column"), "missing.per_column").items()
-        },
-        mechanism=mechanism.get("name", "buckets"),
-        bounds=bounds,
-        seed=seed,
-        **params,
-    )
+    return {key: value for key, value in out.items() if value is not None or key == "seed"}
 
 
 # -- Project <-> JSON ----------------------------------------------------------------------------
@@ -279,7 +212,8 @@ def project_to_dict(project: Project, *, base: Path | None = None) -> dict[str, 
             "decimal": spec.decimal,
             "header_row": spec.header_row,
         },
-        **config_to_dict(project.config),
+        "params": project.params.to_dict(),
+        "seed_policy": seed_policy(project.params),
         "output": {
             "release": str(project.output) if project.output is not None else None,
             "report": str(project.report) if project.report is not None else None,
@@ -297,33 +231,65 @@ def _header_row(value: Any) -> int | None:
     return value
 
 
+def _text(section: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = section.get(key)
+    if value is not None and not isinstance(value, str):
+        raise InputError(f"Project file: {where}.{key} must be a text or null, not {value!r}.")
+    return value
+
+
+#: the top-level fields of a layout-2 project file
+_KEYS = frozenset(
+    {"format", "format_version", "saved_by", "saved_at", "input", "params", "seed_policy"}
+    | {"output", "notes"}
+    # where the release is computed ({"cluster": "local:4"}), read by `tclose run`; not a
+    # parameter of the release (engine.distributed.cluster.Backend)
+    | {"backend"}
+)
+
+
 def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Project:
     """The inverse of :func:`project_to_dict`; relative output paths resolve against ``base``."""
     if doc.get("format") != FORMAT:
         raise InputError("This is not a tclose project file (its 'format' field is missing).")
     version = doc.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise InputError(
-            f"This project file has layout version {version}; this tclose reads up to "
-            f"{FORMAT_VERSION}. Open it with a newer tclose."
+            f"Project file: format_version must be a whole number ≥ 1, not {version!r}."
         )
-    inp = _mapping(doc.get("input"), "input")
-    if not inp.get("path") or not inp.get("sha256"):
+    if version > FORMAT_VERSION:
+        raise InputError(
+            f"This project file has layout version {version}; this tclose reads versions 1 "
+            f"to {FORMAT_VERSION}. Open it with a newer tclose."
+        )
+    unknown = sorted(set(doc) - _KEYS) if version >= 2 else []
+    if unknown:
+        raise InputError(
+            f"Project file: unknown field(s) {', '.join(map(repr, unknown))}; a project has "
+            f"{', '.join(sorted(_KEYS))}."
+        )
+    inp = _section(doc, "input")
+    path_text, sha = _text(inp, "path", "input"), _text(inp, "sha256", "input")
+    if not path_text or not sha:
         raise InputError("Project file: the input needs a path and a sha256 checksum.")
-    path = Path(inp["path"])
-    rel = inp.get("relative_path")
+    path = Path(path_text)
+    rel = _text(inp, "relative_path", "input")
     if base is not None and rel and not path.is_file() and (base / rel).is_file():
         path = (base / rel).resolve()  # the folder moved with its data
     spec = InputSpec(
         path=path,
-        sha256=str(inp["sha256"]).lower(),
-        sheet=inp.get("sheet"),
-        separator=inp.get("separator"),
-        encoding=inp.get("encoding"),
-        decimal=inp.get("decimal"),
+        sha256=sha.lower(),
+        sheet=_text(inp, "sheet", "input"),
+        separator=_text(inp, "separator", "input"),
+        encoding=_text(inp, "encoding", "input"),
+        decimal=_text(inp, "decimal", "input"),
         header_row=_header_row(inp.get("header_row")),
     )
-    out = _mapping(doc.get("output"), "output")
+    out = _section(doc, "output")
+    raw = params_from_version_1(doc) if version == 1 else doc.get("params")
+    if raw is None:
+        raise InputError("Project file: the parameters ('params') are missing.")
+    params = ReleaseParams.from_dict(raw)
 
     def resolve(p: str | None) -> Path | None:
         if not p:
@@ -333,10 +299,10 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
 
     return Project(
         spec,
-        config_from_dict(doc),
-        output=resolve(out.get("release")),
-        report=resolve(out.get("report")),
-        notes=str(doc.get("notes") or ""),
+        params,
+        output=resolve(_text(out, "release", "output")),
+        report=resolve(_text(out, "report", "output")),
+        notes=_text(doc, "notes", "project") or "",
         saved_by=str(doc.get("saved_by", "")),
         saved_at=doc.get("saved_at"),
     )
@@ -365,6 +331,8 @@ def load_project(path: str | Path) -> Project:
         raise InputError(f"{path}: no such project file.") from err
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"{path}: cannot be read as a project file ({err}).") from err
+    except RecursionError as err:
+        raise InputError(f"{path}: nested too deeply to be a tclose project file.") from err
     except json.JSONDecodeError as err:
         raise InputError(
             f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
@@ -444,6 +412,6 @@ def replay(
         cancel=cancel,
     )
     release = anonymize(
-        imported.data, project.config, progress=scaled(progress, 0.15, 1.0), cancel=cancel
+        imported.data, project.params, progress=scaled(progress, 0.15, 1.0), cancel=cancel
     )
     return release, imported.info

@@ -174,7 +174,7 @@ def release_risk(
     categories of a noise release otherwise; a noise release of numbers has no attribute
     figures (its protection is the ε of the noise, not a share of classes).
     """
-    cfg = release.config
+    cfg = release.params
     qi = [c for c in cfg.qi if c in release.data.columns]
     conf = [c for c in cfg.confidential if c in release.data.columns]
     before_sensitive: Any = None

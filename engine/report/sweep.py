@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,6 +20,7 @@ import pandas as pd
 
 from engine.errors import InfeasibleError, InputError, VerificationError
 from engine.params import ReleaseParams
+from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.result import Release
 
@@ -44,16 +44,10 @@ COLUMNS = (
 )
 
 
-def _levels(values: Iterable[float] | None, name: str, minimum: float, strict: bool) -> list[float]:
-    out = []
-    for v in values or ():
-        v = float(v)
-        ok = math.isfinite(v) and (v > minimum if strict else v >= minimum)
-        if not ok:
-            bound = f"> {minimum:g}" if strict else f"≥ {minimum:g}"
-            raise InputError(f"Every {name} of the sweep must be a number {bound}, not {v:g}.")
-        out.append(v)
-    return sorted(set(out))
+def _levels(values: Iterable[Any] | None, name: str) -> list[Any]:
+    """The grid's values of one parameter, each checked as that parameter is everywhere."""
+    check = ReleaseParams.CONSTRAINTS[name].check
+    return sorted({check(name, v) for v in values or ()})
 
 
 def sweep_grid(
@@ -63,12 +57,12 @@ def sweep_grid(
     ks: Iterable[int],
 ) -> list[tuple[str, float, int]]:
     """The points ``(level_name, level, k)`` of a grid; exactly one of ts / epsilons."""
-    t_list = _levels(ts, "t", 1.0, strict=False)
-    e_list = _levels(epsilons, "ε", 0.0, strict=True)
+    t_list = _levels(ts, "t")
+    e_list = _levels(epsilons, "epsilon")
     if bool(t_list) == bool(e_list):
         raise InputError("Give the privacy levels of the sweep as t values or as ε values.")
-    k_list = sorted({int(k) for k in ks})
-    if not k_list or any(k < 1 for k in k_list) or any(int(k) != k for k in ks):
+    k_list = _levels(ks, "k")
+    if not k_list:
         raise InputError("Give the k values of the sweep as whole numbers ≥ 1.")
     name, levels = ("t", t_list) if t_list else ("epsilon", e_list)
     return [(name, level, k) for k in k_list for level in levels]
@@ -76,14 +70,10 @@ def sweep_grid(
 
 def information_loss(release: Release) -> tuple[float, float]:
     """(QI SSE/SST, confidential SSE/SST) of a release, as its summary reports them."""
-    summary: Mapping[str, Any] = release.summary
-    loss = summary.get("information_loss")
-    source = loss if isinstance(loss, Mapping) else summary
-    qi = source.get("qi_sse_sst", summary.get("qi_sse_sst"))
-    conf = source.get("confidential_sse_sst", summary.get("confidential_sse_sst"))
+    loss = release.summary.information_loss
     return (
-        float(qi) if qi is not None else math.nan,
-        float(conf) if conf is not None else math.nan,
+        float(loss.qi_sse_sst) if loss.qi_sse_sst is not None else math.nan,
+        float(loss.confidential_sse_sst) if loss.confidential_sse_sst is not None else math.nan,
     )
 
 
@@ -91,13 +81,13 @@ def _achieved_t(release: Release) -> float:
     """The verifier's t; for noise without buckets the summary's (stochastic) t."""
     t = release.verification.t
     if t is None:
-        t = release.summary.get("t")
-    return float(t) if isinstance(t, int | float) else math.nan
+        t = release.summary.t
+    return float(t) if t is not None else math.nan
 
 
 def run_sweep(
     data: pd.DataFrame,
-    config: ReleaseParams,
+    params: ReleaseParams,
     *,
     ts: Iterable[float] | None = None,
     epsilons: Iterable[float] | None = None,
@@ -106,21 +96,18 @@ def run_sweep(
     cancel: CancelFn | None = None,
     release_fn: Callable[..., Any] | None = None,
 ) -> pd.DataFrame:
-    """Run :func:`engine.release.anonymize.anonymize` on every (level, k) of the grid.
+    """Plan and run every (level, k) of the grid (:func:`engine.release.plan.plan`, then
+    :func:`engine.release.anonymize.anonymize`).
 
-    ``config`` gives everything but the privacy level and k (its own t/ε/k are replaced).
+    ``params`` gives everything but the privacy level and k (its own t/ε/k are replaced).
     Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
     both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
-    sweep (CancelledError); a point that is infeasible is recorded, not raised.
-    ``release_fn(config, progress=, cancel=)`` replaces ``anonymize(data, …)`` (a cluster
-    computes each point from the file; ``data`` is then None).
+    sweep (CancelledError); a point the plan finds infeasible is recorded with the plan's
+    reason, not raised.  ``release_fn(params, progress=, cancel=)``, when given, computes each
+    point instead (a cluster computes it from the file; ``data`` is then None).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
-
-    if release_fn is None:
-
-        def release_fn(cfg, **kwargs):
-            return anonymize(data, cfg, **kwargs)
+    from engine.release.plan import plan
 
     grid = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     rows: list[dict[str, Any]] = []
@@ -129,18 +116,30 @@ def run_sweep(
         label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
         step(progress, cancel, i / n, f"{label} ({i + 1} of {n})")
         if name == "t":
-            cfg = replace(config, t=level, epsilon=None, k=k)
+            point = params.replace(t=level, epsilon=None, k=k)
         else:
-            cfg = replace(config, t=None, epsilon=level, k=k)
-        t_equiv = cfg.bucket_t if cfg.mechanism == "buckets" else math.nan
+            point = params.replace(t=None, epsilon=level, k=k)
         row: dict[str, Any] = {
-            "t": t_equiv if name == "epsilon" else level,
-            "epsilon": level if name == "epsilon" else 2.0 * math.log(level),
+            "t": point.bucket_t if name == "t" or not point.noise else math.nan,
+            "epsilon": level if name == "epsilon" else epsilon_from_t(level),
             "k": k,
         }
         started = time.perf_counter()
         try:
-            release = release_fn(cfg, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel)
+            if release_fn is not None:
+                release = release_fn(
+                    point, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel
+                )
+            else:
+                planned = plan(data, point, cancel=cancel)
+                planned.raise_if_infeasible()
+                release = anonymize(
+                    data,
+                    point,
+                    plan=planned,
+                    progress=scaled(progress, i / n, (i + 1) / n),
+                    cancel=cancel,
+                )
         except (InfeasibleError, VerificationError) as err:
             row.update(feasible=False, message=err.message)
         else:
@@ -164,18 +163,18 @@ def run_sweep(
     for col in ("achieved_k", "n_classes"):
         table[col] = table[col].astype("Int64")
     level = grid[0][0] if grid else "t"
-    measure = main_measure(config)
+    measure = main_measure(params)
     table["dominated"] = dominated(table, level, measure)
     table.attrs["level"] = level
     table.attrs["measure"] = measure
     return table
 
 
-def main_measure(config: ReleaseParams) -> str:
+def main_measure(params: ReleaseParams) -> str:
     """The loss a sweep is about: QI loss for buckets (the confidential side is fixed by the
     buckets), the distortion of the confidential values for noise (the QIs do not depend on ε).
     """
-    return "qi_sse_sst" if config.mechanism == "buckets" else "confidential_sse_sst"
+    return "confidential_sse_sst" if params.noise else "qi_sse_sst"
 
 
 def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> np.ndarray:

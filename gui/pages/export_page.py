@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
@@ -27,10 +26,8 @@ from engine.progress import scaled, step
 from engine.report.html import write_report
 from gui import settings
 from gui.errors import report_error
+from gui.pages.host import Host
 from gui.widgets import Hint
-
-if TYPE_CHECKING:
-    from gui.wizard import TcloseWizard
 
 FORMATS = {"Excel workbook (.xlsx)": ".xlsx", "CSV text (.csv)": ".csv"}
 CSV_SEPARATORS = {"comma ,": ",", "semicolon ;": ";", "tab": "\t"}
@@ -39,7 +36,7 @@ CSV_SEPARATORS = {"comma ,": ",", "semicolon ;": ";", "tab": "\t"}
 class ExportPage(QWizardPage):
     """File type, location and options; refuses to overwrite the input; shows what was written."""
 
-    def __init__(self, wizard: TcloseWizard) -> None:
+    def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
@@ -182,7 +179,7 @@ class ExportPage(QWizardPage):
             return
         target = Path(self.path.text().strip())
         table = s.release.table
-        metadata = dict(s.release.summary or {})
+        metadata = s.release.summary.to_dict()
         sep = CSV_SEPARATORS[self.separator.currentText()]
         input_path = s.path
         options = {"decimal": self.decimal.currentText()[-1], "bom": self.bom.isChecked()}

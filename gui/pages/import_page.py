@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
@@ -33,13 +32,11 @@ from engine.io import ImportResult
 from gui import settings
 from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
 from gui.widgets import Hint
 from resources import SAMPLE_WORKBOOK
-
-if TYPE_CHECKING:
-    from gui.wizard import TcloseWizard
 
 FILE_FILTER = (
     "Tables (*.csv *.tsv *.txt *.xlsx *.xlsm *.xls *.ods *.sav *.dta *.sas7bdat);;All files (*)"
@@ -57,7 +54,7 @@ class ImportPage(QWizardPage):
 
     loaded = Signal()
 
-    def __init__(self, wizard: TcloseWizard) -> None:
+    def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session

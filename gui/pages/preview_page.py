@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,36 +22,23 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine.errors import InfeasibleError, TcloseError
-from engine.release.result import Release
-from engine.report import plots
+from engine import InfeasibleError, Release, TcloseError
+from engine.text import number, percent
 from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.pages.host import Host
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
-from gui.widgets import FigureView, Hint
-
-if TYPE_CHECKING:
-    from gui.wizard import TcloseWizard
+from gui.widgets import FigureView, Hint, rich_text_css
 
 #: released rows shown in the preview table (the export writes all of them)
 PREVIEW_ROWS = 1000
 
 
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "∞"
-        return f"{value:.4g}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return html.escape(str(value))
-
-
 class PreviewPage(QWizardPage):
     """Figures, achieved guarantees, information loss and released rows; k and b to retry."""
 
-    def __init__(self, wizard: TcloseWizard) -> None:
+    def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
@@ -76,6 +61,8 @@ class PreviewPage(QWizardPage):
         self.rerun = QPushButton("&Run again")
         self.rerun.setToolTip("Compute the release again with these settings")
         self.rerun.clicked.connect(self.run)
+        self.k.valueChanged.connect(self._settings_edited)
+        self.n_buckets.valueChanged.connect(self._settings_edited)
         self.status = Hint()
         controls = QHBoxLayout()
         controls.addWidget(QLabel("&k:"))
@@ -137,9 +124,13 @@ class PreviewPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        self.k.setValue(s.k)
-        self.n_buckets.setValue(s.n_buckets or 0)
-        self.n_buckets.setEnabled(s.mechanism == "buckets")
+        for box in (self.k, self.n_buckets):
+            box.blockSignals(True)
+        self.k.setValue(s.params.k)
+        self.n_buckets.setValue(s.params.n_buckets or 0)
+        self.n_buckets.setEnabled(not s.params.noise)
+        for box in (self.k, self.n_buckets):
+            box.blockSignals(False)
         if not s.preview_is_current:
             self.run()
         else:
@@ -152,33 +143,43 @@ class PreviewPage(QWizardPage):
         self._wizard.runner.cancel()
 
     # --- running -----------------------------------------------------------------------
+    def _settings_edited(self) -> None:
+        """k or b changed: the shown release no longer matches; Next waits for a new run."""
+        try:
+            self.session.update(
+                k=int(self.k.value()),
+                n_buckets=(int(self.n_buckets.value()) or None)
+                if not self.session.params.noise
+                else None,
+            )
+        except TcloseError as err:
+            self.status.setText(err.message)
+            self.status.set_warning(True)
+        else:
+            if not self.session.preview_is_current:
+                self.status.setText("The settings changed: press Run again to see the release.")
+                self.status.set_warning(True)
+        self.completeChanged.emit()
+
     def run(self) -> None:
         s = self.session
         if self._wizard.runner.busy or s.data is None:
             return
-        s.k = int(self.k.value())
-        s.n_buckets = int(self.n_buckets.value()) or None
-        try:
-            config = s.config()
-        except TcloseError as err:
-            self.status.setText(err.message)
-            self.status.set_warning(True)
-            return
-        data = s.data
-        s.invalidate()
+        self._settings_edited()
+        params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
         if self.preview is None:
             self.summary.setHtml(
-                "<p style='color:#666'>What the release achieves (k, t, ε, information loss) "
-                "appears here once it is computed.</p>"
+                "<p>What the release achieves (k, t, ε, information loss) appears here once it "
+                "is computed.</p>"
             )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda progress, cancel: run_engine(
-                build_preview, data, config, size_px=size_px, progress=progress, cancel=cancel
+                build_preview, data, params, size_px=size_px, progress=progress, cancel=cancel
             ),
             title="Anonymizing",
             on_finished=self._finished,
@@ -189,8 +190,7 @@ class PreviewPage(QWizardPage):
 
     def _finished(self, preview: Preview) -> None:
         self.rerun.setEnabled(True)
-        s = self.session
-        s.release, s.release_config = preview.release, preview.config
+        self.session.release = preview.release
         self.preview = preview
         self._show(preview)
         self.completeChanged.emit()
@@ -228,6 +228,7 @@ class PreviewPage(QWizardPage):
         self._show_before_after(self.qi_choice.currentText())
         self.rows_model.set_frame(release.table)
         self.rows.resizeColumnsToContents()
+        self.summary.document().setDefaultStyleSheet(rich_text_css(self.summary))
         self.summary.setHtml(self.summary_html(release, preview.risk))
         v = release.verification
         self.status.setText(v.message)
@@ -240,74 +241,58 @@ class PreviewPage(QWizardPage):
     @staticmethod
     def summary_html(release: Release, risk: Sequence[tuple[str, str, str]] = ()) -> str:
         """The achieved guarantees, information loss and disclosure risk of the release."""
-        v = release.verification
-        cfg = release.config
-        summary = release.summary or {}
-        loss = summary.get("information_loss") or {}
-        rows: list[tuple[str, Any, str]] = [
-            ("records", v.n_records, ""),
-            ("classes", v.n_classes, "groups sharing their released QI values"),
-            ("k achieved", v.k, f"asked {cfg.k}"),
+        v, p, summary = release.verification, release.params, release.summary
+        loss = summary.information_loss
+        rows: list[tuple[str, str, str]] = [
+            ("records", number(v.n_records), ""),
+            ("classes", number(v.n_classes), "groups sharing their released QI values"),
+            ("k achieved", number(v.k), f"asked {p.k}"),
         ]
         if v.t is not None:
-            rows.append(("t achieved", float(v.t), f"asked {_fmt(cfg.bucket_t)}"))
-        eps = summary.get("epsilon", cfg.epsilon)
-        if eps is not None:
-            rows.append(("ε", float(eps), "from t" if summary.get("epsilon_from") == "t" else ""))
-        if summary.get("epsilon_achieved") is not None:
-            rows.append(("ε achieved", float(summary["epsilon_achieved"]), "from t achieved"))
-        if "qi_sse_sst" in loss:
+            rows.append(("t achieved", number(v.t), f"asked {number(p.bucket_t)}"))
+        if summary.epsilon is not None:
             rows.append(
-                ("QI information loss", f"{100 * float(loss['qi_sse_sst']):.1f} %", "SSE/SST")
+                ("ε", number(summary.epsilon), "from t" if summary.epsilon_from == "t" else "")
             )
-        if "confidential_sse_sst" in loss:
-            rows.append(
-                (
-                    "confidential loss",
-                    f"{100 * float(loss['confidential_sse_sst']):.1f} %",
-                    "SSE/SST",
-                )
-            )
-        if summary.get("seconds") is not None:
-            rows.append(("time", f"{float(summary['seconds']):.1f} s", ""))
+        if summary.epsilon_achieved is not None:
+            rows.append(("ε achieved", number(summary.epsilon_achieved), "from t achieved"))
+        if summary.noise is not None and summary.noise.stochastic_t is not None:
+            rows.append(("stochastic t", number(summary.noise.stochastic_t), "Proposition 1"))
+        if loss.qi_sse_sst is not None:
+            rows.append(("QI information loss", percent(loss.qi_sse_sst), "SSE/SST"))
+        if loss.confidential_sse_sst is not None:
+            rows.append(("confidential loss", percent(loss.confidential_sse_sst), "SSE/SST"))
+        if summary.seconds is not None:
+            rows.append(("time", f"{summary.seconds:.1f} s", ""))
+        esc = html.escape
         parts = ["<h3>Release</h3><table cellpadding='3'>"]
         for name, value, note in rows:
             parts.append(
-                f"<tr><td>{html.escape(name)}</td><td align='right'><b>{_fmt(value)}</b></td>"
-                f"<td style='color:#666'>{html.escape(str(note))}</td></tr>"
+                f"<tr><td>{esc(name)}</td><td align='right'><b>{esc(value)}</b></td>"
+                f"<td class='muted'>{esc(note)}</td></tr>"
             )
         parts.append("</table>")
-        colour = "#1a7f37" if v.ok else "#a31515"
         mark = "✔" if v.ok else "✘"
-        parts.append(f"<p style='color:{colour}'>{mark} {html.escape(v.message)}</p>")
-        warnings = list(release.warnings)
-        if warnings:
+        parts.append(f"<p><b>{mark} {esc(v.message)}</b></p>")
+        if release.warnings:
             parts.append("<h4>Please note</h4><ul>")
-            parts.extend(f"<li>{html.escape(w)}</li>" for w in warnings)
+            parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings)
             parts.append("</ul>")
         if risk:
             # the panel is narrow: each measure on its own line, original → release below it
             parts.append("<h4>Disclosure risk (original → release)</h4><table cellpadding='1'>")
             for measure, before, after in risk:
                 parts.append(
-                    f"<tr><td style='color:#555'>{html.escape(measure)}</td></tr>"
-                    f"<tr><td nowrap>&nbsp;&nbsp;{html.escape(before)} → "
-                    f"<b>{html.escape(after)}</b></td></tr>"
+                    f"<tr><td class='muted'>{esc(measure)}</td></tr>"
+                    f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
                 )
             parts.append("</table>")
-        if release.buckets is not None:
+        if summary.buckets:
             parts.append("<h4>Buckets</h4><table cellpadding='2'>")
-            labels = plots.bucket_labels(release)
-            for label, count in zip(labels, release.buckets.counts, strict=False):
-                cell = html.escape(str(label))
-                parts.append(f"<tr><td>{cell}</td><td align='right'>{int(count):,}</td></tr>")
+            for row in summary.buckets:
+                parts.append(
+                    f"<tr><td>{esc(row.label)}</td><td align='right'>{row.count:,}</td></tr>"
+                )
             parts.append("</table>")
-        notes = [summary.get("epsilon_assumption"), summary.get("seed_policy")]
-        notes = [str(n) for n in notes if n]
-        if notes:
-            parts.append(
-                "<p style='color:#666; font-size:small'>"
-                + "<br>".join(html.escape(n) for n in notes)
-                + "</p>"
-            )
+        parts.append(f"<p class='muted'>{esc(summary.seed_policy)}</p>")
         return "".join(parts)

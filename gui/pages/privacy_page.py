@@ -1,4 +1,11 @@
-"""Step 3: choose the privacy level (t or ε) and k, with every guarantee that follows."""
+"""Step 3: choose the privacy level (t or ε) and k, and see the engine's plan for them.
+
+Every edit changes the session's :class:`~engine.ReleaseParams` (which validates it); the
+engine then plans the run in its helper process (:func:`engine.plan`) and this page shows
+that plan as it is: the buckets, feasibility with one-click fixes, the class sizes to expect,
+every guarantee with its assumption and the expected error of any noise.  The page computes
+none of these itself, so it cannot show a number the run will not have.
+"""
 
 from __future__ import annotations
 
@@ -25,16 +32,18 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine.errors import TcloseError
-from engine.roles import Role
-from gui import engine_bridge
+from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
+from engine import plan as make_plan
+from engine.report.html import guarantees_html
+from engine.text import number, percent
 from gui.engine_process import run_engine
+from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import Hint
+from gui.widgets import Hint, rich_text_css
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
-    from gui.wizard import TcloseWizard
+    from engine import Fix, Plan
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +54,9 @@ MECHANISMS = {
 
 
 class PrivacyPage(QWizardPage):
-    """t/ε toggle, k, mechanism; live calculator; feasibility with one-click fixes."""
+    """t/ε toggle, k, mechanism; the engine's plan with fixes and guarantees."""
 
-    def __init__(self, wizard: TcloseWizard) -> None:
+    def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
@@ -56,10 +65,14 @@ class PrivacyPage(QWizardPage):
             "Choose how close each group's confidential values must stay to the whole file's "
             "(t, or ε of differential privacy) and the smallest group size k."
         )
-        self._counts_cache: dict[Any, Any] = {}
-        self._feasible = True
-        #: computes bucket counts for the feasibility check off the GUI thread
-        self._checker = TaskRunner(self)
+        #: plans received for the session's data, by parameters
+        self._plans: dict[ReleaseParams, Plan] = {}
+        #: why the engine could not plan some parameters (a column it cannot use, …)
+        self._problems: dict[ReleaseParams, str] = {}
+        #: why the widgets do not make valid parameters ("" when they do)
+        self._problem = ""
+        #: plans the run off the GUI thread
+        self._planner = TaskRunner(self)
 
         self.by_t = QRadioButton("&t (t-closeness)")
         self.by_t.setToolTip(
@@ -105,8 +118,8 @@ class PrivacyPage(QWizardPage):
         self.bounds.setPlaceholderText("e.g. income=0:250000")
         self.bounds.setToolTip(
             "Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, "
-            "separated by commas). Without them the data's own minimum and maximum are used, "
-            "and those are disclosed by the release."
+            "separated by commas), known without looking at the data (e.g. from the "
+            "questionnaire). The noise is calibrated to them."
         )
         self.seed = QLineEdit()
         self.seed.setPlaceholderText("empty = fresh randomness (recommended)")
@@ -134,7 +147,7 @@ class PrivacyPage(QWizardPage):
         self.feasibility = Hint()
         self.fixes = QHBoxLayout()
         self.fixes.addStretch(1)
-        feas_box = QGroupBox("Feasibility on this file")
+        feas_box = QGroupBox("What this file allows")
         feas_layout = QVBoxLayout(feas_box)
         feas_layout.addWidget(self.feasibility)
         feas_layout.addLayout(self.fixes)
@@ -186,7 +199,14 @@ class PrivacyPage(QWizardPage):
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
-        s = self.session
+        self._plans.clear()
+        self._problems.clear()
+        self.show_params()
+        self.refresh()
+
+    def show_params(self) -> None:
+        """Set the widgets from the session's parameters (without reacting to it)."""
+        p = self.session.params
         widgets = (
             self.t,
             self.epsilon,
@@ -200,36 +220,46 @@ class PrivacyPage(QWizardPage):
         )
         for w in widgets:
             w.blockSignals(True)
-        self.t.setValue(s.t)
-        self.epsilon.setValue(s.epsilon)
-        self.k.setValue(s.k)
-        self.by_epsilon.setChecked(s.use_epsilon)
-        self.by_t.setChecked(not s.use_epsilon)
-        self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(s.mechanism)))
-        self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in s.bounds.items()))
-        self.insensitive.setChecked(s.insensitive)
-        self.seed.setText("" if s.seed is None else str(s.seed))
+        if p.t is not None:
+            self.t.setValue(p.t)
+            self.epsilon.setValue(epsilon_from_t(p.t))
+        if p.epsilon is not None:
+            self.epsilon.setValue(p.epsilon)
+            if not p.noise:
+                self.t.setValue(t_from_epsilon(p.epsilon))
+        self.k.setValue(p.k)
+        self.by_epsilon.setChecked(p.epsilon is not None)
+        self.by_t.setChecked(p.epsilon is None)
+        self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(p.mechanism)))
+        if p.bounds:
+            self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
+        self.insensitive.setChecked(p.insensitive)
+        self.seed.setText("" if p.seed is None else str(p.seed))
         for w in widgets:
             w.blockSignals(False)
-        self._counts_cache.clear()
-        self.refresh()
+        self._enable()
 
     def isComplete(self) -> bool:
-        return self._feasible and self._config_problem() == ""
+        plan = self.current_plan
+        return not self._problem and plan is not None and plan.feasibility.ok
 
     def validatePage(self) -> bool:
         self._timer.stop()
-        self._checker.cancel()
+        self._planner.cancel()
         return True
 
     @property
     def checking(self) -> bool:
-        """True while the feasibility check waits for the engine."""
-        return self._checker.busy or self._timer.isActive()
+        """True while the plan for the present parameters is still being made."""
+        return self._planner.busy or self._timer.isActive()
+
+    @property
+    def current_plan(self) -> Plan | None:
+        return self._plans.get(self.session.params)
 
     def cleanupPage(self) -> None:
         self._timer.stop()
-        self._checker.cancel()
+        self._planner.cancel()
 
     # --- reacting to edits -------------------------------------------------------------
     def _edited(self, *_args: Any) -> None:
@@ -237,188 +267,122 @@ class PrivacyPage(QWizardPage):
         if self._wizard.currentPage() is self:
             self._timer.start()
 
+    def _enable(self) -> None:
+        noise = self.mechanism.currentData() != "buckets"
+        self.by_t.setEnabled(not noise)
+        self.t.setEnabled(not noise and self.by_t.isChecked())
+        self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
+        self.insensitive.setEnabled(noise)
+        self.bounds.setEnabled(noise)
+
     def _store(self) -> None:
-        s = self.session
-        s.t = float(self.t.value())
-        s.epsilon = float(self.epsilon.value())
-        s.k = int(self.k.value())
-        s.mechanism = str(self.mechanism.currentData())
-        noise = s.mechanism != "buckets"
+        """Turn the widgets into parameters; keep why they do not make valid ones."""
+        noise = self.mechanism.currentData() != "buckets"
         if noise and not self.by_epsilon.isChecked():
             self.by_epsilon.blockSignals(True)
             self.by_epsilon.setChecked(True)
             self.by_epsilon.blockSignals(False)
-        s.use_epsilon = self.by_epsilon.isChecked()
-        s.insensitive = self.insensitive.isChecked() and noise
-        text = self.seed.text().strip()
-        s.seed = int(text) if text.lstrip("-").isdigit() else None
-        self.t.setEnabled(not s.use_epsilon)
-        self.by_t.setEnabled(not noise)
-        self.epsilon.setEnabled(s.use_epsilon)
-        self.insensitive.setEnabled(noise)
-        self.bounds.setEnabled(noise)
+        self._enable()
         try:
-            s.bounds = parse_bounds(self.bounds.text())
-        except ValueError:
-            s.bounds = {}
-
-    def _config_problem(self) -> str:
-        if self.session.mechanism != "buckets":
+            changes: dict[str, Any] = {
+                "k": int(self.k.value()),
+                "mechanism": str(self.mechanism.currentData()),
+                "seed": ReleaseParams.parse("seed", self.seed.text()),
+                "insensitive": noise and self.insensitive.isChecked(),
+                "resample_until_t": self.session.params.resample_until_t if noise else None,
+                "n_buckets": None if noise else self.session.params.n_buckets,
+            }
+            if self.by_epsilon.isChecked():
+                changes.update(t=None, epsilon=float(self.epsilon.value()))
+            else:
+                changes.update(t=float(self.t.value()), epsilon=None)
             try:
-                bounds = parse_bounds(self.bounds.text())
+                changes["bounds"] = parse_bounds(self.bounds.text()) if noise else {}
             except ValueError as err:
-                return str(err)
-            unknown = sorted(set(bounds) - set(self.session.columns_with(Role.CONFIDENTIAL)))
-            if unknown:
-                return f"Bounds are for confidential columns; not one: {', '.join(unknown)}."
-        text = self.seed.text().strip()
-        if text and not text.lstrip("-").isdigit():
-            return "The seed must be a whole number (or empty)."
-        try:
-            self.session.config()
+                raise TcloseError(str(err)) from None
+            self.session.update(**changes)
         except TcloseError as err:
-            return err.message
-        return ""
+            self._problem = err.message
+        else:
+            self._problem = ""
 
     def refresh(self) -> None:
-        """Recompute the calculator and the feasibility check for the current values."""
+        """Show the plan of the present parameters (asking the engine for it if need be)."""
         self._store()
-        s = self.session
-        problem = self._config_problem()
-        try:
-            config = s.config()
-        except TcloseError:
-            config = None
-        self._show_guarantees(config)
-        self._check_feasibility(config, problem)
+        self._clear_fixes()
+        if self._problem:
+            self._show_problem(self._problem)
+        elif self.session.data is not None:
+            plan = self.current_plan
+            if self.session.params in self._problems:
+                self._show_problem(self._problems[self.session.params])
+            elif plan is None:
+                self._request_plan()
+                self.feasibility.setText("Checking what this file allows…")
+                self.feasibility.set_warning(False)
+            else:
+                self._show_plan(plan)
         self.completeChanged.emit()
 
-    def _show_guarantees(self, config) -> None:
+    def _request_plan(self) -> None:
         s = self.session
-        try:
-            rows = engine_bridge.guarantees(
-                t=None if s.use_epsilon else s.t,
-                epsilon=s.epsilon if s.use_epsilon else None,
-                k=s.k,
-                n=s.n_rows,
-                mechanism=s.mechanism,
-                class_sizes=(
-                    s.release.verification.class_sizes
-                    if s.preview_is_current and s.release
-                    else None
-                ),
-            )
-        except TcloseError as err:
-            self.calculator.setHtml(f"<p>{html.escape(err.message)}</p>")
+        params, data = s.params, s.data
+        if self._planner.busy or data is None:
             return
-        self.calculator.setHtml(guarantees_html(rows))
 
-    def _check_feasibility(self, config, problem: str) -> None:
-        self._clear_fixes()
-        if problem or config is None:
-            self._feasible = False
-            self.feasibility.setText(f"Next is disabled: {problem}")
-            self.feasibility.set_warning(True)
-            return
-        if config.mechanism != "buckets":
-            self._feasible = True
-            self.feasibility.setText(
-                f"Every group will hold at least k = {config.k} records; the confidential values "
-                f"get noise for ε = {config.epsilon:g}."
-            )
-            self.feasibility.set_warning(False)
-            return
-        t = float(config.bucket_t)
-        ready, counts = self._bucket_counts(config, t)
-        if not ready:
-            self._feasible = False
-            self.feasibility.setText("Checking what this file allows…")
-            self.feasibility.set_warning(False)
-            return
-        result = engine_bridge.check_feasible(counts, t, config.k)
-        self._feasible = result.ok
-        if result.ok:
-            detail = ""
-            if counts is not None:
-                detail = (
-                    f" The confidential values fall into {len(counts)} buckets "
-                    f"(smallest holds {int(min(counts)):,} records)."
-                )
-            n = int(sum(counts)) if counts is not None else 0
-            if result.max_classes and n // result.max_classes > config.k:
-                smallest = n // result.max_classes
-                detail += (
-                    f" With t = {t:.4g} there can be at most {result.max_classes:,} classes, so "
-                    f"each will hold at least {smallest:,} records (more than k = {config.k}): "
-                    "the rarest bucket limits the number of classes. A larger t or fewer "
-                    "buckets gives smaller classes."
-                )
-            if not result.checked:
-                detail = " (Feasibility is checked when the preview runs.)"
-                self.feasibility.setText(f"t = {t:.4g}, k = {config.k}.{detail}")
+        def done(plan: Plan) -> None:
+            self._plans[params] = plan
+            self._refresh_if_shown()
+
+        def failed(err: BaseException, detail: str) -> None:
+            if isinstance(err, TcloseError):
+                self._problems[params] = err.message
             else:
-                self.feasibility.setText(f"t = {t:.4g} and k = {config.k} can be met.{detail}")
-            self.feasibility.set_warning(False)
+                log.error("planning the release failed:\n%s", detail)
+                self._problems[params] = "The plan could not be made; see the log."
+            self._refresh_if_shown()
+
+        if params in self._problems:
+            self._show_problem(self._problems[params])
             return
-        self.feasibility.setText(
-            f"Next is disabled: {result.message} Nearest settings that work:"
-            if result.alternatives
-            else f"Next is disabled: {result.message}"
+        self._planner.start(
+            lambda progress, cancel: run_engine(
+                make_plan, data, params, progress=progress, cancel=cancel
+            ),
+            title="Planning the release",
+            on_finished=done,
+            on_failed=failed,
+            on_cancelled=self._refresh_if_shown,
         )
-        self.feasibility.set_warning(True)
-        for label, params in result.alternatives:
-            button = QPushButton(label)
-            button.setToolTip(f"Use these settings: {params}")
-            button.clicked.connect(lambda _checked=False, p=params: self.apply(p))
-            self.fixes.insertWidget(self.fixes.count() - 1, button)
-
-    def _bucket_counts(self, config, t: float) -> tuple[bool, Any]:
-        """(ready, counts): counts come from the engine process, computed in the background."""
-        s = self.session
-        n_buckets = s.n_buckets
-        key = (
-            config.confidential,
-            tuple(sorted(config.types.items())),
-            config.missing,
-            tuple(sorted(config.column_missing.items())),
-            n_buckets,
-            engine_bridge.bucket_count(t),
-        )
-        if key in self._counts_cache:
-            return True, self._counts_cache[key]
-        if not self._checker.busy and s.data is not None:
-            data = s.data
-
-            def done(counts: Any) -> None:
-                self._counts_cache[key] = counts
-                self._refresh_if_shown()
-
-            def failed(err: BaseException, detail: str) -> None:
-                # a failed check must not block the wizard: the run checks again
-                if not isinstance(err, TcloseError):
-                    log.error("bucket counts for the feasibility check failed:\n%s", detail)
-                self._counts_cache[key] = None
-                self._refresh_if_shown()
-
-            self._checker.start(
-                lambda progress, cancel: run_engine(
-                    engine_bridge.bucket_counts_task,
-                    data,
-                    config,
-                    n_buckets,
-                    progress=progress,
-                    cancel=cancel,
-                ),
-                title="Checking feasibility",
-                on_finished=done,
-                on_failed=failed,
-                on_cancelled=self._refresh_if_shown,
-            )
-        return False, None
 
     def _refresh_if_shown(self) -> None:
         if self._wizard.currentPage() is self:
             self.refresh()
+
+    # --- showing ---------------------------------------------------------------------------
+    def _show_problem(self, problem: str) -> None:
+        self.feasibility.setText(f"Next is disabled: {problem}")
+        self.feasibility.set_warning(True)
+
+    def _show_plan(self, plan: Plan) -> None:
+        self.calculator.document().setDefaultStyleSheet(rich_text_css(self.calculator))
+        self.calculator.setHtml(guarantees_html(plan.guarantees))
+        feas = plan.feasibility
+        if not feas.ok:
+            more = " Nearest settings that work:" if feas.fixes else ""
+            self._show_problem(feas.message + more)
+            for fix in feas.fixes:
+                self._add_fix(fix)
+            return
+        self.feasibility.setText(plan_words(plan))
+        self.feasibility.set_warning(False)
+
+    def _add_fix(self, fix: Fix) -> None:
+        button = QPushButton(fix.description)
+        changes = ", ".join(f"{k} = {v}" for k, v in fix.changes.items())
+        button.setToolTip(f"Use these settings: {changes}")
+        button.clicked.connect(lambda _checked=False, f=fix: self.apply(f))
+        self.fixes.insertWidget(self.fixes.count() - 1, button)
 
     def _clear_fixes(self) -> None:
         while self.fixes.count() > 1:
@@ -426,19 +390,45 @@ class PrivacyPage(QWizardPage):
             if item.widget() is not None:
                 item.widget().deleteLater()
 
-    def apply(self, params: dict[str, Any]) -> None:
+    def apply(self, fix: Fix) -> None:
         """Adopt a suggested feasible setting (the one-click fix)."""
-        if "k" in params:
-            self.k.setValue(int(params["k"]))
-        if "t" in params and params["t"] is not None:
-            self.by_t.setChecked(True)
-            self.t.setValue(float(params["t"]))
-        if "epsilon" in params and params["epsilon"] is not None:
-            self.by_epsilon.setChecked(True)
-            self.epsilon.setValue(float(params["epsilon"]))
-        if "n_buckets" in params:
-            self.session.n_buckets = params["n_buckets"]
+        try:
+            self.session.update(**fix.changes)
+        except TcloseError as err:
+            self._show_problem(err.message)
+            return
+        self.show_params()
         self.refresh()
+
+
+def plan_words(plan: Plan) -> str:
+    """What the plan says, in a few sentences for the feasibility box."""
+    p = plan.params
+    parts = []
+    if plan.t is not None:
+        level = f"t = {number(plan.t)} (ε = {number(plan.epsilon)})"
+        parts.append(f"{level} and k = {p.k} can be met.")
+    else:
+        parts.append(f"Every group will hold at least k = {p.k} records.")
+    if plan.buckets:
+        smallest = min(plan.buckets, key=lambda b: b.count)
+        parts.append(
+            f"The confidential values fall into {len(plan.buckets)} buckets (the smallest, "
+            f"{html.escape(smallest.label)}, holds {smallest.count:,} records)."
+        )
+    for col in plan.noise:
+        if col.expected_abs_error is not None:
+            parts.append(
+                f"{html.escape(col.name)}: noise for ε = {number(col.epsilon)}, about "
+                f"±{number(col.expected_abs_error)} per value on average."
+            )
+        else:
+            parts.append(
+                f"{html.escape(col.name)}: each value is kept with probability "
+                f"{percent(col.keep_probability)}, otherwise replaced at random."
+            )
+    parts.extend(html.escape(w) for w in plan.warnings)
+    return " ".join(parts)
 
 
 def _wrap(layout) -> QWidget:
@@ -446,48 +436,3 @@ def _wrap(layout) -> QWidget:
     layout.setContentsMargins(0, 0, 0, 0)
     widget.setLayout(layout)
     return widget
-
-
-def guarantees_html(rows: list[engine_bridge.GuaranteeRow]) -> str:
-    """The calculator panel: what follows (with its assumption), then what does not."""
-    esc = html.escape
-    parts = []
-    positive = [r for r in rows if r.holds]
-    negative = [r for r in rows if not r.holds]
-    for row in positive:
-        parts.append(
-            "<div style='margin-bottom:10px'>"
-            f"<b>{esc(row.name)}</b>"
-            + (
-                f" &nbsp;<span style='font-size:large; color:#1f4e9a'>{esc(row.value)}</span>"
-                if row.value
-                else ""
-            )
-            + (f"<br>{esc(row.statement)}" if row.statement else "")
-            + (
-                f"<br><span style='color:#555'><i>Assumes:</i> {esc(row.assumption)}</span>"
-                if row.assumption and row.assumption != "—"
-                else ""
-            )
-            + (
-                f"<br><span style='color:#888; font-size:small'>{esc(row.source)}</span>"
-                if row.source
-                else ""
-            )
-            + "</div>"
-        )
-    if negative:
-        parts.append("<p style='color:#8a4b00'><b>What does not follow</b></p>")
-        for row in negative:
-            parts.append(
-                "<div style='margin-bottom:8px; color:#6b4a00'>"
-                f"<b>{esc(row.name)}</b>"
-                + (f"<br>{esc(row.statement)}" if row.statement else "")
-                + (
-                    f"<br><span style='color:#888; font-size:small'>{esc(row.source)}</span>"
-                    if row.source
-                    else ""
-                )
-                + "</div>"
-            )
-    return "".join(parts)

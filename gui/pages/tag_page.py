@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -25,12 +25,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine.roles import ColumnType, Role
+from engine import ColumnType, Role
+from gui.pages.host import Host
 from gui.state import ROLE_HELP, ROLE_LABELS, Session, parse_codes
 from gui.widgets import Hint
-
-if TYPE_CHECKING:
-    from gui.wizard import TcloseWizard
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -66,8 +64,8 @@ class RolesModel(QAbstractTableModel):
         self.beginResetModel()
         self.endResetModel()
 
-    def _setup(self, row: int):
-        return list(self.session.columns.values())[row]
+    def _column(self, row: int) -> str:
+        return list(self.session.columns)[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.session.columns)
@@ -84,38 +82,41 @@ class RolesModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        setup = self._setup(index.row())
+        s = self.session
+        name = self._column(index.row())
+        info = s.columns[name]
+        ctype, tag = s.column_type(name), s.role(name)
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             # a small arrow tells that the cell opens a list of choices
             arrow = " ▾" if role == Qt.ItemDataRole.DisplayRole else ""
             if col == COL_NAME:
-                return setup.name
+                return name
             if col == COL_TYPE:
-                return setup.type.value + arrow
+                return ctype.value + arrow
             if col == COL_ROLE:
-                return ROLE_LABELS[setup.role] + arrow
+                return ROLE_LABELS[tag] + arrow
             if col == COL_MISSING:
-                return ", ".join(setup.missing)
+                return ", ".join(s.column_missing(name))
             if col == COL_DISTINCT:
-                return f"{setup.n_distinct:,}"
+                return f"{info.n_distinct:,}"
             if col == COL_NOTE:
-                return setup.suggestion or setup.guess.note
+                return info.suggestion or info.guess.note
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_ROLE:
-                return ROLE_HELP[setup.role]
+                return ROLE_HELP[tag]
             if col == COL_TYPE:
-                return f"{setup.type.value}: {TYPE_HELP[setup.type]} (guessed: {setup.guess.note})"
+                return f"{ctype.value}: {TYPE_HELP[ctype]} (guessed: {info.guess.note})"
             if col == COL_NOTE:
-                return setup.suggestion or setup.guess.note
+                return info.suggestion or info.guess.note
             return HEADER_TIPS[col]
-        if role == Qt.ItemDataRole.FontRole and col == COL_ROLE and setup.role is not None:
+        if role == Qt.ItemDataRole.FontRole and col == COL_ROLE and tag is not None:
             from PySide6.QtGui import QFont
 
             font = QFont()
             font.setBold(True)
             return font
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_NOTE and setup.suggestion:
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_NOTE and info.suggestion:
             from PySide6.QtGui import QBrush, QColor
 
             return QBrush(QColor("#8a4b00"))
@@ -124,15 +125,15 @@ class RolesModel(QAbstractTableModel):
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if not index.isValid() or role != Qt.ItemDataRole.EditRole:
             return False
-        setup = self._setup(index.row())
+        name = self._column(index.row())
         col = index.column()
         if col == COL_TYPE:
-            self.session.set_type(setup.name, ColumnType(value))
+            self.session.set_type(name, ColumnType(value))
         elif col == COL_ROLE:
             role_value = value if isinstance(value, Role) or value is None else _role_of(value)
-            self.session.set_role(setup.name, role_value)
+            self.session.set_role(name, role_value)
         elif col == COL_MISSING:
-            self.session.set_column_missing(setup.name, parse_codes(str(value)))
+            self.session.set_column_missing(name, parse_codes(str(value)))
         else:
             return False
         self.dataChanged.emit(self.index(index.row(), 0), self.index(index.row(), COL_NOTE))
@@ -185,7 +186,7 @@ class ChoiceDelegate(QStyledItemDelegate):
 class TagPage(QWizardPage):
     """The roles table, session-wide missing codes, and why Next is disabled."""
 
-    def __init__(self, wizard: TcloseWizard) -> None:
+    def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
@@ -238,7 +239,7 @@ class TagPage(QWizardPage):
 
     def initializePage(self) -> None:
         self.model.reset()
-        self.missing.setText(", ".join(self.session.missing))
+        self.missing.setText(", ".join(self.session.params.missing))
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -249,7 +250,7 @@ class TagPage(QWizardPage):
 
     def _missing_edited(self) -> None:
         codes = parse_codes(self.missing.text())
-        if codes != self.session.missing:
+        if codes != self.session.params.missing:
             self.session.set_missing(codes)
             self.model.reset()
             self._changed()

@@ -1,0 +1,139 @@
+"""The command-line flags of a release and of its input, shared by anonymize, plan and sweep.
+
+:func:`add_release_arguments` declares one flag per :class:`~engine.params.ReleaseParams`
+field; :func:`params_from_args` builds the parameters from them.  Number flags are read as
+text and parsed by :meth:`ReleaseParams.parse`, so a bad value gets the same message here as
+in a project file or a GUI field.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
+from engine.errors import InputError
+from engine.params import ReleaseParams
+from engine.roles import ColumnType
+
+
+def columns(text: str) -> tuple[str, ...]:
+    """A comma-separated list of column names (spaces around names are ignored)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected one or more column names, separated by commas")
+    return names
+
+
+def codes(text: str) -> tuple[str, ...]:
+    """A comma-separated list of missing-value codes (kept as written)."""
+    return tuple(code.strip() for code in text.split(","))
+
+
+def column_types(items: list[str] | None) -> dict[str, str]:
+    """``["age=numeric"]`` → ``{"age": "numeric"}`` (the values are checked by ReleaseParams)."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        col, sep, kind = item.partition("=")
+        if not sep or not col.strip():
+            allowed = ", ".join(t.value for t in ColumnType)
+            raise InputError(f"--type takes COLUMN=TYPE with TYPE one of {allowed}, not {item!r}.")
+        out[col.strip()] = kind.strip()
+    return out
+
+
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """INPUT and how to read it (every reading option is detected when not given)."""
+    parser.add_argument("input", metavar="INPUT", help="input table (.csv, .tsv, .txt, .xlsx, …)")
+    group = parser.add_argument_group("reading the input (detected when not given)")
+    group.add_argument("--sep", metavar="SEP", help="CSV separator")
+    group.add_argument("--sheet", metavar="NAME", help="sheet of a workbook")
+    group.add_argument("--encoding", metavar="NAME", help="text encoding of a CSV")
+    group.add_argument("--decimal", metavar="MARK", help="decimal mark, . or ,")
+
+
+def read_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments of :func:`engine.io.read_table` from the input flags."""
+    return {name: getattr(args, name) for name in ("sep", "sheet", "encoding", "decimal")}
+
+
+def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False) -> None:
+    """One flag per release parameter; with ``grid``, --t, --epsilon and --k take lists."""
+    roles = parser.add_argument_group("columns")
+    roles.add_argument("--qi", type=columns, default=(), metavar="COL[,COL…]")
+    roles.add_argument("--confidential", type=columns, default=(), metavar="COL[,COL…]")
+    roles.add_argument("--identifier", type=columns, default=(), metavar="COL,…")
+    roles.add_argument(
+        "--keep", type=columns, default=(), metavar="COL,…", help="release unchanged"
+    )
+    roles.add_argument(
+        "--type",
+        action="append",
+        dest="types",
+        metavar="COLUMN=TYPE",
+        help="a column's type: numeric, ordinal, nominal or date (inferred when not given)",
+    )
+    roles.add_argument("--missing", type=codes, default=(), metavar="CODE,…")
+    level = parser.add_argument_group("privacy level")
+    both = level.add_mutually_exclusive_group(required=grid)
+    if grid:
+        both.add_argument("--t", metavar="T1,T2,…", help="t values to try, e.g. 1.5,2,3")
+        both.add_argument("--epsilon", metavar="E1,E2,…", help="ε values to try, e.g. 0.1,1")
+        level.add_argument("--k", required=True, metavar="K1,K2,…", help="k values, e.g. 5,10")
+    else:
+        both.add_argument("--t", metavar="T", help="t-closeness level (≥ 1)")
+        both.add_argument(
+            "--epsilon", metavar="E", help="ε; buckets: t = exp(E/2); laplace: the ε of the noise"
+        )
+        level.add_argument("--k", required=True, metavar="K", help="smallest class size")
+    level.add_argument(
+        "--buckets", metavar="B", help="number of confidential buckets (default: t + 1, ≤ k)"
+    )
+    level.add_argument("--per-column", action="store_true", help="t-closeness per column")
+    output = parser.add_argument_group("released form")
+    output.add_argument("--qi-output", choices=("centroid", "range"), default="centroid")
+    output.add_argument(
+        "--confidential-output", choices=("label", "representative"), default="label"
+    )
+    output.add_argument(
+        "--seed",
+        metavar="N",
+        help="reproducible run for audits (noise: only as private as N is secret)",
+    )
+    add_noise_arguments(parser)
+
+
+def _parse(name: str, text: str | None) -> Any:
+    return None if text is None else ReleaseParams.parse(name, text)
+
+
+def parse_list(name: str, text: str | None) -> list[Any]:
+    """``"1.5,2,3"`` → [1.5, 2.0, 3.0], each value checked as parameter ``name``."""
+    if text is None:
+        return []
+    return [ReleaseParams.parse(name, part) for part in text.split(",") if part.strip()]
+
+
+def params_from_args(args: argparse.Namespace, **overrides: Any) -> ReleaseParams:
+    """The release the flags describe (``overrides`` replace single fields, e.g. for a grid)."""
+    fields: dict[str, Any] = {
+        "qi": args.qi,
+        "confidential": args.confidential,
+        "identifiers": args.identifier,
+        "keep": args.keep,
+        "types": column_types(args.types),
+        "missing": args.missing,
+        "n_buckets": _parse("n_buckets", args.buckets),
+        "qi_output": args.qi_output,
+        "confidential_output": args.confidential_output,
+        "joint": not args.per_column,
+        "seed": _parse("seed", args.seed),
+        **noise_config_kwargs(args),
+    }
+    if "k" not in overrides:
+        fields["k"] = _parse("k", args.k)
+    if "t" not in overrides and "epsilon" not in overrides:
+        fields["t"] = _parse("t", args.t)
+        fields["epsilon"] = _parse("epsilon", args.epsilon)
+    fields.update(overrides)
+    return ReleaseParams(**fields)

@@ -1,0 +1,112 @@
+"""``tclose plan``: what ``tclose anonymize`` would do with the same flags, without doing it.
+
+Prints the plan of :func:`engine.release.plan.plan`: the buckets, whether the parameters can
+be met and the nearest settings that can, how large the classes will be and why, every
+guarantee with its assumption, the expected error of any noise, and the warnings.  Exit 0
+when the release can be made, 3 when the parameters are infeasible on this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from engine.cli.noise_args import bounds_hint_on_error
+from engine.cli.params_args import (
+    add_input_arguments,
+    add_release_arguments,
+    params_from_args,
+    read_options,
+)
+from engine.text import number, percent
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "plan",
+        help="say what anonymize would do with these flags (buckets, feasibility, guarantees)",
+        description=(
+            "Read INPUT and report, before any release is made, the buckets of the "
+            "confidential values, whether k and t (or ε) can be met and the nearest settings "
+            "that can, the class sizes to expect, every guarantee with its assumption and the "
+            "expected error of the noise. Takes the same flags as anonymize (no output file)."
+        ),
+    )
+    add_input_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    add_release_arguments(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.io import read_table
+    from engine.release.plan import plan
+
+    params = params_from_args(args)
+    imported = read_table(args.input, **read_options(args), progress=args.progress)
+    with bounds_hint_on_error():
+        result = plan(imported.data, params, progress=args.progress)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(plan_text(result))
+    return 0 if result.feasibility.ok else 3
+
+
+def plan_text(plan) -> str:
+    """The plan as plain text, one topic per paragraph."""
+    p = plan.params
+    lines = [f"{plan.n_records:,} records; k = {p.k}"]
+    if plan.t is not None:
+        lines[0] += f", t = {number(plan.t)} (ε = {number(plan.epsilon)})"
+    elif plan.epsilon is not None:
+        lines[0] += f", ε = {number(plan.epsilon)} ({p.mechanism} noise)"
+    lines[0] += "."
+    if plan.buckets:
+        lines.append("")
+        lines.append(f"Buckets of {', '.join(p.confidential)} (aiming at b = {plan.n_buckets}):")
+        for row in plan.buckets:
+            lines.append(f"  {row.label:<32} {row.count:>10,}  {percent(row.share):>8}")
+    for col in plan.noise:
+        lines.append("")
+        if col.expected_abs_error is not None:
+            lines.append(
+                f"{col.name}: {col.mechanism} noise at ε = {number(col.epsilon)} within "
+                f"[{number(col.bounds[0])}, {number(col.bounds[1])}]; expected absolute error "
+                f"{number(col.expected_abs_error)} per value."
+            )
+        else:
+            lines.append(
+                f"{col.name}: randomized response over {col.n_categories} categories at "
+                f"ε = {number(col.epsilon)}; each value is kept with probability "
+                f"{percent(col.keep_probability)}."
+            )
+    lines.append("")
+    feas = plan.feasibility
+    if feas.ok:
+        forecast = plan.class_sizes
+        text = "Feasible."
+        if forecast.max_classes:
+            text += (
+                f" At most {forecast.max_classes:,} classes; the smallest will hold at least "
+                f"{forecast.smallest:,} records."
+            )
+        lines.append(text)
+    else:
+        lines.append(f"Infeasible: {feas.message}")
+        for fix in feas.fixes:
+            lines.append(f"  nearest feasible: {fix.description}")
+    lines.append("")
+    lines.append("Guarantees:")
+    for g in plan.guarantees:
+        if g.holds:
+            lines.append(f"  - {g.name}: {g.statement}")
+            lines.append(f"    assumes: {g.assumption}")
+    lines.append("What does not follow:")
+    for g in plan.guarantees:
+        if not g.holds:
+            lines.append(f"  - {g.name}: {g.statement}")
+    for warning in plan.warnings:
+        lines.append("")
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)

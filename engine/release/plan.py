@@ -1,0 +1,390 @@
+"""What a run will do, known before the partition: :func:`plan`.
+
+The privacy page, the preview, the sweep, the report and ``tclose plan`` show a
+:class:`Plan`; :func:`engine.release.anonymize.anonymize` runs one.  Everything a user decides
+on is here: the buckets (b, labels, counts), whether the parameters can be met and, when not,
+the nearest settings that can (as one-click fixes), how large the classes will come out and
+why, every guarantee with its assumption for exactly this mechanism and these options, the
+expected error of the noise in the column's own units, and the warnings.  Because the run
+uses the same plan, no page can show a b, a feasibility or a guarantee the run does not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.mechanisms.laplace import expected_abs_error
+from engine.mechanisms.response import uniform_keep_probability
+from engine.params import ReleaseParams
+from engine.privacy import Guarantee, epsilon_from_t
+from engine.progress import CancelFn, ProgressFn, step
+from engine.release import feasibility
+from engine.release.buckets import bucket_count, make_buckets
+from engine.release.guarantees import release_guarantees
+from engine.release.noise import ColumnPlan, plan_columns
+from engine.release.prepare import Prepared, prepare
+from engine.release.result import BucketRow, Buckets, bucket_rows, json_ready
+from engine.roles import ColumnType
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change of parameters that makes the release possible (a one-click fix in the GUI)."""
+
+    #: what the fix does, in words: "k = 200 (the largest k that leaves 2 or more classes)"
+    description: str
+    #: the :class:`ReleaseParams` fields to change
+    changes: dict[str, Any]
+
+    def apply(self, params: ReleaseParams) -> ReleaseParams:
+        return params.replace(**self.changes)
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    """Whether the parameters can be met on this file."""
+
+    ok: bool
+    #: why not, in one sentence ("" when ok)
+    message: str = ""
+    fixes: tuple[Fix, ...] = ()
+
+
+@dataclass(frozen=True)
+class ClassSizeForecast:
+    """How large the classes will be, and why they may be larger than k."""
+
+    k: int
+    #: the most classes the data allows at this t and k (None without a bucket constraint)
+    max_classes: int | None
+    #: the smallest class size that number of classes implies (⌊N / max_classes⌋)
+    smallest: int
+    #: why classes will be larger than k, in words ("" when they need not be)
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class NoiseColumn:
+    """How one confidential column gets its noise."""
+
+    name: str
+    type: str
+    #: "laplace", "insensitive" (groups of k, then Laplace) or "randomized_response"
+    mechanism: str
+    #: the ε of the noise (the column's share, less what private bounds spend)
+    epsilon: float
+    #: the per-record ε (k·ε with insensitive groups)
+    epsilon_local: float
+    bounds: tuple[float, float] | None
+    #: expected absolute error of one released value, in the column's units (numeric columns
+    #: with public bounds)
+    expected_abs_error: float | None
+    #: number of categories (randomized response)
+    n_categories: int | None = None
+    #: chance that randomized response releases the true category
+    keep_probability: float | None = None
+    #: ε spent on estimating the bounds privately (0 with public bounds)
+    bounds_epsilon: float = 0.0
+
+
+@dataclass
+class Plan:
+    """Everything that can be known about a run before the partition (module doc)."""
+
+    params: ReleaseParams
+    n_records: int
+    #: the t the buckets must meet (t, or exp(ε/2) when ε was given); None for noise
+    t: float | None
+    #: ε as given, or 2 ln t (Proposition 3); the noise's ε for a noise mechanism
+    epsilon: float | None
+    #: the b the engine aims at (None without buckets)
+    n_buckets: int | None
+    buckets: tuple[BucketRow, ...]
+    feasibility: Feasibility
+    class_sizes: ClassSizeForecast
+    guarantees: tuple[Guarantee, ...]
+    noise: tuple[NoiseColumn, ...]
+    warnings: tuple[str, ...]
+    #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
+    prepared: Prepared | None = field(default=None, repr=False, compare=False)
+    bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
+    noise_columns: list[ColumnPlan] = field(default_factory=list, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the GUI receives plans from its engine process: leave the per-record arrays behind
+        state = dict(self.__dict__)
+        state.update(prepared=None, bucket_data=None, noise_columns=[])
+        return state
+
+    def raise_if_infeasible(self) -> None:
+        if not self.feasibility.ok:
+            raise InfeasibleError(
+                self.feasibility.message,
+                alternatives=[
+                    FeasibleAlternative(f.description, dict(f.changes))
+                    for f in self.feasibility.fixes
+                ],
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``tclose plan --json``)."""
+        return json_ready(
+            {
+                "parameters": self.params.to_dict(),
+                "n_records": self.n_records,
+                "t": self.t,
+                "epsilon": self.epsilon,
+                "n_buckets": self.n_buckets,
+                "buckets": [asdict(b) for b in self.buckets],
+                "feasibility": asdict(self.feasibility),
+                "class_sizes": asdict(self.class_sizes),
+                "guarantees": [g.to_dict() for g in self.guarantees],
+                "noise": [asdict(c) for c in self.noise],
+                "warnings": list(self.warnings),
+            }
+        )
+
+
+def plan(
+    data: pd.DataFrame,
+    params: ReleaseParams,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> Plan:
+    """Look at ``data`` with ``params`` and say what a run will do (module doc).
+
+    Raises :class:`~engine.errors.InputError` when the data cannot be used at all (a named
+    column is absent, no records, a noise column without public bounds); parameters that
+    cannot be met on this data give a plan whose ``feasibility`` says so, with fixes.
+    """
+    step(progress, cancel, 0.0, "Looking at the data")
+    prepared = prepare(data, params)
+    n = len(prepared.clean)
+    warnings: list[str] = []
+    t = params.bucket_t if not params.noise else None
+    epsilon = params.epsilon
+    if t is not None and epsilon is None:
+        epsilon = epsilon_from_t(t)
+    step(progress, cancel, 0.2, "Forming buckets")
+    bucket_data: Buckets | None = None
+    noise_columns: list[ColumnPlan] = []
+    noise: list[NoiseColumn] = []
+    wanted_b = None
+    max_classes = None
+    if params.confidential and not params.noise:
+        assert t is not None
+        wanted_b = bucket_count(t, params.k, params.n_buckets)
+        bucket_data = make_buckets(
+            prepared.clean,
+            prepared.confidential,
+            prepared.types,
+            wanted_b,
+            joint=params.joint,
+            orders=prepared.orders,
+            bounds=params.bounds,
+        )
+        warnings.extend(_outside_bounds(prepared.clean, params.bounds))
+        warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
+        if params.k <= n:
+            max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
+    elif params.noise:
+        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
+        noise = [_noise_column(c, params) for c in noise_columns]
+    step(progress, cancel, 0.8, "Checking what the data allows")
+    feasible = _feasibility(params, n, bucket_data, t)
+    forecast = _forecast(params, n, bucket_data, t, max_classes)
+    if forecast.reason:
+        warnings.append(forecast.reason)
+    if params.seed is not None:
+        warnings.append(
+            f"A fixed seed ({params.seed}) makes the run reproducible for an audit; "
+            + (
+                "the noise is only as private as the seed is secret."
+                if params.noise
+                else "keep it as confidential as the data."
+            )
+        )
+    items = release_guarantees(
+        params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
+    )
+    step(progress, cancel, 1.0, "Planned")
+    return Plan(
+        params=params,
+        n_records=n,
+        t=t,
+        epsilon=epsilon,
+        n_buckets=wanted_b,
+        buckets=tuple(bucket_rows(bucket_data)) if bucket_data is not None else (),
+        feasibility=feasible,
+        class_sizes=forecast,
+        guarantees=tuple(items),
+        noise=tuple(noise),
+        warnings=tuple(warnings),
+        prepared=prepared,
+        bucket_data=bucket_data,
+        noise_columns=noise_columns,
+    )
+
+
+def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+    """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
+    out = []
+    for col, (lo, hi) in bounds.items():
+        values = pd.to_numeric(data[col], errors="coerce")
+        n_out = int(((values < lo) | (values > hi)).sum())
+        if n_out:
+            out.append(
+                f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
+                "they are released in the outer buckets, as if clamped to the bounds."
+            )
+    return out
+
+
+def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> list[str]:
+    got = len(buckets.counts) - (buckets.missing_bucket is not None)
+    if got == 0:
+        return [
+            "Every confidential value is missing: the release carries no confidential information."
+        ]
+    if params.n_buckets is not None and got < wanted_b:
+        return [
+            f"Only {got} buckets could be formed (asked for {wanted_b}): the confidential "
+            "data has too few distinct values."
+        ]
+    return []
+
+
+def _feasibility(
+    params: ReleaseParams, n: int, buckets: Buckets | None, t: float | None
+) -> Feasibility:
+    """Infeasible means k > N: with the file's own shares one class of everything is t-close.
+
+    The fix offered is the largest k that still leaves two or more classes at this t (a
+    release whose QIs say something), or k = N when no k does.
+    """
+    if params.k <= n:
+        return Feasibility(True)
+    best = n
+    if buckets is not None and t is not None:
+        best = _largest_useful_k(buckets.counts, t, n) or n
+    elif n >= 2:
+        best = n // 2
+    if best < n:
+        what = f"k = {best:,} (the largest k that leaves at least 2 classes)"
+    else:
+        what = f"k = {n:,} (one class holding every record)"
+    return Feasibility(
+        False,
+        f"k = {params.k:,} needs at least {params.k:,} records but the file has {n:,}.",
+        (Fix(what, {"k": best}),),
+    )
+
+
+def _largest_useful_k(counts: np.ndarray, t: float, n: int) -> int | None:
+    """The largest k for which the data allows at least two classes at this t (bisection)."""
+    lo, hi = 1, n // 2
+    if hi < 1 or feasibility.max_classes(counts, t, lo) < 2:
+        return None
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if feasibility.max_classes(counts, t, mid) >= 2:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _forecast(
+    params: ReleaseParams,
+    n: int,
+    buckets: Buckets | None,
+    t: float | None,
+    max_classes: int | None,
+) -> ClassSizeForecast:
+    k = params.k
+    if buckets is None or t is None or not max_classes or k > n:
+        return ClassSizeForecast(k, None, min(k, n))
+    smallest = n // max_classes
+    if smallest <= k:
+        return ClassSizeForecast(k, max_classes, smallest)
+    counts = buckets.counts
+    rarest = int(np.argmin(counts))
+    if max_classes == 1:
+        reason = (
+            f"At t = {t:.4g} the data allows only one class: the release would be a single "
+            f"group of all {n:,} records, with every quasi-identifier replaced by one value. "
+            "Choose a larger t."
+        )
+    elif max_classes >= int(counts[rarest]):
+        missing = rarest == buckets.missing_bucket
+        if missing:
+            what = (
+                f"the {int(counts[rarest]):,} records with a missing confidential value form a "
+                "bucket of their own"
+            )
+            remedy = "Fewer buckets, or leaving out the records with a missing value,"
+        else:
+            what = f"the rarest bucket ({buckets.labels[rarest]}) holds only "
+            what += f"{int(counts[rarest]):,} records"
+            remedy = "Fewer buckets"
+        reason = (
+            f"Classes will hold at least {smallest:,} records (k = {k} was asked): every class "
+            f"needs a record of every bucket, and {what}, so there can be at most "
+            f"{max_classes:,} classes. {remedy} allows smaller classes."
+        )
+    else:
+        reason = (
+            f"Classes will hold at least {smallest:,} records (k = {k} was asked): at "
+            f"t = {t:.4g} each class must hold every bucket within a factor t of its share in "
+            f"the file, which needs classes of about {smallest:,} records. A larger t or "
+            "fewer buckets allows smaller classes."
+        )
+    return ClassSizeForecast(k, max_classes, smallest, reason)
+
+
+def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
+    if column.ctype == ColumnType.NUMERIC:
+        group = params.k if params.insensitive else 1
+        error = None
+        if column.bounds is not None:  # private bounds are known only once estimated
+            error = expected_abs_error(*column.bounds, column.epsilon, group)
+        return NoiseColumn(
+            name=column.name,
+            type=str(column.ctype),
+            mechanism="insensitive" if params.insensitive else "laplace",
+            epsilon=column.epsilon,
+            epsilon_local=column.epsilon * group,
+            bounds=column.bounds,
+            expected_abs_error=error,
+            bounds_epsilon=column.bounds_epsilon,
+        )
+    n_cat = len(column.categories)
+    keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0
+    return NoiseColumn(
+        name=column.name,
+        type=str(column.ctype),
+        mechanism="randomized_response",
+        epsilon=column.epsilon,
+        epsilon_local=column.epsilon,
+        bounds=None,
+        expected_abs_error=None,
+        n_categories=n_cat,
+        keep_probability=keep,
+    )
+
+
+__all__ = [
+    "ClassSizeForecast",
+    "Feasibility",
+    "Fix",
+    "NoiseColumn",
+    "Plan",
+    "plan",
+]

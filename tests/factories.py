@@ -1,0 +1,52 @@
+"""Hand-built releases for tests of what reads a release (report, plots, risk, GUI panels)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.params import ReleaseParams
+from engine.release.guarantees import release_guarantees
+from engine.release.result import ClassSizes, InformationLoss, RunSummary, Verification
+from engine.text import seed_text
+
+
+def summary_for(params: ReleaseParams, verification: Verification, **fields: Any) -> RunSummary:
+    """A plausible :class:`RunSummary` of a hand-built release; ``fields`` override any field."""
+    sizes = np.asarray(verification.class_sizes)
+    values: dict[str, Any] = {
+        "params": params,
+        "software": "tclose test",
+        "mechanism": params.mechanism,
+        "n_records": int(verification.n_records),
+        "n_released": int(verification.n_records),
+        "k_achieved": int(verification.k),
+        "t": params.bucket_t,
+        "t_kind": "asked",
+        "t_achieved": verification.t,
+        "epsilon": params.epsilon,
+        "epsilon_from": "given" if params.epsilon is not None else "t",
+        "epsilon_achieved": None,
+        "guarantees": tuple(
+            release_guarantees(
+                params,
+                int(verification.n_records),
+                class_sizes=sizes,
+                achieved_t=verification.t,
+            )
+        ),
+        "n_classes": int(verification.n_classes),
+        "n_partition_classes": int(verification.n_classes),
+        "class_sizes": ClassSizes.of(sizes),
+        "buckets": (),
+        "information_loss": InformationLoss(None, None),
+        "noise": None,
+        "worst_class": None,
+        "worst_bucket": None,
+        "seed_policy": seed_text(params.seed, noise=params.noise),
+        "column_types": {},
+        "verification": verification.message,
+    }
+    values.update(fields)
+    return RunSummary(**values)
