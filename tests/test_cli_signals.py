@@ -1,7 +1,7 @@
 """The command line around the engine: signals, the progress bar, warnings, text streams.
 
 * SIGTERM (``kill``, a scheduler, a service manager) stops a run like Ctrl+C: exit 143,
-  no ``.part`` file beside the target, nothing left in the system temp folder.
+  no staged file beside the target, nothing left in the system temp folder.
 * A progress bar on stderr for long runs on a terminal; nothing with ``-q`` or when stderr
   is a file or a pipe.
 * numpy's and matplotlib's warnings (with source paths) stay off stderr.
@@ -51,16 +51,15 @@ def _stop_signal() -> tuple[int, int]:
 def _wait_until_writing(proc: subprocess.Popen, out_dir: Path, temp: Path) -> list[Path]:
     """Poll until the run is writing the workbook; returns its temporary files.
 
-    Writing has begun when the release's temporary file exists beside the target and
-    openpyxl has opened its spool file for the sheet in the temp folder: the run is then
+    Writing has begun when the release's staged file and the sheet's spool file (both
+    ``.~tc…`` beside the target, never in the system temp folder) exist: the run is then
     inside the writer, whose clean-up is what this test checks.
     """
     deadline = time.monotonic() + 600  # a hung run fails the test instead of hanging CI
     while time.monotonic() < deadline:
-        parts = list(out_dir.glob(".*.part"))
-        spools = list(temp.glob("openpyxl*"))
-        if parts and spools:
-            return parts + spools
+        staged = list(out_dir.glob(".~tc*"))
+        if len(staged) >= 2:
+            return staged
         if proc.poll() is not None:
             pytest.fail(f"the run ended (exit {proc.returncode}) before it started writing")
         time.sleep(0.002)
@@ -91,12 +90,12 @@ def test_sigterm_while_writing_xlsx_leaves_nothing(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert parts[0].name.startswith(".release.xlsx.")
+    assert all(p.name.startswith(".~tc") for p in parts)
     assert proc.returncode == 143, err
     assert err.strip() == "tclose: terminated; nothing was written.", err
     assert out == ""
-    assert list(out_dir.iterdir()) == []  # no release, no .part
-    assert list(temp.iterdir()) == []  # no spool file of openpyxl's
+    assert list(out_dir.iterdir()) == []  # no release, no staged or spooled file
+    assert list(temp.iterdir()) == []  # nothing in the system temp folder either
     assert [p.name for p in data.parent.iterdir()] == ["survey.csv"]
 
 
@@ -126,7 +125,7 @@ def test_sigterm_while_computing_exits_143(
 def test_sigterm_while_writing_csv_removes_both_temporary_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The CSV is complete in its .part file, the sidecar not yet: neither stays."""
+    """The CSV is complete in its staged file, the sidecar not yet: nothing stays."""
     import engine.io.write
 
     data = write_survey(tmp_path / "survey.csv")
@@ -135,14 +134,14 @@ def test_sigterm_while_writing_csv_removes_both_temporary_files(
 
     def write_then_get_killed(*args, **kwargs):
         real_write_csv(*args, **kwargs)
-        seen.append(sorted(p.name for p in tmp_path.glob(".*.part")))
+        seen.append(sorted(p.name for p in tmp_path.glob(".~tc*")))
         os.kill(os.getpid(), signal.SIGTERM)
 
     monkeypatch.setattr(engine.io.write, "_write_csv", write_then_get_killed)
     # the pandas writer, not pyarrow's (engine.io.csvfast), is the one patched to be killed
     monkeypatch.setattr(engine.io.write, "write_csv", lambda *args, **kwargs: False)
     assert main(["anonymize", str(data), "-o", str(tmp_path / "out.csv"), *RELEASE_ARGS]) == 143
-    assert len(seen[0]) == 2  # the release's and the sidecar's temporary files existed
+    assert seen[0]  # the release's staged file existed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["survey.csv"]
     assert "terminated" in capsys.readouterr().err
 

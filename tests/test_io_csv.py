@@ -367,3 +367,54 @@ def test_progress_is_reported_and_cancel_stops_without_a_result(tmp_path, monkey
 
     with pytest.raises(CancelledError):
         read_table(path, cancel=cancel_after_three)
+
+
+# --------------------------------------------------------------------------- line ends, blank rows
+
+
+def test_carriage_return_line_ends_are_line_ends(tmp_path):
+    path = write(tmp_path, "mac.csv", b"age,city\r30,Lyon\r41,Metz\r")
+    result = read_table(path)
+    assert result.data.to_dict("list") == {"age": [30, 41], "city": ["Lyon", "Metz"]}
+    assert any("carriage return only" in n for n in result.info.notes)
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n"])
+def test_bare_carriage_returns_inside_values_are_kept(tmp_path, line_end):
+    text = line_end.join(["id,note", "1,a\rb", '2,"c\rd"', "3,e"]) + line_end
+    result = read_table(write(tmp_path, "cr.csv", text))
+    assert result.data["id"].tolist() == [1, 2, 3]
+    assert result.data["note"].tolist() == ["a\rb", "c\rd", "e"]
+    assert any("2 carriage return(s) inside values were kept" in n for n in result.info.notes)
+
+
+def test_rows_without_any_value_are_dropped_and_counted(tmp_path):
+    text = "a,b,c\n1,x,2\n,,\n , ,\n3,y,4\n,,\n"
+    result = read_table(write(tmp_path, "blank.csv", text))
+    assert result.data.to_dict("list") == {"a": [1, 3], "b": ["x", "y"], "c": [2, 4]}
+    assert result.data["a"].dtype == np.int64  # the blank rows do not make it float
+    assert result.info.blank_rows == 3 and result.info.n_rows == 2
+    assert "3 blank row(s) (no value in any column) were left out." in result.info.notes
+
+
+def test_a_row_with_one_value_is_a_record(tmp_path):
+    result = read_table(write(tmp_path, "one.csv", "a,b\n1,2\n,5\n"))
+    assert result.data["b"].tolist() == [2, 5] and result.info.blank_rows == 0
+
+
+def test_first_data_row_longer_than_the_header_is_an_error_not_a_loss(tmp_path):
+    with pytest.raises(InputError, match=r"long\.csv, line 2: 3 fields where the header has 2"):
+        read_table(write(tmp_path, "long.csv", "a,b\n1,2,3\n4,5\n"))
+
+
+def test_a_field_longer_than_the_csv_module_allows(tmp_path):
+    big = "x" * 200_000
+    result = read_table(write(tmp_path, "wide.csv", f'a,"{big}"\n1,"{big}"\n'))
+    assert result.data.shape == (1, 2)
+    assert result.data["a"].tolist() == [1] and result.data.iloc[0, 1] == big
+
+
+def test_utf16_that_is_not_valid_utf16_names_the_encoding(tmp_path):
+    path = write(tmp_path, "bad16.csv", codecs.BOM_UTF16_LE + b"a\x00,\x00b\x00\n\x00\x00\xd8")
+    with pytest.raises(InputError, match=r"bad16\.csv, line \d+: the text looks like UTF-16"):
+        read_table(path)

@@ -66,7 +66,10 @@ def test_sample_workbook(sample_workbook):
 def test_sheets_are_listed_and_chosen(tmp_path):
     path = workbook(tmp_path / "two.xlsx", {"First": [["a"], [1]], "Second": [["b"], [2], [3]]})
     assert list_sheets(path) == ["First", "Second"]
-    assert read_table(path).info.sheet == "First"
+    guessed = read_table(path).info  # the larger table, said so, the other one listed
+    assert guessed.sheet == "Second" and "sheet" in guessed.guessed
+    assert any("The other sheets (filled table cells): 'First'" in n for n in guessed.notes)
+    assert read_table(path, sheet="First").data["a"].tolist() == [1]
     second = read_table(path, sheet="Second")
     assert second.data["b"].tolist() == [2, 3]
     assert second.info.sheets == ["First", "Second"]
@@ -88,7 +91,7 @@ def test_empty_first_sheet_falls_back_to_the_first_with_data(tmp_path):
     path = workbook(tmp_path / "cover.xlsx", {"Cover": [], "Data": [["x"], [1]]})
     result = read_table(path)
     assert result.info.sheet == "Data"
-    assert any("'Cover' is empty" in n for n in result.info.notes)
+    assert any("the first sheet, 'Cover', looks like a cover" in n for n in result.info.notes)
     with pytest.raises(InputError, match=r"cover\.xlsx, sheet 'Cover' is empty"):
         read_table(path, sheet="Cover")
 

@@ -191,7 +191,7 @@ def test_refuses_to_overwrite_the_input(tmp_path):
 def test_refuses_when_the_sidecar_would_overwrite_the_input(tmp_path):
     source = tmp_path / "data.json"
     source.write_text("{}", encoding="utf-8")
-    with pytest.raises(InputError, match=r"data\.json: refusing to overwrite"):
+    with pytest.raises(InputError, match=r"data\.json: refusing to overwrite the input file"):
         write_release(pd.DataFrame({"a": [1]}), tmp_path / "data.csv", input_path=source)
 
 
@@ -218,10 +218,51 @@ def test_error_while_writing_leaves_no_partial_file(tmp_path, monkeypatch):
     def boom(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(write_module.Workbook, "save", boom)
-    with pytest.raises(InputError, match="No space left on device"):
+    monkeypatch.setattr(write_module.ExcelWriter, "write_data", boom)
+    with pytest.raises(InputError, match=r"full\.xlsx: cannot write \(the disk is full\)"):
         write_release(release_table(), tmp_path / "full.xlsx")
     assert files_in(tmp_path) == set()
+
+
+def test_xlsx_spools_beside_the_target_not_in_the_system_temp(tmp_path, monkeypatch):
+    seen: list[Path] = []
+    real = write_module.WorksheetWriter
+
+    def spy(sheet, out=None):
+        seen.append(Path(out))
+        return real(sheet, out=out)
+
+    monkeypatch.setattr(write_module, "WorksheetWriter", spy)
+    write_release(release_table(), tmp_path / "s.xlsx")
+    assert len(seen) == 2 and all(p.parent == tmp_path for p in seen)
+    assert all(p.name.startswith(".~tc") and len(p.name) == 10 for p in seen)
+    assert files_in(tmp_path) == {"s.xlsx"}
+
+
+def test_int64_beyond_2_53_keeps_every_digit_in_xlsx(tmp_path):
+    exact = 2**62  # a power of two: a double holds it exactly
+    inexact = 2**62 + 1
+    table = pd.DataFrame({"id": np.array([1, exact, inexact, -inexact], dtype=np.int64)})
+    write_release(table, tmp_path / "big.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "big.xlsx")
+    cells = [book[RELEASE_SHEET].cell(r, 1) for r in range(2, 6)]
+    assert [c.data_type for c in cells] == ["n", "n", "s", "s"]
+    assert cells[1].value == exact
+    assert [cells[2].value, cells[3].value] == [str(inexact), str(-inexact)]
+    about = {r[0]: r[1] for r in book[ABOUT_SHEET].iter_rows(min_row=3, values_only=True) if r[0]}
+    note = about["export notes › column 'id'"]
+    assert note.startswith("2 whole number(s) larger than 2^53") and "as text" in note
+    back = read_table(tmp_path / "big.xlsx").data["id"]
+    assert back.dtype == np.int64 and back.tolist() == table["id"].tolist()  # every digit
+
+
+def test_small_int64_stay_numbers_and_no_note(tmp_path):
+    table = pd.DataFrame({"n": np.array([2**53, -(2**53), 7], dtype=np.int64)})
+    write_release(table, tmp_path / "ok.xlsx")
+    book = openpyxl.load_workbook(tmp_path / "ok.xlsx")
+    assert [book[RELEASE_SHEET].cell(r, 1).value for r in range(2, 5)] == [2**53, -(2**53), 7]
+    about = [r[0] for r in book[ABOUT_SHEET].iter_rows(min_row=3, values_only=True) if r[0]]
+    assert not any(str(k).startswith("export notes") for k in about)
 
 
 def test_written_file_has_ordinary_permissions(tmp_path):

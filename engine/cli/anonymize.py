@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from engine.io import read_table, write_release
+    from engine.io.outputs import check_outputs, write_outputs
+    from engine.io.write import release_outputs
     from engine.release.anonymize import anonymize
 
     params = params_from_args(args)
@@ -55,27 +57,33 @@ def run(args: argparse.Namespace) -> int:
     backend = parse_cluster(args.cluster)
     if backend.distributed:
         return _run_on_cluster(args, params, backend)
+    # every output is checked before the (long) run, and written together after it
+    outputs = release_outputs(args.output, report=args.report, summary=args.summary)
+    check_outputs(outputs, inputs=[args.input])
     imported = read_table(args.input, **read_options(args), progress=args.progress)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, progress=args.progress)
     summary = replace(release.summary, input=Path(args.input).name)
     release = replace(release, summary=summary)
-    write_release(
-        release.table,
-        args.output,
-        metadata=summary.to_dict(),
-        input_path=args.input,
-        progress=args.progress,
-    )
-    if args.report:
-        from engine.report.html import write_report
-
-        write_report(release, args.report, input_info=imported.info)
-    if args.summary:
-        Path(args.summary).write_text(
-            json.dumps(summary.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8"
+    with write_outputs(outputs, inputs=[args.input]) as stage:
+        write_release(
+            release.table,
+            args.output,
+            metadata=summary.to_dict(),
+            input_path=args.input,
+            stage=stage,
+            progress=args.progress,
         )
+        if args.report:
+            from engine.report.html import write_report
+
+            write_report(release, args.report, input_info=imported.info, stage=stage)
+        if args.summary:
+            text = json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
+            stage.write_utf8(args.summary, text)
     print(release_line(release.summary, args.output))
+    for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
+        print(f"note: {note}", file=sys.stderr)
     for warning in release.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0
@@ -92,9 +100,12 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
         progress=args.progress,
     )  # fmt: skip
     if args.summary:
-        Path(args.summary).write_text(
-            json.dumps(summary.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8"
-        )
+        from engine.io.outputs import Output, write_outputs
+
+        with write_outputs([Output(Path(args.summary), "summary")]) as stage:
+            stage.write_utf8(
+                args.summary, json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
+            )
     b = summary.backend or {}
     print(
         release_line(summary, args.output)

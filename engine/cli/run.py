@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.errors import InputError
     from engine.io import write_release
+    from engine.io.outputs import check_outputs, write_outputs
+    from engine.io.write import release_outputs
     from engine.report.html import write_report
     from engine.report.project import InputChangedError, check_input, load_project, replay
 
@@ -91,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     backend = project_backend(args.project, args.cluster)
     if backend.distributed:
         return _run_on_cluster(args, project, backend, output, report)
+    # every output is checked before the run, and written together after it
+    outputs = release_outputs(output, report=report)
+    inputs = [project.input.path, args.project]
+    check_outputs(outputs, inputs=inputs)
     if args.accept_changed_input:
         try:
             check_input(project)
@@ -100,15 +106,17 @@ def run(args: argparse.Namespace) -> int:
         project, accept_changed_input=args.accept_changed_input, progress=args.progress
     )
     metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
-    written = write_release(
-        release.table,
-        output,
-        metadata=metadata,
-        input_path=project.input.path,
-        progress=args.progress,
-    )
-    if report is not None:
-        written.append(write_report(release, report, input_info=info))
+    with write_outputs(outputs, inputs=inputs) as stage:
+        written = write_release(
+            release.table,
+            output,
+            metadata=metadata,
+            input_path=project.input.path,
+            stage=stage,
+            progress=args.progress,
+        )
+        if report is not None:
+            written.append(write_report(release, report, input_info=info, stage=stage))
     ver = release.verification
     if not args.quiet:
         print(ver.message, file=sys.stderr)

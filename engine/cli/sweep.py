@@ -51,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
+    from engine.io.outputs import Output, check_outputs, write_outputs
     from engine.report.sweep import run_sweep, sweep_figure
 
     if not args.confidential:
@@ -67,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     level = {"t": ts[0]} if ts else {"epsilon": epsilons[0]} if epsilons else {}
     params = params_from_args(args, k=ks[0], **level)
     backend = parse_cluster(args.cluster)
+    outputs = [Output(args.output, "table")]
+    if args.plot is not None:
+        outputs.append(Output(args.plot, "plot"))
+    check_outputs(outputs, inputs=[args.input])  # before the sweep, which takes a while
     last = [""]
 
     def progress(fraction: float, message: str) -> None:
@@ -89,18 +94,12 @@ def run(args: argparse.Namespace) -> int:
         imported = read_table(args.input, **read_options(args))
         table = run_sweep(imported.data, params, ts=ts or None, epsilons=epsilons or None,
                           ks=ks, progress=progress)  # fmt: skip
-    try:
-        table.to_csv(args.output, index=False)
-    except OSError as err:
-        raise InputError(f"{args.output}: cannot write ({err.strerror or err}).") from err
-    written = [args.output]
-    if args.plot is not None:
-        fig = sweep_figure(table)
-        try:
-            fig.savefig(args.plot, format="png", dpi=120, facecolor="white")
-        except OSError as err:
-            raise InputError(f"{args.plot}: cannot write ({err.strerror or err}).") from err
-        written.append(args.plot)
+    with write_outputs(outputs, inputs=[args.input]) as stage:
+        table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")
+        if args.plot is not None:
+            fig = sweep_figure(table)
+            fig.savefig(stage.temp(args.plot), format="png", dpi=120, facecolor="white")
+    written = [o.path for o in outputs]
     n_bad = int((~table["feasible"]).sum())
     print(
         f"{len(table)} points ({n_bad} infeasible) written to "

@@ -23,9 +23,15 @@ import pandas as pd
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
 from engine.io.csvfast import write_csv_parts
-from engine.io.files import atomic_target, same_file
+from engine.io.outputs import write_outputs
 from engine.io.parquet import METADATA_KEY
-from engine.io.write import EXCEL_MAX_COLUMNS, EXCEL_MAX_ROWS, write_release
+from engine.io.write import (
+    EXCEL_MAX_COLUMNS,
+    EXCEL_MAX_ROWS,
+    release_outputs,
+    sidecar_path,
+    write_release,
+)
 from engine.progress import CancelFn, ProgressFn, step
 
 
@@ -44,8 +50,9 @@ def _parts(client: Any, futures: Sequence[Any], cancel: CancelFn | None) -> Iter
             raise
 
 
-def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]):
-    return json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
+def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> str:
+    text = json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
+    return text + "\n"
 
 
 def write_cluster_release(
@@ -65,8 +72,6 @@ def write_cluster_release(
     path = Path(path)
     suffix = path.suffix.lower()
     meta = dict(metadata or {})
-    if input_path is not None and same_file(Path(input_path), path):
-        raise InputError(f"{path}: refusing to overwrite the input file; choose another name.")
     if suffix == ".xlsx":
         if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
             raise InputError(
@@ -77,8 +82,9 @@ def write_cluster_release(
         table = pd.concat(list(_parts(client, parts, cancel)), ignore_index=True)
         return write_release(table, path, metadata=meta, input_path=input_path,
                              progress=progress, cancel=cancel)  # fmt: skip
-    if suffix in (".csv", ".tsv", ".txt"):
-        side = path.with_suffix(".json")
+    if suffix in (".csv", ".tsv", ".txt", ".parquet"):
+        outputs = release_outputs(path)
+        side = sidecar_path(path)
         dtypes: dict[str, str] = {}
 
         def tracked() -> Iterator[pd.DataFrame]:
@@ -86,17 +92,16 @@ def write_cluster_release(
                 dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
                 yield table
 
-        with atomic_target(path) as tmp, atomic_target(side) as tmp_side:
-            write_csv_parts(tracked(), columns, tmp, sep=sep, bom=True, n_rows=n_rows,
-                            progress=progress, cancel=cancel)  # fmt: skip
-            tmp_side.write_text(_sidecar(path, meta, dtypes), encoding="utf-8")
-        return [path, side]
-    if suffix == ".parquet":
-        side = path.with_suffix(".json")
-        with atomic_target(path) as tmp, atomic_target(side) as tmp_side:
-            dtypes = _write_parquet_parts(client, parts, tmp, meta, n_rows, progress, cancel)
-            tmp_side.write_text(_sidecar(path, meta, dtypes), encoding="utf-8")
-        return [path, side]
+        with write_outputs(outputs, inputs=[input_path]) as stage:
+            if suffix == ".parquet":
+                dtypes = _write_parquet_parts(
+                    client, parts, stage.temp(path), meta, n_rows, progress, cancel
+                )
+            else:
+                write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
+                                n_rows=n_rows, progress=progress, cancel=cancel)  # fmt: skip
+            stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        return [o.path for o in outputs]
     if suffix == "":
         return _write_folder(client, parts, path, meta, n_rows, progress, cancel)
     raise InputError(

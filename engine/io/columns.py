@@ -21,6 +21,8 @@ LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?(?:\d{1,3}(?:[. \u00a0]\d{3})+|\d+)(?:,\d+)?\s*$")
 #: a dot-decimal number with commas grouping thousands: 1,234 or -12,345,678.25
 _GROUPED_NUMBER = re.compile(r"^\s*[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?\s*$")
+#: a whole number written out in digits (at most 19: larger ones do not fit in int64)
+_INTEGER = re.compile(r"[+-]?\d{1,19}")
 #: ISO dates, with an optional time: 2024-01-31, 2024-01-31 12:00, 2024-01-31T12:00:00
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$")
 #: day/month/year or month/day/year with / . or - between the parts
@@ -142,6 +144,10 @@ def type_text_column(
                 "text (a code such as a postcode), not as a number."
             )
             return _as_text(values), report
+        if present.all():
+            exact = _exact_integers(candidate.str.strip())
+            if exact is not None:  # whole numbers, some beyond 2^53: kept digit for digit
+                return pd.Series(exact[cell_codes], index=values.index), report
         cells = np.full(len(values), np.nan)
         cells[present] = numbers[cell_codes[present]]
         return _as_number(cells, present, values.index), report
@@ -175,6 +181,20 @@ def type_text_column(
             cells[present] = canonical[cell_codes[present]]
             return pd.Series(cells, index=values.index).astype("str"), report
     return _as_text(values), report
+
+
+def _exact_integers(texts: pd.Series) -> np.ndarray | None:
+    """int64 values of integer texts when one of them is too large for a float to hold
+    exactly (an ID such as 4611686018427387905); None otherwise."""
+    if not texts.str.fullmatch(_INTEGER.pattern).all():
+        return None
+    try:
+        ints = [int(t) for t in texts]
+        if all(abs(i) <= 2**53 for i in ints):
+            return None
+        return np.array(ints, dtype=np.int64)
+    except (OverflowError, ValueError):
+        return None
 
 
 def _as_text(values: pd.Series) -> pd.Series:

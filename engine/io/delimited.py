@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from engine.io.sniff import (
     SEPARATOR_NAMES,
     SEPARATORS,
     NotText,
+    count_fields,
     decode,
     records,
     sniff_decimal,
@@ -60,7 +62,7 @@ def read_delimited(
         raise InputError(f"{name}: the separator must be one character such as , ; | or tab.")
     if decimal not in (None, ".", ","):
         raise InputError(f"{name}: the decimal mark must be '.' or ','.")
-    text = _decode(path, data, encoding, info)
+    text = _line_ends(_decode(path, data, encoding, info), info)
     step(progress, cancel, 0.05, f"Reading {name}")
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")
@@ -96,7 +98,7 @@ def read_delimited(
     sample_recs = records(text[:SAMPLE_BYTES])
     if header_row >= len(sample_recs):
         raise InputError(f"{name}: there is no line {header_row + 1} to use as the header.")
-    header_cells = next(csv.reader([sample_recs[header_row]], delimiter=sep, quotechar='"'), [])
+    header_cells = _fields(sample_recs[header_row], sep)
     names, renamed, notes = unique_names(header_cells)
     body = sample_recs[header_row + 1 :]
     if not any(r.strip() for r in body) and len(text) <= SAMPLE_BYTES:
@@ -104,7 +106,7 @@ def read_delimited(
             f"{name} has a header but no data rows: add the data below the header line."
         )
     if decimal is None:
-        cells = [c for row in csv.reader(body[:200], delimiter=sep) for c in row]
+        cells = [c for rec in body[:200] for c in _fields(rec, sep)]
         decimal = sniff_decimal(cells) if sep != "," else "."
         info.guessed.append("decimal")
         if decimal == ",":
@@ -124,6 +126,7 @@ def read_delimited(
         skip_lines=skip_lines, dtype=dtype, progress=progress, cancel=cancel,
     )  # fmt: skip
     _report_short_rows(encoded, sep, skip_lines, len(names), info)
+    frame = _drop_blank_rows(frame, info)
     if frame.empty:
         raise InputError(
             f"{name} has a header but no data rows: add the data below the header line."
@@ -146,6 +149,12 @@ def _decode(path: Path, data: bytes, encoding: str | None, info: ImportInfo) -> 
         ) from exc
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
+        if encoding is None:  # a byte-order mark or the zero bytes of UTF-16 misled us
+            raise InputError(
+                f"{path.name}, line {line}: the text looks like {exc.encoding.upper()} but is "
+                f"not valid {exc.encoding.upper()} (byte 0x{data[exc.start]:02X}). Choose "
+                "the file's encoding, or save it again as UTF-8."
+            ) from exc
         raise InputError(
             f"{path.name}, line {line}: the text is not valid {encoding} (byte "
             f"0x{data[exc.start]:02X}). Choose another encoding (e.g. cp1252 or utf-16), or "
@@ -162,6 +171,41 @@ def _decode(path: Path, data: bytes, encoding: str | None, info: ImportInfo) -> 
     if decoded.note:
         info.notes.append(decoded.note)
     return decoded.text
+
+
+def _line_ends(text: str, info: ImportInfo) -> str:
+    """The text with ``\\n`` line ends only.
+
+    Windows line ends (CR LF) become LF.  A file whose lines end with a bare CR (classic Mac
+    OS, some exports) has its CRs read as line ends; otherwise a bare CR is part of a value
+    (the parser is told that only LF ends a line), as a spreadsheet keeps it.
+    """
+    if "\r" not in text:
+        return text
+    n_crlf = text.count("\r\n")
+    if n_crlf:
+        text = text.replace("\r\n", "\n")
+    bare = text.count("\r")
+    if not bare:
+        return text
+    if bare > text.count("\n"):
+        info.notes.append(
+            "Lines end with a carriage return only (as on classic Mac OS); they were read as "
+            "line ends."
+        )
+        return text.replace("\r", "\n")
+    info.notes.append(f"{bare} carriage return(s) inside values were kept as part of those values.")
+    return text
+
+
+def _fields(record: str, sep: str) -> list[str]:
+    """The cells of one record, as the parser will see them (for names and guesses only)."""
+    try:
+        return next(csv.reader([record], delimiter=sep, quotechar='"'), [])
+    except csv.Error:
+        # a value longer than the csv module allows, or a stray line break: a plain split
+        # is good enough for naming columns and guessing the decimal mark
+        return [f.strip('"') for f in record.replace("\r", " ").split(sep)]
 
 
 def _from_record(sample: str, header_row: int | None) -> str:
@@ -234,13 +278,19 @@ def _parse(
             quotechar='"',
             encoding="utf-8",
             engine="c",
+            lineterminator="\n",
             chunksize=CHUNK_ROWS,
         )
-        with reader:
+        with reader, warnings.catch_warnings():
+            # the parser only warns when the first data row is longer than the header, and
+            # drops its extra cells: that is an error here, as for any other row
+            warnings.simplefilter("error", pd.errors.ParserWarning)
             for chunk in reader:
                 chunks.append(chunk)
                 done += len(chunk)
                 step(progress, cancel, 0.05 + 0.8 * done / total, f"Read {done:,} rows")
+    except pd.errors.ParserWarning as exc:
+        raise _long_row(path, encoded, sep, skip_lines, len(names)) from exc
     except pd.errors.ParserError as exc:
         raise _parser_error(path, sep, str(exc)) from exc
     except (ValueError, OverflowError) as exc:
@@ -279,6 +329,28 @@ def _report_short_rows(
             f"{short[0] + 1}); their missing cells were left empty. If a value contains a "
             "line break, it must be quoted."
         )
+
+
+def _long_row(path: Path, encoded: bytes, sep: str, skip_lines: int, n_fields: int) -> InputError:
+    """The error for a data row with more fields than the header (found by a scan of the
+    records, which is slow but only happens on this error)."""
+    sep_name = SEPARATOR_NAMES.get(sep, repr(sep))
+    text = encoded.decode("utf-8")
+    line = 1
+    for i, rec in enumerate(records(text)):
+        n = count_fields(rec, sep)
+        if i > skip_lines and n > n_fields:
+            return InputError(
+                f"{path.name}, line {line}: {n} fields where the header has {n_fields}. A "
+                f"value probably contains the separator ({sep_name}) without quotes: fix "
+                "that line, or choose another separator."
+            )
+        line += rec.count("\n") + 1
+    return InputError(
+        f"{path.name}: a row has more fields than the header ({n_fields}). A value probably "
+        f"contains the separator ({sep_name}) without quotes: fix it, or choose another "
+        "separator."
+    )
 
 
 def _parser_error(path: Path, sep: str, message: str) -> InputError:
@@ -377,6 +449,29 @@ def _as_cell_text(value: object, decimal: str) -> str:
         return str(int(value))
     text = str(value)
     return text.replace(".", ",") if decimal == "," and isinstance(value, float) else text
+
+
+def _drop_blank_rows(frame: pd.DataFrame, info: ImportInfo) -> pd.DataFrame:
+    """Rows with no value in any column (``,,,``) go, and are counted: such a row cannot be
+    told apart from a blank line, and a record needs at least one value."""
+    blank = np.ones(len(frame), dtype=bool)
+    for name in frame.columns:
+        if not blank.any():
+            return frame
+        col = frame[name]
+        empty = col.isna().to_numpy(bool)
+        if not pd.api.types.is_numeric_dtype(col) and not empty[blank].all():
+            rows = np.flatnonzero(blank & ~empty)
+            texts = col.iloc[rows].astype(str).str.strip().eq("").to_numpy(bool)
+            empty = empty.copy()
+            empty[rows] = texts
+        blank &= empty
+    n = int(blank.sum())
+    if not n:
+        return frame
+    info.blank_rows += n
+    info.notes.append(f"{n:,} blank row(s) (no value in any column) were left out.")
+    return frame.loc[~blank].reset_index(drop=True)
 
 
 def _drop_blank_unnamed(

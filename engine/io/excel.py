@@ -1,27 +1,56 @@
 """Reading workbooks (.xlsx, .xlsm, .xls, .ods) with python-calamine.
 
 calamine reads the cells' cached values (so formulas give what Excel last showed) and turns
-date-formatted serial numbers into dates.  Around it: sheet choice, title lines above the
-header, merged header cells, blank trailing rows and columns, and clear messages for damaged,
-encrypted or oversized workbooks.
+date-formatted serial numbers into dates.  Around it, for workbooks as agencies lay them out:
+
+* the sheet's real extent is measured first (:mod:`engine.io.extent`), so that a stray cell
+  at the far corner never makes calamine build a gigantic grid;
+* the sheet that looks like the data is read (not a cover or notes sheet), the others named;
+* title lines above the header, two-level headers (a merged "Weekly wage" over "1987 |
+  1988"), footnotes under a blank row, and blank rows inside the table are recognised and
+  reported;
+* numbers stored as text (``3.549,40``) become numbers, with the decimal mark guessed or
+  given;
+* damaged, encrypted or oversized workbooks get clear messages.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import io
 import math
+import re
 import zipfile
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import python_calamine
 
-from engine.errors import InputError
-from engine.io.columns import type_text_column, unique_names
-from engine.io.files import OLE_MAGIC, ZIP_MAGIC, check_memory, human_size, open_checked
+from engine.errors import InputError, TcloseError
+from engine.io.columns import LEADING_ZERO, comma_to_dot, type_text_column, unique_names
+from engine.io.extent import (
+    BYTES_PER_CELL,
+    SheetExtent,
+    cell_name,
+    measure_workbook,
+    range_name,
+    trimmed_copy,
+)
+from engine.io.files import (
+    OLE_MAGIC,
+    ZIP_MAGIC,
+    available_memory,
+    check_memory,
+    human_size,
+    open_checked,
+)
 from engine.io.info import ImportInfo
+from engine.io.sniff import sniff_decimal
+from engine.io.write import ABOUT_SHEET
 from engine.progress import CancelFn, ProgressFn, step
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
@@ -34,6 +63,15 @@ _HEADER_SEARCH = 30
 #: Excel's day zero for serial numbers (1900 date system, after its 1900 leap-year bug)
 _EXCEL_EPOCH = dt.datetime(1899, 12, 30)
 _MAX_SERIAL = 2_958_465  # 9999-12-31
+#: a sub-heading number under a merged group header is read as a label when it is a year
+_YEARS = (1000, 2999)
+
+#: a text that may be a number (digits with optional sign, grouping and decimal marks)
+_NUMBER_LIKE = re.compile(r"^\s*[+-]?[\d.,\u00a0 ]*\d[\d.,\u00a0 ]*\s*$")
+#: a dot-decimal number with commas grouping thousands: 1,234 or -12,345,678.25
+_GROUPED = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+#: a merged range: ((first row, first column), (last row, last column)), 0-based
+Merged = tuple[tuple[int, int], tuple[int, int]]
 
 
 def _damaged(path: Path, detail: str = "") -> InputError:
@@ -74,15 +112,22 @@ def estimate_memory(path: Path, head: bytes, size: int) -> int:
 
 
 def open_workbook(
-    path: Path, head: bytes, size: int, memory_limit: int | None = None
+    path: Path,
+    head: bytes,
+    size: int,
+    memory_limit: int | None = None,
+    source: io.BytesIO | None = None,
 ) -> python_calamine.CalamineWorkbook:
-    """Open ``path`` with calamine, or raise the InputError that explains why not."""
+    """Open ``path`` (or ``source``, a trimmed copy of it) with calamine, or raise the
+    InputError that explains why not."""
     if not head.startswith((ZIP_MAGIC, OLE_MAGIC)):
         if not head.strip():
             raise InputError(f"{path.name} is empty: there is nothing to import.")
         raise _damaged(path, "it is not an Excel or OpenDocument file")
     check_memory(path, estimate_memory(path, head, size), memory_limit)
     try:
+        if source is not None:
+            return python_calamine.CalamineWorkbook.from_filelike(source)
         with path.open("rb") as fh:
             return python_calamine.CalamineWorkbook.from_filelike(fh)
     except python_calamine.PasswordError as exc:
@@ -134,6 +179,43 @@ def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tupl
     )
 
 
+def measure_sheets(path: Path, head: bytes) -> dict[str, SheetExtent]:
+    """The real extent of each sheet of an .xlsx/.xlsm (empty for other workbooks)."""
+    if not head.startswith(ZIP_MAGIC):
+        return {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if not any(n.startswith("xl/") for n in archive.namelist()):
+                return {}  # OpenDocument
+        return measure_workbook(path)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError) as exc:
+        raise _damaged(path, "its ZIP structure is broken") from exc
+    except zlib.error as exc:
+        raise _damaged(path, "a part of it cannot be decompressed") from exc
+
+
+def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | None = None) -> None:
+    """Refuse a sheet whose cells span a grid too large for memory, before calamine
+    builds it, with a message that says where the cells are."""
+    if extent is None or extent.area == 0:
+        return
+    needed = extent.area * BYTES_PER_CELL
+    budget = available_memory() if memory_limit is None else memory_limit
+    if budget is None or needed <= budget:
+        return
+    if extent.area > 4 * max(extent.n_cells, 1):
+        span = range_name(extent.first_row, extent.first_col, extent.last_row, extent.last_col)
+        last = cell_name(extent.last_row, extent.last_col)
+        raise InputError(
+            f"{path.name}, sheet '{extent.name}': its {extent.n_cells:,} filled cells are "
+            f"spread over {span} ({extent.n_rows:,} rows × {extent.n_cols:,} columns), which "
+            f"would need about {human_size(needed)} of memory to read. Delete the cells far "
+            f"from the table (the last one is {last}) or copy the table to a new sheet, then "
+            "import again."
+        )
+    check_memory(path, needed, memory_limit)
+
+
 def read_workbook(
     path: Path,
     head: bytes,
@@ -142,70 +224,153 @@ def read_workbook(
     *,
     sheet: str | int | None = None,
     header_row: int | None = None,
+    decimal: str | None = None,
     memory_limit: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> pd.DataFrame:
-    """Read one sheet of a workbook into typed columns; fills ``info``."""
-    book = open_workbook(path, head, size, memory_limit)
+    """Read one sheet of a workbook into typed columns; fills ``info``.
+
+    Without ``sheet`` the sheet that looks most like a data table is read (a cover sheet or
+    a notes sheet is passed over) and the others are listed in a note.  ``decimal`` (``.``
+    or ``,``; guessed when None) is how numbers stored as text are read.
+    """
+    if decimal not in (None, ".", ","):
+        raise InputError(f"{path.name}: the decimal mark must be '.' or ','.")
+    extents = measure_sheets(path, head)
+    trimmed = any(e.stray for e in extents.values())
+    source = trimmed_copy(path, extents) if trimmed else None
+    book = open_workbook(path, head, size, memory_limit, source)
     step(progress, cancel, 0.1, f"Opened {path.name}")
     try:
         info.sheets = _worksheets(book)
-        name, note = choose_sheet(path, info.sheets, sheet)
-        if sheet is None:
-            info.guessed.append("sheet")
-        if note:
-            info.notes.append(note)
-        rows, merged = _read_sheet(path, book, name)
-        if sheet is None and not _has_cells(rows):
-            # the first sheet is empty (a cover sheet): take the first sheet that has data
-            for other in info.sheets[1:]:
-                other_rows, other_merged = _read_sheet(path, book, other)
-                if _has_cells(other_rows):
-                    info.notes.append(f"Sheet '{name}' is empty; sheet '{other}' was read instead.")
-                    name, rows, merged = other, other_rows, other_merged
-                    break
+        if sheet is None and len(info.sheets) > 1:
+            name, rows, merged, origin = _best_sheet(path, book, info, extents, memory_limit)
+        else:
+            name, note = choose_sheet(path, info.sheets, sheet)
+            if sheet is None:
+                info.guessed.append("sheet")
+            if note:
+                info.notes.append(note)
+            rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
     finally:
         book.close()
     info.sheet = name
+    extent = extents.get(name)
+    if extent is not None and extent.stray:
+        refs = [cell_name(r, c) for r, c in extent.stray]
+        shown = ", ".join(refs[:3]) + (f" and {len(refs) - 3:,} more" if len(refs) > 3 else "")
+        table = range_name(extent.first_row, extent.first_col, extent.last_row, extent.last_col)
+        info.notes.append(
+            f"Sheet '{name}': {len(refs):,} cell(s) far from the table were left out ({shown}); "
+            f"the table is {table}."
+        )
     step(progress, cancel, 0.5, f"Read sheet '{name}'")
-    return _to_frame(path, name, rows, merged, info, header_row, progress, cancel)
+    return _to_frame(path, name, rows, merged, origin, info, header_row, decimal, progress, cancel)
+
+
+def _best_sheet(
+    path: Path,
+    book: python_calamine.CalamineWorkbook,
+    info: ImportInfo,
+    extents: dict[str, SheetExtent],
+    memory_limit: int | None,
+) -> tuple[str, list[list[object]], list[Merged], tuple[int, int]]:
+    """The sheet with the most filled cells in a table shape, and a note that names it and
+    the others (so that a cover sheet or a second table is never taken silently)."""
+    info.guessed.append("sheet")
+    best: tuple[float, str, list[list[object]], list[Merged], tuple[int, int]] | None = None
+    scores: dict[str, int] = {}
+    for name in info.sheets:
+        rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
+        # the metadata sheet of tclose's own export is never the data
+        score = -1.0 if name == ABOUT_SHEET else _table_score(rows)
+        scores[name] = int(score)
+        if best is None or score > best[0]:
+            best = (score, name, rows, merged, origin)
+    assert best is not None  # info.sheets is not empty here
+    _, name, rows, merged, origin = best
+    others = ", ".join(f"'{s}' ({max(scores[s], 0):,})" for s in info.sheets if s != name)
+    first = info.sheets[0]
+    why = (
+        f"Sheet '{name}' was read: it holds the largest table ({scores[name]:,} filled cells in "
+        "rows of a table)"
+    )
+    if name != first:
+        why += f", while the first sheet, '{first}', looks like a cover or notes sheet"
+    info.notes.append(
+        f"{why}. The other sheets (filled table cells): {others}. Choose another sheet if "
+        "this is not the data."
+    )
+    return name, rows, merged, origin
+
+
+def _table_score(rows: list[list[object]]) -> float:
+    """Filled cells in rows that fill at least half the widest row (a table's rows); a
+    sheet whose rows fill one cell each (a cover, notes) counts half its cells."""
+    # list.count runs in C: calamine gives "" for an empty cell (a cell of spaces counts)
+    counts = [len(row) - row.count("") - row.count(None) for row in rows]
+    widest = max(counts, default=0)
+    if widest <= 1:
+        return 0.5 * sum(counts)
+    need = max(2, math.ceil(0.5 * widest))
+    return float(sum(c for c in counts if c >= need))
 
 
 def _read_sheet(
-    path: Path, book: python_calamine.CalamineWorkbook, name: str
-) -> tuple[list[list[object]], list[tuple[tuple[int, int], tuple[int, int]]]]:
-    """The cells of sheet ``name`` (with its absolute coordinates) and its merged ranges."""
+    path: Path,
+    book: python_calamine.CalamineWorkbook,
+    name: str,
+    extents: dict[str, SheetExtent] | None = None,
+    memory_limit: int | None = None,
+) -> tuple[list[list[object]], list[Merged], tuple[int, int]]:
+    """The cells of sheet ``name`` from its first used row and column (which are returned
+    as the origin: merged ranges are in absolute coordinates), and its merged ranges."""
+    check_extent(path, (extents or {}).get(name), memory_limit)
     try:
         grid = book.get_sheet_by_name(name)
-        rows = grid.to_python(skip_empty_area=False)
+        # .xls and .ods are not measured beforehand; their grid is checked before Python
+        # objects are made of it (the larger part of the memory)
+        check_extent(path, _grid_extent(name, grid), memory_limit)
+        rows = grid.to_python(skip_empty_area=True)
         merged = list(grid.merged_cell_ranges or [])
+        origin = tuple(grid.start) if rows and grid.start is not None else (0, 0)
+    except TcloseError:
+        raise
     except python_calamine.PasswordError as exc:
         raise _password(path) from exc
     except Exception as exc:  # see open_workbook
         raise _damaged(path, f"sheet '{name}' cannot be read") from exc
-    return rows, merged
+    return rows, merged, (int(origin[0]), int(origin[1]))
+
+
+def _grid_extent(name: str, grid: python_calamine.CalamineSheet) -> SheetExtent:
+    start = grid.start or (0, 0)
+    extent = SheetExtent(name, "", n_cells=grid.height * grid.width)
+    extent.first_row, extent.first_col = int(start[0]), int(start[1])
+    extent.last_row = extent.first_row + grid.height - 1
+    extent.last_col = extent.first_col + grid.width - 1
+    return extent
 
 
 def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _has_cells(rows: Sequence[Sequence[object]]) -> bool:
-    return any(not _blank(v) for row in rows for v in row)
-
-
 def _to_frame(
     path: Path,
     sheet: str,
     rows: list[list[object]],
-    merged: list[tuple[tuple[int, int], tuple[int, int]]],
+    merged: list[Merged],
+    origin: tuple[int, int],
     info: ImportInfo,
     header_row: int | None,
+    decimal: str | None,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> pd.DataFrame:
     where = f"{path.name}, sheet '{sheet}'"
+    row0, col0 = origin
     # blank trailing rows and columns (formatting that reaches far beyond the data) go
     while rows and all(_blank(v) for v in rows[-1]):
         rows.pop()
@@ -221,53 +386,87 @@ def _to_frame(
     first_col, width = used[0], used[-1] + 1
     if first_col or width < full_width:
         rows = [row[first_col:width] for row in rows]
-        cols = cols[first_col:width]
-    merged = [((r0, c0 - first_col), (r1, c1 - first_col)) for (r0, c0), (r1, c1) in merged]
+    shift_c = col0 + first_col
+    merged = [((a - row0, b - shift_c), (c - row0, d - shift_c)) for (a, b), (c, d) in merged]
 
+    # header_row counts the sheet's rows; the list starts at its first used row (row0)
     if header_row is None:
-        header_row = _find_header(rows)
+        top = _find_header(rows)
         info.guessed.append("header_row")
-        if header_row:
+        if top:
             info.notes.append(
-                f"Rows 1–{header_row} of sheet '{sheet}' look like a title and were skipped; "
-                f"the header is row {header_row + 1}."
+                f"Rows {row0 + 1}–{row0 + top} of sheet '{sheet}' look like a title and were "
+                f"skipped; the header is row {row0 + top + 1}."
             )
-    elif header_row >= len(rows):
-        raise InputError(f"{where} has no row {header_row + 1} to use as the header.")
-    info.header_row = header_row
+    else:
+        top = header_row - row0
+        if top < 0:
+            raise InputError(
+                f"{where}: row {header_row + 1} is empty (the cells start at row {row0 + 1}); "
+                "choose the row that names the columns."
+            )
+        if top >= len(rows):
+            raise InputError(f"{where} has no row {header_row + 1} to use as the header.")
+    info.header_row = row0 + top
 
-    header = _fill_merged(rows, merged, header_row)
+    header = _fill_merged(rows, merged, top)
     n_header = 1
-    sub = _sub_header(rows, merged, header_row)
+    sub = _sub_header(rows, merged, top)
     if sub is not None:
         header = [
-            " ".join(dict.fromkeys(p for p in (str(a).strip(), str(b).strip()) if p))
+            " ".join(dict.fromkeys(p for p in (_label(a), _label(b)) if p))
             for a, b in zip(header, sub, strict=True)
         ]
         n_header = 2
         info.notes.append(
-            f"Rows {header_row + 1}–{header_row + 2} form a two-line header (merged group "
+            f"Rows {row0 + top + 1}–{row0 + top + 2} form a two-line header (merged group "
             "cells above sub-headings); the column names join both lines."
         )
-    first_body = header_row + n_header
+    first_body = top + n_header
     filled = _fill_merged_body(rows, merged, first_body)
     if filled:
-        cols = list(zip(*rows, strict=True))
         info.notes.append(
             f"{filled} merged cell range(s) in the data were spread to every row and column "
             "they cover (a merged cell shows one value for all of them)."
         )
     body = rows[first_body:]
+    notes_at = _footnotes(body)
+    if notes_at is not None:
+        texts = [str(r[0]).strip() for r in body[notes_at:] if not _blank(r[0])]
+        first, last = row0 + first_body + notes_at + 1, row0 + first_body + len(body)
+        shown = "; ".join(f"'{t[:60]}'" for t in texts[:2]) + (" …" if len(texts) > 2 else "")
+        info.footnotes = texts
+        info.notes.append(
+            f"Rows {first}–{last} of sheet '{sheet}', under a blank row and with text in the "
+            f"first column only, look like footnotes and were left out: {shown}."
+        )
+        body = body[:notes_at]
     if not body:
         raise InputError(
             f"{where} has a header but no data rows: add the data below the header row."
         )
     names, renamed, notes = unique_names(header)
-    columns = [col[first_body:] for col in cols]
+    columns = [_prepare(cells) for cells in zip(*body, strict=True)]
+    blank_rows = np.logical_and.reduce([c.blank for c in columns])
+    n_blank = int(blank_rows.sum())
+    if n_blank:
+        if n_blank == len(body):
+            raise InputError(
+                f"{where} has a header but no data rows: add the data below the header row."
+            )
+        info.blank_rows += n_blank
+        info.notes.append(
+            f"{n_blank:,} blank row(s) inside the table (no value in any column) were left out."
+        )
+        columns = [c.without(blank_rows) for c in columns]
+    if decimal is None:
+        decimal = _sniff_text_decimal(columns)
+        if decimal is not None:
+            info.guessed.append("decimal")
     data: dict[str, pd.Series] = {}
     kept_renamed: dict[str, str] = {}
-    for j, (name, cells) in enumerate(zip(names, columns, strict=True)):
-        series, col_notes, mixed = _column(cells, name)
+    for j, (name, column) in enumerate(zip(names, columns, strict=True)):
+        series, col_notes, mixed = _column(column, name, decimal or ".")
         if name in renamed and renamed[name] == "" and series.isna().all():
             continue  # no header and no value: nothing to keep
         data[name] = series
@@ -279,9 +478,30 @@ def _to_frame(
         step(progress, cancel, 0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
     if not data:
         raise InputError(f"{where} has no column with data.")
+    if any(c.texts for c in columns):
+        info.decimal = decimal or "."
     info.renamed.update(kept_renamed)
     info.notes[:0] = [n for n in notes if any(n.endswith(f"called '{c}'.") for c in data)]
     return pd.DataFrame(data)
+
+
+def _footnotes(body: Sequence[Sequence[object]]) -> int | None:
+    """Where footnotes start under a table: a blank row followed only by rows with text in
+    the first column and nothing else (and blank rows).  None when there are none."""
+
+    def kind(row: Sequence[object]) -> str:
+        filled = [j for j, v in enumerate(row) if not _blank(v)]
+        if not filled:
+            return "blank"
+        return "note" if filled == [0] and isinstance(row[0], str) else "data"
+
+    i = len(body)
+    while i > 0 and kind(body[i - 1]) != "data":
+        i -= 1
+    for j in range(i, len(body)):
+        if kind(body[j]) == "blank":
+            return j if any(kind(r) == "note" for r in body[j + 1 :]) else None
+    return None
 
 
 def _find_header(rows: list[list[object]]) -> int:
@@ -336,39 +556,104 @@ def _fill_merged_body(
     return n
 
 
-def _sub_header(
-    rows: list[list[object]],
-    merged: list[tuple[tuple[int, int], tuple[int, int]]],
-    r: int,
-) -> list[object] | None:
-    """The next row when the header groups columns under merged cells (two-line header)."""
+def _sub_header(rows: list[list[object]], merged: list[Merged], r: int) -> list[object] | None:
+    """The next row when the header groups columns under merged cells (two-line header).
+
+    Under each merged group every cell names a sub-column: a text, or a year such as 1988
+    ("Weekly wage" over "1987 | 1988").  Outside the groups a cell is blank (the name is in
+    the header row alone, or in a cell merged down over both rows) or a text; a number
+    there means the row is data, not a header.
+    """
     groups = [m for m in merged if m[0][0] == r and m[1][0] == r and m[1][1] > m[0][1]]
     if not groups or r + 2 > len(rows) - 1:
         return None
     below = _fill_merged(rows, merged, r + 1)
+    in_group: set[int] = set()
     for (_r0, c0), (_r1, c1) in groups:
-        span = below[c0 : c1 + 1]
-        if not all(isinstance(v, str) and v.strip() for v in span):
+        span = below[max(c0, 0) : c1 + 1]
+        if not span or not all(_is_label(v) for v in span):
             return None
-    if not all(isinstance(v, str) for v in below):
-        return None
+        in_group.update(range(max(c0, 0), c1 + 1))
+    for j, v in enumerate(below):
+        if j not in in_group and not (_blank(v) or isinstance(v, str)):
+            return None
     return below
 
 
-def _column(cells: Sequence[object], name: str) -> tuple[pd.Series, list[str], dict[str, int]]:
+def _is_label(value: object) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value).is_integer() and _YEARS[0] <= value <= _YEARS[1]
+    return False
+
+
+def _label(value: object) -> str:
+    return "" if _blank(value) else _cell_text(value).strip()
+
+
+@dataclass
+class _Cells:
+    """One column's cells, with what every later step asks of them computed once."""
+
+    arr: np.ndarray
+    #: empty cells (None, "" or only spaces)
+    blank: np.ndarray
+    kinds: set[type]
+    #: the distinct non-blank texts
+    texts: list[str]
+
+    def without(self, rows: np.ndarray) -> _Cells:
+        keep = ~rows
+        return _Cells(self.arr[keep], self.blank[keep], self.kinds, self.texts)
+
+
+def _prepare(cells: Sequence[object]) -> _Cells:
+    arr = np.empty(len(cells), dtype=object)
+    arr[:] = cells
+    blank = (arr == "") | np.equal(arr, None)
+    kinds = set(map(type, arr[~blank]))
+    texts: list[str] = []
+    if str in kinds:
+        is_text = ~blank if kinds == {str} else np.frompyfunc(_is_str, 1, 1)(arr).astype(bool)
+        distinct = pd.unique(arr[is_text & ~blank])
+        spaces = [t for t in distinct if not t.strip()]
+        if spaces:  # cells of spaces are empty, as a spreadsheet shows them
+            blank = blank | np.isin(arr, np.array(spaces, dtype=object))
+        texts = [t for t in distinct if t.strip()]
+        kinds = set(map(type, arr[~blank]))
+    return _Cells(arr, blank, kinds, texts)
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _sniff_text_decimal(columns: Sequence[_Cells]) -> str | None:
+    """The decimal mark of the numbers stored as text in a sheet, or None when it has none.
+
+    ``3.549,40`` votes for the comma, ``3549.40`` for the dot; ``1.234`` does not vote.
+    """
+    sample: list[str] = []
+    for column in columns:
+        sample.extend(column.texts[:200])
+    numeric = [t for t in sample if _NUMBER_LIKE.match(t)]
+    if not numeric:
+        return None
+    return sniff_decimal(numeric)
+
+
+def _column(column: _Cells, name: str, decimal: str) -> tuple[pd.Series, list[str], dict[str, int]]:
     """Typed column from calamine cell values (floats, ints, bools, dates, texts, '').
 
     Vectorised where it matters: a sheet of 200,000 rows is mostly numbers and a few
     repeated category texts, so texts are converted once per distinct value.
     """
-    arr = np.empty(len(cells), dtype=object)
-    arr[:] = cells
-    blank = (arr == "") | np.equal(arr, None)
-    kinds = set(map(type, arr[~blank]))
+    arr, blank, kinds = column.arr, column.blank, column.kinds
     if not kinds:
-        return pd.Series(np.full(len(cells), np.nan)), [], {}
+        return pd.Series(np.full(len(arr), np.nan)), [], {}
     if kinds <= {float, int}:
-        values = np.full(len(cells), np.nan)
+        values = np.full(len(arr), np.nan)
         values[~blank] = arr[~blank].astype(float)
         if not blank.any() and np.all(np.floor(values) == values) and np.abs(values).max() < 2**53:
             return pd.Series(values.astype(np.int64)), [], {}
@@ -378,6 +663,10 @@ def _column(cells: Sequence[object], name: str) -> tuple[pd.Series, list[str], d
         dated = _date_column(arr, blank, name)
         if dated is not None:
             return dated[0], dated[1], {}
+    if kinds <= {str, float, int}:
+        numbers = _text_numbers(column, name, decimal)
+        if numbers is not None:
+            return numbers
     # texts (and mixtures): one conversion per distinct value
     codes, uniques = pd.factorize(arr, use_na_sentinel=True)
     texts = np.array([_cell_text(u) for u in uniques], dtype=object)
@@ -386,8 +675,47 @@ def _column(cells: Sequence[object], name: str) -> tuple[pd.Series, list[str], d
     cells_text = np.full(len(arr), None, dtype=object)
     present = codes >= 0
     cells_text[present] = texts[codes[present]]
-    typed, report = type_text_column(pd.Series(cells_text), name, factorized=(codes, texts))
+    typed, report = type_text_column(
+        pd.Series(cells_text), name, decimal=decimal, factorized=(codes, texts)
+    )
     return typed.reset_index(drop=True), report.notes, report.mixed
+
+
+def _text_numbers(
+    column: _Cells, name: str, decimal: str
+) -> tuple[pd.Series, list[str], dict[str, int]] | None:
+    """Numbers when every text of the column is a number (``3.549,40`` with a decimal
+    comma, ``3,549.40`` or ``3549.4`` with a dot); None otherwise (codes with leading
+    zeros, texts, or whole numbers too large for a float, which keep every digit as text)."""
+    texts = pd.Series(column.texts, dtype=object).str.strip()
+    if texts.empty or texts.str.match(LEADING_ZERO.pattern).any():
+        return None
+    if decimal == ",":
+        candidate = comma_to_dot(texts)
+    else:
+        candidate = texts.where(
+            ~texts.str.fullmatch(_GROUPED.pattern), texts.str.replace(",", "", regex=False)
+        )
+    parsed = pd.to_numeric(candidate, errors="coerce").to_numpy(float, na_value=np.nan)
+    if not np.isfinite(parsed).all():
+        return None
+    if (np.abs(parsed) > 2**53).any() and candidate.str.fullmatch(r"[+-]?\d+").all():
+        return None
+    arr, blank = column.arr, column.blank
+    lookup = dict(zip(column.texts, parsed.tolist(), strict=True))
+    values = np.full(len(arr), np.nan)
+    for i in np.flatnonzero(~blank):
+        v = arr[i]
+        values[i] = lookup[v] if isinstance(v, str) else float(v)
+    n_text = int(sum(isinstance(v, str) for v in arr[~blank]))
+    mark = " with a decimal comma" if decimal == "," else ""
+    note = (
+        f"Column '{name}': {n_text:,} number(s) stored as text (such as '{texts.iloc[0]}') "
+        f"were read as numbers{mark}."
+    )
+    whole = not blank.any() and np.all(np.floor(values) == values) and np.abs(values).max() < 2**53
+    series = pd.Series(values.astype(np.int64) if whole else values)
+    return series, [note], {}
 
 
 def _date_column(
@@ -418,7 +746,8 @@ def _cell_text(value: object) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        # a whole number (a double's exact value, so also beyond 2^53) without ".0"
+        return str(int(value)) if value.is_integer() and abs(value) < 2**63 else repr(value)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ") if value.time() != dt.time() else value.date().isoformat()
     if isinstance(value, (dt.date, dt.time)):

@@ -1,16 +1,14 @@
-"""File checks shared by reading and writing: readable paths, memory budget, atomic writes.
+"""File checks for reading: readable paths, the memory budget, encrypted Office files.
 
 Every problem becomes an :class:`~engine.errors.InputError` whose message names the file and
-says what to do, so the GUI and the command line can show it as it is.
+says what to do, so the GUI and the command line can show it as it is.  (Writing is
+:mod:`engine.io.outputs`.)
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from engine.errors import InputError
@@ -134,64 +132,6 @@ def is_encrypted_office_file(head: bytes, path: Path) -> bool:
     except OSError:
         return False
     return False
-
-
-def same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name the same file (also through links or letter case)."""
-    try:
-        if a.exists() and b.exists():
-            return os.path.samefile(a, b)
-    except OSError:
-        pass
-    return os.path.normcase(a.resolve()) == os.path.normcase(b.resolve())
-
-
-def _file_mode(path: Path) -> int:
-    """Permissions for a new file: those of the file it replaces, else the usual default."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-@contextlib.contextmanager
-def atomic_target(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; move it onto ``path`` only on success.
-
-    The temporary file lives in the target folder so that the final ``os.replace`` is a rename
-    on the same disk: readers see either the old file or the complete new one, never a part.
-    On any error (or cancellation) the temporary file is removed and ``path`` is untouched.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(
-            f"{path}: the folder {folder} does not exist. Create it or choose another."
-        )
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
-    except OSError as exc:
-        raise InputError(
-            f"{path}: cannot write in {folder} ({exc.strerror or exc}). Choose another folder."
-        ) from exc
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        yield tmp
-        try:
-            os.chmod(tmp, _file_mode(path))
-            os.replace(tmp, path)
-        except PermissionError as exc:
-            raise InputError(
-                f"{path}: cannot replace the file (permission denied); it may be open in "
-                "another program such as Excel. Close it or choose another name."
-            ) from exc
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write ({exc.strerror or exc}).") from exc
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
 
 
 def open_checked(path: str | Path) -> tuple[Path, bytes, int]:

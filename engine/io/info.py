@@ -39,6 +39,10 @@ class ImportInfo:
     mixed: dict[str, dict[str, int]] = field(default_factory=dict)
     #: size of the file in bytes
     size: int = 0
+    #: rows left out because no cell had a value (``,,,`` or a blank row inside a sheet)
+    blank_rows: int = 0
+    #: lines under a sheet's table left out as footnotes (text in the first column only)
+    footnotes: list[str] = field(default_factory=list)
 
 
 @dataclass

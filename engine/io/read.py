@@ -51,9 +51,10 @@ def read_table(
     """Read a CSV/TSV/TXT, Excel/OpenDocument or SPSS/Stata file into a DataFrame.
 
     Every argument left as None is guessed and the guess reported in ``info.guessed``:
-    ``sep`` (one of , ; tab |), ``encoding``, ``decimal`` ('.' or ','), ``sheet`` (name or
-    0-based index; the first worksheet with data), ``header_row`` (0-based; rows above it are
-    title lines).  ``memory_limit`` (bytes) replaces the measured free memory in the check
+    ``sep`` (one of , ; tab |), ``encoding``, ``decimal`` ('.' or ','; for workbooks, how
+    numbers stored as text are read), ``sheet`` (name or 0-based index; by default the sheet
+    that looks most like a data table), ``header_row`` (0-based; rows above it are title
+    lines).  ``memory_limit`` (bytes) replaces the measured free memory in the check
     that refuses files too large to read.  Raises InputError (never a partial table) and
     CancelledError when ``cancel()`` returns True.
     A Parquet dataset folder is read whole, its parts in name order.
@@ -106,7 +107,7 @@ def _read_any(
             info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
             info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
         return read_workbook(
-            path, head, size, info, sheet=sheet, header_row=header_row,
+            path, head, size, info, sheet=sheet, header_row=header_row, decimal=decimal,
             memory_limit=memory_limit, progress=progress, cancel=cancel,
         )  # fmt: skip
     if suffix in EXCEL_SUFFIXES:  # not a workbook inside: read_workbook explains

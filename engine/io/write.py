@@ -2,8 +2,10 @@
 
 Safe to open in Excel: text cells that a spreadsheet would run as a formula (starting with
 ``=``, ``+``, ``-``, ``@``, tab or carriage return) are written as text, while numbers stay
-numbers.  Atomic: each file is written to a temporary file in the target folder and renamed
-at the end, so an error or a cancellation leaves no partial file behind.
+numbers, and whole numbers too large for an Excel number are written as text (noted in the
+About sheet) so that no digit changes.  Every file goes through :mod:`engine.io.outputs`:
+checked first, staged beside its target, and committed with the release's other files, all
+or none, so an error or a cancellation leaves no partial or mismatched file behind.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import datetime as dt
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +27,12 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
+from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
+from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
 from engine.io.csvfast import write_csv
-from engine.io.files import atomic_target, same_file
+from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
 from engine.progress import CancelFn, ProgressFn, step
 from engine.version import __version__
@@ -49,11 +54,56 @@ _OOXML_ESCAPE = re.compile(r"_x[0-9A-Fa-f]{4}_")
 #: text that needs more than a plain cell: OOXML escapes, CR, characters XML cannot hold
 _NEEDS_CARE = re.compile(_OOXML_ESCAPE.pattern + r"|\r|" + ILLEGAL_CHARACTERS_RE.pattern)
 _DATETIME_FORMAT = "yyyy-mm-dd hh:mm:ss"
+#: the largest whole number every IEEE double below it holds exactly
+_EXACT_INT = 2**53
 
 
 def is_formula_like(value: object) -> bool:
     """True for text that a spreadsheet would evaluate if it were typed in."""
     return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
+
+
+#: the kinds of file a release can be written as
+RELEASE_SUFFIXES = (".xlsx", ".csv", ".tsv", ".txt", ".parquet")
+REPORT_SUFFIXES = (".html", ".htm")
+
+
+def sidecar_path(path: str | Path) -> Path:
+    """The JSON file that carries a text release's metadata: ``out.csv`` -> ``out.json``."""
+    return Path(path).with_suffix(".json")
+
+
+def release_outputs(
+    path: str | Path,
+    *,
+    report: str | Path | None = None,
+    summary: str | Path | None = None,
+    replace_foreign: bool = False,
+) -> list[Output]:
+    """The files a release to ``path`` writes (the release, its JSON metadata for a text
+    file), plus an optional report and summary: what to give :func:`check_outputs` before
+    the run and :func:`write_outputs` after it.
+
+    ``replace_foreign`` allows the JSON files to replace an existing JSON file that tclose
+    did not write (the GUI asks first; the command line never does).
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in RELEASE_SUFFIXES:
+        raise InputError(
+            f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
+        )
+    outputs = [Output(path, "release")]
+    if suffix != ".xlsx":
+        outputs.append(Output(sidecar_path(path), "metadata", replace_foreign))
+    if report is not None:
+        report = Path(report)
+        if report.suffix.lower() not in REPORT_SUFFIXES:
+            raise InputError(f"{report}: the report is an HTML file; name it ….html.")
+        outputs.append(Output(report, "report"))
+    if summary is not None:
+        outputs.append(Output(Path(summary), "summary", replace_foreign))
+    return outputs
 
 
 def write_release(
@@ -65,6 +115,8 @@ def write_release(
     input_path: str | Path | None = None,
     decimal: str = ".",
     bom: bool = True,
+    replace_foreign: bool = False,
+    stage: Staging | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> list[Path]:
@@ -73,21 +125,16 @@ def write_release(
     For .xlsx the metadata fills a second sheet ``About this release``; for text files it
     goes to a JSON sidecar ``<name>.json``.  ``sep``/``decimal`` apply to text files; ``bom``
     starts a CSV with a UTF-8 byte-order mark so that Excel shows accented letters right.
-    Returns the files written.  Refuses to overwrite ``input_path``.
+    Returns the files written.  Refuses to overwrite ``input_path`` or a JSON file tclose did
+    not write (unless ``replace_foreign``); writes all files or none.
+
+    With ``stage`` (from :func:`write_outputs`, whose outputs include
+    :func:`release_outputs` of ``path``) the files join a larger set committed by the
+    caller, such as the release, its report and its summary.
     """
-    path = Path(path)
+    outputs = release_outputs(path, replace_foreign=replace_foreign)
+    path = outputs[0].path
     suffix = path.suffix.lower()
-    if suffix not in {".xlsx", ".csv", ".tsv", ".txt", ".parquet"}:
-        raise InputError(
-            f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
-        )
-    targets = [path] if suffix == ".xlsx" else [path, path.with_suffix(".json")]
-    if input_path is not None:
-        for target in targets:
-            if same_file(Path(input_path), target):
-                raise InputError(
-                    f"{target}: refusing to overwrite the input file; choose another name."
-                )
     if suffix != ".xlsx" and (len(sep) != 1 or sep in "\"'\r\n" or sep == decimal):
         raise InputError(
             f"{path.name}: the separator must be one character other than the decimal mark "
@@ -99,28 +146,43 @@ def write_release(
             f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
             f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
         )
+    if stage is None:
+        with write_outputs(outputs, inputs=[input_path]) as own:
+            _stage_release(own, table, path, metadata, sep, decimal, bom, progress, cancel)
+    else:
+        _stage_release(stage, table, path, metadata, sep, decimal, bom, progress, cancel)
+    step(progress, cancel, 1.0, f"Wrote {path.name}")
+    return [o.path for o in outputs]
+
+
+def _stage_release(
+    stage: Staging,
+    table: pd.DataFrame,
+    path: Path,
+    metadata: Mapping[str, Any] | None,
+    sep: str,
+    decimal: str,
+    bom: bool,
+    progress: ProgressFn | None,
+    cancel: CancelFn | None,
+) -> None:
     step(progress, cancel, 0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
-    if suffix == ".xlsx":
-        with atomic_target(path) as tmp:
-            _write_xlsx(table, tmp, meta, progress, cancel)
-    else:
-        side = targets[1]
-        with atomic_target(path) as tmp, atomic_target(side) as tmp_side:
-            if suffix == ".parquet":
-                write_parquet(table, tmp, meta)
-            elif not write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom,
-                               progress=progress, cancel=cancel):  # fmt: skip
-                _write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress,
-                           cancel=cancel)  # fmt: skip
-            payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
-            tmp_side.write_text(
-                json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default),
-                encoding="utf-8",
-            )
-            step(progress, cancel, 0.99, "Finishing")
-    step(progress, cancel, 1.0, f"Wrote {path.name}")
-    return targets
+    if path.suffix.lower() == ".xlsx":
+        _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), progress, cancel)
+        return
+    if path.suffix.lower() == ".parquet":
+        write_parquet(table, stage.temp(path), meta)
+    elif not write_csv(table, stage.temp(path), sep=sep, decimal=decimal, bom=bom,
+                       progress=progress, cancel=cancel):  # fmt: skip
+        _write_csv(table, stage.temp(path), sep=sep, decimal=decimal, bom=bom,
+                   progress=progress, cancel=cancel)  # fmt: skip
+    payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
+    stage.write_utf8(
+        sidecar_path(path),
+        json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
+    )
+    step(progress, cancel, 0.99, "Finishing")
 
 
 def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
@@ -154,41 +216,73 @@ def _write_xlsx(
     table: pd.DataFrame,
     tmp: Path,
     meta: dict[str, Any],
+    scratch: Callable[[], Path],
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> None:
+    """Stream the workbook to ``tmp``; its sheets spool to ``scratch()`` files beside it.
+
+    openpyxl would spool to the system's temp folder and, on a full disk, leave its ZIP
+    archive to be closed (and fail again, with a traceback) by the garbage collector; here
+    the archive is closed at once and the error is raised once.
+    """
     book = Workbook(write_only=True)
     try:
-        _fill_xlsx(book, table, meta, progress, cancel)
+        _fill_xlsx(book, table, meta, scratch, progress, cancel)
         step(progress, cancel, 0.95, "Saving the workbook")
-        book.save(tmp)
-    except OSError as exc:
-        _discard(book)
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+        book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        with tmp.open("wb") as fh:
+            archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+            try:
+                ExcelWriter(book, archive).write_data()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    archive.close()
+                raise
+            archive.close()
     except BaseException:
         _discard(book)
         raise
 
 
+def _spool_beside(sheet: Any, path: Path) -> None:
+    """Make a write-only sheet spool its rows to ``path`` instead of the system temp folder."""
+    writer = WorksheetWriter(sheet, out=str(path))
+    ALL_TEMP_FILES.append(str(path))  # openpyxl removes it from this list when it is done
+    sheet._writer = writer
+    writer.write_top()
+
+
 def _discard(book: Workbook) -> None:
-    """Close the streaming sheets of an abandoned workbook and delete their scratch files."""
+    """Close the streaming sheets of an abandoned workbook and delete their scratch files.
+
+    Their generators are closed here, not by the garbage collector, so that a write error
+    (a full disk) is not raised a second time as an "Exception ignored" traceback.
+    """
     for sheet in book.worksheets:
+        rows = getattr(sheet, "_rows", None)
+        writer = getattr(sheet, "_writer", None)
         with contextlib.suppress(Exception):
-            if not sheet.closed:
-                sheet.close()
+            if rows is not None:
+                rows.close()
         with contextlib.suppress(Exception):
-            if sheet._writer is not None:
-                sheet._writer.cleanup()
+            if writer is not None:
+                writer.xf.close()
+        with contextlib.suppress(Exception):
+            if writer is not None:
+                writer.cleanup()
 
 
 def _fill_xlsx(
     book: Workbook,
     table: pd.DataFrame,
     meta: dict[str, Any],
+    scratch: Callable[[], Path],
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> None:
     sheet = book.create_sheet(RELEASE_SHEET)
+    _spool_beside(sheet, scratch())
     bold = Font(bold=True)
     header = []
     for name in table.columns:
@@ -197,14 +291,18 @@ def _fill_xlsx(
         header.append(cell)
     sheet.append(header)
     n = len(table)
+    notes: dict[str, str] = {}
     for start in range(0, n, _BATCH):
         stop = min(start + _BATCH, n)
         part = table.iloc[start:stop]
-        cells = [_column_cells(sheet, part.iloc[:, j]) for j in range(part.shape[1])]
+        cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
         step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+    if notes:
+        meta = {**meta, "export notes": _big_number_notes(notes, table)}
     about = book.create_sheet(ABOUT_SHEET)
+    _spool_beside(about, scratch())
     about.column_dimensions["A"].width = 45
     about.column_dimensions["B"].width = 80
     title = WriteOnlyCell(about, value=ABOUT_SHEET)
@@ -217,6 +315,27 @@ def _fill_xlsx(
         value_cell = _about_value(about, value)
         value_cell.alignment = Alignment(wrap_text=True, vertical="top")
         about.append([key_cell, value_cell])
+
+
+def _big_number_notes(notes: Mapping[str, str], table: pd.DataFrame) -> dict[str, str]:
+    """One sentence per column whose whole numbers were too large for an Excel number."""
+    out = {}
+    for name in notes:
+        col = table[name]
+        n = sum(1 for v in col.tolist() if _inexact_integer(v))
+        out[f"column '{name}'"] = (
+            f"{n:,} whole number(s) larger than 2^53 = 9,007,199,254,740,992 were written as "
+            "text, to keep every digit: Excel stores numbers with about 15 significant digits."
+        )
+    return out
+
+
+def _inexact_integer(value: object) -> bool:
+    """True for a whole number that Excel (an IEEE double) cannot hold exactly."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        return False
+    value = int(value)
+    return abs(value) > _EXACT_INT and int(float(value)) != value
 
 
 def _xml_text(text: str) -> str:
@@ -242,17 +361,26 @@ def _text_cell(sheet: Any, text: str) -> WriteOnlyCell:
     return cell
 
 
-def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
+def _column_cells(sheet: Any, column: pd.Series, notes: dict[str, str]) -> list[object]:
     """The values openpyxl should write for one column: numbers as numbers, dates with a
     date format, missing as empty cells, risky texts as protected text cells.
 
-    Vectorised per column (the cell-by-cell work is left to openpyxl itself).
+    Whole numbers beyond 2^53 that a double cannot hold are written as text (and noted in
+    ``notes``, for the About sheet), so that no digit changes on export.  Vectorised per
+    column (the cell-by-cell work is left to openpyxl itself).
     """
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
-        if column.isna().any():  # nullable integers
-            return [None if pd.isna(v) else int(v) for v in column.tolist()]
-        return column.tolist()
+        values = column.tolist()
+        if column.hasnans:  # nullable integers
+            values = [None if pd.isna(v) else v for v in values]
+        if not pd.api.types.is_bool_dtype(dtype):
+            big = column.abs() > _EXACT_INT if len(column) else column.astype(bool)
+            for i in np.flatnonzero(big.fillna(False).to_numpy(bool)):
+                if _inexact_integer(values[i]):
+                    values[i] = _text_cell(sheet, str(int(values[i])))
+                    notes[str(column.name)] = ""
+        return values
     if pd.api.types.is_float_dtype(dtype):
         values = column.to_numpy(dtype=float)
         out = values.tolist()
@@ -271,7 +399,10 @@ def _column_cells(sheet: Any, column: pd.Series) -> list[object]:
             f"Column '{column.name}' holds a text of {len(values[too_long[0]]):,} characters, "
             f"more than an Excel cell holds ({_MAX_CELL_TEXT:,}); export as .csv instead."
         )
-    return [_generic_cell(sheet, v) for v in values]
+    cells = [_generic_cell(sheet, v) for v in values]
+    if any(_inexact_integer(v) for v in values):
+        notes[str(column.name)] = ""
+    return cells
 
 
 def _exact_number(sheet: Any, value: float) -> WriteOnlyCell:
@@ -307,7 +438,7 @@ def _generic_cell(sheet: Any, value: object) -> object:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
-        return int(value)
+        return _text_cell(sheet, str(int(value))) if _inexact_integer(value) else int(value)
     if isinstance(value, (float, np.floating)):
         if not math.isfinite(value):
             return None
@@ -409,19 +540,16 @@ def _write_csv(
             safe[name] = _guard_column(col)
     header = [_csv_text(str(c)) for c in safe.columns]
     n = len(safe)
-    try:
-        with tmp.open("w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
-            writer = csv.writer(fh, delimiter=sep, lineterminator="\r\n")
-            writer.writerow(header)
-            for start in range(0, max(n, 1), _BATCH * 10):
-                stop = min(start + _BATCH * 10, n)
-                safe.iloc[start:stop].to_csv(
-                    fh, sep=sep, decimal=decimal, index=False, header=False,
-                    lineterminator="\r\n",
-                )  # fmt: skip
-                step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    with tmp.open("w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
+        writer = csv.writer(fh, delimiter=sep, lineterminator="\r\n")
+        writer.writerow(header)
+        for start in range(0, max(n, 1), _BATCH * 10):
+            stop = min(start + _BATCH * 10, n)
+            safe.iloc[start:stop].to_csv(
+                fh, sep=sep, decimal=decimal, index=False, header=False,
+                lineterminator="\r\n",
+            )  # fmt: skip
+            step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.errors import InputError
+from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
@@ -689,18 +690,25 @@ def write_report(
     path: str | Path,
     *,
     input_info: ImportInfo | None = None,
+    stage: Staging | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> Path:
     """Write the HTML release report to ``path`` and return it.
 
     With ``input_info`` (from :func:`engine.io.read_table`) the report names the input file
-    and records its SHA-256 checksum.  Drawing the plots takes a few seconds on a large
-    file; ``progress``/``cancel`` work as everywhere in the engine.
+    and records its SHA-256 checksum (and is never written over it).  Drawing the plots
+    takes a few seconds on a large file; ``progress``/``cancel`` work as everywhere in the
+    engine.  With ``stage`` (from :func:`engine.io.outputs.write_outputs`) the report is
+    committed together with the caller's other files, all or none.
     """
     path = Path(path)
     if path.suffix.lower() not in {".html", ".htm"}:
         raise InputError(f"{path}: the report is an HTML file; name it ….html.")
+    output = Output(path, "report")
+    source = input_info.path if input_info is not None else None
+    if stage is None:
+        check_outputs([output], inputs=[source])  # before the plots, which take a while
     checksum = None
     if input_info is not None and Path(input_info.path).is_file():
         from engine.report.project import file_sha256
@@ -709,9 +717,10 @@ def write_report(
     figures = preview_figures(release, progress=scaled(progress, 0.1, 0.95), cancel=cancel)
     step(progress, cancel, 0.95, "Writing the report")
     text = render_report(release, input_info=input_info, input_checksum=checksum, figures=figures)
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"{path}: cannot write the report ({err.strerror or err}).") from err
+    if stage is None:
+        with write_outputs([output], inputs=[source]) as own:
+            own.write_utf8(path, text)
+    else:
+        stage.write_utf8(path, text)
     step(progress, cancel, 1.0, "Report written")
     return path

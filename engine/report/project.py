@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError, TcloseError
+from engine.io.outputs import Output, write_outputs
 from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.text import seed_text
@@ -308,17 +309,21 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
     )
 
 
-def save_project(project: Project, path: str | Path) -> Path:
-    """Write ``project`` as indented JSON to ``path`` (``.json`` added when absent)."""
+def save_project(project: Project, path: str | Path, *, replace_foreign: bool = False) -> Path:
+    """Write ``project`` as indented JSON to ``path`` (``.json`` added when absent).
+
+    Written atomically by :mod:`engine.io.outputs`: never over the project's input file, and
+    over an existing JSON file only when it is a project or tclose's own output (unless
+    ``replace_foreign``, after the user has confirmed it).
+    """
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = path.with_name(path.name + ".json")
     doc = project_to_dict(project, base=path.resolve().parent)
     text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"{path}: cannot write the project ({err.strerror or err}).") from err
+    output = Output(path, "project", replace_foreign)
+    with write_outputs([output], inputs=[project.input.path]) as stage:
+        stage.write_utf8(path, text)
     return path
 
 

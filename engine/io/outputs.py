@@ -1,0 +1,596 @@
+"""The one way tclose writes files: checked before the run, staged, then committed together.
+
+Every command writes one or more files (the release, its JSON metadata, the report, a
+summary, a sweep table, a plot, a project).  They all go through here, so that the same
+promises hold for each of them:
+
+* **Checked first.**  :func:`check_outputs` is called before any work starts (the CLI right
+  after parsing its arguments, the GUI before it enables Export): the folder exists and can
+  be written, the name is valid and not too long, no output is the input (by any spelling,
+  symbolic link or hard link) or another output of the same command, an existing file can be
+  replaced (not read-only, not held open), and an existing JSON file that tclose did not write
+  (a project file, someone else's data) is not replaced unless the caller allows it.
+* **Staged beside the target.**  Each file is written to a short temporary name in its own
+  folder (``.~tc`` and 6 characters, so a long target name is never pushed over the limit),
+  and so are scratch files such as a workbook's spooled sheets.
+* **All or none.**  Only when every file is complete are they renamed onto their targets.
+  Should one rename fail (a file that Excel holds open on Windows), the ones already renamed
+  are put back as they were.  A failure or a cancellation leaves nothing new behind and the
+  old files intact, and its message names the target, never a temporary file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+import string
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import InputError
+
+#: first characters of every temporary or scratch file (hidden on macOS and Linux)
+TEMP_PREFIX = ".~tc"
+_TEMP_ALPHABET = string.ascii_lowercase + string.digits
+_TEMP_RANDOM = 6
+#: longest file name (one path component) most file systems accept, in bytes (POSIX) or
+#: UTF-16 units (Windows)
+NAME_MAX = 255
+#: longest path Windows accepts without the long-path setting
+WINDOWS_PATH_MAX = 259
+#: an existing JSON file larger than this is not opened to see whether tclose wrote it
+_JSON_PEEK_LIMIT = 64 << 20
+_WINDOWS_RESERVED = frozenset(
+    {"con", "prn", "aux", "nul"}
+    | {f"com{i}" for i in range(1, 10)}
+    | {f"lpt{i}" for i in range(1, 10)}
+)
+_WINDOWS_FORBIDDEN = set('<>:"/\\|?*') | {chr(i) for i in range(32)}
+
+#: what each kind of output is called in messages
+KIND_NAMES = {
+    "release": "the release",
+    "metadata": "the release's metadata file (named after the release)",
+    "report": "the report",
+    "summary": "the summary",
+    "project": "the project file",
+    "table": "the table",
+    "plot": "the plot",
+    "file": "the output",
+}
+#: kinds that are tclose's own JSON run output: each may replace a file of the others
+_RUN_JSON = frozenset({"metadata", "summary"})
+
+
+class OutputError(InputError):
+    """An output path cannot be written as asked; ``path`` names it, ``reason`` says why.
+
+    ``reason`` is one of ``"folder"``, ``"name"``, ``"input"``, ``"duplicate"``,
+    ``"not_ours"`` (an existing JSON file tclose did not write: the GUI may ask and retry
+    with ``replace_foreign=True``), ``"locked"``, ``"read_only"``, ``"write"``.
+    """
+
+    def __init__(self, message: str, *, path: Path, reason: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file a command will write.
+
+    ``kind`` names it in messages and decides which existing JSON files it may replace;
+    ``replace_foreign`` allows replacing an existing JSON file that tclose did not write.
+    """
+
+    path: Path
+    kind: str = "file"
+    replace_foreign: bool = False
+
+    @property
+    def label(self) -> str:
+        return KIND_NAMES.get(self.kind, KIND_NAMES["file"])
+
+
+def as_outputs(items: Iterable[Output | str | Path]) -> list[Output]:
+    return [item if isinstance(item, Output) else Output(Path(item)) for item in items]
+
+
+# -- names and paths ---------------------------------------------------------------------------
+
+
+def name_problem(name: str, *, windows: bool | None = None) -> str:
+    """Why ``name`` cannot be a file name here ("" when it can).
+
+    The Windows rules (reserved device names, ``<>:"|?*``, a trailing dot or space) apply on
+    Windows; ``windows=True`` applies them anywhere (for tests and for files meant to travel).
+    """
+    windows = sys.platform == "win32" if windows is None else windows
+    if not name or name in {".", ".."}:
+        return "it names no file"
+    if "\x00" in name:
+        return "it contains a NUL character"
+    size = len(name.encode("utf-16-le")) // 2 if windows else len(os.fsencode(name))
+    if size > NAME_MAX:
+        return f"the file name is too long ({size} characters; at most {NAME_MAX} are allowed)"
+    if windows:
+        bad = sorted({c for c in name if c in _WINDOWS_FORBIDDEN})
+        if bad:
+            shown = " ".join(repr(c)[1:-1] if c.isprintable() else f"\\x{ord(c):02x}" for c in bad)
+            return f"Windows does not allow these characters in a file name: {shown}"
+        if name[-1] in ". ":
+            return "Windows does not allow a file name that ends with a dot or a space"
+        if name.split(".")[0].strip().casefold() in _WINDOWS_RESERVED:
+            return f"'{name.split('.')[0]}' is a device name that Windows reserves"
+    return ""
+
+
+def _windows_long_paths() -> bool:  # pragma: no cover - exercised on Windows only
+    """Whether Windows was set to accept paths beyond 260 characters (LongPathsEnabled)."""
+    try:
+        import winreg
+
+        key = winreg.OpenKey(
+            winreg.HKEY_LOCAL_MACHINE, r"SYSTEM\CurrentControlSet\Control\FileSystem"
+        )
+        with key:
+            return bool(winreg.QueryValueEx(key, "LongPathsEnabled")[0])
+    except OSError:
+        return False
+
+
+def _path_max(folder: Path) -> int:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        return 32_766 if _windows_long_paths() else WINDOWS_PATH_MAX
+    try:
+        return int(os.pathconf(folder, "PC_PATH_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 4096
+
+
+def _name_max(folder: Path) -> int:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        return NAME_MAX
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return NAME_MAX
+
+
+def _final_path(path: Path) -> Path:
+    """Where the bytes really go: absolute, with symbolic links followed (a link is written
+    through, not replaced by a file)."""
+    path = Path(os.path.abspath(path))
+    with contextlib.suppress(OSError, RuntimeError):
+        if path.is_symlink():
+            return path.resolve()
+    return path
+
+
+def _same_existing(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _spelling_key(path: Path) -> str:
+    """Equal for two spellings of one path on any file system we meet (case-insensitive
+    ones included: refusing ``Out.csv`` next to ``out.csv`` costs nothing)."""
+    real = os.path.realpath(path)
+    return os.path.normcase(real).casefold()
+
+
+# -- what an existing JSON file is --------------------------------------------------------------
+
+
+def json_kind(path: Path) -> str:
+    """``"project"``, ``"run"`` (a release's metadata or a run summary written by tclose) or
+    ``"other"`` for an existing JSON file."""
+    try:
+        if path.stat().st_size > _JSON_PEEK_LIMIT:
+            return "other"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return "other"
+    if not isinstance(doc, dict):
+        return "other"
+    if doc.get("format") == "tclose-project":
+        return "project"
+    if str(doc.get("software", "")).startswith("tclose"):
+        return "run"
+    return "other"
+
+
+def _may_replace_json(output: Output, existing: Path) -> str:
+    """Why ``output`` must not replace the existing JSON file ("" when it may)."""
+    if output.replace_foreign:
+        return ""
+    kind = json_kind(existing)
+    if kind == "run" and output.kind in _RUN_JSON | {"project"}:
+        return ""
+    if kind == "project" and output.kind == "project":
+        return ""
+    what = "a tclose project file" if kind == "project" else "a JSON file tclose did not write"
+    return (
+        f"{output.path}: {output.label} would replace {what}; it was left alone. Choose "
+        "another name, or move that file away first."
+    )
+
+
+# -- checking ----------------------------------------------------------------------------------
+
+
+def _probe_folder(folder: Path, shown: Path) -> None:
+    """Create and remove a temporary file in ``folder``: the only test of "can I write here"
+    that every system answers truthfully (``os.access`` does not on Windows shares)."""
+    try:
+        fd, tmp = _create_temp(folder)
+    except OSError as exc:
+        raise _os_error(shown, exc, where=folder) from exc
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def _check_existing(output: Output, final: Path) -> None:
+    if final.is_dir():
+        raise OutputError(
+            f"{output.path} is a folder; {output.label} needs a file name.",
+            path=output.path,
+            reason="name",
+        )
+    if not final.is_file():
+        raise OutputError(
+            f"{output.path} exists and is not an ordinary file; choose another name.",
+            path=output.path,
+            reason="name",
+        )
+    if final.suffix.lower() == ".json":
+        problem = _may_replace_json(output, final)
+        if problem:
+            raise OutputError(problem, path=output.path, reason="not_ours")
+    if not os.access(final, os.W_OK):
+        raise OutputError(
+            f"{output.path} is read-only, so it cannot be replaced. Choose another name, or "
+            "make it writable first.",
+            path=output.path,
+            reason="read_only",
+        )
+    try:
+        # opening for writing (without writing) is how Windows tells that another program
+        # holds the file open; the file is not changed
+        with open(final, "r+b"):
+            pass
+    except OSError as exc:
+        raise OutputError(
+            f"{output.path} is open in another program (such as Excel), so it cannot be "
+            "replaced. Close it there and try again, or choose another name.",
+            path=output.path,
+            reason="locked",
+        ) from exc
+
+
+def check_outputs(
+    outputs: Iterable[Output | str | Path],
+    *,
+    inputs: Iterable[str | Path | None] = (),
+) -> list[Output]:
+    """Check every output path before a run starts; returns the outputs, or raises
+    :class:`OutputError` with a one-line message naming the path and what to do.
+
+    Call it up front (before reading or computing anything) so that a bad ``--report`` or
+    ``--summary`` path fails in a second, not after the release has been computed; the
+    writer checks again when it commits, since files can change during a long run.
+    """
+    items = as_outputs(outputs)
+    sources = [Path(p) for p in inputs if p is not None]
+    seen: list[tuple[Output, Path]] = []
+    probed: set[str] = set()
+    for output in items:
+        shown = output.path
+        problem = name_problem(shown.name)
+        if problem:
+            raise OutputError(f"{shown}: {problem}.", path=shown, reason="name")
+        final = _final_path(shown)
+        folder = final.parent
+        if not folder.is_dir():
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise OutputError(
+                f"{shown}: the folder {folder} {what}. Create it or choose another folder.",
+                path=shown,
+                reason="folder",
+            )
+        if len(os.fsencode(final.name)) > _name_max(folder):
+            raise OutputError(
+                f"{shown}: the file name is too long for this disk ({len(final.name)} "
+                f"characters; at most {_name_max(folder)}). Choose a shorter name.",
+                path=shown,
+                reason="name",
+            )
+        if len(str(final)) > _path_max(folder):
+            raise OutputError(
+                f"{shown}: the path is too long ({len(str(final))} characters; this system "
+                f"allows {_path_max(folder)}). Choose a shorter name or a folder nearer the "
+                "top of the disk.",
+                path=shown,
+                reason="name",
+            )
+        for source in sources:
+            same = _spelling_key(source) == _spelling_key(final) or (
+                final.exists() and source.exists() and _same_existing(source, final)
+            )
+            if same:
+                via = "" if os.path.abspath(source) == str(final) else f" {source}"
+                raise OutputError(
+                    f"{shown}: refusing to overwrite the input file{via}; tclose never "
+                    f"overwrites its input. Choose another name for {output.label}.",
+                    path=shown,
+                    reason="input",
+                )
+        for other, other_final in seen:
+            same = _spelling_key(other_final) == _spelling_key(final) or (
+                final.exists() and other_final.exists() and _same_existing(other_final, final)
+            )
+            if same:
+                raise OutputError(
+                    f"{shown}: {output.label} and {other.label} would be the same file; "
+                    "choose different names.",
+                    path=shown,
+                    reason="duplicate",
+                )
+        if final.exists() or final.is_symlink():
+            _check_existing(output, final)
+        key = _spelling_key(folder)
+        if key not in probed:
+            _probe_folder(folder, shown)
+            probed.add(key)
+        seen.append((output, final))
+    return items
+
+
+# -- staging and committing -------------------------------------------------------------------
+
+
+def _create_temp(folder: Path) -> tuple[int, str]:
+    """A new, empty, private file ``.~tcXXXXXX`` in ``folder``: ``(fd, path)``."""
+    for _ in range(100):
+        name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
+        path = os.path.join(folder, name)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                         0o600)  # fmt: skip
+        except FileExistsError:
+            continue
+        return fd, path
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
+
+
+def _new_file_mode(final: Path) -> int:
+    """Permissions for the committed file: those of the file it replaces, else the usual."""
+    try:
+        return final.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+_ERRNO_WORDS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exhausted",
+    errno.EFBIG: "the file is too large for this disk or system",
+    errno.ENAMETOOLONG: "the file name or path is too long",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.ENOENT: "the folder no longer exists",
+    errno.EIO: "the disk reported an input/output error",
+}
+
+
+def _os_error(shown: Path, exc: OSError, *, where: Path | None = None) -> OutputError:
+    """An OSError as a one-line message about ``shown`` (never the temporary file)."""
+    words = _ERRNO_WORDS.get(exc.errno or -1) or (exc.strerror or str(exc)).rstrip(".")
+    if where is not None:
+        return OutputError(
+            f"{shown}: cannot write in the folder {where} ({words}). Choose another folder.",
+            path=shown,
+            reason="folder",
+        )
+    return OutputError(f"{shown}: cannot write ({words}). Nothing was written.", path=shown,
+                       reason="write")  # fmt: skip
+
+
+@dataclass
+class _Staged:
+    output: Output
+    final: Path
+    temp: Path
+
+
+@dataclass
+class Staging:
+    """Temporary files beside their targets, renamed onto them by :meth:`commit`.
+
+    Obtained from :func:`write_outputs`; ``temp(path)`` is where the caller writes the bytes
+    of ``path``, ``scratch(path)`` a further file in the same folder (removed at the end).
+    """
+
+    outputs: list[Output]
+    _staged: dict[str, _Staged] = field(default_factory=dict)
+    _scratch: list[Path] = field(default_factory=list)
+    _current: Path | None = None
+
+    def _find(self, path: str | Path) -> Output:
+        key = _spelling_key(_final_path(Path(path)))
+        for output in self.outputs:
+            if _spelling_key(_final_path(output.path)) == key:
+                return output
+        raise ValueError(f"{path} is not one of the outputs being written")  # a caller's bug
+
+    def temp(self, path: str | Path) -> Path:
+        """The temporary file to write ``path``'s content to (created empty)."""
+        output = self._find(path)
+        key = str(output.path)
+        if key not in self._staged:
+            final = _final_path(output.path)
+            try:
+                fd, tmp = _create_temp(final.parent)
+            except OSError as exc:
+                raise _os_error(output.path, exc) from exc
+            os.close(fd)
+            self._staged[key] = _Staged(output, final, Path(tmp))
+        self._current = output.path
+        return self._staged[key].temp
+
+    def scratch(self, path: str | Path) -> Path:
+        """A scratch file in ``path``'s folder (spooled sheets): never in the system's temp
+        folder, so a failed run leaves nothing there and a full system disk does not matter."""
+        output = self._find(path)
+        fd, tmp = _create_temp(_final_path(output.path).parent)
+        os.close(fd)
+        self._scratch.append(Path(tmp))
+        return Path(tmp)
+
+    def write_utf8(self, path: str | Path, text: str) -> None:
+        """Stage ``text`` (UTF-8) as the content of ``path``."""
+        with self.temp(path).open("w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+
+    def error(self, exc: OSError) -> OutputError:
+        """``exc`` raised while staging, as a message that names the target."""
+        shown = self._current or self.outputs[0].path
+        for staged in self._staged.values():
+            if exc.filename is not None and os.fspath(exc.filename) == str(staged.temp):
+                shown = staged.output.path
+        return _os_error(shown, exc)
+
+    def commit(self) -> None:
+        """Rename every temporary file onto its target, or, if one rename fails, put back
+        the files already replaced and raise the error naming the target that failed."""
+        missing = [o for o in self.outputs if str(o.path) not in self._staged]
+        if missing:  # a caller's bug: every output checked must be written
+            raise ValueError(f"{missing[0].path} was announced but never written")
+        done: list[tuple[_Staged, Path | None]] = []
+        current: _Staged | None = None
+        try:
+            for current in self._staged.values():
+                backup, moved = self._keep_old(current.final)
+                try:
+                    os.chmod(current.temp, _new_file_mode(current.final))
+                    os.replace(current.temp, current.final)
+                except BaseException:
+                    if backup is not None:
+                        with contextlib.suppress(OSError):
+                            if moved:  # the old file was moved aside: move it back
+                                os.replace(backup, current.final)
+                            else:  # the old file never left: drop its second name
+                                backup.unlink()
+                    raise
+                done.append((current, backup))
+        except BaseException as exc:
+            self._roll_back(done)
+            if isinstance(exc, OSError) and current is not None:
+                raise _replace_error(current.output, exc) from exc
+            raise
+        for _staged, backup in done:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
+
+    @staticmethod
+    def _keep_old(final: Path) -> tuple[Path | None, bool]:
+        """A second name for the file about to be replaced, so that it can be put back;
+        and whether the file was moved there (no hard links on this disk)."""
+        if not final.exists():
+            return None, False
+        fd, name = _create_temp(final.parent)
+        os.close(fd)
+        backup = Path(name)
+        backup.unlink()
+        if sys.platform != "win32":
+            try:
+                os.link(final, backup)  # a hard link: the old file stays in place meanwhile
+                return backup, False
+            except OSError:
+                pass  # no hard links on this disk (FAT, some network shares)
+        # move it aside; on Windows this is also what fails, before anything has changed,
+        # when another program holds the file open
+        os.replace(final, backup)
+        return backup, True
+
+    @staticmethod
+    def _roll_back(done: Sequence[tuple[_Staged, Path | None]]) -> None:
+        for staged, backup in reversed(done):
+            with contextlib.suppress(OSError):
+                if backup is None:
+                    staged.final.unlink()
+                else:
+                    os.replace(backup, staged.final)
+
+    def cleanup(self) -> None:
+        """Remove every temporary and scratch file still there (after commit: none)."""
+        for path in [s.temp for s in self._staged.values()] + self._scratch:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+
+
+def _replace_error(output: Output, exc: OSError) -> OutputError:
+    if isinstance(exc, PermissionError) or exc.errno in (errno.EACCES, errno.EPERM, errno.EBUSY):
+        return OutputError(
+            f"{output.path} cannot be replaced: it is open in another program (such as Excel) "
+            "or write-protected. Close it and try again, or choose another name. Nothing was "
+            "written.",
+            path=output.path,
+            reason="locked",
+        )
+    return _os_error(output.path, exc)
+
+
+@contextlib.contextmanager
+def write_outputs(
+    outputs: Iterable[Output | str | Path],
+    *,
+    inputs: Iterable[str | Path | None] = (),
+) -> Iterator[Staging]:
+    """Check ``outputs``, let the caller stage each one, then commit them all.
+
+    ::
+
+        with write_outputs([Output(report, "report")], inputs=[source]) as stage:
+            stage.write_utf8(report, html)
+
+    Any exception inside the block (an error, a cancellation, Ctrl+C) leaves every target as
+    it was and removes every temporary file; an OSError becomes an :class:`OutputError`
+    naming the target.
+    """
+    stage = Staging(check_outputs(outputs, inputs=inputs))
+    try:
+        try:
+            yield stage
+        except OSError as exc:
+            raise stage.error(exc) from exc
+        stage.commit()
+    finally:
+        stage.cleanup()
+
+
+__all__ = [
+    "KIND_NAMES",
+    "TEMP_PREFIX",
+    "Output",
+    "OutputError",
+    "Staging",
+    "as_outputs",
+    "check_outputs",
+    "json_kind",
+    "name_problem",
+    "write_outputs",
+]

@@ -1,0 +1,188 @@
+"""Every hostile case of ``tests/hostile.py``: exit code, one-line message, files left, input.
+
+The promises checked for each case: the exit code is the one expected (0, 2 or 3; never 1,
+an internal error), a failure prints exactly one line and no traceback, a failure leaves no
+new file (and the files that were there unchanged), and the input file's SHA-256 checksum is
+the same after the run.  Most cases run ``main()`` in this process (fast; faults are emulated
+with monkeypatch); the few that need a real process (resource limits, a clean stderr) run
+``tclose`` as a child process.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from engine.cli import main
+from engine.io import outputs as outputs_module
+from tests.hostile import CASES, RELEASE_ARGS, Case, plain
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a file size limit (bytes) smaller than any release: every write past it fails
+FSIZE_LIMIT = 1024
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every file's bytes (None for folders and links) by name, temporary files included."""
+    out: dict[str, bytes | None] = {}
+    for p in folder.iterdir():
+        out[p.name] = p.read_bytes() if p.is_file() and not p.is_symlink() else None
+    return out
+
+
+def _limit_file_size() -> None:  # runs in the child, before exec
+    import resource
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of a kill
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_LIMIT, FSIZE_LIMIT))
+
+
+def run_process(args: list[str], fault: str) -> tuple[int, str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("TCLOSE_DEBUG", None)
+    code = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=ROOT,
+        preexec_fn=_limit_file_size if fault == "fsize" else None,
+        timeout=300,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def emulate(fault: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faults a test cannot cause for real in a temporary folder."""
+    kind, _, name = fault.partition(":")
+    if kind == "locked":  # Windows refuses to rename over a file that Excel holds open
+        real = os.replace
+
+        def replace(src, dst):
+            if Path(dst).name == name and Path(src).name.startswith(".~tc"):
+                raise PermissionError(errno.EACCES, "Access is denied", str(dst))
+            return real(src, dst)
+
+        monkeypatch.setattr(outputs_module.os, "replace", replace)
+    elif kind == "readonly":
+        real_create = outputs_module._create_temp
+
+        def create(where):
+            if Path(where).name == name:
+                raise PermissionError(errno.EACCES, "Permission denied", str(where))
+            return real_create(where)
+
+        monkeypatch.setattr(outputs_module, "_create_temp", create)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_hostile_case(case: Case, tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "work folder é"  # a space and an accent, as on users' machines
+    folder.mkdir()
+    source = case.make(folder)
+    digest = sha256(source)
+    before = snapshot(folder)
+    args = case.args(folder, source)
+    if case.run == "process":
+        code, out, err = run_process(args, case.fault)
+    else:
+        emulate(case.fault, folder, monkeypatch)
+        code = main(args)
+        out, err = capsys.readouterr()
+    assert code == case.exit_code, err or out
+    assert code in (0, 2, 3)
+    assert "Traceback" not in err and "Exception ignored" not in err
+    if code:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith("tclose: ") and re.search(case.message, lines[0]), lines[0]
+        assert ".~tc" not in lines[0]  # the target is named, never a temporary file
+        assert snapshot(folder) == before, "a failed run changed or left files"
+    else:
+        assert re.search(case.message, out.splitlines()[0]), out
+    assert {p.name for p in folder.iterdir()} == set(case.files)
+    assert sha256(source) == digest
+
+
+# -- what the successful cases wrote ------------------------------------------------------------
+
+
+def released_records(out: str) -> int:
+    return int(re.match(r"Released (\d+) records", out).group(1))
+
+
+def run_case(name: str, tmp_path: Path, capsys) -> tuple[Path, str]:
+    case = next(c for c in CASES if c.name == name)
+    folder = tmp_path / "w"
+    folder.mkdir()
+    source = case.make(folder)
+    assert main(case.args(folder, source)) == 0
+    return folder, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "corner-cell",
+        "stray-far-below",
+        "blank-rows-csv",
+        "blank-rows-xlsx",
+        "cr-only-line-ends",
+        "cover-sheet-first",
+        "footnotes-under-table",
+    ],
+)
+def test_hostile_tables_release_exactly_their_records(name, tmp_path, capsys):
+    _, out = run_case(name, tmp_path, capsys)
+    assert released_records(out) == 120  # no blank record, no footnote, no cover line
+
+
+def test_big_integers_are_exact_in_the_xlsx_release(tmp_path, capsys):
+    folder, _ = run_case("int64-beyond-2^53-to-xlsx", tmp_path, capsys)
+    book = openpyxl.load_workbook(folder / "out.xlsx")
+    sheet = book["Release"]
+    header = [c.value for c in sheet[1]]
+    col = header.index("serial") + 1
+    cells = [sheet.cell(r, col) for r in range(2, sheet.max_row + 1)]
+    assert {c.data_type for c in cells} == {"s"}
+    assert sorted(int(c.value) for c in cells) == [2**62 + 2 * i + 1 for i in range(120)]
+    about = {r[0]: r[1] for r in book["About this release"].iter_rows(values_only=True) if r[0]}
+    assert "as text" in about["export notes › column 'serial'"]
+
+
+def test_a_replaced_release_and_sidecar_are_new_together(tmp_path, capsys):
+    folder, _ = run_case("replace-old-release-and-sidecar", tmp_path, capsys)
+    assert (folder / "out.csv").read_text(encoding="utf-8-sig").startswith("age,")
+    assert '"software": "tclose' in (folder / "out.json").read_text(encoding="utf-8")
+
+
+def test_the_summary_can_be_written_again_over_itself(tmp_path, capsys):
+    folder = tmp_path / "w"
+    folder.mkdir()
+    source = plain(folder)
+    args = ["anonymize", str(source), "-o", str(folder / "out.csv"), *RELEASE_ARGS]
+    args += ["--summary", str(folder / "s.json")]
+    assert main(args) == 0
+    assert main(args) == 0, capsys.readouterr().err
+    assert {p.name for p in folder.iterdir()} == {
+        "in.csv",
+        "out.csv",
+        "out.json",
+        "s.json",
+    }
