@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
 from engine.progress import CancelFn, ProgressFn, step
 
 if TYPE_CHECKING:
@@ -122,27 +121,24 @@ def write_csv_parts(
         include_header=False, delimiter=sep, quoting_style="needed", eol="\r\n"
     )
     written = 0
-    try:
-        with tmp.open("wb") as fh:
-            head = _header_line([str(c) for c in columns], sep)
-            fh.write(("\ufeff" if bom else "").encode("utf-8") + head.encode("utf-8"))
-            for table in tables:
-                n = len(table)
-                if table.shape[1] == 0:
-                    fh.write(b"\r\n" * n)
-                    continue
-                names = [f"c{i}" for i in range(table.shape[1])]
-                data = pa.table([column_array(table.iloc[:, i]) for i in range(table.shape[1])],
-                                names=names)  # fmt: skip
-                for start in range(0, n, BATCH_ROWS):
-                    stop = min(start + BATCH_ROWS, n)
-                    pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
-                    done = written + stop
-                    total = max(n_rows or done, 1)
-                    step(progress, cancel, 0.95 * done / total, f"Wrote {done:,} rows")
-                written += n
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    with tmp.open("wb") as fh:  # an OSError (disk full) reaches the caller as it is
+        head = _header_line([str(c) for c in columns], sep)
+        fh.write(("\ufeff" if bom else "").encode("utf-8") + head.encode("utf-8"))
+        for table in tables:
+            n = len(table)
+            if table.shape[1] == 0:
+                fh.write(b"\r\n" * n)
+                continue
+            names = [f"c{i}" for i in range(table.shape[1])]
+            data = pa.table([column_array(table.iloc[:, i]) for i in range(table.shape[1])],
+                            names=names)  # fmt: skip
+            for start in range(0, n, BATCH_ROWS):
+                stop = min(start + BATCH_ROWS, n)
+                pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
+                done = written + stop
+                total = max(n_rows or done, 1)
+                step(progress, cancel, 0.95 * done / total, f"Wrote {done:,} rows")
+            written += n
     return True
 
 

@@ -121,10 +121,7 @@ def write_parquet(table: pd.DataFrame, tmp: Path, metadata: dict[str, Any] | Non
     if metadata is not None:
         meta[METADATA_KEY] = json.dumps(metadata, ensure_ascii=False, default=str).encode()
     arrow = arrow.replace_schema_metadata(meta)
-    try:
-        pq.write_table(arrow, tmp, compression="zstd")
-    except OSError as exc:
-        raise InputError(f"{tmp.name}: cannot write ({exc.strerror or exc}).") from exc
+    pq.write_table(arrow, tmp, compression="zstd")  # an OSError reaches the caller as it is
 
 
 def _plain_columns(table: pd.DataFrame) -> pd.DataFrame:
