@@ -83,7 +83,7 @@ def test_windows_name_rules(name, words):
 
 
 def test_folder_that_cannot_be_written(tmp_path, monkeypatch):
-    def refuse(folder, made=None):
+    def refuse(folder):
         raise PermissionError(errno.EACCES, "Permission denied", str(folder))
 
     monkeypatch.setattr(outputs_module, "_create_temp", refuse)
@@ -276,7 +276,7 @@ def test_long_names_are_not_pushed_over_the_limit(tmp_path):
 
 
 def test_file_name_too_long_at_write_time_is_said_clearly(tmp_path, monkeypatch):
-    def too_long(folder, made=None):
+    def too_long(folder, created=None):
         raise OSError(errno.ENAMETOOLONG, "File name too long", str(folder) + "/.~tcabcdef")
 
     with write_outputs([tmp_path / "ok.txt"]) as stage:
@@ -321,22 +321,19 @@ def test_release_outputs_names_every_file(tmp_path):
         release_outputs("r.csv", report="r.txt")
 
 
-def test_a_stop_right_after_a_temporary_file_is_created_leaves_nothing(tmp_path, monkeypatch):
-    """Ctrl+C or SIGTERM can land between creating a staged or scratch file and noting it
-    (the moment a stop sent when ``.~tc`` files appear is most likely to hit)."""
-    real_create = outputs_module._create_temp
+def test_an_interruption_right_after_a_temporary_file_appears_leaves_nothing(
+    tmp_path, monkeypatch
+):
+    """SIGTERM or Ctrl+C can arrive between any two steps, also between creating a temporary
+    file and noting it: the file is noted before it exists, so it is removed all the same."""
+    real_close = os.close
 
-    def create_then_stop(folder, made=None):
-        real_create(folder, made)
-        raise KeyboardInterrupt  # as the signal handler raises it, before the caller resumes
+    def interrupted(fd):
+        real_close(fd)
+        raise KeyboardInterrupt  # as a signal arriving just after the file was made
 
-    for staged in ("temp", "scratch"):
-        monkeypatch.setattr(outputs_module, "_create_temp", real_create)
-        with pytest.raises(KeyboardInterrupt), write_outputs([tmp_path / "out.xlsx"]) as stage:
-            monkeypatch.setattr(outputs_module, "_create_temp", create_then_stop)
-            getattr(stage, staged)(tmp_path / "out.xlsx")
-        assert files_in(tmp_path) == set(), staged
-    monkeypatch.setattr(outputs_module, "_create_temp", create_then_stop)
-    with pytest.raises(KeyboardInterrupt):
-        check_outputs([tmp_path / "out.csv"])  # the probe of the folder
-    assert files_in(tmp_path) == set()
+    with pytest.raises(KeyboardInterrupt), write_outputs([tmp_path / "out.csv"]) as stage:
+        monkeypatch.setattr(outputs_module.os, "close", interrupted)
+        stage.temp(tmp_path / "out.csv")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []

@@ -10,6 +10,7 @@ import argparse
 import math
 import sys
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
 from engine.streams import json_text
 
@@ -24,13 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
             "(KBS 2015, Definition 4)."
         ),
     )
-    p.add_argument("release", metavar="RELEASE", help="released table (.csv or .xlsx)")
+    p.add_argument("release", metavar="RELEASE", help="released table (.csv, .xlsx, .parquet)")
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
     p.add_argument("--t", metavar="T", help="fail unless every class is t-close")
     p.add_argument("--k", metavar="K", help="fail unless every class has ≥ K records")
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
+    add_cluster_argument(p)
     p.set_defaults(func=run)
 
 
@@ -42,8 +44,15 @@ def run(args: argparse.Namespace) -> int:
     # the bounds are read as the release parameters are: t ≥ 1 finite, k a whole number ≥ 1
     t_bound = None if args.t is None else ReleaseParams.parse("t", args.t)
     k_bound = None if args.k is None else ReleaseParams.parse("k", args.k)
-    table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
-    v = verify_release(table, args.qi, args.confidential, t=t_bound, k=k_bound)
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:
+        from engine.distributed.run import verify_file
+
+        v = verify_file(backend, args.release, args.qi, args.confidential, t=t_bound, k=k_bound,
+                        sep=args.sep)  # fmt: skip
+    else:
+        table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
+        v = verify_release(table, args.qi, args.confidential, t=t_bound, k=k_bound)
     t = v.t
     out = {
         "k": v.k,

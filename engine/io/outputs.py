@@ -230,15 +230,13 @@ def _may_replace_json(output: Output, existing: Path) -> str:
 def _probe_folder(folder: Path, shown: Path) -> None:
     """Create and remove a temporary file in ``folder``: the only test of "can I write here"
     that every system answers truthfully (``os.access`` does not on Windows shares)."""
-    made: list[Path] = []
     try:
-        os.close(_create_temp(folder, made)[0])
+        fd, tmp = _create_temp(folder)
     except OSError as exc:
         raise _os_error(shown, exc, where=folder) from exc
-    finally:
-        for tmp in made:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
 
 
 def _check_existing(output: Output, final: Path) -> None:
@@ -360,23 +358,23 @@ def check_outputs(
 # -- staging and committing -------------------------------------------------------------------
 
 
-def _create_temp(folder: Path, made: list[Path] | None = None) -> tuple[int, str]:
+def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, str]:
     """A new, empty, private file ``.~tcXXXXXX`` in ``folder``: ``(fd, path)``.
 
-    ``made``, when given, receives the path before the file exists: a stop (Ctrl+C, SIGTERM)
-    that lands between creating the file and the caller noting it cannot orphan the file.
+    With ``created``, the path is added to it *before* the file exists, so that an interruption
+    at any moment (SIGTERM and Ctrl+C arrive between any two steps) still finds and removes it.
     """
     for _ in range(100):
         name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
         path = os.path.join(folder, name)
-        if made is not None:
-            made.append(Path(path))
+        if created is not None:
+            created.append(Path(path))
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
                          0o600)  # fmt: skip
         except FileExistsError:
-            if made is not None:
-                made.pop()  # another file's name: never ours to remove
+            if created is not None:
+                created.pop()  # another program's file: never ours to remove
             continue
         return fd, path
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
@@ -435,7 +433,8 @@ class Staging:
 
     outputs: list[Output]
     _staged: dict[str, _Staged] = field(default_factory=dict)
-    _scratch: list[Path] = field(default_factory=list)
+    #: every temporary and scratch file made (recorded before it exists; see _create_temp)
+    _created: list[Path] = field(default_factory=list)
     _current: Path | None = None
 
     def _find(self, path: str | Path) -> Output:
@@ -452,7 +451,7 @@ class Staging:
         if key not in self._staged:
             final = _final_path(output.path)
             try:
-                fd, tmp = _create_temp(final.parent, self._scratch)
+                fd, tmp = _create_temp(final.parent, self._created)
             except OSError as exc:
                 raise _os_error(output.path, exc) from exc
             os.close(fd)
@@ -464,7 +463,7 @@ class Staging:
         """A scratch file in ``path``'s folder (spooled sheets): never in the system's temp
         folder, so a failed run leaves nothing there and a full system disk does not matter."""
         output = self._find(path)
-        fd, tmp = _create_temp(_final_path(output.path).parent, self._scratch)
+        fd, tmp = _create_temp(_final_path(output.path).parent, self._created)
         os.close(fd)
         return Path(tmp)
 
@@ -545,12 +544,9 @@ class Staging:
                     os.replace(backup, staged.final)
 
     def cleanup(self) -> None:
-        """Remove every temporary and scratch file still there (after commit: none).
-
-        ``_scratch`` lists every file this staging created (temporary files too, from before
-        they existed), so that a stop at any moment of the staging leaves none behind.
-        """
-        for path in [s.temp for s in self._staged.values()] + self._scratch:
+        """Remove every temporary and scratch file still there (after a commit, the scratch
+        files only: the staged ones have become the targets)."""
+        for path in self._created:
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
 

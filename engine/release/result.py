@@ -275,6 +275,9 @@ class RunSummary:
     input: str | None = None
     #: input records left out for a missing confidential value (``missing_confidential``)
     n_left_out: int = 0
+    #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
+    #: "partitions": P} (engine.distributed)
+    backend: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""
