@@ -50,8 +50,10 @@ COLUMNS = [
 FILES = [
     *("out.csv", "out.xlsx", "out.json", "s.json", "r.html", "plot.png", "out.tsv", "out.txt"),
     *("in.csv", "p.json", "rel.csv", "rel.json", "folder", "folder/x.csv", "gone/x.csv"),
-    *("o u t é.csv", "out.CSV", ".csv", "out.html", "x" * 300 + ".csv", "out"),
+    *("o u t é.csv", "out.CSV", ".csv", "out.html", "x" * 300 + ".csv", "out", "out.parquet"),
 ]
+#: --cluster values that must be refused (a valid one would start a Dask cluster)
+CLUSTERS = ["", " ", "bogus", "local:0", "local:-1", "local:x", "tcp:/x", "udp://h:1"]
 BOUNDS = [
     *("income=0:5000", "income=0:4000", "income=-1e308:1e308", "income=0:1e150"),
     *("income=0:1e151", "income=5:5", "income=9000:10000", "income=nan:1", "income=0:inf"),
@@ -83,6 +85,7 @@ POOLS: dict[str, list[str]] = {
     "sheet": READING,
     "encoding": READING,
     "decimal": READING,
+    "cluster": CLUSTERS,
 }
 PATHS = {"output", "summary", "report", "plot", "input"}
 
@@ -153,7 +156,7 @@ def option(draw, command: str) -> list[str]:
     choices = [*action.choices, "", "bogus"] if action.choices else None
     pool = choices or POOLS.get(action.dest, NUMBERS)
     # mostly a value meant for this option, so that most vectors get past the parser
-    anything = draw(st.integers(0, 4)) == 0
+    anything = draw(st.integers(0, 4)) == 0 and action.dest != "cluster"
     value = draw(st.sampled_from(NUMBERS + COLUMNS if anything else pool))
     if action.dest in PATHS and value:
         value = "FOLDER/" + value
