@@ -4,10 +4,11 @@ The privacy page, the preview, the sweep, the report and ``tclose plan`` show a
 :class:`Plan`; :func:`engine.release.anonymize.anonymize` runs one.  Everything a user decides
 on is here: the buckets (b, labels, counts, means) and, when b is searched, the trade-off
 curve between confidential and QI loss that chose it, whether the parameters can be met
-and, when not, the nearest settings that can (as one-click fixes), how large the classes will come out and
-why, every guarantee with its assumption for exactly this mechanism and these options, the
-expected error of the noise in the column's own units, and the warnings.  Because the run
-uses the same plan, no page can show a b, a feasibility or a guarantee the run does not have.
+and, when not, the nearest settings that can (as one-click fixes), how large the classes
+will come out and why, every guarantee with its assumption for exactly this mechanism and
+these options, the expected error of the noise in the column's own units, and the warnings.
+Because the run uses the same plan, no page can show a b, a feasibility or a guarantee the
+run does not have.
 """
 
 from __future__ import annotations
