@@ -79,10 +79,6 @@ def paper_bucket_count(t: float) -> int:
     return max(2, math.floor(t + 1.5))
 
 
-#: the older name of :func:`paper_bucket_count`
-optimal_bucket_count = paper_bucket_count
-
-
 def bucket_count(t: float, k: int, n_buckets: int | None = None) -> int:
     """The b of the paper's layout: the user's ``n_buckets``, else b = t + 1 capped at k.
 
