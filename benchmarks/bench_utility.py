@@ -122,9 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for t in (float(v) for v in args.t.split(",")):
             for k in (int(v) for v in args.k.split(",")):
-                base = dict(
-                    qi=ds.qi, confidential=(ds.confidential,), missing=ds.missing, k=k, t=t
-                )
+                base = dict(qi=ds.qi, confidential=(ds.confidential,), missing=ds.missing, k=k, t=t)
                 old = ReleaseParams(
                     **base, n_buckets=bucket_count(t, k), confidential_output="median", seed=1
                 )
