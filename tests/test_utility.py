@@ -150,7 +150,7 @@ def test_b_is_searched_and_the_plan_shows_the_trade_off(data, release):
     (chosen,) = [c for c in choices if c.chosen]
     assert planned.n_buckets == chosen.b
     for c in choices:
-        assert c.score == pytest.approx(0.5 * c.confidential_loss + 0.5 * c.qi_loss)
+        assert c.score == pytest.approx(0.25 * c.confidential_loss + 0.75 * c.qi_loss)
         assert c.expected_class_size >= max(5, c.n_buckets)
     assert chosen.score == min(c.score for c in choices)
     # finer buckets keep more of the confidential values

@@ -102,7 +102,7 @@ def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False
     level.add_argument(
         "--utility-weight",
         metavar="W",
-        help="how the search of b weighs confidential against QI loss, 0 to 1 (default 0.5)",
+        help="how the search of b weighs confidential against QI loss, 0 to 1 (default 0.25)",
     )
     level.add_argument("--per-column", action="store_true", help="t-closeness per column")
     output = parser.add_argument_group("released form")

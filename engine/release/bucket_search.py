@@ -20,9 +20,12 @@ The search keeps the b with the least
 
     J(b) = w · L_conf(b) + (1 − w) · L_QI(b),
 
-with w the user's ``utility_weight`` (0.5 by default: one unit of lost confidential variance
-weighs as much as one of lost QI variance).  The rows of the search are the plan's trade-off
-curve (:class:`BucketChoice`).
+with w the user's ``utility_weight``.  The default 0.25 weighs a point of QI loss as three
+of confidential loss: the QIs carry every breakdown, cross-tabulation and regressor of the
+file, the confidential column is one variable; with 0.5, files whose QIs predict the
+confidential value (company accounts, say) lost most of their QI information for a finer
+confidential column (measured in ``docs/performance.md``).  The rows of the search are the
+plan's trade-off curve (:class:`BucketChoice`).
 """
 
 from __future__ import annotations

@@ -402,10 +402,14 @@ class Scale:
         """A bucket mean as printed, at the column's precision.
 
         A mean inside the central 99 % is no one's value and is printed as it is (it keeps
-        the total); one beyond it (a small top bucket of large values) goes to the 0.5 or
-        99.5 percentile rounded inward to two significant digits.
+        the total), and so is one that lies beyond it by less than :data:`MEAN_SLACK` of its
+        width (a bucket of zeros with a few negative incomes has a mean just below the 0.5
+        percentile, 0, and is far from any outlier); one further beyond (in a joint bucket:
+        outer buckets merge instead) goes to the 0.5 or 99.5 percentile rounded inward to
+        two significant digits.
         """
-        if not self.inner[0] <= value <= self.inner[1]:
+        slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
+        if not self.inner[0] - slack <= value <= self.inner[1] + slack:
             value = float(np.clip(value, *self.mean_limits))
         if self.date:
             return format_date(round(value))
