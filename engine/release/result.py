@@ -394,8 +394,12 @@ class RunSummary:
     #: the input file's name, when the caller knows it
     input: str | None = None
     #: per confidential column: totals, variances, group means, correlations and a
-    #: regression, original against released (:func:`engine.release.metrics.analysis_utility`)
+    #: regression, original against released (:func:`engine.release.metrics.analysis_utility`;
+    #: empty for a release computed on a cluster)
     analysis_utility: dict[str, ColumnUtility] = field(default_factory=dict)
+    #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
+    #: "partitions": P} (engine.distributed)
+    backend: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""
