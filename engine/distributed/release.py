@@ -377,6 +377,11 @@ def anonymize_on_cluster(
         buckets, lookup = buckets_from_intervals(
             counted, scale, sample, thresholds, col, ctype, wanted_b
         )
+        if params.confidential_output == "mean":
+            warnings.append(
+                f"{col!r} has too many distinct values for exact bucket means on a cluster: "
+                "the bucket medians (estimated from a t-digest) are released instead."
+            )
     else:
         counts, n_missing = merge_counts([s[1] for s in stats])
         buckets, lookup = make_buckets_from_counts(
