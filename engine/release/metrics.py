@@ -271,7 +271,9 @@ def _group_mean_error(
     after: pd.Series,
     ctype: ColumnType,
 ) -> float | None:
-    """Mean over the QI's groups of |released group mean − original| / |original|.
+    """Mean over the QI's groups of |released group mean − original| / |original|, each
+    group weighted by its records (a group of 24 first-graders counts less than 12,000 high
+    school graduates).
 
     Groups of at least :data:`MIN_GROUP` original records count; a group the release no
     longer has counts as a relative error of 1.  A group mean near zero (children's incomes)
@@ -280,7 +282,7 @@ def _group_mean_error(
     """
     ga, gb = _groups(before, after, ctype)
     floor = NEAR_ZERO * abs(float(y[mask].mean()))
-    errors = []
+    errors, weights = [], []
     for g in np.unique(ga[mask & (ga >= 0)]):
         members = mask & (ga == g)
         if members.sum() < MIN_GROUP:
@@ -291,7 +293,8 @@ def _group_mean_error(
         released = mask & (gb == g)
         r = float(z[released].mean()) if released.any() else None
         errors.append(1.0 if r is None else abs(r - m) / max(abs(m), floor))
-    return float(np.mean(errors)) if errors else None
+        weights.append(float(members.sum()))
+    return float(np.average(errors, weights=weights)) if errors else None
 
 
 def _design(

@@ -338,7 +338,7 @@ class ColumnUtility:
     #: variance of the released values over that of the original ones
     variance_ratio: float | None = None
     #: per QI: the mean absolute relative error of the column's means by QI group (categories
-    #: of a category QI, fifths of a numeric one)
+    #: of a category QI, fifths of a numeric one), the groups weighted by their records
     group_mean_mare: dict[str, float] = field(default_factory=dict)
     correlations: tuple[Correlation, ...] = ()
     regression: Regression | None = None
