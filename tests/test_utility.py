@@ -338,3 +338,19 @@ def test_the_sweep_has_a_b_axis(data, tmp_path, capsys):
     assert written["buckets"].astype(str).tolist() == ["3", "auto"]
     assert "coefficient_error" in written.columns
     capsys.readouterr()
+
+
+def test_a_coefficient_zero_up_to_rounding_reads_0(release):
+    from dataclasses import replace
+
+    from engine.release.result import Coefficient, Regression
+    from engine.report.html import coefficient_rows
+
+    u = release.summary.analysis_utility["income"]
+    coefficients = (Coefficient("intercept", -3714.0, -745.0), Coefficient("x", 2.84e-13, 1617.0))
+    regression = Regression("income", False, 10, coefficients, 1.0)
+    summary = replace(
+        release.summary, analysis_utility={"income": replace(u, regression=regression)}
+    )
+    rows = coefficient_rows(summary)["income"]
+    assert rows[1] == ["x", "0", "1,617"] and rows[0][1] == "-3,714"

@@ -462,9 +462,14 @@ def coefficient_rows(summary: RunSummary) -> dict[str, list[list[str]]]:
     for col, u in summary.analysis_utility.items():
         if u.regression is None:
             continue
+        scale = max(abs(v) for c in u.regression.coefficients for v in (c.original, c.released))
+
+        def fmt(v: float, scale: float = scale) -> str:
+            # a coefficient zero up to rounding (a term collinear with others) reads 0
+            return _e(number(v if abs(v) > 1e-9 * scale else 0.0, 3))
+
         out[col] = [
-            [_e(c.term), _e(number(c.original, 3)), _e(number(c.released, 3))]
-            for c in u.regression.coefficients
+            [_e(c.term), fmt(c.original), fmt(c.released)] for c in u.regression.coefficients
         ]
     return out
 
