@@ -296,6 +296,7 @@ def test_the_summary_report_and_about_sheet_carry_the_measures(release, tmp_path
         assert section in labels
     assert not any("›" in str(label) for label in labels)  # no raw key paths
     values = dict(rows)
+    assert not any(re.search(r"\d(\.\d+)?e[+-]\d\d", str(v)) for v in values.values())
     assert values["k asked / achieved"] == f"5 / {release.summary.k_achieved}"
     assert values["income: error of the total"].endswith("%")
     assert values["number of buckets b"].startswith("auto")

@@ -84,6 +84,7 @@ _SUMMARY_KEYS = {
     "seconds",
     "parameters",
     "analysis_utility",
+    "backend",
 }
 
 
@@ -156,6 +157,15 @@ def _release(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows.append(AboutRow("independent check", meta.get("verification", "")))
     if meta.get("seed_policy"):
         rows.append(AboutRow("randomness", meta["seed_policy"]))
+    backend = meta.get("backend")
+    if isinstance(backend, Mapping):
+        rows.append(
+            AboutRow(
+                "computed on",
+                f"{backend.get('name', '')}: {_n(backend.get('workers'))} workers, "
+                f"{_n(backend.get('partitions'))} partitions",
+            )
+        )
     if isinstance(meta.get("seconds"), int | float):
         rows.append(AboutRow("time taken", f"{number(meta['seconds'], 3)} s"))
     return rows
@@ -267,7 +277,7 @@ def _utility(utility: Mapping[str, Any]) -> list[AboutRow]:
             rows.append(
                 AboutRow(
                     f"{col}: correlation with {c.get('qi')}",
-                    f"{_n(c.get('original'), 3)} → {_n(c.get('released'), 3)}",
+                    f"{_corr(c.get('original'))} → {_corr(c.get('released'))}",
                 )
             )
         reg = u.get("regression")
@@ -305,6 +315,11 @@ def _noise(noise: Any) -> list[AboutRow]:
 
 
 # -- values --------------------------------------------------------------------------------------
+
+
+def _corr(value: Any) -> str:
+    """A correlation to three decimals (0.006, not 6.37e-03)."""
+    return _n(round(value, 3) if isinstance(value, int | float) else value)
 
 
 def _n(value: Any, digits: int = 4) -> str:

@@ -443,7 +443,7 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         for c in u.correlations:
             add(
                 f"correlation with {c.qi}: original → released",
-                f"{number(c.original, 3)} → {number(c.released, 3)}",
+                f"{_corr(c.original)} → {_corr(c.released)}",
             )
         if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
             add(
@@ -454,6 +454,11 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         if u.share_changed is not None:
             add("share of values changed", percent(u.share_changed))
     return rows
+
+
+def _corr(value: float | None) -> str:
+    """A correlation to three decimals (0.006, not 6.37e-03)."""
+    return number(round(value, 3) if value is not None else None, 3)
 
 
 def coefficient_rows(summary: RunSummary) -> dict[str, list[list[str]]]:
