@@ -99,7 +99,10 @@ def release_row(frame: pd.DataFrame, ds: DataSet, params: ReleaseParams) -> dict
 
 
 def pct(x: float) -> str:
-    return "—" if x is None or np.isnan(x) else f"{100 * x:.3g}"
+    """A share in % with 3 significant digits; below 0.01 % (rounding) as "< 0.01"."""
+    if x is None or np.isnan(x):
+        return "—"
+    return "< 0.01" if 100 * x < 0.01 else f"{100 * x:.3g}"
 
 
 def main(argv: list[str] | None = None) -> int:
