@@ -53,6 +53,11 @@ PARAMETER_NAMES = {
     "resample_until_t": "noise redrawn until t-close with t",
     "seed": "seed",
 }
+#: the mechanisms, in words (the noise route's per-column mechanisms are in its section)
+MECHANISM_WORDS = {
+    "buckets": "buckets (t-closeness by bucketization)",
+    "laplace": "noise (Laplace noise on numbers, randomized response on categories)",
+}
 #: the keys of a run summary this layout shows (anything else goes to the last section)
 _SUMMARY_KEYS = {
     "software",
@@ -224,6 +229,8 @@ def _parameters(params: Mapping[str, Any]) -> list[AboutRow]:
             continue
         if key == "n_buckets" and value is None:
             value = "auto (searched with the class size)"
+        elif key == "mechanism":
+            value = MECHANISM_WORDS.get(str(value), value)
         elif value is None:
             continue
         rows.append(AboutRow(label, _text(value)))
