@@ -25,7 +25,7 @@ from engine.mechanisms.laplace import expected_abs_error, insensitive_release, l
 from engine.mechanisms.sampling import Seeded
 from engine.params import ReleaseParams
 from engine.release.anonymize import anonymize
-from engine.release.buckets import Scale, make_buckets
+from engine.release.buckets import MEAN_SLACK, Scale, make_buckets
 from engine.release.cuts import grid_step, separator
 from engine.release.noise import (
     BoundsRequiredError,
@@ -135,7 +135,11 @@ def test_outlier_buckets_merge_and_representatives_are_guarded(income) -> None:
     cuts = [x for lab in buckets.labels for x in numbers(lab)]
     reps = [r[0] for r in buckets.representatives]
     means = [s[0].mean for s in buckets.stats]
-    assert all(lo <= x <= hi for x in cuts + reps + means)
+    assert all(lo <= x <= hi for x in cuts + reps)
+    # a mean may lie beyond the percentiles by at most 1 % of their distance (a bucket of
+    # many values just above the two tiny outliers): no one's value, and it keeps the total
+    slack = MEAN_SLACK * (hi - lo)
+    assert all(lo - slack <= x <= hi + slack for x in means)
     top = buckets.codes[np.argmax(income)]
     members = income[buckets.codes == top]
     assert np.sort(income)[-50:].mean() > hi  # what a small top bucket's mean would print
