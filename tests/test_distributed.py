@@ -112,6 +112,23 @@ def test_cluster_release_is_verified_complete_and_as_good_as_one_machine(client,
     assert release.summary.buckets == one.summary.buckets  # the same public cut points
 
 
+def test_records_without_a_confidential_value_are_left_out_on_a_cluster(client, tmp_path):
+    data = generate(4_000, seed=6)
+    data.loc[data.index[::97], "income"] = np.nan
+    path = tmp_path / "holes.parquet"
+    data.to_parquet(path, row_group_size=1_000)
+    params = PARAMS.replace(missing_confidential="drop")
+    release = anonymize_on_cluster(client, path, params, node_records=1_500)
+    table = pd.concat(client.gather(release.parts), ignore_index=True)
+    holes = int(data["income"].isna().sum())
+    assert release.summary.n_left_out == holes == 4_000 - len(table)
+    assert table["income"].notna().all()
+    assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
+    # one machine leaves out the same records
+    assert anonymize(data, params).summary.n_left_out == holes
+    assert any("left out" in w for w in release.summary.warnings)
+
+
 def test_cancel_stops_the_cluster_run(client, synthetic):
     calls = []
 

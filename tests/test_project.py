@@ -45,7 +45,13 @@ FULL = ReleaseParams(
 )
 #: and of the buckets route
 BUCKETS = ReleaseParams(
-    qi=("age",), confidential=("income",), k=4, t=2.5, n_buckets=4, missing_confidential="drop"
+    qi=("age",),
+    confidential=("income",),
+    k=4,
+    t=2.5,
+    n_buckets=4,
+    utility_weight=0.3,
+    missing_confidential="drop",
 )
 
 
