@@ -47,27 +47,32 @@ def build_preview(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     size_px: tuple[int, int] | None = None,
+    theme: plots.Theme = plots.LIGHT,
 ) -> Preview:
-    """Anonymize and draw (figures without pyplot are safe on any thread or process)."""
+    """Anonymize and draw (figures without pyplot are safe on any thread or process).
+
+    ``theme`` gives the figures the colours of the window they are shown in.
+    """
     from engine import anonymize
 
     release = anonymize(data, params, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
     risk = release_risk(release)
     preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]))
     builders = {
-        "buckets": plots.bucket_histogram,
-        "class_sizes": plots.class_size_histogram,
-        "closeness": plots.closeness_heatmap,
+        "buckets": lambda r: plots.bucket_histogram(r, theme=theme),
+        "class_sizes": lambda r: plots.class_size_histogram(r, theme=theme),
+        "closeness": lambda r: plots.closeness_heatmap(r, theme=theme),
     }
     if release.buckets is None and params.confidential:  # noise: show the values themselves
         first = params.confidential[0]
-        builders["buckets"] = lambda r: plots.qi_before_after(r, first)
+        builders["buckets"] = lambda r: plots.qi_before_after(r, first, theme=theme)
     for i, (name, build) in enumerate(builders.items()):
         step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
         preview.figures[name] = settle(build(release), size_px)
     for column in params.qi:
         step(progress, cancel, 0.96, "Drawing the previews")
         ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
-        preview.before_after[column] = settle(plots.qi_before_after(release, column), ba_size)
+        figure = plots.qi_before_after(release, column, theme=theme)
+        preview.before_after[column] = settle(figure, ba_size)
     step(progress, cancel, 1.0, "Done")
     return preview

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from engine import InputError, ReleaseParams
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from gui.errors import report_error
+from gui.table_model import muted_brush
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
 
@@ -237,7 +238,7 @@ class SweepDialog(QDialog):
             for c, name in enumerate((*cols, "note")):
                 item = QTableWidgetItem(note if name == "note" else _cell(row[name]))
                 if not row["feasible"]:
-                    item.setForeground(Qt.GlobalColor.gray)
+                    item.setForeground(muted_brush())
                     item.setToolTip(str(row["message"]))
                 self.results.setItem(r, c, item)
         self.results.resizeColumnsToContents()

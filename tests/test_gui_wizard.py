@@ -123,7 +123,7 @@ def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Pa
     )
     page.path.setText(str(target))
     page.report.setChecked(report)
-    assert page.export_button.isEnabled(), page.problem.text()
+    qtbot.waitUntil(page.export_button.isEnabled, timeout=5000)  # the target is checked
     page.export()
     idle(qtbot, win)
     assert win.session.exported, page.result.text()
@@ -251,6 +251,7 @@ def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
     page = window.wizard.export_page
     page.format.setCurrentText("CSV text (.csv)")
     page.path.setText(str(source))
+    qtbot.waitUntil(lambda: bool(page.problem.text()), timeout=5000)
     assert "never overwrites" in page.problem.text()
     assert not page.export_button.isEnabled()
     page.export()

@@ -29,6 +29,7 @@ from gui.errors import report_error
 from gui.pages.host import Host
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
+from gui.theme import plot_theme
 from gui.widgets import FigureView, Hint, rich_text_css
 
 #: released rows shown in the preview table (the export writes all of them)
@@ -169,6 +170,7 @@ class PreviewPage(QWizardPage):
         params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
+        theme = plot_theme(self.palette())
         self.status.setText("Computing the release…")
         self.status.set_warning(False)
         if self.preview is None:
@@ -179,7 +181,13 @@ class PreviewPage(QWizardPage):
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda progress, cancel: run_engine(
-                build_preview, data, params, size_px=size_px, progress=progress, cancel=cancel
+                build_preview,
+                data,
+                params,
+                size_px=size_px,
+                theme=theme,
+                progress=progress,
+                cancel=cancel,
             ),
             title="Anonymizing",
             on_finished=self._finished,

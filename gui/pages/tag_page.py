@@ -117,9 +117,11 @@ class RolesModel(QAbstractTableModel):
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_NOTE and info.suggestion:
-            from PySide6.QtGui import QBrush, QColor
+            from PySide6.QtGui import QBrush, QGuiApplication
 
-            return QBrush(QColor("#8a4b00"))
+            from gui.theme import attention_text
+
+            return QBrush(attention_text(QGuiApplication.palette()))
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
