@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from engine import Release, ReleaseParams
+from engine import Plan, Release, ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
@@ -26,6 +26,8 @@ class Preview:
     before_after: dict[str, Figure] = field(default_factory=dict)
     #: disclosure risk of the original records and of the release: (measure, before, after)
     risk: list[tuple[str, str, str]] = field(default_factory=list)
+    #: the plan the release was made from (why the classes came out as they did)
+    plan: Plan | None = None
 
 
 def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
@@ -53,11 +55,14 @@ def build_preview(
 
     ``theme`` gives the figures the colours of the window they are shown in.
     """
-    from engine import anonymize
+    from engine import anonymize, plan
 
-    release = anonymize(data, params, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    planned = plan(data, params, progress=scaled(progress, 0.0, 0.05), cancel=cancel)
+    release = anonymize(
+        data, params, plan=planned, progress=scaled(progress, 0.05, 0.9), cancel=cancel
+    )
     risk = release_risk(release)
-    preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]))
+    preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]), plan=planned)
     builders = {
         "buckets": lambda r: plots.bucket_histogram(r, theme=theme),
         "class_sizes": lambda r: plots.class_size_histogram(r, theme=theme),

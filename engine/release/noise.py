@@ -476,7 +476,7 @@ def noise_release(
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
     rng = np.random.default_rng(params.seed)
-    table = build_release(
+    table, source_rows = build_release(
         clean,
         qi=qi,
         keep=[*params.keep, *confidential],
@@ -560,6 +560,7 @@ def noise_release(
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
+        source_rows=source_rows,
         params=params,
         summary=summary,
         verification=verification,
