@@ -310,3 +310,17 @@ class ColumnSizer(QObject):
             visual += 1
         self.measured += done
         return done
+
+
+class Lead(QLabel):
+    """The sentence a page leads with: word-wrapped, a little larger than the body text."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.setFont(font)

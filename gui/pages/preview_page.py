@@ -181,17 +181,19 @@ class PreviewPage(QWizardPage):
         buckets_label.setBuddy(self.n_buckets)
         controls.addWidget(buckets_label)
         controls.addWidget(self.n_buckets)
+        controls.addWidget(self.rerun)
+        controls.addWidget(self.status, 1)
+        controls.addWidget(HelpButton("step-4-preview", self))
+        release_format = QHBoxLayout()
         qi_label = QLabel(self.tr("&Quasi-identifiers as:"))
         qi_label.setBuddy(self.qi_output)
-        controls.addWidget(qi_label)
-        controls.addWidget(self.qi_output)
+        release_format.addWidget(qi_label)
+        release_format.addWidget(self.qi_output)
         conf_label = QLabel(self.tr("&Confidential as:"))
         conf_label.setBuddy(self.confidential_output)
-        controls.addWidget(conf_label)
-        controls.addWidget(self.confidential_output)
-        controls.addWidget(self.rerun)
-        controls.addStretch(1)
-        controls.addWidget(HelpButton("step-4-preview", self))
+        release_format.addWidget(conf_label)
+        release_format.addWidget(self.confidential_output)
+        release_format.addStretch(1)
 
         self.summary = QTextBrowser()
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
@@ -278,8 +280,8 @@ class PreviewPage(QWizardPage):
         self.stale = StaleCover(splitter)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
+        layout.addLayout(release_format)
         layout.addWidget(self.format_help)
-        layout.addWidget(self.status)
         layout.addWidget(splitter, 1)
 
     # --- wizard protocol ---------------------------------------------------------------
@@ -511,14 +513,9 @@ class PreviewPage(QWizardPage):
         note_heading = translate("PreviewPage", "Please note")
         risk_heading = translate("PreviewPage", "Disclosure risk (original → release)")
         buckets_heading = translate("PreviewPage", "Buckets")
-        verdict = (
-            translate("PreviewPage", "Verified")
-            if v.ok
-            else translate("PreviewPage", "Not verified")
-        )
         parts = [
             f"<p class='plain'>{esc(words)}</p>",
-            f"<p><b>{mark} {esc(verdict)}:</b> {esc(v.message)}</p>",
+            f"<p><b>{mark} {esc(v.message)}</b></p>",
         ]
         if reason and v.k > p.k:
             parts.append(

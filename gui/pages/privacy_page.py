@@ -44,7 +44,7 @@ from gui.engine_process import run_engine
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import Hint, rich_text_css
+from gui.widgets import Hint, Lead, rich_text_css
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -160,6 +160,11 @@ class PrivacyPage(QWizardPage):
             ),
             "laplace",
         )
+        # the labels are long (and longer in Spanish and French): the box may elide them
+        self.mechanism.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.mechanism.setMinimumContentsLength(24)
         self.mechanism.setToolTip(
             self.tr(
                 "How the confidential values are protected: grouped into buckets "
@@ -281,10 +286,8 @@ class PrivacyPage(QWizardPage):
         QVBoxLayout(explain).addWidget(explain_text)
 
         # right: plain words first, then the guarantees with their sources under "Details"
-        self.summary = QTextBrowser()
-        self.summary.setOpenExternalLinks(False)
+        self.summary = Lead()
         self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
-        self.summary.setMinimumHeight(120)
         self.details_toggle = QToolButton()
         self.details_toggle.setText(
             self.tr("Details: every guarantee, its assumption and its source")
@@ -303,24 +306,27 @@ class PrivacyPage(QWizardPage):
             )
         )
         self.details.hide()
-        calc_box = QGroupBox(self.tr("In plain words"))
-        calc_layout = QVBoxLayout(calc_box)
-        top = QHBoxLayout()
-        top.addStretch(1)
-        top.addWidget(HelpButton("step-3-privacy-level", self))
-        calc_layout.addLayout(top)
-        calc_layout.addWidget(self.summary, 2)
-        calc_layout.addWidget(self.details_toggle)
-        calc_layout.addWidget(self.details, 5)
+        words_box = QGroupBox(self.tr("In plain words"))
+        words_layout = QHBoxLayout(words_box)
+        words_layout.addWidget(self.summary, 1)
+        words_layout.addWidget(
+            HelpButton("step-3-privacy-level", self), 0, Qt.AlignmentFlag.AlignTop
+        )
 
         left = QVBoxLayout()
         left.addWidget(params)
         left.addWidget(feas_box)
-        left.addWidget(explain)
         left.addStretch(1)
+        right = QVBoxLayout()
+        right.addWidget(words_box)
+        right.addWidget(self.details_toggle)
+        right.addWidget(self.details, 1)
+        right.addWidget(explain)
+        self._right_stretch = QWidget()
+        right.addWidget(self._right_stretch, 1)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 5)
-        layout.addWidget(calc_box, 4)
+        layout.addLayout(right, 4)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -533,7 +539,7 @@ class PrivacyPage(QWizardPage):
         self.feasibility.set_warning(True)
         self.one_class_box.hide()
         self.class_sizes.hide()
-        self._set_rich(self.summary, "")
+        self.summary.setText("")
         self._set_rich(self.details, "")
 
     def _show_plan(self, plan: Plan) -> None:
@@ -547,8 +553,7 @@ class PrivacyPage(QWizardPage):
             for fix in feas.fixes:
                 self._add_fix(fix)
             return
-        words = " ".join(p.text(translate_words) for p in plan_words(plan))
-        self._set_rich(self.summary, f"<p class='plain'>{html.escape(words)}</p>")
+        self.summary.setText(" ".join(p.text(translate_words) for p in plan_words(plan)))
         reason = plan.class_sizes.reason
         one_class = plan.class_sizes.max_classes == 1
         self.one_class_box.setVisible(one_class)
@@ -624,6 +629,7 @@ class PrivacyPage(QWizardPage):
 
     def _toggle_details(self, shown: bool) -> None:
         self.details.setVisible(shown)
+        self._right_stretch.setVisible(not shown)
         self.details_toggle.setArrowType(
             Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
         )
