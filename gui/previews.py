@@ -17,6 +17,16 @@ from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark a progress message for translation (this module runs in the engine process, which
+    loads no Qt; the progress panel translates the message when it shows it)."""
+    return text
+
+
+DRAWING = QT_TRANSLATE_NOOP("Progress", "Drawing the previews")
+DONE = QT_TRANSLATE_NOOP("Progress", "Done")
+
+
 @dataclass
 class Preview:
     """A release and its figures, all built away from the GUI thread."""
@@ -72,12 +82,12 @@ def build_preview(
         first = params.confidential[0]
         builders["buckets"] = lambda r: plots.qi_before_after(r, first, theme=theme)
     for i, (name, build) in enumerate(builders.items()):
-        step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
+        step(progress, cancel, 0.9 + 0.02 * i, DRAWING)
         preview.figures[name] = settle(build(release), size_px)
     for column in params.qi:
-        step(progress, cancel, 0.96, "Drawing the previews")
+        step(progress, cancel, 0.96, DRAWING)
         ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
         figure = plots.qi_before_after(release, column, theme=theme)
         preview.before_after[column] = settle(figure, ba_size)
-    step(progress, cancel, 1.0, "Done")
+    step(progress, cancel, 1.0, DONE)
     return preview

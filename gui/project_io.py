@@ -42,7 +42,7 @@ def project_from_session(session: Session, *, output: str | Path | None = None) 
     """The project describing the wizard's current choices (InputError when incomplete)."""
     info = session.info
     if session.path is None or session.data is None or info is None:
-        raise InputError("Open a data file before saving a project.")
+        raise InputError(translate("Project", "Open a data file before saving a project."))
     return new_project(
         session.path,
         session.params,

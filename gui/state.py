@@ -179,9 +179,9 @@ def read_and_analyse(
     from engine.progress import scaled, step
 
     result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
-    step(progress, cancel, 0.9, "Looking at the columns")
+    step(progress, cancel, 0.9, QT_TRANSLATE_NOOP("Progress", "Looking at the columns"))
     analysis = analyse_columns(result.data)
-    step(progress, cancel, 1.0, "Read")
+    step(progress, cancel, 1.0, QT_TRANSLATE_NOOP("Progress", "Read"))
     return result, analysis
 
 

@@ -11,7 +11,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QGuiApplication
 
 from gui.theme import muted_text
@@ -32,6 +38,11 @@ def format_value(value: Any) -> str:
             return str(int(value))
         return f"{value:.6g}"
     return str(value)
+
+
+def missing_text() -> str:
+    """How a missing value reads in the app's language."""
+    return QCoreApplication.translate("DataFrameModel", "(missing)")
 
 
 _muted: dict[int, QBrush] = {}
@@ -102,7 +113,8 @@ class DataFrameModel(QAbstractTableModel):
         if not index.isValid():
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return format_value(self.value(index.row(), index.column()))
+            text = format_value(self.value(index.row(), index.column()))
+            return missing_text() if text == MISSING_TEXT else text
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if self._is_numeric(index.column()):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

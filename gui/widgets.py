@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,8 +40,8 @@ class ProgressPanel(QFrame):
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(True)
         self.bar.setFormat("%p%")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running task; nothing is written (Esc)")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the running task; nothing is written (Esc)"))
         self.cancel_button.setShortcut(Qt.Key.Key_Escape)
         self.cancel_button.clicked.connect(self._cancel)
         layout = QHBoxLayout(self)
@@ -54,15 +56,17 @@ class ProgressPanel(QFrame):
         self.hide()
 
     def _show(self, title: str) -> None:
-        self.title.setText(f"<b>{title}</b>")
+        self.title.setText(f"<b>{html.escape(title)}</b>")
         self.cancel_button.setEnabled(True)
-        self.cancel_button.setText("Cancel")
+        self.cancel_button.setText(self.tr("Cancel"))
         self.show()
 
     def _update(self, fraction: float, message: str) -> None:
         self.bar.setValue(round(fraction * 1000))
         if message:
-            self.message.setText(message)
+            # the app's own steps are marked for translation in the context "Progress"; the
+            # engine's stay in English
+            self.message.setText(QCoreApplication.translate("Progress", message))
 
     def _busy(self, busy: bool) -> None:
         if busy:
@@ -73,7 +77,7 @@ class ProgressPanel(QFrame):
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)
-        self.cancel_button.setText("Cancelling…")
+        self.cancel_button.setText(self.tr("Cancelling…"))
         self.runner.cancel()
 
 

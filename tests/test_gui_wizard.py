@@ -285,7 +285,7 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
     tag(window, SAMPLE_ROLES)
     window.wizard.next()
     page = window.wizard.privacy_page
-    page.mechanism.setCurrentIndex(page.mechanism.findData("laplace"))
+    page.set_mechanism("laplace")
     page.epsilon.setValue(1.0)
     page.k.setValue(5)
     page.bounds.setText("income=0:oops")

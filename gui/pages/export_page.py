@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -296,7 +296,7 @@ class ExportPage(QWizardPage):
                     cancel=cancel,
                 )
                 if report_path is not None:
-                    step(progress, cancel, 0.8, "Writing the report")
+                    step(progress, cancel, 0.8, QT_TRANSLATE_NOOP("Progress", "Writing the report"))
                     write_report(
                         release,
                         report_path,

@@ -197,7 +197,7 @@ class PreviewPage(QWizardPage):
 
         self.summary = QTextBrowser()
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
-        self.summary.setMinimumWidth(260)
+        self.summary.setMinimumWidth(280)
         self.details_toggle = QToolButton()
         self.details_toggle.setText(self.tr("Details: guarantees and their sources"))
         self.details_toggle.setCheckable(True)
@@ -276,6 +276,7 @@ class PreviewPage(QWizardPage):
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
+        splitter.setSizes([320, 780])
         self.results = splitter
         self.stale = StaleCover(splitter)
         layout = QVBoxLayout(self)
@@ -577,13 +578,12 @@ class PreviewPage(QWizardPage):
                 )
         if summary.seconds is not None:
             rows.append((translate("PreviewPage", "time"), f"{number(summary.seconds, 2)} s", ""))
-        parts.append("<table cellpadding='3'>")
+        # one line per figure (a table's narrow columns would break the words)
+        line = translate("PreviewPage", "{name}: {value}")
         for name, value, note in rows:
-            parts.append(
-                f"<tr><td>{esc(name)}</td><td align='right'><b>{esc(value)}</b></td>"
-                f"<td class='muted'>{esc(note)}</td></tr>"
-            )
-        parts.append("</table>")
+            muted = f" <span class='muted'>({esc(note)})</span>" if note else ""
+            shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
+            parts.append(f"<div>{shown}{muted}</div>")
         if release.warnings:
             parts.append(f"<h4>{esc(note_heading)}</h4><ul>")
             parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings if w != reason)

@@ -18,11 +18,11 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -149,29 +149,39 @@ class PrivacyPage(QWizardPage):
                 "least k records, so no one can be singled out by them."
             )
         )
-        self.mechanism = QComboBox()
-        self.mechanism.addItem(
-            self.tr("Buckets: t-closeness by grouping (exact guarantee, default)"), "buckets"
-        )
-        self.mechanism.addItem(
+        # the two routes as radio buttons, each with a line that says what it does (a combo
+        # box would cut the longer labels of the translations)
+        self.by_buckets = QRadioButton(self.tr("Bu&ckets: t-closeness by grouping"))
+        self.by_noise = QRadioButton(self.tr("N&oise: ε-differential privacy"))
+        self.by_buckets.setToolTip(
             self.tr(
-                "Noise: ε-differential privacy (Laplace on numbers, randomized response on "
-                "categories)"
-            ),
-            "laplace",
-        )
-        # the labels are long (and longer in Spanish and French): the box may elide them
-        self.mechanism.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.mechanism.setMinimumContentsLength(24)
-        self.mechanism.setToolTip(
-            self.tr(
-                "How the confidential values are protected: grouped into buckets "
-                "(t-closeness), or released with random noise (ε-differential privacy: "
-                "Laplace noise on numbers, randomized response on categories)"
+                "The confidential values are grouped into buckets and each group keeps every "
+                "bucket close to its share in the whole file (t-closeness)"
             )
         )
+        self.by_noise.setToolTip(
+            self.tr(
+                "Each confidential value is released with random noise (ε-differential "
+                "privacy): Laplace noise on numbers, randomized response on categories"
+            )
+        )
+        mechanisms = QButtonGroup(self)
+        mechanisms.addButton(self.by_buckets)
+        mechanisms.addButton(self.by_noise)
+        self.by_buckets.setChecked(True)
+        self.buckets_note = Hint(self.tr("exact guarantee, checked on the released file (default)"))
+        self.noise_note = Hint(self.tr("Laplace on numbers, randomized response on categories"))
+        mechanism_box = QVBoxLayout()
+        mechanism_box.setSpacing(0)
+        for button, note in (
+            (self.by_buckets, self.buckets_note),
+            (self.by_noise, self.noise_note),
+        ):
+            note.setIndent(
+                self.style().pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth) + 8
+            )
+            mechanism_box.addWidget(button)
+            mechanism_box.addWidget(note)
         self.n_buckets = QSpinBox()
         self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
         self.n_buckets.setSpecialValueText(self.tr("automatic"))
@@ -201,7 +211,7 @@ class PrivacyPage(QWizardPage):
                 "used: a column without public bounds needs them estimated privately (below)."
             )
         )
-        self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, spending"))
+        self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, using"))
         self.private_bounds.setToolTip(
             self.tr(
                 "For a numeric confidential column without public bounds: estimate its limits "
@@ -212,7 +222,7 @@ class PrivacyPage(QWizardPage):
         self.private_share = QSpinBox()
         self.private_share.setRange(1, 99)
         self.private_share.setValue(DEFAULT_PRIVATE_SHARE)
-        self.private_share.setSuffix(self.tr(" % of ε"))
+        self.private_share.setSuffix(" %")
         self.private_share.setToolTip(self.private_bounds.toolTip())
         self.seed = QLineEdit()
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
@@ -235,13 +245,15 @@ class PrivacyPage(QWizardPage):
         form.addRow(self.tr("Privacy level:"), _wrap(row_t))
         form.addRow("", _wrap(row_e))
         form.addRow(self.tr("Smallest group size &k:"), self.k)
-        form.addRow(self.tr("Mechanism:"), self.mechanism)
-        form.addRow(self.tr("&Buckets:"), self.n_buckets)
+        form.addRow(self.tr("Mechanism:"), _wrap(mechanism_box))
+        form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
         form.addRow("", self.insensitive)
         form.addRow(self.tr("Public bounds:"), self.bounds)
         row_private = QHBoxLayout()
         row_private.addWidget(self.private_bounds)
         row_private.addWidget(self.private_share)
+        self.private_share_label = QLabel(self.tr("of ε"))
+        row_private.addWidget(self.private_share_label)
         row_private.addStretch(1)
         form.addRow("", _wrap(row_private))
         form.addRow(self.tr("Random seed:"), self.seed)
@@ -289,9 +301,7 @@ class PrivacyPage(QWizardPage):
         self.summary = Lead()
         self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
         self.details_toggle = QToolButton()
-        self.details_toggle.setText(
-            self.tr("Details: every guarantee, its assumption and its source")
-        )
+        self.details_toggle.setText(self.tr("Details: guarantees, assumptions and sources"))
         self.details_toggle.setCheckable(True)
         self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
@@ -337,7 +347,7 @@ class PrivacyPage(QWizardPage):
             self.epsilon.valueChanged,
             self.k.valueChanged,
             self.by_t.toggled,
-            self.mechanism.currentIndexChanged,
+            self.by_noise.toggled,
             self.n_buckets.valueChanged,
             self.insensitive.toggled,
             self.bounds.textChanged,
@@ -364,7 +374,8 @@ class PrivacyPage(QWizardPage):
             self.k,
             self.by_t,
             self.by_epsilon,
-            self.mechanism,
+            self.by_buckets,
+            self.by_noise,
             self.n_buckets,
             self.bounds,
             self.insensitive,
@@ -384,7 +395,8 @@ class PrivacyPage(QWizardPage):
         self.k.setValue(p.k)
         self.by_epsilon.setChecked(p.epsilon is not None)
         self.by_t.setChecked(p.epsilon is None)
-        self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(p.mechanism)))
+        self.by_noise.setChecked(p.noise)
+        self.by_buckets.setChecked(not p.noise)
         self.n_buckets.setValue(p.n_buckets or 0)
         self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
         self.insensitive.setChecked(p.insensitive)
@@ -395,6 +407,14 @@ class PrivacyPage(QWizardPage):
         for w in widgets:
             w.blockSignals(False)
         self._enable()
+
+    @property
+    def mechanism(self) -> str:
+        """The mechanism chosen: "buckets" or "laplace" (the noise route)."""
+        return "laplace" if self.by_noise.isChecked() else "buckets"
+
+    def set_mechanism(self, mechanism: str) -> None:
+        (self.by_noise if mechanism != "buckets" else self.by_buckets).setChecked(True)
 
     def isComplete(self) -> bool:
         plan = self.current_plan
@@ -426,7 +446,7 @@ class PrivacyPage(QWizardPage):
             self._timer.start()
 
     def _enable(self) -> None:
-        noise = self.mechanism.currentData() != "buckets"
+        noise = self.by_noise.isChecked()
         self.by_t.setEnabled(not noise)
         self.t.setEnabled(not noise and self.by_t.isChecked())
         self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
@@ -435,10 +455,11 @@ class PrivacyPage(QWizardPage):
         self.bounds.setEnabled(noise)
         self.private_bounds.setEnabled(noise)
         self.private_share.setEnabled(noise and self.private_bounds.isChecked())
+        self.private_share_label.setEnabled(noise)
 
     def _store(self) -> None:
         """Turn the widgets into parameters; keep why they do not make valid ones."""
-        noise = self.mechanism.currentData() != "buckets"
+        noise = self.by_noise.isChecked()
         if noise and not self.by_epsilon.isChecked():
             self.by_epsilon.blockSignals(True)
             self.by_epsilon.setChecked(True)
@@ -448,7 +469,7 @@ class PrivacyPage(QWizardPage):
             private = self.private_share.value() / 100 if self.private_bounds.isChecked() else None
             changes: dict[str, Any] = {
                 "k": int(self.k.value()),
-                "mechanism": str(self.mechanism.currentData()),
+                "mechanism": self.mechanism,
                 "seed": ReleaseParams.parse("seed", self.seed.text()),
                 "insensitive": noise and self.insensitive.isChecked(),
                 "resample_until_t": self.session.params.resample_until_t if noise else None,
