@@ -53,6 +53,8 @@ def previewed(qtbot, window, sample_workbook) -> MainWindow:
 def assert_stale(window: MainWindow) -> None:
     page = window.wizard.preview_page
     assert page.stale.isVisible(), "old results are shown as if current"
+    assert page.stale.geometry() == page.results.rect(), "the cover does not lie over them"
+    assert page.tabs.width() > page.results.width() / 2  # and takes no room from them
     assert "Out of date" in page.stale.label.text()
     assert not next_enabled(window)
 

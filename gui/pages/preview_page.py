@@ -277,13 +277,18 @@ class PreviewPage(QWizardPage):
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
         splitter.setSizes([320, 780])
-        self.results = splitter
-        self.stale = StaleCover(splitter)
+        # the cover lies over the results; it is a child of a plain holder, not of the
+        # splitter (which would take it for a third pane)
+        self.results = QWidget()
+        holder = QVBoxLayout(self.results)
+        holder.setContentsMargins(0, 0, 0, 0)
+        holder.addWidget(splitter)
+        self.stale = StaleCover(self.results)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
         layout.addLayout(release_format)
         layout.addWidget(self.format_help)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.results, 1)
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:

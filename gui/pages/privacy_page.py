@@ -282,7 +282,7 @@ class PrivacyPage(QWizardPage):
         feas_layout.addLayout(self.fixes)
         feas_layout.addWidget(self.applied)
 
-        explain = QGroupBox(self.tr("What k, t and ε mean"))
+        explain = self.explain = QGroupBox(self.tr("What k, t and ε mean"))
         explain_text = Hint(
             self.tr(
                 "<b>k</b>: records are grouped so that each released combination of "
@@ -574,7 +574,7 @@ class PrivacyPage(QWizardPage):
             for fix in feas.fixes:
                 self._add_fix(fix)
             return
-        self.summary.setText(" ".join(p.text(translate_words) for p in plan_words(plan)))
+        self.summary.setText("\n".join(p.text(translate_words) for p in plan_words(plan)))
         reason = plan.class_sizes.reason
         one_class = plan.class_sizes.max_classes == 1
         self.one_class_box.setVisible(one_class)
@@ -651,6 +651,7 @@ class PrivacyPage(QWizardPage):
     def _toggle_details(self, shown: bool) -> None:
         self.details.setVisible(shown)
         self._right_stretch.setVisible(not shown)
+        self.explain.setVisible(not shown)
         self.details_toggle.setArrowType(
             Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
         )
