@@ -59,6 +59,23 @@ REAL = {
 }
 
 
+#: small files with tight settings (t near 1 forces classes of hundreds of records): the
+#: census extract of the issue had 29,501 records and 5 QIs
+TIGHT_ROWS = 29_501
+TIGHT_CASES = ((1.05, 500), (2.0, 50))
+
+
+def tight_data(rows: int):
+    """The synthetic census with a fifth QI (sex), for the tight-settings cases."""
+    import numpy as np
+
+    from benchmarks.synthetic import generate
+
+    data = generate(rows, seed=1)
+    data["sex"] = np.random.default_rng(1).choice(["F", "M"], rows)
+    return data, {**SYNTHETIC, "qi": [*SYNTHETIC["qi"], "sex"]}
+
+
 def _peak_rss_mb() -> float:
     # ru_maxrss is in kilobytes on Linux, bytes on macOS
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -77,6 +94,8 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
 
         data = generate(rows, seed=0)
         spec = SYNTHETIC
+    elif name == "tight":
+        data, spec = tight_data(rows)
     else:
         spec = REAL[name]
         path = real_data(spec["file"])
@@ -296,22 +315,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         release = workdir / "release-10k.csv"
-        jobs = [("synthetic", n) for n in sizes]
+        jobs = [("synthetic", n, args.t, args.k) for n in sizes]
         for name, spec in REAL.items():
             if real_data(spec["file"]) is None:
                 print(absent(spec["file"], name))
             else:
-                jobs.append((name, 0))
-        for name, rows in jobs:
+                jobs.append((name, 0, args.t, args.k))
+        jobs += [("tight", TIGHT_ROWS, t, k) for t, k in TIGHT_CASES]
+        for name, rows, t, k in jobs:
             keep = str(release) if (name == "synthetic" and rows == min(sizes)) else "-"
             try:
-                row = _worker([name, str(rows), str(args.t), str(args.k), keep])
+                row = _worker([name, str(rows), str(t), str(k), keep])
             except RuntimeError as err:
                 print(f"{name:<10} {rows:>9} failed: {err}")
                 continue
+            row.update(t_asked=t, k_asked=k)
             report["cases"].append(row)
+            label = row["case"] if name != "tight" else f"t{t:g}/k{k}"
             print(
-                f"{row['case']:<10} {row['rows']:>9,} {row['seconds']:>8.2f} "
+                f"{label:<10} {row['rows']:>9,} {row['seconds']:>8.2f} "
                 f"{row['peak_rss_mb']:>8.0f} {row['qi_sse_sst_pct']:>9.2f} {row['k']:>4} "
                 f"{row['t']:>6.3f} {row['classes']:>8,} {row['path']}",
                 flush=True,

@@ -138,6 +138,8 @@ def test_sigterm_while_writing_csv_removes_both_temporary_files(
         os.kill(os.getpid(), signal.SIGTERM)
 
     monkeypatch.setattr(engine.io.write, "_write_csv", write_then_get_killed)
+    # the pandas writer, not pyarrow's (engine.io.csvfast), is the one patched to be killed
+    monkeypatch.setattr(engine.io.write, "write_csv", lambda *args, **kwargs: False)
     assert main(["anonymize", str(data), "-o", str(tmp_path / "out.csv"), *RELEASE_ARGS]) == 143
     assert seen[0]  # the release's staged file existed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["survey.csv"]

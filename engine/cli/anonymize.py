@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
     p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
     add_release_arguments(p)
+    add_cluster_argument(p)
     p.set_defaults(func=run)
 
 
@@ -52,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
     params = params_from_args(args)
     if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:
         raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:
+        return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
     outputs = release_outputs(args.output, report=args.report, summary=args.summary)
     check_outputs(outputs, inputs=[args.input])
@@ -80,6 +85,33 @@ def run(args: argparse.Namespace) -> int:
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
         print(f"note: {note}", file=sys.stderr)
     for warning in release.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
+    """The same release computed on a Dask cluster (engine.distributed)."""
+    from engine.distributed.run import anonymize_file
+
+    if args.report:
+        raise InputError("--report is not available with --cluster yet; use --summary FILE.json.")
+    summary, _, _ = anonymize_file(
+        backend, args.input, params, args.output, sep=getattr(args, "sep", None),
+        progress=args.progress,
+    )  # fmt: skip
+    if args.summary:
+        from engine.io.outputs import Output, write_outputs
+
+        with write_outputs([Output(Path(args.summary), "summary")]) as stage:
+            stage.write_utf8(
+                args.summary, json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
+            )
+    b = summary.backend or {}
+    print(
+        release_line(summary, args.output)
+        + f" Computed on Dask: {b.get('workers')} workers, {b.get('partitions')} partitions."
+    )
+    for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0
 

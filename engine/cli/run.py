@@ -41,7 +41,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--check", action="store_true", help="only check the input's checksum")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "--cluster",
+        metavar="local[:N]|tcp://HOST:PORT",
+        help="compute on a Dask cluster (overrides the project's backend field)",
+    )
     p.set_defaults(func=run)
+
+
+def project_backend(path: Path, override: str | None):
+    """Where to compute: ``--cluster``, else the project's ``backend`` field (this computer).
+
+    The field is ``"backend": {"cluster": "local:4"}`` (or a scheduler address): where a
+    release is computed, not what is released, so it is kept apart from the parameters.
+    """
+    import json
+
+    from engine.distributed.cluster import Backend, parse_cluster
+
+    if override:
+        return parse_cluster(override)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Backend()
+    field = doc.get("backend") if isinstance(doc, dict) else None
+    return Backend.from_dict(field if isinstance(field, dict) else None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
     if output is None:
         raise InputError("The project names no release file; give one with -o FILE.csv.")
     report = args.report or project.report
+    backend = project_backend(args.project, args.cluster)
+    if backend.distributed:
+        return _run_on_cluster(args, project, backend, output, report)
     # every output is checked before the run, and written together after it
     outputs = release_outputs(output, report=report)
     inputs = [project.input.path, args.project]
@@ -90,6 +118,27 @@ def run(args: argparse.Namespace) -> int:
         if report is not None:
             written.append(write_report(release, report, input_info=info, stage=stage))
     ver = release.verification
+    if not args.quiet:
+        print(ver.message, file=sys.stderr)
+    print("Wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _run_on_cluster(args, project, backend, output, report) -> int:
+    from engine.distributed.run import anonymize_file
+    from engine.errors import InputError
+    from engine.report.project import InputChangedError, check_input
+
+    if report is not None:
+        raise InputError("A release report is not available with a cluster yet; drop --report.")
+    try:
+        check_input(project)
+    except InputChangedError as err:
+        if not args.accept_changed_input:
+            raise
+        print(f"tclose run: warning: {err.message}", file=sys.stderr)
+    sep = project.input.read_options().get("sep")
+    _, ver, written = anonymize_file(backend, project.input.path, project.params, output, sep=sep)
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))

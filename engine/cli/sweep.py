@@ -16,6 +16,7 @@ import re
 import sys
 from pathlib import Path
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", type=Path, metavar="PLOT.png", help="also draw the curves")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_release_arguments(p, grid=True)
+    add_cluster_argument(p)
     p.set_defaults(func=run)
 
 
@@ -65,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("Give the k values of the sweep with --k, e.g. --k 5,10.")
     level = {"t": ts[0]} if ts else {"epsilon": epsilons[0]} if epsilons else {}
     params = params_from_args(args, k=ks[0], **level)
+    backend = parse_cluster(args.cluster)
     outputs = [Output(args.output, "table")]
     if args.plot is not None:
         outputs.append(Output(args.plot, "plot"))
     check_outputs(outputs, inputs=[args.input])  # before the sweep, which takes a while
-    imported = read_table(args.input, **read_options(args))
     last = [""]
 
     def progress(fraction: float, message: str) -> None:
@@ -77,9 +79,21 @@ def run(args: argparse.Namespace) -> int:
             last[0] = message
             print(f"tclose sweep: {message}", file=sys.stderr)
 
-    table = run_sweep(
-        imported.data, params, ts=ts or None, epsilons=epsilons or None, ks=ks, progress=progress
-    )
+    if backend.distributed:
+        from engine.distributed.cluster import connect
+        from engine.distributed.release import anonymize_on_cluster
+
+        with connect(backend) as client:
+
+            def on_cluster(point, **kwargs):
+                return anonymize_on_cluster(client, args.input, point, sep=args.sep, **kwargs)
+
+            table = run_sweep(None, params, ts=ts or None, epsilons=epsilons or None, ks=ks,
+                              progress=progress, release_fn=on_cluster)  # fmt: skip
+    else:
+        imported = read_table(args.input, **read_options(args))
+        table = run_sweep(imported.data, params, ts=ts or None, epsilons=epsilons or None,
+                          ks=ks, progress=progress)  # fmt: skip
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")
         if args.plot is not None:

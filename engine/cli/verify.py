@@ -10,6 +10,7 @@ import argparse
 import math
 import sys
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
 from engine.streams import json_text
 
@@ -24,13 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
             "(KBS 2015, Definition 4)."
         ),
     )
-    p.add_argument("release", metavar="RELEASE", help="released table (.csv or .xlsx)")
+    p.add_argument("release", metavar="RELEASE", help="released table (.csv, .xlsx, .parquet)")
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
     p.add_argument("--t", type=float, metavar="T", help="fail unless every class is t-close")
     p.add_argument("--k", type=int, metavar="K", help="fail unless every class has ≥ K records")
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
+    add_cluster_argument(p)
     p.set_defaults(func=run)
 
 
@@ -38,8 +40,15 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
     from engine.release.verify import verify_release
 
-    table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
-    v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:
+        from engine.distributed.run import verify_file
+
+        v = verify_file(backend, args.release, args.qi, args.confidential, t=args.t, k=args.k,
+                        sep=args.sep)  # fmt: skip
+    else:
+        table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
+        v = verify_release(table, args.qi, args.confidential, t=args.t, k=args.k)
     t = v.t
     out = {
         "k": v.k,

@@ -24,6 +24,7 @@ from engine.io.files import (
     open_checked,
 )
 from engine.io.info import ImportInfo, ImportResult
+from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
 from engine.io.stats import STATS_SUFFIXES, read_stats
 from engine.progress import CancelFn, ProgressFn, step
 
@@ -56,7 +57,10 @@ def read_table(
     lines).  ``memory_limit`` (bytes) replaces the measured free memory in the check
     that refuses files too large to read.  Raises InputError (never a partial table) and
     CancelledError when ``cancel()`` returns True.
+    A Parquet dataset folder is read whole, its parts in name order.
     """
+    if Path(path).is_dir() and is_parquet(Path(path)):
+        return _read_folder(Path(path), memory_limit, progress, cancel)
     path, head, size = open_checked(path)
     step(progress, cancel, 0.0, f"Reading {path.name}")
     suffix = path.suffix.lower()
@@ -95,6 +99,9 @@ def _read_any(
 ) -> pd.DataFrame:
     """Dispatch on the file's content first and on its name second."""
     suffix = path.suffix.lower()
+    if head.startswith(PARQUET_MAGIC):
+        info.format = "parquet"
+        return read_parquet(path, memory_limit=memory_limit)
     if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
         if suffix not in EXCEL_SUFFIXES:
             info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
@@ -140,3 +147,14 @@ def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
             f"{path.name} is a damaged or truncated gzip file, so it cannot be read. Unpack "
             "it with another program to check it, or compress the CSV again."
         ) from exc
+
+
+def _read_folder(
+    path: Path, memory_limit: int | None, progress: ProgressFn | None, cancel: CancelFn | None
+) -> ImportResult:
+    """A Parquet dataset folder (the only kind of folder that holds one table)."""
+    step(progress, cancel, 0.0, f"Reading {path.name}")
+    data = read_parquet(path, memory_limit=memory_limit)
+    info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1])
+    step(progress, cancel, 1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    return ImportResult(data, info)

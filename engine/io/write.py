@@ -31,7 +31,9 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
+from engine.io.csvfast import write_csv
 from engine.io.outputs import Output, Staging, write_outputs
+from engine.io.parquet import write_parquet
 from engine.progress import CancelFn, ProgressFn, step
 from engine.version import __version__
 
@@ -62,7 +64,7 @@ def is_formula_like(value: object) -> bool:
 
 
 #: the kinds of file a release can be written as
-RELEASE_SUFFIXES = (".xlsx", ".csv", ".tsv", ".txt")
+RELEASE_SUFFIXES = (".xlsx", ".csv", ".tsv", ".txt", ".parquet")
 REPORT_SUFFIXES = (".html", ".htm")
 
 
@@ -88,7 +90,9 @@ def release_outputs(
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in RELEASE_SUFFIXES:
-        raise InputError(f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv.")
+        raise InputError(
+            f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
+        )
     outputs = [Output(path, "release")]
     if suffix != ".xlsx":
         outputs.append(Output(sidecar_path(path), "metadata", replace_foreign))
@@ -167,8 +171,11 @@ def _stage_release(
     if path.suffix.lower() == ".xlsx":
         _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), progress, cancel)
         return
-    _write_csv(table, stage.temp(path), sep=sep, decimal=decimal, bom=bom, progress=progress,
-               cancel=cancel)  # fmt: skip
+    if path.suffix.lower() == ".parquet":
+        write_parquet(table, stage.temp(path), meta)
+    else:
+        _write_csv(table, stage.temp(path), sep=sep, decimal=decimal, bom=bom,
+                   progress=progress, cancel=cancel)  # fmt: skip
     payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
     stage.write_utf8(
         sidecar_path(path),
@@ -525,6 +532,8 @@ def _write_csv(
     cancel: CancelFn | None,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
+    if write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress, cancel=cancel):
+        return  # pyarrow's writer (engine.io.csvfast): the same guard, many times faster
     safe = table.copy(deep=False)
     for name in safe.columns:
         col = safe[name]

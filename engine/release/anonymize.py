@@ -93,6 +93,52 @@ def monotone_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
 SIZE_SAMPLE = 15_000
 
 
+def size_sample(n: int) -> np.ndarray:
+    """Positions of the records the class size is chosen on: all, or a fixed random sample.
+
+    Fixed (seeded with 0) so that the same file gives the same choice, on one machine or on a
+    cluster (which fetches these rows from its partitions).
+    """
+    if n <= SIZE_SAMPLE:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
+
+
+def choose_class_size(
+    Xs: np.ndarray,
+    cs: np.ndarray,
+    counts: np.ndarray,
+    k: int,
+    t: float,
+    *,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> tuple[int, np.ndarray | None]:
+    """(best minimum class size, its labels on the sample) over the candidates.
+
+    ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
+    file's bucket counts: each candidate is partitioned exactly on the sample against the
+    file's shares and the lowest QI loss wins (labels None when no candidate was feasible).
+    """
+    shares = counts / counts.sum()
+    sizes = monotone_size_candidates(counts, k, t)
+    best, best_loss, best_labels = sizes[0], math.inf, None
+    if len(sizes) == 1:
+        return best, None
+    for i, size in enumerate(sizes):
+        step(progress, cancel, i / len(sizes), "Choosing the class size")
+        if size > len(cs):
+            continue
+        try:
+            labels = tclose_partition(Xs, cs, size, t, shares=shares, cancel=cancel)
+        except InfeasibleError:  # the sample's bucket mix can stray from the file's
+            continue
+        loss = sse_sst(Xs, labels)
+        if loss < best_loss - 1e-12:
+            best, best_loss, best_labels = size, loss, labels
+    return best, best_labels
+
+
 def best_partition(
     X: np.ndarray,
     codes: np.ndarray,
@@ -111,28 +157,15 @@ def best_partition(
     records, block-wise (:func:`engine.release.blocks.use_blocks`) when the file is large.
     """
     counts = np.bincount(codes)
-    shares = counts / counts.sum()
-    sizes = monotone_size_candidates(counts, k, t)
     partition = tclose_blocks if use_blocks(X) else tclose_partition
-    if len(sizes) == 1:
+    if len(monotone_size_candidates(counts, k, t)) == 1:
         return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
     n = len(codes)
-    sample = np.arange(n)
-    if n > SIZE_SAMPLE:
-        sample = np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
-    Xs, cs = X[sample], codes[sample]
-    best, best_loss, best_labels = sizes[0], math.inf, None
-    for i, size in enumerate(sizes):
-        step(progress, cancel, 0.5 * i / len(sizes), "Choosing the class size")
-        if size > len(sample):
-            continue
-        try:
-            labels = tclose_partition(Xs, cs, size, t, shares=shares, cancel=cancel)
-        except InfeasibleError:  # the sample's bucket mix can stray from the file's
-            continue
-        loss = sse_sst(Xs, labels)
-        if loss < best_loss - 1e-12:
-            best, best_loss, best_labels = size, loss, labels
+    sample = size_sample(n)
+    best, best_labels = choose_class_size(
+        X[sample], codes[sample], counts, k, t, progress=scaled(progress, 0.0, 0.5),
+        cancel=cancel,
+    )  # fmt: skip
     if len(sample) == n and best_labels is not None:
         return best_labels
     return partition(
@@ -185,6 +218,10 @@ def anonymize(
         classes = _k_anonymous_classes(
             X, params.k, params.seed, scaled(progress, 0.1, 0.85), cancel
         )
+    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+    # release table is built: on a million records that is 176 MB less at the peak
+    qi_loss = sse_sst(X, classes)
+    del X
     step(progress, cancel, 0.85, "Building the release")
     rng = np.random.default_rng(params.seed)
     table, source_rows = build_release(
@@ -230,7 +267,7 @@ def anonymize(
         class_sizes=sizes,
         buckets=plan.buckets,
         information_loss=InformationLoss(
-            qi_sse_sst=sse_sst(X, classes),
+            qi_sse_sst=qi_loss,
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),

@@ -12,11 +12,14 @@ Each accepted change lowers the SSE, so the pass ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from engine.progress import CancelFn, ProgressFn, step
+
+if TYPE_CHECKING:
+    from scipy.spatial import cKDTree
 
 
 @dataclass(frozen=True)
@@ -226,40 +229,102 @@ class _Classes:
         return src_ok[:, None] & dst_ok & fits
 
     def best_swaps(
-        self, pi: np.ndarray, pb: np.ndarray, chunk: int = 50_000
+        self, pi: np.ndarray, pb: np.ndarray, cells: int = 1_000_000
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each pair (row pi, class pb): the best member of pb to exchange with, and the gain.
 
         SSE of a class = Σ|v|² − |Σv|²/size; an exchange keeps both sizes and the total Σ|v|²,
-        so its gain is the increase of |Σv|²/size summed over the two classes.
+        so its gain is the increase of |Σv|²/size summed over the two classes.  Pairs are taken
+        in chunks of about ``cells`` (pair, member) evaluations, so memory stays flat however
+        large the classes.  Classes larger than :data:`SWAP_EXACT_WIDTH` are searched among a
+        few candidates (:meth:`_swap_candidates`), else the cost would grow with the square of
+        the class size (t close to 1 forces classes of hundreds).
         """
-        X, sums, sizes, labels = self.X, self.sums, self.sizes, self.labels
+        sizes = self.sizes
         gain = np.full(len(pi), -np.inf)
         partner = np.full(len(pi), -1, dtype=np.int64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            sq = (sums * sums).sum(axis=1) / sizes
+            sq = (self.sums * self.sums).sum(axis=1) / sizes
+        width = int(sizes[pb].max(initial=1))
+        if width > SWAP_EXACT_WIDTH:
+            cand, pair_of = self._swap_candidates(self.labels[pi], pb, cells)
+        chunk = max(1, cells // min(width, SWAP_EXACT_WIDTH * 4))
         for lo in range(0, len(pi), chunk):
             i = pi[lo : lo + chunk]
             b = pb[lo : lo + chunk]
-            a = labels[i]
-            mem = self.members[b][:, : int(sizes[b].max(initial=1))]
-            x = X[i]
-            na, nb = sizes[a].astype(np.float64), sizes[b].astype(np.float64)
-            # gain(y) = const + y·w + |y|²·(1/na + 1/nb), expanding |S_a − x + y|²/na + …
-            ra, rb = sums[a] - x, sums[b] + x
-            const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
-            w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
-            safe = np.maximum(mem, 0)
-            g = np.einsum("cwd,cd->cw", X[safe], w)
-            g += self.sqnorm[safe] * (1.0 / na + 1.0 / nb)[:, None]
-            g += const[:, None]
-            g[mem < 0] = -np.inf
-            if self.bounds is not None:
-                g[~self._swap_allowed(i, a, b, mem)] = -np.inf
-            j = np.argmax(g, axis=1)
-            gain[lo : lo + chunk] = g[np.arange(len(i)), j]
+            if width > SWAP_EXACT_WIDTH:
+                mem = cand[pair_of[lo : lo + chunk]]
+            else:
+                mem = self.members[b][:, : int(sizes[b].max(initial=1))]
+            g, j = self._swap_gains(i, self.labels[i], b, mem, sq)
+            gain[lo : lo + chunk] = g
             partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
         return gain, partner
+
+    def _swap_gains(
+        self, i: np.ndarray, a: np.ndarray, b: np.ndarray, mem: np.ndarray, sq: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Exact gain of exchanging row i (class a) with each of ``mem`` (members of b, −1 =
+        none): the best gain and its column."""
+        X, sums, sizes = self.X, self.sums, self.sizes
+        x = X[i]
+        na, nb = sizes[a].astype(np.float64), sizes[b].astype(np.float64)
+        # gain(y) = const + y·w + |y|²·(1/na + 1/nb), expanding |S_a − x + y|²/na + …
+        ra, rb = sums[a] - x, sums[b] + x
+        const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
+        w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+        safe = np.maximum(mem, 0)
+        g = np.einsum("cwd,cd->cw", X[safe], w)
+        g += self.sqnorm[safe] * (1.0 / na + 1.0 / nb)[:, None]
+        g += const[:, None]
+        g[mem < 0] = -np.inf
+        if self.bounds is not None:
+            g[~self._swap_allowed(i, a, b, mem)] = -np.inf
+        j = np.argmax(g, axis=1)
+        return g[np.arange(len(i)), j], j
+
+    def _swap_candidates(
+        self, a: np.ndarray, b: np.ndarray, cells: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A few exchange partners in class b for the rows of class a, per class pair.
+
+        With x in a and y in b the gain is 2·y·(μa − μb) + c·|y|² − 2c·x·y + const(x), with
+        c = 1/|a| + 1/|b|: for large classes the terms that depend on x are small, so the best
+        partners are the members of b that score highest on 2·y·(μa − μb) + c·|y|², the same
+        for every row of a.  The best :data:`SWAP_CANDIDATES` of every bucket are kept (a
+        partner of another bucket may break the class bounds).  Every exchange is still judged
+        by its exact gain.  Returns (candidates per distinct pair, −1 padded; pair of every
+        row).
+        """
+        m = self.m
+        pairs, pair_of = np.unique(a * m + b, return_inverse=True)
+        pa, pb = pairs // m, pairs % m
+        centroids = self.centroids()
+        groups = (
+            [self.codes == j for j in range(self.bounds.low.shape[1])]
+            if self.bounds is not None
+            else [None]
+        )
+        per = SWAP_CANDIDATES
+        out = np.full((len(pairs), per * len(groups)), -1, dtype=np.int64)
+        width = int(self.sizes[pb].max(initial=1))
+        chunk = max(1, cells // width)
+        for lo in range(0, len(pairs), chunk):
+            ca, cb = pa[lo : lo + chunk], pb[lo : lo + chunk]
+            mem = self.members[cb][:, :width]
+            safe = np.maximum(mem, 0)
+            c = 1.0 / self.sizes[ca] + 1.0 / self.sizes[cb]
+            score = 2.0 * np.einsum("cwd,cd->cw", self.X[safe], centroids[ca] - centroids[cb])
+            score += self.sqnorm[safe] * c[:, None]
+            score[mem < 0] = -np.inf
+            for g, group in enumerate(groups):
+                sc = score if group is None else np.where(group[safe], score, -np.inf)
+                h = min(per, width)
+                top = np.argpartition(-sc, h - 1, axis=1)[:, :h]
+                picked = np.take_along_axis(mem, top, axis=1)
+                picked[~np.isfinite(np.take_along_axis(sc, top, axis=1))] = -1
+                out[lo : lo + chunk, g * per : g * per + h] = picked
+        return out, pair_of.ravel()
 
     def _swap_allowed(
         self, i: np.ndarray, a: np.ndarray, b: np.ndarray, mem: np.ndarray
@@ -387,8 +452,16 @@ class _Classes:
         return len(chosen)
 
 
+#: classes up to this size are searched whole for an exchange partner; larger ones among
+#: SWAP_CANDIDATES candidates per bucket (see _Classes._swap_candidates)
+SWAP_EXACT_WIDTH = 64
+SWAP_CANDIDATES = 8
+
+
 def _centroid_tree(state: _Classes) -> tuple[np.ndarray, cKDTree]:
     """A k-d tree over the centroids of the non-empty classes, and their class numbers."""
+    from scipy.spatial import cKDTree  # here: a million records never improve, never load it
+
     ids = np.flatnonzero(state.sizes > 0)
     return ids, cKDTree(state.centroids()[ids])
 

@@ -35,9 +35,18 @@ def sse_sst(X: np.ndarray, classes: np.ndarray) -> float:
         axis=1,
     ).reshape(len(sizes), X.shape[1])
     centroids = sums / np.maximum(sizes, 1)[:, None]
-    sse = float(((X - centroids[classes]) ** 2).sum())
-    sst = float(((X - X.mean(axis=0)) ** 2).sum())
+    mean = X.mean(axis=0)
+    sse = sst = 0.0
+    # in chunks: the squared differences of all rows at once took twice the size of X
+    for lo in range(0, len(X), _CHUNK):
+        part = X[lo : lo + _CHUNK]
+        sse += float(((part - centroids[classes[lo : lo + _CHUNK]]) ** 2).sum())
+        sst += float(((part - mean) ** 2).sum())
     return sse / sst if sst > 0 else 0.0
+
+
+#: rows per chunk of the loss sums
+_CHUNK = 65_536
 
 
 def class_size_stats(classes: np.ndarray | None = None, *, sizes=None) -> dict[str, Any]:

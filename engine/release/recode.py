@@ -49,7 +49,9 @@ def _by_class(values: np.ndarray, classes: np.ndarray) -> pd.core.groupby.Series
     return pd.Series(values).groupby(classes)
 
 
-def _numeric_centroid(series: pd.Series, ctype: ColumnType, classes: np.ndarray) -> pd.Series:
+def _numeric_centroid(
+    series: pd.Series, ctype: ColumnType, classes: np.ndarray, places: int | None = None
+) -> pd.Series:
     nums = numeric_values(series, ctype)
     means = _by_class(nums, classes).mean()
     if ctype == ColumnType.DATE:
@@ -57,7 +59,7 @@ def _numeric_centroid(series: pd.Series, ctype: ColumnType, classes: np.ndarray)
             lambda d: pd.NaT if pd.isna(d) else _EPOCH + pd.Timedelta(days=d)
         )
         return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
-    places = decimals(series)
+    places = decimals(series) if places is None else places
     per_class = means.round(places)
     out = pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
     if places == 0:
@@ -132,8 +134,13 @@ def recode_qi(
     orders: Mapping[str, Sequence[str]],
     classes: np.ndarray,
     mode: Literal["centroid", "range"] = "centroid",
+    places: Mapping[str, int] | None = None,
 ) -> pd.DataFrame:
-    """The released QI columns: one value per class (module doc)."""
+    """The released QI columns: one value per class (module doc).
+
+    ``places`` gives the decimals of numeric columns when ``data`` is one part of a file
+    (a cluster recodes partition by partition; the precision is the whole column's).
+    """
     out = {}
     for col in qi:
         series = data[col].reset_index(drop=True)
@@ -141,7 +148,7 @@ def recode_qi(
         if mode == "range":
             out[col] = _range(series, ctype, orders.get(col), classes)
         elif ctype in (ColumnType.NUMERIC, ColumnType.DATE):
-            out[col] = _numeric_centroid(series, ctype, classes)
+            out[col] = _numeric_centroid(series, ctype, classes, (places or {}).get(col))
         elif ctype == ColumnType.ORDINAL:
             out[col] = _ordinal_centroid(series, orders.get(col), classes)
         else:

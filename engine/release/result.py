@@ -275,6 +275,9 @@ class RunSummary:
     seconds: float | None = None
     #: the input file's name, when the caller knows it
     input: str | None = None
+    #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
+    #: "partitions": P} (engine.distributed)
+    backend: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""

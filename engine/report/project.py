@@ -243,6 +243,9 @@ def _text(section: Mapping[str, Any], key: str, where: str) -> str | None:
 _KEYS = frozenset(
     {"format", "format_version", "saved_by", "saved_at", "input", "params", "seed_policy"}
     | {"output", "notes"}
+    # where the release is computed ({"cluster": "local:4"}), read by `tclose run`; not a
+    # parameter of the release (engine.distributed.cluster.Backend)
+    | {"backend"}
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -94,6 +94,7 @@ def run_sweep(
     ks: Iterable[int],
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
+    release_fn: Callable[..., Any] | None = None,
 ) -> pd.DataFrame:
     """Plan and run every (level, k) of the grid (:func:`engine.release.plan.plan`, then
     :func:`engine.release.anonymize.anonymize`).
@@ -102,7 +103,8 @@ def run_sweep(
     Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
     both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
     sweep (CancelledError); a point the plan finds infeasible is recorded with the plan's
-    reason, not raised.
+    reason, not raised.  ``release_fn(params, progress=, cancel=)``, when given, computes each
+    point instead (a cluster computes it from the file; ``data`` is then None).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
     from engine.release.plan import plan
@@ -124,15 +126,20 @@ def run_sweep(
         }
         started = time.perf_counter()
         try:
-            planned = plan(data, point, cancel=cancel)
-            planned.raise_if_infeasible()
-            release = anonymize(
-                data,
-                point,
-                plan=planned,
-                progress=scaled(progress, i / n, (i + 1) / n),
-                cancel=cancel,
-            )
+            if release_fn is not None:
+                release = release_fn(
+                    point, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel
+                )
+            else:
+                planned = plan(data, point, cancel=cancel)
+                planned.raise_if_infeasible()
+                release = anonymize(
+                    data,
+                    point,
+                    plan=planned,
+                    progress=scaled(progress, i / n, (i + 1) / n),
+                    cancel=cancel,
+                )
         except (InfeasibleError, VerificationError) as err:
             row.update(feasible=False, message=err.message)
         else:

@@ -1,0 +1,256 @@
+"""Buckets of the confidential values from exact counts, on a cluster (KBS 2015 §6.1).
+
+The one-machine buckets (:func:`engine.release.buckets.make_buckets`) depend on the multiset
+of confidential values only, never on which record holds which.  So every partition counts
+its distinct values (:func:`value_counts`), the counts are summed, and ``make_buckets`` runs on
+the distinct values repeated by their counts (8 bytes per record and numeric column, on the
+client): the buckets, public cut points, labels and representatives are those of the one
+machine by construction (tested), and each partition finds its records' buckets by looking
+up their values.  The counts of the codes actually assigned drive the layout.
+
+A numeric column with more distinct values than :data:`DISTINCT_LIMIT` is cut on t-digest
+quantiles instead (crick; Dask's own quantiles are off by up to 20 % in rank): between two
+consecutive quantiles the column's public rounding rule (:class:`~engine.release.buckets.Scale`)
+picks a round cut, the cuts are used as value thresholds (ties are never split, and every
+bucket limit is a public round number, never a person's value), one exact pass counts the
+records between consecutive cuts, and those intervals are grouped like distinct values.  The
+representative (bucket median) is then the digest's estimate.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.release.buckets import Scale, make_buckets, split_sorted
+from engine.release.encode import numeric_values
+from engine.release.result import Buckets
+from engine.roles import ColumnType
+
+#: above this many distinct values a numeric confidential column is cut on t-digest quantiles
+DISTINCT_LIMIT = 10_000_000
+#: quantiles per bucket taken from the digest (the intervals the buckets are made of)
+DIGEST_RESOLUTION = 1000
+
+
+def _raw(data: pd.DataFrame, confidential: Sequence[str]) -> tuple[pd.DataFrame, np.ndarray]:
+    """The confidential columns as they are, and which records miss a value."""
+    frame = data[list(confidential)]
+    return frame, frame.isna().any(axis=1).to_numpy()
+
+
+def value_counts(
+    data: pd.DataFrame, confidential: Sequence[str], types: Mapping[str, ColumnType]
+) -> tuple[pd.DataFrame, int]:
+    """(distinct present value rows with a count column ``n``, records with a missing value)."""
+    del types  # counted as they are: make_buckets reads them as the one machine does
+    frame, missing = _raw(data, confidential)
+    counts = frame[~missing].value_counts(sort=False).rename("n").reset_index()
+    return counts, int(missing.sum())
+
+
+def merge_counts(parts: Sequence[tuple[pd.DataFrame, int]]) -> tuple[pd.DataFrame, int]:
+    """Sum the partitions' :func:`value_counts`."""
+    frames = [p[0] for p in parts if len(p[0])]
+    n_missing = sum(p[1] for p in parts)
+    if not frames:
+        return parts[0][0], n_missing
+    allc = pd.concat(frames, ignore_index=True)
+    cols = [c for c in allc.columns if c != "n"]
+    merged = allc.groupby(cols, sort=False, dropna=False)["n"].sum().reset_index()
+    return merged, n_missing
+
+
+@dataclass
+class BucketLookup:
+    """How a partition finds the bucket of each record from its confidential values."""
+
+    columns: tuple[str, ...]
+    types: dict[str, ColumnType]
+    #: distinct value rows (one column per confidential column) and the bucket of each
+    keys: pd.DataFrame | None
+    codes: np.ndarray
+    missing_bucket: int | None
+    #: t-digest path: the cuts (interval i holds cut[i-1] ≤ x < cut[i]) and the bucket of
+    #: every interval
+    thresholds: np.ndarray | None = None
+
+    def __call__(self, data: pd.DataFrame) -> np.ndarray:
+        frame, missing = _raw(data, self.columns)
+        out = np.full(len(data), -1, dtype=np.int64)
+        if self.thresholds is not None:
+            col = self.columns[0]
+            x = numeric_values(frame[col], self.types[col])
+            interval = np.searchsorted(self.thresholds, x[~missing], side="right")
+            out[~missing] = self.codes[interval]
+        else:
+            assert self.keys is not None
+            present = frame[~missing]
+            if len(self.columns) == 1:
+                pos = pd.Index(self.keys.iloc[:, 0]).get_indexer(present.iloc[:, 0])
+            else:
+                index = pd.MultiIndex.from_frame(self.keys)
+                pos = index.get_indexer(pd.MultiIndex.from_frame(present))
+            if (pos < 0).any():  # not reached: every value was counted
+                raise RuntimeError("a confidential value was not counted")
+            out[~missing] = self.codes[pos]
+        if missing.any():
+            out[missing] = self.missing_bucket
+        return out
+
+
+def make_buckets_from_counts(
+    counts: pd.DataFrame,
+    n_missing: int,
+    confidential: Sequence[str],
+    types: Mapping[str, ColumnType],
+    n_buckets: int,
+    *,
+    joint: bool = True,
+    orders: Mapping[str, Sequence[Any]] | None = None,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
+) -> tuple[Buckets, BucketLookup]:
+    """The buckets ``make_buckets`` forms on the whole file, from its summed value counts.
+
+    Returns the buckets (``codes`` empty: each partition finds its own with the lookup) and
+    the :class:`BucketLookup`.
+    """
+    confidential = list(confidential)
+    weights = counts["n"].to_numpy(dtype=np.int64)
+    keys = counts[confidential].reset_index(drop=True)
+    expanded = keys.iloc[np.repeat(np.arange(len(keys)), weights)].reset_index(drop=True)
+    if n_missing:
+        gap = pd.DataFrame({c: pd.Series([None] * n_missing, dtype=object) for c in confidential})
+        expanded = pd.concat([expanded, gap], ignore_index=True)
+    buckets = make_buckets(
+        expanded, confidential, {c: types[c] for c in confidential}, n_buckets,
+        joint=joint, orders=orders, bounds=bounds,
+    )  # fmt: skip
+    first = np.r_[0, np.cumsum(weights)[:-1]].astype(np.int64)
+    codes = buckets.codes[first] if len(keys) else np.zeros(0, dtype=np.int64)
+    lookup = BucketLookup(
+        tuple(confidential), {c: types[c] for c in confidential}, keys, codes,
+        buckets.missing_bucket,
+    )  # fmt: skip
+    return replace(buckets, codes=np.zeros(0, dtype=np.int64)), lookup
+
+
+# ----------------------------------------------------------------------------- t-digest
+
+
+def digest(data: pd.DataFrame, col: str, ctype: ColumnType) -> Any:
+    """A crick t-digest of one partition's present values of a numeric column."""
+    from crick import TDigest
+
+    x = numeric_values(data[col], ctype)
+    d = TDigest()
+    d.update(x[~np.isnan(x)])
+    return d
+
+
+def _merged(digests: Sequence[Any]) -> Any:
+    from crick import TDigest
+
+    merged = TDigest()
+    merged.merge(*digests)
+    return merged
+
+
+def digest_scale(
+    digests: Sequence[Any], ctype: ColumnType, public: tuple[float, float] | None, n_buckets: int
+) -> tuple[Scale, np.ndarray]:
+    """The column's labelling rule and a sample of its distribution, from the digests."""
+    q = np.linspace(0.0, 1.0, DIGEST_RESOLUTION * max(n_buckets, 1) + 1)
+    sample = _merged(digests).quantile(q)
+    return Scale.of(sample, ctype == ColumnType.DATE, public), sample
+
+
+def digest_thresholds(scale: Scale, sample: np.ndarray) -> np.ndarray:
+    """Public round cuts between consecutive distinct quantiles (sorted, distinct)."""
+    values = np.unique(sample)
+    cuts = [scale.cut(a, c) for a, c in itertools.pairwise(values)]
+    return np.unique(np.asarray(cuts, dtype=float))
+
+
+def interval_counts(
+    data: pd.DataFrame, col: str, ctype: ColumnType, thresholds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(count, min, max) per interval between cuts, and the missing count (exact)."""
+    x = numeric_values(data[col], ctype)
+    miss = np.isnan(x)
+    x = x[~miss]
+    interval = np.searchsorted(thresholds, x, side="right")
+    m = len(thresholds) + 1
+    cnt = np.bincount(interval, minlength=m)
+    lo = np.full(m, np.inf)
+    hi = np.full(m, -np.inf)
+    np.minimum.at(lo, interval, x)
+    np.maximum.at(hi, interval, x)
+    return cnt, lo, hi, int(miss.sum())
+
+
+def buckets_from_intervals(
+    parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, int]],
+    scale: Scale,
+    sample: np.ndarray,
+    thresholds: np.ndarray,
+    col: str,
+    ctype: ColumnType,
+    n_buckets: int,
+) -> tuple[Buckets, BucketLookup]:
+    """Buckets of consecutive intervals, cut by their exact counts like distinct values.
+
+    A bucket's limits are cuts (public round numbers; the outer ends open, or the public
+    bounds); its representative is the median of the digest's sample inside it.
+    """
+    cnt = sum(p[0] for p in parts)
+    lo = np.min([p[1] for p in parts], axis=0)
+    hi = np.max([p[2] for p in parts], axis=0)
+    n_missing = sum(p[3] for p in parts)
+    used = np.flatnonzero(cnt)
+    ends = split_sorted(cnt[used], n_buckets)
+    group_used = np.searchsorted(np.asarray(ends), np.arange(len(used)), side="right")
+    # empty intervals join the bucket of the next non-empty one (no record falls there)
+    m = len(thresholds) + 1
+    nxt = np.minimum(np.searchsorted(used, np.arange(m)), len(used) - 1)
+    interval_bucket = group_used[nxt]
+    n_value = int(group_used.max()) + 1
+    missing_bucket = n_value if n_missing else None
+    labels, bounds, reps, counts = [], [], [], []
+    for j in range(n_value):
+        members = used[group_used == j]
+        first, last = int(members.min()), int(members.max())
+        lo_cut = None if j == 0 else float(thresholds[first - 1])
+        hi_cut = None if j == n_value - 1 else float(thresholds[last])
+        a, b = float(lo[members].min()), float(hi[members].max())
+        inside = sample[(sample >= a) & (sample <= b)]
+        keys = np.array([a]) if a == b else (inside if len(inside) else np.array([a, b]))
+        label, bound, rep = scale.describe(keys, lo_cut, hi_cut)
+        labels.append(label)
+        bounds.append(bound)
+        reps.append((rep,))
+        counts.append(int(cnt[members].sum()))
+    if missing_bucket is not None:
+        labels.append("")
+        bounds.append(None)
+        reps.append((None,))
+        counts.append(n_missing)
+    buckets = Buckets(
+        labels=labels,
+        codes=np.zeros(0, dtype=np.int64),
+        counts=np.asarray(counts, dtype=np.int64),
+        bounds=bounds,
+        representatives=reps,
+        missing_bucket=missing_bucket,
+        columns=(col,),
+        column_labels=[(lab,) for lab in labels],
+    )
+    lookup = BucketLookup(
+        (col,), {col: ctype}, None, interval_bucket, missing_bucket, thresholds=thresholds
+    )
+    return buckets, lookup

@@ -1,0 +1,159 @@
+"""Writing a release computed on a cluster, and reading a release there to verify it.
+
+The parts arrive one after the other and are written as they come, so the release is never
+whole in the memory of this computer: a ``.parquet`` file (one row group per part), a dataset
+folder (one file per part), or CSV (pyarrow's writer, formula guard kept).  Everything is
+written beside the target and renamed at the end, after verification, so a failure or a
+cancellation leaves no partial output.  ``.xlsx`` is refused above what an Excel sheet holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from engine.distributed.cluster import raise_for
+from engine.errors import InputError
+from engine.io.csvfast import write_csv_parts
+from engine.io.outputs import write_outputs
+from engine.io.parquet import METADATA_KEY
+from engine.io.write import (
+    EXCEL_MAX_COLUMNS,
+    EXCEL_MAX_ROWS,
+    release_outputs,
+    sidecar_path,
+    write_release,
+)
+from engine.progress import CancelFn, ProgressFn, step
+
+
+def _parts(client: Any, futures: Sequence[Any], cancel: CancelFn | None) -> Iterator[pd.DataFrame]:
+    """The parts in order, each fetched when the writer needs it."""
+    for future in futures:
+        if cancel is not None and cancel():
+            from engine.errors import CancelledError
+
+            raise CancelledError()
+        try:
+            yield future.result()
+        except Exception:
+            if future.status == "error":
+                raise_for(future)
+            raise
+
+
+def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> str:
+    text = json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
+    return text + "\n"
+
+
+def write_cluster_release(
+    client: Any,
+    parts: Sequence[Any],
+    path: str | Path,
+    *,
+    n_rows: int,
+    columns: list[str],
+    metadata: dict[str, Any] | None = None,
+    input_path: str | Path | None = None,
+    sep: str = ",",
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> list[Path]:
+    """Write the release held in ``parts`` to ``path`` (module doc); returns the files."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    meta = dict(metadata or {})
+    if suffix == ".xlsx":
+        if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
+            raise InputError(
+                f"{path.name}: {n_rows:,} rows × {len(columns):,} columns do not fit in an "
+                f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
+                f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
+            )
+        table = pd.concat(list(_parts(client, parts, cancel)), ignore_index=True)
+        return write_release(table, path, metadata=meta, input_path=input_path,
+                             progress=progress, cancel=cancel)  # fmt: skip
+    if suffix in (".csv", ".tsv", ".txt", ".parquet"):
+        outputs = release_outputs(path)
+        side = sidecar_path(path)
+        dtypes: dict[str, str] = {}
+
+        def tracked() -> Iterator[pd.DataFrame]:
+            for table in _parts(client, parts, cancel):
+                dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
+                yield table
+
+        with write_outputs(outputs, inputs=[input_path]) as stage:
+            if suffix == ".parquet":
+                dtypes = _write_parquet_parts(
+                    client, parts, stage.temp(path), meta, n_rows, progress, cancel
+                )
+            else:
+                write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
+                                n_rows=n_rows, progress=progress, cancel=cancel)  # fmt: skip
+            stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        return [o.path for o in outputs]
+    if suffix == "":
+        return _write_folder(client, parts, path, meta, n_rows, progress, cancel)
+    raise InputError(
+        f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv or .xlsx."
+    )
+
+
+def _write_parquet_parts(client, parts, target: Path, meta, n_rows, progress, cancel):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from engine.io.parquet import _plain_columns
+
+    writer = None
+    schema = None
+    dtypes: dict[str, str] = {}
+    written = 0
+    try:
+        for table in _parts(client, parts, cancel):
+            dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
+            arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
+            if writer is None:
+                fields = arrow.schema.remove_metadata()
+                schema = fields.with_metadata({METADATA_KEY: json.dumps(meta, default=str)})
+                writer = pq.ParquetWriter(target, schema, compression="zstd")
+            writer.write_table(arrow.cast(schema))
+            written += len(table)
+            step(progress, cancel, 0.95 * written / max(n_rows, 1), f"Wrote {written:,} rows")
+    finally:
+        if writer is not None:
+            writer.close()
+    return dtypes
+
+
+def _write_folder(client, parts, path: Path, meta, n_rows, progress, cancel) -> list[Path]:
+    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end."""
+    if path.exists():
+        raise InputError(f"{path}: the folder exists already; choose a new name for the release.")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(
+            f"{path}: the folder {parent} does not exist. Create it or choose another."
+        )
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
+    try:
+        for i, future in enumerate(parts):
+            target = tmp / f"part-{i:05d}.parquet"
+            _write_parquet_parts(client, [future], target, meta, n_rows, None, cancel)
+            step(progress, cancel, 0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(tmp)
+    return [path]

@@ -1,0 +1,62 @@
+"""What the command line calls with ``--cluster``: a whole run on one Dask client."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from engine.distributed.cluster import Backend, connect
+from engine.distributed.output import write_cluster_release
+from engine.distributed.release import anonymize_on_cluster, read_parts
+from engine.distributed.verify import verify_parts
+from engine.params import ReleaseParams
+from engine.progress import CancelFn, ProgressFn, scaled
+from engine.release.result import RunSummary, Verification
+
+
+def anonymize_file(
+    backend: Backend,
+    source: str | Path,
+    params: ReleaseParams,
+    output: str | Path,
+    *,
+    sep: str | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> tuple[RunSummary, Verification, list[Path]]:
+    """Release ``source`` on the cluster, verify it there, write it to ``output``.
+
+    Returns (summary, verification, files written).  Nothing is written unless the release
+    passed its check.
+    """
+    with connect(backend) as client:
+        release = anonymize_on_cluster(
+            client, source, params, sep=sep, progress=scaled(progress, 0.0, 0.9), cancel=cancel
+        )
+        summary = replace(release.summary, input=Path(source).name)
+        written = write_cluster_release(
+            client, release.parts, output, n_rows=release.verification.n_records,
+            columns=release.columns, metadata=summary.to_dict(), input_path=source,
+            progress=scaled(progress, 0.9, 1.0), cancel=cancel,
+        )  # fmt: skip
+    return summary, release.verification, written
+
+
+def verify_file(
+    backend: Backend,
+    path: str | Path,
+    qi: tuple[str, ...],
+    confidential: tuple[str, ...],
+    *,
+    t: float | None = None,
+    k: int | None = None,
+    sep: str | None = None,
+    progress: ProgressFn | None = None,
+    cancel: CancelFn | None = None,
+) -> Verification:
+    """The independent check of a released file (Parquet or CSV), partition by partition."""
+    with connect(backend) as client:
+        parts, _ = read_parts(client, path, [*qi, *confidential], sep)
+        return verify_parts(
+            client, parts, qi, confidential, t=t, k=k, progress=progress, cancel=cancel
+        )

@@ -1,0 +1,304 @@
+"""The release on a Dask cluster (engine.distributed): same guarantee, same buckets, same check.
+
+One local cluster of two worker processes serves the module; data are small (≤ 20,000 rows)
+and the node size is forced down so that the distributed levels, the shuffle and several
+partitions are all exercised.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchmarks.synthetic import generate
+from engine.distributed.buckets import (
+    buckets_from_intervals,
+    digest,
+    digest_scale,
+    digest_thresholds,
+    interval_counts,
+    make_buckets_from_counts,
+    merge_counts,
+    value_counts,
+)
+from engine.distributed.cluster import Backend, ClusterError, parse_cluster, raise_for
+from engine.distributed.encode import (
+    column_stats,
+    encode_part,
+    make_spec,
+    ordinal_order,
+    ordinal_rank_moments,
+)
+from engine.distributed.output import write_cluster_release
+from engine.distributed.release import anonymize_on_cluster
+from engine.distributed.verify import verify_parts
+from engine.errors import CancelledError, InputError
+from engine.params import ReleaseParams
+from engine.release.anonymize import anonymize
+from engine.release.blocks import widest_dimension
+from engine.release.buckets import make_buckets
+from engine.release.encode import encode_qi, resolve_columns
+from engine.release.verify import verify_release
+from engine.roles import ColumnType
+
+QI = ("age", "hours", "region", "sector")
+PARAMS = ReleaseParams(qi=QI, confidential=("income",), k=10, t=3.0, seed=0)
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    data = generate(12_000, seed=4)
+    path = tmp_path_factory.mktemp("cluster") / "synthetic.parquet"
+    data.to_parquet(path, row_group_size=3_000)
+    return data, path
+
+
+def test_default_install_imports_no_dask():
+    code = (
+        "import sys, engine\n"
+        "from benchmarks.synthetic import generate\n"
+        "from engine.params import ReleaseParams\n"
+        "from engine.release.anonymize import anonymize\n"
+        "import engine.cli.anonymize, engine.cli.verify\n"
+        "anonymize(generate(500), ReleaseParams(qi=('age','hours'), confidential=('income',),"
+        " k=5, t=3.0))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_cluster_release_is_verified_complete_and_as_good_as_one_machine(client, synthetic):
+    data, path = synthetic
+    release = anonymize_on_cluster(client, path, PARAMS, node_records=2_500)
+    table = pd.concat(client.gather(release.parts), ignore_index=True)
+    assert len(table) == len(data)
+    assert list(table.columns) == list(data.columns)
+    # the independent check on the collected file says what the distributed one said
+    collected = verify_release(table, QI, ["income"], t=3.0, k=10)
+    v = release.verification
+    assert collected.ok and v.ok
+    assert (collected.k, collected.t, collected.n_classes) == (v.k, v.t, v.n_classes)
+    assert np.array_equal(collected.class_sizes, v.class_sizes)
+    assert v.k >= 10 and v.t <= 3.0
+    # every record present: the released incomes are the buckets of the input's, row for row
+    one = anonymize(data, PARAMS)
+    assert sorted(table["income"]) == sorted(one.table["income"])
+    backend = release.summary.backend
+    assert backend["name"] == "dask" and backend["workers"] == 2 and backend["partitions"] >= 3
+    ratio = release.summary.information_loss.qi_sse_sst / one.summary.information_loss.qi_sse_sst
+    # one machine partitions a file this small exactly (no blocks); the block path on a
+    # cluster stays close (benchmarks/bench_distributed.py compares 2M rows: within 1.10)
+    assert ratio < 1.15
+    assert release.summary.n_records == len(data) == release.summary.n_released
+    assert release.summary.buckets == one.summary.buckets  # the same public cut points
+
+
+def test_cancel_stops_the_cluster_run(client, synthetic):
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    with pytest.raises(CancelledError):
+        anonymize_on_cluster(client, synthetic[1], PARAMS, node_records=2_500, cancel=cancel)
+
+
+def test_a_lost_worker_becomes_one_clear_message(client):
+    from distributed import KilledWorker
+
+    def die():  # what the scheduler raises once a task has killed its workers too often
+        from types import SimpleNamespace
+
+        raise KilledWorker("task", SimpleNamespace(address="tcp://127.0.0.1:1"), 3)
+
+    future = client.submit(die, pure=False)
+    with pytest.raises(ClusterError, match=r"worker was lost .* nothing was written"):
+        from distributed import wait
+
+        wait(future)
+        raise_for(future)
+
+
+def test_distributed_check_agrees_with_verify_release_on_a_failing_table(client):
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(
+        {
+            "a": rng.integers(0, 40, 3_000),
+            "b": rng.choice(["x", "y", None], 3_000),
+            "c": rng.choice(["low", "mid", "high"], 3_000),
+        }
+    )
+    parts = [client.scatter(table.iloc[i : i + 700]) for i in range(0, 3_000, 700)]
+    got = verify_parts(client, parts, ["a", "b"], ["c"], t=2.0, k=5)
+    want = verify_release(table, ["a", "b"], ["c"], t=2.0, k=5)
+    assert (got.k, got.t, got.n_classes, got.ok) == (want.k, want.t, want.n_classes, want.ok)
+    assert np.array_equal(got.class_sizes, want.class_sizes)
+    assert not got.ok and "Verification failed" in got.message
+
+
+@pytest.mark.parametrize(
+    ("columns", "b"), [(["income"], 4), (["sector"], 3), (["income", "sector"], 5), (["grade"], 2)]
+)
+def test_buckets_from_counts_equal_the_one_machine_buckets(columns, b):
+    data = generate(6_000, seed=3)
+    data.loc[::97, "income"] = np.nan
+    data["grade"] = np.random.default_rng(0).choice(["low", "mid", "high"], len(data))
+    types, orders = resolve_columns(data, columns)
+    if columns == ["grade"]:
+        types, orders = {"grade": ColumnType.ORDINAL}, {"grade": ("low", "mid", "high")}
+    want = make_buckets(data, columns, types, b, orders=orders)
+    parts = [value_counts(data.iloc[i::3], columns, types) for i in range(3)]
+    got, lookup = make_buckets_from_counts(*merge_counts(parts), columns, types, b, orders=orders)
+    assert got.labels == want.labels
+    assert got.representatives == want.representatives
+    assert got.bounds == want.bounds
+    assert np.array_equal(got.counts, want.counts)
+    codes = np.concatenate([lookup(data.iloc[i : i + 2_500]) for i in range(0, 6_000, 2_500)])
+    assert np.array_equal(codes, want.codes)
+
+
+def test_t_digest_buckets_never_split_ties_and_count_exactly():
+    data = generate(8_000, seed=5)
+    types = {"income": ColumnType.NUMERIC}
+    parts = [data.iloc[i::4] for i in range(4)]
+    digests = [digest(p, "income", types["income"]) for p in parts]
+    scale, sample = digest_scale(digests, types["income"], None, 4)
+    thresholds = digest_thresholds(scale, sample)
+    counted = [interval_counts(p, "income", types["income"], thresholds) for p in parts]
+    buckets, lookup = buckets_from_intervals(
+        counted, scale, sample, thresholds, "income", types["income"], 4
+    )
+    codes = lookup(data)
+    assert np.array_equal(np.bincount(codes), buckets.counts)
+    per_value = pd.Series(codes).groupby(data["income"].to_numpy()).nunique()
+    assert (per_value == 1).all()  # every copy of a value in one bucket (the zeros are 22 %)
+    assert len(buckets.counts) == 4
+    # bucket limits are the public cuts (the rounding rule of one machine), in order
+    inner = [b[0] for b in buckets.bounds[1:]]
+    assert all(x in set(thresholds) for x in inner) and inner == sorted(inner)
+    for j, b in enumerate(buckets.bounds):
+        inside = data["income"][codes == j]
+        assert (b[0] is None or inside.min() >= b[0]) and (b[1] is None or inside.max() < b[1])
+
+
+def test_partition_encoding_equals_encode_qi():
+    data = generate(3_000, seed=6)
+    data["when"] = pd.to_datetime("2020-01-01") + pd.to_timedelta(data["age"], unit="D")
+    data.loc[::50, "hours"] = np.nan
+    qi = ["age", "hours", "region", "when"]
+    types, orders = resolve_columns(data, qi)
+    halves = [data.iloc[i::2] for i in range(2)]
+    stats = [column_stats(h, qi, types, orders) for h in halves]
+    ranks = {}
+    for col in [c for c in qi if types[c] == ColumnType.ORDINAL]:  # region looks ordinal
+        order = ordinal_order(stats, col, orders.get(col))
+        ranks[col] = ordinal_rank_moments(halves[0], col, order).merge(
+            ordinal_rank_moments(halves[1], col, order)
+        )
+    spec = make_spec(stats, qi, types, orders, ranks)
+    assert np.allclose(encode_part(data.iloc[100:900], spec), encode_qi(data, qi)[100:900])
+
+
+def test_split_ties_go_to_the_lowest_dimension():
+    noisy = np.array([[1.0, 1.0 + 1e-14, 0.5], [0.2, 0.2, 0.3 + 1e-13]])
+    assert widest_dimension(noisy).tolist() == [0, 2]
+
+
+def test_cluster_option_parsing():
+    assert parse_cluster(None) == Backend()
+    assert parse_cluster("local") == Backend("local", None)
+    assert parse_cluster("local:3") == Backend("local", 3)
+    assert parse_cluster("tcp://10.1.2.3:8786").address == "tcp://10.1.2.3:8786"
+    with pytest.raises(InputError, match="local, local:N or tcp://HOST:PORT"):
+        parse_cluster("spark://x")
+
+
+def test_xlsx_above_excel_is_refused_before_anything_is_written(client, tmp_path):
+    with pytest.raises(InputError, match="do not fit in an Excel sheet"):
+        write_cluster_release(client, [], tmp_path / "big.xlsx", n_rows=2_000_000,
+                              columns=["a"])  # fmt: skip
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys):
+    from engine.cli import main
+
+    path = tmp_path / "small.parquet"
+    generate(3_000, seed=7).to_parquet(path)
+    out = tmp_path / "release folder"
+    summary = tmp_path / "summary.json"
+    common = ["--qi", ",".join(QI), "--confidential", "income"]
+    address = client.scheduler.address  # the module's cluster, reached as a scheduler
+    code = main(["anonymize", str(path), "-o", str(out), *common, "--t", "3", "--k", "10",
+                 "--seed", "1", "--cluster", address, "--summary", str(summary)])  # fmt: skip
+    assert code == 0
+    assert "Computed on Dask: 2 workers" in capsys.readouterr().out
+    assert sorted(p.name for p in out.iterdir())[0] == "_tclose.json"
+    assert main(["verify", str(out), *common, "--t", "3", "--k", "10", "--cluster", address]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["n_records"] == 3_000 and result["k"] >= 10 and float(result["t"]) <= 3
+    assert json.loads(summary.read_text(encoding="utf-8"))["backend"]["name"] == "dask"
+    assert main(["verify", str(out), *common, "--cluster", "yarn"]) == 2
+    assert "local, local:N or tcp://HOST:PORT" in capsys.readouterr().err
+
+
+def test_sweep_and_project_run_on_a_cluster(client, tmp_path, capsys):
+    from engine.cli import main
+    from engine.report.project import new_project, save_project
+
+    path = tmp_path / "small.parquet"
+    generate(3_000, seed=8).to_parquet(path)
+    address = client.scheduler.address
+    table = tmp_path / "sweep.csv"
+    args = ["--qi", ",".join(QI), "--confidential", "income", "--t", "2,3", "--k", "10"]
+    code = main(["sweep", str(path), *args, "-o", str(table), "--cluster", address, "-q"])
+    assert code == 0
+    rows = pd.read_csv(table)
+    assert rows["feasible"].all() and (rows["achieved_t"] <= rows["t"]).all()
+    # the project's backend field: where the release is computed, beside its parameters
+    project = save_project(
+        new_project(path, PARAMS, output=tmp_path / "out.parquet"), tmp_path / "p.json"
+    )
+    doc = json.loads(project.read_text(encoding="utf-8"))
+    doc["backend"] = {"cluster": address}
+    project.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["run", str(project), "-q"]) == 0
+    assert "out.parquet" in capsys.readouterr().out
+    released = pd.read_parquet(tmp_path / "out.parquet")
+    assert len(released) == 3_000
+    assert verify_release(released, QI, ["income"], t=3.0, k=10).ok
+
+
+def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_path):
+    path = tmp_path / "wide.parquet"
+    data = generate(4_000, seed=9)
+    data["income"] = data["income"] + np.arange(len(data)) % 97  # ~ 4,000 distinct values
+    data.to_parquet(path)
+    release = anonymize_on_cluster(client, path, PARAMS, distinct_limit=50)
+    table = pd.concat(client.gather(release.parts), ignore_index=True)
+    assert len(table) == 4_000 and release.verification.ok
+    assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
+    rows = release.summary.buckets
+    assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
+    assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
