@@ -344,11 +344,13 @@ def test_export_asks_before_replacing_a_json_it_did_not_write(
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
     page.export()
     idle(qtbot, window)
-    assert not (tmp_path / "release.csv").exists() and "not tclose" in foreign.read_text("utf-8")
+    assert not (tmp_path / "release.csv").exists() and "not tclose" in foreign.read_text(
+        encoding="utf-8"
+    )
     page.export()
     idle(qtbot, window)
     assert (tmp_path / "release.csv").is_file()
-    assert json.loads(foreign.read_text("utf-8"))["software"].startswith("tclose")
+    assert json.loads(foreign.read_text(encoding="utf-8"))["software"].startswith("tclose")
 
 
 def test_save_project_asks_before_replacing_a_json_it_did_not_write(
@@ -363,9 +365,9 @@ def test_save_project_asks_before_replacing_a_json_it_did_not_write(
     answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
     assert project_io.save_project_file(window, window.session, foreign) is None
-    assert "not tclose" in foreign.read_text("utf-8")
+    assert "not tclose" in foreign.read_text(encoding="utf-8")
     assert project_io.save_project_file(window, window.session, foreign) == foreign
-    assert json.loads(foreign.read_text("utf-8"))["format"] == "tclose-project"
+    assert json.loads(foreign.read_text(encoding="utf-8"))["format"] == "tclose-project"
 
 
 # --- wide files ---------------------------------------------------------------------------------

@@ -328,7 +328,8 @@ def _draw_column(
             local_eps = plan.epsilon
         rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
-        if plan.decimals == 0:
+        # whole numbers stay whole, unless bounds narrower than one unit kept them unrounded
+        if plan.decimals == 0 and bool(np.all(np.isnan(rounded) | (rounded == np.round(rounded)))):
             released = released.astype("Int64")
         present = ~np.isnan(plan.values)
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
