@@ -14,8 +14,15 @@ import re
 import unicodedata
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QTextCursor, QTextDocument, QTextImageFormat
+from PySide6.QtCore import QByteArray, Qt, QUrl
+from PySide6.QtGui import (
+    QDesktopServices,
+    QImage,
+    QPixmap,
+    QTextCursor,
+    QTextDocument,
+    QTextImageFormat,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -51,6 +58,12 @@ class GuideBrowser(QTextBrowser):
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._follow)
         self.setMinimumWidth(400)
+        #: the section to keep at the top while the pictures are fitted to the window (until
+        #: the user scrolls)
+        self._pinned: str | None = None
+        self._images: dict[str, QImage] = {}
+        self._images_of: QTextDocument | None = None
+        self.verticalScrollBar().actionTriggered.connect(self._unpin)
 
     def open_file(self, path: Path, section: str = "") -> None:
         """Show the Markdown file ``path`` and scroll to the heading whose slug is ``section``."""
@@ -72,16 +85,28 @@ class GuideBrowser(QTextBrowser):
     def go_to(self, section: str) -> bool:
         """Scroll the heading ``section`` (a slug) to the top; False when there is none."""
         position = self.headings().get(section) if section else None
+        self._pinned = section or None
         if position is None:
             self.verticalScrollBar().setValue(0)
             return False
         cursor = QTextCursor(self.document())
         cursor.setPosition(position)
         self.setTextCursor(cursor)
-        rect = self.cursorRect(cursor)
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.value() + rect.top())
+        self._scroll_to(position)
         return True
+
+    def _scroll_to(self, position: int) -> None:
+        document = self.document()
+        block = document.findBlock(position)
+        top = document.documentLayout().blockBoundingRect(block).top()
+        self.verticalScrollBar().setValue(round(top))
+
+    def _unpin(self, _action: int) -> None:
+        self._pinned = None
+
+    def wheelEvent(self, event) -> None:
+        self._pinned = None
+        super().wheelEvent(event)
 
     def fit_images(self) -> None:
         """Scale every image down to the width of the view (the screenshots are wide)."""
@@ -97,15 +122,21 @@ class GuideBrowser(QTextBrowser):
                 if not fmt.isImageFormat():
                     continue
                 image = fmt.toImageFormat()
-                resource = document.resource(
-                    QTextDocument.ResourceType.ImageResource, QUrl(image.name())
-                )
-                if resource is None or resource.width() <= 0:
+                original = self._original(image.name())
+                if original is None:
                     continue
-                width = min(resource.width(), available)
+                width = min(original.width(), available)
+                # a smoothly scaled copy: the document would scale the picture pixel by pixel
+                scaled = original.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+                # the document keys its resources by the name resolved against its base URL
+                document.addResource(
+                    QTextDocument.ResourceType.ImageResource,
+                    document.baseUrl().resolved(QUrl(image.name())),
+                    scaled,
+                )
                 sized = QTextImageFormat(image)
-                sized.setWidth(width)
-                sized.setHeight(resource.height() * width / resource.width())
+                sized.setWidth(scaled.width())
+                sized.setHeight(scaled.height())
                 cursor = QTextCursor(document)
                 cursor.setPosition(fragment.position())
                 cursor.setPosition(
@@ -114,9 +145,27 @@ class GuideBrowser(QTextBrowser):
                 cursor.setCharFormat(sized)
             block = block.next()
 
+    def _original(self, name: str) -> QImage | None:
+        """The picture ``name`` at its own size (loaded once per document)."""
+        if self._images_of is not self.document():
+            self._images, self._images_of = {}, self.document()
+        if name not in self._images:
+            resource = self.loadResource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
+            image = QImage(resource) if isinstance(resource, (QImage, QPixmap)) else QImage()
+            if image.isNull() and isinstance(resource, (bytes, bytearray, QByteArray)):
+                image.loadFromData(bytes(resource))
+            # the docs' pictures have a palette of colours; smooth scaling needs true colour
+            self._images[name] = image.convertToFormat(QImage.Format.Format_ARGB32)
+        image = self._images[name]
+        return None if image.isNull() or image.width() <= 0 else image
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_images()
+        if self._pinned:
+            position = self.headings().get(self._pinned)
+            if position is not None:
+                self._scroll_to(position)
 
     def _follow(self, url: QUrl) -> None:
         if url.isRelative() or url.isLocalFile():
