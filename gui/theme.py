@@ -28,6 +28,8 @@ _ROLES = tuple(
     for role in QPalette.ColorRole
     if role not in (QPalette.ColorRole.NColorRoles, QPalette.ColorRole.NoRole)
 )
+#: the lightness range an inverted palette uses
+_DARKEST, _SPAN = 0.08, 0.86
 #: roles that carry a hue (links, selection, accents): lightened or darkened, not inverted
 _ACCENTS = (
     QPalette.ColorRole.Link,
@@ -117,7 +119,11 @@ def inverted_palette(palette: QPalette) -> QPalette:
         for role in _ROLES:
             c = palette.color(group, role)
             h, s, light, a = c.getHslF()
-            out.setColor(group, role, QColor.fromHslF(max(h, 0.0), s, 1.0 - light, a))
+            # inverted into [0.08, 0.94] rather than [0, 1]: a window of pure black would hide
+            # the outlines of check boxes and radio buttons, drawn a shade off it
+            out.setColor(
+                group, role, QColor.fromHslF(max(h, 0.0), s, _DARKEST + _SPAN * (1.0 - light), a)
+            )
         base = out.color(group, QPalette.ColorRole.Base)
         for role in _ACCENTS:
             out.setColor(group, role, readable(palette.color(group, role), base, 3.0))
