@@ -276,7 +276,7 @@ def test_long_names_are_not_pushed_over_the_limit(tmp_path):
 
 
 def test_file_name_too_long_at_write_time_is_said_clearly(tmp_path, monkeypatch):
-    def too_long(folder):
+    def too_long(folder, created=None):
         raise OSError(errno.ENAMETOOLONG, "File name too long", str(folder) + "/.~tcabcdef")
 
     with write_outputs([tmp_path / "ok.txt"]) as stage:
@@ -319,3 +319,21 @@ def test_release_outputs_names_every_file(tmp_path):
         release_outputs("r.pdf")
     with pytest.raises(InputError, match=r"the report is an HTML file"):
         release_outputs("r.csv", report="r.txt")
+
+
+def test_an_interruption_right_after_a_temporary_file_appears_leaves_nothing(
+    tmp_path, monkeypatch
+):
+    """SIGTERM or Ctrl+C can arrive between any two steps, also between creating a temporary
+    file and noting it: the file is noted before it exists, so it is removed all the same."""
+    real_close = os.close
+
+    def interrupted(fd):
+        real_close(fd)
+        raise KeyboardInterrupt  # as a signal arriving just after the file was made
+
+    with pytest.raises(KeyboardInterrupt), write_outputs([tmp_path / "out.csv"]) as stage:
+        monkeypatch.setattr(outputs_module.os, "close", interrupted)
+        stage.temp(tmp_path / "out.csv")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []

@@ -358,15 +358,23 @@ def check_outputs(
 # -- staging and committing -------------------------------------------------------------------
 
 
-def _create_temp(folder: Path) -> tuple[int, str]:
-    """A new, empty, private file ``.~tcXXXXXX`` in ``folder``: ``(fd, path)``."""
+def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, str]:
+    """A new, empty, private file ``.~tcXXXXXX`` in ``folder``: ``(fd, path)``.
+
+    With ``created``, the path is added to it *before* the file exists, so that an interruption
+    at any moment (SIGTERM and Ctrl+C arrive between any two steps) still finds and removes it.
+    """
     for _ in range(100):
         name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
         path = os.path.join(folder, name)
+        if created is not None:
+            created.append(Path(path))
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
                          0o600)  # fmt: skip
         except FileExistsError:
+            if created is not None:
+                created.pop()  # another program's file: never ours to remove
             continue
         return fd, path
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
@@ -425,7 +433,8 @@ class Staging:
 
     outputs: list[Output]
     _staged: dict[str, _Staged] = field(default_factory=dict)
-    _scratch: list[Path] = field(default_factory=list)
+    #: every temporary and scratch file made (recorded before it exists; see _create_temp)
+    _created: list[Path] = field(default_factory=list)
     _current: Path | None = None
 
     def _find(self, path: str | Path) -> Output:
@@ -442,7 +451,7 @@ class Staging:
         if key not in self._staged:
             final = _final_path(output.path)
             try:
-                fd, tmp = _create_temp(final.parent)
+                fd, tmp = _create_temp(final.parent, self._created)
             except OSError as exc:
                 raise _os_error(output.path, exc) from exc
             os.close(fd)
@@ -454,9 +463,8 @@ class Staging:
         """A scratch file in ``path``'s folder (spooled sheets): never in the system's temp
         folder, so a failed run leaves nothing there and a full system disk does not matter."""
         output = self._find(path)
-        fd, tmp = _create_temp(_final_path(output.path).parent)
+        fd, tmp = _create_temp(_final_path(output.path).parent, self._created)
         os.close(fd)
-        self._scratch.append(Path(tmp))
         return Path(tmp)
 
     def write_utf8(self, path: str | Path, text: str) -> None:
@@ -536,8 +544,9 @@ class Staging:
                     os.replace(backup, staged.final)
 
     def cleanup(self) -> None:
-        """Remove every temporary and scratch file still there (after commit: none)."""
-        for path in [s.temp for s in self._staged.values()] + self._scratch:
+        """Remove every temporary and scratch file still there (after a commit, the scratch
+        files only: the staged ones have become the targets)."""
+        for path in self._created:
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
 
