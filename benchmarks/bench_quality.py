@@ -21,7 +21,7 @@ from benchmarks.data import absent, real_data
 from benchmarks.synthetic import generate
 from engine.io import apply_missing
 from engine.release.blocks import tclose_blocks
-from engine.release.buckets import make_buckets, optimal_bucket_count
+from engine.release.buckets import make_buckets, paper_bucket_count
 from engine.release.encode import encode_qi, resolve_columns
 from engine.release.metrics import sse_sst
 from engine.release.partition import tclose_partition
@@ -35,7 +35,7 @@ def prepare(
     clean = apply_missing(frame[[*qi, conf]], missing, {}).reset_index(drop=True)
     types, orders = resolve_columns(clean, [*qi, conf], {}, {})
     X = encode_qi(clean, qi, types, orders)
-    buckets = make_buckets(clean, [conf], types, optimal_bucket_count(t), orders=orders)
+    buckets = make_buckets(clean, [conf], types, paper_bucket_count(t), orders=orders)
     return X, buckets.codes
 
 

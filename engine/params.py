@@ -26,7 +26,7 @@ from engine.errors import InputError
 from engine.roles import ColumnType
 
 QiOutput = Literal["centroid", "range"]
-ConfidentialOutput = Literal["label", "representative"]
+ConfidentialOutput = Literal["mean", "median", "label"]
 Mechanism = Literal["buckets", "laplace"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
@@ -131,6 +131,53 @@ class Options(Constraint):
         if not isinstance(value, str) or value not in self.values:
             raise self.fail(name, value)
         return value
+
+
+@dataclass(frozen=True)
+class Choice(Options):
+    """One of a fixed set of words, or an older word that stands for one of them.
+
+    ``aliases`` maps the older word to the current one (a project file written before a
+    word was renamed still loads, and is written back with the current word).
+    """
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def check(self, name: str, value: Any) -> Any:
+        if isinstance(value, str) and value in self.aliases:
+            return self.aliases[value]
+        return super().check(name, value)
+
+
+@dataclass(frozen=True)
+class Auto(Constraint):
+    """None or the word "auto" (the engine chooses; stored as None), or what ``inner`` allows."""
+
+    inner: Constraint = field(default_factory=Constraint)
+
+    @property
+    def allowed(self) -> str:  # type: ignore[override]
+        return f"'auto' or {self.inner.allowed}"
+
+    def check(self, name: str, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
+            return None
+        try:
+            return self.inner.check(name, value)
+        except InputError as err:
+            raise self._widen(err) from None
+
+    def parse(self, name: str, text: str) -> Any:
+        if not text.strip() or text.strip().lower() == "auto":
+            return None
+        try:
+            return self.inner.parse(name, text)
+        except InputError as err:
+            raise self._widen(err) from None
+
+    def _widen(self, err: InputError) -> InputError:
+        """The inner constraint's message, naming "auto" among the allowed values."""
+        return InputError(err.message.replace(self.inner.allowed, self.allowed, 1))
 
 
 @dataclass(frozen=True)
@@ -267,8 +314,13 @@ class ReleaseParams:
     t: float | None = None
     epsilon: float | None = None
     mechanism: Mechanism = "buckets"
-    #: number of confidential buckets b; None = the engine's choice for t and k
+    #: number of confidential buckets b; None ("auto") = searched with the class size for the
+    #: least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``)
     n_buckets: int | None = None
+    #: how the search of b weighs the confidential loss against the QI loss: it minimises
+    #: w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the
+    #: confidential values; 0.25: a point of QI loss weighs three of confidential loss)
+    utility_weight: float = 0.25
     #: several confidential columns form one joint bucket (KBS 2015 §4); False = per column
     joint: bool = True
     #: public bounds (lo, hi) of numeric confidential columns, known without the data: the
@@ -283,7 +335,10 @@ class ReleaseParams:
     #: noise mechanism: redraw until the release is also t-close on the buckets
     resample_until_t: float | None = None
     qi_output: QiOutput = "centroid"
-    confidential_output: ConfidentialOutput = "label"
+    #: a bucket's released value: the mean of the whole bucket ("mean", which keeps totals;
+    #: the median where one or two records dominate the bucket's sum), its "median", or its
+    #: "label" (the interval or category set); "representative" is read as "median"
+    confidential_output: ConfidentialOutput = "mean"
     #: None = fresh OS entropy (not reproducible); a number makes the run reproducible
     seed: int | None = None
 
@@ -301,14 +356,17 @@ class ReleaseParams:
         "t": Optional(Number(low=1)),
         "epsilon": Optional(Number(low=0, high=MAX_EPSILON, closed=(False, True))),
         "mechanism": Options(values=("buckets", "laplace")),
-        "n_buckets": Optional(Number(low=2, whole=True)),
+        "n_buckets": Auto(Number(low=2, whole=True)),
+        "utility_weight": Number(low=0, high=1),
         "joint": Flag(),
         "bounds": PerColumn(_bounds),
         "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
         "qi_output": Options(values=("centroid", "range")),
-        "confidential_output": Options(values=("label", "representative")),
+        "confidential_output": Choice(
+            values=("mean", "median", "label"), aliases={"representative": "median"}
+        ),
         "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
     }
 

@@ -177,6 +177,7 @@ def test_ordinal_and_date_columns(people):
         confidential=("visit",),
         types=types,
         orders={"school": order},
+        confidential_output="label",
         seed=2,
     )
     release = anonymize(data, cfg)
@@ -186,6 +187,9 @@ def test_ordinal_and_date_columns(people):
     # date buckets are cut at public calendar boundaries, open at both ends
     assert table["visit"].str.match(r"^(< 2020-|≥ 2020-|\[2020-\d\d-\d\d, 2020-)").all()
     assert table["visit"].str.startswith("< ").any() and table["visit"].str.startswith("≥ ").any()
+    # the default releases each bucket's mean date, a day of 2020
+    means = anonymize(data, cfg.replace(confidential_output="mean")).table["visit"]
+    assert means.str.fullmatch(r"2020-\d\d-\d\d").all()
     ranged = anonymize(
         data,
         config(
@@ -206,9 +210,10 @@ def test_ordinal_and_date_columns(people):
 
 
 def test_class_size_candidates_and_best_partition():
-    from engine.release.anonymize import best_partition, class_size_candidates
+    from engine.release.anonymize import best_partition
     from engine.release.metrics import sse_sst
     from engine.release.partition import tclose_partition
+    from engine.release.sizes import class_size_candidates
 
     assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
     assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k

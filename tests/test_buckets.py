@@ -7,20 +7,20 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError
-from engine.release.buckets import make_buckets, optimal_bucket_count, split_sorted
+from engine.release.buckets import make_buckets, paper_bucket_count, split_sorted
 from engine.roles import ColumnType
 
 NUM = {"c": ColumnType.NUMERIC}
 
 
-def test_optimal_bucket_count_is_t_plus_one():
-    assert optimal_bucket_count(1) == 2
-    assert optimal_bucket_count(1.5) == 3  # the paper's Figure 2: t = 1.5, three buckets
-    assert optimal_bucket_count(2) == 3
-    assert optimal_bucket_count(3) == 4
-    assert optimal_bucket_count(2.4) == 3
+def test_the_papers_bucket_count_is_t_plus_one():
+    assert paper_bucket_count(1) == 2
+    assert paper_bucket_count(1.5) == 3  # the paper's Figure 2: t = 1.5, three buckets
+    assert paper_bucket_count(2) == 3
+    assert paper_bucket_count(3) == 4
+    assert paper_bucket_count(2.4) == 3
     with pytest.raises(InputError):
-        optimal_bucket_count(0.5)
+        paper_bucket_count(0.5)
 
 
 def test_twelve_values_in_three_buckets_of_four():

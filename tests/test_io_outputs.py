@@ -321,9 +321,7 @@ def test_release_outputs_names_every_file(tmp_path):
         release_outputs("r.csv", report="r.txt")
 
 
-def test_an_interruption_right_after_a_temporary_file_appears_leaves_nothing(
-    tmp_path, monkeypatch
-):
+def test_an_interruption_right_after_a_temporary_file_appears_leaves_nothing(tmp_path, monkeypatch):
     """SIGTERM or Ctrl+C can arrive between any two steps, also between creating a temporary
     file and noting it: the file is noted before it exists, so it is removed all the same."""
     real_close = os.close

@@ -79,7 +79,10 @@ def valid_params(draw) -> ReleaseParams:
         }
         fields["insensitive"] = draw(st.booleans())
     else:
-        fields["confidential_output"] = draw(st.sampled_from(["label", "representative"]))
+        fields["confidential_output"] = draw(
+            st.sampled_from(["mean", "median", "label", "representative"])
+        )
+        fields["utility_weight"] = draw(st.sampled_from([0.0, 0.25, 0.5, 1.0]))
         if draw(st.booleans()):
             fields["t"] = draw(st.floats(1, 10, allow_nan=False).map(lambda x: round(x, 2)))
         else:
@@ -108,8 +111,8 @@ def flags(params: ReleaseParams) -> list[str]:
         out += ["--t", repr(params.t)]
     if params.epsilon is not None:
         out += ["--epsilon", repr(params.epsilon)]
-    if params.n_buckets is not None:
-        out += ["--buckets", str(params.n_buckets)]
+    out += ["--buckets", str(params.n_buckets) if params.n_buckets is not None else "auto"]
+    out += ["--utility-weight", repr(params.utility_weight)]
     if not params.joint:
         out.append("--per-column")
     out += ["--qi-output", params.qi_output, "--confidential-output", params.confidential_output]
@@ -181,9 +184,17 @@ INVALID = [
     ("epsilon", -1.0, "-1", "epsilon must be a number > 0 and ≤ 700, not -1"),
     ("epsilon", 1e6, "1e6", "epsilon must be a number > 0 and ≤ 700, not 1000000"),
     ("seed", -1, "-1", "seed must be a whole number ≥ 0"),
-    ("n_buckets", 1, "1", "n_buckets must be a whole number ≥ 2, not 1."),
+    ("n_buckets", 1, "1", "n_buckets must be 'auto' or a whole number ≥ 2, not 1."),
+    ("utility_weight", 1.5, "1.5", "utility_weight must be a number ≥ 0 and ≤ 1, not 1.5."),
 ]
-FLAG = {"k": "--k", "t": "--t", "epsilon": "--epsilon", "seed": "--seed", "n_buckets": "--buckets"}
+FLAG = {
+    "k": "--k",
+    "t": "--t",
+    "epsilon": "--epsilon",
+    "seed": "--seed",
+    "n_buckets": "--buckets",
+    "utility_weight": "--utility-weight",
+}
 
 
 @pytest.mark.parametrize(("field", "value", "text", "message"), INVALID)

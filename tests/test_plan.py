@@ -47,7 +47,12 @@ def test_the_plan_has_the_runs_buckets_and_feasibility(t, k) -> None:
     planned = plan(data, p)
     release = anonymize(data, p)
     assert planned.feasibility.ok
-    assert planned.n_buckets == min(math.floor(t + 1.5), k) or planned.n_buckets == 2
+    # b is searched from the paper's t + 1 (capped at k) up; the plan's choice is the run's
+    tried = [c.b for c in planned.bucket_choices]
+    assert tried[0] == max(2, min(math.floor(t + 1.5), k)) and tried == sorted(tried)
+    (chosen,) = [c for c in planned.bucket_choices if c.chosen]
+    assert planned.n_buckets == chosen.b
+    assert chosen.score == min(c.score for c in planned.bucket_choices if c.score is not None)
     assert [b.label for b in planned.buckets] == list(release.buckets.labels)
     assert [b.count for b in planned.buckets] == release.buckets.counts.tolist()
     assert tuple(planned.buckets) == release.summary.buckets
@@ -55,11 +60,16 @@ def test_the_plan_has_the_runs_buckets_and_feasibility(t, k) -> None:
 
 
 def test_t5_k3_plans_and_runs_three_buckets() -> None:
-    """b = t + 1 = 6 is capped at k = 3 in the plan exactly as in the run."""
+    """b = t + 1 = 6 is capped at k = 3 where the search starts, and a b given by the user
+    is planned and run exactly."""
     data = people()
     planned = plan(data, params(t=5.0, k=3))
-    release = anonymize(data, params(t=5.0, k=3, seed=2))
+    assert planned.bucket_choices[0].b == 3
+    given = params(t=5.0, k=3, n_buckets=3)
+    planned = plan(data, given)
+    release = anonymize(data, given.replace(seed=2))
     assert planned.n_buckets == 3 == len(release.buckets.counts)
+    assert planned.bucket_choices == ()  # nothing searched
 
 
 def test_k_above_n_is_infeasible_with_a_useful_fix() -> None:
@@ -78,7 +88,7 @@ def test_k_above_n_is_infeasible_with_a_useful_fix() -> None:
 def test_a_huge_t_is_feasible_with_one_bucket_per_class_allowance() -> None:
     planned = plan(people(), params(t=1e200, k=5))
     assert planned.feasibility.ok
-    assert planned.n_buckets == 5
+    assert planned.bucket_choices[0].b == 5
     release = anonymize(people(), params(t=1e200, k=5, seed=1))
     assert release.verification.ok and release.verification.k >= 5
 

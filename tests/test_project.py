@@ -44,7 +44,9 @@ FULL = ReleaseParams(
     seed=12345,
 )
 #: and of the buckets route
-BUCKETS = ReleaseParams(qi=("age",), confidential=("income",), k=4, t=2.5, n_buckets=4)
+BUCKETS = ReleaseParams(
+    qi=("age",), confidential=("income",), k=4, t=2.5, n_buckets=4, utility_weight=0.3
+)
 
 
 @pytest.fixture

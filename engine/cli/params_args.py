@@ -86,14 +86,33 @@ def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False
             "--epsilon", metavar="E", help="ε; buckets: t = exp(E/2); laplace: the ε of the noise"
         )
         level.add_argument("--k", required=True, metavar="K", help="smallest class size")
+    if grid:
+        level.add_argument(
+            "--buckets",
+            metavar="B1,B2,…",
+            help="numbers of confidential buckets to try, 'auto' among them (default: auto)",
+        )
+    else:
+        level.add_argument(
+            "--buckets",
+            metavar="B",
+            help="number of confidential buckets, or 'auto' (default): searched with the class "
+            "size for the least combined loss",
+        )
     level.add_argument(
-        "--buckets", metavar="B", help="number of confidential buckets (default: t + 1, ≤ k)"
+        "--utility-weight",
+        metavar="W",
+        help="how the search of b weighs confidential against QI loss, 0 to 1 (default 0.25)",
     )
     level.add_argument("--per-column", action="store_true", help="t-closeness per column")
     output = parser.add_argument_group("released form")
     output.add_argument("--qi-output", choices=("centroid", "range"), default="centroid")
     output.add_argument(
-        "--confidential-output", choices=("label", "representative"), default="label"
+        "--confidential-output",
+        choices=("mean", "median", "label", "representative"),
+        default="mean",
+        help="a bucket's mean (default; keeps totals), its median, or its label "
+        "('representative' is the median)",
     )
     output.add_argument(
         "--seed",
@@ -114,6 +133,11 @@ def parse_list(name: str, text: str | None) -> list[Any]:
     return [ReleaseParams.parse(name, part) for part in text.split(",") if part.strip()]
 
 
+def grid_buckets(args: argparse.Namespace) -> bool:
+    """True when --buckets holds a list (a sweep's b axis), which the sweep reads itself."""
+    return args.buckets is not None and "," in args.buckets
+
+
 def params_from_args(args: argparse.Namespace, **overrides: Any) -> ReleaseParams:
     """The release the flags describe (``overrides`` replace single fields, e.g. for a grid)."""
     fields: dict[str, Any] = {
@@ -123,13 +147,15 @@ def params_from_args(args: argparse.Namespace, **overrides: Any) -> ReleaseParam
         "keep": args.keep,
         "types": column_types(args.types),
         "missing": args.missing,
-        "n_buckets": _parse("n_buckets", args.buckets),
+        "n_buckets": None if grid_buckets(args) else _parse("n_buckets", args.buckets),
         "qi_output": args.qi_output,
         "confidential_output": args.confidential_output,
         "joint": not args.per_column,
         "seed": _parse("seed", args.seed),
         **noise_config_kwargs(args),
     }
+    if args.utility_weight is not None:
+        fields["utility_weight"] = _parse("utility_weight", args.utility_weight)
     if "k" not in overrides:
         fields["k"] = _parse("k", args.k)
     if "t" not in overrides and "epsilon" not in overrides:

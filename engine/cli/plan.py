@@ -53,6 +53,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.feasibility.ok else 3
 
 
+def _value(value) -> str:
+    return "—" if value is None else number(value, 4) if not isinstance(value, str) else value
+
+
+def _pairs(row) -> list:
+    return list(zip(row.mean, row.dominated, strict=True))
+
+
 def plan_text(plan) -> str:
     """The plan as plain text, one topic per paragraph."""
     p = plan.params
@@ -64,9 +72,36 @@ def plan_text(plan) -> str:
     lines[0] += "."
     if plan.buckets:
         lines.append("")
-        lines.append(f"Buckets of {', '.join(p.confidential)} (aiming at b = {plan.n_buckets}):")
+        how = "given" if p.n_buckets is not None else "searched"
+        lines.append(
+            f"Buckets of {', '.join(p.confidential)} (b = {plan.n_buckets}, {how}; released "
+            f"as the bucket's {p.confidential_output}):"
+        )
+        lines.append(f"  {'':<32} {'records':>10}  {'share':>8}  {'mean':>12}  {'median':>12}")
         for row in plan.buckets:
-            lines.append(f"  {row.label:<32} {row.count:>10,}  {percent(row.share):>8}")
+            mean = "; ".join("withheld" if d else _value(m) for m, d in _pairs(row))
+            median = "; ".join(_value(m) for m in row.median) if row.median else ""
+            lines.append(
+                f"  {row.label:<32} {row.count:>10,}  {percent(row.share):>8}  {mean:>12}  "
+                f"{median:>12}"
+            )
+    if plan.bucket_choices:
+        w = p.utility_weight
+        lines.append("")
+        lines.append(
+            f"Choice of b: the least {number(w, 3)} × confidential loss + "
+            f"{number(1 - w, 3)} × QI loss (QI loss estimated on a sample):"
+        )
+        lines.append(
+            f"  {'b':>4} {'buckets':>8} {'class size':>11} {'QI loss':>9} "
+            f"{'confidential loss':>18} {'score':>8}"
+        )
+        for c in plan.bucket_choices:
+            lines.append(
+                f"{'*' if c.chosen else ' '} {c.b:>4} {c.n_buckets:>8} "
+                f"{c.expected_class_size:>11,} {percent(c.qi_loss):>9} "
+                f"{percent(c.confidential_loss):>18} {percent(c.score):>8}"
+            )
     for col in plan.noise:
         lines.append("")
         if col.expected_abs_error is not None:

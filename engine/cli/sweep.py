@@ -3,9 +3,9 @@
 Example::
 
     tclose sweep adult.csv --sep ';' --qi age,sex,race --confidential salary-class \\
-        --t 1.5,2,3,5,10 --k 5,10,25 -o sweep.csv --plot sweep.png
+        --t 1.5,2,3,5,10 --k 5,10,25 --buckets 3,6,auto -o sweep.csv --plot sweep.png
 
-One row per (privacy level, k); points that cannot be met on the data have
+One row per (privacy level, k, b); points that cannot be met on the data have
 ``feasible=False`` and the reason in ``message``.
 """
 
@@ -20,11 +20,13 @@ from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
+    grid_buckets,
     params_from_args,
     parse_list,
     read_options,
 )
 from engine.errors import InputError
+from engine.params import ReleaseParams
 
 #: the sweep's own progress messages ("t = 2, k = 10 (3 of 15)"), one line per point
 POINT = re.compile(r"\(\d+ of \d+\)$")
@@ -33,11 +35,14 @@ POINT = re.compile(r"\(\d+ of \d+\)$")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep",
-        help="tabulate and plot information loss over a grid of t (or ε) and k",
+        help="tabulate and plot information loss over a grid of t (or ε), k and b",
         description=(
             "Run the anonymization for every combination of privacy level and k and write "
-            "one row per point: t, epsilon, k, feasible, qi_sse_sst, confidential_sse_sst, "
-            "achieved k and t, number of classes, seconds, message. Nothing is released."
+            "one row per point: t, epsilon, k, buckets (asked) and n_buckets (formed), "
+            "feasible, qi_sse_sst, confidential_sse_sst, total_error, group_mean_error, "
+            "coefficient_error, achieved k and t, number of classes, dominated, seconds, "
+            "message. --buckets takes a list (e.g. 3,6,auto): a third axis. Nothing is "
+            "released."
         ),
     )
     add_input_arguments(p)
@@ -63,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
     ts = parse_list("t", args.t)
     epsilons = parse_list("epsilon", args.epsilon)
     ks = parse_list("k", args.k)
+    buckets = (
+        [ReleaseParams.parse("n_buckets", b) for b in args.buckets.split(",") if b.strip()]
+        if grid_buckets(args)
+        else None
+    )
     if not ks:
         raise InputError("Give the k values of the sweep with --k, e.g. --k 5,10.")
     level = {"t": ts[0]} if ts else {"epsilon": epsilons[0]} if epsilons else {}
@@ -79,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             last[0] = message
             print(f"tclose sweep: {message}", file=sys.stderr)
 
+    grid = {"ts": ts or None, "epsilons": epsilons or None, "ks": ks, "buckets": buckets}
     if backend.distributed:
         from engine.distributed.cluster import connect
         from engine.distributed.release import anonymize_on_cluster
@@ -88,12 +99,10 @@ def run(args: argparse.Namespace) -> int:
             def on_cluster(point, **kwargs):
                 return anonymize_on_cluster(client, args.input, point, sep=args.sep, **kwargs)
 
-            table = run_sweep(None, params, ts=ts or None, epsilons=epsilons or None, ks=ks,
-                              progress=progress, release_fn=on_cluster)  # fmt: skip
+            table = run_sweep(None, params, **grid, progress=progress, release_fn=on_cluster)
     else:
         imported = read_table(args.input, **read_options(args))
-        table = run_sweep(imported.data, params, ts=ts or None, epsilons=epsilons or None,
-                          ks=ks, progress=progress)  # fmt: skip
+        table = run_sweep(imported.data, params, **grid, progress=progress)
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")
         if args.plot is not None:

@@ -230,10 +230,10 @@ def buckets_from_intervals(
         a, b = float(lo[members].min()), float(hi[members].max())
         inside = sample[(sample >= a) & (sample <= b)]
         keys = np.array([a]) if a == b else (inside if len(inside) else np.array([a, b]))
-        label, bound, rep = scale.describe(keys, lo_cut, hi_cut)
+        label, bound, stat = scale.describe(keys, lo_cut, hi_cut)
         labels.append(label)
         bounds.append(bound)
-        reps.append((rep,))
+        reps.append((stat.median,))  # the sample's mean is no bucket mean: stats stay None
         counts.append(int(cnt[members].sum()))
     if missing_bucket is not None:
         labels.append("")

@@ -74,7 +74,7 @@ from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.anonymize import choose_class_size, monotone_size_candidates, size_sample
+from engine.release.anonymize import choose_class_size, size_sample
 from engine.release.blocks import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
@@ -100,6 +100,7 @@ from engine.release.result import (
     bucket_rows,
     json_ready,
 )
+from engine.release.sizes import size_candidates
 from engine.text import seed_text
 from engine.version import __version__
 
@@ -254,12 +255,17 @@ def _release_part(
     sse = sq - float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
     stats = {"n": len(labels), "sse": sse, "sq": sq, "sum": X.sum(axis=0), "classes": m}
     if r.buckets is not None:
-        stats["confidential"] = _confidential_sums(frame, r.buckets, codes, r.types)
+        stats["confidential"] = _confidential_sums(
+            frame, r.buckets, codes, r.types, r.confidential_output
+        )
     return table, stats
 
 
-def _confidential_sums(frame, buckets: Buckets, codes, types) -> dict[str, np.ndarray]:
-    """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y."""
+def _confidential_sums(
+    frame, buckets: Buckets, codes, types, output: str = "mean"
+) -> dict[str, np.ndarray]:
+    """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y
+    (the bucket values ``output`` releases; a label release is measured at the medians)."""
     from engine.release.encode import numeric_values
     from engine.roles import ColumnType
 
@@ -267,7 +273,7 @@ def _confidential_sums(frame, buckets: Buckets, codes, types) -> dict[str, np.nd
     for i, col in enumerate(buckets.columns):
         if types[col] not in (ColumnType.NUMERIC, ColumnType.DATE):
             continue
-        reps = pd.Series([rep[i] for rep in buckets.representatives]).iloc[codes]
+        reps = pd.Series([rep[i] for rep in buckets.released(output)]).iloc[codes]
         x = numeric_values(frame[col].reset_index(drop=True), types[col])
         y = numeric_values(reps.reset_index(drop=True), types[col])
         ok = ~np.isnan(x) & ~np.isnan(y)
@@ -350,6 +356,12 @@ def anonymize_on_cluster(
         raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
     assert t is not None
     wanted_b = bucket_count(t, params.k, params.n_buckets)
+    if params.n_buckets is None:  # the search of b (engine.release.bucket_search) is local
+        warnings.append(
+            f"On a cluster b is not searched: the paper's b = {wanted_b} (t + 1, at most k) is "
+            "used. Give --buckets to choose another (tclose plan on a sample shows the "
+            "trade-off)."
+        )
     if any(isinstance(s[1], str) for s in stats):
         if len(confidential) > 1 or types[confidential[0]].value not in ("numeric", "date"):
             raise InputError(
@@ -365,6 +377,11 @@ def anonymize_on_cluster(
         buckets, lookup = buckets_from_intervals(
             counted, scale, sample, thresholds, col, ctype, wanted_b
         )
+        if params.confidential_output == "mean":
+            warnings.append(
+                f"{col!r} has too many distinct values for exact bucket means on a cluster: "
+                "the bucket medians (estimated from a t-digest) are released instead."
+            )
     else:
         counts, n_missing = merge_counts([s[1] for s in stats])
         buckets, lookup = make_buckets_from_counts(
@@ -385,7 +402,7 @@ def anonymize_on_cluster(
     # the class size, chosen on the one-machine sample
     step(progress, cancel, 0.15, "Choosing the class size")
     size = params.k
-    if len(monotone_size_candidates(counts_b, params.k, t)) > 1:
+    if len(size_candidates(counts_b, params.k, t)) > 1:
         sample = size_sample(n)
         which = np.searchsorted(offsets, sample, side="right") - 1
         taken = gather(client, [
@@ -539,7 +556,7 @@ def _summary(
         n_classes=int(verification.n_classes),
         n_partition_classes=int(sum(s["classes"] for s in part_stats)),
         class_sizes=ClassSizes.of(verification.class_sizes),
-        buckets=tuple(bucket_rows(buckets)),
+        buckets=tuple(bucket_rows(buckets, params.confidential_output)),
         information_loss=InformationLoss(
             qi_sse_sst=sse / sst if sst > 0 else 0.0,
             confidential_sse_sst=conf_loss,

@@ -17,7 +17,7 @@ import json
 import math
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
+from engine.io.about import about_rows
 from engine.io.csvfast import write_csv
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
@@ -300,20 +301,36 @@ def _fill_xlsx(
         step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
+    _write_about(book, meta, scratch)
+
+
+def _write_about(book: Workbook, meta: Mapping[str, Any], scratch: Callable[[], Path]) -> None:
+    """The "About this release" sheet: label and value per row, in sections
+    (:func:`engine.io.about.about_rows`; a run summary reads as a reviewer expects it)."""
     about = book.create_sheet(ABOUT_SHEET)
     _spool_beside(about, scratch())
-    about.column_dimensions["A"].width = 45
-    about.column_dimensions["B"].width = 80
+    about.column_dimensions["A"].width = 48
+    about.column_dimensions["B"].width = 90
     title = WriteOnlyCell(about, value=ABOUT_SHEET)
     title.font = Font(bold=True, size=14)
     about.append([title])
     about.append([])
-    for key, value in _flatten(meta):
-        key_cell = _text_cell(about, key)
-        key_cell.font = bold
-        value_cell = _about_value(about, value)
-        value_cell.alignment = Alignment(wrap_text=True, vertical="top")
-        about.append([key_cell, value_cell])
+    top = Alignment(wrap_text=True, vertical="top")
+    for i, row in enumerate(about_rows(meta)):
+        if row.section:
+            if i:
+                about.append([])
+            heading = _text_cell(about, row.label)
+            heading.font = Font(bold=True, size=12)
+            about.append([heading])
+            continue
+        label = _text_cell(about, row.label)
+        label.alignment = top
+        value = _about_value(about, row.value)
+        value.alignment = top
+        if isinstance(value.value, int) and not isinstance(value.value, bool):
+            value.number_format = "#,##0"
+        about.append([label, value])
 
 
 def _big_number_notes(notes: Mapping[str, str], table: pd.DataFrame) -> dict[str, str]:
@@ -455,33 +472,6 @@ def _missing(value: object) -> bool:
         return bool(isinstance(value, (float, np.floating)) and np.isnan(value))
     except TypeError:
         return False
-
-
-def _flatten(meta: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """``{"guarantee": {"t": 2}}`` -> ``("guarantee › t", 2)``: nested dicts read as paths."""
-    for key, value in meta.items():
-        label = f"{prefix} › {key}" if prefix else str(key)
-        if _is_dataclass_instance(value):
-            value = {k: getattr(value, k) for k in value.__dataclass_fields__}
-        if isinstance(value, Mapping):
-            if value:
-                yield from _flatten(value, label)
-            else:
-                yield label, ""
-        elif (
-            isinstance(value, (list, tuple))
-            and value
-            and all(isinstance(v, Mapping) or _is_dataclass_instance(v) for v in value)
-        ):
-            # a list of records (bucket summaries, classes...): one numbered group each
-            for i, item in enumerate(value, start=1):
-                yield from _flatten({str(i): item}, label)
-        else:
-            yield label, value
-
-
-def _is_dataclass_instance(value: object) -> bool:
-    return hasattr(value, "__dataclass_fields__") and not isinstance(value, type)
 
 
 def _about_value(sheet: Any, value: object) -> WriteOnlyCell:

@@ -24,15 +24,20 @@ from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
-from engine.release.feasibility import class_bounds
 from engine.release.guarantees import release_guarantees
-from engine.release.metrics import confidential_loss, sse_sst
+from engine.release.metrics import (
+    analysis_utility,
+    confidential_loss,
+    released_values,
+    sse_sst,
+)
 from engine.release.microaggregation import microaggregate
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.recode import build_release
+from engine.release.recode import build_release, recode_qi
 from engine.release.result import ClassSizes, InformationLoss, Release, RunSummary, json_ready
+from engine.release.sizes import size_candidates
 from engine.release.verify import require_verified
 from engine.text import seed_text
 from engine.version import __version__
@@ -43,50 +48,6 @@ def _k_anonymous_classes(
 ) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
     return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
-
-
-def class_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
-    """Minimum class sizes worth trying, from k up to ceil(t / smallest share).
-
-    A class of m records needs ceil(m·p_j/t) records of bucket j.  While m·p_j/t < 1 that
-    rounding forces records of rare buckets into every class, from wherever they are, and the
-    share of a class its lower bounds fix, F(m) = Σ_j ceil(m·p_j/t) / m, stays well above the
-    ideal 1/t; classes of about t/p_min records avoid the waste but are coarser.  F jumps with
-    the rounding, so the candidates are k and the sizes with the smallest F up to the
-    geometric mean of k and t/p_min and up to t/p_min itself (on adult and ACS the QI loss
-    follows F closely); the caller keeps the one with the lowest QI loss.
-    """
-    n = int(counts.sum())
-    shares = counts / n
-    top = min(n, math.ceil(t / shares[shares > 0].min() - 1e-9))
-    if top <= k:
-        return [k]
-    sizes = np.arange(k, top + 1)
-    lower, _ = class_bounds(sizes, shares, t)
-    forced = lower.sum(axis=1) / sizes
-    middle = round(math.sqrt(k * top))
-    best_low = int(sizes[np.argmin(forced[: middle - k + 1])])
-    best_all = int(sizes[np.argmin(forced)])
-    return sorted({k, best_low, best_all})
-
-
-def monotone_size_candidates(counts: np.ndarray, k: int, t: float) -> list[int]:
-    """The candidates for k together with those for 2k, 4k, … up to the first one past top.
-
-    A partition into classes of at least 2k records is also one into classes of at least k,
-    so a smaller k must never lose more information than a larger one.  Trying the larger
-    k's candidates too keeps that true along doublings of k (a sweep over k = 5, 10, 20 is
-    monotone), at the cost of a few more trial partitions on the sample.
-    """
-    n = int(counts.sum())
-    top = min(n, math.ceil(t / (counts[counts > 0] / n).min() - 1e-9))
-    sizes: set[int] = set()
-    m = k
-    while True:
-        sizes.update(class_size_candidates(counts, m, t))
-        if m > top or 2 * m > n:  # past top every k has the single candidate k itself
-            return sorted(sizes)
-        m *= 2
 
 
 #: above this many records the class size is chosen on a random sample of this size
@@ -121,7 +82,7 @@ def choose_class_size(
     file's shares and the lowest QI loss wins (labels None when no candidate was feasible).
     """
     shares = counts / counts.sum()
-    sizes = monotone_size_candidates(counts, k, t)
+    sizes = size_candidates(counts, k, t)
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
@@ -149,7 +110,7 @@ def best_partition(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> np.ndarray:
-    """The t-close partition with the lowest QI SSE over :func:`class_size_candidates`.
+    """The t-close partition with the lowest QI SSE over :func:`size_candidates`.
 
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
@@ -158,7 +119,7 @@ def best_partition(
     """
     counts = np.bincount(codes)
     partition = tclose_blocks if use_blocks(X) else tclose_partition
-    if len(monotone_size_candidates(counts, k, t)) == 1:
+    if len(size_candidates(counts, k, t)) == 1:
         return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
     n = len(codes)
     sample = size_sample(n)
@@ -239,9 +200,21 @@ def anonymize(
     )
     step(progress, cancel, 0.9, "Verifying the release")
     verification = require_verified(table, qi, confidential, t=t, k=params.k)
+    output = params.confidential_output
     conf_loss, conf_columns = (
-        confidential_loss(clean, buckets, types) if buckets is not None else (None, {})
+        confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
     )
+    utility = {}
+    if buckets is not None:
+        utility = analysis_utility(
+            clean,
+            recode_qi(clean, qi, types, orders, classes, "centroid"),
+            released_values(buckets, output),
+            qi=qi,
+            types=types,
+            orders=orders,
+            released_as={c: f"bucket {output}" for c in confidential},
+        )
     sizes = ClassSizes.of(verification.class_sizes)
     achieved_t = verification.t
     summary = RunSummary(
@@ -279,6 +252,7 @@ def anonymize(
         verification=verification.message,
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
+        analysis_utility=utility,
     )
     step(progress, cancel, 1.0, "Done")
     return Release(

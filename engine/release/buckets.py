@@ -21,10 +21,22 @@ by up to 5 % of the smaller of its two buckets to where a rounder cut falls.  Th
 buckets are open-ended, or end at the user's public bounds ("[0, 18000)", "[40000, 250000]";
 values beyond them count as the bound).  An outer bucket that lies wholly beyond the 0.5 or
 99.5 percentile (a few outliers) joins its neighbour, so every cut lies in the central 99 %
-of the column.  A bucket whose records share one value inside that range is labelled with
-it (a value a whole bucket shares is not one person's).  Representatives are bucket medians
-clipped to round limits inside the central 99 %.  Ordinal and nominal labels are category
-names and sets: the categories are the codebook, not a person's value.
+of the column; so does an outer bucket whose mean lies well beyond it (a small top bucket of
+large incomes), so that its mean can be released as it is.  A bucket whose records share one
+value inside that range is labelled with it (a value a whole bucket shares is not one
+person's).  Ordinal and nominal labels are
+category names and sets: the categories are the codebook, not a person's value (quoted when a
+name holds a comma, so that a set reads back into its names).
+
+Every bucket also gets its statistics over the whole file (:class:`BucketStat`): the median,
+and for numbers the mean and standard deviation.  The released mean is what
+``confidential_output="mean"`` publishes: it keeps totals, and it is as public as the label,
+being a fixed function of the whole bucket (never of a class×bucket cell, which can hold one
+person).  Like a cell of a magnitude table it obeys the p%-rule (:data:`P_RULE`, p = 10 %):
+measured from the bucket's public lower cut, when the records other than the two largest
+contributions add up to less than p of the largest one, those two could be told apart from
+the mean, and the bucket's median is released instead.  Means are rounded to the column's
+precision; a mean (rare) or a median beyond the central 99 % goes to a round limit inside it.
 """
 
 from __future__ import annotations
@@ -39,22 +51,28 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.release.cuts import (
+    NameList,
     coarsest,
     date_separator,
+    decimal_places,
     format_date,
     format_number,
     guard_range,
     inner_range,
+    round_inward,
+    round_to,
 )
 from engine.release.encode import category_order, numeric_values, resolve_columns
-from engine.release.result import Buckets
+from engine.release.result import P_RULE, Buckets, BucketStat
 from engine.roles import ColumnType
 
 
-def optimal_bucket_count(t: float) -> int:
+def paper_bucket_count(t: float) -> int:
     """b = t + 1 (KBS 2015 §6.1), rounded to the nearest whole number (halves up), at least 2.
 
-    For t = 1.5 this gives 3, the paper's Figure 2 example.
+    The largest b where one bucket can hold a class's emphasis (a class may hold up to t
+    times a bucket's share); not a utility optimum in general: any b keeps the guarantee,
+    with classes of at least b records.  For t = 1.5 this gives 3, the paper's Figure 2.
     """
     if not (t >= 1 and math.isfinite(t)):
         raise InputError(f"t must be a number ≥ 1, not {t}.")
@@ -62,15 +80,34 @@ def optimal_bucket_count(t: float) -> int:
 
 
 def bucket_count(t: float, k: int, n_buckets: int | None = None) -> int:
-    """The b a run aims at: the user's ``n_buckets``, else b = t + 1 capped at k.
+    """The b of the paper's layout: the user's ``n_buckets``, else b = t + 1 capped at k.
 
-    Every class holds every bucket, so more buckets than k would force classes larger than
-    k (the paper's b ≤ k).  This is the one place the rule lives: the plan, the run, the
-    privacy page and the sweep all call it.
+    More buckets than k would force classes larger than k, since every class holds every
+    bucket.  This is where the search of b starts (:func:`engine.release.plan.plan`) and
+    what a noise run's redraw check uses.
     """
     if n_buckets is not None:
         return int(n_buckets)
-    return min(optimal_bucket_count(t), max(2, int(k)))
+    return min(paper_bucket_count(t), max(2, int(k)))
+
+
+def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
+    """The p%-rule: do the other records add up to less than p of the largest contribution?
+
+    ``contributions`` are non-negative (values measured from the bucket's lower limit).
+    When the total minus the two largest is below p times the largest, the second largest
+    contributor could estimate the largest to within p from the total (Hundepool et al.,
+    *Statistical Disclosure Control*, 2012, §4.2).
+    """
+    c = np.sort(np.asarray(contributions, dtype=float))[::-1]
+    if len(c) == 0 or c[0] <= 0:
+        return False
+    rest = float(c.sum() - c[: min(2, len(c))].sum())
+    return rest < p * float(c[0])
+
+
+def _two_digits(x: float) -> float:
+    return float(f"{x:.2g}")
 
 
 def _max_groups(cum: np.ndarray, threshold: float) -> np.ndarray:
@@ -282,12 +319,23 @@ class Scale:
     inner: tuple[float, float]
     guard: tuple[float, float]
     public: tuple[float, float] | None = None
+    #: the decimal places the column is recorded with (means are rounded to them)
+    places: int = 0
+    #: the limits of a released mean: the central 99 % rounded inward to 2 digits
+    mean_limits: tuple[float, float] = (-math.inf, math.inf)
 
     @classmethod
     def of(cls, keys: np.ndarray, date: bool, public: tuple[float, float] | None) -> Scale:
         keys = np.asarray(keys, dtype=float)
         keys = keys[~np.isnan(keys)]
-        return cls(date, inner_range(keys), guard_range(keys, date), public)
+        inner, guard = inner_range(keys), guard_range(keys, date)
+        places, limits = 0, guard
+        if not date:
+            places = decimal_places(keys)
+            low, high = round_inward(inner[0], up=True), round_inward(inner[1], up=False)
+            if low <= high:
+                limits = (low, high)
+        return cls(date, inner, guard, public, places, limits)
 
     def fmt(self, x: float) -> str:
         return format_date(x) if self.date else format_number(x)
@@ -303,7 +351,7 @@ class Scale:
         return pick(a, c, lo_open=True)
 
     def describe(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple:
-        """(label, bounds, representative) of a bucket between the cuts ``lo`` and ``hi``.
+        """(label, bounds, :class:`BucketStat`) of a bucket between the cuts ``lo`` and ``hi``.
 
         None is an open end (the public bound when there is one).  A bucket whose records all
         share one value inside the central 99 % is labelled with that value: a value a whole
@@ -330,7 +378,43 @@ class Scale:
             bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
         else:
             bounds = (lo, hi)
-        return label, bounds, self.representative(keys)
+        return label, bounds, self.stat(keys, lo)
+
+    def stat(self, keys: np.ndarray, lo: float | None) -> BucketStat:
+        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
+
+        Without a lower cut (the bottom bucket) contributions are measured from the bucket's
+        own smallest value, which only makes the rule stricter.
+        """
+        keys = np.asarray(keys, dtype=float)
+        median = self.representative(keys)
+        base = float(lo) if lo is not None else float(keys.min())
+        withheld = dominated(np.maximum(keys - base, 0.0))
+        mean = median if withheld else self._released(float(keys.mean()))
+        sd: float | None = None
+        if len(keys) > 1 and not withheld:
+            spread = (keys - keys.mean()) ** 2
+            if not dominated(spread):
+                sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
+        return BucketStat(len(keys), mean, median, sd, withheld)
+
+    def _released(self, value: float) -> Any:
+        """A bucket mean as printed, at the column's precision.
+
+        A mean inside the central 99 % is no one's value and is printed as it is (it keeps
+        the total), and so is one that lies beyond it by less than :data:`MEAN_SLACK` of its
+        width (a bucket of zeros with a few negative incomes has a mean just below the 0.5
+        percentile, 0, and is far from any outlier); one further beyond (in a joint bucket:
+        outer buckets merge instead) goes to the 0.5 or 99.5 percentile rounded inward to
+        two significant digits.
+        """
+        slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
+        if not self.inner[0] - slack <= value <= self.inner[1] + slack:
+            value = float(np.clip(value, *self.mean_limits))
+        if self.date:
+            return format_date(round(value))
+        rounded = round_to(value, self.places)
+        return int(rounded) if float(rounded).is_integer() else rounded
 
     def representative(self, keys: np.ndarray) -> Any:
         """The bucket's median, clipped to the round limits inside the central 99 %."""
@@ -340,10 +424,13 @@ class Scale:
         return int(med) if med.is_integer() else med
 
 
-def _describe(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None) -> tuple:
-    """(label, bounds, representative) of a group of ordinal or nominal values.
+def _describe(
+    series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, names: NameList
+) -> tuple:
+    """(label, bounds, :class:`BucketStat`) of a group of ordinal or nominal values.
 
-    Categories are the column's codebook, not a person's value, so their names are the label.
+    Categories are the column's codebook, not a person's value, so their names are the label
+    (printed by ``names``, the column's :class:`~engine.release.cuts.NameList`).
     """
     values = series.dropna()
     if ctype == ColumnType.ORDINAL:
@@ -353,12 +440,15 @@ def _describe(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None)
         lo, hi = present[0], present[-1]
         sorted_vals = sorted((str(v) for v in values), key=lambda v: ranks[v])
         rep = sorted_vals[(len(sorted_vals) - 1) // 2]
-        label = lo if lo == hi else f"[{lo}, {hi}]"
-        return label, (lo, hi), rep
+        return names.range(lo, hi), (lo, hi), BucketStat(len(values), rep, rep, None)
     cats = sorted({str(v) for v in values})
     rep = str(values.astype(str).value_counts().sort_index(kind="stable").idxmax())
-    label = cats[0] if len(cats) == 1 else "{" + ", ".join(cats) + "}"
-    return label, frozenset(cats), rep
+    return names.set(cats), frozenset(cats), BucketStat(len(values), rep, rep, None)
+
+
+def _names(series: pd.Series) -> NameList:
+    """How the sets and ranges of a category column's buckets are printed."""
+    return NameList({str(v) for v in series.dropna()})
 
 
 def _sort_keys(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None) -> np.ndarray:
@@ -383,6 +473,37 @@ def _merge_outliers(distinct: np.ndarray, ends: list[int], inner: tuple[float, f
         ends.pop(0)
     while len(ends) > 1 and distinct[ends[-2]] > inner[1]:
         ends.pop(-2)
+    return ends
+
+
+#: an outer bucket's mean may lie this share of the central 99 %'s width beyond it before the
+#: bucket merges with its neighbour (a mean closer than that is clipped)
+MEAN_SLACK = 0.01
+
+
+def _merge_extreme_means(
+    distinct: np.ndarray, weights: np.ndarray, ends: list[int], inner: tuple[float, float]
+) -> list:
+    """Group ends with every outer group whose mean lies well beyond the central 99 % merged
+    inward.
+
+    A small top bucket of large incomes can have a mean far above the 99.5 percentile;
+    merged with its neighbour, its mean is no extreme and is released as it is, so the
+    column's total stays exact (a clipped mean would lose much of it).  A mean just beyond,
+    by less than :data:`MEAN_SLACK` of the central 99 %'s width, is clipped instead (a few
+    negative incomes in a bucket of zeros).  Merging buckets keeps t-closeness.
+    """
+    ends = list(ends)
+    mass = distinct * weights
+
+    def mean(start: int, stop: int) -> float:
+        return float(mass[start:stop].sum() / weights[start:stop].sum())
+
+    slack = MEAN_SLACK * (inner[1] - inner[0])
+    while len(ends) > 1 and mean(ends[-2], ends[-1]) > inner[1] + slack:
+        ends.pop(-2)
+    while len(ends) > 1 and mean(0, ends[0]) < inner[0] - slack:
+        ends.pop(0)
     return ends
 
 
@@ -456,6 +577,7 @@ def _column_buckets(
         keys = numeric_values(present, ctype)
         distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
         ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
+        ends = _merge_extreme_means(distinct, weights, ends, scale.inner)
         cum = np.cumsum(weights)
         cuts = []
         for i in range(len(ends) - 1):
@@ -488,7 +610,10 @@ def _column_buckets(
     remap = np.full(used.max() + 1, -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     codes[mask] = remap[codes[mask]]
-    described = [_describe(present[codes[mask] == j], ctype, order) for j in range(len(used))]
+    names = _names(present)
+    described = [
+        _describe(present[codes[mask] == j], ctype, order, names) for j in range(len(used))
+    ]
     return codes, described
 
 
@@ -498,14 +623,15 @@ def _joint_describe(
     ctypes: Mapping[str, ColumnType],
     orders: Mapping[str, Sequence[str]],
     scales: Mapping[str, Scale],
+    names: Mapping[str, NameList],
     path: list[Split],
 ) -> list[tuple]:
-    """(label, bounds, representative) of every column of one joint bucket (a k-d cell)."""
+    """(label, bounds, :class:`BucketStat`) of every column of one joint bucket (a k-d cell)."""
     out = []
     for i, col in enumerate(columns):
         ctype = ctypes[col]
         if ctype not in (ColumnType.NUMERIC, ColumnType.DATE):
-            out.append(_describe(frame[col], ctype, orders.get(col)))
+            out.append(_describe(frame[col], ctype, orders.get(col), names[col]))
             continue
         scale = scales[col]
         lo = hi = None
@@ -607,11 +733,12 @@ def make_buckets(
             combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
             sub_codes = inverse.ravel()
         codes[present] = sub_codes
+        names = {c: _names(sub[c]) for c in confidential if c not in scales}
         for j in range(int(sub_codes.max()) + 1):
             members = sub[sub_codes == j]
             if joint:
                 described.append(
-                    _joint_describe(members, confidential, ctypes, orders, scales, paths[j])
+                    _joint_describe(members, confidential, ctypes, orders, scales, names, paths[j])
                 )
             else:
                 described.append([per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))])
@@ -627,16 +754,19 @@ def make_buckets(
     bucket_bounds: list[Any] = []
     reps: list[tuple[Any, ...]] = []
     column_labels: list[tuple[str, ...]] = []
+    stats: list[tuple[BucketStat | None, ...]] = []
     for parts in described:
         column_labels.append(tuple(p[0] for p in parts))
         labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
         bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
-        reps.append(tuple(p[2] for p in parts))
+        reps.append(tuple(p[2].median for p in parts))
+        stats.append(tuple(p[2] for p in parts))
     if missing_bucket is not None:
         labels.append("")
         bucket_bounds.append(None)
         reps.append(tuple(None for _ in confidential))
         column_labels.append(tuple("" for _ in confidential))
+        stats.append(tuple(None for _ in confidential))
     return Buckets(
         labels=labels,
         codes=codes,
@@ -646,6 +776,7 @@ def make_buckets(
         missing_bucket=missing_bucket,
         columns=tuple(confidential),
         column_labels=column_labels,
+        stats=stats,
     )
 
 

@@ -19,11 +19,17 @@ The rounding is deterministic and depends only on the two neighbouring values, s
 randomness; what it removes is the exact value, and :func:`inner_range` keeps every printed
 number inside the central 99 % of the column (its 0.5 and 99.5 percentiles), where a number is
 not one outlier's.
+
+Category names are the codebook, not a person's value, and are printed as they are; a set or
+range of them (:class:`NameList`) quotes every name of a column as soon as one of its names
+holds the separator, a quote or a bracket ("Installation, Maintenance, and Repair"), so a
+released set can always be read back into its names.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import numpy as np
@@ -42,6 +48,34 @@ def format_number(value: float) -> str:
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.10g}"
+
+
+def decimal_places(values: np.ndarray) -> int:
+    """Decimal places the values are recorded with (0 for whole numbers, at most 6)."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    for places in range(7):
+        if np.allclose(x, np.round(x, places), rtol=0, atol=1e-9):
+            return places
+    return 6
+
+
+def round_to(value: float, places: int) -> int | float:
+    """``value`` rounded to ``places`` decimals (an int for 0 places)."""
+    rounded = round(float(value), places)
+    return int(rounded) if places == 0 else rounded
+
+
+def round_inward(value: float, up: bool, digits: int = 2) -> float:
+    """``value`` rounded to ``digits`` significant digits towards the inside of a range.
+
+    ``up`` for a lower limit (rounded up), else down: 87,915 becomes 87,000 as an upper
+    limit and 0.37 becomes 0.37 as a lower one.
+    """
+    if value == 0 or not math.isfinite(value):
+        return float(value)
+    step = Decimal(1).scaleb(math.floor(math.log10(abs(value))) - digits + 1)
+    return outward(value, float(step), up)
 
 
 def _dec(x: float) -> Decimal:
@@ -283,3 +317,39 @@ def guard_range(values: np.ndarray, date: bool = False) -> tuple[float, float]:
     q = np.quantile(x, [OUTLIER_SHARE, 2 * OUTLIER_SHARE, 1 - 2 * OUTLIER_SHARE, 1 - OUTLIER_SHARE])
     pick = date_separator if date else coarsest
     return pick(q[0], q[1], lo_open=False), pick(q[2], q[3], lo_open=False)
+
+
+# ---------------------------------------------------------------------------- category names
+
+#: characters that make a list of names ambiguous when a name holds one of them
+_LIST_MARKS = ('"', "{", "}", "[", "]")
+
+
+class NameList:
+    """How the category sets and ranges of one column are printed, unambiguously.
+
+    ``{A, B}`` and ``[A, B]`` (ordinal ranges ``A–B`` with ``separator="–"``) while no name of
+    the column holds the separator, a quote or a bracket; otherwise every name is quoted,
+    with quotes inside doubled: ``{"Installation, Maintenance, and Repair", "Sales"}``.
+    """
+
+    def __init__(self, names: Iterable[object], separator: str = ", ") -> None:
+        self.separator = separator
+        mark = separator.strip() or separator
+        self.quote = any(mark in str(n) or any(c in str(n) for c in _LIST_MARKS) for n in names)
+
+    def name(self, value: object) -> str:
+        text = str(value)
+        return '"' + text.replace('"', '""') + '"' if self.quote else text
+
+    def set(self, names: Iterable[object]) -> str:
+        """One name as itself, several as ``{A, B}``."""
+        items = [self.name(n) for n in names]
+        return items[0] if len(items) == 1 else "{" + self.separator.join(items) + "}"
+
+    def range(self, lo: object, hi: object, brackets: bool = True) -> str:
+        """``[lo, hi]`` (or ``lo–hi`` without brackets); one name when lo is hi."""
+        if lo == hi:
+            return self.name(lo)
+        text = f"{self.name(lo)}{self.separator}{self.name(hi)}"
+        return f"[{text}]" if brackets else text

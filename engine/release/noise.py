@@ -49,11 +49,11 @@ from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
-from engine.release.buckets import optimal_bucket_count
+from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
 from engine.release.guarantees import release_guarantees
-from engine.release.metrics import sse_sst
-from engine.release.recode import build_release, decimals
+from engine.release.metrics import analysis_utility, sse_sst
+from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import ClassSizes, InformationLoss, NoiseSummary, Release, RunSummary
 from engine.release.verify import class_distances, require_verified
 from engine.roles import ColumnType
@@ -335,9 +335,9 @@ def _draw_column(
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
         details = {
             "type": "numeric",
-            "mechanism": "insensitive microaggregation + Laplace"
+            "mechanism": "insensitive microaggregation + Laplace noise"
             if params.insensitive
-            else "Laplace",
+            else "Laplace noise",
             "epsilon": plan.epsilon,
             "epsilon_local": local_eps,
             "bounds": [lo, hi],
@@ -446,7 +446,7 @@ def noise_release(
     warnings = list(plan.warnings)
     plans = estimate_bounds(plans, source, warnings)
     target_t = params.resample_until_t
-    b = optimal_bucket_count(target_t) if target_t is not None else 0
+    b = paper_bucket_count(target_t) if target_t is not None else 0
     max_draws = MAX_DRAWS if target_t is not None else 1
     draws = 0
     achieved_t: float | None = None
@@ -499,6 +499,15 @@ def noise_release(
     k_min = int(verification.k)
     sst = sum(details[c.name]["sst"] for c in numeric)
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    utility = analysis_utility(
+        clean,
+        recode_qi(clean, qi, types, orders, classes, "centroid"),
+        {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
+        qi=qi,
+        types=types,
+        orders=orders,
+        released_as={name: str(d["mechanism"]) for name, d in details.items()},
+    )
     summary = RunSummary(
         params=params,
         software=f"tclose {__version__}",
@@ -557,6 +566,7 @@ def noise_release(
         verification=verification.message,
         warnings=tuple(warnings),
         seconds=round(time.perf_counter() - started, 3),
+        analysis_utility=utility,
     )
     step(progress, cancel, 1.0, "Done")
     return Release(

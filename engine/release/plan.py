@@ -2,11 +2,13 @@
 
 The privacy page, the preview, the sweep, the report and ``tclose plan`` show a
 :class:`Plan`; :func:`engine.release.anonymize.anonymize` runs one.  Everything a user decides
-on is here: the buckets (b, labels, counts), whether the parameters can be met and, when not,
-the nearest settings that can (as one-click fixes), how large the classes will come out and
-why, every guarantee with its assumption for exactly this mechanism and these options, the
-expected error of the noise in the column's own units, and the warnings.  Because the run
-uses the same plan, no page can show a b, a feasibility or a guarantee the run does not have.
+on is here: the buckets (b, labels, counts, means) and, when b is searched, the trade-off
+curve between confidential and QI loss that chose it, whether the parameters can be met
+and, when not, the nearest settings that can (as one-click fixes), how large the classes
+will come out and why, every guarantee with its assumption for exactly this mechanism and
+these options, the expected error of the noise in the column's own units, and the warnings.
+Because the run uses the same plan, no page can show a b, a feasibility or a guarantee the
+run does not have.
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ from engine.mechanisms.laplace import expected_abs_error
 from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release import feasibility
-from engine.release.buckets import bucket_count, make_buckets
+from engine.release.bucket_search import BucketChoice, search_buckets
+from engine.release.buckets import make_buckets
+from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.noise import ColumnPlan, plan_columns
 from engine.release.prepare import Prepared, prepare
-from engine.release.result import BucketRow, Buckets, bucket_rows, json_ready
+from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
 from engine.roles import ColumnType
 
 
@@ -111,6 +115,9 @@ class Plan:
     guarantees: tuple[Guarantee, ...]
     noise: tuple[NoiseColumn, ...]
     warnings: tuple[str, ...]
+    #: the trade-off curve of the search of b (empty when the user gave b): one row per b
+    #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
+    bucket_choices: tuple[BucketChoice, ...] = ()
     #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
@@ -147,6 +154,7 @@ class Plan:
                 "guarantees": [g.to_dict() for g in self.guarantees],
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
+                "bucket_choices": [asdict(c) for c in self.bucket_choices],
             }
         )
 
@@ -178,20 +186,41 @@ def plan(
     noise: list[NoiseColumn] = []
     wanted_b = None
     max_classes = None
+    choices: list[BucketChoice] = []
     if params.confidential and not params.noise:
         assert t is not None
-        wanted_b = bucket_count(t, params.k, params.n_buckets)
-        bucket_data = make_buckets(
-            prepared.clean,
-            prepared.confidential,
-            prepared.types,
-            wanted_b,
-            joint=params.joint,
-            orders=prepared.orders,
-            bounds=params.bounds,
-        )
+        if params.n_buckets is None:
+            X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+            bucket_data, choices = search_buckets(
+                prepared.clean,
+                prepared.confidential,
+                prepared.types,
+                prepared.orders,
+                X,
+                t=t,
+                k=params.k,
+                weight=params.utility_weight,
+                output=params.confidential_output,
+                joint=params.joint,
+                bounds=params.bounds,
+                progress=scaled(progress, 0.2, 0.8),
+                cancel=cancel,
+            )
+            wanted_b = next(c.b for c in choices if c.chosen)
+        else:
+            wanted_b = params.n_buckets
+            bucket_data = make_buckets(
+                prepared.clean,
+                prepared.confidential,
+                prepared.types,
+                wanted_b,
+                joint=params.joint,
+                orders=prepared.orders,
+                bounds=params.bounds,
+            )
         warnings.extend(_outside_bounds(prepared.clean, params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
+        warnings.extend(_dominated_warnings(bucket_data, params))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
@@ -221,12 +250,17 @@ def plan(
         t=t,
         epsilon=epsilon,
         n_buckets=wanted_b,
-        buckets=tuple(bucket_rows(bucket_data)) if bucket_data is not None else (),
+        buckets=(
+            tuple(bucket_rows(bucket_data, params.confidential_output))
+            if bucket_data is not None
+            else ()
+        ),
         feasibility=feasible,
         class_sizes=forecast,
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
+        bucket_choices=tuple(choices),
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
@@ -259,6 +293,28 @@ def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> 
             "data has too few distinct values."
         ]
     return []
+
+
+def _dominated_warnings(buckets: Buckets, params: ReleaseParams) -> list[str]:
+    """Say where the p%-rule withholds a bucket's mean (only when means are released)."""
+    if params.confidential_output != "mean" or buckets.stats is None:
+        return []
+    out = []
+    for i, col in enumerate(buckets.columns):
+        hit = [
+            (buckets.column_labels or [(lab,) for lab in buckets.labels])[j][i]
+            for j, stats in enumerate(buckets.stats)
+            if stats[i] is not None and stats[i].dominated
+        ]
+        if hit:
+            shown = ", ".join(hit[:3]) + (" …" if len(hit) > 3 else "")
+            out.append(
+                f"In {len(hit)} bucket(s) of {col!r} ({shown}) one or two records make up "
+                f"nearly the whole sum (p%-rule, p = {P_RULE * 100:g} %): their mean would tell "
+                "those records' values, so the bucket's median is released there instead, "
+                f"and the released total of {col!r} is not exact."
+            )
+    return out
 
 
 def _feasibility(

@@ -4,8 +4,12 @@ Every record of a class gets the same released QI values, so the released table 
 into the equivalence classes a checker can find without any other information (KBS 2015 §2):
 
 * ``centroid``: mean for numeric columns (rounded to the column's own precision), the median
-  category for ordinal ones, the most frequent category for nominal ones, the mean date;
-* ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones.
+  category for ordinal ones, the most frequent known category for nominal ones (a class whose
+  values are all missing stays missing: missing values never spread to a class's known
+  ones), the mean date;
+* ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones
+  (category names quoted when one of the column's names holds the separator, a quote or a
+  bracket: :class:`engine.release.cuts.NameList`).
   Numeric and date ends are public round numbers, never a person's value
   (:func:`engine.release.cuts.range_ends`): inside the central 99 % of the column (between
   its 0.5 and 99.5 percentiles) they are rounded outward to a grid of the 1–2–5 step at most
@@ -14,8 +18,10 @@ into the equivalence classes a checker can find without any other information (K
   whose rounded ranges coincide become one released class, which keeps k-anonymity and
   t-closeness (a union of t-close classes is t-close).
 
-Confidential values become their bucket's ``label`` (an interval or category set) or
-``representative`` (bucket median or mode); the missing bucket is released empty.
+Confidential values become their bucket's ``mean`` (the mean of the whole bucket, which keeps
+totals; the median where the p%-rule withholds it; the mode or median category for category
+columns), its ``median``, or its ``label`` (an interval or category set); the missing bucket
+is released empty.
 Identifiers and untagged columns are dropped, ``keep`` columns pass unchanged, and rows are
 shuffled so that position does not link back to the input.
 """
@@ -28,7 +34,14 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.release.cuts import date_range_ends, format_date, format_number, range_ends
+from engine.release.cuts import (
+    NameList,
+    date_range_ends,
+    decimal_places,
+    format_date,
+    format_number,
+    range_ends,
+)
 from engine.release.encode import category_order, numeric_values, ordinal_ranks
 from engine.release.result import Buckets
 from engine.roles import ColumnType
@@ -38,11 +51,7 @@ _EPOCH = pd.Timestamp("1970-01-01")
 
 def decimals(series: pd.Series) -> int:
     """Decimal places the column is recorded with (0 for whole numbers, at most 6)."""
-    values = pd.to_numeric(series, errors="coerce").dropna().to_numpy(dtype=float)
-    for places in range(7):
-        if np.allclose(values, np.round(values, places), rtol=0, atol=1e-9):
-            return places
-    return 6
+    return decimal_places(pd.to_numeric(series, errors="coerce").to_numpy(dtype=float))
 
 
 def _by_class(values: np.ndarray, classes: np.ndarray) -> pd.core.groupby.SeriesGroupBy:
@@ -76,8 +85,13 @@ def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: n
 
 
 def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
-    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()})
-    sizes = frame.groupby(["c", "v"], dropna=False, sort=True).size().reset_index(name="n")
+    """Each class's most frequent known category (ties: the first in sorted order).
+
+    Missing values do not vote: a class with one known value among missing ones releases it,
+    and only a class with no known value is released as missing.
+    """
+    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()}).dropna(subset=["v"])
+    sizes = frame.groupby(["c", "v"], sort=True).size().reset_index(name="n")
     sizes["neg"] = -sizes["n"]
     top = sizes.sort_values(["c", "neg"], kind="stable").drop_duplicates("c")
     per_class = pd.Series(top["v"].to_numpy(), index=top["c"].to_numpy())
@@ -94,15 +108,17 @@ def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, cl
     """
     if ctype == ColumnType.NOMINAL:
         frame = pd.DataFrame({"c": classes, "v": series.astype("string")}).dropna()
+        names = NameList(frame["v"].unique())
         sets = frame.groupby("c")["v"].agg(lambda v: sorted(set(v)))
-        text = sets.map(lambda s: s[0] if len(s) == 1 else "{" + ", ".join(s) + "}")
+        text = sets.map(names.set)
         return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
     if ctype == ColumnType.ORDINAL:
         cats = category_order(series, order)
         keys = ordinal_ranks(series, order)
+        names = NameList(map(str, cats), separator="–")
 
         def fmt(x: float) -> str:
-            return str(cats[int(x)])
+            return names.name(cats[int(x)])
 
     else:
         keys = numeric_values(series, ctype)
@@ -157,14 +173,15 @@ def recode_qi(
 
 
 def release_confidential(
-    buckets: Buckets, mode: Literal["label", "representative"] = "label"
+    buckets: Buckets, mode: Literal["mean", "median", "label"] = "mean"
 ) -> pd.DataFrame:
-    """The released confidential columns: each record's bucket label or representative."""
+    """The released confidential columns: each record's bucket mean, median or label."""
     out = {}
     codes = buckets.codes
+    released = buckets.released(mode)
     for i, col in enumerate(buckets.columns):
-        if mode == "representative":
-            per_bucket = pd.Series([rep[i] for rep in buckets.representatives])
+        if mode != "label":
+            per_bucket = pd.Series([rep[i] for rep in released])
             values = per_bucket.iloc[codes].reset_index(drop=True)
             numeric = pd.to_numeric(values, errors="coerce")
             if numeric.notna().sum() == values.notna().sum():
@@ -187,7 +204,7 @@ def build_release(
     classes: np.ndarray,
     buckets: Buckets | None,
     qi_output: Literal["centroid", "range"],
-    confidential_output: Literal["label", "representative"],
+    confidential_output: Literal["mean", "median", "label"],
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:

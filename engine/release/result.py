@@ -20,6 +20,34 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 
 
+@dataclass(frozen=True)
+class BucketStat:
+    """What one bucket holds of one confidential column, computed over the whole file.
+
+    Numeric and date columns get a mean, a median and a standard deviation; ordinal and
+    nominal ones only the median or most frequent category (``median``) and the count.
+    """
+
+    count: int
+    #: the mean released with ``confidential_output="mean"``: rounded to the column's
+    #: precision and kept inside the central 99 %; the median where the bucket is
+    #: ``dominated``; the median or mode for categories
+    mean: Any
+    #: the median (or mode) released with ``confidential_output="median"``
+    median: Any
+    #: the standard deviation inside the bucket, 2 significant digits (None when withheld:
+    #: one or two records dominate the spread as well, or a category column)
+    sd: float | None
+    #: one or two records dominate the bucket's sum (the p%-rule, :data:`P_RULE`): its mean
+    #: would tell them apart, so the median is released instead
+    dominated: bool = False
+
+
+#: the p of the p%-rule (tabular SDC): a bucket's mean is withheld when the records other
+#: than the two largest contributions add up to less than this share of the largest one
+P_RULE = 0.10
+
+
 @dataclass
 class Buckets:
     """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
@@ -35,8 +63,8 @@ class Buckets:
     #: open-ended (never an observed value); (lowest, highest) category for an ordinal one;
     #: the set of categories for a nominal one; None for several columns or the missing bucket
     bounds: list[Any]
-    #: per bucket: the value released with ``confidential_output="representative"``
-    #: (a tuple of values, one per confidential column)
+    #: per bucket: the median (or most frequent category) released with
+    #: ``confidential_output="median"`` (a tuple of values, one per confidential column)
     representatives: list[tuple[Any, ...]]
     #: index of the bucket that holds missing confidential values, or None
     missing_bucket: int | None = None
@@ -44,11 +72,28 @@ class Buckets:
     columns: tuple[str, ...] = ()
     #: per bucket: the released label of each confidential column ("" = released as empty)
     column_labels: list[tuple[str, ...]] | None = None
+    #: per bucket: one :class:`BucketStat` per confidential column (None for the missing
+    #: bucket); None when the buckets were built by hand
+    stats: list[tuple[BucketStat | None, ...]] | None = None
 
     @property
     def shares(self) -> np.ndarray:
         """p_j: the share of each bucket in the whole file."""
         return self.counts / self.counts.sum()
+
+    def released(self, output: str) -> list[tuple[Any, ...]]:
+        """Per bucket, the value each column is released as with ``confidential_output``.
+
+        ``"mean"``: the bucket means (the median where the p%-rule withholds a mean);
+        ``"median"`` and ``"label"``: the medians (a label output releases text, and the
+        median is what its numbers are measured with).
+        """
+        if output != "mean" or self.stats is None:
+            return list(self.representatives)
+        return [
+            tuple(rep if stat is None else stat.mean for rep, stat in zip(reps, stats, strict=True))
+            for reps, stats in zip(self.representatives, self.stats, strict=True)
+        ]
 
 
 @dataclass
@@ -133,27 +178,42 @@ class BucketRow:
     #: the bucket's public limits: [lower cut, upper cut] of a range (None = open end), the
     #: categories of a set, None for joint buckets of several columns or the missing bucket
     bounds: Any
-    #: the value released with ``confidential_output="representative"``, per column
+    #: the value an analyst finds for the bucket, per column: what ``confidential_output``
+    #: "mean" or "median" releases (the median with "label")
     representative: tuple[Any, ...]
     missing: bool = False
+    #: per column: the bucket's mean as released (rounded; the median where ``dominated``),
+    #: its median and its standard deviation (None where withheld or not a number)
+    mean: tuple[Any, ...] = ()
+    median: tuple[Any, ...] = ()
+    sd: tuple[float | None, ...] = ()
+    #: per column: one or two records dominate the bucket's sum (p%-rule), so its median is
+    #: released instead of its mean
+    dominated: tuple[bool, ...] = ()
 
 
-def bucket_rows(buckets: Buckets) -> list[BucketRow]:
+def bucket_rows(buckets: Buckets, output: str = "mean") -> list[BucketRow]:
     """The rows of the bucket table of a plan, a summary and the report."""
     total = int(buckets.counts.sum())
+    released = buckets.released(output)
     rows = []
     for j, label in enumerate(buckets.labels):
         bounds = buckets.bounds[j]
         if isinstance(bounds, frozenset):
             bounds = tuple(sorted(bounds))
+        stats = buckets.stats[j] if buckets.stats is not None else ()
         rows.append(
             BucketRow(
                 label=label if j != buckets.missing_bucket else "(missing)",
                 count=int(buckets.counts[j]),
                 share=float(buckets.counts[j] / total) if total else 0.0,
                 bounds=bounds,
-                representative=tuple(buckets.representatives[j]),
+                representative=tuple(released[j]),
                 missing=j == buckets.missing_bucket,
+                mean=tuple(None if s is None else s.mean for s in stats),
+                median=tuple(None if s is None else s.median for s in stats),
+                sd=tuple(None if s is None else s.sd for s in stats),
+                dominated=tuple(bool(s is not None and s.dominated) for s in stats),
             )
         )
     return rows
@@ -229,6 +289,67 @@ class NoiseSummary:
 
 
 @dataclass(frozen=True)
+class Correlation:
+    """The correlation of a confidential column with one numeric QI, before and after."""
+
+    qi: str
+    original: float | None
+    released: float | None
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """One coefficient of the utility regression, fitted on the original and on the release."""
+
+    term: str
+    original: float
+    released: float
+
+
+@dataclass(frozen=True)
+class Regression:
+    """An ordinary least-squares fit of a confidential column on the QIs, twice.
+
+    Fitted once on the original records and once on the released ones (numeric QIs as
+    numbers, ordinal ones as ranks, nominal ones as indicators of their commonest
+    categories); the outcome is on a log scale where the column is positive and skewed.
+    """
+
+    outcome: str
+    log: bool
+    n_records: int
+    coefficients: tuple[Coefficient, ...]
+    #: the median over the slopes (not the intercept) of |released − original| / |original|
+    coefficient_median_relative_error: float | None
+
+
+@dataclass(frozen=True)
+class ColumnUtility:
+    """What an analyst computes from one confidential column, original against released.
+
+    Numeric columns: the total, the variance, the means by QI group, the correlations with the
+    numeric QIs and a regression on the QIs.  Category columns: the share of values changed.
+    Records with a missing confidential value are left out on both sides.
+    """
+
+    column: str
+    #: how the released values were made ("bucket mean", "bucket median", "bucket label",
+    #: "Laplace noise", "randomized response", …)
+    released_as: str
+    #: |released total − original total| / |original total|
+    total_relative_error: float | None = None
+    #: variance of the released values over that of the original ones
+    variance_ratio: float | None = None
+    #: per QI: the mean absolute relative error of the column's means by QI group (categories
+    #: of a category QI, fifths of a numeric one), the groups weighted by their records
+    group_mean_mare: dict[str, float] = field(default_factory=dict)
+    correlations: tuple[Correlation, ...] = ()
+    regression: Regression | None = None
+    #: share of records whose released category differs from their own (category columns)
+    share_changed: float | None = None
+
+
+@dataclass(frozen=True)
 class RunSummary:
     """The one account of a run: parameters, what the verifier measured, losses, guarantees.
 
@@ -275,6 +396,10 @@ class RunSummary:
     seconds: float | None = None
     #: the input file's name, when the caller knows it
     input: str | None = None
+    #: per confidential column: totals, variances, group means, correlations and a
+    #: regression, original against released (:func:`engine.release.metrics.analysis_utility`;
+    #: empty for a release computed on a cluster)
+    analysis_utility: dict[str, ColumnUtility] = field(default_factory=dict)
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = None
@@ -288,4 +413,5 @@ class RunSummary:
         out["buckets"] = [asdict(b) for b in self.buckets]
         out["information_loss"] = asdict(self.information_loss)
         out["noise"] = asdict(self.noise) if self.noise is not None else None
+        out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
         return json_ready(out)

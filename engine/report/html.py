@@ -253,21 +253,26 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         if cfg.mechanism == "buckets":
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
-        n_b = len(release.buckets.counts)
+        b = release.buckets
+        n_b = len(b.counts) - (b.missing_bucket is not None)
+        if cfg.n_buckets:
+            how = " (chosen by the user)"
+        else:
+            how = (
+                " (searched together with the class size for the least "
+                f"{number(cfg.utility_weight, 3)} × confidential loss + "
+                f"{number(1 - cfg.utility_weight, 3)} × QI loss)"
+            )
+        missing = " and one for missing values" if b.missing_bucket is not None else ""
+        rows.append(("confidential buckets b", f"{n_b}{missing}{how}"))
+    rows.append(("quasi-identifiers released as", _e(_QI_OUTPUT_WORDS[cfg.qi_output])))
+    if cfg.mechanism == "buckets":
         rows.append(
             (
-                "confidential buckets b",
-                f"{n_b}"
-                + (
-                    " (chosen by the user)"
-                    if cfg.n_buckets
-                    else " (the optimal count for t, as far as the data allow)"
-                ),
+                "confidential values released as",
+                _e(_CONFIDENTIAL_OUTPUT_WORDS[cfg.confidential_output]),
             )
         )
-    rows.append(("quasi-identifiers released as", _e(cfg.qi_output)))
-    if cfg.mechanism == "buckets":
-        rows.append(("confidential values released as", _e(cfg.confidential_output)))
     if len(cfg.confidential) > 1:
         rows.append(
             (
@@ -310,6 +315,21 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     return rows
 
 
+#: what each ``qi_output`` releases, in words
+_QI_OUTPUT_WORDS = {
+    "centroid": "one typical value per class (rounded mean, median category, most frequent "
+    "known category)",
+    "range": "the range or set of values of each class",
+}
+#: what each ``confidential_output`` releases, in words
+_CONFIDENTIAL_OUTPUT_WORDS = {
+    "mean": "the mean of the record's whole bucket (keeps totals; the median where one or two "
+    "records dominate the bucket)",
+    "median": "the median of the record's whole bucket",
+    "label": "the bucket's label (a range or set of values)",
+}
+
+
 def _mechanism_words(release: Release) -> str:
     cfg = release.params
     if cfg.mechanism == "buckets":
@@ -318,11 +338,15 @@ def _mechanism_words(release: Release) -> str:
             "buckets; records grouped into classes of at least k whose bucket mix stays close "
             "to the whole file's)"
         )
-    words = f"{cfg.mechanism} noise on the confidential values, k-anonymous microaggregation of "
-    words += "the quasi-identifiers"
-    if cfg.insensitive:
-        words += "; insensitive microaggregation of the confidential values first"
-    return words
+    noise = release.summary.noise
+    columns = noise.columns if noise is not None else {}
+    by_how: dict[str, list[str]] = {}
+    for col in cfg.confidential:
+        how = str(columns.get(col, {}).get("mechanism", "noise"))
+        by_how.setdefault(how, []).append(col)
+    parts = [f"{how} on {', '.join(cols)}" for how, cols in by_how.items()]
+    words = "; ".join(parts) or "noise on the confidential values"
+    return words + "; k-anonymous microaggregation of the quasi-identifiers"
 
 
 def _cut_text(value: Any) -> str:
@@ -345,6 +369,7 @@ def _span_text(lo: Any, hi: Any) -> str:
 
 
 def _bucket_rows(release: Release) -> list[list[str]]:
+    """Per bucket: label, span, records, share, then per column mean, median and SD."""
     b = release.buckets
     assert b is not None
     shares = b.shares
@@ -354,17 +379,104 @@ def _bucket_rows(release: Release) -> list[list[str]]:
         if isinstance(bound, tuple) and len(bound) == 2:
             bound_text = _span_text(*bound)
         elif isinstance(bound, set | frozenset | list):
-            bound_text = ", ".join(_e(v) for v in sorted(map(str, bound)))
+            bound_text = "; ".join(_e(v) for v in sorted(map(str, bound)))
         else:
             bound_text = "—"
         if j == b.missing_bucket:
             bound_text = "missing values"
-        rep = b.representatives[j] if j < len(b.representatives) else ()
-        rep_text = ", ".join(_cut_text(v) for v in rep if v is not None) or "—"
+        stats = b.stats[j] if b.stats is not None else None
+        reps = b.representatives[j] if j < len(b.representatives) else ()
+        if stats is None:
+            stats = tuple(None for _ in reps)
+        means, medians, sds = [], [], []
+        for rep, stat in zip(reps, stats, strict=True):
+            if stat is None:
+                medians.append(_cut_text(rep) if rep is not None else "—")
+                means.append("—")
+                sds.append("—")
+                continue
+            medians.append(_cut_text(stat.median))
+            numeric = isinstance(stat.median, int | float) or stat.sd is not None
+            if stat.dominated:
+                means.append("withheld: the median is released (p%-rule)")
+            else:
+                means.append(_cut_text(stat.mean) if numeric else "—")
+            sds.append(number(stat.sd, 2) if stat.sd is not None else "—")
         rows.append(
-            [_e(label), bound_text, rep_text, number(int(b.counts[j])), percent(float(shares[j]))]
+            [
+                _e(label),
+                bound_text,
+                number(int(b.counts[j])),
+                percent(float(shares[j])),
+                "<br>".join(means),
+                "<br>".join(medians),
+                "<br>".join(sds),
+            ]
         )
     return rows
+
+
+def _released_sentence(release: Release) -> str:
+    cols = ", ".join(release.params.confidential)
+    output = release.params.confidential_output
+    if output == "label":
+        return f"{cols}: each record carries its bucket's label."
+    return f"{cols}: each record carries its bucket's {output}."
+
+
+def analysis_rows(summary: RunSummary) -> list[list[str]]:
+    """Per confidential column: (column, measure, value) of the analysis utility, as HTML."""
+    rows: list[list[str]] = []
+    for col, u in summary.analysis_utility.items():
+        name = f"<code>{_e(col)}</code>"
+
+        def add(measure: str, value: str, name: str = name) -> None:
+            rows.append([name, _e(measure), _e(value)])
+
+        add("released as", u.released_as)
+        if u.total_relative_error is not None:
+            add("total: relative error", percent(u.total_relative_error))
+        if u.variance_ratio is not None:
+            add("variance: released / original", number(u.variance_ratio, 3))
+        for qi, err in u.group_mean_mare.items():
+            add(f"means by {qi}: mean relative error", percent(err))
+        for c in u.correlations:
+            add(
+                f"correlation with {c.qi}: original → released",
+                f"{_corr(c.original)} → {_corr(c.released)}",
+            )
+        if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
+            add(
+                f"regression of {u.regression.outcome} on the QIs: median relative error of "
+                "the coefficients",
+                percent(u.regression.coefficient_median_relative_error),
+            )
+        if u.share_changed is not None:
+            add("share of values changed", percent(u.share_changed))
+    return rows
+
+
+def _corr(value: float | None) -> str:
+    """A correlation to three decimals (0.006, not 6.37e-03)."""
+    return number(round(value, 3) if value is not None else None, 3)
+
+
+def coefficient_rows(summary: RunSummary) -> dict[str, list[list[str]]]:
+    """Per confidential column, the regression's coefficients: term, original, released."""
+    out = {}
+    for col, u in summary.analysis_utility.items():
+        if u.regression is None:
+            continue
+        scale = max(abs(v) for c in u.regression.coefficients for v in (c.original, c.released))
+
+        def fmt(v: float, scale: float = scale) -> str:
+            # a coefficient zero up to rounding (a term collinear with others) reads 0
+            return _e(number(v if abs(v) > 1e-9 * scale else 0.0, 3))
+
+        out[col] = [
+            [_e(c.term), fmt(c.original), fmt(c.released)] for c in u.regression.coefficients
+        ]
+    return out
 
 
 def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list[str]]]:
@@ -416,6 +528,10 @@ _COLUMN_STAT_NAMES = {
 }
 
 
+#: per-column statistics that are shares (printed in %)
+_SHARES = {"sse_sst", "share_changed"}
+
+
 def information_loss_rows(summary: RunSummary) -> list[tuple[str, str]]:
     """The overall information-loss figures of a run summary, named for people."""
     loss = summary.information_loss
@@ -436,7 +552,8 @@ def column_loss_rows(summary: RunSummary) -> list[list[str]]:
         for key, value in stats.items():
             if isinstance(value, int | float):
                 name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
-                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(number(value, 4))])
+                text = percent(value) if key in _SHARES else number(value, 4)
+                rows.append([f"<code>{_e(col)}</code>", _e(name), _e(text)])
     return rows
 
 
@@ -579,15 +696,24 @@ def render_report(
             "bucket they fall in; each class holds every bucket in nearly the whole file's "
             "proportion. Bucket boundaries are public round numbers chosen between neighbouring "
             "values (the coarsest that separates them), never a person's value; the outer "
-            "buckets are open-ended or end at the public bounds, and a representative stays "
-            "inside the central 99 % of the column.</p>"
+            "buckets are open-ended or end at the public bounds, and every printed mean or "
+            "median stays inside the central 99 % of the column.</p>"
         )
         add(
             _table(
-                ["released as", "values", "representative", "records", "share"],
+                ["label", "values", "records", "share", "mean", "median", "SD"],
                 _bucket_rows(release),
-                right=(3, 4),
+                right=(2, 3, 4, 5, 6),
             )
+        )
+        add(
+            "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
+            "whole bucket in the whole file, never over part of a class, so they are as public "
+            "as the label. Where one or two records make up nearly all of a bucket's sum "
+            "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
+            "are withheld there and the median is released instead. "
+            + _e(_released_sentence(release))
+            + "</p>"
         )
 
     # class sizes
@@ -631,8 +757,25 @@ def render_report(
     else:
         add("<p>The run did not report information-loss figures.</p>")
 
+    # analysis utility
+    utility = analysis_rows(release.summary)
+    if utility:
+        add("<h2>8. What an analyst keeps</h2>")
+        add(
+            "<p>What analysts compute from a public-use file, on the original records and on "
+            "the released ones (quasi-identifiers at their class's typical value; records "
+            "with a missing confidential value left out). Group means are by category, or by "
+            "fifths of a numeric quasi-identifier. The regression is ordinary least squares "
+            "of the column (on a log scale where it is positive and skewed) on all "
+            "quasi-identifiers.</p>"
+        )
+        add(_table(["confidential column", "measure", "value"], utility, right=(2,)))
+        for col, coefficients in coefficient_rows(release.summary).items():
+            add(f"<h3>Regression coefficients of <code>{_e(col)}</code></h3>")
+            add(_table(["term", "original", "released"], coefficients, right=(1, 2)))
+
     # risk
-    add("<h2>8. Disclosure risk before and after</h2>")
+    add("<h2>9. Disclosure risk before and after</h2>")
     add(
         "<p>Measured on the table alone: a class is a set of records with the same "
         "quasi-identifier values. Before = the original records, after = the release."
@@ -652,7 +795,7 @@ def render_report(
     )
 
     # reproducibility
-    add("<h2>9. Reproducibility</h2>")
+    add("<h2>10. Reproducibility</h2>")
     repro: list[tuple[str, str]] = [
         ("software", f"tclose {_e(__version__)}"),
         ("report written", f"{when:%Y-%m-%d %H:%M:%S} UTC"),

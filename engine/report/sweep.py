@@ -2,8 +2,11 @@
 
 Choosing t (or ε) and k is a trade-off the analyst has to see: stronger privacy (smaller t or
 ε, larger k) costs information.  :func:`run_sweep` runs the engine on every point of a grid
-and tabulates the information loss; :func:`sweep_figure` draws it against the privacy level,
-one curve per k (as the poster of Soria-Comas et al. does for ε from 0.01 to 10).  A point
+and tabulates the information loss and what an analyst keeps (total, group means,
+regression); :func:`sweep_figure` draws it against the privacy level, one curve per k (as
+the poster of Soria-Comas et al. does for ε from 0.01 to 10).  A third, optional axis is the
+number of buckets b ("auto" = searched for each point), which trades confidential detail for
+QI homogeneity at the same guarantee.  A point
 that cannot be met on the data (KBS 2015 §6.2) is a row with ``feasible=False`` and the reason,
 not an error: an infeasible corner is part of the answer.
 """
@@ -32,9 +35,14 @@ COLUMNS = (
     "t",
     "epsilon",
     "k",
+    "buckets",
+    "n_buckets",
     "feasible",
     "qi_sse_sst",
     "confidential_sse_sst",
+    "total_error",
+    "group_mean_error",
+    "coefficient_error",
     "achieved_k",
     "achieved_t",
     "n_classes",
@@ -77,6 +85,32 @@ def information_loss(release: Release) -> tuple[float, float]:
     )
 
 
+def utility_measures(release: Release) -> dict[str, float]:
+    """One number per analysis measure, averaged over the numeric confidential columns.
+
+    ``total_error`` (relative error of the total), ``group_mean_error`` (mean relative error
+    of the group means, averaged over the QIs) and ``coefficient_error`` (median relative
+    error of the regression coefficients); NaN where no column has the measure.
+    """
+    found: dict[str, list[float]] = {"total_error": [], "group_mean_error": [],
+                                     "coefficient_error": []}  # fmt: skip
+    for u in release.summary.analysis_utility.values():
+        if u.total_relative_error is not None:
+            found["total_error"].append(u.total_relative_error)
+        if u.group_mean_mare:
+            found["group_mean_error"].append(float(np.mean(list(u.group_mean_mare.values()))))
+        if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
+            found["coefficient_error"].append(u.regression.coefficient_median_relative_error)
+    return {key: float(np.mean(v)) if v else math.nan for key, v in found.items()}
+
+
+def _bucket_levels(values: Iterable[Any] | None) -> list[int | None]:
+    """The b axis: whole numbers ≥ 2 and None for "auto", each checked as n_buckets is."""
+    check = ReleaseParams.CONSTRAINTS["n_buckets"].check
+    out = {check("n_buckets", v) for v in values or ()}
+    return sorted(out, key=lambda b: (b is None, b or 0))
+
+
 def _achieved_t(release: Release) -> float:
     """The verifier's t; for noise without buckets the summary's (stochastic) t."""
     t = release.verification.t
@@ -92,37 +126,47 @@ def run_sweep(
     ts: Iterable[float] | None = None,
     epsilons: Iterable[float] | None = None,
     ks: Iterable[int],
+    buckets: Iterable[int | str | None] | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     release_fn: Callable[..., Any] | None = None,
 ) -> pd.DataFrame:
-    """Plan and run every (level, k) of the grid (:func:`engine.release.plan.plan`, then
+    """Plan and run every (level, k, b) of the grid (:func:`engine.release.plan.plan`, then
     :func:`engine.release.anonymize.anonymize`).
 
-    ``params`` gives everything but the privacy level and k (its own t/ε/k are replaced).
-    Returns one row per point with the columns of :data:`COLUMNS`; for the bucket mechanism
-    both ``t`` and the equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the
-    sweep (CancelledError); a point the plan finds infeasible is recorded with the plan's
-    reason, not raised.  ``release_fn(params, progress=, cancel=)``, when given, computes each
-    point instead (a cluster computes it from the file; ``data`` is then None).
+    ``params`` gives everything but the privacy level, k and (with ``buckets``) b: its own
+    t/ε/k are replaced.  ``buckets`` is the b axis (numbers, and None or "auto" for the
+    search); without it every point has ``params.n_buckets``.  Returns one row per point
+    with the columns of :data:`COLUMNS`; for the bucket mechanism both ``t`` and the
+    equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the sweep
+    (CancelledError); a point the plan finds infeasible is recorded with the plan's reason,
+    not raised.  ``release_fn(params, progress=, cancel=)``, when given, computes each point
+    instead (a cluster computes it from the file; ``data`` is then None).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
     from engine.release.plan import plan
 
-    grid = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
+    levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
+    b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]
+    if params.noise and buckets is not None:
+        raise InputError("The b axis applies to the buckets mechanism only.")
+    grid = [(name, level, k, b) for b in b_axis for name, level, k in levels]
     rows: list[dict[str, Any]] = []
     n = len(grid)
-    for i, (name, level, k) in enumerate(grid):
+    for i, (name, level, k, b) in enumerate(grid):
         label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
+        if buckets is not None:
+            label += f", b = {b if b is not None else 'auto'}"
         step(progress, cancel, i / n, f"{label} ({i + 1} of {n})")
         if name == "t":
-            point = params.replace(t=level, epsilon=None, k=k)
+            point = params.replace(t=level, epsilon=None, k=k, n_buckets=b)
         else:
-            point = params.replace(t=None, epsilon=level, k=k)
+            point = params.replace(t=None, epsilon=level, k=k, n_buckets=b)
         row: dict[str, Any] = {
             "t": point.bucket_t if name == "t" or not point.noise else math.nan,
             "epsilon": level if name == "epsilon" else epsilon_from_t(level),
             "k": k,
+            "buckets": "" if point.noise else str(b) if b is not None else "auto",
         }
         started = time.perf_counter()
         try:
@@ -145,10 +189,13 @@ def run_sweep(
         else:
             qi_loss, conf_loss = information_loss(release)
             ver = release.verification
+            formed = [b for b in release.summary.buckets if not b.missing]
             row.update(
                 feasible=True,
                 qi_sse_sst=qi_loss,
                 confidential_sse_sst=conf_loss,
+                n_buckets=len(formed) if formed else None,
+                **utility_measures(release),
                 achieved_k=int(ver.k),
                 achieved_t=_achieved_t(release),
                 n_classes=int(ver.n_classes),
@@ -160,8 +207,9 @@ def run_sweep(
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table["feasible"] = table["feasible"].astype(bool)
     table["message"] = table["message"].fillna("")
-    for col in ("achieved_k", "n_classes"):
+    for col in ("achieved_k", "n_classes", "n_buckets"):
         table[col] = table[col].astype("Int64")
+    table["buckets"] = _b_text(table["buckets"])
     level = grid[0][0] if grid else "t"
     measure = main_measure(params)
     table["dominated"] = dominated(table, level, measure)
@@ -181,7 +229,9 @@ def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> n
     """Per row: is there a feasible point with at least as much privacy that loses less?
 
     A point (level, k) is dominated by (level', k') when level' ≤ level and k' ≥ k (as strong
-    or stronger on both axes) and its ``measure`` is strictly lower.  For optimal partitions
+    or stronger on both axes) and its ``measure`` is strictly lower; with a b axis, only
+    points asked with the same b are compared (b moves loss between the QIs and the
+    confidential values at the same guarantee).  For optimal partitions
     this never happens — a t-close partition is t'-close for t' > t, and classes of at least
     k' records are classes of at least k — but the engine's partition is a heuristic, and its
     class sizes stay near max(k, number of buckets): a small k with many buckets can lose more
@@ -193,6 +243,9 @@ def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> n
     loss = table[measure].to_numpy(float)
     ok = table["feasible"].to_numpy(bool) & ~np.isnan(loss)
     stronger = (lv[None, :] <= lv[:, None] + 1e-12) & (ks[None, :] >= ks[:, None])
+    if "buckets" in table:  # b trades one loss for another: compare at the same b only
+        b = _b_text(table["buckets"]).to_numpy()
+        stronger &= b[None, :] == b[:, None]
     better = loss[None, :] < loss[:, None] - 1e-12
     out = (stronger & better & ok[None, :]).any(axis=1) & ok
     return out
@@ -221,15 +274,36 @@ def sweep_figure(
     names = {
         "qi_sse_sst": "QI information loss (SSE/SST)",
         "confidential_sse_sst": "confidential distortion (SSE/SST)",
+        "total_error": "relative error of the total",
+        "group_mean_error": "relative error of the group means",
+        "coefficient_error": "relative error of the regression coefficients",
     }
     ks = sorted(table["k"].unique()) if not table.empty else []
+    b_values = [""]
+    if "buckets" in table and not table.empty:
+        b_values = sorted(set(_b_text(table["buckets"])), key=_b_order)
+    styles = ["-", "--", ":", "-."]
     cmap = matplotlib.colormaps["viridis"]
     colours = [cmap(x) for x in np.linspace(0.05, 0.85, max(len(ks), 1))]
     any_infeasible = any_dominated = False
-    for colour, k in zip(colours, ks, strict=False):
-        part = table[table["k"] == k].sort_values(level)
+    curves = [
+        (c, k, i, b) for c, k in zip(colours, ks, strict=False) for i, b in enumerate(b_values)
+    ]
+    for colour, k, i, b in curves:
+        part = table[table["k"] == k]
+        if len(b_values) > 1:
+            part = part[_b_text(part["buckets"]) == b]
+        part = part.sort_values(level)
         ok = part[part["feasible"]]
-        ax.plot(ok[level], ok[measure], marker="o", color=colour, label=f"k = {k}")
+        label = f"k = {k}" + (f", b = {b}" if len(b_values) > 1 else "")
+        ax.plot(
+            ok[level],
+            ok[measure],
+            marker="o",
+            color=colour,
+            linestyle=styles[i % len(styles)],
+            label=label,
+        )
         if "dominated" in part:
             dom = ok[ok["dominated"].astype(bool)]
             if len(dom):
@@ -295,9 +369,23 @@ def sweep_figure(
     return fig
 
 
-def pick_point(table: pd.DataFrame, level: str, value: float, k: int) -> Mapping[str, Any]:
-    """The sweep row of (value, k) — the point a user picked — or InputError if absent."""
+def _b_text(column: pd.Series) -> pd.Series:
+    """The b column as text ("" where a table has none, as for noise)."""
+    return column.astype(object).where(column.notna(), "").astype(str)
+
+
+def _b_order(b: str) -> tuple[int, int]:
+    """Numbers of buckets in order, "auto" last."""
+    return (1, 0) if not b.isdigit() else (0, int(b))
+
+
+def pick_point(
+    table: pd.DataFrame, level: str, value: float, k: int, buckets: str | None = None
+) -> Mapping[str, Any]:
+    """The sweep row of (value, k[, b]) — the point a user picked — or InputError if absent."""
     hit = table[np.isclose(table[level].astype(float), value) & (table["k"] == k)]
+    if buckets is not None and "buckets" in table:
+        hit = hit[_b_text(hit["buckets"]) == str(buckets)]
     if hit.empty:
         raise InputError(f"The sweep has no point {level} = {value:g}, k = {k}.")
     return hit.iloc[0].to_dict()

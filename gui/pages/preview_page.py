@@ -88,14 +88,6 @@ def confidential_output_choices() -> dict[str, tuple[str, str]]:
                 "40,000”: exactly what the guarantee protects.",
             ),
         ),
-        "representative": (
-            translate("PreviewPage", "a typical value of the bucket"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by one typical value of its bucket, so "
-                "the column stays numeric.",
-            ),
-        ),
         "mean": (
             translate("PreviewPage", "the bucket's mean"),
             translate(
@@ -139,7 +131,7 @@ class PreviewPage(QWizardPage):
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip(self.tr("Smallest group size k"))
         self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
+        self.n_buckets.setRange(1, 1000)  # 1 (never a valid b) shows as "automatic"
         self.n_buckets.setSpecialValueText(self.tr("automatic"))
         self.n_buckets.setToolTip(
             self.tr(
@@ -306,7 +298,7 @@ class PreviewPage(QWizardPage):
         for box in boxes:
             box.blockSignals(True)
         self.k.setValue(p.k)
-        self.n_buckets.setValue(p.n_buckets or 0)
+        self.n_buckets.setValue(p.n_buckets or 1)
         self.n_buckets.setEnabled(not p.noise)
         self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
         self.confidential_output.setCurrentIndex(
@@ -349,7 +341,7 @@ class PreviewPage(QWizardPage):
         try:
             self.session.update(
                 k=int(self.k.value()),
-                n_buckets=None if noise else (int(self.n_buckets.value()) or None),
+                n_buckets=None if noise else (b if (b := int(self.n_buckets.value())) >= 2 else None),
                 qi_output=str(self.qi_output.currentData()),
                 confidential_output=str(self.confidential_output.currentData()),
             )

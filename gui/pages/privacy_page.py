@@ -183,7 +183,7 @@ class PrivacyPage(QWizardPage):
             mechanism_box.addWidget(button)
             mechanism_box.addWidget(note)
         self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
+        self.n_buckets.setRange(1, 1000)  # 1 (never a valid b) shows as "automatic"
         self.n_buckets.setSpecialValueText(self.tr("automatic"))
         self.n_buckets.setToolTip(
             self.tr(
@@ -397,7 +397,7 @@ class PrivacyPage(QWizardPage):
         self.by_t.setChecked(p.epsilon is None)
         self.by_noise.setChecked(p.noise)
         self.by_buckets.setChecked(not p.noise)
-        self.n_buckets.setValue(p.n_buckets or 0)
+        self.n_buckets.setValue(p.n_buckets or 1)
         self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
         self.insensitive.setChecked(p.insensitive)
         self.private_bounds.setChecked(p.private_bounds is not None)
@@ -473,7 +473,7 @@ class PrivacyPage(QWizardPage):
                 "seed": ReleaseParams.parse("seed", self.seed.text()),
                 "insensitive": noise and self.insensitive.isChecked(),
                 "resample_until_t": self.session.params.resample_until_t if noise else None,
-                "n_buckets": None if noise else (int(self.n_buckets.value()) or None),
+                "n_buckets": None if noise else (b if (b := int(self.n_buckets.value())) >= 2 else None),
                 "private_bounds": private if noise else None,
             }
             if self.by_epsilon.isChecked():
