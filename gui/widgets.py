@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -328,3 +329,30 @@ class Lead(QLabel):
         font = self.font()
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.setFont(font)
+
+
+class BucketSpin(QSpinBox):
+    """The number of buckets b, or "automatic" (the engine searches b).
+
+    "automatic" sits at 1, never a valid b (a bucket per class would say nothing), so that
+    one step up from it is b = 2 and no value the box can show is refused by the engine.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(1, 1000)
+        self.setSpecialValueText(self.tr("automatic"))
+        self.setToolTip(
+            self.tr(
+                "How many buckets the confidential values are grouped into; 'automatic' lets "
+                "the engine choose for t and k. More buckets keep more detail but need larger "
+                "groups."
+            )
+        )
+
+    def buckets(self) -> int | None:
+        """b, or None for "automatic"."""
+        return self.value() if self.value() >= 2 else None
+
+    def set_buckets(self, b: int | None) -> None:
+        self.setValue(b or 1)

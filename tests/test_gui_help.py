@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 
 from gui.help import GuideBrowser, GuideWindow, HelpButton, guide_path, slug
@@ -21,13 +21,6 @@ from tests.test_installer import spec_run  # noqa: F401  (the spec, executed)
 pytestmark = pytest.mark.gui
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
 
 
 def test_slugs_are_github_s() -> None:

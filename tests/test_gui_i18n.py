@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QStandardPaths
+from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtGui import QImage
 
 from gui import i18n, settings
@@ -23,13 +23,6 @@ TRANSLATIONS = ROOT / "resources" / "translations"
 LANGUAGES = ("es", "fr")
 #: what pyside6-lupdate scans: the app and the engine's plain-words templates
 SOURCES = [ROOT / "gui", ROOT / "engine" / "report" / "words.py"]
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
 
 
 def qt_tool(name: str) -> str:

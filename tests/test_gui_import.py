@@ -6,31 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
 
 from engine.roles import Role
 from gui.state import named_like_an_identifier, suggest_role
-from gui.wizard import PAGE_TAG, MainWindow
+from gui.wizard import PAGE_TAG
 from tests.test_gui_wizard import idle, open_file, tag
 from tests.test_io_workbooks import COVER, book_with, table
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    return win
 
 
 def shown_text(rich: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, Qt
+from PySide6.QtCore import QStandardPaths, Qt
 from PySide6.QtGui import QFileOpenEvent, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QWidget, QWizard
@@ -38,22 +38,6 @@ from tests.test_gui_wizard import (
 pytestmark = pytest.mark.gui
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    return win
 
 
 @pytest.fixture

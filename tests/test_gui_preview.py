@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
 
 from engine import ReleaseParams
 from engine.io import ImportInfo
@@ -23,22 +22,6 @@ from tests.test_gui_wizard import (
 )
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    return win
 
 
 def previewed(qtbot, window, sample_workbook) -> MainWindow:
@@ -165,6 +148,28 @@ def test_the_privacy_page_leads_with_plain_words(qtbot, window, sample_workbook)
     page.details_toggle.click()
     assert page.details.isVisible()
     assert "Proposition 3" in page.details.toPlainText()
+
+
+def test_details_show_the_search_of_b_unless_b_is_set(qtbot, window, sample_workbook) -> None:
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    choose(qtbot, window, t=2.0, k=5)
+    page = window.wizard.privacy_page
+    chosen = [c for c in page.current_plan().bucket_choices if c.chosen]
+    assert len(chosen) == 1
+    text = page.details.toPlainText()
+    assert "Number of buckets" in text and "confidential loss" in text
+    page.n_buckets.setValue(4)
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert page.current_plan().params.n_buckets == 4
+    assert "Number of buckets" not in page.details.toPlainText()
+    page.n_buckets.setValue(2)
+    page.n_buckets.stepDown()  # below 2 is "automatic", never b = 1
+    assert page.n_buckets.text() == page.n_buckets.specialValueText()
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert page.current_plan().params.n_buckets is None
 
 
 def test_a_fix_says_what_it_changed(qtbot, window, sample_workbook) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from engine.io import read_table
@@ -31,24 +30,6 @@ ADULT_ROLES = {
     "education": Role.QI,
     "salary-class": Role.CONFIDENTIAL,
 }
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path, monkeypatch):
-    """Keep QSettings and the log folder away from the user's own."""
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
-    yield
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    return win
 
 
 def idle(qtbot, win: MainWindow, timeout: int = 60_000) -> None:

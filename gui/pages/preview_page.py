@@ -42,7 +42,7 @@ from gui.pages.host import Host
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
 from gui.theme import plot_theme
-from gui.widgets import ColumnSizer, FigureView, Hint, StaleCover, rich_text_css
+from gui.widgets import BucketSpin, ColumnSizer, FigureView, Hint, StaleCover, rich_text_css
 
 translate = QCoreApplication.translate
 
@@ -130,16 +130,7 @@ class PreviewPage(QWizardPage):
         self.k = QSpinBox()
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip(self.tr("Smallest group size k"))
-        self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(1, 1000)  # 1 (never a valid b) shows as "automatic"
-        self.n_buckets.setSpecialValueText(self.tr("automatic"))
-        self.n_buckets.setToolTip(
-            self.tr(
-                "How many buckets the confidential values are grouped into; 'automatic' lets "
-                "the engine choose for t and k. More buckets keep more detail but need larger "
-                "groups."
-            )
-        )
+        self.n_buckets = BucketSpin()
         self.rerun = QPushButton(self.tr("&Run again"))
         self.rerun.setToolTip(self.tr("Compute the release again with these settings"))
         self.rerun.clicked.connect(self.run)
@@ -298,7 +289,7 @@ class PreviewPage(QWizardPage):
         for box in boxes:
             box.blockSignals(True)
         self.k.setValue(p.k)
-        self.n_buckets.setValue(p.n_buckets or 1)
+        self.n_buckets.set_buckets(p.n_buckets)
         self.n_buckets.setEnabled(not p.noise)
         self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
         self.confidential_output.setCurrentIndex(
@@ -341,7 +332,7 @@ class PreviewPage(QWizardPage):
         try:
             self.session.update(
                 k=int(self.k.value()),
-                n_buckets=None if noise else (b if (b := int(self.n_buckets.value())) >= 2 else None),
+                n_buckets=None if noise else self.n_buckets.buckets(),
                 qi_output=str(self.qi_output.currentData()),
                 confidential_output=str(self.confidential_output.currentData()),
             )

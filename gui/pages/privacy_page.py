@@ -37,14 +37,14 @@ from PySide6.QtWidgets import (
 
 from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
 from engine import plan as make_plan
-from engine.report.html import guarantees_html
+from engine.report.html import bucket_choices_html, guarantees_html
 from engine.report.words import plan_words
 from engine.text import number, percent
 from gui.engine_process import run_engine
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import Hint, Lead, rich_text_css
+from gui.widgets import BucketSpin, Hint, Lead, rich_text_css
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -182,16 +182,7 @@ class PrivacyPage(QWizardPage):
             )
             mechanism_box.addWidget(button)
             mechanism_box.addWidget(note)
-        self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(1, 1000)  # 1 (never a valid b) shows as "automatic"
-        self.n_buckets.setSpecialValueText(self.tr("automatic"))
-        self.n_buckets.setToolTip(
-            self.tr(
-                "How many buckets the confidential values are grouped into; 'automatic' lets "
-                "the engine choose for t and k. More buckets keep more detail but need larger "
-                "groups."
-            )
-        )
+        self.n_buckets = BucketSpin()
         self.insensitive = QCheckBox(
             self.tr("Average in groups of k before adding noise (less noise)")
         )
@@ -397,7 +388,7 @@ class PrivacyPage(QWizardPage):
         self.by_t.setChecked(p.epsilon is None)
         self.by_noise.setChecked(p.noise)
         self.by_buckets.setChecked(not p.noise)
-        self.n_buckets.setValue(p.n_buckets or 1)
+        self.n_buckets.set_buckets(p.n_buckets)
         self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
         self.insensitive.setChecked(p.insensitive)
         self.private_bounds.setChecked(p.private_bounds is not None)
@@ -473,7 +464,7 @@ class PrivacyPage(QWizardPage):
                 "seed": ReleaseParams.parse("seed", self.seed.text()),
                 "insensitive": noise and self.insensitive.isChecked(),
                 "resample_until_t": self.session.params.resample_until_t if noise else None,
-                "n_buckets": None if noise else (b if (b := int(self.n_buckets.value())) >= 2 else None),
+                "n_buckets": None if noise else self.n_buckets.buckets(),
                 "private_bounds": private if noise else None,
             }
             if self.by_epsilon.isChecked():
@@ -564,7 +555,11 @@ class PrivacyPage(QWizardPage):
         self._set_rich(self.details, "")
 
     def _show_plan(self, plan: Plan) -> None:
-        self._set_rich(self.details, guarantees_html(plan.guarantees))
+        self._set_rich(
+            self.details,
+            guarantees_html(plan.guarantees)
+            + bucket_choices_html(plan.bucket_choices, plan.params.utility_weight),
+        )
         feas = plan.feasibility
         if not feas.ok:
             problem = feas.message

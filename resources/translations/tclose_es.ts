@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es_ES">
 <context>
+    <name>BucketSpin</name>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
+    </message>
+</context>
+<context>
     <name>DataFrameModel</name>
     <message>
         <source>(missing)</source>
@@ -191,6 +202,7 @@
     <name>GuideWindow</name>
     <message>
         <source>tclose user guide</source>
+        <extracomment>the section to keep at the top while the pictures are fitted to the window (until the user scrolls)</extracomment>
         <translation>Guía del usuario de tclose</translation>
     </message>
 </context>
@@ -555,14 +567,6 @@
         <translation>Confidencial: cada valor se sustituye por la etiqueta de su tramo, p. ej. «de 20.000 a 40.000»: exactamente lo que protege la garantía.</translation>
     </message>
     <message>
-        <source>a typical value of the bucket</source>
-        <translation>un valor típico del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by one typical value of its bucket, so the column stays numeric.</source>
-        <translation>Confidencial: cada valor se sustituye por un valor típico de su tramo, de modo que la columna sigue siendo numérica.</translation>
-    </message>
-    <message>
         <source>the bucket&apos;s mean</source>
         <translation>la media del tramo</translation>
     </message>
@@ -593,14 +597,6 @@
     <message>
         <source>Smallest group size k</source>
         <translation>Tamaño mínimo de grupo k</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>automático</translation>
-    </message>
-    <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
     </message>
     <message>
         <source>&amp;Run again</source>
@@ -913,10 +909,6 @@
     <message>
         <source>N&amp;oise: ε-differential privacy</source>
         <translation>&amp;Ruido: ε-privacidad diferencial</translation>
-    </message>
-    <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr_FR">
 <context>
+    <name>BucketSpin</name>
+    <message>
+        <source>automatic</source>
+        <translation>automatique</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
+    </message>
+</context>
+<context>
     <name>DataFrameModel</name>
     <message>
         <source>(missing)</source>
@@ -191,6 +202,7 @@
     <name>GuideWindow</name>
     <message>
         <source>tclose user guide</source>
+        <extracomment>the section to keep at the top while the pictures are fitted to the window (until the user scrolls)</extracomment>
         <translation>Guide de l&apos;utilisateur de tclose</translation>
     </message>
 </context>
@@ -555,14 +567,6 @@
         <translation>Confidentiel&#xa0;: chaque valeur est remplacée par le libellé de sa tranche, p. ex. «&#xa0;de 20 000 à 40 000&#xa0;»&#xa0;: exactement ce que la garantie protège.</translation>
     </message>
     <message>
-        <source>a typical value of the bucket</source>
-        <translation>une valeur type de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by one typical value of its bucket, so the column stays numeric.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par une valeur type de sa tranche&#xa0;; la colonne reste ainsi numérique.</translation>
-    </message>
-    <message>
         <source>the bucket&apos;s mean</source>
         <translation>la moyenne de la tranche</translation>
     </message>
@@ -593,14 +597,6 @@
     <message>
         <source>Smallest group size k</source>
         <translation>Taille minimale des groupes k</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>automatique</translation>
-    </message>
-    <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
     </message>
     <message>
         <source>&amp;Run again</source>
@@ -913,10 +909,6 @@
     <message>
         <source>N&amp;oise: ε-differential privacy</source>
         <translation>B&amp;ruit&#xa0;: ε-confidentialité différentielle</translation>
-    </message>
-    <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
