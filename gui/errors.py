@@ -14,12 +14,13 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from engine import TcloseError
 
 log = logging.getLogger("tclose")
+translate = QCoreApplication.translate
 
 _log_file: Path | None = None
 
@@ -59,11 +60,17 @@ def error_box(
     else:
         box.setIcon(QMessageBox.Icon.Critical)
         box.setText(
-            "Something went wrong inside tclose; this is a bug, not your mistake.\n"
-            f"{type(err).__name__}: {err}"
+            translate(
+                "Errors", "Something went wrong inside tclose; this is a bug, not your mistake."
+            )
+            + f"\n{type(err).__name__}: {err}"
         )
         where = _log_file or log_path()
-        box.setInformativeText(f"The details were written to {where}. The app keeps working.")
+        box.setInformativeText(
+            translate(
+                "Errors", "The details were written to {path}. The app keeps working."
+            ).format(path=where)
+        )
         extra = detail or "".join(traceback.format_exception(err))
     if extra:
         box.setDetailedText(extra)

@@ -11,10 +11,20 @@ from dataclasses import dataclass, field
 import pandas as pd
 from matplotlib.figure import Figure
 
-from engine import Release, ReleaseParams
+from engine import Plan, Release, ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark a progress message for translation (this module runs in the engine process, which
+    loads no Qt; the progress panel translates the message when it shows it)."""
+    return text
+
+
+DRAWING = QT_TRANSLATE_NOOP("Progress", "Drawing the previews")
+DONE = QT_TRANSLATE_NOOP("Progress", "Done")
 
 
 @dataclass
@@ -26,6 +36,8 @@ class Preview:
     before_after: dict[str, Figure] = field(default_factory=dict)
     #: disclosure risk of the original records and of the release: (measure, before, after)
     risk: list[tuple[str, str, str]] = field(default_factory=list)
+    #: the plan the release was made from (why the classes came out as they did)
+    plan: Plan | None = None
 
 
 def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
@@ -47,27 +59,35 @@ def build_preview(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
     size_px: tuple[int, int] | None = None,
+    theme: plots.Theme = plots.LIGHT,
 ) -> Preview:
-    """Anonymize and draw (figures without pyplot are safe on any thread or process)."""
-    from engine import anonymize
+    """Anonymize and draw (figures without pyplot are safe on any thread or process).
 
-    release = anonymize(data, params, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    ``theme`` gives the figures the colours of the window they are shown in.
+    """
+    from engine import anonymize, plan
+
+    planned = plan(data, params, progress=scaled(progress, 0.0, 0.05), cancel=cancel)
+    release = anonymize(
+        data, params, plan=planned, progress=scaled(progress, 0.05, 0.9), cancel=cancel
+    )
     risk = release_risk(release)
-    preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]))
+    preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]), plan=planned)
     builders = {
-        "buckets": plots.bucket_histogram,
-        "class_sizes": plots.class_size_histogram,
-        "closeness": plots.closeness_heatmap,
+        "buckets": lambda r: plots.bucket_histogram(r, theme=theme),
+        "class_sizes": lambda r: plots.class_size_histogram(r, theme=theme),
+        "closeness": lambda r: plots.closeness_heatmap(r, theme=theme),
     }
     if release.buckets is None and params.confidential:  # noise: show the values themselves
         first = params.confidential[0]
-        builders["buckets"] = lambda r: plots.qi_before_after(r, first)
+        builders["buckets"] = lambda r: plots.qi_before_after(r, first, theme=theme)
     for i, (name, build) in enumerate(builders.items()):
-        step(progress, cancel, 0.9 + 0.02 * i, "Drawing the previews")
+        step(progress, cancel, 0.9 + 0.02 * i, DRAWING)
         preview.figures[name] = settle(build(release), size_px)
     for column in params.qi:
-        step(progress, cancel, 0.96, "Drawing the previews")
+        step(progress, cancel, 0.96, DRAWING)
         ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
-        preview.before_after[column] = settle(plots.qi_before_after(release, column), ba_size)
-    step(progress, cancel, 1.0, "Done")
+        figure = plots.qi_before_after(release, column, theme=theme)
+        preview.before_after[column] = settle(figure, ba_size)
+    step(progress, cancel, 1.0, DONE)
     return preview

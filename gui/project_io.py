@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from engine import InputError, TcloseError
-from engine.io import ImportResult, read_table
+from engine.io import ImportResult, OutputError, read_table
 from engine.progress import CancelFn, ProgressFn
 from engine.report.project import (
     InputChangedError,
@@ -26,17 +27,22 @@ from engine.report.project import (
     save_project,
     with_input,
 )
+from gui import settings
 from gui.errors import report_error
 from gui.state import Session
 
-FILTER = "tclose project (*.json)"
+translate = QCoreApplication.translate
+
+
+def _filter() -> str:
+    return translate("Project", "tclose project (*.json)")
 
 
 def project_from_session(session: Session, *, output: str | Path | None = None) -> Project:
     """The project describing the wizard's current choices (InputError when incomplete)."""
     info = session.info
     if session.path is None or session.data is None or info is None:
-        raise InputError("Open a data file before saving a project.")
+        raise InputError(translate("Project", "Open a data file before saving a project."))
     return new_project(
         session.path,
         session.params,
@@ -56,19 +62,42 @@ def save_project_file(
 ) -> Path | None:
     """Save the session as a project; asks for a file name when ``path`` is None.
 
-    Returns the file written, or None when the user cancelled or an error was shown.
+    The file starts in the export folder (the last one used, else Documents: never the app's
+    own folder, where the sample lives).  An existing JSON file that tclose did not write is
+    replaced only when the user says so.  Returns the file written, or None when the user
+    cancelled or an error was shown.
     """
+    title = translate("Project", "Save project")
     if path is None:
-        start = str(session.path.with_suffix(".json")) if session.path else ""
-        chosen, _ = QFileDialog.getSaveFileName(parent, "Save project", start, FILTER)
+        name = f"{session.path.stem}.json" if session.path else "project.json"
+        start = str(settings.export_folder() / name)
+        chosen, _ = QFileDialog.getSaveFileName(parent, title, start, _filter())
         if not chosen:
             return None
         path = chosen
-    try:
-        return save_project(project_from_session(session), path)
-    except TcloseError as err:
-        report_error(parent, "Save project", err)
-        return None
+    replace_foreign = False
+    while True:
+        try:
+            return save_project(
+                project_from_session(session), path, replace_foreign=replace_foreign
+            )
+        except OutputError as err:
+            if err.reason != "not_ours" or replace_foreign:
+                report_error(parent, title, err)
+                return None
+            answer = QMessageBox.question(
+                parent,
+                title,
+                err.message + "\n\n" + translate("Project", "Replace it anyway?"),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+            replace_foreign = True
+        except TcloseError as err:
+            report_error(parent, title, err)
+            return None
 
 
 def open_project_file(parent: QWidget | None, path: str | Path | None = None) -> Project | None:
@@ -78,15 +107,18 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
     (the project then records the new checksum) or cancel.  A missing input file can be
     located by hand; its checksum must match.
     """
+    title = translate("Project", "Open project")
     if path is None:
-        chosen, _ = QFileDialog.getOpenFileName(parent, "Open project", "", FILTER)
+        chosen, _ = QFileDialog.getOpenFileName(
+            parent, title, str(settings.export_folder()), _filter()
+        )
         if not chosen:
             return None
         path = chosen
     try:
         project = load_project(path)
     except TcloseError as err:
-        report_error(parent, "Open project", err)
+        report_error(parent, title, err)
         return None
     while True:
         try:
@@ -95,9 +127,10 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
         except InputChangedError as err:
             answer = QMessageBox.question(
                 parent,
-                "Input file changed",
+                translate("Project", "Input file changed"),
                 err.message.replace(" (tclose run --accept-changed-input)", "")
-                + "\n\nUse the changed file anyway?",
+                + "\n\n"
+                + translate("Project", "Use the changed file anyway?"),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                 QMessageBox.StandardButton.Cancel,
             )
@@ -107,15 +140,16 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
         except TcloseError as err:  # the input file is gone: let the user find it
             answer = QMessageBox.question(
                 parent,
-                "Input file not found",
-                f"{err.message}\n\nLocate the file now?",
+                translate("Project", "Input file not found"),
+                err.message + "\n\n" + translate("Project", "Locate the file now?"),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                 QMessageBox.StandardButton.Yes,
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return None
             located, _ = QFileDialog.getOpenFileName(
-                parent, f"Locate {Path(project.input.path).name}"
+                parent,
+                translate("Project", "Locate {name}").format(name=Path(project.input.path).name),
             )
             if not located:
                 return None

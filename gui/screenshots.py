@@ -98,11 +98,23 @@ def _walk(app: QApplication, folder: Path) -> int:
     save(window, folder / "2-tag.png")
 
     wizard.next()
-    wizard.privacy_page.by_t.setChecked(True)
-    wizard.privacy_page.t.setValue(2.0)
-    wizard.privacy_page.k.setValue(5)
-    wizard.privacy_page.refresh()
-    wait_until(lambda: not wizard.privacy_page.checking)
+    privacy = wizard.privacy_page
+    # the noise route first: public bounds for none, so the missing ones are estimated privately
+    privacy.set_mechanism("laplace")
+    privacy.epsilon.setValue(1.0)
+    privacy.private_bounds.setChecked(True)
+    privacy.details_toggle.setChecked(True)
+    privacy.refresh()
+    wait_until(lambda: not privacy.checking)
+    save(window, folder / "3b-privacy-noise.png")
+    privacy.details_toggle.setChecked(False)
+    privacy.private_bounds.setChecked(False)
+    privacy.set_mechanism("buckets")
+    privacy.by_t.setChecked(True)
+    privacy.t.setValue(2.0)
+    privacy.k.setValue(5)
+    privacy.refresh()
+    wait_until(lambda: not privacy.checking)
     save(window, folder / "3-privacy.png")
 
     wizard.next()
@@ -118,6 +130,9 @@ def _walk(app: QApplication, folder: Path) -> int:
         page.tabs.setCurrentIndex(i)
         save(window, folder / f"4{chr(ord('a') + i)}-preview-{name}.png")
     page.tabs.setCurrentIndex(0)
+    page.k.setValue(page.k.value() + 1)  # a setting changed: the results are out of date
+    save(window, folder / "4f-preview-out-of-date.png")
+    page.k.setValue(page.k.value() - 1)
     preview = page.preview
     assert preview is not None
     for name, figure in preview.figures.items():

@@ -1,10 +1,10 @@
-"""What the app remembers between sessions: recent files, the last folder, window geometry."""
+"""What the app remembers between sessions: recent files, folders, window geometry, language."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 ORGANIZATION = "tclose"
 APPLICATION = "tclose"
@@ -51,3 +51,44 @@ def geometry() -> QByteArray | None:
 
 def save_geometry(value: QByteArray) -> None:
     settings().setValue("geometry", value)
+
+
+def documents_folder() -> Path:
+    """The user's Documents folder (QStandardPaths); the home folder if there is none."""
+    found = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    folder = Path(found) if found else Path.home()
+    return folder if folder.is_dir() else Path.home()
+
+
+def export_folder() -> Path:
+    """Where a release is saved by default: the folder of the last export, else Documents.
+
+    Never the folder of the input: that may be the app's own install folder (the sample) or
+    a read-only share.
+    """
+    value = settings().value("export_folder", "")
+    if value and Path(str(value)).is_dir():
+        return Path(str(value))
+    return documents_folder()
+
+
+def set_export_folder(folder: Path) -> None:
+    settings().setValue("export_folder", str(folder))
+
+
+def language() -> str:
+    """The language chosen in the settings dialog ("" = follow the system)."""
+    return str(settings().value("language", "") or "")
+
+
+def set_language(code: str) -> None:
+    settings().setValue("language", code)
+
+
+def color_scheme() -> str:
+    """The colour scheme chosen in the settings dialog ("" = follow the system)."""
+    return str(settings().value("color_scheme", "") or "")
+
+
+def set_color_scheme(scheme: str) -> None:
+    settings().setValue("color_scheme", scheme)

@@ -8,10 +8,12 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from engine import ColumnType, InputError, Release, ReleaseParams, Role
@@ -23,31 +25,168 @@ from engine.io import (
     infer_types,
     read_table,
 )
+from engine.text import number, percent
 
-#: share of distinct values above which a column is suggested as an identifier
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark ``text`` for translation (the engine process loads this module: no Qt here)."""
+    return text
+
+
+def _translate(context: str, text: str) -> str:
+    from PySide6.QtCore import QCoreApplication  # in the app only, never the engine process
+
+    return QCoreApplication.translate(context, text)
+
+
+#: share of distinct values above which a column may be an identifier
 IDENTIFIER_DISTINCT_SHARE = 0.95
+#: fewest values for that share to mean anything
+IDENTIFIER_MIN_VALUES = 20
+#: words (in English, Spanish and French) that name an identifier column
+ID_WORDS = frozenset(
+    {
+        "id", "ids", "ident", "identifier", "identificador", "identifiant", "key", "code",
+        "no", "nr", "num", "number", "numero", "número", "serial", "uuid", "guid", "ssn",
+        "nif", "nie", "dni", "nir", "nss", "passport", "pasaporte", "passeport", "email",
+        "mail", "correo", "courriel", "phone", "tel", "telephone", "telefono", "teléfono",
+        "téléphone", "name", "surname", "firstname", "lastname", "nom", "nombre", "apellido",
+        "prenom", "prénom", "respondent", "case", "record", "household", "folio",
+    }
+)  # fmt: skip
 
 ROLE_LABELS: dict[Role | None, str] = {
-    None: "not released",
-    Role.IDENTIFIER: "identifier",
-    Role.QI: "quasi-identifier",
-    Role.CONFIDENTIAL: "confidential",
-    Role.OTHER: "other (released unchanged)",
+    None: QT_TRANSLATE_NOOP("Roles", "not released"),
+    Role.IDENTIFIER: QT_TRANSLATE_NOOP("Roles", "identifier"),
+    Role.QI: QT_TRANSLATE_NOOP("Roles", "quasi-identifier"),
+    Role.CONFIDENTIAL: QT_TRANSLATE_NOOP("Roles", "confidential"),
+    Role.OTHER: QT_TRANSLATE_NOOP("Roles", "other (released unchanged)"),
 }
 
 ROLE_HELP: dict[Role | None, str] = {
-    None: "Left out of the release (the safe default for a column you do not need).",
-    Role.IDENTIFIER: "Names a person directly (name, ID number, e-mail); never released.",
-    Role.QI: (
+    None: QT_TRANSLATE_NOOP(
+        "Roles", "Left out of the release (the safe default for a column you do not need)."
+    ),
+    Role.IDENTIFIER: QT_TRANSLATE_NOOP(
+        "Roles", "Names a person directly (name, ID number, e-mail); never released."
+    ),
+    Role.QI: QT_TRANSLATE_NOOP(
+        "Roles",
         "Quasi-identifier: not an identifier by itself, but an intruder may know it and link "
         "it to a person (age, sex, region). Released only after grouping records into classes "
-        "of at least k."
+        "of at least k.",
     ),
-    Role.CONFIDENTIAL: (
-        "The sensitive value to protect (income, diagnosis); released only in protected form."
+    Role.CONFIDENTIAL: QT_TRANSLATE_NOOP(
+        "Roles",
+        "The sensitive value to protect (income, diagnosis); released only in protected form.",
     ),
-    Role.OTHER: "Released exactly as it is; only for columns that cannot identify anyone.",
+    Role.OTHER: QT_TRANSLATE_NOOP(
+        "Roles", "Released exactly as it is; only for columns that cannot identify anyone."
+    ),
 }
+
+
+def role_label(role: Role | None) -> str:
+    """The name of ``role`` in the app's language."""
+    return _translate("Roles", ROLE_LABELS[role])
+
+
+def role_help(role: Role | None) -> str:
+    return _translate("Roles", ROLE_HELP[role])
+
+
+class Suggestion(NamedTuple):
+    """What the values of one column suggest about its role (computed off the GUI thread)."""
+
+    #: the suggested role (None: no suggestion)
+    role: Role | None
+    #: values that are not missing, and how many of them are distinct
+    n: int
+    distinct: int
+    #: near-unique whole numbers or texts: an identifier, whatever its name
+    id_like: bool = False
+    #: the name is one identifiers go by (id, code, name, e-mail …)
+    id_name: bool = False
+
+
+def named_like_an_identifier(name: str) -> bool:
+    """Whether ``name`` is one an identifier column goes by ("respondent_id", "CaseNo",
+    "e-mail", "nombre")."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    tokens = [t for t in re.split(r"[^0-9a-zA-Z\u00C0-\u024F]+", spaced.lower()) if t]
+    words = {t.strip("0123456789") for t in tokens}
+    joined = "".join(tokens)
+    return bool(words & ID_WORDS) or (len(joined) > 2 and joined.endswith("id"))
+
+
+def suggest_role(series: pd.Series, name: str | None = None) -> Suggestion:
+    """A role suggestion from the column's values and name.
+
+    Identifier is suggested only for ID-like columns: near-unique (95 % or more of the values
+    distinct), whole numbers or texts (codes, names, e-mails), and named like an identifier.
+    A continuous measurement is near-unique too (an income to the cent), and is never one.
+    """
+    values = series.dropna()
+    n, distinct = len(values), int(values.nunique())
+    near_unique = n >= IDENTIFIER_MIN_VALUES and distinct >= IDENTIFIER_DISTINCT_SHARE * n
+    if not near_unique:
+        return Suggestion(None, n, distinct)
+    if pd.api.types.is_bool_dtype(values) or pd.api.types.is_datetime64_any_dtype(values):
+        kind_ok = False
+    elif pd.api.types.is_numeric_dtype(values):
+        numbers = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+        kind_ok = bool(np.all(np.isfinite(numbers)) and np.all(numbers == np.floor(numbers)))
+    else:
+        kind_ok = True
+    id_name = named_like_an_identifier(str(series.name if name is None else name))
+    role = Role.IDENTIFIER if kind_ok and id_name else None
+    return Suggestion(role, n, distinct, id_like=kind_ok, id_name=id_name)
+
+
+def suggestion_text(suggestion: Suggestion) -> str:
+    """Why the role was suggested, in words ("" when there is no suggestion)."""
+    if suggestion.role != Role.IDENTIFIER:
+        return ""
+    return _translate(
+        "Roles",
+        QT_TRANSLATE_NOOP(
+            "Roles",
+            "{distinct} of {n} values are distinct ({share}) and the name is an "
+            "identifier's: this is probably an identifier.",
+        ),
+    ).format(
+        distinct=number(suggestion.distinct),
+        n=number(suggestion.n),
+        share=percent(suggestion.distinct / suggestion.n),
+    )
+
+
+#: (type guesses, role suggestions) of every column
+ColumnAnalysis = tuple[dict[str, TypeGuess], dict[str, Suggestion]]
+
+
+def analyse_columns(data: pd.DataFrame) -> ColumnAnalysis:
+    """Type guesses and role suggestions for every column (seconds on a million rows)."""
+    guesses = infer_types(data)
+    suggestions = {name: suggest_role(data[name], str(name)) for name in data.columns}
+    return guesses, suggestions
+
+
+def read_and_analyse(
+    path: Path, *, progress: Any = None, cancel: Any = None, **options: Any
+) -> tuple[ImportResult, ColumnAnalysis]:
+    """Read a table and analyse its columns: the import step's work, in one call."""
+    from engine.progress import scaled, step
+
+    result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
+    step(progress, cancel, 0.9, QT_TRANSLATE_NOOP("Progress", "Looking at the columns"))
+    analysis = analyse_columns(result.data)
+    step(progress, cancel, 1.0, QT_TRANSLATE_NOOP("Progress", "Read"))
+    return result, analysis
+
+
+#: the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5)
+DEFAULT_PARAMS = ReleaseParams(k=5, t=2.0)
 
 
 @dataclass
@@ -58,8 +197,18 @@ class ColumnInfo:
     #: the type guessed from the values (after the missing codes)
     guess: TypeGuess
     n_distinct: int = 0
-    #: why a role is suggested, in words; empty when there is no suggestion
-    suggestion: str = ""
+    #: what the values and the name suggest about the role
+    suggested: Suggestion | None = None
+
+    @property
+    def suggestion(self) -> str:
+        """Why a role is suggested, in words; empty when there is no suggestion."""
+        return suggestion_text(self.suggested) if self.suggested is not None else ""
+
+    @property
+    def id_like(self) -> bool:
+        """Near-unique whole numbers or texts: as a quasi-identifier it singles people out."""
+        return self.suggested is not None and self.suggested.id_like
 
 
 def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
@@ -78,10 +227,21 @@ def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
                 raise ValueError
             low, high = float(lo), float(hi)
         except ValueError:
-            message = f"Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part!r})."
-            raise ValueError(message) from None
+            message = _translate(
+                "Session",
+                QT_TRANSLATE_NOOP(
+                    "Session", "Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part})."
+                ),
+            )
+            raise ValueError(message.format(part=repr(part))) from None
         if not low < high:
-            raise ValueError(f"{name.strip()}: the lower bound must be below the upper one.")
+            message = _translate(
+                "Session",
+                QT_TRANSLATE_NOOP(
+                    "Session", "{column}: the lower bound must be below the upper one."
+                ),
+            )
+            raise ValueError(message.format(column=name.strip()))
         bounds[name.strip()] = (low, high)
     return bounds
 
@@ -89,48 +249,6 @@ def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
 def parse_codes(text: str) -> tuple[str, ...]:
     """``"-1, N/A ,99"`` → ``("-1", "N/A", "99")``: codes as the user typed them."""
     return tuple(c.strip() for c in text.split(",") if c.strip())
-
-
-def suggest_role(series: pd.Series) -> tuple[Role | None, str, int]:
-    """A role suggestion with its reason, from how many values are distinct."""
-    values = series.dropna()
-    n, distinct = len(values), int(values.nunique())
-    if n >= 20 and distinct >= IDENTIFIER_DISTINCT_SHARE * n:
-        share = distinct / n
-        reason = (
-            f"{distinct:,} of {n:,} values are distinct ({share:.0%}): "
-            "this is probably an identifier."
-        )
-        return Role.IDENTIFIER, reason, distinct
-    return None, "", distinct
-
-
-#: (type guesses, role suggestions) of every column
-ColumnAnalysis = tuple[dict[str, TypeGuess], dict[str, tuple[Role | None, str, int]]]
-
-
-def analyse_columns(data: pd.DataFrame) -> ColumnAnalysis:
-    """Type guesses and role suggestions for every column (seconds on a million rows)."""
-    guesses = infer_types(data)
-    suggestions = {name: suggest_role(data[name]) for name in data.columns}
-    return guesses, suggestions
-
-
-def read_and_analyse(
-    path: Path, *, progress: Any = None, cancel: Any = None, **options: Any
-) -> tuple[ImportResult, ColumnAnalysis]:
-    """Read a table and analyse its columns: the import step's work, in one call."""
-    from engine.progress import scaled, step
-
-    result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
-    step(progress, cancel, 0.9, "Looking at the columns")
-    analysis = analyse_columns(result.data)
-    step(progress, cancel, 1.0, "Read")
-    return result, analysis
-
-
-#: the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5)
-DEFAULT_PARAMS = ReleaseParams(k=5, t=2.0)
 
 
 @dataclass
@@ -173,11 +291,11 @@ class Session:
         roles: dict[Role, list[str]] = {role: [] for role in Role}
         column_missing = {}
         for name in data.columns:
-            role, reason, distinct = suggestions[name]
+            suggested = suggestions[name]
             guess = guesses[name]
-            self.columns[str(name)] = ColumnInfo(str(name), guess, distinct, reason)
-            if role is not None:
-                roles[role].append(str(name))
+            self.columns[str(name)] = ColumnInfo(str(name), guess, suggested.distinct, suggested)
+            if suggested.role is not None:
+                roles[suggested.role].append(str(name))
             if guess.suggested_missing:
                 # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
                 # the roles table shows them, and the note says why
@@ -273,11 +391,16 @@ class Session:
     def tagging_problem(self) -> str:
         """Why the tags are not enough to go on, or "" when they are."""
         if self.data is None:
-            return "Open a file first."
+            return _translate("Session", QT_TRANSLATE_NOOP("Session", "Open a file first."))
         if not self.params.qi:
-            return "Tag at least one column as quasi-identifier."
+            return _translate(
+                "Session",
+                QT_TRANSLATE_NOOP("Session", "Tag at least one column as quasi-identifier."),
+            )
         if not self.params.confidential:
-            return "Tag at least one column as confidential."
+            return _translate(
+                "Session", QT_TRANSLATE_NOOP("Session", "Tag at least one column as confidential.")
+            )
         return ""
 
     # --- parameters --------------------------------------------------------------------
@@ -293,7 +416,11 @@ class Session:
         named = (*params.qi, *params.confidential, *params.identifiers, *params.keep)
         absent = [c for c in named if c not in self.columns]
         if absent:
-            raise InputError(f"The project names columns the file lacks: {', '.join(absent)}.")
+            message = _translate(
+                "Session",
+                QT_TRANSLATE_NOOP("Session", "The project names columns the file lacks: {names}."),
+            )
+            raise InputError(message.format(names=", ".join(absent)))
         self.params = params
         for name in self.columns:
             self._reinfer(name)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
 
 from engine import InputError, ReleaseParams
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
+from engine.text import number
 from gui.errors import report_error
+from gui.table_model import muted_brush
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
 
@@ -40,16 +42,18 @@ DEFAULT_T = "1.5, 2, 3, 5, 10"
 DEFAULT_EPSILON = "0.1, 0.5, 1, 2, 5, 10"
 DEFAULT_K = "5, 10, 25"
 
+translate = QCoreApplication.translate
+
 _HEADERS = (
     "t",
     "ε",
     "k",
-    "feasible",
-    "QI loss",
-    "confidential loss",
-    "achieved t",
-    "classes",
-    "note",
+    QT_TRANSLATE_NOOP("SweepDialog", "feasible"),
+    QT_TRANSLATE_NOOP("SweepDialog", "QI loss"),
+    QT_TRANSLATE_NOOP("SweepDialog", "confidential loss"),
+    QT_TRANSLATE_NOOP("SweepDialog", "achieved t"),
+    QT_TRANSLATE_NOOP("SweepDialog", "classes"),
+    QT_TRANSLATE_NOOP("SweepDialog", "note"),
 )
 
 
@@ -59,19 +63,23 @@ def parse_numbers(text: str, what: str, kind: type = float) -> list:
     try:
         values = [kind(p) for p in parts]
     except ValueError as err:
-        raise InputError(f"{what}: type numbers separated by commas, e.g. 2, 3, 5.") from err
+        message = translate(
+            "SweepDialog", "{what}: type numbers separated by commas, e.g. 2, 3, 5."
+        )
+        raise InputError(message.format(what=what)) from err
     if not values:
-        raise InputError(f"{what}: type at least one number.")
+        message = translate("SweepDialog", "{what}: type at least one number.")
+        raise InputError(message.format(what=what))
     return values
 
 
 def _cell(value: object) -> str:
     if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
+        return translate("SweepDialog", "yes") if value else translate("SweepDialog", "no")
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return "—"
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return number(value, 4)
     return str(value)
 
 
@@ -90,7 +98,7 @@ class SweepDialog(QDialog):
         use_epsilon: bool | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Privacy–utility sweep")
+        self.setWindowTitle(self.tr("Privacy–utility sweep"))
         self.resize(900, 680)
         self.data = data
         self.params = params
@@ -104,28 +112,32 @@ class SweepDialog(QDialog):
 
         symbol = "ε" if use_epsilon else "t"
         self.levels_edit = QLineEdit(DEFAULT_EPSILON if use_epsilon else DEFAULT_T)
-        self.levels_edit.setToolTip(f"The {symbol} values to try, separated by commas")
+        self.levels_edit.setToolTip(
+            self.tr("The {symbol} values to try, separated by commas").format(symbol=symbol)
+        )
         self.k_edit = QLineEdit(DEFAULT_K)
-        self.k_edit.setToolTip("The k values to try (one curve each), separated by commas")
-        self.run_button = QPushButton("Run sweep")
+        self.k_edit.setToolTip(self.tr("The k values to try (one curve each), separated by commas"))
+        self.run_button = QPushButton(self.tr("Run sweep"))
         self.run_button.setDefault(True)
         self.run_button.clicked.connect(self.start)
         form = QFormLayout()
-        form.addRow(f"{symbol} values:", self.levels_edit)
-        form.addRow("k values:", self.k_edit)
+        form.addRow(self.tr("{symbol} values:").format(symbol=symbol), self.levels_edit)
+        form.addRow(self.tr("k values:"), self.k_edit)
         top = QHBoxLayout()
         top.addLayout(form, 1)
         top.addWidget(self.run_button, 0, Qt.AlignmentFlag.AlignBottom)
 
         self.progress = ProgressPanel(self.runner, self)
         self.hint = Hint(
-            "Every point is a full anonymization run, so a large grid on a large file takes a "
-            "while. Lower curves lose less information; points further left protect more. "
-            "Click a point in the plot or a row in the table, then “Use this point”."
+            self.tr(
+                "Every point is a full anonymization run, so a large grid on a large file takes "
+                "a while. Lower curves lose less information; points further left protect "
+                "more. Click a point in the plot or a row in the table, then “Use this point”."
+            )
         )
-        self.figure_view = FigureView(self, placeholder="Run the sweep to see the curves.")
+        self.figure_view = FigureView(self, placeholder=self.tr("Run the sweep to see the curves."))
         self.results = QTableWidget(0, len(_HEADERS), self)
-        self.results.setHorizontalHeaderLabels(list(_HEADERS))
+        self.results.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
         self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -142,7 +154,7 @@ class SweepDialog(QDialog):
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Close
         )
         self.use_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.use_button.setText("Use this point")
+        self.use_button.setText(self.tr("Use this point"))
         self.use_button.setEnabled(False)
         self.buttons.accepted.connect(self._use)
         self.buttons.rejected.connect(self.reject)
@@ -160,8 +172,10 @@ class SweepDialog(QDialog):
     def grid(self) -> tuple[list[float], list[int]]:
         """The levels and ks typed in (InputError with a clear message when they are not)."""
         symbol = "ε" if self.level == "epsilon" else "t"
-        levels = parse_numbers(self.levels_edit.text(), f"{symbol} values")
-        ks = parse_numbers(self.k_edit.text(), "k values", int)
+        levels = parse_numbers(
+            self.levels_edit.text(), self.tr("{symbol} values").format(symbol=symbol)
+        )
+        ks = parse_numbers(self.k_edit.text(), self.tr("k values"), int)
         if self.level == "t":
             sweep_grid(ts=levels, ks=ks)
         else:
@@ -175,7 +189,7 @@ class SweepDialog(QDialog):
         try:
             levels, ks = self.grid()
         except InputError as err:
-            report_error(self, "Sweep", err)
+            report_error(self, self.tr("Sweep"), err)
             return
         data, params, level = self.data, self.params, self.level
         kwargs = {"ts": levels} if level == "t" else {"epsilons": levels}
@@ -184,12 +198,13 @@ class SweepDialog(QDialog):
             return run_sweep(data, params, ks=ks, progress=progress, cancel=cancel, **kwargs)
 
         self.status.setText("")
+        title = self.tr("Sweep")
         self.runner.start(
             work,
-            title="Sweep",
+            title=title,
             on_finished=self._finished,
-            on_failed=lambda err, detail: report_error(self, "Sweep", err, detail),
-            on_cancelled=lambda: self.status.setText("Sweep cancelled."),
+            on_failed=lambda err, detail: report_error(self, title, err, detail),
+            on_cancelled=lambda: self.status.setText(self.tr("Sweep cancelled.")),
         )
 
     def cancel(self) -> None:
@@ -208,9 +223,11 @@ class SweepDialog(QDialog):
         self._draw()
         n_bad = int((~table["feasible"]).sum())
         self.status.setText(
-            f"{len(table)} points, {n_bad} infeasible (crosses on the axis)."
+            self.tr("{points} points, {bad} infeasible (crosses on the axis).").format(
+                points=number(len(table)), bad=number(n_bad)
+            )
             if n_bad
-            else f"{len(table)} points, all feasible."
+            else self.tr("{points} points, all feasible.").format(points=number(len(table)))
         )
 
     # --- showing and picking -----------------------------------------------------------------
@@ -231,13 +248,13 @@ class SweepDialog(QDialog):
             if not row["feasible"]:
                 note = str(row["message"])
             elif bool(row.get("dominated", False)):
-                note = "a point with more privacy loses less"
+                note = self.tr("a point with more privacy loses less")
             else:
                 note = ""
             for c, name in enumerate((*cols, "note")):
                 item = QTableWidgetItem(note if name == "note" else _cell(row[name]))
                 if not row["feasible"]:
-                    item.setForeground(Qt.GlobalColor.gray)
+                    item.setForeground(muted_brush())
                     item.setToolTip(str(row["message"]))
                 self.results.setItem(r, c, item)
         self.results.resizeColumnsToContents()
@@ -272,7 +289,11 @@ class SweepDialog(QDialog):
         self.results.blockSignals(False)
         symbol = "ε" if self.level == "epsilon" else "t"
         loss = t[self.measure].iloc[row]
-        self.status.setText(f"Chosen: {symbol} = {self.chosen[1]:g}, k = {k} (loss {loss:.3g}).")
+        self.status.setText(
+            self.tr("Chosen: {symbol} = {value}, k = {k} (loss {loss}).").format(
+                symbol=symbol, value=number(self.chosen[1]), k=number(k), loss=number(loss, 3)
+            )
+        )
         self._draw()
         return True
 
@@ -282,7 +303,7 @@ class SweepDialog(QDialog):
             return
         row = self.table.iloc[rows[0].row()]
         if not row["feasible"]:
-            self.status.setText(f"Infeasible: {row['message']}")
+            self.status.setText(self.tr("Infeasible: {message}").format(message=row["message"]))
             self.use_button.setEnabled(False)
             return
         self.select(float(row[self.level]), int(row["k"]))

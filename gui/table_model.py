@@ -11,8 +11,16 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QGuiApplication
+
+from gui.theme import muted_text
 
 MISSING_TEXT = "(missing)"
 
@@ -32,14 +40,34 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def missing_text() -> str:
+    """How a missing value reads in the app's language."""
+    return QCoreApplication.translate("DataFrameModel", "(missing)")
+
+
+_muted: dict[int, QBrush] = {}
+
+
+def muted_brush() -> QBrush:
+    """The muted text colour of the application's palette (cached per palette)."""
+    palette = QGuiApplication.palette()
+    key = palette.cacheKey()
+    if key not in _muted:
+        _muted.clear()
+        _muted[key] = QBrush(muted_text(palette))
+    return _muted[key]
+
+
 class DataFrameModel(QAbstractTableModel):
     """Shows ``frame`` (or nothing); ``row_limit`` caps the rows shown (None = all)."""
 
     def __init__(self, frame: pd.DataFrame | None = None, row_limit: int | None = None) -> None:
         super().__init__()
         self._frame = pd.DataFrame()
-        self._columns: list[Any] = []
-        self._numeric: list[bool] = []
+        #: each column's array, fetched when the view first asks for one of its cells (a
+        #: table of 10,000 columns must not cost 10,000 look-ups before it shows)
+        self._arrays: dict[int, Any] = {}
+        self._numeric: dict[int, bool] = {}
         self._rows = 0
         self.row_limit = row_limit
         if frame is not None:
@@ -52,35 +80,50 @@ class DataFrameModel(QAbstractTableModel):
     def set_frame(self, frame: pd.DataFrame | None) -> None:
         self.beginResetModel()
         self._frame = pd.DataFrame() if frame is None else frame
-        # ``.array`` is a view of each column; indexing it by row is cheap.
-        self._columns = [self._frame.iloc[:, i].array for i in range(self._frame.shape[1])]
-        self._numeric = [
-            pd.api.types.is_numeric_dtype(self._frame.dtypes.iloc[i])
-            for i in range(self._frame.shape[1])
-        ]
+        self._arrays, self._numeric = {}, {}
         n = len(self._frame)
         self._rows = n if self.row_limit is None else min(n, self.row_limit)
         self.endResetModel()
+
+    def _array(self, column: int) -> Any:
+        array = self._arrays.get(column)
+        if array is None:
+            # ``.array`` is a view of the column; indexing it by row is cheap
+            array = self._arrays[column] = self._frame.iloc[:, column].array
+        return array
+
+    def _is_numeric(self, column: int) -> bool:
+        numeric = self._numeric.get(column)
+        if numeric is None:
+            dtype = self._frame.dtypes.iloc[column]
+            numeric = self._numeric[column] = pd.api.types.is_numeric_dtype(dtype)
+        return numeric
+
+    def value(self, row: int, column: int) -> Any:
+        """The raw value of one cell."""
+        return self._array(column)[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._columns)
+        return 0 if parent.isValid() else self._frame.shape[1]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return format_value(self._columns[index.column()][index.row()])
+            text = format_value(self.value(index.row(), index.column()))
+            return missing_text() if text == MISSING_TEXT else text
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if self._numeric[index.column()]:
+            if self._is_numeric(index.column()):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            value = self._columns[index.column()][index.row()]
-            if format_value(value) == MISSING_TEXT:
-                return QBrush(QColor("#8a8a8a"))
+        missing = role == Qt.ItemDataRole.ForegroundRole and (
+            format_value(self.value(index.row(), index.column())) == MISSING_TEXT
+        )
+        if missing:
+            return muted_brush()
         return None
 
     def headerData(
@@ -89,7 +132,7 @@ class DataFrameModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self._columns):
+            if 0 <= section < self._frame.shape[1]:
                 return str(self._frame.columns[section])
             return None
         return str(section + 1)

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import html
+
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from engine.report.plots import apply_theme
+from gui.theme import attention_text, muted_text, plot_theme
 from gui.worker import TaskRunner
 
 
@@ -34,8 +41,8 @@ class ProgressPanel(QFrame):
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(True)
         self.bar.setFormat("%p%")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the running task; nothing is written (Esc)")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop the running task; nothing is written (Esc)"))
         self.cancel_button.setShortcut(Qt.Key.Key_Escape)
         self.cancel_button.clicked.connect(self._cancel)
         layout = QHBoxLayout(self)
@@ -50,15 +57,17 @@ class ProgressPanel(QFrame):
         self.hide()
 
     def _show(self, title: str) -> None:
-        self.title.setText(f"<b>{title}</b>")
+        self.title.setText(f"<b>{html.escape(title)}</b>")
         self.cancel_button.setEnabled(True)
-        self.cancel_button.setText("Cancel")
+        self.cancel_button.setText(self.tr("Cancel"))
         self.show()
 
     def _update(self, fraction: float, message: str) -> None:
         self.bar.setValue(round(fraction * 1000))
         if message:
-            self.message.setText(message)
+            # the app's own steps are marked for translation in the context "Progress"; the
+            # engine's stay in English
+            self.message.setText(QCoreApplication.translate("Progress", message))
 
     def _busy(self, busy: bool) -> None:
         if busy:
@@ -69,7 +78,7 @@ class ProgressPanel(QFrame):
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)
-        self.cancel_button.setText("Cancelling…")
+        self.cancel_button.setText(self.tr("Cancelling…"))
         self.runner.cancel()
 
 
@@ -92,6 +101,7 @@ class FigureView(QWidget):
         return None if self.canvas is None else self.canvas.figure
 
     def set_figure(self, figure: Figure | None) -> None:
+        """Show ``figure`` (None: the placeholder), in the colours of this widget's palette."""
         if self.canvas is not None:
             self._layout.removeWidget(self.canvas)
             self.canvas.setParent(None)
@@ -101,9 +111,17 @@ class FigureView(QWidget):
             self.placeholder.show()
             return
         self.placeholder.hide()
+        apply_theme(figure, plot_theme(self.palette()))
         self.canvas = FigureCanvasQTAgg(figure)
         self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._layout.addWidget(self.canvas)
+
+    def changeEvent(self, event: QEvent) -> None:
+        # the system switched between light and dark: the figure follows
+        if event.type() == QEvent.Type.PaletteChange and self.canvas is not None:
+            apply_theme(self.canvas.figure, plot_theme(self.palette()))
+            self.canvas.draw_idle()
+        super().changeEvent(event)
 
 
 def rich_text_css(widget: QWidget) -> str:
@@ -114,32 +132,227 @@ def rich_text_css(widget: QWidget) -> str:
     readable in a dark colour scheme.
     """
     pal = widget.palette()
-    muted = pal.color(QPalette.ColorRole.PlaceholderText).name()
-    accent = pal.color(QPalette.ColorRole.Link).name()
+    muted = muted_text(pal).name()
+    accent = attention_text(pal).name()
     return (
         f"h3 {{ color: {accent}; margin-bottom: 2px; }}"
         f".vals, .source, .assume, .muted {{ color: {muted}; }}"
         ".source, .vals { font-size: small; }"
         ".guarantee { margin-bottom: 10px; }"
+        ".plain { font-size: large; }"
     )
 
 
+def _inherited_palette(widget: QWidget) -> QPalette:
+    """The palette ``widget`` would have without colours of its own (its parent's)."""
+    parent = widget.parentWidget()
+    return parent.palette() if parent is not None else QApplication.palette(widget)
+
+
 class Hint(QLabel):
-    """A word-wrapped explanatory line, or a warning, in the palette's colours."""
+    """A word-wrapped explanatory line, or a warning, in colours derived from the palette.
+
+    A hint is in a muted text colour (between text and window, but with a readable contrast);
+    a warning is bold in the text colour.  Both follow a change of colour scheme.
+    """
 
     changed = Signal()
 
     def __init__(self, text: str = "", warning: bool = False) -> None:
         super().__init__(text)
+        self._warning = warning
+        self._recolouring = False
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.set_warning(warning)
 
+    @property
+    def warning(self) -> bool:
+        return self._warning
+
     def set_warning(self, warning: bool) -> None:
-        """A warning is bold in the text colour; a hint is in the muted placeholder colour."""
-        self.setForegroundRole(
-            QPalette.ColorRole.WindowText if warning else QPalette.ColorRole.PlaceholderText
-        )
+        """Show the text as a warning (bold, full contrast) or as a hint (muted)."""
+        self._warning = warning
         font = self.font()
         font.setBold(warning)
         self.setFont(font)
+        self._recolour()
+
+    def _recolour(self) -> None:
+        if self._recolouring:
+            return
+        self._recolouring = True
+        try:
+            inherited = _inherited_palette(self)
+            palette = self.palette()
+            colour = (
+                inherited.color(QPalette.ColorRole.WindowText)
+                if self._warning
+                else muted_text(inherited)
+            )
+            palette.setColor(QPalette.ColorRole.WindowText, colour)
+            palette.setColor(QPalette.ColorRole.Text, colour)
+            self.setPalette(palette)
+        finally:
+            self._recolouring = False
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ParentChange):
+            self._recolour()
+        super().changeEvent(event)
+
+
+class StaleCover(QWidget):
+    """A translucent cover over results that no longer match the settings ("out of date").
+
+    It is laid over ``target`` (and follows its size); the results stay visible, greyed by
+    the window colour, and stay scrollable: the cover lets the mouse through.
+    """
+
+    def __init__(self, target: QWidget) -> None:
+        super().__init__(target)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.label = QLabel(self)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setWordWrap(True)
+        font = self.label.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.label.setFont(font)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.label, 0, Qt.AlignmentFlag.AlignCenter)
+        target.installEventFilter(self)
+        self.setGeometry(target.rect())
+        self.hide()
+
+    def show_text(self, text: str) -> None:
+        self.label.setText(text)
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.setGeometry(self.parentWidget().rect())
+        return False
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        window = self.palette().color(QPalette.ColorRole.Window)
+        cover = QColor(window)
+        cover.setAlphaF(0.72)
+        painter.fillRect(self.rect(), cover)
+        painter.end()
+
+
+class ColumnSizer(QObject):
+    """Sizes a table view's columns to their contents as they come into view.
+
+    ``resizeColumnsToContents`` measures every column: a file with 10,000 columns kept the
+    window frozen for most of a minute.  Here only the columns inside the viewport are
+    measured (from a sample of rows, see ``setResizeContentsPrecision``), each once, when
+    the table is shown, resized or scrolled sideways.  ``measured`` counts them.
+    """
+
+    def __init__(self, view: QAbstractItemView, max_width: int = 320, padding: int = 16) -> None:
+        super().__init__(view)
+        self.view = view
+        self.max_width = max_width
+        self.padding = padding
+        self.sized: set[int] = set()
+        self.measured = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.size_visible)
+        view.horizontalScrollBar().valueChanged.connect(lambda _value: self._timer.start())
+        view.viewport().installEventFilter(self)
+        self._model = None
+        self.watch_model()
+
+    def watch_model(self) -> None:
+        """Follow the view's model (call again after ``setModel``)."""
+        model = self.view.model()
+        if model is self._model or model is None:
+            return
+        self._model = model
+        model.modelReset.connect(self.reset)
+        model.layoutChanged.connect(self.reset)
+
+    def reset(self) -> None:
+        """The columns changed: forget what was sized and size what is in view."""
+        self.sized.clear()
+        self._timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._timer.start()
+        return False
+
+    def size_visible(self) -> int:
+        """Size the columns in view not sized yet; returns how many were measured now."""
+        view = self.view
+        header = view.horizontalHeader()
+        model = view.model()
+        count = model.columnCount() if model is not None else 0
+        if count == 0:
+            return 0
+        first = header.logicalIndexAt(0)
+        visual = header.visualIndex(first) if first >= 0 else 0
+        x = header.sectionViewportPosition(header.logicalIndex(visual))
+        width = view.viewport().width()
+        done = 0
+        while visual < count and x < width:
+            logical = header.logicalIndex(visual)
+            if logical not in self.sized and not header.isSectionHidden(logical):
+                view.resizeColumnToContents(logical)
+                view.setColumnWidth(
+                    logical, min(view.columnWidth(logical) + self.padding, self.max_width)
+                )
+                self.sized.add(logical)
+                done += 1
+            x += header.sectionSize(logical)
+            visual += 1
+        self.measured += done
+        return done
+
+
+class Lead(QLabel):
+    """The sentence a page leads with: word-wrapped, a little larger than the body text."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.setFont(font)
+
+
+class BucketSpin(QSpinBox):
+    """The number of buckets b, or "automatic" (the engine searches b).
+
+    "automatic" sits at 1, never a valid b (a bucket per class would say nothing), so that
+    one step up from it is b = 2 and no value the box can show is refused by the engine.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(1, 1000)
+        self.setSpecialValueText(self.tr("automatic"))
+        self.setToolTip(
+            self.tr(
+                "How many buckets the confidential values are grouped into; 'automatic' lets "
+                "the engine choose for t and k. More buckets keep more detail but need larger "
+                "groups."
+            )
+        )
+
+    def buckets(self) -> int | None:
+        """b, or None for "automatic"."""
+        return self.value() if self.value() >= 2 else None
+
+    def set_buckets(self, b: int | None) -> None:
+        self.setValue(b or 1)

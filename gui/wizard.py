@@ -5,9 +5,16 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QFileOpenEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
+    QApplication,
     QMainWindow,
     QMessageBox,
     QVBoxLayout,
@@ -20,11 +27,13 @@ from engine.version import __version__
 from gui import project_io, settings
 from gui.engine_process import shared_engine
 from gui.errors import log_path, report_error
+from gui.help import open_guide
 from gui.pages.export_page import ExportPage
 from gui.pages.import_page import ImportPage
 from gui.pages.preview_page import PreviewPage
 from gui.pages.privacy_page import PrivacyPage
 from gui.pages.tag_page import TagPage
+from gui.settings_dialog import SettingsDialog
 from gui.state import Session
 from gui.sweep_dialog import SweepDialog
 from gui.widgets import ProgressPanel
@@ -34,6 +43,16 @@ log = logging.getLogger(__name__)
 
 
 PAGE_IMPORT, PAGE_TAG, PAGE_PRIVACY, PAGE_PREVIEW, PAGE_EXPORT = range(5)
+#: the user guide's section of each page (the slug of its heading in docs/user-guide.md)
+PAGE_SECTIONS = {
+    PAGE_IMPORT: "step-1-import",
+    PAGE_TAG: "step-2-tag-the-columns",
+    PAGE_PRIVACY: "step-3-privacy-level",
+    PAGE_PREVIEW: "step-4-preview",
+    PAGE_EXPORT: "step-5-export",
+}
+#: files opened as a tclose project rather than as data
+PROJECT_SUFFIXES = {".json"}
 
 
 class TcloseWizard(QWizard):
@@ -61,9 +80,11 @@ class TcloseWizard(QWizard):
             )
         ):
             self.setPage(pid, page)
-        self.setButtonText(QWizard.WizardButton.FinishButton, "&Close")
-        self.button(QWizard.WizardButton.NextButton).setToolTip("Go to the next step (Alt+N)")
-        self.button(QWizard.WizardButton.BackButton).setToolTip("Go back one step (Alt+B)")
+        self.setButtonText(QWizard.WizardButton.FinishButton, self.tr("&Close"))
+        self.button(QWizard.WizardButton.NextButton).setToolTip(
+            self.tr("Go to the next step (Alt+N)")
+        )
+        self.button(QWizard.WizardButton.BackButton).setToolTip(self.tr("Go back one step (Alt+B)"))
         self.import_page.loaded.connect(self._data_loaded)
         runner.busy_changed.connect(self._busy_changed)
 
@@ -86,12 +107,32 @@ class TcloseWizard(QWizard):
             super().done(result)
 
 
+class FileOpenFilter(QObject):
+    """Turns the system's "open this file" requests into :attr:`file_opened`.
+
+    macOS sends a :class:`QFileOpenEvent` to the application when a file is double-clicked
+    in Finder, dropped on the Dock icon or opened with "Open With"; there is no command line.
+    """
+
+    file_opened = Signal(Path)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
+            name = event.file() or event.url().toLocalFile()
+            if name:
+                self.file_opened.emit(Path(name))
+                return True
+        return False
+
+
 class MainWindow(QMainWindow):
     """The wizard plus a menu bar (File, Tools, Help) and the progress panel."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle(f"tclose {__version__} — publish microdata safely")
+        self.setWindowTitle(
+            self.tr("tclose {version} — publish microdata safely").format(version=__version__)
+        )
         self.session = Session()
         self.runner = TaskRunner(self)
         self.wizard = TcloseWizard(self.session, self.runner)
@@ -105,6 +146,11 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.progress)
         self.setCentralWidget(central)
         self._build_menu()
+        self.file_open_filter = FileOpenFilter(self)
+        self.file_open_filter.file_opened.connect(self.open_any)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.file_open_filter)
         try:  # start the engine process now, so its imports are done by the first preview
             shared_engine().start()
         except Exception:
@@ -114,57 +160,92 @@ class MainWindow(QMainWindow):
             self.resize(1100, 760)
 
     def _build_menu(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open…", self)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        open_action = QAction(self.tr("&Open…"), self)
         open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.setToolTip(self.tr("Open a table to anonymize (Ctrl+O)"))
         open_action.triggered.connect(self._open)
-        sample_action = QAction("Open the &sample", self)
+        sample_action = QAction(self.tr("Open the &sample"), self)
         sample_action.triggered.connect(self._open_sample)
         file_menu.addAction(open_action)
         file_menu.addAction(sample_action)
-        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu = file_menu.addMenu(self.tr("Open &recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addSeparator()
-        self.save_project_action = QAction("&Save project…", self)
+        self.save_project_action = QAction(self.tr("&Save project…"), self)
         self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_project_action.setToolTip(
-            "Save the file, tags and parameters so the release can be redone (tclose run)"
+            self.tr("Save the file, tags and parameters so the release can be redone (tclose run)")
         )
         self.save_project_action.triggered.connect(self.save_project)
-        self.open_project_action = QAction("Open &project…", self)
-        self.open_project_action.setToolTip("Open a saved project and its data file")
+        self.open_project_action = QAction(self.tr("Open &project…"), self)
+        self.open_project_action.setToolTip(self.tr("Open a saved project and its data file"))
         self.open_project_action.triggered.connect(self.open_project)
         file_menu.addAction(self.save_project_action)
         file_menu.addAction(self.open_project_action)
         file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
+        quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.setMenuRole(QAction.MenuRole.QuitRole)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
 
-        tools_menu = self.menuBar().addMenu("&Tools")
-        self.sweep_action = QAction("Privacy–utility &sweep…", self)
+        tools_menu = self.menuBar().addMenu(self.tr("&Tools"))
+        self.sweep_action = QAction(self.tr("Privacy–utility &sweep…"), self)
         self.sweep_action.setToolTip(
-            "Try a grid of privacy levels and k, compare the information lost, pick a point"
+            self.tr(
+                "Try a grid of privacy levels and k, compare the information lost, pick a point"
+            )
         )
         self.sweep_action.triggered.connect(self.open_sweep)
         tools_menu.addAction(self.sweep_action)
+        settings_action = QAction(self.tr("S&ettings…"), self)
+        settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        settings_action.triggered.connect(self.open_settings)
+        tools_menu.addAction(settings_action)
 
-        help_menu = self.menuBar().addMenu("&Help")
-        log_action = QAction("Open the &log folder", self)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        guide_action = QAction(self.tr("&User guide"), self)
+        guide_action.setShortcut(QKeySequence.StandardKey.HelpContents)
+        guide_action.setToolTip(self.tr("The user guide, at the step you are on (F1)"))
+        guide_action.triggered.connect(self.open_guide)
+        log_action = QAction(self.tr("Open the &log folder"), self)
         log_action.triggered.connect(
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_path().parent)))
         )
-        about_action = QAction("&About tclose", self)
+        about_action = QAction(self.tr("&About tclose"), self)
+        about_action.setMenuRole(QAction.MenuRole.AboutRole)
         about_action.triggered.connect(self._about)
+        help_menu.addAction(guide_action)
         help_menu.addAction(log_action)
         help_menu.addAction(about_action)
+
+    # --- help and settings -----------------------------------------------------------------
+    def open_guide(self, section: str | None = None):
+        """Open the user guide at ``section`` (default: the current page's)."""
+        if section is None:
+            section = PAGE_SECTIONS.get(self.wizard.currentId(), "")
+        try:
+            return open_guide(self, section)
+        except FileNotFoundError as err:
+            report_error(self, self.tr("User guide"), TcloseError(str(err)))
+            return None
+
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     # --- projects and the sweep ----------------------------------------------------------
     def save_project(self) -> Path | None:
         if self.session.tagging_problem():
             QMessageBox.information(
-                self, "Save project", f"Nothing to save yet: {self.session.tagging_problem()}"
+                self,
+                self.tr("Save project"),
+                self.tr("Nothing to save yet: {problem}").format(
+                    problem=self.session.tagging_problem()
+                ),
             )
             return None
         return project_io.save_project_file(self, self.session)
@@ -175,12 +256,13 @@ class MainWindow(QMainWindow):
         project = project_io.open_project_file(self, path)
         if project is None:
             return
+        title = self.tr("Open project")
 
         def loaded(imported) -> None:
             try:
                 project_io.apply_project(self.session, project, imported)
             except TcloseError as err:
-                report_error(self, "Open project", err)
+                report_error(self, title, err)
                 return
             self.wizard.restart()
             self.wizard.import_page.show_session()
@@ -189,15 +271,19 @@ class MainWindow(QMainWindow):
             lambda progress, cancel: project_io.read_project_input(
                 project, progress=progress, cancel=cancel
             ),
-            title="Reading the project's data",
+            title=self.tr("Reading the project's data"),
             on_finished=loaded,
-            on_failed=lambda err, detail: report_error(self, "Open project", err, detail),
+            on_failed=lambda err, detail: report_error(self, title, err, detail),
         )
 
     def open_sweep(self) -> None:
         problem = self.session.tagging_problem()
         if problem:
-            QMessageBox.information(self, "Privacy–utility sweep", f"First: {problem}")
+            QMessageBox.information(
+                self,
+                self.tr("Privacy–utility sweep"),
+                self.tr("First: {problem}").format(problem=problem),
+            )
             return
         params = self.session.params
         dialog = SweepDialog(
@@ -218,7 +304,7 @@ class MainWindow(QMainWindow):
         try:
             self.session.update(k=int(k), **level_changes)
         except TcloseError as err:
-            report_error(self, "Privacy–utility sweep", err)
+            report_error(self, self.tr("Privacy–utility sweep"), err)
             return
         page = self.wizard.currentPage()
         if page in (self.wizard.privacy_page, self.wizard.preview_page):
@@ -240,21 +326,38 @@ class MainWindow(QMainWindow):
             action.setToolTip(str(path))
             action.triggered.connect(lambda _checked=False, p=path: self.open_file(p))
         if not files:
-            none = self.recent_menu.addAction("(none yet)")
+            none = self.recent_menu.addAction(self.tr("(none yet)"))
             none.setEnabled(False)
 
     def open_file(self, path: Path) -> None:
         self.wizard.restart()
         self.wizard.import_page.open_path(Path(path))
 
+    def open_any(self, path: Path) -> None:
+        """Open ``path`` as the system asked: a project file (.json) or a table."""
+        path = Path(path)
+        if self.runner.busy:
+            return
+        self.raise_()
+        self.activateWindow()
+        if path.suffix.lower() in PROJECT_SUFFIXES:
+            self.open_project(path)
+        else:
+            self.open_file(path)
+
     def _about(self) -> None:
         QMessageBox.about(
             self,
-            "About tclose",
-            f"<b>tclose {__version__}</b><p>Publish microdata with k-anonymity, t-closeness and "
-            "ε-differential privacy for the confidential columns; every release is checked by an "
-            "independent verifier before it can be written.</p>"
-            f"<p>Log file: {log_path()}</p>",
+            self.tr("About tclose"),
+            "<b>tclose {version}</b><p>{text}</p><p>{log}</p>".format(
+                version=__version__,
+                text=self.tr(
+                    "Publish microdata with k-anonymity, t-closeness and ε-differential privacy "
+                    "for the confidential columns; every release is checked by an independent "
+                    "verifier before it can be written."
+                ),
+                log=self.tr("Log file: {path}").format(path=log_path()),
+            ),
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -265,5 +368,8 @@ class MainWindow(QMainWindow):
             runner.cancel()
         for runner in runners:
             runner.shutdown()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.file_open_filter)
         settings.save_geometry(self.saveGeometry())
         super().closeEvent(event)

@@ -74,6 +74,11 @@ class Task(QObject):
             else:
                 self.finished.emit(result)
         self.done.emit()
+        # the thread ends by itself once the work is done: a runner shutting down (the window
+        # closes) can then wait for it without the GUI thread's event loop
+        thread = QThread.currentThread()
+        if thread is not None:
+            thread.quit()
 
     # --- called from any thread ----------------------------------------------------------
     def cancel(self) -> None:

@@ -69,3 +69,30 @@ def sample_workbook() -> Path:
     from resources import SAMPLE_WORKBOOK
 
     return SAMPLE_WORKBOOK
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """GUI tests keep their QSettings (language, colours, recent files) away from the user's.
+
+    Only tests marked ``gui`` import Qt here, so the engine's tests run without it.
+    """
+    if request.node.get_closest_marker("gui") is None:
+        return
+    from PySide6.QtCore import QSettings, QStandardPaths
+
+    QStandardPaths.setTestModeEnabled(True)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
+
+
+@pytest.fixture
+def window(qtbot):
+    """The main window, shown at a laptop's size (1100 × 760)."""
+    from gui.wizard import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    return win

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths, QTimer
+from PySide6.QtCore import QTimer
 
 from engine.io import ImportInfo
 from engine.roles import Role
@@ -29,13 +29,6 @@ OBSERVE = 1.5
 MAX_GAP = 0.5
 #: the 20 ms timer must tick at least this often (per second) while the engine works
 MIN_TICK_RATE = 10
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
 
 
 def synthetic_survey(n: int, seed: int = 0) -> pd.DataFrame:

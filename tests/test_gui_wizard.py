@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from engine.io import read_table
@@ -31,24 +30,6 @@ ADULT_ROLES = {
     "education": Role.QI,
     "salary-class": Role.CONFIDENTIAL,
 }
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(tmp_path, monkeypatch):
-    """Keep QSettings and the log folder away from the user's own."""
-    QStandardPaths.setTestModeEnabled(True)
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "ini"))
-    yield
-
-
-@pytest.fixture
-def window(qtbot) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    return win
 
 
 def idle(qtbot, win: MainWindow, timeout: int = 60_000) -> None:
@@ -123,7 +104,7 @@ def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Pa
     )
     page.path.setText(str(target))
     page.report.setChecked(report)
-    assert page.export_button.isEnabled(), page.problem.text()
+    qtbot.waitUntil(page.export_button.isEnabled, timeout=5000)  # the target is checked
     page.export()
     idle(qtbot, win)
     assert win.session.exported, page.result.text()
@@ -251,6 +232,7 @@ def test_export_refuses_to_overwrite_the_input(qtbot, window, tmp_path) -> None:
     page = window.wizard.export_page
     page.format.setCurrentText("CSV text (.csv)")
     page.path.setText(str(source))
+    qtbot.waitUntil(lambda: bool(page.problem.text()), timeout=5000)
     assert "never overwrites" in page.problem.text()
     assert not page.export_button.isEnabled()
     page.export()
@@ -284,7 +266,7 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
     tag(window, SAMPLE_ROLES)
     window.wizard.next()
     page = window.wizard.privacy_page
-    page.mechanism.setCurrentIndex(page.mechanism.findData("laplace"))
+    page.set_mechanism("laplace")
     page.epsilon.setValue(1.0)
     page.k.setValue(5)
     page.bounds.setText("income=0:oops")

@@ -185,7 +185,7 @@ def anonymize(
     del X
     step(progress, cancel, 0.85, "Building the release")
     rng = np.random.default_rng(params.seed)
-    table = build_release(
+    table, source_rows = build_release(
         clean,
         qi=qi,
         keep=params.keep,
@@ -258,6 +258,7 @@ def anonymize(
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
+        source_rows=source_rows,
         params=params,
         summary=summary,
         verification=verification,

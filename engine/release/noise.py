@@ -336,6 +336,7 @@ def _draw_column(
             local_eps = plan.epsilon
         rounded = _round_within(out.values, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
+        # whole numbers stay whole, unless bounds narrower than one unit kept them unrounded
         if plan.decimals == 0 and _whole(rounded):
             released = released.astype("Int64")
         present = ~np.isnan(plan.values)
@@ -485,7 +486,7 @@ def noise_release(
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
     rng = np.random.default_rng(params.seed)
-    table = build_release(
+    table, source_rows = build_release(
         clean,
         qi=qi,
         keep=[*params.keep, *confidential],
@@ -580,6 +581,7 @@ def noise_release(
     step(progress, cancel, 1.0, "Done")
     return Release(
         table=table,
+        source_rows=source_rows,
         params=params,
         summary=summary,
         verification=verification,

@@ -207,8 +207,9 @@ def build_release(
     confidential_output: Literal["mean", "median", "label"],
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
-) -> pd.DataFrame:
-    """The whole released table, columns in input order, rows shuffled.
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The whole released table, columns in input order, rows shuffled; and the input row of
+    every released row (kept in memory for previews, never written).
 
     ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied).
     """
@@ -221,4 +222,5 @@ def build_release(
     table = pd.concat(parts, axis=1)
     ordered = [c for c in source.columns if c in table.columns]
     table = table[ordered]
-    return table.iloc[rng.permutation(len(table))].reset_index(drop=True)
+    order = rng.permutation(len(table))
+    return table.iloc[order].reset_index(drop=True), order

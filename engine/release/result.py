@@ -138,6 +138,9 @@ class Release:
     buckets: Buckets | None = None
     #: warnings a user must see (e.g. values beyond the public bounds)
     warnings: list[str] = field(default_factory=list)
+    #: the row of ``data`` each released row was made from (so that a preview can show the
+    #: two side by side); never written out: the released file's order links to nothing
+    source_rows: np.ndarray | None = field(default=None, repr=False)
 
 
 def json_ready(value: Any) -> Any:

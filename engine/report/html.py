@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from engine.io import ImportInfo
     from engine.privacy import Guarantee
+    from engine.release.bucket_search import BucketChoice
 
 #: resolution of the embedded figures (sharp on paper, a few hundred kB per report)
 FIGURE_DPI = 110
@@ -210,6 +211,34 @@ def guarantees_html(items: Iterable[Guarantee]) -> str:
         )
         parts.append(f'<div class="caveats"><h3>What does not follow</h3><ul>{lis}</ul></div>')
     return "\n".join(parts)
+
+
+def bucket_choices_html(choices: Sequence[BucketChoice], weight: float) -> str:
+    """The search of b as an HTML table: every b tried with both losses, the chosen one bold.
+
+    The trade-off curve the plan computed, so that an analyst sees what finer buckets cost the
+    quasi-identifiers before the run (empty when the user set b).
+    """
+    if not choices:
+        return ""
+
+    def cell(value: float | None) -> str:
+        return "—" if value is None else percent(value)
+
+    rows = []
+    for c in choices:
+        cells = [
+            number(c.b), number(c.n_buckets), number(c.expected_class_size),
+            cell(c.qi_loss), cell(c.confidential_loss), cell(c.score),
+        ]  # fmt: skip
+        rows.append([f"<b>{x}</b>" for x in cells] if c.chosen else cells)
+    header = ["b", "buckets", "smallest class", "QI loss", "confidential loss", "score"]
+    return (
+        '<div class="choices"><h3>Number of buckets</h3>'
+        f"<p>Searched for the least {_e(number(weight, 3))} × confidential loss + "
+        f"{_e(number(1 - weight, 3))} × QI loss (QI loss estimated on a sample); the choice "
+        "in bold.</p>" + _table(header, rows, right=range(6)) + "</div>"
+    )
 
 
 def _roles_rows(release: Release) -> list[list[str]]:

@@ -4,17 +4,24 @@ Each function takes an :class:`~engine.release.result.Release` and returns a fre
 :class:`~matplotlib.figure.Figure`.  No pyplot (no global figure registry, safe on any thread)
 and no GUI toolkit: the desktop app embeds the figures in Qt canvases, the report saves them as
 PNG.  Every number drawn is read from the release; nothing here decides anything about privacy.
+
+Colours come from a :class:`Theme`.  Files (the report, exported figures) keep the default
+:data:`LIGHT` theme, black on white, so that they print and read the same everywhere; the app
+passes a theme made from its own palette (:func:`theme_for`), so that a preview in a dark
+window is drawn light on dark.  :func:`apply_theme` recolours a finished figure (the app
+calls it when the system switches between light and dark).
 """
 
 from __future__ import annotations
 
 import math
 import textwrap
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.colors import LogNorm
+from matplotlib.colors import LogNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -29,16 +36,83 @@ BEFORE_COLOUR = "#4c72b0"
 AFTER_COLOUR = "#dd8452"
 
 
+@dataclass(frozen=True)
+class Theme:
+    """The colours of a figure: its background and text, and the colours of what is drawn."""
+
+    background: str = "white"
+    #: text, axes, ticks and outlines
+    foreground: str = "black"
+    #: the original values (and single series)
+    before: str = BEFORE_COLOUR
+    #: the released values
+    after: str = AFTER_COLOUR
+    #: reference lines: bucket boundaries, the k asked for
+    accent: str = "#c44e52"
+
+    @property
+    def dark(self) -> bool:
+        """True when the background is darker than the text (a dark colour scheme)."""
+        return _luminance(self.background) < _luminance(self.foreground)
+
+
+#: black on white: the report, exported figures and every caller that names no theme
+LIGHT = Theme()
+#: the series colours on a dark background (lighter tints of the light ones, same hues)
+_DARK_SERIES = {"before": "#7ea6e0", "after": "#f0a274", "accent": "#ff8a8e"}
+
+
+def _luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2) of a matplotlib colour."""
+    channels = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+    return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+
+def theme_for(background: str, foreground: str) -> Theme:
+    """A theme on ``background`` with text in ``foreground`` (e.g. a window's palette colours).
+
+    The series colours are the light theme's on a light background and lighter tints of the
+    same hues on a dark one, so that bars and lines stay visible in either colour scheme.
+    """
+    theme = Theme(background=background, foreground=foreground)
+    return replace(theme, **_DARK_SERIES) if theme.dark else theme
+
+
+def apply_theme(fig: Figure, theme: Theme = LIGHT) -> Figure:
+    """Give ``fig`` the theme's background and text colours (titles, labels, ticks, spines,
+    legends, colour bars, annotations); the data colours are left as drawn."""
+    fg, bg = theme.foreground, theme.background
+    fig.set_facecolor(bg)
+    for text in fig.texts:
+        text.set_color(fg)
+    for ax in fig.axes:
+        ax.set_facecolor(bg)
+        for spine in ax.spines.values():
+            spine.set_edgecolor(fg)
+        ax.tick_params(colors=fg, which="both")
+        for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
+            text.set_color(fg)
+        for text in ax.texts:
+            text.set_color(fg)
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.get_frame().set_facecolor(bg)
+            legend.get_frame().set_edgecolor(fg)
+            for text in legend.get_texts():
+                text.set_color(fg)
+    return fig
+
+
 def _figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
     return Figure(figsize=figsize, layout="constrained")
 
 
-def _empty(fig: Figure, title: str, message: str) -> Figure:
+def _empty(fig: Figure, title: str, message: str, theme: Theme = LIGHT) -> Figure:
     ax = fig.add_subplot()
     ax.set_title(title)
     ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes)
     ax.set_axis_off()
-    return fig
+    return apply_theme(fig, theme)
 
 
 def _short(label: Any, width: int = 22) -> str:
@@ -78,7 +152,7 @@ def bucket_labels(release: Release) -> list[str]:
     return labels
 
 
-def bucket_histogram(release: Release) -> Figure:
+def bucket_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
     """The confidential attribute's distribution with the bucket boundaries drawn on it.
 
     One numeric confidential column: a histogram of its values and a dashed line at every
@@ -89,7 +163,7 @@ def bucket_histogram(release: Release) -> Figure:
     buckets = release.buckets
     confidential = list(release.params.confidential)
     if buckets is None or len(buckets.counts) == 0:
-        return _empty(fig, "Confidential buckets", "This mechanism releases no buckets.")
+        return _empty(fig, "Confidential buckets", "This mechanism releases no buckets.", theme)
     ax = fig.add_subplot()
     name = ", ".join(confidential)
     column = release.data[confidential[0]] if len(confidential) == 1 else None
@@ -101,12 +175,12 @@ def bucket_histogram(release: Release) -> Figure:
     if column is not None and _is_numeric(column) and numeric_bounds:
         values = _central(pd.to_numeric(column, errors="coerce").dropna().to_numpy(float))
         bins = min(60, max(10, int(math.sqrt(len(values)))))
-        ax.hist(values, bins=bins, color=BEFORE_COLOUR, alpha=0.85)
+        ax.hist(values, bins=bins, color=theme.before, alpha=0.85)
         # the public cut points: where one bucket ends and the next begins (not the open ends
         # or the public bounds)
         cuts = sorted({b[1] for b in numeric_bounds} & {b[0] for b in numeric_bounds} - {None})
         for x in cuts:
-            ax.axvline(x, color="#c44e52", linestyle="--", linewidth=1.2)
+            ax.axvline(x, color=theme.accent, linestyle="--", linewidth=1.2)
         ax.set_xlabel(name)
         ax.set_ylabel("records")
         ax.set_title(
@@ -128,7 +202,7 @@ def bucket_histogram(release: Release) -> Figure:
         many = len(counts) > 4
         labels = [_short(label) if many else _wrapped(label) for label in bucket_labels(release)]
         positions = np.arange(len(counts))
-        bars = ax.bar(positions, counts, color=BEFORE_COLOUR)
+        bars = ax.bar(positions, counts, color=theme.before)
         ax.bar_label(bars, labels=[f"{int(c):,}" for c in counts], fontsize=8, padding=2)
         ax.set_xticks(
             positions, labels, rotation=30 if many else 0, ha="right" if many else "center"
@@ -136,10 +210,10 @@ def bucket_histogram(release: Release) -> Figure:
         ax.margins(y=0.1)
         ax.set_ylabel("records")
         ax.set_title(f"{name}: {len(counts)} buckets")
-    return fig
+    return apply_theme(fig, theme)
 
 
-def class_size_histogram(release: Release) -> Figure:
+def class_size_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
     """How many equivalence classes have each size, with the requested k marked.
 
     The classes are those of the released table as the verifier counted them (groups that
@@ -151,26 +225,26 @@ def class_size_histogram(release: Release) -> Figure:
         sizes = np.bincount(np.asarray(release.classes, dtype=np.int64))
     sizes = sizes[sizes > 0]
     if sizes.size == 0:
-        return _empty(fig, "Class sizes", "No classes.")
+        return _empty(fig, "Class sizes", "No classes.", theme)
     ax = fig.add_subplot()
     lo, hi = int(sizes.min()), int(sizes.max())
     k = int(release.params.k)
     if hi - lo <= 60:
         values, counts = np.unique(sizes, return_counts=True)
-        bars = ax.bar(values, counts, width=0.8, color=BEFORE_COLOUR)
+        bars = ax.bar(values, counts, width=0.8, color=theme.before)
         if len(values) <= 20:
             ax.bar_label(bars, labels=[f"{c:,}" for c in counts], fontsize=8, padding=2)
         ax.set_xlim(min(lo, k) - 1, hi + 1)
     else:
-        ax.hist(sizes, bins=40, color=BEFORE_COLOUR)
+        ax.hist(sizes, bins=40, color=theme.before)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.margins(y=0.1)
-    ax.axvline(k - 0.5, color="#c44e52", linestyle="--", linewidth=1.2, label=f"k = {k}")
+    ax.axvline(k - 0.5, color=theme.accent, linestyle="--", linewidth=1.2, label=f"k = {k}")
     ax.set_xlabel("records per class")
     ax.set_ylabel("classes")
     ax.set_title(f"{len(sizes):,} classes, smallest {lo}, largest {hi}")
     ax.legend(loc="upper right")
-    return fig
+    return apply_theme(fig, theme)
 
 
 def closeness_matrix(release: Release) -> tuple[np.ndarray, np.ndarray]:
@@ -192,7 +266,7 @@ def closeness_matrix(release: Release) -> tuple[np.ndarray, np.ndarray]:
     return ratio, sizes
 
 
-def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
+def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIGHT) -> Figure:
     """Class × bucket heat map of each bucket's share in the class over its overall share.
 
     A t-close release keeps every cell inside [1/t, t] (the colour bar marks the band); cells
@@ -203,10 +277,10 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     fig = _figure((6.4, 4.4))
     t = release.params.bucket_t
     if release.buckets is None or t is None:
-        return _empty(fig, "Closeness", "This mechanism releases no buckets.")
+        return _empty(fig, "Closeness", "This mechanism releases no buckets.", theme)
     ratio, _ = closeness_matrix(release)
     if ratio.size == 0:
-        return _empty(fig, "Closeness", "No classes.")
+        return _empty(fig, "Closeness", "No classes.", theme)
     order = np.lexsort((-ratio.max(axis=1), ratio.argmax(axis=1)))
     ratio = ratio[order]
     n_classes = ratio.shape[0]
@@ -228,7 +302,7 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     n_outside = int(outside.sum())
     if n_outside and ratio.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
-        ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors="black")
+        ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors=theme.foreground)
     many = len(release.buckets.counts) > 4
     labels = [
         _short(label, 14) if many else _wrapped(label, 16) for label in bucket_labels(release)
@@ -243,8 +317,8 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
     ax.set_yticks([])
     ax.set_title(f"Bucket share in class ÷ overall share; band [1/t, t] = [{lo_band:.3g}, {t:.3g}]")
     bar = fig.colorbar(image, ax=ax)
-    bar.ax.axhline(lo_band, color="black", linewidth=1.5)
-    bar.ax.axhline(hi_band, color="black", linewidth=1.5)
+    bar.ax.axhline(lo_band, color=theme.foreground, linewidth=1.5)
+    bar.ax.axhline(hi_band, color=theme.foreground, linewidth=1.5)
     ticks = sorted({vmin, lo_band, 1.0, hi_band, vmax})
     bar.set_ticks(ticks, labels=[f"{x:.3g}" for x in ticks])
     bar.ax.minorticks_off()
@@ -253,14 +327,14 @@ def closeness_heatmap(release: Release, max_rows: int = 2000) -> Figure:
         "every cell inside the band" if n_outside == 0 else f"{n_outside:,} cells outside the band"
     )
     ax.set_xlabel(f"confidential bucket — {verdict}")
-    return fig
+    return apply_theme(fig, theme)
 
 
-def qi_before_after(release: Release, column: str) -> Figure:
+def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figure:
     """One quasi-identifier before and after recoding: overlaid histograms or paired bars."""
     fig = _figure()
     if column not in release.data.columns or column not in release.table.columns:
-        return _empty(fig, column, f"{column} is not in this release.")
+        return _empty(fig, column, f"{column} is not in this release.", theme)
     before, after = release.data[column], release.table[column]
     ax = fig.add_subplot()
     if _is_numeric(before) and _is_numeric(after):
@@ -272,8 +346,8 @@ def qi_before_after(release: Release, column: str) -> Figure:
         both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
-        ax.hist(b, bins=edges, color=BEFORE_COLOUR, alpha=0.6, label="before")
-        ax.hist(a, bins=edges, color=AFTER_COLOUR, alpha=0.6, label="after")
+        ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label="before")
+        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after")
         ax.set_ylabel("records")
         ax.set_xlabel(column)
     else:
@@ -291,14 +365,14 @@ def qi_before_after(release: Release, column: str) -> Figure:
             positions - width / 2,
             [b_counts.get(c, 0) for c in cats],
             width,
-            color=BEFORE_COLOUR,
+            color=theme.before,
             label="before",
         )
         ax.bar(
             positions + width / 2,
             [a_counts.get(c, 0) for c in cats],
             width,
-            color=AFTER_COLOUR,
+            color=theme.after,
             label="after",
         )
         ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
@@ -308,4 +382,4 @@ def qi_before_after(release: Release, column: str) -> Figure:
             ax.set_xlabel(f"{column} ({hidden} more values not shown)")
     ax.set_title(f"{column}: before and after")
     ax.legend()
-    return fig
+    return apply_theme(fig, theme)

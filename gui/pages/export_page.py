@@ -1,12 +1,18 @@
-"""Step 5: write the release (and its description) where the user wants it."""
+"""Step 5: write the release (and its description) where the user wants it.
+
+The target is checked by the engine's one output writer (:func:`engine.io.check_outputs`)
+before Export is enabled, so the page says in one line why a name cannot be written (the
+input file, a missing folder, a file Excel holds open, a JSON file tclose did not write …).
+The release, its JSON metadata and the report are then written together: all or none.
+"""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,61 +21,87 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
 )
 
-from engine.io import write_release
+from engine import TcloseError
+from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
 from engine.progress import scaled, step
 from engine.report.html import write_report
+from engine.text import number
 from gui import settings
 from gui.errors import report_error
+from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.widgets import Hint
 
-FORMATS = {"Excel workbook (.xlsx)": ".xlsx", "CSV text (.csv)": ".csv"}
-CSV_SEPARATORS = {"comma ,": ",", "semicolon ;": ";", "tab": "\t"}
+#: the reason of an OutputError that the user may override (replace a JSON file not ours)
+NOT_OURS = "not_ours"
+#: milliseconds between the last edit of the file name and checking it
+CHECK_DELAY_MS = 250
 
 
 class ExportPage(QWizardPage):
-    """File type, location and options; refuses to overwrite the input; shows what was written."""
+    """File type, location and options; the target checked first; shows what was written."""
 
     def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
-        self.setTitle("5. Export")
+        #: why the target cannot be written ("" when it can) and the writer's reason for it
+        self._problem, self._reason = "", ""
+        self.setTitle(self.tr("5. Export"))
         self.setSubTitle(
-            "Write the release. Only the protected table is written, with a description of how "
-            "it was made; the original file is never changed."
+            self.tr(
+                "Write the release. Only the protected table is written, with a description "
+                "of how it was made; the original file is never changed."
+            )
         )
         self.format = QComboBox()
-        self.format.addItems(list(FORMATS))
-        self.format.setToolTip("Excel keeps the description on a second sheet; CSV beside it")
+        self.format.addItem(self.tr("Excel workbook (.xlsx)"), ".xlsx")
+        self.format.addItem(self.tr("CSV text (.csv)"), ".csv")
+        self.format.setToolTip(
+            self.tr("Excel keeps the description on a second sheet; CSV in a JSON file beside it")
+        )
         self.format.currentIndexChanged.connect(self._format_changed)
         self.separator = QComboBox()
-        self.separator.addItems(list(CSV_SEPARATORS))
-        self.separator.setToolTip("The character between values in the CSV file")
+        self.separator.addItem(self.tr("comma ,"), ",")
+        self.separator.addItem(self.tr("semicolon ;"), ";")
+        self.separator.addItem(self.tr("tab"), "\t")
+        self.separator.setToolTip(self.tr("The character between values in the CSV file"))
         self.decimal = QComboBox()
-        self.decimal.addItems(["point .", "comma ,"])
-        self.decimal.setToolTip("The decimal mark of numbers in the CSV file")
-        self.bom = QCheckBox("Mark the file as UTF-8 so that Excel shows accents right")
+        self.decimal.addItem(self.tr("point ."), ".")
+        self.decimal.addItem(self.tr("comma ,"), ",")
+        self.decimal.setToolTip(self.tr("The decimal mark of numbers in the CSV file"))
+        self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
         self.bom.setChecked(True)
-        self.bom.setToolTip("Starts the CSV with a byte-order mark; some older tools dislike it")
-        self.report = QCheckBox("Also write the release report (HTML) beside it")
+        self.bom.setToolTip(
+            self.tr("Starts the CSV with a byte-order mark; some older tools dislike it")
+        )
+        self.report = QCheckBox(self.tr("Also write the release report (HTML) beside it"))
         self.report.setChecked(True)
         self.report.setToolTip(
-            "A self-contained page for the disclosure review board: parameters, guarantees with "
-            "their assumptions, buckets, class sizes, the preview's plots, information loss"
+            self.tr(
+                "A self-contained page for the disclosure review board: parameters, guarantees "
+                "with their assumptions, buckets, class sizes, the preview's plots, information "
+                "loss"
+            )
         )
+        self.report.toggled.connect(self._path_changed)
         self.what = Hint()
         self.path = QLineEdit()
-        self.path.setToolTip("Where the release is written")
+        self.path.setToolTip(self.tr("Where the release is written; Enter exports"))
         self.path.textChanged.connect(self._path_changed)
-        browse = QPushButton("&Browse…")
-        browse.setToolTip("Choose the file to write")
+        # Enter in the file name exports; it must never reach the wizard's default button
+        # (Close, once something was exported), which would quit without writing
+        self._enter = _EnterFilter(self._enter_pressed, self.path)
+        self.path.installEventFilter(self._enter)
+        browse = QPushButton(self.tr("&Browse…"))
+        browse.setToolTip(self.tr("Choose the file to write"))
         browse.clicked.connect(self.browse)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
@@ -77,27 +109,32 @@ class ExportPage(QWizardPage):
         path_widget = QWidget()
         path_row.setContentsMargins(0, 0, 0, 0)
         path_widget.setLayout(path_row)
-        self.export_button = QPushButton("&Export")
-        self.export_button.setToolTip("Write the release now")
+        self.export_button = QPushButton(self.tr("&Export"))
+        self.export_button.setToolTip(self.tr("Write the release now"))
         self.export_button.clicked.connect(self.export)
         self.problem = Hint(warning=True)
         self.result = Hint()
         self.result.setOpenExternalLinks(False)
         self.result.linkActivated.connect(lambda url: QDesktopServices.openUrl(QUrl(url)))
-        self.result.setTextInteractionFlags(
-            self.result.textInteractionFlags().TextBrowserInteraction
-        )
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self._check_timer = QTimer(self)
+        self._check_timer.setSingleShot(True)
+        self._check_timer.setInterval(CHECK_DELAY_MS)
+        self._check_timer.timeout.connect(self.check_target)
 
-        box = QGroupBox("Release file")
+        box = QGroupBox(self.tr("Release file"))
         form = QFormLayout(box)
-        form.addRow("File type:", self.format)
-        form.addRow("CSV separator:", self.separator)
-        form.addRow("CSV decimal mark:", self.decimal)
+        form.addRow(self.tr("File type:"), self.format)
+        form.addRow(self.tr("CSV separator:"), self.separator)
+        form.addRow(self.tr("CSV decimal mark:"), self.decimal)
         form.addRow("", self.bom)
-        form.addRow("Save as:", path_widget)
+        form.addRow(self.tr("Save as:"), path_widget)
         form.addRow("", self.report)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.what)
+        top = QHBoxLayout()
+        top.addWidget(self.what, 1)
+        top.addWidget(HelpButton("step-5-export", self), 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(top)
         layout.addWidget(box)
         layout.addWidget(self.problem)
         buttons = QHBoxLayout()
@@ -111,31 +148,94 @@ class ExportPage(QWizardPage):
     def initializePage(self) -> None:
         s = self.session
         if not self.path.text() and s.path is not None:
-            folder = Path(settings.last_folder()) if s.path.parent == Path() else s.path.parent
-            if not _writable(folder):
-                folder = Path(settings.last_folder())
+            folder = settings.export_folder()
             self.path.setText(str(folder / f"{s.path.stem}-release{self.suffix}"))
         self._format_changed()
         self.result.setText("")
         if s.release is not None:
             table = s.release.table
             self.what.setText(
-                f"The release has {len(table):,} rows and {table.shape[1]} columns: "
-                + ", ".join(map(str, table.columns))
-                + ". Rows are shuffled; identifiers and untagged columns are left out."
+                self.tr(
+                    "The release has {rows} rows and {columns} columns: {names}. Rows are "
+                    "shuffled; identifiers and untagged columns are left out."
+                ).format(
+                    rows=number(len(table)),
+                    columns=number(table.shape[1]),
+                    names=", ".join(map(str, table.columns)),
+                )
             )
+        self.check_target()
 
     def isComplete(self) -> bool:
         return bool(self.session.exported) and not self._wizard.runner.busy
 
     @property
     def suffix(self) -> str:
-        return FORMATS[self.format.currentText()]
+        return str(self.format.currentData())
+
+    @property
+    def report_path(self) -> Path | None:
+        """The report written beside the release (None when not asked for)."""
+        text = self.path.text().strip()
+        if not text or not self.report.isChecked():
+            return None
+        target = Path(text)
+        return target.with_name(f"{target.stem}-report.html")
+
+    # --- checking the target -------------------------------------------------------------
+    def _path_changed(self) -> None:
+        """The name changed: check it a moment after the last keystroke (the check creates and
+        removes a probe file in the folder)."""
+        self._check_timer.start()
+        self._show_problem()
+
+    def check_target(self) -> str:
+        """Check the target with the engine's writer; returns the problem ("" when none)."""
+        self._check_timer.stop()
+        self._problem, self._reason = self._target_problem()
+        self._show_problem()
+        return self._problem
+
+    def _target_problem(self) -> tuple[str, str]:
+        text = self.path.text().strip()
+        if not text:
+            return self.tr("Choose where to save the release."), "empty"
+        target = Path(text)
+        if target.suffix.lower() not in (".xlsx", ".csv"):
+            return self.tr("The file name must end in .xlsx or .csv."), "name"
+        try:
+            outputs = release_outputs(target, report=self.report_path)
+            check_outputs(outputs, inputs=[self.session.path])
+        except OutputError as err:
+            return err.message, err.reason
+        except TcloseError as err:
+            return err.message, "name"
+        return "", ""
+
+    def target_problem(self) -> str:
+        """Why the chosen path cannot be written, or "" (checked now)."""
+        return self.check_target()
+
+    def _show_problem(self) -> None:
+        pending = self._check_timer.isActive()
+        problem = "" if pending else self._problem
+        self.problem.setText(problem)
+        self.problem.setVisible(bool(problem))
+        overridable = self._reason == NOT_OURS
+        exists = not problem and Path(self.path.text().strip() or ".").is_file()
+        if overridable:
+            self.export_button.setText(self.tr("&Replace…"))
+        elif exists:
+            self.export_button.setText(self.tr("&Replace the existing file"))
+        else:
+            self.export_button.setText(self.tr("&Export"))
+        ok = not pending and (not problem or overridable)
+        self.export_button.setEnabled(ok and self.session.release is not None)
 
     # --- actions -------------------------------------------------------------------------
     def browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, "Save the release", self.path.text(), f"{self.format.currentText()}"
+            self, self.tr("Save the release"), self.path.text(), self.format.currentText()
         )
         if path:
             self.path.setText(path)
@@ -150,104 +250,122 @@ class ExportPage(QWizardPage):
                 self.path.setText(str(p.with_suffix(self.suffix)))
         self._path_changed()
 
-    def target_problem(self) -> str:
-        """Why the chosen path cannot be written, or ""."""
-        text = self.path.text().strip()
-        if not text:
-            return "Choose where to save the release."
-        target = Path(text)
-        s = self.session
-        if s.path is not None and target.resolve() == Path(s.path).resolve():
-            return "That is the input file; tclose never overwrites it. Choose another name."
-        if target.suffix.lower() not in FORMATS.values():
-            return "The file name must end in .xlsx or .csv."
-        if not target.parent.is_dir():
-            return f"The folder {target.parent} does not exist."
-        return ""
-
-    def _path_changed(self) -> None:
-        problem = self.target_problem()
-        self.problem.setText(problem)
-        self.problem.setVisible(bool(problem))
-        exists = not problem and Path(self.path.text()).exists()
-        self.export_button.setText("&Replace the existing file" if exists else "&Export")
-        self.export_button.setEnabled(not problem and self.session.release is not None)
+    def _enter_pressed(self) -> None:
+        if self.export_button.isEnabled():
+            self.export()
 
     def export(self) -> None:
         s = self.session
-        if self._wizard.runner.busy or s.release is None or self.target_problem():
+        if self._wizard.runner.busy or s.release is None:
             return
+        problem = self.check_target()
+        replace_foreign = False
+        if problem:
+            if self._reason != NOT_OURS or not self._confirm_replace(problem):
+                return
+            replace_foreign = True
         target = Path(self.path.text().strip())
-        table = s.release.table
-        metadata = s.release.summary.to_dict()
-        sep = CSV_SEPARATORS[self.separator.currentText()]
-        input_path = s.path
-        options = {"decimal": self.decimal.currentText()[-1], "bom": self.bom.isChecked()}
-        if options["decimal"] == "," and sep == ",":
-            self.problem.setText("With a decimal comma, choose ';' or tab as the separator.")
+        sep = str(self.separator.currentData())
+        decimal = str(self.decimal.currentData())
+        if self.suffix == ".csv" and decimal == "," and sep == ",":
+            self.problem.setText(
+                self.tr("With a decimal comma, choose ';' or tab as the separator.")
+            )
             self.problem.setVisible(True)
             return
-
+        table = s.release.table
+        metadata = s.release.summary.to_dict()
+        input_path = s.path
         release, info = s.release, s.info
-        with_report = self.report.isChecked()
+        report_path = self.report_path
+        options = {"decimal": decimal, "bom": self.bom.isChecked()}
 
         def work(progress, cancel) -> list[Path]:
-            written = write_release(
-                table,
-                target,
-                metadata=metadata,
-                sep=sep,
-                input_path=input_path,
-                **options,
-                progress=scaled(progress, 0.0, 0.8 if with_report else 1.0),
-                cancel=cancel,
-            )
-            if with_report:
-                step(progress, cancel, 0.8, "Writing the report")
-                report_path = target.with_name(f"{target.stem}-report.html")
-                try:
-                    written.append(write_report(release, report_path, input_info=info))
-                except BaseException:
-                    for path in written:  # all or nothing
-                        Path(path).unlink(missing_ok=True)
-                    raise
-            return written
+            outputs = release_outputs(target, report=report_path, replace_foreign=replace_foreign)
+            with write_outputs(outputs, inputs=[input_path]) as stage:
+                write_release(
+                    table,
+                    target,
+                    metadata=metadata,
+                    sep=sep,
+                    input_path=input_path,
+                    replace_foreign=replace_foreign,
+                    stage=stage,
+                    **options,
+                    progress=scaled(progress, 0.0, 0.8 if report_path else 1.0),
+                    cancel=cancel,
+                )
+                if report_path is not None:
+                    step(progress, cancel, 0.8, QT_TRANSLATE_NOOP("Progress", "Writing the report"))
+                    write_report(
+                        release,
+                        report_path,
+                        input_info=info,
+                        stage=stage,
+                        progress=scaled(progress, 0.8, 1.0),
+                        cancel=cancel,
+                    )
+            return [o.path for o in outputs]
 
         self.export_button.setEnabled(False)
-        self.result.setText(f"Writing {target.name}…")
+        self.result.setText(self.tr("Writing {name}…").format(name=target.name))
         self._wizard.runner.start(
             work,
-            title=f"Writing {target.name}",
+            title=self.tr("Writing {name}").format(name=target.name),
             on_finished=self._written,
             on_failed=self._failed,
             on_cancelled=self._cancelled,
         )
         self.completeChanged.emit()
 
+    def _confirm_replace(self, problem: str) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Replace a file?"),
+            problem + "\n\n" + self.tr("Replace it anyway?"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def _written(self, files: list[Path]) -> None:
         self.session.exported = [Path(f) for f in files]
-        settings.set_last_folder(Path(files[0]).parent)
+        settings.set_export_folder(Path(files[0]).parent)
         items = "".join(f"<li>{html.escape(str(f))}</li>" for f in files)
         folder = QUrl.fromLocalFile(str(Path(files[0]).parent)).toString()
         self.result.setText(
-            f"<b>Written:</b><ul>{items}</ul><a href='{folder}'>Open the folder</a>"
+            "<b>{written}</b><ul>{items}</ul><a href='{folder}'>{open}</a>".format(
+                written=self.tr("Written:"),
+                items=items,
+                folder=folder,
+                open=self.tr("Open the folder"),
+            )
         )
-        self._path_changed()
+        self.check_target()
         self.completeChanged.emit()
 
     def _failed(self, err: BaseException, detail: str) -> None:
-        self.result.setText("Nothing was written.")
-        self._path_changed()
-        report_error(self, "Export", err, detail)
+        self.result.setText(self.tr("Nothing was written."))
+        self.check_target()
+        report_error(self, self.tr("Export"), err, detail)
         self.completeChanged.emit()
 
     def _cancelled(self) -> None:
-        self.result.setText("Export cancelled; nothing was written.")
-        self._path_changed()
+        self.result.setText(self.tr("Export cancelled; nothing was written."))
+        self.check_target()
         self.completeChanged.emit()
 
 
-def _writable(folder: Path) -> bool:
-    import os
+class _EnterFilter(QObject):
+    """Calls ``action`` on Return or Enter in the watched widget and keeps the key there."""
 
-    return folder.is_dir() and os.access(folder, os.W_OK)
+    def __init__(self, action, parent: QObject) -> None:
+        super().__init__(parent)
+        self._action = action
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        is_key = event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+        if is_key and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._action()
+            return True
+        return False

@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -29,24 +28,24 @@ from PySide6.QtWidgets import (
 
 import engine.io
 from engine.io import ImportResult
+from engine.text import number
 from gui import settings
 from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
-from gui.widgets import Hint
+from gui.widgets import ColumnSizer, Hint
 from resources import SAMPLE_WORKBOOK
 
-FILE_FILTER = (
-    "Tables (*.csv *.tsv *.txt *.xlsx *.xlsm *.xls *.ods *.sav *.dta *.sas7bdat);;All files (*)"
-)
 WORKBOOK_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
-AUTO = "automatic"
-SEPARATORS = {AUTO: None, "comma ,": ",", "semicolon ;": ";", "tab": "\t", "bar |": "|"}
-ENCODINGS = [AUTO, "utf-8", "cp1252", "latin-1", "utf-16"]
-DECIMALS = {AUTO: None, "point .": ".", "comma ,": ","}
-PREVIEW_ROWS_NOTE = "All rows can be scrolled; only the visible ones are formatted."
+#: what the reader takes for each choice (None: detect)
+SEPARATORS = (None, ",", ";", "\t", "|")
+ENCODINGS = (None, "utf-8", "cp1252", "latin-1", "utf-16")
+DECIMALS = (None, ".", ",")
+#: widest a column of the preview starts (pixels); the user can widen it
+MAX_COLUMN_WIDTH = 320
 
 
 class ImportPage(QWizardPage):
@@ -58,49 +57,75 @@ class ImportPage(QWizardPage):
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
-        self.setTitle("1. Import")
+        self.setTitle(self.tr("1. Import"))
         self.setSubTitle(
-            "Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). "
-            "You can also drop a file on this window."
+            self.tr(
+                "Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, "
+                "SAS). You can also drop a file on this window."
+            )
         )
         self.setAcceptDrops(True)
 
-        self.open_button = QPushButton("&Open file…")
-        self.open_button.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_button.setToolTip("Choose a CSV or Excel file to anonymize (Ctrl+O)")
+        # Ctrl+O belongs to File › Open… alone: bound here too, Qt would call the shortcut
+        # ambiguous and do nothing on this page
+        self.open_button = QPushButton(self.tr("&Open file…"))
+        self.open_button.setToolTip(self.tr("Choose a CSV or Excel file to anonymize (Ctrl+O)"))
         self.open_button.clicked.connect(self.choose_file)
-        self.sample_button = QPushButton("Open the &sample")
+        self.sample_button = QPushButton(self.tr("Open the &sample"))
         self.sample_button.setToolTip(
-            "Open a small made-up survey (400 people) to try tclose without your own data"
+            self.tr("Open a small made-up survey (400 people) to try tclose without your own data")
         )
         self.sample_button.clicked.connect(self.open_sample)
         self.recent = QListWidget()
-        self.recent.setToolTip("Recently opened files; press Enter or double-click to open one")
+        self.recent.setToolTip(
+            self.tr("Recently opened files; press Enter or double-click to open one")
+        )
         self.recent.setMaximumHeight(90)
         self.recent.itemActivated.connect(self._open_recent)
 
         self.sheet = QComboBox()
-        self.sheet.setToolTip("The worksheet of the workbook to read")
+        self.sheet.setToolTip(self.tr("The worksheet of the workbook to read"))
         self.sheet.activated.connect(lambda _index: self.read_again())
         self.separator = QComboBox()
-        self.separator.addItems(list(SEPARATORS))
-        self.separator.setToolTip("The character between values in a text file")
+        for value, label in zip(
+            SEPARATORS,
+            (
+                self.tr("automatic"),
+                self.tr("comma ,"),
+                self.tr("semicolon ;"),
+                self.tr("tab"),
+                self.tr("bar |"),
+            ),
+            strict=True,
+        ):
+            self.separator.addItem(label, value)
+        self.separator.setToolTip(self.tr("The character between values in a text file"))
         self.encoding = QComboBox()
-        self.encoding.addItems(ENCODINGS)
-        self.encoding.setToolTip("How the text file's characters are stored")
+        for value in ENCODINGS:
+            self.encoding.addItem(value or self.tr("automatic"), value)
+        self.encoding.setToolTip(self.tr("How the text file's characters are stored"))
         self.decimal = QComboBox()
-        self.decimal.addItems(list(DECIMALS))
-        self.decimal.setToolTip("The decimal mark of numbers in a text file")
+        for value, label in zip(
+            DECIMALS, (self.tr("automatic"), self.tr("point ."), self.tr("comma ,")), strict=True
+        ):
+            self.decimal.addItem(label, value)
+        self.decimal.setToolTip(
+            self.tr(
+                "The decimal mark of numbers in a text file, or of numbers stored as text in a "
+                "workbook (3.549,40)"
+            )
+        )
         self.header_row = QSpinBox()
         self.header_row.setRange(0, 1000)
-        self.header_row.setSpecialValueText("automatic")
+        self.header_row.setSpecialValueText(self.tr("automatic"))
         self.header_row.setToolTip(
-            "The row that holds the column names (1 = first row); rows above it are titles"
+            self.tr("The row that holds the column names (1 = first row); rows above it are titles")
         )
-        self.reread = QPushButton("&Read again")
-        self.reread.setToolTip("Read the file again with the options chosen here")
+        self.reread = QPushButton(self.tr("&Read again"))
+        self.reread.setToolTip(self.tr("Read the file again with the options chosen here"))
         self.reread.clicked.connect(self.read_again)
-        self.info = Hint("No file open yet; Next is enabled once a table has been read.")
+        self.info = Hint(self.tr("No file open yet; Next is enabled once a table has been read."))
+        self.info.setTextFormat(Qt.TextFormat.RichText)
         style = self.style()
         self.open_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton))
         self.sample_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileIcon))
@@ -109,15 +134,22 @@ class ImportPage(QWizardPage):
             button.setMinimumWidth(170)
 
         self.table = QTableView()
-        self.table.setToolTip(PREVIEW_ROWS_NOTE)
+        self.table.setToolTip(
+            self.tr("All rows can be scrolled; only the visible ones are formatted.")
+        )
         self.model = DataFrameModel()
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        # Tab leaves the table (to Next and the other controls) instead of walking its cells
+        self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(22)
         for header in (self.table.horizontalHeader(), self.table.verticalHeader()):
             header.setResizeContentsPrecision(50)  # size columns by a sample, not every row
         self.table.horizontalHeader().setStretchLastSection(True)
+        # only the columns in view are sized, as they scroll in: a file of 10,000 columns
+        # would otherwise keep the window frozen while every column is measured
+        self.sizer = ColumnSizer(self.table, MAX_COLUMN_WIDTH)
 
         top = QHBoxLayout()
         buttons = QVBoxLayout()
@@ -125,30 +157,31 @@ class ImportPage(QWizardPage):
         buttons.addWidget(self.sample_button)
         buttons.addStretch(1)
         top.addLayout(buttons)
-        recent_box = QGroupBox("Recent files")
+        recent_box = QGroupBox(self.tr("Recent files"))
         QVBoxLayout(recent_box).addWidget(self.recent)
         top.addWidget(recent_box, 2)
-        options = QGroupBox("How the file is read")
+        options = QGroupBox(self.tr("How the file is read"))
         form = QFormLayout(options)
-        form.addRow("Sheet:", self.sheet)
-        form.addRow("Separator:", self.separator)
-        form.addRow("Encoding:", self.encoding)
-        form.addRow("Decimal mark:", self.decimal)
-        form.addRow("Header row:", self.header_row)
+        form.addRow(self.tr("Sheet:"), self.sheet)
+        form.addRow(self.tr("Separator:"), self.separator)
+        form.addRow(self.tr("Encoding:"), self.encoding)
+        form.addRow(self.tr("Decimal mark:"), self.decimal)
+        form.addRow(self.tr("Header row:"), self.header_row)
         form.addRow(self.reread)
         top.addWidget(options, 2)
+        top.addWidget(HelpButton("step-1-import", self), 0, Qt.AlignmentFlag.AlignTop)
 
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.info)
-        self.empty = QLabel(
-            "Drop a CSV or Excel file here, click <b>Open file…</b>,<br>"
-            "or try tclose on the bundled sample with <b>Open the sample</b>."
+        self.empty = Hint(
+            self.tr(
+                "Drop a CSV or Excel file here, click <b>Open file…</b>,<br>"
+                "or try tclose on the bundled sample with <b>Open the sample</b>."
+            )
         )
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setStyleSheet(
-            "color: #666; font-size: 15px; border: 2px dashed #bbb; border-radius: 8px;"
-        )
+        self.empty.setObjectName("dropZone")  # resources/style.qss draws its dashed border
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
@@ -162,8 +195,15 @@ class ImportPage(QWizardPage):
 
     # --- actions -------------------------------------------------------------------------
     def choose_file(self) -> None:
+        filters = ";;".join(
+            (
+                self.tr("Tables")
+                + " (*.csv *.tsv *.txt *.xlsx *.xlsm *.xls *.ods *.sav *.dta *.sas7bdat)",
+                self.tr("All files") + " (*)",
+            )
+        )
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a table", settings.last_folder(), FILE_FILTER
+            self, self.tr("Open a table"), settings.last_folder(), filters
         )
         if path:
             self.open_path(Path(path))
@@ -172,18 +212,18 @@ class ImportPage(QWizardPage):
         self.open_path(SAMPLE_WORKBOOK)
 
     def _open_recent(self, item: QListWidgetItem) -> None:
-        self.open_path(Path(item.data(Qt.ItemDataRole.UserRole)))
+        path = item.data(Qt.ItemDataRole.UserRole)
+        if path:
+            self.open_path(Path(path))
 
     def read_again(self) -> None:
         if self.session.path is not None:
             self.open_path(
                 self.session.path,
                 sheet=self.sheet.currentText() or None,
-                sep=SEPARATORS[self.separator.currentText()],
-                encoding=None
-                if self.encoding.currentText() == AUTO
-                else self.encoding.currentText(),
-                decimal=DECIMALS[self.decimal.currentText()],
+                sep=self.separator.currentData(),
+                encoding=self.encoding.currentData(),
+                decimal=self.decimal.currentData(),
                 header_row=self.header_row.value() - 1 if self.header_row.value() else None,
             )
 
@@ -209,14 +249,14 @@ class ImportPage(QWizardPage):
         def work(progress, cancel):
             return run_engine(read_and_analyse, path, **options, progress=progress, cancel=cancel)
 
-        self.info.setText(f"Reading {path.name}…")
+        self.info.setText(self.tr("Reading {name}…").format(name=html.escape(path.name)))
         self.info.set_warning(False)
         self._wizard.runner.start(
             work,
-            title=f"Reading {path.name}",
+            title=self.tr("Reading {name}").format(name=path.name),
             on_finished=self._loaded,
             on_failed=self._failed,
-            on_cancelled=lambda: self.info.setText("Reading was cancelled."),
+            on_cancelled=lambda: self.info.setText(self.tr("Reading was cancelled.")),
         )
         self.completeChanged.emit()
 
@@ -234,51 +274,75 @@ class ImportPage(QWizardPage):
             return
         self.model.set_frame(self.session.data)
         self.stack.setCurrentWidget(self.table)
-        self.table.resizeColumnsToContents()
-        for col in range(self.model.columnCount()):
-            self.table.setColumnWidth(col, min(self.table.columnWidth(col) + 16, 320))
+        self.table.horizontalScrollBar().setValue(0)
+        self.sizer.size_visible()
         self._refresh_recent()
         self._update_options()
         self._describe()
         self.completeChanged.emit()
 
     def _failed(self, err: BaseException, detail: str) -> None:
-        self.info.setText(f"The file could not be read: {err}")
+        self.info.setText(
+            self.tr("The file could not be read: {error}").format(error=html.escape(str(err)))
+        )
         self.info.set_warning(True)
-        report_error(self, "Import", err, detail)
+        report_error(self, self.tr("Import"), err, detail)
         self.completeChanged.emit()
 
     # --- display -------------------------------------------------------------------------
+    def describe_settings(self) -> list[str]:
+        """What was read, setting by setting, with "(detected)" where tclose guessed it."""
+        info = self.session.info
+        if info is None:
+            return []
+        guessed = set(info.guessed)
+        detected = self.tr("{setting} (detected)")
+
+        def setting(name: str, text: str) -> str:
+            return detected.format(setting=text) if name in guessed else text
+
+        details = [self.tr("format {format}").format(format=info.format)]
+        if info.sheet:
+            details.append(setting("sheet", self.tr("sheet “{sheet}”").format(sheet=info.sheet)))
+        if info.separator:
+            shown = self.tr("tab") if info.separator == "\t" else repr(info.separator)
+            details.append(
+                setting("separator", self.tr("separator {separator}").format(separator=shown))
+            )
+        if info.encoding:
+            details.append(
+                setting("encoding", self.tr("encoding {encoding}").format(encoding=info.encoding))
+            )
+        if info.decimal:
+            details.append(
+                setting("decimal", self.tr("decimal mark {mark}").format(mark=repr(info.decimal)))
+            )
+        if info.header_row:
+            details.append(
+                setting(
+                    "header_row",
+                    self.tr("header on row {row}").format(row=number(info.header_row + 1)),
+                )
+            )
+        return details
+
     def _describe(self) -> None:
         info = self.session.info
         if info is None:
             return
-        guessed = set(info.guessed)
-
-        def setting(name: str, text: str) -> str:
-            return f"{text} (detected)" if name in guessed else text
-
-        details = [f"format {info.format}"]
-        if info.sheet:
-            details.append(setting("sheet", f"sheet “{info.sheet}”"))
-        if info.separator:
-            shown = "tab" if info.separator == "\t" else repr(info.separator)
-            details.append(setting("separator", f"separator {shown}"))
-        if info.encoding:
-            details.append(setting("encoding", f"encoding {info.encoding}"))
-        if info.decimal:
-            details.append(setting("decimal", f"decimal mark {info.decimal!r}"))
-        if info.header_row:
-            details.append(setting("header_row", f"header on row {info.header_row + 1}"))
         name = html.escape(Path(info.path).name)
-        text = f"<b>{name}</b>: {info.n_rows:,} rows × {info.n_columns} columns — " + html.escape(
-            ", ".join(details)
+        text = "<b>{name}</b>: {shape} — {details}".format(
+            name=name,
+            shape=self.tr("{rows} rows × {columns} columns").format(
+                rows=number(info.n_rows), columns=number(info.n_columns)
+            ),
+            details=html.escape(", ".join(self.describe_settings())),
         )
         notes = list(info.notes)
         renamed = info.renamed
         if renamed and not any("renamed" in n.lower() for n in notes):
             pairs = ", ".join(f"“{old}” → {new}" for new, old in renamed.items())
-            notes.append(f"Columns renamed: {pairs}")
+            notes.append(self.tr("Columns renamed: {pairs}").format(pairs=pairs))
         if notes:
             text += "<br>" + "<br>".join(f"• {html.escape(note)}" for note in notes)
         self.info.setText(text)
@@ -292,12 +356,16 @@ class ImportPage(QWizardPage):
             item.setData(Qt.ItemDataRole.UserRole, str(path))
             self.recent.addItem(item)
         if self.recent.count() == 0:
-            item = QListWidgetItem("(none yet)")
+            item = QListWidgetItem(self.tr("(none yet)"))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.recent.addItem(item)
 
     def _update_options(self) -> None:
-        """Show the reading options that apply to the open file and select what was detected."""
+        """Show the reading options that apply to the open file and select what was detected.
+
+        Separator and encoding apply to text files; the decimal mark to text files and to
+        numbers stored as text in a workbook; the sheet to workbooks with several sheets.
+        """
         info = self.session.info
         path = self.session.path
         is_book = path is not None and path.suffix.lower() in WORKBOOK_SUFFIXES
@@ -315,18 +383,21 @@ class ImportPage(QWizardPage):
         self.sheet.blockSignals(False)
         self.sheet.setEnabled(is_book and len(sheets) > 1)
         is_text = path is not None and not is_book
-        for box in (self.separator, self.encoding, self.decimal):
+        for box in (self.separator, self.encoding):
             box.setEnabled(is_text)
+        self.decimal.setEnabled(path is not None)
         self.reread.setEnabled(path is not None)
         if info is not None and is_text:
-            for label, sep in SEPARATORS.items():
-                if sep is not None and sep == info.separator:
-                    self.separator.setCurrentText(label)
-            if info.encoding and info.encoding.lower() in ENCODINGS:
-                self.encoding.setCurrentText(info.encoding.lower())
-            for label, mark in DECIMALS.items():
-                if mark is not None and mark == info.decimal:
-                    self.decimal.setCurrentText(label)
+            index = self.separator.findData(info.separator)
+            if info.separator and index >= 0:
+                self.separator.setCurrentIndex(index)
+            index = self.encoding.findData((info.encoding or "").lower())
+            if index >= 0:
+                self.encoding.setCurrentIndex(index)
+        if info is not None and info.decimal:
+            index = self.decimal.findData(info.decimal)
+            if index >= 0:
+                self.decimal.setCurrentIndex(index)
         self.header_row.setEnabled(path is not None)
         if info is not None:
             self.header_row.setValue(info.header_row + 1)

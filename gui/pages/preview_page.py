@@ -1,12 +1,20 @@
-"""Step 4: compute the release in the background and show what it looks like."""
+"""Step 4: compute the release in the background and show what it looks like.
+
+What is shown is always the release of the session's present parameters, or visibly not: as
+soon as a setting changes, a run starts again or is cancelled, the old figures, numbers and
+"Verified" mark are greyed under an "out of date" cover and Next waits for a run with the
+settings shown (:attr:`~gui.state.Session.preview_is_current`).
+"""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+import pandas as pd
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -17,124 +25,280 @@ from PySide6.QtWidgets import (
     QTableView,
     QTabWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
 )
 
-from engine import InfeasibleError, Release, TcloseError
+from engine import InfeasibleError, Release, ReleaseParams, TcloseError
+from engine.report.html import guarantees_html
+from engine.report.words import summary_words
 from engine.text import number, percent
 from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
-from gui.widgets import FigureView, Hint, rich_text_css
+from gui.theme import plot_theme
+from gui.widgets import BucketSpin, ColumnSizer, FigureView, Hint, StaleCover, rich_text_css
+
+translate = QCoreApplication.translate
 
 #: released rows shown in the preview table (the export writes all of them)
 PREVIEW_ROWS = 1000
 
 
+def translate_words(template: str) -> str:
+    return translate("words", template)
+
+
+def qi_output_choices() -> dict[str, tuple[str, str]]:
+    """qi_output value → (label, one-line explanation)."""
+    return {
+        "centroid": (
+            translate("PreviewPage", "one typical value per group"),
+            translate(
+                "PreviewPage",
+                "Quasi-identifiers: each group's values are replaced by one typical value "
+                "(the mean of a number, the most common category).",
+            ),
+        ),
+        "range": (
+            translate("PreviewPage", "the range of the group"),
+            translate(
+                "PreviewPage",
+                "Quasi-identifiers: each group's values are replaced by the range they span, "
+                "rounded outward to public round numbers.",
+            ),
+        ),
+    }
+
+
+def confidential_output_choices() -> dict[str, tuple[str, str]]:
+    """confidential_output value → (label, one-line explanation), for the values known here;
+    a value the engine adds later is offered under its own name."""
+    known = {
+        "label": (
+            translate("PreviewPage", "the bucket's label"),
+            translate(
+                "PreviewPage",
+                "Confidential: each value is replaced by its bucket's label, e.g. “20,000 to "
+                "40,000”: exactly what the guarantee protects.",
+            ),
+        ),
+        "mean": (
+            translate("PreviewPage", "the bucket's mean"),
+            translate(
+                "PreviewPage",
+                "Confidential: each value is replaced by the mean of its bucket over the whole "
+                "file, so totals and averages stay right.",
+            ),
+        ),
+        "median": (
+            translate("PreviewPage", "the bucket's median"),
+            translate(
+                "PreviewPage",
+                "Confidential: each value is replaced by the median of its bucket over the "
+                "whole file.",
+            ),
+        ),
+    }
+    values = ReleaseParams.CONSTRAINTS["confidential_output"].values  # type: ignore[attr-defined]
+    generic = translate("PreviewPage", "Confidential: each value is released as “{value}”.")
+    return {v: known.get(v, (v, generic.format(value=v))) for v in values}
+
+
 class PreviewPage(QWizardPage):
-    """Figures, achieved guarantees, information loss and released rows; k and b to retry."""
+    """Figures, achieved guarantees, information loss and released rows; k, b and the release
+    format to retry."""
 
     def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
         self.preview: Preview | None = None
-        self.setTitle("4. Preview")
+        self.setTitle(self.tr("4. Preview"))
         self.setSubTitle(
-            "The release is computed on your computer and checked by an independent verifier. "
-            "Change k or the number of buckets and run again until the balance suits you."
+            self.tr(
+                "The release is computed on your computer and checked by an independent "
+                "verifier. Change k, the buckets or the release format and run again until the "
+                "balance suits you."
+            )
         )
         self.k = QSpinBox()
         self.k.setRange(1, 1_000_000)
-        self.k.setToolTip("Smallest group size k")
-        self.n_buckets = QSpinBox()
-        self.n_buckets.setRange(0, 1000)  # 0 shows as "automatic"
-        self.n_buckets.setSpecialValueText("automatic")
-        self.n_buckets.setToolTip(
-            "How many buckets the confidential values are grouped into; 'automatic' uses the "
-            "best number for t (t + 1). More buckets keep more detail but are harder to balance."
-        )
-        self.rerun = QPushButton("&Run again")
-        self.rerun.setToolTip("Compute the release again with these settings")
+        self.k.setToolTip(self.tr("Smallest group size k"))
+        self.n_buckets = BucketSpin()
+        self.rerun = QPushButton(self.tr("&Run again"))
+        self.rerun.setToolTip(self.tr("Compute the release again with these settings"))
         self.rerun.clicked.connect(self.run)
-        self.k.valueChanged.connect(self._settings_edited)
-        self.n_buckets.valueChanged.connect(self._settings_edited)
+        self.qi_output = QComboBox()
+        for value, (label, tip) in qi_output_choices().items():
+            self.qi_output.addItem(label, value)
+            self.qi_output.setItemData(self.qi_output.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.qi_output.setToolTip(self.tr("How the quasi-identifiers are released"))
+        self.confidential_output = QComboBox()
+        for value, (label, tip) in confidential_output_choices().items():
+            self.confidential_output.addItem(label, value)
+            self.confidential_output.setItemData(
+                self.confidential_output.count() - 1, tip, Qt.ItemDataRole.ToolTipRole
+            )
+        self.confidential_output.setToolTip(self.tr("How the confidential values are released"))
+        self.format_help = Hint()
+        for signal in (
+            self.k.valueChanged,
+            self.n_buckets.valueChanged,
+            self.qi_output.currentIndexChanged,
+            self.confidential_output.currentIndexChanged,
+        ):
+            signal.connect(self._settings_edited)
         self.status = Hint()
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("&k:"))
-        controls.itemAt(0).widget().setBuddy(self.k)
+        k_label = QLabel(self.tr("&k:"))
+        k_label.setBuddy(self.k)
+        controls.addWidget(k_label)
         controls.addWidget(self.k)
-        buckets_label = QLabel("&Buckets:")
+        buckets_label = QLabel(self.tr("&Buckets:"))
         buckets_label.setBuddy(self.n_buckets)
         controls.addWidget(buckets_label)
         controls.addWidget(self.n_buckets)
         controls.addWidget(self.rerun)
         controls.addWidget(self.status, 1)
+        controls.addWidget(HelpButton("step-4-preview", self))
+        release_format = QHBoxLayout()
+        qi_label = QLabel(self.tr("&Quasi-identifiers as:"))
+        qi_label.setBuddy(self.qi_output)
+        release_format.addWidget(qi_label)
+        release_format.addWidget(self.qi_output)
+        conf_label = QLabel(self.tr("&Confidential as:"))
+        conf_label.setBuddy(self.confidential_output)
+        release_format.addWidget(conf_label)
+        release_format.addWidget(self.confidential_output)
+        release_format.addStretch(1)
 
         self.summary = QTextBrowser()
-        self.summary.setToolTip("What the release achieves, as measured by the verifier")
-        self.summary.setMinimumWidth(240)
+        self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
+        self.summary.setMinimumWidth(280)
+        self.details_toggle = QToolButton()
+        self.details_toggle.setText(self.tr("Details: guarantees and their sources"))
+        self.details_toggle.setCheckable(True)
+        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_toggle.setAutoRaise(True)
+        self.details = QTextBrowser()
+        self.details.hide()
+        self.details_toggle.toggled.connect(self._toggle_details)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.summary, 3)
+        left_layout.addWidget(self.details_toggle)
+        left_layout.addWidget(self.details, 2)
+
         self.tabs = QTabWidget()
         self.views: dict[str, FigureView] = {
-            "buckets": FigureView(placeholder="The bucket histogram appears here."),
-            "class_sizes": FigureView(placeholder="The class sizes appear here."),
-            "closeness": FigureView(placeholder="The closeness heat map appears here."),
+            "buckets": FigureView(placeholder=self.tr("The bucket histogram appears here.")),
+            "class_sizes": FigureView(placeholder=self.tr("The class sizes appear here.")),
+            "closeness": FigureView(placeholder=self.tr("The closeness heat map appears here.")),
         }
-        self.tabs.addTab(self.views["buckets"], "Confidential buckets")
-        self.tabs.setTabToolTip(0, "The confidential values with the bucket boundaries")
-        self.tabs.addTab(self.views["class_sizes"], "Class sizes")
-        self.tabs.setTabToolTip(1, "How many records each group (equivalence class) holds")
-        self.tabs.addTab(self.views["closeness"], "Closeness")
+        self.tabs.addTab(self.views["buckets"], self.tr("Confidential buckets"))
+        self.tabs.setTabToolTip(0, self.tr("The confidential values with the bucket boundaries"))
+        self.tabs.addTab(self.views["class_sizes"], self.tr("Class sizes"))
+        self.tabs.setTabToolTip(1, self.tr("How many records each group (equivalence class) holds"))
+        self.tabs.addTab(self.views["closeness"], self.tr("Closeness"))
         self.tabs.setTabToolTip(
-            2, "Per class and bucket: its share in the class divided by its share overall"
+            2, self.tr("Per class and bucket: its share in the class divided by its share overall")
         )
         self.qi_choice = QComboBox()
-        self.qi_choice.setToolTip("The quasi-identifier to compare before and after recoding")
+        self.qi_choice.setToolTip(
+            self.tr("The quasi-identifier to compare before and after recoding")
+        )
         self.qi_choice.currentTextChanged.connect(self._show_before_after)
-        self.before_after = FigureView(placeholder="A quasi-identifier before and after.")
+        self.before_after = FigureView(placeholder=self.tr("A quasi-identifier before and after."))
         ba = QWidget()
         ba_layout = QVBoxLayout(ba)
         ba_layout.addWidget(self.qi_choice)
         ba_layout.addWidget(self.before_after, 1)
-        self.tabs.addTab(ba, "Before / after")
-        self.tabs.setTabToolTip(3, "A quasi-identifier's distribution before and after recoding")
-        self.rows = QTableView()
+        self.tabs.addTab(ba, self.tr("Before / after"))
+        self.tabs.setTabToolTip(
+            3, self.tr("A quasi-identifier's distribution before and after recoding")
+        )
+        self.original_rows = _table()
+        self.original_model = DataFrameModel()
+        self.original_rows.setModel(self.original_model)
+        self.rows = _table()
         self.rows_model = DataFrameModel(row_limit=PREVIEW_ROWS)
         self.rows.setModel(self.rows_model)
-        self.rows.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.rows.verticalHeader().setDefaultSectionSize(22)
-        for header in (self.rows.horizontalHeader(), self.rows.verticalHeader()):
-            header.setResizeContentsPrecision(50)  # size columns by a sample, not every row
-        self.rows.setToolTip(f"The first {PREVIEW_ROWS:,} released rows (already shuffled)")
-        self.tabs.addTab(self.rows, "Released rows")
+        self.sizers = [ColumnSizer(self.original_rows), ColumnSizer(self.rows)]
+        # the two tables scroll and select together, row by row
+        for a, b in ((self.original_rows, self.rows), (self.rows, self.original_rows)):
+            a.verticalScrollBar().valueChanged.connect(b.verticalScrollBar().setValue)
+        self.rows.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.original_rows.selectRow(current.row())
+        )
+        self.original_rows.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.rows.selectRow(current.row())
+        )
+        side = QSplitter(Qt.Orientation.Horizontal)
+        side.addWidget(_titled(self.tr("Original"), self.original_rows))
+        side.addWidget(_titled(self.tr("Released"), self.rows))
+        self.side_by_side = side
+        self.tabs.addTab(side, self.tr("Original and released rows"))
+        self.tabs.setTabToolTip(
+            4,
+            self.tr(
+                "The first {n} released rows (shuffled, as written), each beside the record it "
+                "was made from"
+            ).format(n=number(PREVIEW_ROWS)),
+        )
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.summary)
+        splitter.addWidget(left)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
+        splitter.setSizes([320, 780])
+        # the cover lies over the results; it is a child of a plain holder, not of the
+        # splitter (which would take it for a third pane)
+        self.results = QWidget()
+        holder = QVBoxLayout(self.results)
+        holder.setContentsMargins(0, 0, 0, 0)
+        holder.addWidget(splitter)
+        self.stale = StaleCover(self.results)
         layout = QVBoxLayout(self)
         layout.addLayout(controls)
-        layout.addWidget(splitter, 1)
+        layout.addLayout(release_format)
+        layout.addWidget(self.format_help)
+        layout.addWidget(self.results, 1)
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        for box in (self.k, self.n_buckets):
-            box.blockSignals(True)
-        self.k.setValue(s.params.k)
-        self.n_buckets.setValue(s.params.n_buckets or 0)
-        self.n_buckets.setEnabled(not s.params.noise)
-        for box in (self.k, self.n_buckets):
-            box.blockSignals(False)
+        self.show_params()
         if not s.preview_is_current:
             self.run()
         else:
             self._show(self.preview)
+
+    def show_params(self) -> None:
+        """Set the controls from the session's parameters (without reacting to it)."""
+        p = self.session.params
+        boxes = (self.k, self.n_buckets, self.qi_output, self.confidential_output)
+        for box in boxes:
+            box.blockSignals(True)
+        self.k.setValue(p.k)
+        self.n_buckets.set_buckets(p.n_buckets)
+        self.n_buckets.setEnabled(not p.noise)
+        self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
+        self.confidential_output.setCurrentIndex(
+            max(0, self.confidential_output.findData(p.confidential_output))
+        )
+        self.confidential_output.setEnabled(not p.noise)
+        for box in boxes:
+            box.blockSignals(False)
+        self._explain_format()
 
     def isComplete(self) -> bool:
         return self.session.preview_is_current and not self._wizard.runner.busy
@@ -142,23 +306,47 @@ class PreviewPage(QWizardPage):
     def cleanupPage(self) -> None:
         self._wizard.runner.cancel()
 
+    @property
+    def is_stale(self) -> bool:
+        """True when the results on show are not those of the present settings."""
+        return self.preview is not None and (
+            self._wizard.runner.busy
+            or not self.session.preview_is_current
+            or self.preview.release is not self.session.release
+        )
+
     # --- running -----------------------------------------------------------------------
+    def _explain_format(self) -> None:
+        qi = qi_output_choices().get(str(self.qi_output.currentData()), ("", ""))[1]
+        conf = confidential_output_choices().get(
+            str(self.confidential_output.currentData()), ("", "")
+        )[1]
+        noise = self.session.params.noise
+        if noise:
+            conf = self.tr("Confidential: the values themselves, with random noise.")
+        self.format_help.setText(f"{qi} {conf}")
+
     def _settings_edited(self) -> None:
-        """k or b changed: the shown release no longer matches; Next waits for a new run."""
+        """A setting changed: the shown release no longer matches; Next waits for a new run."""
+        noise = self.session.params.noise
         try:
             self.session.update(
                 k=int(self.k.value()),
-                n_buckets=(int(self.n_buckets.value()) or None)
-                if not self.session.params.noise
-                else None,
+                n_buckets=None if noise else self.n_buckets.buckets(),
+                qi_output=str(self.qi_output.currentData()),
+                confidential_output=str(self.confidential_output.currentData()),
             )
         except TcloseError as err:
             self.status.setText(err.message)
             self.status.set_warning(True)
         else:
             if not self.session.preview_is_current:
-                self.status.setText("The settings changed: press Run again to see the release.")
+                self.status.setText(
+                    self.tr("The settings changed: press Run again to see the release.")
+                )
                 self.status.set_warning(True)
+        self._explain_format()
+        self._update_stale()
         self.completeChanged.emit()
 
     def run(self) -> None:
@@ -169,23 +357,35 @@ class PreviewPage(QWizardPage):
         params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
-        self.status.setText("Computing the release…")
+        theme = plot_theme(self.palette())
+        self.status.setText(self.tr("Computing the release…"))
         self.status.set_warning(False)
         if self.preview is None:
             self.summary.setHtml(
-                "<p>What the release achieves (k, t, ε, information loss) appears here once it "
-                "is computed.</p>"
+                "<p>{}</p>".format(
+                    self.tr(
+                        "What the release achieves (k, t, ε, information loss) appears here "
+                        "once it is computed."
+                    )
+                )
             )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda progress, cancel: run_engine(
-                build_preview, data, params, size_px=size_px, progress=progress, cancel=cancel
+                build_preview,
+                data,
+                params,
+                size_px=size_px,
+                theme=theme,
+                progress=progress,
+                cancel=cancel,
             ),
-            title="Anonymizing",
+            title=self.tr("Anonymizing"),
             on_finished=self._finished,
             on_failed=self._failed,
             on_cancelled=self._cancelled,
         )
+        self._update_stale()
         self.completeChanged.emit()
 
     def _finished(self, preview: Preview) -> None:
@@ -200,17 +400,34 @@ class PreviewPage(QWizardPage):
         self.status.set_warning(True)
         if isinstance(err, InfeasibleError) and err.alternatives:
             tips = "; ".join(alt.description for alt in err.alternatives)
-            self.status.setText(f"{err.message} Try: {tips}")
+            self.status.setText(
+                self.tr("{message} Try: {tips}").format(message=err.message, tips=tips)
+            )
         else:
-            self.status.setText(str(err) if isinstance(err, TcloseError) else "The run failed.")
-        report_error(self, "Preview", err, detail)
+            self.status.setText(
+                str(err) if isinstance(err, TcloseError) else self.tr("The run failed.")
+            )
+        self._update_stale()
+        report_error(self, self.tr("Preview"), err, detail)
         self.completeChanged.emit()
 
     def _cancelled(self) -> None:
         self.rerun.setEnabled(True)
-        self.status.setText("Cancelled; press Run again to compute the release.")
+        self.status.setText(self.tr("Cancelled; press Run again to compute the release."))
         self.status.set_warning(True)
+        self._update_stale()
         self.completeChanged.emit()
+
+    def _update_stale(self) -> None:
+        """Grey the results under an "out of date" cover whenever they are not current."""
+        if not self.is_stale:
+            self.stale.hide()
+            return
+        if self._wizard.runner.busy:
+            text = self.tr("Out of date: a new release is being computed…")
+        else:
+            text = self.tr("Out of date: these results are of other settings. Press Run again.")
+        self.stale.show_text(text)
 
     # --- display -------------------------------------------------------------------------
     def _show(self, preview: Preview | None) -> None:
@@ -218,7 +435,9 @@ class PreviewPage(QWizardPage):
             return
         release = preview.release
         noise = release.buckets is None
-        self.tabs.setTabText(0, "Confidential values" if noise else "Confidential buckets")
+        self.tabs.setTabText(
+            0, self.tr("Confidential values") if noise else self.tr("Confidential buckets")
+        )
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name))
         self.qi_choice.blockSignals(True)
@@ -227,60 +446,139 @@ class PreviewPage(QWizardPage):
         self.qi_choice.blockSignals(False)
         self._show_before_after(self.qi_choice.currentText())
         self.rows_model.set_frame(release.table)
-        self.rows.resizeColumnsToContents()
-        self.summary.document().setDefaultStyleSheet(rich_text_css(self.summary))
-        self.summary.setHtml(self.summary_html(release, preview.risk))
+        self.original_model.set_frame(original_rows(release, PREVIEW_ROWS))
+        self.side_by_side.widget(0).setVisible(release.source_rows is not None)
+        for table in (self.summary, self.details):
+            table.document().setDefaultStyleSheet(rich_text_css(table))
+        reason = preview.plan.class_sizes.reason if preview.plan is not None else ""
+        self.summary.setHtml(self.summary_html(release, preview.risk, reason))
+        self.details.setHtml(self.details_html(release))
         v = release.verification
         self.status.setText(v.message)
         self.status.set_warning(not v.ok)
+        self._update_stale()
 
     def _show_before_after(self, column: str) -> None:
         if self.preview is not None and column in self.preview.before_after:
             self.before_after.set_figure(self.preview.before_after[column])
 
+    def _toggle_details(self, shown: bool) -> None:
+        self.details.setVisible(shown)
+        self.details_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
+        )
+
     @staticmethod
-    def summary_html(release: Release, risk: Sequence[tuple[str, str, str]] = ()) -> str:
-        """The achieved guarantees, information loss and disclosure risk of the release."""
+    def details_html(release: Release) -> str:
+        """The paper-named results: every guarantee with its assumption and source."""
+        summary = release.summary
+        rows = []
+        if summary.epsilon is not None and summary.epsilon_from == "t":
+            rows.append(
+                translate("PreviewPage", "ε = {epsilon}, from t (Proposition 3)").format(
+                    epsilon=number(summary.epsilon)
+                )
+            )
+        if summary.noise is not None and summary.noise.stochastic_t is not None:
+            rows.append(
+                translate(
+                    "PreviewPage", "stochastically {t}-close (Proposition 1, smallest class)"
+                ).format(t=number(summary.noise.stochastic_t))
+            )
+        head = "".join(f"<p>{html.escape(r)}</p>" for r in rows)
+        return head + guarantees_html(summary.guarantees)
+
+    @staticmethod
+    def summary_html(
+        release: Release, risk: Sequence[tuple[str, str, str]] = (), reason: str = ""
+    ) -> str:
+        """Plain words first, then the achieved guarantees, information loss and risk."""
+
         v, p, summary = release.verification, release.params, release.summary
         loss = summary.information_loss
+        esc = html.escape
+        words = " ".join(phrase.text(translate_words) for phrase in summary_words(summary))
+        mark = "✔" if v.ok else "✘"
+        note_heading = translate("PreviewPage", "Please note")
+        risk_heading = translate("PreviewPage", "Disclosure risk (original → release)")
+        buckets_heading = translate("PreviewPage", "Buckets")
+        parts = [
+            f"<p class='plain'>{esc(words)}</p>",
+            f"<p><b>{mark} {esc(v.message)}</b></p>",
+        ]
+        if reason and v.k > p.k:
+            parts.append(
+                "<p><b>{}</b> {}</p>".format(
+                    esc(translate("PreviewPage", "Why the groups are larger than k:")), esc(reason)
+                )
+            )
         rows: list[tuple[str, str, str]] = [
-            ("records", number(v.n_records), ""),
-            ("classes", number(v.n_classes), "groups sharing their released QI values"),
-            ("k achieved", number(v.k), f"asked {p.k}"),
+            (translate("PreviewPage", "records"), number(v.n_records), ""),
+            (
+                translate("PreviewPage", "classes"),
+                number(v.n_classes),
+                translate("PreviewPage", "groups sharing their released QI values"),
+            ),
+            (
+                translate("PreviewPage", "k achieved"),
+                number(v.k),
+                translate("PreviewPage", "asked {k}").format(k=number(p.k)),
+            ),
         ]
         if v.t is not None:
-            rows.append(("t achieved", number(v.t), f"asked {number(p.bucket_t)}"))
-        if summary.epsilon is not None:
             rows.append(
-                ("ε", number(summary.epsilon), "from t" if summary.epsilon_from == "t" else "")
+                (
+                    translate("PreviewPage", "t achieved"),
+                    number(v.t),
+                    translate("PreviewPage", "asked {t}").format(t=number(p.bucket_t)),
+                )
             )
+        if summary.epsilon is not None:
+            rows.append(("ε", number(summary.epsilon), ""))
         if summary.epsilon_achieved is not None:
-            rows.append(("ε achieved", number(summary.epsilon_achieved), "from t achieved"))
-        if summary.noise is not None and summary.noise.stochastic_t is not None:
-            rows.append(("stochastic t", number(summary.noise.stochastic_t), "Proposition 1"))
-        if loss.qi_sse_sst is not None:
-            rows.append(("QI information loss", percent(loss.qi_sse_sst), "SSE/SST"))
-        if loss.confidential_sse_sst is not None:
-            rows.append(("confidential loss", percent(loss.confidential_sse_sst), "SSE/SST"))
-        if summary.seconds is not None:
-            rows.append(("time", f"{summary.seconds:.1f} s", ""))
-        esc = html.escape
-        parts = ["<h3>Release</h3><table cellpadding='3'>"]
-        for name, value, note in rows:
-            parts.append(
-                f"<tr><td>{esc(name)}</td><td align='right'><b>{esc(value)}</b></td>"
-                f"<td class='muted'>{esc(note)}</td></tr>"
+            rows.append(
+                (translate("PreviewPage", "ε achieved"), number(summary.epsilon_achieved), "")
             )
-        parts.append("</table>")
-        mark = "✔" if v.ok else "✘"
-        parts.append(f"<p><b>{mark} {esc(v.message)}</b></p>")
+        if loss.qi_sse_sst is not None:
+            rows.append(
+                (
+                    translate("PreviewPage", "QI information loss"),
+                    percent(loss.qi_sse_sst),
+                    "SSE/SST",
+                )
+            )
+        if loss.confidential_sse_sst is not None:
+            rows.append(
+                (
+                    translate("PreviewPage", "confidential loss"),
+                    percent(loss.confidential_sse_sst),
+                    "SSE/SST",
+                )
+            )
+        for name, figures in loss.confidential_columns.items():
+            if summary.noise is not None and "share_changed" in figures:
+                rows.append(
+                    (
+                        translate("PreviewPage", "{column}: values changed").format(column=name),
+                        percent(figures["share_changed"]),
+                        translate("PreviewPage", "randomized response"),
+                    )
+                )
+        if summary.seconds is not None:
+            rows.append((translate("PreviewPage", "time"), f"{number(summary.seconds, 2)} s", ""))
+        # one line per figure (a table's narrow columns would break the words)
+        line = translate("PreviewPage", "{name}: {value}")
+        for name, value, note in rows:
+            muted = f" <span class='muted'>({esc(note)})</span>" if note else ""
+            shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
+            parts.append(f"<div>{shown}{muted}</div>")
         if release.warnings:
-            parts.append("<h4>Please note</h4><ul>")
-            parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings)
+            parts.append(f"<h4>{esc(note_heading)}</h4><ul>")
+            parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings if w != reason)
             parts.append("</ul>")
         if risk:
             # the panel is narrow: each measure on its own line, original → release below it
-            parts.append("<h4>Disclosure risk (original → release)</h4><table cellpadding='1'>")
+            parts.append(f"<h4>{esc(risk_heading)}</h4><table cellpadding='1'>")
             for measure, before, after in risk:
                 parts.append(
                     f"<tr><td class='muted'>{esc(measure)}</td></tr>"
@@ -288,11 +586,42 @@ class PreviewPage(QWizardPage):
                 )
             parts.append("</table>")
         if summary.buckets:
-            parts.append("<h4>Buckets</h4><table cellpadding='2'>")
+            parts.append(f"<h4>{esc(buckets_heading)}</h4><table cellpadding='2'>")
             for row in summary.buckets:
                 parts.append(
-                    f"<tr><td>{esc(row.label)}</td><td align='right'>{row.count:,}</td></tr>"
+                    f"<tr><td>{esc(row.label)}</td><td align='right'>{number(row.count)}</td></tr>"
                 )
             parts.append("</table>")
         parts.append(f"<p class='muted'>{esc(summary.seed_policy)}</p>")
         return "".join(parts)
+
+
+def original_rows(release: Release, limit: int) -> pd.DataFrame | None:
+    """The records the first ``limit`` released rows were made from, in the released order
+    and with the released columns (None when the release does not say)."""
+    if release.source_rows is None:
+        return None
+    rows = release.source_rows[:limit]
+    columns = [c for c in release.table.columns if c in release.data.columns]
+    return release.data[columns].iloc[rows].reset_index(drop=True)
+
+
+def _table() -> QTableView:
+    view = QTableView()
+    view.setTabKeyNavigation(False)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    view.verticalHeader().setDefaultSectionSize(22)
+    for header in (view.horizontalHeader(), view.verticalHeader()):
+        header.setResizeContentsPrecision(50)  # size columns by a sample, not every row
+    return view
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    label = QLabel(f"<b>{html.escape(title)}</b>")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box

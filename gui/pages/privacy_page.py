@@ -2,9 +2,10 @@
 
 Every edit changes the session's :class:`~engine.ReleaseParams` (which validates it); the
 engine then plans the run in its helper process (:func:`engine.plan`) and this page shows
-that plan as it is: the buckets, feasibility with one-click fixes, the class sizes to expect,
-every guarantee with its assumption and the expected error of any noise.  The page computes
-none of these itself, so it cannot show a number the run will not have.
+that plan as it is: in plain words first (:mod:`engine.report.words`), then whether the file
+allows it (with one-click fixes that say what they change), why the classes may come out
+larger than k, and, under "Details", every guarantee with its assumption and source.  The
+page computes none of these itself, so it cannot show a number the run will not have.
 """
 
 from __future__ import annotations
@@ -13,20 +14,22 @@ import html
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
-    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
     QSpinBox,
+    QStyle,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -34,12 +37,14 @@ from PySide6.QtWidgets import (
 
 from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
 from engine import plan as make_plan
-from engine.report.html import guarantees_html
+from engine.report.html import bucket_choices_html, guarantees_html
+from engine.report.words import plan_words
 from engine.text import number, percent
 from gui.engine_process import run_engine
+from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import Hint, rich_text_css
+from gui.widgets import BucketSpin, Hint, Lead, rich_text_css
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -47,23 +52,57 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MECHANISMS = {
-    "buckets": "Buckets: t-closeness by grouping (exact guarantee, default)",
-    "laplace": "Noise: ε-differential privacy on the confidential values",
-}
+translate = QCoreApplication.translate
+
+#: share of ε spent on private bounds when the user first ticks the box (percent)
+DEFAULT_PRIVATE_SHARE = 10
+
+
+def translate_words(template: str) -> str:
+    """A template of :mod:`engine.report.words` in the app's language."""
+    return translate("words", template)
+
+
+def field_label(name: str) -> str:
+    """A parameter's name as this page shows it (for "what a fix changed")."""
+    labels = {
+        "k": translate("PrivacyPage", "smallest group size k"),
+        "t": "t",
+        "epsilon": "ε",
+        "n_buckets": translate("PrivacyPage", "number of buckets"),
+        "mechanism": translate("PrivacyPage", "mechanism"),
+        "private_bounds": translate("PrivacyPage", "share of ε for private bounds"),
+        "bounds": translate("PrivacyPage", "public bounds"),
+        "insensitive": translate("PrivacyPage", "averaging in groups of k"),
+    }
+    return labels.get(name, name)
+
+
+def shown_value(name: str, value: Any) -> str:
+    if value is None:
+        return translate("PrivacyPage", "automatic") if name == "n_buckets" else "—"
+    if name == "private_bounds":
+        return percent(value)
+    if isinstance(value, bool):
+        return translate("PrivacyPage", "on") if value else translate("PrivacyPage", "off")
+    if isinstance(value, int | float):
+        return number(value)
+    return str(value)
 
 
 class PrivacyPage(QWizardPage):
-    """t/ε toggle, k, mechanism; the engine's plan with fixes and guarantees."""
+    """t/ε toggle, k, mechanism, bounds; the engine's plan in words, fixes and guarantees."""
 
     def __init__(self, wizard: Host) -> None:
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
-        self.setTitle("3. Privacy level")
+        self.setTitle(self.tr("3. Privacy level"))
         self.setSubTitle(
-            "Choose how close each group's confidential values must stay to the whole file's "
-            "(t, or ε of differential privacy) and the smallest group size k."
+            self.tr(
+                "Choose how close each group's confidential values must stay to the whole "
+                "file's (t, or ε of differential privacy) and the smallest group size k."
+            )
         )
         #: plans received for the session's data, by parameters
         self._plans: dict[ReleaseParams, Plan] = {}
@@ -74,15 +113,20 @@ class PrivacyPage(QWizardPage):
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
 
-        self.by_t = QRadioButton("&t (t-closeness)")
+        self.by_t = QRadioButton(self.tr("&t (t-closeness)"))
         self.by_t.setToolTip(
-            "t ≥ 1: inside every group, each confidential bucket's share may be at most t times "
-            "(and at least 1/t of) its share in the whole file. Smaller t = more privacy."
+            self.tr(
+                "t ≥ 1: inside every group, each confidential bucket's share may be at most t "
+                "times (and at least 1/t of) its share in the whole file. Smaller t = more "
+                "privacy."
+            )
         )
-        self.by_epsilon = QRadioButton("&ε (differential privacy)")
+        self.by_epsilon = QRadioButton(self.tr("&ε (differential privacy)"))
         self.by_epsilon.setToolTip(
-            "ε > 0: the privacy budget of differential privacy; smaller ε = more privacy. "
-            "With buckets, t = exp(ε/2)."
+            self.tr(
+                "ε > 0: the privacy budget of differential privacy; smaller ε = more privacy. "
+                "With buckets, t = exp(ε/2)."
+            )
         )
         group = QButtonGroup(self)
         group.addButton(self.by_t)
@@ -100,86 +144,190 @@ class PrivacyPage(QWizardPage):
         self.k = QSpinBox()
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip(
-            "k: every released combination of quasi-identifier values is shared by at least k "
-            "records, so no one can be singled out by them."
+            self.tr(
+                "k: every released combination of quasi-identifier values is shared by at "
+                "least k records, so no one can be singled out by them."
+            )
         )
-        self.mechanism = QComboBox()
-        for key, label in MECHANISMS.items():
-            self.mechanism.addItem(label, key)
-        self.mechanism.setToolTip(
-            "How the confidential values are protected: grouped into buckets (t-closeness) or "
-            "released with random noise (ε-differential privacy)"
+        # the two routes as radio buttons, each with a line that says what it does (a combo
+        # box would cut the longer labels of the translations)
+        self.by_buckets = QRadioButton(self.tr("Bu&ckets: t-closeness by grouping"))
+        self.by_noise = QRadioButton(self.tr("N&oise: ε-differential privacy"))
+        self.by_buckets.setToolTip(
+            self.tr(
+                "The confidential values are grouped into buckets and each group keeps every "
+                "bucket close to its share in the whole file (t-closeness)"
+            )
         )
-        self.insensitive = QCheckBox("Average in groups of k before adding noise (less noise)")
+        self.by_noise.setToolTip(
+            self.tr(
+                "Each confidential value is released with random noise (ε-differential "
+                "privacy): Laplace noise on numbers, randomized response on categories"
+            )
+        )
+        mechanisms = QButtonGroup(self)
+        mechanisms.addButton(self.by_buckets)
+        mechanisms.addButton(self.by_noise)
+        self.by_buckets.setChecked(True)
+        self.buckets_note = Hint(self.tr("exact guarantee, checked on the released file (default)"))
+        self.noise_note = Hint(self.tr("Laplace on numbers, randomized response on categories"))
+        mechanism_box = QVBoxLayout()
+        mechanism_box.setSpacing(0)
+        for button, note in (
+            (self.by_buckets, self.buckets_note),
+            (self.by_noise, self.noise_note),
+        ):
+            note.setIndent(
+                self.style().pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth) + 8
+            )
+            mechanism_box.addWidget(button)
+            mechanism_box.addWidget(note)
+        self.n_buckets = BucketSpin()
+        self.insensitive = QCheckBox(
+            self.tr("Average in groups of k before adding noise (less noise)")
+        )
         self.insensitive.setToolTip(
-            "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
+            self.tr(
+                "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
+            )
         )
         self.bounds = QLineEdit()
-        self.bounds.setPlaceholderText("e.g. income=0:250000")
+        self.bounds.setPlaceholderText(self.tr("e.g. income=0:250000"))
         self.bounds.setToolTip(
-            "Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, "
-            "separated by commas), known without looking at the data (e.g. from the "
-            "questionnaire). The noise is calibrated to them."
+            self.tr(
+                "Public lower and upper limits of each numeric confidential column "
+                "(COLUMN=LOW:HIGH, separated by commas), known without looking at the data "
+                "(e.g. from the questionnaire). The noise is calibrated to them and released "
+                "values are kept within them. The data's own minimum and maximum are never "
+                "used: a column without public bounds needs them estimated privately (below)."
+            )
         )
+        self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, using"))
+        self.private_bounds.setToolTip(
+            self.tr(
+                "For a numeric confidential column without public bounds: estimate its limits "
+                "from the data with differential privacy, spending this share of its ε (the "
+                "rest goes into the noise)"
+            )
+        )
+        self.private_share = QSpinBox()
+        self.private_share.setRange(1, 99)
+        self.private_share.setValue(DEFAULT_PRIVATE_SHARE)
+        self.private_share.setSuffix(" %")
+        self.private_share.setToolTip(self.private_bounds.toolTip())
         self.seed = QLineEdit()
-        self.seed.setPlaceholderText("empty = fresh randomness (recommended)")
+        self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
         self.seed.setToolTip(
-            "A whole number makes the run reproducible for an audit; the release is then only "
-            "as private as the seed is secret"
+            self.tr(
+                "A whole number makes the run reproducible for an audit; the release is then "
+                "only as private as the seed is secret"
+            )
         )
 
-        params = QGroupBox("Parameters")
+        params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         row_t = QHBoxLayout()
         row_t.addWidget(self.by_t)
         row_t.addWidget(self.t)
         row_e = QHBoxLayout()
         row_e.addWidget(self.by_epsilon)
         row_e.addWidget(self.epsilon)
-        form.addRow("Privacy level:", _wrap(row_t))
+        form.addRow(self.tr("Privacy level:"), _wrap(row_t))
         form.addRow("", _wrap(row_e))
-        form.addRow("Smallest group size &k:", self.k)
-        form.addRow("Mechanism:", self.mechanism)
+        form.addRow(self.tr("Smallest group size &k:"), self.k)
+        form.addRow(self.tr("Mechanism:"), _wrap(mechanism_box))
+        form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
         form.addRow("", self.insensitive)
-        form.addRow("Public bounds:", self.bounds)
-        form.addRow("Random seed:", self.seed)
+        form.addRow(self.tr("Public bounds:"), self.bounds)
+        row_private = QHBoxLayout()
+        row_private.addWidget(self.private_bounds)
+        row_private.addWidget(self.private_share)
+        self.private_share_label = QLabel(self.tr("of ε"))
+        row_private.addWidget(self.private_share_label)
+        row_private.addStretch(1)
+        form.addRow("", _wrap(row_private))
+        form.addRow(self.tr("Random seed:"), self.seed)
 
+        self.one_class = Hint(warning=True)
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        self.one_class_icon = Hint()
+        self.one_class_icon.setPixmap(icon.pixmap(32, 32))
+        one_row = QHBoxLayout()
+        one_row.addWidget(self.one_class_icon, 0, Qt.AlignmentFlag.AlignTop)
+        one_row.addWidget(self.one_class, 1)
+        self.one_class_box = _wrap(one_row)
+        self.one_class_box.hide()
         self.feasibility = Hint()
+        self.class_sizes = Hint()
+        self.class_sizes.hide()
+        self.applied = Hint()
+        self.applied.hide()
         self.fixes = QHBoxLayout()
         self.fixes.addStretch(1)
-        feas_box = QGroupBox("What this file allows")
+        feas_box = QGroupBox(self.tr("What this file allows"))
         feas_layout = QVBoxLayout(feas_box)
+        feas_layout.addWidget(self.one_class_box)
         feas_layout.addWidget(self.feasibility)
+        feas_layout.addWidget(self.class_sizes)
         feas_layout.addLayout(self.fixes)
+        feas_layout.addWidget(self.applied)
 
-        self.calculator = QTextBrowser()
-        self.calculator.setOpenExternalLinks(False)
-        self.calculator.setToolTip(
-            "What the chosen parameters guarantee, and under which assumption"
-        )
-        calc_box = QGroupBox("What this guarantees")
-        QVBoxLayout(calc_box).addWidget(self.calculator)
-
-        explain = QGroupBox("In plain words")
+        explain = self.explain = QGroupBox(self.tr("What k, t and ε mean"))
         explain_text = Hint(
-            "<b>k</b>: records are grouped so that each released combination of "
-            "quasi-identifier values (columns an intruder may already know, such as age or "
-            "region) is shared by at least k people; nobody can be singled out by them.<br><br>"
-            "<b>t</b>: the confidential values are grouped into buckets; inside every group "
-            "each bucket's share stays between 1/t and t times its share in the whole file, so "
-            "learning someone's group tells little about their confidential value.<br><br>"
-            "<b>ε</b>: the same promise stated as differential privacy; smaller is more private."
+            self.tr(
+                "<b>k</b>: records are grouped so that each released combination of "
+                "quasi-identifier values (columns an intruder may already know, such as age "
+                "or region) is shared by at least k people; nobody can be singled out by them."
+                "<br><br><b>t</b>: the confidential values are grouped into buckets; inside "
+                "every group each bucket's share stays between 1/t and t times its share in "
+                "the whole file, so learning someone's group tells little about their "
+                "confidential value.<br><br><b>ε</b>: the same promise stated as differential "
+                "privacy; smaller is more private."
+            )
         )
         QVBoxLayout(explain).addWidget(explain_text)
+
+        # right: plain words first, then the guarantees with their sources under "Details"
+        self.summary = Lead()
+        self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
+        self.details_toggle = QToolButton()
+        self.details_toggle.setText(self.tr("Details: guarantees, assumptions and sources"))
+        self.details_toggle.setCheckable(True)
+        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_toggle.setAutoRaise(True)
+        self.details_toggle.toggled.connect(self._toggle_details)
+        self.details = QTextBrowser()
+        self.details.setOpenExternalLinks(False)
+        self.details.setToolTip(
+            self.tr(
+                "What the chosen parameters guarantee, under which assumption, and the paper "
+                "that proves it"
+            )
+        )
+        self.details.hide()
+        words_box = QGroupBox(self.tr("In plain words"))
+        words_layout = QHBoxLayout(words_box)
+        words_layout.addWidget(self.summary, 1)
+        words_layout.addWidget(
+            HelpButton("step-3-privacy-level", self), 0, Qt.AlignmentFlag.AlignTop
+        )
 
         left = QVBoxLayout()
         left.addWidget(params)
         left.addWidget(feas_box)
-        left.addWidget(explain)
         left.addStretch(1)
+        right = QVBoxLayout()
+        right.addWidget(words_box)
+        right.addWidget(self.details_toggle)
+        right.addWidget(self.details, 1)
+        right.addWidget(explain)
+        self._right_stretch = QWidget()
+        right.addWidget(self._right_stretch, 1)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 2)
-        layout.addWidget(calc_box, 3)
+        layout.addLayout(left, 5)
+        layout.addLayout(right, 4)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -190,9 +338,12 @@ class PrivacyPage(QWizardPage):
             self.epsilon.valueChanged,
             self.k.valueChanged,
             self.by_t.toggled,
-            self.mechanism.currentIndexChanged,
+            self.by_noise.toggled,
+            self.n_buckets.valueChanged,
             self.insensitive.toggled,
             self.bounds.textChanged,
+            self.private_bounds.toggled,
+            self.private_share.valueChanged,
             self.seed.textChanged,
         ):
             signal.connect(self._edited)
@@ -201,6 +352,7 @@ class PrivacyPage(QWizardPage):
     def initializePage(self) -> None:
         self._plans.clear()
         self._problems.clear()
+        self.applied.hide()
         self.show_params()
         self.refresh()
 
@@ -213,9 +365,13 @@ class PrivacyPage(QWizardPage):
             self.k,
             self.by_t,
             self.by_epsilon,
-            self.mechanism,
+            self.by_buckets,
+            self.by_noise,
+            self.n_buckets,
             self.bounds,
             self.insensitive,
+            self.private_bounds,
+            self.private_share,
             self.seed,
         )
         for w in widgets:
@@ -230,14 +386,26 @@ class PrivacyPage(QWizardPage):
         self.k.setValue(p.k)
         self.by_epsilon.setChecked(p.epsilon is not None)
         self.by_t.setChecked(p.epsilon is None)
-        self.mechanism.setCurrentIndex(max(0, self.mechanism.findData(p.mechanism)))
-        if p.bounds:
-            self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
+        self.by_noise.setChecked(p.noise)
+        self.by_buckets.setChecked(not p.noise)
+        self.n_buckets.set_buckets(p.n_buckets)
+        self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
         self.insensitive.setChecked(p.insensitive)
+        self.private_bounds.setChecked(p.private_bounds is not None)
+        if p.private_bounds is not None:
+            self.private_share.setValue(max(1, min(99, round(p.private_bounds * 100))))
         self.seed.setText("" if p.seed is None else str(p.seed))
         for w in widgets:
             w.blockSignals(False)
         self._enable()
+
+    @property
+    def mechanism(self) -> str:
+        """The mechanism chosen: "buckets" or "laplace" (the noise route)."""
+        return "laplace" if self.by_noise.isChecked() else "buckets"
+
+    def set_mechanism(self, mechanism: str) -> None:
+        (self.by_noise if mechanism != "buckets" else self.by_buckets).setChecked(True)
 
     def isComplete(self) -> bool:
         plan = self.current_plan
@@ -264,33 +432,40 @@ class PrivacyPage(QWizardPage):
     # --- reacting to edits -------------------------------------------------------------
     def _edited(self, *_args: Any) -> None:
         self._store()
+        self.applied.hide()
         if self._wizard.currentPage() is self:
             self._timer.start()
 
     def _enable(self) -> None:
-        noise = self.mechanism.currentData() != "buckets"
+        noise = self.by_noise.isChecked()
         self.by_t.setEnabled(not noise)
         self.t.setEnabled(not noise and self.by_t.isChecked())
         self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
+        self.n_buckets.setEnabled(not noise)
         self.insensitive.setEnabled(noise)
         self.bounds.setEnabled(noise)
+        self.private_bounds.setEnabled(noise)
+        self.private_share.setEnabled(noise and self.private_bounds.isChecked())
+        self.private_share_label.setEnabled(noise)
 
     def _store(self) -> None:
         """Turn the widgets into parameters; keep why they do not make valid ones."""
-        noise = self.mechanism.currentData() != "buckets"
+        noise = self.by_noise.isChecked()
         if noise and not self.by_epsilon.isChecked():
             self.by_epsilon.blockSignals(True)
             self.by_epsilon.setChecked(True)
             self.by_epsilon.blockSignals(False)
         self._enable()
         try:
+            private = self.private_share.value() / 100 if self.private_bounds.isChecked() else None
             changes: dict[str, Any] = {
                 "k": int(self.k.value()),
-                "mechanism": str(self.mechanism.currentData()),
+                "mechanism": self.mechanism,
                 "seed": ReleaseParams.parse("seed", self.seed.text()),
                 "insensitive": noise and self.insensitive.isChecked(),
                 "resample_until_t": self.session.params.resample_until_t if noise else None,
-                "n_buckets": None if noise else self.session.params.n_buckets,
+                "n_buckets": None if noise else self.n_buckets.buckets(),
+                "private_bounds": private if noise else None,
             }
             if self.by_epsilon.isChecked():
                 changes.update(t=None, epsilon=float(self.epsilon.value()))
@@ -318,8 +493,7 @@ class PrivacyPage(QWizardPage):
                 self._show_problem(self._problems[self.session.params])
             elif plan is None:
                 self._request_plan()
-                self.feasibility.setText("Checking what this file allows…")
-                self.feasibility.set_warning(False)
+                self._show_waiting()
             else:
                 self._show_plan(plan)
         self.completeChanged.emit()
@@ -339,7 +513,7 @@ class PrivacyPage(QWizardPage):
                 self._problems[params] = err.message
             else:
                 log.error("planning the release failed:\n%s", detail)
-                self._problems[params] = "The plan could not be made; see the log."
+                self._problems[params] = self.tr("The plan could not be made; see the log.")
             self._refresh_if_shown()
 
         if params in self._problems:
@@ -349,7 +523,7 @@ class PrivacyPage(QWizardPage):
             lambda progress, cancel: run_engine(
                 make_plan, data, params, progress=progress, cancel=cancel
             ),
-            title="Planning the release",
+            title=self.tr("Planning the release"),
             on_finished=done,
             on_failed=failed,
             on_cancelled=self._refresh_if_shown,
@@ -360,27 +534,129 @@ class PrivacyPage(QWizardPage):
             self.refresh()
 
     # --- showing ---------------------------------------------------------------------------
+    def _set_rich(self, browser: QTextBrowser, body: str) -> None:
+        browser.document().setDefaultStyleSheet(rich_text_css(browser))
+        browser.setHtml(body)
+
+    def _show_waiting(self) -> None:
+        self.feasibility.setText(self.tr("Checking what this file allows…"))
+        self.feasibility.set_warning(False)
+        self.one_class_box.hide()
+        self.class_sizes.hide()
+
     def _show_problem(self, problem: str) -> None:
-        self.feasibility.setText(f"Next is disabled: {problem}")
+        self.feasibility.setText(
+            self.tr("Next is disabled: {problem}").format(problem=html.escape(problem))
+        )
         self.feasibility.set_warning(True)
+        self.one_class_box.hide()
+        self.class_sizes.hide()
+        self.summary.setText("")
+        self._set_rich(self.details, "")
 
     def _show_plan(self, plan: Plan) -> None:
-        self.calculator.document().setDefaultStyleSheet(rich_text_css(self.calculator))
-        self.calculator.setHtml(guarantees_html(plan.guarantees))
+        self._set_rich(
+            self.details,
+            guarantees_html(plan.guarantees)
+            + bucket_choices_html(plan.bucket_choices, plan.params.utility_weight),
+        )
         feas = plan.feasibility
         if not feas.ok:
-            more = " Nearest settings that work:" if feas.fixes else ""
-            self._show_problem(feas.message + more)
+            problem = feas.message
+            if feas.fixes:
+                problem += " " + self.tr("Nearest settings that work:")
+            self._show_problem(problem)
             for fix in feas.fixes:
                 self._add_fix(fix)
             return
-        self.feasibility.setText(plan_words(plan))
+        self.summary.setText("\n".join(p.text(translate_words) for p in plan_words(plan)))
+        reason = plan.class_sizes.reason
+        one_class = plan.class_sizes.max_classes == 1
+        self.one_class_box.setVisible(one_class)
+        if one_class:
+            self.one_class.setText(
+                self.tr("Only one class: {reason}").format(reason=html.escape(reason))
+            )
+        self.class_sizes.setVisible(bool(reason) and not one_class)
+        if reason and not one_class:
+            self.class_sizes.setText(
+                self.tr("Why the groups will be larger than k: {reason}").format(
+                    reason=html.escape(reason)
+                )
+            )
+        self.feasibility.setText(self.plan_text(plan))
         self.feasibility.set_warning(False)
+
+    def plan_text(self, plan: Plan) -> str:
+        """What the plan says about this file, in a few sentences for the feasibility box."""
+        p = plan.params
+        parts = []
+        if plan.t is not None:
+            parts.append(
+                self.tr("t = {t} (ε = {epsilon}) and k = {k} can be met.").format(
+                    t=number(plan.t), epsilon=number(plan.epsilon), k=number(p.k)
+                )
+            )
+        else:
+            parts.append(
+                self.tr("Every group will hold at least k = {k} records.").format(k=number(p.k))
+            )
+        if plan.buckets:
+            smallest = min(plan.buckets, key=lambda b: b.count)
+            parts.append(
+                self.tr(
+                    "The confidential values fall into {b} buckets (the smallest, {label}, "
+                    "holds {count} records)."
+                ).format(
+                    b=number(len(plan.buckets)),
+                    label=html.escape(smallest.label),
+                    count=number(smallest.count),
+                )
+            )
+        for col in plan.noise:
+            if col.mechanism == "randomized_response":
+                parts.append(
+                    self.tr(
+                        "{column}: randomized response; each value is kept with probability "
+                        "{keep}, otherwise replaced at random."
+                    ).format(column=html.escape(col.name), keep=percent(col.keep_probability))
+                )
+            elif col.expected_abs_error is not None:
+                parts.append(
+                    self.tr(
+                        "{column}: Laplace noise for ε = {epsilon}, about ±{error} per value "
+                        "on average."
+                    ).format(
+                        column=html.escape(col.name),
+                        epsilon=number(col.epsilon),
+                        error=number(col.expected_abs_error),
+                    )
+                )
+            else:
+                parts.append(
+                    self.tr(
+                        "{column}: Laplace noise for ε = {epsilon}; the bounds are estimated "
+                        "privately when the release is made, so the error is known only then."
+                    ).format(column=html.escape(col.name), epsilon=number(col.epsilon))
+                )
+        reason = plan.class_sizes.reason
+        parts.extend(html.escape(w) for w in plan.warnings if w != reason)
+        return " ".join(parts)
+
+    def _toggle_details(self, shown: bool) -> None:
+        self.details.setVisible(shown)
+        self._right_stretch.setVisible(not shown)
+        self.explain.setVisible(not shown)
+        self.details_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
+        )
 
     def _add_fix(self, fix: Fix) -> None:
         button = QPushButton(fix.description)
-        changes = ", ".join(f"{k} = {v}" for k, v in fix.changes.items())
-        button.setToolTip(f"Use these settings: {changes}")
+        changes = ", ".join(
+            f"{field_label(k)} = {shown_value(k, v)}" for k, v in fix.changes.items()
+        )
+        button.setToolTip(self.tr("Use these settings: {changes}").format(changes=changes))
         button.clicked.connect(lambda _checked=False, f=fix: self.apply(f))
         self.fixes.insertWidget(self.fixes.count() - 1, button)
 
@@ -391,44 +667,31 @@ class PrivacyPage(QWizardPage):
                 item.widget().deleteLater()
 
     def apply(self, fix: Fix) -> None:
-        """Adopt a suggested feasible setting (the one-click fix)."""
+        """Adopt a suggested feasible setting (the one-click fix) and say what it changed."""
+        before = self.session.params
         try:
             self.session.update(**fix.changes)
         except TcloseError as err:
             self._show_problem(err.message)
             return
+        after = self.session.params
+        changed = [
+            self.tr("{field} from {old} to {new}").format(
+                field=field_label(name),
+                old=shown_value(name, getattr(before, name)),
+                new=shown_value(name, getattr(after, name)),
+            )
+            for name in fix.changes
+            if getattr(before, name) != getattr(after, name)
+        ]
         self.show_params()
         self.refresh()
-
-
-def plan_words(plan: Plan) -> str:
-    """What the plan says, in a few sentences for the feasibility box."""
-    p = plan.params
-    parts = []
-    if plan.t is not None:
-        level = f"t = {number(plan.t)} (ε = {number(plan.epsilon)})"
-        parts.append(f"{level} and k = {p.k} can be met.")
-    else:
-        parts.append(f"Every group will hold at least k = {p.k} records.")
-    if plan.buckets:
-        smallest = min(plan.buckets, key=lambda b: b.count)
-        parts.append(
-            f"The confidential values fall into {len(plan.buckets)} buckets (the smallest, "
-            f"{html.escape(smallest.label)}, holds {smallest.count:,} records)."
+        self.applied.setText(
+            self.tr("Changed: {changes}.").format(changes="; ".join(changed))
+            if changed
+            else self.tr("The settings already were these.")
         )
-    for col in plan.noise:
-        if col.expected_abs_error is not None:
-            parts.append(
-                f"{html.escape(col.name)}: noise for ε = {number(col.epsilon)}, about "
-                f"±{number(col.expected_abs_error)} per value on average."
-            )
-        else:
-            parts.append(
-                f"{html.escape(col.name)}: each value is kept with probability "
-                f"{percent(col.keep_probability)}, otherwise replaced at random."
-            )
-    parts.extend(html.escape(w) for w in plan.warnings)
-    return " ".join(parts)
+        self.applied.show()
 
 
 def _wrap(layout) -> QWidget:

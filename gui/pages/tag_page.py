@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
     Signal,
 )
+from PySide6.QtGui import QBrush, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QStyledItemDelegate,
@@ -26,29 +31,71 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ColumnType, Role
+from engine.text import number
+from gui.help import HelpButton
 from gui.pages.host import Host
-from gui.state import ROLE_HELP, ROLE_LABELS, Session, parse_codes
+from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
+from gui.theme import attention_text
 from gui.widgets import Hint
 
 Index = QModelIndex | QPersistentModelIndex
+translate = QCoreApplication.translate
 
 COL_NAME, COL_TYPE, COL_ROLE, COL_MISSING, COL_DISTINCT, COL_NOTE = range(6)
-HEADERS = ["Column", "Type", "Role", "Missing-value codes", "Distinct", "Why / note"]
-HEADER_TIPS = [
-    "The column's name in the file",
-    "How values compare: numeric, ordinal (ordered categories), nominal (categories), date",
-    "What the column is for; only quasi-identifiers, confidential and 'other' are released",
-    "Values that mean 'missing' in this column, separated by commas (e.g. -1, 99, N/A)",
-    "How many different values the column has",
-    "Why a role or type was suggested",
+HEADERS = [
+    QT_TRANSLATE_NOOP("RolesModel", "Column"),
+    QT_TRANSLATE_NOOP("RolesModel", "Type"),
+    QT_TRANSLATE_NOOP("RolesModel", "Role"),
+    QT_TRANSLATE_NOOP("RolesModel", "Missing-value codes"),
+    QT_TRANSLATE_NOOP("RolesModel", "Distinct"),
+    QT_TRANSLATE_NOOP("RolesModel", "Why / note"),
 ]
+HEADER_TIPS = [
+    QT_TRANSLATE_NOOP("RolesModel", "The column's name in the file"),
+    QT_TRANSLATE_NOOP(
+        "RolesModel",
+        "How values compare: numeric, ordinal (ordered categories), nominal (categories), date",
+    ),
+    QT_TRANSLATE_NOOP(
+        "RolesModel",
+        "What the column is for; only quasi-identifiers, confidential and 'other' are released",
+    ),
+    QT_TRANSLATE_NOOP(
+        "RolesModel",
+        "Values that mean 'missing' in this column, separated by commas (e.g. -1, 99, N/A)",
+    ),
+    QT_TRANSLATE_NOOP("RolesModel", "How many different values the column has"),
+    QT_TRANSLATE_NOOP("RolesModel", "Why a role or type was suggested"),
+]
+TYPE_LABELS = {
+    ColumnType.NUMERIC: QT_TRANSLATE_NOOP("RolesModel", "numeric"),
+    ColumnType.ORDINAL: QT_TRANSLATE_NOOP("RolesModel", "ordinal"),
+    ColumnType.NOMINAL: QT_TRANSLATE_NOOP("RolesModel", "nominal"),
+    ColumnType.DATE: QT_TRANSLATE_NOOP("RolesModel", "date"),
+}
 TYPE_HELP = {
-    ColumnType.NUMERIC: "numbers; compared by size",
-    ColumnType.ORDINAL: "ordered categories (e.g. education level); compared by rank",
-    ColumnType.NOMINAL: "unordered categories (e.g. region); equal or not",
-    ColumnType.DATE: "dates; compared as numbers of days",
+    ColumnType.NUMERIC: QT_TRANSLATE_NOOP("RolesModel", "numbers; compared by size"),
+    ColumnType.ORDINAL: QT_TRANSLATE_NOOP(
+        "RolesModel", "ordered categories (e.g. education level); compared by rank"
+    ),
+    ColumnType.NOMINAL: QT_TRANSLATE_NOOP(
+        "RolesModel", "unordered categories (e.g. region); equal or not"
+    ),
+    ColumnType.DATE: QT_TRANSLATE_NOOP("RolesModel", "dates; compared as numbers of days"),
 }
 ROLES: list[Role | None] = [None, Role.IDENTIFIER, Role.QI, Role.CONFIDENTIAL, Role.OTHER]
+#: names listed in the summary line per role before "and N more"
+LISTED = 12
+#: rows the Type/Role/… columns are sized by (a file may have 10,000 columns)
+SIZE_SAMPLE = 100
+
+
+def _tr(text: str) -> str:
+    return translate("RolesModel", text)
+
+
+def type_label(ctype: ColumnType) -> str:
+    return _tr(TYPE_LABELS[ctype])
 
 
 class RolesModel(QAbstractTableModel):
@@ -59,13 +106,20 @@ class RolesModel(QAbstractTableModel):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        #: the column names in order, for the session's columns dict ``_of`` (a new file
+        #: brings a new dict)
+        self._names: list[str] = []
+        self._of: object = None
 
     def reset(self) -> None:
         self.beginResetModel()
+        self._of = None
         self.endResetModel()
 
     def _column(self, row: int) -> str:
-        return list(self.session.columns)[row]
+        if self._of is not self.session.columns:
+            self._names, self._of = list(self.session.columns), self.session.columns
+        return self._names[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.session.columns)
@@ -78,6 +132,14 @@ class RolesModel(QAbstractTableModel):
         if index.column() in (COL_TYPE, COL_ROLE, COL_MISSING):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
+
+    def note(self, name: str) -> str:
+        """The note of a column: a warning first, then why a role was suggested."""
+        s = self.session
+        info = s.columns[name]
+        if s.role(name) == Role.QI and info.id_like:
+            return _tr("Looks like an identifier: as a quasi-identifier it singles people out.")
+        return info.suggestion or info.guess.note
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -93,33 +155,40 @@ class RolesModel(QAbstractTableModel):
             if col == COL_NAME:
                 return name
             if col == COL_TYPE:
-                return ctype.value + arrow
+                return type_label(ctype) + arrow
             if col == COL_ROLE:
-                return ROLE_LABELS[tag] + arrow
+                return role_label(tag) + arrow
             if col == COL_MISSING:
                 return ", ".join(s.column_missing(name))
             if col == COL_DISTINCT:
-                return f"{info.n_distinct:,}"
+                return number(info.n_distinct)
             if col == COL_NOTE:
-                return info.suggestion or info.guess.note
+                return self.note(name)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_ROLE:
-                return ROLE_HELP[tag]
+                return role_help(tag)
             if col == COL_TYPE:
-                return f"{ctype.value}: {TYPE_HELP[ctype]} (guessed: {info.guess.note})"
+                return _tr("{type}: {help} (guessed: {note})").format(
+                    type=type_label(ctype), help=_tr(TYPE_HELP[ctype]), note=info.guess.note
+                )
             if col == COL_NOTE:
-                return info.suggestion or info.guess.note
-            return HEADER_TIPS[col]
+                return self.note(name)
+            return _tr(HEADER_TIPS[col])
         if role == Qt.ItemDataRole.FontRole and col == COL_ROLE and tag is not None:
-            from PySide6.QtGui import QFont
-
             font = QFont()
             font.setBold(True)
             return font
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_NOTE and info.suggestion:
-            from PySide6.QtGui import QBrush, QColor
-
-            return QBrush(QColor("#8a4b00"))
+        warned = tag == Role.QI and info.id_like
+        if role == Qt.ItemDataRole.FontRole and col == COL_NOTE and warned:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if (
+            role == Qt.ItemDataRole.ForegroundRole
+            and col == COL_NOTE
+            and (info.suggestion or warned)
+        ):
+            return QBrush(attention_text(QGuiApplication.palette()))
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -128,7 +197,7 @@ class RolesModel(QAbstractTableModel):
         name = self._column(index.row())
         col = index.column()
         if col == COL_TYPE:
-            self.session.set_type(name, ColumnType(value))
+            self.session.set_type(name, value if isinstance(value, ColumnType) else _type_of(value))
         elif col == COL_ROLE:
             role_value = value if isinstance(value, Role) or value is None else _role_of(value)
             self.session.set_role(name, role_value)
@@ -146,17 +215,25 @@ class RolesModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
+            return _tr(HEADERS[section])
         if role == Qt.ItemDataRole.ToolTipRole:
-            return HEADER_TIPS[section]
+            return _tr(HEADER_TIPS[section])
         return None
 
 
 def _role_of(text: str) -> Role | None:
+    """The role a label stands for (in English or in the app's language, or its value)."""
     for role, label in ROLE_LABELS.items():
-        if text in (label, getattr(role, "value", None)):
+        if text in (label, role_label(role), getattr(role, "value", None)):
             return role
     raise ValueError(f"unknown role {text!r}")
+
+
+def _type_of(text: str) -> ColumnType:
+    for ctype in ColumnType:
+        if text in (ctype.value, TYPE_LABELS[ctype], type_label(ctype)):
+            return ctype
+    raise ValueError(f"unknown type {text!r}")
 
 
 class ChoiceDelegate(QStyledItemDelegate):
@@ -190,11 +267,13 @@ class TagPage(QWizardPage):
         super().__init__()
         self._wizard = wizard
         self.session = wizard.session
-        self.setTitle("2. Tag the columns")
+        self.setTitle(self.tr("2. Tag the columns"))
         self.setSubTitle(
-            "Give every column a role. A quasi-identifier is a column an intruder may already "
-            "know about a person (age, sex, region); a confidential column is the sensitive value "
-            "to protect. Columns left 'not released' are dropped."
+            self.tr(
+                "Give every column a role. A quasi-identifier is a column an intruder may "
+                "already know about a person (age, sex, region); a confidential column is the "
+                "sensitive value to protect. Columns left 'not released' are dropped."
+            )
         )
         self.model = RolesModel(self.session)
         self.model.tags_changed.connect(self._changed)
@@ -204,37 +283,53 @@ class TagPage(QWizardPage):
             QAbstractItemView.EditTrigger.AllEditTriggers
             & ~QAbstractItemView.EditTrigger.CurrentChanged
         )
+        # Tab leaves the table (to the missing-value codes and Next); arrows move in it
+        self.table.setTabKeyNavigation(False)
         self.table.setItemDelegateForColumn(
-            COL_TYPE, ChoiceDelegate([t.value for t in ColumnType], list(TYPE_HELP.values()), self)
+            COL_TYPE,
+            ChoiceDelegate(
+                [type_label(t) for t in ColumnType], [_tr(TYPE_HELP[t]) for t in ColumnType], self
+            ),
         )
         self.table.setItemDelegateForColumn(
             COL_ROLE,
-            ChoiceDelegate([ROLE_LABELS[r] for r in ROLES], [ROLE_HELP[r] for r in ROLES], self),
+            ChoiceDelegate([role_label(r) for r in ROLES], [role_help(r) for r in ROLES], self),
         )
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        header.setResizeContentsPrecision(SIZE_SAMPLE)
         self.table.verticalHeader().hide()
         self.table.setToolTip(
-            "Click a Type, Role or Missing-value cell (or press F2) to change it; "
-            "Tab moves to the next cell."
+            self.tr(
+                "Click a Type, Role or Missing-value cell (or press F2) to change it; the "
+                "arrow keys move between cells, Tab leaves the table."
+            )
         )
         self.missing = QLineEdit()
-        self.missing.setPlaceholderText("e.g. -1, 99, N/A, unknown")
+        self.missing.setPlaceholderText(self.tr("e.g. -1, 99, N/A, unknown"))
         self.missing.setToolTip(
-            "Codes that mean 'missing' in every column, separated by commas; cells holding them "
-            "are treated as missing values"
+            self.tr(
+                "Codes that mean 'missing' in every column, separated by commas; cells holding "
+                "them are treated as missing values"
+            )
         )
         self.missing.editingFinished.connect(self._missing_edited)
         self.reason = Hint(warning=True)
+        self.warning = Hint(warning=True)
+        self.warning.hide()
         self.summary = Hint()
 
         form = QFormLayout()
-        form.addRow("Missing-value codes (all columns):", self.missing)
+        form.addRow(self.tr("Missing-value codes (all columns):"), self.missing)
+        bottom = QHBoxLayout()
+        bottom.addLayout(form, 1)
+        bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
-        layout.addLayout(form)
+        layout.addLayout(bottom)
         layout.addWidget(self.summary)
+        layout.addWidget(self.warning)
         layout.addWidget(self.reason)
 
     def initializePage(self) -> None:
@@ -255,20 +350,38 @@ class TagPage(QWizardPage):
             self.model.reset()
             self._changed()
 
+    def _listed(self, names: tuple[str, ...]) -> str:
+        shown = ", ".join(html.escape(n) for n in names[:LISTED])
+        if len(names) > LISTED:
+            shown += " " + self.tr("and {n} more").format(n=number(len(names) - LISTED))
+        return shown
+
     def _changed(self) -> None:
         problem = self.session.tagging_problem()
-        self.reason.setText(f"Next is disabled: {problem}" if problem else "")
+        self.reason.setText(
+            self.tr("Next is disabled: {problem}").format(problem=problem) if problem else ""
+        )
         self.reason.setVisible(bool(problem))
         s = self.session
         parts = []
         for role, label in (
-            (Role.QI, "quasi-identifiers"),
-            (Role.CONFIDENTIAL, "confidential"),
-            (Role.IDENTIFIER, "identifiers (dropped)"),
-            (Role.OTHER, "released unchanged"),
+            (Role.QI, self.tr("quasi-identifiers")),
+            (Role.CONFIDENTIAL, self.tr("confidential")),
+            (Role.IDENTIFIER, self.tr("identifiers (dropped)")),
+            (Role.OTHER, self.tr("released unchanged")),
         ):
             names = s.columns_with(role)
             if names:
-                parts.append(f"<b>{label}</b>: {', '.join(names)}")
-        self.summary.setText("; ".join(parts) if parts else "No column tagged yet.")
+                parts.append(f"<b>{html.escape(label)}</b>: {self._listed(names)}")
+        self.summary.setText("; ".join(parts) if parts else self.tr("No column tagged yet."))
+        id_like = tuple(c for c in s.columns_with(Role.QI) if s.columns[c].id_like)
+        self.warning.setVisible(bool(id_like))
+        if id_like:
+            self.warning.setText(
+                self.tr(
+                    "{names}: nearly every value is different, as in an identifier. As a "
+                    "quasi-identifier such a column singles people out and the groups must "
+                    "blur it almost entirely; if it names a person, tag it identifier."
+                ).format(names=self._listed(id_like))
+            )
         self.completeChanged.emit()

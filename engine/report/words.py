@@ -1,0 +1,259 @@
+"""What a release promises and achieves, in plain words for a review board.
+
+The guarantees of :mod:`engine.privacy` name their sources ("ε-differential privacy
+(Proposition 3)", "stochastically 2-close"); a reader who is not a privacy researcher needs
+the same facts first in everyday words: "each group of at least 10 people looks like the
+whole file in its income mix, within a factor 2".  These functions say that, from a
+:class:`~engine.release.plan.Plan` (before a run) or a
+:class:`~engine.release.result.RunSummary` (after it), and nothing else: every number comes
+from the plan or the summary, formatted by :mod:`engine.text`.
+
+Each sentence is a :class:`Phrase`: an English template with named fields and the values
+that fill it.  ``phrase.text()`` is the English sentence (the report, the command line);
+the desktop app passes its translation function, so the same sentence reads in Spanish or
+French.  The templates are marked with :func:`QT_TRANSLATE_NOOP` so that Qt's ``lupdate``
+finds them when it collects the app's strings (context ``words``); nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.text import number, percent
+
+if TYPE_CHECKING:
+    from engine.release.plan import Plan
+    from engine.release.result import RunSummary
+
+#: the translation context of the templates in the app's .ts files
+CONTEXT = "words"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark ``text`` for the app's translation files and return it unchanged."""
+    return text
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One sentence: an English ``template`` with ``{named}`` fields, and their values."""
+
+    template: str
+    values: dict[str, str] = field(default_factory=dict)
+
+    def text(self, translate: Callable[[str], str] | None = None) -> str:
+        """The sentence, through ``translate`` (a template → template function) if given."""
+        template = translate(self.template) if translate is not None else self.template
+        return template.format(**self.values)
+
+
+def join(phrases: Iterable[Phrase], translate: Callable[[str], str] | None = None) -> str:
+    """The phrases as one paragraph."""
+    return " ".join(p.text(translate) for p in phrases)
+
+
+def _names(columns: Sequence[str]) -> str:
+    """Column names as a list in any language: "age, sex, region"."""
+    return ", ".join(str(c) for c in columns)
+
+
+def _factor(epsilon: float) -> str:
+    """e^ε, the most any one person's presence can change the chance of a release."""
+    try:
+        return number(math.exp(epsilon), 3)
+    except OverflowError:
+        return "∞"
+
+
+def plan_words(plan: Plan) -> list[Phrase]:
+    """What a release with this plan will promise, in plain words, most important first."""
+    p = plan.params
+    k = number(min(p.k, plan.n_records) if plan.n_records else p.k)
+    out: list[Phrase] = []
+    if not plan.feasibility.ok:
+        return out
+    qis = _names(p.qi)
+    columns = _names(p.confidential)
+    one_class = plan.class_sizes.max_classes == 1
+    if one_class:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "At this level the release would be one single group of all {n} people: "
+                    "every quasi-identifier would be replaced by one value for everybody.",
+                ),
+                {"n": number(plan.n_records)},
+            )
+        )
+    elif p.confidential and not p.noise and plan.t is not None:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "Each group of at least {k} people looks like the whole file in its "
+                    "{columns} mix, within a factor {t}.",
+                ),
+                {"k": k, "columns": columns, "t": number(plan.t, 3)},
+            )
+        )
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "So learning which group someone is in tells little more about their "
+                    "{columns} than the whole file already does, and nobody can be singled "
+                    "out by {qis}.",
+                ),
+                {"columns": columns, "qis": qis},
+            )
+        )
+    else:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "Every combination of {qis} that is released is shared by at least {k} "
+                    "people, so nobody can be singled out by them.",
+                ),
+                {"qis": qis, "k": k},
+            )
+        )
+    if not one_class and plan.class_sizes.smallest > p.k and plan.class_sizes.reason:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words", "The groups will hold at least {smallest} people, not {k}."
+                ),
+                {"smallest": number(plan.class_sizes.smallest), "k": number(p.k)},
+            )
+        )
+    for column in plan.noise:
+        out.append(_noise_phrase(column))
+    if plan.noise and plan.epsilon is not None:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "Whether or not any one person is in the file changes the chance of any "
+                    "released {columns} value by at most a factor {factor} (ε = {epsilon}).",
+                ),
+                {
+                    "columns": columns,
+                    "factor": _factor(plan.epsilon),
+                    "epsilon": number(plan.epsilon, 3),
+                },
+            )
+        )
+    return out
+
+
+def _noise_phrase(column) -> Phrase:
+    name = str(column.name)
+    if column.mechanism == "randomized_response":
+        return Phrase(
+            QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: each answer is kept with probability {keep}, otherwise replaced by "
+                "a category drawn at random.",
+            ),
+            {"column": name, "keep": percent(column.keep_probability)},
+        )
+    if column.bounds is None:
+        return Phrase(
+            QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: each value gets random noise; its lowest and highest possible "
+                "values are estimated privately from the data first.",
+            ),
+            {"column": name},
+        )
+    lo, hi = column.bounds
+    return Phrase(
+        QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: each value gets random noise, about ±{error} on average, and stays "
+            "between the public limits {low} and {high}.",
+        ),
+        {
+            "column": name,
+            "error": number(column.expected_abs_error, 3),
+            "low": number(lo),
+            "high": number(hi),
+        },
+    )
+
+
+def summary_words(summary: RunSummary) -> list[Phrase]:
+    """What a finished release achieves, in plain words, as the verifier measured it."""
+    p = summary.params
+    out: list[Phrase] = []
+    columns = _names(p.confidential)
+    values = {
+        "groups": number(summary.n_classes),
+        "k": number(summary.k_achieved),
+        "columns": columns,
+    }
+    if p.confidential and summary.noise is None and summary.t_achieved is not None:
+        if summary.n_classes <= 1:
+            out.append(
+                Phrase(
+                    QT_TRANSLATE_NOOP(
+                        "words",
+                        "The release is one single group of all {n} people: every "
+                        "quasi-identifier holds one value for everybody.",
+                    ),
+                    {"n": number(summary.n_released)},
+                )
+            )
+        else:
+            out.append(
+                Phrase(
+                    QT_TRANSLATE_NOOP(
+                        "words",
+                        "The {groups} groups hold at least {k} people each, and each looks "
+                        "like the whole file in its {columns} mix within a factor {t} "
+                        "(asked: {asked}).",
+                    ),
+                    {
+                        **values,
+                        "t": number(summary.t_achieved, 3),
+                        "asked": number(summary.t, 3),
+                    },
+                )
+            )
+    else:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP("words", "The {groups} groups hold at least {k} people each."),
+                values,
+            )
+        )
+    for name, figures in summary.information_loss.confidential_columns.items():
+        if "share_changed" in figures and summary.noise is not None:
+            out.append(
+                Phrase(
+                    QT_TRANSLATE_NOOP(
+                        "words", "{column}: {share} of the answers were changed at random."
+                    ),
+                    {"column": str(name), "share": percent(figures["share_changed"])},
+                )
+            )
+        elif "mean_absolute_error" in figures:
+            out.append(
+                Phrase(
+                    QT_TRANSLATE_NOOP(
+                        "words",
+                        "{column}: the released values differ from the true ones by {error} "
+                        "on average.",
+                    ),
+                    {"column": str(name), "error": number(figures["mean_absolute_error"], 3)},
+                )
+            )
+    return out
+
+
+__all__ = ["CONTEXT", "Phrase", "join", "plan_words", "summary_words"]

@@ -1,0 +1,81 @@
+"""The app's languages: English (the source), Spanish and French.
+
+Every user-visible string of ``gui/`` is marked for translation (``self.tr`` in a class,
+``translate("Context", …)`` elsewhere, ``QT_TRANSLATE_NOOP`` for tables of labels).  The
+translations live in ``resources/translations/tclose_es.ts`` and ``tclose_fr.ts`` (edited with
+Qt Linguist) and ship compiled as ``.qm`` beside them; ``tests/test_gui_i18n.py`` checks that
+``pyside6-lupdate`` finds no string without a translation and that each ``.qm`` is what
+``pyside6-lrelease`` makes of its ``.ts``.  Shipping the ``.qm`` keeps the wheel and the
+installers free of a build step that needs Qt's tools.
+
+The language is, in order: ``tclose-gui --lang``, the choice in the settings dialog, the
+system's language when it is one of ours, else English.  Messages that come from the engine
+(an error in a file, a guarantee's wording) stay in English.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+import resources
+
+#: language code → its name in that language (what the settings dialog lists)
+LANGUAGES = {"en": "English", "es": "Español", "fr": "Français"}
+#: the language of the source strings
+SOURCE = "en"
+
+translate = QCoreApplication.translate
+
+_installed: list[QTranslator] = []
+
+
+def translation_file(code: str) -> str:
+    """The compiled translation of ``code`` shipped with the app."""
+    return str(resources.path(f"translations/tclose_{code}.qm"))
+
+
+def system_language() -> str:
+    """The first of the user's preferred languages that tclose speaks ("en" if none)."""
+    for name in QLocale.system().uiLanguages():
+        code = name.replace("_", "-").split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return SOURCE
+
+
+def choose_language(requested: str | None = None) -> str:
+    """The language to show: ``requested``, else the saved choice, else the system's."""
+    from gui import settings
+
+    for code in (requested, settings.language()):
+        if code in LANGUAGES:
+            return str(code)
+    return system_language()
+
+
+def install(app: QCoreApplication, code: str) -> str:
+    """Load the translations of ``code`` into ``app`` (replacing any loaded before).
+
+    Qt's own strings (the wizard's Back and Next, Yes and Cancel of a message box) come from
+    the ``qtbase`` translations that PySide6 ships.  Returns the language now in use.
+    """
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    if code not in LANGUAGES or code == SOURCE:
+        return SOURCE
+    ours = QTranslator(app)
+    if not ours.load(translation_file(code)):
+        return SOURCE
+    qt = QTranslator(app)
+    if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        _installed.append(qt)
+    app.installTranslator(ours)
+    _installed.append(ours)
+    return code
+
+
+def current_language() -> str:
+    """The language installed by :func:`install` ("en" when none)."""
+    return SOURCE if not _installed else _installed[-1].language().split("_")[0] or SOURCE

@@ -1,0 +1,1624 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es_ES">
+<context>
+    <name>BucketSpin</name>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
+    </message>
+</context>
+<context>
+    <name>DataFrameModel</name>
+    <message>
+        <source>(missing)</source>
+        <translation>(perdido)</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Something went wrong inside tclose; this is a bug, not your mistake.</source>
+        <translation>Algo ha fallado dentro de tclose; es un error del programa, no suyo.</translation>
+    </message>
+    <message>
+        <source>The details were written to {path}. The app keeps working.</source>
+        <translation>Los detalles se han guardado en {path}. La aplicación sigue funcionando.</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPage</name>
+    <message>
+        <source>5. Export</source>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <translation>5. Exportar</translation>
+    </message>
+    <message>
+        <source>Write the release. Only the protected table is written, with a description of how it was made; the original file is never changed.</source>
+        <translation>Guarde la publicación. Solo se escribe la tabla protegida, con una descripción de cómo se obtuvo; el archivo original nunca se modifica.</translation>
+    </message>
+    <message>
+        <source>Excel workbook (.xlsx)</source>
+        <translation>Libro de Excel (.xlsx)</translation>
+    </message>
+    <message>
+        <source>CSV text (.csv)</source>
+        <translation>Texto CSV (.csv)</translation>
+    </message>
+    <message>
+        <source>Excel keeps the description on a second sheet; CSV in a JSON file beside it</source>
+        <translation>Excel guarda la descripción en una segunda hoja; CSV, en un archivo JSON al lado</translation>
+    </message>
+    <message>
+        <source>comma ,</source>
+        <translation>coma ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>punto y coma ;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulador</translation>
+    </message>
+    <message>
+        <source>The character between values in the CSV file</source>
+        <translation>El carácter entre los valores del archivo CSV</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <translation>punto .</translation>
+    </message>
+    <message>
+        <source>The decimal mark of numbers in the CSV file</source>
+        <translation>El separador decimal de los números del archivo CSV</translation>
+    </message>
+    <message>
+        <source>Mark the file as UTF-8 so that Excel shows accents right</source>
+        <translation>Marcar el archivo como UTF-8 para que Excel muestre bien los acentos</translation>
+    </message>
+    <message>
+        <source>Starts the CSV with a byte-order mark; some older tools dislike it</source>
+        <translation>Empieza el CSV con una marca de orden de bytes (BOM); algunas herramientas antiguas no la admiten</translation>
+    </message>
+    <message>
+        <source>Also write the release report (HTML) beside it</source>
+        <translation>Escribir también el informe de la publicación (HTML) al lado</translation>
+    </message>
+    <message>
+        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
+        <translation>Una página autónoma para el comité de revisión de la confidencialidad: parámetros, garantías con sus supuestos, tramos, tamaños de las clases, gráficos de la vista previa y pérdida de información</translation>
+    </message>
+    <message>
+        <source>Where the release is written; Enter exports</source>
+        <translation>Dónde se guarda la publicación; Intro exporta</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>E&amp;xaminar…</translation>
+    </message>
+    <message>
+        <source>Choose the file to write</source>
+        <translation>Elija el archivo que se va a escribir</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportar</translation>
+    </message>
+    <message>
+        <source>Write the release now</source>
+        <translation>Escribir la publicación ahora</translation>
+    </message>
+    <message>
+        <source>Release file</source>
+        <translation>Archivo publicado</translation>
+    </message>
+    <message>
+        <source>File type:</source>
+        <translation>Tipo de archivo:</translation>
+    </message>
+    <message>
+        <source>CSV separator:</source>
+        <translation>Separador CSV:</translation>
+    </message>
+    <message>
+        <source>CSV decimal mark:</source>
+        <translation>Separador decimal CSV:</translation>
+    </message>
+    <message>
+        <source>Save as:</source>
+        <translation>Guardar como:</translation>
+    </message>
+    <message>
+        <source>The release has {rows} rows and {columns} columns: {names}. Rows are shuffled; identifiers and untagged columns are left out.</source>
+        <translation>La publicación tiene {rows} filas y {columns} columnas: {names}. Las filas se barajan; los identificadores y las columnas sin rol quedan fuera.</translation>
+    </message>
+    <message>
+        <source>Choose where to save the release.</source>
+        <translation>Elija dónde guardar la publicación.</translation>
+    </message>
+    <message>
+        <source>The file name must end in .xlsx or .csv.</source>
+        <translation>El nombre del archivo debe terminar en .xlsx o .csv.</translation>
+    </message>
+    <message>
+        <source>&amp;Replace…</source>
+        <translation>&amp;Reemplazar…</translation>
+    </message>
+    <message>
+        <source>&amp;Replace the existing file</source>
+        <translation>&amp;Reemplazar el archivo existente</translation>
+    </message>
+    <message>
+        <source>Save the release</source>
+        <translation>Guardar la publicación</translation>
+    </message>
+    <message>
+        <source>With a decimal comma, choose &apos;;&apos; or tab as the separator.</source>
+        <translation>Con coma decimal, elija &apos;;&apos; o el tabulador como separador.</translation>
+    </message>
+    <message>
+        <source>Writing {name}…</source>
+        <translation>Escribiendo {name}…</translation>
+    </message>
+    <message>
+        <source>Writing {name}</source>
+        <translation>Escribiendo {name}</translation>
+    </message>
+    <message>
+        <source>Replace a file?</source>
+        <translation>¿Reemplazar un archivo?</translation>
+    </message>
+    <message>
+        <source>Replace it anyway?</source>
+        <translation>¿Reemplazarlo de todos modos?</translation>
+    </message>
+    <message>
+        <source>Written:</source>
+        <translation>Escrito:</translation>
+    </message>
+    <message>
+        <source>Open the folder</source>
+        <translation>Abrir la carpeta</translation>
+    </message>
+    <message>
+        <source>Nothing was written.</source>
+        <translation>No se ha escrito nada.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <source>Export cancelled; nothing was written.</source>
+        <translation>Exportación cancelada; no se ha escrito nada.</translation>
+    </message>
+</context>
+<context>
+    <name>GuideWindow</name>
+    <message>
+        <source>tclose user guide</source>
+        <extracomment>the section to keep at the top while the pictures are fitted to the window (until the user scrolls)</extracomment>
+        <translation>Guía del usuario de tclose</translation>
+    </message>
+</context>
+<context>
+    <name>HelpButton</name>
+    <message>
+        <source>Open the user guide at this step (F1)</source>
+        <translation>Abrir la guía del usuario en este paso (F1)</translation>
+    </message>
+    <message>
+        <source>Help for this step</source>
+        <translation>Ayuda sobre este paso</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPage</name>
+    <message>
+        <source>1. Import</source>
+        <extracomment>what the reader takes for each choice (None: detect) widest a column of the preview starts (pixels); the user can widen it</extracomment>
+        <translation>1. Importar</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
+        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, SPSS, Stata, SAS). También puede soltar un archivo sobre esta ventana.</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>&amp;Abrir archivo…</translation>
+    </message>
+    <message>
+        <source>Choose a CSV or Excel file to anonymize (Ctrl+O)</source>
+        <translation>Elija un archivo CSV o Excel para anonimizar (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample</source>
+        <translation>Abrir el &amp;ejemplo</translation>
+    </message>
+    <message>
+        <source>Open a small made-up survey (400 people) to try tclose without your own data</source>
+        <translation>Abrir una pequeña encuesta inventada (400 personas) para probar tclose sin sus propios datos</translation>
+    </message>
+    <message>
+        <source>Recently opened files; press Enter or double-click to open one</source>
+        <translation>Archivos abiertos recientemente; pulse Intro o haga doble clic para abrir uno</translation>
+    </message>
+    <message>
+        <source>The worksheet of the workbook to read</source>
+        <translation>La hoja del libro que se va a leer</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>comma ,</source>
+        <translation>coma ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>punto y coma ;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulador</translation>
+    </message>
+    <message>
+        <source>bar |</source>
+        <translation>barra |</translation>
+    </message>
+    <message>
+        <source>The character between values in a text file</source>
+        <translation>El carácter entre los valores de un archivo de texto</translation>
+    </message>
+    <message>
+        <source>How the text file&apos;s characters are stored</source>
+        <translation>Cómo se almacenan los caracteres del archivo de texto</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <translation>punto .</translation>
+    </message>
+    <message>
+        <source>The decimal mark of numbers in a text file, or of numbers stored as text in a workbook (3.549,40)</source>
+        <translation>El separador decimal de los números de un archivo de texto, o de los números guardados como texto en un libro (3.549,40)</translation>
+    </message>
+    <message>
+        <source>The row that holds the column names (1 = first row); rows above it are titles</source>
+        <translation>La fila con los nombres de las columnas (1 = primera fila); las filas de encima son títulos</translation>
+    </message>
+    <message>
+        <source>&amp;Read again</source>
+        <translation>&amp;Volver a leer</translation>
+    </message>
+    <message>
+        <source>Read the file again with the options chosen here</source>
+        <translation>Leer de nuevo el archivo con las opciones elegidas aquí</translation>
+    </message>
+    <message>
+        <source>No file open yet; Next is enabled once a table has been read.</source>
+        <translation>Aún no hay ningún archivo abierto; Siguiente se activa cuando se ha leído una tabla.</translation>
+    </message>
+    <message>
+        <source>All rows can be scrolled; only the visible ones are formatted.</source>
+        <translation>Puede desplazarse por todas las filas; solo se da formato a las visibles.</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>Archivos recientes</translation>
+    </message>
+    <message>
+        <source>How the file is read</source>
+        <translation>Cómo se lee el archivo</translation>
+    </message>
+    <message>
+        <source>Sheet:</source>
+        <translation>Hoja:</translation>
+    </message>
+    <message>
+        <source>Separator:</source>
+        <translation>Separador:</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>Codificación:</translation>
+    </message>
+    <message>
+        <source>Decimal mark:</source>
+        <translation>Separador decimal:</translation>
+    </message>
+    <message>
+        <source>Header row:</source>
+        <translation>Fila de encabezado:</translation>
+    </message>
+    <message>
+        <source>Drop a CSV or Excel file here, click &lt;b&gt;Open file…&lt;/b&gt;,&lt;br&gt;or try tclose on the bundled sample with &lt;b&gt;Open the sample&lt;/b&gt;.</source>
+        <translation>Suelte aquí un archivo CSV o Excel, pulse &lt;b&gt;Abrir archivo…&lt;/b&gt;,&lt;br&gt;o pruebe tclose con el ejemplo incluido mediante &lt;b&gt;Abrir el ejemplo&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>Tables</source>
+        <translation>Tablas</translation>
+    </message>
+    <message>
+        <source>All files</source>
+        <translation>Todos los archivos</translation>
+    </message>
+    <message>
+        <source>Open a table</source>
+        <translation>Abrir una tabla</translation>
+    </message>
+    <message>
+        <source>Reading {name}…</source>
+        <translation>Leyendo {name}…</translation>
+    </message>
+    <message>
+        <source>Reading {name}</source>
+        <translation>Leyendo {name}</translation>
+    </message>
+    <message>
+        <source>Reading was cancelled.</source>
+        <translation>Se ha cancelado la lectura.</translation>
+    </message>
+    <message>
+        <source>The file could not be read: {error}</source>
+        <translation>No se ha podido leer el archivo: {error}</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importar</translation>
+    </message>
+    <message>
+        <source>{setting} (detected)</source>
+        <translation>{setting} (detectado)</translation>
+    </message>
+    <message>
+        <source>format {format}</source>
+        <translation>formato {format}</translation>
+    </message>
+    <message>
+        <source>sheet “{sheet}”</source>
+        <translation>hoja «{sheet}»</translation>
+    </message>
+    <message>
+        <source>separator {separator}</source>
+        <translation>separador {separator}</translation>
+    </message>
+    <message>
+        <source>encoding {encoding}</source>
+        <translation>codificación {encoding}</translation>
+    </message>
+    <message>
+        <source>decimal mark {mark}</source>
+        <translation>separador decimal {mark}</translation>
+    </message>
+    <message>
+        <source>header on row {row}</source>
+        <translation>encabezado en la fila {row}</translation>
+    </message>
+    <message>
+        <source>{rows} rows × {columns} columns</source>
+        <translation>{rows} filas × {columns} columnas</translation>
+    </message>
+    <message>
+        <source>Columns renamed: {pairs}</source>
+        <translation>Columnas renombradas: {pairs}</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(ninguno todavía)</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>tclose {version} — publish microdata safely</source>
+        <translation>tclose {version}: publicar microdatos con seguridad</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Abrir…</translation>
+    </message>
+    <message>
+        <source>Open a table to anonymize (Ctrl+O)</source>
+        <translation>Abrir una tabla para anonimizar (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample</source>
+        <translation>Abrir el &amp;ejemplo</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Abrir &amp;reciente</translation>
+    </message>
+    <message>
+        <source>&amp;Save project…</source>
+        <translation>&amp;Guardar proyecto…</translation>
+    </message>
+    <message>
+        <source>Save the file, tags and parameters so the release can be redone (tclose run)</source>
+        <translation>Guardar el archivo, los roles y los parámetros para poder rehacer la publicación (tclose run)</translation>
+    </message>
+    <message>
+        <source>Open &amp;project…</source>
+        <translation>Abrir &amp;proyecto…</translation>
+    </message>
+    <message>
+        <source>Open a saved project and its data file</source>
+        <translation>Abrir un proyecto guardado y su archivo de datos</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Herramientas</translation>
+    </message>
+    <message>
+        <source>Privacy–utility &amp;sweep…</source>
+        <translation>&amp;Barrido privacidad–utilidad…</translation>
+    </message>
+    <message>
+        <source>Try a grid of privacy levels and k, compare the information lost, pick a point</source>
+        <translation>Probar una cuadrícula de niveles de privacidad y de k, comparar la información perdida y elegir un punto</translation>
+    </message>
+    <message>
+        <source>S&amp;ettings…</source>
+        <translation>&amp;Preferencias…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>A&amp;yuda</translation>
+    </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>&amp;Guía del usuario</translation>
+    </message>
+    <message>
+        <source>The user guide, at the step you are on (F1)</source>
+        <translation>La guía del usuario, en el paso en que se encuentra (F1)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log folder</source>
+        <translation>Abrir la carpeta del &amp;registro</translation>
+    </message>
+    <message>
+        <source>&amp;About tclose</source>
+        <translation>A&amp;cerca de tclose</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>Guía del usuario</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>Guardar proyecto</translation>
+    </message>
+    <message>
+        <source>Nothing to save yet: {problem}</source>
+        <translation>Todavía no hay nada que guardar: {problem}</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Abrir proyecto</translation>
+    </message>
+    <message>
+        <source>Reading the project&apos;s data</source>
+        <translation>Leyendo los datos del proyecto</translation>
+    </message>
+    <message>
+        <source>Privacy–utility sweep</source>
+        <translation>Barrido privacidad–utilidad</translation>
+    </message>
+    <message>
+        <source>First: {problem}</source>
+        <translation>Primero: {problem}</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(ninguno todavía)</translation>
+    </message>
+    <message>
+        <source>About tclose</source>
+        <translation>Acerca de tclose</translation>
+    </message>
+    <message>
+        <source>Publish microdata with k-anonymity, t-closeness and ε-differential privacy for the confidential columns; every release is checked by an independent verifier before it can be written.</source>
+        <translation>Publique microdatos con k-anonimato, t-proximidad y ε-privacidad diferencial para las columnas confidenciales; cada publicación la comprueba un verificador independiente antes de poder escribirse.</translation>
+    </message>
+    <message>
+        <source>Log file: {path}</source>
+        <translation>Archivo de registro: {path}</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewPage</name>
+    <message>
+        <source>one typical value per group</source>
+        <translation>un valor típico por grupo</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
+        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por un valor típico (la media de un número, la categoría más frecuente).</translation>
+    </message>
+    <message>
+        <source>the range of the group</source>
+        <translation>el intervalo del grupo</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
+        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por el intervalo que abarcan, redondeado hacia fuera a números redondos públicos.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s label</source>
+        <translation>la etiqueta del tramo</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
+        <translation>Confidencial: cada valor se sustituye por la etiqueta de su tramo, p. ej. «de 20.000 a 40.000»: exactamente lo que protege la garantía.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s mean</source>
+        <translation>la media del tramo</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
+        <translation>Confidencial: cada valor se sustituye por la media de su tramo en todo el archivo, de modo que los totales y las medias se mantienen.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s median</source>
+        <translation>la mediana del tramo</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
+        <translation>Confidencial: cada valor se sustituye por la mediana de su tramo en todo el archivo.</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is released as “{value}”.</source>
+        <translation>Confidencial: cada valor se publica como «{value}».</translation>
+    </message>
+    <message>
+        <source>4. Preview</source>
+        <translation>4. Vista previa</translation>
+    </message>
+    <message>
+        <source>The release is computed on your computer and checked by an independent verifier. Change k, the buckets or the release format and run again until the balance suits you.</source>
+        <translation>La publicación se calcula en su equipo y la comprueba un verificador independiente. Cambie k, los tramos o el formato de publicación y vuelva a calcular hasta que el equilibrio le convenga.</translation>
+    </message>
+    <message>
+        <source>Smallest group size k</source>
+        <translation>Tamaño mínimo de grupo k</translation>
+    </message>
+    <message>
+        <source>&amp;Run again</source>
+        <translation>&amp;Volver a calcular</translation>
+    </message>
+    <message>
+        <source>Compute the release again with these settings</source>
+        <translation>Calcular de nuevo la publicación con estos ajustes</translation>
+    </message>
+    <message>
+        <source>How the quasi-identifiers are released</source>
+        <translation>Cómo se publican los cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>How the confidential values are released</source>
+        <translation>Cómo se publican los valores confidenciales</translation>
+    </message>
+    <message>
+        <source>&amp;k:</source>
+        <translation>&amp;k:</translation>
+    </message>
+    <message>
+        <source>&amp;Buckets:</source>
+        <translation>&amp;Tramos:</translation>
+    </message>
+    <message>
+        <source>&amp;Quasi-identifiers as:</source>
+        <translation>&amp;Cuasi-identificadores como:</translation>
+    </message>
+    <message>
+        <source>&amp;Confidential as:</source>
+        <translation>C&amp;onfidenciales como:</translation>
+    </message>
+    <message>
+        <source>What the release achieves, as measured by the verifier</source>
+        <translation>Lo que logra la publicación, según lo mide el verificador</translation>
+    </message>
+    <message>
+        <source>Details: guarantees and their sources</source>
+        <translation>Detalles: garantías y sus fuentes</translation>
+    </message>
+    <message>
+        <source>The bucket histogram appears here.</source>
+        <translation>Aquí aparece el histograma de los tramos.</translation>
+    </message>
+    <message>
+        <source>The class sizes appear here.</source>
+        <translation>Aquí aparecen los tamaños de las clases.</translation>
+    </message>
+    <message>
+        <source>The closeness heat map appears here.</source>
+        <translation>Aquí aparece el mapa de calor de la proximidad.</translation>
+    </message>
+    <message>
+        <source>Confidential buckets</source>
+        <translation>Tramos confidenciales</translation>
+    </message>
+    <message>
+        <source>The confidential values with the bucket boundaries</source>
+        <translation>Los valores confidenciales con los límites de los tramos</translation>
+    </message>
+    <message>
+        <source>Class sizes</source>
+        <translation>Tamaños de las clases</translation>
+    </message>
+    <message>
+        <source>How many records each group (equivalence class) holds</source>
+        <translation>Cuántos registros contiene cada grupo (clase de equivalencia)</translation>
+    </message>
+    <message>
+        <source>Closeness</source>
+        <translation>Proximidad</translation>
+    </message>
+    <message>
+        <source>Per class and bucket: its share in the class divided by its share overall</source>
+        <translation>Por clase y tramo: su proporción en la clase dividida por su proporción en el total</translation>
+    </message>
+    <message>
+        <source>The quasi-identifier to compare before and after recoding</source>
+        <translation>El cuasi-identificador que se compara antes y después de la recodificación</translation>
+    </message>
+    <message>
+        <source>A quasi-identifier before and after.</source>
+        <translation>Un cuasi-identificador antes y después.</translation>
+    </message>
+    <message>
+        <source>Before / after</source>
+        <translation>Antes / después</translation>
+    </message>
+    <message>
+        <source>A quasi-identifier&apos;s distribution before and after recoding</source>
+        <translation>La distribución de un cuasi-identificador antes y después de la recodificación</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>Publicado</translation>
+    </message>
+    <message>
+        <source>Original and released rows</source>
+        <translation>Filas originales y publicadas</translation>
+    </message>
+    <message>
+        <source>The first {n} released rows (shuffled, as written), each beside the record it was made from</source>
+        <translation>Las primeras {n} filas publicadas (barajadas, tal como se escriben), cada una junto al registro del que procede</translation>
+    </message>
+    <message>
+        <source>Confidential: the values themselves, with random noise.</source>
+        <translation>Confidencial: los propios valores, con ruido aleatorio.</translation>
+    </message>
+    <message>
+        <source>The settings changed: press Run again to see the release.</source>
+        <translation>Los ajustes han cambiado: pulse Volver a calcular para ver la publicación.</translation>
+    </message>
+    <message>
+        <source>Computing the release…</source>
+        <translation>Calculando la publicación…</translation>
+    </message>
+    <message>
+        <source>What the release achieves (k, t, ε, information loss) appears here once it is computed.</source>
+        <translation>Lo que logra la publicación (k, t, ε, pérdida de información) aparece aquí una vez calculada.</translation>
+    </message>
+    <message>
+        <source>Anonymizing</source>
+        <translation>Anonimizando</translation>
+    </message>
+    <message>
+        <source>{message} Try: {tips}</source>
+        <translation>{message} Pruebe: {tips}</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>El cálculo ha fallado.</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Vista previa</translation>
+    </message>
+    <message>
+        <source>Cancelled; press Run again to compute the release.</source>
+        <translation>Cancelado; pulse Volver a calcular para obtener la publicación.</translation>
+    </message>
+    <message>
+        <source>Out of date: a new release is being computed…</source>
+        <translation>Desactualizado: se está calculando una nueva publicación…</translation>
+    </message>
+    <message>
+        <source>Out of date: these results are of other settings. Press Run again.</source>
+        <translation>Desactualizado: estos resultados corresponden a otros ajustes. Pulse Volver a calcular.</translation>
+    </message>
+    <message>
+        <source>Confidential values</source>
+        <translation>Valores confidenciales</translation>
+    </message>
+    <message>
+        <source>ε = {epsilon}, from t (Proposition 3)</source>
+        <translation>ε = {epsilon}, a partir de t (Proposición 3)</translation>
+    </message>
+    <message>
+        <source>stochastically {t}-close (Proposition 1, smallest class)</source>
+        <translation>estocásticamente {t}-próxima (Proposición 1, clase más pequeña)</translation>
+    </message>
+    <message>
+        <source>Please note</source>
+        <translation>Tenga en cuenta</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release)</source>
+        <translation>Riesgo de divulgación (original → publicación)</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>Tramos</translation>
+    </message>
+    <message>
+        <source>Why the groups are larger than k:</source>
+        <translation>Por qué los grupos son mayores que k:</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>registros</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>clases</translation>
+    </message>
+    <message>
+        <source>groups sharing their released QI values</source>
+        <translation>grupos que comparten los valores publicados de sus cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>k achieved</source>
+        <translation>k alcanzado</translation>
+    </message>
+    <message>
+        <source>asked {k}</source>
+        <translation>pedido {k}</translation>
+    </message>
+    <message>
+        <source>t achieved</source>
+        <translation>t alcanzado</translation>
+    </message>
+    <message>
+        <source>asked {t}</source>
+        <translation>pedido {t}</translation>
+    </message>
+    <message>
+        <source>ε achieved</source>
+        <translation>ε alcanzado</translation>
+    </message>
+    <message>
+        <source>QI information loss</source>
+        <translation>pérdida de información en cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>confidential loss</source>
+        <translation>pérdida en confidenciales</translation>
+    </message>
+    <message>
+        <source>{column}: values changed</source>
+        <translation>{column}: valores cambiados</translation>
+    </message>
+    <message>
+        <source>randomized response</source>
+        <translation>respuesta aleatorizada</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>tiempo</translation>
+    </message>
+    <message>
+        <source>{name}: {value}</source>
+        <translation>{name}: {value}</translation>
+    </message>
+</context>
+<context>
+    <name>PrivacyPage</name>
+    <message>
+        <source>smallest group size k</source>
+        <translation>tamaño mínimo de grupo k</translation>
+    </message>
+    <message>
+        <source>number of buckets</source>
+        <translation>número de tramos</translation>
+    </message>
+    <message>
+        <source>mechanism</source>
+        <translation>mecanismo</translation>
+    </message>
+    <message>
+        <source>share of ε for private bounds</source>
+        <translation>parte de ε para los límites privados</translation>
+    </message>
+    <message>
+        <source>public bounds</source>
+        <translation>límites públicos</translation>
+    </message>
+    <message>
+        <source>averaging in groups of k</source>
+        <translation>promedio en grupos de k</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>activado</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>desactivado</translation>
+    </message>
+    <message>
+        <source>3. Privacy level</source>
+        <translation>3. Nivel de privacidad</translation>
+    </message>
+    <message>
+        <source>Choose how close each group&apos;s confidential values must stay to the whole file&apos;s (t, or ε of differential privacy) and the smallest group size k.</source>
+        <translation>Elija cuánto deben parecerse los valores confidenciales de cada grupo a los de todo el archivo (t, o ε de privacidad diferencial) y el tamaño mínimo de grupo k.</translation>
+    </message>
+    <message>
+        <source>&amp;t (t-closeness)</source>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the widgets do not make valid parameters (&quot;&quot; when they do) plans the run off the GUI thread</extracomment>
+        <translation>&amp;t (t-proximidad)</translation>
+    </message>
+    <message>
+        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
+        <translation>t ≥ 1: dentro de cada grupo, la proporción de cada tramo confidencial puede ser como mucho t veces (y como mínimo 1/t de) su proporción en todo el archivo. Menor t = más privacidad.</translation>
+    </message>
+    <message>
+        <source>&amp;ε (differential privacy)</source>
+        <translation>&amp;ε (privacidad diferencial)</translation>
+    </message>
+    <message>
+        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
+        <translation>ε &gt; 0: el presupuesto de privacidad de la privacidad diferencial; menor ε = más privacidad. Con tramos, t = exp(ε/2).</translation>
+    </message>
+    <message>
+        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
+        <translation>k: cada combinación publicada de valores de los cuasi-identificadores la comparten al menos k registros, así que nadie puede ser singularizado por ellos.</translation>
+    </message>
+    <message>
+        <source>Bu&amp;ckets: t-closeness by grouping</source>
+        <translation>Tramos: t-&amp;proximidad por agrupación</translation>
+    </message>
+    <message>
+        <source>N&amp;oise: ε-differential privacy</source>
+        <translation>&amp;Ruido: ε-privacidad diferencial</translation>
+    </message>
+    <message>
+        <source>Average in groups of k before adding noise (less noise)</source>
+        <translation>Promediar en grupos de k antes de añadir ruido (menos ruido)</translation>
+    </message>
+    <message>
+        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
+        <translation>Microagregación insensible: ruido de escala Δ/(k·ε) en lugar de Δ/ε para el mismo ε</translation>
+    </message>
+    <message>
+        <source>e.g. income=0:250000</source>
+        <translation>p. ej. ingresos=0:250000</translation>
+    </message>
+    <message>
+        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, separated by commas), known without looking at the data (e.g. from the questionnaire). The noise is calibrated to them and released values are kept within them. The data&apos;s own minimum and maximum are never used: a column without public bounds needs them estimated privately (below).</source>
+        <translation>Límites públicos inferior y superior de cada columna confidencial numérica (COLUMNA=MÍN:MÁX, separados por comas), conocidos sin mirar los datos (p. ej., por el cuestionario). El ruido se calibra con ellos y los valores publicados se mantienen dentro. Nunca se usan el mínimo y el máximo de los propios datos: una columna sin límites públicos necesita que se estimen de forma privada (abajo).</translation>
+    </message>
+    <message>
+        <source>Estimate missing bounds privately, using</source>
+        <translation>Estimar en privado los límites que falten, usando</translation>
+    </message>
+    <message>
+        <source>Number of &amp;buckets:</source>
+        <translation>Número de tra&amp;mos:</translation>
+    </message>
+    <message>
+        <source>Details: guarantees, assumptions and sources</source>
+        <translation>Detalles: garantías, supuestos y fuentes</translation>
+    </message>
+    <message>
+        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
+        <translation>Para una columna confidencial numérica sin límites públicos: estimar sus límites a partir de los datos con privacidad diferencial, gastando esta parte de su ε (el resto va al ruido)</translation>
+    </message>
+    <message>
+        <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
+        <translation>Los valores confidenciales se agrupan en tramos y cada grupo mantiene cada tramo cerca de su proporción en todo el archivo (t-proximidad)</translation>
+    </message>
+    <message>
+        <source>Each confidential value is released with random noise (ε-differential privacy): Laplace noise on numbers, randomized response on categories</source>
+        <translation>Cada valor confidencial se publica con ruido aleatorio (ε-privacidad diferencial): ruido de Laplace en los números, respuesta aleatorizada en las categorías</translation>
+    </message>
+    <message>
+        <source>exact guarantee, checked on the released file (default)</source>
+        <translation>garantía exacta, comprobada en el archivo publicado (predeterminado)</translation>
+    </message>
+    <message>
+        <source>Laplace on numbers, randomized response on categories</source>
+        <translation>Laplace en los números, respuesta aleatorizada en las categorías</translation>
+    </message>
+    <message>
+        <source>empty = fresh randomness (recommended)</source>
+        <translation>vacío = aleatoriedad nueva (recomendado)</translation>
+    </message>
+    <message>
+        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
+        <translation>Un número entero hace reproducible el cálculo para una auditoría; la publicación es entonces tan privada como secreta sea la semilla</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parámetros</translation>
+    </message>
+    <message>
+        <source>Privacy level:</source>
+        <translation>Nivel de privacidad:</translation>
+    </message>
+    <message>
+        <source>Smallest group size &amp;k:</source>
+        <translation>Tamaño mínimo de grupo &amp;k:</translation>
+    </message>
+    <message>
+        <source>Mechanism:</source>
+        <translation>Mecanismo:</translation>
+    </message>
+    <message>
+        <source>Public bounds:</source>
+        <translation>Límites públicos:</translation>
+    </message>
+    <message>
+        <source>of ε</source>
+        <translation>de ε</translation>
+    </message>
+    <message>
+        <source>Random seed:</source>
+        <translation>Semilla aleatoria:</translation>
+    </message>
+    <message>
+        <source>What this file allows</source>
+        <translation>Lo que permite este archivo</translation>
+    </message>
+    <message>
+        <source>What k, t and ε mean</source>
+        <translation>Qué significan k, t y ε</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;k&lt;/b&gt;: records are grouped so that each released combination of quasi-identifier values (columns an intruder may already know, such as age or region) is shared by at least k people; nobody can be singled out by them.&lt;br&gt;&lt;br&gt;&lt;b&gt;t&lt;/b&gt;: the confidential values are grouped into buckets; inside every group each bucket&apos;s share stays between 1/t and t times its share in the whole file, so learning someone&apos;s group tells little about their confidential value.&lt;br&gt;&lt;br&gt;&lt;b&gt;ε&lt;/b&gt;: the same promise stated as differential privacy; smaller is more private.</source>
+        <translation>&lt;b&gt;k&lt;/b&gt;: los registros se agrupan de modo que cada combinación publicada de valores de los cuasi-identificadores (columnas que un intruso puede conocer ya, como la edad o la región) la comparten al menos k personas; nadie puede ser singularizado por ellos.&lt;br&gt;&lt;br&gt;&lt;b&gt;t&lt;/b&gt;: los valores confidenciales se agrupan en tramos; dentro de cada grupo, la proporción de cada tramo se mantiene entre 1/t y t veces su proporción en todo el archivo, así que saber el grupo de alguien dice poco de su valor confidencial.&lt;br&gt;&lt;br&gt;&lt;b&gt;ε&lt;/b&gt;: la misma promesa expresada como privacidad diferencial; cuanto menor, más privado.</translation>
+    </message>
+    <message>
+        <source>What the chosen parameters promise, in plain words</source>
+        <translation>Lo que prometen los parámetros elegidos, en palabras sencillas</translation>
+    </message>
+    <message>
+        <source>What the chosen parameters guarantee, under which assumption, and the paper that proves it</source>
+        <translation>Lo que garantizan los parámetros elegidos, con qué supuesto, y el artículo que lo demuestra</translation>
+    </message>
+    <message>
+        <source>In plain words</source>
+        <translation>En palabras sencillas</translation>
+    </message>
+    <message>
+        <source>The plan could not be made; see the log.</source>
+        <translation>No se ha podido hacer el plan; consulte el registro.</translation>
+    </message>
+    <message>
+        <source>Planning the release</source>
+        <translation>Planificando la publicación</translation>
+    </message>
+    <message>
+        <source>Checking what this file allows…</source>
+        <translation>Comprobando lo que permite este archivo…</translation>
+    </message>
+    <message>
+        <source>Next is disabled: {problem}</source>
+        <translation>Siguiente está desactivado: {problem}</translation>
+    </message>
+    <message>
+        <source>Nearest settings that work:</source>
+        <translation>Ajustes más cercanos que funcionan:</translation>
+    </message>
+    <message>
+        <source>Only one class: {reason}</source>
+        <translation>Una sola clase: {reason}</translation>
+    </message>
+    <message>
+        <source>Why the groups will be larger than k: {reason}</source>
+        <translation>Por qué los grupos serán mayores que k: {reason}</translation>
+    </message>
+    <message>
+        <source>t = {t} (ε = {epsilon}) and k = {k} can be met.</source>
+        <translation>Se pueden cumplir t = {t} (ε = {epsilon}) y k = {k}.</translation>
+    </message>
+    <message>
+        <source>Every group will hold at least k = {k} records.</source>
+        <translation>Cada grupo tendrá al menos k = {k} registros.</translation>
+    </message>
+    <message>
+        <source>The confidential values fall into {b} buckets (the smallest, {label}, holds {count} records).</source>
+        <translation>Los valores confidenciales se reparten en {b} tramos (el más pequeño, {label}, tiene {count} registros).</translation>
+    </message>
+    <message>
+        <source>{column}: randomized response; each value is kept with probability {keep}, otherwise replaced at random.</source>
+        <translation>{column}: respuesta aleatorizada; cada valor se conserva con probabilidad {keep} y, si no, se sustituye al azar.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon}, about ±{error} per value on average.</source>
+        <translation>{column}: ruido de Laplace para ε = {epsilon}, de unos ±{error} por valor en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon}; the bounds are estimated privately when the release is made, so the error is known only then.</source>
+        <translation>{column}: ruido de Laplace para ε = {epsilon}; los límites se estiman de forma privada al hacer la publicación, así que el error solo se conoce entonces.</translation>
+    </message>
+    <message>
+        <source>Use these settings: {changes}</source>
+        <translation>Usar estos ajustes: {changes}</translation>
+    </message>
+    <message>
+        <source>{field} from {old} to {new}</source>
+        <translation>{field} de {old} a {new}</translation>
+    </message>
+    <message>
+        <source>Changed: {changes}.</source>
+        <translation>Cambiado: {changes}.</translation>
+    </message>
+    <message>
+        <source>The settings already were these.</source>
+        <translation>Los ajustes ya eran esos.</translation>
+    </message>
+</context>
+<context>
+    <name>Progress</name>
+    <message>
+        <source>Writing the report</source>
+        <translation>Escribiendo el informe</translation>
+    </message>
+    <message>
+        <source>Drawing the previews</source>
+        <translation>Dibujando las vistas previas</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Hecho</translation>
+    </message>
+    <message>
+        <source>Looking at the columns</source>
+        <extracomment>(type guesses, role suggestions) of every column</extracomment>
+        <translation>Examinando las columnas</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Leído</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop the running task; nothing is written (Esc)</source>
+        <translation>Detener la tarea en curso; no se escribe nada (Esc)</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Cancelando…</translation>
+    </message>
+</context>
+<context>
+    <name>Project</name>
+    <message>
+        <source>tclose project (*.json)</source>
+        <translation>Proyecto de tclose (*.json)</translation>
+    </message>
+    <message>
+        <source>Open a data file before saving a project.</source>
+        <translation>Abra un archivo de datos antes de guardar un proyecto.</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>Guardar proyecto</translation>
+    </message>
+    <message>
+        <source>Replace it anyway?</source>
+        <translation>¿Reemplazarlo de todos modos?</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Abrir proyecto</translation>
+    </message>
+    <message>
+        <source>Input file changed</source>
+        <translation>El archivo de entrada ha cambiado</translation>
+    </message>
+    <message>
+        <source>Use the changed file anyway?</source>
+        <translation>¿Usar de todos modos el archivo modificado?</translation>
+    </message>
+    <message>
+        <source>Input file not found</source>
+        <translation>No se encuentra el archivo de entrada</translation>
+    </message>
+    <message>
+        <source>Locate the file now?</source>
+        <translation>¿Buscar el archivo ahora?</translation>
+    </message>
+    <message>
+        <source>Locate {name}</source>
+        <translation>Buscar {name}</translation>
+    </message>
+</context>
+<context>
+    <name>Roles</name>
+    <message>
+        <source>not released</source>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <translation>no publicada</translation>
+    </message>
+    <message>
+        <source>identifier</source>
+        <translation>identificador</translation>
+    </message>
+    <message>
+        <source>quasi-identifier</source>
+        <translation>cuasi-identificador</translation>
+    </message>
+    <message>
+        <source>confidential</source>
+        <translation>confidencial</translation>
+    </message>
+    <message>
+        <source>other (released unchanged)</source>
+        <translation>otra (publicada sin cambios)</translation>
+    </message>
+    <message>
+        <source>Left out of the release (the safe default for a column you do not need).</source>
+        <translation>Se deja fuera de la publicación (la opción segura para una columna que no necesita).</translation>
+    </message>
+    <message>
+        <source>Names a person directly (name, ID number, e-mail); never released.</source>
+        <translation>Identifica directamente a una persona (nombre, número de identificación, correo electrónico); nunca se publica.</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier: not an identifier by itself, but an intruder may know it and link it to a person (age, sex, region). Released only after grouping records into classes of at least k.</source>
+        <translation>Cuasi-identificador: no identifica por sí solo, pero un intruso puede conocerlo y vincularlo a una persona (edad, sexo, región). Solo se publica tras agrupar los registros en clases de al menos k.</translation>
+    </message>
+    <message>
+        <source>The sensitive value to protect (income, diagnosis); released only in protected form.</source>
+        <translation>El valor sensible que hay que proteger (ingresos, diagnóstico); solo se publica en forma protegida.</translation>
+    </message>
+    <message>
+        <source>Released exactly as it is; only for columns that cannot identify anyone.</source>
+        <translation>Se publica tal cual; solo para columnas que no pueden identificar a nadie.</translation>
+    </message>
+    <message>
+        <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <translation>{distinct} de {n} valores son distintos ({share}) y el nombre es de identificador: probablemente es un identificador.</translation>
+    </message>
+</context>
+<context>
+    <name>RolesModel</name>
+    <message>
+        <source>Column</source>
+        <translation>Columna</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rol</translation>
+    </message>
+    <message>
+        <source>Missing-value codes</source>
+        <translation>Códigos de valor perdido</translation>
+    </message>
+    <message>
+        <source>Distinct</source>
+        <translation>Distintos</translation>
+    </message>
+    <message>
+        <source>Why / note</source>
+        <translation>Motivo / nota</translation>
+    </message>
+    <message>
+        <source>The column&apos;s name in the file</source>
+        <translation>El nombre de la columna en el archivo</translation>
+    </message>
+    <message>
+        <source>How values compare: numeric, ordinal (ordered categories), nominal (categories), date</source>
+        <translation>Cómo se comparan los valores: numérico, ordinal (categorías ordenadas), nominal (categorías), fecha</translation>
+    </message>
+    <message>
+        <source>What the column is for; only quasi-identifiers, confidential and &apos;other&apos; are released</source>
+        <translation>Para qué sirve la columna; solo se publican los cuasi-identificadores, las confidenciales y las «otras»</translation>
+    </message>
+    <message>
+        <source>Values that mean &apos;missing&apos; in this column, separated by commas (e.g. -1, 99, N/A)</source>
+        <translation>Valores que significan «perdido» en esta columna, separados por comas (p. ej. -1, 99, N/A)</translation>
+    </message>
+    <message>
+        <source>How many different values the column has</source>
+        <translation>Cuántos valores distintos tiene la columna</translation>
+    </message>
+    <message>
+        <source>Why a role or type was suggested</source>
+        <translation>Por qué se ha sugerido un rol o un tipo</translation>
+    </message>
+    <message>
+        <source>numeric</source>
+        <translation>numérico</translation>
+    </message>
+    <message>
+        <source>ordinal</source>
+        <translation>ordinal</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>nominal</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>fecha</translation>
+    </message>
+    <message>
+        <source>numbers; compared by size</source>
+        <translation>números; se comparan por su magnitud</translation>
+    </message>
+    <message>
+        <source>ordered categories (e.g. education level); compared by rank</source>
+        <translation>categorías ordenadas (p. ej. nivel de estudios); se comparan por su rango</translation>
+    </message>
+    <message>
+        <source>unordered categories (e.g. region); equal or not</source>
+        <translation>categorías sin orden (p. ej. región); iguales o no</translation>
+    </message>
+    <message>
+        <source>dates; compared as numbers of days</source>
+        <translation>fechas; se comparan como número de días</translation>
+    </message>
+</context>
+<context>
+    <name>Session</name>
+    <message>
+        <source>Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part}).</source>
+        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role</extracomment>
+        <translation>Escriba los límites como COLUMNA=MÍN:MÁX, p. ej. ingresos=0:250000 ({part}).</translation>
+    </message>
+    <message>
+        <source>{column}: the lower bound must be below the upper one.</source>
+        <translation>{column}: el límite inferior debe ser menor que el superior.</translation>
+    </message>
+    <message>
+        <source>Open a file first.</source>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <translation>Abra primero un archivo.</translation>
+    </message>
+    <message>
+        <source>Tag at least one column as quasi-identifier.</source>
+        <translation>Asigne el rol de cuasi-identificador al menos a una columna.</translation>
+    </message>
+    <message>
+        <source>Tag at least one column as confidential.</source>
+        <translation>Asigne el rol de confidencial al menos a una columna.</translation>
+    </message>
+    <message>
+        <source>The project names columns the file lacks: {names}.</source>
+        <translation>El proyecto menciona columnas que el archivo no tiene: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Preferencias</translation>
+    </message>
+    <message>
+        <source>Automatic (the system&apos;s language)</source>
+        <translation>Automático (el idioma del sistema)</translation>
+    </message>
+    <message>
+        <source>The language of the app; messages from the engine stay in English</source>
+        <translation>El idioma de la aplicación; los mensajes del motor se quedan en inglés</translation>
+    </message>
+    <message>
+        <source>Automatic (as the system)</source>
+        <translation>Automático (como el sistema)</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Claro</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Oscuro</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Idioma:</translation>
+    </message>
+    <message>
+        <source>&amp;Colours:</source>
+        <translation>&amp;Colores:</translation>
+    </message>
+    <message>
+        <source>Changes take effect the next time tclose starts.</source>
+        <translation>Los cambios se aplican la próxima vez que se inicie tclose.</translation>
+    </message>
+</context>
+<context>
+    <name>SweepDialog</name>
+    <message>
+        <source>feasible</source>
+        <translation>factible</translation>
+    </message>
+    <message>
+        <source>QI loss</source>
+        <translation>pérdida en cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>confidential loss</source>
+        <translation>pérdida en confidenciales</translation>
+    </message>
+    <message>
+        <source>achieved t</source>
+        <translation>t alcanzado</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>clases</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>nota</translation>
+    </message>
+    <message>
+        <source>{what}: type numbers separated by commas, e.g. 2, 3, 5.</source>
+        <translation>{what}: escriba números separados por comas, p. ej. 2, 3, 5.</translation>
+    </message>
+    <message>
+        <source>{what}: type at least one number.</source>
+        <translation>{what}: escriba al menos un número.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>sí</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <source>Privacy–utility sweep</source>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <translation>Barrido privacidad–utilidad</translation>
+    </message>
+    <message>
+        <source>The {symbol} values to try, separated by commas</source>
+        <translation>Los valores de {symbol} que se van a probar, separados por comas</translation>
+    </message>
+    <message>
+        <source>The k values to try (one curve each), separated by commas</source>
+        <translation>Los valores de k que se van a probar (una curva cada uno), separados por comas</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>Ejecutar el barrido</translation>
+    </message>
+    <message>
+        <source>{symbol} values:</source>
+        <translation>Valores de {symbol}:</translation>
+    </message>
+    <message>
+        <source>k values:</source>
+        <translation>Valores de k:</translation>
+    </message>
+    <message>
+        <source>Every point is a full anonymization run, so a large grid on a large file takes a while. Lower curves lose less information; points further left protect more. Click a point in the plot or a row in the table, then “Use this point”.</source>
+        <translation>Cada punto es una anonimización completa, así que una cuadrícula grande sobre un archivo grande tarda un rato. Las curvas más bajas pierden menos información; los puntos más a la izquierda protegen más. Haga clic en un punto del gráfico o en una fila de la tabla y luego en «Usar este punto».</translation>
+    </message>
+    <message>
+        <source>Run the sweep to see the curves.</source>
+        <translation>Ejecute el barrido para ver las curvas.</translation>
+    </message>
+    <message>
+        <source>Use this point</source>
+        <translation>Usar este punto</translation>
+    </message>
+    <message>
+        <source>{symbol} values</source>
+        <translation>valores de {symbol}</translation>
+    </message>
+    <message>
+        <source>k values</source>
+        <translation>valores de k</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Barrido</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled.</source>
+        <translation>Barrido cancelado.</translation>
+    </message>
+    <message>
+        <source>{points} points, {bad} infeasible (crosses on the axis).</source>
+        <translation>{points} puntos, {bad} no factibles (cruces sobre el eje).</translation>
+    </message>
+    <message>
+        <source>{points} points, all feasible.</source>
+        <translation>{points} puntos, todos factibles.</translation>
+    </message>
+    <message>
+        <source>a point with more privacy loses less</source>
+        <translation>un punto con más privacidad pierde menos</translation>
+    </message>
+    <message>
+        <source>Chosen: {symbol} = {value}, k = {k} (loss {loss}).</source>
+        <translation>Elegido: {symbol} = {value}, k = {k} (pérdida {loss}).</translation>
+    </message>
+    <message>
+        <source>Infeasible: {message}</source>
+        <translation>No factible: {message}</translation>
+    </message>
+</context>
+<context>
+    <name>TagPage</name>
+    <message>
+        <source>2. Tag the columns</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>2. Asignar roles a las columnas</translation>
+    </message>
+    <message>
+        <source>Give every column a role. A quasi-identifier is a column an intruder may already know about a person (age, sex, region); a confidential column is the sensitive value to protect. Columns left &apos;not released&apos; are dropped.</source>
+        <translation>Asigne un rol a cada columna. Un cuasi-identificador es una columna que un intruso puede conocer ya sobre una persona (edad, sexo, región); una columna confidencial es el valor sensible que hay que proteger. Las columnas marcadas como «no publicada» se descartan.</translation>
+    </message>
+    <message>
+        <source>Click a Type, Role or Missing-value cell (or press F2) to change it; the arrow keys move between cells, Tab leaves the table.</source>
+        <translation>Haga clic en una celda de Tipo, Rol o Códigos de valor perdido (o pulse F2) para cambiarla; las flechas se mueven entre celdas y el tabulador sale de la tabla.</translation>
+    </message>
+    <message>
+        <source>e.g. -1, 99, N/A, unknown</source>
+        <translation>p. ej. -1, 99, N/A, desconocido</translation>
+    </message>
+    <message>
+        <source>Codes that mean &apos;missing&apos; in every column, separated by commas; cells holding them are treated as missing values</source>
+        <translation>Códigos que significan «perdido» en todas las columnas, separados por comas; las celdas que los contienen se tratan como valores perdidos</translation>
+    </message>
+    <message>
+        <source>Missing-value codes (all columns):</source>
+        <translation>Códigos de valor perdido (todas las columnas):</translation>
+    </message>
+    <message>
+        <source>and {n} more</source>
+        <translation>y {n} más</translation>
+    </message>
+    <message>
+        <source>Next is disabled: {problem}</source>
+        <translation>Siguiente está desactivado: {problem}</translation>
+    </message>
+    <message>
+        <source>quasi-identifiers</source>
+        <translation>cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>confidential</source>
+        <translation>confidenciales</translation>
+    </message>
+    <message>
+        <source>identifiers (dropped)</source>
+        <translation>identificadores (descartados)</translation>
+    </message>
+    <message>
+        <source>released unchanged</source>
+        <translation>publicadas sin cambios</translation>
+    </message>
+    <message>
+        <source>No column tagged yet.</source>
+        <translation>Todavía no hay ninguna columna con rol.</translation>
+    </message>
+    <message>
+        <source>{names}: nearly every value is different, as in an identifier. As a quasi-identifier such a column singles people out and the groups must blur it almost entirely; if it names a person, tag it identifier.</source>
+        <translation>{names}: casi todos los valores son distintos, como en un identificador. Como cuasi-identificador, una columna así singulariza a las personas y los grupos tienen que difuminarla casi por completo; si identifica a una persona, asígnele el rol de identificador.</translation>
+    </message>
+</context>
+<context>
+    <name>TcloseWizard</name>
+    <message>
+        <source>&amp;Close</source>
+        <extracomment>the user guide&apos;s section of each page (the slug of its heading in docs/user-guide.md) files opened as a tclose project rather than as data</extracomment>
+        <translation>&amp;Cerrar</translation>
+    </message>
+    <message>
+        <source>Go to the next step (Alt+N)</source>
+        <translation>Ir al paso siguiente (Alt+N)</translation>
+    </message>
+    <message>
+        <source>Go back one step (Alt+B)</source>
+        <translation>Volver al paso anterior (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>words</name>
+    <message>
+        <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
+        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <translation>Con este nivel, la publicación sería un único grupo con las {n} personas: cada cuasi-identificador se sustituiría por un mismo valor para todos.</translation>
+    </message>
+    <message>
+        <source>Each group of at least {k} people looks like the whole file in its {columns} mix, within a factor {t}.</source>
+        <translation>Cada grupo de al menos {k} personas se parece al archivo completo en su distribución de {columns}, con un factor de {t} como máximo.</translation>
+    </message>
+    <message>
+        <source>So learning which group someone is in tells little more about their {columns} than the whole file already does, and nobody can be singled out by {qis}.</source>
+        <translation>Así, saber en qué grupo está alguien dice poco más sobre su {columns} de lo que ya dice el archivo completo, y nadie puede ser singularizado por {qis}.</translation>
+    </message>
+    <message>
+        <source>Every combination of {qis} that is released is shared by at least {k} people, so nobody can be singled out by them.</source>
+        <translation>Cada combinación publicada de {qis} la comparten al menos {k} personas, así que nadie puede ser singularizado por ellas.</translation>
+    </message>
+    <message>
+        <source>The groups will hold at least {smallest} people, not {k}.</source>
+        <translation>Los grupos tendrán al menos {smallest} personas, no {k}.</translation>
+    </message>
+    <message>
+        <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
+        <translation>Que una persona cualquiera esté o no en el archivo cambia la probabilidad de cualquier valor publicado de {columns} como mucho en un factor {factor} (ε = {epsilon}).</translation>
+    </message>
+    <message>
+        <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
+        <translation>{column}: cada respuesta se conserva con probabilidad {keep} y, si no, se sustituye por una categoría elegida al azar.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise; its lowest and highest possible values are estimated privately from the data first.</source>
+        <translation>{column}: cada valor recibe ruido aleatorio; antes, sus valores mínimo y máximo posibles se estiman de forma privada a partir de los datos.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise, about ±{error} on average, and stays between the public limits {low} and {high}.</source>
+        <translation>{column}: cada valor recibe ruido aleatorio, de unos ±{error} en promedio, y se mantiene entre los límites públicos {low} y {high}.</translation>
+    </message>
+    <message>
+        <source>The release is one single group of all {n} people: every quasi-identifier holds one value for everybody.</source>
+        <translation>La publicación es un único grupo con las {n} personas: cada cuasi-identificador tiene un mismo valor para todos.</translation>
+    </message>
+    <message>
+        <source>The {groups} groups hold at least {k} people each, and each looks like the whole file in its {columns} mix within a factor {t} (asked: {asked}).</source>
+        <translation>Los {groups} grupos tienen al menos {k} personas cada uno, y cada uno se parece al archivo completo en su distribución de {columns} con un factor de {t} como máximo (pedido: {asked}).</translation>
+    </message>
+    <message>
+        <source>The {groups} groups hold at least {k} people each.</source>
+        <translation>Los {groups} grupos tienen al menos {k} personas cada uno.</translation>
+    </message>
+    <message>
+        <source>{column}: {share} of the answers were changed at random.</source>
+        <translation>{column}: el {share} de las respuestas se ha cambiado al azar.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average.</source>
+        <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio.</translation>
+    </message>
+</context>
+</TS>

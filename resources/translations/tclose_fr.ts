@@ -1,0 +1,1624 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr_FR">
+<context>
+    <name>BucketSpin</name>
+    <message>
+        <source>automatic</source>
+        <translation>automatique</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
+    </message>
+</context>
+<context>
+    <name>DataFrameModel</name>
+    <message>
+        <source>(missing)</source>
+        <translation>(manquant)</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>Something went wrong inside tclose; this is a bug, not your mistake.</source>
+        <translation>Une erreur s&apos;est produite dans tclose&#xa0;; c&apos;est un défaut du programme, pas une erreur de votre part.</translation>
+    </message>
+    <message>
+        <source>The details were written to {path}. The app keeps working.</source>
+        <translation>Les détails ont été enregistrés dans {path}. L&apos;application continue de fonctionner.</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPage</name>
+    <message>
+        <source>5. Export</source>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <translation>5. Exporter</translation>
+    </message>
+    <message>
+        <source>Write the release. Only the protected table is written, with a description of how it was made; the original file is never changed.</source>
+        <translation>Enregistrez la publication. Seule la table protégée est écrite, avec une description de la façon dont elle a été produite&#xa0;; le fichier d&apos;origine n&apos;est jamais modifié.</translation>
+    </message>
+    <message>
+        <source>Excel workbook (.xlsx)</source>
+        <translation>Classeur Excel (.xlsx)</translation>
+    </message>
+    <message>
+        <source>CSV text (.csv)</source>
+        <translation>Texte CSV (.csv)</translation>
+    </message>
+    <message>
+        <source>Excel keeps the description on a second sheet; CSV in a JSON file beside it</source>
+        <translation>Excel garde la description dans une deuxième feuille&#xa0;; CSV, dans un fichier JSON à côté</translation>
+    </message>
+    <message>
+        <source>comma ,</source>
+        <translation>virgule ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>point-virgule&#xa0;;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulation</translation>
+    </message>
+    <message>
+        <source>The character between values in the CSV file</source>
+        <translation>Le caractère entre les valeurs du fichier CSV</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <translation>point .</translation>
+    </message>
+    <message>
+        <source>The decimal mark of numbers in the CSV file</source>
+        <translation>Le séparateur décimal des nombres du fichier CSV</translation>
+    </message>
+    <message>
+        <source>Mark the file as UTF-8 so that Excel shows accents right</source>
+        <translation>Marquer le fichier comme UTF-8 pour qu&apos;Excel affiche bien les accents</translation>
+    </message>
+    <message>
+        <source>Starts the CSV with a byte-order mark; some older tools dislike it</source>
+        <translation>Fait commencer le CSV par une marque d&apos;ordre des octets (BOM)&#xa0;; certains outils anciens ne l&apos;acceptent pas</translation>
+    </message>
+    <message>
+        <source>Also write the release report (HTML) beside it</source>
+        <translation>Écrire aussi le rapport de la publication (HTML) à côté</translation>
+    </message>
+    <message>
+        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
+        <translation>Une page autonome pour le comité du secret statistique&#xa0;: paramètres, garanties et leurs hypothèses, tranches, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information</translation>
+    </message>
+    <message>
+        <source>Where the release is written; Enter exports</source>
+        <translation>Où la publication est enregistrée&#xa0;; Entrée lance l&apos;export</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Parcourir…</translation>
+    </message>
+    <message>
+        <source>Choose the file to write</source>
+        <translation>Choisissez le fichier à écrire</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exporter</translation>
+    </message>
+    <message>
+        <source>Write the release now</source>
+        <translation>Écrire la publication maintenant</translation>
+    </message>
+    <message>
+        <source>Release file</source>
+        <translation>Fichier publié</translation>
+    </message>
+    <message>
+        <source>File type:</source>
+        <translation>Type de fichier&#xa0;:</translation>
+    </message>
+    <message>
+        <source>CSV separator:</source>
+        <translation>Séparateur CSV&#xa0;:</translation>
+    </message>
+    <message>
+        <source>CSV decimal mark:</source>
+        <translation>Séparateur décimal CSV&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Save as:</source>
+        <translation>Enregistrer sous&#xa0;:</translation>
+    </message>
+    <message>
+        <source>The release has {rows} rows and {columns} columns: {names}. Rows are shuffled; identifiers and untagged columns are left out.</source>
+        <translation>La publication compte {rows} lignes et {columns} colonnes&#xa0;: {names}. Les lignes sont mélangées&#xa0;; les identifiants et les colonnes sans rôle sont exclus.</translation>
+    </message>
+    <message>
+        <source>Choose where to save the release.</source>
+        <translation>Choisissez où enregistrer la publication.</translation>
+    </message>
+    <message>
+        <source>The file name must end in .xlsx or .csv.</source>
+        <translation>Le nom du fichier doit se terminer par .xlsx ou .csv.</translation>
+    </message>
+    <message>
+        <source>&amp;Replace…</source>
+        <translation>&amp;Remplacer…</translation>
+    </message>
+    <message>
+        <source>&amp;Replace the existing file</source>
+        <translation>&amp;Remplacer le fichier existant</translation>
+    </message>
+    <message>
+        <source>Save the release</source>
+        <translation>Enregistrer la publication</translation>
+    </message>
+    <message>
+        <source>With a decimal comma, choose &apos;;&apos; or tab as the separator.</source>
+        <translation>Avec une virgule décimale, choisissez &apos;;&apos; ou la tabulation comme séparateur.</translation>
+    </message>
+    <message>
+        <source>Writing {name}…</source>
+        <translation>Écriture de {name}…</translation>
+    </message>
+    <message>
+        <source>Writing {name}</source>
+        <translation>Écriture de {name}</translation>
+    </message>
+    <message>
+        <source>Replace a file?</source>
+        <translation>Remplacer un fichier&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Replace it anyway?</source>
+        <translation>Le remplacer quand même&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Written:</source>
+        <translation>Écrit&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Open the folder</source>
+        <translation>Ouvrir le dossier</translation>
+    </message>
+    <message>
+        <source>Nothing was written.</source>
+        <translation>Rien n&apos;a été écrit.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exporter</translation>
+    </message>
+    <message>
+        <source>Export cancelled; nothing was written.</source>
+        <translation>Export annulé&#xa0;; rien n&apos;a été écrit.</translation>
+    </message>
+</context>
+<context>
+    <name>GuideWindow</name>
+    <message>
+        <source>tclose user guide</source>
+        <extracomment>the section to keep at the top while the pictures are fitted to the window (until the user scrolls)</extracomment>
+        <translation>Guide de l&apos;utilisateur de tclose</translation>
+    </message>
+</context>
+<context>
+    <name>HelpButton</name>
+    <message>
+        <source>Open the user guide at this step (F1)</source>
+        <translation>Ouvrir le guide de l&apos;utilisateur à cette étape (F1)</translation>
+    </message>
+    <message>
+        <source>Help for this step</source>
+        <translation>Aide pour cette étape</translation>
+    </message>
+</context>
+<context>
+    <name>ImportPage</name>
+    <message>
+        <source>1. Import</source>
+        <extracomment>what the reader takes for each choice (None: detect) widest a column of the preview starts (pixels); the user can widen it</extracomment>
+        <translation>1. Importer</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
+        <translation>Ouvrez le tableur qui contient une ligne par personne (CSV, Excel, SPSS, Stata, SAS). Vous pouvez aussi déposer un fichier sur cette fenêtre.</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>&amp;Ouvrir un fichier…</translation>
+    </message>
+    <message>
+        <source>Choose a CSV or Excel file to anonymize (Ctrl+O)</source>
+        <translation>Choisissez un fichier CSV ou Excel à anonymiser (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample</source>
+        <translation>Ouvrir l&apos;é&amp;chantillon</translation>
+    </message>
+    <message>
+        <source>Open a small made-up survey (400 people) to try tclose without your own data</source>
+        <translation>Ouvrir une petite enquête fictive (400 personnes) pour essayer tclose sans vos propres données</translation>
+    </message>
+    <message>
+        <source>Recently opened files; press Enter or double-click to open one</source>
+        <translation>Fichiers ouverts récemment&#xa0;; appuyez sur Entrée ou double-cliquez pour en ouvrir un</translation>
+    </message>
+    <message>
+        <source>The worksheet of the workbook to read</source>
+        <translation>La feuille du classeur à lire</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automatique</translation>
+    </message>
+    <message>
+        <source>comma ,</source>
+        <translation>virgule ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>point-virgule&#xa0;;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulation</translation>
+    </message>
+    <message>
+        <source>bar |</source>
+        <translation>barre |</translation>
+    </message>
+    <message>
+        <source>The character between values in a text file</source>
+        <translation>Le caractère entre les valeurs d&apos;un fichier texte</translation>
+    </message>
+    <message>
+        <source>How the text file&apos;s characters are stored</source>
+        <translation>Comment les caractères du fichier texte sont codés</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <translation>point .</translation>
+    </message>
+    <message>
+        <source>The decimal mark of numbers in a text file, or of numbers stored as text in a workbook (3.549,40)</source>
+        <translation>Le séparateur décimal des nombres d&apos;un fichier texte, ou des nombres stockés comme texte dans un classeur (3.549,40)</translation>
+    </message>
+    <message>
+        <source>The row that holds the column names (1 = first row); rows above it are titles</source>
+        <translation>La ligne qui contient les noms des colonnes (1 = première ligne)&#xa0;; les lignes au-dessus sont des titres</translation>
+    </message>
+    <message>
+        <source>&amp;Read again</source>
+        <translation>&amp;Relire</translation>
+    </message>
+    <message>
+        <source>Read the file again with the options chosen here</source>
+        <translation>Relire le fichier avec les options choisies ici</translation>
+    </message>
+    <message>
+        <source>No file open yet; Next is enabled once a table has been read.</source>
+        <translation>Aucun fichier ouvert pour l&apos;instant&#xa0;; Suivant s&apos;active dès qu&apos;une table a été lue.</translation>
+    </message>
+    <message>
+        <source>All rows can be scrolled; only the visible ones are formatted.</source>
+        <translation>Toutes les lignes peuvent défiler&#xa0;; seules les lignes visibles sont mises en forme.</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>Fichiers récents</translation>
+    </message>
+    <message>
+        <source>How the file is read</source>
+        <translation>Comment le fichier est lu</translation>
+    </message>
+    <message>
+        <source>Sheet:</source>
+        <translation>Feuille&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Separator:</source>
+        <translation>Séparateur&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>Encodage&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Decimal mark:</source>
+        <translation>Séparateur décimal&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Header row:</source>
+        <translation>Ligne d&apos;en-tête&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Drop a CSV or Excel file here, click &lt;b&gt;Open file…&lt;/b&gt;,&lt;br&gt;or try tclose on the bundled sample with &lt;b&gt;Open the sample&lt;/b&gt;.</source>
+        <translation>Déposez ici un fichier CSV ou Excel, cliquez sur &lt;b&gt;Ouvrir un fichier…&lt;/b&gt;,&lt;br&gt;ou essayez tclose sur l&apos;échantillon fourni avec &lt;b&gt;Ouvrir l&apos;échantillon&lt;/b&gt;.</translation>
+    </message>
+    <message>
+        <source>Tables</source>
+        <translation>Tables</translation>
+    </message>
+    <message>
+        <source>All files</source>
+        <translation>Tous les fichiers</translation>
+    </message>
+    <message>
+        <source>Open a table</source>
+        <translation>Ouvrir une table</translation>
+    </message>
+    <message>
+        <source>Reading {name}…</source>
+        <translation>Lecture de {name}…</translation>
+    </message>
+    <message>
+        <source>Reading {name}</source>
+        <translation>Lecture de {name}</translation>
+    </message>
+    <message>
+        <source>Reading was cancelled.</source>
+        <translation>La lecture a été annulée.</translation>
+    </message>
+    <message>
+        <source>The file could not be read: {error}</source>
+        <translation>Le fichier n&apos;a pas pu être lu&#xa0;: {error}</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importer</translation>
+    </message>
+    <message>
+        <source>{setting} (detected)</source>
+        <translation>{setting} (détecté)</translation>
+    </message>
+    <message>
+        <source>format {format}</source>
+        <translation>format {format}</translation>
+    </message>
+    <message>
+        <source>sheet “{sheet}”</source>
+        <translation>feuille «&#xa0;{sheet}&#xa0;»</translation>
+    </message>
+    <message>
+        <source>separator {separator}</source>
+        <translation>séparateur {separator}</translation>
+    </message>
+    <message>
+        <source>encoding {encoding}</source>
+        <translation>encodage {encoding}</translation>
+    </message>
+    <message>
+        <source>decimal mark {mark}</source>
+        <translation>séparateur décimal {mark}</translation>
+    </message>
+    <message>
+        <source>header on row {row}</source>
+        <translation>en-tête à la ligne {row}</translation>
+    </message>
+    <message>
+        <source>{rows} rows × {columns} columns</source>
+        <translation>{rows} lignes × {columns} colonnes</translation>
+    </message>
+    <message>
+        <source>Columns renamed: {pairs}</source>
+        <translation>Colonnes renommées&#xa0;: {pairs}</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(aucun pour l&apos;instant)</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>tclose {version} — publish microdata safely</source>
+        <translation>tclose {version} — publier des microdonnées en toute sécurité</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fichier</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Ouvrir…</translation>
+    </message>
+    <message>
+        <source>Open a table to anonymize (Ctrl+O)</source>
+        <translation>Ouvrir une table à anonymiser (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;sample</source>
+        <translation>Ouvrir l&apos;é&amp;chantillon</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Ouvrir un fichier &amp;récent</translation>
+    </message>
+    <message>
+        <source>&amp;Save project…</source>
+        <translation>&amp;Enregistrer le projet…</translation>
+    </message>
+    <message>
+        <source>Save the file, tags and parameters so the release can be redone (tclose run)</source>
+        <translation>Enregistrer le fichier, les rôles et les paramètres pour pouvoir refaire la publication (tclose run)</translation>
+    </message>
+    <message>
+        <source>Open &amp;project…</source>
+        <translation>Ouvrir un &amp;projet…</translation>
+    </message>
+    <message>
+        <source>Open a saved project and its data file</source>
+        <translation>Ouvrir un projet enregistré et son fichier de données</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>&amp;Outils</translation>
+    </message>
+    <message>
+        <source>Privacy–utility &amp;sweep…</source>
+        <translation>&amp;Balayage confidentialité–utilité…</translation>
+    </message>
+    <message>
+        <source>Try a grid of privacy levels and k, compare the information lost, pick a point</source>
+        <translation>Essayer une grille de niveaux de confidentialité et de k, comparer l&apos;information perdue, choisir un point</translation>
+    </message>
+    <message>
+        <source>S&amp;ettings…</source>
+        <translation>&amp;Paramètres…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Aide</translation>
+    </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>&amp;Guide de l&apos;utilisateur</translation>
+    </message>
+    <message>
+        <source>The user guide, at the step you are on (F1)</source>
+        <translation>Le guide de l&apos;utilisateur, à l&apos;étape où vous êtes (F1)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;log folder</source>
+        <translation>Ouvrir le dossier du &amp;journal</translation>
+    </message>
+    <message>
+        <source>&amp;About tclose</source>
+        <translation>À &amp;propos de tclose</translation>
+    </message>
+    <message>
+        <source>User guide</source>
+        <translation>Guide de l&apos;utilisateur</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>Enregistrer le projet</translation>
+    </message>
+    <message>
+        <source>Nothing to save yet: {problem}</source>
+        <translation>Rien à enregistrer pour l&apos;instant&#xa0;: {problem}</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Ouvrir un projet</translation>
+    </message>
+    <message>
+        <source>Reading the project&apos;s data</source>
+        <translation>Lecture des données du projet</translation>
+    </message>
+    <message>
+        <source>Privacy–utility sweep</source>
+        <translation>Balayage confidentialité–utilité</translation>
+    </message>
+    <message>
+        <source>First: {problem}</source>
+        <translation>D&apos;abord&#xa0;: {problem}</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(aucun pour l&apos;instant)</translation>
+    </message>
+    <message>
+        <source>About tclose</source>
+        <translation>À propos de tclose</translation>
+    </message>
+    <message>
+        <source>Publish microdata with k-anonymity, t-closeness and ε-differential privacy for the confidential columns; every release is checked by an independent verifier before it can be written.</source>
+        <translation>Publiez des microdonnées avec k-anonymat, t-proximité et ε-confidentialité différentielle pour les colonnes confidentielles&#xa0;; chaque publication est contrôlée par un vérificateur indépendant avant de pouvoir être écrite.</translation>
+    </message>
+    <message>
+        <source>Log file: {path}</source>
+        <translation>Fichier journal&#xa0;: {path}</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewPage</name>
+    <message>
+        <source>one typical value per group</source>
+        <translation>une valeur type par groupe</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
+        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par une valeur type (la moyenne d&apos;un nombre, la catégorie la plus fréquente).</translation>
+    </message>
+    <message>
+        <source>the range of the group</source>
+        <translation>l&apos;intervalle du groupe</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
+        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par l&apos;intervalle qu&apos;elles couvrent, arrondi vers l&apos;extérieur à des nombres ronds publics.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s label</source>
+        <translation>le libellé de la tranche</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
+        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par le libellé de sa tranche, p. ex. «&#xa0;de 20 000 à 40 000&#xa0;»&#xa0;: exactement ce que la garantie protège.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s mean</source>
+        <translation>la moyenne de la tranche</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
+        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la moyenne de sa tranche sur l&apos;ensemble du fichier&#xa0;; les totaux et les moyennes restent exacts.</translation>
+    </message>
+    <message>
+        <source>the bucket&apos;s median</source>
+        <translation>la médiane de la tranche</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
+        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la médiane de sa tranche sur l&apos;ensemble du fichier.</translation>
+    </message>
+    <message>
+        <source>Confidential: each value is released as “{value}”.</source>
+        <translation>Confidentiel&#xa0;: chaque valeur est publiée sous la forme «&#xa0;{value}&#xa0;».</translation>
+    </message>
+    <message>
+        <source>4. Preview</source>
+        <translation>4. Aperçu</translation>
+    </message>
+    <message>
+        <source>The release is computed on your computer and checked by an independent verifier. Change k, the buckets or the release format and run again until the balance suits you.</source>
+        <translation>La publication est calculée sur votre ordinateur et contrôlée par un vérificateur indépendant. Modifiez k, les tranches ou le format de publication et relancez jusqu&apos;à obtenir l&apos;équilibre voulu.</translation>
+    </message>
+    <message>
+        <source>Smallest group size k</source>
+        <translation>Taille minimale des groupes k</translation>
+    </message>
+    <message>
+        <source>&amp;Run again</source>
+        <translation>&amp;Relancer</translation>
+    </message>
+    <message>
+        <source>Compute the release again with these settings</source>
+        <translation>Recalculer la publication avec ces réglages</translation>
+    </message>
+    <message>
+        <source>How the quasi-identifiers are released</source>
+        <translation>Comment les quasi-identifiants sont publiés</translation>
+    </message>
+    <message>
+        <source>How the confidential values are released</source>
+        <translation>Comment les valeurs confidentielles sont publiées</translation>
+    </message>
+    <message>
+        <source>&amp;k:</source>
+        <translation>&amp;k&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Buckets:</source>
+        <translation>&amp;Tranches&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Quasi-identifiers as:</source>
+        <translation>&amp;Quasi-identifiants sous forme de&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Confidential as:</source>
+        <translation>&amp;Confidentiels sous forme de&#xa0;:</translation>
+    </message>
+    <message>
+        <source>What the release achieves, as measured by the verifier</source>
+        <translation>Ce que la publication atteint, tel que mesuré par le vérificateur</translation>
+    </message>
+    <message>
+        <source>Details: guarantees and their sources</source>
+        <translation>Détails&#xa0;: garanties et leurs sources</translation>
+    </message>
+    <message>
+        <source>The bucket histogram appears here.</source>
+        <translation>L&apos;histogramme des tranches apparaît ici.</translation>
+    </message>
+    <message>
+        <source>The class sizes appear here.</source>
+        <translation>Les tailles des classes apparaissent ici.</translation>
+    </message>
+    <message>
+        <source>The closeness heat map appears here.</source>
+        <translation>La carte de chaleur de la proximité apparaît ici.</translation>
+    </message>
+    <message>
+        <source>Confidential buckets</source>
+        <translation>Tranches confidentielles</translation>
+    </message>
+    <message>
+        <source>The confidential values with the bucket boundaries</source>
+        <translation>Les valeurs confidentielles avec les limites des tranches</translation>
+    </message>
+    <message>
+        <source>Class sizes</source>
+        <translation>Tailles des classes</translation>
+    </message>
+    <message>
+        <source>How many records each group (equivalence class) holds</source>
+        <translation>Combien d&apos;enregistrements contient chaque groupe (classe d&apos;équivalence)</translation>
+    </message>
+    <message>
+        <source>Closeness</source>
+        <translation>Proximité</translation>
+    </message>
+    <message>
+        <source>Per class and bucket: its share in the class divided by its share overall</source>
+        <translation>Par classe et par tranche&#xa0;: sa part dans la classe divisée par sa part dans l&apos;ensemble</translation>
+    </message>
+    <message>
+        <source>The quasi-identifier to compare before and after recoding</source>
+        <translation>Le quasi-identifiant à comparer avant et après le recodage</translation>
+    </message>
+    <message>
+        <source>A quasi-identifier before and after.</source>
+        <translation>Un quasi-identifiant avant et après.</translation>
+    </message>
+    <message>
+        <source>Before / after</source>
+        <translation>Avant / après</translation>
+    </message>
+    <message>
+        <source>A quasi-identifier&apos;s distribution before and after recoding</source>
+        <translation>La distribution d&apos;un quasi-identifiant avant et après le recodage</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>Publié</translation>
+    </message>
+    <message>
+        <source>Original and released rows</source>
+        <translation>Lignes d&apos;origine et publiées</translation>
+    </message>
+    <message>
+        <source>The first {n} released rows (shuffled, as written), each beside the record it was made from</source>
+        <translation>Les {n} premières lignes publiées (mélangées, telles qu&apos;écrites), chacune à côté de l&apos;enregistrement dont elle provient</translation>
+    </message>
+    <message>
+        <source>Confidential: the values themselves, with random noise.</source>
+        <translation>Confidentiel&#xa0;: les valeurs elles-mêmes, avec un bruit aléatoire.</translation>
+    </message>
+    <message>
+        <source>The settings changed: press Run again to see the release.</source>
+        <translation>Les réglages ont changé&#xa0;: cliquez sur Relancer pour voir la publication.</translation>
+    </message>
+    <message>
+        <source>Computing the release…</source>
+        <translation>Calcul de la publication…</translation>
+    </message>
+    <message>
+        <source>What the release achieves (k, t, ε, information loss) appears here once it is computed.</source>
+        <translation>Ce que la publication atteint (k, t, ε, perte d&apos;information) apparaît ici une fois calculée.</translation>
+    </message>
+    <message>
+        <source>Anonymizing</source>
+        <translation>Anonymisation</translation>
+    </message>
+    <message>
+        <source>{message} Try: {tips}</source>
+        <translation>{message} Essayez&#xa0;: {tips}</translation>
+    </message>
+    <message>
+        <source>The run failed.</source>
+        <translation>Le calcul a échoué.</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>Aperçu</translation>
+    </message>
+    <message>
+        <source>Cancelled; press Run again to compute the release.</source>
+        <translation>Annulé&#xa0;; cliquez sur Relancer pour calculer la publication.</translation>
+    </message>
+    <message>
+        <source>Out of date: a new release is being computed…</source>
+        <translation>Périmé&#xa0;: une nouvelle publication est en cours de calcul…</translation>
+    </message>
+    <message>
+        <source>Out of date: these results are of other settings. Press Run again.</source>
+        <translation>Périmé&#xa0;: ces résultats correspondent à d&apos;autres réglages. Cliquez sur Relancer.</translation>
+    </message>
+    <message>
+        <source>Confidential values</source>
+        <translation>Valeurs confidentielles</translation>
+    </message>
+    <message>
+        <source>ε = {epsilon}, from t (Proposition 3)</source>
+        <translation>ε = {epsilon}, d&apos;après t (proposition 3)</translation>
+    </message>
+    <message>
+        <source>stochastically {t}-close (Proposition 1, smallest class)</source>
+        <translation>stochastiquement {t}-proche (proposition 1, plus petite classe)</translation>
+    </message>
+    <message>
+        <source>Please note</source>
+        <translation>À noter</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release)</source>
+        <translation>Risque de divulgation (original → publication)</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>Tranches</translation>
+    </message>
+    <message>
+        <source>Why the groups are larger than k:</source>
+        <translation>Pourquoi les groupes sont plus grands que k&#xa0;:</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>enregistrements</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>classes</translation>
+    </message>
+    <message>
+        <source>groups sharing their released QI values</source>
+        <translation>groupes partageant les valeurs publiées de leurs quasi-identifiants</translation>
+    </message>
+    <message>
+        <source>k achieved</source>
+        <translation>k atteint</translation>
+    </message>
+    <message>
+        <source>asked {k}</source>
+        <translation>demandé {k}</translation>
+    </message>
+    <message>
+        <source>t achieved</source>
+        <translation>t atteint</translation>
+    </message>
+    <message>
+        <source>asked {t}</source>
+        <translation>demandé {t}</translation>
+    </message>
+    <message>
+        <source>ε achieved</source>
+        <translation>ε atteint</translation>
+    </message>
+    <message>
+        <source>QI information loss</source>
+        <translation>perte d&apos;information sur les quasi-identifiants</translation>
+    </message>
+    <message>
+        <source>confidential loss</source>
+        <translation>perte sur les confidentiels</translation>
+    </message>
+    <message>
+        <source>{column}: values changed</source>
+        <translation>{column}&#xa0;: valeurs modifiées</translation>
+    </message>
+    <message>
+        <source>randomized response</source>
+        <translation>réponse randomisée</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>durée</translation>
+    </message>
+    <message>
+        <source>{name}: {value}</source>
+        <translation>{name}&#xa0;: {value}</translation>
+    </message>
+</context>
+<context>
+    <name>PrivacyPage</name>
+    <message>
+        <source>smallest group size k</source>
+        <translation>taille minimale des groupes k</translation>
+    </message>
+    <message>
+        <source>number of buckets</source>
+        <translation>nombre de tranches</translation>
+    </message>
+    <message>
+        <source>mechanism</source>
+        <translation>mécanisme</translation>
+    </message>
+    <message>
+        <source>share of ε for private bounds</source>
+        <translation>part de ε pour les bornes privées</translation>
+    </message>
+    <message>
+        <source>public bounds</source>
+        <translation>bornes publiques</translation>
+    </message>
+    <message>
+        <source>averaging in groups of k</source>
+        <translation>moyenne par groupes de k</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automatique</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>activé</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>désactivé</translation>
+    </message>
+    <message>
+        <source>3. Privacy level</source>
+        <translation>3. Niveau de confidentialité</translation>
+    </message>
+    <message>
+        <source>Choose how close each group&apos;s confidential values must stay to the whole file&apos;s (t, or ε of differential privacy) and the smallest group size k.</source>
+        <translation>Choisissez à quel point les valeurs confidentielles de chaque groupe doivent rester proches de celles du fichier entier (t, ou ε de confidentialité différentielle) et la taille minimale des groupes k.</translation>
+    </message>
+    <message>
+        <source>&amp;t (t-closeness)</source>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the widgets do not make valid parameters (&quot;&quot; when they do) plans the run off the GUI thread</extracomment>
+        <translation>&amp;t (t-proximité)</translation>
+    </message>
+    <message>
+        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
+        <translation>t ≥ 1&#xa0;: dans chaque groupe, la part de chaque tranche confidentielle peut valoir au plus t fois (et au moins 1/t de) sa part dans le fichier entier. Plus t est petit, plus la confidentialité est forte.</translation>
+    </message>
+    <message>
+        <source>&amp;ε (differential privacy)</source>
+        <translation>&amp;ε (confidentialité différentielle)</translation>
+    </message>
+    <message>
+        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
+        <translation>ε &gt; 0&#xa0;: le budget de confidentialité de la confidentialité différentielle&#xa0;; plus ε est petit, plus la confidentialité est forte. Avec des tranches, t = exp(ε/2).</translation>
+    </message>
+    <message>
+        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
+        <translation>k&#xa0;: chaque combinaison publiée de valeurs des quasi-identifiants est partagée par au moins k enregistrements&#xa0;; personne ne peut donc être isolé par eux.</translation>
+    </message>
+    <message>
+        <source>Bu&amp;ckets: t-closeness by grouping</source>
+        <translation>Tranc&amp;hes&#xa0;: t-proximité par regroupement</translation>
+    </message>
+    <message>
+        <source>N&amp;oise: ε-differential privacy</source>
+        <translation>B&amp;ruit&#xa0;: ε-confidentialité différentielle</translation>
+    </message>
+    <message>
+        <source>Average in groups of k before adding noise (less noise)</source>
+        <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
+    </message>
+    <message>
+        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
+        <translation>Microagrégation insensible&#xa0;: bruit d&apos;échelle Δ/(k·ε) au lieu de Δ/ε pour le même ε</translation>
+    </message>
+    <message>
+        <source>e.g. income=0:250000</source>
+        <translation>p. ex. revenu=0:250000</translation>
+    </message>
+    <message>
+        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, separated by commas), known without looking at the data (e.g. from the questionnaire). The noise is calibrated to them and released values are kept within them. The data&apos;s own minimum and maximum are never used: a column without public bounds needs them estimated privately (below).</source>
+        <translation>Bornes publiques inférieure et supérieure de chaque colonne confidentielle numérique (COLONNE=MIN:MAX, séparées par des virgules), connues sans regarder les données (p. ex. d&apos;après le questionnaire). Le bruit est calibré sur elles et les valeurs publiées y sont maintenues. Le minimum et le maximum des données elles-mêmes ne sont jamais utilisés&#xa0;: une colonne sans bornes publiques doit les faire estimer de façon privée (ci-dessous).</translation>
+    </message>
+    <message>
+        <source>Estimate missing bounds privately, using</source>
+        <translation>Estimer en privé les bornes manquantes, avec</translation>
+    </message>
+    <message>
+        <source>Number of &amp;buckets:</source>
+        <translation>Nombre de tra&amp;nches&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Details: guarantees, assumptions and sources</source>
+        <translation>Détails&#xa0;: garanties, hypothèses et sources</translation>
+    </message>
+    <message>
+        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
+        <translation>Pour une colonne confidentielle numérique sans bornes publiques&#xa0;: estimer ses bornes à partir des données avec la confidentialité différentielle, en dépensant cette part de son ε (le reste va au bruit)</translation>
+    </message>
+    <message>
+        <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
+        <translation>Les valeurs confidentielles sont regroupées en tranches et chaque groupe garde chaque tranche proche de sa part dans le fichier entier (t-proximité)</translation>
+    </message>
+    <message>
+        <source>Each confidential value is released with random noise (ε-differential privacy): Laplace noise on numbers, randomized response on categories</source>
+        <translation>Chaque valeur confidentielle est publiée avec un bruit aléatoire (ε-confidentialité différentielle)&#xa0;: bruit de Laplace sur les nombres, réponse randomisée sur les catégories</translation>
+    </message>
+    <message>
+        <source>exact guarantee, checked on the released file (default)</source>
+        <translation>garantie exacte, contrôlée sur le fichier publié (par défaut)</translation>
+    </message>
+    <message>
+        <source>Laplace on numbers, randomized response on categories</source>
+        <translation>Laplace sur les nombres, réponse randomisée sur les catégories</translation>
+    </message>
+    <message>
+        <source>empty = fresh randomness (recommended)</source>
+        <translation>vide = aléa neuf (recommandé)</translation>
+    </message>
+    <message>
+        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
+        <translation>Un nombre entier rend le calcul reproductible pour un audit&#xa0;; la publication n&apos;est alors confidentielle que si la graine reste secrète</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <source>Privacy level:</source>
+        <translation>Niveau de confidentialité&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Smallest group size &amp;k:</source>
+        <translation>Taille minimale des groupes &amp;k&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Mechanism:</source>
+        <translation>Mécanisme&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Public bounds:</source>
+        <translation>Bornes publiques&#xa0;:</translation>
+    </message>
+    <message>
+        <source>of ε</source>
+        <translation>de ε</translation>
+    </message>
+    <message>
+        <source>Random seed:</source>
+        <translation>Graine aléatoire&#xa0;:</translation>
+    </message>
+    <message>
+        <source>What this file allows</source>
+        <translation>Ce que permet ce fichier</translation>
+    </message>
+    <message>
+        <source>What k, t and ε mean</source>
+        <translation>Ce que signifient k, t et ε</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;k&lt;/b&gt;: records are grouped so that each released combination of quasi-identifier values (columns an intruder may already know, such as age or region) is shared by at least k people; nobody can be singled out by them.&lt;br&gt;&lt;br&gt;&lt;b&gt;t&lt;/b&gt;: the confidential values are grouped into buckets; inside every group each bucket&apos;s share stays between 1/t and t times its share in the whole file, so learning someone&apos;s group tells little about their confidential value.&lt;br&gt;&lt;br&gt;&lt;b&gt;ε&lt;/b&gt;: the same promise stated as differential privacy; smaller is more private.</source>
+        <translation>&lt;b&gt;k&lt;/b&gt;&#xa0;: les enregistrements sont regroupés de sorte que chaque combinaison publiée de valeurs des quasi-identifiants (des colonnes qu&apos;un intrus peut déjà connaître, comme l&apos;âge ou la région) soit partagée par au moins k personnes&#xa0;; personne ne peut être isolé par elles.&lt;br&gt;&lt;br&gt;&lt;b&gt;t&lt;/b&gt;&#xa0;: les valeurs confidentielles sont regroupées en tranches&#xa0;; dans chaque groupe, la part de chaque tranche reste entre 1/t et t fois sa part dans le fichier entier&#xa0;: connaître le groupe d&apos;une personne en dit donc peu sur sa valeur confidentielle.&lt;br&gt;&lt;br&gt;&lt;b&gt;ε&lt;/b&gt;&#xa0;: la même promesse exprimée en confidentialité différentielle&#xa0;; plus il est petit, plus la protection est forte.</translation>
+    </message>
+    <message>
+        <source>What the chosen parameters promise, in plain words</source>
+        <translation>Ce que promettent les paramètres choisis, en termes simples</translation>
+    </message>
+    <message>
+        <source>What the chosen parameters guarantee, under which assumption, and the paper that proves it</source>
+        <translation>Ce que garantissent les paramètres choisis, sous quelle hypothèse, et l&apos;article qui le démontre</translation>
+    </message>
+    <message>
+        <source>In plain words</source>
+        <translation>En termes simples</translation>
+    </message>
+    <message>
+        <source>The plan could not be made; see the log.</source>
+        <translation>Le plan n&apos;a pas pu être établi&#xa0;; consultez le journal.</translation>
+    </message>
+    <message>
+        <source>Planning the release</source>
+        <translation>Planification de la publication</translation>
+    </message>
+    <message>
+        <source>Checking what this file allows…</source>
+        <translation>Vérification de ce que permet ce fichier…</translation>
+    </message>
+    <message>
+        <source>Next is disabled: {problem}</source>
+        <translation>Suivant est désactivé&#xa0;: {problem}</translation>
+    </message>
+    <message>
+        <source>Nearest settings that work:</source>
+        <translation>Réglages les plus proches qui conviennent&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Only one class: {reason}</source>
+        <translation>Une seule classe&#xa0;: {reason}</translation>
+    </message>
+    <message>
+        <source>Why the groups will be larger than k: {reason}</source>
+        <translation>Pourquoi les groupes seront plus grands que k&#xa0;: {reason}</translation>
+    </message>
+    <message>
+        <source>t = {t} (ε = {epsilon}) and k = {k} can be met.</source>
+        <translation>t = {t} (ε = {epsilon}) et k = {k} peuvent être respectés.</translation>
+    </message>
+    <message>
+        <source>Every group will hold at least k = {k} records.</source>
+        <translation>Chaque groupe comptera au moins k = {k} enregistrements.</translation>
+    </message>
+    <message>
+        <source>The confidential values fall into {b} buckets (the smallest, {label}, holds {count} records).</source>
+        <translation>Les valeurs confidentielles se répartissent en {b} tranches (la plus petite, {label}, compte {count} enregistrements).</translation>
+    </message>
+    <message>
+        <source>{column}: randomized response; each value is kept with probability {keep}, otherwise replaced at random.</source>
+        <translation>{column}&#xa0;: réponse randomisée&#xa0;; chaque valeur est conservée avec une probabilité de {keep}, sinon remplacée au hasard.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon}, about ±{error} per value on average.</source>
+        <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon}, environ ±{error} par valeur en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon}; the bounds are estimated privately when the release is made, so the error is known only then.</source>
+        <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon}&#xa0;; les bornes sont estimées de façon privée lors de la publication, l&apos;erreur n&apos;est donc connue qu&apos;à ce moment-là.</translation>
+    </message>
+    <message>
+        <source>Use these settings: {changes}</source>
+        <translation>Utiliser ces réglages&#xa0;: {changes}</translation>
+    </message>
+    <message>
+        <source>{field} from {old} to {new}</source>
+        <translation>{field} de {old} à {new}</translation>
+    </message>
+    <message>
+        <source>Changed: {changes}.</source>
+        <translation>Modifié&#xa0;: {changes}.</translation>
+    </message>
+    <message>
+        <source>The settings already were these.</source>
+        <translation>Les réglages étaient déjà ceux-là.</translation>
+    </message>
+</context>
+<context>
+    <name>Progress</name>
+    <message>
+        <source>Writing the report</source>
+        <translation>Écriture du rapport</translation>
+    </message>
+    <message>
+        <source>Drawing the previews</source>
+        <translation>Tracé des aperçus</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Terminé</translation>
+    </message>
+    <message>
+        <source>Looking at the columns</source>
+        <extracomment>(type guesses, role suggestions) of every column</extracomment>
+        <translation>Examen des colonnes</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Lu</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Stop the running task; nothing is written (Esc)</source>
+        <translation>Arrêter la tâche en cours&#xa0;; rien n&apos;est écrit (Échap)</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Annulation…</translation>
+    </message>
+</context>
+<context>
+    <name>Project</name>
+    <message>
+        <source>tclose project (*.json)</source>
+        <translation>Projet tclose (*.json)</translation>
+    </message>
+    <message>
+        <source>Open a data file before saving a project.</source>
+        <translation>Ouvrez un fichier de données avant d&apos;enregistrer un projet.</translation>
+    </message>
+    <message>
+        <source>Save project</source>
+        <translation>Enregistrer le projet</translation>
+    </message>
+    <message>
+        <source>Replace it anyway?</source>
+        <translation>Le remplacer quand même&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Ouvrir un projet</translation>
+    </message>
+    <message>
+        <source>Input file changed</source>
+        <translation>Le fichier d&apos;entrée a changé</translation>
+    </message>
+    <message>
+        <source>Use the changed file anyway?</source>
+        <translation>Utiliser quand même le fichier modifié&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Input file not found</source>
+        <translation>Fichier d&apos;entrée introuvable</translation>
+    </message>
+    <message>
+        <source>Locate the file now?</source>
+        <translation>Localiser le fichier maintenant&#xa0;?</translation>
+    </message>
+    <message>
+        <source>Locate {name}</source>
+        <translation>Localiser {name}</translation>
+    </message>
+</context>
+<context>
+    <name>Roles</name>
+    <message>
+        <source>not released</source>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <translation>non publiée</translation>
+    </message>
+    <message>
+        <source>identifier</source>
+        <translation>identifiant</translation>
+    </message>
+    <message>
+        <source>quasi-identifier</source>
+        <translation>quasi-identifiant</translation>
+    </message>
+    <message>
+        <source>confidential</source>
+        <translation>confidentielle</translation>
+    </message>
+    <message>
+        <source>other (released unchanged)</source>
+        <translation>autre (publiée telle quelle)</translation>
+    </message>
+    <message>
+        <source>Left out of the release (the safe default for a column you do not need).</source>
+        <translation>Exclue de la publication (le choix sûr pour une colonne dont vous n&apos;avez pas besoin).</translation>
+    </message>
+    <message>
+        <source>Names a person directly (name, ID number, e-mail); never released.</source>
+        <translation>Désigne directement une personne (nom, numéro d&apos;identification, courriel)&#xa0;; jamais publiée.</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier: not an identifier by itself, but an intruder may know it and link it to a person (age, sex, region). Released only after grouping records into classes of at least k.</source>
+        <translation>Quasi-identifiant&#xa0;: n&apos;identifie pas à lui seul, mais un intrus peut le connaître et le relier à une personne (âge, sexe, région). Publié seulement après regroupement des enregistrements en classes d&apos;au moins k.</translation>
+    </message>
+    <message>
+        <source>The sensitive value to protect (income, diagnosis); released only in protected form.</source>
+        <translation>La valeur sensible à protéger (revenu, diagnostic)&#xa0;; publiée seulement sous forme protégée.</translation>
+    </message>
+    <message>
+        <source>Released exactly as it is; only for columns that cannot identify anyone.</source>
+        <translation>Publiée telle quelle&#xa0;; seulement pour les colonnes qui ne peuvent identifier personne.</translation>
+    </message>
+    <message>
+        <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <translation>{distinct} valeurs sur {n} sont distinctes ({share}) et le nom est celui d&apos;un identifiant&#xa0;: c&apos;est probablement un identifiant.</translation>
+    </message>
+</context>
+<context>
+    <name>RolesModel</name>
+    <message>
+        <source>Column</source>
+        <translation>Colonne</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rôle</translation>
+    </message>
+    <message>
+        <source>Missing-value codes</source>
+        <translation>Codes de valeur manquante</translation>
+    </message>
+    <message>
+        <source>Distinct</source>
+        <translation>Distinctes</translation>
+    </message>
+    <message>
+        <source>Why / note</source>
+        <translation>Raison / remarque</translation>
+    </message>
+    <message>
+        <source>The column&apos;s name in the file</source>
+        <translation>Le nom de la colonne dans le fichier</translation>
+    </message>
+    <message>
+        <source>How values compare: numeric, ordinal (ordered categories), nominal (categories), date</source>
+        <translation>Comment les valeurs se comparent&#xa0;: numérique, ordinal (catégories ordonnées), nominal (catégories), date</translation>
+    </message>
+    <message>
+        <source>What the column is for; only quasi-identifiers, confidential and &apos;other&apos; are released</source>
+        <translation>À quoi sert la colonne&#xa0;; seuls les quasi-identifiants, les confidentielles et les «&#xa0;autres&#xa0;» sont publiés</translation>
+    </message>
+    <message>
+        <source>Values that mean &apos;missing&apos; in this column, separated by commas (e.g. -1, 99, N/A)</source>
+        <translation>Valeurs qui signifient «&#xa0;manquant&#xa0;» dans cette colonne, séparées par des virgules (p. ex. -1, 99, N/A)</translation>
+    </message>
+    <message>
+        <source>How many different values the column has</source>
+        <translation>Combien de valeurs différentes la colonne contient</translation>
+    </message>
+    <message>
+        <source>Why a role or type was suggested</source>
+        <translation>Pourquoi un rôle ou un type a été suggéré</translation>
+    </message>
+    <message>
+        <source>numeric</source>
+        <translation>numérique</translation>
+    </message>
+    <message>
+        <source>ordinal</source>
+        <translation>ordinal</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>nominal</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>date</translation>
+    </message>
+    <message>
+        <source>numbers; compared by size</source>
+        <translation>nombres&#xa0;; comparés par leur grandeur</translation>
+    </message>
+    <message>
+        <source>ordered categories (e.g. education level); compared by rank</source>
+        <translation>catégories ordonnées (p. ex. niveau d&apos;études)&#xa0;; comparées par leur rang</translation>
+    </message>
+    <message>
+        <source>unordered categories (e.g. region); equal or not</source>
+        <translation>catégories sans ordre (p. ex. région)&#xa0;; égales ou non</translation>
+    </message>
+    <message>
+        <source>dates; compared as numbers of days</source>
+        <translation>dates&#xa0;; comparées en nombre de jours</translation>
+    </message>
+</context>
+<context>
+    <name>Session</name>
+    <message>
+        <source>Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part}).</source>
+        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role</extracomment>
+        <translation>Écrivez les bornes sous la forme COLONNE=MIN:MAX, p. ex. revenu=0:250000 ({part}).</translation>
+    </message>
+    <message>
+        <source>{column}: the lower bound must be below the upper one.</source>
+        <translation>{column}&#xa0;: la borne inférieure doit être plus petite que la borne supérieure.</translation>
+    </message>
+    <message>
+        <source>Open a file first.</source>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <translation>Ouvrez d&apos;abord un fichier.</translation>
+    </message>
+    <message>
+        <source>Tag at least one column as quasi-identifier.</source>
+        <translation>Attribuez le rôle de quasi-identifiant à au moins une colonne.</translation>
+    </message>
+    <message>
+        <source>Tag at least one column as confidential.</source>
+        <translation>Attribuez le rôle de confidentielle à au moins une colonne.</translation>
+    </message>
+    <message>
+        <source>The project names columns the file lacks: {names}.</source>
+        <translation>Le projet nomme des colonnes absentes du fichier&#xa0;: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <source>Automatic (the system&apos;s language)</source>
+        <translation>Automatique (la langue du système)</translation>
+    </message>
+    <message>
+        <source>The language of the app; messages from the engine stay in English</source>
+        <translation>La langue de l&apos;application&#xa0;; les messages du moteur restent en anglais</translation>
+    </message>
+    <message>
+        <source>Automatic (as the system)</source>
+        <translation>Automatique (comme le système)</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Clair</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Sombre</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>&amp;Langue&#xa0;:</translation>
+    </message>
+    <message>
+        <source>&amp;Colours:</source>
+        <translation>&amp;Couleurs&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Changes take effect the next time tclose starts.</source>
+        <translation>Les modifications prennent effet au prochain démarrage de tclose.</translation>
+    </message>
+</context>
+<context>
+    <name>SweepDialog</name>
+    <message>
+        <source>feasible</source>
+        <translation>réalisable</translation>
+    </message>
+    <message>
+        <source>QI loss</source>
+        <translation>perte sur les quasi-identifiants</translation>
+    </message>
+    <message>
+        <source>confidential loss</source>
+        <translation>perte sur les confidentiels</translation>
+    </message>
+    <message>
+        <source>achieved t</source>
+        <translation>t atteint</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>classes</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>remarque</translation>
+    </message>
+    <message>
+        <source>{what}: type numbers separated by commas, e.g. 2, 3, 5.</source>
+        <translation>{what}&#xa0;: saisissez des nombres séparés par des virgules, p. ex. 2, 3, 5.</translation>
+    </message>
+    <message>
+        <source>{what}: type at least one number.</source>
+        <translation>{what}&#xa0;: saisissez au moins un nombre.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>oui</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>non</translation>
+    </message>
+    <message>
+        <source>Privacy–utility sweep</source>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <translation>Balayage confidentialité–utilité</translation>
+    </message>
+    <message>
+        <source>The {symbol} values to try, separated by commas</source>
+        <translation>Les valeurs de {symbol} à essayer, séparées par des virgules</translation>
+    </message>
+    <message>
+        <source>The k values to try (one curve each), separated by commas</source>
+        <translation>Les valeurs de k à essayer (une courbe chacune), séparées par des virgules</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>Lancer le balayage</translation>
+    </message>
+    <message>
+        <source>{symbol} values:</source>
+        <translation>Valeurs de {symbol}&#xa0;:</translation>
+    </message>
+    <message>
+        <source>k values:</source>
+        <translation>Valeurs de k&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Every point is a full anonymization run, so a large grid on a large file takes a while. Lower curves lose less information; points further left protect more. Click a point in the plot or a row in the table, then “Use this point”.</source>
+        <translation>Chaque point est une anonymisation complète&#xa0;: une grande grille sur un grand fichier prend donc un certain temps. Les courbes les plus basses perdent moins d&apos;information&#xa0;; les points les plus à gauche protègent davantage. Cliquez sur un point du graphique ou sur une ligne du tableau, puis sur «&#xa0;Utiliser ce point&#xa0;».</translation>
+    </message>
+    <message>
+        <source>Run the sweep to see the curves.</source>
+        <translation>Lancez le balayage pour voir les courbes.</translation>
+    </message>
+    <message>
+        <source>Use this point</source>
+        <translation>Utiliser ce point</translation>
+    </message>
+    <message>
+        <source>{symbol} values</source>
+        <translation>valeurs de {symbol}</translation>
+    </message>
+    <message>
+        <source>k values</source>
+        <translation>valeurs de k</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Balayage</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled.</source>
+        <translation>Balayage annulé.</translation>
+    </message>
+    <message>
+        <source>{points} points, {bad} infeasible (crosses on the axis).</source>
+        <translation>{points} points, dont {bad} irréalisables (croix sur l&apos;axe).</translation>
+    </message>
+    <message>
+        <source>{points} points, all feasible.</source>
+        <translation>{points} points, tous réalisables.</translation>
+    </message>
+    <message>
+        <source>a point with more privacy loses less</source>
+        <translation>un point plus protecteur perd moins</translation>
+    </message>
+    <message>
+        <source>Chosen: {symbol} = {value}, k = {k} (loss {loss}).</source>
+        <translation>Choisi&#xa0;: {symbol} = {value}, k = {k} (perte {loss}).</translation>
+    </message>
+    <message>
+        <source>Infeasible: {message}</source>
+        <translation>Irréalisable&#xa0;: {message}</translation>
+    </message>
+</context>
+<context>
+    <name>TagPage</name>
+    <message>
+        <source>2. Tag the columns</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>2. Attribuer un rôle aux colonnes</translation>
+    </message>
+    <message>
+        <source>Give every column a role. A quasi-identifier is a column an intruder may already know about a person (age, sex, region); a confidential column is the sensitive value to protect. Columns left &apos;not released&apos; are dropped.</source>
+        <translation>Attribuez un rôle à chaque colonne. Un quasi-identifiant est une colonne qu&apos;un intrus peut déjà connaître sur une personne (âge, sexe, région)&#xa0;; une colonne confidentielle est la valeur sensible à protéger. Les colonnes laissées «&#xa0;non publiée&#xa0;» sont écartées.</translation>
+    </message>
+    <message>
+        <source>Click a Type, Role or Missing-value cell (or press F2) to change it; the arrow keys move between cells, Tab leaves the table.</source>
+        <translation>Cliquez sur une cellule Type, Rôle ou Codes de valeur manquante (ou appuyez sur F2) pour la modifier&#xa0;; les flèches passent d&apos;une cellule à l&apos;autre, Tab quitte le tableau.</translation>
+    </message>
+    <message>
+        <source>e.g. -1, 99, N/A, unknown</source>
+        <translation>p. ex. -1, 99, N/A, inconnu</translation>
+    </message>
+    <message>
+        <source>Codes that mean &apos;missing&apos; in every column, separated by commas; cells holding them are treated as missing values</source>
+        <translation>Codes qui signifient «&#xa0;manquant&#xa0;» dans toutes les colonnes, séparés par des virgules&#xa0;; les cellules qui les contiennent sont traitées comme des valeurs manquantes</translation>
+    </message>
+    <message>
+        <source>Missing-value codes (all columns):</source>
+        <translation>Codes de valeur manquante (toutes les colonnes)&#xa0;:</translation>
+    </message>
+    <message>
+        <source>and {n} more</source>
+        <translation>et {n} de plus</translation>
+    </message>
+    <message>
+        <source>Next is disabled: {problem}</source>
+        <translation>Suivant est désactivé&#xa0;: {problem}</translation>
+    </message>
+    <message>
+        <source>quasi-identifiers</source>
+        <translation>quasi-identifiants</translation>
+    </message>
+    <message>
+        <source>confidential</source>
+        <translation>confidentielles</translation>
+    </message>
+    <message>
+        <source>identifiers (dropped)</source>
+        <translation>identifiants (écartés)</translation>
+    </message>
+    <message>
+        <source>released unchanged</source>
+        <translation>publiées telles quelles</translation>
+    </message>
+    <message>
+        <source>No column tagged yet.</source>
+        <translation>Aucune colonne n&apos;a encore de rôle.</translation>
+    </message>
+    <message>
+        <source>{names}: nearly every value is different, as in an identifier. As a quasi-identifier such a column singles people out and the groups must blur it almost entirely; if it names a person, tag it identifier.</source>
+        <translation>{names}&#xa0;: presque toutes les valeurs sont différentes, comme dans un identifiant. En quasi-identifiant, une telle colonne isole les personnes et les groupes doivent la brouiller presque entièrement&#xa0;; si elle désigne une personne, donnez-lui le rôle d&apos;identifiant.</translation>
+    </message>
+</context>
+<context>
+    <name>TcloseWizard</name>
+    <message>
+        <source>&amp;Close</source>
+        <extracomment>the user guide&apos;s section of each page (the slug of its heading in docs/user-guide.md) files opened as a tclose project rather than as data</extracomment>
+        <translation>&amp;Fermer</translation>
+    </message>
+    <message>
+        <source>Go to the next step (Alt+N)</source>
+        <translation>Passer à l&apos;étape suivante (Alt+N)</translation>
+    </message>
+    <message>
+        <source>Go back one step (Alt+B)</source>
+        <translation>Revenir à l&apos;étape précédente (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>words</name>
+    <message>
+        <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
+        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <translation>À ce niveau, la publication serait un seul groupe réunissant les {n} personnes&#xa0;: chaque quasi-identifiant serait remplacé par une même valeur pour tout le monde.</translation>
+    </message>
+    <message>
+        <source>Each group of at least {k} people looks like the whole file in its {columns} mix, within a factor {t}.</source>
+        <translation>Chaque groupe d&apos;au moins {k} personnes ressemble au fichier entier dans sa répartition de {columns}, à un facteur {t} près.</translation>
+    </message>
+    <message>
+        <source>So learning which group someone is in tells little more about their {columns} than the whole file already does, and nobody can be singled out by {qis}.</source>
+        <translation>Savoir dans quel groupe se trouve une personne n&apos;en dit donc guère plus sur son {columns} que le fichier entier, et personne ne peut être isolé par {qis}.</translation>
+    </message>
+    <message>
+        <source>Every combination of {qis} that is released is shared by at least {k} people, so nobody can be singled out by them.</source>
+        <translation>Chaque combinaison publiée de {qis} est partagée par au moins {k} personnes&#xa0;: personne ne peut donc être isolé par elles.</translation>
+    </message>
+    <message>
+        <source>The groups will hold at least {smallest} people, not {k}.</source>
+        <translation>Les groupes compteront au moins {smallest} personnes, et non {k}.</translation>
+    </message>
+    <message>
+        <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
+        <translation>La présence ou l&apos;absence d&apos;une personne dans le fichier change la probabilité de toute valeur publiée de {columns} d&apos;un facteur {factor} au plus (ε = {epsilon}).</translation>
+    </message>
+    <message>
+        <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
+        <translation>{column}&#xa0;: chaque réponse est conservée avec une probabilité de {keep}, sinon remplacée par une catégorie tirée au hasard.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise; its lowest and highest possible values are estimated privately from the data first.</source>
+        <translation>{column}&#xa0;: chaque valeur reçoit un bruit aléatoire&#xa0;; ses valeurs minimale et maximale possibles sont d&apos;abord estimées de façon privée à partir des données.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise, about ±{error} on average, and stays between the public limits {low} and {high}.</source>
+        <translation>{column}&#xa0;: chaque valeur reçoit un bruit aléatoire, d&apos;environ ±{error} en moyenne, et reste entre les bornes publiques {low} et {high}.</translation>
+    </message>
+    <message>
+        <source>The release is one single group of all {n} people: every quasi-identifier holds one value for everybody.</source>
+        <translation>La publication est un seul groupe réunissant les {n} personnes&#xa0;: chaque quasi-identifiant a une même valeur pour tout le monde.</translation>
+    </message>
+    <message>
+        <source>The {groups} groups hold at least {k} people each, and each looks like the whole file in its {columns} mix within a factor {t} (asked: {asked}).</source>
+        <translation>Les {groups} groupes comptent chacun au moins {k} personnes, et chacun ressemble au fichier entier dans sa répartition de {columns} à un facteur {t} près (demandé&#xa0;: {asked}).</translation>
+    </message>
+    <message>
+        <source>The {groups} groups hold at least {k} people each.</source>
+        <translation>Les {groups} groupes comptent chacun au moins {k} personnes.</translation>
+    </message>
+    <message>
+        <source>{column}: {share} of the answers were changed at random.</source>
+        <translation>{column}&#xa0;: {share} des réponses ont été modifiées au hasard.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average.</source>
+        <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+</context>
+</TS>
