@@ -128,6 +128,9 @@ def test_hand_release_report_sections_and_numbers(one_figure: ReportFigure) -> N
     assert "Fixed seed 7" in html and "confidential as the data" in html
     assert "@media print" in html and "@page" in html
     assert len(decoded_images(html)) == 1
+    # it shows the original file's distributions: it says, before anything else, not to publish it
+    banner = html.index("not for publication")
+    assert banner < html.index("Independent check") < html.index(". Data set</h2>")
 
 
 def test_risk_table_shows_before_and_after() -> None:

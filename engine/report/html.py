@@ -626,6 +626,7 @@ th.n, td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .caveats li { margin: .25rem 0; }
 .assume b { color: var(--ink); }
 .warnings { border-left: 6px solid #d08b00; background: #fff8e6; padding: .6rem 1rem; }
+.internal { border-left: 4px solid var(--line); padding: .3rem .8rem; }
 figure { margin: 1rem 0; break-inside: avoid; text-align: center; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
 figcaption { color: var(--muted); font-size: .88rem; margin-top: .3rem; text-align: left; }
@@ -673,6 +674,12 @@ def render_report(
     add(
         f'<p class="sub">Produced by tclose {_e(__version__)} on '
         f"{when:%Y-%m-%d %H:%M} UTC · {ver.n_records:,} records released</p>"
+    )
+    add(
+        '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
+        "This report describes the original file (its distributions, unique records, the seed "
+        "policy) so that a reviewer can judge the release; publish the released file, and if "
+        "wanted the parameters and guarantees, but not this report.</p>"
     )
     verdict_cls = "verdict" if ver.ok else "verdict bad"
     t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
