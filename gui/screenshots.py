@@ -116,6 +116,9 @@ def _walk(app: QApplication, folder: Path) -> int:
     privacy.refresh()
     wait_until(lambda: not privacy.checking)
     save(window, folder / "3-privacy.png")
+    privacy.details_toggle.setChecked(True)  # the guarantees and the search of b
+    save(window, folder / "3c-privacy-details.png")
+    privacy.details_toggle.setChecked(False)
 
     wizard.next()
     wait_idle(window)
@@ -125,6 +128,10 @@ def _walk(app: QApplication, folder: Path) -> int:
         save(window, folder / "4-preview.png")
         return 1
     save(window, folder / "4-preview.png")
+    bar = page.summary.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the end of the figures: risk, what an analysis keeps
+    save(window, folder / "4g-preview-figures-end.png")
+    bar.setValue(0)
     names = ["buckets", "class-sizes", "closeness", "before-after", "released-rows"]
     for i, name in enumerate(names):
         page.tabs.setCurrentIndex(i)

@@ -9,6 +9,7 @@ import pytest
 from engine import ReleaseParams
 from engine.io import ImportInfo
 from engine.roles import Role
+from engine.text import percent
 from gui.wizard import PAGE_PREVIEW, PAGE_PRIVACY, MainWindow
 from tests.test_gui_wizard import (
     SAMPLE_ROLES,
@@ -220,6 +221,17 @@ def test_why_the_groups_are_larger_than_k(qtbot, window, sample_workbook) -> Non
     summary = window.wizard.preview_page.summary.toPlainText()
     assert window.session.release.verification.k > 5
     assert "Why the groups are larger than k: Classes will hold at least" in summary
+
+
+def test_the_preview_says_what_an_analysis_keeps(qtbot, window, sample_workbook) -> None:
+    previewed(qtbot, window, sample_workbook)
+    summary = window.wizard.preview_page.summary.toPlainText()
+    utility = window.session.release.summary.analysis_utility["income"]
+    assert "What an analysis keeps" in summary
+    # the default bucket means keep the total: the panel shows the summary's own figure
+    assert utility.total_relative_error is not None and utility.total_relative_error < 1e-3
+    assert f"income total: relative error\n  {percent(utility.total_relative_error)}" in summary
+    assert "income means by region: mean relative error" in summary
 
 
 # --- the release format and the rows side by side --------------------------------------------

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import InfeasibleError, Release, ReleaseParams, TcloseError
-from engine.report.html import guarantees_html
+from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
 from engine.text import number, percent
 from gui.engine_process import run_engine
@@ -583,6 +583,18 @@ class PreviewPage(QWizardPage):
                 parts.append(
                     f"<tr><td class='muted'>{esc(measure)}</td></tr>"
                     f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
+                )
+            parts.append("</table>")
+        utility = analysis_rows(summary)
+        if utility:
+            # what an analyst keeps: totals, variances, group means, correlations, regression;
+            # the engine's rows are HTML already (column, measure, value), one line each here
+            heading = translate("PreviewPage", "What an analysis keeps (original → release)")
+            parts.append(f"<h4>{esc(heading)}</h4><table cellpadding='1'>")
+            for column, measure, value in utility:
+                parts.append(
+                    f"<tr><td class='muted'>{column} {measure}</td></tr>"
+                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{value}</b></td></tr>"
                 )
             parts.append("</table>")
         if summary.buckets:

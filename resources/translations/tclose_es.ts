@@ -834,6 +834,10 @@
         <source>{name}: {value}</source>
         <translation>{name}: {value}</translation>
     </message>
+    <message>
+        <source>What an analysis keeps (original → release)</source>
+        <translation>Lo que conserva un análisis (original → publicación)</translation>
+    </message>
 </context>
 <context>
     <name>PrivacyPage</name>

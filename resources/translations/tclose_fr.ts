@@ -834,6 +834,10 @@
         <source>{name}: {value}</source>
         <translation>{name}&#xa0;: {value}</translation>
     </message>
+    <message>
+        <source>What an analysis keeps (original → release)</source>
+        <translation>Ce que conserve une analyse (original → publication)</translation>
+    </message>
 </context>
 <context>
     <name>PrivacyPage</name>
