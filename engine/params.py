@@ -275,9 +275,12 @@ def _codes(where: str, value: Any) -> tuple[str, ...]:
 
 
 def _bounds(where: str, value: Any) -> tuple[float, float]:
+    # a pair reads [5, 1] whether it came as a JSON list or a parsed flag (a tuple)
+    pair = isinstance(value, (list, tuple)) and len(value) == 2
+    shown = f"[{_show(value[0])}, {_show(value[1])}]" if pair else _show(value)
     message = (
         f"{where} must be [low, high] with numbers between -{_num(MAX_MAGNITUDE)} and "
-        f"{_num(MAX_MAGNITUDE)}, low < high, not {_show(value)}."
+        f"{_num(MAX_MAGNITUDE)}, low < high, not {shown}."
     )
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != 2:
         raise InputError(message)

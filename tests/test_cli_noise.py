@@ -87,4 +87,4 @@ def test_bad_bounds_are_one_line_errors(survey, tmp_path, capsys):
     code, _, _ = run(survey, tmp_path, "--bounds", "income=10:1")
     assert code == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "LO < HI" in err
+    assert err.count("\n") == 1 and "low < high, not [10, 1]" in err

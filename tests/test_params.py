@@ -250,3 +250,36 @@ def test_unknown_and_mistyped_fields_are_refused() -> None:
     with pytest.raises(InputError, match="t must be a number"):
         params.replace(t=float("inf"))
     assert params.replace(k=7).k == 7 and params.k == 5
+
+
+@pytest.mark.parametrize(("low", "high"), [(5, 1), (3, 3)])
+def test_bad_public_bounds_get_the_same_message_everywhere(
+    low, high, survey_csv, tmp_path, capsys
+) -> None:
+    message = (
+        "bounds['income'] must be [low, high] with numbers between -1e+150 and 1e+150, "
+        f"low < high, not [{low}, {high}]."
+    )
+    noise = {"qi": ["age"], "confidential": ["income"], "k": 5, "epsilon": 1.0}
+    noise.update(mechanism="laplace", bounds={"income": [0, 100]})
+    path = save_project(
+        new_project(survey_csv, ReleaseParams.from_dict(noise)), tmp_path / "p.json"
+    )
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["params"]["bounds"] = {"income": [low, high]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError) as from_file:
+        load_project(path)
+    assert message in from_file.value.message
+    argv = ["anonymize", str(survey_csv), "-o", str(tmp_path / "o.csv"), "--qi", "age"]
+    argv += ["--confidential", "income", "--k", "5", "--epsilon", "1", "--mechanism", "laplace"]
+    assert main([*argv, "--bounds", f"income={low}:{high}"]) == 2
+    assert message in capsys.readouterr().err
+    # the GUI: the privacy page's text, parsed for its syntax, then the session validates
+    from gui.state import Session, parse_bounds
+
+    session = Session()
+    session.update(**{k: v for k, v in noise.items() if k != "bounds"}, t=None, bounds={})
+    with pytest.raises(InputError) as from_gui:
+        session.update(bounds=parse_bounds(f"income={low}:{high}"))
+    assert message in from_gui.value.message

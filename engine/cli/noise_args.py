@@ -89,7 +89,9 @@ def parse_private(items: list[str]) -> tuple[list[str], float | None]:
 
 
 def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
-    """``["Income=0:250000"]`` → ``{"Income": (0.0, 250000.0)}``."""
+    """``["Income=0:250000"]`` → ``{"Income": (0.0, 250000.0)}``: the syntax only; the values
+    are checked by :class:`~engine.params.ReleaseParams`, so that bounds given on the command
+    line, in a project file or in the GUI are refused with the same sentence."""
     bounds: dict[str, tuple[float, float]] = {}
     for item in items:
         column, sep, span = item.rpartition("=")
@@ -102,8 +104,7 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
             raise InputError(
                 f"--bounds {item!r}: LO and HI must be numbers, e.g. Income=0:250000."
             ) from None
-        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-            raise InputError(f"--bounds {item!r}: need finite numbers with LO < HI.")
+        # the range (finite, LO < HI) is checked by ReleaseParams, as for a project file
         if column in bounds:
             raise InputError(f"--bounds given twice for {column!r}.")
         bounds[column] = (lo, hi)

@@ -1313,10 +1313,6 @@
         <translation>Escriba los límites como COLUMNA=MÍN:MÁX, p. ej. ingresos=0:250000 ({part}).</translation>
     </message>
     <message>
-        <source>{column}: the lower bound must be below the upper one.</source>
-        <translation>{column}: el límite inferior debe ser menor que el superior.</translation>
-    </message>
-    <message>
         <source>Open a file first.</source>
         <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
         <translation>Abra primero un archivo.</translation>

@@ -1313,10 +1313,6 @@
         <translation>Écrivez les bornes sous la forme COLONNE=MIN:MAX, p. ex. revenu=0:250000 ({part}).</translation>
     </message>
     <message>
-        <source>{column}: the lower bound must be below the upper one.</source>
-        <translation>{column}&#xa0;: la borne inférieure doit être plus petite que la borne supérieure.</translation>
-    </message>
-    <message>
         <source>Open a file first.</source>
         <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
         <translation>Ouvrez d&apos;abord un fichier.</translation>
