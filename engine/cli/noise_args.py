@@ -112,32 +112,19 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 
 
 def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """ReleaseParams keyword arguments from the parsed noise flags."""
-    mechanism = args.mechanism
+    """ReleaseParams keyword arguments from the parsed noise flags.
+
+    Only the flags' syntax is read here; which options go with which mechanism, and the
+    ranges, are checked by :class:`~engine.params.ReleaseParams`, with the words a project
+    file or the GUI gets.
+    """
     items, private = parse_private(list(args.bounds))
-    bounds = parse_bounds(items)
-    insensitive = bool(args.insensitive)
-    resample = args.resample_until_t
-    if mechanism == "buckets":
-        used = [
-            flag
-            for flag, on in (
-                ("--bounds private", private is not None),
-                ("--insensitive", insensitive),
-                ("--resample-until-t", resample is not None),
-            )
-            if on
-        ]
-        if used:
-            raise InputError(f"{', '.join(used)} only apply with --mechanism laplace.")
-    if resample is not None and not (resample >= 1 and math.isfinite(resample)):
-        raise InputError(f"--resample-until-t must be a number ≥ 1, not {resample}.")
     return {
-        "mechanism": mechanism,
-        "bounds": bounds,
+        "mechanism": args.mechanism,
+        "bounds": parse_bounds(items),
         "private_bounds": private,
-        "insensitive": insensitive,
-        "resample_until_t": resample,
+        "insensitive": bool(args.insensitive),
+        "resample_until_t": args.resample_until_t,
     }
 
 
