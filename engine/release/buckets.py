@@ -490,8 +490,9 @@ def _merge_extreme_means(
     A small top bucket of large incomes can have a mean far above the 99.5 percentile;
     merged with its neighbour, its mean is no extreme and is released as it is, so the
     column's total stays exact (a clipped mean would lose much of it).  A mean just beyond,
-    by less than :data:`MEAN_SLACK` of the central 99 %'s width, is clipped instead (a few
-    negative incomes in a bucket of zeros).  Merging buckets keeps t-closeness.
+    by less than :data:`MEAN_SLACK` of the central 99 %'s width, keeps its bucket and is
+    released as it is (a few negative incomes in a bucket of zeros: the mean is no one's
+    value and far from any outlier).  Merging buckets keeps t-closeness.
     """
     ends = list(ends)
     mass = distinct * weights
