@@ -11,6 +11,27 @@ from engine.release.guarantees import release_guarantees
 from engine.release.result import ClassSizes, InformationLoss, RunSummary, Verification
 from engine.text import seed_text
 
+#: the keys every run summary's JSON (``summary.to_dict()``, ``--summary``) promises its readers
+SUMMARY_KEYS = (
+    "parameters",
+    "n_records",
+    "n_released",
+    "k_achieved",
+    "t",
+    "t_achieved",
+    "epsilon",
+    "guarantees",
+    "n_classes",
+    "class_sizes",
+    "buckets",
+    "information_loss",
+    "noise",
+    "seed_policy",
+    "verification",
+    "warnings",
+    "seconds",
+)
+
 
 def summary_for(params: ReleaseParams, verification: Verification, **fields: Any) -> RunSummary:
     """A plausible :class:`RunSummary` of a hand-built release; ``fields`` override any field."""
