@@ -49,6 +49,8 @@ def write_csv(folder: Path, name: str = "in.csv", text: str | None = None) -> Pa
 
 
 def write_book(path: Path, sheets: dict[str, list[list[object]]], cells=(), merges=()) -> Path:
+    """A workbook of ``sheets`` (name: rows), then ``cells`` (sheet, ref, value) set one by one
+    and ``merges`` (sheet, range); every test workbook is made here, none is checked in."""
     book = openpyxl.Workbook()
     book.remove(book.active)
     for name, table in sheets.items():
