@@ -14,26 +14,10 @@ from engine.text import seed_text
 #: the keys every run summary's JSON (``summary.to_dict()``, ``--summary``) promises its
 #: readers, the same for both mechanisms
 SUMMARY_KEYS = (
-    "parameters",
-    "mechanism",
-    "n_records",
-    "n_released",
-    "k_achieved",
-    "t",
-    "t_kind",
-    "t_achieved",
-    "epsilon",
-    "guarantees",
-    "n_classes",
-    "class_sizes",
-    "buckets",
-    "information_loss",
-    "noise",
-    "seed_policy",
-    "verification",
-    "warnings",
-    "seconds",
-)
+    "parameters", "mechanism", "n_records", "n_released", "k_achieved", "t", "t_kind",
+    "t_achieved", "epsilon", "guarantees", "n_classes", "class_sizes", "buckets",
+    "information_loss", "noise", "seed_policy", "verification", "warnings", "seconds",
+)  # fmt: skip
 
 #: the quasi-identifiers of the adult data set's published t-closeness examples
 ADULT_QI = ("age", "sex", "race", "marital-status", "education")

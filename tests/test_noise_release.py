@@ -46,19 +46,15 @@ def adult(data_dir) -> pd.DataFrame:
 
 
 def acs_config(**over) -> ReleaseParams:
-    base = dict(
-        qi=("Age", "Sex", "Marital status"),
-        confidential=("Income",),
-        k=5,
-        epsilon=1.0,
-        mechanism="laplace",
-        bounds={"Income": (0.0, 250_000.0)},
-        missing=("N/A",),
-        column_missing={"Income": ("-10000",)},
-        seed=7,
-    )
-    base.update(over)
-    return ReleaseParams(**base)
+    base = {
+        "qi": ("Age", "Sex", "Marital status"),
+        "confidential": ("Income",),
+        "bounds": {"Income": (0.0, 250_000.0)},
+        "missing": ("N/A",),
+        "column_missing": {"Income": ("-10000",)},
+        "seed": 7,
+    }
+    return laplace_params(**{**base, **over})
 
 
 def class_sizes_of(table: pd.DataFrame, qi: list[str]) -> np.ndarray:
@@ -166,14 +162,8 @@ def test_laplace_never_takes_its_bounds_from_the_data(acs) -> None:
 
 
 def test_adult_salary_by_randomized_response(adult) -> None:
-    config = ReleaseParams(
-        qi=("age", "sex", "race"),
-        confidential=("salary-class",),
-        k=10,
-        epsilon=1.0,
-        mechanism="laplace",
-        keep=("education",),
-        seed=11,
+    config = laplace_params(
+        ("age", "sex", "race"), ("salary-class",), k=10, keep=("education",), seed=11
     )
     release = anonymize(adult, config)
     assert list(release.table.columns) == ["sex", "age", "race", "education", "salary-class"]
