@@ -6,9 +6,14 @@ guide.  Paths are given by name and passed as they are (temporary folders may ho
 
 from __future__ import annotations
 
+import os
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 from engine.cli import main
+from tests.conftest import ROOT
 
 
 def cli_words(line: str, **paths: object) -> list[str]:
@@ -20,3 +25,17 @@ def cli_words(line: str, **paths: object) -> list[str]:
 def tclose(line: str, **paths: object) -> int:
     """Run ``tclose`` in this process on ``line`` (see :func:`cli_words`); its exit code."""
     return main(cli_words(line, **paths))
+
+
+def screenshots(folder: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """``python -m gui --screenshots FOLDER`` with ``options``, offscreen, in a process of its
+    own (the walk builds its own application and window, as a user's start would)."""
+    return subprocess.run(
+        [sys.executable, "-m", "gui", "--screenshots", str(folder), *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )

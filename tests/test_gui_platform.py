@@ -307,11 +307,22 @@ def test_export_goes_to_documents_not_the_install_folder(qtbot, window, sample_w
     assert resources.ROOT not in target.parents and resources.ROOT.parent != target.parent
 
 
+def foreign_json(path: Path) -> Path:
+    """A JSON file some other program wrote, where tclose is about to write one of its own."""
+    path.write_text('{"survey": "not tclose"}', encoding="utf-8")
+    return path
+
+
+def answer_cancel_then_yes(monkeypatch) -> None:
+    """The user's answers to the next two "replace it?" questions: Cancel, then Yes."""
+    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+
+
 def test_export_asks_before_replacing_a_json_it_did_not_write(
     qtbot, window, monkeypatch, sample_workbook, tmp_path
 ) -> None:
-    foreign = tmp_path / "release.json"
-    foreign.write_text('{"survey": "not tclose"}', encoding="utf-8")
+    foreign = foreign_json(tmp_path / "release.json")
     open_file(qtbot, window, sample_workbook)
     tag(window, SAMPLE_ROLES)
     choose(qtbot, window, t=2.0, k=5)
@@ -324,8 +335,7 @@ def test_export_asks_before_replacing_a_json_it_did_not_write(
     qtbot.waitUntil(lambda: bool(page.problem.text()), timeout=5000)
     assert "did not write" in page.problem.text()
     assert page.export_button.isEnabled()  # the user may choose to replace it
-    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+    answer_cancel_then_yes(monkeypatch)
     page.export()
     idle(qtbot, window)
     assert not (tmp_path / "release.csv").exists() and "not tclose" in foreign.read_text(
@@ -342,12 +352,10 @@ def test_save_project_asks_before_replacing_a_json_it_did_not_write(
 ) -> None:
     from gui import project_io
 
-    foreign = tmp_path / "survey.json"
-    foreign.write_text('{"survey": "not tclose"}', encoding="utf-8")
+    foreign = foreign_json(tmp_path / "survey.json")
     open_file(qtbot, window, sample_workbook)
     tag(window, SAMPLE_ROLES)
-    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+    answer_cancel_then_yes(monkeypatch)
     assert project_io.save_project_file(window, window.session, foreign) is None
     assert "not tclose" in foreign.read_text(encoding="utf-8")
     assert project_io.save_project_file(window, window.session, foreign) == foreign
