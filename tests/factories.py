@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.params import ReleaseParams
 from engine.release.guarantees import release_guarantees
-from engine.release.result import ClassSizes, InformationLoss, RunSummary, Verification
+from engine.release.result import Buckets, ClassSizes, InformationLoss, RunSummary, Verification
 from engine.text import seed_text
 
 #: the keys every run summary's JSON (``summary.to_dict()``, ``--summary``) promises its
@@ -21,6 +21,17 @@ SUMMARY_KEYS = (
 
 #: the quasi-identifiers of the adult data set's published t-closeness examples
 ADULT_QI = ("age", "sex", "race", "marital-status", "education")
+
+
+def disease_buckets(codes: np.ndarray) -> Buckets:
+    """The buckets of a toy nominal column (0 flu, 1 cold, 2 cancer), one value a bucket."""
+    return Buckets(
+        labels=["{flu}", "{cold}", "{cancer}"],
+        codes=codes,
+        counts=np.bincount(codes),
+        bounds=[{"flu"}, {"cold"}, {"cancer"}],
+        representatives=[("flu",), ("cold",), ("cancer",)],
+    )
 
 
 def laplace_params(

@@ -13,10 +13,10 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import Buckets, InformationLoss, Release, Verification
+from engine.release.result import InformationLoss, Release, Verification
 from engine.report.html import ReportFigure, figure_png, render_report, write_report
 from engine.report.sweep import sweep_figure
-from tests.factories import ADULT_QI, summary_for
+from tests.factories import ADULT_QI, disease_buckets, summary_for
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
@@ -80,13 +80,7 @@ def hand_release(qi_name: str = "age") -> Release:
         verification=verification,
         classes=np.repeat([0, 1], 5),
         data=data,
-        buckets=Buckets(
-            labels=["{flu}", "{cold}", "{cancer}"],
-            codes=codes,
-            counts=np.bincount(codes),
-            bounds=[{"flu"}, {"cold"}, {"cancer"}],
-            representatives=[("flu",), ("cold",), ("cancer",)],
-        ),
+        buckets=disease_buckets(codes),
     )
 
 
