@@ -747,9 +747,13 @@ BAD_PARAMS = [
     (
         "project-confidential-output-5",
         {"confidential_output": 5},
-        r"confidential_output must be one of 'label' or 'representative', not 5",
+        r"confidential_output must be one of 'mean', 'median' or 'label', not 5",
     ),
-    ("project-n-buckets-0", {"n_buckets": 0}, r"n_buckets must be a whole number ≥ 2, not 0"),
+    (
+        "project-n-buckets-0",
+        {"n_buckets": 0},
+        r"n_buckets must be 'auto' or a whole number ≥ 2, not 0",
+    ),
     (
         "project-missing-merge",
         {"missing_confidential": "merge"},

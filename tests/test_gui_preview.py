@@ -155,21 +155,21 @@ def test_details_show_the_search_of_b_unless_b_is_set(qtbot, window, sample_work
     tag(window, SAMPLE_ROLES)
     choose(qtbot, window, t=2.0, k=5)
     page = window.wizard.privacy_page
-    chosen = [c for c in page.current_plan().bucket_choices if c.chosen]
+    chosen = [c for c in page.current_plan.bucket_choices if c.chosen]
     assert len(chosen) == 1
     text = page.details.toPlainText()
     assert "Number of buckets" in text and "confidential loss" in text
     page.n_buckets.setValue(4)
     page.refresh()
     settle_privacy(qtbot, window)
-    assert page.current_plan().params.n_buckets == 4
+    assert page.current_plan.params.n_buckets == 4
     assert "Number of buckets" not in page.details.toPlainText()
     page.n_buckets.setValue(2)
     page.n_buckets.stepDown()  # below 2 is "automatic", never b = 1
     assert page.n_buckets.text() == page.n_buckets.specialValueText()
     page.refresh()
     settle_privacy(qtbot, window)
-    assert page.current_plan().params.n_buckets is None
+    assert page.current_plan.params.n_buckets is None
 
 
 def test_a_fix_says_what_it_changed(qtbot, window, sample_workbook) -> None:
@@ -225,27 +225,29 @@ def test_why_the_groups_are_larger_than_k(qtbot, window, sample_workbook) -> Non
 # --- the release format and the rows side by side --------------------------------------------
 
 
-def test_ranges_and_representatives_side_by_side(qtbot, window, sample_workbook) -> None:
+@pytest.mark.parametrize("output", ["median", "mean"])
+def test_ranges_and_bucket_values_side_by_side(qtbot, window, sample_workbook, output) -> None:
     previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     page.qi_output.setCurrentIndex(page.qi_output.findData("range"))
-    page.confidential_output.setCurrentIndex(page.confidential_output.findData("representative"))
+    page.confidential_output.setCurrentIndex(page.confidential_output.findData(output))
     assert "range they span" in page.format_help.text()
     page.rerun.click()
     idle(qtbot, window)
     release = window.session.release
     assert release.params.qi_output == "range"
-    assert release.params.confidential_output == "representative"
+    assert release.params.confidential_output == output
     original, released = page.original_model.frame, page.rows_model.frame
     assert len(original) == min(1000, len(release.table)) and list(original.columns) == list(
         released.columns
     )
     bounds = [b for b in release.buckets.bounds]
-    representatives = [r[0] for r in release.buckets.representatives]
+    values = [r[0] for r in release.buckets.released(output)]
     for i in range(len(original)):
-        # each released row was made from the original row beside it
+        # each released row was made from the original row beside it: its income is the
+        # value of the bucket the original income falls in
         income = float(original["income"].iloc[i])
-        bucket = representatives.index(released["income"].iloc[i])
+        bucket = values.index(released["income"].iloc[i])
         lo, hi = bounds[bucket]
         assert (lo is None or income >= lo) and (hi is None or income < hi or income == hi)
         assert original["sex"].iloc[i] in str(released["sex"].iloc[i])
@@ -254,7 +256,7 @@ def test_ranges_and_representatives_side_by_side(qtbot, window, sample_workbook)
 def test_confidential_choices_come_from_the_parameters(qtbot, monkeypatch) -> None:
     from engine.params import Options
 
-    values = (*ReleaseParams.CONSTRAINTS["confidential_output"].values, "mean", "future")
+    values = (*ReleaseParams.CONSTRAINTS["confidential_output"].values, "future")
     monkeypatch.setitem(
         ReleaseParams.CONSTRAINTS, "confidential_output", Options(values=tuple(values))
     )

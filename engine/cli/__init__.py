@@ -1,11 +1,11 @@
 """The ``tclose`` command line: one sub-command per module in this package.
 
-Each sub-command module defines ``register(subparsers)``, which adds its parser and sets
-``func`` to a function ``(args) -> int`` returning the exit code.  :func:`main` turns every
-:class:`~engine.errors.TcloseError` into one line on stderr and its exit code: 0 success,
-2 bad usage or bad input, 3 infeasible parameters, 4 a release that failed verification,
-130 interrupted (Ctrl+C), 143 terminated (SIGTERM).  Anything else is a bug and says so,
-still without a traceback unless ``TCLOSE_DEBUG`` is set.
+Each sub-command module defines ``HELP`` (its line in ``tclose --help``), ``DESCRIPTION``,
+``add_arguments(parser)`` and ``run(args) -> int``, which returns the exit code.  :func:`main`
+turns every :class:`~engine.errors.TcloseError` into one line on stderr and its exit code:
+0 success, 2 bad usage or bad input, 3 infeasible parameters, 4 a release that failed
+verification, 130 interrupted (Ctrl+C), 143 terminated (SIGTERM).  Anything else is a bug and
+says so, still without a traceback unless ``TCLOSE_DEBUG`` is set.
 
 :mod:`engine.streams` makes the output safe for any console encoding;
 :mod:`engine.cli.console` turns SIGTERM into an interruption, keeps library warnings off
@@ -57,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tclose {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        importlib.import_module(f"engine.cli.{name}").register(sub)
+        module = importlib.import_module(f"engine.cli.{name}")
+        command = sub.add_parser(name, help=module.HELP, description=module.DESCRIPTION)
+        module.add_arguments(command)
+        command.set_defaults(func=module.run)
     for command in sub.choices.values():
         _add_quiet(command)
     return parser

@@ -22,25 +22,22 @@ from engine.cli.params_args import (
 from engine.errors import InputError
 from engine.text import number
 
+HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
+DESCRIPTION = (
+    "Release INPUT as OUTPUT (.csv or .xlsx): quasi-identifiers recoded into classes of "
+    "at least k records, confidential values replaced by buckets so that every class "
+    "is t-close to the whole file (or given ε-DP noise). The release is verified "
+    "before it is written."
+)
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "anonymize",
-        help="release a table with k-anonymity and t-closeness (or ε-DP noise)",
-        description=(
-            "Release INPUT as OUTPUT (.csv or .xlsx): quasi-identifiers recoded into classes of "
-            "at least k records, confidential values replaced by buckets so that every class "
-            "is t-close to the whole file (or given ε-DP noise). The release is verified "
-            "before it is written."
-        ),
-    )
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
     p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
     p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
     add_release_arguments(p)
     add_cluster_argument(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,16 +20,15 @@ from engine.streams import json_text
 MECHANISMS = ("buckets", "laplace", "insensitive", "randomized_response")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "convert",
-        help="translate t into ε and back, with every guarantee that follows",
-        description=(
-            "Print every guarantee that follows from t or ε (and, when given, k and N): "
-            "t = exp(ε/2) under t-closeness's assumption, the stochastic t of ε-DP noise, "
-            "(k, t)-closeness and (N − k, ε)-DP, and what does not follow."
-        ),
-    )
+HELP = "translate t into ε and back, with every guarantee that follows"
+DESCRIPTION = (
+    "Print every guarantee that follows from t or ε (and, when given, k and N): "
+    "t = exp(ε/2) under t-closeness's assumption, the stochastic t of ε-DP noise, "
+    "(k, t)-closeness and (N − k, ε)-DP, and what does not follow."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     level = p.add_mutually_exclusive_group(required=True)
     level.add_argument("--t", metavar="T", help="t-closeness level (≥ 1)")
     level.add_argument(
@@ -44,7 +43,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="how the confidential values are protected (default: buckets, i.e. t-closeness)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=run)
 
 
 def _value(v: float | int) -> str:

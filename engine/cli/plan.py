@@ -22,22 +22,19 @@ from engine.cli.params_args import (
 )
 from engine.text import number, percent
 
+HELP = "say what anonymize would do with these flags (buckets, feasibility, guarantees)"
+DESCRIPTION = (
+    "Read INPUT and report, before any release is made, the buckets of the "
+    "confidential values, whether k and t (or ε) can be met and the nearest settings "
+    "that can, the class sizes to expect, every guarantee with its assumption and the "
+    "expected error of the noise. Takes the same flags as anonymize (no output file)."
+)
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "plan",
-        help="say what anonymize would do with these flags (buckets, feasibility, guarantees)",
-        description=(
-            "Read INPUT and report, before any release is made, the buckets of the "
-            "confidential values, whether k and t (or ε) can be met and the nearest settings "
-            "that can, the class sizes to expect, every guarantee with its assumption and the "
-            "expected error of the noise. Takes the same flags as anonymize (no output file)."
-        ),
-    )
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     add_release_arguments(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,17 +12,15 @@ import argparse
 import sys
 from pathlib import Path
 
+HELP = "redo a release from a project file (input checked by its checksum)"
+DESCRIPTION = (
+    "Replay a project saved by the GUI or written by hand: check the input file's "
+    "checksum, anonymize with the saved parameters, verify, and write the release "
+    "(and the report, if the project or --report asks for one)."
+)
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "run",
-        help="redo a release from a project file (input checked by its checksum)",
-        description=(
-            "Replay a project saved by the GUI or written by hand: check the input file's "
-            "checksum, anonymize with the saved parameters, verify, and write the release "
-            "(and the report, if the project or --report asks for one)."
-        ),
-    )
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", type=Path, metavar="PROJECT.json")
     p.add_argument(
         "-o", "--output", type=Path, help="release file (.csv/.xlsx); default: the project's"
@@ -46,7 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="local[:N]|tcp://HOST:PORT",
         help="compute on a Dask cluster (overrides the project's backend field)",
     )
-    p.set_defaults(func=run)
 
 
 def project_backend(path: Path, override: str | None):

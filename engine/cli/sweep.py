@@ -32,26 +32,24 @@ from engine.params import ReleaseParams
 POINT = re.compile(r"\(\d+ of \d+\)$")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "sweep",
-        help="tabulate and plot information loss over a grid of t (or ε), k and b",
-        description=(
-            "Run the anonymization for every combination of privacy level and k and write "
-            "one row per point: t, epsilon, k, buckets (asked) and n_buckets (formed), "
-            "feasible, qi_sse_sst, confidential_sse_sst, total_error, group_mean_error, "
-            "coefficient_error, achieved k and t, number of classes, dominated, seconds, "
-            "message. --buckets takes a list (e.g. 3,6,auto): a third axis. Nothing is "
-            "released."
-        ),
-    )
+HELP = "tabulate and plot information loss over a grid of t (or ε), k and b"
+DESCRIPTION = (
+    "Run the anonymization for every combination of privacy level and k and write "
+    "one row per point: t, epsilon, k, buckets (asked) and n_buckets (formed), "
+    "feasible, qi_sse_sst, confidential_sse_sst, total_error, group_mean_error, "
+    "coefficient_error, achieved k and t, number of classes, dominated, seconds, "
+    "message. --buckets takes a list (e.g. 3,6,auto): a third axis. Nothing is "
+    "released."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("-o", "--output", type=Path, required=True, metavar="TABLE.csv")
     p.add_argument("--plot", type=Path, metavar="PLOT.png", help="also draw the curves")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_release_arguments(p, grid=True)
     add_cluster_argument(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

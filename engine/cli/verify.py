@@ -14,17 +14,15 @@ from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
 from engine.streams import json_text
 
+HELP = "check the k and t a released table achieves"
+DESCRIPTION = (
+    "Read RELEASE, group its rows by the released quasi-identifier values and compare "
+    "the released confidential values of every class with the whole file "
+    "(KBS 2015, Definition 4)."
+)
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "verify",
-        help="check the k and t a released table achieves",
-        description=(
-            "Read RELEASE, group its rows by the released quasi-identifier values and compare "
-            "the released confidential values of every class with the whole file "
-            "(KBS 2015, Definition 4)."
-        ),
-    )
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("release", metavar="RELEASE", help="released table (.csv, .xlsx, .parquet)")
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
@@ -33,7 +31,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
     add_cluster_argument(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

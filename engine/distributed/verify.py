@@ -12,7 +12,6 @@ the largest distance over partitions are the release's k and t: the same numbers
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +21,7 @@ import pandas as pd
 from engine.distributed.cluster import gather
 from engine.progress import CancelFn, ProgressFn, scaled
 from engine.release.result import Verification
-from engine.release.verify import T_RTOL
+from engine.release.verify import failed_bounds, verdict
 
 _NA = "\x00NA"
 
@@ -140,35 +139,17 @@ def verify_parts(
     if confidential:
         worst_r = max((r for r in results if r["t"] is not None), key=lambda r: r["t"])
         achieved_t = float(worst_r["t"])
-    problems = []
-    worst_class = worst_r["worst"][1] if worst_r is not None else smallest["smallest"][1]
-    if k is not None and achieved_k < k:
-        problems.append(f"a class has only {achieved_k} records (k = {k} required)")
-        worst_class = smallest["smallest"][1]
-    if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
-        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
-        problems.append(f"a class is at distance {shown} (t = {t:g} required)")
+    failed = failed_bounds(achieved_k, achieved_t, k=k, t=t)
+    # the class to name: the farthest one, unless only k fails (then the smallest)
+    if worst_r is not None and ("t" in failed or "k" not in failed):
         worst_class = worst_r["worst"][1]
+    else:
+        worst_class = smallest["smallest"][1]
     worst_bucket = None
     if confidential and worst_r is not None and buckets is not None:
         row = buckets.iloc[worst_r["worst"][2]]
         worst_bucket = {c: (None if row[c] == _NA else row[c]) for c in confidential}
-    t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
-    if problems:
-        message = "Verification failed: " + "; ".join(problems) + "."
-    else:
-        message = f"Verified: {len(sizes)} classes, k = {achieved_k}{t_text}."
-    return Verification(
-        k=achieved_k,
-        t=achieved_t,
-        n_records=n,
-        n_classes=len(sizes),
-        class_sizes=np.sort(sizes)[::-1],
-        ok=not problems,
-        message=message,
-        worst_class=worst_class if qi else None,
-        worst_bucket=worst_bucket,
-    )
+    return verdict(sizes, achieved_t, failed, worst_class if qi else None, worst_bucket)
 
 
 def _pick(pieces: list, j: int) -> Any:

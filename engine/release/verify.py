@@ -94,17 +94,12 @@ def verify_release(
     if confidential:
         distances = class_distances(classes, group_ids(table, confidential))
         achieved_t = float(distances.max())
-    problems = []
-    worst = None
-    if k is not None and achieved_k < k:
-        problems.append(f"a class has only {achieved_k} records (k = {k} required)")
-        worst = int(np.argmin(sizes))
-    if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
-        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
-        problems.append(f"a class is at distance {shown} (t = {t:g} required)")
+    failed = failed_bounds(achieved_k, achieved_t, k=k, t=t)
+    # the class to name: the farthest one, unless only k fails (then the smallest)
+    if distances is not None and ("t" in failed or "k" not in failed):
         worst = int(np.argmax(distances))
-    if worst is None:
-        worst = int(np.argmax(distances)) if distances is not None else int(np.argmin(sizes))
+    else:
+        worst = int(np.argmin(sizes))
     worst_class: dict[str, Any] | None = None
     if qi:
         row = table.iloc[int(np.flatnonzero(classes == worst)[0])]
@@ -115,18 +110,50 @@ def verify_release(
         j = worst_bucket_of(classes, buckets, worst)
         row = table.iloc[int(np.flatnonzero(buckets == j)[0])]
         worst_bucket = {c: _plain(row[c]) for c in confidential}
+    return verdict(sizes, achieved_t, failed, worst_class, worst_bucket)
+
+
+def failed_bounds(
+    achieved_k: int, achieved_t: float | None, *, k: int | None, t: float | None
+) -> dict[str, str]:
+    """Each asked bound the release misses ("k", "t"), with the sentence that says so.
+
+    t is met up to a relative tolerance (:data:`T_RTOL`) for the rounding of shares.
+    """
+    failed = {}
+    if k is not None and achieved_k < k:
+        failed["k"] = f"a class has only {achieved_k} records (k = {k} required)"
+    if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
+        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
+        failed["t"] = f"a class is at distance {shown} (t = {t:g} required)"
+    return failed
+
+
+def verdict(
+    sizes: np.ndarray,
+    achieved_t: float | None,
+    failed: dict[str, str],
+    worst_class: dict[str, Any] | None,
+    worst_bucket: dict[str, Any] | None,
+) -> Verification:
+    """The :class:`Verification` of classes of these sizes, one sentence for the user.
+
+    One wording for every verifier (one machine, a cluster), so that a release checked either
+    way reads the same.
+    """
+    achieved_k = int(sizes.min())
     t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
-    if problems:
-        message = "Verification failed: " + "; ".join(problems) + "."
+    if failed:
+        message = "Verification failed: " + "; ".join(failed.values()) + "."
     else:
         message = f"Verified: {len(sizes)} classes, k = {achieved_k}{t_text}."
     return Verification(
         k=achieved_k,
         t=achieved_t,
-        n_records=n,
+        n_records=int(sizes.sum()),
         n_classes=len(sizes),
         class_sizes=np.sort(sizes)[::-1],
-        ok=not problems,
+        ok=not failed,
         message=message,
         worst_class=worst_class,
         worst_bucket=worst_bucket,
