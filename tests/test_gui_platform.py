@@ -31,6 +31,7 @@ from tests.test_gui_wizard import (
     next_enabled,
     open_file,
     preview,
+    previewed,
     settle_privacy,
     tag,
 )
@@ -240,10 +241,7 @@ def test_tab_leaves_the_tables(qtbot, window, sample_workbook) -> None:
 
 
 def test_enter_in_save_as_exports_and_keeps_the_window(qtbot, window, sample_workbook, tmp_path):
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    previewed(qtbot, window, sample_workbook)
     export(qtbot, window, tmp_path / "first.xlsx", report=False)
     page = window.wizard.export_page
     finish = window.wizard.button(QWizard.WizardButton.FinishButton)
@@ -296,10 +294,7 @@ def test_export_goes_to_documents_not_the_install_folder(qtbot, window, sample_w
         QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     )
     documents.mkdir(parents=True, exist_ok=True)
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    previewed(qtbot, window, sample_workbook)
     window.wizard.next()
     assert window.wizard.currentId() == PAGE_EXPORT
     target = Path(window.wizard.export_page.path.text())
@@ -323,10 +318,7 @@ def test_export_asks_before_replacing_a_json_it_did_not_write(
     qtbot, window, monkeypatch, sample_workbook, tmp_path
 ) -> None:
     foreign = foreign_json(tmp_path / "release.json")
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    previewed(qtbot, window, sample_workbook)
     window.wizard.next()
     page = window.wizard.export_page
     page.format.setCurrentIndex(page.format.findData(".csv"))

@@ -82,6 +82,17 @@ def preview(qtbot, win: MainWindow) -> None:
     assert page.rows_model.rowCount() > 0
 
 
+def previewed(qtbot, win: MainWindow, sample_workbook: Path) -> MainWindow:
+    """The sample opened, tagged, at t = 2 and k = 5, and previewed: where the tests of the
+    preview and export pages start."""
+    open_file(qtbot, win, sample_workbook)
+    tag(win, SAMPLE_ROLES)
+    choose(qtbot, win, t=2.0, k=5)
+    preview(qtbot, win)
+    assert not win.wizard.preview_page.stale.isVisible()
+    return win
+
+
 def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Path]:
     wiz = win.wizard
     wiz.next()
