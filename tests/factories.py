@@ -8,8 +8,42 @@ import numpy as np
 
 from engine.params import ReleaseParams
 from engine.release.guarantees import release_guarantees
-from engine.release.result import ClassSizes, InformationLoss, RunSummary, Verification
+from engine.release.result import Buckets, ClassSizes, InformationLoss, RunSummary, Verification
 from engine.text import seed_text
+
+#: the keys every run summary's JSON (``summary.to_dict()``, ``--summary``) promises its
+#: readers, the same for both mechanisms
+SUMMARY_KEYS = (
+    "parameters", "mechanism", "n_records", "n_released", "k_achieved", "t", "t_kind",
+    "t_achieved", "epsilon", "guarantees", "n_classes", "class_sizes", "buckets",
+    "information_loss", "noise", "seed_policy", "verification", "warnings", "seconds",
+)  # fmt: skip
+
+#: the quasi-identifiers of the adult data set's published t-closeness examples
+ADULT_QI = ("age", "sex", "race", "marital-status", "education")
+
+
+def disease_buckets(codes: np.ndarray) -> Buckets:
+    """The buckets of a toy nominal column (0 flu, 1 cold, 2 cancer), one value a bucket."""
+    return Buckets(
+        labels=["{flu}", "{cold}", "{cancer}"],
+        codes=codes,
+        counts=np.bincount(codes),
+        bounds=[{"flu"}, {"cold"}, {"cancer"}],
+        representatives=[("flu",), ("cold",), ("cancer",)],
+    )
+
+
+def laplace_params(
+    qi: tuple[str, ...], confidential: tuple[str, ...], **fields: Any
+) -> ReleaseParams:
+    """Noise-route parameters: Laplace, k = 5 and ε = 1 unless ``fields`` say otherwise.
+
+    Most noise tests share this set-up; written once, each test shows only what it is about
+    (its bounds, its ε, its seed).
+    """
+    values: dict[str, Any] = {"k": 5, "epsilon": 1.0, "mechanism": "laplace", **fields}
+    return ReleaseParams(qi=qi, confidential=confidential, **values)
 
 
 def summary_for(params: ReleaseParams, verification: Verification, **fields: Any) -> RunSummary:

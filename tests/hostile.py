@@ -16,9 +16,11 @@ signals.  Run this module to list the cases::
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import math
 import os
+import shlex
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +51,8 @@ def write_csv(folder: Path, name: str = "in.csv", text: str | None = None) -> Pa
 
 
 def write_book(path: Path, sheets: dict[str, list[list[object]]], cells=(), merges=()) -> Path:
+    """A workbook of ``sheets`` (name: rows), then ``cells`` (sheet, ref, value) set one by one
+    and ``merges`` (sheet, range); every test workbook is made here, none is checked in."""
     book = openpyxl.Workbook()
     book.remove(book.active)
     for name, table in sheets.items():
@@ -282,313 +286,13 @@ def project_file(folder: Path) -> Path:
     return save_project(project, folder / "p.json")
 
 
-# -- the corpus ---------------------------------------------------------------------------------
-
-OK_CSV = _in("in.csv", "out.csv", "out.json")
-OK_XLSX = _in("in.xlsx", "out.csv", "out.json")
-RELEASED = r"^Released \d+ records in \d+ classes"
-
-CASES: list[Case] = [
-    # reading
-    Case("corner-cell", corner_cell, anonymize(), 0, RELEASED, OK_XLSX),
-    Case("stray-far-below", stray_far_below, anonymize(), 0, RELEASED, OK_XLSX),
-    Case(
-        "scattered-cells",
-        scattered_cells,
-        anonymize(),
-        2,
-        r"in\.xlsx, sheet 'S': its 40 filled cells are spread over A1:\w+975001 .* Delete the "
-        r"cells far from the table",
-        _in("in.xlsx"),
-        run="process",
-    ),
-    Case(
-        "lone-corner-cell",
-        lone_corner_cell,
-        anonymize(),
-        2,
-        r"in\.xlsx, sheet 'S' has a header but no data rows",
-        _in("in.xlsx"),
-    ),
-    Case("blank-rows-csv", blank_rows_csv, anonymize(), 0, RELEASED, OK_CSV),
-    Case("blank-rows-xlsx", blank_rows_xlsx, anonymize(), 0, RELEASED, OK_XLSX),
-    Case("cr-only-line-ends", cr_only_csv, anonymize(), 0, RELEASED, OK_CSV),
-    Case("bare-cr-in-fields", bare_cr_csv, anonymize(), 0, RELEASED, OK_CSV),
-    Case("cover-sheet-first", cover_sheet, anonymize(), 0, RELEASED, OK_XLSX),
-    Case("footnotes-under-table", footnotes, anonymize(), 0, RELEASED, OK_XLSX),
-    Case(
-        "two-level-header",
-        merged_two_level_header,
-        anonymize(
-            release=[
-                "--qi",
-                "age",
-                "--confidential",
-                "Weekly wage 1988",
-                "--t",
-                "3",
-                "--k",
-                "5",
-                "--seed",
-                "1",
-            ]
-        ),
-        0,
-        RELEASED,
-        OK_XLSX,
-    ),
-    Case("numbers-as-text-eu", european_numbers_as_text, anonymize(), 0, RELEASED, OK_XLSX),
-    Case(
-        "int64-beyond-2^53-to-xlsx",
-        big_integers,
-        anonymize("out.xlsx", "--keep", "serial"),
-        0,
-        RELEASED,
-        _in("in.csv", "out.xlsx"),
-    ),
-    Case(
-        "binary-named-csv",
-        binary_named_csv,
-        anonymize(),
-        2,
-        r"in\.csv does not look like a text \(CSV\) file",
-        _in("in.csv"),
-    ),
-    Case(
-        "truncated-xlsx",
-        truncated_xlsx,
-        anonymize(),
-        2,
-        r"in\.xlsx is damaged or incomplete",
-        _in("in.xlsx"),
-    ),
-    Case(
-        "zip-not-a-workbook",
-        zip_not_a_workbook,
-        anonymize(),
-        2,
-        r"in\.xlsx is damaged or incomplete",
-        _in("in.xlsx"),
-    ),
-    Case("empty-csv", empty_csv, anonymize(), 2, r"in\.csv is empty \(0 bytes\)", _in("in.csv")),
-    Case(
-        "first-row-longer-than-header",
-        long_first_row,
-        anonymize(),
-        2,
-        r"in\.csv, line 2: 4 fields where the header has 3",
-        _in("in.csv"),
-    ),
-    Case(
-        "invalid-utf16",
-        bad_utf16,
-        anonymize(),
-        2,
-        r"in\.csv, line \d+: the text looks like UTF-16",
-        _in("in.csv"),
-    ),
-    # writing
-    Case(
-        "summary-is-the-input",
-        plain,
-        anonymize("out.csv", "--summary", "@in.csv"),
-        2,
-        r"in\.csv: refusing to overwrite the input file",
-        _in("in.csv"),
-    ),
-    Case(
-        "report-is-the-input",
-        input_named_html,
-        anonymize("out.csv", "--report", "@in.html"),
-        2,
-        r"in\.html: refusing to overwrite the input file",
-        _in("in.html"),
-    ),
-    Case(
-        "output-is-the-input",
-        plain,
-        anonymize("in.csv"),
-        2,
-        r"in\.csv: refusing to overwrite the input file",
-        _in("in.csv"),
-    ),
-    Case(
-        "output-is-the-input-via-dotdot",
-        plain,
-        anonymize("sub/../in.csv"),
-        2,
-        r"refusing to overwrite the input file",
-        _in("in.csv"),
-    ),
-    Case(
-        "output-is-a-symlink-to-the-input",
-        with_symlink_to_input,
-        anonymize("link.csv"),
-        2,
-        r"link\.csv: refusing to overwrite the input file",
-        _in("in.csv", "link.csv"),
-    ),
-    Case(
-        "output-is-a-hard-link-to-the-input",
-        with_hard_link_to_input,
-        anonymize("hard.csv"),
-        2,
-        r"hard\.csv: refusing to overwrite the input file",
-        _in("in.csv", "hard.csv"),
-    ),
-    Case(
-        "summary-is-the-release",
-        plain,
-        anonymize("out.csv", "--summary", "@out.csv"),
-        2,
-        r"out\.csv: the summary and the release would be the same file",
-        _in("in.csv"),
-    ),
-    Case(
-        "summary-is-the-sidecar",
-        plain,
-        anonymize("out.csv", "--summary", "@out.json"),
-        2,
-        r"out\.json: the summary and the release's metadata file \(named after the release\) "
-        r"would be the same file",
-        _in("in.csv"),
-    ),
-    Case(
-        "report-is-the-release",
-        plain,
-        anonymize("out.html", "--report", "@out.html"),
-        2,
-        r"out\.html: unknown output type '\.html'",
-        _in("in.csv"),
-    ),
-    Case(
-        "project-file-beside-the-release",
-        with_project_beside,
-        anonymize(),
-        2,
-        r"out\.json: the release's metadata file \(named after the release\) would replace a "
-        r"tclose project file",
-        _in("in.csv", "out.json"),
-    ),
-    Case(
-        "foreign-json-beside-the-release",
-        with_foreign_json_beside,
-        anonymize(),
-        2,
-        r"out\.json: .* would replace a JSON file tclose did not write",
-        _in("in.csv", "out.json"),
-    ),
-    Case(
-        "report-folder-missing",
-        plain,
-        anonymize("out.csv", "--report", "@missing/r.html"),
-        2,
-        r"r\.html: the folder .*missing does not exist",
-        _in("in.csv"),
-    ),
-    Case(
-        "summary-name-too-long",
-        plain,
-        anonymize("out.csv", "--summary", "@" + "s" * 300 + ".json"),
-        2,
-        r"the file name is too long \(305 characters; at most 255",
-        _in("in.csv"),
-    ),
-    Case(
-        "output-is-a-folder",
-        with_folder_named_like_the_output,
-        anonymize("sub.csv"),
-        2,
-        r"sub\.csv is a folder",
-        _in("in.csv", "sub.csv"),
-    ),
-    Case(
-        "replace-old-release-and-sidecar",
-        with_old_release,
-        anonymize(),
-        0,
-        RELEASED,
-        OK_CSV,
-    ),
-    Case(
-        "sweep-table-is-the-input",
-        plain,
-        lambda folder, source: [
-            "sweep",
-            str(source),
-            "--qi",
-            "age",
-            "--confidential",
-            "income",
-            "--t",
-            "3",
-            "--k",
-            "5",
-            "-o",
-            str(source),
-        ],
-        2,
-        r"in\.csv: refusing to overwrite the input file",
-        _in("in.csv"),
-    ),
-    Case(
-        "run-sidecar-over-the-project",
-        project_file,
-        lambda folder, project: ["run", str(project), "-o", str(folder / "p.csv")],
-        2,
-        r"p\.json: refusing to overwrite the input file",
-        _in("in.csv", "p.json"),
-    ),
-    # faults while writing
-    Case(
-        "disk-full-writing-xlsx",
-        plain,
-        anonymize("out.xlsx"),
-        2,
-        r"out\.xlsx: cannot write \(the file is too large for this disk or system\)\. Nothing "
-        "was written",
-        _in("in.csv"),
-        run="process",
-        fault="fsize",
-    ),
-    Case(
-        "disk-full-writing-csv",
-        plain,
-        anonymize("out.csv"),
-        2,
-        r"out\.csv: cannot write \(the file is too large for this disk or system\)\. Nothing "
-        "was written",
-        _in("in.csv"),
-        run="process",
-        fault="fsize",
-    ),
-    Case(
-        "release-locked-by-another-program",
-        with_old_release,
-        anonymize(),
-        2,
-        r"out\.csv cannot be replaced: it is open in another program \(such as Excel\)",
-        OK_CSV,
-        fault="locked:out.csv",
-    ),
-    Case(
-        "report-folder-read-only",
-        with_read_only_folder,
-        anonymize("out.csv", "--report", "@ro/r.html"),
-        2,
-        r"r\.html: cannot write in the folder .*ro \(permission denied\)",
-        _in("in.csv", "ro"),
-        fault="readonly:ro",
-    ),
-]
+# -- generators: numeric extremes, project files, tampered releases, signals ------------------
 
 
-# -- numeric extremes, project files, tampered releases, signals (the second wave) ---------------
-
-
-def command(*words: str) -> Callable[[Path, Path], list[str]]:
-    """Any ``tclose`` command line; ``@name`` is a file in the case's folder, ``INPUT`` the
-    case's input."""
+def command(line: str) -> Callable[[Path, Path], list[str]]:
+    """Any ``tclose`` command line, split as a shell would; ``@name`` is a file in the case's
+    folder, ``INPUT`` the case's input."""
+    words = shlex.split(line)
 
     def args(folder: Path, source: Path) -> list[str]:
         def resolve(word: str) -> str:
@@ -601,9 +305,9 @@ def command(*words: str) -> Callable[[Path, Path], list[str]]:
     return args
 
 
-def release(*flags: str, out: str = "out.csv", base: tuple[str, ...] = ("--qi", "age")):
+def release(flags: str, out: str = "out.csv") -> Callable[[Path, Path], list[str]]:
     """``tclose anonymize INPUT -o out --qi age --confidential income`` and ``flags``."""
-    return command("anonymize", "INPUT", "-o", "@" + out, *base, "--confidential", "income", *flags)
+    return command(f"anonymize INPUT -o @{out} --qi age --confidential income {flags}")
 
 
 def with_values(change: Callable[[int, list[object]], None], n: int = 120):
@@ -754,688 +458,578 @@ def large_survey(folder: Path) -> Path:
     return write_csv(folder, text=csv_text(rows(15_000)))
 
 
-VERIFY = ("verify", "INPUT", "--qi", "age", "--confidential", "income")
-CONVERT_OK = r"^\S.* \(mechanism: \w+\)$"
-PLANNED = r"^\d[\d,]* records"
-PROJECT_IN = _in("in.csv", "p.json")
+# -- the corpus ---------------------------------------------------------------------------------
 
-CASES += [
-    # numeric extremes: a valid release or exit 2, never an overflow
-    Case(
-        "t-1e308",
+OK_CSV = _in("in.csv", "out.csv", "out.json")
+OK_XLSX = _in("in.xlsx", "out.csv", "out.json")
+IN_CSV = _in("in.csv")
+IN_XLSX = _in("in.xlsx")
+RELEASED = r"^Released \d+ records in \d+ classes"
+
+
+def ok(name: str, make, args, files=OK_CSV, message: str = RELEASED, **how: str) -> Case:
+    """A case that must succeed: exit 0, ``message`` printed, ``files`` in the folder after."""
+    return Case(name, make, args, 0, message, files, **how)
+
+
+def refused(name: str, make, args, message: str, files=IN_CSV, code: int = 2, **how: str) -> Case:
+    """A case that must stop with exit ``code`` (2 unless said) and one line matching
+    ``message``, leaving only ``files``."""
+    return Case(name, make, args, code, message, files, **how)
+
+
+def refused_to_overwrite(name: str, make, args, files=IN_CSV, path: str = r"in\.csv") -> Case:
+    """An output request that names the input (or a link to it): refused, nothing written."""
+    return refused(name, make, args, path + r": refusing to overwrite the input file", files)
+
+
+SCATTERED = (
+    r"in\.xlsx, sheet 'S': its 40 filled cells are spread over A1:\w+975001 .* Delete the "
+    r"cells far from the table"
+)
+TWO_LEVEL_RELEASE = shlex.split("--qi age --confidential 'Weekly wage 1988' --t 3 --k 5 --seed 1")
+SUMMARY_IS_THE_SIDECAR = (
+    r"out\.json: the summary and the release's metadata file \(named after the release\) "
+    r"would be the same file"
+)
+PROJECT_BESIDE = (
+    r"out\.json: the release's metadata file \(named after the release\) would replace a "
+    r"tclose project file"
+)
+SWEEP_OVER_INPUT = "sweep INPUT --qi age --confidential income --t 3 --k 5 -o INPUT"
+
+
+#: the one line for a write that fails on a full disk (or past a file size limit)
+TOO_LARGE = (
+    r": cannot write \(the file is too large for this disk or system\)\. Nothing was written"
+)
+
+
+CASES: list[Case] = [
+    # reading
+    ok("corner-cell", corner_cell, anonymize(), OK_XLSX),
+    ok("stray-far-below", stray_far_below, anonymize(), OK_XLSX),
+    refused("scattered-cells", scattered_cells, anonymize(), SCATTERED, IN_XLSX, run="process"),
+    refused(
+        "lone-corner-cell",
+        lone_corner_cell,
+        anonymize(),
+        r"in\.xlsx, sheet 'S' has a header but no data rows",
+        IN_XLSX,
+    ),
+    ok("blank-rows-csv", blank_rows_csv, anonymize()),
+    ok("blank-rows-xlsx", blank_rows_xlsx, anonymize(), OK_XLSX),
+    ok("cr-only-line-ends", cr_only_csv, anonymize()),
+    ok("bare-cr-in-fields", bare_cr_csv, anonymize()),
+    ok("cover-sheet-first", cover_sheet, anonymize(), OK_XLSX),
+    ok("footnotes-under-table", footnotes, anonymize(), OK_XLSX),
+    ok("two-level-header", merged_two_level_header, anonymize(release=TWO_LEVEL_RELEASE), OK_XLSX),
+    ok("numbers-as-text-eu", european_numbers_as_text, anonymize(), OK_XLSX),
+    ok(
+        "int64-beyond-2^53-to-xlsx",
+        big_integers,
+        anonymize("out.xlsx", "--keep", "serial"),
+        _in("in.csv", "out.xlsx"),
+    ),
+    refused(
+        "binary-named-csv",
+        binary_named_csv,
+        anonymize(),
+        r"in\.csv does not look like a text \(CSV\) file",
+    ),
+    refused(
+        "truncated-xlsx", truncated_xlsx, anonymize(), r"in\.xlsx is damaged or incomplete", IN_XLSX
+    ),
+    refused(
+        "zip-not-a-workbook",
+        zip_not_a_workbook,
+        anonymize(),
+        r"in\.xlsx is damaged or incomplete",
+        IN_XLSX,
+    ),
+    refused("empty-csv", empty_csv, anonymize(), r"in\.csv is empty \(0 bytes\)"),
+    refused(
+        "first-row-longer-than-header",
+        long_first_row,
+        anonymize(),
+        r"in\.csv, line 2: 4 fields where the header has 3",
+    ),
+    refused(
+        "invalid-utf16", bad_utf16, anonymize(), r"in\.csv, line \d+: the text looks like UTF-16"
+    ),
+    # writing
+    refused_to_overwrite(
+        "summary-is-the-input", plain, anonymize("out.csv", "--summary", "@in.csv")
+    ),
+    refused_to_overwrite(
+        "report-is-the-input",
+        input_named_html,
+        anonymize("out.csv", "--report", "@in.html"),
+        _in("in.html"),
+        r"in\.html",
+    ),
+    refused_to_overwrite("output-is-the-input", plain, anonymize("in.csv")),
+    refused(
+        "output-is-the-input-via-dotdot",
         plain,
-        release("--t", "1e308", "--k", "5"),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
+        anonymize("sub/../in.csv"),
+        r"refusing to overwrite the input file",
     ),
-    Case(
-        "t-1e200",
+    refused_to_overwrite(
+        "output-is-a-symlink-to-the-input",
+        with_symlink_to_input,
+        anonymize("link.csv"),
+        _in("in.csv", "link.csv"),
+        r"link\.csv",
+    ),
+    refused_to_overwrite(
+        "output-is-a-hard-link-to-the-input",
+        with_hard_link_to_input,
+        anonymize("hard.csv"),
+        _in("in.csv", "hard.csv"),
+        r"hard\.csv",
+    ),
+    refused(
+        "summary-is-the-release",
         plain,
-        release("--t", "1e200", "--k", "5"),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
+        anonymize("out.csv", "--summary", "@out.csv"),
+        r"out\.csv: the summary and the release would be the same file",
     ),
-    Case(
-        "plan-t-1e200-feasible",
+    refused(
+        "summary-is-the-sidecar",
         plain,
-        command(
-            "plan", "INPUT", "--qi", "age", "--confidential", "income", "--t", "1e200", "--k", "5"
-        ),
-        0,
-        PLANNED,
-        _in("in.csv"),
-        tags=("numeric",),
+        anonymize("out.csv", "--summary", "@out.json"),
+        SUMMARY_IS_THE_SIDECAR,
     ),
-    Case(
-        "sweep-t-1e200-1e308",
+    refused(
+        "report-is-the-release",
         plain,
-        command(
-            "sweep",
-            "INPUT",
-            "-o",
-            "@s.csv",
-            "--qi",
-            "age",
-            "--confidential",
-            "income",
-            "--t",
-            "1e200,1e308",
-            "--k",
-            "5,120",
-        ),
-        0,
-        r"^4 points \(0 infeasible\)",
-        _in("in.csv", "s.csv"),
-        tags=("numeric",),
+        anonymize("out.html", "--report", "@out.html"),
+        r"out\.html: unknown output type '\.html'",
     ),
-    Case(
-        "epsilon-700",
+    refused(
+        "project-file-beside-the-release",
+        with_project_beside,
+        anonymize(),
+        PROJECT_BESIDE,
+        _in("in.csv", "out.json"),
+    ),
+    refused(
+        "foreign-json-beside-the-release",
+        with_foreign_json_beside,
+        anonymize(),
+        r"out\.json: .* would replace a JSON file tclose did not write",
+        _in("in.csv", "out.json"),
+    ),
+    refused(
+        "report-folder-missing",
         plain,
-        release("--epsilon", "700", "--k", "5"),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
+        anonymize("out.csv", "--report", "@missing/r.html"),
+        r"r\.html: the folder .*missing does not exist",
     ),
-    Case(
-        "epsilon-700.5",
+    refused(
+        "summary-name-too-long",
         plain,
-        release("--epsilon", "700.5", "--k", "5"),
-        2,
-        r"epsilon must be a number > 0 and ≤ 700, not 700\.5",
-        _in("in.csv"),
-        tags=("numeric",),
+        anonymize("out.csv", "--summary", "@" + "s" * 300 + ".json"),
+        r"the file name is too long \(305 characters; at most 255",
     ),
-    Case(
-        "epsilon-1e6-sweep",
+    refused(
+        "output-is-a-folder",
+        with_folder_named_like_the_output,
+        anonymize("sub.csv"),
+        r"sub\.csv is a folder",
+        _in("in.csv", "sub.csv"),
+    ),
+    ok("replace-old-release-and-sidecar", with_old_release, anonymize()),
+    refused_to_overwrite("sweep-table-is-the-input", plain, command(SWEEP_OVER_INPUT)),
+    refused_to_overwrite(
+        "run-sidecar-over-the-project",
+        project_file,
+        command("run INPUT -o @p.csv"),
+        _in("in.csv", "p.json"),
+        r"p\.json",
+    ),
+    # faults while writing
+    refused(
+        "disk-full-writing-xlsx",
         plain,
-        command(
-            "sweep",
-            "INPUT",
-            "-o",
-            "@s.csv",
-            "--qi",
-            "age",
-            "--confidential",
-            "income",
-            "--epsilon",
-            "1,1e6",
-            "--k",
-            "5",
-        ),
-        2,
-        r"epsilon must be a number > 0 and ≤ 700, not 1000000",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "epsilon-700-laplace",
-        plain,
-        release(
-            "--epsilon", "700", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:5000"
-        ),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "epsilon-1e-300-laplace",
-        plain,
-        release(
-            "--epsilon", "1e-300", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:5000"
-        ),
-        2,
-        r"laplace mechanism takes ε ≥ 1e-06, not 1e-300",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "private-bounds-share-1e-7",
-        plain,
-        release(
-            "--epsilon",
-            "1e-6",
-            "--k",
-            "5",
-            "--mechanism",
-            "laplace",
-            "--bounds",
-            "private=0.0000001",
-        ),
-        2,
-        r"ε = 2e-14 is too small for private bounds",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "bounds-plus-minus-1e308",
-        plain,
-        release(
-            "--epsilon",
-            "1",
-            "--k",
-            "5",
-            "--mechanism",
-            "laplace",
-            "--bounds",
-            "income=-1e308:1e308",
-        ),
-        2,
-        r"bounds\['income'\] must be \[low, high\] with numbers between -1e\+150 and 1e\+150",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "bounds-0-1e150-integer-column",
-        plain,
-        release(
-            "--epsilon", "1", "--k", "5", "--mechanism", "laplace", "--bounds", "income=0:1e150"
-        ),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "resample-until-t-1e308",
-        plain,
-        release(
-            "--epsilon",
-            "1",
-            "--k",
-            "5",
-            "--mechanism",
-            "laplace",
-            "--bounds",
-            "income=0:5000",
-            "--resample-until-t",
-            "1e308",
-        ),
-        3,
-        r"None of 100 draws of the noise was actually 1e\+308-close",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "qi-with-inf",
-        with_values(_set(0, "inf")),
-        release("--t", "3", "--k", "5"),
-        2,
-        r"Column 'age' holds 6 infinite value\(s\); correct them or declare 'inf' missing-value "
-        "codes",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "confidential-with-minus-inf",
-        with_values(_set(1, "-inf")),
-        release("--t", "3", "--k", "5"),
-        2,
-        r"Column 'income' holds 6 infinite value\(s\)",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "inf-declared-missing",
-        with_values(_set(0, "inf")),
-        release("--t", "3", "--k", "5", "--missing=inf"),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "qi-with-1e308",
-        with_values(_set(0, "1e308")),
-        release("--t", "3", "--k", "5"),
-        2,
-        r"Column 'age' holds 6 value\(s\) such as 1e\+308 that tclose cannot compute with",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "subnormal-values",
-        with_values(_set(1, "5e-324", every=1)),
-        release("--t", "3", "--k", "5", "--qi-output", "range"),
-        2,
-        r"Column 'income' holds 120 value\(s\) such as 4\.94066e-324",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "k-2^63",
-        plain,
-        release("--t", "3", "--k", str(2**63)),
-        3,
-        r"k = 9,223,372,036,854,775,808 needs at least",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "k-2^63-laplace",
-        plain,
-        release(
-            "--epsilon",
-            "1",
-            "--k",
-            str(2**63),
-            "--mechanism",
-            "laplace",
-            "--bounds",
-            "income=0:5000",
-        ),
-        3,
-        r"k = 9,223,372,036,854,775,808 needs at least",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "buckets-10^30",
-        plain,
-        release("--t", "3", "--k", "5", "--buckets", str(10**30)),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "buckets-10-binary-column",
-        binary_confidential,
-        command(
-            "anonymize",
-            "INPUT",
-            "-o",
-            "@out.csv",
-            "--qi",
-            "age",
-            "--confidential",
-            "income",
-            "--t",
-            "2",
-            "--k",
-            "5",
-            "--buckets",
-            "10",
-        ),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "seed-2^64",
-        plain,
-        release("--t", "3", "--k", "5", "--seed", str(2**64)),
-        2,
-        r"seed must be a whole number ≥ 0 and ≤ 1\.84e\+19, not 18446744073709551616",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "seed-2^64-1",
-        plain,
-        release("--t", "3", "--k", "5", "--seed", str(2**64 - 1)),
-        0,
-        RELEASED,
-        OK_CSV,
-        tags=("numeric",),
-    ),
-    Case(
-        "seed-minus-1",
-        plain,
-        release("--t", "3", "--k", "5", "--seed=-1"),
-        2,
-        r"seed must be a whole number ≥ 0",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "convert-epsilon-700",
-        plain,
-        command(
-            "convert", "--epsilon", "700", "--k", "5", "--n", "100", "--mechanism", "insensitive"
-        ),
-        0,
-        CONVERT_OK,
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "convert-epsilon-2000",
-        plain,
-        command("convert", "--epsilon", "2000"),
-        2,
-        r"ε must be a number ≥ 0 and ≤ 700, not 2000",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "convert-t-1e308",
-        plain,
-        command("convert", "--t", "1e308", "--k", "5", "--n", "100", "--mechanism", "laplace"),
-        0,
-        CONVERT_OK,
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "convert-t-inf",
-        plain,
-        command("convert", "--t", "inf"),
-        2,
-        r"t must be a number ≥ 1, not inf",
-        _in("in.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "verify-t-nan",
-        a_release(),
-        command(*VERIFY, "--t", "nan"),
-        2,
-        r"t must be a number ≥ 1, not nan",
-        _in("rel.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "verify-k-minus-1",
-        a_release(),
-        command(*VERIFY, "--k=-1"),
-        2,
-        r"k must be a whole number ≥ 1, not -1",
-        _in("rel.csv"),
-        tags=("numeric",),
-    ),
-    Case(
-        "verify-k-2^63",
-        a_release(),
-        command(*VERIFY, "--k", str(2**63)),
-        4,
-        r"a class has only 10 records \(k = 9223372036854775808 required\)",
-        _in("rel.csv"),
-        tags=("numeric",),
-    ),
-    # one blank confidential cell (item 9): one class, or the record left out
-    Case(
-        "one-blank-income",
-        one_blank_income,
-        release("--t", "3", "--k", "5"),
-        0,
-        r"^Released 300 records in 1 classes",
-        OK_CSV,
-        tags=("missing",),
-    ),
-    Case(
-        "one-blank-income-dropped",
-        one_blank_income,
-        release("--t", "3", "--k", "5", "--missing-confidential", "drop"),
-        0,
-        r"^Released 299 records in \d\d+ classes",
-        OK_CSV,
-        tags=("missing",),
-    ),
-    # malformed project files: one line, exit 2, nothing written
-    Case(
-        "project-t-abc",
-        project(_params(t="abc")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"p\.json: t must be a number ≥ 1, not 'abc'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-k-infinity",
-        project(text=None, change=_params(k=math.inf)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"k must be a whole number ≥ 1, not inf",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-k-list",
-        project(_params(k=[5])),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"k must be a whole number ≥ 1, not list \[5\]",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-k-true",
-        project(_params(k=True)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"k must be a whole number ≥ 1, not True",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-bounds-null",
-        project(_params(t=None, epsilon=1.0, mechanism="laplace", bounds={"income": [None, 1]})),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"bounds\['income'\] must be \[low, high\]",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-separator-5",
-        project(_input(separator=5)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"input\.separator must be a text or null, not 5",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-encoding-8",
-        project(_input(encoding=8)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"input\.encoding must be a text or null, not 8",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-nested-100000-deep",
-        deep_project,
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"p\.json: nested too deeply to be a tclose project file",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-format-version-text",
-        project(lambda d: d.update(format_version="1")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"format_version must be a whole number ≥ 1, not '1'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-format-version-3",
-        project(lambda d: d.update(format_version=3)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"layout version 3; this tclose reads versions 1 to 2",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-joint-no",
-        project(_params(joint="no")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"joint must be true or false, not 'no'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-mechanism-gaussian",
-        project(_params(t=None, epsilon=1.0, mechanism="gaussian")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"mechanism must be one of 'buckets' or 'laplace', not 'gaussian'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-qi-output-bogus",
-        project(_params(qi_output="bogus")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"qi_output must be one of 'centroid' or 'range', not 'bogus'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-confidential-output-5",
-        project(_params(confidential_output=5)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"confidential_output must be one of 'mean', 'median' or 'label', not 5",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-n-buckets-0",
-        project(_params(n_buckets=0)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"n_buckets must be 'auto' or a whole number ≥ 2, not 0",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-missing-merge",
-        project(_params(missing_confidential="merge")),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"missing_confidential must be one of 'bucket' or 'drop', not 'merge'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-t-1e308",
-        project(_params(t=1e308)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        0,
-        r"^Wrote .*o\.csv",
-        _in("in.csv", "p.json", "o.csv", "o.json"),
-        tags=("project",),
-    ),
-    Case(
-        "project-unknown-parameter",
-        project(_params(kk=3)),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"Unknown parameter\(s\) 'kk'",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-not-json",
-        project(text="{not json"),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"p\.json: not valid JSON \(line 1, column 2",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-a-list",
-        project(text="[1, 2]"),
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"p\.json: not a tclose project file",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-input-changed",
-        project_on_changed_input,
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"The input file in\.csv changed since the project was saved",
-        PROJECT_IN,
-        tags=("project",),
-    ),
-    Case(
-        "project-input-gone",
-        project_without_input,
-        command("run", "INPUT", "-o", "@o.csv"),
-        2,
-        r"The project's input file .*in\.csv is not there",
-        _in("p.json"),
-        tags=("project",),
-    ),
-    # tampered releases: verify is not fooled (exit 4), and reads what it is given
-    Case(
-        "verify-untampered",
-        a_release(),
-        command(*VERIFY, "--k", "5", "--t", "3"),
-        0,
-        r"^\{",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    Case(
-        "verify-a-lone-record",
-        a_release(_lone_record),
-        command(*VERIFY, "--k", "5"),
-        4,
-        r"Verification failed: a class has only 1 records \(k = 5 required\)",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    Case(
-        "verify-a-class-of-one-bucket",
-        a_release(_one_class_one_bucket),
-        command(*VERIFY, "--t", "3"),
-        4,
-        r"Verification failed: a class is at distance infinite \(t = 3 required\)",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    Case(
-        "verify-a-thinned-class",
-        a_release(_thin_a_class),
-        command(*VERIFY, "--k", "5", "--t", "3"),
-        4,
-        r"Verification failed: a class has only 3 records",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    Case(
-        "verify-a-column-named-twice",
-        a_release(),
-        command("verify", "INPUT", "--qi", "age,age", "--confidential", "income"),
-        2,
-        r"A column can be named only once: 'age'",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    Case(
-        "verify-a-column-removed",
-        a_release(_drop_column),
-        command(*VERIFY, "--k", "5"),
-        2,
-        r"The release has no column 'income'",
-        _in("rel.csv"),
-        tags=("tampered",),
-    ),
-    # signals: stopped while the workbook is written, nothing is left
-    Case(
-        "sigterm-while-writing-xlsx",
-        large_survey,
-        release("--t", "3", "--k", "5", out="out.xlsx"),
-        143,
-        r"^tclose: terminated; nothing was written\.$",
-        _in("in.csv"),
+        anonymize("out.xlsx"),
+        r"out\.xlsx" + TOO_LARGE,
         run="process",
-        fault="signal:TERM",
-        tags=("signals",),
+        fault="fsize",
     ),
-    Case(
-        "sigint-while-writing-xlsx",
-        large_survey,
-        release("--t", "3", "--k", "5", out="out.xlsx"),
-        130,
-        r"^tclose: interrupted; nothing was written\.$",
-        _in("in.csv"),
+    refused(
+        "disk-full-writing-csv",
+        plain,
+        anonymize("out.csv"),
+        r"out\.csv" + TOO_LARGE,
         run="process",
-        fault="signal:INT",
-        tags=("signals",),
+        fault="fsize",
+    ),
+    refused(
+        "release-locked-by-another-program",
+        with_old_release,
+        anonymize(),
+        r"out\.csv cannot be replaced: it is open in another program \(such as Excel\)",
+        OK_CSV,
+        fault="locked:out.csv",
+    ),
+    refused(
+        "report-folder-read-only",
+        with_read_only_folder,
+        anonymize("out.csv", "--report", "@ro/r.html"),
+        r"r\.html: cannot write in the folder .*ro \(permission denied\)",
+        _in("in.csv", "ro"),
+        fault="readonly:ro",
     ),
 ]
+
+VERIFY = "verify INPUT --qi age --confidential income"
+LAPLACE = "--mechanism laplace --bounds income=0:5000"
+CONVERT_OK = r"^\S.* \(mechanism: \w+\)$"
+PLANNED = r"^\d[\d,]* records"
+K_2_63 = r"k = 9,223,372,036,854,775,808 needs at least"
+PROJECT_IN = _in("in.csv", "p.json")
+RUN_PROJECT = command("run INPUT -o @o.csv")
+REL = _in("rel.csv")
+
+
+def tagged(tag: str, cases: list[Case]) -> list[Case]:
+    """``cases`` as one family (``tests/attacks.py`` and the extremes tests pick by tag)."""
+    return [dataclasses.replace(case, tags=(tag,)) for case in cases]
+
+
+def bad_project(name: str, make, message: str, files=PROJECT_IN) -> Case:
+    """``tclose run`` on a malformed project file: exit 2, one line, nothing written."""
+    return refused(name, make, RUN_PROJECT, message, files)
+
+
+def verify(name: str, edit, flags: str, code: int, message: str) -> Case:
+    """``tclose verify`` with ``flags`` on a release edited by ``edit`` after it was written."""
+    return Case(name, a_release(edit), command(f"{VERIFY} {flags}"), code, message, REL)
+
+
+def stopped(signal: str, code: int, said: str) -> Case:
+    """``tclose`` stopped by SIG``signal`` while it writes a large workbook: exit ``code``."""
+    return refused(
+        f"sig{signal.lower()}-while-writing-xlsx",
+        large_survey,
+        release("--t 3 --k 5", out="out.xlsx"),
+        rf"^tclose: {said}; nothing was written\.$",
+        code=code,
+        run="process",
+        fault=f"signal:{signal}",
+    )
+
+
+#: malformed parameters in a project file: (case, the changed params, the one line printed)
+BAD_PARAMS = [
+    ("project-t-abc", {"t": "abc"}, r"p\.json: t must be a number ≥ 1, not 'abc'"),
+    ("project-k-infinity", {"k": math.inf}, r"k must be a whole number ≥ 1, not inf"),
+    ("project-k-list", {"k": [5]}, r"k must be a whole number ≥ 1, not list \[5\]"),
+    ("project-k-true", {"k": True}, r"k must be a whole number ≥ 1, not True"),
+    (
+        "project-bounds-null",
+        {"t": None, "epsilon": 1.0, "mechanism": "laplace", "bounds": {"income": [None, 1]}},
+        r"bounds\['income'\] must be \[low, high\]",
+    ),
+    ("project-joint-no", {"joint": "no"}, r"joint must be true or false, not 'no'"),
+    (
+        "project-mechanism-gaussian",
+        {"t": None, "epsilon": 1.0, "mechanism": "gaussian"},
+        r"mechanism must be one of 'buckets' or 'laplace', not 'gaussian'",
+    ),
+    (
+        "project-qi-output-bogus",
+        {"qi_output": "bogus"},
+        r"qi_output must be one of 'centroid' or 'range', not 'bogus'",
+    ),
+    (
+        "project-confidential-output-5",
+        {"confidential_output": 5},
+        r"confidential_output must be one of 'mean', 'median' or 'label', not 5",
+    ),
+    (
+        "project-n-buckets-0",
+        {"n_buckets": 0},
+        r"n_buckets must be 'auto' or a whole number ≥ 2, not 0",
+    ),
+    (
+        "project-missing-merge",
+        {"missing_confidential": "merge"},
+        r"missing_confidential must be one of 'bucket' or 'drop', not 'merge'",
+    ),
+    ("project-unknown-parameter", {"kk": 3}, r"Unknown parameter\(s\) 'kk'"),
+]
+
+CASES += tagged(
+    "numeric",  # a valid release or exit 2, never an overflow
+    [
+        ok("t-1e308", plain, release("--t 1e308 --k 5")),
+        ok("t-1e200", plain, release("--t 1e200 --k 5")),
+        ok(
+            "plan-t-1e200-feasible",
+            plain,
+            command("plan INPUT --qi age --confidential income --t 1e200 --k 5"),
+            IN_CSV,
+            PLANNED,
+        ),
+        ok(
+            "sweep-t-1e200-1e308",
+            plain,
+            command(
+                "sweep INPUT -o @s.csv --qi age --confidential income --t 1e200,1e308 --k 5,120"
+            ),
+            _in("in.csv", "s.csv"),
+            r"^4 points \(0 infeasible\)",
+        ),
+        ok("epsilon-700", plain, release("--epsilon 700 --k 5")),
+        refused(
+            "epsilon-700.5",
+            plain,
+            release("--epsilon 700.5 --k 5"),
+            r"epsilon must be a number > 0 and ≤ 700, not 700\.5",
+        ),
+        refused(
+            "epsilon-1e6-sweep",
+            plain,
+            command("sweep INPUT -o @s.csv --qi age --confidential income --epsilon 1,1e6 --k 5"),
+            r"epsilon must be a number > 0 and ≤ 700, not 1000000",
+        ),
+        ok("epsilon-700-laplace", plain, release(f"--epsilon 700 --k 5 {LAPLACE}")),
+        refused(
+            "epsilon-1e-300-laplace",
+            plain,
+            release(f"--epsilon 1e-300 --k 5 {LAPLACE}"),
+            r"laplace mechanism takes ε ≥ 1e-06, not 1e-300",
+        ),
+        refused(
+            "private-bounds-share-1e-7",
+            plain,
+            release("--epsilon 1e-6 --k 5 --mechanism laplace --bounds private=0.0000001"),
+            r"ε = 2e-14 is too small for private bounds",
+        ),
+        refused(
+            "bounds-plus-minus-1e308",
+            plain,
+            release("--epsilon 1 --k 5 --mechanism laplace --bounds income=-1e308:1e308"),
+            r"bounds\['income'\] must be \[low, high\] with numbers between -1e\+150 and 1e\+150",
+        ),
+        ok(
+            "bounds-0-1e150-integer-column",
+            plain,
+            release("--epsilon 1 --k 5 --mechanism laplace --bounds income=0:1e150"),
+        ),
+        refused(
+            "resample-until-t-1e308",
+            plain,
+            release(f"--epsilon 1 --k 5 {LAPLACE} --resample-until-t 1e308"),
+            r"None of 100 draws of the noise was actually 1e\+308-close",
+            code=3,
+        ),
+        refused(
+            "qi-with-inf",
+            with_values(_set(0, "inf")),
+            release("--t 3 --k 5"),
+            r"Column 'age' holds 6 infinite value\(s\); correct them or declare 'inf' "
+            "missing-value codes",
+        ),
+        refused(
+            "confidential-with-minus-inf",
+            with_values(_set(1, "-inf")),
+            release("--t 3 --k 5"),
+            r"Column 'income' holds 6 infinite value\(s\)",
+        ),
+        ok(
+            "inf-declared-missing",
+            with_values(_set(0, "inf")),
+            release("--t 3 --k 5 --missing=inf"),
+        ),
+        refused(
+            "qi-with-1e308",
+            with_values(_set(0, "1e308")),
+            release("--t 3 --k 5"),
+            r"Column 'age' holds 6 value\(s\) such as 1e\+308 that tclose cannot compute with",
+        ),
+        refused(
+            "subnormal-values",
+            with_values(_set(1, "5e-324", every=1)),
+            release("--t 3 --k 5 --qi-output range"),
+            r"Column 'income' holds 120 value\(s\) such as 4\.94066e-324",
+        ),
+        refused("k-2^63", plain, release(f"--t 3 --k {2**63}"), K_2_63, code=3),
+        refused(
+            "k-2^63-laplace", plain, release(f"--epsilon 1 --k {2**63} {LAPLACE}"), K_2_63, code=3
+        ),
+        ok("buckets-10^30", plain, release(f"--t 3 --k 5 --buckets {10**30}")),
+        ok("buckets-10-binary-column", binary_confidential, release("--t 2 --k 5 --buckets 10")),
+        refused(
+            "seed-2^64",
+            plain,
+            release(f"--t 3 --k 5 --seed {2**64}"),
+            r"seed must be a whole number ≥ 0 and ≤ 1\.84e\+19, not 18446744073709551616",
+        ),
+        ok("seed-2^64-1", plain, release(f"--t 3 --k 5 --seed {2**64 - 1}")),
+        refused(
+            "seed-minus-1",
+            plain,
+            release("--t 3 --k 5 --seed=-1"),
+            r"seed must be a whole number ≥ 0",
+        ),
+        ok(
+            "convert-epsilon-700",
+            plain,
+            command("convert --epsilon 700 --k 5 --n 100 --mechanism insensitive"),
+            IN_CSV,
+            CONVERT_OK,
+        ),
+        refused(
+            "convert-epsilon-2000",
+            plain,
+            command("convert --epsilon 2000"),
+            r"ε must be a number ≥ 0 and ≤ 700, not 2000",
+        ),
+        ok(
+            "convert-t-1e308",
+            plain,
+            command("convert --t 1e308 --k 5 --n 100 --mechanism laplace"),
+            IN_CSV,
+            CONVERT_OK,
+        ),
+        refused(
+            "convert-t-inf", plain, command("convert --t inf"), r"t must be a number ≥ 1, not inf"
+        ),
+        verify("verify-t-nan", None, "--t nan", 2, r"t must be a number ≥ 1, not nan"),
+        verify("verify-k-minus-1", None, "--k=-1", 2, r"k must be a whole number ≥ 1, not -1"),
+        verify(
+            "verify-k-2^63",
+            None,
+            f"--k {2**63}",
+            4,
+            r"a class has only 10 records \(k = 9223372036854775808 required\)",
+        ),
+    ],
+)
+CASES += tagged(
+    "missing",  # one blank confidential cell: one class, or the record left out
+    [
+        ok(
+            "one-blank-income",
+            one_blank_income,
+            release("--t 3 --k 5"),
+            message=r"^Released 300 records in 1 classes",
+        ),
+        ok(
+            "one-blank-income-dropped",
+            one_blank_income,
+            release("--t 3 --k 5 --missing-confidential drop"),
+            message=r"^Released 299 records in \d\d+ classes",
+        ),
+    ],
+)
+CASES += tagged(
+    "project",  # malformed project files: one line, exit 2, nothing written
+    [
+        *(bad_project(name, project(_params(**params)), msg) for name, params, msg in BAD_PARAMS),
+        bad_project(
+            "project-separator-5",
+            project(_input(separator=5)),
+            r"input\.separator must be a text or null, not 5",
+        ),
+        bad_project(
+            "project-encoding-8",
+            project(_input(encoding=8)),
+            r"input\.encoding must be a text or null, not 8",
+        ),
+        bad_project(
+            "project-nested-100000-deep",
+            deep_project,
+            r"p\.json: nested too deeply to be a tclose project file",
+        ),
+        bad_project(
+            "project-format-version-text",
+            project(lambda d: d.update(format_version="1")),
+            r"format_version must be a whole number ≥ 1, not '1'",
+        ),
+        bad_project(
+            "project-format-version-3",
+            project(lambda d: d.update(format_version=3)),
+            r"layout version 3; this tclose reads versions 1 to 2",
+        ),
+        bad_project(
+            "project-not-json",
+            project(text="{not json"),
+            r"p\.json: not valid JSON \(line 1, column 2",
+        ),
+        bad_project(
+            "project-a-list", project(text="[1, 2]"), r"p\.json: not a tclose project file"
+        ),
+        bad_project(
+            "project-input-changed",
+            project_on_changed_input,
+            r"The input file in\.csv changed since the project was saved",
+        ),
+        bad_project(
+            "project-input-gone",
+            project_without_input,
+            r"The project's input file .*in\.csv is not there",
+            _in("p.json"),
+        ),
+        ok(
+            "project-t-1e308",
+            project(_params(t=1e308)),
+            RUN_PROJECT,
+            _in("in.csv", "p.json", "o.csv", "o.json"),
+            r"^Wrote .*o\.csv",
+        ),
+    ],
+)
+CASES += tagged(
+    "tampered",  # verify is not fooled (exit 4), and reads what it is given
+    [
+        verify("verify-untampered", None, "--k 5 --t 3", 0, r"^\{"),
+        verify(
+            "verify-a-lone-record",
+            _lone_record,
+            "--k 5",
+            4,
+            r"Verification failed: a class has only 1 records \(k = 5 required\)",
+        ),
+        verify(
+            "verify-a-class-of-one-bucket",
+            _one_class_one_bucket,
+            "--t 3",
+            4,
+            r"Verification failed: a class is at distance infinite \(t = 3 required\)",
+        ),
+        verify(
+            "verify-a-thinned-class",
+            _thin_a_class,
+            "--k 5 --t 3",
+            4,
+            r"Verification failed: a class has only 3 records",
+        ),
+        Case(
+            "verify-a-column-named-twice",
+            a_release(),
+            command("verify INPUT --qi age,age --confidential income"),
+            2,
+            r"A column can be named only once: 'age'",
+            REL,
+        ),
+        verify(
+            "verify-a-column-removed",
+            _drop_column,
+            "--k 5",
+            2,
+            r"The release has no column 'income'",
+        ),
+    ],
+)
+CASES += tagged(
+    "signals",  # stopped while the workbook is written, nothing is left
+    [stopped("TERM", 143, "terminated"), stopped("INT", 130, "interrupted")],
+)
 
 
 if __name__ == "__main__":

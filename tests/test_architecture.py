@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from tests.cli_support import screenshots
 from tests.conftest import ROOT
 
 
@@ -110,14 +111,7 @@ def test_cli_help_works() -> None:
 @pytest.mark.gui
 def test_gui_first_page_renders(tmp_path) -> None:
     """The app starts offscreen and its first page renders to a non-empty picture."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "gui", "--screenshots", str(tmp_path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    proc = screenshots(tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     pngs = sorted(tmp_path.glob("*.png"))
     assert pngs, "no screenshot written"

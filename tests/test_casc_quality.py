@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.cli import main
+from tests.cli_support import tclose
 
 # Plain MDAV's 100·SSE/SST (Domingo-Ferrer & Torra 2005), as in tests/data/README.md
 PUBLISHED = {
@@ -21,22 +21,8 @@ def test_k_anonymous_release_beats_plain_mdav(unpacked, tmp_path, name, k):
     src = unpacked(f"{name}.gz")
     columns = src.read_text(encoding="utf-8").splitlines()[0].split(",")
     out, summary = tmp_path / "release.csv", tmp_path / "summary.json"
-    code = main(
-        [
-            "anonymize",
-            str(src),
-            "-o",
-            str(out),
-            "--qi",
-            ",".join(columns),
-            "--k",
-            str(k),
-            "--seed",
-            "1",
-            "--summary",
-            str(summary),
-        ]
-    )
+    line = f"anonymize {{src}} -o {{out}} --qi {','.join(columns)} --k {k} --seed 1"
+    code = tclose(line + " --summary {summary}", src=src, out=out, summary=summary)
     assert code == 0
     numbers = json.loads(summary.read_text(encoding="utf-8"))
     assert numbers["k_achieved"] >= k

@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
+from tests.cli_support import tclose
+from tests.factories import SUMMARY_KEYS
 
 
 @pytest.fixture
@@ -34,47 +36,19 @@ def test_anonymize_then_verify(survey, tmp_path, capsys):
     out = tmp_path / "release.csv"
     summary = tmp_path / "summary.json"
     before = survey.read_bytes()
-    code = main(
-        [
-            "anonymize",
-            str(survey),
-            "-o",
-            str(out),
-            "--qi",
-            "age,sex",
-            "--confidential",
-            "income",
-            "--identifier",
-            "id",
-            "--t",
-            "2",
-            "--k",
-            "5",
-            "--missing=-10000",
-            "--seed",
-            "1",
-            "--summary",
-            str(summary),
-        ]
+    code = tclose(
+        "anonymize {survey} -o {out} --qi age,sex --confidential income --identifier id"
+        " --t 2 --k 5 --missing=-10000 --seed 1 --summary {summary}",
+        survey=survey,
+        out=out,
+        summary=summary,
     )
     assert code == 0
     assert survey.read_bytes() == before
     released = pd.read_csv(out)
     assert "id" not in released.columns
     s = json.loads(summary.read_text(encoding="utf-8"))
-    for key in (
-        "parameters",
-        "n_records",
-        "n_released",
-        "k_achieved",
-        "t",
-        "epsilon",
-        "n_classes",
-        "buckets",
-        "information_loss",
-        "seconds",
-    ):
-        assert key in s
+    assert set(SUMMARY_KEYS) <= set(s)
     assert s["parameters"]["missing"] == ["-10000"]
     assert s["information_loss"]["qi_sse_sst"] >= 0
     capsys.readouterr()
@@ -83,39 +57,16 @@ def test_anonymize_then_verify(survey, tmp_path, capsys):
     )
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["k"] >= 5 and report["t"] <= 2
-    code = main(
-        [
-            "verify",
-            str(out),
-            "--qi",
-            "age,sex",
-            "--confidential",
-            "income",
-            "--k",
-            str(report["k"] + 1),
-        ]
+    code = tclose(
+        f"verify {{out}} --qi age,sex --confidential income --k {report['k'] + 1}", out=out
     )
     assert code == 4
 
 
 def test_epsilon_is_reported_as_t(survey, tmp_path, capsys):
     out = tmp_path / "release.xlsx"
-    code = main(
-        [
-            "anonymize",
-            str(survey),
-            "-o",
-            str(out),
-            "--qi",
-            "age",
-            "--confidential",
-            "income",
-            "--epsilon",
-            "1.3862943611198906",
-            "--k",
-            "4",
-        ]
-    )
+    line = "anonymize {survey} -o {out} --qi age --confidential income --epsilon 1.3862943611198906"
+    code = tclose(line + " --k 4", survey=survey, out=out)
     assert code == 0
     assert "t = exp(ε/2) = 2" in capsys.readouterr().out
     assert out.exists()
@@ -150,41 +101,11 @@ def test_module_entry_point_runs_without_traceback(survey, tmp_path, project_roo
 def test_report_is_written(survey, tmp_path):
     out = tmp_path / "release.csv"
     report = tmp_path / "report.html"
-    code = main(
-        [
-            "anonymize",
-            str(survey),
-            "-o",
-            str(out),
-            "--qi",
-            "age,sex",
-            "--confidential",
-            "income",
-            "--t",
-            "3",
-            "--k",
-            "5",
-            "--report",
-            str(report),
-        ]
-    )
+    line = "anonymize {survey} -o {out} --qi age,sex --confidential income --t 3 --k 5"
+    code = tclose(line + " --report {report}", survey=survey, out=out, report=report)
     assert code == 0
     text = report.read_text(encoding="utf-8")
     assert "<html" in text.lower() and "income" in text
-    assert (
-        main(
-            [
-                "anonymize",
-                str(survey),
-                "-o",
-                str(out),
-                "--qi",
-                "age",
-                "--k",
-                "5",
-                "--report",
-                str(tmp_path / "r.pdf"),
-            ]
-        )
-        == 2
-    )
+    pdf = tmp_path / "r.pdf"
+    line = "anonymize {survey} -o {out} --qi age --k 5 --report {pdf}"
+    assert tclose(line, survey=survey, out=out, pdf=pdf) == 2

@@ -11,6 +11,7 @@ import pytest
 from engine.cli import main
 from engine.io import read_table
 from engine.release.verify import verify_release
+from tests.cli_support import cli_words
 
 
 @pytest.fixture
@@ -32,29 +33,11 @@ def survey(tmp_path):
 
 def run(survey, tmp_path, *extra: str) -> tuple[int, dict, pd.DataFrame]:
     out, summary = tmp_path / "release.csv", tmp_path / "summary.json"
-    code = main(
-        [
-            "anonymize",
-            str(survey),
-            "-o",
-            str(out),
-            "--qi",
-            "age,sex",
-            "--confidential",
-            "income,smoker",
-            "--epsilon",
-            "1",
-            "--k",
-            "5",
-            "--mechanism",
-            "laplace",
-            "--summary",
-            str(summary),
-            "--seed",
-            "7",
-            *extra,
-        ]
+    line = (
+        "anonymize {survey} -o {out} --qi age,sex --confidential income,smoker --epsilon 1"
+        " --k 5 --mechanism laplace --summary {summary} --seed 7"
     )
+    code = main([*cli_words(line, survey=survey, out=out, summary=summary), *extra])
     if code != 0:
         return code, {}, pd.DataFrame()
     return code, json.loads(summary.read_text(encoding="utf-8")), read_table(out).data

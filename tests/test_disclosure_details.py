@@ -37,6 +37,7 @@ from engine.release.verify import verify_release
 from engine.report.html import write_report
 from engine.report.project import new_project, save_project
 from engine.roles import ColumnType
+from tests.factories import laplace_params
 
 NUM = ColumnType.NUMERIC
 #: a number inside a label: "< 18000", "[18000, 40000)", "≥ 40000"
@@ -371,16 +372,8 @@ def wages(n: int = 3000, seed: int = 9) -> pd.DataFrame:
 
 
 def laplace(**over) -> ReleaseParams:
-    base = dict(
-        qi=("age", "sex"),
-        confidential=("wage", "smoker"),
-        k=5,
-        epsilon=1.0,
-        mechanism="laplace",
-        seed=3,
-    )
-    base.update(over)
-    return ReleaseParams(**base)
+    base = {"qi": ("age", "sex"), "confidential": ("wage", "smoker"), "seed": 3}
+    return laplace_params(**{**base, **over})
 
 
 def test_laplace_never_runs_on_bounds_from_the_data() -> None:
@@ -444,15 +437,7 @@ def test_expected_absolute_error_is_the_laplace_scale() -> None:
 
 def test_private_bounds_spend_and_report_their_share(income, tmp_path) -> None:
     data = pd.DataFrame({"age": np.arange(income.size) % 70 + 18, "income": income})
-    config = ReleaseParams(
-        qi=("age",),
-        confidential=("income",),
-        k=5,
-        epsilon=1.0,
-        mechanism="laplace",
-        private_bounds=0.1,
-        seed=5,
-    )
+    config = laplace_params(("age",), ("income",), private_bounds=0.1, seed=5)
     release = anonymize(data, config)
     s = release.summary.to_dict()["noise"]
     assert s["bounds_epsilon"] == pytest.approx(0.1)
@@ -479,15 +464,9 @@ def test_private_bounds_only_for_columns_without_public_ones(income) -> None:
     data = pd.DataFrame(
         {"age": np.arange(income.size) % 70 + 18, "income": income, "rent": income / 10}
     )
-    config = ReleaseParams(
-        qi=("age",),
-        confidential=("income", "rent"),
-        k=5,
-        epsilon=2.0,
-        mechanism="laplace",
-        bounds={"rent": (0, 20_000)},
-        private_bounds=0.2,
-        seed=6,
+    rent = {"rent": (0, 20_000)}
+    config = laplace_params(
+        ("age",), ("income", "rent"), epsilon=2.0, bounds=rent, private_bounds=0.2, seed=6
     )
     s = anonymize(data, config).summary.to_dict()["noise"]
     assert s["columns"]["rent"]["bounds_source"] == "public"

@@ -16,16 +16,7 @@ import pandas as pd
 import pytest
 
 from benchmarks.synthetic import generate
-from engine.distributed.buckets import (
-    buckets_from_intervals,
-    digest,
-    digest_scale,
-    digest_thresholds,
-    interval_counts,
-    make_buckets_from_counts,
-    merge_counts,
-    value_counts,
-)
+from engine.distributed import buckets as dist
 from engine.distributed.cluster import Backend, ClusterError, parse_cluster, raise_for
 from engine.distributed.encode import (
     column_stats,
@@ -184,8 +175,10 @@ def test_buckets_from_counts_equal_the_one_machine_buckets(columns, b):
     if columns == ["grade"]:
         types, orders = {"grade": ColumnType.ORDINAL}, {"grade": ("low", "mid", "high")}
     want = make_buckets(data, columns, types, b, orders=orders)
-    parts = [value_counts(data.iloc[i::3], columns, types) for i in range(3)]
-    got, lookup = make_buckets_from_counts(*merge_counts(parts), columns, types, b, orders=orders)
+    parts = [dist.value_counts(data.iloc[i::3], columns, types) for i in range(3)]
+    got, lookup = dist.make_buckets_from_counts(
+        *dist.merge_counts(parts), columns, types, b, orders=orders
+    )
     assert got.labels == want.labels
     assert got.representatives == want.representatives
     assert got.bounds == want.bounds
@@ -198,11 +191,11 @@ def test_t_digest_buckets_never_split_ties_and_count_exactly():
     data = generate(8_000, seed=5)
     types = {"income": ColumnType.NUMERIC}
     parts = [data.iloc[i::4] for i in range(4)]
-    digests = [digest(p, "income", types["income"]) for p in parts]
-    scale, sample = digest_scale(digests, types["income"], None, 4)
-    thresholds = digest_thresholds(scale, sample)
-    counted = [interval_counts(p, "income", types["income"], thresholds) for p in parts]
-    buckets, lookup = buckets_from_intervals(
+    digests = [dist.digest(p, "income", types["income"]) for p in parts]
+    scale, sample = dist.digest_scale(digests, types["income"], None, 4)
+    thresholds = dist.digest_thresholds(scale, sample)
+    counted = [dist.interval_counts(p, "income", types["income"], thresholds) for p in parts]
+    buckets, lookup = dist.buckets_from_intervals(
         counted, scale, sample, thresholds, "income", types["income"], 4
     )
     codes = lookup(data)

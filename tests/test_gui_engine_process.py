@@ -67,21 +67,18 @@ def test_errors_keep_their_type_message_and_detail(helper) -> None:
     assert any("In the engine process" in note for note in info.value.__notes__)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [cooperative_loop, stubborn],
+    ids=["a-cooperative-call", "a-call-stuck-in-one-long-step"],
+)
 @retry_once
-def test_cancel_stops_a_cooperative_call(helper) -> None:
+def test_cancel_stops_the_call_and_the_next_call_works(helper, call) -> None:
+    """Uncancelled, the loop runs for more than 10 s and the stuck call sleeps for 30 s; the
+    stuck one is ended by killing the helper, which must then start again for the next call."""
     started = time.monotonic()
     with pytest.raises(CancelledError):
-        helper.call(cooperative_loop, cancel=lambda: time.monotonic() - started > CANCEL_AT)
-    # uncancelled, the loop runs for more than 10 s
-    check_time(time.monotonic() - started - CANCEL_AT, CANCEL_SECONDS, "Cancel")
-
-
-@retry_once
-def test_cancel_kills_a_call_stuck_in_one_long_step_and_the_next_call_works(helper) -> None:
-    started = time.monotonic()
-    with pytest.raises(CancelledError):
-        helper.call(stubborn, cancel=lambda: time.monotonic() - started > CANCEL_AT)
-    # uncancelled, the call sleeps for 30 s
+        helper.call(call, cancel=lambda: time.monotonic() - started > CANCEL_AT)
     check_time(time.monotonic() - started - CANCEL_AT, CANCEL_SECONDS, "Cancel")
     assert helper.call(add_up, pd.DataFrame({"x": [1, 2]})) == 3
 

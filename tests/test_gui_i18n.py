@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QLocale
 from PySide6.QtGui import QImage
 
 from gui import i18n, settings
+from tests.cli_support import screenshots
 
 pytestmark = pytest.mark.gui
 
@@ -172,24 +173,7 @@ def test_every_page_fits_the_window_in_each_language(lang: str, scheme: str, tmp
     """``--screenshots --lang … --color-scheme …`` walks every page at 1100 × 760: a label too
     long for its page would widen the window (the walk's pictures would not be 1100 wide)."""
     out = tmp_path / "shots"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gui",
-            "--screenshots",
-            str(out),
-            "--lang",
-            lang,
-            "--color-scheme",
-            scheme,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
+    run = screenshots(out, "--lang", lang, "--color-scheme", scheme)
     assert run.returncode == 0, run.stderr[-3000:]
     pages = sorted(out.glob("[0-5]*.png"))
     assert len(pages) >= 10

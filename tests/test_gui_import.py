@@ -10,8 +10,9 @@ import pytest
 from engine.roles import Role
 from gui.state import named_like_an_identifier, suggest_role
 from gui.wizard import PAGE_TAG
+from tests.hostile import write_book
 from tests.test_gui_wizard import idle, open_file, tag
-from tests.test_io_workbooks import COVER, book_with, table
+from tests.test_io_workbooks import COVER, table
 
 pytestmark = pytest.mark.gui
 
@@ -26,7 +27,7 @@ def shown_text(rich: str) -> str:
 
 def test_the_reader_s_notes_are_shown(qtbot, window, tmp_path) -> None:
     rows = [*table(40), [], ["Source: statistical office, 2024."]]
-    path = book_with(tmp_path / "agency.xlsx", {"Read me": COVER, "Data": rows})
+    path = write_book(tmp_path / "agency.xlsx", {"Read me": COVER, "Data": rows})
     open_file(qtbot, window, path)
     page = window.wizard.import_page
     text = shown_text(page.info.text())
@@ -37,7 +38,7 @@ def test_the_reader_s_notes_are_shown(qtbot, window, tmp_path) -> None:
 
 
 def test_the_decimal_mark_applies_to_workbooks(qtbot, window, tmp_path) -> None:
-    path = book_with(tmp_path / "amb.xlsx", {"S": [["x"], *[[f"{i}.500"] for i in range(1, 30)]]})
+    path = write_book(tmp_path / "amb.xlsx", {"S": [["x"], *[[f"{i}.500"] for i in range(1, 30)]]})
     open_file(qtbot, window, path)
     page = window.wizard.import_page
     assert page.decimal.isEnabled(), "the decimal mark is offered for workbooks"

@@ -31,6 +31,7 @@ from tests.test_gui_wizard import (
     next_enabled,
     open_file,
     preview,
+    previewed,
     settle_privacy,
     tag,
 )
@@ -240,10 +241,7 @@ def test_tab_leaves_the_tables(qtbot, window, sample_workbook) -> None:
 
 
 def test_enter_in_save_as_exports_and_keeps_the_window(qtbot, window, sample_workbook, tmp_path):
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    previewed(qtbot, window, sample_workbook)
     export(qtbot, window, tmp_path / "first.xlsx", report=False)
     page = window.wizard.export_page
     finish = window.wizard.button(QWizard.WizardButton.FinishButton)
@@ -296,10 +294,7 @@ def test_export_goes_to_documents_not_the_install_folder(qtbot, window, sample_w
         QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     )
     documents.mkdir(parents=True, exist_ok=True)
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    previewed(qtbot, window, sample_workbook)
     window.wizard.next()
     assert window.wizard.currentId() == PAGE_EXPORT
     target = Path(window.wizard.export_page.path.text())
@@ -307,15 +302,23 @@ def test_export_goes_to_documents_not_the_install_folder(qtbot, window, sample_w
     assert resources.ROOT not in target.parents and resources.ROOT.parent != target.parent
 
 
+def foreign_json(path: Path) -> Path:
+    """A JSON file some other program wrote, where tclose is about to write one of its own."""
+    path.write_text('{"survey": "not tclose"}', encoding="utf-8")
+    return path
+
+
+def answer_cancel_then_yes(monkeypatch) -> None:
+    """The user's answers to the next two "replace it?" questions: Cancel, then Yes."""
+    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+
+
 def test_export_asks_before_replacing_a_json_it_did_not_write(
     qtbot, window, monkeypatch, sample_workbook, tmp_path
 ) -> None:
-    foreign = tmp_path / "release.json"
-    foreign.write_text('{"survey": "not tclose"}', encoding="utf-8")
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
+    foreign = foreign_json(tmp_path / "release.json")
+    previewed(qtbot, window, sample_workbook)
     window.wizard.next()
     page = window.wizard.export_page
     page.format.setCurrentIndex(page.format.findData(".csv"))
@@ -324,8 +327,7 @@ def test_export_asks_before_replacing_a_json_it_did_not_write(
     qtbot.waitUntil(lambda: bool(page.problem.text()), timeout=5000)
     assert "did not write" in page.problem.text()
     assert page.export_button.isEnabled()  # the user may choose to replace it
-    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+    answer_cancel_then_yes(monkeypatch)
     page.export()
     idle(qtbot, window)
     assert not (tmp_path / "release.csv").exists() and "not tclose" in foreign.read_text(
@@ -342,12 +344,10 @@ def test_save_project_asks_before_replacing_a_json_it_did_not_write(
 ) -> None:
     from gui import project_io
 
-    foreign = tmp_path / "survey.json"
-    foreign.write_text('{"survey": "not tclose"}', encoding="utf-8")
+    foreign = foreign_json(tmp_path / "survey.json")
     open_file(qtbot, window, sample_workbook)
     tag(window, SAMPLE_ROLES)
-    answers = iter([QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Yes])
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: next(answers))
+    answer_cancel_then_yes(monkeypatch)
     assert project_io.save_project_file(window, window.session, foreign) is None
     assert "not tclose" in foreign.read_text(encoding="utf-8")
     assert project_io.save_project_file(window, window.session, foreign) == foreign

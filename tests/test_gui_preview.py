@@ -11,27 +11,9 @@ from engine.io import ImportInfo
 from engine.roles import Role
 from engine.text import percent
 from gui.wizard import PAGE_PREVIEW, PAGE_PRIVACY, MainWindow
-from tests.test_gui_wizard import (
-    SAMPLE_ROLES,
-    choose,
-    idle,
-    next_enabled,
-    open_file,
-    preview,
-    settle_privacy,
-    tag,
-)
+from tests import test_gui_wizard as user  # drives the wizard as a user would
 
 pytestmark = pytest.mark.gui
-
-
-def previewed(qtbot, window, sample_workbook) -> MainWindow:
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
-    preview(qtbot, window)
-    assert not window.wizard.preview_page.stale.isVisible()
-    return window
 
 
 def assert_stale(window: MainWindow) -> None:
@@ -40,7 +22,7 @@ def assert_stale(window: MainWindow) -> None:
     assert page.stale.geometry() == page.results.rect(), "the cover does not lie over them"
     assert page.tabs.width() > page.results.width() / 2  # and takes no room from them
     assert "Out of date" in page.stale.label.text()
-    assert not next_enabled(window)
+    assert not user.next_enabled(window)
 
 
 def with_slow_preview(monkeypatch) -> None:
@@ -62,49 +44,49 @@ def with_slow_preview(monkeypatch) -> None:
 
 
 def test_a_changed_k_greys_the_results_and_holds_next(qtbot, window, sample_workbook) -> None:
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     page.k.setValue(7)
     assert_stale(window)
     page.rerun.click()
-    idle(qtbot, window)
-    assert not page.stale.isVisible() and next_enabled(window)
+    user.idle(qtbot, window)
+    assert not page.stale.isVisible() and user.next_enabled(window)
     assert window.session.release.params.k == 7
 
 
 def test_a_changed_format_greys_the_results(qtbot, window, sample_workbook) -> None:
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     page.qi_output.setCurrentIndex(page.qi_output.findData("range"))
     assert_stale(window)
 
 
 def test_a_rerun_greys_the_results_while_it_runs(qtbot, window, sample_workbook, monkeypatch):
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     with_slow_preview(monkeypatch)
     page.rerun.click()
     assert window.runner.busy
     assert page.stale.isVisible() and "being computed" in page.stale.label.text()
-    assert not next_enabled(window)
+    assert not user.next_enabled(window)
     window.runner.cancel()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     assert "Cancelled" in page.status.text()
     # the settings did not change: the release on show is still theirs, verified
-    assert not page.stale.isVisible() and next_enabled(window)
+    assert not page.stale.isVisible() and user.next_enabled(window)
 
 
 def test_a_cancelled_run_of_new_settings_leaves_the_old_greyed(
     qtbot, window, sample_workbook, monkeypatch
 ) -> None:
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     with_slow_preview(monkeypatch)
     page.k.setValue(8)
     page.rerun.click()
     assert window.runner.busy and page.stale.isVisible()
     window.runner.cancel()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     assert "Cancelled" in page.status.text()
     assert_stale(window)
     assert window.session.release.params.k == 5  # the old release is not taken for k = 8
@@ -114,7 +96,7 @@ def test_a_role_change_greys_the_old_preview(qtbot, window, sample_workbook, mon
     from gui.pages.tag_page import COL_ROLE
     from gui.state import role_label
 
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     wizard = window.wizard
     wizard.back()
     wizard.back()  # to the tag page
@@ -122,14 +104,14 @@ def test_a_role_change_greys_the_old_preview(qtbot, window, sample_workbook, mon
     row = list(window.session.columns).index("occupation")
     model.setData(model.index(row, COL_ROLE), role_label(None))
     wizard.next()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     with_slow_preview(monkeypatch)
     wizard.next()
     assert wizard.currentId() == PAGE_PREVIEW
     page = wizard.preview_page
     assert page.stale.isVisible(), "the previous role's release is shown as current"
     window.runner.cancel()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     assert_stale(window)
 
 
@@ -137,9 +119,9 @@ def test_a_role_change_greys_the_old_preview(qtbot, window, sample_workbook, mon
 
 
 def test_the_privacy_page_leads_with_plain_words(qtbot, window, sample_workbook) -> None:
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
+    user.open_file(qtbot, window, sample_workbook)
+    user.tag(window, user.SAMPLE_ROLES)
+    user.choose(qtbot, window, t=2.0, k=5)
     page = window.wizard.privacy_page
     assert page.summary.text().startswith(
         "Each group of at least 5 people looks like the whole file in its income mix, "
@@ -152,9 +134,9 @@ def test_the_privacy_page_leads_with_plain_words(qtbot, window, sample_workbook)
 
 
 def test_details_show_the_search_of_b_unless_b_is_set(qtbot, window, sample_workbook) -> None:
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
+    user.open_file(qtbot, window, sample_workbook)
+    user.tag(window, user.SAMPLE_ROLES)
+    user.choose(qtbot, window, t=2.0, k=5)
     page = window.wizard.privacy_page
     chosen = [c for c in page.current_plan.bucket_choices if c.chosen]
     assert len(chosen) == 1
@@ -162,29 +144,29 @@ def test_details_show_the_search_of_b_unless_b_is_set(qtbot, window, sample_work
     assert "Number of buckets" in text and "confidential loss" in text
     page.n_buckets.setValue(4)
     page.refresh()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     assert page.current_plan.params.n_buckets == 4
     assert "Number of buckets" not in page.details.toPlainText()
     page.n_buckets.setValue(2)
     page.n_buckets.stepDown()  # below 2 is "automatic", never b = 1
     assert page.n_buckets.text() == page.n_buckets.specialValueText()
     page.refresh()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     assert page.current_plan.params.n_buckets is None
 
 
 def test_a_fix_says_what_it_changed(qtbot, window, sample_workbook) -> None:
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=2.0, k=5)
+    user.open_file(qtbot, window, sample_workbook)
+    user.tag(window, user.SAMPLE_ROLES)
+    user.choose(qtbot, window, t=2.0, k=5)
     page = window.wizard.privacy_page
     page.k.setValue(1000)
     page.refresh()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     fixes = [page.fixes.itemAt(i).widget() for i in range(page.fixes.count() - 1)]
     assert fixes and "k = " in fixes[0].toolTip()
     fixes[0].click()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     assert page.applied.isVisible()
     assert page.applied.text().startswith("Changed: smallest group size k from 1,000 to ")
     assert str(window.session.params.k) in page.applied.text().replace(",", "")
@@ -194,30 +176,30 @@ def test_one_class_is_a_prominent_warning(qtbot, window, tmp_path) -> None:
     path = tmp_path / "tiny.csv"
     rows = [f"{age},{'A' if age < 7 else 'B'}" for age in range(18)]
     path.write_text("age,diag\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    open_file(qtbot, window, path)
-    tag(window, {"age": Role.QI, "diag": Role.CONFIDENTIAL})
+    user.open_file(qtbot, window, path)
+    user.tag(window, {"age": Role.QI, "diag": Role.CONFIDENTIAL})
     window.wizard.next()
     page = window.wizard.privacy_page
     page.by_t.setChecked(True)
     page.t.setValue(1.0)
     page.k.setValue(2)
     page.refresh()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     assert page.one_class_box.isVisible()
     assert page.one_class.text().startswith("Only one class:") and page.one_class.warning
     assert page.summary.text().startswith("At this level the release would be one single group")
 
 
 def test_why_the_groups_are_larger_than_k(qtbot, window, sample_workbook) -> None:
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    choose(qtbot, window, t=1.2, k=5)
+    user.open_file(qtbot, window, sample_workbook)
+    user.tag(window, user.SAMPLE_ROLES)
+    user.choose(qtbot, window, t=1.2, k=5)
     page = window.wizard.privacy_page
     assert page.class_sizes.isVisible()
     assert "Why the groups will be larger than k: Classes will hold at least" in (
         page.class_sizes.text()
     )
-    preview(qtbot, window)
+    user.preview(qtbot, window)
     summary = window.wizard.preview_page.summary.toPlainText()
     assert window.session.release.verification.k > 5
     assert "Why the groups are larger than k: Classes will hold at least" in summary
@@ -239,13 +221,13 @@ def test_the_preview_says_what_an_analysis_keeps(qtbot, window, sample_workbook)
 
 @pytest.mark.parametrize("output", ["median", "mean"])
 def test_ranges_and_bucket_values_side_by_side(qtbot, window, sample_workbook, output) -> None:
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     page = window.wizard.preview_page
     page.qi_output.setCurrentIndex(page.qi_output.findData("range"))
     page.confidential_output.setCurrentIndex(page.confidential_output.findData(output))
     assert "range they span" in page.format_help.text()
     page.rerun.click()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     release = window.session.release
     assert release.params.qi_output == "range"
     assert release.params.confidential_output == output
@@ -286,9 +268,9 @@ def test_confidential_choices_come_from_the_parameters(qtbot, monkeypatch) -> No
 
 def test_randomized_response_in_the_preview(qtbot, window, sample_workbook) -> None:
     """A text column under noise: randomized response, no crash, share changed shown."""
-    open_file(qtbot, window, sample_workbook)
-    roles = {**SAMPLE_ROLES, "income": None, "diagnosis": Role.CONFIDENTIAL}
-    tag(window, roles)
+    user.open_file(qtbot, window, sample_workbook)
+    roles = {**user.SAMPLE_ROLES, "income": None, "diagnosis": Role.CONFIDENTIAL}
+    user.tag(window, roles)
     window.wizard.next()
     page = window.wizard.privacy_page
     label = f"{page.by_noise.text()} ({page.noise_note.text()})"
@@ -298,12 +280,12 @@ def test_randomized_response_in_the_preview(qtbot, window, sample_workbook) -> N
     page.set_mechanism("laplace")
     page.epsilon.setValue(1.0)
     page.refresh()
-    settle_privacy(qtbot, window)
-    assert next_enabled(window), page.feasibility.text()
+    user.settle_privacy(qtbot, window)
+    assert user.next_enabled(window), page.feasibility.text()
     assert "randomized response" in page.feasibility.text()
     assert "each answer is kept with probability" in page.summary.text()
     window.wizard.next()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     assert window.session.preview_is_current, window.wizard.preview_page.status.text()
     preview_page = window.wizard.preview_page
     assert preview_page.tabs.tabText(0) == "Confidential values"
@@ -314,8 +296,8 @@ def test_randomized_response_in_the_preview(qtbot, window, sample_workbook) -> N
 
 
 def test_noise_without_bounds_blocks_next_until_private_bounds(qtbot, window, sample_workbook):
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
+    user.open_file(qtbot, window, sample_workbook)
+    user.tag(window, user.SAMPLE_ROLES)
     window.wizard.next()
     assert window.wizard.currentId() == PAGE_PRIVACY
     page = window.wizard.privacy_page
@@ -325,19 +307,19 @@ def test_noise_without_bounds_blocks_next_until_private_bounds(qtbot, window, sa
     page.set_mechanism("laplace")
     page.epsilon.setValue(1.0)
     page.refresh()
-    settle_privacy(qtbot, window)
-    assert not next_enabled(window)
+    user.settle_privacy(qtbot, window)
+    assert not user.next_enabled(window)
     assert "Next is disabled" in page.feasibility.text()
     assert "needs public bounds" in page.feasibility.text()
     page.private_bounds.setChecked(True)
     page.private_share.setValue(20)
     page.refresh()
-    settle_privacy(qtbot, window)
+    user.settle_privacy(qtbot, window)
     assert window.session.params.private_bounds == pytest.approx(0.2)
-    assert next_enabled(window), page.feasibility.text()
+    assert user.next_enabled(window), page.feasibility.text()
     assert "estimated privately" in page.feasibility.text()
     window.wizard.next()
-    idle(qtbot, window)
+    user.idle(qtbot, window)
     assert window.session.preview_is_current, window.wizard.preview_page.status.text()
     noise = window.session.release.summary.noise
     assert noise.bounds_epsilon == pytest.approx(0.2)

@@ -74,13 +74,20 @@ class GapMeter:
         self.timer.stop()
 
 
-def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
+def window_on_survey(qtbot, n: int, tmp_path: Path) -> MainWindow:
+    """A shown window whose session holds ``synthetic_survey(n)``: the size under test is
+    put in directly, as reading a file that large would take most of the test's time."""
     win = MainWindow()
     qtbot.addWidget(win)
     win.show()
     data = synthetic_survey(n)
+    win.session.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
+    return win
+
+
+def start_preview(qtbot, n: int, tmp_path: Path) -> MainWindow:
+    win = window_on_survey(qtbot, n, tmp_path)
     s = win.session
-    s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
     for name, role in {
         "age": Role.QI,
         "sex": Role.QI,
@@ -143,12 +150,9 @@ def test_cancelling_an_export_leaves_no_file(qtbot, tmp_path, monkeypatch) -> No
     monkeypatch.setattr("engine.io.write.write_csv", lambda *args, **kwargs: False)
 
     n = 600_000
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.show()
-    data = synthetic_survey(n)
+    win = window_on_survey(qtbot, n, tmp_path)
     s = win.session
-    s.set_data(data, ImportInfo(tmp_path / "survey.csv", "csv", n_rows=n, n_columns=5))
+    data = s.data
     config = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0)
     verification = Verification(5, 1.5, n, n // 5, np.full(n // 5, 5), True, "ok")
     summary = summary_for(config, verification)

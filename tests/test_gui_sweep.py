@@ -14,10 +14,10 @@ from engine.cli import main
 from engine.io import read_table
 from engine.params import ReleaseParams
 from engine.report.project import load_project
-from engine.roles import Role
 from gui.project_io import apply_project, open_project_file, save_project_file
 from gui.state import Session
 from gui.sweep_dialog import SweepDialog
+from tests.test_gui_wizard import ADULT_ROLES
 
 pytestmark = pytest.mark.gui
 
@@ -83,16 +83,6 @@ def test_bad_grid_is_shown_not_run(qtbot, dialog, monkeypatch) -> None:
     dialog.start()
     assert not dialog.runner.busy
     assert shown and "t values" in shown[0].message
-
-
-ADULT_ROLES = {
-    "age": Role.QI,
-    "sex": Role.QI,
-    "race": Role.QI,
-    "marital-status": Role.QI,
-    "education": Role.QI,
-    "salary-class": Role.CONFIDENTIAL,
-}
 
 
 @pytest.fixture

@@ -10,26 +10,14 @@ from PySide6.QtWidgets import QMessageBox, QWizard
 from engine.io import read_table
 from engine.report.risk import release_risk
 from engine.roles import Role
+from gui.screenshots import SAMPLE_ROLES  # the sample tagged as the user guide's pictures show
 from gui.wizard import PAGE_EXPORT, PAGE_PREVIEW, PAGE_PRIVACY, PAGE_TAG, MainWindow
+from tests.factories import ADULT_QI
 
 pytestmark = pytest.mark.gui
 
-SAMPLE_ROLES = {
-    "respondent_id": Role.IDENTIFIER,
-    "age": Role.QI,
-    "sex": Role.QI,
-    "region": Role.QI,
-    "occupation": Role.QI,
-    "income": Role.CONFIDENTIAL,
-}
-ADULT_ROLES = {
-    "age": Role.QI,
-    "sex": Role.QI,
-    "race": Role.QI,
-    "marital-status": Role.QI,
-    "education": Role.QI,
-    "salary-class": Role.CONFIDENTIAL,
-}
+#: the adult data set tagged as in the published t-closeness examples
+ADULT_ROLES = {**dict.fromkeys(ADULT_QI, Role.QI), "salary-class": Role.CONFIDENTIAL}
 
 
 def idle(qtbot, win: MainWindow, timeout: int = 60_000) -> None:
@@ -92,6 +80,17 @@ def preview(qtbot, win: MainWindow) -> None:
     for view in page.views.values():
         assert view.canvas is not None, "a preview plot is missing"
     assert page.rows_model.rowCount() > 0
+
+
+def previewed(qtbot, win: MainWindow, sample_workbook: Path) -> MainWindow:
+    """The sample opened, tagged, at t = 2 and k = 5, and previewed: where the tests of the
+    preview and export pages start."""
+    open_file(qtbot, win, sample_workbook)
+    tag(win, SAMPLE_ROLES)
+    choose(qtbot, win, t=2.0, k=5)
+    preview(qtbot, win)
+    assert not win.wizard.preview_page.stale.isVisible()
+    return win
 
 
 def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Path]:

@@ -234,14 +234,9 @@ def _dry_run(
     env = {**os.environ, "PYTHON": sys.executable}
     if pip_venv is not None:
         env["WHEELHOUSE_PIP_VENV"] = str(pip_venv)
+    command = ["bash", str(INSTALLER / "wheelhouse.sh"), "--dry-run", *args]
     return subprocess.run(
-        ["bash", str(INSTALLER / "wheelhouse.sh"), "--dry-run", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False
     )
 
 

@@ -13,17 +13,7 @@ import pytest
 
 from engine.errors import CancelledError, InputError
 from engine.io import list_sheets, read_table
-
-
-def workbook(path: Path, sheets: dict[str, list[list[object]]]) -> Path:
-    book = openpyxl.Workbook()
-    book.remove(book.active)
-    for name, rows in sheets.items():
-        sheet = book.create_sheet(name)
-        for row in rows:
-            sheet.append(row)
-    book.save(path)
-    return path
+from tests.hostile import write_book
 
 
 def patch_sheet_xml(path: Path, replacements: dict[str, str]) -> None:
@@ -64,7 +54,7 @@ def test_sample_workbook(sample_workbook):
 
 
 def test_sheets_are_listed_and_chosen(tmp_path):
-    path = workbook(tmp_path / "two.xlsx", {"First": [["a"], [1]], "Second": [["b"], [2], [3]]})
+    path = write_book(tmp_path / "two.xlsx", {"First": [["a"], [1]], "Second": [["b"], [2], [3]]})
     assert list_sheets(path) == ["First", "Second"]
     guessed = read_table(path).info  # the larger table, said so, the other one listed
     assert guessed.sheet == "Second" and "sheet" in guessed.guessed
@@ -78,7 +68,7 @@ def test_sheets_are_listed_and_chosen(tmp_path):
 
 
 def test_bad_sheet_name_lists_the_sheets(tmp_path):
-    path = workbook(tmp_path / "two.xlsx", {"First": [["a"], [1]], "Second": [["b"], [2]]})
+    path = write_book(tmp_path / "two.xlsx", {"First": [["a"], [1]], "Second": [["b"], [2]]})
     with pytest.raises(
         InputError, match=r"two\.xlsx has no sheet named 'Third'; its sheets are: 'First', 'Second'"
     ):
@@ -88,7 +78,7 @@ def test_bad_sheet_name_lists_the_sheets(tmp_path):
 
 
 def test_empty_first_sheet_falls_back_to_the_first_with_data(tmp_path):
-    path = workbook(tmp_path / "cover.xlsx", {"Cover": [], "Data": [["x"], [1]]})
+    path = write_book(tmp_path / "cover.xlsx", {"Cover": [], "Data": [["x"], [1]]})
     result = read_table(path)
     assert result.info.sheet == "Data"
     assert any("the first sheet, 'Cover', looks like a cover" in n for n in result.info.notes)
@@ -105,7 +95,7 @@ def test_title_lines_above_the_header_are_skipped(tmp_path):
         [1, 30, 1000.5],
         [2, 40, 2000],
     ]
-    path = workbook(tmp_path / "titled.xlsx", {"S": rows})
+    path = write_book(tmp_path / "titled.xlsx", {"S": rows})
     result = read_table(path)
     assert list(result.data.columns) == ["id", "age", "income"]
     assert result.data["income"].tolist() == [1000.5, 2000.0]
@@ -179,7 +169,7 @@ def test_blank_trailing_rows_and_columns_are_ignored(tmp_path):
 
 
 def test_formulas_give_their_cached_values(tmp_path):
-    path = workbook(tmp_path / "f.xlsx", {"S": [["a", "b"], [1, "=A2*2"], [2, "=A3*2"]]})
+    path = write_book(tmp_path / "f.xlsx", {"S": [["a", "b"], [1, "=A2*2"], [2, "=A3*2"]]})
     patch_sheet_xml(
         path,
         {"<f>A2*2</f><v />": "<f>A2*2</f><v>2</v>", "<f>A3*2</f><v />": "<f>A3*2</f><v>4</v>"},
@@ -212,7 +202,7 @@ def test_numbers_stored_as_text_and_mixed_columns(tmp_path):
     rows = [["code", "num_text", "income"]]
     rows += [[f"0{i}", str(i), i * 100] for i in range(1, 9)]
     rows += [["09", "9", "N/A"], ["10", "10", "N/A"]]
-    path = workbook(tmp_path / "m.xlsx", {"S": rows})
+    path = write_book(tmp_path / "m.xlsx", {"S": rows})
     result = read_table(path)
     data = result.data
     assert data["code"].tolist()[0] == "01"
@@ -221,7 +211,7 @@ def test_numbers_stored_as_text_and_mixed_columns(tmp_path):
     assert result.info.mixed == {"income": {"N/A": 2}}
 
 
-def test_ods_workbook(tmp_path):
+def test_ods_write_book(tmp_path):
     content = (
         '<?xml version="1.0" encoding="UTF-8"?>'
         '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
@@ -266,7 +256,7 @@ def test_progress_and_cancel(tmp_path, sample_workbook):
 # --------------------------------------------------------------------------- bad files
 
 
-def test_truncated_workbook(tmp_path, sample_workbook):
+def test_truncated_write_book(tmp_path, sample_workbook):
     data = sample_workbook.read_bytes()
     path = tmp_path / "cut.xlsx"
     path.write_bytes(data[: len(data) // 2])
@@ -290,7 +280,7 @@ def test_text_named_xlsx(tmp_path):
         read_table(path)
 
 
-def test_password_protected_workbook(tmp_path):
+def test_password_protected_write_book(tmp_path):
     # an encrypted .xlsx is an OLE compound file holding an "EncryptionInfo" stream
     header = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
     directory = "EncryptionInfo".encode("utf-16-le") + b"\x00" * 100
@@ -301,7 +291,7 @@ def test_password_protected_workbook(tmp_path):
 
 
 def test_sheet_with_header_only(tmp_path):
-    path = workbook(tmp_path / "h.xlsx", {"S": [["a", "b"]]})
+    path = write_book(tmp_path / "h.xlsx", {"S": [["a", "b"]]})
     with pytest.raises(InputError, match=r"h\.xlsx, sheet 'S' has a header but no data rows"):
         read_table(path)
 

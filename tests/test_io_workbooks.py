@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import openpyxl
@@ -18,19 +17,7 @@ import pytest
 from engine.errors import InputError
 from engine.io import read_table
 from engine.io.extent import cell_name, measure_workbook
-
-
-def book_with(path: Path, sheets: dict[str, list[list[object]]], merges=()) -> Path:
-    book = openpyxl.Workbook()
-    book.remove(book.active)
-    for name, rows in sheets.items():
-        sheet = book.create_sheet(name)
-        for row in rows:
-            sheet.append(row)
-    for name, ref in merges:
-        book[name].merge_cells(ref)
-    book.save(path)
-    return path
+from tests.hostile import write_book
 
 
 def table(n: int, start: int = 1) -> list[list[object]]:
@@ -46,7 +33,7 @@ COVER = [["Household survey 2024: read me"], ["Data are on the next sheet."], ["
 
 
 def test_cover_sheet_first_the_data_sheet_is_read_and_said_so(tmp_path):
-    path = book_with(tmp_path / "cover.xlsx", {"Read me": COVER, "Data": table(40)})
+    path = write_book(tmp_path / "cover.xlsx", {"Read me": COVER, "Data": table(40)})
     result = read_table(path)
     assert result.info.sheet == "Data" and result.data.shape == (40, 3)
     assert result.info.sheets == ["Read me", "Data"]
@@ -56,7 +43,7 @@ def test_cover_sheet_first_the_data_sheet_is_read_and_said_so(tmp_path):
 
 
 def test_two_data_sheets_the_larger_table_is_read_and_the_other_listed(tmp_path):
-    path = book_with(tmp_path / "two.xlsx", {"2019": table(10), "2020": table(30), "Notes": COVER})
+    path = write_book(tmp_path / "two.xlsx", {"2019": table(10), "2020": table(30), "Notes": COVER})
     result = read_table(path)
     assert result.info.sheet == "2020" and len(result.data) == 30
     note = next(n for n in result.info.notes if "was read" in n)
@@ -78,7 +65,7 @@ def test_our_own_export_reads_its_release_sheet(tmp_path):
 
 def test_footnotes_under_a_blank_row_are_left_out(tmp_path):
     rows = [*table(20), [], ["Source: statistical office, 2024."], ["1) Weekly wages in euros."]]
-    result = read_table(book_with(tmp_path / "notes.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "notes.xlsx", {"S": rows}))
     data = result.data
     assert len(data) == 20 and data["person_id"].dtype == np.int64
     assert result.info.footnotes == [
@@ -92,13 +79,13 @@ def test_footnotes_under_a_blank_row_are_left_out(tmp_path):
 
 def test_a_data_row_with_one_text_value_is_not_a_footnote(tmp_path):
     rows = [["name", "age"], ["Ann", 30], ["Bob", None], ["Cy", 41]]
-    result = read_table(book_with(tmp_path / "n.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "n.xlsx", {"S": rows}))
     assert result.data["name"].tolist() == ["Ann", "Bob", "Cy"] and not result.info.footnotes
 
 
 def test_blank_rows_inside_a_sheet_are_dropped_and_counted(tmp_path):
     rows = [["a", "b"], [1, "x"], [None, None], [2, "y"], [], ["  ", None], [3, "z"]]
-    result = read_table(book_with(tmp_path / "gaps.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "gaps.xlsx", {"S": rows}))
     assert result.data.to_dict("list") == {"a": [1, 2, 3], "b": ["x", "y", "z"]}
     assert result.data["a"].dtype == np.int64
     assert result.info.blank_rows == 3
@@ -119,7 +106,7 @@ def test_two_level_header_with_years_joins_both_levels(tmp_path, id_merged_down)
         [2, 410.0, 415.25, "S"],
     ]
     merges = [("S", "B1:C1")] + ([("S", "A1:A2"), ("S", "D1:D2")] if id_merged_down else [])
-    result = read_table(book_with(tmp_path / "wage.xlsx", {"S": rows}, merges))
+    result = read_table(write_book(tmp_path / "wage.xlsx", {"S": rows}, merges=merges))
     assert list(result.data.columns) == [
         "person_id",
         "Weekly wage 1987",
@@ -132,7 +119,7 @@ def test_two_level_header_with_years_joins_both_levels(tmp_path, id_merged_down)
 
 def test_numbers_under_a_merged_header_that_are_data_are_not_a_header(tmp_path):
     rows = [["id", "wage", None], [1, 1987, 1988], [2, 2001, 2002]]
-    result = read_table(book_with(tmp_path / "d.xlsx", {"S": rows}, [("S", "B1:C1")]))
+    result = read_table(write_book(tmp_path / "d.xlsx", {"S": rows}, merges=[("S", "B1:C1")]))
     assert list(result.data.columns) == ["id", "wage", "wage_2"] and len(result.data) == 2
 
 
@@ -141,7 +128,7 @@ def test_numbers_under_a_merged_header_that_are_data_are_not_a_header(tmp_path):
 
 def test_european_numbers_stored_as_text_are_read_as_numbers(tmp_path):
     rows = [["id", "wage"], [1, "3.549,40"], [2, "1.234,00"], [3, "987,5"], [4, 12.5]]
-    result = read_table(book_with(tmp_path / "eu.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "eu.xlsx", {"S": rows}))
     assert result.data["wage"].tolist() == [3549.4, 1234.0, 987.5, 12.5]
     assert result.info.decimal == "," and "decimal" in result.info.guessed
     assert any(
@@ -153,7 +140,7 @@ def test_european_numbers_stored_as_text_are_read_as_numbers(tmp_path):
 
 def test_dot_numbers_stored_as_text_and_whole_numbers(tmp_path):
     rows = [["n", "x"], ["1", "3,549.40"], ["2", "12.5"], ["3", "7"]]
-    result = read_table(book_with(tmp_path / "dot.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "dot.xlsx", {"S": rows}))
     assert result.data["n"].dtype == np.int64 and result.data["n"].tolist() == [1, 2, 3]
     assert result.data["x"].tolist() == [3549.4, 12.5, 7.0]
     assert result.info.decimal == "."
@@ -161,7 +148,7 @@ def test_dot_numbers_stored_as_text_and_whole_numbers(tmp_path):
 
 def test_the_decimal_mark_can_be_chosen_for_workbooks(tmp_path):
     rows = [["x"], ["1.234"], ["2.500"]]
-    path = book_with(tmp_path / "amb.xlsx", {"S": rows})
+    path = write_book(tmp_path / "amb.xlsx", {"S": rows})
     assert read_table(path).data["x"].tolist() == [1.234, 2.5]  # ambiguous: the dot
     chosen = read_table(path, decimal=",")
     assert chosen.data["x"].tolist() == [1234, 2500] and "decimal" not in chosen.info.guessed
@@ -171,7 +158,7 @@ def test_the_decimal_mark_can_be_chosen_for_workbooks(tmp_path):
 
 def test_texts_and_codes_stay_texts(tmp_path):
     rows = [["zip", "wage"], ["01234", "3.549,40"], ["80331", "n/a"], ["10115", "1.000,00"]]
-    result = read_table(book_with(tmp_path / "codes.xlsx", {"S": rows}))
+    result = read_table(write_book(tmp_path / "codes.xlsx", {"S": rows}))
     assert result.data["zip"].tolist() == ["01234", "80331", "10115"]
     assert result.info.mixed == {"wage": {"n/a": 1}}
     assert result.data["wage"].tolist() == ["3549.40", "n/a", "1000.00"]  # canonical numbers
@@ -181,12 +168,9 @@ def test_texts_and_codes_stay_texts(tmp_path):
 
 
 def test_a_cell_at_the_far_corner_is_trimmed_before_any_dense_read(tmp_path):
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in table(300):
-        sheet.append(row)
-    sheet["XFD1048576"] = "x"
-    book.save(tmp_path / "corner.xlsx")
+    write_book(
+        tmp_path / "corner.xlsx", {"Sheet": table(300)}, cells=[("Sheet", "XFD1048576", "x")]
+    )
     assert (tmp_path / "corner.xlsx").stat().st_size < 20_000
     result = read_table(tmp_path / "corner.xlsx")
     assert result.data.shape == (300, 3)
@@ -196,12 +180,7 @@ def test_a_cell_at_the_far_corner_is_trimmed_before_any_dense_read(tmp_path):
 
 
 def test_a_stray_cell_far_below_is_trimmed_not_250000_blank_records(tmp_path):
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in table(50):
-        sheet.append(row)
-    sheet["A250300"] = "stray"
-    book.save(tmp_path / "below.xlsx")
+    write_book(tmp_path / "below.xlsx", {"Sheet": table(50)}, cells=[("Sheet", "A250300", "stray")])
     result = read_table(tmp_path / "below.xlsx")
     assert result.data.shape == (50, 3) and result.info.blank_rows == 0
     assert any("(A250300); the table is A1:C51" in n for n in result.info.notes)
@@ -232,7 +211,7 @@ def test_a_lone_cell_at_the_corner_reads_as_one_cell(tmp_path):
 
 def test_cells_without_references_are_measured_exactly(tmp_path):
     """OOXML allows cells without an ``r`` attribute; the quick scan hands them over."""
-    path = book_with(tmp_path / "noref.xlsx", {"S": table(3)})
+    path = write_book(tmp_path / "noref.xlsx", {"S": table(3)})
     with zipfile.ZipFile(path) as src:
         items = [(i, src.read(i.filename)) for i in src.infolist()]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:

@@ -133,11 +133,17 @@ def from_flags(argv: list[str], input_path: Path) -> ReleaseParams:
     return params_from_args(args)
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+def few_examples(n: int) -> settings:
+    """``n`` examples at most (each runs a release or the GUI), no deadline, and fixtures that
+    stay the same over the examples (the survey file is only read)."""
+    return settings(
+        max_examples=n,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
+@few_examples(25)
 @given(params=valid_params())
 def test_every_field_round_trips_through_dicts_flags_and_project_files(
     params, survey_csv, tmp_path
@@ -149,11 +155,7 @@ def test_every_field_round_trips_through_dicts_flags_and_project_files(
 
 
 @pytest.mark.gui
-@settings(
-    max_examples=6,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@few_examples(6)
 @given(params=valid_params())
 def test_cli_project_gui_and_run_give_the_same_release(
     params, survey_csv, tmp_path_factory, capsys

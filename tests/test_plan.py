@@ -16,6 +16,7 @@ import pytest
 
 from engine import InfeasibleError, ReleaseParams, anonymize, plan
 from engine.cli import main
+from tests.factories import laplace_params
 
 
 def people(n: int = 600, seed: int = 5, missing: int = 0) -> pd.DataFrame:
@@ -106,16 +107,8 @@ def test_rare_missing_values_explain_large_classes() -> None:
 
 def test_laplace_insensitive_guarantees_match_the_runs() -> None:
     data = people()
-    p = ReleaseParams(
-        qi=("age", "sex"),
-        confidential=("income",),
-        k=10,
-        epsilon=1.0,
-        mechanism="laplace",
-        bounds={"income": (0.0, 200_000.0)},
-        insensitive=True,
-        seed=3,
-    )
+    bounds = {"income": (0.0, 200_000.0)}
+    p = laplace_params(("age", "sex"), ("income",), k=10, bounds=bounds, insensitive=True, seed=3)
     planned = plan(data, p)
     release = anonymize(data, p)
     (column,) = planned.noise

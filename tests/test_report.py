@@ -13,10 +13,10 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import Buckets, InformationLoss, Release, Verification
+from engine.release.result import InformationLoss, Release, Verification
 from engine.report.html import ReportFigure, figure_png, render_report, write_report
 from engine.report.sweep import sweep_figure
-from tests.factories import summary_for
+from tests.factories import ADULT_QI, disease_buckets, summary_for
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 IMG = re.compile(r'<img alt="([^"]*)" src="data:image/png;base64,([A-Za-z0-9+/=]+)">')
@@ -80,13 +80,7 @@ def hand_release(qi_name: str = "age") -> Release:
         verification=verification,
         classes=np.repeat([0, 1], 5),
         data=data,
-        buckets=Buckets(
-            labels=["{flu}", "{cold}", "{cancer}"],
-            codes=codes,
-            counts=np.bincount(codes),
-            bounds=[{"flu"}, {"cold"}, {"cancer"}],
-            representatives=[("flu",), ("cold",), ("cancer",)],
-        ),
+        buckets=disease_buckets(codes),
     )
 
 
@@ -164,13 +158,7 @@ def adult_report(unpacked, tmp_path_factory) -> tuple[Release, str, Path]:
     from engine.release.anonymize import anonymize
 
     imported = read_table(unpacked("adult.csv.gz"))
-    config = ReleaseParams(
-        qi=("age", "sex", "race", "marital-status", "education"),
-        confidential=("salary-class",),
-        k=10,
-        t=2.0,
-        seed=11,
-    )
+    config = ReleaseParams(qi=ADULT_QI, confidential=("salary-class",), k=10, t=2.0, seed=11)
     release = anonymize(imported.data, config)
     path = write_report(
         release, tmp_path_factory.mktemp("report") / "adult.html", input_info=imported.info

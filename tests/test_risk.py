@@ -8,9 +8,9 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import Buckets, Release, Verification
+from engine.release.result import Release, Verification
 from engine.report.risk import class_ids, disclosure_risk, release_risk, table_risk
-from tests.factories import summary_for
+from tests.factories import disease_buckets, summary_for
 
 
 @pytest.fixture
@@ -101,13 +101,7 @@ def _hand_release(table: pd.DataFrame) -> Release:
         }
     )
     codes = table["disease"].map({"flu": 0, "cold": 1, "cancer": 2}).to_numpy(np.int64)
-    buckets = Buckets(
-        labels=["{flu}", "{cold}", "{cancer}"],
-        codes=codes,
-        counts=np.bincount(codes),
-        bounds=[{"flu"}, {"cold"}, {"cancer"}],
-        representatives=[("flu",), ("cold",), ("cancer",)],
-    )
+    buckets = disease_buckets(codes)
     ver = Verification(5, None, 10, 2, np.array([5, 5]), True, "ok")
     return Release(
         table=released,

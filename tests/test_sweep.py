@@ -11,6 +11,7 @@ import pytest
 from engine.cli import main
 from engine.errors import InputError
 from engine.report.sweep import COLUMNS, pick_point, sweep_figure, sweep_grid
+from tests.factories import ADULT_QI, laplace_params
 
 
 def test_grid_is_sorted_and_deduplicated() -> None:
@@ -119,13 +120,7 @@ def adult_sweep(data_dir) -> pd.DataFrame:
     from engine.report.sweep import run_sweep
 
     data = read_table(data_dir / "adult.csv.gz").data.iloc[:3000]
-    config = ReleaseParams(
-        qi=("age", "sex", "race", "marital-status", "education"),
-        confidential=("salary-class",),
-        k=5,
-        t=2.0,
-        seed=1,
-    )
+    config = ReleaseParams(qi=ADULT_QI, confidential=("salary-class",), k=5, t=2.0, seed=1)
     seen: list[float] = []
     table = run_sweep(
         data, config, ts=[1.5, 3, 10], ks=[5, 10, 25], progress=lambda f, m: seen.append(f)
@@ -231,19 +226,11 @@ def test_epsilon_sweep_of_the_noise_mechanism(data_dir) -> None:
     """Laplace noise of scale Δ/ε, clamped to the bounds again: the distortion is that of
     clip(x + Laplace(Δ/ε)), which falls with ε (at most Δ² per record when ε is tiny)."""
     from engine.io import read_table
-    from engine.params import ReleaseParams
     from engine.report.sweep import run_sweep
 
     data = read_table(data_dir / "casc-census.csv.gz").data
-    config = ReleaseParams(
-        qi=("AFNLWGT", "AGI"),
-        confidential=("WSALVAL",),
-        k=5,
-        epsilon=1.0,
-        mechanism="laplace",
-        bounds={"WSALVAL": (0.0, 300000.0)},
-        seed=3,
-    )
+    bounds = {"WSALVAL": (0.0, 300000.0)}
+    config = laplace_params(("AFNLWGT", "AGI"), ("WSALVAL",), bounds=bounds, seed=3)
     table = run_sweep(data, config, epsilons=[0.1, 1, 10, 100], ks=[5])
     assert table.attrs["level"] == "epsilon" and table.attrs["measure"] == "confidential_sse_sst"
     assert table["t"].isna().all() and list(table["epsilon"]) == [0.1, 1.0, 10.0, 100.0]

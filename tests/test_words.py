@@ -8,6 +8,7 @@ import pytest
 
 from engine import ReleaseParams, anonymize, plan
 from engine.report.words import Phrase, join, plan_words, summary_words
+from tests.factories import laplace_params
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +44,8 @@ def test_one_class_is_said_first(survey) -> None:
 
 
 def test_noise_says_the_error_and_the_factor(survey) -> None:
-    params = ReleaseParams(
-        qi=("age",),
-        confidential=("income", "diagnosis"),
-        k=5,
-        epsilon=1.0,
-        mechanism="laplace",
-        bounds={"income": (0.0, 200_000.0)},
-    )
+    bounds = {"income": (0.0, 200_000.0)}
+    params = laplace_params(("age",), ("income", "diagnosis"), bounds=bounds)
     text = join(plan_words(plan(survey, params)))
     assert text.startswith("Every combination of age that is released is shared by at least 5")
     assert "income: each value gets random noise, about ±" in text
