@@ -206,7 +206,7 @@ def test_why_the_groups_are_larger_than_k(qtbot, window, sample_workbook) -> Non
 
 
 def test_the_preview_says_what_an_analysis_keeps(qtbot, window, sample_workbook) -> None:
-    previewed(qtbot, window, sample_workbook)
+    user.previewed(qtbot, window, sample_workbook)
     summary = window.wizard.preview_page.summary.toPlainText()
     utility = window.session.release.summary.analysis_utility["income"]
     assert "What an analysis keeps" in summary
