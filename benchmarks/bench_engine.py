@@ -131,10 +131,12 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         "seconds": round(seconds, 2),
         "peak_rss_mb": round(_peak_rss_mb(), 0),
         "rss_before_mb": round(before, 0),
-        "qi_sse_sst_pct": round(100 * s["information_loss"]["qi_sse_sst"], 2),
-        "k": s["k_achieved"],
-        "t": round(s["t_achieved"], 3),
-        "classes": s["n_classes"],
+        "qi_sse_sst_pct": round(100 * s.information_loss.qi_sse_sst, 2),
+        "conf_sse_sst_pct": round(100 * s.information_loss.confidential_sse_sst, 2),
+        "b": sum(not row.missing for row in s.buckets),
+        "k": s.k_achieved,
+        "t": round(s.t_achieved, 3),
+        "classes": s.n_classes,
         "path": path,
     }
 
@@ -306,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     report: dict = {"t": args.t, "k": args.k, "cases": []}
     header = (
-        f"{'case':<10} {'rows':>9} {'seconds':>8} {'peak MB':>8} {'SSE/SST %':>9} "
-        f"{'k':>4} {'t':>6} {'classes':>8} path"
+        f"{'case':<10} {'rows':>9} {'seconds':>8} {'peak MB':>8} {'QI loss %':>9} "
+        f"{'conf %':>7} {'b':>3} {'k':>4} {'t':>6} {'classes':>8} path"
     )
     print(f"t = {args.t:g}, k = {args.k}, bucket mechanism; {os.cpu_count()} CPUs")
     print(header)
@@ -334,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             label = row["case"] if name != "tight" else f"t{t:g}/k{k}"
             print(
                 f"{label:<10} {row['rows']:>9,} {row['seconds']:>8.2f} "
-                f"{row['peak_rss_mb']:>8.0f} {row['qi_sse_sst_pct']:>9.2f} {row['k']:>4} "
+                f"{row['peak_rss_mb']:>8.0f} {row['qi_sse_sst_pct']:>9.2f} "
+                f"{row['conf_sse_sst_pct']:>7.2f} {row['b']:>3} {row['k']:>4} "
                 f"{row['t']:>6.3f} {row['classes']:>8,} {row['path']}",
                 flush=True,
             )
