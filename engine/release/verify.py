@@ -90,9 +90,10 @@ def verify_release(
     sizes = np.bincount(classes)
     achieved_k = int(sizes.min())
     achieved_t: float | None = None
-    distances = None
+    distances = buckets = None
     if confidential:
-        distances = class_distances(classes, group_ids(table, confidential))
+        buckets = group_ids(table, confidential)
+        distances = class_distances(classes, buckets)
         achieved_t = float(distances.max())
     failed = failed_bounds(achieved_k, achieved_t, k=k, t=t)
     # the class to name: the farthest one, unless only k fails (then the smallest)
@@ -105,8 +106,7 @@ def verify_release(
         row = table.iloc[int(np.flatnonzero(classes == worst)[0])]
         worst_class = {c: _plain(row[c]) for c in qi}
     worst_bucket: dict[str, Any] | None = None
-    if confidential:
-        buckets = group_ids(table, confidential)
+    if buckets is not None:
         j = worst_bucket_of(classes, buckets, worst)
         row = table.iloc[int(np.flatnonzero(buckets == j)[0])]
         worst_bucket = {c: _plain(row[c]) for c in confidential}
