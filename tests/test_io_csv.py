@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from engine.errors import CancelledError, InputError
+from engine.io import ReadOptions, read_table
 from engine.io import delimited as delimited_module
-from engine.io import read_table
 from engine.io.sniff import sniff_decimal, sniff_layout
 
 
@@ -338,6 +338,17 @@ def test_running_out_of_memory_while_reading_is_a_message(tmp_path, monkeypatch)
     monkeypatch.setattr(delimited_module, "_parse", exhausted)
     with pytest.raises(InputError, match=r"huge\.csv: the computer ran out of memory"):
         read_table(path)
+
+
+def test_the_settings_can_be_given_as_one_object(tmp_path):
+    path = write(tmp_path, "a.csv", "title\nx;y\n1,5;2\n")
+    options = ReadOptions(sep=";", decimal=",", header_row=1)
+    by_object = read_table(path, options=options)
+    by_keywords = read_table(path, sep=";", decimal=",", header_row=1)
+    pd.testing.assert_frame_equal(by_object.data, by_keywords.data)
+    assert by_object.data["x"].tolist() == [1.5] and by_object.info.guessed == ["encoding"]
+    with pytest.raises(TypeError, match="not both"):
+        read_table(path, sep=";", options=options)
 
 
 def test_bad_separator_or_decimal_argument(tmp_path):

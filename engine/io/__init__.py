@@ -2,7 +2,7 @@
 
 from engine.io.excel import list_sheets
 from engine.io.outputs import Output, OutputError, check_outputs, write_outputs
-from engine.io.read import ImportInfo, ImportResult, read_table
+from engine.io.read import ImportInfo, ImportResult, ReadOptions, read_table
 from engine.io.types import TypeGuess, apply_missing, infer_types
 from engine.io.write import release_outputs, write_release
 
@@ -11,6 +11,7 @@ __all__ = [
     "ImportResult",
     "Output",
     "OutputError",
+    "ReadOptions",
     "TypeGuess",
     "apply_missing",
     "check_outputs",

@@ -18,7 +18,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.io.columns import type_text_column, unique_names
-from engine.io.info import ImportInfo
+from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import (
     SAMPLE_BYTES,
     SEPARATOR_NAMES,
@@ -48,21 +48,19 @@ def read_delimited(
     path: Path,
     data: bytes,
     info: ImportInfo,
+    options: ReadOptions,
     *,
-    sep: str | None = None,
-    encoding: str | None = None,
-    decimal: str | None = None,
-    header_row: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> pd.DataFrame:
-    """Parse the bytes of a delimited text file; fills ``info`` with what was guessed."""
+    """Parse the bytes of a delimited text file; fills ``info`` with what was guessed.
+
+    ``options.sheet`` does not apply; every other setting left as None is guessed.
+    """
     name = path.name
-    if sep is not None and (len(sep) != 1 or sep in '"\r\n'):
-        raise InputError(f"{name}: the separator must be one character such as , ; | or tab.")
-    if decimal not in (None, ".", ","):
-        raise InputError(f"{name}: the decimal mark must be '.' or ','.")
-    text = _line_ends(_decode(path, data, encoding, info), info)
+    options.check(name, text=True)
+    sep, decimal, header_row = options.sep, options.decimal, options.header_row
+    text = _line_ends(_decode(path, data, options.encoding, info), info)
     step(progress, cancel, 0.05, f"Reading {name}")
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")

@@ -48,7 +48,7 @@ from engine.io.files import (
     human_size,
     open_checked,
 )
-from engine.io.info import ImportInfo
+from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
 from engine.io.write import ABOUT_SHEET
 from engine.progress import CancelFn, ProgressFn, step
@@ -221,22 +221,21 @@ def read_workbook(
     head: bytes,
     size: int,
     info: ImportInfo,
+    options: ReadOptions,
     *,
-    sheet: str | int | None = None,
-    header_row: int | None = None,
-    decimal: str | None = None,
     memory_limit: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> pd.DataFrame:
     """Read one sheet of a workbook into typed columns; fills ``info``.
 
-    Without ``sheet`` the sheet that looks most like a data table is read (a cover sheet or
-    a notes sheet is passed over) and the others are listed in a note.  ``decimal`` (``.``
-    or ``,``; guessed when None) is how numbers stored as text are read.
+    Without ``options.sheet`` the sheet that looks most like a data table is read (a cover
+    sheet or a notes sheet is passed over) and the others are listed in a note.
+    ``options.decimal`` (``.`` or ``,``; guessed when None) is how numbers stored as text are
+    read; the separator and the encoding do not apply.
     """
-    if decimal not in (None, ".", ","):
-        raise InputError(f"{path.name}: the decimal mark must be '.' or ','.")
+    options.check(path.name, text=False)
+    sheet = options.sheet
     extents = measure_sheets(path, head)
     trimmed = any(e.stray for e in extents.values())
     source = trimmed_copy(path, extents) if trimmed else None
@@ -266,7 +265,10 @@ def read_workbook(
             f"the table is {table}."
         )
     step(progress, cancel, 0.5, f"Read sheet '{name}'")
-    return _to_frame(path, name, rows, merged, origin, info, header_row, decimal, progress, cancel)
+    return _to_frame(
+        path, name, rows, merged, origin, info, options.header_row, options.decimal,
+        progress, cancel,
+    )  # fmt: skip
 
 
 def _best_sheet(

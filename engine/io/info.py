@@ -1,4 +1,5 @@
-"""What an import found and guessed (kept apart so that every reader can fill it in)."""
+"""How to read a table, and what an import found and guessed (kept apart so that every
+reader can take the one and fill in the other)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+
+from engine.errors import InputError
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read a table; every setting left as None is guessed by the reader.
+
+    The settings travel together, from :func:`~engine.io.read_table`, the import page or a
+    project file down to the reader of the file's format, so that they are named and checked
+    in one place rather than repeated as keyword arguments at every step.
+    """
+
+    #: the separator of a text file: one character such as , ; | or tab
+    sep: str | None = None
+    #: the sheet of a workbook: its name or 0-based index
+    sheet: str | int | None = None
+    #: the text encoding of a text file (utf-8, cp1252, ...)
+    encoding: str | None = None
+    #: the decimal mark, '.' or ','; for a workbook, how numbers stored as text are read
+    decimal: str | None = None
+    #: 0-based row of the header (rows above it are title lines)
+    header_row: int | None = None
+
+    def check(self, name: str, *, text: bool) -> None:
+        """Raise InputError, naming the file ``name``, for a setting no file can have.
+
+        The separator is checked for text files only (``text``): a workbook has none, and
+        ignores it.
+        """
+        if text and self.sep is not None and (len(self.sep) != 1 or self.sep in '"\r\n'):
+            raise InputError(f"{name}: the separator must be one character such as , ; | or tab.")
+        if self.decimal not in (None, ".", ","):
+            raise InputError(f"{name}: the decimal mark must be '.' or ','.")
 
 
 @dataclass

@@ -23,7 +23,7 @@ from engine.io.files import (
     human_size,
     open_checked,
 )
-from engine.io.info import ImportInfo, ImportResult
+from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
 from engine.io.stats import STATS_SUFFIXES, read_stats
 from engine.progress import CancelFn, ProgressFn, step
@@ -33,7 +33,7 @@ CSV_EXPANSION = 4
 #: first bytes of a gzip stream (``survey.csv.gz``)
 GZIP_MAGIC = b"\x1f\x8b"
 
-__all__ = ["ImportInfo", "ImportResult", "list_sheets", "read_table"]
+__all__ = ["ImportInfo", "ImportResult", "ReadOptions", "list_sheets", "read_table"]
 
 
 def read_table(
@@ -44,6 +44,7 @@ def read_table(
     encoding: str | None = None,
     decimal: str | None = None,
     header_row: int | None = None,
+    options: ReadOptions | None = None,
     memory_limit: int | None = None,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
@@ -54,11 +55,19 @@ def read_table(
     ``sep`` (one of , ; tab |), ``encoding``, ``decimal`` ('.' or ','; for workbooks, how
     numbers stored as text are read), ``sheet`` (name or 0-based index; by default the sheet
     that looks most like a data table), ``header_row`` (0-based; rows above it are title
-    lines).  ``memory_limit`` (bytes) replaces the measured free memory in the check
-    that refuses files too large to read.  Raises InputError (never a partial table) and
-    CancelledError when ``cancel()`` returns True.
-    A Parquet dataset folder is read whole, its parts in name order.
+    lines).  A caller that keeps these settings together (the import page, a project file)
+    passes them as one :class:`ReadOptions` in ``options`` instead.  ``memory_limit`` (bytes)
+    replaces the measured free memory in the check that refuses files too large to read.
+    Raises InputError (never a partial table) and CancelledError when ``cancel()`` returns
+    True.  A Parquet dataset folder is read whole, its parts in name order.
     """
+    given = ReadOptions(
+        sep=sep, sheet=sheet, encoding=encoding, decimal=decimal, header_row=header_row
+    )
+    if options is None:
+        options = given
+    elif given != ReadOptions():
+        raise TypeError("read_table: give the reading settings as keywords or as options, not both")
     if Path(path).is_dir() and is_parquet(Path(path)):
         return _read_folder(Path(path), memory_limit, progress, cancel)
     path, head, size = open_checked(path)
@@ -67,8 +76,8 @@ def read_table(
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
     try:
         data = _read_any(
-            path, head, size, info, sep=sep, sheet=sheet, encoding=encoding, decimal=decimal,
-            header_row=header_row, memory_limit=memory_limit, progress=progress, cancel=cancel,
+            path, head, size, info, options, memory_limit=memory_limit, progress=progress,
+            cancel=cancel,
         )  # fmt: skip
     except MemoryError as exc:
         raise InputError(
@@ -87,12 +96,8 @@ def _read_any(
     head: bytes,
     size: int,
     info: ImportInfo,
+    options: ReadOptions,
     *,
-    sep: str | None,
-    sheet: str | int | None,
-    encoding: str | None,
-    decimal: str | None,
-    header_row: int | None,
     memory_limit: int | None,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
@@ -107,11 +112,12 @@ def _read_any(
             info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
             info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
         return read_workbook(
-            path, head, size, info, sheet=sheet, header_row=header_row, decimal=decimal,
-            memory_limit=memory_limit, progress=progress, cancel=cancel,
+            path, head, size, info, options, memory_limit=memory_limit, progress=progress,
+            cancel=cancel,
         )  # fmt: skip
-    if suffix in EXCEL_SUFFIXES:  # not a workbook inside: read_workbook explains
-        return read_workbook(path, head, size, info, sheet=sheet, memory_limit=memory_limit)
+    if suffix in EXCEL_SUFFIXES:
+        # not a workbook inside: read_workbook explains that, whatever the reading settings
+        return read_workbook(path, head, size, info, ReadOptions(), memory_limit=memory_limit)
     if suffix in STATS_SUFFIXES:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         return read_stats(path, info)
@@ -122,10 +128,7 @@ def _read_any(
     else:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         content = path.read_bytes()
-    return read_delimited(
-        path, content, info, sep=sep, encoding=encoding, decimal=decimal,
-        header_row=header_row, progress=progress, cancel=cancel,
-    )  # fmt: skip
+    return read_delimited(path, content, info, options, progress=progress, cancel=cancel)
 
 
 def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
