@@ -17,12 +17,13 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError, TcloseError
+from engine.io.info import ReadOptions
 from engine.io.outputs import Output, write_outputs
 from engine.params import ReleaseParams
 from engine.progress import CancelFn, ProgressFn, scaled, step
@@ -47,22 +48,12 @@ class InputSpec:
     path: Path
     #: SHA-256 of the file's bytes when the project was saved (hex)
     sha256: str
-    sheet: str | None = None
-    separator: str | None = None
-    encoding: str | None = None
-    decimal: str | None = None
-    #: 0-based row of the header (rows above it are title lines); None = detect
-    header_row: int | None = None
+    #: the sheet, separator, encoding, decimal mark and header row; None = detect
+    options: ReadOptions = field(default_factory=ReadOptions)
 
     def read_options(self) -> dict[str, Any]:
         """Keyword arguments for :func:`engine.io.read_table`."""
-        return {
-            "sheet": self.sheet,
-            "sep": self.separator,
-            "encoding": self.encoding,
-            "decimal": self.decimal,
-            "header_row": self.header_row,
-        }
+        return asdict(self.options)
 
 
 @dataclass(frozen=True)
@@ -122,7 +113,10 @@ def new_project(
 ) -> Project:
     """A project for ``params`` on the file ``input_path`` (its checksum computed now)."""
     path = Path(input_path).resolve()
-    spec = InputSpec(path, file_sha256(path), sheet, separator, encoding, decimal, header_row)
+    options = ReadOptions(
+        sep=separator, sheet=sheet, encoding=encoding, decimal=decimal, header_row=header_row
+    )
+    spec = InputSpec(path, file_sha256(path), options)
     return Project(
         spec,
         params,
@@ -207,11 +201,11 @@ def project_to_dict(project: Project, *, base: Path | None = None) -> dict[str, 
             "path": str(path),
             "relative_path": _relative(path, base) if base is not None else None,
             "sha256": spec.sha256,
-            "sheet": spec.sheet,
-            "separator": spec.separator,
-            "encoding": spec.encoding,
-            "decimal": spec.decimal,
-            "header_row": spec.header_row,
+            "sheet": spec.options.sheet,
+            "separator": spec.options.sep,
+            "encoding": spec.options.encoding,
+            "decimal": spec.options.decimal,
+            "header_row": spec.options.header_row,
         },
         "params": project.params.to_dict(),
         "seed_policy": seed_policy(project.params),
@@ -277,15 +271,14 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
     rel = _text(inp, "relative_path", "input")
     if base is not None and rel and not path.is_file() and (base / rel).is_file():
         path = (base / rel).resolve()  # the folder moved with its data
-    spec = InputSpec(
-        path=path,
-        sha256=sha.lower(),
+    options = ReadOptions(
         sheet=_text(inp, "sheet", "input"),
-        separator=_text(inp, "separator", "input"),
+        sep=_text(inp, "separator", "input"),
         encoding=_text(inp, "encoding", "input"),
         decimal=_text(inp, "decimal", "input"),
         header_row=_header_row(inp.get("header_row")),
     )
+    spec = InputSpec(path, sha.lower(), options)
     out = _section(doc, "output")
     raw = params_from_version_1(doc) if version == 1 else doc.get("params")
     if raw is None:
@@ -412,7 +405,7 @@ def replay(
             raise
     imported = read_table(
         project.input.path,
-        **project.input.read_options(),
+        options=project.input.options,
         progress=scaled(progress, 0.05, 0.15),
         cancel=cancel,
     )
