@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 import engine.io
-from engine.io import ImportResult
+from engine.io import ImportResult, ReadOptions
 from engine.text import number
 from gui import settings
 from gui.engine_process import run_engine
@@ -218,36 +218,28 @@ class ImportPage(QWizardPage):
 
     def read_again(self) -> None:
         if self.session.path is not None:
-            self.open_path(
-                self.session.path,
+            options = ReadOptions(
                 sheet=self.sheet.currentText() or None,
                 sep=self.separator.currentData(),
                 encoding=self.encoding.currentData(),
                 decimal=self.decimal.currentData(),
                 header_row=self.header_row.value() - 1 if self.header_row.value() else None,
             )
+            self.open_path(self.session.path, options)
 
-    def open_path(
-        self,
-        path: Path,
-        *,
-        sheet: str | None = None,
-        sep: str | None = None,
-        encoding: str | None = None,
-        decimal: str | None = None,
-        header_row: int | None = None,
-    ) -> None:
-        """Read ``path`` on the worker thread; the page updates when it is done."""
+    def open_path(self, path: Path, options: ReadOptions | None = None) -> None:
+        """Read ``path`` on the worker thread; the page updates when it is done.
+
+        Without ``options`` every reading setting is detected.
+        """
         if self._wizard.runner.busy:
             return
         path = Path(path)
 
-        options = {"sep": sep, "sheet": sheet, "encoding": encoding, "decimal": decimal}
-        if header_row is not None:
-            options["header_row"] = header_row
-
         def work(progress, cancel):
-            return run_engine(read_and_analyse, path, **options, progress=progress, cancel=cancel)
+            return run_engine(
+                read_and_analyse, path, options=options, progress=progress, cancel=cancel
+            )
 
         self.info.setText(self.tr("Reading {name}…").format(name=html.escape(path.name)))
         self.info.set_warning(False)
