@@ -246,7 +246,7 @@ def test_without_hard_links_the_old_file_is_moved_aside_and_back(tmp_path, monke
 
 
 def test_an_error_while_staging_names_the_target(tmp_path, monkeypatch):
-    def full(table, tmp, **kwargs):
+    def full(table, tmp, *args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
 
     monkeypatch.setattr(write_module, "_write_csv", full)

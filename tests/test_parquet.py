@@ -14,7 +14,7 @@ import pytest
 from engine.errors import InputError
 from engine.io import read_table, write_release
 from engine.io import write as write_module
-from engine.io.csvfast import write_csv
+from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.parquet import read_metadata
 
 DANGEROUS = ["=1+1", "+A", "-B", "@C", "\tD", "\rE", "plain", "a,b", 'say "hi"']
@@ -82,10 +82,9 @@ def test_broken_parquet_and_empty_folder_are_refused(tmp_path):
 
 def test_fast_csv_writer_reads_back_like_the_pandas_writer(tmp_path):
     table = mixed_table()
-    assert write_csv(table, tmp_path / "fast.csv", sep=",", decimal=".", bom=True)
-    write_module._write_csv(
-        table, tmp_path / "slow.csv", sep=",", decimal=".", bom=True, progress=None, cancel=None
-    )
+    csv_format = CsvFormat(sep=",", decimal=".", bom=True)
+    assert write_csv(table, tmp_path / "fast.csv", csv_format)
+    write_module._write_csv(table, tmp_path / "slow.csv", csv_format, progress=None, cancel=None)
     fast = pd.read_csv(tmp_path / "fast.csv", encoding="utf-8-sig")
     slow = pd.read_csv(tmp_path / "slow.csv", encoding="utf-8-sig")
     pd.testing.assert_frame_equal(fast, slow)  # every number reads back to the same double
@@ -102,8 +101,8 @@ def test_fast_csv_writer_reads_back_like_the_pandas_writer(tmp_path):
 
 
 def test_fast_writer_declines_a_comma_decimal_mark(tmp_path):
-    assert not write_csv(pd.DataFrame({"x": [1.5]}), tmp_path / "x.csv", sep=";", decimal=",",
-                         bom=False)  # fmt: skip
+    assert not write_csv(pd.DataFrame({"x": [1.5]}), tmp_path / "x.csv",
+                         CsvFormat(sep=";", decimal=",", bom=False))  # fmt: skip
     write_release(pd.DataFrame({"x": [1.5, -2.25]}), tmp_path / "eu.csv", sep=";", decimal=",",
                   bom=False)  # fmt: skip
     assert (tmp_path / "eu.csv").read_bytes() == b"x\r\n1,5\r\n-2,25\r\n"

@@ -20,12 +20,14 @@ from __future__ import annotations
 import csv
 import importlib.util
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from engine.errors import InputError
 from engine.progress import CancelFn, ProgressFn, step
 
 if TYPE_CHECKING:
@@ -35,6 +37,31 @@ if TYPE_CHECKING:
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 #: rows per pyarrow batch between two progress reports / cancellation checks
 BATCH_ROWS = 200_000
+
+
+@dataclass(frozen=True)
+class CsvFormat:
+    """How a release is laid out as text; both CSV writers (this one and pandas') follow it.
+
+    The settings travel together from :func:`~engine.io.write_release` to the writer that
+    formats the cells, so that they are checked once and named in one place.
+    """
+
+    #: the separator between cells: one character such as , ; | or tab
+    sep: str = ","
+    #: the decimal mark of numbers, '.' or ','
+    decimal: str = "."
+    #: start with a UTF-8 byte-order mark, so that Excel shows accented letters right
+    bom: bool = True
+
+    def check(self, name: str) -> None:
+        """Raise InputError, naming the file ``name``, for a separator no reader could split
+        on (the decimal mark included)."""
+        if len(self.sep) != 1 or self.sep in "\"'\r\n" or self.sep == self.decimal:
+            raise InputError(
+                f"{name}: the separator must be one character other than the decimal mark "
+                f"'{self.decimal}', such as , ; | or tab."
+            )
 
 
 def available() -> bool:
@@ -81,10 +108,8 @@ def _missing(value: object) -> bool:
 def write_csv(
     table: pd.DataFrame,
     tmp: Path,
+    csv_format: CsvFormat,
     *,
-    sep: str,
-    decimal: str,
-    bom: bool,
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> bool:
@@ -93,11 +118,11 @@ def write_csv(
     The header is written by the csv module (minimal quoting, guarded like any text); the rows
     by pyarrow in batches, with a progress report and a cancellation check between batches.
     """
-    if decimal != "." or not available():
+    if csv_format.decimal != "." or not available():
         return False
     return write_csv_parts(
-        [table], list(table.columns), tmp, sep=sep, bom=bom, n_rows=len(table),
-        progress=progress, cancel=cancel,
+        [table], list(table.columns), tmp, sep=csv_format.sep, bom=csv_format.bom,
+        n_rows=len(table), progress=progress, cancel=cancel,
     )  # fmt: skip
 
 

@@ -32,7 +32,7 @@ from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
 from engine.io.about import about_rows
-from engine.io.csvfast import write_csv
+from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
 from engine.progress import CancelFn, ProgressFn, step
@@ -136,11 +136,9 @@ def write_release(
     outputs = release_outputs(path, replace_foreign=replace_foreign)
     path = outputs[0].path
     suffix = path.suffix.lower()
-    if suffix != ".xlsx" and (len(sep) != 1 or sep in "\"'\r\n" or sep == decimal):
-        raise InputError(
-            f"{path.name}: the separator must be one character other than the decimal mark "
-            f"'{decimal}', such as , ; | or tab."
-        )
+    csv_format = CsvFormat(sep=sep, decimal=decimal, bom=bom)
+    if suffix != ".xlsx":
+        csv_format.check(path.name)
     if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
         raise InputError(
             f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
@@ -149,9 +147,9 @@ def write_release(
         )
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
-            _stage_release(own, table, path, metadata, sep, decimal, bom, progress, cancel)
+            _stage_release(own, table, path, metadata, csv_format, progress, cancel)
     else:
-        _stage_release(stage, table, path, metadata, sep, decimal, bom, progress, cancel)
+        _stage_release(stage, table, path, metadata, csv_format, progress, cancel)
     step(progress, cancel, 1.0, f"Wrote {path.name}")
     return [o.path for o in outputs]
 
@@ -161,9 +159,7 @@ def _stage_release(
     table: pd.DataFrame,
     path: Path,
     metadata: Mapping[str, Any] | None,
-    sep: str,
-    decimal: str,
-    bom: bool,
+    csv_format: CsvFormat,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> None:
@@ -175,8 +171,7 @@ def _stage_release(
     if path.suffix.lower() == ".parquet":
         write_parquet(table, stage.temp(path), meta)
     else:
-        _write_csv(table, stage.temp(path), sep=sep, decimal=decimal, bom=bom,
-                   progress=progress, cancel=cancel)  # fmt: skip
+        _write_csv(table, stage.temp(path), csv_format, progress=progress, cancel=cancel)
     payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
     stage.write_utf8(
         sidecar_path(path),
@@ -514,15 +509,13 @@ def _about_cell(sheet: Any, value: object) -> WriteOnlyCell:
 def _write_csv(
     table: pd.DataFrame,
     tmp: Path,
+    csv_format: CsvFormat,
     *,
-    sep: str,
-    decimal: str,
-    bom: bool,
     progress: ProgressFn | None,
     cancel: CancelFn | None,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
-    if write_csv(table, tmp, sep=sep, decimal=decimal, bom=bom, progress=progress, cancel=cancel):
+    if write_csv(table, tmp, csv_format, progress=progress, cancel=cancel):
         return  # pyarrow's writer (engine.io.csvfast): the same guard, many times faster
     safe = table.copy(deep=False)
     for name in safe.columns:
@@ -531,13 +524,14 @@ def _write_csv(
             safe[name] = _guard_column(col)
     header = [_csv_text(str(c)) for c in safe.columns]
     n = len(safe)
-    with tmp.open("w", encoding="utf-8-sig" if bom else "utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter=sep, lineterminator="\r\n")
+    encoding = "utf-8-sig" if csv_format.bom else "utf-8"
+    with tmp.open("w", encoding=encoding, newline="") as fh:
+        writer = csv.writer(fh, delimiter=csv_format.sep, lineterminator="\r\n")
         writer.writerow(header)
         for start in range(0, max(n, 1), _BATCH * 10):
             stop = min(start + _BATCH * 10, n)
             safe.iloc[start:stop].to_csv(
-                fh, sep=sep, decimal=decimal, index=False, header=False,
+                fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
             step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
