@@ -29,6 +29,7 @@ QiOutput = Literal["centroid", "range"]
 ConfidentialOutput = Literal["mean", "median", "label"]
 Mechanism = Literal["buckets", "laplace"]
 MissingConfidential = Literal["bucket", "drop"]
+Transform = Literal["none", "log"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
@@ -352,6 +353,10 @@ class ReleaseParams:
     insensitive: bool = False
     #: noise mechanism: redraw until the release is also t-close on the buckets
     resample_until_t: float | None = None
+    #: noise mechanism, numeric columns: "log" adds the noise to log(1 + value) and releases
+    #: the result back on the column's scale, so that the error grows with the value (for
+    #: positive, skewed columns such as incomes); the bounds must then be ≥ 0
+    transform: Transform = "none"
     qi_output: QiOutput = "centroid"
     #: a bucket's released value: the mean of the whole bucket ("mean", which keeps totals;
     #: the median where one or two records dominate the bucket's sum), its "median", or its
@@ -382,6 +387,7 @@ class ReleaseParams:
         "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
+        "transform": Options(values=("none", "log")),
         "qi_output": Options(values=("centroid", "range")),
         "confidential_output": Choice(
             values=("mean", "median", "label"), aliases={"representative": "median"}
@@ -427,6 +433,7 @@ class ReleaseParams:
                     ("private_bounds", self.private_bounds is not None),
                     ("insensitive", self.insensitive),
                     ("resample_until_t", self.resample_until_t is not None),
+                    ("transform", self.transform != "none"),
                 )
                 if used
             ]
@@ -434,6 +441,13 @@ class ReleaseParams:
                 raise InputError(
                     f"{', '.join(only_noise)} only apply to a noise mechanism "
                     "(mechanism 'laplace')."
+                )
+        if self.transform == "log":
+            negative = sorted(c for c, (lo, _) in self.bounds.items() if lo < 0)
+            if negative:
+                raise InputError(
+                    "transform 'log' adds the noise to log(1 + value): the bounds of "
+                    f"{', '.join(map(repr, negative))} must be ≥ 0."
                 )
         stray = sorted(set(self.bounds) - set(self.confidential))
         if stray:
@@ -518,4 +532,5 @@ __all__ = [
     "MissingConfidential",
     "QiOutput",
     "ReleaseParams",
+    "Transform",
 ]

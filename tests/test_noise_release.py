@@ -309,6 +309,7 @@ def test_noise_flags_become_config_arguments() -> None:
         "private_bounds": None,
         "insensitive": True,
         "resample_until_t": 3.0,
+        "transform": "none",
     }
     config = ReleaseParams(qi=("Sex",), confidential=("Income", "Age"), k=2, epsilon=1.0, **kwargs)
     assert config.bounds["Income"] == (0.0, 250000.0)
@@ -318,6 +319,7 @@ def test_noise_flags_become_config_arguments() -> None:
         "private_bounds": None,
         "insensitive": False,
         "resample_until_t": None,
+        "transform": "none",
     }
     # private bounds: the default share of ε, a fraction, or a percentage
     assert parse("--mechanism", "laplace", "--bounds", "private")["private_bounds"] == 0.1
@@ -341,6 +343,8 @@ def test_noise_flags_become_config_arguments() -> None:
         (["--mechanism", "laplace", "--bounds", "private=x"], "private=SHARE"),
         (["--mechanism", "laplace", "--bounds", "private", "--bounds", "private"], "twice"),
         (["--mechanism", "laplace", "--resample-until-t", "0.5"], "≥ 1"),
+        (["--transform", "log"], "only apply to a noise mechanism"),
+        (["--mechanism", "laplace", "--bounds", "Income=-5:9", "--transform", "log"], "≥ 0"),
     ],
 )
 def test_bad_noise_flags(argv, needle) -> None:

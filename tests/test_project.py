@@ -41,6 +41,7 @@ FULL = ReleaseParams(
     private_bounds=0.2,
     insensitive=True,
     resample_until_t=3.0,
+    transform="log",
     seed=12345,
 )
 #: and of the buckets route
@@ -111,7 +112,7 @@ def test_layout_version_1_files_still_open(tmp_path: Path, csv_file: Path) -> No
     )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert load_project(path).params == FULL.replace(private_bounds=None)  # new since 1
+    assert load_project(path).params == FULL.replace(private_bounds=None, transform="none")
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:

@@ -1,8 +1,9 @@
 """Command-line flags of the noise mechanisms, for ``tclose anonymize`` to include.
 
-``add_noise_arguments(parser)`` adds ``--mechanism``, ``--bounds``, ``--insensitive`` and
-``--resample-until-t``; ``noise_config_kwargs(args)`` turns them into keyword arguments of
-:class:`engine.params.ReleaseParams`, with one clear message for every bad value;
+``add_noise_arguments(parser)`` adds ``--mechanism``, ``--bounds``, ``--insensitive``,
+``--transform`` and ``--resample-until-t``; ``noise_config_kwargs(args)`` turns them into
+keyword arguments of :class:`engine.params.ReleaseParams`, with one clear message for every
+bad value;
 :func:`bounds_hint` says how to give the bounds that Laplace noise needs.
 """
 
@@ -53,6 +54,16 @@ def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
         help=(
             "aggregate numeric confidential values in groups of k by value order first: "
             "noise of scale Δ/(k·ε) instead of Δ/ε"
+        ),
+    )
+    group.add_argument(
+        "--transform",
+        choices=("none", "log"),
+        default="none",
+        help=(
+            "log: add the noise to log(1 + value) and release it back on the column's scale, "
+            "so the error grows with the value (for positive, skewed columns such as incomes; "
+            "the bounds must be >= 0)"
         ),
     )
     group.add_argument(
@@ -125,6 +136,7 @@ def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "private_bounds": private,
         "insensitive": bool(args.insensitive),
         "resample_until_t": args.resample_until_t,
+        "transform": args.transform,
     }
 
 

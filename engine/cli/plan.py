@@ -113,17 +113,29 @@ def plan_text(plan) -> str:
             )
     for col in plan.noise:
         lines.append("")
-        if col.expected_abs_error is not None:
-            lines.append(
-                f"{col.name}: {col.mechanism} noise at ε = {number(col.epsilon)} within "
-                f"[{number(col.bounds[0])}, {number(col.bounds[1])}]; expected absolute error "
-                f"{number(col.expected_abs_error)} per value."
-            )
-        else:
+        if col.mechanism == "randomized_response":
             lines.append(
                 f"{col.name}: randomized response over {col.n_categories} categories at "
                 f"ε = {number(col.epsilon)}; each value is kept with probability "
                 f"{percent(col.keep_probability)}."
+            )
+            continue
+        head = f"{col.name}: {col.mechanism} noise at ε = {number(col.epsilon)}"
+        if col.bounds is None:
+            lines.append(
+                f"{head}, within bounds estimated privately with ε = "
+                f"{number(col.bounds_epsilon)}; the error is known after the run."
+            )
+        elif col.typical_factor is not None:
+            lines.append(
+                f"{head} on log(1 + value) within [{number(col.bounds[0])}, "
+                f"{number(col.bounds[1])}]; half of the values stay within a factor "
+                f"{number(col.typical_factor, 3)} of their true value."
+            )
+        else:
+            lines.append(
+                f"{head} within [{number(col.bounds[0])}, {number(col.bounds[1])}]; expected "
+                f"absolute error {number(col.expected_abs_error)} per value."
             )
     lines.append("")
     feas = plan.feasibility

@@ -104,6 +104,39 @@ def expected_abs_error(lo: float, hi: float, epsilon: float, k: int = 1) -> floa
     return (hi - lo) / (int(k) * epsilon)
 
 
+def typical_factor(lo: float, hi: float, epsilon: float, k: int = 1) -> float:
+    """For noise on the log scale: half of the released values lie within this factor of
+    their true value (on 1 + value, before the clamp to the bounds).
+
+    The noise is Laplace(b) on log(1 + value) with b = (log(1 + hi) − log(1 + lo))/(k·ε), and
+    the median of |Laplace(b)| is b·ln 2, so the factor is 2^b: an error that grows with the
+    value, which is what a skewed column (incomes, turnover) needs, where a fixed ±error
+    swamps the small values and hardly touches the large ones.
+    """
+    lo, hi = check_bounds(lo, hi)
+    if lo < 0:
+        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
+    b = expected_abs_error(math.log1p(lo), math.log1p(hi), epsilon, k)
+    return 2.0**b if b < 1000 else math.inf
+
+
+def to_log_scale(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, float, float]:
+    """Values clamped to [lo, hi] (lo ≥ 0) and taken to log(1 + value), with the bounds.
+
+    A fixed, public, increasing function applied to each record: the noise added on this
+    scale, clamped to the transformed bounds, keeps ε-DP (the sensitivity is the width of the
+    transformed bounds), and so does the way back (post-processing).
+    """
+    if lo < 0:
+        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
+    return np.log1p(np.clip(values, lo, hi)), math.log1p(lo), math.log1p(hi)
+
+
+def from_log_scale(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """The inverse of :func:`to_log_scale`, kept inside [lo, hi] (floating-point rounding)."""
+    return np.clip(np.expm1(values), lo, hi)
+
+
 def lattice(lo: float, hi: float, scale: float, spread: float) -> tuple[float, float, float]:
     """Grid width g (a power of two) and the bounds widened outwards to multiples of g.
 

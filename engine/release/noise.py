@@ -41,8 +41,10 @@ from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
     expected_abs_error,
+    from_log_scale,
     insensitive_release,
     laplace_release,
+    to_log_scale,
 )
 from engine.mechanisms.response import randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source
@@ -129,13 +131,14 @@ def expected_errors(
     """Expected absolute error of the noise, in the column's units, for every Laplace column.
 
     Δ/ε of the column's noise ε (Δ/(k·ε) with insensitive microaggregation); None where the
-    bounds are estimated privately and so not known before the run.
+    bounds are estimated privately and so not known before the run, and on the log scale,
+    where the error is relative (:func:`~engine.mechanisms.laplace.typical_factor`).
     """
     budget = column_budget(params, types)
     k = int(params.k) if params.insensitive else 1
     out: dict[str, float | None] = {}
     for col in laplace_columns(params, types):
-        if col in params.bounds:
+        if col in params.bounds and params.transform == "none":
             lo, hi = params.bounds[col]
             out[col] = expected_abs_error(lo, hi, budget[col]["noise"], k)
         else:
@@ -172,6 +175,8 @@ class ColumnPlan:
     #: the input as numbers (numeric) or category codes (−1 missing)
     values: np.ndarray = field(default_factory=lambda: np.zeros(0))
     decimals: int = 0
+    #: numeric: the noise is added to log(1 + value) (``transform="log"``)
+    log_scale: bool = False
 
 
 @dataclass
@@ -238,6 +243,7 @@ def plan_columns(
                     bounds_epsilon=spent,
                     values=values,
                     decimals=decimals(series),
+                    log_scale=params.transform == "log",
                 )
             )
         elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
@@ -274,6 +280,14 @@ def estimate_bounds(
         if column.ctype == ColumnType.NUMERIC and column.bounds is None:
             estimate = private_bounds(column.values, column.bounds_epsilon, source)
             lo, hi = estimate.lo, estimate.hi
+            if column.log_scale:
+                # the log scale starts at 0; moving a DP estimate is post-processing
+                lo = max(lo, 0.0)
+                if hi <= lo:
+                    raise InputError(
+                        f"The private bounds of {column.name!r} lie at or below 0, where the "
+                        "log scale (transform 'log') cannot go; give public bounds instead."
+                    )
             if estimate.coarse:
                 warnings.append(
                     f"The private bounds of {column.name!r} ({lo:g}:{hi:g}) rest on few records "
@@ -317,11 +331,14 @@ def _draw_column(
     if plan.ctype == ColumnType.NUMERIC:
         assert plan.bounds is not None
         lo, hi = plan.bounds
+        values, noise_lo, noise_hi = plan.values, lo, hi
+        if plan.log_scale:
+            values, noise_lo, noise_hi = to_log_scale(plan.values, lo, hi)
         if params.insensitive:
             out = insensitive_release(
-                plan.values,
-                lo,
-                hi,
+                values,
+                noise_lo,
+                noise_hi,
                 plan.epsilon,
                 params.k,
                 source,
@@ -331,10 +348,11 @@ def _draw_column(
             local_eps = plan.epsilon * params.k
         else:
             out = laplace_release(
-                plan.values, lo, hi, plan.epsilon, source, progress=progress, cancel=cancel
+                values, noise_lo, noise_hi, plan.epsilon, source, progress=progress, cancel=cancel
             )
             local_eps = plan.epsilon
-        rounded = _round_within(out.values, plan.decimals, lo, hi)
+        noisy = from_log_scale(out.values, lo, hi) if plan.log_scale else out.values
+        rounded = _round_within(noisy, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
         # whole numbers stay whole, unless bounds narrower than one unit kept them unrounded
         if plan.decimals == 0 and _whole(rounded):
@@ -343,15 +361,21 @@ def _draw_column(
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
         details = {
             "type": "numeric",
-            "mechanism": "insensitive microaggregation + Laplace noise"
-            if params.insensitive
-            else "Laplace noise",
+            "mechanism": (
+                "insensitive microaggregation + Laplace noise"
+                if params.insensitive
+                else "Laplace noise"
+            )
+            + (" on log(1 + value)" if plan.log_scale else ""),
             "epsilon": plan.epsilon,
             "epsilon_local": local_eps,
             "bounds": [lo, hi],
             "bounds_source": plan.bounds_source,
             "epsilon_bounds": plan.bounds_epsilon,
-            "expected_absolute_error": out.scale,
+            # on the log scale the error is relative: half the values within a factor 2^scale
+            "transform": "log" if plan.log_scale else "none",
+            "expected_absolute_error": None if plan.log_scale else out.scale,
+            "typical_factor": 2.0 ** min(out.scale, 1000.0) if plan.log_scale else None,
             "noise_scale": out.scale,
             "grid": out.grid,
             "mean_absolute_error": mae,
@@ -361,7 +385,7 @@ def _draw_column(
             "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
         }
         details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
-        return ColumnDraw(released, out.values, details)
+        return ColumnDraw(released, noisy, details)
     outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
     labels = cats[np.where(outcome.codes >= 0, outcome.codes, len(plan.categories))]

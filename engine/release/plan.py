@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
-from engine.mechanisms.laplace import expected_abs_error
+from engine.mechanisms.laplace import expected_abs_error, typical_factor
 from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -89,7 +89,7 @@ class NoiseColumn:
     epsilon_local: float
     bounds: tuple[float, float] | None
     #: expected absolute error of one released value, in the column's units (numeric columns
-    #: with public bounds)
+    #: with public bounds, noise on the column's own scale)
     expected_abs_error: float | None
     #: number of categories (randomized response)
     n_categories: int | None = None
@@ -97,6 +97,9 @@ class NoiseColumn:
     keep_probability: float | None = None
     #: ε spent on estimating the bounds privately (0 with public bounds)
     bounds_epsilon: float = 0.0
+    #: noise on log(1 + value) (``transform="log"``): half of the released values lie within
+    #: this factor of their true value (public bounds only; None otherwise)
+    typical_factor: float | None = None
 
 
 @dataclass
@@ -463,9 +466,12 @@ def _missing_fixes(
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
     if column.ctype == ColumnType.NUMERIC:
         group = params.k if params.insensitive else 1
-        error = None
+        error = factor = None
         if column.bounds is not None:  # private bounds are known only once estimated
-            error = expected_abs_error(*column.bounds, column.epsilon, group)
+            if column.log_scale:
+                factor = typical_factor(*column.bounds, column.epsilon, group)
+            else:
+                error = expected_abs_error(*column.bounds, column.epsilon, group)
         return NoiseColumn(
             name=column.name,
             type=str(column.ctype),
@@ -475,6 +481,7 @@ def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
             bounds=column.bounds,
             expected_abs_error=error,
             bounds_epsilon=column.bounds_epsilon,
+            typical_factor=factor,
         )
     n_cat = len(column.categories)
     keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0

@@ -341,8 +341,16 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
         )
     for col, details in columns.items():
         error = details.get("expected_absolute_error")
+        factor = details.get("typical_factor")
         if isinstance(error, int | float):
             rows.append((f"expected absolute error of the noise on {_e(col)}", number(error, 6)))
+        elif isinstance(factor, int | float):
+            rows.append(
+                (
+                    f"noise on log(1 + {_e(col)})",
+                    f"half of the values within a factor {number(factor, 3)} of the true value",
+                )
+            )
     return rows
 
 

@@ -172,6 +172,21 @@ def _noise_phrase(column) -> Phrase:
             {"column": name},
         )
     lo, hi = column.bounds
+    if column.typical_factor is not None:
+        return Phrase(
+            QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: each value gets random noise in proportion to its size: half of "
+                "the values stay within a factor {factor} of their true value, and every value "
+                "stays between the public limits {low} and {high}.",
+            ),
+            {
+                "column": name,
+                "factor": number(column.typical_factor, 3),
+                "low": number(lo),
+                "high": number(hi),
+            },
+        )
     return Phrase(
         QT_TRANSLATE_NOOP(
             "words",
