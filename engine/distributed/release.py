@@ -68,7 +68,7 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError, VerificationError
+from engine.errors import InputError
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
@@ -490,10 +490,7 @@ def anonymize_on_cluster(
         client, tables, qi, confidential, t=t, k=params.k,
         progress=scaled(progress, 0.85, 1.0), cancel=cancel,
     )  # fmt: skip
-    if not verification.ok:
-        raise VerificationError(
-            f"The release failed its independent check and was not written: {verification.message}"
-        )
+    verification.raise_if_failed()
     summary = replace(
         _summary(params, verification, buckets, part_stats, types, n, warnings),
         backend={"name": "dask", "workers": workers, "partitions": len(tables)},

@@ -38,7 +38,7 @@ from engine.release.plan import plan as make_plan
 from engine.release.recode import build_release, recode_qi
 from engine.release.result import ClassSizes, InformationLoss, Release, RunSummary, json_ready
 from engine.release.sizes import size_candidates
-from engine.release.verify import require_verified
+from engine.release.verify import verify_release
 from engine.text import seed_text
 from engine.version import __version__
 
@@ -199,7 +199,8 @@ def anonymize(
         original=prepared.released_input(data),
     )
     step(progress, cancel, 0.9, "Verifying the release")
-    verification = require_verified(table, qi, confidential, t=t, k=params.k)
+    verification = verify_release(table, qi, confidential, t=t, k=params.k)
+    verification.raise_if_failed()
     output = params.confidential_output
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})

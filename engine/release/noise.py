@@ -55,7 +55,7 @@ from engine.release.guarantees import release_guarantees
 from engine.release.metrics import analysis_utility, sse_sst
 from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import ClassSizes, InformationLoss, NoiseSummary, Release, RunSummary
-from engine.release.verify import class_distances, require_verified
+from engine.release.verify import class_distances, verify_release
 from engine.roles import ColumnType
 from engine.text import seed_text
 from engine.version import __version__
@@ -500,7 +500,8 @@ def noise_release(
         original=released,
     )
     step(progress, cancel, 0.92, "Verifying the release")
-    verification = require_verified(table, qi, [], k=params.k)
+    verification = verify_release(table, qi, [], k=params.k)
+    verification.raise_if_failed()
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
