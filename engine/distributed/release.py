@@ -88,7 +88,7 @@ from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
 from engine.release.partition import layout_counts
-from engine.release.plan import left_out_warning
+from engine.release.plan import left_out_warning, seed_warnings
 from engine.release.recode import recode_qi, release_confidential
 from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
 from engine.release.sizes import size_candidates
@@ -527,12 +527,6 @@ def _summary(
     conf_loss = (
         float(np.mean([c["sse_sst"] for c in conf_columns.values()])) if conf_columns else None
     )
-    if params.seed is not None:
-        warnings = [
-            *warnings,
-            f"A fixed seed ({params.seed}) makes the run reproducible for an audit; keep it as "
-            "confidential as the data.",
-        ]
     return summarise_buckets(
         params,
         verification,
@@ -546,5 +540,5 @@ def _summary(
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),
-        warnings=warnings,
+        warnings=[*warnings, *seed_warnings(params)],
     )
