@@ -1,11 +1,10 @@
-"""The :class:`~engine.release.result.RunSummary` of a verified release, filled the same way
-on every route.
+"""The summary of a verified release, filled the same way whichever route made it.
 
 One machine (:mod:`engine.release.anonymize`), the noise route (:mod:`engine.release.noise`)
-and a cluster (:mod:`engine.distributed.release`) each measure their own losses, but what the
+and a cluster (:mod:`engine.distributed.release`) each measure their own losses; what the
 verifier read off the table, the guarantees that follow from it, the bucket table, the seed
-policy and the column types go into the summary here, so that a release reads the same
-whichever route made it.
+policy and the column types go into the :class:`~engine.release.result.RunSummary` here, so
+that a release reads the same on every route.
 """
 
 from __future__ import annotations
