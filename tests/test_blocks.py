@@ -13,7 +13,7 @@ from engine.release.anonymize import anonymize
 from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
-    stratified_split,
+    split_nodes,
     tclose_blocks,
     use_blocks,
 )
@@ -42,7 +42,7 @@ def test_split_to_single_classes_reproduces_the_layout():
     counts = np.bincount(codes)
     n_classes = check_feasible(counts, 2.0, 10)
     per_class = layout_counts(counts, n_classes)
-    labels = stratified_split(X, codes, per_class)
+    labels, _ = split_nodes(X, codes, per_class)
     got = np.zeros_like(per_class)
     np.add.at(got, (labels, codes), 1)
     assert np.array_equal(got, per_class)
@@ -53,7 +53,7 @@ def test_blocks_keep_the_global_mix_and_respect_the_size_limit():
     X, codes = _toy(20_000, 4)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, 1.5, 8))
-    node = stratified_split(X, codes, per_class, max_records=1500)
+    node, _ = split_nodes(X, codes, per_class, max_records=1500)
     shares = counts / counts.sum()
     firsts = np.unique(node)
     ranges = np.diff(np.r_[firsts, len(per_class)])
@@ -72,7 +72,7 @@ def test_lockstep_capped_mdav_is_valid(t, k):
     X, codes = _toy(12_000, 4, seed=int(t * 10) + k)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, t, k))
-    node = stratified_split(X, codes, per_class, max_records=1000)
+    node, _ = split_nodes(X, codes, per_class, max_records=1000)
     labels = capped_mdav(X, codes, node, per_class, counts / counts.sum(), t, k)
     assert _valid(labels, codes, k, t)
     # classes never straddle blocks

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError
-from engine.release.encode import encode_qi
+from engine.release.encode import encode_qi, numeric_values
 from engine.roles import ColumnType
 
 
@@ -35,3 +35,13 @@ def test_ordinal_uses_the_rank_in_the_declared_order():
 def test_bad_numbers_are_clear_errors():
     with pytest.raises(InputError, match="abc"):
         encode_qi(pd.DataFrame({"x": ["1", "abc"]}), ["x"], {"x": ColumnType.NUMERIC})
+
+
+def test_a_value_that_does_not_parse_is_named_with_its_column():
+    numbers = pd.Series(["1", "abc", "def"], name="x")
+    with pytest.raises(InputError, match=r"^Column 'x' is numeric but 'abc' is not a number; "):
+        numeric_values(numbers, ColumnType.NUMERIC)
+    dates = pd.Series(["2020-01-31", None, "soon"], name="d")
+    with pytest.raises(InputError, match=r"^Column 'd' is a date column but 'soon' is not a date"):
+        numeric_values(dates, ColumnType.DATE)
+    assert np.isnan(numeric_values(pd.Series(["2", None]), ColumnType.NUMERIC)[1])

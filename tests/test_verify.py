@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.errors import InputError
+from engine.errors import InputError, VerificationError
 from engine.release.verify import class_distances, verify_release
 
 
@@ -71,6 +71,9 @@ def test_k_failure_names_the_small_class():
     assert not v.ok and v.k == 1
     assert "only 1 records" in v.message
     assert v.worst_class == {"q": 2}
+    with pytest.raises(VerificationError, match="only 1 records"):
+        v.raise_if_failed()
+    verify_release(table, ["q"], ["c"], k=1).raise_if_failed()  # a release that holds passes
 
 
 def test_no_qi_means_one_class_and_missing_column_is_an_input_error():

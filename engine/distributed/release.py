@@ -68,11 +68,10 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError, VerificationError
+from engine.errors import InputError
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
-from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.anonymize import choose_class_size, size_sample
 from engine.release.blocks import (
@@ -88,22 +87,12 @@ from engine.release.blocks import (
 from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
-from engine.release.guarantees import release_guarantees
 from engine.release.partition import layout_counts
-from engine.release.plan import left_out_warning
+from engine.release.plan import left_out_warning, seed_warnings
 from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import (
-    Buckets,
-    ClassSizes,
-    InformationLoss,
-    RunSummary,
-    Verification,
-    bucket_rows,
-    json_ready,
-)
+from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
 from engine.release.sizes import size_candidates
-from engine.text import seed_text
-from engine.version import __version__
+from engine.release.summary import summarise_buckets
 
 #: records of a node that one worker takes whole (the distributed levels stop below it)
 NODE_RECORDS = 1_000_000
@@ -490,10 +479,7 @@ def anonymize_on_cluster(
         client, tables, qi, confidential, t=t, k=params.k,
         progress=scaled(progress, 0.85, 1.0), cancel=cancel,
     )  # fmt: skip
-    if not verification.ok:
-        raise VerificationError(
-            f"The release failed its independent check and was not written: {verification.message}"
-        )
+    verification.raise_if_failed()
     summary = replace(
         _summary(params, verification, buckets, part_stats, types, n, warnings),
         backend={"name": "dask", "workers": workers, "partitions": len(tables)},
@@ -541,45 +527,18 @@ def _summary(
     conf_loss = (
         float(np.mean([c["sse_sst"] for c in conf_columns.values()])) if conf_columns else None
     )
-    achieved_t = verification.t
-    if params.seed is not None:
-        warnings = [
-            *warnings,
-            f"A fixed seed ({params.seed}) makes the run reproducible for an audit; keep it as "
-            "confidential as the data.",
-        ]
-    return RunSummary(
-        params=params,
-        software=f"tclose {__version__}",
-        mechanism=params.mechanism,
-        n_records=n,
-        n_released=int(verification.n_records),
-        k_achieved=int(verification.k),
+    return summarise_buckets(
+        params,
+        verification,
         t=t,
-        t_kind="asked" if t is not None else None,
-        t_achieved=achieved_t,
-        epsilon=params.epsilon if params.epsilon is not None else epsilon_from_t(t),
-        epsilon_from="given" if params.epsilon is not None else "t",
-        epsilon_achieved=epsilon_from_t(achieved_t) if achieved_t else None,
-        guarantees=tuple(
-            release_guarantees(
-                params, n, class_sizes=verification.class_sizes, achieved_t=achieved_t
-            )
-        ),
-        n_classes=int(verification.n_classes),
+        n_records=n,
+        column_types=types,
+        buckets=buckets,
         n_partition_classes=int(sum(s["classes"] for s in part_stats)),
-        class_sizes=ClassSizes.of(verification.class_sizes),
-        buckets=tuple(bucket_rows(buckets, params.confidential_output)),
         information_loss=InformationLoss(
             qi_sse_sst=sse / sst if sst > 0 else 0.0,
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),
-        noise=None,
-        worst_class=json_ready(verification.worst_class),
-        worst_bucket=json_ready(verification.worst_bucket),
-        seed_policy=seed_text(params.seed, noise=False),
-        column_types={c: str(types[c]) for c in types},
-        verification=verification.message,
-        warnings=tuple(warnings),
+        warnings=[*warnings, *seed_warnings(params)],
     )

@@ -20,11 +20,9 @@ import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
-from engine.privacy import epsilon_from_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
-from engine.release.guarantees import release_guarantees
 from engine.release.metrics import (
     analysis_utility,
     confidential_loss,
@@ -36,11 +34,10 @@ from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
 from engine.release.recode import build_release, recode_qi
-from engine.release.result import ClassSizes, InformationLoss, Release, RunSummary, json_ready
+from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
-from engine.release.verify import require_verified
-from engine.text import seed_text
-from engine.version import __version__
+from engine.release.summary import summarise_buckets
+from engine.release.verify import verify_release
 
 
 def _k_anonymous_classes(
@@ -199,7 +196,8 @@ def anonymize(
         original=prepared.released_input(data),
     )
     step(progress, cancel, 0.9, "Verifying the release")
-    verification = require_verified(table, qi, confidential, t=t, k=params.k)
+    verification = verify_release(table, qi, confidential, t=t, k=params.k)
+    verification.raise_if_failed()
     output = params.confidential_output
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
@@ -215,42 +213,20 @@ def anonymize(
             orders=orders,
             released_as={c: f"bucket {output}" for c in confidential},
         )
-    sizes = ClassSizes.of(verification.class_sizes)
-    achieved_t = verification.t
-    summary = RunSummary(
-        params=params,
-        software=f"tclose {__version__}",
-        mechanism=params.mechanism,
-        n_records=len(clean),
-        n_released=int(verification.n_records),
-        n_left_out=prepared.n_left_out,
-        k_achieved=int(verification.k),
+    summary = summarise_buckets(
+        params,
+        verification,
         t=t,
-        t_kind="asked" if t is not None else None,
-        t_achieved=achieved_t,
-        epsilon=plan.epsilon,
-        epsilon_from=("given" if params.epsilon is not None else "t") if t else None,
-        epsilon_achieved=epsilon_from_t(achieved_t) if achieved_t else None,
-        guarantees=tuple(
-            release_guarantees(
-                params, len(clean), class_sizes=verification.class_sizes, achieved_t=achieved_t
-            )
-        ),
-        n_classes=int(verification.n_classes),
+        n_records=len(clean),
+        column_types=types,
+        buckets=buckets,
+        n_left_out=prepared.n_left_out,
         n_partition_classes=int(classes.max()) + 1 if len(classes) else 0,
-        class_sizes=sizes,
-        buckets=plan.buckets,
         information_loss=InformationLoss(
             qi_sse_sst=qi_loss,
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),
-        noise=None,
-        worst_class=json_ready(verification.worst_class),
-        worst_bucket=json_ready(verification.worst_bucket),
-        seed_policy=seed_text(params.seed, noise=False),
-        column_types={c: str(t) for c, t in types.items()},
-        verification=verification.message,
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,

@@ -129,31 +129,6 @@ def spreads_from_sums(cnt: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> np.nda
     return s2 / c - (s1 / c) ** 2
 
 
-def stratified_split(
-    X: np.ndarray,
-    codes: np.ndarray,
-    per_class: np.ndarray,
-    *,
-    max_records: int = 1,
-    start: tuple[np.ndarray, np.ndarray] | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
-) -> np.ndarray:
-    """Node of every record after splitting the class layout ``per_class`` (C × b) k-d style.
-
-    A node is identified by the first class of its range; nodes stop splitting when they own
-    one class or at most ``max_records`` records.  With ``max_records=1`` the result is a
-    class label per record whose bucket counts are exactly the rows of ``per_class``.
-    ``start`` gives every record's node as (first class, one past the last) when the split
-    continues from nodes formed elsewhere (a cluster splits the top levels); by default
-    every record starts in the root node that owns all classes.
-    """
-    return split_nodes(
-        X, codes, per_class, max_records=max_records, start=start, progress=progress,
-        cancel=cancel,
-    )[0]  # fmt: skip
-
-
 def split_nodes(
     X: np.ndarray,
     codes: np.ndarray,
@@ -164,7 +139,14 @@ def split_nodes(
     progress: ProgressFn | None = None,
     cancel: CancelFn | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`stratified_split` returning (first class, one past the last) of every record.
+    """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
+
+    A node is a range of classes, returned per record as (first class, one past the last);
+    nodes stop splitting when they own one class or at most ``max_records`` records.  With
+    ``max_records=1`` the first classes are a class label per record whose bucket counts are
+    exactly the rows of ``per_class``.  ``start`` gives every record's node when the split
+    continues from nodes formed elsewhere (a cluster splits the top levels); by default every
+    record starts in the root node that owns all classes.
 
     Within a (node, bucket), records go to the lower half by rank along the node's widest
     coordinate, ties in value broken by row position: the caller's row order must be the
@@ -255,7 +237,7 @@ def capped_mdav(
     farthest from that seed.  Every step forms one class in every block with numpy operations
     over all blocks at once, so the Python loop runs block_size / k times in all.
 
-    ``node`` is the first class of every record's block (:func:`stratified_split`); the blocks
+    ``node`` is the first class of every record's block (:func:`split_nodes`); the blocks
     tile the classes of the layout ``per_class``, whose block sums are feasible for ``shares``.
     ``node_end`` (one past every record's last class, from :func:`split_nodes`) is needed when
     the records are only some of the blocks (one partition of a cluster); the labels are
@@ -644,7 +626,6 @@ __all__ = [
     "capped_mdav",
     "form_classes",
     "split_nodes",
-    "stratified_split",
     "tclose_blocks",
     "use_blocks",
 ]

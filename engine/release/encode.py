@@ -109,22 +109,36 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
     """Numbers of a numeric or date column (dates as days since 1970); NaN where missing."""
     if ctype == ColumnType.DATE:
         dates = pd.to_datetime(series, errors="coerce")
-        bad = dates.isna() & series.notna()
-        if bad.any():
-            raise InputError(
-                f"Column {series.name!r} is a date column but {series[bad].iloc[0]!r} is not "
-                "a date; declare it missing or change the type."
-            )
+        _require_parsed(
+            series, dates, "is a date column", "a date; declare it missing or change the type"
+        )
         days = (dates - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
         return days.to_numpy(dtype=float, na_value=np.nan)
     values = pd.to_numeric(series, errors="coerce")
-    bad = values.isna() & series.notna()
+    _require_parsed(
+        series,
+        values,
+        "is numeric",
+        "a number; declare it as a missing-value code or change the column type",
+    )
+    return values.to_numpy(dtype=float, na_value=np.nan)
+
+
+def _require_parsed(series: pd.Series, parsed: pd.Series, is_what: str, not_what: str) -> None:
+    """Raise an InputError naming the first value of ``series`` that ``parsed`` lost.
+
+    ``parsed`` is ``series`` read with ``errors="coerce"``: a value present in the one and
+    missing in the other did not parse.  The sentence is "Column … {is_what} but … is not
+    {not_what}.".
+
+    A value that is neither a number (or date) nor a declared missing code is a mistake in
+    the data or in the column's type, never something to release as missing silently.
+    """
+    bad = parsed.isna() & series.notna()
     if bad.any():
         raise InputError(
-            f"Column {series.name!r} is numeric but {series[bad].iloc[0]!r} is not a number; "
-            "declare it as a missing-value code or change the column type."
+            f"Column {series.name!r} {is_what} but {series[bad].iloc[0]!r} is not {not_what}."
         )
-    return values.to_numpy(dtype=float, na_value=np.nan)
 
 
 def _standardise(values: np.ndarray) -> list[np.ndarray]:

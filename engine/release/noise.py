@@ -53,14 +53,12 @@ from engine.privacy import stochastic_t
 from engine.progress import CancelFn, ProgressFn, scaled, step
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
-from engine.release.guarantees import release_guarantees
 from engine.release.metrics import analysis_utility, sse_sst
 from engine.release.recode import build_release, decimals, recode_qi
-from engine.release.result import ClassSizes, InformationLoss, NoiseSummary, Release, RunSummary
-from engine.release.verify import class_distances, require_verified
+from engine.release.result import InformationLoss, NoiseSummary, Release
+from engine.release.summary import summarise
+from engine.release.verify import class_distances, verify_release
 from engine.roles import ColumnType
-from engine.text import seed_text
-from engine.version import __version__
 
 if TYPE_CHECKING:
     from engine.release.prepare import Prepared
@@ -524,7 +522,8 @@ def noise_release(
         original=released,
     )
     step(progress, cancel, 0.92, "Verifying the release")
-    verification = require_verified(table, qi, [], k=params.k)
+    verification = verify_release(table, qi, [], k=params.k)
+    verification.raise_if_failed()
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
@@ -541,33 +540,20 @@ def noise_release(
         orders=orders,
         released_as={name: str(d["mechanism"]) for name, d in details.items()},
     )
-    summary = RunSummary(
-        params=params,
-        software=f"tclose {__version__}",
-        mechanism=params.mechanism,
+    summary = summarise(
+        params,
+        verification,
         n_records=n,
-        n_released=int(verification.n_records),
+        column_types=types,
+        draws=draws,
         n_left_out=prepared.n_left_out,
-        k_achieved=k_min,
         t=achieved_t if achieved_t is not None else stochastic_t(local_eps, k_min, n),
         t_kind="actual (resampled)" if achieved_t is not None else "stochastic",
         t_achieved=achieved_t,
         epsilon=params.epsilon,
         epsilon_from="given",
         epsilon_achieved=None,
-        guarantees=tuple(
-            release_guarantees(
-                params,
-                n,
-                class_sizes=verification.class_sizes,
-                column_types=types,
-                draws=draws,
-            )
-        ),
-        n_classes=int(verification.n_classes),
         n_partition_classes=int(classes.max()) + 1 if n else 0,
-        class_sizes=ClassSizes.of(verification.class_sizes),
-        buckets=(),
         information_loss=InformationLoss(
             qi_sse_sst=sse_sst(X, classes) if qi else 0.0,
             # released versus original numeric values, SSE over SST pooled over the columns
@@ -595,10 +581,7 @@ def noise_release(
         ),
         worst_class=None,
         worst_bucket=None,
-        seed_policy=seed_text(params.seed, noise=True),
-        column_types={c: str(t) for c, t in types.items()},
-        verification=verification.message,
-        warnings=tuple(warnings),
+        warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
     )

@@ -245,15 +245,7 @@ def plan(
     if feasible.ok and bucket_data is not None and t is not None:
         fixes = _missing_fixes(params, bucket_data, t, forecast)
         feasible = Feasibility(True, fixes=fixes) if fixes else feasible
-    if params.seed is not None:
-        warnings.append(
-            f"A fixed seed ({params.seed}) makes the run reproducible for an audit; "
-            + (
-                "the noise is only as private as the seed is secret."
-                if params.noise
-                else "keep it as confidential as the data."
-            )
-        )
+    warnings.extend(seed_warnings(params))
     items = release_guarantees(
         params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
     )
@@ -425,6 +417,21 @@ def _missing(buckets: Buckets) -> bool:
     """Whether the missing bucket is (one of) the rarest, the one that caps the classes."""
     j = buckets.missing_bucket
     return j is not None and int(buckets.counts[j]) == int(buckets.counts.min())
+
+
+def seed_warnings(params: ReleaseParams) -> list[str]:
+    """What a fixed seed costs: a reproducible run is only as private as the seed is secret.
+
+    Said by the plan and by a cluster run (which makes no plan); empty without a seed.
+    """
+    if params.seed is None:
+        return []
+    keep = (
+        "the noise is only as private as the seed is secret."
+        if params.noise
+        else "keep it as confidential as the data."
+    )
+    return [f"A fixed seed ({params.seed}) makes the run reproducible for an audit; {keep}"]
 
 
 def left_out_warning(left_out: int, n: int, params: ReleaseParams) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.errors import VerificationError
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 
@@ -117,6 +118,17 @@ class Verification:
     worst_class: dict[str, Any] | None = None
     #: the released confidential values of the bucket where the worst class is farthest
     worst_bucket: dict[str, Any] | None = None
+
+    def raise_if_failed(self) -> None:
+        """Refuse the release when the bounds do not hold (:class:`VerificationError`).
+
+        Every route (one machine, the noise route, a cluster) calls this on its verifier's
+        answer, so that no release leaves the engine unverified.
+        """
+        if not self.ok:
+            raise VerificationError(
+                f"The release failed its independent check and was not written: {self.message}"
+            )
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError, VerificationError
+from engine.errors import InputError
 from engine.release.result import Verification
 
 #: relative slack for float rounding in the t comparison (far below any meaningful t)
@@ -158,23 +158,3 @@ def verdict(
         worst_class=worst_class,
         worst_bucket=worst_bucket,
     )
-
-
-def require_verified(
-    table: pd.DataFrame,
-    qi: Sequence[str],
-    confidential: Sequence[str],
-    *,
-    t: float | None = None,
-    k: int | None = None,
-) -> Verification:
-    """:func:`verify_release`, raising :class:`VerificationError` when the bounds do not hold.
-
-    Every mechanism ends with this call, so that no release leaves the engine unverified.
-    """
-    verification = verify_release(table, qi, confidential, t=t, k=k)
-    if not verification.ok:
-        raise VerificationError(
-            f"The release failed its independent check and was not written: {verification.message}"
-        )
-    return verification
