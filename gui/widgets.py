@@ -1,16 +1,20 @@
-"""Small widgets shared by the pages: progress with Cancel, embedded figures, hints."""
+"""Small widgets shared by the pages: progress with Cancel, embedded figures, hints, and the
+lists of choices that several pages offer (built once, so that they read and translate alike)."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -25,6 +29,48 @@ from PySide6.QtWidgets import (
 from engine.report.plots import apply_theme
 from gui.theme import attention_text, muted_text, plot_theme
 from gui.worker import TaskRunner
+
+translate = QCoreApplication.translate
+
+#: what a setting shows when tclose detects or chooses it itself
+AUTOMATIC = QT_TRANSLATE_NOOP("Choices", "automatic")
+#: the characters between the values of a CSV file (None: detected when the file is read)
+SEPARATOR_LABELS = {
+    None: AUTOMATIC,
+    ",": QT_TRANSLATE_NOOP("Choices", "comma ,"),
+    ";": QT_TRANSLATE_NOOP("Choices", "semicolon ;"),
+    "\t": QT_TRANSLATE_NOOP("Choices", "tab"),
+    "|": QT_TRANSLATE_NOOP("Choices", "bar |"),
+}
+#: the decimal marks of the numbers in a CSV file (None: detected when the file is read)
+DECIMAL_LABELS = {
+    None: AUTOMATIC,
+    ".": QT_TRANSLATE_NOOP("Choices", "point ."),
+    ",": QT_TRANSLATE_NOOP("Choices", "comma ,"),
+}
+
+
+def choice_label(label: str) -> str:
+    """A label of this module's tables (marked in the context "Choices") in the app's language.
+
+    The import and the export page offer the same separators and decimal marks, and several
+    settings can be "automatic": one context gives each label one translation.
+    """
+    return translate("Choices", label)
+
+
+def translated_choices(values: Iterable[Any], labels: Mapping[Any, str]) -> dict[Any, str]:
+    """``values`` with their labels in ``labels`` (one of this module's tables), translated."""
+    return {value: choice_label(labels[value]) for value in values}
+
+
+def choice_box(choices: Mapping[Any, str], tip: str) -> QComboBox:
+    """A combo box offering the keys of ``choices`` (an item's data) by their labels."""
+    box = QComboBox()
+    for value, label in choices.items():
+        box.addItem(label, value)
+    box.setToolTip(tip)
+    return box
 
 
 class ProgressPanel(QFrame):
@@ -341,7 +387,7 @@ class BucketSpin(QSpinBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRange(1, 1000)
-        self.setSpecialValueText(self.tr("automatic"))
+        self.setSpecialValueText(choice_label(AUTOMATIC))
         self.setToolTip(
             self.tr(
                 "How many buckets the confidential values are grouped into; 'automatic' lets "

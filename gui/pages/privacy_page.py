@@ -44,7 +44,7 @@ from gui.engine_process import run_engine
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import BucketSpin, Hint, Lead, rich_text_css
+from gui.widgets import AUTOMATIC, BucketSpin, Hint, Lead, choice_label, rich_text_css
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def field_label(name: str) -> str:
 
 def shown_value(name: str, value: Any) -> str:
     if value is None:
-        return translate("PrivacyPage", "automatic") if name == "n_buckets" else "—"
+        return choice_label(AUTOMATIC) if name == "n_buckets" else "—"
     if name == "private_bounds":
         return percent(value)
     if isinstance(value, bool):
