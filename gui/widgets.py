@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QBoxLayout,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -71,6 +72,24 @@ def choice_box(choices: Mapping[Any, str], tip: str) -> QComboBox:
         box.addItem(label, value)
     box.setToolTip(tip)
     return box
+
+
+def explained_choice_box(choices: Mapping[Any, tuple[str, str]], tip: str) -> QComboBox:
+    """A combo box offering the keys of ``choices`` by their labels; each item's tooltip
+    explains it (``choices`` maps a value to its label and its explanation)."""
+    box = choice_box({value: label for value, (label, _) in choices.items()}, tip)
+    for index, (_, explanation) in enumerate(choices.values()):
+        box.setItemData(index, explanation, Qt.ItemDataRole.ToolTipRole)
+    return box
+
+
+def add_with_label(layout: QBoxLayout, text: str, field: QWidget) -> None:
+    """Add ``field`` to ``layout`` after a label; the label's accelerator (``&`` in ``text``)
+    moves the focus to the field."""
+    label = QLabel(text)
+    label.setBuddy(field)
+    layout.addWidget(label)
+    layout.addWidget(field)
 
 
 class ProgressPanel(QFrame):
