@@ -15,12 +15,14 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QBoxLayout,
+    QButtonGroup,
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QRadioButton,
     QSizePolicy,
     QSpinBox,
     QVBoxLayout,
@@ -90,6 +92,19 @@ def add_with_label(layout: QBoxLayout, text: str, field: QWidget) -> None:
     label.setBuddy(field)
     layout.addWidget(label)
     layout.addWidget(field)
+
+
+def radio_buttons(parent: QObject, *choices: tuple[str, str]) -> list[QRadioButton]:
+    """One radio button per (label, tooltip) of ``choices``, tied so that one at a time is
+    checked wherever they are laid out (by a button group that ``parent`` keeps)."""
+    group = QButtonGroup(parent)
+    buttons = []
+    for label, tip in choices:
+        button = QRadioButton(label)
+        button.setToolTip(tip)
+        group.addButton(button)
+        buttons.append(button)
+    return buttons
 
 
 class ProgressPanel(QFrame):

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QRadioButton,
     QSpinBox,
     QStyle,
     QTextBrowser,
@@ -44,7 +42,15 @@ from gui.engine_process import run_engine
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import AUTOMATIC, BucketSpin, Hint, Lead, choice_label, rich_text_css
+from gui.widgets import (
+    AUTOMATIC,
+    BucketSpin,
+    Hint,
+    Lead,
+    choice_label,
+    radio_buttons,
+    rich_text_css,
+)
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -113,34 +119,26 @@ class PrivacyPage(QWizardPage):
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
 
-        self.by_t = QRadioButton(self.tr("&t (t-closeness)"))
-        self.by_t.setToolTip(
-            self.tr(
-                "t ≥ 1: inside every group, each confidential bucket's share may be at most t "
-                "times (and at least 1/t of) its share in the whole file. Smaller t = more "
-                "privacy."
-            )
+        self.by_t, self.by_epsilon = radio_buttons(
+            self,
+            (
+                self.tr("&t (t-closeness)"),
+                self.tr(
+                    "t ≥ 1: inside every group, each confidential bucket's share may be at most "
+                    "t times (and at least 1/t of) its share in the whole file. Smaller t = more "
+                    "privacy."
+                ),
+            ),
+            (
+                self.tr("&ε (differential privacy)"),
+                self.tr(
+                    "ε > 0: the privacy budget of differential privacy; smaller ε = more "
+                    "privacy. With buckets, t = exp(ε/2)."
+                ),
+            ),
         )
-        self.by_epsilon = QRadioButton(self.tr("&ε (differential privacy)"))
-        self.by_epsilon.setToolTip(
-            self.tr(
-                "ε > 0: the privacy budget of differential privacy; smaller ε = more privacy. "
-                "With buckets, t = exp(ε/2)."
-            )
-        )
-        group = QButtonGroup(self)
-        group.addButton(self.by_t)
-        group.addButton(self.by_epsilon)
-        self.t = QDoubleSpinBox()
-        self.t.setRange(1.0, 1000.0)
-        self.t.setDecimals(3)
-        self.t.setSingleStep(0.1)
-        self.t.setToolTip(self.by_t.toolTip())
-        self.epsilon = QDoubleSpinBox()
-        self.epsilon.setRange(0.001, 50.0)
-        self.epsilon.setDecimals(3)
-        self.epsilon.setSingleStep(0.1)
-        self.epsilon.setToolTip(self.by_epsilon.toolTip())
+        self.t = _level_box(1.0, 1000.0, self.by_t.toolTip())
+        self.epsilon = _level_box(0.001, 50.0, self.by_epsilon.toolTip())
         self.k = QSpinBox()
         self.k.setRange(1, 1_000_000)
         self.k.setToolTip(
@@ -151,23 +149,23 @@ class PrivacyPage(QWizardPage):
         )
         # the two routes as radio buttons, each with a line that says what it does (a combo
         # box would cut the longer labels of the translations)
-        self.by_buckets = QRadioButton(self.tr("Bu&ckets: t-closeness by grouping"))
-        self.by_noise = QRadioButton(self.tr("N&oise: ε-differential privacy"))
-        self.by_buckets.setToolTip(
-            self.tr(
-                "The confidential values are grouped into buckets and each group keeps every "
-                "bucket close to its share in the whole file (t-closeness)"
-            )
+        self.by_buckets, self.by_noise = radio_buttons(
+            self,
+            (
+                self.tr("Bu&ckets: t-closeness by grouping"),
+                self.tr(
+                    "The confidential values are grouped into buckets and each group keeps "
+                    "every bucket close to its share in the whole file (t-closeness)"
+                ),
+            ),
+            (
+                self.tr("N&oise: ε-differential privacy"),
+                self.tr(
+                    "Each confidential value is released with random noise (ε-differential "
+                    "privacy): Laplace noise on numbers, randomized response on categories"
+                ),
+            ),
         )
-        self.by_noise.setToolTip(
-            self.tr(
-                "Each confidential value is released with random noise (ε-differential "
-                "privacy): Laplace noise on numbers, randomized response on categories"
-            )
-        )
-        mechanisms = QButtonGroup(self)
-        mechanisms.addButton(self.by_buckets)
-        mechanisms.addButton(self.by_noise)
         self.by_buckets.setChecked(True)
         self.buckets_note = Hint(self.tr("exact guarantee, checked on the released file (default)"))
         self.noise_note = Hint(self.tr("Laplace on numbers, randomized response on categories"))
@@ -692,6 +690,16 @@ class PrivacyPage(QWizardPage):
             else self.tr("The settings already were these.")
         )
         self.applied.show()
+
+
+def _level_box(low: float, high: float, tip: str) -> QDoubleSpinBox:
+    """A box for a privacy level, t or ε: both are typed to three decimals, in steps of 0.1."""
+    box = QDoubleSpinBox()
+    box.setRange(low, high)
+    box.setDecimals(3)
+    box.setSingleStep(0.1)
+    box.setToolTip(tip)
+    return box
 
 
 def _wrap(layout) -> QWidget:
