@@ -411,6 +411,15 @@ class Lead(QLabel):
         self.setFont(font)
 
 
+class GroupSizeSpin(QSpinBox):
+    """The smallest group size k, as the privacy and the preview page let the user set it."""
+
+    def __init__(self, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(1, 1_000_000)
+        self.setToolTip(tip)
+
+
 class BucketSpin(QSpinBox):
     """The number of buckets b, or "automatic" (the engine searches b).
 

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -46,6 +45,7 @@ from gui.widgets import (
     BucketSpin,
     ColumnSizer,
     FigureView,
+    GroupSizeSpin,
     Hint,
     StaleCover,
     add_with_label,
@@ -136,9 +136,7 @@ class PreviewPage(QWizardPage):
                 "balance suits you."
             )
         )
-        self.k = QSpinBox()
-        self.k.setRange(1, 1_000_000)
-        self.k.setToolTip(self.tr("Smallest group size k"))
+        self.k = GroupSizeSpin(self.tr("Smallest group size k"))
         self.n_buckets = BucketSpin()
         self.rerun = QPushButton(self.tr("&Run again"))
         self.rerun.setToolTip(self.tr("Compute the release again with these settings"))

@@ -45,6 +45,7 @@ from gui.state import parse_bounds
 from gui.widgets import (
     AUTOMATIC,
     BucketSpin,
+    GroupSizeSpin,
     Hint,
     Lead,
     choice_label,
@@ -139,9 +140,7 @@ class PrivacyPage(QWizardPage):
         )
         self.t = _level_box(1.0, 1000.0, self.by_t.toolTip())
         self.epsilon = _level_box(0.001, 50.0, self.by_epsilon.toolTip())
-        self.k = QSpinBox()
-        self.k.setRange(1, 1_000_000)
-        self.k.setToolTip(
+        self.k = GroupSizeSpin(
             self.tr(
                 "k: every released combination of quasi-identifier values is shared by at "
                 "least k records, so no one can be singled out by them."
