@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -409,6 +410,23 @@ class Lead(QLabel):
         font = self.font()
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.setFont(font)
+
+
+class DisclosureButton(QToolButton):
+    """A "Details" line that folds a section in and out; its arrow points right while the
+    section is folded and down while it shows.  The page connects ``toggled`` to the section."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setText(text)
+        self.setCheckable(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setAutoRaise(True)
+        self._point_arrow(False)
+        self.toggled.connect(self._point_arrow)
+
+    def _point_arrow(self, shown: bool) -> None:
+        self.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
 
 class GroupSizeSpin(QSpinBox):

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QTableView,
     QTabWidget,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -44,6 +43,7 @@ from gui.theme import plot_theme
 from gui.widgets import (
     BucketSpin,
     ColumnSizer,
+    DisclosureButton,
     FigureView,
     GroupSizeSpin,
     Hint,
@@ -170,15 +170,10 @@ class PreviewPage(QWizardPage):
         self.summary = QTextBrowser()
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
         self.summary.setMinimumWidth(280)
-        self.details_toggle = QToolButton()
-        self.details_toggle.setText(self.tr("Details: guarantees and their sources"))
-        self.details_toggle.setCheckable(True)
-        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_toggle.setAutoRaise(True)
+        self.details_toggle = DisclosureButton(self.tr("Details: guarantees and their sources"))
         self.details = QTextBrowser()
         self.details.hide()
-        self.details_toggle.toggled.connect(self._toggle_details)
+        self.details_toggle.toggled.connect(self.details.setVisible)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -450,12 +445,6 @@ class PreviewPage(QWizardPage):
     def _show_before_after(self, column: str) -> None:
         if self.preview is not None and column in self.preview.before_after:
             self.before_after.set_figure(self.preview.before_after[column])
-
-    def _toggle_details(self, shown: bool) -> None:
-        self.details.setVisible(shown)
-        self.details_toggle.setArrowType(
-            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
-        )
 
     @staticmethod
     def details_html(release: Release) -> str:

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QStyle,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -45,6 +44,7 @@ from gui.state import parse_bounds
 from gui.widgets import (
     AUTOMATIC,
     BucketSpin,
+    DisclosureButton,
     GroupSizeSpin,
     Hint,
     Lead,
@@ -288,12 +288,9 @@ class PrivacyPage(QWizardPage):
         # right: plain words first, then the guarantees with their sources under "Details"
         self.summary = Lead()
         self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
-        self.details_toggle = QToolButton()
-        self.details_toggle.setText(self.tr("Details: guarantees, assumptions and sources"))
-        self.details_toggle.setCheckable(True)
-        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_toggle.setAutoRaise(True)
+        self.details_toggle = DisclosureButton(
+            self.tr("Details: guarantees, assumptions and sources")
+        )
         self.details_toggle.toggled.connect(self._toggle_details)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
@@ -644,9 +641,6 @@ class PrivacyPage(QWizardPage):
         self.details.setVisible(shown)
         self._right_stretch.setVisible(not shown)
         self.explain.setVisible(not shown)
-        self.details_toggle.setArrowType(
-            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
-        )
 
     def _add_fix(self, fix: Fix) -> None:
         button = QPushButton(fix.description)
