@@ -1,23 +1,31 @@
-"""Small widgets shared by the pages: progress with Cancel, embedded figures, hints."""
+"""Small widgets shared by the pages: progress with Cancel, embedded figures, hints, and the
+lists of choices that several pages offer (built once, so that they read and translate alike)."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QBoxLayout,
+    QButtonGroup,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +33,79 @@ from PySide6.QtWidgets import (
 from engine.report.plots import apply_theme
 from gui.theme import attention_text, muted_text, plot_theme
 from gui.worker import TaskRunner
+
+translate = QCoreApplication.translate
+
+#: what a setting shows when tclose detects or chooses it itself
+AUTOMATIC = QT_TRANSLATE_NOOP("Choices", "automatic")
+#: the characters between the values of a CSV file (None: detected when the file is read)
+SEPARATOR_LABELS = {
+    None: AUTOMATIC,
+    ",": QT_TRANSLATE_NOOP("Choices", "comma ,"),
+    ";": QT_TRANSLATE_NOOP("Choices", "semicolon ;"),
+    "\t": QT_TRANSLATE_NOOP("Choices", "tab"),
+    "|": QT_TRANSLATE_NOOP("Choices", "bar |"),
+}
+#: the decimal marks of the numbers in a CSV file (None: detected when the file is read)
+DECIMAL_LABELS = {
+    None: AUTOMATIC,
+    ".": QT_TRANSLATE_NOOP("Choices", "point ."),
+    ",": QT_TRANSLATE_NOOP("Choices", "comma ,"),
+}
+
+
+def choice_label(label: str) -> str:
+    """A label of this module's tables (marked in the context "Choices") in the app's language.
+
+    The import and the export page offer the same separators and decimal marks, and several
+    settings can be "automatic": one context gives each label one translation.
+    """
+    return translate("Choices", label)
+
+
+def translated_choices(values: Iterable[Any], labels: Mapping[Any, str]) -> dict[Any, str]:
+    """``values`` with their labels in ``labels`` (one of this module's tables), translated."""
+    return {value: choice_label(labels[value]) for value in values}
+
+
+def choice_box(choices: Mapping[Any, str], tip: str) -> QComboBox:
+    """A combo box offering the keys of ``choices`` (an item's data) by their labels."""
+    box = QComboBox()
+    for value, label in choices.items():
+        box.addItem(label, value)
+    box.setToolTip(tip)
+    return box
+
+
+def explained_choice_box(choices: Mapping[Any, tuple[str, str]], tip: str) -> QComboBox:
+    """A combo box offering the keys of ``choices`` by their labels; each item's tooltip
+    explains it (``choices`` maps a value to its label and its explanation)."""
+    box = choice_box({value: label for value, (label, _) in choices.items()}, tip)
+    for index, (_, explanation) in enumerate(choices.values()):
+        box.setItemData(index, explanation, Qt.ItemDataRole.ToolTipRole)
+    return box
+
+
+def add_with_label(layout: QBoxLayout, text: str, field: QWidget) -> None:
+    """Add ``field`` to ``layout`` after a label; the label's accelerator (``&`` in ``text``)
+    moves the focus to the field."""
+    label = QLabel(text)
+    label.setBuddy(field)
+    layout.addWidget(label)
+    layout.addWidget(field)
+
+
+def radio_buttons(parent: QObject, *choices: tuple[str, str]) -> list[QRadioButton]:
+    """One radio button per (label, tooltip) of ``choices``, tied so that one at a time is
+    checked wherever they are laid out (by a button group that ``parent`` keeps)."""
+    group = QButtonGroup(parent)
+    buttons = []
+    for label, tip in choices:
+        button = QRadioButton(label)
+        button.setToolTip(tip)
+        group.addButton(button)
+        buttons.append(button)
+    return buttons
 
 
 class ProgressPanel(QFrame):
@@ -331,6 +412,32 @@ class Lead(QLabel):
         self.setFont(font)
 
 
+class DisclosureButton(QToolButton):
+    """A "Details" line that folds a section in and out; its arrow points right while the
+    section is folded and down while it shows.  The page connects ``toggled`` to the section."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setText(text)
+        self.setCheckable(True)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setAutoRaise(True)
+        self._point_arrow(False)
+        self.toggled.connect(self._point_arrow)
+
+    def _point_arrow(self, shown: bool) -> None:
+        self.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+
+class GroupSizeSpin(QSpinBox):
+    """The smallest group size k, as the privacy and the preview page let the user set it."""
+
+    def __init__(self, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(1, 1_000_000)
+        self.setToolTip(tip)
+
+
 class BucketSpin(QSpinBox):
     """The number of buckets b, or "automatic" (the engine searches b).
 
@@ -341,7 +448,7 @@ class BucketSpin(QSpinBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRange(1, 1000)
-        self.setSpecialValueText(self.tr("automatic"))
+        self.setSpecialValueText(choice_label(AUTOMATIC))
         self.setToolTip(
             self.tr(
                 "How many buckets the confidential values are grouped into; 'automatic' lets "

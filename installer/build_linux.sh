@@ -27,22 +27,13 @@ VERSION=$(python3 -c 'import tomllib; print(tomllib.load(open("pyproject.toml", 
 DIST="$ROOT/installer/dist"
 WORK="$ROOT/installer/build"
 
-if [ -n "${BUILD_VENV:-}" ]; then
-    VENV="$BUILD_VENV"
-    echo "== using the build venv $VENV"
-else
-    VENV="$WORK/venv"
-    echo "== preparing the build venv $VENV"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check ".[stats]" "pyinstaller>=6.10,<7"
-fi
+# shellcheck source=installer/build_common.sh
+source installer/build_common.sh
+prepare_build_venv python3
 "$VENV/bin/python" -c 'import PyInstaller, PySide6; print("== PyInstaller", PyInstaller.__version__, "/ PySide6", PySide6.__version__)'
 
 echo "== building tclose $VERSION"
-started=$(date +%s)
-"$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
-    --distpath "$DIST" --workpath "$WORK/pyinstaller" installer/tclose.spec
-build_seconds=$(( $(date +%s) - started ))
+run_pyinstaller
 BUNDLE="$DIST/tclose"
 size_mib=$(du -sm "$BUNDLE" | cut -f1)
 files=$(find "$BUNDLE" -type f | wc -l)

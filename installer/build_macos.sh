@@ -27,16 +27,9 @@ WORK="$ROOT/installer/build"
 ARCH=$(uname -m)
 mkdir -p "$WORK"
 
-if [ -n "${BUILD_VENV:-}" ]; then
-    VENV="$BUILD_VENV"
-    echo "== using the build venv $VENV"
-else
-    VENV="$WORK/venv"
-    PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)}
-    echo "== preparing the build venv $VENV with $PYTHON"
-    [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
-    "$VENV/bin/pip" install -q --disable-pip-version-check ".[stats]" "pyinstaller>=6.10,<7"
-fi
+# shellcheck source=installer/build_common.sh
+source installer/build_common.sh
+prepare_build_venv "${PYTHON:-$(command -v python3.11 || command -v python3)}"
 VERSION=$("$VENV/bin/python" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
 
 # Rebuild the .icns with iconutil: it takes an .iconset folder of PNGs named by size.
@@ -52,10 +45,7 @@ if command -v iconutil >/dev/null; then
 fi
 
 echo "== building tclose $VERSION for macOS $ARCH"
-started=$(date +%s)
-"$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
-    --distpath "$DIST" --workpath "$WORK/pyinstaller" installer/tclose.spec
-build_seconds=$(( $(date +%s) - started ))
+run_pyinstaller
 APP="$DIST/tclose.app"
 
 if [ -n "${CODESIGN_IDENTITY:-}" ]; then

@@ -15,7 +15,6 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -37,12 +36,21 @@ from gui import settings
 from gui.errors import report_error
 from gui.help import HelpButton
 from gui.pages.host import Host
-from gui.widgets import Hint
+from gui.widgets import (
+    DECIMAL_LABELS,
+    SEPARATOR_LABELS,
+    Hint,
+    choice_box,
+    translated_choices,
+)
 
 #: the reason of an OutputError that the user may override (replace a JSON file not ours)
 NOT_OURS = "not_ours"
 #: milliseconds between the last edit of the file name and checking it
 CHECK_DELAY_MS = 250
+#: what the CSV writer offers (the first is the default)
+SEPARATORS = (",", ";", "\t")
+DECIMALS = (".", ",")
 
 
 class ExportPage(QWizardPage):
@@ -61,22 +69,19 @@ class ExportPage(QWizardPage):
                 "of how it was made; the original file is never changed."
             )
         )
-        self.format = QComboBox()
-        self.format.addItem(self.tr("Excel workbook (.xlsx)"), ".xlsx")
-        self.format.addItem(self.tr("CSV text (.csv)"), ".csv")
-        self.format.setToolTip(
-            self.tr("Excel keeps the description on a second sheet; CSV in a JSON file beside it")
+        self.format = choice_box(
+            {".xlsx": self.tr("Excel workbook (.xlsx)"), ".csv": self.tr("CSV text (.csv)")},
+            self.tr("Excel keeps the description on a second sheet; CSV in a JSON file beside it"),
         )
         self.format.currentIndexChanged.connect(self._format_changed)
-        self.separator = QComboBox()
-        self.separator.addItem(self.tr("comma ,"), ",")
-        self.separator.addItem(self.tr("semicolon ;"), ";")
-        self.separator.addItem(self.tr("tab"), "\t")
-        self.separator.setToolTip(self.tr("The character between values in the CSV file"))
-        self.decimal = QComboBox()
-        self.decimal.addItem(self.tr("point ."), ".")
-        self.decimal.addItem(self.tr("comma ,"), ",")
-        self.decimal.setToolTip(self.tr("The decimal mark of numbers in the CSV file"))
+        self.separator = choice_box(
+            translated_choices(SEPARATORS, SEPARATOR_LABELS),
+            self.tr("The character between values in the CSV file"),
+        )
+        self.decimal = choice_box(
+            translated_choices(DECIMALS, DECIMAL_LABELS),
+            self.tr("The decimal mark of numbers in the CSV file"),
+        )
         self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
         self.bom.setChecked(True)
         self.bom.setToolTip(

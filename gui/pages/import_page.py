@@ -36,7 +36,16 @@ from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
-from gui.widgets import ColumnSizer, Hint
+from gui.widgets import (
+    AUTOMATIC,
+    DECIMAL_LABELS,
+    SEPARATOR_LABELS,
+    ColumnSizer,
+    Hint,
+    choice_box,
+    choice_label,
+    translated_choices,
+)
 from resources import SAMPLE_WORKBOOK
 
 WORKBOOK_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
@@ -86,38 +95,24 @@ class ImportPage(QWizardPage):
         self.sheet = QComboBox()
         self.sheet.setToolTip(self.tr("The worksheet of the workbook to read"))
         self.sheet.activated.connect(lambda _index: self.read_again())
-        self.separator = QComboBox()
-        for value, label in zip(
-            SEPARATORS,
-            (
-                self.tr("automatic"),
-                self.tr("comma ,"),
-                self.tr("semicolon ;"),
-                self.tr("tab"),
-                self.tr("bar |"),
-            ),
-            strict=True,
-        ):
-            self.separator.addItem(label, value)
-        self.separator.setToolTip(self.tr("The character between values in a text file"))
-        self.encoding = QComboBox()
-        for value in ENCODINGS:
-            self.encoding.addItem(value or self.tr("automatic"), value)
-        self.encoding.setToolTip(self.tr("How the text file's characters are stored"))
-        self.decimal = QComboBox()
-        for value, label in zip(
-            DECIMALS, (self.tr("automatic"), self.tr("point ."), self.tr("comma ,")), strict=True
-        ):
-            self.decimal.addItem(label, value)
-        self.decimal.setToolTip(
+        self.separator = choice_box(
+            translated_choices(SEPARATORS, SEPARATOR_LABELS),
+            self.tr("The character between values in a text file"),
+        )
+        self.encoding = choice_box(
+            {value: value or choice_label(AUTOMATIC) for value in ENCODINGS},
+            self.tr("How the text file's characters are stored"),
+        )
+        self.decimal = choice_box(
+            translated_choices(DECIMALS, DECIMAL_LABELS),
             self.tr(
                 "The decimal mark of numbers in a text file, or of numbers stored as text in a "
                 "workbook (3.549,40)"
-            )
+            ),
         )
         self.header_row = QSpinBox()
         self.header_row.setRange(0, 1000)
-        self.header_row.setSpecialValueText(self.tr("automatic"))
+        self.header_row.setSpecialValueText(choice_label(AUTOMATIC))
         self.header_row.setToolTip(
             self.tr("The row that holds the column names (1 = first row); rows above it are titles")
         )
@@ -297,7 +292,11 @@ class ImportPage(QWizardPage):
         if info.sheet:
             details.append(setting("sheet", self.tr("sheet “{sheet}”").format(sheet=info.sheet)))
         if info.separator:
-            shown = self.tr("tab") if info.separator == "\t" else repr(info.separator)
+            shown = (
+                choice_label(SEPARATOR_LABELS["\t"])
+                if info.separator == "\t"
+                else repr(info.separator)
+            )
             details.append(
                 setting("separator", self.tr("separator {separator}").format(separator=shown))
             )

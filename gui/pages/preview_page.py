@@ -20,12 +20,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTableView,
     QTabWidget,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -42,7 +40,18 @@ from gui.pages.host import Host
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
 from gui.theme import plot_theme
-from gui.widgets import BucketSpin, ColumnSizer, FigureView, Hint, StaleCover, rich_text_css
+from gui.widgets import (
+    BucketSpin,
+    ColumnSizer,
+    DisclosureButton,
+    FigureView,
+    GroupSizeSpin,
+    Hint,
+    StaleCover,
+    add_with_label,
+    explained_choice_box,
+    rich_text_css,
+)
 
 translate = QCoreApplication.translate
 
@@ -127,25 +136,17 @@ class PreviewPage(QWizardPage):
                 "balance suits you."
             )
         )
-        self.k = QSpinBox()
-        self.k.setRange(1, 1_000_000)
-        self.k.setToolTip(self.tr("Smallest group size k"))
+        self.k = GroupSizeSpin(self.tr("Smallest group size k"))
         self.n_buckets = BucketSpin()
         self.rerun = QPushButton(self.tr("&Run again"))
         self.rerun.setToolTip(self.tr("Compute the release again with these settings"))
         self.rerun.clicked.connect(self.run)
-        self.qi_output = QComboBox()
-        for value, (label, tip) in qi_output_choices().items():
-            self.qi_output.addItem(label, value)
-            self.qi_output.setItemData(self.qi_output.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.qi_output.setToolTip(self.tr("How the quasi-identifiers are released"))
-        self.confidential_output = QComboBox()
-        for value, (label, tip) in confidential_output_choices().items():
-            self.confidential_output.addItem(label, value)
-            self.confidential_output.setItemData(
-                self.confidential_output.count() - 1, tip, Qt.ItemDataRole.ToolTipRole
-            )
-        self.confidential_output.setToolTip(self.tr("How the confidential values are released"))
+        self.qi_output = explained_choice_box(
+            qi_output_choices(), self.tr("How the quasi-identifiers are released")
+        )
+        self.confidential_output = explained_choice_box(
+            confidential_output_choices(), self.tr("How the confidential values are released")
+        )
         self.format_help = Hint()
         for signal in (
             self.k.valueChanged,
@@ -156,40 +157,23 @@ class PreviewPage(QWizardPage):
             signal.connect(self._settings_edited)
         self.status = Hint()
         controls = QHBoxLayout()
-        k_label = QLabel(self.tr("&k:"))
-        k_label.setBuddy(self.k)
-        controls.addWidget(k_label)
-        controls.addWidget(self.k)
-        buckets_label = QLabel(self.tr("&Buckets:"))
-        buckets_label.setBuddy(self.n_buckets)
-        controls.addWidget(buckets_label)
-        controls.addWidget(self.n_buckets)
+        add_with_label(controls, self.tr("&k:"), self.k)
+        add_with_label(controls, self.tr("&Buckets:"), self.n_buckets)
         controls.addWidget(self.rerun)
         controls.addWidget(self.status, 1)
         controls.addWidget(HelpButton("step-4-preview", self))
         release_format = QHBoxLayout()
-        qi_label = QLabel(self.tr("&Quasi-identifiers as:"))
-        qi_label.setBuddy(self.qi_output)
-        release_format.addWidget(qi_label)
-        release_format.addWidget(self.qi_output)
-        conf_label = QLabel(self.tr("&Confidential as:"))
-        conf_label.setBuddy(self.confidential_output)
-        release_format.addWidget(conf_label)
-        release_format.addWidget(self.confidential_output)
+        add_with_label(release_format, self.tr("&Quasi-identifiers as:"), self.qi_output)
+        add_with_label(release_format, self.tr("&Confidential as:"), self.confidential_output)
         release_format.addStretch(1)
 
         self.summary = QTextBrowser()
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
         self.summary.setMinimumWidth(280)
-        self.details_toggle = QToolButton()
-        self.details_toggle.setText(self.tr("Details: guarantees and their sources"))
-        self.details_toggle.setCheckable(True)
-        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_toggle.setAutoRaise(True)
+        self.details_toggle = DisclosureButton(self.tr("Details: guarantees and their sources"))
         self.details = QTextBrowser()
         self.details.hide()
-        self.details_toggle.toggled.connect(self._toggle_details)
+        self.details_toggle.toggled.connect(self.details.setVisible)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -461,12 +445,6 @@ class PreviewPage(QWizardPage):
     def _show_before_after(self, column: str) -> None:
         if self.preview is not None and column in self.preview.before_after:
             self.before_after.set_figure(self.preview.before_after[column])
-
-    def _toggle_details(self, shown: bool) -> None:
-        self.details.setVisible(shown)
-        self.details_toggle.setArrowType(
-            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
-        )
 
     @staticmethod
     def details_html(release: Release) -> str:

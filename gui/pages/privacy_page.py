@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -25,11 +24,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QRadioButton,
     QSpinBox,
     QStyle,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -44,7 +41,17 @@ from gui.engine_process import run_engine
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import parse_bounds
-from gui.widgets import BucketSpin, Hint, Lead, rich_text_css
+from gui.widgets import (
+    AUTOMATIC,
+    BucketSpin,
+    DisclosureButton,
+    GroupSizeSpin,
+    Hint,
+    Lead,
+    choice_label,
+    radio_buttons,
+    rich_text_css,
+)
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
@@ -80,7 +87,7 @@ def field_label(name: str) -> str:
 
 def shown_value(name: str, value: Any) -> str:
     if value is None:
-        return translate("PrivacyPage", "automatic") if name == "n_buckets" else "—"
+        return choice_label(AUTOMATIC) if name == "n_buckets" else "—"
     if name == "private_bounds":
         return percent(value)
     if isinstance(value, bool):
@@ -113,37 +120,27 @@ class PrivacyPage(QWizardPage):
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
 
-        self.by_t = QRadioButton(self.tr("&t (t-closeness)"))
-        self.by_t.setToolTip(
-            self.tr(
-                "t ≥ 1: inside every group, each confidential bucket's share may be at most t "
-                "times (and at least 1/t of) its share in the whole file. Smaller t = more "
-                "privacy."
-            )
+        self.by_t, self.by_epsilon = radio_buttons(
+            self,
+            (
+                self.tr("&t (t-closeness)"),
+                self.tr(
+                    "t ≥ 1: inside every group, each confidential bucket's share may be at most "
+                    "t times (and at least 1/t of) its share in the whole file. Smaller t = more "
+                    "privacy."
+                ),
+            ),
+            (
+                self.tr("&ε (differential privacy)"),
+                self.tr(
+                    "ε > 0: the privacy budget of differential privacy; smaller ε = more "
+                    "privacy. With buckets, t = exp(ε/2)."
+                ),
+            ),
         )
-        self.by_epsilon = QRadioButton(self.tr("&ε (differential privacy)"))
-        self.by_epsilon.setToolTip(
-            self.tr(
-                "ε > 0: the privacy budget of differential privacy; smaller ε = more privacy. "
-                "With buckets, t = exp(ε/2)."
-            )
-        )
-        group = QButtonGroup(self)
-        group.addButton(self.by_t)
-        group.addButton(self.by_epsilon)
-        self.t = QDoubleSpinBox()
-        self.t.setRange(1.0, 1000.0)
-        self.t.setDecimals(3)
-        self.t.setSingleStep(0.1)
-        self.t.setToolTip(self.by_t.toolTip())
-        self.epsilon = QDoubleSpinBox()
-        self.epsilon.setRange(0.001, 50.0)
-        self.epsilon.setDecimals(3)
-        self.epsilon.setSingleStep(0.1)
-        self.epsilon.setToolTip(self.by_epsilon.toolTip())
-        self.k = QSpinBox()
-        self.k.setRange(1, 1_000_000)
-        self.k.setToolTip(
+        self.t = _level_box(1.0, 1000.0, self.by_t.toolTip())
+        self.epsilon = _level_box(0.001, 50.0, self.by_epsilon.toolTip())
+        self.k = GroupSizeSpin(
             self.tr(
                 "k: every released combination of quasi-identifier values is shared by at "
                 "least k records, so no one can be singled out by them."
@@ -151,23 +148,23 @@ class PrivacyPage(QWizardPage):
         )
         # the two routes as radio buttons, each with a line that says what it does (a combo
         # box would cut the longer labels of the translations)
-        self.by_buckets = QRadioButton(self.tr("Bu&ckets: t-closeness by grouping"))
-        self.by_noise = QRadioButton(self.tr("N&oise: ε-differential privacy"))
-        self.by_buckets.setToolTip(
-            self.tr(
-                "The confidential values are grouped into buckets and each group keeps every "
-                "bucket close to its share in the whole file (t-closeness)"
-            )
+        self.by_buckets, self.by_noise = radio_buttons(
+            self,
+            (
+                self.tr("Bu&ckets: t-closeness by grouping"),
+                self.tr(
+                    "The confidential values are grouped into buckets and each group keeps "
+                    "every bucket close to its share in the whole file (t-closeness)"
+                ),
+            ),
+            (
+                self.tr("N&oise: ε-differential privacy"),
+                self.tr(
+                    "Each confidential value is released with random noise (ε-differential "
+                    "privacy): Laplace noise on numbers, randomized response on categories"
+                ),
+            ),
         )
-        self.by_noise.setToolTip(
-            self.tr(
-                "Each confidential value is released with random noise (ε-differential "
-                "privacy): Laplace noise on numbers, randomized response on categories"
-            )
-        )
-        mechanisms = QButtonGroup(self)
-        mechanisms.addButton(self.by_buckets)
-        mechanisms.addButton(self.by_noise)
         self.by_buckets.setChecked(True)
         self.buckets_note = Hint(self.tr("exact guarantee, checked on the released file (default)"))
         self.noise_note = Hint(self.tr("Laplace on numbers, randomized response on categories"))
@@ -291,12 +288,9 @@ class PrivacyPage(QWizardPage):
         # right: plain words first, then the guarantees with their sources under "Details"
         self.summary = Lead()
         self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
-        self.details_toggle = QToolButton()
-        self.details_toggle.setText(self.tr("Details: guarantees, assumptions and sources"))
-        self.details_toggle.setCheckable(True)
-        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_toggle.setAutoRaise(True)
+        self.details_toggle = DisclosureButton(
+            self.tr("Details: guarantees, assumptions and sources")
+        )
         self.details_toggle.toggled.connect(self._toggle_details)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
@@ -647,9 +641,6 @@ class PrivacyPage(QWizardPage):
         self.details.setVisible(shown)
         self._right_stretch.setVisible(not shown)
         self.explain.setVisible(not shown)
-        self.details_toggle.setArrowType(
-            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow
-        )
 
     def _add_fix(self, fix: Fix) -> None:
         button = QPushButton(fix.description)
@@ -692,6 +683,16 @@ class PrivacyPage(QWizardPage):
             else self.tr("The settings already were these.")
         )
         self.applied.show()
+
+
+def _level_box(low: float, high: float, tip: str) -> QDoubleSpinBox:
+    """A box for a privacy level, t or ε: both are typed to three decimals, in steps of 0.1."""
+    box = QDoubleSpinBox()
+    box.setRange(low, high)
+    box.setDecimals(3)
+    box.setSingleStep(0.1)
+    box.setToolTip(tip)
+    return box
 
 
 def _wrap(layout) -> QWidget:

@@ -4,12 +4,37 @@
 <context>
     <name>BucketSpin</name>
     <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
+    </message>
+</context>
+<context>
+    <name>Choices</name>
+    <message>
         <source>automatic</source>
         <translation>automático</translation>
     </message>
     <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
+        <source>comma ,</source>
+        <extracomment>the characters between the values of a CSV file (None: detected when the file is read)</extracomment>
+        <translation>coma ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>punto y coma ;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulador</translation>
+    </message>
+    <message>
+        <source>bar |</source>
+        <translation>barra |</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <extracomment>the decimal marks of the numbers in a CSV file (None: detected when the file is read)</extracomment>
+        <translation>punto .</translation>
     </message>
 </context>
 <context>
@@ -34,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exportar</translation>
     </message>
     <message>
@@ -54,24 +79,8 @@
         <translation>Excel guarda la descripción en una segunda hoja; CSV, en un archivo JSON al lado</translation>
     </message>
     <message>
-        <source>comma ,</source>
-        <translation>coma ,</translation>
-    </message>
-    <message>
-        <source>semicolon ;</source>
-        <translation>punto y coma ;</translation>
-    </message>
-    <message>
-        <source>tab</source>
-        <translation>tabulador</translation>
-    </message>
-    <message>
         <source>The character between values in the CSV file</source>
         <translation>El carácter entre los valores del archivo CSV</translation>
-    </message>
-    <message>
-        <source>point .</source>
-        <translation>punto .</translation>
     </message>
     <message>
         <source>The decimal mark of numbers in the CSV file</source>
@@ -253,36 +262,12 @@
         <translation>La hoja del libro que se va a leer</translation>
     </message>
     <message>
-        <source>automatic</source>
-        <translation>automático</translation>
-    </message>
-    <message>
-        <source>comma ,</source>
-        <translation>coma ,</translation>
-    </message>
-    <message>
-        <source>semicolon ;</source>
-        <translation>punto y coma ;</translation>
-    </message>
-    <message>
-        <source>tab</source>
-        <translation>tabulador</translation>
-    </message>
-    <message>
-        <source>bar |</source>
-        <translation>barra |</translation>
-    </message>
-    <message>
         <source>The character between values in a text file</source>
         <translation>El carácter entre los valores de un archivo de texto</translation>
     </message>
     <message>
         <source>How the text file&apos;s characters are stored</source>
         <translation>Cómo se almacenan los caracteres del archivo de texto</translation>
-    </message>
-    <message>
-        <source>point .</source>
-        <translation>punto .</translation>
     </message>
     <message>
         <source>The decimal mark of numbers in a text file, or of numbers stored as text in a workbook (3.549,40)</source>
@@ -864,10 +849,6 @@
     <message>
         <source>averaging in groups of k</source>
         <translation>promedio en grupos de k</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>automático</translation>
     </message>
     <message>
         <source>on</source>

@@ -4,12 +4,37 @@
 <context>
     <name>BucketSpin</name>
     <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
+    </message>
+</context>
+<context>
+    <name>Choices</name>
+    <message>
         <source>automatic</source>
         <translation>automatique</translation>
     </message>
     <message>
-        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
-        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
+        <source>comma ,</source>
+        <extracomment>the characters between the values of a CSV file (None: detected when the file is read)</extracomment>
+        <translation>virgule ,</translation>
+    </message>
+    <message>
+        <source>semicolon ;</source>
+        <translation>point-virgule&#xa0;;</translation>
+    </message>
+    <message>
+        <source>tab</source>
+        <translation>tabulation</translation>
+    </message>
+    <message>
+        <source>bar |</source>
+        <translation>barre |</translation>
+    </message>
+    <message>
+        <source>point .</source>
+        <extracomment>the decimal marks of the numbers in a CSV file (None: detected when the file is read)</extracomment>
+        <translation>point .</translation>
     </message>
 </context>
 <context>
@@ -34,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exporter</translation>
     </message>
     <message>
@@ -54,24 +79,8 @@
         <translation>Excel garde la description dans une deuxième feuille&#xa0;; CSV, dans un fichier JSON à côté</translation>
     </message>
     <message>
-        <source>comma ,</source>
-        <translation>virgule ,</translation>
-    </message>
-    <message>
-        <source>semicolon ;</source>
-        <translation>point-virgule&#xa0;;</translation>
-    </message>
-    <message>
-        <source>tab</source>
-        <translation>tabulation</translation>
-    </message>
-    <message>
         <source>The character between values in the CSV file</source>
         <translation>Le caractère entre les valeurs du fichier CSV</translation>
-    </message>
-    <message>
-        <source>point .</source>
-        <translation>point .</translation>
     </message>
     <message>
         <source>The decimal mark of numbers in the CSV file</source>
@@ -253,36 +262,12 @@
         <translation>La feuille du classeur à lire</translation>
     </message>
     <message>
-        <source>automatic</source>
-        <translation>automatique</translation>
-    </message>
-    <message>
-        <source>comma ,</source>
-        <translation>virgule ,</translation>
-    </message>
-    <message>
-        <source>semicolon ;</source>
-        <translation>point-virgule&#xa0;;</translation>
-    </message>
-    <message>
-        <source>tab</source>
-        <translation>tabulation</translation>
-    </message>
-    <message>
-        <source>bar |</source>
-        <translation>barre |</translation>
-    </message>
-    <message>
         <source>The character between values in a text file</source>
         <translation>Le caractère entre les valeurs d&apos;un fichier texte</translation>
     </message>
     <message>
         <source>How the text file&apos;s characters are stored</source>
         <translation>Comment les caractères du fichier texte sont codés</translation>
-    </message>
-    <message>
-        <source>point .</source>
-        <translation>point .</translation>
     </message>
     <message>
         <source>The decimal mark of numbers in a text file, or of numbers stored as text in a workbook (3.549,40)</source>
@@ -864,10 +849,6 @@
     <message>
         <source>averaging in groups of k</source>
         <translation>moyenne par groupes de k</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>automatique</translation>
     </message>
     <message>
         <source>on</source>
