@@ -286,6 +286,38 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
     assert window.wizard.preview_page.tabs.tabText(0) == "Confidential values"
 
 
+def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
+    """The log-scale box reaches the engine; the page states the factor; bounds below 0 are
+    refused while it is ticked."""
+    open_file(qtbot, window, sample_workbook)
+    tag(window, SAMPLE_ROLES)
+    window.wizard.next()
+    page = window.wizard.privacy_page
+    page.set_mechanism("laplace")
+    page.epsilon.setValue(5.0)
+    page.insensitive.setChecked(True)
+    page.log_scale.setChecked(True)
+    page.bounds.setText("income=-5:250000")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert not next_enabled(window) and "≥ 0" in page.feasibility.text()
+    page.bounds.setText("income=0:250000")
+    page.refresh()
+    settle_privacy(qtbot, window)
+    assert next_enabled(window), page.feasibility.text()
+    assert window.session.params.transform == "log"
+    assert "within a factor" in page.feasibility.text()
+    page.set_mechanism("buckets")  # the box goes with the noise
+    settle_privacy(qtbot, window)
+    assert window.session.params.transform == "none" and not page.log_scale.isEnabled()
+    page.set_mechanism("laplace")
+    settle_privacy(qtbot, window)
+    window.wizard.next()
+    idle(qtbot, window)
+    details = window.session.release.summary.noise.columns["income"]
+    assert details["transform"] == "log"
+
+
 def test_drop_a_file_and_find_it_among_the_recent_ones(qtbot, window, tmp_path) -> None:
     from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
     from PySide6.QtGui import QDropEvent

@@ -79,6 +79,7 @@ def valid_params(draw) -> ReleaseParams:
             if c in NUMERIC
         }
         fields["insensitive"] = draw(st.booleans())
+        fields["transform"] = draw(st.sampled_from(["none", "log"]))
     else:
         fields["confidential_output"] = draw(
             st.sampled_from(["mean", "median", "label", "representative"])
@@ -125,6 +126,7 @@ def flags(params: ReleaseParams) -> list[str]:
         out += ["--bounds", f"{col}={lo!r}:{hi!r}"]
     if params.insensitive:
         out.append("--insensitive")
+    out += ["--transform", params.transform]
     return out
 
 

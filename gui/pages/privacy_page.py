@@ -81,6 +81,7 @@ def field_label(name: str) -> str:
         "private_bounds": translate("PrivacyPage", "share of ε for private bounds"),
         "bounds": translate("PrivacyPage", "public bounds"),
         "insensitive": translate("PrivacyPage", "averaging in groups of k"),
+        "transform": translate("PrivacyPage", "noise in proportion to each value"),
     }
     return labels.get(name, name)
 
@@ -188,6 +189,14 @@ class PrivacyPage(QWizardPage):
                 "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
             )
         )
+        self.log_scale = QCheckBox(self.tr("Noise in proportion to each value (log scale)"))
+        self.log_scale.setToolTip(
+            self.tr(
+                "The noise is added to log(1 + value) and the result taken back, so small "
+                "values get small errors and large values large ones. For positive, skewed "
+                "columns; the public bounds must then be 0 or more. The same ε either way."
+            )
+        )
         self.bounds = QLineEdit()
         self.bounds.setPlaceholderText(self.tr("e.g. income=0:250000"))
         self.bounds.setToolTip(
@@ -236,6 +245,7 @@ class PrivacyPage(QWizardPage):
         form.addRow(self.tr("Mechanism:"), _wrap(mechanism_box))
         form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
         form.addRow("", self.insensitive)
+        form.addRow("", self.log_scale)
         form.addRow(self.tr("Public bounds:"), self.bounds)
         row_private = QHBoxLayout()
         row_private.addWidget(self.private_bounds)
@@ -335,6 +345,7 @@ class PrivacyPage(QWizardPage):
             self.by_noise.toggled,
             self.n_buckets.valueChanged,
             self.insensitive.toggled,
+            self.log_scale.toggled,
             self.bounds.textChanged,
             self.private_bounds.toggled,
             self.private_share.valueChanged,
@@ -364,6 +375,7 @@ class PrivacyPage(QWizardPage):
             self.n_buckets,
             self.bounds,
             self.insensitive,
+            self.log_scale,
             self.private_bounds,
             self.private_share,
             self.seed,
@@ -385,6 +397,7 @@ class PrivacyPage(QWizardPage):
         self.n_buckets.set_buckets(p.n_buckets)
         self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
         self.insensitive.setChecked(p.insensitive)
+        self.log_scale.setChecked(p.transform == "log")
         self.private_bounds.setChecked(p.private_bounds is not None)
         if p.private_bounds is not None:
             self.private_share.setValue(max(1, min(99, round(p.private_bounds * 100))))
@@ -437,6 +450,7 @@ class PrivacyPage(QWizardPage):
         self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
         self.n_buckets.setEnabled(not noise)
         self.insensitive.setEnabled(noise)
+        self.log_scale.setEnabled(noise)
         self.bounds.setEnabled(noise)
         self.private_bounds.setEnabled(noise)
         self.private_share.setEnabled(noise and self.private_bounds.isChecked())
@@ -457,6 +471,7 @@ class PrivacyPage(QWizardPage):
                 "mechanism": self.mechanism,
                 "seed": ReleaseParams.parse("seed", self.seed.text()),
                 "insensitive": noise and self.insensitive.isChecked(),
+                "transform": "log" if noise and self.log_scale.isChecked() else "none",
                 "resample_until_t": self.session.params.resample_until_t if noise else None,
                 "n_buckets": None if noise else self.n_buckets.buckets(),
                 "private_bounds": private if noise else None,
@@ -624,6 +639,17 @@ class PrivacyPage(QWizardPage):
                         column=html.escape(col.name),
                         epsilon=number(col.epsilon),
                         error=number(col.expected_abs_error),
+                    )
+                )
+            elif col.typical_factor is not None:
+                parts.append(
+                    self.tr(
+                        "{column}: Laplace noise for ε = {epsilon} on the log scale; half of the "
+                        "values stay within a factor {factor} of their true value."
+                    ).format(
+                        column=html.escape(col.name),
+                        epsilon=number(col.epsilon),
+                        factor=number(col.typical_factor, 3),
                     )
                 )
             else:

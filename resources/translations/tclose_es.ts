@@ -928,6 +928,10 @@
         <translation>Para una columna confidencial numérica sin límites públicos: estimar sus límites a partir de los datos con privacidad diferencial, gastando esta parte de su ε (el resto va al ruido)</translation>
     </message>
     <message>
+        <source>noise in proportion to each value</source>
+        <translation>ruido proporcional a cada valor</translation>
+    </message>
+    <message>
         <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
         <translation>Los valores confidenciales se agrupan en tramos y cada grupo mantiene cada tramo cerca de su proporción en todo el archivo (t-proximidad)</translation>
     </message>
@@ -942,6 +946,14 @@
     <message>
         <source>Laplace on numbers, randomized response on categories</source>
         <translation>Laplace en los números, respuesta aleatorizada en las categorías</translation>
+    </message>
+    <message>
+        <source>Noise in proportion to each value (log scale)</source>
+        <translation>Ruido proporcional a cada valor (escala logarítmica)</translation>
+    </message>
+    <message>
+        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
+        <translation>El ruido se suma a log(1 + valor) y el resultado se devuelve a la escala original, de modo que los valores pequeños reciben errores pequeños y los grandes, errores grandes. Para columnas positivas y asimétricas; los límites públicos deben ser entonces 0 o más. El mismo ε en ambos casos.</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>
@@ -1050,6 +1062,10 @@
     <message>
         <source>{column}: Laplace noise for ε = {epsilon}, about ±{error} per value on average.</source>
         <translation>{column}: ruido de Laplace para ε = {epsilon}, de unos ±{error} por valor en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon} on the log scale; half of the values stay within a factor {factor} of their true value.</source>
+        <translation>{column}: ruido de Laplace para ε = {epsilon} en escala logarítmica; la mitad de los valores quedan dentro de un factor {factor} de su valor real.</translation>
     </message>
     <message>
         <source>{column}: Laplace noise for ε = {epsilon}; the bounds are estimated privately when the release is made, so the error is known only then.</source>
@@ -1576,6 +1592,10 @@
     <message>
         <source>{column}: each value gets random noise; its lowest and highest possible values are estimated privately from the data first.</source>
         <translation>{column}: cada valor recibe ruido aleatorio; antes, sus valores mínimo y máximo posibles se estiman de forma privada a partir de los datos.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise in proportion to its size: half of the values stay within a factor {factor} of their true value, and every value stays between the public limits {low} and {high}.</source>
+        <translation>{column}: cada valor recibe un ruido aleatorio proporcional a su tamaño: la mitad de los valores quedan dentro de un factor {factor} de su valor real, y todos quedan entre los límites públicos {low} y {high}.</translation>
     </message>
     <message>
         <source>{column}: each value gets random noise, about ±{error} on average, and stays between the public limits {low} and {high}.</source>

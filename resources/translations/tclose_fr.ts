@@ -928,6 +928,10 @@
         <translation>Pour une colonne confidentielle numérique sans bornes publiques&#xa0;: estimer ses bornes à partir des données avec la confidentialité différentielle, en dépensant cette part de son ε (le reste va au bruit)</translation>
     </message>
     <message>
+        <source>noise in proportion to each value</source>
+        <translation>bruit proportionnel à chaque valeur</translation>
+    </message>
+    <message>
         <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
         <translation>Les valeurs confidentielles sont regroupées en tranches et chaque groupe garde chaque tranche proche de sa part dans le fichier entier (t-proximité)</translation>
     </message>
@@ -942,6 +946,14 @@
     <message>
         <source>Laplace on numbers, randomized response on categories</source>
         <translation>Laplace sur les nombres, réponse randomisée sur les catégories</translation>
+    </message>
+    <message>
+        <source>Noise in proportion to each value (log scale)</source>
+        <translation>Bruit proportionnel à la valeur (échelle log.)</translation>
+    </message>
+    <message>
+        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
+        <translation>Le bruit est ajouté à log(1 + valeur) et le résultat ramené à l&apos;échelle d&apos;origine&#xa0;: les petites valeurs reçoivent de petites erreurs, les grandes de grandes. Pour les colonnes positives et asymétriques&#xa0;; les bornes publiques doivent alors être 0 ou plus. Le même ε dans les deux cas.</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>
@@ -1050,6 +1062,10 @@
     <message>
         <source>{column}: Laplace noise for ε = {epsilon}, about ±{error} per value on average.</source>
         <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon}, environ ±{error} par valeur en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: Laplace noise for ε = {epsilon} on the log scale; half of the values stay within a factor {factor} of their true value.</source>
+        <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon} sur l&apos;échelle logarithmique&#xa0;; la moitié des valeurs restent à moins d&apos;un facteur {factor} de leur vraie valeur.</translation>
     </message>
     <message>
         <source>{column}: Laplace noise for ε = {epsilon}; the bounds are estimated privately when the release is made, so the error is known only then.</source>
@@ -1576,6 +1592,10 @@
     <message>
         <source>{column}: each value gets random noise; its lowest and highest possible values are estimated privately from the data first.</source>
         <translation>{column}&#xa0;: chaque valeur reçoit un bruit aléatoire&#xa0;; ses valeurs minimale et maximale possibles sont d&apos;abord estimées de façon privée à partir des données.</translation>
+    </message>
+    <message>
+        <source>{column}: each value gets random noise in proportion to its size: half of the values stay within a factor {factor} of their true value, and every value stays between the public limits {low} and {high}.</source>
+        <translation>{column}&#xa0;: chaque valeur reçoit un bruit aléatoire proportionnel à sa taille&#xa0;: la moitié des valeurs restent à moins d&apos;un facteur {factor} de leur vraie valeur, et toutes restent entre les limites publiques {low} et {high}.</translation>
     </message>
     <message>
         <source>{column}: each value gets random noise, about ±{error} on average, and stays between the public limits {low} and {high}.</source>
