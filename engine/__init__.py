@@ -8,6 +8,9 @@ A script needs only the names below::
 
     from engine import ReleaseParams, anonymize, plan, read_table, verify_release
 
+A long call takes ``task=Task(progress, cancel)``: ``progress(fraction, message)`` hears how
+far it got, and ``cancel()`` returning True stops it with :class:`CancelledError`.
+
 They are loaded on first use (PEP 562), so ``import engine.errors`` or ``tclose --help`` do
 not pay for numpy, pandas and scipy.  The parts, lowest first: :mod:`engine.io` (files in and
 out), :mod:`engine.mechanisms` (noise), :mod:`engine.release` (making and checking a release),
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from engine.io import read_table, write_release
     from engine.params import ReleaseParams
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
+    from engine.progress import Task
     from engine.release.anonymize import anonymize
     from engine.release.plan import Fix, Plan, plan
     from engine.release.result import Buckets, Release, RunSummary, Verification
@@ -51,6 +55,7 @@ _EXPORTS = {
     "Guarantee": "engine.privacy",
     "epsilon_from_t": "engine.privacy",
     "t_from_epsilon": "engine.privacy",
+    "Task": "engine.progress",
     "anonymize": "engine.release.anonymize",
     "Fix": "engine.release.plan",
     "Plan": "engine.release.plan",
@@ -77,6 +82,7 @@ __all__ = [
     "ReleaseParams",
     "Role",
     "RunSummary",
+    "Task",
     "TcloseError",
     "Verification",
     "VerificationError",

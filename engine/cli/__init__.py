@@ -9,8 +9,8 @@ says so, still without a traceback unless ``TCLOSE_DEBUG`` is set.
 
 :mod:`engine.streams` makes the output safe for any console encoding;
 :mod:`engine.cli.console` turns SIGTERM into an interruption, keeps library warnings off
-stderr and draws the progress bar: a command passes ``args.progress`` (None, or a progress
-function) to the engine calls that take long.
+stderr and draws the progress bar: a command passes ``args.task`` (an
+:class:`~engine.progress.Task` holding the bar, if any) to the engine calls that take long.
 Every command accepts ``-q``/``--quiet``: no progress on stderr.
 """
 
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from engine import streams
 from engine.cli import console
 from engine.errors import TcloseError
+from engine.progress import Task
 from engine.version import __version__
 
 #: sub-command modules, in the order ``tclose --help`` lists them
@@ -81,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     args.progress = console.progress_bar(quiet=args.quiet)
+    args.task = Task(progress=args.progress)
     try:
         with console.sigterm_as_interrupt(), console.library_warnings_hidden():
             try:

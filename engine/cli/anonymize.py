@@ -57,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
     # every output is checked before the (long) run, and written together after it
     outputs = release_outputs(args.output, report=args.report, summary=args.summary)
     check_outputs(outputs, inputs=[args.input])
-    imported = read_table(args.input, **read_options(args), progress=args.progress)
+    imported = read_table(args.input, **read_options(args), task=args.task)
     with bounds_hint_on_error():
-        release = anonymize(imported.data, params, progress=args.progress)
+        release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)
     release = replace(release, summary=summary)
     with write_outputs(outputs, inputs=[args.input]) as stage:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             metadata=summary.to_dict(),
             input_path=args.input,
             stage=stage,
-            progress=args.progress,
+            task=args.task,
         )
         if args.report:
             from engine.report.html import write_report
@@ -93,8 +93,7 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     if args.report:
         raise InputError("--report is not available with --cluster yet; use --summary FILE.json.")
     summary, _, _ = anonymize_file(
-        backend, args.input, params, args.output, sep=getattr(args, "sep", None),
-        progress=args.progress,
+        backend, args.input, params, args.output, sep=getattr(args, "sep", None), task=args.task,
     )  # fmt: skip
     if args.summary:
         from engine.io.outputs import Output, write_outputs

@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from engine.release.plan import plan
 
     params = params_from_args(args)
-    imported = read_table(args.input, **read_options(args), progress=args.progress)
+    imported = read_table(args.input, **read_options(args), task=args.task)
     with bounds_hint_on_error():
-        result = plan(imported.data, params, progress=args.progress)
+        result = plan(imported.data, params, task=args.task)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

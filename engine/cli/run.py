@@ -99,9 +99,7 @@ def run(args: argparse.Namespace) -> int:
             check_input(project)
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    release, info = replay(
-        project, accept_changed_input=args.accept_changed_input, progress=args.progress
-    )
+    release, info = replay(project, accept_changed_input=args.accept_changed_input, task=args.task)
     metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
     with write_outputs(outputs, inputs=inputs) as stage:
         written = write_release(
@@ -110,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             metadata=metadata,
             input_path=project.input.path,
             stage=stage,
-            progress=args.progress,
+            task=args.task,
         )
         if report is not None:
             written.append(write_report(release, report, input_info=info, stage=stage))

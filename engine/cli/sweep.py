@@ -27,6 +27,7 @@ from engine.cli.params_args import (
 )
 from engine.errors import InputError
 from engine.params import ReleaseParams
+from engine.progress import Task
 
 #: the sweep's own progress messages ("t = 2, k = 10 (3 of 15)"), one line per point
 POINT = re.compile(r"\(\d+ of \d+\)$")
@@ -97,10 +98,10 @@ def run(args: argparse.Namespace) -> int:
             def on_cluster(point, **kwargs):
                 return anonymize_on_cluster(client, args.input, point, sep=args.sep, **kwargs)
 
-            table = run_sweep(None, params, **grid, progress=progress, release_fn=on_cluster)
+            table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:
         imported = read_table(args.input, **read_options(args))
-        table = run_sweep(imported.data, params, **grid, progress=progress)
+        table = run_sweep(imported.data, params, **grid, task=Task(progress))
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")
         if args.plot is not None:

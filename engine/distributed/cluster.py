@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import CancelledError, InputError, TcloseError
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
 _TCP = re.compile(r"^(tcp|tls)://[^\s:/]+:\d+$")
@@ -130,12 +130,11 @@ def wait_all(
     client: Any,
     futures: Sequence[Any],
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
     message: str = "Computing on the cluster",
     poll: float = 0.2,
 ) -> None:
-    """Wait until every future is done, reporting the share done and honouring ``cancel``.
+    """Wait until every future is done, reporting the share done and honouring ``task``'s cancel.
 
     A cancelled run cancels its futures (workers drop the tasks) and raises CancelledError.
     A task that failed raises its own error; a worker that died while running the same task
@@ -146,7 +145,7 @@ def wait_all(
     futures = list(futures)
     total = max(len(futures), 1)
     while True:
-        if cancel is not None and cancel():
+        if task.cancelled():
             client.cancel(futures)
             raise CancelledError()
         try:
@@ -155,7 +154,7 @@ def wait_all(
         except TimeoutError:
             done = False
         finished = sum(f.done() for f in futures)
-        step(progress, None, finished / total, message)
+        task.report(finished / total, message)
         failed = [f for f in futures if f.status == "error"]
         if failed:
             raise_for(failed[0])
@@ -188,12 +187,11 @@ def gather(
     client: Any,
     futures: Sequence[Any],
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
     message: str = "Computing on the cluster",
 ) -> list[Any]:
     """:func:`wait_all`, then the results."""
-    wait_all(client, futures, progress=progress, cancel=cancel, message=message)
+    wait_all(client, futures, task=task, message=message)
     try:
         return client.gather(list(futures))
     except Exception:

@@ -32,13 +32,13 @@ from engine.io.write import (
     sidecar_path,
     write_release,
 )
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 
-def _parts(client: Any, futures: Sequence[Any], cancel: CancelFn | None) -> Iterator[pd.DataFrame]:
+def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataFrame]:
     """The parts in order, each fetched when the writer needs it."""
     for future in futures:
-        if cancel is not None and cancel():
+        if task.cancelled():
             from engine.errors import CancelledError
 
             raise CancelledError()
@@ -65,8 +65,7 @@ def write_cluster_release(
     metadata: dict[str, Any] | None = None,
     input_path: str | Path | None = None,
     sep: str = ",",
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> list[Path]:
     """Write the release held in ``parts`` to ``path`` (module doc); returns the files."""
     path = Path(path)
@@ -79,37 +78,35 @@ def write_cluster_release(
                 f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
                 f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
             )
-        table = pd.concat(list(_parts(client, parts, cancel)), ignore_index=True)
+        table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
         return write_release(table, path, metadata=meta, input_path=input_path,
-                             progress=progress, cancel=cancel)  # fmt: skip
+                             task=task)  # fmt: skip
     if suffix in (".csv", ".tsv", ".txt", ".parquet"):
         outputs = release_outputs(path)
         side = sidecar_path(path)
         dtypes: dict[str, str] = {}
 
         def tracked() -> Iterator[pd.DataFrame]:
-            for table in _parts(client, parts, cancel):
+            for table in _parts(client, parts, task):
                 dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
                 yield table
 
         with write_outputs(outputs, inputs=[input_path]) as stage:
             if suffix == ".parquet":
-                dtypes = _write_parquet_parts(
-                    client, parts, stage.temp(path), meta, n_rows, progress, cancel
-                )
+                dtypes = _write_parquet_parts(client, parts, stage.temp(path), meta, n_rows, task)
             else:
                 write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
-                                n_rows=n_rows, progress=progress, cancel=cancel)  # fmt: skip
+                                n_rows=n_rows, task=task)  # fmt: skip
             stage.write_utf8(side, _sidecar(path, meta, dtypes))
         return [o.path for o in outputs]
     if suffix == "":
-        return _write_folder(client, parts, path, meta, n_rows, progress, cancel)
+        return _write_folder(client, parts, path, meta, n_rows, task)
     raise InputError(
         f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv or .xlsx."
     )
 
 
-def _write_parquet_parts(client, parts, target: Path, meta, n_rows, progress, cancel):
+def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -120,7 +117,7 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, progress, ca
     dtypes: dict[str, str] = {}
     written = 0
     try:
-        for table in _parts(client, parts, cancel):
+        for table in _parts(client, parts, task):
             dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
             arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
             if writer is None:
@@ -129,14 +126,14 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, progress, ca
                 writer = pq.ParquetWriter(target, schema, compression="zstd")
             writer.write_table(arrow.cast(schema))
             written += len(table)
-            step(progress, cancel, 0.95 * written / max(n_rows, 1), f"Wrote {written:,} rows")
+            task.step(0.95 * written / max(n_rows, 1), f"Wrote {written:,} rows")
     finally:
         if writer is not None:
             writer.close()
     return dtypes
 
 
-def _write_folder(client, parts, path: Path, meta, n_rows, progress, cancel) -> list[Path]:
+def _write_folder(client, parts, path: Path, meta, n_rows, task) -> list[Path]:
     """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end."""
     if path.exists():
         raise InputError(f"{path}: the folder exists already; choose a new name for the release.")
@@ -149,8 +146,8 @@ def _write_folder(client, parts, path: Path, meta, n_rows, progress, cancel) -> 
     try:
         for i, future in enumerate(parts):
             target = tmp / f"part-{i:05d}.parquet"
-            _write_parquet_parts(client, [future], target, meta, n_rows, None, cancel)
-            step(progress, cancel, 0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+            _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
+            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
         (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
         os.replace(tmp, path)
     finally:

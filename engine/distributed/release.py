@@ -72,7 +72,7 @@ from engine.errors import InputError
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.anonymize import choose_class_size, size_sample
 from engine.release.blocks import (
     DEFAULT_BLOCK_SIZE,
@@ -290,8 +290,7 @@ def anonymize_on_cluster(
     sep: str | None = None,
     node_records: int | None = None,
     distinct_limit: int = DISTINCT_LIMIT,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> ClusterRelease:
     """The verified bucket release of the file at ``path``, computed on ``client``'s cluster."""
     if params.mechanism != "buckets":
@@ -301,7 +300,7 @@ def anonymize_on_cluster(
         )
     started = time.perf_counter()
     qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
-    step(progress, cancel, 0.0, "Reading the partitions")
+    task.step(0.0, "Reading the partitions")
     raw, names = read_parts(client, path, None, sep)
     named = [*qi, *confidential, *params.identifiers, *keep]
     absent = [c for c in named if c not in names]
@@ -312,8 +311,8 @@ def anonymize_on_cluster(
         )
     columns = [c for c in names if c in (*qi, *confidential, *keep)]
     frames = client.map(_prepare_part, raw, params=params)
-    lengths = gather(client, client.map(len, frames), progress=scaled(progress, 0.0, 0.1),
-                     cancel=cancel, message="Reading the partitions")  # fmt: skip
+    lengths = gather(client, client.map(len, frames), task=task.sub(0.0, 0.1),
+                     message="Reading the partitions")  # fmt: skip
     n_left_out = 0
     if params.missing_confidential == "drop" and confidential:
         n_left_out = int(sum(gather(client, client.map(len, raw)))) - int(sum(lengths))
@@ -332,11 +331,11 @@ def anonymize_on_cluster(
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
     # one pass: encoding statistics and confidential value counts
-    step(progress, cancel, 0.1, "Counting values")
+    task.step(0.1, "Counting values")
     stats = gather(
         client, client.map(_stats_part, frames, qi=qi, confidential=confidential, types=types,
                            orders=orders, limit=distinct_limit),
-        progress=scaled(progress, 0.1, 0.15), cancel=cancel, message="Counting values",
+        task=task.sub(0.1, 0.15), message="Counting values",
     )  # fmt: skip
     col_stats = [s[0] for s in stats]
     ordinal_qi = [c for c in qi if types[c].value == "ordinal"]
@@ -401,7 +400,7 @@ def anonymize_on_cluster(
     counts_b = buckets.counts
     shares = counts_b / counts_b.sum()
     # the class size, chosen on the one-machine sample
-    step(progress, cancel, 0.15, "Choosing the class size")
+    task.step(0.15, "Choosing the class size")
     size = params.k
     if len(size_candidates(counts_b, params.k, t)) > 1:
         sample = size_sample(n)
@@ -412,7 +411,7 @@ def anonymize_on_cluster(
         ])  # fmt: skip
         Xs = np.concatenate([x for x, _ in taken])
         cs = np.concatenate([c for _, c in taken])
-        size, _ = choose_class_size(Xs, cs, counts_b, params.k, t, cancel=cancel)
+        size, _ = choose_class_size(Xs, cs, counts_b, params.k, t, task=task.silent())
     n_classes = check_feasible(counts_b, t, size, shares)
     per_class = layout_counts(counts_b, n_classes)
     size_cum = np.r_[0, np.cumsum(per_class.sum(axis=1))]
@@ -425,8 +424,8 @@ def anonymize_on_cluster(
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
     for li, (names_l, ends_l) in enumerate(levels):
-        step(progress, cancel, 0.2 + 0.2 * li / max(len(levels), 1), "Splitting on the cluster")
-        sums = gather(client, client.map(level_sums, parts, names=names_l), cancel=cancel)
+        task.step(0.2 + 0.2 * li / max(len(levels), 1), "Splitting on the cluster")
+        sums = gather(client, client.map(level_sums, parts, names=names_l), task=task.silent())
         cnt = sum(s[0] for s in sums)
         s1 = sum(s[1] for s in sums)
         s2 = sum(s[2] for s in sums)
@@ -438,14 +437,14 @@ def anonymize_on_cluster(
         mid = (names_l + ends_l) // 2
         lower = (cum[mid] - cum[names_l]).ravel()  # per (node, bucket)
         hist = gather(client, client.map(level_histogram, parts, level=level, n_b=n_b),
-                      cancel=cancel)  # fmt: skip
+                      task=task.silent())  # fmt: skip
         choose_split(level, hist, lower, n_b)
         vals = gather(client, client.map(level_values, parts, level=level, n_b=n_b),
-                      cancel=cancel)  # fmt: skip
+                      task=task.silent())  # fmt: skip
         per_part = choose_values(level, vals)
         parts = client.map(level_apply, parts, per_part, n_b=n_b)
     # one shuffle: whole nodes into partitions
-    step(progress, cancel, 0.4, "Moving nodes to partitions")
+    task.step(0.4, "Moving nodes to partitions")
     starts = pack_nodes(nodes, size_cum, target)
     cut = client.map(pieces, parts, starts=starts)
     out = [
@@ -469,15 +468,13 @@ def anonymize_on_cluster(
         for j in range(len(out))
     ]
     del out
-    wait_all(client, done, progress=scaled(progress, 0.4, 0.85), cancel=cancel,
-             message="Forming classes")  # fmt: skip
+    wait_all(client, done, task=task.sub(0.4, 0.85), message="Forming classes")
     tables = client.map(_getitem, done, i=0)
     part_stats = gather(client, client.map(_getitem, done, i=1))
     del done
-    step(progress, cancel, 0.85, "Verifying the release")
+    task.step(0.85, "Verifying the release")
     verification = verify_parts(
-        client, tables, qi, confidential, t=t, k=params.k,
-        progress=scaled(progress, 0.85, 1.0), cancel=cancel,
+        client, tables, qi, confidential, t=t, k=params.k, task=task.sub(0.85, 1.0),
     )  # fmt: skip
     verification.raise_if_failed()
     summary = replace(
@@ -486,7 +483,7 @@ def anonymize_on_cluster(
         n_left_out=n_left_out,
         seconds=round(time.perf_counter() - started, 3),
     )
-    step(progress, cancel, 1.0, "Done")
+    task.step(1.0, "Done")
     return ClusterRelease(tables, columns, summary, verification, warnings)
 
 

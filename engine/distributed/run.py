@@ -10,7 +10,7 @@ from engine.distributed.output import write_cluster_release
 from engine.distributed.release import anonymize_on_cluster, read_parts
 from engine.distributed.verify import verify_parts
 from engine.params import ReleaseParams
-from engine.progress import CancelFn, ProgressFn, scaled
+from engine.progress import NO_TASK, Task
 from engine.release.result import RunSummary, Verification
 
 
@@ -21,8 +21,7 @@ def anonymize_file(
     output: str | Path,
     *,
     sep: str | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
@@ -30,14 +29,12 @@ def anonymize_file(
     passed its check.
     """
     with connect(backend) as client:
-        release = anonymize_on_cluster(
-            client, source, params, sep=sep, progress=scaled(progress, 0.0, 0.9), cancel=cancel
-        )
+        release = anonymize_on_cluster(client, source, params, sep=sep, task=task.sub(0.0, 0.9))
         summary = replace(release.summary, input=Path(source).name)
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
             columns=release.columns, metadata=summary.to_dict(), input_path=source,
-            progress=scaled(progress, 0.9, 1.0), cancel=cancel,
+            task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
 
@@ -51,12 +48,9 @@ def verify_file(
     t: float | None = None,
     k: int | None = None,
     sep: str | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Verification:
     """The independent check of a released file (Parquet or CSV), partition by partition."""
     with connect(backend) as client:
         parts, _ = read_parts(client, path, [*qi, *confidential], sep)
-        return verify_parts(
-            client, parts, qi, confidential, t=t, k=k, progress=progress, cancel=cancel
-        )
+        return verify_parts(client, parts, qi, confidential, t=t, k=k, task=task)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from engine.distributed.cluster import gather
-from engine.progress import CancelFn, ProgressFn, scaled
+from engine.progress import NO_TASK, Task
 from engine.release.result import Verification
 from engine.release.verify import failed_bounds, verdict
 
@@ -106,8 +106,7 @@ def verify_parts(
     *,
     t: float | None = None,
     k: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Verification:
     """Achieved k and t of a release held as futures of its parts (module doc)."""
     qi, confidential = list(qi), list(confidential)
@@ -115,7 +114,7 @@ def verify_parts(
     buckets = None
     if confidential:
         counted = gather(client, client.map(_bucket_counts, tables, confidential=confidential),
-                         cancel=cancel)  # fmt: skip
+                         task=task.silent())  # fmt: skip
         allc = pd.concat(counted, ignore_index=True)
         buckets = allc.groupby(confidential, sort=True)["n"].sum().reset_index()
         shares = buckets["n"].to_numpy(np.float64) / buckets["n"].sum()
@@ -126,7 +125,7 @@ def verify_parts(
         client.submit(_check, qi, shares, *[client.submit(_pick, r, j) for r in routed])
         for j in range(n_out)
     ]
-    results = gather(client, checks, progress=scaled(progress, 0.0, 1.0), cancel=cancel,
+    results = gather(client, checks, task=task,
                      message="Verifying the release")  # fmt: skip
     sizes = np.concatenate([r["sizes"] for r in results])
     n = int(sizes.sum())

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -110,8 +110,7 @@ def write_csv(
     tmp: Path,
     csv_format: CsvFormat,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> bool:
     """Write ``table`` to ``tmp`` as UTF-8 CSV (CRLF lines); False when pyarrow cannot.
 
@@ -122,7 +121,7 @@ def write_csv(
         return False
     return write_csv_parts(
         [table], list(table.columns), tmp, sep=csv_format.sep, bom=csv_format.bom,
-        n_rows=len(table), progress=progress, cancel=cancel,
+        n_rows=len(table), task=task,
     )  # fmt: skip
 
 
@@ -134,8 +133,7 @@ def write_csv_parts(
     sep: str,
     bom: bool,
     n_rows: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> bool:
     """Write the parts of one table (same columns, in order) one after the other: a release
     computed on a cluster is written as its parts arrive, never whole in memory."""
@@ -162,7 +160,7 @@ def write_csv_parts(
                 pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
                 done = written + stop
                 total = max(n_rows or done, 1)
-                step(progress, cancel, 0.95 * done / total, f"Wrote {done:,} rows")
+                task.step(0.95 * done / total, f"Wrote {done:,} rows")
             written += n
     return True
 

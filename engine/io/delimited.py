@@ -30,7 +30,7 @@ from engine.io.sniff import (
     sniff_decimal,
     sniff_layout,
 )
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 #: rows per chunk handed to the parser between two progress reports
 CHUNK_ROWS = 100_000
@@ -50,8 +50,7 @@ def read_delimited(
     info: ImportInfo,
     options: ReadOptions,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> pd.DataFrame:
     """Parse the bytes of a delimited text file; fills ``info`` with what was guessed.
 
@@ -61,7 +60,7 @@ def read_delimited(
     options.check(name, text=True)
     sep, decimal, header_row = options.sep, options.decimal, options.header_row
     text = _line_ends(_decode(path, data, options.encoding, info), info)
-    step(progress, cancel, 0.05, f"Reading {name}")
+    task.step(0.05, f"Reading {name}")
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")
 
@@ -121,7 +120,7 @@ def read_delimited(
     encoded = text.encode("utf-8")
     frame = _parse(
         path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
-        skip_lines=skip_lines, dtype=dtype, progress=progress, cancel=cancel,
+        skip_lines=skip_lines, dtype=dtype, task=task,
     )  # fmt: skip
     _report_short_rows(encoded, sep, skip_lines, len(names), info)
     frame = _drop_blank_rows(frame, info)
@@ -129,7 +128,7 @@ def read_delimited(
         raise InputError(
             f"{name} has a header but no data rows: add the data below the header line."
         )
-    frame = _type_columns(frame, decimal, info, progress, cancel)
+    frame = _type_columns(frame, decimal, info, task)
     frame = _drop_blank_unnamed(frame, renamed, info)
     info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
     kept = {f"called '{c}'." for c in frame.columns}
@@ -254,8 +253,7 @@ def _parse(
     decimal: str,
     skip_lines: int,
     dtype: dict[str, str] | None,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> pd.DataFrame:
     total = max(n_lines, 1)
     buffer = io.BytesIO(encoded)
@@ -286,7 +284,7 @@ def _parse(
             for chunk in reader:
                 chunks.append(chunk)
                 done += len(chunk)
-                step(progress, cancel, 0.05 + 0.8 * done / total, f"Read {done:,} rows")
+                task.step(0.05 + 0.8 * done / total, f"Read {done:,} rows")
     except pd.errors.ParserWarning as exc:
         raise _long_row(path, encoded, sep, skip_lines, len(names)) from exc
     except pd.errors.ParserError as exc:
@@ -377,13 +375,12 @@ def _type_columns(
     frame: pd.DataFrame,
     decimal: str,
     info: ImportInfo,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> pd.DataFrame:
     """Text columns (and columns the chunks disagreed on) get the type their cells support."""
     out: dict[str, pd.Series] = {}
     for j, name in enumerate(frame.columns):
-        step(progress, cancel, 0.85 + 0.14 * j / frame.shape[1], f"Column '{name}'")
+        task.step(0.85 + 0.14 * j / frame.shape[1], f"Column '{name}'")
         col = frame[name]
         if pd.api.types.is_bool_dtype(col):
             col = col.map({True: "True", False: "False"}).astype("str")

@@ -51,7 +51,7 @@ from engine.io.files import (
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
 from engine.io.write import ABOUT_SHEET
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
 #: bytes of Python objects per byte of sheet XML, roughly (measured on numeric sheets)
@@ -224,8 +224,7 @@ def read_workbook(
     options: ReadOptions,
     *,
     memory_limit: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> pd.DataFrame:
     """Read one sheet of a workbook into typed columns; fills ``info``.
 
@@ -240,7 +239,7 @@ def read_workbook(
     trimmed = any(e.stray for e in extents.values())
     source = trimmed_copy(path, extents) if trimmed else None
     book = open_workbook(path, head, size, memory_limit, source)
-    step(progress, cancel, 0.1, f"Opened {path.name}")
+    task.step(0.1, f"Opened {path.name}")
     try:
         info.sheets = _worksheets(book)
         if sheet is None and len(info.sheets) > 1:
@@ -264,10 +263,9 @@ def read_workbook(
             f"Sheet '{name}': {len(refs):,} cell(s) far from the table were left out ({shown}); "
             f"the table is {table}."
         )
-    step(progress, cancel, 0.5, f"Read sheet '{name}'")
+    task.step(0.5, f"Read sheet '{name}'")
     return _to_frame(
-        path, name, rows, merged, origin, info, options.header_row, options.decimal,
-        progress, cancel,
+        path, name, rows, merged, origin, info, options.header_row, options.decimal, task,
     )  # fmt: skip
 
 
@@ -368,8 +366,7 @@ def _to_frame(
     info: ImportInfo,
     header_row: int | None,
     decimal: str | None,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> pd.DataFrame:
     where = f"{path.name}, sheet '{sheet}'"
     row0, col0 = origin
@@ -477,7 +474,7 @@ def _to_frame(
             info.mixed[name] = mixed
         if name in renamed:
             kept_renamed[name] = renamed[name]
-        step(progress, cancel, 0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
+        task.step(0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
     if not data:
         raise InputError(f"{where} has no column with data.")
     if any(c.texts for c in columns):

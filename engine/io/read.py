@@ -26,7 +26,7 @@ from engine.io.files import (
 from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
 from engine.io.stats import STATS_SUFFIXES, read_stats
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
@@ -46,8 +46,7 @@ def read_table(
     header_row: int | None = None,
     options: ReadOptions | None = None,
     memory_limit: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> ImportResult:
     """Read a CSV/TSV/TXT, Excel/OpenDocument or SPSS/Stata file into a DataFrame.
 
@@ -58,8 +57,8 @@ def read_table(
     lines).  A caller that keeps these settings together (the import page, a project file)
     passes them as one :class:`ReadOptions` in ``options`` instead.  ``memory_limit`` (bytes)
     replaces the measured free memory in the check that refuses files too large to read.
-    Raises InputError (never a partial table) and CancelledError when ``cancel()`` returns
-    True.  A Parquet dataset folder is read whole, its parts in name order.
+    Raises InputError (never a partial table) and CancelledError when the task is
+    cancelled.  A Parquet dataset folder is read whole, its parts in name order.
     """
     given = ReadOptions(
         sep=sep, sheet=sheet, encoding=encoding, decimal=decimal, header_row=header_row
@@ -69,15 +68,14 @@ def read_table(
     elif given != ReadOptions():
         raise TypeError("read_table: give the reading settings as keywords or as options, not both")
     if Path(path).is_dir() and is_parquet(Path(path)):
-        return _read_folder(Path(path), memory_limit, progress, cancel)
+        return _read_folder(Path(path), memory_limit, task)
     path, head, size = open_checked(path)
-    step(progress, cancel, 0.0, f"Reading {path.name}")
+    task.step(0.0, f"Reading {path.name}")
     suffix = path.suffix.lower()
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
     try:
         data = _read_any(
-            path, head, size, info, options, memory_limit=memory_limit, progress=progress,
-            cancel=cancel,
+            path, head, size, info, options, memory_limit=memory_limit, task=task,
         )  # fmt: skip
     except MemoryError as exc:
         raise InputError(
@@ -87,7 +85,7 @@ def read_table(
         ) from exc
     data = data.reset_index(drop=True)
     info.n_rows, info.n_columns = data.shape
-    step(progress, cancel, 1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
     return ImportResult(data, info)
 
 
@@ -99,8 +97,7 @@ def _read_any(
     options: ReadOptions,
     *,
     memory_limit: int | None,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> pd.DataFrame:
     """Dispatch on the file's content first and on its name second."""
     suffix = path.suffix.lower()
@@ -112,8 +109,7 @@ def _read_any(
             info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
             info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
         return read_workbook(
-            path, head, size, info, options, memory_limit=memory_limit, progress=progress,
-            cancel=cancel,
+            path, head, size, info, options, memory_limit=memory_limit, task=task,
         )  # fmt: skip
     if suffix in EXCEL_SUFFIXES:
         # not a workbook inside: read_workbook explains that, whatever the reading settings
@@ -128,7 +124,7 @@ def _read_any(
     else:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         content = path.read_bytes()
-    return read_delimited(path, content, info, options, progress=progress, cancel=cancel)
+    return read_delimited(path, content, info, options, task=task)
 
 
 def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
@@ -152,12 +148,10 @@ def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
         ) from exc
 
 
-def _read_folder(
-    path: Path, memory_limit: int | None, progress: ProgressFn | None, cancel: CancelFn | None
-) -> ImportResult:
+def _read_folder(path: Path, memory_limit: int | None, task: Task) -> ImportResult:
     """A Parquet dataset folder (the only kind of folder that holds one table)."""
-    step(progress, cancel, 0.0, f"Reading {path.name}")
+    task.step(0.0, f"Reading {path.name}")
     data = read_parquet(path, memory_limit=memory_limit)
     info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1])
-    step(progress, cancel, 1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
     return ImportResult(data, info)

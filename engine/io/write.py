@@ -35,7 +35,7 @@ from engine.io.about import about_rows
 from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
@@ -118,8 +118,7 @@ def write_release(
     bom: bool = True,
     replace_foreign: bool = False,
     stage: Staging | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> list[Path]:
     """Write ``table`` to ``path`` (.xlsx, or .csv/.tsv/.txt) with its metadata.
 
@@ -147,10 +146,10 @@ def write_release(
         )
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
-            _stage_release(own, table, path, metadata, csv_format, progress, cancel)
+            _stage_release(own, table, path, metadata, csv_format, task)
     else:
-        _stage_release(stage, table, path, metadata, csv_format, progress, cancel)
-    step(progress, cancel, 1.0, f"Wrote {path.name}")
+        _stage_release(stage, table, path, metadata, csv_format, task)
+    task.step(1.0, f"Wrote {path.name}")
     return [o.path for o in outputs]
 
 
@@ -160,24 +159,23 @@ def _stage_release(
     path: Path,
     metadata: Mapping[str, Any] | None,
     csv_format: CsvFormat,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> None:
-    step(progress, cancel, 0.0, f"Writing {path.name}")
+    task.step(0.0, f"Writing {path.name}")
     meta = _with_defaults(metadata or {})
     if path.suffix.lower() == ".xlsx":
-        _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), progress, cancel)
+        _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), task)
         return
     if path.suffix.lower() == ".parquet":
         write_parquet(table, stage.temp(path), meta)
     else:
-        _write_csv(table, stage.temp(path), csv_format, progress=progress, cancel=cancel)
+        _write_csv(table, stage.temp(path), csv_format, task=task)
     payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
     stage.write_utf8(
         sidecar_path(path),
         json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
     )
-    step(progress, cancel, 0.99, "Finishing")
+    task.step(0.99, "Finishing")
 
 
 def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
@@ -212,8 +210,7 @@ def _write_xlsx(
     tmp: Path,
     meta: dict[str, Any],
     scratch: Callable[[], Path],
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> None:
     """Stream the workbook to ``tmp``; its sheets spool to ``scratch()`` files beside it.
 
@@ -223,8 +220,8 @@ def _write_xlsx(
     """
     book = Workbook(write_only=True)
     try:
-        _fill_xlsx(book, table, meta, scratch, progress, cancel)
-        step(progress, cancel, 0.95, "Saving the workbook")
+        _fill_xlsx(book, table, meta, scratch, task)
+        task.step(0.95, "Saving the workbook")
         book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         with tmp.open("wb") as fh:
             archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
@@ -273,8 +270,7 @@ def _fill_xlsx(
     table: pd.DataFrame,
     meta: dict[str, Any],
     scratch: Callable[[], Path],
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> None:
     sheet = book.create_sheet(RELEASE_SHEET)
     _spool_beside(sheet, scratch())
@@ -293,7 +289,7 @@ def _fill_xlsx(
         cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
-        step(progress, cancel, 0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+        task.step(0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
@@ -511,11 +507,10 @@ def _write_csv(
     tmp: Path,
     csv_format: CsvFormat,
     *,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
-    if write_csv(table, tmp, csv_format, progress=progress, cancel=cancel):
+    if write_csv(table, tmp, csv_format, task=task):
         return  # pyarrow's writer (engine.io.csvfast): the same guard, many times faster
     safe = table.copy(deep=False)
     for name in safe.columns:
@@ -534,7 +529,7 @@ def _write_csv(
                 fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
-            step(progress, cancel, 0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            task.step(0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

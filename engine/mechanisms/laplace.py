@@ -48,7 +48,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.mechanisms.sampling import NoiseSource, integer_scale
-from engine.progress import CancelFn, ProgressFn
+from engine.progress import NO_TASK, Task
 
 #: lattice resolution: the grid is 2**-GRID_BITS of the noise scale (or coarser if needed)
 GRID_BITS = 36
@@ -172,8 +172,7 @@ def laplace_release(
     epsilon: float,
     source: NoiseSource,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> LaplaceOutcome:
     """Clamp to [lo, hi], add Laplace noise of scale Δ/ε, clamp again (ε-DP per record).
 
@@ -186,7 +185,7 @@ def laplace_release(
     units = round((hi_g - lo_g) / grid)  # sensitivity in lattice units (exact: both multiples)
     b = integer_scale(units, epsilon, "Laplace noise")
     q = np.rint((clamped[present] - lo_g) / grid).astype(np.int64)
-    noise = source.discrete_laplace(b, int(q.size), progress=progress, cancel=cancel)
+    noise = source.discrete_laplace(b, int(q.size), task=task)
     noisy = np.full(clamped.shape, np.nan)
     noisy[present] = (q + noise).astype(float) * grid + lo_g
     released = np.clip(noisy, lo, hi)
@@ -219,8 +218,7 @@ def insensitive_release(
     k: int,
     source: NoiseSource,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> LaplaceOutcome:
     """Insensitive microaggregation in groups of k, then Laplace(Δ/(k·ε)) on each group mean.
 
@@ -247,7 +245,7 @@ def insensitive_release(
     smallest = int(sizes.min()) if n_groups else 1
     sensitivity = math.ceil(units / smallest) + n_groups  # + rounding of each mean (module doc)
     b = integer_scale(sensitivity, epsilon, "Laplace noise on the group means")
-    noise = source.discrete_laplace(b, n_groups, progress=progress, cancel=cancel)
+    noise = source.discrete_laplace(b, n_groups, task=task)
     group_values = (means + noise).astype(float) * grid + lo_g
     noisy = np.full(clamped.shape, np.nan)
     noisy[present] = group_values[groups[present]]

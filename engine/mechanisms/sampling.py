@@ -30,7 +30,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.errors import InputError
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 #: distinguishes the noise stream from other streams derived from the same user seed
 NOISE_STREAM = 0x6E6F697365
@@ -75,8 +75,7 @@ class NoiseSource(Protocol):
         scale: int,
         size: int,
         *,
-        progress: ProgressFn | None = None,
-        cancel: CancelFn | None = None,
+        task: Task = NO_TASK,
     ) -> np.ndarray:
         """``size`` integers with P(z) ∝ exp(−|z|/scale) (int64)."""
         ...
@@ -175,8 +174,7 @@ class OsEntropy:
         scale: int,
         size: int,
         *,
-        progress: ProgressFn | None = None,
-        cancel: CancelFn | None = None,
+        task: Task = NO_TASK,
     ) -> np.ndarray:
         import opendp.prelude as dp
 
@@ -192,14 +190,14 @@ class OsEntropy:
 
         # OpenDP's sampler runs in its native library, called without the interpreter lock:
         # chunks drawn on every core take about half the time on two cores (1M: 6 s, not 11 s)
-        step(progress, cancel, 0.0, "Drawing noise")
+        task.step(0.0, "Drawing noise")
         workers = max(1, min(len(starts), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(draw, start) for start in starts]
             try:
                 for done, future in enumerate(as_completed(futures), start=1):
                     future.result()
-                    step(progress, cancel, done / len(futures), "Drawing noise")
+                    task.step(done / len(futures), "Drawing noise")
             except BaseException:
                 for future in futures:
                     future.cancel()
@@ -229,12 +227,11 @@ class Seeded:
         scale: int,
         size: int,
         *,
-        progress: ProgressFn | None = None,
-        cancel: CancelFn | None = None,
+        task: Task = NO_TASK,
     ) -> np.ndarray:
-        step(progress, cancel, 0.0, "Drawing noise")
+        task.step(0.0, "Drawing noise")
         out = exact_discrete_laplace(scale, size, self.below)
-        step(progress, cancel, 1.0, "Noise drawn")
+        task.step(1.0, "Noise drawn")
         return out
 
 

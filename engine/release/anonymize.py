@@ -20,7 +20,7 @@ import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
 from engine.release.metrics import (
@@ -40,11 +40,9 @@ from engine.release.summary import summarise_buckets
 from engine.release.verify import verify_release
 
 
-def _k_anonymous_classes(
-    X: np.ndarray, k: int, seed: int | None, progress: ProgressFn | None, cancel: CancelFn | None
-) -> np.ndarray:
+def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
-    return np.asarray(microaggregate(X, k, seed=seed, progress=progress, cancel=cancel))
+    return np.asarray(microaggregate(X, k, seed=seed, task=task))
 
 
 #: above this many records the class size is chosen on a random sample of this size
@@ -69,8 +67,7 @@ def choose_class_size(
     k: int,
     t: float,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
     """(best minimum class size, its labels on the sample) over the candidates.
 
@@ -84,11 +81,11 @@ def choose_class_size(
     if len(sizes) == 1:
         return best, None
     for i, size in enumerate(sizes):
-        step(progress, cancel, i / len(sizes), "Choosing the class size")
+        task.step(i / len(sizes), "Choosing the class size")
         if size > len(cs):
             continue
         try:
-            labels = tclose_partition(Xs, cs, size, t, shares=shares, cancel=cancel)
+            labels = tclose_partition(Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)
@@ -104,8 +101,7 @@ def best_partition(
     t: float,
     *,
     seed: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """The t-close partition with the lowest QI SSE over :func:`size_candidates`.
 
@@ -117,18 +113,15 @@ def best_partition(
     counts = np.bincount(codes)
     partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(size_candidates(counts, k, t)) == 1:
-        return partition(X, codes, k, t, seed=seed, progress=progress, cancel=cancel)
+        return partition(X, codes, k, t, seed=seed, task=task)
     n = len(codes)
     sample = size_sample(n)
     best, best_labels = choose_class_size(
-        X[sample], codes[sample], counts, k, t, progress=scaled(progress, 0.0, 0.5),
-        cancel=cancel,
+        X[sample], codes[sample], counts, k, t, task=task.sub(0.0, 0.5),
     )  # fmt: skip
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(
-        X, codes, best, t, seed=seed, progress=scaled(progress, 0.5, 1.0), cancel=cancel
-    )
+    return partition(X, codes, best, t, seed=seed, task=task.sub(0.5, 1.0))
 
 
 def anonymize(
@@ -136,8 +129,7 @@ def anonymize(
     params: ReleaseParams,
     *,
     plan: Plan | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Release:
     """Protect ``data`` as ``params`` say and return the verified release (module doc).
 
@@ -147,14 +139,14 @@ def anonymize(
     """
     started = time.perf_counter()
     if plan is None or plan.prepared is None:
-        plan = make_plan(data, params, progress=scaled(progress, 0.0, 0.1), cancel=cancel)
+        plan = make_plan(data, params, task=task.sub(0.0, 0.1))
     elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
         raise InputError("The plan was made for other parameters or data; plan again.")
     plan.raise_if_infeasible()
     if params.noise:
         from engine.release.noise import noise_release
 
-        return noise_release(data, plan, progress=scaled(progress, 0.1, 1.0), cancel=cancel)
+        return noise_release(data, plan, task=task.sub(0.1, 1.0))
     prepared = plan.prepared
     assert prepared is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
@@ -169,18 +161,15 @@ def anonymize(
             params.k,
             t,
             seed=params.seed,
-            progress=scaled(progress, 0.1, 0.85),
-            cancel=cancel,
+            task=task.sub(0.1, 0.85),
         )
     else:
-        classes = _k_anonymous_classes(
-            X, params.k, params.seed, scaled(progress, 0.1, 0.85), cancel
-        )
+        classes = _k_anonymous_classes(X, params.k, params.seed, task.sub(0.1, 0.85))
     # the QI loss now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
     qi_loss = sse_sst(X, classes)
     del X
-    step(progress, cancel, 0.85, "Building the release")
+    task.step(0.85, "Building the release")
     rng = np.random.default_rng(params.seed)
     table, source_rows = build_release(
         clean,
@@ -195,7 +184,7 @@ def anonymize(
         rng=rng,
         original=prepared.released_input(data),
     )
-    step(progress, cancel, 0.9, "Verifying the release")
+    task.step(0.9, "Verifying the release")
     verification = verify_release(table, qi, confidential, t=t, k=params.k)
     verification.raise_if_failed()
     output = params.confidential_output
@@ -231,7 +220,7 @@ def anonymize(
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
     )
-    step(progress, cancel, 1.0, "Done")
+    task.step(1.0, "Done")
     return Release(
         table=table,
         source_rows=source_rows,

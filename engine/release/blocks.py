@@ -37,7 +37,7 @@ from typing import Literal
 import numpy as np
 from scipy.sparse import coo_array
 
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.feasibility import BoundRates, check_feasible
 from engine.release.improve import ClassBounds, improve_classes
 from engine.release.partition import layout_counts, tclose_partition
@@ -136,8 +136,7 @@ def split_nodes(
     *,
     max_records: int = 1,
     start: tuple[np.ndarray, np.ndarray] | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
 
@@ -178,7 +177,7 @@ def split_nodes(
     level = 0
     all_rows = np.arange(n)
     while True:
-        step(progress, cancel, min(level / total_levels, 1.0), "Splitting into blocks")
+        task.step(min(level / total_levels, 1.0), "Splitting into blocks")
         live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
         if not live.any():
             break
@@ -224,8 +223,7 @@ def capped_mdav(
     k: int,
     *,
     node_end: np.ndarray | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """Bucket-capped MDAV inside every block, all blocks in lockstep.
 
@@ -282,7 +280,7 @@ def capped_mdav(
         on = classes_left > 0
         if not on.any():
             break
-        step(progress, cancel, s / (2 * steps), "Forming classes")
+        task.step(s / (2 * steps), "Forming classes")
         # the seed: farthest from the live centroid, or (every other step) from the last seed
         ref = total / np.maximum(n_left, 1)[:, None] if s % 2 == 0 else seed.copy()
         best = np.full(n_blocks, -np.inf)
@@ -430,8 +428,7 @@ def tclose_blocks(
     improve_rounds: int | None = None,
     workers: int | None = None,
     seed: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """Class label of every record: k-anonymous, t-close classes for a large file (module doc).
 
@@ -464,20 +461,18 @@ def tclose_blocks(
         improve_rounds = default_rounds(n)
     if block_size is None:  # smaller blocks halve the time on millions of records
         block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
-    step(progress, cancel, 0.0, "Splitting into blocks")
+    task.step(0.0, "Splitting into blocks")
     node, end = split_nodes(
         X,
         codes,
         per_class,
         max_records=block_size,
-        progress=scaled(progress, 0.0, 0.1),
-        cancel=cancel,
+        task=task.sub(0.0, 0.1),
     )
-    form = scaled(progress, 0.1, 0.6 if improve_rounds else 1.0)
+    form = task.sub(0.1, 0.6 if improve_rounds else 1.0)
     if method == "lockstep":
         labels = form_classes(
-            X, codes, node, end, per_class, shares, t, k, workers=workers, progress=form,
-            cancel=cancel,
+            X, codes, node, end, per_class, shares, t, k, workers=workers, task=form,
         )  # fmt: skip
     else:
         order = np.argsort(node, kind="stable")
@@ -485,16 +480,16 @@ def tclose_blocks(
         labels = np.empty(n, dtype=np.int64)
         offset = 0
         for i in range(len(cuts) - 1):
-            step(form, cancel, i / (len(cuts) - 1), "Forming classes")
+            form.step(i / (len(cuts) - 1), "Forming classes")
             members = order[cuts[i] : cuts[i + 1]]
             sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
             labels[members] = sub + offset
             offset += int(sub.max()) + 1
     if improve_rounds:
         labels = improve_within_bounds(
-            X, labels, codes, shares, t, k, improve_rounds, scaled(progress, 0.6, 1.0), cancel
+            X, labels, codes, shares, t, k, improve_rounds, task.sub(0.6, 1.0)
         )
-    step(progress, cancel, 1.0, "Classes formed")
+    task.step(1.0, "Classes formed")
     return _dense(labels)
 
 
@@ -509,8 +504,7 @@ def form_classes(
     k: int,
     *,
     workers: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """:func:`capped_mdav` on the blocks ``[node, end)``, run by ``workers`` threads.
 
@@ -526,8 +520,7 @@ def form_classes(
     firsts = np.unique(node)
     if len(firsts) < 2 * GROUPS or n < WORKER_MIN_RECORDS:
         return capped_mdav(
-            X, codes, node, per_class, shares, t, k, node_end=end, progress=progress,
-            cancel=cancel,
+            X, codes, node, per_class, shares, t, k, node_end=end, task=task,
         )  # fmt: skip
     # cut the blocks into groups of about n / workers records, at block boundaries
     order = np.argsort(node, kind="stable")
@@ -542,7 +535,7 @@ def form_classes(
         rows = groups[i]
         labels[rows] = capped_mdav(
             X[rows], codes[rows], node[rows], per_class, shares, t, k, node_end=end[rows],
-            progress=progress if i == 0 else None, cancel=cancel,
+            task=task if i == 0 else task.silent(),
         )  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=min(workers, len(groups))) as pool:
@@ -578,8 +571,7 @@ def improve_within_bounds(
     t: float,
     k: int,
     rounds: int,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> np.ndarray:
     """Exchanges and moves between neighbouring classes that keep every class t-close."""
     largest = int(np.bincount(labels).max())
@@ -593,8 +585,7 @@ def improve_within_bounds(
         swap_slack=1.0,
         tol=1e-3,
         max_rounds=rounds,
-        progress=progress,
-        cancel=cancel,
+        task=task,
     )
 
 

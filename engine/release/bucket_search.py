@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 from engine.release import feasibility
 from engine.release.buckets import bucket_count, make_buckets
 from engine.release.metrics import confidential_loss, sse_sst
@@ -102,8 +102,7 @@ def search_buckets(
     output: str,
     joint: bool = True,
     bounds: Mapping[str, tuple[float, float]] | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> tuple[Buckets, list[BucketChoice]]:
     """The buckets of the b with the least J(b) (module doc), and every b's row."""
     n = len(clean)
@@ -117,7 +116,7 @@ def search_buckets(
     formed_before = -1
     candidates = ladder(t, k, n)
     for i, b in enumerate(candidates):
-        step(progress, cancel, i / len(candidates), f"Trying {b} buckets")
+        task.step(i / len(candidates), f"Trying {b} buckets")
         buckets = make_buckets(
             clean, confidential, types, b, joint=joint, orders=orders, bounds=bounds
         )
@@ -126,7 +125,7 @@ def search_buckets(
             break  # the values allow no finer buckets
         formed_before = formed
         conf_loss, _ = confidential_loss(clean, buckets, types, output)
-        size, qi_loss = _qi_loss(Xs, buckets, sample, k, t, cancel)
+        size, qi_loss = _qi_loss(Xs, buckets, sample, k, t, task.silent())
         score = None if qi_loss is None else weight * conf_loss + (1 - weight) * qi_loss
         most = feasibility.max_classes(buckets.counts, t, size)
         row = BucketChoice(
@@ -150,7 +149,7 @@ def search_buckets(
     choices = [
         BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _) in enumerate(rows)
     ]
-    step(progress, cancel, 1.0, "Buckets chosen")
+    task.step(1.0, "Buckets chosen")
     return rows[pick][1], choices
 
 
@@ -160,7 +159,7 @@ def _qi_loss(
     sample: np.ndarray,
     k: int,
     t: float,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> tuple[int, float | None]:
     """(best class size, its QI SSE/SST) on the sample, over the sizes a run would try.
 
@@ -184,7 +183,7 @@ def _qi_loss(
             continue
         seen.add(n_classes)
         try:
-            labels = tclose_partition(Xs, codes, size, t, shares=shares, cancel=cancel)
+            labels = tclose_partition(Xs, codes, size, t, shares=shares, task=task)
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 
 if TYPE_CHECKING:
     from scipy.spatial import cKDTree
@@ -47,8 +47,7 @@ def improve_classes(
     n_near: int = 4,
     swap_slack: float = np.inf,
     tol: float = 0.0,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """Lower the SSE of a partition by moving, exchanging and dissolving classes' rows.
 
@@ -82,7 +81,7 @@ def improve_classes(
     tree_ids, tree = _centroid_tree(state)
     sse_before = state.sse()
     for rnd in range(max_rounds):
-        step(progress, cancel, 1.0 - len(active) / n, "Improving classes")
+        task.step(1.0 - len(active) / n, "Improving classes")
         if rnd % 8 == 7:
             tree_ids, tree = _centroid_tree(state)
             queried[:] = False

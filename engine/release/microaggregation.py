@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.errors import InputError
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.improve import improve_classes, relabel
 
 #: largest number of records microaggregated in one piece; larger files are split into blocks
@@ -44,8 +44,7 @@ def microaggregate(
     k: int,
     *,
     seed: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
     block_size: int = DEFAULT_BLOCK_SIZE,
     improve: bool = True,
 ) -> np.ndarray:
@@ -64,7 +63,7 @@ def microaggregate(
         raise InputError(f"k must be a whole number ≥ 1, not {k}.")
     if n < k:
         raise InputError(f"The data have {n} records, fewer than k = {k}.")
-    step(progress, cancel, 0.0, "Microaggregating")
+    task.step(0.0, "Microaggregating")
     if k == 1:
         return np.arange(n, dtype=np.int64)
 
@@ -74,7 +73,7 @@ def microaggregate(
     if huge:  # MDAV costs N · block / k: blocks of ~100 classes keep millions in seconds
         block_size = min(int(block_size), 100 * k)
     blocks = kd_blocks(Xo, max(int(block_size), 4 * k))
-    labels_o = mdav_blocks(Xo, blocks, k, progress=scaled(progress, 0.0, 0.4), cancel=cancel)
+    labels_o = mdav_blocks(Xo, blocks, k, task=task.sub(0.0, 0.4))
     if improve and not huge:
         # large files: fewer candidate classes, exchanges only towards a nearer centroid, and
         # stop when a round gains < 0.1 %.  Above HUGE records the pass is skipped: on a
@@ -87,12 +86,11 @@ def microaggregate(
             n_near=2 if large else 4,
             swap_slack=1.0 if large else np.inf,
             tol=1e-3 if large else 0.0,
-            progress=scaled(progress, 0.4, 1.0),
-            cancel=cancel,
+            task=task.sub(0.4, 1.0),
         )
     labels = np.empty(n, dtype=np.int64)
     labels[order] = labels_o
-    step(progress, cancel, 1.0, "Microaggregation done")
+    task.step(1.0, "Microaggregation done")
     return relabel(labels)
 
 
@@ -122,8 +120,7 @@ def mdav_blocks(
     blocks: list[np.ndarray],
     k: int,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """MDAV inside every block, all blocks in lockstep (one numpy operation per MDAV step).
 
@@ -163,7 +160,7 @@ def mdav_blocks(
         return seed_x
 
     while count.min() >= 3 * k:
-        step(progress, cancel, 1.0 - count.max() / start_width, "Microaggregating")
+        task.step(1.0 - count.max() / start_width, "Microaggregating")
         centroid = total / count[:, None]
         d2 = ((Z - centroid[:, None, :]) ** 2).sum(axis=2)
         d2[~alive] = -np.inf

@@ -50,7 +50,7 @@ from engine.mechanisms.response import randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
 from engine.release.metrics import analysis_utility, sse_sst
@@ -323,8 +323,7 @@ def _draw_column(
     plan: ColumnPlan,
     params: ReleaseParams,
     source: NoiseSource,
-    progress: ProgressFn | None,
-    cancel: CancelFn | None,
+    task: Task,
 ) -> ColumnDraw:
     if plan.ctype == ColumnType.NUMERIC:
         assert plan.bounds is not None
@@ -340,14 +339,11 @@ def _draw_column(
                 plan.epsilon,
                 params.k,
                 source,
-                progress=progress,
-                cancel=cancel,
+                task=task,
             )
             local_eps = plan.epsilon * params.k
         else:
-            out = laplace_release(
-                values, noise_lo, noise_hi, plan.epsilon, source, progress=progress, cancel=cancel
-            )
+            out = laplace_release(values, noise_lo, noise_hi, plan.epsilon, source, task=task)
             local_eps = plan.epsilon
         noisy = from_log_scale(out.values, lo, hi) if plan.log_scale else out.values
         rounded = _round_within(noisy, plan.decimals, lo, hi)
@@ -440,8 +436,7 @@ def noise_release(
     data: pd.DataFrame,
     plan: NoisePlan,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc).
 
@@ -456,15 +451,13 @@ def noise_release(
     original = prepared.released_input(data)  # without the records left out ("drop")
     n = len(original)
 
-    step(progress, cancel, 0.05, "Grouping records")
+    task.step(0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
     if qi and params.k > 1:
         from engine.release.microaggregation import microaggregate
 
         classes = np.asarray(
-            microaggregate(
-                X, params.k, seed=params.seed, progress=scaled(progress, 0.05, 0.5), cancel=cancel
-            ),
+            microaggregate(X, params.k, seed=params.seed, task=task.sub(0.05, 0.5)),
             dtype=np.int64,
         )
     elif qi:
@@ -487,10 +480,8 @@ def noise_release(
         hi = 0.5 + 0.35 * draws / max_draws
         column_draws = []
         for i, column in enumerate(plans):
-            sub = scaled(
-                progress, lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans)
-            )
-            column_draws.append(_draw_column(column, params, source, sub, cancel))
+            sub = task.sub(lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans))
+            column_draws.append(_draw_column(column, params, source, sub))
         if target_t is None or not plans:
             break
         achieved_t = actual_t(classes, column_draws, b, params.joint)
@@ -503,7 +494,7 @@ def noise_release(
                 "larger t, a larger k or fewer records, or rely on the stochastic t."
             )
 
-    step(progress, cancel, 0.86, "Building the release")
+    task.step(0.86, "Building the release")
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
@@ -521,7 +512,7 @@ def noise_release(
         rng=rng,
         original=released,
     )
-    step(progress, cancel, 0.92, "Verifying the release")
+    task.step(0.92, "Verifying the release")
     verification = verify_release(table, qi, [], k=params.k)
     verification.raise_if_failed()
     details = {d.released.name: d.details for d in column_draws}
@@ -585,7 +576,7 @@ def noise_release(
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
     )
-    step(progress, cancel, 1.0, "Done")
+    task.step(1.0, "Done")
     return Release(
         table=table,
         source_rows=source_rows,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from engine.progress import CancelFn, ProgressFn, step
+from engine.progress import NO_TASK, Task
 from engine.release.feasibility import BoundRates, check_feasible
 
 
@@ -152,8 +152,7 @@ def tclose_partition(
     *,
     shares: np.ndarray | None = None,
     seed: int | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> np.ndarray:
     """Class label (0, 1, …) of every record; classes are k-anonymous and t-close.
 
@@ -227,7 +226,7 @@ def tclose_partition(
         return None
 
     while classes_left > 1:
-        step(progress, cancel, 1.0 - classes_left / total_classes, "Forming classes")
+        task.step(1.0 - classes_left / total_classes, "Forming classes")
         if 2 * np.count_nonzero(point_count) < len(point_count):  # drop exhausted points
             live = point_count > 0
             points, sq, point_id = points[live], sq[live], point_id[live]
@@ -250,7 +249,7 @@ def tclose_partition(
         labels[rest] = label
     elif classes_left > 1:  # not reached by the invariant; the layout is the safe fallback
         labels[rest] = label + balanced_layout(X[rest], codes[rest], classes_left)
-    step(progress, cancel, 1.0, "Classes formed")
+    task.step(1.0, "Classes formed")
     return labels
 
 

@@ -25,7 +25,7 @@ from engine.mechanisms.laplace import expected_abs_error, typical_factor
 from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release import feasibility
 from engine.release.bucket_search import BucketChoice, search_buckets
 from engine.release.buckets import make_buckets
@@ -172,8 +172,7 @@ def plan(
     data: pd.DataFrame,
     params: ReleaseParams,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Plan:
     """Look at ``data`` with ``params`` and say what a run will do (module doc).
 
@@ -181,7 +180,7 @@ def plan(
     column is absent, no records, a noise column without public bounds); parameters that
     cannot be met on this data give a plan whose ``feasibility`` says so, with fixes.
     """
-    step(progress, cancel, 0.0, "Looking at the data")
+    task.step(0.0, "Looking at the data")
     prepared = prepare(data, params)
     n = len(prepared.clean)
     warnings: list[str] = []
@@ -191,7 +190,7 @@ def plan(
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
-    step(progress, cancel, 0.2, "Forming buckets")
+    task.step(0.2, "Forming buckets")
     bucket_data: Buckets | None = None
     noise_columns: list[ColumnPlan] = []
     noise: list[NoiseColumn] = []
@@ -214,8 +213,7 @@ def plan(
                 output=params.confidential_output,
                 joint=params.joint,
                 bounds=params.bounds,
-                progress=scaled(progress, 0.2, 0.8),
-                cancel=cancel,
+                task=task.sub(0.2, 0.8),
             )
             wanted_b = next(c.b for c in choices if c.chosen)
         else:
@@ -237,7 +235,7 @@ def plan(
     elif params.noise:
         noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
-    step(progress, cancel, 0.8, "Checking what the data allows")
+    task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
@@ -249,7 +247,7 @@ def plan(
     items = release_guarantees(
         params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
     )
-    step(progress, cancel, 1.0, "Planned")
+    task.step(1.0, "Planned")
     return Plan(
         params=params,
         n_records=n,

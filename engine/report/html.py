@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.text import number, percent
@@ -99,8 +99,7 @@ def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
 def preview_figures(
     release: Release,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> list[ReportFigure]:
     """The plots of the GUI's preview page (from :mod:`engine.report.plots`), as PNG.
 
@@ -144,7 +143,7 @@ def preview_figures(
         )
     out = []
     for i, (title, caption, make) in enumerate(makers):
-        step(progress, cancel, i / len(makers), f"Drawing {title.lower()}")
+        task.step(i / len(makers), f"Drawing {title.lower()}")
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
@@ -887,14 +886,13 @@ def write_report(
     *,
     input_info: ImportInfo | None = None,
     stage: Staging | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> Path:
     """Write the HTML release report to ``path`` and return it.
 
     With ``input_info`` (from :func:`engine.io.read_table`) the report names the input file
     and records its SHA-256 checksum (and is never written over it).  Drawing the plots
-    takes a few seconds on a large file; ``progress``/``cancel`` work as everywhere in the
+    takes a few seconds on a large file; ``task`` works as everywhere in the
     engine.  With ``stage`` (from :func:`engine.io.outputs.write_outputs`) the report is
     committed together with the caller's other files, all or none.
     """
@@ -909,14 +907,14 @@ def write_report(
     if input_info is not None and Path(input_info.path).is_file():
         from engine.report.project import file_sha256
 
-        checksum = file_sha256(input_info.path, progress=scaled(progress, 0, 0.1), cancel=cancel)
-    figures = preview_figures(release, progress=scaled(progress, 0.1, 0.95), cancel=cancel)
-    step(progress, cancel, 0.95, "Writing the report")
+        checksum = file_sha256(input_info.path, task=task.sub(0, 0.1))
+    figures = preview_figures(release, task=task.sub(0.1, 0.95))
+    task.step(0.95, "Writing the report")
     text = render_report(release, input_info=input_info, input_checksum=checksum, figures=figures)
     if stage is None:
         with write_outputs([output], inputs=[source]) as own:
             own.write_utf8(path, text)
     else:
         stage.write_utf8(path, text)
-    step(progress, cancel, 1.0, "Report written")
+    task.step(1.0, "Report written")
     return path

@@ -26,7 +26,7 @@ from engine.errors import InputError, TcloseError
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output, write_outputs
 from engine.params import ReleaseParams
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.text import seed_text
 from engine.version import __version__
 
@@ -79,8 +79,7 @@ class Project:
 def file_sha256(
     path: str | Path,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> str:
     """SHA-256 of a file's bytes, read in chunks (input files can be large)."""
     path = Path(path)
@@ -92,7 +91,7 @@ def file_sha256(
             while chunk := fh.read(1 << 20):
                 digest.update(chunk)
                 done += len(chunk)
-                step(progress, cancel, done / size if size else 1.0, f"Checking {path.name}")
+                task.step(done / size if size else 1.0, f"Checking {path.name}")
     except OSError as err:
         raise InputError(f"{path}: cannot be read ({err.strerror or err}).") from err
     return digest.hexdigest()
@@ -353,8 +352,7 @@ class InputChangedError(InputError):
 def check_input(
     project: Project,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> str:
     """Compare the input file with the saved checksum; returns the file's current checksum.
 
@@ -366,7 +364,7 @@ def check_input(
             f"The project's input file {path} is not there; put it back or open the "
             "project in the GUI and choose the file again."
         )
-    current = file_sha256(path, progress=progress, cancel=cancel)
+    current = file_sha256(path, task=task)
     if current != project.input.sha256:
         raise InputChangedError(
             f"The input file {path.name} changed since the project was saved (its SHA-256 "
@@ -387,8 +385,7 @@ def replay(
     project: Project,
     *,
     accept_changed_input: bool = False,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> tuple[Release, ImportInfo]:
     """Check the input, read it as the project says and run the release again.
 
@@ -399,17 +396,14 @@ def replay(
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
 
     try:
-        check_input(project, progress=scaled(progress, 0.0, 0.05), cancel=cancel)
+        check_input(project, task=task.sub(0.0, 0.05))
     except InputChangedError:
         if not accept_changed_input:
             raise
     imported = read_table(
         project.input.path,
         options=project.input.options,
-        progress=scaled(progress, 0.05, 0.15),
-        cancel=cancel,
+        task=task.sub(0.05, 0.15),
     )
-    release = anonymize(
-        imported.data, project.params, progress=scaled(progress, 0.15, 1.0), cancel=cancel
-    )
+    release = anonymize(imported.data, project.params, task=task.sub(0.15, 1.0))
     return release, imported.info

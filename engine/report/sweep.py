@@ -24,7 +24,7 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError, VerificationError
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.release.result import Release
 
 if TYPE_CHECKING:
@@ -127,8 +127,7 @@ def run_sweep(
     epsilons: Iterable[float] | None = None,
     ks: Iterable[int],
     buckets: Iterable[int | str | None] | None = None,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
     release_fn: Callable[..., Any] | None = None,
 ) -> pd.DataFrame:
     """Plan and run every (level, k, b) of the grid (:func:`engine.release.plan.plan`, then
@@ -140,7 +139,7 @@ def run_sweep(
     with the columns of :data:`COLUMNS`; for the bucket mechanism both ``t`` and the
     equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the sweep
     (CancelledError); a point the plan finds infeasible is recorded with the plan's reason,
-    not raised.  ``release_fn(params, progress=, cancel=)``, when given, computes each point
+    not raised.  ``release_fn(params, task=)``, when given, computes each point
     instead (a cluster computes it from the file; ``data`` is then None).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
@@ -157,7 +156,7 @@ def run_sweep(
         label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
         if buckets is not None:
             label += f", b = {b if b is not None else 'auto'}"
-        step(progress, cancel, i / n, f"{label} ({i + 1} of {n})")
+        task.step(i / n, f"{label} ({i + 1} of {n})")
         if name == "t":
             point = params.replace(t=level, epsilon=None, k=k, n_buckets=b)
         else:
@@ -171,18 +170,15 @@ def run_sweep(
         started = time.perf_counter()
         try:
             if release_fn is not None:
-                release = release_fn(
-                    point, progress=scaled(progress, i / n, (i + 1) / n), cancel=cancel
-                )
+                release = release_fn(point, task=task.sub(i / n, (i + 1) / n))
             else:
-                planned = plan(data, point, cancel=cancel)
+                planned = plan(data, point, task=task.silent())
                 planned.raise_if_infeasible()
                 release = anonymize(
                     data,
                     point,
                     plan=planned,
-                    progress=scaled(progress, i / n, (i + 1) / n),
-                    cancel=cancel,
+                    task=task.sub(i / n, (i + 1) / n),
                 )
         except (InfeasibleError, VerificationError) as err:
             row.update(feasible=False, message=err.message)
@@ -203,7 +199,7 @@ def run_sweep(
             )
         row["seconds"] = round(time.perf_counter() - started, 3)
         rows.append(row)
-    step(progress, cancel, 1.0, "Sweep done")
+    task.step(1.0, "Sweep done")
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table["feasible"] = table["feasible"].astype(bool)
     table["message"] = table["message"].fillna("")
