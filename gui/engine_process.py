@@ -8,11 +8,12 @@ only wait for its answers, which needs no lock.  The helper is started once, in 
 background, when the app starts, so that its imports are done before the first call.
 
 The protocol is plain: the thread sends ``(function, args, kwargs)``; the helper calls
-``function(*args, **kwargs, progress=..., cancel=...)`` and sends back progress messages (at
-most about ten a second), then the result or the exception.  Cancel sets a shared event that
-the engine's ``cancel()`` checkpoints read; a helper that has not stopped a short moment
-later (busy inside one long call) is killed and restarted, so Cancel always takes effect
-within a second.  This module imports no Qt: the helper process never loads it.
+``function(*args, **kwargs, task=...)`` and sends back progress messages (at most about ten
+a second), then the result or the exception.  The task is built in the helper (callables
+cannot cross the process boundary): Cancel sets a shared event that its ``cancel()`` reads;
+a helper that has not stopped a short moment later (busy inside one long call) is killed
+and restarted, so Cancel always takes effect within a second.  This module imports no Qt:
+the helper process never loads it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import Any
 
 import pandas as pd
 
-from engine import CancelledError
+from engine import CancelledError, Task
+from engine.progress import NO_TASK
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,8 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             last[0] = now
             conn.send(("progress", (float(fraction), str(message))))
 
+    task = Task(progress, cancel_event.is_set)
+
     while True:
         try:
             request = conn.recv()
@@ -105,7 +109,7 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             if isinstance(a, pd.DataFrame):
                 kept[0] = a
         try:
-            result = fn(*args, **kwargs, progress=progress, cancel=cancel_event.is_set)
+            result = fn(*args, **kwargs, task=task)
         except BaseException as err:  # everything goes back to the caller
             detail = traceback.format_exc()
             try:
@@ -170,20 +174,20 @@ class EngineProcess:
         self,
         fn: Callable[..., Any],
         *args: Any,
-        progress: Callable[[float, str], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        task: Task = NO_TASK,
         **kwargs: Any,
     ) -> Any:
-        """``fn(*args, **kwargs, progress=, cancel=)`` in the helper; blocks until it ends.
+        """``fn(*args, **kwargs, task=)`` in the helper; blocks until it ends.
 
-        Raises what ``fn`` raised (with the helper's traceback as ``__notes__``), or
-        CancelledError when ``cancel()`` became true.
+        ``task`` stays here: the helper's progress messages are reported to it, and its
+        cancel is polled.  Raises what ``fn`` raised (with the helper's traceback as
+        ``__notes__``), or CancelledError when the task was cancelled.
         """
         while not self._lock.acquire(timeout=0.05):  # another call runs: wait, or give up
-            if cancel is not None and cancel():
+            if task.cancelled():
                 raise CancelledError()
         try:
-            return self._call_locked(fn, args, kwargs, progress, cancel)
+            return self._call_locked(fn, args, kwargs, task)
         finally:
             self._lock.release()
 
@@ -192,8 +196,7 @@ class EngineProcess:
         fn: Callable[..., Any],
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
-        progress: Callable[[float, str], None] | None,
-        cancel: Callable[[], bool] | None,
+        task: Task,
     ) -> Any:
         try:
             self._ensure_started()
@@ -212,7 +215,7 @@ class EngineProcess:
         cancelled_at: float | None = None
         conn = self._conn
         while True:
-            if cancel is not None and cancelled_at is None and cancel():
+            if cancelled_at is None and task.cancelled():
                 self._cancel.set()
                 cancelled_at = time.monotonic()
             if cancelled_at is not None and time.monotonic() - cancelled_at > CANCEL_GRACE:
@@ -235,8 +238,8 @@ class EngineProcess:
             if kind == "ready":
                 self.served = True
             elif kind == "progress":
-                if progress is not None and cancelled_at is None:
-                    progress(*payload)
+                if cancelled_at is None:
+                    task.report(*payload)
             elif kind == "result":
                 found = _find_frame(payload)
                 if found is not None:
@@ -284,8 +287,7 @@ def shared_engine() -> EngineProcess:
 def run_engine(
     fn: Callable[..., Any],
     *args: Any,
-    progress: Callable[[float, str], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    task: Task = NO_TASK,
     **kwargs: Any,
 ) -> Any:
     """Call ``fn`` in the helper process, or here when no helper can run.
@@ -297,8 +299,8 @@ def run_engine(
     engine = shared_engine()
     if os.environ.get("TCLOSE_ENGINE_PROCESS", "1") != "0" and not engine.disabled:
         try:
-            return engine.call(fn, *args, progress=progress, cancel=cancel, **kwargs)
+            return engine.call(fn, *args, task=task, **kwargs)
         except EngineStartError:
             log.exception("no engine process; the engine runs in the app's own process")
             engine.disabled = True
-    return fn(*args, **kwargs, progress=progress, cancel=cancel)
+    return fn(*args, **kwargs, task=task)

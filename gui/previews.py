@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from engine import Plan, Release, ReleaseParams
-from engine.progress import CancelFn, ProgressFn, scaled, step
+from engine.progress import NO_TASK, Task
 from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
 
@@ -56,8 +56,7 @@ def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
 def build_preview(
     data: pd.DataFrame,
     params: ReleaseParams,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
     size_px: tuple[int, int] | None = None,
     theme: plots.Theme = plots.LIGHT,
 ) -> Preview:
@@ -67,10 +66,8 @@ def build_preview(
     """
     from engine import anonymize, plan
 
-    planned = plan(data, params, progress=scaled(progress, 0.0, 0.05), cancel=cancel)
-    release = anonymize(
-        data, params, plan=planned, progress=scaled(progress, 0.05, 0.9), cancel=cancel
-    )
+    planned = plan(data, params, task=task.sub(0.0, 0.05))
+    release = anonymize(data, params, plan=planned, task=task.sub(0.05, 0.9))
     risk = release_risk(release)
     preview = Preview(release, risk=comparison_rows(risk["before"], risk["after"]), plan=planned)
     builders = {
@@ -82,12 +79,12 @@ def build_preview(
         first = params.confidential[0]
         builders["buckets"] = lambda r: plots.qi_before_after(r, first, theme=theme)
     for i, (name, build) in enumerate(builders.items()):
-        step(progress, cancel, 0.9 + 0.02 * i, DRAWING)
+        task.step(0.9 + 0.02 * i, DRAWING)
         preview.figures[name] = settle(build(release), size_px)
     for column in params.qi:
-        step(progress, cancel, 0.96, DRAWING)
+        task.step(0.96, DRAWING)
         ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
         figure = plots.qi_before_after(release, column, theme=theme)
         preview.before_after[column] = settle(figure, ba_size)
-    step(progress, cancel, 1.0, DONE)
+    task.step(1.0, DONE)
     return preview

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from engine import InputError, TcloseError
 from engine.io import ImportResult, OutputError, read_table
-from engine.progress import CancelFn, ProgressFn
+from engine.progress import NO_TASK, Task
 from engine.report.project import (
     InputChangedError,
     Project,
@@ -159,13 +159,10 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
 def read_project_input(
     project: Project,
     *,
-    progress: ProgressFn | None = None,
-    cancel: CancelFn | None = None,
+    task: Task = NO_TASK,
 ) -> ImportResult:
     """Read the project's input as the project says (call it on the wizard's worker)."""
-    return read_table(
-        project.input.path, **project.input.read_options(), progress=progress, cancel=cancel
-    )
+    return read_table(project.input.path, **project.input.read_options(), task=task)
 
 
 def apply_project(session: Session, project: Project, imported: ImportResult) -> None:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from engine import ColumnType, InputError, Release, ReleaseParams, Role
+from engine import ColumnType, InputError, Release, ReleaseParams, Role, Task
 from engine.io import (
     ImportInfo,
     ImportResult,
@@ -25,6 +25,7 @@ from engine.io import (
     infer_types,
     read_table,
 )
+from engine.progress import NO_TASK
 from engine.text import number, percent
 
 
@@ -173,15 +174,13 @@ def analyse_columns(data: pd.DataFrame) -> ColumnAnalysis:
 
 
 def read_and_analyse(
-    path: Path, *, progress: Any = None, cancel: Any = None, **options: Any
+    path: Path, *, task: Task = NO_TASK, **options: Any
 ) -> tuple[ImportResult, ColumnAnalysis]:
     """Read a table and analyse its columns: the import step's work, in one call."""
-    from engine.progress import scaled, step
-
-    result = read_table(path, **options, progress=scaled(progress, 0.0, 0.9), cancel=cancel)
-    step(progress, cancel, 0.9, QT_TRANSLATE_NOOP("Progress", "Looking at the columns"))
+    result = read_table(path, **options, task=task.sub(0.0, 0.9))
+    task.step(0.9, QT_TRANSLATE_NOOP("Progress", "Looking at the columns"))
     analysis = analyse_columns(result.data)
-    step(progress, cancel, 1.0, QT_TRANSLATE_NOOP("Progress", "Read"))
+    task.step(1.0, QT_TRANSLATE_NOOP("Progress", "Read"))
     return result, analysis
 
 

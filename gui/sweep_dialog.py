@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import InputError, ReleaseParams
+from engine import InputError, ReleaseParams, Task
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from engine.text import number
 from gui.errors import report_error
@@ -194,8 +194,8 @@ class SweepDialog(QDialog):
         data, params, level = self.data, self.params, self.level
         kwargs = {"ts": levels} if level == "t" else {"epsilons": levels}
 
-        def work(progress, cancel) -> pd.DataFrame:
-            return run_sweep(data, params, ks=ks, progress=progress, cancel=cancel, **kwargs)
+        def work(task: Task) -> pd.DataFrame:
+            return run_sweep(data, params, ks=ks, task=task, **kwargs)
 
         self.status.setText("")
         title = self.tr("Sweep")

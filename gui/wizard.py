@@ -268,9 +268,7 @@ class MainWindow(QMainWindow):
             self.wizard.import_page.show_session()
 
         self.runner.start(
-            lambda progress, cancel: project_io.read_project_input(
-                project, progress=progress, cancel=cancel
-            ),
+            lambda task: project_io.read_project_input(project, task=task),
             title=self.tr("Reading the project's data"),
             on_finished=loaded,
             on_failed=lambda err, detail: report_error(self, title, err, detail),

@@ -1,9 +1,10 @@
 """Long work off the GUI thread: a task object on a ``QThread`` that talks back by signals.
 
-The engine knows nothing of Qt: its long functions take plain ``progress(fraction, message)``
-and ``cancel() -> bool`` callables.  :class:`Task` wraps such a function, runs it on a worker
-thread, and turns the callables into throttled signals (about ten progress updates a second,
-so that a tight engine loop cannot flood the GUI's event queue) and a thread-safe cancel flag.
+The engine knows nothing of Qt: its long functions take an :class:`engine.Task` holding plain
+``progress(fraction, message)`` and ``cancel() -> bool`` callables.  :class:`Task` wraps a
+unit of work, runs it on a worker thread, and hands it an engine task whose callables are
+throttled signals (about ten progress updates a second, so that a tight engine loop cannot
+flood the GUI's event queue) and a thread-safe cancel flag.
 The pattern follows Orange3's ``concurrent.py``: results and errors come back only through
 queued signals, so no widget is ever touched from the worker thread.
 """
@@ -19,19 +20,20 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
+import engine
 from engine import CancelledError
 
 log = logging.getLogger(__name__)
 
-#: a unit of long work: ``fn(progress, cancel) -> result``
-Work = Callable[[Callable[[float, str], None], Callable[[], bool]], Any]
+#: a unit of long work: ``fn(task) -> result``, ``task`` an :class:`engine.Task` to pass on
+Work = Callable[["engine.Task"], Any]
 
 #: minimum seconds between two progress signals (≈ ten updates a second)
 PROGRESS_INTERVAL = 0.1
 
 
 class Task(QObject):
-    """One call of ``work(progress, cancel)`` on a worker thread.
+    """One call of ``work(task)`` on a worker thread.
 
     Exactly one of :attr:`finished`, :attr:`failed` or :attr:`cancelled` is emitted at the end,
     followed by :attr:`done`.  ``failed`` carries the exception and its formatted traceback.
@@ -60,7 +62,7 @@ class Task(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = self._work(self._report, self._cancel.is_set)
+            result = self._work(engine.Task(self._report, self._cancel.is_set))
         except CancelledError:
             self.cancelled.emit()
         except BaseException as err:  # everything goes back to the GUI thread

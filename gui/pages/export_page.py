@@ -27,9 +27,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import TcloseError
+from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
-from engine.progress import scaled, step
 from engine.report.html import write_report
 from engine.text import number
 from gui import settings
@@ -285,7 +284,7 @@ class ExportPage(QWizardPage):
         report_path = self.report_path
         options = {"decimal": decimal, "bom": self.bom.isChecked()}
 
-        def work(progress, cancel) -> list[Path]:
+        def work(task: Task) -> list[Path]:
             outputs = release_outputs(target, report=report_path, replace_foreign=replace_foreign)
             with write_outputs(outputs, inputs=[input_path]) as stage:
                 write_release(
@@ -297,18 +296,16 @@ class ExportPage(QWizardPage):
                     replace_foreign=replace_foreign,
                     stage=stage,
                     **options,
-                    progress=scaled(progress, 0.0, 0.8 if report_path else 1.0),
-                    cancel=cancel,
+                    task=task.sub(0.0, 0.8 if report_path else 1.0),
                 )
                 if report_path is not None:
-                    step(progress, cancel, 0.8, QT_TRANSLATE_NOOP("Progress", "Writing the report"))
+                    task.step(0.8, QT_TRANSLATE_NOOP("Progress", "Writing the report"))
                     write_report(
                         release,
                         report_path,
                         input_info=info,
                         stage=stage,
-                        progress=scaled(progress, 0.8, 1.0),
-                        cancel=cancel,
+                        task=task.sub(0.8, 1.0),
                     )
             return [o.path for o in outputs]
 

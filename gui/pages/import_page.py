@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 import engine.io
+from engine import Task
 from engine.io import ImportResult, ReadOptions
 from engine.text import number
 from gui import settings
@@ -231,10 +232,8 @@ class ImportPage(QWizardPage):
             return
         path = Path(path)
 
-        def work(progress, cancel):
-            return run_engine(
-                read_and_analyse, path, options=options, progress=progress, cancel=cancel
-            )
+        def work(task: Task):
+            return run_engine(read_and_analyse, path, options=options, task=task)
 
         self.info.setText(self.tr("Reading {name}…").format(name=html.escape(path.name)))
         self.info.set_warning(False)

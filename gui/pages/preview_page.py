@@ -355,14 +355,8 @@ class PreviewPage(QWizardPage):
             )
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
-            lambda progress, cancel: run_engine(
-                build_preview,
-                data,
-                params,
-                size_px=size_px,
-                theme=theme,
-                progress=progress,
-                cancel=cancel,
+            lambda task: run_engine(
+                build_preview, data, params, size_px=size_px, theme=theme, task=task
             ),
             title=self.tr("Anonymizing"),
             on_finished=self._finished,

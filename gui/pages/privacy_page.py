@@ -529,9 +529,7 @@ class PrivacyPage(QWizardPage):
             self._show_problem(self._problems[params])
             return
         self._planner.start(
-            lambda progress, cancel: run_engine(
-                make_plan, data, params, progress=progress, cancel=cancel
-            ),
+            lambda task: run_engine(make_plan, data, params, task=task),
             title=self.tr("Planning the release"),
             on_finished=done,
             on_failed=failed,
