@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from benchmarks.synthetic import generate
+from engine import Task
 from engine.distributed import buckets as dist
 from engine.distributed.cluster import Backend, ClusterError, parse_cluster, raise_for
 from engine.distributed.encode import (
@@ -128,7 +129,9 @@ def test_cancel_stops_the_cluster_run(client, synthetic):
         return len(calls) > 3
 
     with pytest.raises(CancelledError):
-        anonymize_on_cluster(client, synthetic[1], PARAMS, node_records=2_500, cancel=cancel)
+        anonymize_on_cluster(
+            client, synthetic[1], PARAMS, node_records=2_500, task=Task(cancel=cancel)
+        )
 
 
 def test_a_lost_worker_becomes_one_clear_message(client):

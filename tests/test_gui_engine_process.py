@@ -9,8 +9,9 @@ import time
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import CancelledError, InputError
-from engine.progress import step
+from engine.progress import NO_TASK
 from gui.engine_process import EngineProcess, EngineProcessError, EngineStartError
 from tests.timing import CANCEL_SECONDS, check_time, retry_once
 
@@ -18,25 +19,25 @@ from tests.timing import CANCEL_SECONDS, check_time, retry_once
 CANCEL_AT = 0.3
 
 
-def add_up(frame: pd.DataFrame, extra: int = 0, *, progress=None, cancel=None) -> int:
+def add_up(frame: pd.DataFrame, extra: int = 0, *, task=NO_TASK) -> int:
     for i in range(5):
-        step(progress, cancel, i / 5, f"part {i}")
+        task.step(i / 5, f"part {i}")
         time.sleep(0.12)
     return int(frame["x"].sum()) + extra
 
 
-def refuse(*, progress=None, cancel=None) -> None:
+def refuse(*, task=NO_TASK) -> None:
     raise InputError("age: not a number", detail="row 7")
 
 
-def cooperative_loop(*, progress=None, cancel=None) -> str:
+def cooperative_loop(*, task=NO_TASK) -> str:
     for i in range(10_000):
-        step(progress, cancel, i / 10_000, "looping")
+        task.step(i / 10_000, "looping")
         time.sleep(0.001)
     return "finished"
 
 
-def stubborn(*, progress=None, cancel=None) -> str:
+def stubborn(*, task=NO_TASK) -> str:
     time.sleep(30)  # one long call without a single checkpoint
     return "finished"
 
@@ -52,7 +53,7 @@ def helper():
 def test_result_progress_and_the_table_sent_once(helper) -> None:
     frame = pd.DataFrame({"x": range(10)})
     messages: list[tuple[float, str]] = []
-    assert helper.call(add_up, frame, progress=lambda f, m: messages.append((f, m))) == 45
+    assert helper.call(add_up, frame, task=Task(lambda f, m: messages.append((f, m)))) == 45
     assert messages and messages[0][1] == "part 0"
     # the second call with the same table sends only a marker; the helper still has it
     assert helper.call(add_up, frame, extra=1) == 46
@@ -78,12 +79,12 @@ def test_cancel_stops_the_call_and_the_next_call_works(helper, call) -> None:
     stuck one is ended by killing the helper, which must then start again for the next call."""
     started = time.monotonic()
     with pytest.raises(CancelledError):
-        helper.call(call, cancel=lambda: time.monotonic() - started > CANCEL_AT)
+        helper.call(call, task=Task(cancel=lambda: time.monotonic() - started > CANCEL_AT))
     check_time(time.monotonic() - started - CANCEL_AT, CANCEL_SECONDS, "Cancel")
     assert helper.call(add_up, pd.DataFrame({"x": [1, 2]})) == 3
 
 
-def read_numbers(n: int, *, progress=None, cancel=None):
+def read_numbers(n: int, *, task=NO_TASK):
     from engine.io import ImportInfo, ImportResult
 
     frame = pd.DataFrame({"x": range(n)})
@@ -108,10 +109,10 @@ def test_without_a_working_helper_calls_run_here(monkeypatch) -> None:
     assert engine_process.run_engine(add_up, pd.DataFrame({"x": [4]})) == 4
 
 
-def die_in_the_helper(*, progress=None, cancel=None) -> str:
+def die_in_the_helper(*, task=NO_TASK) -> str:
     """Dies like a native crash (an abort, exit 134) in the helper; here it would return."""
     if multiprocessing.parent_process() is not None:
-        step(progress, cancel, 0.1, "about to crash")
+        task.step(0.1, "about to crash")
         os._exit(134)
     return "ran in the app's own process"
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTableView, QWidget, QW
 
 from engine import CancelledError
 from engine.io import ImportInfo
+from engine.progress import NO_TASK
 from engine.report import plots
 from engine.roles import Role
 from gui import settings
@@ -255,9 +256,9 @@ def test_enter_in_save_as_exports_and_keeps_the_window(qtbot, window, sample_wor
     assert window.isVisible(), "Enter in Save as closed the app"
 
 
-def slow_plan(data, params, progress=None, cancel=None):
+def slow_plan(data, params, task=NO_TASK):
     """A plan that takes until it is cancelled (the window closes meanwhile)."""
-    while not cancel():
+    while not task.cancelled():
         time.sleep(0.01)
     raise CancelledError()
 

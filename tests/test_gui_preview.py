@@ -8,6 +8,7 @@ import pytest
 
 from engine import ReleaseParams
 from engine.io import ImportInfo
+from engine.progress import NO_TASK
 from engine.roles import Role
 from engine.text import percent
 from gui.wizard import PAGE_PREVIEW, PAGE_PRIVACY, MainWindow
@@ -31,8 +32,8 @@ def with_slow_preview(monkeypatch) -> None:
 
     from engine import CancelledError
 
-    def slow(data, params, progress=None, cancel=None, **_kwargs):
-        while not cancel():
+    def slow(data, params, task=NO_TASK, **_kwargs):
+        while not task.cancelled():
             time.sleep(0.01)
         raise CancelledError()
 

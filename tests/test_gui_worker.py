@@ -10,7 +10,6 @@ from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QApplication
 
 from engine.errors import InputError
-from engine.progress import step
 from gui.table_model import MISSING_TEXT, DataFrameModel, format_value
 from gui.worker import TaskRunner
 from tests.timing import CANCEL_SECONDS, check_time, retry_once
@@ -26,7 +25,7 @@ def test_result_arrives_on_the_gui_thread(qtbot) -> None:
     runner = TaskRunner()
     seen: dict[str, object] = {}
 
-    def work(progress, cancel):
+    def work(task):
         seen["worker"] = QThread.currentThread()
         return 42
 
@@ -47,13 +46,13 @@ def test_progress_is_throttled_to_about_ten_a_second(qtbot) -> None:
     updates: list[float] = []
     runner.progress.connect(lambda f, m: updates.append(f))
 
-    def work(progress, cancel):
+    def work(task):
         start = time.monotonic()
         i = 0
         while time.monotonic() - start < 0.6:
             i += 1
-            step(progress, cancel, min(i / 1e6, 0.99), "busy")
-        step(progress, cancel, 1.0, "done")
+            task.step(min(i / 1e6, 0.99), "busy")
+        task.step(1.0, "done")
         return i
 
     result: list[int] = []
@@ -69,9 +68,9 @@ def test_cancel_stops_the_work_and_reports_it(qtbot) -> None:
     runner = TaskRunner()
     outcome: list[str] = []
 
-    def work(progress, cancel):
+    def work(task):
         for i in range(10_000):
-            step(progress, cancel, i / 10_000, "looping")
+            task.step(i / 10_000, "looping")
             time.sleep(0.001)
         return "finished"
 
@@ -94,7 +93,7 @@ def test_errors_come_back_with_their_traceback(qtbot) -> None:
     runner = TaskRunner()
     failures: list[tuple[BaseException, str]] = []
 
-    def work(progress, cancel):
+    def work(task):
         raise InputError("age: not a number")
 
     runner.start(work, title="bad", on_failed=lambda e, d: failures.append((e, d)))
@@ -112,11 +111,11 @@ def test_progress_panel_appears_only_for_long_work(qtbot) -> None:
     qtbot.addWidget(panel)
     panel.show()  # a parent would show it; the panel hides itself until needed
     panel.hide()
-    runner.start(lambda p, c: 1, title="quick")
+    runner.start(lambda task: 1, title="quick")
     wait_until_idle(qtbot, runner)
     assert not panel.isVisible()
 
-    runner.start(lambda p, c: time.sleep(0.8), title="slow")
+    runner.start(lambda task: time.sleep(0.8), title="slow")
     qtbot.waitUntil(panel.isVisible, timeout=2000)
     assert "slow" in panel.title.text()
     wait_until_idle(qtbot, runner)
@@ -129,9 +128,9 @@ def test_a_callback_may_start_the_next_task(qtbot) -> None:
 
     def first_done(value):
         results.append(value)
-        runner.start(lambda p, c: value + 1, title="second", on_finished=results.append)
+        runner.start(lambda task: value + 1, title="second", on_finished=results.append)
 
-    runner.start(lambda p, c: 1, title="first", on_finished=first_done)
+    runner.start(lambda task: 1, title="first", on_finished=first_done)
     qtbot.waitUntil(lambda: len(results) == 2, timeout=5000)
     assert results == [1, 2]
 

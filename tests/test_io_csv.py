@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import CancelledError, InputError
 from engine.io import ReadOptions, read_table
 from engine.io import delimited as delimited_module
@@ -366,7 +367,7 @@ def test_progress_is_reported_and_cancel_stops_without_a_result(tmp_path, monkey
     monkeypatch.setattr(delimited_module, "CHUNK_ROWS", 100)
     path = write(tmp_path, "p.csv", "a;b\n" + "".join(f"{i};{i}\n" for i in range(1000)))
     seen: list[float] = []
-    result = read_table(path, progress=lambda f, m: seen.append(f))
+    result = read_table(path, task=Task(lambda f, m: seen.append(f)))
     assert result.info.n_rows == 1000
     assert seen[-1] == 1.0 and seen == sorted(seen) and len(seen) >= 10
 
@@ -377,7 +378,7 @@ def test_progress_is_reported_and_cancel_stops_without_a_result(tmp_path, monkey
         return calls["n"] > 3
 
     with pytest.raises(CancelledError):
-        read_table(path, cancel=cancel_after_three)
+        read_table(path, task=Task(cancel=cancel_after_three))
 
 
 # --------------------------------------------------------------------------- line ends, blank rows

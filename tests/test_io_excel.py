@@ -11,6 +11,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import CancelledError, InputError
 from engine.io import list_sheets, read_table
 from tests.hostile import write_book
@@ -247,10 +248,10 @@ def test_ods_write_book(tmp_path):
 
 def test_progress_and_cancel(tmp_path, sample_workbook):
     seen: list[float] = []
-    read_table(sample_workbook, progress=lambda f, m: seen.append(f))
+    read_table(sample_workbook, task=Task(lambda f, m: seen.append(f)))
     assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
     with pytest.raises(CancelledError):
-        read_table(sample_workbook, cancel=lambda: len(seen) > 0)
+        read_table(sample_workbook, task=Task(cancel=lambda: len(seen) > 0))
 
 
 # --------------------------------------------------------------------------- bad files

@@ -13,6 +13,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import CancelledError, InputError
 from engine.io import read_table, write_release
 from engine.io import write as write_module
@@ -206,11 +207,11 @@ def test_cancel_leaves_no_file_and_keeps_the_old_one(tmp_path):
         return calls["n"] > 3
 
     with pytest.raises(CancelledError):
-        write_release(big, target, cancel=cancel)
+        write_release(big, target, task=Task(cancel=cancel))
     assert target.read_bytes() == b"old"
     assert files_in(tmp_path) == {"out.xlsx"}
     with pytest.raises(CancelledError):
-        write_release(big, tmp_path / "new.csv", cancel=lambda: True)
+        write_release(big, tmp_path / "new.csv", task=Task(cancel=lambda: True))
     assert files_in(tmp_path) == {"out.xlsx"}
 
 
@@ -304,5 +305,5 @@ def test_table_too_large_for_a_sheet(tmp_path, monkeypatch):
 
 def test_progress_reaches_one(tmp_path):
     seen: list[float] = []
-    write_release(release_table(), tmp_path / "p.xlsx", progress=lambda f, m: seen.append(f))
+    write_release(release_table(), tmp_path / "p.xlsx", task=Task(lambda f, m: seen.append(f)))
     assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import CancelledError, InputError
 from engine.release.metrics import sse_sst
 from engine.release.microaggregation import kd_blocks, mdav, microaggregate
@@ -96,7 +97,7 @@ def test_kd_blocks_are_balanced_and_cover_every_row():
 def test_progress_and_cancel():
     X = np.random.default_rng(0).normal(size=(2000, 2))
     seen: list[float] = []
-    microaggregate(X, 3, progress=lambda f, m: seen.append(f))
+    microaggregate(X, 3, task=Task(lambda f, m: seen.append(f)))
     assert seen[0] == 0.0 and seen[-1] == 1.0 and seen == sorted(seen)
     with pytest.raises(CancelledError):
-        microaggregate(X, 3, cancel=lambda: True)
+        microaggregate(X, 3, task=Task(cancel=lambda: True))

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from engine import Task
 from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import CancelledError, InfeasibleError, InputError
 from engine.params import ReleaseParams
@@ -274,10 +275,10 @@ def test_cancel_stops_the_run(acs) -> None:
     seen: list[float] = []
     with pytest.raises(CancelledError):
         anonymize(
-            acs.iloc[::20], acs_config(), progress=lambda f, m: seen.append(f), cancel=lambda: True
+            acs.iloc[::20], acs_config(), task=Task(lambda f, m: seen.append(f), lambda: True)
         )
     calls: list[float] = []
-    anonymize(acs.iloc[::20], acs_config(), progress=lambda f, m: calls.append(f))
+    anonymize(acs.iloc[::20], acs_config(), task=Task(lambda f, m: calls.append(f)))
     assert calls[0] == 0.0 and calls[-1] == 1.0 and all(0 <= f <= 1 for f in calls)
     assert seen == []  # cancelled before anything was reported
 

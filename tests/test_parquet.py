@@ -11,11 +11,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from engine import Task
 from engine.errors import InputError
 from engine.io import read_table, write_release
 from engine.io import write as write_module
 from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.parquet import read_metadata
+from engine.progress import NO_TASK
 
 DANGEROUS = ["=1+1", "+A", "-B", "@C", "\tD", "\rE", "plain", "a,b", 'say "hi"']
 
@@ -84,7 +86,7 @@ def test_fast_csv_writer_reads_back_like_the_pandas_writer(tmp_path):
     table = mixed_table()
     csv_format = CsvFormat(sep=",", decimal=".", bom=True)
     assert write_csv(table, tmp_path / "fast.csv", csv_format)
-    write_module._write_csv(table, tmp_path / "slow.csv", csv_format, progress=None, cancel=None)
+    write_module._write_csv(table, tmp_path / "slow.csv", csv_format, task=NO_TASK)
     fast = pd.read_csv(tmp_path / "fast.csv", encoding="utf-8-sig")
     slow = pd.read_csv(tmp_path / "slow.csv", encoding="utf-8-sig")
     pd.testing.assert_frame_equal(fast, slow)  # every number reads back to the same double
@@ -126,5 +128,5 @@ def test_cancelling_the_fast_csv_writer_leaves_no_file(tmp_path):
         return len(calls) > 2  # after the first batch of rows
 
     with pytest.raises(CancelledError):
-        write_release(table, tmp_path / "big.csv", cancel=cancel)
+        write_release(table, tmp_path / "big.csv", task=Task(cancel=cancel))
     assert list(tmp_path.iterdir()) == []

@@ -221,7 +221,7 @@ def main() -> None:
         helper.stop()
 
 
-def qt_modules_loaded(*, progress=None, cancel=None) -> int:
+def qt_modules_loaded(*, task=NO_TASK) -> int:
     return sum(name.startswith("PySide6") for name in sys.modules)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.errors import InputError
 from engine.params import ReleaseParams
 from engine.release.result import InformationLoss, Release, Verification
@@ -210,10 +211,10 @@ def test_write_report_beside_the_release_with_progress(tmp_path: Path) -> None:
     target = report_path(tmp_path / "release.xlsx")
     assert target == tmp_path / "release-report.html"
     seen: list[float] = []
-    write_report(hand_release(), target, progress=lambda f, m: seen.append(f))
+    write_report(hand_release(), target, task=Task(lambda f, m: seen.append(f)))
     assert seen == sorted(seen) and seen[-1] == 1.0
     assert len(decoded_images(target.read_text(encoding="utf-8"))) == 4  # 3 + one QI
     again = tmp_path / "cancelled.html"
     with pytest.raises(CancelledError):
-        write_report(hand_release(), again, cancel=lambda: True)
+        write_report(hand_release(), again, task=Task(cancel=lambda: True))
     assert not again.exists()

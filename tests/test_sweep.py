@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine import Task
 from engine.cli import main
 from engine.errors import InputError
 from engine.report.sweep import COLUMNS, pick_point, sweep_figure, sweep_grid
@@ -123,7 +124,7 @@ def adult_sweep(data_dir) -> pd.DataFrame:
     config = ReleaseParams(qi=ADULT_QI, confidential=("salary-class",), k=5, t=2.0, seed=1)
     seen: list[float] = []
     table = run_sweep(
-        data, config, ts=[1.5, 3, 10], ks=[5, 10, 25], progress=lambda f, m: seen.append(f)
+        data, config, ts=[1.5, 3, 10], ks=[5, 10, 25], task=Task(lambda f, m: seen.append(f))
     )
     table.attrs["progress"] = seen
     table.attrs["data"] = data
@@ -204,7 +205,7 @@ def test_sweep_can_be_cancelled(data_dir) -> None:
         return len(calls) > 3
 
     with pytest.raises(CancelledError):
-        run_sweep(data, config, ts=[2, 3, 4], ks=[5, 10], cancel=cancel)
+        run_sweep(data, config, ts=[2, 3, 4], ks=[5, 10], task=Task(cancel=cancel))
 
 
 def test_infeasible_points_are_rows(data_dir) -> None:
