@@ -224,7 +224,7 @@ def _release_part(
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
     if r.improve_rounds:
         labels = improve_within_bounds(
-            X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, None, None
+            X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, NO_TASK
         )
     _, labels = np.unique(labels, return_inverse=True)
     labels = labels.astype(np.int64)
