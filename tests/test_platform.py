@@ -221,7 +221,7 @@ def main() -> None:
         helper.stop()
 
 
-def qt_modules_loaded(*, task=NO_TASK) -> int:
+def qt_modules_loaded(*, task=None) -> int:
     return sum(name.startswith("PySide6") for name in sys.modules)
 
 
