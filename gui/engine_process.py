@@ -170,13 +170,7 @@ class EngineProcess:
             proc.kill()
             proc.join(2)
 
-    def call(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        task: Task = NO_TASK,
-        **kwargs: Any,
-    ) -> Any:
+    def call(self, fn: Callable[..., Any], *args: Any, task: Task = NO_TASK, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs, task=)`` in the helper; blocks until it ends.
 
         ``task`` stays here: the helper's progress messages are reported to it, and its
@@ -284,12 +278,7 @@ def shared_engine() -> EngineProcess:
     return _shared
 
 
-def run_engine(
-    fn: Callable[..., Any],
-    *args: Any,
-    task: Task = NO_TASK,
-    **kwargs: Any,
-) -> Any:
+def run_engine(fn: Callable[..., Any], *args: Any, task: Task = NO_TASK, **kwargs: Any) -> Any:
     """Call ``fn`` in the helper process, or here when no helper can run.
 
     ``TCLOSE_ENGINE_PROCESS=0`` in the environment runs every call here (for debugging).

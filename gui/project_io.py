@@ -156,11 +156,7 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
             project = replace(project, input=replace(project.input, path=Path(located)))
 
 
-def read_project_input(
-    project: Project,
-    *,
-    task: Task = NO_TASK,
-) -> ImportResult:
+def read_project_input(project: Project, *, task: Task = NO_TASK) -> ImportResult:
     """Read the project's input as the project says (call it on the wizard's worker)."""
     return read_table(project.input.path, **project.input.read_options(), task=task)
 

@@ -502,13 +502,7 @@ def _about_cell(sheet: Any, value: object) -> WriteOnlyCell:
 # --------------------------------------------------------------------------- csv
 
 
-def _write_csv(
-    table: pd.DataFrame,
-    tmp: Path,
-    csv_format: CsvFormat,
-    *,
-    task: Task,
-) -> None:
+def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: Task) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
     if write_csv(table, tmp, csv_format, task=task):
         return  # pyarrow's writer (engine.io.csvfast): the same guard, many times faster

@@ -70,13 +70,7 @@ class NoiseSource(Protocol):
         """Exactly uniform integers in [0, high) (elementwise; ``high`` ≥ 1, int64)."""
         ...
 
-    def discrete_laplace(
-        self,
-        scale: int,
-        size: int,
-        *,
-        task: Task = NO_TASK,
-    ) -> np.ndarray:
+    def discrete_laplace(self, scale: int, size: int, *, task: Task = NO_TASK) -> np.ndarray:
         """``size`` integers with P(z) ∝ exp(−|z|/scale) (int64)."""
         ...
 
@@ -169,13 +163,7 @@ class OsEntropy:
     def below(self, high: np.ndarray) -> np.ndarray:
         return _urandom_below(high)
 
-    def discrete_laplace(
-        self,
-        scale: int,
-        size: int,
-        *,
-        task: Task = NO_TASK,
-    ) -> np.ndarray:
+    def discrete_laplace(self, scale: int, size: int, *, task: Task = NO_TASK) -> np.ndarray:
         import opendp.prelude as dp
 
         dp.enable_features("contrib")
@@ -222,13 +210,7 @@ class Seeded:
     def below(self, high: np.ndarray) -> np.ndarray:
         return self._rng.integers(0, np.asarray(high, dtype=np.int64), dtype=np.int64)
 
-    def discrete_laplace(
-        self,
-        scale: int,
-        size: int,
-        *,
-        task: Task = NO_TASK,
-    ) -> np.ndarray:
+    def discrete_laplace(self, scale: int, size: int, *, task: Task = NO_TASK) -> np.ndarray:
         task.step(0.0, "Drawing noise")
         out = exact_discrete_laplace(scale, size, self.below)
         task.step(1.0, "Noise drawn")

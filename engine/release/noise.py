@@ -432,12 +432,7 @@ def actual_t(classes: np.ndarray, draws: list[ColumnDraw], b: int, joint: bool) 
     )
 
 
-def noise_release(
-    data: pd.DataFrame,
-    plan: NoisePlan,
-    *,
-    task: Task = NO_TASK,
-) -> Release:
+def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc).
 
     Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and

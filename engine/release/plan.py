@@ -168,12 +168,7 @@ class Plan:
         )
 
 
-def plan(
-    data: pd.DataFrame,
-    params: ReleaseParams,
-    *,
-    task: Task = NO_TASK,
-) -> Plan:
+def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
     """Look at ``data`` with ``params`` and say what a run will do (module doc).
 
     Raises :class:`~engine.errors.InputError` when the data cannot be used at all (a named

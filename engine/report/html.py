@@ -96,11 +96,7 @@ def figure_png(fig: Figure, dpi: int = FIGURE_DPI) -> bytes:
     return buf.getvalue()
 
 
-def preview_figures(
-    release: Release,
-    *,
-    task: Task = NO_TASK,
-) -> list[ReportFigure]:
+def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFigure]:
     """The plots of the GUI's preview page (from :mod:`engine.report.plots`), as PNG.
 
     A plot that cannot be drawn does not stop the report: the report says which one failed.

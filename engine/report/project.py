@@ -76,11 +76,7 @@ class Project:
 # -- checksums --------------------------------------------------------------------------------
 
 
-def file_sha256(
-    path: str | Path,
-    *,
-    task: Task = NO_TASK,
-) -> str:
+def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
     """SHA-256 of a file's bytes, read in chunks (input files can be large)."""
     path = Path(path)
     try:
@@ -349,11 +345,7 @@ class InputChangedError(InputError):
     """The project's input file is not the one the project was saved with."""
 
 
-def check_input(
-    project: Project,
-    *,
-    task: Task = NO_TASK,
-) -> str:
+def check_input(project: Project, *, task: Task = NO_TASK) -> str:
     """Compare the input file with the saved checksum; returns the file's current checksum.
 
     Raises :class:`InputChangedError` when the file differs and InputError when it is gone.
