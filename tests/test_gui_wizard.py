@@ -259,23 +259,33 @@ def test_infeasible_settings_offer_a_one_click_fix(qtbot, window, sample_workboo
     assert "can be met" in page.feasibility.text()
 
 
+def noise_page(qtbot, win: MainWindow, path: Path, epsilon: float):
+    """The privacy page of the sample with income confidential, set to noise at ``epsilon``."""
+    open_file(qtbot, win, path)
+    tag(win, SAMPLE_ROLES)
+    win.wizard.next()
+    page = win.wizard.privacy_page
+    page.set_mechanism("laplace")
+    page.epsilon.setValue(epsilon)
+    return page
+
+
+def with_bounds(qtbot, win: MainWindow, text: str) -> bool:
+    """Type ``text`` as the public bounds; whether Next is then enabled."""
+    page = win.wizard.privacy_page
+    page.bounds.setText(text)
+    page.refresh()
+    settle_privacy(qtbot, win)
+    return next_enabled(win)
+
+
 def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> None:
     """ε-DP noise on income: bounds from the page reach the engine; the release keeps k."""
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    window.wizard.next()
-    page = window.wizard.privacy_page
-    page.set_mechanism("laplace")
-    page.epsilon.setValue(1.0)
+    page = noise_page(qtbot, window, sample_workbook, epsilon=1.0)
     page.k.setValue(5)
-    page.bounds.setText("income=0:oops")
-    page.refresh()
-    settle_privacy(qtbot, window)
-    assert not next_enabled(window) and "COLUMN=LOW:HIGH" in page.feasibility.text()
-    page.bounds.setText("income=0:250000")
-    page.refresh()
-    settle_privacy(qtbot, window)
-    assert next_enabled(window), page.feasibility.text()
+    assert not with_bounds(qtbot, window, "income=0:oops")
+    assert "COLUMN=LOW:HIGH" in page.feasibility.text()
+    assert with_bounds(qtbot, window, "income=0:250000"), page.feasibility.text()
     assert window.session.params.bounds == {"income": (0.0, 250000.0)}
     window.wizard.next()
     idle(qtbot, window)
@@ -289,22 +299,12 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
 def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
     """The log-scale box reaches the engine; the page states the factor; bounds below 0 are
     refused while it is ticked."""
-    open_file(qtbot, window, sample_workbook)
-    tag(window, SAMPLE_ROLES)
-    window.wizard.next()
-    page = window.wizard.privacy_page
-    page.set_mechanism("laplace")
-    page.epsilon.setValue(5.0)
+    page = noise_page(qtbot, window, sample_workbook, epsilon=5.0)
     page.insensitive.setChecked(True)
     page.log_scale.setChecked(True)
-    page.bounds.setText("income=-5:250000")
-    page.refresh()
-    settle_privacy(qtbot, window)
-    assert not next_enabled(window) and "≥ 0" in page.feasibility.text()
-    page.bounds.setText("income=0:250000")
-    page.refresh()
-    settle_privacy(qtbot, window)
-    assert next_enabled(window), page.feasibility.text()
+    assert not with_bounds(qtbot, window, "income=-5:250000")
+    assert "≥ 0" in page.feasibility.text()
+    assert with_bounds(qtbot, window, "income=0:250000"), page.feasibility.text()
     assert window.session.params.transform == "log"
     assert "within a factor" in page.feasibility.text()
     page.set_mechanism("buckets")  # the box goes with the noise
