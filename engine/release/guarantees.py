@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
@@ -48,11 +49,27 @@ def release_guarantees(
         ("insensitive" if params.insensitive else "laplace") if numeric else "randomized_response"
     )
     assert params.epsilon is not None
-    return guarantees(
+    out = guarantees(
         epsilon=params.epsilon * draws,
         k=k,
         n=n,
         class_sizes=sizes,
         mechanism=mechanism,
         group_size=params.k if params.insensitive else None,
+    )
+    if numeric and params.transform == "log":
+        out = [_on_log_scale(g) for g in out]
+    return out
+
+
+def _on_log_scale(guarantee: Guarantee) -> Guarantee:
+    """The ε statement of noise on log(1 + value): the same ε, Δ measured on that scale."""
+    if not guarantee.name.startswith("ε-differential privacy"):
+        return guarantee
+    return replace(
+        guarantee,
+        assumption=guarantee.assumption
+        + " Numeric values get their noise on log(1 + value), where Δ is the width of the "
+        "bounds; the transformation is fixed and public and applied to each record alone, so "
+        "ε is unchanged.",
     )
