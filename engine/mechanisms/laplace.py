@@ -104,20 +104,29 @@ def expected_abs_error(lo: float, hi: float, epsilon: float, k: int = 1) -> floa
     return (hi - lo) / (int(k) * epsilon)
 
 
+def log_bounds(lo: float, hi: float) -> tuple[float, float]:
+    """The bounds on the log scale, log(1 + lo) and log(1 + hi); the scale starts at 0."""
+    lo, hi = check_bounds(lo, hi)
+    if lo < 0:
+        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
+    return math.log1p(lo), math.log1p(hi)
+
+
+def factor_of_scale(scale: float) -> float:
+    """Half of the values that get Laplace noise of ``scale`` on the log scale stay within
+    this factor of their true value: the median of |Laplace(b)| is b·ln 2, so it is 2^b."""
+    return 2.0**scale if scale < 1000 else math.inf
+
+
 def typical_factor(lo: float, hi: float, epsilon: float, k: int = 1) -> float:
     """For noise on the log scale: half of the released values lie within this factor of
     their true value (on 1 + value, before the clamp to the bounds).
 
-    The noise is Laplace(b) on log(1 + value) with b = (log(1 + hi) − log(1 + lo))/(k·ε), and
-    the median of |Laplace(b)| is b·ln 2, so the factor is 2^b: an error that grows with the
-    value, which is what a skewed column (incomes, turnover) needs, where a fixed ±error
-    swamps the small values and hardly touches the large ones.
+    The noise is Laplace(b) on log(1 + value) with b = (log(1 + hi) − log(1 + lo))/(k·ε): an
+    error that grows with the value, which is what a skewed column (incomes, turnover) needs,
+    where a fixed ±error swamps the small values and hardly touches the large ones.
     """
-    lo, hi = check_bounds(lo, hi)
-    if lo < 0:
-        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
-    b = expected_abs_error(math.log1p(lo), math.log1p(hi), epsilon, k)
-    return 2.0**b if b < 1000 else math.inf
+    return factor_of_scale(expected_abs_error(*log_bounds(lo, hi), epsilon, k))
 
 
 def to_log_scale(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, float, float]:
@@ -127,9 +136,8 @@ def to_log_scale(values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, 
     scale, clamped to the transformed bounds, keeps ε-DP (the sensitivity is the width of the
     transformed bounds), and so does the way back (post-processing).
     """
-    if lo < 0:
-        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
-    return np.log1p(np.clip(values, lo, hi)), math.log1p(lo), math.log1p(hi)
+    log_lo, log_hi = log_bounds(lo, hi)
+    return np.log1p(np.clip(values, lo, hi)), log_lo, log_hi
 
 
 def from_log_scale(values: np.ndarray, lo: float, hi: float) -> np.ndarray:

@@ -41,6 +41,7 @@ from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
     expected_abs_error,
+    factor_of_scale,
     from_log_scale,
     insensitive_release,
     laplace_release,
@@ -369,7 +370,7 @@ def _draw_column(
             # on the log scale the error is relative: half the values within a factor 2^scale
             "transform": "log" if plan.log_scale else "none",
             "expected_absolute_error": None if plan.log_scale else out.scale,
-            "typical_factor": 2.0 ** min(out.scale, 1000.0) if plan.log_scale else None,
+            "typical_factor": factor_of_scale(out.scale) if plan.log_scale else None,
             "noise_scale": out.scale,
             "grid": out.grid,
             "mean_absolute_error": mae,
