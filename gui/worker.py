@@ -1,7 +1,7 @@
-"""Long work off the GUI thread: a task object on a ``QThread`` that talks back by signals.
+"""Long work off the GUI thread: a job object on a ``QThread`` that talks back by signals.
 
 The engine knows nothing of Qt: its long functions take an :class:`engine.Task` holding plain
-``progress(fraction, message)`` and ``cancel() -> bool`` callables.  :class:`Task` wraps a
+``progress(fraction, message)`` and ``cancel() -> bool`` callables.  :class:`Job` wraps a
 unit of work, runs it on a worker thread, and hands it an engine task whose callables are
 throttled signals (about ten progress updates a second, so that a tight engine loop cannot
 flood the GUI's event queue) and a thread-safe cancel flag.
@@ -20,19 +20,18 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-import engine
-from engine import CancelledError
+from engine import CancelledError, Task
 
 log = logging.getLogger(__name__)
 
-#: a unit of long work: ``fn(task) -> result``, ``task`` an :class:`engine.Task` to pass on
-Work = Callable[["engine.Task"], Any]
+#: a unit of long work: ``fn(task) -> result``, ``task`` the :class:`engine.Task` to pass on
+Work = Callable[[Task], Any]
 
 #: minimum seconds between two progress signals (≈ ten updates a second)
 PROGRESS_INTERVAL = 0.1
 
 
-class Task(QObject):
+class Job(QObject):
     """One call of ``work(task)`` on a worker thread.
 
     Exactly one of :attr:`finished`, :attr:`failed` or :attr:`cancelled` is emitted at the end,
@@ -62,7 +61,7 @@ class Task(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = self._work(engine.Task(self._report, self._cancel.is_set))
+            result = self._work(Task(self._report, self._cancel.is_set))
         except CancelledError:
             self.cancelled.emit()
         except BaseException as err:  # everything goes back to the GUI thread
@@ -93,7 +92,7 @@ class Task(QObject):
 
 
 class TaskRunner(QObject):
-    """Runs one :class:`Task` at a time on its own thread and reports on the GUI thread.
+    """Runs one :class:`Job` at a time on its own thread and reports on the GUI thread.
 
     ``busy_changed(True)`` is emitted at start; ``show_progress`` only when the task is still
     running after :attr:`delay_ms` (half a second), so quick jobs never flash a progress bar.
@@ -107,7 +106,7 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self.delay_ms = delay_ms
         self._thread: QThread | None = None
-        self._task: Task | None = None
+        self._job: Job | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._reveal)
@@ -119,11 +118,11 @@ class TaskRunner(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._task is not None
+        return self._job is not None
 
     @property
-    def task(self) -> Task | None:
-        return self._task
+    def job(self) -> Job | None:
+        return self._job
 
     def start(
         self,
@@ -133,37 +132,37 @@ class TaskRunner(QObject):
         on_finished: Callable[[Any], None] | None = None,
         on_failed: Callable[[BaseException, str], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
-    ) -> Task | None:
+    ) -> Job | None:
         """Start ``work`` on a fresh thread; the callbacks run on the GUI thread.
 
         Returns None, and starts nothing, once the runner is shut down.
         """
         if self._closed:
             return None
-        if self._task is not None:
+        if self._job is not None:
             raise RuntimeError("a task is already running")
-        task = Task(work, title)
+        job = Job(work, title)
         thread = QThread()
         thread.setObjectName(f"tclose-worker:{title}")
-        task.moveToThread(thread)
-        thread.started.connect(task.run)
+        job.moveToThread(thread)
+        thread.started.connect(job.run)
         # Connect to this object's slots (it lives on the GUI thread), never to bare callables:
         # PySide6 would call a bare callable directly on the emitting worker thread.
-        task.progress.connect(self._on_progress)
-        task.finished.connect(self._on_finished)
-        task.failed.connect(self._on_failed)
-        task.cancelled.connect(self._on_cancelled)
-        task.done.connect(self._on_done)
+        job.progress.connect(self._on_progress)
+        job.finished.connect(self._on_finished)
+        job.failed.connect(self._on_failed)
+        job.cancelled.connect(self._on_cancelled)
+        job.done.connect(self._on_done)
         self._callbacks = (on_finished, on_failed, on_cancelled)
-        self._task, self._thread, self._title = task, thread, title
+        self._job, self._thread, self._title = job, thread, title
         self.busy_changed.emit(True)
         self._timer.start(self.delay_ms)
         thread.start()
-        return task
+        return job
 
     def cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        if self._job is not None:
+            self._job.cancel()
 
     def shutdown(self, timeout_ms: int = 10_000) -> bool:
         """Stop for good (the window closes): cancel, wait, and start nothing afterwards.
@@ -183,7 +182,7 @@ class TaskRunner(QObject):
         return self._thread.wait(timeout_ms)
 
     def _reveal(self) -> None:
-        if self._task is not None:
+        if self._job is not None:
             self.show_progress.emit(self._title)
 
     @Slot(float, str)
@@ -207,13 +206,13 @@ class TaskRunner(QObject):
     @Slot()
     def _on_done(self) -> None:
         self._timer.stop()
-        thread, task = self._thread, self._task
-        self._task = self._thread = None
+        thread, job = self._thread, self._job
+        self._job = self._thread = None
         if thread is not None:
             thread.quit()
             thread.wait()
         # Both objects are owned by Python and dropped here: the thread has ended.
-        del task, thread
+        del job, thread
         callbacks, (which, args) = self._callbacks, self._outcome
         self._callbacks, self._outcome = (None, None, None), (2, ())
         self.busy_changed.emit(False)
