@@ -158,7 +158,7 @@ def open_project_file(parent: QWidget | None, path: str | Path | None = None) ->
 
 def read_project_input(project: Project, *, task: Task = NO_TASK) -> ImportResult:
     """Read the project's input as the project says (call it on the wizard's worker)."""
-    return read_table(project.input.path, **project.input.read_options(), task=task)
+    return read_table(project.input.path, options=project.input.options, task=task)
 
 
 def apply_project(session: Session, project: Project, imported: ImportResult) -> None:

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     # every output is checked before the (long) run, and written together after it
     outputs = release_outputs(args.output, report=args.report, summary=args.summary)
     check_outputs(outputs, inputs=[args.input])
-    imported = read_table(args.input, **read_options(args), task=args.task)
+    imported = read_table(args.input, options=read_options(args), task=args.task)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)

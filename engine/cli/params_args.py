@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import InputError
+from engine.io import ReadOptions
 from engine.params import ReleaseParams
 from engine.roles import ColumnType
 
@@ -52,9 +53,9 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--decimal", metavar="MARK", help="decimal mark, . or ,")
 
 
-def read_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments of :func:`engine.io.read_table` from the input flags."""
-    return {name: getattr(args, name) for name in ("sep", "sheet", "encoding", "decimal")}
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    """How to read INPUT, from the input flags (None where the reader is to guess)."""
+    return ReadOptions(sep=args.sep, sheet=args.sheet, encoding=args.encoding, decimal=args.decimal)
 
 
 def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False) -> None:

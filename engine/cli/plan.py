@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.release.plan import plan
 
     params = params_from_args(args)
-    imported = read_table(args.input, **read_options(args), task=args.task)
+    imported = read_table(args.input, options=read_options(args), task=args.task)
     with bounds_hint_on_error():
         result = plan(imported.data, params, task=args.task)
     if args.json:

@@ -132,7 +132,7 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
         if not args.accept_changed_input:
             raise
         print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    sep = project.input.read_options().get("sep")
+    sep = project.input.options.sep
     _, ver, written = anonymize_file(backend, project.input.path, project.params, output, sep=sep)
     if not args.quiet:
         print(ver.message, file=sys.stderr)

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
             table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:
-        imported = read_table(args.input, **read_options(args))
+        imported = read_table(args.input, options=read_options(args))
         table = run_sweep(imported.data, params, **grid, task=Task(progress))
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")

@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,10 +50,6 @@ class InputSpec:
     sha256: str
     #: the sheet, separator, encoding, decimal mark and header row; None = detect
     options: ReadOptions = field(default_factory=ReadOptions)
-
-    def read_options(self) -> dict[str, Any]:
-        """Keyword arguments for :func:`engine.io.read_table`."""
-        return asdict(self.options)
 
 
 @dataclass(frozen=True)
