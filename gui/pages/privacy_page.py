@@ -622,41 +622,35 @@ class PrivacyPage(QWizardPage):
             )
         for col in plan.noise:
             if col.mechanism == "randomized_response":
-                parts.append(
-                    self.tr(
-                        "{column}: randomized response; each value is kept with probability "
-                        "{keep}, otherwise replaced at random."
-                    ).format(column=html.escape(col.name), keep=percent(col.keep_probability))
+                text = self.tr(
+                    "{column}: randomized response; each value is kept with probability "
+                    "{keep}, otherwise replaced at random."
                 )
             elif col.expected_abs_error is not None:
-                parts.append(
-                    self.tr(
-                        "{column}: Laplace noise for ε = {epsilon}, about ±{error} per value "
-                        "on average."
-                    ).format(
-                        column=html.escape(col.name),
-                        epsilon=number(col.epsilon),
-                        error=number(col.expected_abs_error),
-                    )
+                text = self.tr(
+                    "{column}: Laplace noise for ε = {epsilon}, about ±{error} per value "
+                    "on average."
                 )
             elif col.typical_factor is not None:
-                parts.append(
-                    self.tr(
-                        "{column}: Laplace noise for ε = {epsilon} on the log scale; half of the "
-                        "values stay within a factor {factor} of their true value."
-                    ).format(
-                        column=html.escape(col.name),
-                        epsilon=number(col.epsilon),
-                        factor=number(col.typical_factor, 3),
-                    )
+                text = self.tr(
+                    "{column}: Laplace noise for ε = {epsilon} on the log scale; half of the "
+                    "values stay within a factor {factor} of their true value."
                 )
             else:
-                parts.append(
-                    self.tr(
-                        "{column}: Laplace noise for ε = {epsilon}; the bounds are estimated "
-                        "privately when the release is made, so the error is known only then."
-                    ).format(column=html.escape(col.name), epsilon=number(col.epsilon))
+                text = self.tr(
+                    "{column}: Laplace noise for ε = {epsilon}; the bounds are estimated "
+                    "privately when the release is made, so the error is known only then."
                 )
+            # each sentence takes the numbers it names (str.format ignores the others)
+            parts.append(
+                text.format(
+                    column=html.escape(col.name),
+                    epsilon=number(col.epsilon),
+                    keep=percent(col.keep_probability),
+                    error=number(col.expected_abs_error),
+                    factor=number(col.typical_factor, 3),
+                )
+            )
         reason = plan.class_sizes.reason
         parts.extend(html.escape(w) for w in plan.warnings if w != reason)
         return " ".join(parts)
