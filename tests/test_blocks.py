@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +15,8 @@ from engine.release.anonymize import anonymize
 from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
+    compiled_kernel,
+    form_classes,
     split_nodes,
     tclose_blocks,
     use_blocks,
@@ -132,3 +136,41 @@ def test_anonymize_takes_the_block_path_on_30k_records_and_verifies():
     check = verify_release(release.table, config.qi, config.confidential, t=3.0, k=10)
     assert check.ok and check.n_records == 30_000
     assert isinstance(release.table, pd.DataFrame)
+
+
+def _adult_blocks(data_dir, n: int = 6000):
+    """Encoded adult QIs (age and four category columns: distances tie all the time)."""
+    data = pd.read_csv(data_dir / "adult.csv.gz", sep=";", dtype=str, nrows=n)
+    qi = ["age", "sex", "race", "marital-status", "education"]
+    types, orders = resolve_columns(data, qi)
+    X = encode_qi(data, qi, types, orders)
+    codes = (data["salary-class"] == ">50K").to_numpy().astype(np.int64)
+    return X, codes
+
+
+@pytest.mark.parametrize(
+    ("case", "t", "k", "block"),
+    [("adult", 2.0, 10, 500), ("adult", 1.3, 5, 800), ("toy", 3.0, 10, 1000), ("toy", 1.5, 7, 300)],
+)
+def test_compiled_kernel_gives_the_numpy_classes(data_dir, case, t, k, block):
+    if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
+        assert compiled_kernel() is None
+        return
+    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4, seed=k)
+    counts = np.bincount(codes)
+    shares = counts / counts.sum()
+    per_class = layout_counts(counts, check_feasible(counts, t, k))
+    node, end = split_nodes(X, codes, per_class, max_records=block)
+    numpy_path = capped_mdav(X, codes, node, per_class, shares, t, k, compiled=False)
+    compiled = capped_mdav(X, codes, node, per_class, shares, t, k, compiled=True)
+    assert np.array_equal(compiled, numpy_path)
+    assert _valid(compiled, codes, k, t)
+    # and through form_classes, in groups of blocks on threads, as a large file runs
+    grouped = form_classes(X, codes, node, end, per_class, shares, t, k, compiled=True)
+    assert np.array_equal(grouped, numpy_path)
+
+
+def test_the_environment_can_force_the_numpy_path(monkeypatch):
+    monkeypatch.setenv("TCLOSE_COMPILED", "0")
+    assert compiled_kernel() is None
+    assert compiled_kernel(False) is None

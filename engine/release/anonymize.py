@@ -138,6 +138,7 @@ def anonymize(
     plan found infeasible raise :class:`~engine.errors.InfeasibleError` with its fixes.
     """
     started = time.perf_counter()
+    own_plan = plan is None or plan.prepared is None
     if plan is None or plan.prepared is None:
         plan = make_plan(data, params, task=task.sub(0.0, 0.1))
     elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
@@ -151,7 +152,9 @@ def anonymize(
     assert prepared is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
-    X = encode_qi(clean, qi, types, orders)
+    X = plan.encoded if plan.encoded is not None else encode_qi(clean, qi, types, orders)
+    if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
+        plan.encoded = None
     t, buckets = plan.t, plan.bucket_data
     if buckets is not None:
         assert t is not None
@@ -193,9 +196,15 @@ def anonymize(
     )
     utility = {}
     if buckets is not None:
+        if params.qi_output == "centroid":  # the release's own QIs, back in input order
+            back = np.empty_like(source_rows)
+            back[source_rows] = np.arange(len(source_rows))
+            centroids = table[list(qi)].iloc[back].reset_index(drop=True)
+        else:
+            centroids = recode_qi(clean, qi, types, orders, classes, "centroid")
         utility = analysis_utility(
             clean,
-            recode_qi(clean, qi, types, orders, classes, "centroid"),
+            centroids,
             released_values(buckets, output),
             qi=qi,
             types=types,

@@ -223,17 +223,24 @@ def capped_mdav(
     k: int,
     *,
     node_end: np.ndarray | None = None,
+    compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
-    """Bucket-capped MDAV inside every block, all blocks in lockstep.
+    """Bucket-capped MDAV inside every block.
 
     The rule is :func:`engine.release.partition.tclose_partition`'s: a class of m records (⌊n/C⌋ or
     ⌈n/C⌉ of the n records left for the C classes still to form) takes, for each bucket j, its
     ``lo_j`` nearest records of bucket j and then the nearest records whose bucket is below
     ``hi_j``, where (lo, hi) keep the reserve that lets the remaining classes be formed.  Seeds
     alternate as in MDAV: the live record farthest from the live centroid, then the one
-    farthest from that seed.  Every step forms one class in every block with numpy operations
-    over all blocks at once, so the Python loop runs block_size / k times in all.
+    farthest from that seed.
+
+    Two implementations give the same classes bit for bit (their shared arithmetic and tie
+    rules are in :mod:`engine.release.mdav_compiled`): the compiled kernel, block by block,
+    when numba is installed (``compiled`` None or True), and numpy, where every step forms
+    one class in every block with numpy operations over all blocks at once, so that the
+    Python loop runs block_size / k times in all (``compiled=False``, or the environment
+    variable ``TCLOSE_COMPILED=0``).
 
     ``node`` is the first class of every record's block (:func:`split_nodes`); the blocks
     tile the classes of the layout ``per_class``, whose block sums are feasible for ``shares``.
@@ -253,6 +260,12 @@ def capped_mdav(
         ends = np.zeros(n_blocks, dtype=np.int64)
         ends[block_of] = node_end
         classes_left = ends - firsts
+    kernel = compiled_kernel(compiled)
+    if kernel is not None:
+        task.step(0.0, "Forming classes")
+        widest = int(np.bincount(block_of, minlength=n_blocks).max(initial=0))
+        low_tab, up_tab = rates(np.arange(widest + 1, dtype=np.float64)[:, None])
+        return kernel(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
     labels = np.full(n, -1, dtype=np.int64)
     rows_b = np.arange(n_blocks)
     remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
@@ -260,8 +273,7 @@ def capped_mdav(
     total = np.stack(
         [np.bincount(block_of, weights=X[:, j], minlength=n_blocks) for j in range(d)], 1
     )
-    sqn = (X * X).sum(axis=1)
-    # per bucket: (blocks × width) record indices, coordinates, squared norms, live flags
+    # per bucket: (blocks × width) record indices, coordinates, live flags; records in row order
     order = np.lexsort((block_of, codes))
     parts = []
     for j in range(n_b):
@@ -272,16 +284,17 @@ def capped_mdav(
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         idx = np.full((n_blocks, width), -1, dtype=np.int64)
         idx[blk, np.arange(len(members)) - starts[blk]] = members
-        parts.append(_Lanes(idx, X, sqn))
+        parts.append(_Lanes(idx, X))
     label_next = firsts.copy()
-    steps = int(classes_left.max())
+    steps = int(classes_left.max(initial=0))
     seed = np.zeros((n_blocks, d))
     for s in range(2 * steps):
         on = classes_left > 0
         if not on.any():
             break
         task.step(s / (2 * steps), "Forming classes")
-        # the seed: farthest from the live centroid, or (every other step) from the last seed
+        # the seed: farthest from the live centroid, or (every other step) from the last seed;
+        # ties go to the lowest bucket, then the first row
         ref = total / np.maximum(n_left, 1)[:, None] if s % 2 == 0 else seed.copy()
         best = np.full(n_blocks, -np.inf)
         for lane in parts:
@@ -293,18 +306,17 @@ def capped_mdav(
         lo[~on] = 0
         hi[~on] = 0
         m[~on] = 0
-        # each bucket's nearest records to the seed, up to hi_j of them, nearest first
+        # each bucket's nearest records to the seed, up to hi_j of them, by (distance, row)
         near: list[tuple[np.ndarray, np.ndarray]] = []
         for j, lane in enumerate(parts):
             near.append(lane.nearest(seed, int(hi[:, j].max(initial=0))))
-        # mandatory: the first lo_j of bucket j; optional: the next ones up to hi_j
-        opt_d, opt_j, opt_p = [], [], []
+        # mandatory: the first lo_j of bucket j; optional: the next ones up to hi_j, taken by
+        # (distance, bucket, rank)
+        opt_d = []
         for j, (pos, dist) in enumerate(near):
             rank = np.arange(pos.shape[1])[None, :]
             opt = (rank >= lo[:, j : j + 1]) & (rank < hi[:, j : j + 1]) & np.isfinite(dist)
             opt_d.append(np.where(opt, dist, np.inf))
-            opt_j.append(np.full(pos.shape, j))
-            opt_p.append(rank + np.zeros_like(pos))
         opt_d_all = np.concatenate(opt_d, axis=1)
         rank_opt = np.argsort(opt_d_all, axis=1, kind="stable")
         need = m - lo.sum(axis=1)
@@ -332,36 +344,70 @@ def capped_mdav(
     return labels
 
 
-class _Lanes:
-    """The live records of one bucket in every block: a (blocks × width) padded table."""
+def compiled_kernel(compiled: bool | None = None):
+    """The compiled :func:`capped_mdav` kernel, or None for the numpy path.
 
-    def __init__(self, idx: np.ndarray, X: np.ndarray, sqn: np.ndarray) -> None:
+    ``compiled`` None: the kernel when numba can be imported and the environment variable
+    ``TCLOSE_COMPILED`` is not ``0``; True: the kernel (an ImportError without numba);
+    False: None.
+    """
+    if compiled is None:
+        if os.environ.get("TCLOSE_COMPILED", "1") == "0":
+            return None
+        try:
+            from engine.release.mdav_compiled import label_blocks
+        except Exception:  # no numba, or one that cannot start here: numpy gives the same
+            return None
+        return label_blocks
+    if compiled:
+        from engine.release.mdav_compiled import label_blocks
+
+        return label_blocks
+    return None
+
+
+class _Lanes:
+    """The live records of one bucket in every block: a (blocks × width) padded table, each row
+    in row order; coordinates are kept (d × blocks × width) for the distance sums."""
+
+    def __init__(self, idx: np.ndarray, X: np.ndarray) -> None:
         self.idx = idx
         self.alive = idx >= 0
-        safe = np.maximum(idx, 0)
-        self.Z = X[safe]
-        self.sq = np.where(self.alive, sqn[safe], 0.0)
+        self.Z = np.moveaxis(X[np.maximum(idx, 0)], 2, 0).copy()
 
     def _dist(self, ref: np.ndarray) -> np.ndarray:
-        # batched matrix product (BLAS): about 1.5× faster than the equivalent einsum
-        d2 = self.sq - 2.0 * np.matmul(self.Z, ref[:, :, None])[..., 0]
-        return d2 + (ref * ref).sum(axis=1)[:, None]
+        # Σ_c (z_c − r_c)², coordinates in order: the compiled kernel's arithmetic exactly
+        out = np.zeros(self.Z.shape[1:])
+        for c in range(self.Z.shape[0]):
+            diff = self.Z[c] - ref[:, c : c + 1]
+            out += diff * diff
+        return out
 
     def farthest(self, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if self.Z.shape[1] == 0:
+        if self.Z.shape[2] == 0:
             return np.zeros(len(ref), dtype=np.int64), np.full(len(ref), -np.inf)
         d2 = np.where(self.alive, self._dist(ref), -np.inf)
-        far = np.argmax(d2, axis=1)
+        far = np.argmax(d2, axis=1)  # the first of equals: the earliest row
         return far, d2[np.arange(len(ref)), far]
 
     def nearest(self, ref: np.ndarray, h: int) -> tuple[np.ndarray, np.ndarray]:
-        """Columns of the h nearest live records per block (nearest first) and distances."""
-        width = self.Z.shape[1]
+        """Columns of the h nearest live records per block, by (distance, row), and distances."""
+        width = self.Z.shape[2]
         h = min(h, width)
         if h == 0:
             return np.zeros((len(ref), 0), dtype=np.int64), np.zeros((len(ref), 0))
         d2 = np.where(self.alive, self._dist(ref), np.inf)
-        cand = np.argpartition(d2, h - 1, axis=1)[:, :h] if h < width else np.argsort(d2, axis=1)
+        if h < width:
+            # the h smallest by (distance, column): all below the h-th distance, then the
+            # first columns among those equal to it (dead records are inf: they fill up)
+            kth = np.partition(d2, h - 1, axis=1)[:, h - 1 : h]
+            below = d2 < kth
+            tie = d2 == kth
+            room = h - below.sum(axis=1, keepdims=True)
+            pick = below | (tie & (np.cumsum(tie, axis=1) <= room))
+            cand = np.nonzero(pick)[1].reshape(len(ref), h)
+        else:
+            cand = np.broadcast_to(np.arange(width), (len(ref), width))
         cd = np.take_along_axis(d2, cand, axis=1)
         o = np.argsort(cd, axis=1, kind="stable")
         return np.take_along_axis(cand, o, axis=1), np.take_along_axis(cd, o, axis=1)
@@ -370,11 +416,10 @@ class _Lanes:
         self.alive[rows, cols] = False
         live = self.alive.sum(axis=1)
         top = int(live.max(initial=0))
-        if top * 2 < self.alive.shape[1]:  # drop dead columns: live records first
+        if top * 2 < self.alive.shape[1]:  # drop dead columns: live records first, in order
             keep = np.argsort(~self.alive, axis=1, kind="stable")[:, :top]
             self.idx = np.take_along_axis(self.idx, keep, axis=1)
-            self.Z = np.take_along_axis(self.Z, keep[:, :, None], axis=1)
-            self.sq = np.take_along_axis(self.sq, keep, axis=1)
+            self.Z = np.take_along_axis(self.Z, keep[None, :, :], axis=2)
             self.alive = np.take_along_axis(self.alive, keep, axis=1)
 
 
@@ -504,23 +549,29 @@ def form_classes(
     k: int,
     *,
     workers: int | None = None,
+    compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """:func:`capped_mdav` on the blocks ``[node, end)``, run by ``workers`` threads.
 
     Above :data:`WORKER_MIN_RECORDS` records the blocks are cut into :data:`GROUPS` groups of
-    about equal size along the class numbers and each group runs the lockstep MDAV on its own;
-    numpy releases the interpreter lock in the distance products and the partial sorts, most
-    of the work, so two cores nearly halve the time.  The grouping is fixed (it does not follow
-    the number of cores): a partial sort breaks ties by the layout of its array, so the same
-    file and seed give the same classes on every machine.
+    about equal size along the class numbers and each group runs on its own; the compiled
+    kernel runs without the interpreter lock, and numpy releases it in most of its work, so
+    two cores nearly halve the time.  Blocks are independent, so the classes depend neither on
+    the grouping nor on the number of cores.
+
+    ``compiled`` None uses the compiled kernel from :data:`COMPILED_MIN_RECORDS` records on,
+    when numba is installed: below that numpy is fast enough, and a fresh installation need
+    not compile first (about 7 CPU-seconds once; loading the cached kernel takes 0.6).
     """
     n = len(codes)
     workers = max(1, int(workers or os.cpu_count() or 1))
+    if compiled is None and n < COMPILED_MIN_RECORDS:
+        compiled = False
     firsts = np.unique(node)
     if len(firsts) < 2 * GROUPS or n < WORKER_MIN_RECORDS:
         return capped_mdav(
-            X, codes, node, per_class, shares, t, k, node_end=end, task=task,
+            X, codes, node, per_class, shares, t, k, node_end=end, compiled=compiled, task=task,
         )  # fmt: skip
     # cut the blocks into groups of about n / workers records, at block boundaries
     order = np.argsort(node, kind="stable")
@@ -535,7 +586,7 @@ def form_classes(
         rows = groups[i]
         labels[rows] = capped_mdav(
             X[rows], codes[rows], node[rows], per_class, shares, t, k, node_end=end[rows],
-            task=task if i == 0 else task.silent(),
+            compiled=compiled, task=task if i == 0 else task.silent(),
         )  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=min(workers, len(groups))) as pool:
@@ -546,6 +597,8 @@ def form_classes(
 
 #: fewer records than this are not worth a second thread
 WORKER_MIN_RECORDS = 100_000
+#: from this many records on, classes are formed by the compiled kernel when numba is there
+COMPILED_MIN_RECORDS = 100_000
 #: groups of blocks formed apart above WORKER_MIN_RECORDS (fixed: see form_classes)
 GROUPS = 8
 

@@ -130,11 +130,13 @@ class Plan:
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
     noise_columns: list[ColumnPlan] = field(default_factory=list, repr=False, compare=False)
+    #: the encoded QIs when the search of b made them (the run reuses them); not pickled
+    encoded: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         # the GUI receives plans from its engine process: leave the per-record arrays behind
         state = dict(self.__dict__)
-        state.update(prepared=None, bucket_data=None, noise_columns=[])
+        state.update(prepared=None, bucket_data=None, noise_columns=[], encoded=None)
         return state
 
     def raise_if_infeasible(self) -> None:
@@ -190,6 +192,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     noise_columns: list[ColumnPlan] = []
     noise: list[NoiseColumn] = []
     wanted_b = None
+    X = None
     max_classes = None
     choices: list[BucketChoice] = []
     if params.confidential and not params.noise:
@@ -264,6 +267,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
+        encoded=X,
     )
 
 
