@@ -15,7 +15,7 @@ from engine.release.anonymize import anonymize
 from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
-    compiled_kernel,
+    compiled_kernels,
     form_classes,
     split_nodes,
     tclose_blocks,
@@ -154,7 +154,7 @@ def _adult_blocks(data_dir, n: int = 6000):
 )
 def test_compiled_kernel_gives_the_numpy_classes(data_dir, case, t, k, block):
     if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
-        assert compiled_kernel() is None
+        assert compiled_kernels() is None
         return
     X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4, seed=k)
     counts = np.bincount(codes)
@@ -172,5 +172,19 @@ def test_compiled_kernel_gives_the_numpy_classes(data_dir, case, t, k, block):
 
 def test_the_environment_can_force_the_numpy_path(monkeypatch):
     monkeypatch.setenv("TCLOSE_COMPILED", "0")
-    assert compiled_kernel() is None
-    assert compiled_kernel(False) is None
+    assert compiled_kernels() is None
+    assert compiled_kernels(False) is None
+
+
+@pytest.mark.parametrize("case", ["adult", "toy"])
+def test_compiled_split_gives_the_numpy_nodes(data_dir, case):
+    if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
+        assert compiled_kernels() is None
+        return
+    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4)
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, 2.0, 5))
+    for max_records in (1, 400):
+        numpy_path = split_nodes(X, codes, per_class, max_records=max_records, compiled=False)
+        compiled = split_nodes(X, codes, per_class, max_records=max_records, compiled=True)
+        assert all(np.array_equal(a, b) for a, b in zip(compiled, numpy_path, strict=True))

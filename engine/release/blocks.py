@@ -90,13 +90,16 @@ def binary_columns(X: np.ndarray) -> np.ndarray:
     """Per column, its one non-zero value if it takes at most one, a positive one (one-hot and
     missing indicators: 0 or v > 0), else NaN.  Such a column needs no sort and no Σx²."""
     out = np.full(X.shape[1], np.nan)
-    for j in range(X.shape[1]):
-        x = X[:, j]
-        nz = x[x != 0]
-        if nz.size == 0:
-            out[j] = 0.0
-        elif nz[0] > 0 and (nz == nz[0]).all():
-            out[j] = nz[0]
+    if X.shape[0] == 0:
+        out[:] = 0.0
+        return out
+    # the smallest and largest non-zero value of every column, in a few passes along the rows
+    with np.errstate(invalid="ignore"):
+        low = np.where(X != 0, X, np.inf).min(axis=0)
+        high = np.where(X != 0, X, -np.inf).max(axis=0)
+    out[np.isinf(low) & np.isinf(high)] = 0.0  # no non-zero value
+    one = (low == high) & (low > 0) & np.isfinite(low)
+    out[one] = low[one]
     return out
 
 
@@ -136,6 +139,7 @@ def split_nodes(
     *,
     max_records: int = 1,
     start: tuple[np.ndarray, np.ndarray] | None = None,
+    compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
@@ -150,6 +154,8 @@ def split_nodes(
     Within a (node, bucket), records go to the lower half by rank along the node's widest
     coordinate, ties in value broken by row position: the caller's row order must be the
     file's so that every path (one machine, or the nodes of a cluster) gives the same split.
+    ``compiled`` chooses the route as for :func:`capped_mdav` (the compiled one selects
+    each half instead of sorting a level; the nodes are the same).
     """
     n, d = X.shape
     n_classes, n_b = per_class.shape
@@ -164,6 +170,7 @@ def split_nodes(
         hi = np.array(start[1], dtype=np.int64)
     if n == 0:
         return lo, hi
+    kernels = compiled_kernels(compiled)
     # ranks along the coordinates that need a sort, computed once; a binary coordinate is
     # ordered by (value, position) directly.  A level then sorts integers only.
     binary = binary_columns(X)
@@ -184,8 +191,16 @@ def split_nodes(
         everything = bool(live.all())
         rows = all_rows if everything else np.flatnonzero(live)
         node = lo if everything else lo[rows]  # a node is named by its first class
-        Xr = X if everything else X[rows]
-        dims = widest_dimension(spreads_from_sums(*node_spreads(Xr, node, n_classes, binary)))
+        if kernels is None:
+            Xr = X if everything else X[rows]
+            sums = node_spreads(Xr, node, n_classes, binary)
+        else:
+            sums = _node_spreads_compiled(kernels, X, rows, node, n_classes, binary)
+        dims = widest_dimension(spreads_from_sums(*sums))
+        if kernels is not None:
+            kernels.split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi)
+            level += 1
+            continue
         dim = dims[node]
         # sort by (node, bucket, value along the node's coordinate, position)
         group = node * n_b + codes[rows]
@@ -213,6 +228,17 @@ def split_nodes(
     return lo, hi
 
 
+def _node_spreads_compiled(
+    kernels, X: np.ndarray, rows: np.ndarray, node: np.ndarray, n_nodes: int, binary: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`node_spreads` of ``X[rows]`` by the compiled kernel: the same sums, in row order."""
+    cnt = np.bincount(node, minlength=n_nodes).astype(np.float64)
+    square = np.isnan(binary)
+    s1, s2 = kernels.node_sums(np.ascontiguousarray(X), rows, node, n_nodes, square)
+    s2[:, ~square] = s1[:, ~square] * binary[None, ~square]
+    return cnt, s1, s2
+
+
 def capped_mdav(
     X: np.ndarray,
     codes: np.ndarray,
@@ -236,7 +262,7 @@ def capped_mdav(
     farthest from that seed.
 
     Two implementations give the same classes bit for bit (their shared arithmetic and tie
-    rules are in :mod:`engine.release.mdav_compiled`): the compiled kernel, block by block,
+    rules are in :mod:`engine.release.compiled`): the compiled kernel, block by block,
     when numba is installed (``compiled`` None or True), and numpy, where every step forms
     one class in every block with numpy operations over all blocks at once, so that the
     Python loop runs block_size / k times in all (``compiled=False``, or the environment
@@ -260,12 +286,12 @@ def capped_mdav(
         ends = np.zeros(n_blocks, dtype=np.int64)
         ends[block_of] = node_end
         classes_left = ends - firsts
-    kernel = compiled_kernel(compiled)
-    if kernel is not None:
+    kernels = compiled_kernels(compiled)
+    if kernels is not None:
         task.step(0.0, "Forming classes")
         widest = int(np.bincount(block_of, minlength=n_blocks).max(initial=0))
         low_tab, up_tab = rates(np.arange(widest + 1, dtype=np.float64)[:, None])
-        return kernel(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
+        return kernels.label_blocks(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
     labels = np.full(n, -1, dtype=np.int64)
     rows_b = np.arange(n_blocks)
     remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
@@ -344,25 +370,25 @@ def capped_mdav(
     return labels
 
 
-def compiled_kernel(compiled: bool | None = None):
-    """The compiled :func:`capped_mdav` kernel, or None for the numpy path.
+def compiled_kernels(compiled: bool | None = None):
+    """The module of compiled kernels (:mod:`engine.release.compiled`), or None for numpy.
 
-    ``compiled`` None: the kernel when numba can be imported and the environment variable
-    ``TCLOSE_COMPILED`` is not ``0``; True: the kernel (an ImportError without numba);
-    False: None.
+    ``compiled`` None: the kernels when numba can be imported and the environment variable
+    ``TCLOSE_COMPILED`` is not ``0``; True: the kernels (an ImportError without numba);
+    False: None.  Both routes give the same results.
     """
     if compiled is None:
         if os.environ.get("TCLOSE_COMPILED", "1") == "0":
             return None
         try:
-            from engine.release.mdav_compiled import label_blocks
+            from engine.release import compiled as kernels
         except Exception:  # no numba, or one that cannot start here: numpy gives the same
             return None
-        return label_blocks
+        return kernels
     if compiled:
-        from engine.release.mdav_compiled import label_blocks
+        from engine.release import compiled as kernels
 
-        return label_blocks
+        return kernels
     return None
 
 
@@ -472,6 +498,7 @@ def tclose_blocks(
     block_size: int | None = None,
     improve_rounds: int | None = None,
     workers: int | None = None,
+    compiled: bool | None = None,
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -484,7 +511,9 @@ def tclose_blocks(
     rule, one Python call per block: the reference, slower on millions of records).
     ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
     file size; 0 rounds: no improvement).  ``workers`` threads form the classes of disjoint
-    groups of blocks (None: one per core); the classes do not depend on it.
+    groups of blocks (None: one per core); the classes do not depend on it, nor on
+    ``compiled`` (None: the compiled kernels from :data:`COMPILED_MIN_RECORDS` records on,
+    when numba is installed; see :func:`form_classes`).
     The result does not depend on ``seed`` (accepted for a uniform call).
     """
     del seed  # deterministic by construction
@@ -506,18 +535,22 @@ def tclose_blocks(
         improve_rounds = default_rounds(n)
     if block_size is None:  # smaller blocks halve the time on millions of records
         block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
+    if compiled is None and n < COMPILED_MIN_RECORDS:
+        compiled = False
     task.step(0.0, "Splitting into blocks")
     node, end = split_nodes(
         X,
         codes,
         per_class,
         max_records=block_size,
+        compiled=compiled,
         task=task.sub(0.0, 0.1),
     )
     form = task.sub(0.1, 0.6 if improve_rounds else 1.0)
     if method == "lockstep":
         labels = form_classes(
-            X, codes, node, end, per_class, shares, t, k, workers=workers, task=form,
+            X, codes, node, end, per_class, shares, t, k, workers=workers, compiled=compiled,
+            task=form,
         )  # fmt: skip
     else:
         order = np.argsort(node, kind="stable")

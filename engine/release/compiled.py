@@ -1,8 +1,9 @@
-"""Bucket-capped MDAV in every block, compiled with numba (see :mod:`engine.release.blocks`).
+"""The compiled kernels of :mod:`engine.release.blocks` (numba): the same results as its numpy code.
 
-The rule is the one :func:`engine.release.blocks.capped_mdav` runs in numpy over all blocks at
-once; this module runs it block by block in compiled loops, and gives the same classes bit for
-bit.  Both follow one arithmetic, term by term:
+**Bucket-capped MDAV in every block** (:func:`label_blocks`).  The rule is the one
+:func:`engine.release.blocks.capped_mdav` runs in numpy over all blocks at once; here it runs
+block by block in compiled loops, and gives the same classes bit for bit.  Both follow one
+arithmetic, term by term:
 
 * squared distances are Σ_c (x_c − r_c)², summed over the coordinates in order (never the
   expanded |x|² − 2x·r + |r|², whose rounding depends on how a BLAS orders its sums);
@@ -11,6 +12,10 @@ bit.  Both follow one arithmetic, term by term:
 * ties are broken by fixed keys: the seed is the farthest record, then the lowest bucket, then
   the first row; a bucket's nearest records are ordered by (distance, row); the optional
   records of a class by (distance, bucket, rank in its bucket).
+
+**The k-d split** (:func:`node_sums`, :func:`lower_halves`): the per-node sums a spread is
+made of, added in row order like numpy's, and each (node, bucket)'s lower half found by a
+selection on distinct integer keys instead of a sort of the whole file at every level.
 
 numba compiles without fast-math, so no sum is reordered or fused.  Only
 :mod:`engine.release.blocks` imports this module, and only when numba is installed (wheels exist
@@ -232,3 +237,77 @@ def label_blocks(
     if failed or (labels < 0).any():  # not reached: the reserve invariant
         raise RuntimeError("capped MDAV left records without a class")
     return labels
+
+
+@numba.njit(cache=True, nogil=True)
+def node_sums(X, rows, node, n_nodes, square):  # pragma: no cover
+    """(Σx, Σx² of the columns where ``square``) of the rows ``rows`` per node, in row order."""
+    d = X.shape[1]
+    s1 = np.zeros((n_nodes, d))
+    s2 = np.zeros((n_nodes, d))
+    for q in range(len(rows)):
+        r = rows[q]
+        g = node[q]
+        for c in range(d):
+            v = X[r, c]
+            s1[g, c] += v
+            if square[c]:
+                s2[g, c] += v * v
+    return s1, s2
+
+
+@numba.njit(cache=True, nogil=True)
+def split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi):  # pragma: no cover
+    """One level of :func:`engine.release.blocks.split_nodes` on the live ``rows``, in place.
+
+    Every (node, bucket) gives its lower half the records lowest along the node's dimension
+    ``dims[node]``: by rank for a sorted dimension, by (value ≠ 0, row) for a binary one; the
+    lower half holds as many records of the bucket as the node's lower classes own in
+    ``cum``.  A selection per group finds them (the keys are distinct).
+    """
+    n = X.shape[0]
+    n_b = cum.shape[1]
+    m = len(rows)
+    n_groups = cum.shape[0] * n_b
+    group = np.empty(m, dtype=np.int64)
+    key = np.empty(m, dtype=np.int64)
+    count = np.zeros(n_groups + 1, dtype=np.int64)
+    for q in range(m):
+        r = rows[q]
+        node = lo[r]
+        dim = dims[node]
+        group[q] = node * n_b + codes[r]
+        if np.isnan(binary[dim]):
+            key[q] = ranks[slot[dim], r]
+        else:
+            key[q] = (n if X[r, dim] != 0 else 0) + r
+        count[group[q] + 1] += 1
+    for g in range(n_groups):
+        count[g + 1] += count[g]
+    fill = count[:-1].copy()
+    members = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        members[fill[group[q]]] = q
+        fill[group[q]] += 1
+    for g in range(n_groups):
+        a, b = count[g], count[g + 1]
+        if a == b:
+            continue
+        r0 = rows[members[a]]
+        low, high, j = lo[r0], hi[r0], codes[r0]
+        mid = (low + high) // 2
+        need = cum[mid, j] - cum[low, j]
+        cut = np.iinfo(np.int64).max
+        if need <= 0:
+            cut = np.iinfo(np.int64).min
+        elif need < b - a:
+            keys = np.empty(b - a, dtype=np.int64)
+            for q in range(a, b):
+                keys[q - a] = key[members[q]]
+            cut = np.partition(keys, need)[need]
+        for q in range(a, b):
+            r = rows[members[q]]
+            if key[members[q]] >= cut:
+                lo[r] = mid
+            else:
+                hi[r] = mid
