@@ -84,6 +84,7 @@ def mdav_blocks(
         width = max(width, starts[i + 1] - starts[i])
     Z = np.empty((d, width))
     code = np.empty(width, dtype=np.int64)
+    rec = np.empty(width, dtype=np.int64)
     alive = np.empty(width, dtype=np.bool_)
     dist = np.empty(width)
     total = np.empty(d)
@@ -112,6 +113,7 @@ def mdav_blocks(
                 Z[c, i] = X[r, c]
                 total[c] += X[r, c]
             code[i] = codes[r]
+            rec[i] = r
             alive[i] = True
             remaining[codes[r]] += 1
         n_left = w
@@ -182,7 +184,7 @@ def mdav_blocks(
                 for r in range(found[j]):
                     if chosen[j, r]:
                         i = top_i[j, r]
-                        labels[rows[a0 + i]] = label
+                        labels[rec[i]] = label
                         alive[i] = False
                         for c in range(d):
                             total[c] -= Z[c, i]
@@ -191,6 +193,17 @@ def mdav_blocks(
             label += 1
             classes_left -= 1
             step += 1
+            if 2 * n_left < w:  # drop the records taken, keeping the others in row order
+                live = 0
+                for i in range(w):
+                    if alive[i]:
+                        for c in range(d):
+                            Z[c, live] = Z[c, i]
+                        code[live] = code[i]
+                        rec[live] = rec[i]
+                        alive[live] = True
+                        live += 1
+                w = live
     return 0
 
 
