@@ -11,6 +11,7 @@ Each accepted change lowers the SSE, so the pass ends.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -228,53 +229,64 @@ class _Classes:
         return src_ok[:, None] & dst_ok & fits
 
     def best_swaps(
-        self, pi: np.ndarray, pb: np.ndarray, cells: int = 1_000_000
+        self, pi: np.ndarray, pb: np.ndarray, cells: int = 2_000_000
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each pair (row pi, class pb): the best member of pb to exchange with, and the gain.
 
         SSE of a class = Σ|v|² − |Σv|²/size; an exchange keeps both sizes and the total Σ|v|²,
-        so its gain is the increase of |Σv|²/size summed over the two classes.  Pairs are taken
-        in chunks of about ``cells`` (pair, member) evaluations, so memory stays flat however
-        large the classes.  Classes larger than :data:`SWAP_EXACT_WIDTH` are searched among a
-        few candidates (:meth:`_swap_candidates`), else the cost would grow with the square of
-        the class size (t close to 1 forces classes of hundreds).
+        so its gain is the increase of |Σv|²/size summed over the two classes.  Classes of at
+        least :data:`SWAP_CLASS_WIDTH` members are searched class by class, one matrix
+        product for all the rows that look at it; smaller ones in chunks of about ``cells``
+        coordinates gathered, so memory stays flat however wide the QIs (a state QI is 51
+        one-hot columns) and however large the classes.  Classes larger than
+        :data:`SWAP_EXACT_WIDTH` are searched among a few candidates
+        (:meth:`_swap_candidates`), else the cost would grow with the square of the class
+        size (t close to 1 forces classes of hundreds).
         """
         sizes = self.sizes
         gain = np.full(len(pi), -np.inf)
         partner = np.full(len(pi), -1, dtype=np.int64)
+        if len(pi) == 0:
+            return gain, partner
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (self.sums * self.sums).sum(axis=1) / sizes
         width = int(sizes[pb].max(initial=1))
         if width > SWAP_EXACT_WIDTH:
-            cand, pair_of = self._swap_candidates(self.labels[pi], pb, cells)
-        chunk = max(1, cells // min(width, SWAP_EXACT_WIDTH * 4))
+            cand, pair_of = self._swap_candidates(self.labels[pi], pb)
+            return self._swap_by_group(pi, pb, sq, pair_of, cand)
+        if width >= SWAP_CLASS_WIDTH:
+            return self._swap_by_group(pi, pb, sq, pb, self.members, self.sizes)
+        chunk = max(1, cells // (width * max(self.X.shape[1], 1)))
         for lo in range(0, len(pi), chunk):
             i = pi[lo : lo + chunk]
             b = pb[lo : lo + chunk]
-            if width > SWAP_EXACT_WIDTH:
-                mem = cand[pair_of[lo : lo + chunk]]
-            else:
-                mem = self.members[b][:, : int(sizes[b].max(initial=1))]
+            mem = self.members[b][:, :width]
             g, j = self._swap_gains(i, self.labels[i], b, mem, sq)
             gain[lo : lo + chunk] = g
             partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
         return gain, partner
+
+    def _pair_terms(
+        self, i: np.ndarray, a: np.ndarray, b: np.ndarray, sq: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(const, w, c) of exchanging row i (class a) with a member y of class b:
+        gain(y) = const + y·w + |y|²·c, expanding |S_a − x + y|²/|a| + |S_b + x − y|²/|b|."""
+        x = self.X[i]
+        na, nb = self.sizes[a].astype(np.float64), self.sizes[b].astype(np.float64)
+        ra, rb = self.sums[a] - x, self.sums[b] + x
+        const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
+        w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+        return const, w, 1.0 / na + 1.0 / nb
 
     def _swap_gains(
         self, i: np.ndarray, a: np.ndarray, b: np.ndarray, mem: np.ndarray, sq: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Exact gain of exchanging row i (class a) with each of ``mem`` (members of b, −1 =
         none): the best gain and its column."""
-        X, sums, sizes = self.X, self.sums, self.sizes
-        x = X[i]
-        na, nb = sizes[a].astype(np.float64), sizes[b].astype(np.float64)
-        # gain(y) = const + y·w + |y|²·(1/na + 1/nb), expanding |S_a − x + y|²/na + …
-        ra, rb = sums[a] - x, sums[b] + x
-        const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
-        w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+        const, w, c = self._pair_terms(i, a, b, sq)
         safe = np.maximum(mem, 0)
-        g = np.einsum("cwd,cd->cw", X[safe], w)
-        g += self.sqnorm[safe] * (1.0 / na + 1.0 / nb)[:, None]
+        g = np.einsum("cwd,cd->cw", self.X[safe], w)
+        g += self.sqnorm[safe] * c[:, None]
         g += const[:, None]
         g[mem < 0] = -np.inf
         if self.bounds is not None:
@@ -282,9 +294,61 @@ class _Classes:
         j = np.argmax(g, axis=1)
         return g[np.arange(len(i)), j], j
 
-    def _swap_candidates(
-        self, a: np.ndarray, b: np.ndarray, cells: int
+    def _swap_by_group(
+        self,
+        pi: np.ndarray,
+        pb: np.ndarray,
+        sq: np.ndarray,
+        group: np.ndarray,
+        members: np.ndarray,
+        counts: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best_swaps` group by group: the rows whose partners come from one list
+        ``members[g]`` (a class's members, or the candidates in it; −1 padded, or the first
+        ``counts[g]``) are scored against it in one (rows × d) @ (d × members) product.
+        Everything that depends on a row alone is computed once for all rows first."""
+        gain = np.full(len(pi), -np.inf)
+        partner = np.full(len(pi), -1, dtype=np.int64)
+        a_all = self.labels[pi]
+        const_all, w_all, c_all = self._pair_terms(pi, a_all, pb, sq)
+        bounded = self.bounds is not None
+        if bounded:
+            # an exchange of row i (class a, bucket ci) with y (class b, bucket cp) keeps the
+            # bounds when ci = cp, or when a may lose a ci and gain a cp and b the reverse
+            bd = self.bounds
+            ci_all = self.codes[pi]
+            ma, mb = self.sizes[a_all], self.sizes[pb]
+            ca = self.counts[a_all]
+            keeps_i = (ca[np.arange(len(pi)), ci_all] - 1 >= bd.low[ma, ci_all]) & (
+                self.counts[pb, ci_all] + 1 <= bd.high[mb, ci_all]
+            )
+            a_gains = ca + 1 <= bd.high[ma]  # (rows × buckets): a may take one more of each
+            b_loses = self.counts - 1 >= bd.low[self.sizes]  # (classes × buckets)
+        order = np.argsort(group, kind="stable")
+        sorted_groups = group[order]
+        cuts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1], True])
+        for lo, hi in itertools.pairwise(cuts.tolist()):
+            rows = order[lo:hi]
+            g_id = int(sorted_groups[lo])
+            mem = members[g_id]
+            mem = mem[: int(counts[g_id])] if counts is not None else mem[mem >= 0]
+            if len(mem) == 0:
+                continue
+            g = w_all[rows] @ self.X[mem].T
+            g += self.sqnorm[mem][None, :] * c_all[rows, None]
+            g += const_all[rows, None]
+            if bounded:
+                cp = self.codes[mem]
+                allowed = (cp[None, :] == ci_all[rows, None]) | (
+                    keeps_i[rows, None] & a_gains[rows][:, cp] & b_loses[pb[rows[0]], cp][None, :]
+                )
+                g[~allowed] = -np.inf
+            j = np.argmax(g, axis=1)
+            gain[rows] = g[np.arange(len(rows)), j]
+            partner[rows] = mem[j]
+        return gain, partner
+
+    def _swap_candidates(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A few exchange partners in class b for the rows of class a, per class pair.
 
         With x in a and y in b the gain is 2·y·(μa − μb) + c·|y|² − 2c·x·y + const(x), with
@@ -292,37 +356,37 @@ class _Classes:
         partners are the members of b that score highest on 2·y·(μa − μb) + c·|y|², the same
         for every row of a.  The best :data:`SWAP_CANDIDATES` of every bucket are kept (a
         partner of another bucket may break the class bounds).  Every exchange is still judged
-        by its exact gain.  Returns (candidates per distinct pair, −1 padded; pair of every
-        row).
+        by its exact gain.  The scores of all the pairs into one class b are one matrix
+        product.  Returns (candidates per distinct pair, −1 padded; pair of every row).
         """
         m = self.m
         pairs, pair_of = np.unique(a * m + b, return_inverse=True)
         pa, pb = pairs // m, pairs % m
         centroids = self.centroids()
-        groups = (
-            [self.codes == j for j in range(self.bounds.low.shape[1])]
-            if self.bounds is not None
-            else [None]
-        )
+        n_groups = self.bounds.low.shape[1] if self.bounds is not None else 1
         per = SWAP_CANDIDATES
-        out = np.full((len(pairs), per * len(groups)), -1, dtype=np.int64)
-        width = int(self.sizes[pb].max(initial=1))
-        chunk = max(1, cells // width)
-        for lo in range(0, len(pairs), chunk):
-            ca, cb = pa[lo : lo + chunk], pb[lo : lo + chunk]
-            mem = self.members[cb][:, :width]
-            safe = np.maximum(mem, 0)
-            c = 1.0 / self.sizes[ca] + 1.0 / self.sizes[cb]
-            score = 2.0 * np.einsum("cwd,cd->cw", self.X[safe], centroids[ca] - centroids[cb])
-            score += self.sqnorm[safe] * c[:, None]
-            score[mem < 0] = -np.inf
-            for g, group in enumerate(groups):
-                sc = score if group is None else np.where(group[safe], score, -np.inf)
-                h = min(per, width)
-                top = np.argpartition(-sc, h - 1, axis=1)[:, :h]
-                picked = np.take_along_axis(mem, top, axis=1)
-                picked[~np.isfinite(np.take_along_axis(sc, top, axis=1))] = -1
-                out[lo : lo + chunk, g * per : g * per + h] = picked
+        out = np.full((len(pairs), per * n_groups), -1, dtype=np.int64)
+        order = np.argsort(pb, kind="stable")
+        cuts = np.flatnonzero(np.r_[True, pb[order][1:] != pb[order][:-1], True])
+        for lo, hi in itertools.pairwise(cuts.tolist()):
+            rows = order[lo:hi]
+            cb = int(pb[rows[0]])
+            mem = self.members[cb, : int(self.sizes[cb])]
+            c = 1.0 / self.sizes[pa[rows]] + 1.0 / self.sizes[cb]
+            score = 2.0 * ((centroids[pa[rows]] - centroids[cb]) @ self.X[mem].T)
+            score += self.sqnorm[mem][None, :] * c[:, None]
+            codes = self.codes[mem] if self.bounds is not None else np.zeros(len(mem), int)
+            for g in range(n_groups):
+                in_group = np.flatnonzero(codes == g)
+                h = min(per, len(in_group))
+                if h == 0:
+                    continue
+                if h < len(in_group):
+                    top = np.argpartition(-score[:, in_group], h - 1, axis=1)[:, :h]
+                    picked = in_group[top]
+                else:
+                    picked = np.broadcast_to(in_group, (len(rows), h))
+                out[rows, g * per : g * per + h] = mem[picked]
         return out, pair_of.ravel()
 
     def _swap_allowed(
@@ -455,6 +519,8 @@ class _Classes:
 #: SWAP_CANDIDATES candidates per bucket (see _Classes._swap_candidates)
 SWAP_EXACT_WIDTH = 64
 SWAP_CANDIDATES = 8
+#: classes of at least this size are searched class by class (one matrix product each)
+SWAP_CLASS_WIDTH = 16
 
 
 def _centroid_tree(state: _Classes) -> tuple[np.ndarray, cKDTree]:
