@@ -140,6 +140,7 @@ def split_nodes(
     max_records: int = 1,
     start: tuple[np.ndarray, np.ndarray] | None = None,
     compiled: bool | None = None,
+    workers: int | None = None,
     task: Task = NO_TASK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
@@ -155,7 +156,9 @@ def split_nodes(
     coordinate, ties in value broken by row position: the caller's row order must be the
     file's so that every path (one machine, or the nodes of a cluster) gives the same split.
     ``compiled`` chooses the route as for :func:`capped_mdav` (the compiled one selects
-    each half instead of sorting a level; the nodes are the same).
+    each half instead of sorting a level; the nodes are the same).  From
+    :data:`WORKER_MIN_RECORDS` records on, the two halves of the root go on in two threads
+    (unless ``workers`` is 1); they share nothing, so the nodes do not depend on it.
     """
     n, d = X.shape
     n_classes, n_b = per_class.shape
@@ -181,15 +184,26 @@ def split_nodes(
     for i, j in enumerate(sorted_dims):
         ranks[i, np.argsort(X[:, j], kind="stable")] = np.arange(n)
     total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
-    level = 0
     all_rows = np.arange(n)
-    while True:
-        task.step(min(level / total_levels, 1.0), "Splitting into blocks")
-        live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
-        if not live.any():
-            break
-        everything = bool(live.all())
-        rows = all_rows if everything else np.flatnonzero(live)
+
+    def levels(scope: np.ndarray | None, most: int, task: Task) -> None:
+        """Split the nodes of the records ``scope`` (None: all) for at most ``most`` levels."""
+        for level in range(most):
+            task.step(min(level / total_levels, 1.0), "Splitting into blocks")
+            if scope is None:
+                live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
+                everything = bool(live.all())
+                rows = all_rows if everything else np.flatnonzero(live)
+            else:
+                s_lo, s_hi = lo[scope], hi[scope]
+                live = (s_hi - s_lo > 1) & (size_cum[s_hi] - size_cum[s_lo] > max_records)
+                everything = False
+                rows = scope[live]
+            if len(rows) == 0:
+                return
+            _split_level(rows, everything)
+
+    def _split_level(rows: np.ndarray, everything: bool) -> None:
         node = lo if everything else lo[rows]  # a node is named by its first class
         if kernels is None:
             Xr = X if everything else X[rows]
@@ -199,8 +213,7 @@ def split_nodes(
         dims = widest_dimension(spreads_from_sums(*sums))
         if kernels is not None:
             kernels.split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi)
-            level += 1
-            continue
+            return
         dim = dims[node]
         # sort by (node, bucket, value along the node's coordinate, position)
         group = node * n_b + codes[rows]
@@ -224,7 +237,24 @@ def split_nodes(
         upper = pos >= lower_share
         lo[rows_sorted] = np.where(upper, mid, r_lo)
         hi[rows_sorted] = np.where(upper, r_hi, mid)
-        level += 1
+
+    forever = 64 * total_levels + 64
+    workers = max(1, int(workers or os.cpu_count() or 1))
+    if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:
+        levels(None, forever, task)
+        return lo, hi
+    # the two halves of the root split nothing between them: each goes on in a thread of
+    # its own (the compiled kernel and numpy's sorts run without the interpreter lock)
+    levels(None, 1, task)
+    middle = n_classes // 2
+    halves = [np.flatnonzero(lo < middle), np.flatnonzero(lo >= middle)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [
+            pool.submit(levels, half, forever, task if i == 0 else task.silent())
+            for i, half in enumerate(halves)
+        ]
+        for job in jobs:
+            job.result()
     return lo, hi
 
 
