@@ -188,3 +188,15 @@ def test_compiled_split_gives_the_numpy_nodes(data_dir, case):
         numpy_path = split_nodes(X, codes, per_class, max_records=max_records, compiled=False)
         compiled = split_nodes(X, codes, per_class, max_records=max_records, compiled=True)
         assert all(np.array_equal(a, b) for a, b in zip(compiled, numpy_path, strict=True))
+
+
+def test_the_split_in_two_threads_gives_the_same_nodes():
+    X, codes = _toy(120_000, 4)  # above WORKER_MIN_RECORDS: the root's halves go on apart
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, 2.0, 10))
+    one = split_nodes(X, codes, per_class, max_records=2000, workers=1, compiled=False)
+    two = split_nodes(X, codes, per_class, max_records=2000, workers=2, compiled=False)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+    if importlib.util.find_spec("numba") is not None:
+        fast = split_nodes(X, codes, per_class, max_records=2000, workers=2, compiled=True)
+        assert all(np.array_equal(a, b) for a, b in zip(one, fast, strict=True))

@@ -93,10 +93,16 @@ def binary_columns(X: np.ndarray) -> np.ndarray:
     if X.shape[0] == 0:
         out[:] = 0.0
         return out
-    # the smallest and largest non-zero value of every column, in a few passes along the rows
+    # the smallest and largest non-zero value of every column, a slice of rows at a time
+    low = np.full(X.shape[1], np.inf)
+    high = np.full(X.shape[1], -np.inf)
+    step = max(1, (1 << 20) // max(X.shape[1], 1))
     with np.errstate(invalid="ignore"):
-        low = np.where(X != 0, X, np.inf).min(axis=0)
-        high = np.where(X != 0, X, -np.inf).max(axis=0)
+        for start in range(0, X.shape[0], step):
+            part = X[start : start + step]
+            zero = part == 0
+            low = np.minimum(low, np.where(zero, np.inf, part).min(axis=0))
+            high = np.maximum(high, np.where(zero, -np.inf, part).max(axis=0))
     out[np.isinf(low) & np.isinf(high)] = 0.0  # no non-zero value
     one = (low == high) & (low > 0) & np.isfinite(low)
     out[one] = low[one]
@@ -203,6 +209,13 @@ def split_nodes(
                 return
             _split_level(rows, everything)
 
+    def nodes_of(rows: np.ndarray) -> np.ndarray:
+        """The distinct (first, one past last class) nodes of ``rows``, by first class."""
+        last_of = np.full(n_classes + 1, -1, dtype=np.int64)
+        last_of[lo[rows]] = hi[rows]  # a scatter, no sort: every record of a node agrees
+        firsts = np.flatnonzero(last_of >= 0)
+        return np.column_stack([firsts, last_of[firsts]])
+
     def _split_level(rows: np.ndarray, everything: bool) -> None:
         node = lo if everything else lo[rows]  # a node is named by its first class
         if kernels is None:
@@ -211,6 +224,12 @@ def split_nodes(
         else:
             sums = _node_spreads_compiled(kernels, X, rows, node, n_classes, binary)
         dims = widest_dimension(spreads_from_sums(*sums))
+        if perm is not None:
+            kernels.split_segments(
+                nonzero, ranks, bin_slot, binary, dims, cum, size_cum, nodes_of(rows), perm,
+                lo, hi, keys, spare,
+            )  # fmt: skip
+            return
         if kernels is not None:
             kernels.split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi)
             return
@@ -238,6 +257,20 @@ def split_nodes(
         lo[rows_sorted] = np.where(upper, mid, r_lo)
         hi[rows_sorted] = np.where(upper, r_hi, mid)
 
+    perm = keys = spare = nonzero = bin_slot = None
+    if kernels is not None and start is None:
+        # the records node by node in class order, each node bucket by bucket: a level then
+        # rearranges every node's stretch in place (split_segments), with no sort at all
+        perm = np.argsort(codes, kind="stable").astype(np.int64)
+        keys = np.empty(n, dtype=np.int64)
+        spare = np.empty(n, dtype=np.int64)
+        binary_dims = np.flatnonzero(~np.isnan(binary))
+        nonzero = np.zeros((max(len(binary_dims), 1), n), dtype=np.bool_)
+        for i, j in enumerate(binary_dims):
+            nonzero[i] = X[:, j] != 0
+        # one slot table for both kinds: ranks for sorted dimensions, nonzero for binary ones
+        bin_slot = slot.copy()
+        bin_slot[binary_dims] = np.arange(len(binary_dims))
     forever = 64 * total_levels + 64
     workers = max(1, int(workers or os.cpu_count() or 1))
     if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:

@@ -176,10 +176,15 @@ def mdav_blocks(
                         opt_j[n_opt] = j
                         opt_r[n_opt] = r
                         n_opt += 1
-            if need > 0:
-                order = np.argsort(opt_d[:n_opt], kind="mergesort")
-                for q in range(need):
-                    chosen[opt_j[order[q]], opt_r[order[q]]] = True
+            # the need nearest optional records, by (distance, bucket, rank): the candidates
+            # are in (bucket, rank) order, so a strict comparison keeps the earlier of equals
+            for _ in range(need):
+                best_q = -1
+                for q in range(n_opt):
+                    if opt_r[q] >= 0 and (best_q < 0 or opt_d[q] < opt_d[best_q]):
+                        best_q = q
+                chosen[opt_j[best_q], opt_r[best_q]] = True
+                opt_r[best_q] = -1
             for j in range(n_b):
                 for r in range(found[j]):
                     if chosen[j, r]:
@@ -207,7 +212,7 @@ def mdav_blocks(
     return 0
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _distances(Z, ref, w, out):  # pragma: no cover
     """out[i] = Σ_c (Z[c, i] − ref[c])², coordinates in order (dead records too: ignored)."""
     for i in range(w):
@@ -324,3 +329,90 @@ def split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi):  # prag
                 lo[r] = mid
             else:
                 hi[r] = mid
+
+
+@numba.njit(cache=True, nogil=True)
+def _select(keys, recs, a, b, need):  # pragma: no cover
+    """Reorder keys[a:b] (and recs alike) so that its ``need`` smallest come first.
+
+    Quickselect with a median-of-three pivot; the keys are distinct.
+    """
+    lo, hi = a, b - 1
+    target = a + need
+    while lo < hi:
+        mid = (lo + hi) // 2
+        # median of three to keys[hi]
+        if keys[mid] < keys[lo]:
+            keys[mid], keys[lo] = keys[lo], keys[mid]
+            recs[mid], recs[lo] = recs[lo], recs[mid]
+        if keys[hi] < keys[lo]:
+            keys[hi], keys[lo] = keys[lo], keys[hi]
+            recs[hi], recs[lo] = recs[lo], recs[hi]
+        if keys[mid] < keys[hi]:
+            keys[mid], keys[hi] = keys[hi], keys[mid]
+            recs[mid], recs[hi] = recs[hi], recs[mid]
+        pivot = keys[hi]
+        store = lo
+        for q in range(lo, hi):
+            if keys[q] < pivot:
+                keys[q], keys[store] = keys[store], keys[q]
+                recs[q], recs[store] = recs[store], recs[q]
+                store += 1
+        keys[hi], keys[store] = keys[store], keys[hi]
+        recs[hi], recs[store] = recs[store], recs[hi]
+        if store == target:
+            return
+        if store < target:
+            lo = store + 1
+        else:
+            hi = store - 1
+
+
+@numba.njit(cache=True, nogil=True)
+def split_segments(
+    nonzero, ranks, slot, binary, dims, cum, size_cum, nodes, perm, lo, hi, keys, tmp
+):  # pragma: no cover
+    """One level of the k-d split for the nodes ``nodes`` (first, one past last class).
+
+    ``perm`` holds the records node by node in class order and, inside a node, bucket by
+    bucket; every (node, bucket) gives its lower half the records lowest along the node's
+    dimension (:func:`split_level`'s rule) and ``perm`` is rearranged so that both halves are
+    again nodes of that form.  ``lo``/``hi`` are set for the records moved.  ``nonzero``
+    holds, per binary dimension (``slot``), whether each record's value is not 0: a small
+    table that random reads find in the cache, where X would not be.
+    """
+    n = len(perm)
+    n_b = cum.shape[1]
+    for q in range(nodes.shape[0]):
+        first, last = nodes[q, 0], nodes[q, 1]
+        mid = (first + last) // 2
+        dim = dims[first]
+        sorted_dim = np.isnan(binary[dim])
+        start = size_cum[first]
+        low_at = start
+        high_at = size_cum[mid]
+        seg = start
+        for j in range(n_b):
+            count = cum[last, j] - cum[first, j]
+            need = cum[mid, j] - cum[first, j]
+            for t in range(seg, seg + count):
+                r = perm[t]
+                if sorted_dim:
+                    keys[t] = ranks[slot[dim], r]
+                else:
+                    keys[t] = (n if nonzero[slot[dim], r] else 0) + r
+            if 0 < need < count:
+                _select(keys, perm, seg, seg + count, need)
+            for t in range(seg, seg + need):
+                tmp[low_at] = perm[t]
+                low_at += 1
+            for t in range(seg + need, seg + count):
+                tmp[high_at] = perm[t]
+                high_at += 1
+            seg += count
+        for t in range(start, size_cum[mid]):
+            perm[t] = tmp[t]
+            hi[tmp[t]] = mid
+        for t in range(size_cum[mid], size_cum[last]):
+            perm[t] = tmp[t]
+            lo[tmp[t]] = mid
