@@ -97,7 +97,9 @@ def improve_classes(
         own = state.labels[active]
         sizes = state.sizes
         own_d = ((Xa - centroids[own]) ** 2).sum(axis=1)
-        cand_d = ((Xa[:, None, :] - centroids[near_a]) ** 2).sum(axis=2)
+        cand_d = np.empty(near_a.shape)
+        for q in range(near_a.shape[1]):  # one neighbour at a time: small temporaries
+            cand_d[:, q] = ((Xa - centroids[near_a[:, q]]) ** 2).sum(axis=1)
         nb = sizes[near_a].astype(np.float64)
         valid = (near_a != own[:, None]) & (nb > 0)
 
@@ -210,23 +212,34 @@ class _Classes:
         return self._near
 
     def move_allowed(self, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """(len(rows), n_targets): whether moving each row to each target keeps the bounds."""
+        """(len(rows), n_targets): whether moving each row to each target keeps the bounds.
+
+        Whether a class may lose or gain one row of group g depends on the class and g only:
+        two (classes × groups) tables, then one look-up per row and target.
+        """
+        lose = self._may_change(-1)
+        gain = self._may_change(+1)
+        code = self.codes[rows]
+        src_ok = lose[self.labels[rows], code]
+        return src_ok[:, None] & gain[targets, code[:, None]]
+
+    def _may_change(self, step: int) -> np.ndarray:
+        """(classes × groups): whether each class, with one row of each group more (``step``
+        +1) or fewer (−1), still meets the bounds at its new size (sizes beyond the table:
+        no)."""
         b = self.bounds
         assert b is not None
-        low, high, top = b.low, b.high, len(b.low) - 1
-        code = self.codes[rows]
-        src = self.labels[rows]
-        one = np.zeros((len(rows), low.shape[1]), dtype=np.int64)
-        one[np.arange(len(rows)), code] = 1
-        m_src = self.sizes[src] - 1
-        left = self.counts[src] - one
-        src_ok = (left >= low[m_src]).all(axis=1) & (left <= high[m_src]).all(axis=1)
-        m_dst = self.sizes[targets] + 1
-        fits = m_dst <= top
-        m_dst = np.minimum(m_dst, top)
-        got = self.counts[targets] + one[:, None, :]
-        dst_ok = (got >= low[m_dst]).all(axis=2) & (got <= high[m_dst]).all(axis=2)
-        return src_ok[:, None] & dst_ok & fits
+        top = len(b.low) - 1
+        size = self.sizes + step
+        fits = (size >= 0) & (size <= top)
+        size = np.clip(size, 0, top)
+        low, high = b.low[size], b.high[size]
+        inside = (self.counts >= low) & (self.counts <= high)
+        outside = (~inside).sum(axis=1, keepdims=True)  # groups already beyond the bounds
+        changed = self.counts + step
+        changed_in = (changed >= low) & (changed <= high)
+        # every other group stays inside, and the changed one lands inside
+        return (outside - ~inside == 0) & changed_in & fits[:, None]
 
     def best_swaps(
         self, pi: np.ndarray, pb: np.ndarray, cells: int = 2_000_000
