@@ -424,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3, help="runs of the I/O ratio")
     parser.add_argument("--memory-sizes", default="1000000,3000000")
+    parser.add_argument("--no-table", action="store_true", help="leave out the engine table")
     parser.add_argument("--no-io", action="store_true")
     parser.add_argument("--no-memory", action="store_true")
     parser.add_argument("--no-kernels", action="store_true")
@@ -449,13 +450,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         release = workdir / "release-small.csv"
-        jobs = [("synthetic", n, args.t, args.k) for n in sizes]
-        for name, spec in REAL.items():
+        jobs = [] if args.no_table else [("synthetic", n, args.t, args.k) for n in sizes]
+        for name, spec in {} if args.no_table else REAL.items():
             if real_data(spec["file"]) is None:
                 print(absent(spec["file"], name))
             else:
                 jobs.append((name, 0, args.t, args.k))
-        if not args.no_tight:
+        if not (args.no_tight or args.no_table):
             jobs += [("census-like", TIGHT_ROWS, t, k) for t, k in TIGHT_CASES]
             if real_data(ADULT_WIDE["file"]) is not None:
                 jobs += [("adult-wide", 0, t, k) for t, k in TIGHT_CASES]
