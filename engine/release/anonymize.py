@@ -22,7 +22,15 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.blocks import DEFAULT_BLOCK_SIZE, LARGE_FILE, tclose_blocks, use_blocks
+from engine.release.blas import one_blas_thread
+from engine.release.blocks import (
+    COMPILED_MIN_RECORDS,
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    compiled_kernels,
+    tclose_blocks,
+    use_blocks,
+)
 from engine.release.encode import encode_qi
 from engine.release.metrics import (
     analysis_utility,
@@ -84,7 +92,11 @@ def choose_class_size(
     sizes = size_candidates(counts, k, t)
     partition = tclose_partition
     if int(counts.sum()) > LARGE_FILE:
-        partition = partial(tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0)
+        # the whole file will load the compiled kernels anyway: the sample may as well use them
+        fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
+        partition = partial(
+            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0, compiled=fast
+        )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
@@ -132,6 +144,7 @@ def best_partition(
     return partition(X, codes, best, t, seed=seed, task=task.sub(0.5, 1.0))
 
 
+@one_blas_thread
 def anonymize(
     data: pd.DataFrame,
     params: ReleaseParams,

@@ -27,6 +27,7 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
+from engine.release.blas import one_blas_thread
 from engine.release.bucket_search import BucketChoice, search_buckets
 from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi
@@ -170,6 +171,7 @@ class Plan:
         )
 
 
+@one_blas_thread
 def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
     """Look at ``data`` with ``params`` and say what a run will do (module doc).
 
