@@ -200,3 +200,46 @@ def test_the_split_in_two_threads_gives_the_same_nodes():
     if importlib.util.find_spec("numba") is not None:
         fast = split_nodes(X, codes, per_class, max_records=2000, workers=2, compiled=True)
         assert all(np.array_equal(a, b) for a, b in zip(one, fast, strict=True))
+
+
+@pytest.mark.parametrize("bounded", [False, True])
+def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
+    # the changes the greedy batch leaves out are judged again one by one: each one made must
+    # lower the SSE by exactly its recomputed gain and keep sizes (and bounds)
+    from engine.release.improve import _Classes
+
+    X, codes = _toy(3000, 3, seed=4)
+    k, t = 8, 2.5
+    labels = tclose_blocks(X, codes, k, t, block_size=400, improve_rounds=0)
+    top = max(2 * k - 1, int(np.bincount(labels).max()))
+    bounds = None
+    if bounded:
+        top += 4
+        bounds = bucket_bounds(codes, np.bincount(codes) / len(codes), t, k, top)
+    state = _Classes(X, labels, cap=top, bounds=bounds)
+    rng = np.random.default_rng(1)
+    rows = rng.integers(0, len(X), 4000)
+    dst = rng.integers(0, state.m, 4000)
+    partner = np.where(rng.random(4000) < 0.5, -1, rng.integers(0, len(X), 4000))
+    # a partner must sit in the target class: take a member of it
+    swap = partner >= 0
+    partner[swap] = state.members[dst[swap], 0]
+    src = state.labels[rows]
+    before = state.sse()
+    touched = np.zeros(state.m, dtype=bool)
+    made = state.apply_checked(rows, dst, partner, src, k, touched)
+    assert made > 0
+    after = state.sse()
+    assert after < before
+    sizes = np.bincount(state.labels, minlength=state.m)
+    assert (sizes == state.sizes).all() and sizes.min() >= k
+    if bounded:
+        assert _valid(state.labels, codes, k, t)
+    assert sizes.max() <= top
+    # the incremental sums are the partition's
+    exact = sum(
+        ((X[state.labels == c] - X[state.labels == c].mean(axis=0)) ** 2).sum()
+        for c in range(state.m)
+    )
+    assert after == pytest.approx(exact, rel=1e-9)
+    assert touched.sum() >= 1
