@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -79,6 +80,83 @@ class BucketChoice:
     chosen: bool = False
 
 
+class ConfidentialValues:
+    """What the plan reads of the confidential values: the same questions on every route.
+
+    One machine answers from the cleaned columns (:class:`FrameValues`); a cluster from the
+    summed value counts of its partitions (:class:`engine.distributed.buckets.CountedValues`),
+    whose buckets are those of one machine by construction.  So the search of b, the warnings
+    and the feasibility of a plan are one piece of code whichever route runs the release.
+    """
+
+    #: records (with a missing confidential value when those form a bucket)
+    n: int
+
+    def buckets(self, b: int) -> Buckets:
+        """The buckets of b asked for, on the whole file (cached: the search asks again)."""
+        raise NotImplementedError
+
+    def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
+        """The bucket of the records at positions ``rows`` (file order)."""
+        raise NotImplementedError
+
+    def loss(self, buckets: Buckets, output: str) -> float:
+        """Confidential SSE/SST of the released values (``output``) over the whole file."""
+        raise NotImplementedError
+
+    def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
+        """Per column with public bounds, how many values lie beyond them."""
+        raise NotImplementedError
+
+
+class FrameValues(ConfidentialValues):
+    """:class:`ConfidentialValues` of the cleaned columns held in memory (one machine)."""
+
+    def __init__(
+        self,
+        clean: pd.DataFrame,
+        confidential: Sequence[str],
+        types: Mapping[str, ColumnType],
+        orders: Mapping[str, Sequence[Any]],
+        *,
+        joint: bool = True,
+        bounds: Mapping[str, tuple[float, float]] | None = None,
+    ) -> None:
+        self.clean, self.confidential, self.types, self.orders = clean, confidential, types, orders
+        self.joint, self.bounds = joint, bounds
+        self.n = len(clean)
+        self._made: dict[int, Buckets] = {}
+
+    def buckets(self, b: int) -> Buckets:
+        if b not in self._made:
+            self._made[b] = make_buckets(
+                self.clean, self.confidential, self.types, b,
+                joint=self.joint, orders=self.orders, bounds=self.bounds,
+            )  # fmt: skip
+        return self._made[b]
+
+    def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
+        return buckets.codes[rows]
+
+    def loss(self, buckets: Buckets, output: str) -> float:
+        return confidential_loss(self.clean, buckets, self.types, output)[0]
+
+    def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
+        out = {}
+        for col, (lo, hi) in bounds.items():
+            values = pd.to_numeric(self.clean[col], errors="coerce")
+            out[col] = int(((values < lo) | (values > hi)).sum())
+        return out
+
+
+def search_sample(n: int) -> np.ndarray:
+    """Positions of the records the QI loss of every b is estimated on (fixed, seeded with 0:
+    the same file gives the same sample on one machine and on a cluster)."""
+    if n <= SEARCH_SAMPLE:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, SEARCH_SAMPLE, replace=False))
+
+
 def ladder(t: float, k: int, n: int) -> list[int]:
     """The b the search tries: the paper's count (at most k), then :data:`LADDER` up to √(N/2).
 
@@ -90,26 +168,21 @@ def ladder(t: float, k: int, n: int) -> list[int]:
 
 
 def search_buckets(
-    clean: pd.DataFrame,
-    confidential: Sequence[str],
-    types: Mapping[str, ColumnType],
-    orders: Mapping[str, Sequence[str]],
-    X: np.ndarray,
+    values: ConfidentialValues,
+    Xs: np.ndarray,
     *,
     t: float,
     k: int,
     weight: float,
     output: str,
-    joint: bool = True,
-    bounds: Mapping[str, tuple[float, float]] | None = None,
     task: Task = NO_TASK,
 ) -> tuple[Buckets, list[BucketChoice]]:
-    """The buckets of the b with the least J(b) (module doc), and every b's row."""
-    n = len(clean)
-    sample = np.arange(n)
-    if n > SEARCH_SAMPLE:
-        sample = np.sort(np.random.default_rng(0).choice(n, SEARCH_SAMPLE, replace=False))
-    Xs = X[sample]
+    """The buckets of the b with the least J(b) (module doc), and every b's row.
+
+    ``Xs`` are the encoded QIs of the records at :func:`search_sample` (``values.n``).
+    """
+    n = values.n
+    sample = search_sample(n)
     rows: list[tuple[BucketChoice, Buckets]] = []
     best_score = math.inf
     worse = 0
@@ -117,15 +190,14 @@ def search_buckets(
     candidates = ladder(t, k, n)
     for i, b in enumerate(candidates):
         task.step(i / len(candidates), f"Trying {b} buckets")
-        buckets = make_buckets(
-            clean, confidential, types, b, joint=joint, orders=orders, bounds=bounds
-        )
+        buckets = values.buckets(b)
         formed = len(buckets.counts) - (buckets.missing_bucket is not None)
         if formed <= formed_before:
             break  # the values allow no finer buckets
         formed_before = formed
-        conf_loss, _ = confidential_loss(clean, buckets, types, output)
-        size, qi_loss = _qi_loss(Xs, buckets, sample, k, t, task.silent())
+        conf_loss = values.loss(buckets, output)
+        codes = values.codes_at(buckets, sample)
+        size, qi_loss = _qi_loss(Xs, buckets, codes, k, t, task.silent())
         score = None if qi_loss is None else weight * conf_loss + (1 - weight) * qi_loss
         most = feasibility.max_classes(buckets.counts, t, size)
         row = BucketChoice(
@@ -156,7 +228,7 @@ def search_buckets(
 def _qi_loss(
     Xs: np.ndarray,
     buckets: Buckets,
-    sample: np.ndarray,
+    codes: np.ndarray,
     k: int,
     t: float,
     task: Task,
@@ -168,7 +240,6 @@ def _qi_loss(
     stopping after :data:`PATIENCE` in a row that lose more than the best.
     """
     shares = buckets.shares
-    codes = buckets.codes[sample]
     counts = np.bincount(codes, minlength=len(shares))
     if Xs.shape[1] == 0:  # no QI: nothing to lose there
         return k, 0.0
@@ -194,4 +265,13 @@ def _qi_loss(
     return best
 
 
-__all__ = ["LADDER", "SEARCH_SAMPLE", "BucketChoice", "ladder", "search_buckets"]
+__all__ = [
+    "LADDER",
+    "SEARCH_SAMPLE",
+    "BucketChoice",
+    "ConfidentialValues",
+    "FrameValues",
+    "ladder",
+    "search_buckets",
+    "search_sample",
+]

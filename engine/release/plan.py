@@ -13,7 +13,7 @@ run does not have.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -27,8 +27,13 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
-from engine.release.bucket_search import BucketChoice, search_buckets
-from engine.release.buckets import make_buckets
+from engine.release.bucket_search import (
+    BucketChoice,
+    ConfidentialValues,
+    FrameValues,
+    search_buckets,
+    search_sample,
+)
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.noise import ColumnPlan, plan_columns
@@ -168,6 +173,26 @@ class Plan:
         )
 
 
+@dataclass
+class PlanData:
+    """What a plan reads of the data: the same on one machine and on a cluster.
+
+    One machine fills it from the cleaned columns (:func:`plan`); a cluster from its
+    partitions' counts and a fetched sample (:mod:`engine.distributed.release`).  Everything
+    a plan says follows from these, so both routes plan with :func:`plan_data`.
+    """
+
+    #: records that are released, and those left out for a missing confidential value
+    n: int
+    n_left_out: int
+    types: Mapping[str, ColumnType]
+    confidential: Sequence[str]
+    #: the confidential values (the bucket mechanism with confidential columns)
+    values: ConfidentialValues | None = None
+    #: the encoded QIs of the records at ``search_sample(n)`` (asked only when b is searched)
+    search_qi: Callable[[], np.ndarray] | None = None
+
+
 def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
     """Look at ``data`` with ``params`` and say what a run will do (module doc).
 
@@ -177,58 +202,79 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     """
     task.step(0.0, "Looking at the data")
     prepared = prepare(data, params)
-    n = len(prepared.clean)
+    values = None
+    if params.confidential and not params.noise:
+        values = FrameValues(
+            prepared.clean, prepared.confidential, prepared.types, prepared.orders,
+            joint=params.joint, bounds=params.bounds,
+        )  # fmt: skip
+
+    def search_qi() -> np.ndarray:
+        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+        return X[search_sample(len(X))]
+
+    facts = PlanData(
+        n=len(prepared.clean),
+        n_left_out=prepared.n_left_out,
+        types=prepared.types,
+        confidential=prepared.confidential,
+        values=values,
+        search_qi=search_qi,
+    )
+    noise_columns: list[ColumnPlan] = []
+    if params.noise:
+        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
+    result = plan_data(facts, params, noise_columns=noise_columns, task=task)
+    result.prepared = prepared
+    return result
+
+
+def plan_data(
+    facts: PlanData,
+    params: ReleaseParams,
+    *,
+    noise_columns: Sequence[ColumnPlan] = (),
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan of ``params`` on data known through ``facts`` (:func:`plan`, any route)."""
+    n = facts.n
     warnings: list[str] = []
-    if prepared.n_left_out:
-        warnings.append(left_out_warning(prepared.n_left_out, n, params))
+    if facts.n_left_out:
+        warnings.append(left_out_warning(facts.n_left_out, n, params))
     t = params.bucket_t if not params.noise else None
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
     task.step(0.2, "Forming buckets")
     bucket_data: Buckets | None = None
-    noise_columns: list[ColumnPlan] = []
     noise: list[NoiseColumn] = []
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
+    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None
+        assert t is not None and values is not None
         if params.n_buckets is None:
-            X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+            assert facts.search_qi is not None
             bucket_data, choices = search_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                prepared.orders,
-                X,
+                values,
+                facts.search_qi(),
                 t=t,
                 k=params.k,
                 weight=params.utility_weight,
                 output=params.confidential_output,
-                joint=params.joint,
-                bounds=params.bounds,
                 task=task.sub(0.2, 0.8),
             )
             wanted_b = next(c.b for c in choices if c.chosen)
         else:
             wanted_b = params.n_buckets
-            bucket_data = make_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                wanted_b,
-                joint=params.joint,
-                orders=prepared.orders,
-                bounds=params.bounds,
-            )
-        warnings.extend(_outside_bounds(prepared.clean, params.bounds))
+            bucket_data = values.buckets(wanted_b)
+        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
         warnings.extend(_dominated_warnings(bucket_data, params))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
-        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
@@ -240,7 +286,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         feasible = Feasibility(True, fixes=fixes) if fixes else feasible
     warnings.extend(seed_warnings(params))
     items = release_guarantees(
-        params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
+        params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
     task.step(1.0, "Planned")
     return Plan(
@@ -259,20 +305,20 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
-        n_left_out=prepared.n_left_out,
+        n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
-        prepared=prepared,
         bucket_data=bucket_data,
-        noise_columns=noise_columns,
+        noise_columns=list(noise_columns),
     )
 
 
-def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+def _outside_bounds(
+    outside: Mapping[str, int], bounds: Mapping[str, tuple[float, float]]
+) -> list[str]:
     """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
     out = []
-    for col, (lo, hi) in bounds.items():
-        values = pd.to_numeric(data[col], errors="coerce")
-        n_out = int(((values < lo) | (values > hi)).sum())
+    for col, n_out in outside.items():
+        lo, hi = bounds[col]
         if n_out:
             out.append(
                 f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
@@ -415,7 +461,7 @@ def _missing(buckets: Buckets) -> bool:
 def seed_warnings(params: ReleaseParams) -> list[str]:
     """What a fixed seed costs: a reproducible run is only as private as the seed is secret.
 
-    Said by the plan and by a cluster run (which makes no plan); empty without a seed.
+    Said by the plan; empty without a seed.
     """
     if params.seed is None:
         return []
@@ -504,5 +550,7 @@ __all__ = [
     "Fix",
     "NoiseColumn",
     "Plan",
+    "PlanData",
     "plan",
+    "plan_data",
 ]
