@@ -24,8 +24,10 @@ from engine.progress import NO_TASK, Task
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
 from engine.release.metrics import (
+    QiSums,
     analysis_utility,
     confidential_loss,
+    released_classes,
     released_values,
     sse_sst,
 )
@@ -165,9 +167,9 @@ def anonymize(
         )
     else:
         classes = _k_anonymous_classes(X, params.k, params.seed, task.sub(0.1, 0.85))
-    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    qi_loss = sse_sst(X, classes)
+    qi_sums = QiSums.of(X, classes)
     del X
     task.step(0.85, "Building the release")
     rng = np.random.default_rng(params.seed)
@@ -187,6 +189,8 @@ def anonymize(
     task.step(0.9, "Verifying the release")
     verification = verify_release(table, qi, confidential, t=t, k=params.k)
     verification.raise_if_failed()
+    # the QI loss of the released file: classes whose released values coincide have merged
+    qi_loss = qi_sums.merged(released_classes(table, qi, classes[source_rows])).loss()
     output = params.confidential_output
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
