@@ -23,23 +23,15 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
-from engine.release.metrics import (
-    QiSums,
-    analysis_utility,
-    confidential_loss,
-    released_classes,
-    released_values,
-    sse_sst,
-)
+from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.recode import build_release, recode_qi
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.verify import verify_release
+from engine.release.tail import finish, publish
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -172,40 +164,23 @@ def anonymize(
     qi_sums = QiSums.of(X, classes)
     del X
     task.step(0.85, "Building the release")
-    rng = np.random.default_rng(params.seed)
-    table, source_rows = build_release(
-        clean,
-        qi=qi,
-        keep=params.keep,
-        types=types,
-        orders=orders,
-        classes=classes,
-        buckets=buckets,
-        qi_output=params.qi_output,
-        confidential_output=params.confidential_output,
-        rng=rng,
-        original=prepared.released_input(data),
-    )
-    task.step(0.9, "Verifying the release")
-    verification = verify_release(table, qi, confidential, t=t, k=params.k)
-    verification.raise_if_failed()
-    # the QI loss of the released file: classes whose released values coincide have merged
-    qi_loss = qi_sums.merged(released_classes(table, qi, classes[source_rows])).loss()
     output = params.confidential_output
+    published = publish(
+        plan,
+        classes,
+        original=prepared.released_input(data),
+        keep=params.keep,
+        buckets=buckets,
+        released=released_values(buckets, output) if buckets is not None else {},
+        released_as={c: f"bucket {output}" for c in confidential},
+        checked=confidential,
+        task=task.sub(0.85, 0.95),
+    )
+    verification = published.verification
+    qi_loss = qi_sums.merged(published.groups).loss()
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
     )
-    utility = {}
-    if buckets is not None:
-        utility = analysis_utility(
-            clean,
-            recode_qi(clean, qi, types, orders, classes, "centroid"),
-            released_values(buckets, output),
-            qi=qi,
-            types=types,
-            orders=orders,
-            released_as={c: f"bucket {output}" for c in confidential},
-        )
     summary = summarise_buckets(
         params,
         verification,
@@ -222,17 +197,7 @@ def anonymize(
         ),
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=utility,
+        analysis_utility=published.utility,
     )
     task.step(1.0, "Done")
-    return Release(
-        table=table,
-        source_rows=source_rows,
-        params=params,
-        summary=summary,
-        verification=verification,
-        classes=classes,
-        data=clean,
-        buckets=buckets,
-        warnings=list(plan.warnings),
-    )
+    return finish(plan, published, summary, classes, buckets=buckets, warnings=plan.warnings)

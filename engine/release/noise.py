@@ -54,11 +54,11 @@ from engine.privacy import stochastic_t
 from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
-from engine.release.metrics import analysis_utility, sse_sst
-from engine.release.recode import build_release, decimals, recode_qi
+from engine.release.metrics import sse_sst
+from engine.release.recode import decimals
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.summary import summarise
-from engine.release.verify import class_distances, verify_release
+from engine.release.verify import class_distances
 from engine.roles import ColumnType
 
 if TYPE_CHECKING:
@@ -439,6 +439,8 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and
     bounds); call it through :func:`engine.release.anonymize.anonymize`.
     """
+    from engine.release.tail import finish, publish  # the plan module imports this one
+
     started = time.perf_counter()
     params, prepared, plans = plan.params, plan.prepared, plan.noise_columns
     assert prepared is not None and params.noise and params.epsilon is not None
@@ -494,23 +496,18 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
-    rng = np.random.default_rng(params.seed)
-    table, source_rows = build_release(
-        clean,
-        qi=qi,
-        keep=[*params.keep, *confidential],
-        types=types,
-        orders=orders,
-        classes=classes,
-        buckets=None,
-        qi_output=params.qi_output,
-        confidential_output=params.confidential_output,
-        rng=rng,
+    published = publish(
+        plan,
+        classes,
         original=released,
+        keep=[*params.keep, *confidential],
+        buckets=None,
+        released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
+        released_as={d.released.name: str(d.details["mechanism"]) for d in column_draws},
+        checked=(),
+        task=task.sub(0.86, 0.98),
     )
-    task.step(0.92, "Verifying the release")
-    verification = verify_release(table, qi, [], k=params.k)
-    verification.raise_if_failed()
+    verification = published.verification
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
@@ -518,15 +515,6 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     k_min = int(verification.k)
     sst = sum(details[c.name]["sst"] for c in numeric)
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
-    utility = analysis_utility(
-        clean,
-        recode_qi(clean, qi, types, orders, classes, "centroid"),
-        {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
-        qi=qi,
-        types=types,
-        orders=orders,
-        released_as={name: str(d["mechanism"]) for name, d in details.items()},
-    )
     summary = summarise(
         params,
         verification,
@@ -542,7 +530,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         epsilon_achieved=None,
         n_partition_classes=int(classes.max()) + 1 if n else 0,
         information_loss=InformationLoss(
-            qi_sse_sst=sse_sst(X, classes) if qi else 0.0,
+            qi_sse_sst=sse_sst(X, published.groups[classes]) if qi else 0.0,
             # released versus original numeric values, SSE over SST pooled over the columns
             confidential_sse_sst=(
                 sum(details[c.name]["sse"] for c in numeric) / sst if numeric and sst > 0 else None
@@ -570,20 +558,10 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         worst_bucket=None,
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=utility,
+        analysis_utility=published.utility,
     )
     task.step(1.0, "Done")
-    return Release(
-        table=table,
-        source_rows=source_rows,
-        params=params,
-        summary=summary,
-        verification=verification,
-        classes=classes,
-        data=clean,
-        buckets=None,
-        warnings=warnings,
-    )
+    return finish(plan, published, summary, classes, buckets=None, warnings=warnings)
 
 
 #: the per-column figures that go into the information-loss part of the summary
