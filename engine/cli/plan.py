@@ -111,6 +111,9 @@ def plan_text(plan) -> str:
                 f"{c.expected_class_size:>11,} {percent(c.qi_loss):>9} "
                 f"{percent(c.confidential_loss):>18} {percent(c.score):>8}"
             )
+        if plan.alternatives:
+            lines.append("Other good choices (give --buckets B):")
+            lines.extend(f"  {fix.description}" for fix in plan.alternatives)
     for col in plan.noise:
         lines.append("")
         if col.mechanism == "randomized_response":

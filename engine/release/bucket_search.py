@@ -6,26 +6,33 @@ classes of at least b records, and about t·b records use the whole allowance.  
 keep more of the confidential values and cost QI homogeneity (classes must mix more buckets);
 which way the balance tips depends on the data, so b is searched, not fixed.
 
-For every b of a short ladder from the paper's count up, the buckets are formed on the whole
-file and two losses measured:
+For every b of a short ladder from the paper's count up (:func:`ladder`), the buckets are
+formed on the whole file and two losses measured:
 
 * the **confidential loss** L_conf(b): SSE/SST of the released bucket values (means or
   medians, as released) against the originals, exactly, on every record;
 * the **QI loss** L_QI(b): SSE/SST of the QIs of the best t-close partition over the class
-  sizes the run would try (:func:`engine.release.sizes.size_candidates`), estimated on a
-  fixed random sample of :data:`SEARCH_SAMPLE` records (a sample overstates the loss of the
-  whole file, alike for every b).
+  sizes the run would try (:func:`engine.release.sizes.size_candidates`), measured on a
+  fixed random sample of :data:`SEARCH_SAMPLE` records and carried to the whole file's
+  scale.  A sample is sparser than the file, so its classes are coarser: on the 28,155
+  records of a CPS-like wage file the sample's loss is three times the file's.  The loss of
+  microaggregation falls as a power of the density of records, so the sample's half is
+  partitioned too, and the file's loss is the sample's times (sample / N)^s, s the median
+  over the b tried of log₂(loss on the half / loss on the sample) (between 0 and
+  :data:`MAX_SLOPE`).  One factor for every b: it changes the balance against the
+  confidential loss, never the order of the b by QI loss.
 
 The search keeps the b with the least
 
     J(b) = w · L_conf(b) + (1 − w) · L_QI(b),
 
-with w the user's ``utility_weight``.  The default 0.25 weighs a point of QI loss as three
-of confidential loss: the QIs carry every breakdown, cross-tabulation and regressor of the
-file, the confidential column is one variable; with 0.5, files whose QIs predict the
-confidential value (company accounts, say) lost most of their QI information for a finer
-confidential column (measured in ``docs/performance.md``).  The rows of the search are the
-plan's trade-off curve (:class:`BucketChoice`).
+with w the user's ``utility_weight``, by default 0.5: the analyses made with such files
+read both (a regression of the confidential column on the QIs, its means by group), and on
+the files of ``tests/data`` and a CPS-like wage file, equal weights gave the least
+coefficient and group-mean errors of the b tried (``benchmarks/bench_utility.py``; the
+figures are in ``docs/performance.md``).  The rows of the search are the plan's trade-off
+curve (:class:`BucketChoice`), and its best other points are offered as one-click fixes
+(:attr:`engine.release.plan.Plan.alternatives`).
 """
 
 from __future__ import annotations
@@ -56,6 +63,10 @@ LADDER = (2, 3, 4, 6, 8, 11, 16, 22, 32, 45)
 PATIENCE = 2
 #: the most class sizes partitioned for one b
 MAX_SIZES = 3
+#: the largest slope of the QI loss in the number of records (2/d for d QI dimensions)
+MAX_SLOPE = 1.0
+#: points of the curve a plan offers (the chosen one and the next best)
+ALTERNATIVES = 3
 
 
 @dataclass(frozen=True)
@@ -71,13 +82,16 @@ class BucketChoice:
     class_size: int
     #: the smallest class the whole file will have at that size (⌊N / most classes⌋)
     expected_class_size: int
-    #: QI SSE/SST of the best partition of the sample (None: no partition of the sample)
+    #: the whole file's QI SSE/SST at that b, estimated from the sample's (None: no partition
+    #: of the sample)
     qi_loss: float | None
     #: confidential SSE/SST of the released values, over the whole file
     confidential_loss: float
     #: w · confidential_loss + (1 − w) · qi_loss (None without a QI loss)
     score: float | None
     chosen: bool = False
+    #: QI SSE/SST of the best partition of the search sample, as measured
+    qi_loss_sample: float | None = None
 
 
 class ConfidentialValues:
@@ -158,12 +172,15 @@ def search_sample(n: int) -> np.ndarray:
 
 
 def ladder(t: float, k: int, n: int) -> list[int]:
-    """The b the search tries: the paper's count (at most k), then :data:`LADDER` up to √(N/2).
+    """The b the search tries: the paper's count (at most k), then :data:`LADDER` up to the
+    smaller of √(N/2) and t·k.
 
-    Classes hold at least b records and at least two classes must remain, so b² ≤ N/2.
+    Classes hold at least b records and at least two classes must remain, so b² ≤ N/2; and a
+    class of a finer b than t·k would hold more than t times the k asked (about t·b records
+    use the allowance), which no point of confidential detail is worth by default.
     """
     start = bucket_count(t, k)
-    top = max(start, min(LADDER[-1], math.isqrt(max(n // 2, 1))))
+    top = max(start, min(LADDER[-1], math.isqrt(max(n // 2, 1)), math.floor(t * k)))
     return sorted({start, *(b for b in LADDER if start < b <= top)})
 
 
@@ -183,7 +200,9 @@ def search_buckets(
     """
     n = values.n
     sample = search_sample(n)
+    half = np.arange(0, len(sample), 2)  # a nested sample of half the size
     rows: list[tuple[BucketChoice, Buckets]] = []
+    slopes: list[float] = []
     best_score = math.inf
     worse = 0
     formed_before = -1
@@ -197,25 +216,32 @@ def search_buckets(
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
-        size, qi_loss = _qi_loss(Xs, buckets, codes, k, t, task.silent())
-        score = None if qi_loss is None else weight * conf_loss + (1 - weight) * qi_loss
-        most = feasibility.max_classes(buckets.counts, t, size)
+        size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
+        if measured is not None and n > len(sample):
+            slope = _slope(Xs[half], codes[half], buckets.shares, size, t, measured)
+            if slope is not None:
+                slopes.append(slope)
         row = BucketChoice(
             b=b,
             n_buckets=formed,
             class_size=size,
-            expected_class_size=n // most if most else n,
-            qi_loss=qi_loss,
+            expected_class_size=_expected_size(buckets.counts, t, size, n),
+            qi_loss=measured,
             confidential_loss=conf_loss,
-            score=score,
+            score=None,
+            qi_loss_sample=measured,
         )
         rows.append((row, buckets))
+        score = _score(row, weight, _scale(slopes, len(sample), n))
         if score is not None and score < best_score - 1e-12:
             best_score, worse = score, 0
         else:
             worse += 1
             if worse >= PATIENCE:
                 break
+    # every row on the same scale, from every b's slope
+    scale = _scale(slopes, len(sample), n)
+    rows = [(_scaled(row, weight, scale), buckets) for row, buckets in rows]
     scored = [i for i, (row, _) in enumerate(rows) if row.score is not None]
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0
     choices = [
@@ -223,6 +249,56 @@ def search_buckets(
     ]
     task.step(1.0, "Buckets chosen")
     return rows[pick][1], choices
+
+
+def _expected_size(counts: np.ndarray, t: float, size: int, n: int) -> int:
+    most = feasibility.max_classes(counts, t, size)
+    return n // most if most else n
+
+
+def _slope(
+    Xh: np.ndarray, codes: np.ndarray, shares: np.ndarray, size: int, t: float, measured: float
+) -> float | None:
+    """log₂ of the QI loss on half the sample over the loss on the whole sample.
+
+    Microaggregation loss falls as a power of the records per unit of QI space; doubling the
+    records divides it by 2^slope, so the whole file's loss is the sample's times
+    (sample / N)^slope (:func:`_scale`).  None when it cannot be measured.
+    """
+    try:
+        labels = tclose_partition(Xh, codes, size, t, shares=shares)
+    except InfeasibleError:
+        return None
+    loss = sse_sst(Xh, labels)
+    if measured <= 0 or loss <= 0:
+        return None
+    return math.log2(loss / measured)
+
+
+def _scale(slopes: Sequence[float], m: int, n: int) -> float:
+    """The factor from the sample's QI loss to the whole file's: (m / N)^slope, the median
+    slope of the b tried, between 0 (no gain from more records) and :data:`MAX_SLOPE`."""
+    if not slopes or n <= m:
+        return 1.0
+    slope = min(max(float(np.median(slopes)), 0.0), MAX_SLOPE)
+    return (m / n) ** slope
+
+
+def _score(row: BucketChoice, weight: float, scale: float) -> float | None:
+    if row.qi_loss_sample is None:
+        return None
+    return weight * row.confidential_loss + (1 - weight) * row.qi_loss_sample * scale
+
+
+def _scaled(row: BucketChoice, weight: float, scale: float) -> BucketChoice:
+    qi = None if row.qi_loss_sample is None else row.qi_loss_sample * scale
+    return BucketChoice(**{**row.__dict__, "qi_loss": qi, "score": _score(row, weight, scale)})
+
+
+def best_choices(choices: Sequence[BucketChoice], n: int = ALTERNATIVES) -> list[BucketChoice]:
+    """The ``n`` points of the curve with the least score, best first (the chosen one first)."""
+    scored = [c for c in choices if c.score is not None]
+    return sorted(scored, key=lambda c: (not c.chosen, c.score, c.b))[:n]
 
 
 def _qi_loss(
@@ -266,11 +342,13 @@ def _qi_loss(
 
 
 __all__ = [
+    "ALTERNATIVES",
     "LADDER",
     "SEARCH_SAMPLE",
     "BucketChoice",
     "ConfidentialValues",
     "FrameValues",
+    "best_choices",
     "ladder",
     "search_buckets",
     "search_sample",

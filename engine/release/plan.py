@@ -31,6 +31,7 @@ from engine.release.bucket_search import (
     BucketChoice,
     ConfidentialValues,
     FrameValues,
+    best_choices,
     search_buckets,
     search_sample,
 )
@@ -40,6 +41,7 @@ from engine.release.noise import ColumnPlan, plan_columns
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
 from engine.roles import ColumnType
+from engine.text import number, percent
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,17 @@ class Plan:
         state.update(prepared=None, bucket_data=None, noise_columns=[])
         return state
 
+    @property
+    def alternatives(self) -> tuple[Fix, ...]:
+        """The best other points of the search of b, each a one-click :class:`Fix`.
+
+        The curve's best points after the chosen one (at most :data:`ALTERNATIVES` in all),
+        each saying what it keeps of the confidential values and of the QIs: the analyst who
+        needs the other balance picks it in one click (``n_buckets`` set to that b).
+        """
+        best = best_choices(self.bucket_choices)
+        return tuple(_alternative(c, best[0]) for c in best[1:] if best[0].chosen)
+
     def raise_if_infeasible(self) -> None:
         if not self.feasibility.ok:
             raise InfeasibleError(
@@ -169,6 +182,7 @@ class Plan:
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "bucket_alternatives": [asdict(f) for f in self.alternatives],
             }
         )
 
@@ -506,6 +520,20 @@ def _missing_fixes(
             f"of about {int(counts.sum()) // after:,} records instead of {forecast.smallest:,}",
             {"missing_confidential": "drop"},
         ),
+    )
+
+
+def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
+    """A point of the search of b as a one-click fix that says what it keeps, beside the
+    chosen point: the confidential loss is exact, the QI loss an estimate on a sample (which
+    overstates it alike for every b), so it is given as a ratio to the chosen one's."""
+    kept = f"keeps {percent(1 - choice.confidential_loss)} of the confidential variation"
+    kept += f" ({percent(1 - chosen.confidential_loss)} with b = {chosen.n_buckets})"
+    if choice.qi_loss is not None and chosen.qi_loss:
+        kept += f"; QI loss {number(choice.qi_loss / chosen.qi_loss, 2)} × as large"
+    return Fix(
+        f"b = {choice.n_buckets}: {kept}; classes of about {choice.expected_class_size:,} records",
+        {"n_buckets": choice.b},
     )
 
 
