@@ -113,6 +113,8 @@ from engine.roles import ColumnType
 NODE_RECORDS = 1_000_000
 #: rows read to infer the column types (give --type for certainty)
 TYPE_SAMPLE = 50_000
+#: a missing released value, as a group key (as the independent check writes it)
+_NA = "\x00NA"
 
 
 @dataclass
@@ -470,9 +472,22 @@ def _release_part(
     table = table[[c for c in r.columns if c in table.columns]]
     rng = np.random.default_rng(None if r.seed is None else [r.seed, index])
     table = table.iloc[rng.permutation(len(table))].reset_index(drop=True)
-    # the QI loss of the released file: classes whose released values coincide merge
-    sums = QiSums.of(part.X, group_ids(released_qi, r.qi))
-    stats = {"n": len(labels), "qi": sums, "classes": int(labels.max()) + 1 if len(labels) else 0}
+    # the QI loss of the released file: classes whose released values coincide merge (here,
+    # and across partitions by their released values: _merged_loss)
+    groups = group_ids(released_qi, r.qi)
+    sums = QiSums.of(part.X, groups)
+    keyed = released_qi[r.qi].astype("string").fillna(_NA)
+    keyed = keyed.iloc[np.unique(groups, return_index=True)[1]].reset_index(drop=True)
+    keyed["_n"] = sums.sizes
+    for j in range(sums.sums.shape[1]):
+        keyed[f"_s{j}"] = sums.sums[:, j]
+    stats = {
+        "n": len(labels),
+        "sq": sums.sq,
+        "total": sums.total,
+        "keyed": keyed,
+        "classes": int(labels.max()) + 1 if len(labels) else 0,
+    }
     if r.buckets is not None:
         stats["confidential"] = _confidential_sums(
             frame, r.buckets, part.codes, r.types, r.confidential_output
@@ -502,6 +517,43 @@ def _confidential_sums(
 
 def _getitem(value: Any, i: int) -> Any:
     return operator.getitem(value, i)
+
+
+def _without_keys(stats: dict) -> dict:
+    return {key: value for key, value in stats.items() if key != "keyed"}
+
+
+def _route_keyed(stats: dict, qi: list[str], n_out: int) -> list[pd.DataFrame]:
+    """A partition's released classes, cut by a hash of their released QI values."""
+    keyed = stats["keyed"]
+    if not qi or n_out == 1:
+        return [keyed]
+    h = pd.util.hash_pandas_object(keyed[qi], index=False).to_numpy() % np.uint64(n_out)
+    return [keyed[h == j] for j in range(n_out)]
+
+
+def _between(qi: list[str], *pieces: pd.DataFrame) -> float:
+    """Σ |Σx|² / size over the classes of the released file that land here, whole."""
+    rows = pd.concat(pieces, ignore_index=True)
+    if rows.empty:
+        return 0.0
+    merged = rows.groupby(qi, sort=False).sum() if qi else rows.sum().to_frame().T
+    sums = merged[[c for c in merged.columns if c.startswith("_s")]].to_numpy(dtype=float)
+    sizes = merged["_n"].to_numpy(dtype=float)
+    return float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
+
+
+def _merged_between(client: Any, stats: list[Any], qi: list[str]) -> float:
+    """Σ |Σx|² / size over the classes of the released file: classes of different
+    partitions whose released QI values coincide are one class there (routed by a hash of
+    those values, as the independent check routes rows)."""
+    n_out = len(stats)
+    routed = client.map(_route_keyed, stats, qi=qi, n_out=n_out)
+    parts = [
+        client.submit(_between, qi, *[client.submit(_getitem, r, j) for r in routed])
+        for j in range(n_out)
+    ]
+    return float(sum(gather(client, parts)))
 
 
 # ----------------------------------------------------------------------------- the run
@@ -558,8 +610,10 @@ def anonymize_on_cluster(
     del parts
     wait_all(client, done, task=task.sub(0.4, 0.85), message="Forming classes")
     tables = client.map(_getitem, done, i=0)
-    part_stats = gather(client, client.map(_getitem, done, i=1))
-    del done
+    stats = client.map(_getitem, done, i=1)
+    between = _merged_between(client, stats, list(params.qi))
+    part_stats = gather(client, client.map(_without_keys, stats))
+    del done, stats
     task.step(0.85, "Verifying the release")
     verification = verify_parts(
         client, tables, params.qi, params.confidential, t=t, k=params.k,
@@ -568,7 +622,7 @@ def anonymize_on_cluster(
     verification.raise_if_failed()
     warnings = [*plan.warnings, *planned.warnings]
     summary = replace(
-        _summary(params, plan, verification, buckets, part_stats, data.types, warnings),
+        _summary(params, plan, verification, buckets, part_stats, between, data.types, warnings),
         backend={"name": "dask", "workers": n_workers(client), "partitions": len(tables)},
         n_left_out=data.n_left_out,
         seconds=round(time.perf_counter() - started, 3),
@@ -653,17 +707,17 @@ def _summary(
     verification: Verification,
     buckets: Buckets,
     part_stats: list[dict],
+    between: float,
     types: dict,
     warnings: list[str],
 ) -> RunSummary:
-    """The :class:`RunSummary` one machine gives, from the partitions' sums."""
-    qi_sums = part_stats[0]["qi"]
-    for s in part_stats[1:]:
-        other = s["qi"]
-        qi_sums = QiSums(
-            np.r_[qi_sums.sizes, other.sizes], np.r_[qi_sums.sums, other.sums],
-            qi_sums.sq + other.sq, qi_sums.total + other.total,
-        )  # fmt: skip
+    """The :class:`RunSummary` one machine gives, from the partitions' sums (``between``:
+    Σ |Σx|² / size over the released file's classes, :func:`_merged_between`)."""
+    sq = sum(s["sq"] for s in part_stats)
+    total = sum(s["total"] for s in part_stats)
+    n = plan.n_records
+    sst = sq - float((total * total).sum()) / n if n else 0.0
+    qi_loss = max(sq - between, 0.0) / sst if sst > 0 else 0.0
     conf_columns: dict[str, dict[str, float]] = {}
     for col in buckets.columns:
         parts = [s["confidential"][col] for s in part_stats if col in s.get("confidential", {})]
@@ -696,7 +750,7 @@ def _summary(
         buckets=buckets,
         n_partition_classes=int(sum(s["classes"] for s in part_stats)),
         information_loss=InformationLoss(
-            qi_sse_sst=qi_sums.loss(),
+            qi_sse_sst=qi_loss,
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),
