@@ -390,6 +390,12 @@ def test_k_larger_than_the_file_exits_as_on_one_machine(client, tmp_path, capsys
     assert capsys.readouterr().err == alone
     assert "k = 500 needs at least 500 records but the file has 300" in alone
     assert not (tmp_path / "out.csv").exists()
+    # tclose plan says it the same way, on this computer and on the cluster
+    planning = ["plan", str(path), *args[4:]]
+    assert main(planning) == 3
+    said = capsys.readouterr()
+    assert main([*planning, "--cluster", client.scheduler.address]) == 3
+    assert capsys.readouterr() == said
 
 
 def test_the_layout_does_not_depend_on_how_many_workers_are_alive(client, tmp_path, monkeypatch):

@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     add_release_arguments(p)
+    add_cluster_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +44,17 @@ def run(args: argparse.Namespace) -> int:
     from engine.release.plan import plan
 
     params = params_from_args(args)
-    imported = read_table(args.input, options=read_options(args), task=args.task)
-    with bounds_hint_on_error():
-        result = plan(imported.data, params, task=args.task)
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:  # the plan a cluster run makes, from its partitions
+        from engine.distributed.run import plan_file
+
+        result = plan_file(
+            backend, args.input, params, sep=getattr(args, "sep", None), task=args.task
+        )
+    else:
+        imported = read_table(args.input, options=read_options(args), task=args.task)
+        with bounds_hint_on_error():
+            result = plan(imported.data, params, task=args.task)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

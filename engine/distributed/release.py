@@ -559,6 +559,17 @@ def _merged_between(client: Any, stats: list[Any], qi: list[str]) -> float:
 # ----------------------------------------------------------------------------- the run
 
 
+def refuse_unsupported(params: ReleaseParams) -> None:
+    """What a cluster does not compute yet, in one sentence each (exit code 2)."""
+    if params.mechanism != "buckets":
+        raise InputError(
+            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
+            "computer (without --cluster)."
+        )
+    if not params.confidential:
+        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
+
+
 def anonymize_on_cluster(
     client: Any,
     path: str | Path,
@@ -574,13 +585,7 @@ def anonymize_on_cluster(
     ``node_records`` overrides :data:`NODE_RECORDS` (tests use small nodes to exercise the
     distributed levels on small files).
     """
-    if params.mechanism != "buckets":
-        raise InputError(
-            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
-            "computer (without --cluster)."
-        )
-    if not params.confidential:
-        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
+    refuse_unsupported(params)
     started = time.perf_counter()
     data = read_input(client, path, params, sep=sep, task=task.sub(0.0, 0.1))
     planned = plan_on_cluster(
