@@ -29,6 +29,7 @@ from engine.report.html import render_report
 from engine.report.project import load_project, new_project, project_to_dict
 from engine.report.sweep import run_sweep
 from engine.roles import ColumnType
+from engine.text import number
 
 NUM, NOM = ColumnType.NUMERIC, ColumnType.NOMINAL
 
@@ -373,8 +374,9 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
     assert 1 <= len(fixes) <= 2
     assert [f.changes for f in fixes] == [{"n_buckets": c.b} for c in others[: len(fixes)]]
     for fix, c in zip(fixes, others, strict=False):
-        assert f"b = {c.n_buckets}: keeps" in fix.description
-        assert f"with b = {chosen.n_buckets}" in fix.description
+        assert fix.description.startswith(f"b = {c.n_buckets}: confidential loss ")
+        ratio = number(c.qi_loss / chosen.qi_loss, 2)
+        assert fix.description.endswith(f"QI loss × {ratio}") and len(fix.description) < 60
         assert fix.apply(planned.params).n_buckets == c.b
     shown = json.loads(json.dumps(planned.to_dict()))["bucket_alternatives"]
     assert [a["changes"] for a in shown] == [f.changes for f in fixes]

@@ -109,7 +109,7 @@ def plan_text(plan) -> str:
         lines.append("")
         lines.append(
             f"Choice of b: the least {number(w, 3)} × confidential loss + "
-            f"{number(1 - w, 3)} × QI loss (QI loss estimated on a sample):"
+            f"{number(1 - w, 3)} × QI loss (the file's QI loss, estimated from a sample):"
         )
         lines.append(
             f"  {'b':>4} {'buckets':>8} {'class size':>11} {'QI loss':>9} "
@@ -121,8 +121,12 @@ def plan_text(plan) -> str:
                 f"{c.expected_class_size:>11,} {percent(c.qi_loss):>9} "
                 f"{percent(c.confidential_loss):>18} {percent(c.score):>8}"
             )
-        if plan.alternatives:
-            lines.append("Other good choices (give --buckets B):")
+        chosen = next((c for c in plan.bucket_choices if c.chosen), None)
+        if plan.alternatives and chosen is not None:
+            lines.append(
+                f"Other good choices, beside b = {chosen.n_buckets} (confidential loss "
+                f"{percent(chosen.confidential_loss)}); give --buckets B:"
+            )
             lines.extend(f"  {fix.description}" for fix in plan.alternatives)
     for col in plan.noise:
         lines.append("")

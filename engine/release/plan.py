@@ -525,16 +525,12 @@ def _missing_fixes(
 
 def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
     """A point of the search of b as a one-click fix that says what it keeps, beside the
-    chosen point: the confidential loss is exact, the QI loss an estimate on a sample (which
-    overstates it alike for every b), so it is given as a ratio to the chosen one's."""
-    kept = f"keeps {percent(1 - choice.confidential_loss)} of the confidential variation"
-    kept += f" ({percent(1 - chosen.confidential_loss)} with b = {chosen.n_buckets})"
+    chosen point: the confidential loss (exact) and the QI loss as a ratio to the chosen
+    one's (both estimated alike from a sample).  Short: the app shows it on a button."""
+    words = f"b = {choice.n_buckets}: confidential loss {percent(choice.confidential_loss)}"
     if choice.qi_loss is not None and chosen.qi_loss:
-        kept += f"; QI loss {number(choice.qi_loss / chosen.qi_loss, 2)} × as large"
-    return Fix(
-        f"b = {choice.n_buckets}: {kept}; classes of about {choice.expected_class_size:,} records",
-        {"n_buckets": choice.b},
-    )
+        words += f", QI loss × {number(choice.qi_loss / chosen.qi_loss, 2)}"
+    return Fix(words, {"n_buckets": choice.b})
 
 
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
