@@ -374,7 +374,7 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
     assert 1 <= len(fixes) <= 2
     assert [f.changes for f in fixes] == [{"n_buckets": c.b} for c in others[: len(fixes)]]
     for fix, c in zip(fixes, others, strict=False):
-        assert fix.description.startswith(f"b = {c.n_buckets}: confidential loss ")
+        assert fix.description.startswith(f"{c.n_buckets} buckets: confidential loss ")
         ratio = number(c.qi_loss / chosen.qi_loss, 2)
         assert fix.description.endswith(f"QI loss × {ratio}") and len(fix.description) < 60
         assert fix.apply(planned.params).n_buckets == c.b

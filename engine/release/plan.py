@@ -527,7 +527,7 @@ def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
     """A point of the search of b as a one-click fix that says what it keeps, beside the
     chosen point: the confidential loss (exact) and the QI loss as a ratio to the chosen
     one's (both estimated alike from a sample).  Short: the app shows it on a button."""
-    words = f"b = {choice.n_buckets}: confidential loss {percent(choice.confidential_loss)}"
+    words = f"{choice.n_buckets} buckets: confidential loss {percent(choice.confidential_loss)}"
     if choice.qi_loss is not None and chosen.qi_loss:
         words += f", QI loss × {number(choice.qi_loss / chosen.qi_loss, 2)}"
     return Fix(words, {"n_buckets": choice.b})
