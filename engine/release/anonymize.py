@@ -166,8 +166,10 @@ def anonymize(
     task.step(0.85, "Building the release")
     output = params.confidential_output
     published = publish(
-        plan,
+        params,
+        prepared,
         classes,
+        t=t,
         original=prepared.released_input(data),
         keep=params.keep,
         buckets=buckets,
@@ -200,4 +202,6 @@ def anonymize(
         analysis_utility=published.utility,
     )
     task.step(1.0, "Done")
-    return finish(plan, published, summary, classes, buckets=buckets, warnings=plan.warnings)
+    return finish(
+        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
+    )

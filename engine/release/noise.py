@@ -58,6 +58,7 @@ from engine.release.metrics import sse_sst
 from engine.release.recode import decimals
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.summary import summarise
+from engine.release.tail import finish, publish
 from engine.release.verify import class_distances
 from engine.roles import ColumnType
 
@@ -439,8 +440,6 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and
     bounds); call it through :func:`engine.release.anonymize.anonymize`.
     """
-    from engine.release.tail import finish, publish  # the plan module imports this one
-
     started = time.perf_counter()
     params, prepared, plans = plan.params, plan.prepared, plan.noise_columns
     assert prepared is not None and params.noise and params.epsilon is not None
@@ -497,8 +496,10 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
     published = publish(
-        plan,
+        params,
+        prepared,
         classes,
+        t=None,
         original=released,
         keep=[*params.keep, *confidential],
         buckets=None,
@@ -561,7 +562,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         analysis_utility=published.utility,
     )
     task.step(1.0, "Done")
-    return finish(plan, published, summary, classes, buckets=None, warnings=warnings)
+    return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
 
 
 #: the per-column figures that go into the information-loss part of the summary

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.metrics import analysis_utility, released_classes
-from engine.release.plan import Plan
+from engine.release.prepare import Prepared
 from engine.release.recode import build_release, recode_qi
 from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
 from engine.release.verify import verify_release
@@ -42,9 +43,11 @@ class Published:
 
 
 def publish(
-    plan: Plan,
+    params: ReleaseParams,
+    prepared: Prepared,
     classes: np.ndarray,
     *,
+    t: float | None,
     original: pd.DataFrame,
     keep: Sequence[str],
     buckets: Buckets | None,
@@ -59,10 +62,8 @@ def publish(
     noise the noisy confidential columns); ``buckets`` the bucket of every record (None for
     noise); ``released`` the value each record's confidential columns are released as, for
     the analysis utility (``released_as`` says how, in words); ``checked`` the confidential
-    columns the verifier holds to the plan's t (none for noise, whose t is stochastic).
+    columns the verifier holds to ``t`` (none for noise, whose t is stochastic).
     """
-    params, prepared = plan.params, plan.prepared
-    assert prepared is not None
     clean, qi = prepared.clean, prepared.qi
     table, source_rows = build_release(
         clean,
@@ -78,7 +79,7 @@ def publish(
         original=original,
     )
     task.step(0.5, "Verifying the release")
-    verification = verify_release(table, qi, checked, t=plan.t if checked else None, k=params.k)
+    verification = verify_release(table, qi, checked, t=t if checked else None, k=params.k)
     verification.raise_if_failed()
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
@@ -97,7 +98,8 @@ def publish(
 
 
 def finish(
-    plan: Plan,
+    params: ReleaseParams,
+    prepared: Prepared,
     published: Published,
     summary: RunSummary,
     classes: np.ndarray,
@@ -106,15 +108,14 @@ def finish(
     warnings: Sequence[str],
 ) -> Release:
     """The :class:`Release` of a published table and the route's summary of it."""
-    assert plan.prepared is not None
     return Release(
         table=published.table,
         source_rows=published.source_rows,
-        params=plan.params,
+        params=params,
         summary=summary,
         verification=published.verification,
         classes=classes,
-        data=plan.prepared.clean,
+        data=prepared.clean,
         buckets=buckets,
         warnings=list(warnings),
     )
