@@ -180,8 +180,9 @@ def ladder(t: float, k: int, n: int) -> list[int]:
     use the allowance), which no point of confidential detail is worth by default.
     """
     start = bucket_count(t, k)
-    top = max(start, min(LADDER[-1], math.isqrt(max(n // 2, 1)), math.floor(t * k)))
-    return sorted({start, *(b for b in LADDER if start < b <= top)})
+    top = max(start, min(LADDER[-1], math.isqrt(max(n // 2, 1))))
+    # compared as floats: t·k may be infinite (t = 1e308)
+    return sorted({start, *(b for b in LADDER if start < b <= top and b <= t * k)})
 
 
 def search_buckets(
