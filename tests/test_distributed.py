@@ -332,7 +332,7 @@ def real_files(tmp_path_factory, data_dir):
     folder = tmp_path_factory.mktemp("real")
     census = read_table(data_dir / "casc-census.csv.gz").data
     acs = read_table(data_dir / "acs-census-sample.csv.gz").data
-    acs = acs.sample(3_000, random_state=3)[[*ACS_QI, "Income"]]
+    acs = acs.sample(1_500, random_state=3)[[*ACS_QI, "Income"]]
     out = []
     for name, frame, qi, conf, missing in (
         ("census", census, ("AGI", "EMCONTRB", "WSALVAL", "STATETAX"), "INTVAL", ()),
