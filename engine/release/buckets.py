@@ -59,8 +59,10 @@ from engine.release.cuts import (
     format_number,
     guard_range,
     inner_range,
+    multiple_of,
+    precision,
     round_inward,
-    round_to,
+    step_at_least,
 )
 from engine.release.encode import category_order, numeric_values, resolve_columns
 from engine.release.result import P_RULE, Buckets, BucketStat
@@ -323,19 +325,24 @@ class Scale:
     places: int = 0
     #: the limits of a released mean: the central 99 % rounded inward to 2 digits
     mean_limits: tuple[float, float] = (-math.inf, math.inf)
+    #: where an open-ended bucket ends for its mean: the central 99 % rounded outward to 2
+    #: digits (values beyond count as this limit, so that no one record moves the mean far)
+    outer: tuple[float, float] = (-math.inf, math.inf)
 
     @classmethod
     def of(cls, keys: np.ndarray, date: bool, public: tuple[float, float] | None) -> Scale:
         keys = np.asarray(keys, dtype=float)
         keys = keys[~np.isnan(keys)]
         inner, guard = inner_range(keys), guard_range(keys, date)
-        places, limits = 0, guard
+        places, limits, outer = 0, guard, (math.floor(inner[0]), math.ceil(inner[1]))
         if not date:
             places = decimal_places(keys)
             low, high = round_inward(inner[0], up=True), round_inward(inner[1], up=False)
             if low <= high:
                 limits = (low, high)
-        return cls(date, inner, guard, public, places, limits)
+            # round_inward rounds up for a lower limit: used the other way round, outward
+            outer = (round_inward(inner[0], up=False), round_inward(inner[1], up=True))
+        return cls(date, inner, guard, public, places, limits, outer)
 
     def fmt(self, x: float) -> str:
         return format_date(x) if self.date else format_number(x)
@@ -378,19 +385,27 @@ class Scale:
             bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
         else:
             bounds = (lo, hi)
-        return label, bounds, self.stat(keys, lo)
+        return label, bounds, self.stat(keys, lo, hi)
 
-    def stat(self, keys: np.ndarray, lo: float | None) -> BucketStat:
+    def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
         """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
 
-        Without a lower cut (the bottom bucket) contributions are measured from the bucket's
-        own smallest value, which only makes the rule stricter.
+        The mean is a sum query: it is taken over the values held within the bucket's range
+        (:meth:`limits`) and rounded to a step that one record cannot cross
+        (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
+        measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
         keys = np.asarray(keys, dtype=float)
-        median = self.representative(keys)
-        base = float(lo) if lo is not None else float(keys.min())
-        withheld = dominated(np.maximum(keys - base, 0.0))
-        mean = median if withheld else self._released(float(keys.mean()))
+        low, high = self.limits(lo, hi)
+        held = np.clip(keys, low, high)
+        median = self.representative(keys, lo, hi)
+        base = float(lo) if lo is not None else float(held.min())
+        withheld = dominated(np.maximum(held - base, 0.0))
+        mean = (
+            median
+            if withheld
+            else self._released(float(held.mean()), low, high, len(keys), float(np.ptp(held)))
+        )
         sd: float | None = None
         if len(keys) > 1 and not withheld:
             spread = (keys - keys.mean()) ** 2
@@ -398,30 +413,66 @@ class Scale:
                 sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
         return BucketStat(len(keys), mean, median, sd, withheld)
 
-    def _released(self, value: float) -> Any:
-        """A bucket mean as printed, at the column's precision.
+    def limits(self, lo: float | None, hi: float | None) -> tuple[float, float]:
+        """The range a record of the bucket counts within for its mean: the public cut points
+        (or bounds), an open end at the central 99 % rounded outward (:attr:`outer`)."""
+        low = float(lo) if lo is not None else self.outer[0]
+        high = float(hi) if hi is not None else self.outer[1]
+        return min(low, high), max(low, high)
 
-        A mean inside the central 99 % is no one's value and is printed as it is (it keeps
-        the total), and so is one that lies beyond it by less than :data:`MEAN_SLACK` of its
-        width (a bucket of zeros with a few negative incomes has a mean just below the 0.5
-        percentile, 0, and is far from any outlier); one further beyond (in a joint bucket:
-        outer buckets merge instead) goes to the 0.5 or 99.5 percentile rounded inward to
-        two significant digits.
+    def _released(
+        self, value: float, low: float, high: float, count: int, spread: float = 1.0
+    ) -> Any:
+        """A bucket mean as released: rounded so that one record cannot move it by a step.
+
+        One record changed (or left out) within the bucket's range moves its mean by at most
+        (high − low) / count, so the mean is rounded to the smallest step of the 1–2–5 series
+        at least that large (and no finer than the column's precision), staying inside the
+        range: two releases that differ in one record then tell its value only to within
+        about the bucket's width, which its label says anyway.  A mean beyond the central
+        99 % by more than :data:`MEAN_SLACK` of its width (possible only in a range between
+        cut points beyond it) goes to the 0.5 or 99.5 percentile rounded inward.
         """
         slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
         if not self.inner[0] - slack <= value <= self.inner[1] + slack:
             value = float(np.clip(value, *self.mean_limits))
+        floor = 1.0 if self.date else 10.0**-self.places
+        step = max(step_at_least((high - low) / count), floor) if high > low else floor
+        if spread == 0:  # a value the whole bucket shares is no one's: kept as it is
+            step = floor
+        rounded = multiple_of(value, step)
+        while rounded > high and rounded - step >= low:
+            rounded = multiple_of(rounded - step, step)
+        while rounded < low and rounded + step <= high:
+            rounded = multiple_of(rounded + step, step)
         if self.date:
-            return format_date(round(value))
-        rounded = round_to(value, self.places)
+            return format_date(round(rounded))
         return int(rounded) if float(rounded).is_integer() else rounded
 
-    def representative(self, keys: np.ndarray) -> Any:
-        """The bucket's median, clipped to the round limits inside the central 99 %."""
+    def representative(
+        self, keys: np.ndarray, lo: float | None = None, hi: float | None = None
+    ) -> Any:
+        """The bucket's median, clipped to the round limits inside the central 99 % and, for
+        numbers, rounded one digit finer than the bucket's cut points print (a median of
+        [200, 300) to tens), finer only where needed to stay inside the bucket: never one
+        person's exact value.  A value the whole bucket shares stays as it is."""
         med = float(np.clip(np.median(keys), *self.guard))
+        if not self.date and len(keys) and np.ptp(keys) > 0:
+            med = self._rounded_median(med, lo, hi)
         if self.date:
             return format_date(round(med))
         return int(med) if med.is_integer() else med
+
+    def _rounded_median(self, med: float, lo: float | None, hi: float | None) -> float:
+        cuts = [p for p in (precision(c) for c in (lo, hi) if c is not None) if p is not None]
+        step = min(cuts) / 10 if cuts else 10.0 ** (math.floor(math.log10(abs(med) or 1)) - 1)
+        floor = 10.0**-self.places
+        while step > floor:
+            rounded = multiple_of(med, step)
+            if (lo is None or rounded >= lo) and (hi is None or rounded < hi or rounded == med):
+                return rounded
+            step /= 10
+        return multiple_of(med, floor)
 
 
 def _describe(
