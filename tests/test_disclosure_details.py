@@ -147,7 +147,7 @@ def test_outlier_buckets_merge_and_representatives_are_guarded(income) -> None:
     # merged: the mean of the whole bucket, its values held within the central 99 % rounded
     # outward and rounded to a step that one record cannot cross
     scale = Scale.of(income, False, None)
-    low, high = scale.limits(*buckets.bounds[top])
+    low, high = scale.limits(members, *buckets.bounds[top])
     step = step_at_least((high - low) / len(members))
     assert len(members) > 50 and abs(means[top] - np.clip(members, low, high).mean()) <= step / 2
     assert len(set(buckets.labels)) == len(buckets.labels)

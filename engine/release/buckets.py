@@ -60,6 +60,7 @@ from engine.release.cuts import (
     guard_range,
     inner_range,
     multiple_of,
+    nice_outward,
     precision,
     round_inward,
     step_at_least,
@@ -325,8 +326,8 @@ class Scale:
     places: int = 0
     #: the limits of a released mean: the central 99 % rounded inward to 2 digits
     mean_limits: tuple[float, float] = (-math.inf, math.inf)
-    #: where an open-ended bucket ends for its mean: the central 99 % rounded outward to 2
-    #: digits (values beyond count as this limit, so that no one record moves the mean far)
+    #: where an open-ended bucket may end for its mean (:meth:`open_end`): the central 99 %
+    #: rounded outward to 2 digits
     outer: tuple[float, float] = (-math.inf, math.inf)
 
     @classmethod
@@ -396,7 +397,7 @@ class Scale:
         measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
         keys = np.asarray(keys, dtype=float)
-        low, high = self.limits(lo, hi)
+        low, high = self.limits(keys, lo, hi)
         held = np.clip(keys, low, high)
         median = self.representative(keys, lo, hi)
         base = float(lo) if lo is not None else float(held.min())
@@ -413,12 +414,35 @@ class Scale:
                 sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
         return BucketStat(len(keys), mean, median, sd, withheld)
 
-    def limits(self, lo: float | None, hi: float | None) -> tuple[float, float]:
-        """The range a record of the bucket counts within for its mean: the public cut points
-        (or bounds), an open end at the central 99 % rounded outward (:attr:`outer`)."""
-        low = float(lo) if lo is not None else self.outer[0]
-        high = float(hi) if hi is not None else self.outer[1]
+    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+        """The range a record of the bucket ``keys`` counts within for its mean: between the
+        public cut points (or bounds); an open end at :meth:`open_end`."""
+        keys = np.asarray(keys, dtype=float)
+        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
         return min(low, high), max(low, high)
+
+    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+        """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
+        number, never a value.
+
+        The central 99 % rounded outward (:attr:`outer`), values beyond it counting as that
+        limit; or, when those values hold more beyond it than the coarser rounding step of
+        the wider range costs the bucket's sum (a quarter of a step per record), the extreme
+        value rounded strictly beyond on the 1–2–5 series (a top-coded income of 246,000
+        that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
+        """
+        near = self.outer[1] if up else self.outer[0]
+        beyond = keys[keys > near] - near if up else near - keys[keys < near]
+        if self.date or not beyond.size:
+            return near
+        far = nice_outward(float(keys.max() if up else keys.min()), up)
+
+        def rounding(end: float) -> float:
+            width = abs(end - other)
+            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+
+        return far if beyond.sum() + rounding(near) > rounding(far) else near
 
     def _released(
         self, value: float, low: float, high: float, count: int, spread: float = 1.0
