@@ -238,3 +238,36 @@ def test_published_form_is_declared_for_every_summary_field():
     for cls in (RunSummary, BucketRow, NoiseSummary, ClassSizes):
         undeclared = [f.name for f in fields(cls) if PUBLIC_KEY not in f.metadata]
         assert not undeclared, f"{cls.__name__}: say whether {undeclared} is published"
+
+
+def about_rows(target: Path) -> list[tuple[str, object]]:
+    rows = published_documents(target)["About sheet"]
+    return [(str(r[0]).strip(), r[1] if len(r) > 1 else None) for r in rows if r and r[0]]
+
+
+BUCKET_SETTINGS = (
+    "number of buckets b", "weight of the confidential loss in the choice of b",
+    "confidential values released as", "records with a missing confidential value",
+)  # fmt: skip
+NOISE_SETTINGS = (
+    "insensitive microaggregation first", "scale the noise is added on",
+    "share of ε for private bounds", "noise redrawn until t-close with t",
+)  # fmt: skip
+
+
+def test_the_about_sheet_of_each_mechanism_holds_only_its_own_settings(released):
+    noise = about_rows(released["laplace.xlsx"][0])
+    labels = [label for label, _ in noise]
+    assert not set(BUCKET_SETTINGS) & set(labels) and "seed" not in labels
+    assert "insensitive microaggregation first" in labels  # given (no): it applied
+    mechanism = dict(noise)["mechanism"]
+    assert "Laplace noise" in str(mechanism) and "randomized response" not in str(mechanism)
+    # one t, with its meaning, and the same t as the guarantee states
+    ts = [(label, value) for label, value in noise if label.startswith("t ")]
+    assert len(ts) == 1 and "stochastic" in ts[0][0] and "Proposition 1" in ts[0][0]
+    stated = [str(v) for label, v in noise if label.startswith("stochastic t-closeness")]
+    assert stated and f"stochastically {ts[0][1]}-close" in stated[0]
+    buckets = [label for label, _ in about_rows(released["mean.xlsx"][0])]
+    assert not set(NOISE_SETTINGS) & set(buckets)
+    assert "confidential values released as" in buckets and "number of buckets b" in buckets
+    assert sum(label.startswith("t ") for label in buckets) == 1  # asked / achieved

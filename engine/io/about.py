@@ -215,7 +215,15 @@ def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
         how = {"t": " (2 ln t, Proposition 3)", "given": " (given)"}.get(
             str(meta.get("epsilon_from")), ""
         )
-        rows.append(AboutRow(f"ε{how}", _n(meta["epsilon"])))
+        if kind == "asked" and meta.get("epsilon_achieved") is not None:
+            rows.append(
+                AboutRow(
+                    f"ε{how}, asked / achieved",
+                    f"{_n(meta['epsilon'])} / {_n(meta['epsilon_achieved'])}",
+                )
+            )
+        else:
+            rows.append(AboutRow(f"ε{how}", _n(meta["epsilon"])))
     rows.append(AboutRow("classes", meta.get("n_classes")))
     sizes = meta.get("class_sizes") or {}
     if sizes:
