@@ -93,7 +93,7 @@ def test_command_line_round_trip_leaves_the_input_unchanged(
             "10",
             "--seed",
             "7",
-            "--summary",
+            "--review",
             str(summary),
             *extra,
         ]
