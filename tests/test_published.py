@@ -271,3 +271,18 @@ def test_the_about_sheet_of_each_mechanism_holds_only_its_own_settings(released)
     assert not set(NOISE_SETTINGS) & set(buckets)
     assert "confidential values released as" in buckets and "number of buckets b" in buckets
     assert sum(label.startswith("t ") for label in buckets) == 1  # asked / achieved
+
+
+def test_the_review_record_goes_through_the_checked_writer(survey, tmp_path, capsys):
+    """Checked before the run like every output: never over the input, the release's own
+    sidecar or a file tclose did not write; nothing is written when it is refused."""
+    _, path = survey
+    target = tmp_path / "r.csv"
+    base = ["anonymize", str(path), "-o", str(target), "--qi", ",".join(QI), *BUCKETS]
+    foreign = tmp_path / "notes.json"
+    foreign.write_text('{"mine": 1}', encoding="utf-8")
+    for review in (path, tmp_path / "r.json", foreign, tmp_path / "review.txt"):
+        assert main([*base, "--review", str(review)]) == 2
+        assert not target.exists()
+    assert "review record" in capsys.readouterr().err
+    assert foreign.read_text(encoding="utf-8") == '{"mine": 1}'
