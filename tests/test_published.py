@@ -69,7 +69,7 @@ def params_of(flags: list[str]) -> ReleaseParams:
     values: dict = {"qi": tuple(QI)}
     it = iter(flags)
     for flag in it:
-        name = flag.lstrip("-").replace("-", "_")
+        name = {"buckets": "n_buckets"}.get(flag.lstrip("-"), flag.lstrip("-").replace("-", "_"))
         if name == "insensitive":
             values["insensitive"] = True
             continue
