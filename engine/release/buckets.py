@@ -402,11 +402,9 @@ class Scale:
         median = self.representative(keys, lo, hi)
         base = float(lo) if lo is not None else float(held.min())
         withheld = dominated(np.maximum(held - base, 0.0))
-        mean = (
-            median
-            if withheld
-            else self._released(float(held.mean()), low, high, len(keys), float(np.ptp(held)))
-        )
+        # a value the whole bucket shares is no one's: kept as it is
+        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
+        mean = median if withheld else self._released(float(held.mean()), low, high, step)
         sd: float | None = None
         if len(keys) > 1 and not withheld:
             spread = (keys - keys.mean()) ** 2
@@ -444,26 +442,32 @@ class Scale:
 
         return far if beyond.sum() + rounding(near) > rounding(far) else near
 
-    def _released(
-        self, value: float, low: float, high: float, count: int, spread: float = 1.0
-    ) -> Any:
-        """A bucket mean as released: rounded so that one record cannot move it by a step.
+    @property
+    def unit(self) -> float:
+        """The finest step a released number takes: the column's precision (a day)."""
+        return 1.0 if self.date else 10.0**-self.places
 
-        One record changed (or left out) within the bucket's range moves its mean by at most
-        (high − low) / count, so the mean is rounded to the smallest step of the 1–2–5 series
-        at least that large (and no finer than the column's precision), staying inside the
-        range: two releases that differ in one record then tell its value only to within
-        about the bucket's width, which its label says anyway.  A mean beyond the central
-        99 % by more than :data:`MEAN_SLACK` of its width (possible only in a range between
-        cut points beyond it) goes to the 0.5 or 99.5 percentile rounded inward.
+    def mean_step(self, low: float, high: float, count: int) -> float:
+        """The rounding step of a mean of ``count`` values held within [low, high].
+
+        One record changed (or left out) moves such a mean by at most (high − low) / count:
+        the step is the smallest number of the 1–2–5 series at least that large, and no finer
+        than the column's precision.  Two releases that differ in one record then tell its
+        value only to within about the bucket's width, which its label says anyway.
+        """
+        if high <= low:
+            return self.unit
+        return max(step_at_least((high - low) / count), self.unit)
+
+    def _released(self, value: float, low: float, high: float, step: float) -> Any:
+        """A bucket mean as released: rounded to ``step`` (:meth:`mean_step`), inside the
+        bucket's range [low, high].  A mean beyond the central 99 % by more than
+        :data:`MEAN_SLACK` of its width (possible only in a range between cut points beyond
+        it) goes to the 0.5 or 99.5 percentile rounded inward first.
         """
         slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
         if not self.inner[0] - slack <= value <= self.inner[1] + slack:
             value = float(np.clip(value, *self.mean_limits))
-        floor = 1.0 if self.date else 10.0**-self.places
-        step = max(step_at_least((high - low) / count), floor) if high > low else floor
-        if spread == 0:  # a value the whole bucket shares is no one's: kept as it is
-            step = floor
         rounded = multiple_of(value, step)
         while rounded > high and rounded - step >= low:
             rounded = multiple_of(rounded - step, step)
@@ -490,13 +494,12 @@ class Scale:
     def _rounded_median(self, med: float, lo: float | None, hi: float | None) -> float:
         cuts = [p for p in (precision(c) for c in (lo, hi) if c is not None) if p is not None]
         step = min(cuts) / 10 if cuts else 10.0 ** (math.floor(math.log10(abs(med) or 1)) - 1)
-        floor = 10.0**-self.places
-        while step > floor:
+        while step > self.unit:
             rounded = multiple_of(med, step)
             if (lo is None or rounded >= lo) and (hi is None or rounded < hi or rounded == med):
                 return rounded
             step /= 10
-        return multiple_of(med, floor)
+        return multiple_of(med, self.unit)
 
 
 def _describe(
