@@ -11,8 +11,8 @@ written once and kept.  Then ``tclose anonymize`` runs on it as a user would run
 
 Every process of a run is sampled (psutil) for its resident memory; the table shows the
 peak of the command's own process and of the largest worker.  QI SSE/SST, k and t are read
-from the run's ``--summary``.  The I/O ratio divides the run's wall time by the time pandas
-takes to read and write the same file (Parquet; with ``--csv`` also the CSV run of the
+from the run's review record (``--review``).  The I/O ratio divides the run's wall time by the
+time pandas takes to read and write the same file (Parquet; with ``--csv`` also the CSV run of the
 README's target).  ``--t``/``--k`` default to the bar's t = 3, k = 10.
 
     python -m benchmarks.bench_distributed --real
@@ -114,7 +114,7 @@ def pandas_io_seconds(path: Path, workdir: Path) -> float:
 def one_run(source: Path, out: Path, summary: Path, t: float, k: int, cluster: str | None):
     cmd = [sys.executable, "-m", "engine", "anonymize", str(source), "-o", str(out),
            "--qi", QI, "--confidential", "income", "--t", str(t), "--k", str(k), "--seed", "0",
-           "--summary", str(summary)]  # fmt: skip
+           "--review", str(summary)]  # fmt: skip
     if cluster:
         cmd += ["--cluster", cluster]
     row = run_measured(cmd)
@@ -178,7 +178,7 @@ def real_runs(args: argparse.Namespace) -> int:
                 cmd = [sys.executable, "-m", "engine", "anonymize", str(source), "-o",
                        str(work / "out.csv"), "--qi", qi, "--confidential", conf,
                        "--t", str(args.t), "--k", str(args.k), "--seed", "0",
-                       "--summary", str(summary)]  # fmt: skip
+                       "--review", str(summary)]  # fmt: skip
                 if missing:
                     cmd.append(f"--missing={missing}")
                 if cluster:
