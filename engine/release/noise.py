@@ -47,7 +47,7 @@ from engine.mechanisms.laplace import (
     laplace_release,
     to_log_scale,
 )
-from engine.mechanisms.response import randomized_response
+from engine.mechanisms.response import CorrectedShares, corrected_shares, randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -55,6 +55,7 @@ from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
 from engine.release.metrics import analysis_utility, sse_sst
+from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.summary import summarise
@@ -153,6 +154,8 @@ class NoisePlan(Protocol):
     prepared: Prepared | None
     noise_columns: list[ColumnPlan]
     warnings: tuple[str, ...]
+    #: groups of records alike in their missing QIs, and the QI values withheld
+    missing_groups: tuple[np.ndarray, np.ndarray] | None
 
 
 @dataclass
@@ -186,6 +189,8 @@ class ColumnDraw:
     #: numbers for the t check: released values (numeric) or category codes, NaN/−1 missing
     numbers: np.ndarray
     details: dict[str, Any]
+    #: randomized response: the original shares estimated from the release and the channel
+    corrected: CorrectedShares | None = None
 
 
 def plan_columns(
@@ -397,7 +402,8 @@ def _draw_column(
         if present.any()
         else 0.0,
     }
-    return ColumnDraw(released, outcome.codes.astype(float), details)
+    corrected = corrected_shares(outcome.codes, outcome.channel, details["categories"])
+    return ColumnDraw(released, outcome.codes.astype(float), details, corrected)
 
 
 def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[np.ndarray]:
@@ -449,12 +455,19 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
 
     task.step(0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
+    # records alike in which QIs are missing form classes together (missing stays missing)
+    if plan.missing_groups is not None:
+        groups, withheld = plan.missing_groups
+    else:
+        groups, withheld = np.zeros(n, dtype=np.int64), None
+    released_qi = withhold(clean, qi, withheld)
     if qi and params.k > 1:
         from engine.release.microaggregation import microaggregate
 
-        classes = np.asarray(
-            microaggregate(X, params.k, seed=params.seed, task=task.sub(0.05, 0.5)),
-            dtype=np.int64,
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
+            task.sub(0.05, 0.5),
         )
     elif qi:
         classes = np.arange(n, dtype=np.int64)
@@ -496,7 +509,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         released[draw.released.name] = draw.released.set_axis(released.index)
     rng = np.random.default_rng(params.seed)
     table, source_rows = build_release(
-        clean,
+        released_qi,
         qi=qi,
         keep=[*params.keep, *confidential],
         types=types,
@@ -520,7 +533,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
     utility = analysis_utility(
         clean,
-        recode_qi(clean, qi, types, orders, classes, "centroid"),
+        recode_qi(released_qi, qi, types, orders, classes, "centroid"),
         {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
         qi=qi,
         types=types,
@@ -565,12 +578,16 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
             bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
             noise_scale={c.name: details[c.name]["noise_scale"] for c in numeric},
             columns=details,
+            corrected_shares={
+                d.released.name: d.corrected for d in column_draws if d.corrected is not None
+            },
         ),
         worst_class=None,
         worst_bucket=None,
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
+        missing_qi=missing_counts(clean, table, qi),
     )
     task.step(1.0, "Done")
     return Release(

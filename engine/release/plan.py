@@ -31,6 +31,7 @@ from engine.release.bucket_search import BucketChoice, search_buckets
 from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
+from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
 from engine.release.noise import ColumnPlan, plan_columns
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
@@ -126,15 +127,22 @@ class Plan:
     #: the trade-off curve of the search of b (empty when the user gave b): one row per b
     #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
     bucket_choices: tuple[BucketChoice, ...] = ()
-    #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
+    #: per QI with missing values: missing in the input, and the known values that will be
+    #: withheld (released empty) so that classes agree on which QIs are missing
+    missing_qi: dict[str, MissingCount] = field(default_factory=dict)
+    #: what the run reuses (the cleaned columns, the buckets, the noise plans, the groups of
+    #: records alike in their missing QIs and the values withheld); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
     noise_columns: list[ColumnPlan] = field(default_factory=list, repr=False, compare=False)
+    missing_groups: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         # the GUI receives plans from its engine process: leave the per-record arrays behind
         state = dict(self.__dict__)
-        state.update(prepared=None, bucket_data=None, noise_columns=[])
+        state.update(prepared=None, bucket_data=None, noise_columns=[], missing_groups=None)
         return state
 
     def raise_if_infeasible(self) -> None:
@@ -164,6 +172,7 @@ class Plan:
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "missing_qi": {c: asdict(m) for c, m in self.missing_qi.items()},
             }
         )
 
@@ -192,6 +201,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
+    X = None
     if params.confidential and not params.noise:
         assert t is not None
         if params.n_buckets is None:
@@ -232,6 +242,10 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         noise = [_noise_column(c, params) for c in noise_columns]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
+    missing_groups, missing_qi = None, {}
+    if feasible.ok:
+        missing_groups, missing_qi = _missing_qi(prepared, params, bucket_data, t, X)
+        warnings.extend(_withheld_warnings(missing_qi, params, bucket_data, t, prepared))
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
@@ -261,10 +275,86 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         warnings=tuple(warnings),
         n_left_out=prepared.n_left_out,
         bucket_choices=tuple(choices),
+        missing_qi=missing_qi,
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
+        missing_groups=missing_groups,
     )
+
+
+def _missing_qi(
+    prepared: Prepared,
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    X: np.ndarray | None,
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount]]:
+    """The groups of records alike in their missing QIs, the values withheld, and per QI the
+    counts (:mod:`engine.release.missing_qi`); (None, {}) when no QI value is missing."""
+    missing = missing_mask(prepared.clean, prepared.qi)
+    if not missing.any():
+        return None, {}
+    if X is None:
+        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+    groups, withheld = pattern_groups(
+        missing,
+        params.k,
+        codes=None if buckets is None else buckets.codes,
+        shares=None if buckets is None else buckets.shares,
+        t=t if buckets is not None else None,
+        X=X,
+    )
+    counts = {}
+    for i, col in enumerate(prepared.qi):
+        before, hidden = int(missing[:, i].sum()), int(withheld[:, i].sum())
+        if before or hidden:
+            counts[col] = MissingCount(before, before + hidden, hidden)
+    return (groups, withheld), counts
+
+
+def _withheld_warnings(
+    counts: Mapping[str, MissingCount],
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    prepared: Prepared,
+) -> list[str]:
+    """Say which known QI values will be released empty, and why; offer what helps."""
+    hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
+    if not hidden:
+        return []
+    parts = [f"{n:,} of {c!r}" for c, n in hidden.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    why = f"every class needs at least {params.k} records" + (
+        " and every bucket within a factor t of its share in the file" if t else ""
+    )
+    text = (
+        "Missing quasi-identifier values stay missing, and a class is formed of records that "
+        "agree on which ones are missing. Where too few records agree, or they hold too "
+        f"different confidential values ({why}), known values are released empty instead: "
+        f"{listed}."
+    )
+    if (
+        buckets is not None
+        and t is not None
+        and buckets.missing_bucket is not None
+        and params.missing_confidential == "bucket"
+    ):
+        keep = buckets.codes != buckets.missing_bucket
+        if keep.sum() >= params.k:
+            missing = missing_mask(prepared.clean, prepared.qi)[keep]
+            codes = buckets.codes[keep]
+            codes = np.where(codes > buckets.missing_bucket, codes - 1, codes)
+            shares = np.bincount(codes) / len(codes)
+            _, other = pattern_groups(missing, params.k, codes=codes, shares=shares, t=t)
+            after = int(other.sum())
+            if after < sum(hidden.values()):
+                text += (
+                    " Leaving out the records with a missing confidential value "
+                    f"(missing_confidential 'drop') would withhold {after:,} value(s) in all."
+                )
+    return [text]
 
 
 def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:

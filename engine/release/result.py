@@ -17,8 +17,10 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
+from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
+from engine.release.missing_qi import MissingCount
 
 
 @dataclass(frozen=True)
@@ -298,6 +300,9 @@ class NoiseSummary:
     noise_scale: dict[str, float]
     #: per column: mechanism, ε, bounds, errors, categories … as drawn
     columns: dict[str, dict[str, Any]]
+    #: per randomized-response column: the original shares estimated from the released
+    #: values and the public channel alone, with standard errors
+    corrected_shares: dict[str, CorrectedShares] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -418,6 +423,9 @@ class RunSummary:
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = None
+    #: per QI with missing values: missing in the input, released empty, known values
+    #: withheld so that classes agree on which QIs are missing (:mod:`engine.release.missing_qi`)
+    missing_qi: dict[str, MissingCount] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""
@@ -429,4 +437,5 @@ class RunSummary:
         out["information_loss"] = asdict(self.information_loss)
         out["noise"] = asdict(self.noise) if self.noise is not None else None
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
+        out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
         return json_ready(out)
