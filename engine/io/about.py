@@ -90,6 +90,7 @@ _SUMMARY_KEYS = {
     "parameters",
     "analysis_utility",
     "backend",
+    "missing_qi",
 }
 
 
@@ -111,6 +112,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _losses(meta.get("information_loss") or {})
     rows += _utility(meta.get("analysis_utility") or {})
     rows += _noise(meta.get("noise"))
+    rows += _missing_qi(meta.get("missing_qi") or {})
     warnings = meta.get("warnings") or []
     if warnings:
         rows.append(AboutRow("Warnings", section=True))
@@ -318,6 +320,31 @@ def _noise(noise: Any) -> list[AboutRow]:
         if details.get("keep_probability") is not None:
             text += f"; a value is kept with probability {percent(details['keep_probability'])}"
         rows.append(AboutRow(str(col), text))
+    for col, shares in (noise.get("corrected_shares") or {}).items():
+        if not isinstance(shares, Mapping):
+            continue
+        pairs = zip(shares["categories"], shares["estimate"], shares["standard_error"], strict=True)
+        rows.append(
+            AboutRow(
+                f"{col}: original shares, corrected for the random answers",
+                "; ".join(f"{c} {percent(e)} (± {percent(se)})" for c, e, se in pairs),
+            )
+        )
+    return rows
+
+
+def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
+    """Missing QI values: released empty, of them withheld (known values hidden)."""
+    if not counts:
+        return []
+    title = "Missing quasi-identifier values (released empty, never filled in)"
+    rows = [AboutRow(title, section=True)]
+    for col, c in counts.items():
+        if isinstance(c, Mapping):
+            text = f"{number(c.get('released'))} released empty"
+            if c.get("withheld"):
+                text += f", of which {number(c['withheld'])} known values withheld"
+            rows.append(AboutRow(str(col), text))
     return rows
 
 

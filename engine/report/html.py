@@ -490,6 +490,32 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
     return rows
 
 
+def missing_qi_rows(summary: RunSummary) -> list[list[str]]:
+    """Per QI with missing values: missing in the input, released empty, withheld."""
+    return [
+        [f"<code>{_e(col)}</code>", number(m.input), number(m.released), number(m.withheld)]
+        for col, m in summary.missing_qi.items()
+    ]
+
+
+def corrected_share_rows(release: Release) -> dict[str, list[list[str]]]:
+    """Per randomized-response column: category, original, released and corrected shares."""
+    noise = release.summary.noise
+    out: dict[str, list[list[str]]] = {}
+    for col, c in (noise.corrected_shares if noise is not None else {}).items():
+        original = release.data[col].dropna().astype(str).value_counts(normalize=True)
+        out[col] = [
+            [
+                _e(cat),
+                percent(float(original.get(cat, 0.0))),
+                percent(c.released[i]),
+                f"{percent(c.estimate[i])} (± {percent(c.standard_error[i])})",
+            ]
+            for i, cat in enumerate(c.categories)
+        ]
+    return out
+
+
 def _corr(value: float | None) -> str:
     """A correlation to three decimals (0.006, not 6.37e-03)."""
     return number(round(value, 3) if value is not None else None, 3)
@@ -770,6 +796,19 @@ def render_report(
     add(_dl(stats))
     if size_rows:
         add(_table(["class size", "classes", "records"], size_rows, right=(0, 1, 2)))
+    if release.summary.missing_qi:
+        add(
+            "<h3>Missing quasi-identifier values</h3><p>A missing value is released empty, "
+            "never filled in. A class holds records that agree on which quasi-identifiers are "
+            "missing; where too few agree, known values are released empty too (withheld).</p>"
+        )
+        add(
+            _table(
+                ["quasi-identifier", "missing in the input", "released empty", "withheld"],
+                missing_qi_rows(release.summary),
+                right=(1, 2, 3),
+            )
+        )
 
     # figures
     add("<h2>6. Plots</h2>")
@@ -821,6 +860,21 @@ def render_report(
         for col, coefficients in coefficient_rows(release.summary).items():
             add(f"<h3>Regression coefficients of <code>{_e(col)}</code></h3>")
             add(_table(["term", "original", "released"], coefficients, right=(1, 2)))
+    for col, rows in corrected_share_rows(release).items():
+        add(f"<h3>Shares of <code>{_e(col)}</code> after randomized response</h3>")
+        add(
+            "<p>The released shares are pulled towards equal shares by the random answers. "
+            "The corrected shares undo that on average, from the released answers and the "
+            "public chance of keeping an answer alone (so anyone can compute them); ± is one "
+            "standard error. The original shares are for this review only.</p>"
+        )
+        add(
+            _table(
+                ["category", "original", "released", "corrected (± standard error)"],
+                rows,
+                right=(1, 2, 3),
+            )
+        )
 
     # risk
     add("<h2>9. Disclosure risk before and after</h2>")

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from engine.text import number, percent
 
 if TYPE_CHECKING:
+    from engine.mechanisms.response import CorrectedShares
     from engine.release.plan import Plan
     from engine.release.result import RunSummary
 
@@ -247,6 +248,7 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                 values,
             )
         )
+    corrected = summary.noise.corrected_shares if summary.noise is not None else {}
     for name, figures in summary.information_loss.confidential_columns.items():
         if "share_changed" in figures and summary.noise is not None:
             out.append(
@@ -257,6 +259,8 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                     {"column": str(name), "share": percent(figures["share_changed"])},
                 )
             )
+            if name in corrected:
+                out.append(corrected_phrase(str(name), corrected[name]))
         elif "mean_absolute_error" in figures:
             out.append(
                 Phrase(
@@ -271,4 +275,42 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
     return out
 
 
-__all__ = ["CONTEXT", "Phrase", "join", "plan_words", "summary_words"]
+#: categories named in a sentence of corrected shares (the commonest first)
+SHARES_SHOWN = 6
+
+
+def shares_text(corrected: CorrectedShares, shown: int = SHARES_SHOWN) -> str:
+    """ "afam about 8.1 % (± 0.9 %), white about 75 % (± 1.1 %), …": the estimated original
+    shares, commonest first, each with its standard error."""
+    order = sorted(range(len(corrected.categories)), key=lambda i: -corrected.estimate[i])
+    parts = [
+        f"{corrected.categories[i]} {percent(max(corrected.estimate[i], 0.0))} "
+        f"(± {percent(corrected.standard_error[i])})"
+        for i in order[:shown]
+    ]
+    more = len(order) - shown
+    return ", ".join(parts) + (f", … ({more} more)" if more > 0 else "")
+
+
+def corrected_phrase(column: str, corrected: CorrectedShares) -> Phrase:
+    """The shares an analyst should use for a randomized column, in one sentence."""
+    return Phrase(
+        QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the shares in the file are pulled towards equal shares by the random "
+            "answers; corrected for that (from the released answers and the public chance of "
+            "keeping one), the original shares are estimated at {shares}.",
+        ),
+        {"column": column, "shares": shares_text(corrected)},
+    )
+
+
+__all__ = [
+    "CONTEXT",
+    "Phrase",
+    "corrected_phrase",
+    "join",
+    "plan_words",
+    "shares_text",
+    "summary_words",
+]
