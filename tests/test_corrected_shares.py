@@ -52,9 +52,7 @@ def test_corrected_shares_fall_within_two_standard_errors_of_the_original_ones(a
     assert abs(np.array(shares.released)[categories.index("Black")] - 0.18) < 0.03
 
 
-def test_the_corrected_shares_are_published_and_computable_from_the_released_file(
-    adult, tmp_path
-):
+def test_the_corrected_shares_are_published_and_computable_from_the_released_file(adult, tmp_path):
     params = ReleaseParams(
         qi=("age", "sex"), confidential=("race",), k=5, epsilon=1.0, mechanism="laplace"
     )

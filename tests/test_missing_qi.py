@@ -96,9 +96,7 @@ def test_missing_at_random_is_released_exactly_as_missing(adult_mcar, tmp_path):
     qi = ("age", "sex", "education", "occupation")
     for params in (
         ReleaseParams(qi=qi, confidential=("salary-class",), k=5, t=2.0, seed=3),
-        ReleaseParams(
-            qi=qi, confidential=("salary-class",), k=5, t=2.0, seed=3, qi_output="range"
-        ),
+        ReleaseParams(qi=qi, confidential=("salary-class",), k=5, t=2.0, seed=3, qi_output="range"),
         ReleaseParams(qi=qi, k=3, seed=3),
     ):
         release = anonymize(adult_mcar, params)

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.text import loss as loss_text
 from engine.text import number, percent
 
 
@@ -91,6 +92,7 @@ _SUMMARY_KEYS = {
     "analysis_utility",
     "backend",
     "missing_qi",
+    "n_left_out",
 }
 
 
@@ -161,6 +163,8 @@ def _release(meta: Mapping[str, Any]) -> list[AboutRow]:
             rows.append(AboutRow(label, str(meta[key])))
     rows.append(AboutRow("records in the input", meta.get("n_records")))
     rows.append(AboutRow("records released", meta.get("n_released")))
+    if meta.get("n_left_out"):
+        rows.append(AboutRow("records left out (a missing confidential value)", meta["n_left_out"]))
     rows.append(AboutRow("independent check", meta.get("verification", "")))
     if meta.get("seed_policy"):
         rows.append(AboutRow("randomness", meta["seed_policy"]))
@@ -260,11 +264,11 @@ def _buckets(buckets: list[Any]) -> list[AboutRow]:
 
 
 def _losses(loss: Mapping[str, Any]) -> list[AboutRow]:
-    rows = [AboutRow("Information loss (SSE/SST: 0 % keeps everything)", section=True)]
+    rows = [AboutRow("Information lost (0 % keeps everything; SSE/SST)", section=True)]
     if loss.get("qi_sse_sst") is not None:
-        rows.append(AboutRow("quasi-identifiers", percent(loss["qi_sse_sst"])))
+        rows.append(AboutRow("quasi-identifiers", loss_text(loss["qi_sse_sst"])))
     if loss.get("confidential_sse_sst") is not None:
-        rows.append(AboutRow("confidential values", percent(loss["confidential_sse_sst"])))
+        rows.append(AboutRow("confidential values", loss_text(loss["confidential_sse_sst"])))
     return rows if len(rows) > 1 else []
 
 

@@ -45,6 +45,7 @@ from engine.mechanisms.laplace import (
     from_log_scale,
     insensitive_release,
     laplace_release,
+    log_bounds,
     to_log_scale,
 )
 from engine.mechanisms.response import CorrectedShares, corrected_shares, randomized_response
@@ -61,6 +62,7 @@ from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.summary import summarise
 from engine.release.verify import class_distances, verify_release
 from engine.roles import ColumnType
+from engine.text import percent
 
 if TYPE_CHECKING:
     from engine.release.prepare import Prepared
@@ -123,6 +125,73 @@ def column_budget(params: ReleaseParams, types: Mapping[str, ColumnType]) -> dic
         spent = share * params.private_bounds if private else 0.0
         out[col] = {"noise": share - spent, "bounds": spent}
     return out
+
+
+def typical_size(values: np.ndarray, lo: float, hi: float, log_scale: bool = False) -> float | None:
+    """How far a column's values typically lie apart, on the scale the noise is added to.
+
+    The spread of the middle half of the values (the interquartile range) after clamping to
+    the bounds (what the noise is added to), on log(1 + value) for noise on the log scale; a
+    column whose middle half is one value (mostly zeros) falls back to the mean distance from
+    the median.  None for a column with one value or none.  Computed from the data: for the
+    plan, which the data holder reads before the release, never for a published file.
+    """
+    present = values[~np.isnan(values)]
+    if present.size == 0:
+        return None
+    clamped = np.clip(present, lo, hi)
+    if log_scale:
+        clamped = np.log1p(clamped)
+    q1, median, q3 = np.quantile(clamped, [0.25, 0.5, 0.75])
+    spread = float(q3 - q1)
+    if spread <= 0:
+        spread = float(np.abs(clamped - median).mean())
+    return spread if spread > 0 else None
+
+
+def noise_error(column: ColumnPlan, params: ReleaseParams) -> float | None:
+    """E|noise| of one released value on the scale the noise is added to (None until private
+    bounds are known): Δ/ε, Δ/(k·ε) in groups of k, Δ measured on log(1 + value) for the log
+    scale."""
+    if column.bounds is None:
+        return None
+    group = int(params.k) if params.insensitive else 1
+    bounds = log_bounds(*column.bounds) if column.log_scale else column.bounds
+    return expected_abs_error(*bounds, column.epsilon, group)
+
+
+#: the released values are "mostly noise" when the noise makes up at least this share of
+#: their variance (the noise's variance is then at least the data's own)
+NOISE_SHARE_WARNING = 0.5
+
+
+def noise_share(released: np.ndarray, scale: float, log_scale: bool) -> float | None:
+    """The share of the released values' variance that the noise accounts for (at most 1).
+
+    From the released values and the public scale of the noise alone (so it may be
+    published): the released variance is about the data's plus the noise's 2·scale²; a share
+    of 1/2 or more means the noise varies as much as the data, or more.  Clamping to the
+    bounds shrinks the released variance, which only raises the share.
+    """
+    x = released[~np.isnan(released)]
+    if x.size < 2:
+        return None
+    if log_scale:
+        x = np.log1p(np.clip(x, 0.0, None))
+    spread = float(x.var())
+    noise = 2.0 * scale * scale
+    return 1.0 if spread <= 0 else min(noise / spread, 1.0)
+
+
+def noise_share_warning(column: str, share: float) -> str:
+    """The published warning that a column's released values are mostly noise."""
+    return (
+        f"The noise makes up about {percent(share)} of the spread of the released values of "
+        f"{column!r}: they are mostly noise, and say little about any one person or group "
+        "(measured on the released values and the public scale of the noise). Averaging in "
+        "groups of k before the noise, narrower public bounds, the buckets mechanism or a "
+        "larger ε would keep more of the data."
+    )
 
 
 def expected_errors(
@@ -385,6 +454,7 @@ def _draw_column(
             "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
         }
         details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
+        details["noise_share"] = noise_share(rounded, out.scale, plan.log_scale)
         return ColumnDraw(released, noisy, details)
     outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
@@ -503,6 +573,10 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
                 "larger t, a larger k or fewer records, or rely on the stochastic t."
             )
 
+    for draw in column_draws:
+        share = draw.details.get("noise_share")
+        if share is not None and share >= NOISE_SHARE_WARNING:
+            warnings.append(noise_share_warning(str(draw.released.name), share))
     task.step(0.86, "Building the release")
     released = original.copy()
     for draw in column_draws:

@@ -32,6 +32,7 @@ from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.text import loss as loss_text
 from engine.text import number, percent
 from engine.version import __version__
 
@@ -352,8 +353,8 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
 #: what each ``qi_output`` releases, in words
 _QI_OUTPUT_WORDS = {
     "centroid": "one typical value per class (rounded mean, median category, most frequent "
-    "known category)",
-    "range": "the range or set of values of each class",
+    "category); a missing value stays empty",
+    "range": "the range or set of values of each class; a missing value stays empty",
 }
 #: what each ``confidential_output`` releases, in words
 _CONFIDENTIAL_OUTPUT_WORDS = {
@@ -572,12 +573,14 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
 
 #: readable names of information-loss figures a summary may carry
 _LOSS_NAMES = {
-    "qi_sse_sst": "quasi-identifiers: SSE/SST (0 = nothing lost, 1 = all)",
-    "confidential_sse_sst": "confidential values: SSE/SST (0 = unchanged)",
+    "qi_sse_sst": "quasi-identifiers: share of their variation lost (0 = nothing, 1 = all; "
+    "SSE/SST)",
+    "confidential_sse_sst": "confidential values: distortion, as a share of their variation "
+    "(0 = unchanged; SSE/SST)",
 }
 #: readable names of the per-column statistics of the confidential columns
 _COLUMN_STAT_NAMES = {
-    "sse_sst": "SSE/SST",
+    "sse_sst": "distortion, as a share of the variation (SSE/SST)",
     "share_changed": "share of values changed",
     "mean_absolute_error": "mean absolute error",
     "mean_original": "mean before",
@@ -599,7 +602,7 @@ def information_loss_rows(summary: RunSummary) -> list[tuple[str, str]]:
     for key, name in _LOSS_NAMES.items():
         value = getattr(loss, key)
         if isinstance(value, int | float):
-            rows.append((name, _e(percent(value))))
+            rows.append((name, _e(loss_text(value))))
     return rows
 
 
@@ -612,7 +615,13 @@ def column_loss_rows(summary: RunSummary) -> list[list[str]]:
         for key, value in stats.items():
             if isinstance(value, int | float):
                 name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
-                text = percent(value) if key in _SHARES else number(value, 4)
+                text = (
+                    loss_text(value)
+                    if key == "sse_sst"
+                    else percent(value)
+                    if key in _SHARES
+                    else number(value, 4)
+                )
                 rows.append([f"<code>{_e(col)}</code>", _e(name), _e(text)])
     return rows
 

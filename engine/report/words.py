@@ -134,6 +134,8 @@ def plan_words(plan: Plan) -> list[Phrase]:
         )
     for column in plan.noise:
         out.append(_noise_phrase(column))
+        if column.error_ratio is not None and column.error_ratio > 1:  # noise drowns values
+            out.append(_drowned_phrase(column))
     if plan.noise and plan.epsilon is not None:
         out.append(
             Phrase(
@@ -149,7 +151,51 @@ def plan_words(plan: Plan) -> list[Phrase]:
                 },
             )
         )
+    grouped = [c for c in plan.noise if c.mechanism == "insensitive"]
+    if grouped:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "Averaging in groups of {k} before the noise makes the noise {k} times "
+                    "smaller. The price: one person's own released value, compared with "
+                    "anybody else's, may be up to a factor {factor_k} more likely, not {factor} "
+                    "(e^(k·ε) instead of e^ε), and the people who share a group are visibly "
+                    "linked.",
+                ),
+                {
+                    "k": number(p.k),
+                    "factor_k": _factor(grouped[0].epsilon_local),
+                    "factor": _factor(grouped[0].epsilon),
+                },
+            )
+        )
     return out
+
+
+def _drowned_phrase(column) -> Phrase:
+    """The noise would drown the column's values: what that means and what helps."""
+    values = {"column": str(column.name), "ratio": number(column.error_ratio, 2)}
+    if column.mechanism == "insensitive":
+        return Phrase(
+            QT_TRANSLATE_NOOP(
+                "words",
+                "Even so, that noise is {ratio} times as large as the spread of the middle half "
+                "of the {column} values: the released values would be mostly noise. Narrower "
+                "public limits, the buckets mechanism or a larger ε would keep more of them.",
+            ),
+            values,
+        )
+    return Phrase(
+        QT_TRANSLATE_NOOP(
+            "words",
+            "That noise is {ratio} times as large as the spread of the middle half of the "
+            "{column} values: the released values would be mostly noise. Averaging in groups "
+            "of k before the noise, narrower public limits, the buckets mechanism or a larger "
+            "ε would keep more of them.",
+        ),
+        values,
+    )
 
 
 def _noise_phrase(column) -> Phrase:
@@ -275,7 +321,7 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
     return out
 
 
-#: categories named in a sentence of corrected shares (the commonest first)
+# categories named in a sentence of corrected shares (the commonest first)
 SHARES_SHOWN = 6
 
 

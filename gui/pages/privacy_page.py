@@ -592,7 +592,7 @@ class PrivacyPage(QWizardPage):
                 )
             )
         self.feasibility.setText(self.plan_text(plan))
-        self.feasibility.set_warning(False)
+        self.feasibility.set_warning(bool(plan.review_warnings))  # noise drowns the values
 
     def plan_text(self, plan: Plan) -> str:
         """What the plan says about this file, in a few sentences for the feasibility box."""
@@ -652,6 +652,7 @@ class PrivacyPage(QWizardPage):
                 )
             )
         reason = plan.class_sizes.reason
+        parts.extend(html.escape(w) for w in plan.review_warnings)
         parts.extend(html.escape(w) for w in plan.warnings if w != reason)
         return " ".join(parts)
 
