@@ -23,6 +23,7 @@ from engine import ReleaseParams, anonymize, plan, read_table, verify_release, w
 from engine.release.feasibility import max_classes
 from engine.release.missing_qi import pattern_groups, withhold_mixed
 from engine.release.recode import recode_qi
+from engine.report.words import summary_words
 from engine.roles import ColumnType
 
 ACS_QI = ("Age", "Sex", "Education", "Workclass", "Military service")
@@ -88,6 +89,8 @@ def test_missing_qis_stay_missing_in_the_acs_release(acs, tmp_path):
     assert (counts["Workclass"].input, counts["Military service"].input) == (698, 86)
     # only records whose missing pattern is rare or far off the income mix lend a value
     assert sum(c.withheld for c in counts.values()) <= 0.02 * len(table)
+    words = " ".join(p.text() for p in summary_words(release.summary))
+    assert "Workclass: the 698 missing values are released empty, none filled in" in words
     assert verify_release(table, ACS_QI, ["Income"], t=2.0, k=5).ok
 
 

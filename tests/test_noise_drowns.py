@@ -78,9 +78,7 @@ def test_the_log_scale_compares_on_the_log_scale(census):
     assert column.error_ratio > 1 and "about a factor" in planned.review_warnings[0]
 
 
-def test_tclose_plan_prints_the_warning_and_its_json_carries_the_ratio(
-    census, tmp_path, capsys
-):
+def test_tclose_plan_prints_the_warning_and_its_json_carries_the_ratio(census, tmp_path, capsys):
     path = tmp_path / "census.csv"
     census.to_csv(path, index=False)
     line = (
@@ -138,9 +136,7 @@ def test_the_closeness_map_counts_the_released_classes(data_dir):
     adult = pd.read_csv(data_dir / "adult.csv.gz", sep=";").iloc[:3000]
     release = anonymize(
         adult,
-        ReleaseParams(
-            qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=1.5
-        ),
+        ReleaseParams(qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=1.5),
     )
     assert release.summary.n_partition_classes > release.summary.n_classes  # classes merged
     ratio, _ = plots.closeness_matrix(release)

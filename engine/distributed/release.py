@@ -87,6 +87,7 @@ from engine.release.blocks import (
 from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
+from engine.release.missing_qi import MissingCount
 from engine.release.partition import layout_counts
 from engine.release.plan import left_out_warning, seed_warnings
 from engine.release.recode import recode_qi, release_confidential
@@ -247,6 +248,10 @@ def _release_part(
     sq = float((X * X).sum())
     sse = sq - float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
     stats = {"n": len(labels), "sse": sse, "sq": sq, "sum": X.sum(axis=0), "classes": m}
+    # missing QI values in the input and released empty (classes that mix them withhold)
+    stats["missing_qi"] = {
+        c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi
+    }
     if r.buckets is not None:
         stats["confidential"] = _confidential_sums(
             frame, r.buckets, codes, r.types, r.confidential_output
@@ -538,4 +543,16 @@ def _summary(
             confidential_columns=conf_columns,
         ),
         warnings=[*warnings, *seed_warnings(params)],
+        missing_qi=_missing_qi(part_stats, params.qi),
     )
+
+
+def _missing_qi(part_stats: list[dict], qi: Sequence[str]) -> dict[str, MissingCount]:
+    """Per QI with missing values: the partitions' counts added up."""
+    out = {}
+    for col in qi:
+        before = sum(s["missing_qi"][col][0] for s in part_stats)
+        after = sum(s["missing_qi"][col][1] for s in part_stats)
+        if before or after:
+            out[col] = MissingCount(before, after, after - before)
+    return out

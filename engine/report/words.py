@@ -294,6 +294,25 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                 values,
             )
         )
+    for name, count in summary.missing_qi.items():
+        values = {
+            "column": str(name),
+            "missing": number(count.input),
+            "withheld": number(count.withheld),
+        }
+        if count.withheld:
+            template = QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the {missing} missing values are released empty, none filled in; "
+                "{withheld} known values are released empty too, so that the groups could "
+                "form.",
+            )
+        else:
+            template = QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the {missing} missing values are released empty, none filled in.",
+            )
+        out.append(Phrase(template, values))
     corrected = summary.noise.corrected_shares if summary.noise is not None else {}
     for name, figures in summary.information_loss.confidential_columns.items():
         if "share_changed" in figures and summary.noise is not None:

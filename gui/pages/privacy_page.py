@@ -652,8 +652,9 @@ class PrivacyPage(QWizardPage):
                 )
             )
         reason = plan.class_sizes.reason
-        parts.extend(html.escape(w) for w in plan.review_warnings)
-        parts.extend(html.escape(w) for w in plan.warnings if w != reason)
+        # quote=False: the box may show plain text, where &#x27; would read as such
+        parts.extend(html.escape(w, quote=False) for w in plan.review_warnings)
+        parts.extend(html.escape(w, quote=False) for w in plan.warnings if w != reason)
         return " ".join(parts)
 
     def _toggle_details(self, shown: bool) -> None:

@@ -1626,6 +1626,14 @@
         <translation>Los {groups} grupos tienen al menos {k} personas cada uno.</translation>
     </message>
     <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in; {withheld} known values are released empty too, so that the groups could form.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena; {withheld} valores conocidos también se publican vacíos para que los grupos pudieran formarse.</translation>
+    </message>
+    <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena.</translation>
+    </message>
+    <message>
         <source>{column}: {share} of the answers were changed at random.</source>
         <translation>{column}: el {share} de las respuestas se ha cambiado al azar.</translation>
     </message>
