@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from engine.progress import NO_TASK, Task
-from engine.release.feasibility import class_bounds, max_classes
+from engine.release.feasibility import class_bounds, layout_ok
 
 
 @dataclass(frozen=True)
@@ -103,14 +103,24 @@ def withhold_mixed(missing: np.ndarray, classes: np.ndarray) -> np.ndarray:
 
 def _pattern_ids(missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct patterns as rows, pattern index of every record)."""
-    if missing.shape[1] == 0:
-        return np.zeros((1, 0), dtype=bool), np.zeros(len(missing), dtype=np.int64)
+    n, q = missing.shape
+    if q == 0:
+        return np.zeros((1, 0), dtype=bool), np.zeros(n, dtype=np.int64)
+    if q <= 62:  # one integer per pattern: a 1-d unique is far faster than unique(axis=0)
+        keys = missing.astype(np.int64) @ (np.int64(1) << np.arange(q, dtype=np.int64))
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        patterns = (distinct[:, None] >> np.arange(q, dtype=np.int64)[None, :]) & 1
+        return patterns.astype(bool), inverse.reshape(-1).astype(np.int64)
     patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
     return patterns.astype(bool), inverse.reshape(-1).astype(np.int64)
 
 
 class _Groups:
-    """Records grouped by the pattern they will be released with (see module doc)."""
+    """Records grouped by the pattern they will be released with (see module doc).
+
+    Every group's size and bucket counts are kept up to date as records move, and whether a
+    group can stand alone is recomputed only for the groups a move touched.
+    """
 
     def __init__(
         self,
@@ -124,124 +134,153 @@ class _Groups:
         self.missing = missing
         self.patterns, self.of = _pattern_ids(missing)
         self.k = int(k)
-        self.t = t
         self.X = X
-        if codes is None or t is None:
+        if codes is None or shares is None or t is None:
             self.codes = np.zeros(len(missing), dtype=np.int64)
-            self.shares = np.ones(1)
-            self.t = None
+            self.shares, self.t = np.ones(1), None
         else:
             self.codes = np.asarray(codes, dtype=np.int64)
-            self.shares = np.asarray(shares, dtype=float)
+            self.shares, self.t = np.asarray(shares, dtype=float), float(t)
         self.b = len(self.shares)
+        self._sq = None if X is None else np.einsum("ij,ij->i", X, X)
+        self.counts = np.zeros((len(self.patterns), self.b), dtype=np.int64)
+        np.add.at(self.counts, (self.of, self.codes), 1)
+        # the records of every group; may hold records that moved on (see members())
+        order = np.argsort(self.of, kind="stable")
+        ends = np.cumsum(np.bincount(self.of, minlength=len(self.patterns)))
+        self._members = dict(enumerate(np.split(order, ends[:-1])))
+        self.ok = np.array([self.feasible(c) for c in self.counts], dtype=bool)
 
     # ---------------------------------------------------------------- bookkeeping
-    def _index(self, pattern: np.ndarray) -> int:
-        """Index of ``pattern`` among the groups, added when new."""
-        same = np.flatnonzero((self.patterns == pattern[None, :]).all(axis=1))
-        if same.size:
-            return int(same[0])
-        self.patterns = np.vstack([self.patterns, pattern[None, :]])
-        return len(self.patterns) - 1
-
-    def _counts(self, rows: np.ndarray) -> np.ndarray:
-        return np.bincount(self.codes[rows], minlength=self.b)
-
     def feasible(self, counts: np.ndarray) -> bool:
-        """Whether records with these bucket counts can form classes on their own."""
+        """Whether records with these bucket counts can form classes on their own.
+
+        One class of them all is the test: a valid layout of several classes implies that
+        one class of everything is valid too (its bounds are the sums of theirs, rounded
+        more generously).
+        """
         n = int(counts.sum())
         if n < self.k:
             return False
         if self.t is None:
             return True
-        return max_classes(counts, self.t, self.k, self.shares) >= 1
+        return bool(layout_ok(counts, 1, self.shares, self.t, self.k)[0])
+
+    def _index(self, pattern: np.ndarray) -> int:
+        """Index of ``pattern`` among the groups, added (empty) when new."""
+        same = np.flatnonzero((self.patterns == pattern[None, :]).all(axis=1))
+        if same.size:
+            return int(same[0])
+        self.patterns = np.vstack([self.patterns, pattern[None, :]])
+        self.counts = np.vstack([self.counts, np.zeros((1, self.b), dtype=np.int64)])
+        self.ok = np.append(self.ok, False)
+        return len(self.patterns) - 1
+
+    def members(self, g: int) -> np.ndarray:
+        """The records of group ``g`` (those that moved on are dropped on the way)."""
+        rows = self._members.get(g, np.zeros(0, dtype=np.int64))
+        rows = rows[self.of[rows] == g]
+        self._members[g] = rows
+        return rows
+
+    def _move(self, rows: np.ndarray, target: int) -> None:
+        """Records ``rows`` join group ``target``; the groups touched are checked again."""
+        rows = rows[self.of[rows] != target]
+        touched = np.unique(np.append(self.of[rows], target))
+        np.add.at(self.counts, (self.of[rows], self.codes[rows]), -1)
+        np.add.at(self.counts, (np.full(rows.size, target), self.codes[rows]), 1)
+        self.of[rows] = target
+        self._members[target] = np.concatenate([self.members(target), rows])
+        for g in touched:
+            self.ok[g] = self.feasible(self.counts[g])
 
     # ---------------------------------------------------------------- the options
     def _borrow_needs(self, counts: np.ndarray, available: np.ndarray) -> np.ndarray | None:
-        """Records of each bucket to add so that the group can form one class (None: cannot)."""
+        """Records of each bucket to add so that the group can form one class (None: cannot).
+
+        The smallest class size that works is searched from the group's own size up, in
+        chunks that double (it is usually a few records away).
+        """
         m = int(counts.sum())
         if self.t is None:
             need = max(self.k - m, 0)
-            if need > available.sum():
-                return None
-            return np.array([need])
-        total = m + int(available.sum())
-        sizes = np.arange(max(m, self.k), total + 1)
-        if sizes.size == 0:
-            return None
-        low, high = class_bounds(sizes, self.shares, self.t)
-        target = np.maximum(counts[None, :], low)
-        fits = (
-            (counts[None, :] <= high).all(axis=1)
-            & (target.sum(axis=1) <= sizes)
-            & (target - counts[None, :] <= available[None, :]).all(axis=1)
-        )
-        room = np.minimum(high, counts[None, :] + available[None, :]) - target
-        fits &= target.sum(axis=1) + room.sum(axis=1) >= sizes
-        if not fits.any():
-            return None
-        i = int(np.argmax(fits))
-        need = target[i] - counts
-        rest = int(sizes[i] - target[i].sum())
-        # fill the rest where there is room, the file's commonest buckets first
-        for j in np.argsort(-self.shares, kind="stable"):
-            if rest == 0:
-                break
-            add = min(rest, int(room[i, j]))
-            need[j] += add
-            rest -= add
-        return need
-
-    def _lenders(self, g: int) -> tuple[np.ndarray, np.ndarray]:
-        """Records that may join group ``g`` (pattern a strict subset of g's), and what each
-        would withhold."""
-        mine = self.patterns[g]
-        subset = ~(self.patterns & ~mine[None, :]).any(axis=1)
-        subset[g] = False
-        ok = subset[self.of]
-        rows = np.flatnonzero(ok)
-        cost = (mine[None, :] & ~self.patterns[self.of[rows]]).sum(axis=1)
-        return rows, cost
+            return np.array([need]) if need <= available.sum() else None
+        start, total, chunk = max(m, self.k), m + int(available.sum()), 64
+        while start <= total:
+            sizes = np.arange(start, min(start + chunk, total + 1))
+            low, high = class_bounds(sizes, self.shares, self.t)
+            target = np.maximum(counts[None, :], low)
+            room = np.maximum(np.minimum(high, counts[None, :] + available[None, :]) - target, 0)
+            fits = (
+                (counts[None, :] <= high).all(axis=1)
+                & (target.sum(axis=1) <= sizes)
+                & (target - counts[None, :] <= available[None, :]).all(axis=1)
+                & (target.sum(axis=1) + room.sum(axis=1) >= sizes)
+            )
+            if fits.any():
+                i = int(np.argmax(fits))
+                need = target[i] - counts
+                rest = int(sizes[i] - target[i].sum())
+                # fill the rest where there is room, the file's commonest buckets first
+                for j in np.argsort(-self.shares, kind="stable"):
+                    add = min(rest, int(room[i, j]))
+                    need[j] += add
+                    rest -= add
+                return need
+            start, chunk = start + chunk, chunk * 2
+        return None
 
     def _borrow(self, g: int, rows: np.ndarray) -> tuple[np.ndarray, int] | None:
-        """The records group ``g`` would take in, and the values they would withhold."""
-        lenders, cost = self._lenders(g)
-        if lenders.size == 0:
+        """The records group ``g`` would take in, and the values they would withhold.
+
+        Lenders are the records of groups whose pattern is a strict subset of g's (they lose
+        only the values g lacks): the fewest withheld values first, then the nearest to g's
+        records.
+        """
+        mine = self.patterns[g]
+        sizes = self.counts.sum(axis=1)
+        subset = ~(self.patterns & ~mine[None, :]).any(axis=1) & (sizes > 0)
+        subset[g] = False
+        lending = np.flatnonzero(subset)
+        if lending.size == 0:
             return None
+        cost = (mine[None, :] & ~self.patterns[lending]).sum(axis=1)
         if self.t is None:
-            available = np.array([lenders.size])
-            lender_bucket = np.zeros(lenders.size, dtype=np.int64)
+            available = np.array([int(sizes[lending].sum())])
         else:
-            lender_bucket = self.codes[lenders]
-            available = np.bincount(lender_bucket, minlength=self.b)
-        need = self._borrow_needs(self._counts(rows), available)
+            available = self.counts[lending].sum(axis=0)
+        need = self._borrow_needs(self.counts[g], available)
         if need is None:
             return None
-        if self.X is not None and rows.size:
-            centre = self.X[rows].mean(axis=0)
-            dist = ((self.X[lenders] - centre) ** 2).sum(axis=1)
-        else:
-            dist = np.zeros(lenders.size)
-        order = np.lexsort((np.arange(lenders.size), dist, cost))
-        taken = []
-        for j in np.flatnonzero(need):
-            pick = order[lender_bucket[order] == j][: int(need[j])]
-            taken.append(pick)
-        picked = np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)
-        return lenders[picked], int(cost[picked].sum())
+        centre = self.X[rows].mean(axis=0) if self.X is not None and rows.size else None
+        picked, withheld = [], 0
+        for tier in np.unique(cost):
+            if not need.any():
+                break
+            candidates = np.concatenate([self.members(int(h)) for h in lending[cost == tier]])
+            bucket = self.codes[candidates] if self.t is not None else np.zeros_like(candidates)
+            if centre is not None:
+                near = self._sq[candidates] - 2.0 * (self.X[candidates] @ centre)
+                nearest = np.argsort(near, kind="stable")
+                candidates, bucket = candidates[nearest], bucket[nearest]
+            for j in np.flatnonzero(need):
+                take = candidates[bucket == j][: int(need[j])]
+                picked.append(take)
+                withheld += int(tier) * take.size
+                need[j] -= take.size
+        chosen = np.concatenate(picked) if picked else np.zeros(0, dtype=np.int64)
+        return chosen, withheld
 
-    def _absorb(self, g: int, rows: np.ndarray) -> tuple[int, int] | None:
-        """The superset group ``g``'s records could join (feasibly), and what it withholds."""
+    def _absorb(self, g: int, size: int) -> tuple[int, int] | None:
+        """The superset group that ``g``'s records could join (feasibly), and what it withholds."""
         mine = self.patterns[g]
         superset = ((self.patterns | mine[None, :]) == self.patterns).all(axis=1)
         superset[g] = False
-        counts = self._counts(rows)
         best = None
-        for h in np.flatnonzero(superset):
-            members = np.flatnonzero(self.of == h)
-            if members.size == 0 or not self.feasible(counts + self._counts(members)):
+        for h in np.flatnonzero(superset & (self.counts.sum(axis=1) > 0)):
+            if not self.feasible(self.counts[g] + self.counts[h]):
                 continue
-            cost = rows.size * int((self.patterns[h] & ~mine).sum())
+            cost = size * int((self.patterns[h] & ~mine).sum())
             if best is None or cost < best[1]:
                 best = (int(h), cost)
         return best
@@ -249,43 +288,37 @@ class _Groups:
     def _merge(self, g: int, rows: np.ndarray) -> None:
         """Merge group ``g`` with the group whose union withholds the fewest values."""
         mine = self.patterns[g]
-        sizes = np.bincount(self.of, minlength=len(self.patterns))
-        best, best_cost = -1, None
-        for h in np.flatnonzero(sizes):
-            if h == g:
-                continue
-            other = self.patterns[h]
-            cost = rows.size * int((other & ~mine).sum()) + int(sizes[h]) * int(
-                (mine & ~other).sum()
-            )
-            if best_cost is None or cost < best_cost:
-                best, best_cost = int(h), cost
-        union = mine | self.patterns[best]
-        target = self._index(union)
-        self.of[rows] = target
-        self.of[self.of == best] = target
+        sizes = self.counts.sum(axis=1)
+        live = np.flatnonzero(sizes)
+        live = live[live != g]
+        extra = (self.patterns[live] & ~mine[None, :]).sum(axis=1)
+        lacking = (mine[None, :] & ~self.patterns[live]).sum(axis=1)
+        cost = rows.size * extra + sizes[live] * lacking
+        h = int(live[np.argmin(cost)])
+        target = self._index(mine | self.patterns[h])
+        self._move(rows, target)
+        if h != target:
+            self._move(self.members(h), target)
 
     # ---------------------------------------------------------------- the loop
     def settle(self) -> None:
         """Give every group that cannot stand alone what it needs (module doc)."""
         while True:
-            sizes = np.bincount(self.of, minlength=len(self.patterns))
-            live = np.flatnonzero(sizes)
-            if len(live) <= 1:
+            sizes = self.counts.sum(axis=1)
+            live = sizes > 0
+            if live.sum() <= 1:
                 return
-            per_group = np.zeros((len(self.patterns), self.b), dtype=np.int64)
-            np.add.at(per_group, (self.of, self.codes), 1)
-            lacking = [g for g in live if not self.feasible(per_group[g])]
-            if not lacking:
+            lacking = np.flatnonzero(live & ~self.ok)
+            if lacking.size == 0:
                 return
-            g = int(min(lacking, key=lambda h: (sizes[h], h)))
-            rows = np.flatnonzero(self.of == g)
+            g = int(lacking[np.lexsort((lacking, sizes[lacking]))[0]])
+            rows = self.members(g)
             borrow = self._borrow(g, rows)
-            absorb = self._absorb(g, rows)
+            absorb = self._absorb(g, rows.size)
             if borrow is not None and (absorb is None or borrow[1] <= absorb[1]):
-                self.of[borrow[0]] = g
+                self._move(borrow[0], g)
             elif absorb is not None:
-                self.of[rows] = absorb[0]
+                self._move(rows, absorb[0])
             else:
                 self._merge(g, rows)
 
