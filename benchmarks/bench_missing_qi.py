@@ -45,8 +45,7 @@ def main() -> int:
         for col, count in release.summary.missing_qi.items():
             assert int(release.table[col].isna().sum()) == count.released
             print(
-                f"{how:<16} {col:<18} {count.input:>8,} {count.released:>9,} "
-                f"{count.withheld:>9,}"
+                f"{how:<16} {col:<18} {count.input:>8,} {count.released:>9,} {count.withheld:>9,}"
             )
         print(f"{how:<16} verified k = {check.k}, t = {check.t:.3f}; {seconds:.1f} CPU s")
     return 0

@@ -386,7 +386,7 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
             if c not in cats:
                 cats.append(c)
         positions = np.arange(len(cats))
-        noise = release.summary.noise
+        noise = getattr(release.summary, "noise", None)  # hand-built releases may lack one
         corrected = noise.corrected_shares.get(column) if noise is not None else None
         series = [
             ([b_counts.get(c, 0) for c in cats], theme.before, "before", None),
