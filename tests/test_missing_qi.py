@@ -98,7 +98,6 @@ def test_missing_at_random_is_released_exactly_as_missing(adult_mcar, tmp_path):
     """Missing values unrelated to the confidential column: before = after on every QI."""
     qi = ("age", "sex", "education", "occupation")
     for params in (
-        ReleaseParams(qi=qi, confidential=("salary-class",), k=5, t=2.0, seed=3),
         ReleaseParams(qi=qi, confidential=("salary-class",), k=5, t=2.0, seed=3, qi_output="range"),
         ReleaseParams(qi=qi, k=3, seed=3),
     ):
@@ -207,7 +206,7 @@ def tables(draw):
     return frame
 
 
-@settings(max_examples=15)
+@settings(max_examples=10)
 @given(
     frame=tables(),
     k=st.integers(2, 4),
