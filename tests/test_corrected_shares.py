@@ -58,7 +58,7 @@ def test_the_corrected_shares_are_published_and_computable_from_the_released_fil
     )
     release = anonymize(adult, params)
     path = tmp_path / "release.csv"
-    write_release(release.table, path, metadata=release.summary.to_dict())
+    write_release(release.table, path, metadata=release.summary.public_dict())
     published = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
     shares = published["noise"]["corrected_shares"]["race"]
     keep = published["noise"]["columns"]["race"]["keep_probability"]

@@ -50,7 +50,7 @@ def adult_mcar(data_dir) -> pd.DataFrame:
 
 def released_file(release, tmp_path) -> pd.DataFrame:
     path = tmp_path / "release.csv"
-    write_release(release.table, path, metadata=release.summary.to_dict())
+    write_release(release.table, path, metadata=release.summary.public_dict())
     return read_table(path).data
 
 

@@ -32,25 +32,13 @@ missing in the input, what is released empty and how many known values were with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from engine.progress import NO_TASK, Task
 from engine.release.feasibility import class_bounds, layout_ok
-
-
-@dataclass(frozen=True)
-class MissingCount:
-    """Missing values of one QI: in the input, released empty, and known values withheld."""
-
-    #: values missing in the input (after missing-value codes were applied)
-    input: int
-    #: cells released empty (= input + withheld)
-    released: int
-    #: known values released empty so that every class agrees on which QIs are missing
-    withheld: int
+from engine.release.result import MissingCount
 
 
 def missing_mask(data: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:

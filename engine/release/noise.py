@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
+from engine.io.about import MOSTLY_NOISE
 from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
@@ -162,7 +163,7 @@ def noise_error(column: ColumnPlan, params: ReleaseParams) -> float | None:
 
 #: the released values are "mostly noise" when the noise makes up at least this share of
 #: their variance (the noise's variance is then at least the data's own)
-NOISE_SHARE_WARNING = 0.5
+NOISE_SHARE_WARNING = MOSTLY_NOISE
 
 
 def noise_share(released: np.ndarray, scale: float, log_scale: bool) -> float | None:
