@@ -98,6 +98,7 @@ from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
 from engine.release.metrics import QiSums
+from engine.release.missing_qi import MissingCount
 from engine.release.partition import layout_counts
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
@@ -489,6 +490,8 @@ def _release_part(
         "total": sums.total,
         "keyed": keyed,
         "classes": int(labels.max()) + 1 if len(labels) else 0,
+        # missing QI values in the input and released empty (classes that mix them withhold)
+        "missing_qi": {c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi},
     }
     if r.buckets is not None:
         stats["confidential"] = _confidential_sums(
@@ -762,4 +765,16 @@ def _summary(
             confidential_columns=conf_columns,
         ),
         warnings=warnings,
+        missing_qi=_missing_qi(part_stats, params.qi),
     )
+
+
+def _missing_qi(part_stats: list[dict], qi: Sequence[str]) -> dict[str, MissingCount]:
+    """Per QI with missing values: the partitions' counts added up."""
+    out = {}
+    for col in qi:
+        before = sum(s["missing_qi"][col][0] for s in part_stats)
+        after = sum(s["missing_qi"][col][1] for s in part_stats)
+        if before or after:
+            out[col] = MissingCount(before, after, after - before)
+    return out

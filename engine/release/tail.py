@@ -48,6 +48,7 @@ def publish(
     classes: np.ndarray,
     *,
     t: float | None,
+    qi_values: pd.DataFrame | None = None,
     original: pd.DataFrame,
     keep: Sequence[str],
     buckets: Buckets | None,
@@ -58,15 +59,18 @@ def publish(
 ) -> Published:
     """Build the release table of ``classes``, verify it, and measure it (module doc).
 
-    ``original`` holds the released input rows (``keep`` columns are taken from it, and for
-    noise the noisy confidential columns); ``buckets`` the bucket of every record (None for
-    noise); ``released`` the value each record's confidential columns are released as, for
-    the analysis utility (``released_as`` says how, in words); ``checked`` the confidential
-    columns the verifier holds to ``t`` (none for noise, whose t is stochastic).
+    ``qi_values`` holds the QI values the classes are recoded from (the cleaned columns, or
+    with the values a class must withhold emptied); ``original`` the released input rows
+    (``keep`` columns are taken from it, and for noise the noisy confidential columns);
+    ``buckets`` the bucket of every record (None for noise); ``released`` the value each
+    record's confidential columns are released as, for the analysis utility
+    (``released_as`` says how, in words); ``checked`` the confidential columns the verifier
+    holds to ``t`` (none for noise, whose t is stochastic).
     """
     clean, qi = prepared.clean, prepared.qi
+    source = clean if qi_values is None else qi_values
     table, source_rows = build_release(
-        clean,
+        source,
         qi=qi,
         keep=keep,
         types=prepared.types,
@@ -86,7 +90,7 @@ def publish(
     if released:
         utility = analysis_utility(
             clean,
-            recode_qi(clean, qi, prepared.types, prepared.orders, classes, "centroid"),
+            recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid"),
             released,
             qi=qi,
             types=prepared.types,
