@@ -92,16 +92,11 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
 
     if args.report:
         raise InputError("--report is not available with --cluster yet; use --summary FILE.json.")
+    # the outputs (the summary too) are checked before the run and committed together
     summary, _, _ = anonymize_file(
-        backend, args.input, params, args.output, sep=getattr(args, "sep", None), task=args.task,
+        backend, args.input, params, args.output, options=read_options(args),
+        summary=args.summary, task=args.task,
     )  # fmt: skip
-    if args.summary:
-        from engine.io.outputs import Output, write_outputs
-
-        with write_outputs([Output(Path(args.summary), "summary")]) as stage:
-            stage.write_utf8(
-                args.summary, json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
-            )
     b = summary.backend or {}
     print(
         release_line(summary, args.output)

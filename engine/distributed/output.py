@@ -23,7 +23,13 @@ import pandas as pd
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
 from engine.io.csvfast import write_csv_parts
-from engine.io.outputs import write_outputs
+from engine.io.outputs import (
+    Output,
+    OutputError,
+    check_not_input,
+    check_outputs,
+    write_outputs,
+)
 from engine.io.parquet import METADATA_KEY
 from engine.io.write import (
     EXCEL_MAX_COLUMNS,
@@ -55,6 +61,49 @@ def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> s
     return text + "\n"
 
 
+#: what a cluster release can be written as (a name without a suffix: a dataset folder)
+CLUSTER_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".xlsx", "")
+
+
+def cluster_outputs(path: str | Path, *, summary: str | Path | None = None) -> list[Output]:
+    """The files a cluster release to ``path`` writes: the release (a file, or a dataset
+    folder when the name has no suffix), its JSON metadata beside a text or Parquet file,
+    and the run summary."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in CLUSTER_SUFFIXES:
+        raise InputError(
+            f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv "
+            "or .xlsx."
+        )
+    outputs = [Output(path, "release")] if suffix == "" else release_outputs(path)
+    if summary is not None:
+        outputs.append(Output(Path(summary), "summary"))
+    return outputs
+
+
+def check_cluster_outputs(
+    path: str | Path,
+    *,
+    summary: str | Path | None = None,
+    inputs: Sequence[str | Path | None] = (),
+) -> list[Output]:
+    """Every output of a cluster release checked before any work starts, as one machine
+    checks its own (:func:`engine.io.outputs.check_outputs`: not an input or inside an input
+    folder, not each other, a writable folder); a dataset folder must be new."""
+    outputs = cluster_outputs(path, summary=summary)
+    release = outputs[0]
+    if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
+        check_not_input(release, inputs)
+        raise OutputError(
+            f"{release.path} exists already; a release named without a suffix is written as a "
+            "new Parquet dataset folder. Choose a new name for the release.",
+            path=release.path,
+            reason="name",
+        )
+    return check_outputs(outputs, inputs=inputs)
+
+
 def write_cluster_release(
     client: Any,
     parts: Sequence[Any],
@@ -64,13 +113,22 @@ def write_cluster_release(
     columns: list[str],
     metadata: dict[str, Any] | None = None,
     input_path: str | Path | None = None,
+    inputs: Sequence[str | Path | None] = (),
+    summary: str | Path | None = None,
     sep: str = ",",
     task: Task = NO_TASK,
 ) -> list[Path]:
-    """Write the release held in ``parts`` to ``path`` (module doc); returns the files."""
+    """Write the release held in ``parts`` to ``path`` (module doc); returns the files.
+
+    ``summary`` (a JSON file of ``metadata``) is staged with the release and committed with
+    it, or neither is written.  ``inputs`` (and ``input_path``) are never written over or into.
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     meta = dict(metadata or {})
+    sources = [input_path, *inputs]
+    outputs = check_cluster_outputs(path, summary=summary, inputs=sources)
+    summary_text = json.dumps(meta, indent=2, ensure_ascii=False, default=str) + "\n"
     if suffix == ".xlsx":
         if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
             raise InputError(
@@ -79,31 +137,33 @@ def write_cluster_release(
                 f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
             )
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
-        return write_release(table, path, metadata=meta, input_path=input_path,
-                             task=task)  # fmt: skip
-    if suffix in (".csv", ".tsv", ".txt", ".parquet"):
-        outputs = release_outputs(path)
-        side = sidecar_path(path)
-        dtypes: dict[str, str] = {}
-
-        def tracked() -> Iterator[pd.DataFrame]:
-            for table in _parts(client, parts, task):
-                dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
-                yield table
-
-        with write_outputs(outputs, inputs=[input_path]) as stage:
-            if suffix == ".parquet":
-                dtypes = _write_parquet_parts(client, parts, stage.temp(path), meta, n_rows, task)
-            else:
-                write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
-                                n_rows=n_rows, task=task)  # fmt: skip
-            stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        with write_outputs(outputs, inputs=sources) as stage:
+            write_release(table, path, metadata=meta, stage=stage, task=task)
+            if summary is not None:
+                stage.write_utf8(summary, summary_text)
         return [o.path for o in outputs]
     if suffix == "":
-        return _write_folder(client, parts, path, meta, n_rows, task)
-    raise InputError(
-        f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv or .xlsx."
-    )
+        return _write_folder(
+            client, parts, path, meta, n_rows, task, outputs[1:], sources, summary_text
+        )
+    side = sidecar_path(path)
+    dtypes: dict[str, str] = {}
+
+    def tracked() -> Iterator[pd.DataFrame]:
+        for table in _parts(client, parts, task):
+            dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
+            yield table
+
+    with write_outputs(outputs, inputs=sources) as stage:
+        if suffix == ".parquet":
+            dtypes = _write_parquet_parts(client, parts, stage.temp(path), meta, n_rows, task)
+        else:
+            write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
+                            n_rows=n_rows, task=task)  # fmt: skip
+        stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        if summary is not None:
+            stage.write_utf8(summary, summary_text)
+    return [o.path for o in outputs]
 
 
 def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
@@ -133,24 +193,36 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
     return dtypes
 
 
-def _write_folder(client, parts, path: Path, meta, n_rows, task) -> list[Path]:
-    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end."""
-    if path.exists():
-        raise InputError(f"{path}: the folder exists already; choose a new name for the release.")
+def _write_folder(
+    client, parts, path: Path, meta, n_rows, task, others: list[Output], inputs, text: str
+) -> list[Path]:
+    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end,
+    committed with the ``others`` (the summary): all of them, or none."""
     parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(
-            f"{path}: the folder {parent} does not exist. Create it or choose another."
-        )
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
+    moved = False
     try:
-        for i, future in enumerate(parts):
-            target = tmp / f"part-{i:05d}.parquet"
-            _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
-            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
-        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
-        os.replace(tmp, path)
+        with write_outputs(others, inputs=inputs) as stage:
+            for i, future in enumerate(parts):
+                target = tmp / f"part-{i:05d}.parquet"
+                _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
+                task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+            (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+            for other in others:
+                stage.write_utf8(other.path, text)
+            if path.exists() or path.is_symlink():  # appeared during the run
+                raise InputError(
+                    f"{path} appeared while the release was computed; nothing was written. "
+                    "Choose a new name for the release."
+                )
+            os.replace(tmp, path)
+            moved = True
+    except BaseException:
+        if moved:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(path)
+        raise
     finally:
         with contextlib.suppress(OSError):
             shutil.rmtree(tmp)
-    return [path]
+    return [path, *(o.path for o in others)]

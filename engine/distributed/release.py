@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import operator
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -53,6 +52,7 @@ from engine.distributed.encode import (
     ordinal_order,
     ordinal_rank_moments,
 )
+from engine.distributed.reading import read_parts
 from engine.distributed.split import (
     Level,
     Part,
@@ -68,9 +68,8 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError
-from engine.io import apply_missing
-from engine.io.parquet import PARQUET_MAGIC, is_parquet
+from engine.errors import InputError, listing
+from engine.io import ReadOptions, apply_missing
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.anonymize import choose_class_size, size_sample
@@ -113,37 +112,6 @@ class ClusterRelease:
 
 
 # ----------------------------------------------------------------------------- reading
-
-
-def read_parts(client: Any, path: str | Path, columns: Sequence[str] | None, sep: str | None):
-    """Futures of the file's partitions (pandas frames, file order) and the column names."""
-    import dask.dataframe as dd
-
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file. Check the name and the folder, then try again.")
-    head = b""
-    if path.is_file():
-        with path.open("rb") as fh:
-            head = fh.read(4)
-    if is_parquet(path, head) or head.startswith(PARQUET_MAGIC):
-        target = str(path)
-        frame = dd.read_parquet(target, split_row_groups=True)
-    else:
-        frame = dd.read_csv(
-            str(path), sep=sep or ",", dtype=str, keep_default_na=False, na_values=[""],
-            blocksize="64MB",
-        )  # fmt: skip
-    names = [str(c) for c in frame.columns]
-    if columns is not None:
-        absent = [c for c in columns if c not in names]
-        if absent:
-            raise InputError(
-                f"No column named {', '.join(map(repr, absent))} in the input "
-                f"(it has: {', '.join(names[:12])})."
-            )
-        frame = frame[list(columns)]
-    return client.compute(frame.to_delayed()), names
 
 
 def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
@@ -288,6 +256,7 @@ def anonymize_on_cluster(
     params: ReleaseParams,
     *,
     sep: str | None = None,
+    options: ReadOptions | None = None,
     node_records: int | None = None,
     distinct_limit: int = DISTINCT_LIMIT,
     task: Task = NO_TASK,
@@ -301,12 +270,12 @@ def anonymize_on_cluster(
     started = time.perf_counter()
     qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
     task.step(0.0, "Reading the partitions")
-    raw, names = read_parts(client, path, None, sep)
+    raw, names = read_parts(client, path, None, options or sep)
     named = [*qi, *confidential, *params.identifiers, *keep]
     absent = [c for c in named if c not in names]
     if absent:
         raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input "
+            f"No column named {listing(absent)} in the input "
             f"(it has: {', '.join(names[:12])})."
         )
     columns = [c for c in names if c in (*qi, *confidential, *keep)]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from engine.distributed.cluster import Backend, connect
-from engine.distributed.output import write_cluster_release
-from engine.distributed.release import anonymize_on_cluster, read_parts
+from engine.distributed.output import check_cluster_outputs, write_cluster_release
+from engine.distributed.reading import read_parts
+from engine.distributed.release import anonymize_on_cluster
 from engine.distributed.verify import verify_parts
+from engine.io.info import ReadOptions
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.result import RunSummary, Verification
@@ -20,23 +23,33 @@ def anonymize_file(
     params: ReleaseParams,
     output: str | Path,
     *,
-    sep: str | None = None,
+    options: ReadOptions | None = None,
+    summary: str | Path | None = None,
+    inputs: Sequence[str | Path] = (),
+    metadata: dict | None = None,
     task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
+    Every output (the release, its metadata, the ``summary`` JSON) is checked before the
+    cluster is reached, against ``source`` and the further ``inputs`` (a project file), and
+    they are committed together.  ``metadata`` adds fields to the release's metadata.
     Returns (summary, verification, files written).  Nothing is written unless the release
     passed its check.
     """
+    sources = [source, *inputs]
+    check_cluster_outputs(output, summary=summary, inputs=sources)
     with connect(backend) as client:
-        release = anonymize_on_cluster(client, source, params, sep=sep, task=task.sub(0.0, 0.9))
-        summary = replace(release.summary, input=Path(source).name)
+        release = anonymize_on_cluster(
+            client, source, params, options=options, task=task.sub(0.0, 0.9)
+        )
+        run = replace(release.summary, input=Path(source).name)
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
-            columns=release.columns, metadata=summary.to_dict(), input_path=source,
-            task=task.sub(0.9, 1.0),
+            columns=release.columns, metadata={**run.to_dict(), **(metadata or {})},
+            inputs=sources, summary=summary, task=task.sub(0.9, 1.0),
         )  # fmt: skip
-    return summary, release.verification, written
+    return run, release.verification, written
 
 
 def verify_file(
@@ -47,10 +60,11 @@ def verify_file(
     *,
     t: float | None = None,
     k: int | None = None,
-    sep: str | None = None,
+    options: ReadOptions | None = None,
     task: Task = NO_TASK,
 ) -> Verification:
-    """The independent check of a released file (Parquet or CSV), partition by partition."""
+    """The independent check of a released file (any format one machine reads), partition
+    by partition."""
     with connect(backend) as client:
-        parts, _ = read_parts(client, path, [*qi, *confidential], sep)
+        parts, _ = read_parts(client, path, [*qi, *confidential], options)
         return verify_parts(client, parts, qi, confidential, t=t, k=k, task=task)

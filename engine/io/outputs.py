@@ -277,6 +277,46 @@ def _check_existing(output: Output, final: Path) -> None:
         ) from exc
 
 
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies inside ``folder`` (both as :func:`_spelling_key` sees them)."""
+    inner, outer = _spelling_key(path), _spelling_key(folder)
+    return inner != outer and inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None:
+    """Refuse ``output`` when it is one of ``inputs`` or lies inside an input folder (the
+    part of :func:`check_outputs` that a caller writing a folder of its own needs)."""
+    final = _final_path(output.path)
+    for source in inputs:
+        if source is not None:
+            _check_not_input(output, final, Path(source))
+
+
+def _check_not_input(output: Output, final: Path, source: Path) -> None:
+    """Refuse an output that is the input (by any spelling or link), or that lies inside an
+    input folder (a Parquet dataset: a file written there would become part of the data)."""
+    same = _spelling_key(source) == _spelling_key(final) or (
+        final.exists() and source.exists() and _same_existing(source, final)
+    )
+    if same:
+        via = "" if os.path.abspath(source) == str(final) else f" {source}"
+        what = "input folder" if source.is_dir() else "input file"
+        raise OutputError(
+            f"{output.path}: refusing to overwrite the {what}{via}; tclose never "
+            f"overwrites its input. Choose another name for {output.label}.",
+            path=output.path,
+            reason="input",
+        )
+    if source.is_dir() and _inside(final, source):
+        raise OutputError(
+            f"{output.path}: refusing to write inside the input folder {source}: a file "
+            "there would become part of the data read from it. Choose another folder for "
+            f"{output.label}.",
+            path=output.path,
+            reason="input",
+        )
+
+
 def check_outputs(
     outputs: Iterable[Output | str | Path],
     *,
@@ -323,17 +363,7 @@ def check_outputs(
                 reason="name",
             )
         for source in sources:
-            same = _spelling_key(source) == _spelling_key(final) or (
-                final.exists() and source.exists() and _same_existing(source, final)
-            )
-            if same:
-                via = "" if os.path.abspath(source) == str(final) else f" {source}"
-                raise OutputError(
-                    f"{shown}: refusing to overwrite the input file{via}; tclose never "
-                    f"overwrites its input. Choose another name for {output.label}.",
-                    path=shown,
-                    reason="input",
-                )
+            _check_not_input(output, final, source)
         for other, other_final in seen:
             same = _spelling_key(other_final) == _spelling_key(final) or (
                 final.exists() and other_final.exists() and _same_existing(other_final, final)
@@ -406,6 +436,9 @@ _ERRNO_WORDS = {
 def _os_error(shown: Path, exc: OSError, *, where: Path | None = None) -> OutputError:
     """An OSError as a one-line message about ``shown`` (never the temporary file)."""
     words = _ERRNO_WORDS.get(exc.errno or -1) or (exc.strerror or str(exc)).rstrip(".")
+    if where is not None and exc.errno == errno.ENOENT and where.is_dir():
+        # /proc and similar system folders exist but refuse every new file with ENOENT
+        words = "the system does not allow new files in this folder"
     if where is not None:
         return OutputError(
             f"{shown}: cannot write in the folder {where} ({words}). Choose another folder.",
@@ -598,6 +631,7 @@ __all__ = [
     "OutputError",
     "Staging",
     "as_outputs",
+    "check_not_input",
     "check_outputs",
     "json_kind",
     "name_problem",

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, listing
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
@@ -43,7 +43,7 @@ def resolve_columns(
     orders = {c: tuple(o) for c, o in (orders or {}).items()}
     missing = [c for c in columns if c not in data.columns]
     if missing:
-        raise InputError(f"No column named {', '.join(map(repr, missing))} in the input.")
+        raise InputError(f"No column named {listing(missing)} in the input.")
     todo = [c for c in columns if c not in types]
     guessed = infer_types(data[todo]) if todo else {}
     resolved: dict[str, ColumnType] = {}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, listing
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.release.encode import numeric_values, resolve_columns
@@ -65,7 +65,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
         raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input (it has: {have})."
+            f"No column named {listing(absent)} in the input (it has: {have})."
         )
     n = len(data)
     if n == 0:
