@@ -259,7 +259,7 @@ def connect(backend: Backend) -> Iterator[Any]:
                     )
             except Exception as exc:  # no port, no fork: say so in one line
                 raise ClusterError(f"Could not start a local Dask cluster ({exc}).") from exc
-            with cluster, Client(cluster) as client:
+            with cluster, Client(cluster) as client, _lost_connection_is_a_cluster_error():
                 yield client
             return
         probe_scheduler(str(backend.address))
@@ -271,8 +271,25 @@ def connect(backend: Backend) -> Iterator[Any]:
                 "one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use "
                 "--cluster local."
             ) from exc
-        with client:
+        with client, _lost_connection_is_a_cluster_error():
             yield client
+
+
+@contextlib.contextmanager
+def _lost_connection_is_a_cluster_error() -> Iterator[None]:
+    """A connection to the scheduler or a worker that closed mid-run (a worker killed while
+    it received its data, the scheduler stopped) ends the run with one sentence."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    try:
+        yield
+    except (CommClosedError, KilledWorker) as exc:
+        raise ClusterError(
+            "The Dask cluster lost a worker or its connection while computing the release "
+            f"({type(exc).__name__}), and could not recover; nothing was written. Run it again, "
+            "or give the workers more memory."
+        ) from exc
 
 
 def n_workers(client: Any) -> int:

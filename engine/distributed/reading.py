@@ -102,7 +102,13 @@ def _parts_read_here(client: Any, path: Path, options: ReadOptions, columns):
         data.iloc[i * PART_ROWS : (i + 1) * PART_ROWS].reset_index(drop=True)
         for i in range(n_parts)
     ]
-    return client.scatter(frames), names
+    # each part travels inside its task, not scattered: a worker lost later gets its part
+    # computed again from the task, where scattered data would be gone with it
+    return [client.submit(_part, frame, pure=False) for frame in frames], names
+
+
+def _part(frame: Any) -> Any:
+    return frame
 
 
 def _text_parts(client: Any, layout: TextLayout, path: Path, columns: Sequence[str] | None):

@@ -40,6 +40,7 @@ from engine.io.extent import (
     measure_workbook,
     range_name,
     trimmed_copy,
+    workbook_parts,
 )
 from engine.io.files import (
     OLE_MAGIC,
@@ -100,12 +101,16 @@ def estimate_memory(path: Path, head: bytes, size: int) -> int:
     if head.startswith(ZIP_MAGIC):
         try:
             with zipfile.ZipFile(path) as archive:
+                if any(n.startswith("xl/") for n in archive.namelist()):
+                    workbook_parts(archive)  # a padded list of sheets is refused here
                 xml = sum(
                     i.file_size
                     for i in archive.infolist()
                     if i.filename.startswith("xl/worksheets/")
                     or i.filename in ("xl/sharedStrings.xml", "content.xml")
                 )
+        except TooLarge as exc:
+            raise _damaged(path, str(exc)) from exc
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise _damaged(path, "its ZIP structure is broken") from exc
         return int(xml * _XML_EXPANSION)

@@ -230,13 +230,17 @@ def _may_replace_json(output: Output, existing: Path) -> str:
 def _probe_folder(folder: Path, shown: Path) -> None:
     """Create and remove a temporary file in ``folder``: the only test of "can I write here"
     that every system answers truthfully (``os.access`` does not on Windows shares)."""
+    made: list[Path] = []  # recorded before the file exists: a signal never leaves it
     try:
-        fd, tmp = _create_temp(folder)
-    except OSError as exc:
-        raise _os_error(shown, exc, where=folder) from exc
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(tmp)
+        try:
+            fd, _ = _create_temp(folder, made)
+        except OSError as exc:
+            raise _os_error(shown, exc, where=folder) from exc
+        os.close(fd)
+    finally:
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def _check_existing(output: Output, final: Path) -> None:
