@@ -144,10 +144,16 @@ def type_text_column(
                 "text (a code such as a postcode), not as a number."
             )
             return _as_text(values), report
-        if present.all():
-            exact = _exact_integers(candidate.str.strip())
-            if exact is not None:  # whole numbers, some beyond 2^53: kept digit for digit
+        if _beyond_exact(candidate.str.strip()):  # whole numbers, kept digit for digit
+            exact = _exact_integers(candidate.str.strip()) if present.all() else None
+            if exact is not None:
                 return pd.Series(exact[cell_codes], index=values.index), report
+            report.notes.append(
+                f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
+                "beyond 64 bits; it was read as text, digit for digit (as numbers, the last "
+                "digits would be lost)."
+            )
+            return _as_text(values), report
         cells = np.full(len(values), np.nan)
         cells[present] = numbers[cell_codes[present]]
         return _as_number(cells, present, values.index), report
@@ -181,6 +187,13 @@ def type_text_column(
             cells[present] = canonical[cell_codes[present]]
             return pd.Series(cells, index=values.index).astype("str"), report
     return _as_text(values), report
+
+
+def _beyond_exact(texts: pd.Series) -> bool:
+    """Whether every text is a whole number and one is beyond 2^53 (a double drops digits)."""
+    if not texts.str.fullmatch(r"[+-]?\d{1,400}").all():
+        return False
+    return any(abs(int(t)) > 2**53 for t in texts)
 
 
 def _exact_integers(texts: pd.Series) -> np.ndarray | None:

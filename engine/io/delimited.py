@@ -122,6 +122,13 @@ def read_delimited(
         path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
         skip_lines=skip_lines, dtype=dtype, task=task,
     )  # fmt: skip
+    inexact = _inexact_columns(frame)
+    if inexact:  # read those again as text: every digit of an ID beyond 2^53 is kept
+        dtype = {**(dtype or {}), **dict.fromkeys(inexact, "str")}
+        frame = _parse(
+            path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
+            skip_lines=skip_lines, dtype=dtype, task=task.silent(),
+        )  # fmt: skip
     _report_short_rows(encoded, sep, skip_lines, len(names), info)
     frame = _drop_blank_rows(frame, info)
     if frame.empty:
@@ -211,6 +218,20 @@ def _from_record(sample: str, header_row: int | None) -> str:
         return sample
     recs = records(sample)
     return "\n".join(recs[header_row:])
+
+
+def _inexact_columns(frame: pd.DataFrame) -> list[str]:
+    """Float columns holding whole numbers beyond 2^53, where the parser may have dropped
+    digits (a column of IDs with an empty cell is parsed as floats)."""
+    out = []
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype == np.float64:
+            values = col.to_numpy()
+            big = np.abs(values) >= 2**53
+            if big.any() and np.all(np.floor(values[big]) == values[big]):
+                out.append(name)
+    return out
 
 
 def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str:

@@ -10,6 +10,7 @@ the Parquet file describes itself.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
 from pathlib import Path
@@ -152,14 +153,20 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
                                                     type=kind.storage_type), notes)  # fmt: skip
     if pa.types.is_dictionary(kind):
         return _plain_column(name, col.cast(kind.value_type), notes)
+    if (pa.types.is_timestamp(kind) or pa.types.is_date(kind)) and not _in_ns_range(col):
+        notes.append(
+            f"Column '{name}' holds dates before 1678 or after 2261, which tclose cannot "
+            "compute with; they were read as text."
+        )
+        return _iso_text(col)
     if pa.types.is_timestamp(kind) and kind.tz is not None:
         notes.append(
             f"Column '{name}' holds times with the time zone {kind.tz}; they were read as "
             "local times of that zone."
         )
-        return pc.local_timestamp(col)
-    if pa.types.is_date(kind):
-        return col.cast(pa.timestamp("ms"))
+        return pc.local_timestamp(col).cast(pa.timestamp("ns"))
+    if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+        return col.cast(pa.timestamp("ns"))
     if pa.types.is_time(kind):
         notes.append(f"Column '{name}' holds times of day; they were read as text (12:30:00).")
         return pa.array([None if v is None else v.isoformat() for v in col.to_pylist()],
@@ -170,6 +177,13 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
         return pc.divide(col.cast(pa.int64()).cast(pa.float64()), per_second)
     if pa.types.is_decimal(kind):
         return _plain_decimal(name, col, notes)
+    if pa.types.is_integer(kind) and _inexact_integers(col):
+        notes.append(
+            f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
+            "beyond 64 bits; it was read as text, digit for digit (as numbers, the last digits "
+            "would be lost)."
+        )
+        return col.cast(pa.string())
     if pa.types.is_float16(kind):
         return col.cast(pa.float32())
     if pa.types.is_null(kind):
@@ -192,6 +206,48 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
         values = [None if v is None else _json_text(v) for v in col.to_pylist()]
         return pa.array(values, type=pa.string())
     return col
+
+
+#: the dates a pandas timestamp (nanoseconds) holds, with a day to spare at each end
+_NS_RANGE = (dt.datetime(1677, 9, 23), dt.datetime(2262, 4, 10))
+
+
+def _in_ns_range(col: Any) -> bool:
+    """Whether every date or time of ``col`` lies where nanosecond timestamps reach (the
+    range every date of tclose is computed in, as in the other readers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    wide = col.cast(pa.timestamp("us", tz=getattr(col.type, "tz", None)))
+    low, high = (v.as_py() for v in pc.min_max(wide).values())
+    if low is None:
+        return True
+    low, high = low.replace(tzinfo=None), high.replace(tzinfo=None)
+    return _NS_RANGE[0] <= low and high <= _NS_RANGE[1]
+
+
+def _iso_text(col: Any) -> Any:
+    import pyarrow as pa
+
+    def text(v: Any) -> str | None:
+        if v is None:
+            return None
+        return v.isoformat(sep=" ") if isinstance(v, dt.datetime) else v.isoformat()
+
+    return pa.array([text(v) for v in col.to_pylist()], type=pa.string())
+
+
+def _inexact_integers(col: Any) -> bool:
+    """Whether pandas would turn the integers into floats that drop digits: some beyond 2^53
+    with empty cells (a float column), or beyond what int64 holds."""
+    import pyarrow.compute as pc
+
+    low, high = (v.as_py() for v in pc.min_max(col).values())
+    if low is None:
+        return False
+    if high > 2**63 - 1:
+        return True
+    return max(abs(low), abs(high)) > 2**53 and col.null_count > 0
 
 
 def _is_binary(kind: Any) -> bool:
