@@ -73,8 +73,7 @@ def _select(names: list[str], columns: Sequence[str] | None) -> list[str]:
     absent = [c for c in columns if c not in names]
     if absent:
         raise InputError(
-            f"No column named {listing(absent)} in the input "
-            f"(it has: {', '.join(names[:12])})."
+            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
         )
     return list(columns)
 

@@ -275,8 +275,7 @@ def anonymize_on_cluster(
     absent = [c for c in named if c not in names]
     if absent:
         raise InputError(
-            f"No column named {listing(absent)} in the input "
-            f"(it has: {', '.join(names[:12])})."
+            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
         )
     columns = [c for c in names if c in (*qi, *confidential, *keep)]
     frames = client.map(_prepare_part, raw, params=params)

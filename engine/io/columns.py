@@ -221,12 +221,24 @@ def _as_number(cells: np.ndarray, present: np.ndarray, index: pd.Index) -> pd.Se
     return pd.Series(cells, index=index)
 
 
+#: the dates tclose computes with (those a nanosecond timestamp holds, a day to spare):
+#: others are kept as text by the readers and refused by the release
+DATE_MIN, DATE_MAX = pd.Timestamp("1677-09-23"), pd.Timestamp("2262-04-10")
+
+
+def in_date_range(dates: pd.Series) -> pd.Series:
+    """Which of ``dates`` (missing ones included) lie within :data:`DATE_MIN`..:data:`DATE_MAX`."""
+    return dates.isna() | ((dates >= DATE_MIN) & (dates <= DATE_MAX))
+
+
 def dates_from_text(text: pd.Series) -> pd.Series | None:
-    """Dates when every cell is one: ISO, or day/month/year when the day is told apart."""
+    """Dates when every cell is one (within the dates tclose computes with): ISO, or
+    day/month/year when the day is told apart."""
     stripped = text.str.strip()
     if stripped.str.match(_ISO_DATE.pattern).all():
         parsed = pd.to_datetime(stripped, errors="coerce", format="ISO8601")
-        return parsed if parsed.notna().all() else None
+        ok = parsed.notna().all() and in_date_range(parsed).all()
+        return parsed if ok else None
     parts = stripped.str.extract(_DMY_DATE.pattern)
     if parts.isna().any().any():
         return None
@@ -242,4 +254,4 @@ def dates_from_text(text: pd.Series) -> pd.Series | None:
         pd.DataFrame({"year": parts[2].astype(int), "month": month, "day": day}),
         errors="coerce",
     )
-    return parsed if parsed.notna().all() else None
+    return parsed if parsed.notna().all() and in_date_range(parsed).all() else None

@@ -31,7 +31,13 @@ import pandas as pd
 import python_calamine
 
 from engine.errors import InputError, TcloseError
-from engine.io.columns import LEADING_ZERO, comma_to_dot, type_text_column, unique_names
+from engine.io.columns import (
+    LEADING_ZERO,
+    comma_to_dot,
+    in_date_range,
+    type_text_column,
+    unique_names,
+)
 from engine.io.extent import (
     BYTES_PER_CELL,
     SheetExtent,
@@ -793,8 +799,11 @@ def _date_column(
     fits = bool(((serials >= 1) & (serials <= _MAX_SERIAL)).all()) if len(serials) else True
     if not fits or is_date.sum() < numbers.sum():
         return None
+    stamps = pd.to_datetime(pd.Series(list(arr[is_date]), dtype=object), errors="coerce")
+    if not in_date_range(stamps).all():
+        return None  # a year such as 9999: text, as tclose computes dates up to 2261
     out = pd.Series(pd.NaT, index=range(len(arr)), dtype="datetime64[ns]")
-    out[is_date] = pd.to_datetime(list(arr[is_date]))
+    out[is_date] = stamps.to_numpy(dtype="datetime64[ns]")  # within range: exact
     if not numbers.any():
         return out, []
     out[numbers] = _EXCEL_EPOCH + pd.to_timedelta(serials, unit="D")

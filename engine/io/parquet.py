@@ -164,9 +164,7 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
             f"Column '{name}' holds times with the time zone {kind.tz}; they were read as "
             "local times of that zone."
         )
-        return pc.local_timestamp(col).cast(pa.timestamp("ns"))
-    if pa.types.is_date(kind) or pa.types.is_timestamp(kind):
-        return col.cast(pa.timestamp("ns"))
+        return pc.local_timestamp(col)
     if pa.types.is_time(kind):
         notes.append(f"Column '{name}' holds times of day; they were read as text (12:30:00).")
         return pa.array([None if v is None else v.isoformat() for v in col.to_pylist()],

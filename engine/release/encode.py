@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError, listing
+from engine.io.columns import in_date_range
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
@@ -112,6 +113,13 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
         _require_parsed(
             series, dates, "is a date column", "a date; declare it missing or change the type"
         )
+        outside = ~in_date_range(dates)
+        if outside.any():
+            raise InputError(
+                f"Column {series.name!r} holds the date {series[outside].iloc[0]}, outside "
+                "1678–2261, the dates tclose computes with; correct it, declare it missing, "
+                "or make the column nominal."
+            )
         days = (dates - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
         return days.to_numpy(dtype=float, na_value=np.nan)
     values = pd.to_numeric(series, errors="coerce")

@@ -64,9 +64,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     absent = [c for c in named if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {have})."
-        )
+        raise InputError(f"No column named {listing(absent)} in the input (it has: {have}).")
     n = len(data)
     if n == 0:
         raise InputError("The input has no records.")
