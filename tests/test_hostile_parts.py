@@ -279,6 +279,13 @@ def test_the_cluster_reads_a_large_text_file_in_blocks_as_one_machine_does(
     assert (there["age"].astype(int) == here["age"]).all()
     assert (there["income"].astype(float) == here["income"]).all()
     assert (there["région"] == here["région"]).all()
+    # and released from those blocks, verified, every record there
+    from engine.distributed.release import anonymize_on_cluster
+    from engine.params import ReleaseParams
+
+    params = ReleaseParams(qi=("age", "région"), confidential=("income",), k=5, t=3.0, seed=1)
+    release = anonymize_on_cluster(client, path, params)
+    assert release.verification.ok and release.summary.n_released == 3_000
     # a NUL byte in a later block is refused with the one-machine sentence
     path.write_bytes(text.encode("cp1252").replace(b"2999", b"29\x0099"))
     with pytest.raises(InputError, match="does not look like a text"):
