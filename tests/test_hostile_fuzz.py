@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -257,6 +258,14 @@ def test_the_cluster_keeps_every_promise_and_reads_what_one_machine_reads(
         assert sha256(source) == digest
         if code:
             assert snapshot(folder) == before, "a failed run changed or left files"
+        elif output in ("out.csv", "out.parquet", "rel", "out.xlsx"):
+            # the release verifies the same on the cluster and on one machine
+            check = ["verify", target, "--qi", "age,region", "--confidential", "income"]
+            found = [run_cli(check), run_cli([*check, "--cluster", address])]
+            assert [c for c, _, _ in found] == [0, 0], found
+            alone, there = (json.loads(o) for _, o, _ in found)
+            assert (alone["k"], alone["t"], alone["n_records"]) == (
+                there["k"], there["t"], there["n_records"]) and alone["k"] >= k  # fmt: skip
         # one machine, on the same file (its outputs beside the cluster's): a file one
         # machine reads is read on the cluster, a file it refuses is refused there
         alone = folder / "alone"
