@@ -1298,8 +1298,8 @@ def vertical_merge_two_level(folder: Path) -> Path:
 
 
 def cluster_survey(folder: Path) -> Path:
-    """8,000 records: a cluster run long enough to lose a worker or be interrupted in."""
-    return write_csv(folder, text=csv_text(rows(8_000)))
+    """4,000 records: a cluster run long enough to lose a worker or be interrupted in."""
+    return write_csv(folder, text=csv_text(rows(4_000)))
 
 
 def _cluster(line: str) -> Callable[[Path, Path], list[str]]:
