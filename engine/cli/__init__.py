@@ -107,8 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("TCLOSE_DEBUG"):
             raise
+        said = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
         print(
-            f"tclose: internal error ({type(err).__name__}: {err}). "
+            f"tclose: internal error ({type(err).__name__}: {said}). "
             "Please report it; set TCLOSE_DEBUG=1 to see the traceback.",
             file=sys.stderr,
         )

@@ -279,12 +279,16 @@ def connect(backend: Backend) -> Iterator[Any]:
 def _lost_connection_is_a_cluster_error() -> Iterator[None]:
     """A connection to the scheduler or a worker that closed mid-run (a worker killed while
     it received its data, the scheduler stopped) ends the run with one sentence."""
+    from concurrent.futures import CancelledError as FutureCancelled
+
     from distributed import KilledWorker
     from distributed.comm.core import CommClosedError
 
     try:
         yield
-    except (CommClosedError, KilledWorker) as exc:
+    except (CommClosedError, KilledWorker, FutureCancelled) as exc:
+        # a future cancelled by the cluster (its data lost with a worker, the scheduler
+        # restarted), not by the user: tclose cancels through its task, as CancelledError
         raise ClusterError(
             "The Dask cluster lost a worker or its connection while computing the release "
             f"({type(exc).__name__}), and could not recover; nothing was written. Run it again, "
