@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.cli.records import add_record_arguments
+
 HELP = "redo a release from a project file (input checked by its checksum)"
 DESCRIPTION = (
     "Replay a project saved by the GUI or written by hand: check the input file's "
@@ -25,7 +27,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o", "--output", type=Path, help="release file (.csv/.xlsx); default: the project's"
     )
-    p.add_argument("--report", type=Path, metavar="FILE.html", help="write the release report")
+    p.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE.html",
+        help="write the release report (for the review, not for publication)",
+    )
+    add_record_arguments(p)
     p.add_argument(
         "--input",
         type=Path,
@@ -90,6 +98,7 @@ def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from engine.cli.records import json_text, review_output, review_record, seed_note
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
@@ -108,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:
         return _run_on_cluster(args, project, backend, output, report)
     # every output is checked before the run, and written together after it
-    outputs = release_outputs(output, report=report)
+    outputs = release_outputs(output, report=report) + review_output(args)
     inputs = [project.input.path, args.project]
     check_outputs(outputs, inputs=inputs)
     if args.accept_changed_input:
@@ -117,26 +126,43 @@ def run(args: argparse.Namespace) -> int:
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
     release, info = replay(project, accept_changed_input=args.accept_changed_input, task=args.task)
-    metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
+    summary = release.summary
     with write_outputs(outputs, inputs=inputs) as stage:
         written = write_release(
             release.table,
             output,
-            metadata=metadata,
+            metadata=_published(summary, args),
             input_path=project.input.path,
             stage=stage,
             task=args.task,
         )
         if report is not None:
             written.append(write_report(release, report, input_info=info, stage=stage))
+        if args.review:
+            record = review_record(summary, project.input.path).to_dict()
+            stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
+            written.append(Path(args.review))
     ver = release.verification
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))
+    note = seed_note(summary, review=args.review, report=report)
+    if note and not args.quiet:
+        print(f"{note} It is also in the project file.", file=sys.stderr)
     return 0
 
 
+def _published(summary, args: argparse.Namespace) -> dict:
+    """The release's published metadata, naming the project unless ``--anonymous``."""
+    return {**summary.public_dict(anonymous=args.anonymous), **_published_project(args)}
+
+
+def _published_project(args: argparse.Namespace) -> dict:
+    return {} if args.anonymous else {"project": str(args.project.name)}
+
+
 def _run_on_cluster(args, project, backend, output, report) -> int:
+    from engine.cli.records import json_text, review_output, review_record, seed_note
     from engine.distributed.output import check_cluster_outputs
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
@@ -145,18 +171,30 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
     if report is not None:
         raise InputError("A release report is not available with a cluster yet; drop --report.")
     # the outputs are checked before anything is read (anonymize_file checks them again)
-    check_cluster_outputs(output, inputs=[project.input.path, args.project])
+    records = review_output(args)
+    check_cluster_outputs(output, extras=records, inputs=[project.input.path, args.project])
     try:
         check_input(project)
     except InputChangedError as err:
         if not args.accept_changed_input:
             raise
         print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    _, ver, written = anonymize_file(
+
+    def documents(summary) -> dict:
+        if not args.review:
+            return {}
+        record = review_record(summary, project.input.path).to_dict()
+        return {args.review: json_text({**record, "project": str(args.project)})}
+
+    summary, ver, written = anonymize_file(
         backend, project.input.path, project.params, output, options=project.input.options,
-        inputs=[args.project], metadata={"project": str(args.project.name)}, task=args.task,
+        anonymous=args.anonymous, metadata=_published_project(args), extras=records,
+        documents=documents, inputs=[args.project], task=args.task,
     )  # fmt: skip
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))
+    note = seed_note(summary, review=args.review, report=None)
+    if note and not args.quiet:
+        print(f"{note} It is also in the project file.", file=sys.stderr)
     return 0

@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +22,12 @@ import pandas as pd
 
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
+from engine.io.about import publishable
 from engine.io.csvfast import write_csv_parts
 from engine.io.outputs import (
     Output,
     OutputError,
+    Staging,
     check_not_input,
     check_outputs,
     write_outputs,
@@ -65,10 +67,10 @@ def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> s
 CLUSTER_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".xlsx", "")
 
 
-def cluster_outputs(path: str | Path, *, summary: str | Path | None = None) -> list[Output]:
+def cluster_outputs(path: str | Path, *, extras: Sequence[Output] = ()) -> list[Output]:
     """The files a cluster release to ``path`` writes: the release (a file, or a dataset
     folder when the name has no suffix), its JSON metadata beside a text or Parquet file,
-    and the run summary."""
+    and the ``extras`` committed with it (the summary, the review record)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in CLUSTER_SUFFIXES:
@@ -77,21 +79,19 @@ def cluster_outputs(path: str | Path, *, summary: str | Path | None = None) -> l
             "or .xlsx."
         )
     outputs = [Output(path, "release")] if suffix == "" else release_outputs(path)
-    if summary is not None:
-        outputs.append(Output(Path(summary), "summary"))
-    return outputs
+    return [*outputs, *extras]
 
 
 def check_cluster_outputs(
     path: str | Path,
     *,
-    summary: str | Path | None = None,
+    extras: Sequence[Output] = (),
     inputs: Sequence[str | Path | None] = (),
 ) -> list[Output]:
     """Every output of a cluster release checked before any work starts, as one machine
     checks its own (:func:`engine.io.outputs.check_outputs`: not an input or inside an input
     folder, not each other, a writable folder); a dataset folder must be new."""
-    outputs = cluster_outputs(path, summary=summary)
+    outputs = cluster_outputs(path, extras=extras)
     release = outputs[0]
     if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
         check_not_input(release, inputs)
@@ -114,21 +114,28 @@ def write_cluster_release(
     metadata: dict[str, Any] | None = None,
     input_path: str | Path | None = None,
     inputs: Sequence[str | Path | None] = (),
-    summary: str | Path | None = None,
+    extras: Sequence[Output] = (),
+    documents: Mapping[str | Path, str] | None = None,
     sep: str = ",",
     task: Task = NO_TASK,
 ) -> list[Path]:
     """Write the release held in ``parts`` to ``path`` (module doc); returns the files.
 
-    ``summary`` (a JSON file of ``metadata``) is staged with the release and committed with
-    it, or neither is written.  ``inputs`` (and ``input_path``) are never written over or into.
+    The ``extras`` (a summary, a review record: their text in ``documents``, by path) are
+    staged with the release and committed with it, or none of them is written.  ``inputs``
+    (and ``input_path``) are never written over or into.
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    meta = dict(metadata or {})
+    meta = publishable(metadata)  # never the review record
     sources = [input_path, *inputs]
-    outputs = check_cluster_outputs(path, summary=summary, inputs=sources)
-    summary_text = json.dumps(meta, indent=2, ensure_ascii=False, default=str) + "\n"
+    texts = {str(Path(k)): v for k, v in (documents or {}).items()}
+    outputs = check_cluster_outputs(path, extras=extras, inputs=sources)
+
+    def stage_extras(stage: Staging) -> None:
+        for extra in extras:
+            stage.write_utf8(extra.path, texts[str(extra.path)])
+
     if suffix == ".xlsx":
         if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
             raise InputError(
@@ -139,13 +146,11 @@ def write_cluster_release(
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
         with write_outputs(outputs, inputs=sources) as stage:
             write_release(table, path, metadata=meta, stage=stage, task=task)
-            if summary is not None:
-                stage.write_utf8(summary, summary_text)
+            stage_extras(stage)
         return [o.path for o in outputs]
     if suffix == "":
-        return _write_folder(
-            client, parts, path, meta, n_rows, task, outputs[1:], sources, summary_text
-        )
+        return _write_folder(client, parts, path, meta, n_rows, task, sources, stage_extras,
+                             list(extras))  # fmt: skip
     side = sidecar_path(path)
     dtypes: dict[str, str] = {}
 
@@ -161,8 +166,7 @@ def write_cluster_release(
             write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
                             n_rows=n_rows, task=task)  # fmt: skip
         stage.write_utf8(side, _sidecar(path, meta, dtypes))
-        if summary is not None:
-            stage.write_utf8(summary, summary_text)
+        stage_extras(stage)
     return [o.path for o in outputs]
 
 
@@ -194,22 +198,21 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
 
 
 def _write_folder(
-    client, parts, path: Path, meta, n_rows, task, others: list[Output], inputs, text: str
+    client, parts, path: Path, meta, n_rows, task, inputs, stage_extras, extras: list[Output]
 ) -> list[Path]:
     """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end,
-    committed with the ``others`` (the summary): all of them, or none."""
+    committed with the ``extras`` (the summary, the review record): all of them, or none."""
     parent = path.parent if str(path.parent) else Path(".")
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
     moved = False
     try:
-        with write_outputs(others, inputs=inputs) as stage:
+        with write_outputs(extras, inputs=inputs) as stage:
             for i, future in enumerate(parts):
                 target = tmp / f"part-{i:05d}.parquet"
                 _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
                 task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
             (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
-            for other in others:
-                stage.write_utf8(other.path, text)
+            stage_extras(stage)
             if path.exists() or path.is_symlink():  # appeared during the run
                 raise InputError(
                     f"{path} appeared while the release was computed; nothing was written. "
@@ -225,4 +228,4 @@ def _write_folder(
     finally:
         with contextlib.suppress(OSError):
             shutil.rmtree(tmp)
-    return [path, *(o.path for o in others)]
+    return [path, *(o.path for o in extras)]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import check_cluster_outputs, write_cluster_release
@@ -12,6 +13,7 @@ from engine.distributed.reading import read_parts
 from engine.distributed.release import anonymize_on_cluster
 from engine.distributed.verify import verify_parts
 from engine.io.info import ReadOptions
+from engine.io.outputs import Output
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.result import RunSummary, Verification
@@ -24,32 +26,37 @@ def anonymize_file(
     output: str | Path,
     *,
     options: ReadOptions | None = None,
-    summary: str | Path | None = None,
+    anonymous: bool = False,
+    metadata: Mapping[str, Any] | None = None,
+    extras: Sequence[Output] = (),
+    documents: Callable[[RunSummary], Mapping[str | Path, str]] | None = None,
     inputs: Sequence[str | Path] = (),
-    metadata: dict | None = None,
     task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
-    Every output (the release, its metadata, the ``summary`` JSON) is checked before the
+    Every output (the release, its metadata, the ``extras`` such as a summary or a review
+    record, whose text ``documents`` gives once the run is done) is checked before the
     cluster is reached, against ``source`` and the further ``inputs`` (a project file), and
-    they are committed together.  ``metadata`` adds fields to the release's metadata.
-    Returns (summary, verification, files written).  Nothing is written unless the release
-    passed its check.
+    they are committed together.  The release carries the published metadata only
+    (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too) and
+    ``metadata``.  Returns (summary, verification, files written).  Nothing is written unless
+    the release passed its check.
     """
     sources = [source, *inputs]
-    check_cluster_outputs(output, summary=summary, inputs=sources)
+    check_cluster_outputs(output, extras=extras, inputs=sources)
     with connect(backend) as client:
         release = anonymize_on_cluster(
             client, source, params, options=options, task=task.sub(0.0, 0.9)
         )
-        run = replace(release.summary, input=Path(source).name)
+        summary = replace(release.summary, input=Path(source).name)
+        published = {**summary.public_dict(anonymous=anonymous), **(metadata or {})}
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
-            columns=release.columns, metadata={**run.to_dict(), **(metadata or {})},
-            inputs=sources, summary=summary, task=task.sub(0.9, 1.0),
+            columns=release.columns, metadata=published, inputs=sources, extras=extras,
+            documents=documents(summary) if documents else None, task=task.sub(0.9, 1.0),
         )  # fmt: skip
-    return run, release.verification, written
+    return summary, release.verification, written
 
 
 def verify_file(
