@@ -1297,6 +1297,15 @@ def vertical_merge_two_level(folder: Path) -> Path:
     return write_book(folder / "in.xlsx", {"S": table}, merges=merges)
 
 
+def with_identifiers(folder: Path) -> Path:
+    """The survey with a record number and a name per person (identifiers, not QIs)."""
+    table = rows()
+    table[0] += ["person_no", "name"]
+    for i, row in enumerate(table[1:]):
+        row += [5001 + i, f"Person {i:03d}"]
+    return write_csv(folder, text=csv_text(table))
+
+
 def cluster_survey(folder: Path) -> Path:
     """4,000 records: a cluster run long enough to lose a worker or be interrupted in."""
     return write_csv(folder, text=csv_text(rows(4_000)))
@@ -1536,6 +1545,48 @@ ROUND_TWO += tagged(
             ),
             r"in\.parquet: several columns have the same name: 'age' \(2 times\)",
             _in("in.parquet"),
+        ),
+    ],
+)
+ID_LIKE = r"Column '{}' looks like an identifier"
+ROUND_TWO += tagged(
+    "id-like-qi",  # an identifier in disguise as a quasi-identifier (the privacy issue)
+    [
+        refused(
+            "id-like-qi-record-number",
+            with_identifiers,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,person_no --confidential income --t 3 --k 5"
+            ),
+            ID_LIKE.format("person_no"),
+        ),
+        refused(
+            "id-like-qi-names",
+            with_identifiers,
+            command("anonymize INPUT -o @out.csv --qi name --confidential income --t 3 --k 5"),
+            ID_LIKE.format("name"),
+        ),
+        refused(
+            "id-like-qi-on-the-cluster",
+            with_identifiers,
+            _cluster(
+                "anonymize INPUT -o @out.csv --qi age,person_no --confidential income --t 3 --k 5"
+            ),
+            ID_LIKE.format("person_no"),
+        ),
+        refused(
+            "id-like-qi-in-a-sweep",
+            with_identifiers,
+            command("sweep INPUT -o @s.csv --qi person_no --confidential income --t 2,3 --k 5 -q"),
+            ID_LIKE.format("person_no"),
+        ),
+        ok(
+            "id-like-column-as-identifier",
+            with_identifiers,
+            command(
+                "anonymize INPUT -o @out.csv --qi age --confidential income "
+                "--identifier person_no,name --t 3 --k 5"
+            ),
         ),
     ],
 )
