@@ -9,8 +9,9 @@ failed.  The families: hostile files, output requests and faults while writing (
 wave), numeric extremes, missing confidential values, malformed project files, tampered
 releases for ``verify``, and signals; then (round two) the cluster path (every output
 checked first, every format read, a scheduler address probed), Parquet column types and
-dataset folders, identifiers in disguise as quasi-identifiers, a project's output paths, archives that unpack to gigabytes, awkward
-workbooks and encodings, and a local cluster that loses a worker or is interrupted.
+dataset folders, identifiers in disguise as quasi-identifiers, a project's output paths,
+archives that unpack to gigabytes, awkward workbooks and encodings, and a local cluster that
+loses a worker or is interrupted.
 """
 
 from __future__ import annotations

@@ -10,12 +10,18 @@ from typing import Any
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import check_cluster_outputs, write_cluster_release
 from engine.distributed.reading import read_parts
-from engine.distributed.release import anonymize_on_cluster
+from engine.distributed.release import (
+    anonymize_on_cluster,
+    plan_on_cluster,
+    read_input,
+    refuse_unsupported,
+)
 from engine.distributed.verify import verify_parts
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
+from engine.release.plan import Plan
 from engine.release.result import RunSummary, Verification
 
 
@@ -57,6 +63,23 @@ def anonymize_file(
             documents=documents(summary) if documents else None, task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
+
+
+def plan_file(
+    backend: Backend,
+    source: str | Path,
+    params: ReleaseParams,
+    *,
+    sep: str | None = None,
+    options: ReadOptions | None = None,
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan a cluster run of ``source`` would make (``tclose plan --cluster``), read as
+    one machine reads it (``options``)."""
+    refuse_unsupported(params)
+    with connect(backend) as client:
+        data = read_input(client, source, params, sep=sep, options=options, task=task.sub(0.0, 0.3))
+        return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
 
 
 def verify_file(

@@ -1606,6 +1606,18 @@
         <translation>Que una persona cualquiera esté o no en el archivo cambia la probabilidad de cualquier valor publicado de {columns} como mucho en un factor {factor} (ε = {epsilon}).</translation>
     </message>
     <message>
+        <source>Averaging in groups of {k} before the noise makes the noise {k} times smaller. The price: one person&apos;s own released value, compared with anybody else&apos;s, may be up to a factor {factor_k} more likely, not {factor} (e^(k·ε) instead of e^ε), and the people who share a group are visibly linked.</source>
+        <translation>Promediar en grupos de {k} antes del ruido hace el ruido {k} veces menor. El precio: el valor publicado de una persona, comparado con el de cualquier otra, puede ser hasta un factor {factor_k} más probable, no {factor} (e^(k·ε) en lugar de e^ε), y las personas que comparten un grupo quedan visiblemente vinculadas.</translation>
+    </message>
+    <message>
+        <source>Even so, that noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Aun así, ese ruido es {ratio} veces la dispersión de la mitad central de los valores de {column}: los valores publicados serían casi solo ruido. Límites públicos más estrechos, el mecanismo de intervalos o un ε mayor conservarían más de ellos.</translation>
+    </message>
+    <message>
+        <source>That noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Averaging in groups of k before the noise, narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Ese ruido es {ratio} veces la dispersión de la mitad central de los valores de {column}: los valores publicados serían casi solo ruido. Promediar en grupos de k antes del ruido, límites públicos más estrechos, el mecanismo de intervalos o un ε mayor conservarían más de ellos.</translation>
+    </message>
+    <message>
         <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
         <translation>{column}: cada respuesta se conserva con probabilidad {keep} y, si no, se sustituye por una categoría elegida al azar.</translation>
     </message>
@@ -1634,12 +1646,24 @@
         <translation>Los {groups} grupos tienen al menos {k} personas cada uno.</translation>
     </message>
     <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in; {withheld} known values are released empty too, so that the groups could form.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena; {withheld} valores conocidos también se publican vacíos para que los grupos pudieran formarse.</translation>
+    </message>
+    <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena.</translation>
+    </message>
+    <message>
         <source>{column}: {share} of the answers were changed at random.</source>
         <translation>{column}: el {share} de las respuestas se ha cambiado al azar.</translation>
     </message>
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>
+        <translation>{column}: las respuestas aleatorias acercan las proporciones del archivo a proporciones iguales; corregidas (a partir de las respuestas publicadas y de la probabilidad pública de conservar una), las proporciones originales se estiman en {shares}.</translation>
     </message>
 </context>
 </TS>

@@ -1606,6 +1606,18 @@
         <translation>La présence ou l&apos;absence d&apos;une personne dans le fichier change la probabilité de toute valeur publiée de {columns} d&apos;un facteur {factor} au plus (ε = {epsilon}).</translation>
     </message>
     <message>
+        <source>Averaging in groups of {k} before the noise makes the noise {k} times smaller. The price: one person&apos;s own released value, compared with anybody else&apos;s, may be up to a factor {factor_k} more likely, not {factor} (e^(k·ε) instead of e^ε), and the people who share a group are visibly linked.</source>
+        <translation>Faire la moyenne par groupes de {k} avant le bruit rend le bruit {k} fois plus petit. Le prix&#xa0;: la valeur publiée d&apos;une personne, comparée à celle de n&apos;importe qui d&apos;autre, peut être jusqu&apos;à un facteur {factor_k} plus probable, et non {factor} (e^(k·ε) au lieu de e^ε), et les personnes qui partagent un groupe sont visiblement liées.</translation>
+    </message>
+    <message>
+        <source>Even so, that noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Même ainsi, ce bruit vaut {ratio} fois l&apos;étendue de la moitié centrale des valeurs de {column}&#xa0;: les valeurs publiées seraient surtout du bruit. Des limites publiques plus étroites, le mécanisme par tranches ou un ε plus grand en garderaient davantage.</translation>
+    </message>
+    <message>
+        <source>That noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Averaging in groups of k before the noise, narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Ce bruit vaut {ratio} fois l&apos;étendue de la moitié centrale des valeurs de {column}&#xa0;: les valeurs publiées seraient surtout du bruit. Faire la moyenne par groupes de k avant le bruit, des limites publiques plus étroites, le mécanisme par tranches ou un ε plus grand en garderaient davantage.</translation>
+    </message>
+    <message>
         <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
         <translation>{column}&#xa0;: chaque réponse est conservée avec une probabilité de {keep}, sinon remplacée par une catégorie tirée au hasard.</translation>
     </message>
@@ -1634,12 +1646,24 @@
         <translation>Les {groups} groupes comptent chacun au moins {k} personnes.</translation>
     </message>
     <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in; {withheld} known values are released empty too, so that the groups could form.</source>
+        <translation>{column}&#xa0;: les {missing} valeurs manquantes sont publiées vides, aucune n&apos;est complétée&#xa0;; {withheld} valeurs connues sont aussi publiées vides, pour que les groupes puissent se former.</translation>
+    </message>
+    <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in.</source>
+        <translation>{column}&#xa0;: les {missing} valeurs manquantes sont publiées vides, aucune n&apos;est complétée.</translation>
+    </message>
+    <message>
         <source>{column}: {share} of the answers were changed at random.</source>
         <translation>{column}&#xa0;: {share} des réponses ont été modifiées au hasard.</translation>
     </message>
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>
+        <translation>{column}&#xa0;: les réponses aléatoires rapprochent les parts du fichier de parts égales&#xa0;; une fois corrigées (à partir des réponses publiées et de la probabilité publique d&apos;en garder une), les parts d&apos;origine sont estimées à {shares}.</translation>
     </message>
 </context>
 </TS>
