@@ -84,10 +84,7 @@ def run_process(args: list[str], fault: str, folder: Path | None = None) -> tupl
     env.pop("TCLOSE_DEBUG", None)
     code = "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))"
     if fault.startswith("signal:"):
-        assert folder is not None
-        return run_and_stop(
-            [sys.executable, "-c", code, *args], env, getattr(signal, "SIG" + fault[7:]), folder
-        )
+        return run_and_stop(args, env, getattr(signal, "SIG" + fault[7:]))
     if fault in ("kill-worker", "group-signal:INT"):
         return run_on_a_local_cluster([sys.executable, "-c", code, *args], env, fault)
     done = subprocess.run(
@@ -104,44 +101,35 @@ def run_process(args: list[str], fault: str, folder: Path | None = None) -> tupl
     return done.returncode, done.stdout, done.stderr
 
 
-def run_and_stop(
-    argv: list[str], env: dict[str, str], stop: int, folder: Path
-) -> tuple[int, str, str]:
-    """Run ``argv`` and send it ``stop`` once it writes its outputs (a staged ``.~tc`` file
-    appears in ``folder``): the moment a stop must leave nothing behind.
+#: ``tclose`` that sends itself a signal once it writes its outputs: the staged release and
+#: its first spool file (``.~tc…``) exist.  The signal and its handler are real; its moment is
+#: fixed, so a loaded machine cannot move it before the writing (the folder probe) or after
+#: the commit, and the case never needs a second try.
+STOPPED_WHILE_WRITING = """
+import os, sys
+from engine.io import outputs
+from engine.cli import main
 
-    On a loaded machine the signal can arrive after the outputs were committed, and the run
-    ends normally (exit 0, a complete release: no promise broken, but the stop untested).
-    Then its outputs are removed and the run is tried once more.
-    """
-    before = set(folder.iterdir())
-    code, out, err = _run_and_stop_once(argv, env, stop, folder)
-    if code == 0:
-        for path in set(folder.iterdir()) - before:
-            path.unlink()
-        code, out, err = _run_and_stop_once(argv, env, stop, folder)
-    return code, out, err
+scratch = outputs.Staging.scratch
+
+def scratch_then_stopped(self, path):
+    made = scratch(self, path)
+    os.kill(os.getpid(), {signum})
+    return made
+
+outputs.Staging.scratch = scratch_then_stopped
+sys.exit(main(sys.argv[1:]))
+"""
 
 
-def _run_and_stop_once(
-    argv: list[str], env: dict[str, str], stop: int, folder: Path
-) -> tuple[int, str, str]:
-    proc = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-        env=env, cwd=ROOT,
+def run_and_stop(args: list[str], env: dict[str, str], stop: int) -> tuple[int, str, str]:
+    """Run ``tclose args`` and stop it with ``stop`` while it writes (exit 143 or 130)."""
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_WHILE_WRITING.format(signum=int(stop)), *args],
+        capture_output=True, text=True, encoding="utf-8", env=env, cwd=ROOT, timeout=300,
+        check=False,
     )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 300
-        while proc.poll() is None and time.monotonic() < deadline:
-            if any(folder.glob(".~tc*")):
-                proc.send_signal(stop)
-                break
-            time.sleep(0.002)
-        out, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    return proc.returncode, out, err
+    return done.returncode, done.stdout, done.stderr
 
 
 def run_on_a_local_cluster(argv: list[str], env: dict[str, str], fault: str):

@@ -26,8 +26,10 @@ import errno
 import json
 import os
 import secrets
+import signal
 import string
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -232,16 +234,17 @@ def _probe_folder(folder: Path, shown: Path) -> None:
     """Create and remove a temporary file in ``folder``: the only test of "can I write here"
     that every system answers truthfully (``os.access`` does not on Windows shares)."""
     made: list[Path] = []  # recorded before the file exists: a signal never leaves it
-    try:
+    with _held_signals():
         try:
-            fd, _ = _create_temp(folder, made)
-        except OSError as exc:
-            raise _os_error(shown, exc, where=folder) from exc
-        os.close(fd)
-    finally:
-        for path in made:
-            with contextlib.suppress(OSError):
-                path.unlink()
+            try:
+                fd, _ = _create_temp(folder, made)
+            except OSError as exc:
+                raise _os_error(shown, exc, where=folder) from exc
+            os.close(fd)
+        finally:
+            for path in made:
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
 def _check_existing(output: Output, final: Path) -> None:
@@ -393,6 +396,43 @@ def check_outputs(
 # -- staging and committing -------------------------------------------------------------------
 
 
+#: the signals that stop a run (Ctrl+C, ``kill``, Windows' Ctrl+Break): held in a step
+_STOPS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGBREAK") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def _held_signals() -> Iterator[None]:
+    """Within the block a stop signal is held, then acted on (its handler raises) at the end.
+
+    A step that makes a file and records it, or renames a file and records that it did, must
+    not be cut between the two: the record is what the clean-up and the roll-back read, so a
+    signal there would leave a staged file, or a committed one, that nothing removes.  The
+    steps are short (system calls), so the signal is late by microseconds.  Only the main
+    thread has signal handlers; elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, object] = {}
+    try:
+        for signum in _STOPS:
+            if signal.getsignal(signum) is not None:  # None: a handler not set from Python
+                previous[signum] = signal.signal(signum, lambda n, _f: held.append(n))
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        for signum in held[:1]:  # one stop is enough; it raises here, after the step
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)  # the process ends as it would have
+
+
 def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, str]:
     """A new, empty, private file ``.~tcXXXXXX`` in ``folder``: ``(fd, path)``.
 
@@ -528,21 +568,25 @@ class Staging:
         current: _Staged | None = None
         try:
             for current in self._staged.values():
-                backup, moved = self._keep_old(current.final)
-                try:
-                    os.chmod(current.temp, _new_file_mode(current.final))
-                    os.replace(current.temp, current.final)
-                except BaseException:
-                    if backup is not None:
-                        with contextlib.suppress(OSError):
-                            if moved:  # the old file was moved aside: move it back
-                                os.replace(backup, current.final)
-                            else:  # the old file never left: drop its second name
-                                backup.unlink()
-                    raise
-                done.append((current, backup))
+                # one step, never cut by a signal: the old file kept aside, the new one in
+                # place, and the record the roll-back reads (a stop raises after it)
+                with _held_signals():
+                    backup, moved = self._keep_old(current.final)
+                    try:
+                        os.chmod(current.temp, _new_file_mode(current.final))
+                        os.replace(current.temp, current.final)
+                    except BaseException:
+                        if backup is not None:
+                            with contextlib.suppress(OSError):
+                                if moved:  # the old file was moved aside: move it back
+                                    os.replace(backup, current.final)
+                                else:  # the old file never left: drop its second name
+                                    backup.unlink()
+                        raise
+                    done.append((current, backup))
         except BaseException as exc:
-            self._roll_back(done)
+            with _held_signals():
+                self._roll_back(done)
             if isinstance(exc, OSError) and current is not None:
                 raise _replace_error(current.output, exc) from exc
             raise
@@ -584,9 +628,10 @@ class Staging:
     def cleanup(self) -> None:
         """Remove every temporary and scratch file still there (after a commit, the scratch
         files only: the staged ones have become the targets)."""
-        for path in self._created:
-            with contextlib.suppress(OSError):
-                path.unlink(missing_ok=True)
+        with _held_signals():  # a stop arriving now waits until every file is gone
+            for path in self._created:
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
 
 
 def _replace_error(output: Output, exc: OSError) -> OutputError:
