@@ -77,10 +77,17 @@ class ValueProfile:
     span: float | None = None
 
     @classmethod
-    def of(cls, series: pd.Series) -> ValueProfile:
-        """The profile of ``series`` (missing values already applied)."""
+    def of(cls, series: pd.Series, *, judged: bool = False) -> ValueProfile:
+        """The profile of ``series`` (missing values already applied).
+
+        ``judged``: only what :func:`identifier_reason` reads, which looks at the numbers
+        (``whole``, ``span``) of near-unique columns only: reading a million texts as numbers
+        costs more than the rest of the check, so other columns are left without them.
+        """
         values = series.dropna()
         n, distinct = len(values), int(values.nunique())
+        if judged and not cls(n, distinct).near_unique:
+            return cls(n, distinct)
         if n == 0 or pd.api.types.is_bool_dtype(values):
             return cls(n, distinct)
         if pd.api.types.is_datetime64_any_dtype(values):
@@ -132,7 +139,8 @@ def check_quasi_identifiers(
     """Refuse the first identifier-like quasi-identifier of ``data`` (:class:`InputError`,
     exit code 2), naming the column and the identifier role."""
     for column in qi:
-        reason = identifier_reason(column, ValueProfile.of(data[column]), types[column])
+        profile = ValueProfile.of(data[column], judged=True)
+        reason = identifier_reason(column, profile, types[column])
         if reason:
             raise InputError(reason)
 

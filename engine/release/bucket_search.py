@@ -48,7 +48,7 @@ import pandas as pd
 from engine.errors import InfeasibleError
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
-from engine.release.buckets import bucket_count, make_buckets
+from engine.release.buckets import BucketInput, bucket_count
 from engine.release.metrics import confidential_loss, sse_sst
 from engine.release.partition import tclose_partition
 from engine.release.result import Buckets
@@ -140,13 +140,16 @@ class FrameValues(ConfidentialValues):
         self.joint, self.bounds = joint, bounds
         self.n = len(clean)
         self._made: dict[int, Buckets] = {}
+        self._input: BucketInput | None = None  # what every b reads, made at the first
 
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
-            self._made[b] = make_buckets(
-                self.clean, self.confidential, self.types, b,
-                joint=self.joint, orders=self.orders, bounds=self.bounds,
-            )  # fmt: skip
+            if self._input is None:
+                self._input = BucketInput(
+                    self.clean, self.confidential, self.types,
+                    orders=self.orders, bounds=self.bounds,
+                )  # fmt: skip
+            self._made[b] = self._input.buckets(b, joint=self.joint)
         return self._made[b]
 
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:

@@ -415,12 +415,20 @@ class Scale:
             return pick(a, min(c, hi_q), lo_open=True)
         return pick(a, c, lo_open=True)
 
-    def describe(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple:
+    def describe(
+        self,
+        keys: np.ndarray,
+        lo: float | None,
+        hi: float | None,
+        *,
+        distinct: np.ndarray | None = None,
+    ) -> tuple:
         """(label, bounds, :class:`BucketStat`) of a bucket between the cuts ``lo`` and ``hi``.
 
         None is an open end (the public bound when there is one).  A bucket whose records all
         share one value inside the central 99 % is labelled with that value: a value a whole
-        bucket shares is not one person's.
+        bucket shares is not one person's.  ``distinct``: the sorted distinct ``keys`` when
+        the caller has them.
         """
         closed = False
         if self.public is not None:
@@ -428,7 +436,8 @@ class Scale:
                 lo = self.public[0]
             if hi is None:
                 hi, closed = self.public[1], True
-        distinct = np.unique(keys)
+        if distinct is None:
+            distinct = np.unique(keys)
         if len(distinct) == 1 and self.inner[0] <= distinct[0] <= self.inner[1]:
             label = self.fmt(distinct[0])
         elif lo is None and hi is None:
@@ -692,26 +701,73 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
         )
 
 
+@dataclass(frozen=True)
+class _SortedColumn:
+    """What one column's buckets read that does not depend on b (computed once per column).
+
+    ``keys`` are the present values as numbers in file order (values, days or ranks; the
+    sorted category codes of a nominal column), ``distinct``/``inverse``/``weights`` their
+    ``np.unique`` (None for a nominal column).
+    """
+
+    mask: np.ndarray
+    keys: np.ndarray
+    distinct: np.ndarray | None = None
+    inverse: np.ndarray | None = None
+    weights: np.ndarray | None = None
+
+
+def _sorted_column(
+    series: pd.Series, ctype: ColumnType, order: Sequence[str] | None
+) -> _SortedColumn:
+    mask = series.notna().to_numpy()
+    present = series[mask]
+    if ctype == ColumnType.NOMINAL:
+        return _SortedColumn(mask, pd.factorize(present.astype(str), sort=True)[0])
+    if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
+        keys = numeric_values(present, ctype)
+    else:
+        cats = category_order(series, order)
+        lookup = {str(c): i for i, c in enumerate(cats)}
+        keys = np.array([lookup[str(v)] for v in present], dtype=float)
+    distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
+    return _SortedColumn(mask, keys, distinct, inverse, weights)
+
+
+def _by_group(codes: np.ndarray, n_groups: int) -> list[np.ndarray]:
+    """Positions of each group's members, in file order (as ``codes == j`` selects them)."""
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(n_groups + 1), side="left")
+    return [order[starts[j] : starts[j + 1]] for j in range(n_groups)]
+
+
 def _column_buckets(
     series: pd.Series,
     ctype: ColumnType,
     b: int,
     order: Sequence[str] | None,
     scale: Scale | None,
+    column: _SortedColumn | None = None,
+    names: NameList | None = None,
 ) -> tuple[np.ndarray, list[tuple]]:
     """Bucket of every value of one column (−1 where missing) and each bucket's description.
 
     Buckets are numbered in ascending order of their values (numeric, date, ordinal).
+    ``column`` (and ``names`` of a category column) are what does not depend on ``b``, when
+    the caller keeps them for several b (:class:`BucketInput`).
     """
-    mask = series.notna().to_numpy()
     codes = np.full(len(series), -1, dtype=np.int64)
+    if column is None:
+        if not series.notna().any():
+            return codes, []
+        column = _sorted_column(series, ctype, order)
+    mask = column.mask
     if not mask.any():
         return codes, []
     present = series[mask]
     if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
-        assert scale is not None
-        keys = numeric_values(present, ctype)
-        distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
+        assert scale is not None and column.distinct is not None
+        keys, distinct, weights = column.keys, column.distinct, column.weights
         ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
         ends = _merge_extreme_means(distinct, weights, ends, scale.inner)
         cum = np.cumsum(weights)
@@ -722,31 +778,34 @@ def _column_buckets(
             cuts.append(cut)
         _check_public(str(series.name), keys, cuts, scale)
         value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
-        codes[mask] = value_group[inverse]
+        codes[mask] = value_group[column.inverse]
         walls = [None, *cuts, None]
+        firsts = [0, *ends[:-1]]
+        members = _by_group(codes[mask], len(ends))
         described = [
-            scale.describe(keys[codes[mask] == j], walls[j], walls[j + 1]) for j in range(len(ends))
+            scale.describe(
+                keys[members[j]], walls[j], walls[j + 1], distinct=distinct[firsts[j] : ends[j]]
+            )
+            for j in range(len(ends))
         ]
         return codes, described
     if ctype == ColumnType.NOMINAL:
-        text = present.astype(str)
-        cat_codes, _ = pd.factorize(text, sort=True)
+        cat_codes = column.keys
         group = _group_categories(np.bincount(cat_codes), b)
         codes[mask] = group[cat_codes]
     else:
-        cats = category_order(series, order)
-        lookup = {str(c): i for i, c in enumerate(cats)}
-        keys = np.array([lookup[str(v)] for v in present], dtype=float)
-        distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
-        ends = split_sorted(weights, b)
-        value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
-        codes[mask] = value_group[inverse]
+        assert column.distinct is not None
+        ends = split_sorted(column.weights, b)
+        value_group = np.searchsorted(
+            np.asarray(ends), np.arange(len(column.distinct)), side="right"
+        )
+        codes[mask] = value_group[column.inverse]
     # renumber so that codes are 0..g-1 in order of first bucket
     used = np.unique(codes[mask])
     remap = np.full(used.max() + 1, -1, dtype=np.int64)
     remap[used] = np.arange(len(used))
     codes[mask] = remap[codes[mask]]
-    names = _names(present)
+    names = _names(present) if names is None else names
     described = [
         _describe(present[codes[mask] == j], ctype, order, names) for j in range(len(used))
     ]
@@ -796,124 +855,184 @@ def make_buckets(
     Fewer buckets result when a column has fewer distinct values (a binary column gives at
     most two) or when an outer bucket lies wholly among the outliers and joins its neighbour;
     the missing bucket comes on top and is always last.  ``bounds`` are public bounds of
-    numeric columns: the outer labels end at them instead of being open.
+    numeric columns: the outer labels end at them instead of being open.  Buckets of several
+    b on the same columns: :class:`BucketInput`.
     """
-    confidential = list(confidential)
-    if not confidential:
+    if not list(confidential):
         raise InputError("Tag at least one column as confidential to form buckets.")
+    _check_count(n_buckets)
+    source = BucketInput(data, confidential, types, orders=orders, bounds=bounds)
+    return source.buckets(n_buckets, joint=joint)
+
+
+def _check_count(n_buckets: int) -> None:
     if int(n_buckets) != n_buckets or n_buckets < 1:
         raise InputError(f"The number of buckets must be a whole number ≥ 1, not {n_buckets}.")
-    ctypes, orders = resolve_columns(data, confidential, types, orders)
-    bounds = dict(bounds or {})
-    unknown = sorted(set(bounds) - set(confidential))
-    if unknown:
-        raise InputError(
-            f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
-            "confidential column."
-        )
-    for col in bounds:
-        if ctypes[col] != ColumnType.NUMERIC:
-            raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctypes[col]}.")
-    frame = data[confidential]
-    scales = {
-        col: Scale.of(
-            numeric_values(frame[col], ctypes[col]),
-            ctypes[col] == ColumnType.DATE,
-            _public(col, bounds),
-        )
-        for col in confidential
-        if ctypes[col] in (ColumnType.NUMERIC, ColumnType.DATE) and frame[col].notna().any()
-    }
-    missing = frame.isna().any(axis=1).to_numpy()
-    n = len(frame)
-    codes = np.full(n, -1, dtype=np.int64)
-    present = ~missing
-    described: list[list[tuple]] = []
-    if len(confidential) == 1:
-        col = confidential[0]
-        codes, parts = _column_buckets(
-            frame[col], ctypes[col], n_buckets, orders.get(col), scales.get(col)
-        )
-        described = [[p] for p in parts]
-    elif present.any():
-        sub = frame[present]
-        if joint:
-            keys = np.column_stack(
-                [_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential]
-            )
-            rows, inverse, weights = np.unique(
-                keys, axis=0, return_inverse=True, return_counts=True
-            )
-            nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
-            group, paths = _split_vectors(
-                rows,
-                weights.astype(float),
-                nominal,
-                n_buckets,
-                [scales.get(c) for c in confidential],
-            )
-            sub_codes = group[inverse.ravel()]
-            for i, col in enumerate(confidential):
-                if col in bounds:
-                    cuts = [cut for p in paths for j, _, cut in p if j == i]
-                    _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
-        else:
-            per_col = []
-            per_col_parts = []
-            for c in confidential:
-                col_codes, parts = _column_buckets(
-                    sub[c], ctypes[c], n_buckets, orders.get(c), scales.get(c)
-                )
-                per_col.append(col_codes)
-                per_col_parts.append(parts)
-            combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
-            sub_codes = inverse.ravel()
-        codes[present] = sub_codes
-        names = {c: _names(sub[c]) for c in confidential if c not in scales}
-        for j in range(int(sub_codes.max()) + 1):
-            members = sub[sub_codes == j]
-            if joint:
-                described.append(
-                    _joint_describe(members, confidential, ctypes, orders, scales, names, paths[j])
-                )
-            else:
-                described.append([per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))])
-    n_value_buckets = len(described)
-    missing_bucket = None
-    if missing.any():
-        missing_bucket = n_value_buckets
-        codes[missing] = missing_bucket
-    n_total = n_value_buckets + (missing_bucket is not None)
-    counts = np.bincount(codes, minlength=n_total).astype(np.int64)
 
-    labels: list[str] = []
-    bucket_bounds: list[Any] = []
-    reps: list[tuple[Any, ...]] = []
-    column_labels: list[tuple[str, ...]] = []
-    stats: list[tuple[BucketStat | None, ...]] = []
-    for parts in described:
-        column_labels.append(tuple(p[0] for p in parts))
-        labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
-        bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
-        reps.append(tuple(p[2].median for p in parts))
-        stats.append(tuple(p[2] for p in parts))
-    if missing_bucket is not None:
-        labels.append("")
-        bucket_bounds.append(None)
-        reps.append(tuple(None for _ in confidential))
-        column_labels.append(tuple("" for _ in confidential))
-        stats.append(tuple(None for _ in confidential))
-    return Buckets(
-        labels=labels,
-        codes=codes,
-        counts=counts,
-        bounds=bucket_bounds,
-        representatives=reps,
-        missing_bucket=missing_bucket,
-        columns=tuple(confidential),
-        column_labels=column_labels,
-        stats=stats,
-    )
+
+class BucketInput:
+    """The confidential columns of a file as its buckets read them, for any number of b.
+
+    The search of b (:mod:`engine.release.bucket_search`) forms the buckets of several b on
+    one file: what does not depend on b (each column's numbers, their sorted distinct values
+    and counts, its :class:`Scale`, the missing values) is computed here once.  The buckets
+    of each b are :func:`make_buckets`'s, bit for bit.
+    """
+
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        confidential: Sequence[str],
+        types: Mapping[str, ColumnType] | None,
+        *,
+        orders: Mapping[str, Sequence[str]] | None = None,
+        bounds: Mapping[str, tuple[float, float]] | None = None,
+    ) -> None:
+        confidential = list(confidential)
+        if not confidential:
+            raise InputError("Tag at least one column as confidential to form buckets.")
+        ctypes, orders = resolve_columns(data, confidential, types, orders)
+        bounds = dict(bounds or {})
+        unknown = sorted(set(bounds) - set(confidential))
+        if unknown:
+            raise InputError(
+                f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
+                "confidential column."
+            )
+        for col in bounds:
+            if ctypes[col] != ColumnType.NUMERIC:
+                raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctypes[col]}.")
+        frame = data[confidential]
+        self.confidential, self.ctypes, self.orders, self.bounds = (
+            confidential,
+            ctypes,
+            orders,
+            bounds,
+        )
+        self.frame = frame
+        self.scales = {
+            col: Scale.of(
+                numeric_values(frame[col], ctypes[col]),
+                ctypes[col] == ColumnType.DATE,
+                _public(col, bounds),
+            )
+            for col in confidential
+            if ctypes[col] in (ColumnType.NUMERIC, ColumnType.DATE) and frame[col].notna().any()
+        }
+        self.missing = frame.isna().any(axis=1).to_numpy()
+        self._columns: dict[str, _SortedColumn] = {}
+        self._names: dict[str, NameList] = {}
+
+    def _column(self, col: str) -> tuple[_SortedColumn | None, NameList | None]:
+        series = self.frame[col]
+        if not series.notna().any():
+            return None, None
+        if col not in self._columns:
+            self._columns[col] = _sorted_column(series, self.ctypes[col], self.orders.get(col))
+        if col not in self.scales and col not in self._names:
+            self._names[col] = _names(series[self._columns[col].mask])
+        return self._columns[col], self._names.get(col)
+
+    def buckets(self, n_buckets: int, *, joint: bool = True) -> Buckets:
+        """The buckets of ``n_buckets`` asked for (:func:`make_buckets`)."""
+        _check_count(n_buckets)
+        confidential, ctypes, orders = self.confidential, self.ctypes, self.orders
+        bounds, frame, scales, missing = self.bounds, self.frame, self.scales, self.missing
+        n = len(frame)
+        codes = np.full(n, -1, dtype=np.int64)
+        present = ~missing
+        described: list[list[tuple]] = []
+        if len(confidential) == 1:
+            col = confidential[0]
+            column, names_of = self._column(col)
+            codes, parts = _column_buckets(
+                frame[col], ctypes[col], n_buckets, orders.get(col), scales.get(col),
+                column, names_of,
+            )  # fmt: skip
+            described = [[p] for p in parts]
+        elif present.any():
+            sub = frame[present]
+            if joint:
+                keys = np.column_stack(
+                    [_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential]
+                )
+                rows, inverse, weights = np.unique(
+                    keys, axis=0, return_inverse=True, return_counts=True
+                )
+                nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
+                group, paths = _split_vectors(
+                    rows,
+                    weights.astype(float),
+                    nominal,
+                    n_buckets,
+                    [scales.get(c) for c in confidential],
+                )
+                sub_codes = group[inverse.ravel()]
+                for i, col in enumerate(confidential):
+                    if col in bounds:
+                        cuts = [cut for p in paths for j, _, cut in p if j == i]
+                        _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
+            else:
+                per_col = []
+                per_col_parts = []
+                for c in confidential:
+                    col_codes, parts = _column_buckets(
+                        sub[c], ctypes[c], n_buckets, orders.get(c), scales.get(c)
+                    )
+                    per_col.append(col_codes)
+                    per_col_parts.append(parts)
+                combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
+                sub_codes = inverse.ravel()
+            codes[present] = sub_codes
+            names = {c: _names(sub[c]) for c in confidential if c not in scales}
+            for j in range(int(sub_codes.max()) + 1):
+                members = sub[sub_codes == j]
+                if joint:
+                    described.append(
+                        _joint_describe(
+                            members, confidential, ctypes, orders, scales, names, paths[j]
+                        )
+                    )
+                else:
+                    described.append(
+                        [per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))]
+                    )
+        n_value_buckets = len(described)
+        missing_bucket = None
+        if missing.any():
+            missing_bucket = n_value_buckets
+            codes[missing] = missing_bucket
+        n_total = n_value_buckets + (missing_bucket is not None)
+        counts = np.bincount(codes, minlength=n_total).astype(np.int64)
+
+        labels: list[str] = []
+        bucket_bounds: list[Any] = []
+        reps: list[tuple[Any, ...]] = []
+        column_labels: list[tuple[str, ...]] = []
+        stats: list[tuple[BucketStat | None, ...]] = []
+        for parts in described:
+            column_labels.append(tuple(p[0] for p in parts))
+            labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
+            bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
+            reps.append(tuple(p[2].median for p in parts))
+            stats.append(tuple(p[2] for p in parts))
+        if missing_bucket is not None:
+            labels.append("")
+            bucket_bounds.append(None)
+            reps.append(tuple(None for _ in confidential))
+            column_labels.append(tuple("" for _ in confidential))
+            stats.append(tuple(None for _ in confidential))
+        return Buckets(
+            labels=labels,
+            codes=codes,
+            counts=counts,
+            bounds=bucket_bounds,
+            representatives=reps,
+            missing_bucket=missing_bucket,
+            columns=tuple(confidential),
+            column_labels=column_labels,
+            stats=stats,
+        )
 
 
 def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[float, float] | None:

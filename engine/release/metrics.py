@@ -167,17 +167,20 @@ def confidential_loss(
     """
     sse_total = sst_total = 0.0
     columns: dict[str, dict[str, float]] = {}
-    released = released_values(buckets, output)
-    for col in buckets.columns:
+    released = buckets.released(output)
+    codes = buckets.codes
+    for i, col in enumerate(buckets.columns):
         ctype = types[col]
-        reps = released[col]
+        # each bucket's value once, then every record's by its bucket (as released_values)
+        per_bucket = pd.Series([r[i] for r in released], dtype=object)
         original = data[col].reset_index(drop=True)
-        mask = original.notna().to_numpy() & reps.notna().to_numpy()
+        mask = original.notna().to_numpy() & per_bucket.notna().to_numpy()[codes]
         if not mask.any():
             continue
+        inside = codes[mask]
         if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
             x = numeric_values(original[mask], ctype)
-            y = numeric_values(reps[mask], ctype)
+            y = numeric_values(per_bucket, ctype)[inside]
             sse = float(((x - y) ** 2).sum())
             sst = float(((x - x.mean()) ** 2).sum())
             corr = float(np.corrcoef(x, y)[0, 1]) if x.std() > 0 and y.std() > 0 else 1.0
@@ -191,7 +194,7 @@ def confidential_loss(
             }
         else:
             x = original[mask].astype(str).to_numpy()
-            y = reps[mask].astype(str).to_numpy()
+            y = per_bucket.astype(str).to_numpy()[inside]
             sse = float((x != y).sum())
             mode = pd.Series(x).value_counts().index[0]
             sst = float((x != mode).sum())

@@ -23,12 +23,53 @@ from engine.release.result import Verification
 T_RTOL = 1e-7
 
 
+#: what a missing cell reads as when cells are compared as text (a value of its own)
+_MISSING = "\x00NA"
+
+
 def group_ids(table: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    """Group number of every row by the values of ``columns`` (missing is a value)."""
+    """Group number of every row by the values of ``columns`` (missing is a value).
+
+    Cells are compared as the text they read as, and groups are numbered in the order they
+    first occur (a ``groupby(sort=False).ngroup()`` of the columns as text).  Each column is
+    numbered on its own and the numbers combined, without writing a million cells as text
+    where the column's type says how its text compares (:func:`_text_codes`).
+    """
     if not columns:
         return np.zeros(len(table), dtype=np.int64)
-    keys = table[list(columns)].astype("string").fillna("\x00NA")
-    return keys.groupby(list(columns), sort=False).ngroup().to_numpy(dtype=np.int64)
+    key: np.ndarray | None = None
+    for column in columns:
+        codes = _text_codes(table[column])
+        if key is None:
+            key = codes
+        else:  # both below the number of rows: the pair is one number
+            key = pd.factorize(key * (int(codes.max()) + 1) + codes)[0].astype(np.int64)
+    assert key is not None
+    return key
+
+
+def _text_codes(series: pd.Series) -> np.ndarray:
+    """Numbers of the column's values, equal where their text is (missing: one more value).
+
+    Whole numbers and booleans print one text per value; a float's text is its shortest
+    round-trip form, one per bit pattern (0.0 and −0.0 apart, every NaN missing); text
+    columns are their text.  Other columns (objects of mixed types, categories, dates) are
+    written as text first.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":
+        return pd.factorize(series.to_numpy())[0].astype(np.int64)
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        values = np.ascontiguousarray(series.to_numpy())
+        codes = pd.factorize(values.view(f"i{values.itemsize}"))[0].astype(np.int64)
+        missing = np.isnan(values)
+        if missing.any():  # NaNs of any bits: one value, missing
+            codes[missing] = -1
+            codes = pd.factorize(codes)[0].astype(np.int64)
+        return codes
+    if isinstance(dtype, pd.StringDtype):
+        return pd.factorize(series.fillna(_MISSING))[0].astype(np.int64)
+    return pd.factorize(series.astype("string").fillna(_MISSING))[0].astype(np.int64)
 
 
 def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
