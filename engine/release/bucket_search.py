@@ -156,7 +156,7 @@ class FrameValues(ConfidentialValues):
         return buckets.codes[rows]
 
     def loss(self, buckets: Buckets, output: str) -> float:
-        return confidential_loss(self.clean, buckets, self.types, output)[0]
+        return confidential_loss(self.clean, buckets, self.types, output, detail=False)[0]
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         out = {}

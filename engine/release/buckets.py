@@ -146,17 +146,28 @@ def _last_starts(cum: np.ndarray, threshold: float, levels: int) -> np.ndarray:
     f(s), the most groups from s, never increases with s (the greedy end of a group is
     monotone in its start, rounding included), so {s : f(s) ≥ m} is a prefix 0..last[m].
     f(s) ≥ m + 1 exactly when the first group from s ends at or before last[m], and group
-    ends are sorted: one vectorised binary search of all ends, then one search per level.
+    ends are sorted: per level, a binary search over the starts, each step one group end
+    (:func:`_first_group_end`), O(log² n) instead of the ends of all n starts.
     """
     n_values = len(cum)
-    before = np.concatenate([[0.0], cum[:-1]])
-    end = np.searchsorted(cum, before + threshold - 1e-9) + 1
+
+    def end(s: int) -> int:
+        return _first_group_end(cum, float(cum[s - 1]) if s else 0.0, threshold)
+
     last = np.full(levels + 1, -1, dtype=np.int64)
     last[0] = n_values
     for m in range(levels):
         if last[m] < 0:
             break
-        last[m + 1] = int(np.searchsorted(end, last[m], side="right")) - 1
+        # the largest s with end(s) ≤ last[m] (−1 when none)
+        lo, hi = -1, n_values - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if end(mid) <= last[m]:
+                lo = mid
+            else:
+                hi = mid - 1
+        last[m + 1] = lo
     return last
 
 
@@ -736,8 +747,10 @@ def _sorted_column(
 
 def _by_group(codes: np.ndarray, n_groups: int) -> list[np.ndarray]:
     """Positions of each group's members, in file order (as ``codes == j`` selects them)."""
-    order = np.argsort(codes, kind="stable")
-    starts = np.searchsorted(codes[order], np.arange(n_groups + 1), side="left")
+    # a stable sort of small integers is a radix sort: ten times faster than of int64
+    narrow = codes.astype(np.int16) if n_groups < 2**15 else codes
+    order = np.argsort(narrow, kind="stable")
+    starts = np.searchsorted(narrow[order], np.arange(n_groups + 1), side="left")
     return [order[starts[j] : starts[j + 1]] for j in range(n_groups)]
 
 

@@ -100,14 +100,20 @@ def _pick(
     """
     need = m - int(lo.sum())
     # Only the hi_j points nearest to the seed holding bucket j can give that bucket records,
-    # so their union is an exact candidate set.
-    parts = []
-    for j in np.flatnonzero(hi > 0):
-        holders = np.flatnonzero(weights_t[j])
-        if len(holders) > hi[j]:
-            holders = holders[np.argpartition(dist[holders], hi[j] - 1)[: hi[j]]]
-        parts.append(holders)
-    cand = np.unique(np.concatenate(parts))
+    # so their union is an exact candidate set.  The holders of every bucket come from one
+    # scan; a bucket with no more holders than hi_j gives them all, the others their hi_j
+    # nearest (each selection on the same array as a scan per bucket would give it).
+    wanted = np.flatnonzero(hi > 0)
+    bucket, holder = np.nonzero(weights_t[wanted])  # by bucket, then point: ascending
+    per_bucket = np.bincount(bucket, minlength=len(wanted))
+    keep = np.zeros(len(dist), dtype=bool)
+    keep[holder[(per_bucket <= hi[wanted])[bucket]]] = True
+    starts = np.cumsum(per_bucket) - per_bucket
+    for i in np.flatnonzero(per_bucket > hi[wanted]):
+        cap = int(hi[wanted[i]])
+        holders = holder[starts[i] : starts[i] + per_bucket[i]]
+        keep[holders[np.argpartition(dist[holders], cap - 1)[:cap]]] = True
+    cand = np.flatnonzero(keep)
     order = cand[np.lexsort((cand, dist[cand]))]
     w = weights[order]
     before = np.cumsum(w, axis=0) - w
@@ -184,7 +190,7 @@ def tclose_partition(
 
     labels = np.full(n, -1, dtype=np.int64)
     total_classes = classes_left
-    bounds = BoundRates(shares, t)
+    bounds = _Memo(BoundRates(shares, t))
     # Work on the distinct QI points: records with equal QIs are interchangeable, and
     # categorical QIs repeat a lot (adult: 30,162 records on 6,072 points).
     points, inverse = _distinct_rows(X)
@@ -251,6 +257,20 @@ def tclose_partition(
         labels[rest] = label + balanced_layout(X[rest], codes[rest], classes_left)
     task.step(1.0, "Classes formed")
     return labels
+
+
+class _Memo:
+    """L(m), U(m) of :class:`BoundRates`, each m computed once: a partition asks for the
+    same few class sizes thousands of times (the arrays are never written to)."""
+
+    def __init__(self, rates: BoundRates) -> None:
+        self.rates = rates
+        self.seen: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        if m not in self.seen:
+            self.seen[m] = self.rates(m)
+        return self.seen[m]
 
 
 def _distinct_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
