@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -34,6 +35,7 @@ from engine import InputError, ReleaseParams, Task
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
 from engine.text import number
 from gui.errors import report_error
+from gui.plot_text import figure_text, plot_fonts, sweep_words
 from gui.table_model import muted_brush
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
@@ -137,6 +139,7 @@ class SweepDialog(QDialog):
         )
         self.figure_view = FigureView(self, placeholder=self.tr("Run the sweep to see the curves."))
         self.results = QTableWidget(0, len(_HEADERS), self)
+        self.results.setAccessibleName(self.tr("Points of the sweep"))
         self.results.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
         self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -264,8 +267,12 @@ class SweepDialog(QDialog):
         if self.table is None:
             return
         highlight = (self.chosen[1], self.chosen[2]) if self.chosen else None
-        fig = sweep_figure(self.table, level=self.level, measure=self.measure, highlight=highlight)
-        self.figure_view.set_figure(fig)
+        with plot_fonts(QFontInfo(self.font()).pixelSize()):
+            fig = sweep_figure(
+                self.table, level=self.level, measure=self.measure, highlight=highlight
+            )
+        words = sweep_words(self.table, self.level, self.measure)
+        self.figure_view.set_figure(fig, figure_text(words))
         if self.figure_view.canvas is not None:
             self.figure_view.canvas.mpl_connect("button_press_event", self._clicked)
 

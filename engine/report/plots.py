@@ -115,6 +115,17 @@ def _empty(fig: Figure, title: str, message: str, theme: Theme = LIGHT) -> Figur
     return apply_theme(fig, theme)
 
 
+def _hatched(colour: str) -> dict[str, Any]:
+    """Bars drawn with a hatch pattern in a darker (or lighter) shade of their colour."""
+    r, g, b = to_rgb(colour)
+    shade = (
+        (r * 0.55, g * 0.55, b * 0.55)
+        if _luminance(colour) > 0.3
+        else (min(1.0, r + 0.4), min(1.0, g + 0.4), min(1.0, b + 0.4))
+    )
+    return {"hatch": "//", "edgecolor": shade, "linewidth": 0.0}
+
+
 def _short(label: Any, width: int = 22) -> str:
     text = str(label)
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -303,6 +314,22 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
     if n_outside and ratio.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors=theme.foreground)
+    elif n_outside:
+        # too many rows to outline a cell: each bucket's count of cells outside the band is
+        # written above its column, so the map does not rely on colour alone
+        per_bucket = outside.sum(axis=0)
+        for j, count in enumerate(per_bucket):
+            if count:
+                ax.annotate(
+                    f"{int(count):,} ✗",
+                    (j, 0),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                    annotation_clip=False,
+                )
     many = len(release.buckets.counts) > 4
     labels = [
         _short(label, 14) if many else _wrapped(label, 16) for label in bucket_labels(release)
@@ -347,7 +374,8 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
         ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label="before")
-        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after")
+        # "after" is hatched as well as coloured: the two read apart without colour too
+        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after", **_hatched(theme.after))
         ax.set_ylabel("records")
         ax.set_xlabel(column)
     else:
@@ -374,6 +402,7 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
             width,
             color=theme.after,
             label="after",
+            **_hatched(theme.after),
         )
         ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
         ax.set_ylabel("records")

@@ -130,6 +130,7 @@ class ImportPage(QWizardPage):
             button.setMinimumWidth(170)
 
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Rows of the file"))
         self.table.setToolTip(
             self.tr("All rows can be scrolled; only the visible ones are formatted.")
         )
@@ -178,6 +179,9 @@ class ImportPage(QWizardPage):
         )
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setObjectName("dropZone")  # resources/style.qss draws its dashed border
+        larger = self.empty.font()
+        larger.setPointSizeF(larger.pointSizeF() * 1.2)  # relative: the system's size scales it
+        self.empty.setFont(larger)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)

@@ -278,6 +278,7 @@ class TagPage(QWizardPage):
         self.model = RolesModel(self.session)
         self.model.tags_changed.connect(self._changed)
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Columns and their roles"))
         self.table.setModel(self.model)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.AllEditTriggers
