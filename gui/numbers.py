@@ -80,6 +80,23 @@ def localize(text: str, locale: QLocale | None = None) -> str:
     return ("−" if match["sign"] == "−" else "-") + shown if negative else shown
 
 
+#: a number inside a text, as :mod:`engine.text` writes it ("1,792", "93.5", "0.968")
+_TOKEN = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)(?![\w]|[.,]\d)")
+
+
+def localize_figures(text: str, locale: QLocale | None = None) -> str:
+    """Every figure inside ``text`` ("90 (22.5 %)", "0.038 → 0.036") in the reader's way.
+
+    For texts that are figures with a few signs around them (the engine's risk and utility
+    values); a sentence keeps its own numbers in its own language's conventions.
+    """
+    locale = locale or reader_locale()
+    if _is_english(locale):
+        return text
+    out = _TOKEN.sub(lambda m: localize(m.group(0), locale), text)
+    return out.replace(" %", "\u00a0%")
+
+
 def _whole(value: int, locale: QLocale) -> str:
     return locale.toString(int(value)) if abs(value) < 2**63 else str(value)
 
@@ -184,12 +201,24 @@ def parse_whole(text: str, locale: QLocale | None = None) -> int:
     return sign * int(body)
 
 
+def words(template: str, values: dict[str, str], context: str = "words") -> str:
+    """A sentence of the engine's plain words (:class:`engine.report.words.Phrase`) in the
+    app's language: the template through Qt's translation, each value that is a number
+    written in the reader's conventions (names and labels stay as they are)."""
+    from PySide6.QtCore import QCoreApplication
+
+    translated = QCoreApplication.translate(context, template)
+    return translated.format(**{name: localize(str(value)) for name, value in values.items()})
+
+
 __all__ = [
     "exact",
     "localize",
+    "localize_figures",
     "number",
     "parse",
     "parse_whole",
     "percent",
     "reader_locale",
+    "words",
 ]

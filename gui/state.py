@@ -27,7 +27,6 @@ from engine.io import (
     read_table,
 )
 from engine.progress import NO_TASK
-from engine.text import number, percent
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
@@ -149,6 +148,8 @@ def suggestion_text(suggestion: Suggestion) -> str:
     """Why the role was suggested, in words ("" when there is no suggestion)."""
     if suggestion.role != Role.IDENTIFIER:
         return ""
+    from gui.numbers import number, percent  # in the app only (Qt): the reader's conventions
+
     return _translate(
         "Roles",
         QT_TRANSLATE_NOOP(

@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
 from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
 from engine.report.html import write_report
-from engine.text import number
 from gui import settings
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.widgets import (
     DECIMAL_LABELS,

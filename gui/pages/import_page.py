@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
 import engine.io
 from engine import Task
 from engine.io import ImportResult, ReadOptions
-from engine.text import number
 from gui import settings
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel

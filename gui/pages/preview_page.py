@@ -34,11 +34,11 @@ from PySide6.QtWidgets import (
 from engine import InfeasibleError, Release, ReleaseParams, TcloseError
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
-from engine.text import number, percent
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.fields import NumberField
 from gui.help import HelpButton
+from gui.numbers import localize_figures, number, percent, words
 from gui.pages.host import Host
 from gui.plot_text import figure_text
 from gui.previews import Preview, build_preview
@@ -61,10 +61,6 @@ translate = QCoreApplication.translate
 
 #: released rows shown in the preview table (the export writes all of them)
 PREVIEW_ROWS = 1000
-
-
-def translate_words(template: str) -> str:
-    return translate("words", template)
 
 
 def qi_output_choices() -> dict[str, tuple[str, str]]:
@@ -496,13 +492,13 @@ class PreviewPage(QWizardPage):
         v, p, summary = release.verification, release.params, release.summary
         loss = summary.information_loss
         esc = html.escape
-        words = " ".join(phrase.text(translate_words) for phrase in summary_words(summary))
+        plain = " ".join(words(p.template, p.values) for p in summary_words(summary))
         mark = "✔" if v.ok else "✘"
         note_heading = translate("PreviewPage", "Please note")
         risk_heading = translate("PreviewPage", "Disclosure risk (original → release)")
         buckets_heading = translate("PreviewPage", "Buckets")
         parts = [
-            f"<p class='plain'>{esc(words)}</p>",
+            f"<p class='plain'>{esc(plain)}</p>",
             f"<p><b>{mark} {esc(v.message)}</b></p>",
         ]
         if reason and v.k > p.k:
@@ -579,6 +575,7 @@ class PreviewPage(QWizardPage):
             # the panel is narrow: each measure on its own line, original → release below it
             parts.append(f"<h4>{esc(risk_heading)}</h4><table cellpadding='1'>")
             for measure, before, after in risk:
+                before, after = localize_figures(before), localize_figures(after)
                 parts.append(
                     f"<tr><td class='muted'>{esc(measure)}</td></tr>"
                     f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
@@ -593,7 +590,7 @@ class PreviewPage(QWizardPage):
             for column, measure, value in utility:
                 parts.append(
                     f"<tr><td class='muted'>{column} {measure}</td></tr>"
-                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{value}</b></td></tr>"
+                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
                 )
             parts.append("</table>")
         if summary.buckets:

@@ -39,7 +39,7 @@ from gui.engine_process import run_engine
 from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
 from gui.help import HelpButton
-from gui.numbers import localize, number, percent
+from gui.numbers import number, percent, words
 from gui.pages.host import Host
 from gui.state import format_bounds, parse_bounds
 from gui.widgets import (
@@ -62,18 +62,6 @@ translate = QCoreApplication.translate
 
 #: share of ε spent on private bounds when the user first ticks the box
 DEFAULT_PRIVATE_SHARE = 0.10
-
-
-def translate_words(template: str) -> str:
-    """A template of :mod:`engine.report.words` in the app's language."""
-    return translate("words", template)
-
-
-def localized_words(phrase) -> str:
-    """A plain-words phrase in the app's language, its numbers in the reader's conventions."""
-    return translate_words(phrase.template).format(
-        **{name: localize(value) for name, value in phrase.values.items()}
-    )
 
 
 def field_label(name: str) -> str:
@@ -583,7 +571,7 @@ class PrivacyPage(QWizardPage):
             for fix in feas.fixes:
                 self._add_fix(fix)
             return
-        self.summary.setText("\n".join(localized_words(p) for p in plan_words(plan)))
+        self.summary.setText("\n".join(words(p.template, p.values) for p in plan_words(plan)))
         reason = plan.class_sizes.reason
         one_class = plan.class_sizes.max_classes == 1
         self.one_class_box.setVisible(one_class)

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ColumnType, Role
-from engine.text import number
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
