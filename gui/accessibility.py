@@ -17,6 +17,9 @@ What counts, in the words of EN 301 549 clause 11 (WCAG 2.1 applied to software)
 * 1.1.1 Non-text content: every plot (:class:`~gui.widgets.FigureView`) carries an
   accessible description that says what it shows, and its data as a table the keyboard
   can reach.
+
+:func:`announce` tells a screen reader of a status that changed where the focus is not
+(4.1.3 Status messages): a verified run, a written file, why Next is disabled.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAccessible
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 
@@ -102,15 +105,18 @@ def controls(root: QWidget) -> list[tuple[QWidget, Control]]:
     """Every control of ``root``'s window that the keyboard reaches (Tab), as the platform
     sees it, shown or not (a control hidden now shows in another state of the page).
 
-    Widgets whose focus goes to another (a spin box's editor, a tab widget's tab bar) are
-    presented by that one; the popups of combo boxes are windows of their own.
+    A widget whose focus goes to the control it is part of (a spin box's editor) is
+    presented by that control; a container whose focus goes to a part of it (a tab widget
+    and its tab bar) is a focusable object of its own on the platform and needs a name too.
+    The popups of combo boxes are windows of their own.
     """
     out = []
     for widget in [root, *root.findChildren(QWidget)]:
         if not widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value:
             continue  # the keyboard never reaches it (a label selectable by mouse …)
-        if widget.focusProxy() is not None:
-            continue
+        proxy = widget.focusProxy()
+        if proxy is not None and not widget.isAncestorOf(proxy):
+            continue  # a part of another control (a spin box's editor): that one speaks
         if widget.window() is not root.window():
             continue
         control = describe(widget)
@@ -138,6 +144,48 @@ def audit(root: QWidget) -> list[Problem]:
         if view.figure is not None and not view.has_table:
             problems.append(Problem(control, "a plot without its data as a table"))
     return problems
+
+
+def announce(widget: QWidget, message: str, *, urgent: bool = False) -> None:
+    """Have a screen reader say ``message`` (a status that changed without the focus moving:
+    a run verified, a file written, why Next is disabled), as EN 301 549 11.4.1.3 asks.
+
+    ``urgent`` interrupts what is being read (an error); otherwise the message waits its turn.
+    """
+    text = " ".join(message.split())
+    if not text:
+        return
+    event = QAccessibleAnnouncementEvent(widget, text)
+    event.setPoliteness(
+        QAccessible.AnnouncementPoliteness.Assertive
+        if urgent
+        else QAccessible.AnnouncementPoliteness.Polite
+    )
+    QAccessible.updateAccessibility(event)
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("&", "").replace(":", "").split()).casefold()
+
+
+def drop_repeated_names(root: QWidget) -> int:
+    """Let a label that names its buddy be the buddy's only name.
+
+    A field made from a declared parameter carries the parameter's label as its accessible
+    name; where a visible label next to it says the same ("Number of buckets:"), a screen
+    reader would read both ("Number of buckets: number of buckets spin button").  The
+    field's own name is cleared then, and the platform takes the label's text.  Returns how
+    many names were dropped.
+    """
+    dropped = 0
+    for label in root.findChildren(QLabel):
+        buddy = label.buddy()
+        if buddy is None or buddy.parentWidget() is not label.parentWidget():
+            continue  # the platform finds a label among its buddy's siblings only
+        if buddy.accessibleName() and _plain(buddy.accessibleName()) == _plain(label.text()):
+            buddy.setAccessibleName("")
+            dropped += 1
+    return dropped
 
 
 def report(root: QWidget) -> str:

@@ -83,6 +83,9 @@ class NumberField(QAbstractSpinBox):
         info = self.field.info
         self._suffix = f" {info.unit}" if info.unit == "%" else ""
         describe_widget(self, name)
+        for end, limit in (("minimum", self.field.low), ("maximum", self.field.high)):
+            if limit is not None:
+                self.setProperty(end, float(limit) * self.field.info.scale)
         self.setAccelerated(True)
         self.lineEdit().textEdited.connect(self._typed)
         self.editingFinished.connect(self._finished)
@@ -171,6 +174,10 @@ class NumberField(QAbstractSpinBox):
 
     def _show(self) -> None:
         self.lineEdit().setText(self.text_of(self._value))
+        # what the platform's value interface reads (Qt asks a spin box for these properties)
+        value = self._value
+        shown = float(value) * self.field.info.scale if value is not None else None
+        self.setProperty("value", shown if shown is None or math.isfinite(shown) else None)
 
     def _set_problem(self, problem: str) -> None:
         if problem != self._problem:

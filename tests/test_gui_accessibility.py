@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QAccessible, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QWidget, QWizard
 
@@ -51,6 +51,10 @@ def test_every_page_is_accessible(qtbot, window, sample_workbook, tmp_path, monk
         "gui.pages.export_page.QFileDialog.getSaveFileName", lambda *a, **k: ("", "")
     )
     monkeypatch.setattr("gui.pages.export_page.QDesktopServices.openUrl", lambda url: True)
+    said: list[str] = []  # what a screen reader is asked to announce
+    monkeypatch.setattr(
+        QAccessible, "updateAccessibility", lambda event: said.append(event.message())
+    )
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
     wizard = window.wizard
@@ -103,6 +107,10 @@ def test_every_page_is_accessible(qtbot, window, sample_workbook, tmp_path, monk
         view.table_button.setChecked(False)
     export(qtbot, window, tmp_path / "release.xlsx", report=False)
     walk("export, done")
+    # the statuses that change away from the focus were announced
+    assert any(m.startswith("sample-survey.xlsx") for m in said), said
+    assert any(m.startswith("Verified:") for m in said), said
+    assert "Written: release.xlsx" in said, said
     # Enter on every control of the export page, and on Close: the app stays
     page = wizard.export_page
     finish = wizard.button(QWizard.WizardButton.FinishButton)

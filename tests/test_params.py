@@ -322,3 +322,30 @@ def test_bad_public_bounds_get_the_same_message_everywhere(
     with pytest.raises(InputError) as from_gui:
         session.update(bounds=parse_bounds(f"income={low}:{high}"))
     assert message in from_gui.value.message
+
+
+def test_every_field_declares_what_people_read_about_it() -> None:
+    """Label, help, unit, range and step: declared once per field, beside its constraint."""
+    from engine.params import Number
+
+    assert list(ReleaseParams.FIELDS) == list(ReleaseParams.CONSTRAINTS)
+    for name, constraint in ReleaseParams.CONSTRAINTS.items():
+        field = ReleaseParams.describe(name)
+        assert field.info.label and field.info.help, name
+        inner = getattr(constraint, "inner", constraint)
+        if isinstance(inner, Number):
+            assert (field.low, field.high, field.closed, field.whole) == (
+                inner.low,
+                inner.high,
+                inner.closed,
+                inner.whole,
+            ), name
+            assert field.info.step > 0
+    k, t, b, share = (ReleaseParams.describe(n) for n in ("k", "t", "n_buckets", "private_bounds"))
+    assert (k.low, k.high, k.whole, k.info.symbol) == (1, None, True, "k")
+    assert (t.low, t.high, t.optional, t.info.decimals) == (1, None, True, 3)
+    assert b.auto and b.low == 2 and b.high is None
+    assert share.info.scale == 100 and share.info.unit == "%" and share.closed == (False, False)
+    assert t.allows(1500.0) and not t.allows(0.5) and not k.allows(2.5)
+    with pytest.raises(InputError, match="Unknown parameter"):
+        ReleaseParams.describe("kk")

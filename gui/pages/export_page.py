@@ -32,6 +32,7 @@ from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
 from engine.report.html import write_report
 from gui import settings
+from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
 from gui.numbers import number
@@ -353,6 +354,7 @@ class ExportPage(QWizardPage):
             )
         )
         self.check_target()
+        announce(self, self.tr("Written:") + " " + ", ".join(Path(f).name for f in files))
         self.completeChanged.emit()
 
     def _set_result(self, text: str) -> None:
@@ -362,6 +364,7 @@ class ExportPage(QWizardPage):
 
     def _failed(self, err: BaseException, detail: str) -> None:
         self._set_result(self.tr("Nothing was written."))
+        announce(self, self.tr("Nothing was written."), urgent=True)
         self.check_target()
         report_error(self, self.tr("Export"), err, detail)
         self.completeChanged.emit()

@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,6 +30,7 @@ import engine.io
 from engine import Task
 from engine.io import ImportResult, ReadOptions
 from gui import settings
+from gui.accessibility import announce
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.help import HelpButton
@@ -269,6 +270,7 @@ class ImportPage(QWizardPage):
         self._refresh_recent()
         self._update_options()
         self._describe()
+        announce(self, QTextDocumentFragment.fromHtml(self.info.text()).toPlainText())
         self.completeChanged.emit()
 
     def _failed(self, err: BaseException, detail: str) -> None:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from engine import InfeasibleError, Release, ReleaseParams, TcloseError
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
+from gui.accessibility import announce, drop_repeated_names
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.fields import NumberField
@@ -190,6 +191,7 @@ class PreviewPage(QWizardPage):
         left_layout.addWidget(self.details, 2)
 
         self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(self.tr("Plots and rows of the release"))
         self.views: dict[str, FigureView] = {
             "buckets": FigureView(placeholder=self.tr("The bucket histogram appears here.")),
             "class_sizes": FigureView(placeholder=self.tr("The class sizes appear here.")),
@@ -269,6 +271,7 @@ class PreviewPage(QWizardPage):
         layout.addLayout(release_format)
         layout.addWidget(self.format_help)
         layout.addWidget(self.results, 1)
+        drop_repeated_names(self)  # a visible label is the field's name
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
@@ -453,6 +456,8 @@ class PreviewPage(QWizardPage):
         self.details.setHtml(self.details_html(release))
         v = release.verification
         self.status.setText(v.message)
+        if not self.is_stale:
+            announce(self, v.message, urgent=not v.ok)
         self.status.set_warning(not v.ok)
         self._update_stale()
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
     QCheckBox,
     QFormLayout,
     QGroupBox,
@@ -35,6 +34,7 @@ from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
 from engine.report.words import plan_words
+from gui.accessibility import announce, drop_repeated_names
 from gui.engine_process import run_engine
 from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
@@ -104,8 +104,8 @@ class PrivacyPage(QWizardPage):
         self._problems: dict[ReleaseParams, str] = {}
         #: why the session refused the last edits ("" when it took them)
         self._refused = ""
-        #: why the bounds typed do not read as bounds ("" when they do)
-        self._bounds_problem = ""
+        #: why the bounds or the seed typed do not read as such ("" when they do)
+        self._bounds_problem = self._seed_problem = ""
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
 
@@ -169,9 +169,10 @@ class PrivacyPage(QWizardPage):
         self.private_bounds.setToolTip(field_help("private_bounds"))
         self.private_share = NumberField("private_bounds")
         self.private_share.set_value(DEFAULT_PRIVATE_SHARE)
-        self.seed = NumberField("seed", none_text="", grouping=False)
-        self.seed.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
-        self.seed.lineEdit().setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
+        # a seed is a code, not a quantity: a text field (a spin box would be read as "0")
+        self.seed = QLineEdit()
+        self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
+        describe_widget(self.seed, "seed")
 
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
@@ -276,6 +277,7 @@ class PrivacyPage(QWizardPage):
         layout = QHBoxLayout(self)
         layout.addLayout(left, 5)
         layout.addLayout(right, 4)
+        drop_repeated_names(self)  # a visible label is the field's name
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -295,8 +297,8 @@ class PrivacyPage(QWizardPage):
         self.bounds.textChanged.connect(self._bounds_edited)
         self.private_bounds.toggled.connect(lambda _on: self._private_edited())
         self.private_share.edited.connect(lambda _v: self._private_edited())
-        self.seed.edited.connect(lambda v: self._write(seed=v))
-        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share, self.seed):
+        self.seed.textChanged.connect(self._seed_edited)
+        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
             box.problem_changed.connect(lambda _text: self._edited())
 
     # --- wizard protocol ---------------------------------------------------------------
@@ -316,7 +318,7 @@ class PrivacyPage(QWizardPage):
         """
         p = self.session.params
         self._pending.clear()
-        self._refused = self._bounds_problem = ""
+        self._refused = self._bounds_problem = self._seed_problem = ""
         widgets = (
             self.by_t,
             self.by_epsilon,
@@ -326,6 +328,7 @@ class PrivacyPage(QWizardPage):
             self.insensitive,
             self.log_scale,
             self.private_bounds,
+            self.seed,
         )
         for w in widgets:
             w.blockSignals(True)
@@ -348,7 +351,7 @@ class PrivacyPage(QWizardPage):
         self.private_bounds.setChecked(p.private_bounds is not None)
         if p.private_bounds is not None:
             self.private_share.set_value(p.private_bounds)
-        self.seed.set_value(p.seed)
+        self.seed.setText("" if p.seed is None else str(p.seed))
         for w in widgets:
             w.blockSignals(False)
         self._enable()
@@ -449,6 +452,17 @@ class PrivacyPage(QWizardPage):
     def _private_edited(self) -> None:
         self._write(private_bounds=self._private_share())
 
+    def _seed_edited(self, text: str) -> None:
+        try:
+            seed = ReleaseParams.parse("seed", text)
+        except TcloseError as err:
+            self._pending.pop("seed", None)
+            self._seed_problem = err.message
+            self._edited()
+            return
+        self._seed_problem = ""
+        self._write(seed=seed)
+
     def _bounds_edited(self, text: str) -> None:
         try:
             bounds = parse_bounds(text)
@@ -463,10 +477,10 @@ class PrivacyPage(QWizardPage):
     @property
     def problem(self) -> str:
         """Why the widgets do not make valid parameters ("" when they do)."""
-        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share, self.seed):
+        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
             if box.isEnabled() and box.problem:
                 return box.problem
-        return self._bounds_problem or self._refused
+        return self._bounds_problem or self._seed_problem or self._refused
 
     def _edited(self) -> None:
         self._enable()
@@ -547,9 +561,10 @@ class PrivacyPage(QWizardPage):
         self.class_sizes.hide()
 
     def _show_problem(self, problem: str) -> None:
-        self.feasibility.setText(
-            self.tr("Next is disabled: {problem}").format(problem=html.escape(problem))
-        )
+        text = self.tr("Next is disabled: {problem}").format(problem=html.escape(problem))
+        if text != self.feasibility.text():
+            announce(self, self.tr("Next is disabled: {problem}").format(problem=problem))
+        self.feasibility.setText(text)
         self.feasibility.set_warning(True)
         self.one_class_box.hide()
         self.class_sizes.hide()

@@ -800,6 +800,10 @@
         <translation>Garantías y sus fuentes</translation>
     </message>
     <message>
+        <source>Plots and rows of the release</source>
+        <translation>Gráficos y filas de la publicación</translation>
+    </message>
+    <message>
         <source>The bucket histogram appears here.</source>
         <translation>Aquí aparece el histograma de los tramos.</translation>
     </message>
@@ -1032,7 +1036,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds typed do not read as bounds (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
         <translation>&amp;t (t-proximidad)</translation>
     </message>
     <message>
