@@ -263,7 +263,7 @@ def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys
     common = ["--qi", ",".join(QI), "--confidential", "income"]
     address = client.scheduler.address  # the module's cluster, reached as a scheduler
     code = main(["anonymize", str(path), "-o", str(out), *common, "--t", "3", "--k", "10",
-                 "--seed", "1", "--cluster", address, "--summary", str(summary)])  # fmt: skip
+                 "--seed", "1", "--cluster", address, "--review", str(summary)])  # fmt: skip
     assert code == 0
     assert "Computed on Dask: 2 workers" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir())[0] == "_tclose.json"
@@ -315,3 +315,24 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     rows = release.summary.buckets
     assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
     assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
+
+
+def test_a_cluster_release_publishes_only_what_the_release_gives(client, tmp_path):
+    """``published-safe`` on a cluster: the sidecar holds no seed, no backend, no statistic
+    of the original wage; every number in it is recomputed from the release file."""
+    from engine.cli import main
+    from tests.test_published import QI as SURVEY_QI
+    from tests.test_published import SEED, check_published, skewed_survey
+
+    data = skewed_survey()
+    path = tmp_path / "survey.csv"
+    data.to_csv(path, index=False)
+    out, review = tmp_path / "r.csv", tmp_path / "review.json"
+    flags = ["--confidential", "wage", "--t", "2", "--k", "5", "--buckets", "3"]
+    argv = ["anonymize", str(path), "-o", str(out), "--qi", ",".join(SURVEY_QI), *flags]
+    argv += ["--seed", str(SEED), "--cluster", client.scheduler.address, "--review", str(review)]
+    assert main(argv) == 0
+    check_published(out, flags, data, "wage")
+    assert "backend" not in out.with_suffix(".json").read_text(encoding="utf-8")
+    record = json.loads(review.read_text(encoding="utf-8"))
+    assert record["parameters"]["seed"] == SEED and record["backend"]["name"] == "dask"

@@ -69,6 +69,7 @@ from engine.distributed.split import (
 )
 from engine.distributed.verify import verify_parts
 from engine.errors import InputError
+from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
@@ -330,6 +331,7 @@ def anonymize_on_cluster(
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
+    check_quasi_identifiers(head, qi, types)  # as on one machine, on the first partition's rows
     # one pass: encoding statistics and confidential value counts
     task.step(0.1, "Counting values")
     stats = gather(

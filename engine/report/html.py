@@ -681,8 +681,10 @@ def render_report(
     add(
         '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
         "This report describes the original file (its distributions, unique records, the seed "
-        "policy) so that a reviewer can judge the release; publish the released file, and if "
-        "wanted the parameters and guarantees, but not this report.</p>"
+        "policy, losses against the original values) so that a reviewer can judge the "
+        "release; publish the released file with its own metadata (the About sheet, or the "
+        "JSON beside it), which holds only what the release and its public parameters give, "
+        "but not this report.</p>"
     )
     verdict_cls = "verdict" if ver.ok else "verdict bad"
     t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
@@ -756,8 +758,15 @@ def render_report(
         )
         add(
             "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
-            "whole bucket in the whole file, never over part of a class, so they are as public "
-            "as the label. Where one or two records make up nearly all of a bucket's sum "
+            "whole bucket in the whole file, never over part of a class. A bucket mean is a sum "
+            "of people's values: each value counts within the bucket's range (an open end at "
+            "the central 99 % rounded outward), and the mean is rounded to a step that one "
+            "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
+            "series), so that two releases differing in one person do not give that person's "
+            "value away. A median is rounded one digit finer than the bucket's cut points, "
+            "so it is never one person's value. Only the value the release holds is published; "
+            "the other figures of this table describe the original data and are for the "
+            "review. Where one or two records make up nearly all of a bucket's sum "
             "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
             "are withheld there and the median is released instead. "
             + _e(_released_sentence(release))

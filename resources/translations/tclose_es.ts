@@ -99,8 +99,16 @@
         <translation>Escribir también el informe de la publicación (HTML) al lado</translation>
     </message>
     <message>
-        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
-        <translation>Una página autónoma para el comité de revisión de la confidencialidad: parámetros, garantías con sus supuestos, tramos, tamaños de las clases, gráficos de la vista previa y pérdida de información</translation>
+        <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
+        <translation>Una página autónoma para el comité de revisión de divulgación, no para publicar: parámetros, garantías con sus supuestos, intervalos, tamaños de las clases, los gráficos de la vista previa, la pérdida de información, la semilla</translation>
+    </message>
+    <message>
+        <source>Leave the input file&apos;s name out of the published files</source>
+        <translation>No poner el nombre del archivo de entrada en los archivos publicados</translation>
+    </message>
+    <message>
+        <source>The description written with the release names the file it was made from unless this is ticked; the report (for the review) always names it</source>
+        <translation>La descripción escrita con la publicación nombra el archivo del que se hizo, salvo que se marque esta casilla; el informe (para la revisión) siempre lo nombra</translation>
     </message>
     <message>
         <source>Where the release is written; Enter exports</source>
@@ -193,6 +201,14 @@
     <message>
         <source>Open the folder</source>
         <translation>Abrir la carpeta</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; it is in the report {report} (for the review, not for publication) and in the project when you save it.</source>
+        <translation>La semilla {seed} no está en los archivos publicados; está en el informe {report} (para la revisión, no para publicar) y en el proyecto cuando lo guarde.</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
+        <translation>La semilla {seed} no está en los archivos publicados; guarde el proyecto para conservarla con el expediente de revisión.</translation>
     </message>
     <message>
         <source>Nothing was written.</source>
@@ -784,24 +800,12 @@
         <translation>C&amp;onfidenciales como:</translation>
     </message>
     <message>
-        <source>What the release achieves</source>
-        <translation>Lo que logra la publicación</translation>
-    </message>
-    <message>
         <source>What the release achieves, as measured by the verifier</source>
         <translation>Lo que logra la publicación, según lo mide el verificador</translation>
     </message>
     <message>
         <source>Details: guarantees and their sources</source>
         <translation>Detalles: garantías y sus fuentes</translation>
-    </message>
-    <message>
-        <source>Guarantees and their sources</source>
-        <translation>Garantías y sus fuentes</translation>
-    </message>
-    <message>
-        <source>Plots and rows of the release</source>
-        <translation>Gráficos y filas de la publicación</translation>
     </message>
     <message>
         <source>The bucket histogram appears here.</source>
@@ -848,10 +852,6 @@
         <translation>Un cuasi-identificador antes y después.</translation>
     </message>
     <message>
-        <source>Quasi-identifier:</source>
-        <translation>Cuasi-identificador:</translation>
-    </message>
-    <message>
         <source>Before / after</source>
         <translation>Antes / después</translation>
     </message>
@@ -860,20 +860,44 @@
         <translation>La distribución de un cuasi-identificador antes y después de la recodificación</translation>
     </message>
     <message>
+        <source>Original (for the review, not for publication)</source>
+        <translation>Original (para la revisión, no para publicar)</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release; for the review)</source>
+        <translation>Riesgo de divulgación (original → publicación; para la revisión)</translation>
+    </message>
+    <message>
+        <source>What an analysis keeps (original → release; for the review, not for publication)</source>
+        <translation>Lo que conserva un análisis (original → publicación; para la revisión, no para publicar)</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>Publicado</translation>
+    </message>
+    <message>
+        <source>What the release achieves</source>
+        <translation>Lo que logra la publicación</translation>
+    </message>
+    <message>
+        <source>Guarantees and their sources</source>
+        <translation>Garantías y sus fuentes</translation>
+    </message>
+    <message>
+        <source>Plots and rows of the release</source>
+        <translation>Gráficos y filas de la publicación</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier:</source>
+        <translation>Cuasi-identificador:</translation>
+    </message>
+    <message>
         <source>Original rows</source>
         <translation>Filas originales</translation>
     </message>
     <message>
         <source>Released rows</source>
         <translation>Filas publicadas</translation>
-    </message>
-    <message>
-        <source>Original</source>
-        <translation>Original</translation>
-    </message>
-    <message>
-        <source>Released</source>
-        <translation>Publicado</translation>
     </message>
     <message>
         <source>Original and released rows</source>
@@ -944,12 +968,12 @@
         <translation>Tenga en cuenta</translation>
     </message>
     <message>
-        <source>Disclosure risk (original → release)</source>
-        <translation>Riesgo de divulgación (original → publicación)</translation>
-    </message>
-    <message>
         <source>Buckets</source>
         <translation>Tramos</translation>
+    </message>
+    <message>
+        <source>Compared with the original data below: for the review, not for publication (the published files hold none of it).</source>
+        <translation>Lo que sigue se compara con los datos originales: para la revisión, no para publicar (los archivos publicados no contienen nada de ello).</translation>
     </message>
     <message>
         <source>Why the groups are larger than k:</source>
@@ -1010,10 +1034,6 @@
     <message>
         <source>{name}: {value}</source>
         <translation>{name}: {value}</translation>
-    </message>
-    <message>
-        <source>What an analysis keeps (original → release)</source>
-        <translation>Lo que conserva un análisis (original → publicación)</translation>
     </message>
 </context>
 <context>
@@ -1310,7 +1330,7 @@
     <name>Roles</name>
     <message>
         <source>not released</source>
-        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything</extracomment>
         <translation>no publicada</translation>
     </message>
     <message>
@@ -1351,7 +1371,7 @@
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
-        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …) what the engine&apos;s identifier rule reads (a quasi-identifier that is an identifier in disguise is refused: :func:`engine.identifiers.identifier_reason`)</extracomment>
         <translation>{distinct} de {n} valores son distintos ({share}) y el nombre es de identificador: probablemente es un identificador.</translation>
     </message>
 </context>

@@ -99,8 +99,16 @@
         <translation>Écrire aussi le rapport de la publication (HTML) à côté</translation>
     </message>
     <message>
-        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
-        <translation>Une page autonome pour le comité du secret statistique&#xa0;: paramètres, garanties et leurs hypothèses, tranches, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information</translation>
+        <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
+        <translation>Une page autonome pour le comité d&apos;examen de la divulgation, pas pour la publication&#xa0;: paramètres, garanties et leurs hypothèses, intervalles, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information, la graine</translation>
+    </message>
+    <message>
+        <source>Leave the input file&apos;s name out of the published files</source>
+        <translation>Ne pas mettre le nom du fichier d&apos;entrée dans les fichiers publiés</translation>
+    </message>
+    <message>
+        <source>The description written with the release names the file it was made from unless this is ticked; the report (for the review) always names it</source>
+        <translation>La description écrite avec la publication nomme le fichier dont elle est issue, sauf si cette case est cochée&#xa0;; le rapport (pour l&apos;examen) le nomme toujours</translation>
     </message>
     <message>
         <source>Where the release is written; Enter exports</source>
@@ -193,6 +201,14 @@
     <message>
         <source>Open the folder</source>
         <translation>Ouvrir le dossier</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; it is in the report {report} (for the review, not for publication) and in the project when you save it.</source>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; elle est dans le rapport {report} (pour l&apos;examen, pas pour la publication) et dans le projet quand vous l&apos;enregistrez.</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; enregistrez le projet pour la garder avec le dossier d&apos;examen.</translation>
     </message>
     <message>
         <source>Nothing was written.</source>
@@ -784,24 +800,12 @@
         <translation>&amp;Confidentiels sous forme de&#xa0;:</translation>
     </message>
     <message>
-        <source>What the release achieves</source>
-        <translation>Ce que la publication obtient</translation>
-    </message>
-    <message>
         <source>What the release achieves, as measured by the verifier</source>
         <translation>Ce que la publication atteint, tel que mesuré par le vérificateur</translation>
     </message>
     <message>
         <source>Details: guarantees and their sources</source>
         <translation>Détails&#xa0;: garanties et leurs sources</translation>
-    </message>
-    <message>
-        <source>Guarantees and their sources</source>
-        <translation>Garanties et leurs sources</translation>
-    </message>
-    <message>
-        <source>Plots and rows of the release</source>
-        <translation>Graphiques et lignes de la publication</translation>
     </message>
     <message>
         <source>The bucket histogram appears here.</source>
@@ -848,10 +852,6 @@
         <translation>Un quasi-identifiant avant et après.</translation>
     </message>
     <message>
-        <source>Quasi-identifier:</source>
-        <translation>Quasi-identifiant&#xa0;:</translation>
-    </message>
-    <message>
         <source>Before / after</source>
         <translation>Avant / après</translation>
     </message>
@@ -860,20 +860,44 @@
         <translation>La distribution d&apos;un quasi-identifiant avant et après le recodage</translation>
     </message>
     <message>
+        <source>Original (for the review, not for publication)</source>
+        <translation>Original (pour l&apos;examen, pas pour la publication)</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release; for the review)</source>
+        <translation>Risque de divulgation (original → publication&#xa0;; pour l&apos;examen)</translation>
+    </message>
+    <message>
+        <source>What an analysis keeps (original → release; for the review, not for publication)</source>
+        <translation>Ce que garde une analyse (original → publication&#xa0;; pour l&apos;examen, pas pour la publication)</translation>
+    </message>
+    <message>
+        <source>Released</source>
+        <translation>Publié</translation>
+    </message>
+    <message>
+        <source>What the release achieves</source>
+        <translation>Ce que la publication obtient</translation>
+    </message>
+    <message>
+        <source>Guarantees and their sources</source>
+        <translation>Garanties et leurs sources</translation>
+    </message>
+    <message>
+        <source>Plots and rows of the release</source>
+        <translation>Graphiques et lignes de la publication</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier:</source>
+        <translation>Quasi-identifiant&#xa0;:</translation>
+    </message>
+    <message>
         <source>Original rows</source>
         <translation>Lignes d&apos;origine</translation>
     </message>
     <message>
         <source>Released rows</source>
         <translation>Lignes publiées</translation>
-    </message>
-    <message>
-        <source>Original</source>
-        <translation>Original</translation>
-    </message>
-    <message>
-        <source>Released</source>
-        <translation>Publié</translation>
     </message>
     <message>
         <source>Original and released rows</source>
@@ -944,12 +968,12 @@
         <translation>À noter</translation>
     </message>
     <message>
-        <source>Disclosure risk (original → release)</source>
-        <translation>Risque de divulgation (original → publication)</translation>
-    </message>
-    <message>
         <source>Buckets</source>
         <translation>Tranches</translation>
+    </message>
+    <message>
+        <source>Compared with the original data below: for the review, not for publication (the published files hold none of it).</source>
+        <translation>Ce qui suit est comparé aux données d&apos;origine&#xa0;: pour l&apos;examen, pas pour la publication (les fichiers publiés n&apos;en contiennent rien).</translation>
     </message>
     <message>
         <source>Why the groups are larger than k:</source>
@@ -1010,10 +1034,6 @@
     <message>
         <source>{name}: {value}</source>
         <translation>{name}&#xa0;: {value}</translation>
-    </message>
-    <message>
-        <source>What an analysis keeps (original → release)</source>
-        <translation>Ce que conserve une analyse (original → publication)</translation>
     </message>
 </context>
 <context>
@@ -1310,7 +1330,7 @@
     <name>Roles</name>
     <message>
         <source>not released</source>
-        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything</extracomment>
         <translation>non publiée</translation>
     </message>
     <message>
@@ -1351,7 +1371,7 @@
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
-        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …) what the engine&apos;s identifier rule reads (a quasi-identifier that is an identifier in disguise is refused: :func:`engine.identifiers.identifier_reason`)</extracomment>
         <translation>{distinct} valeurs sur {n} sont distinctes ({share}) et le nom est celui d&apos;un identifiant&#xa0;: c&apos;est probablement un identifiant.</translation>
     </message>
 </context>
