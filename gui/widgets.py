@@ -206,6 +206,9 @@ class FigureView(QWidget):
         self.table = QTableView()
         self.table.setModel(self.table_model)
         self.table.setTabKeyNavigation(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setResizeContentsPrecision(50)
+        self.sizer = ColumnSizer(self.table)
         self.table.setAccessibleName(self.tr("Data of the plot"))
         self.table.hide()
         top = QHBoxLayout()
@@ -265,6 +268,10 @@ class FigureView(QWidget):
         if self.canvas is not None:
             self.canvas.setVisible(not shown)
         self.table.setVisible(shown)
+        # the button says what pressing it does next
+        self.table_button.setText(
+            self.tr("Show the plot") if shown else self.tr("Show the data as a table")
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         # the system switched between light and dark: the figure follows

@@ -104,6 +104,7 @@ def test_every_page_is_accessible(qtbot, window, sample_workbook, tmp_path, monk
         assert view.table_model.rowCount() > 0
         view.table_button.setChecked(True)
         assert view.table.isVisibleTo(view) and not view.canvas.isVisibleTo(view)
+        assert view.table_button.text() == "Show the plot"
         view.table_button.setChecked(False)
     export(qtbot, window, tmp_path / "release.xlsx", report=False)
     walk("export, done")

@@ -237,6 +237,10 @@
         <source>Data of the plot: {title}</source>
         <translation>Datos del gráfico: {title}</translation>
     </message>
+    <message>
+        <source>Show the plot</source>
+        <translation>Mostrar el gráfico</translation>
+    </message>
 </context>
 <context>
     <name>GuideWindow</name>

@@ -237,6 +237,10 @@
         <source>Data of the plot: {title}</source>
         <translation>Données du graphique&#xa0;: {title}</translation>
     </message>
+    <message>
+        <source>Show the plot</source>
+        <translation>Afficher le graphique</translation>
+    </message>
 </context>
 <context>
     <name>GuideWindow</name>
