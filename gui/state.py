@@ -290,17 +290,14 @@ class Session:
         guesses, suggestions = analysis if analysis is not None else analyse_columns(data)
         self.columns = {}
         roles: dict[Role, list[str]] = {role: [] for role in Role}
-        column_missing = {}
         for name in data.columns:
             suggested = suggestions[name]
             guess = guesses[name]
             self.columns[str(name)] = ColumnInfo(str(name), guess, suggested.distinct, suggested)
             if suggested.role is not None:
                 roles[suggested.role].append(str(name))
-            if guess.suggested_missing:
-                # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
-                # the roles table shows them, and the note says why
-                column_missing[str(name)] = tuple(guess.suggested_missing)
+        # codes that look like missing values ("N/A", "refused", a frequent -9) are only
+        # suggested, in the column's note: tclose never declares a value missing by itself
         self.params = self.params.replace(
             qi=tuple(roles[Role.QI]),
             confidential=tuple(roles[Role.CONFIDENTIAL]),
@@ -309,7 +306,7 @@ class Session:
             types={},
             orders={},
             missing=(),
-            column_missing=column_missing,
+            column_missing={},
             bounds={},
         )
         self.invalidate()

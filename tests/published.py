@@ -155,11 +155,51 @@ def _shares(counts: Iterable[int], n: int) -> list[float]:
     return [c / n for c in counts]
 
 
+def corrected_shares(
+    released: pd.Series, epsilon: float, categories: Iterable[str] | None = None
+) -> list[float]:
+    """What a reader computes of a randomized-response column: the original shares corrected
+    for the random answers and their standard errors, from the released answers and ε alone.
+
+    With keep probability p = (e^ε − 1)/(e^ε − 1 + m) over m categories the channel is
+    p·I + (1 − p)/m, so π̂ = (λ̂ − (1 − p)/m)/p and SE = √(λ̂(1 − λ̂)/n)/p, in closed form
+    (the engine inverts the channel matrix).  ``categories`` as published, else those the
+    release shows.
+    """
+    present = released.dropna().astype(str)
+    names = list(categories) if categories is not None else list(present.unique())
+    m, n = len(names), len(present)
+    if not m or not n:
+        return []
+    keep = math.expm1(epsilon) / (math.expm1(epsilon) + m)
+    lam = present.value_counts().reindex(names, fill_value=0).to_numpy() / n
+    estimate = (lam - (1 - keep) / m) / keep
+    error = np.sqrt(lam * (1 - lam) / n) / keep
+    return [n, *lam, *estimate, *error]
+
+
+def noise_shares(released: pd.Series, scales: Iterable[float], log: bool) -> list[float]:
+    """The share of the released values' variance the noise makes up, 2·scale²/variance (at
+    most 1), for each of the candidate public ``scales`` of the noise."""
+    x = pd.to_numeric(released, errors="coerce").dropna().to_numpy(dtype=float)
+    if x.size < 2:
+        return []
+    if log:
+        x = np.log1p(np.clip(x, 0.0, None))
+    spread = float(x.var())
+    return [1.0 if spread <= 0 else min(2 * s * s / spread, 1.0) for s in scales]
+
+
 def computable(
-    table: pd.DataFrame, params: ReleaseParams, column_types: Mapping[str, str], draws: int = 1
+    table: pd.DataFrame,
+    params: ReleaseParams,
+    column_types: Mapping[str, str],
+    draws: int = 1,
+    categories: Mapping[str, list[str]] | None = None,
 ) -> list[float]:
     """Every number a reader can compute from the released ``table`` and the parameters
-    (``column_types`` as published, words; ``draws`` of the noise, the ε accounting)."""
+    (``column_types`` as published, words; ``draws`` of the noise, the ε accounting;
+    ``categories`` of each randomized column as published)."""
     qi, conf = list(params.qi), list(params.confidential)
     n = len(table)
     sizes = table.groupby(qi, dropna=False).size().to_numpy() if qi else np.array([n])
@@ -171,6 +211,7 @@ def computable(
             base += [x.value for x in _walk(item, key)]
     for col in qi:  # the released values of the quasi-identifiers (the worst class's)
         base += [float(v) for v in pd.to_numeric(table[col], errors="coerce").dropna().unique()]
+        base.append(int(table[col].isna().sum()))  # the cells released empty
     check = verify_release(table, qi, conf)
     if check.t is not None and math.isfinite(check.t):
         base.append(check.t)
@@ -184,15 +225,21 @@ def computable(
         base += [float(v) for v in numeric.dropna().unique()]
         for label in present.astype(str).unique():
             base += [x.value for x in _numbers_in(label, col)]
-        categories = len(present.unique())
+        n_categories = len(present.unique())
         if params.noise and params.epsilon is not None:
             eps = params.epsilon / len(conf)
-            base += [eps, categories]
+            base += [eps, n_categories]
             # randomized response: e^ε = 1 + n·p / (1 − p) (TIFS 2022, Fig. 4)
-            base.append((math.exp(eps) - 1) / (math.exp(eps) - 1 + categories))
+            base.append((math.exp(eps) - 1) / (math.exp(eps) - 1 + n_categories))
+            if column_types.get(col) in ("nominal", "ordinal"):
+                base += corrected_shares(column, eps, (categories or {}).get(col))
             if col in params.bounds:
                 lo, hi = params.bounds[col]
                 base += [hi - lo, (hi - lo) / eps, (hi - lo) / (params.k * eps)]
+                log = params.transform == "log"
+                width = math.log1p(hi) - math.log1p(lo) if log else hi - lo
+                scales = [width / eps, width / (params.k * eps)]
+                base += noise_shares(column, scales, log)
     types = {c: ColumnType(t) for c, t in column_types.items()}
     for g in release_guarantees(
         params, n, class_sizes=sizes, column_types=types,
@@ -230,6 +277,9 @@ def original_statistics(data: pd.DataFrame, column: str, qi: list[str]) -> dict[
         "variance (n-1)": x.var(ddof=1), "median": float(np.median(x)), "total": x.sum(),
         "sst": float(((x - x.mean()) ** 2).sum()), "min": x.min(), "max": x.max(),
     }  # fmt: skip
+    # correlations and regressions on the records whose quasi-identifiers are all given
+    data = data[data[qi].notna().all(axis=1)]
+    x = data[column].to_numpy(dtype=float)
     design = [np.ones(len(x))]
     names = ["intercept"]
     for q in qi:

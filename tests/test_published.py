@@ -22,6 +22,7 @@ from engine.cli import main
 from engine.params import ReleaseParams
 from tests.published import (
     computable,
+    corrected_shares,
     cut_points,
     leaks,
     original_statistics,
@@ -50,6 +51,16 @@ def skewed_survey(n: int = 600, seed: int = 11) -> pd.DataFrame:
     return pd.DataFrame({"age": age, "sex": sex, "region": region, "wage": wage, "health": health})
 
 
+def gappy_survey(n: int = 600, seed: int = 11) -> pd.DataFrame:
+    """:func:`skewed_survey` with gaps in the quasi-identifiers: 3 % of ages and 6 % of
+    regions not given (a few records lack both)."""
+    data = skewed_survey(n, seed)
+    rng = np.random.default_rng(seed + 1)
+    data["age"] = data["age"].astype(float).mask(rng.random(n) < 0.03)
+    data["region"] = data["region"].mask(rng.random(n) < 0.06)
+    return data
+
+
 BUCKETS = ["--confidential", "wage", "--t", "2", "--k", "5"]
 NOISE = ["--confidential", "wage", "--epsilon", "1", "--k", "5", "--mechanism", "laplace"]
 #: (release file, flags): buckets by mean, median and label; Laplace; randomized response
@@ -61,7 +72,13 @@ RELEASES = {
     "laplace.csv": [*NOISE, "--bounds", "wage=0:200000", "--insensitive"],
     "response.csv": ["--confidential", "health", "--epsilon", "2", "--k", "5",
                      "--mechanism", "laplace"],
+    # from gappy_survey: missing QI values released empty; noise that does not drown the wage
+    "gaps.xlsx": BUCKETS,
+    "gaps-noise.csv": [*NOISE[:3], "8", *NOISE[4:], "--bounds", "wage=0:200000",
+                       "--insensitive"],
 }  # fmt: skip
+#: the releases made from :func:`gappy_survey`
+GAPPY = ("gaps.xlsx", "gaps-noise.csv")
 
 
 def params_of(flags: list[str]) -> ReleaseParams:
@@ -94,12 +111,20 @@ def survey(tmp_path_factory) -> tuple[pd.DataFrame, Path]:
 
 
 @pytest.fixture(scope="module")
-def released(survey, tmp_path_factory) -> dict[str, tuple[Path, Path, list[str]]]:
+def gappy(tmp_path_factory) -> tuple[pd.DataFrame, Path]:
+    data = gappy_survey()
+    path = tmp_path_factory.mktemp("published-gaps") / "gappy.csv"
+    data.to_csv(path, index=False)
+    return data, path
+
+
+@pytest.fixture(scope="module")
+def released(survey, gappy, tmp_path_factory) -> dict[str, tuple[Path, Path, list[str]]]:
     """Every release of :data:`RELEASES`, with its review record; (release, review, flags)."""
-    _, path = survey
     folder = tmp_path_factory.mktemp("releases")
     out = {}
     for name, flags in RELEASES.items():
+        _, path = gappy if name in GAPPY else survey
         target, review = folder / name, folder / f"{name}.review.json"
         argv = ["anonymize", str(path), "-o", str(target), "--qi", ",".join(QI), *flags]
         assert main([*argv, "--seed", str(SEED), "--review", str(review)]) == 0
@@ -118,6 +143,8 @@ def check_published(target: Path, flags: list[str], data: pd.DataFrame, column: 
     else:
         types = meta["column_types"]
         draws = (meta.get("noise") or {}).get("draws", 1)
+    noise_columns = ((meta or {}).get("noise") or {}).get("columns") or {}
+    categories = {c: d["categories"] for c, d in noise_columns.items() if "categories" in d}
     params = params_of(flags)
     table = read_release(target)
     printed = published_numbers(target)
@@ -127,7 +154,8 @@ def check_published(target: Path, flags: list[str], data: pd.DataFrame, column: 
     cuts = cut_points(target)
     assert not set(cuts) & set(data[column].astype(str)) if column != "wage" else True
     assert not np.isin(cuts, data[column].to_numpy(dtype=float)).any() if column == "wage" else True
-    unknown = unexplained(printed, [*computable(table, params, types, draws), *cuts])
+    allowed = [*computable(table, params, types, draws, categories), *cuts]
+    unknown = unexplained(printed, allowed)
     assert not unknown, [(p.where, p.text) for p in unknown]
     statistics = original_statistics(data, column, QI) if column == "wage" else {}
     statistics.update(_bucket_statistics(data, column, meta))
@@ -165,8 +193,8 @@ def _bucket_statistics(data: pd.DataFrame, column: str, meta) -> dict[str, float
 
 
 @pytest.mark.parametrize("name", list(RELEASES))
-def test_published_files_hold_only_numbers_the_release_gives(survey, released, name):
-    data, _ = survey
+def test_published_files_hold_only_numbers_the_release_gives(survey, gappy, released, name):
+    data, _ = gappy if name in GAPPY else survey
     target, _, flags = released[name]
     column = flags[flags.index("--confidential") + 1]
     check_published(target, flags, data, column)
@@ -233,11 +261,87 @@ def test_two_releases_differing_in_one_earner_do_not_give_the_wage_away(survey, 
 def test_published_form_is_declared_for_every_summary_field():
     from dataclasses import fields
 
-    from engine.release.result import PUBLIC_KEY, BucketRow, ClassSizes, NoiseSummary, RunSummary
+    from engine.mechanisms.response import CorrectedShares
+    from engine.release.result import (
+        PUBLIC_KEY,
+        BucketRow,
+        ClassSizes,
+        MissingCount,
+        NoiseSummary,
+        RunSummary,
+    )
 
-    for cls in (RunSummary, BucketRow, NoiseSummary, ClassSizes):
+    for cls in (RunSummary, BucketRow, NoiseSummary, ClassSizes, MissingCount):
         undeclared = [f.name for f in fields(cls) if PUBLIC_KEY not in f.metadata]
         assert not undeclared, f"{cls.__name__}: say whether {undeclared} is published"
+    # published whole (a mechanism's dataclass declares nothing): every field is computed from
+    # the released answers and the public channel; a new one must be added to the checker
+    # (tests/published.py corrected_shares) and here
+    assert [f.name for f in fields(CorrectedShares)] == [
+        "categories", "n", "released", "estimate", "standard_error",
+    ]  # fmt: skip
+
+
+def test_every_noise_detail_is_declared_published_or_review(released):
+    """A key of a noise column's details in neither set would be silently left out of the
+    published files (the safe side, but unclassified): the review record holds them all."""
+    from engine.release.result import PUBLIC_NOISE_DETAILS, REVIEW_NOISE_DETAILS
+
+    assert not PUBLIC_NOISE_DETAILS & REVIEW_NOISE_DETAILS
+    seen = set()
+    for name in ("laplace.xlsx", "laplace.csv", "response.csv", "gaps-noise.csv"):
+        record = json.loads(released[name][1].read_text(encoding="utf-8"))
+        for details in record["noise"]["columns"].values():
+            seen |= set(details)
+    undeclared = seen - PUBLIC_NOISE_DETAILS - REVIEW_NOISE_DETAILS
+    assert not undeclared, f"say whether the noise details {undeclared} are published"
+    assert {"noise_share", "keep_probability", "mean_original", "share_changed"} <= seen
+
+
+def test_randomized_response_publishes_the_corrected_shares_a_reader_recomputes(released):
+    target, review, _ = released["response.csv"]
+    sidecar = published_documents(target)["sidecar"]
+    shares = sidecar["noise"]["corrected_shares"]["health"]
+    categories = sidecar["noise"]["columns"]["health"]["categories"]
+    assert shares["categories"] == categories
+    n, *rest = corrected_shares(read_release(target)["health"], 2.0, categories)
+    m = len(categories)
+    assert shares["n"] == n
+    assert shares["released"] == pytest.approx(rest[:m], abs=1e-12)
+    assert shares["estimate"] == pytest.approx(rest[m : 2 * m], abs=1e-9)
+    assert shares["standard_error"] == pytest.approx(rest[2 * m :], abs=1e-9)
+    # the corrected estimate is nearer the original shares than the released ones are
+    truth = skewed_survey()["health"].value_counts(normalize=True).reindex(categories)
+    released_error = np.abs(np.array(shares["released"]) - truth.to_numpy()).sum()
+    corrected_error = np.abs(np.array(shares["estimate"]) - truth.to_numpy()).sum()
+    assert corrected_error < released_error
+    # what the draw changed stays in the review record
+    assert "share_changed" not in sidecar["noise"]["columns"]["health"]
+    record = json.loads(review.read_text(encoding="utf-8"))
+    assert record["noise"]["columns"]["health"]["share_changed"] > 0
+
+
+def test_missing_qi_values_publish_only_the_cells_released_empty(gappy, released):
+    data, _ = gappy
+    for name in GAPPY:
+        target, review, _ = released[name]
+        table = read_release(target)
+        record = json.loads(review.read_text(encoding="utf-8"))["missing_qi"]
+        assert set(record) == {"age", "region"}
+        for col, counts in record.items():
+            assert counts["input"] == data[col].isna().sum()
+            assert counts["released"] == table[col].isna().sum() >= counts["input"]
+        docs = published_documents(target)
+        if "sidecar" in docs:
+            published = docs["sidecar"]["missing_qi"]
+            assert published == {c: {"released": int(table[c].isna().sum())} for c in record}
+        else:
+            rows = dict(about_rows(target))
+            for col in record:
+                assert rows[col] == f"{int(table[col].isna().sum())} released empty"
+    # the noise route does hold known values back here: its count stays in the review record
+    withheld = json.loads(released["gaps-noise.csv"][1].read_text(encoding="utf-8"))
+    assert sum(c["withheld"] for c in withheld["missing_qi"].values()) > 0
 
 
 def about_rows(target: Path) -> list[tuple[str, object]]:

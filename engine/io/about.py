@@ -32,6 +32,12 @@ PUBLISHED = "published metadata: computable from the release and its public para
 REVIEW_RECORD = "review record: for the disclosure review, not for publication"
 
 
+#: a noise column's released values are "mostly noise" when the noise makes up at least this
+#: share of their variance (its variance is then at least the data's own): the About sheet
+#: says so, and the run warns (:func:`engine.release.noise.noise_share`)
+MOSTLY_NOISE = 0.5
+
+
 def publishable(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
     """``metadata`` as a release may carry it; the review record is refused.
 
@@ -130,6 +136,7 @@ _SUMMARY_KEYS = {
     "column_types",
     "verification",
     "parameters",
+    "missing_qi",
 }
 
 
@@ -149,6 +156,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _parameters(meta["parameters"], meta.get("noise"))
     rows += _buckets(meta.get("buckets") or [])
     rows += _noise(meta.get("noise"))
+    rows += _missing_qi(meta.get("missing_qi") or {})
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
         rows.append(AboutRow("Other", section=True))
@@ -318,7 +326,38 @@ def _noise(noise: Any) -> list[AboutRow]:
             text += f"; noise scale {_n(details['noise_scale'])}"
         if details.get("keep_probability") is not None:
             text += f"; a value is kept with probability {percent(details['keep_probability'])}"
+        share = details.get("noise_share")
+        if isinstance(share, int | float) and not isinstance(share, bool):
+            text += f"; the noise makes up about {percent(share)} of the released values' variance"
+            if share >= MOSTLY_NOISE:
+                text += " (they are mostly noise)"
         rows.append(AboutRow(str(col), text))
+    for col, shares in (noise.get("corrected_shares") or {}).items():
+        if not isinstance(shares, Mapping):
+            continue
+        pairs = zip(shares["categories"], shares["estimate"], shares["standard_error"], strict=True)
+        rows.append(
+            AboutRow(
+                f"{col}: original shares, corrected for the random answers",
+                "; ".join(f"{c} {percent(e)} (± {percent(se)})" for c, e, se in pairs),
+            )
+        )
+    return rows
+
+
+def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
+    """Missing QI values: released empty (and, in a review record's counts, how many of them
+    were known values withheld: not in the published metadata)."""
+    if not counts:
+        return []
+    title = "Missing quasi-identifier values (released empty, never filled in)"
+    rows = [AboutRow(title, section=True)]
+    for col, c in counts.items():
+        if isinstance(c, Mapping):
+            text = f"{number(c.get('released'))} released empty"
+            if c.get("withheld"):
+                text += f", of which {number(c['withheld'])} known values withheld"
+            rows.append(AboutRow(str(col), text))
     return rows
 
 

@@ -23,21 +23,16 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
-from engine.release.metrics import (
-    analysis_utility,
-    confidential_loss,
-    released_values,
-    sse_sst,
-)
+from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
+from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.recode import build_release, recode_qi
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.verify import verify_release
+from engine.release.tail import finish, publish
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -67,6 +62,7 @@ def choose_class_size(
     k: int,
     t: float,
     *,
+    shares: np.ndarray | None = None,
     task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
     """(best minimum class size, its labels on the sample) over the candidates.
@@ -74,8 +70,11 @@ def choose_class_size(
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
     file's bucket counts: each candidate is partitioned exactly on the sample against the
     file's shares and the lowest QI loss wins (labels None when no candidate was feasible).
+    ``shares`` are the shares the classes answer to when ``counts`` are one group's
+    (records alike in their missing QIs) rather than the whole file's.
     """
-    shares = counts / counts.sum()
+    if shares is None:
+        shares = counts / counts.sum()
     sizes = size_candidates(counts, k, t)
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
@@ -100,6 +99,7 @@ def best_partition(
     k: int,
     t: float,
     *,
+    shares: np.ndarray | None = None,
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -109,19 +109,28 @@ def best_partition(
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
     records, block-wise (:func:`engine.release.blocks.use_blocks`) when the file is large.
+    ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
     """
-    counts = np.bincount(codes)
+    counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
     partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(size_candidates(counts, k, t)) == 1:
-        return partition(X, codes, k, t, seed=seed, task=task)
+        return partition(X, codes, k, t, shares=shares, seed=seed, task=task)
     n = len(codes)
     sample = size_sample(n)
     best, best_labels = choose_class_size(
-        X[sample], codes[sample], counts, k, t, task=task.sub(0.0, 0.5),
+        X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.5),
     )  # fmt: skip
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(X, codes, best, t, seed=seed, task=task.sub(0.5, 1.0))
+    return partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+
+
+def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
+    """The plan's groups of records alike in their missing QIs and the values it withholds
+    (one group and nothing withheld when no QI value is missing)."""
+    if plan.missing_groups is not None:
+        return plan.missing_groups
+    return np.zeros(plan.n_records, dtype=np.int64), None
 
 
 def anonymize(
@@ -153,55 +162,51 @@ def anonymize(
     types, orders = prepared.types, prepared.orders
     X = encode_qi(clean, qi, types, orders)
     t, buckets = plan.t, plan.bucket_data
+    # records alike in which QIs are missing form classes together (missing stays missing)
+    groups, withheld = missing_groups(plan)
     if buckets is not None:
         assert t is not None
-        classes = best_partition(
-            X,
-            buckets.codes,
-            params.k,
-            t,
-            seed=params.seed,
-            task=task.sub(0.1, 0.85),
+        codes, shares = buckets.codes, buckets.shares
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: best_partition(
+                X[rows], codes[rows], params.k, t, shares=shares, seed=params.seed, task=sub
+            ),
+            task.sub(0.1, 0.85),
         )
     else:
-        classes = _k_anonymous_classes(X, params.k, params.seed, task.sub(0.1, 0.85))
-    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: _k_anonymous_classes(X[rows], params.k, params.seed, sub),
+            task.sub(0.1, 0.85),
+        )
+    released_qi = withhold(clean, qi, withheld)
+    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    qi_loss = sse_sst(X, classes)
-    del X
+    qi_sums = QiSums.of(X, classes)
+    X = None  # the closures above hold the name, not the array
     task.step(0.85, "Building the release")
-    rng = np.random.default_rng(params.seed)
-    table, source_rows = build_release(
-        clean,
-        qi=qi,
-        keep=params.keep,
-        types=types,
-        orders=orders,
-        classes=classes,
-        buckets=buckets,
-        qi_output=params.qi_output,
-        confidential_output=params.confidential_output,
-        rng=rng,
-        original=prepared.released_input(data),
-    )
-    task.step(0.9, "Verifying the release")
-    verification = verify_release(table, qi, confidential, t=t, k=params.k)
-    verification.raise_if_failed()
     output = params.confidential_output
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=t,
+        qi_values=released_qi,
+        original=prepared.released_input(data),
+        keep=params.keep,
+        buckets=buckets,
+        released=released_values(buckets, output) if buckets is not None else {},
+        released_as={c: f"bucket {output}" for c in confidential},
+        checked=confidential,
+        task=task.sub(0.85, 0.95),
+    )
+    verification = published.verification
+    # the QI loss of the released file: classes whose released values coincide have merged
+    qi_loss = qi_sums.merged(published.groups).loss()
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
     )
-    utility = {}
-    if buckets is not None:
-        utility = analysis_utility(
-            clean,
-            recode_qi(clean, qi, types, orders, classes, "centroid"),
-            released_values(buckets, output),
-            qi=qi,
-            types=types,
-            orders=orders,
-            released_as={c: f"bucket {output}" for c in confidential},
-        )
     summary = summarise_buckets(
         params,
         verification,
@@ -218,17 +223,10 @@ def anonymize(
         ),
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=utility,
+        analysis_utility=published.utility,
+        missing_qi=missing_counts(clean, published.table, qi),
     )
     task.step(1.0, "Done")
-    return Release(
-        table=table,
-        source_rows=source_rows,
-        params=params,
-        summary=summary,
-        verification=verification,
-        classes=classes,
-        data=clean,
-        buckets=buckets,
-        warnings=list(plan.warnings),
+    return finish(
+        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
     )

@@ -13,7 +13,8 @@ run does not have.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -27,14 +28,22 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
-from engine.release.bucket_search import BucketChoice, search_buckets
-from engine.release.buckets import make_buckets
+from engine.release.bucket_search import (
+    BucketChoice,
+    ConfidentialValues,
+    FrameValues,
+    best_choices,
+    search_buckets,
+    search_sample,
+)
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
-from engine.release.noise import ColumnPlan, plan_columns
+from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
+from engine.release.noise import ColumnPlan, noise_error, plan_columns, typical_size
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
 from engine.roles import ColumnType
+from engine.text import number, percent
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,13 @@ class NoiseColumn:
     #: noise on log(1 + value) (``transform="log"``): half of the released values lie within
     #: this factor of their true value (public bounds only; None otherwise)
     typical_factor: float | None = None
+    #: how far the column's values typically lie apart (the spread of their middle half), on
+    #: the scale the noise is added to; from the data, so for the plan only, never published
+    #: (:func:`engine.release.noise.typical_size`)
+    typical_size: float | None = None
+    #: the expected error of one value over ``typical_size``: above 1 the noise drowns the
+    #: values (None while the bounds are to be estimated privately)
+    error_ratio: float | None = None
 
 
 @dataclass
@@ -120,22 +136,43 @@ class Plan:
     guarantees: tuple[Guarantee, ...]
     noise: tuple[NoiseColumn, ...]
     warnings: tuple[str, ...]
+    #: warnings that rest on statistics of the confidential data itself (noise that drowns
+    #: the values): shown to whoever holds the data before the release, never published
+    review_warnings: tuple[str, ...] = ()
     #: input records left out of the release for a missing confidential value ("drop");
     #: ``n_records`` counts the records that are released
     n_left_out: int = 0
     #: the trade-off curve of the search of b (empty when the user gave b): one row per b
     #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
     bucket_choices: tuple[BucketChoice, ...] = ()
-    #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
+    #: per QI with missing values: missing in the input, and the known values that will be
+    #: withheld (released empty) so that classes agree on which QIs are missing
+    missing_qi: dict[str, MissingCount] = field(default_factory=dict)
+    #: what the run reuses (the cleaned columns, the buckets, the noise plans, the groups of
+    #: records alike in their missing QIs and the values withheld); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
     noise_columns: list[ColumnPlan] = field(default_factory=list, repr=False, compare=False)
+    missing_groups: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         # the GUI receives plans from its engine process: leave the per-record arrays behind
         state = dict(self.__dict__)
-        state.update(prepared=None, bucket_data=None, noise_columns=[])
+        state.update(prepared=None, bucket_data=None, noise_columns=[], missing_groups=None)
         return state
+
+    @property
+    def alternatives(self) -> tuple[Fix, ...]:
+        """The best other points of the search of b, each a one-click :class:`Fix`.
+
+        The curve's best points after the chosen one (at most :data:`ALTERNATIVES` in all),
+        each saying what it keeps of the confidential values and of the QIs: the analyst who
+        needs the other balance picks it in one click (``n_buckets`` set to that b).
+        """
+        best = best_choices(self.bucket_choices)
+        return tuple(_alternative(c, best[0]) for c in best[1:] if best[0].chosen)
 
     def raise_if_infeasible(self) -> None:
         if not self.feasibility.ok:
@@ -163,9 +200,41 @@ class Plan:
                 "guarantees": [g.to_dict() for g in self.guarantees],
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
+                "review_warnings": list(self.review_warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "bucket_alternatives": [asdict(f) for f in self.alternatives],
+                "missing_qi": {c: asdict(m) for c, m in self.missing_qi.items()},
             }
         )
+
+
+#: what the plan says of missing QI values: (groups and withheld values, or None), the counts
+#: per QI, the warnings
+MissingPlan = tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount], list[str]]
+
+
+@dataclass
+class PlanData:
+    """What a plan reads of the data: the same on one machine and on a cluster.
+
+    One machine fills it from the cleaned columns (:func:`plan`); a cluster from its
+    partitions' counts and a fetched sample (:mod:`engine.distributed.release`).  Everything
+    a plan says follows from these, so both routes plan with :func:`plan_data`.
+    """
+
+    #: records that are released, and those left out for a missing confidential value
+    n: int
+    n_left_out: int
+    types: Mapping[str, ColumnType]
+    confidential: Sequence[str]
+    #: the confidential values (the bucket mechanism with confidential columns)
+    values: ConfidentialValues | None = None
+    #: the encoded QIs of the records at ``search_sample(n)`` (asked only when b is searched)
+    search_qi: Callable[[], np.ndarray] | None = None
+    #: given the buckets and t: the groups of records alike in their missing QIs (with the
+    #: values withheld), the counts per QI and the warnings (:func:`_missing_qi`); None where
+    #: the route counts them after the release (a cluster)
+    missing_qi: Callable[[Buckets | None, float | None], MissingPlan] | None = None
 
 
 def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
@@ -177,70 +246,112 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     """
     task.step(0.0, "Looking at the data")
     prepared = prepare(data, params)
-    n = len(prepared.clean)
+    values = None
+    if params.confidential and not params.noise:
+        values = FrameValues(
+            prepared.clean, prepared.confidential, prepared.types, prepared.orders,
+            joint=params.joint, bounds=params.bounds,
+        )  # fmt: skip
+
+    encoded: list[np.ndarray] = []  # the QIs are encoded once, when first asked for
+
+    def qi_codes() -> np.ndarray:
+        if not encoded:
+            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+        return encoded[0]
+
+    def search_qi() -> np.ndarray:
+        X = qi_codes()
+        return X[search_sample(len(X))]
+
+    def missing(buckets: Buckets | None, t: float | None) -> MissingPlan:
+        if not missing_mask(prepared.clean, prepared.qi).any():
+            return None, {}, []
+        groups, counts = _missing_qi(prepared, params, buckets, t, qi_codes())
+        return groups, counts, _withheld_warnings(counts, params, buckets, t, prepared)
+
+    facts = PlanData(
+        n=len(prepared.clean),
+        n_left_out=prepared.n_left_out,
+        types=prepared.types,
+        confidential=prepared.confidential,
+        values=values,
+        search_qi=search_qi,
+        missing_qi=missing,
+    )
+    noise_columns: list[ColumnPlan] = []
+    if params.noise:
+        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
+    result = plan_data(facts, params, noise_columns=noise_columns, task=task)
+    result.prepared = prepared
+    return result
+
+
+def plan_data(
+    facts: PlanData,
+    params: ReleaseParams,
+    *,
+    noise_columns: Sequence[ColumnPlan] = (),
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan of ``params`` on data known through ``facts`` (:func:`plan`, any route)."""
+    n = facts.n
     warnings: list[str] = []
-    if prepared.n_left_out:
-        warnings.append(left_out_warning(prepared.n_left_out, n, params))
+    if facts.n_left_out:
+        warnings.append(left_out_warning(facts.n_left_out, n, params))
     t = params.bucket_t if not params.noise else None
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
     task.step(0.2, "Forming buckets")
     bucket_data: Buckets | None = None
-    noise_columns: list[ColumnPlan] = []
     noise: list[NoiseColumn] = []
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
+    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None
+        assert t is not None and values is not None
         if params.n_buckets is None:
-            X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+            assert facts.search_qi is not None
             bucket_data, choices = search_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                prepared.orders,
-                X,
+                values,
+                facts.search_qi(),
                 t=t,
                 k=params.k,
                 weight=params.utility_weight,
                 output=params.confidential_output,
-                joint=params.joint,
-                bounds=params.bounds,
                 task=task.sub(0.2, 0.8),
             )
             wanted_b = next(c.b for c in choices if c.chosen)
         else:
             wanted_b = params.n_buckets
-            bucket_data = make_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                wanted_b,
-                joint=params.joint,
-                orders=prepared.orders,
-                bounds=params.bounds,
-            )
-        warnings.extend(_outside_bounds(prepared.clean, params.bounds))
+            bucket_data = values.buckets(wanted_b)
+        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
         warnings.extend(_dominated_warnings(bucket_data, params))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
-        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
+    review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
+    missing_groups, missing_qi = None, {}
+    if feasible.ok and facts.missing_qi is not None:
+        missing_groups, missing_qi, withheld = facts.missing_qi(bucket_data, t)
+        warnings.extend(withheld)
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
     if feasible.ok and bucket_data is not None and t is not None:
         fixes = _missing_fixes(params, bucket_data, t, forecast)
         feasible = Feasibility(True, fixes=fixes) if fixes else feasible
+    if feasible.ok and review:
+        feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
     warnings.extend(seed_warnings(params))
     items = release_guarantees(
-        params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
+        params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
     task.step(1.0, "Planned")
     return Plan(
@@ -259,20 +370,97 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
-        n_left_out=prepared.n_left_out,
+        review_warnings=tuple(review),
+        n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
-        prepared=prepared,
+        missing_qi=missing_qi,
         bucket_data=bucket_data,
-        noise_columns=noise_columns,
+        noise_columns=list(noise_columns),
+        missing_groups=missing_groups,
     )
 
 
-def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+def _missing_qi(
+    prepared: Prepared,
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    X: np.ndarray | None,
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount]]:
+    """The groups of records alike in their missing QIs, the values withheld, and per QI the
+    counts (:mod:`engine.release.missing_qi`); (None, {}) when no QI value is missing."""
+    missing = missing_mask(prepared.clean, prepared.qi)
+    if not missing.any():
+        return None, {}
+    if X is None:
+        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+    groups, withheld = pattern_groups(
+        missing,
+        params.k,
+        codes=None if buckets is None else buckets.codes,
+        shares=None if buckets is None else buckets.shares,
+        t=t if buckets is not None else None,
+        X=X,
+    )
+    counts = {}
+    for i, col in enumerate(prepared.qi):
+        before, hidden = int(missing[:, i].sum()), int(withheld[:, i].sum())
+        if before or hidden:
+            counts[col] = MissingCount(before, before + hidden, hidden)
+    return (groups, withheld), counts
+
+
+def _withheld_warnings(
+    counts: Mapping[str, MissingCount],
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    prepared: Prepared,
+) -> list[str]:
+    """Say which known QI values will be released empty, and why; offer what helps."""
+    hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
+    if not hidden:
+        return []
+    parts = [f"{n:,} of {c!r}" for c, n in hidden.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    why = f"every class needs at least {params.k} records" + (
+        " and every bucket within a factor t of its share in the file" if t else ""
+    )
+    text = (
+        "Missing quasi-identifier values stay missing, and a class is formed of records that "
+        "agree on which ones are missing. Where too few records agree, or they hold too "
+        f"different confidential values ({why}), known values are released empty instead: "
+        f"{listed}."
+    )
+    if (
+        buckets is not None
+        and t is not None
+        and buckets.missing_bucket is not None
+        and params.missing_confidential == "bucket"
+    ):
+        keep = buckets.codes != buckets.missing_bucket
+        if keep.sum() >= params.k:
+            missing = missing_mask(prepared.clean, prepared.qi)[keep]
+            codes = buckets.codes[keep]
+            codes = np.where(codes > buckets.missing_bucket, codes - 1, codes)
+            shares = np.bincount(codes) / len(codes)
+            _, other = pattern_groups(missing, params.k, codes=codes, shares=shares, t=t)
+            after = int(other.sum())
+            if after < sum(hidden.values()):
+                text += (
+                    " Leaving out the records with a missing confidential value "
+                    f"(missing_confidential 'drop') would withhold {after:,} value(s) in all."
+                )
+    return [text]
+
+
+def _outside_bounds(
+    outside: Mapping[str, int], bounds: Mapping[str, tuple[float, float]]
+) -> list[str]:
     """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
     out = []
-    for col, (lo, hi) in bounds.items():
-        values = pd.to_numeric(data[col], errors="coerce")
-        n_out = int(((values < lo) | (values > hi)).sum())
+    for col, n_out in outside.items():
+        lo, hi = bounds[col]
         if n_out:
             out.append(
                 f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
@@ -415,7 +603,7 @@ def _missing(buckets: Buckets) -> bool:
 def seed_warnings(params: ReleaseParams) -> list[str]:
     """What a fixed seed costs: a reproducible run is only as private as the seed is secret.
 
-    Said by the plan and by a cluster run (which makes no plan); empty without a seed.
+    Said by the plan; empty without a seed.
     """
     if params.seed is None:
         return []
@@ -463,15 +651,90 @@ def _missing_fixes(
     )
 
 
+def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
+    """A point of the search of b as a one-click fix that says what it keeps, beside the
+    chosen point: the confidential loss (exact) and the QI loss as a ratio to the chosen
+    one's (both estimated alike from a sample).  Short: the app shows it on a button."""
+    words = f"{choice.n_buckets} buckets: confidential loss {percent(choice.confidential_loss)}"
+    if choice.qi_loss is not None and chosen.qi_loss:
+        words += f", QI loss × {number(choice.qi_loss / chosen.qi_loss, 2)}"
+    return Fix(words, {"n_buckets": choice.b})
+
+
+def _drowns(column: NoiseColumn) -> bool:
+    """Whether the expected error of the noise exceeds the column's typical size."""
+    return column.error_ratio is not None and column.error_ratio > 1.0
+
+
+def _drowned_warning(column: NoiseColumn, params: ReleaseParams) -> str:
+    """Say in plain words that the noise would drown a column's values, and what helps."""
+    assert column.error_ratio is not None and column.typical_size is not None
+    name, ratio = column.name, number(column.error_ratio, 2)
+    if column.typical_factor is not None:
+        size = (
+            f"about a factor {number(column.typical_factor, 3)} per value, {ratio} times as "
+            "much as the values themselves differ (middle half, on the same log scale)"
+        )
+    else:
+        size = (
+            f"about ±{number(column.expected_abs_error, 3)} per value, {ratio} times the "
+            f"spread of the middle half of the values ({number(column.typical_size, 3)})"
+        )
+    helps = []
+    if not params.insensitive and params.k > 1:
+        helps.append(
+            f"averaging in groups of k = {params.k} before the noise ({params.k} times less noise)"
+        )
+    helps += ["narrower public bounds (closer to where the values really lie)"]
+    helps += ["the buckets mechanism (no noise)", "a larger ε"]
+    return (
+        f"The noise would drown the values of {name!r}: {size}. The released values would "
+        "say little about anyone, and clamping the noise to the bounds would pull their mean "
+        f"towards the middle of the bounds. What helps: {'; '.join(helps)}."
+    )
+
+
+def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, ...]:
+    """Settings that bring the noise down to the values' typical size (one-click fixes)."""
+    worst = max((c for c in noise if _drowns(c)), key=lambda c: c.error_ratio or 0.0)
+    ratio = worst.error_ratio or 1.0
+    out = []
+    if not params.insensitive and params.k > 1:
+        after = ratio / params.k
+        out.append(
+            Fix(
+                f"average in groups of k = {params.k} before the noise: noise "
+                f"{number(after, 2)} times the values' spread instead of {number(ratio, 2)}",
+                {"insensitive": True},
+            )
+        )
+    assert params.epsilon is not None
+    wanted = params.epsilon * ratio
+    step = 10.0 ** (math.floor(math.log10(wanted)) - 1)  # two significant digits, rounded up
+    epsilon = round(math.ceil(wanted / step - 1e-9) * step, 12)
+    out.append(
+        Fix(
+            f"ε = {number(epsilon)}: noise about the size of the values' spread "
+            f"(a weaker guarantee than ε = {number(params.epsilon)})",
+            {"epsilon": epsilon},
+        )
+    )
+    return tuple(out)
+
+
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
     if column.ctype == ColumnType.NUMERIC:
         group = params.k if params.insensitive else 1
-        error = factor = None
+        error = factor = size = ratio = None
         if column.bounds is not None:  # private bounds are known only once estimated
             if column.log_scale:
                 factor = typical_factor(*column.bounds, column.epsilon, group)
             else:
                 error = expected_abs_error(*column.bounds, column.epsilon, group)
+            size = typical_size(column.values, *column.bounds, column.log_scale)
+            scale = noise_error(column, params)
+            if size is not None and scale is not None:
+                ratio = scale / size
         return NoiseColumn(
             name=column.name,
             type=str(column.ctype),
@@ -482,6 +745,8 @@ def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
             expected_abs_error=error,
             bounds_epsilon=column.bounds_epsilon,
             typical_factor=factor,
+            typical_size=size,
+            error_ratio=ratio,
         )
     n_cat = len(column.categories)
     keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0
@@ -504,5 +769,7 @@ __all__ = [
     "Fix",
     "NoiseColumn",
     "Plan",
+    "PlanData",
     "plan",
+    "plan_data",
 ]

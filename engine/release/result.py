@@ -32,6 +32,7 @@ import pandas as pd
 
 from engine.errors import VerificationError
 from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 
@@ -331,6 +332,24 @@ class ClassSizes:
 
 
 @dataclass(frozen=True)
+class MissingCount:
+    """Missing values of one QI: in the input, released empty, and known values withheld
+    (:mod:`engine.release.missing_qi`).
+
+    Published: the cells released empty (a reader counts them in the release).  What was
+    missing in the input, and so how many known values were withheld, is a count of the
+    original data: for the review only.
+    """
+
+    #: values missing in the input (after missing-value codes were applied)
+    input: int = field(metadata=REVIEW)
+    #: cells released empty (= input + withheld)
+    released: int = field(metadata=PUBLIC)
+    #: known values released empty so that every class agrees on which QIs are missing
+    withheld: int = field(metadata=REVIEW)
+
+
+@dataclass(frozen=True)
 class InformationLoss:
     """What the release costs the analyst."""
 
@@ -343,13 +362,23 @@ class InformationLoss:
 
 
 #: what is published of each noise column's details (:attr:`NoiseSummary.columns`): the
-#: mechanism and its public settings; never its error on the data (mean absolute error, the
-#: means, SSE and SST against the original values, the share of categories changed)
+#: mechanism and its public settings, and the share of the released values' variance that
+#: the noise makes up (from the released values and the public scale alone); never its error
+#: on the data (mean absolute error, the means, SSE and SST against the original values, the
+#: share of categories changed)
 PUBLIC_NOISE_DETAILS = frozenset(
     {
         "type", "mechanism", "epsilon", "epsilon_local", "bounds", "bounds_source",
         "epsilon_bounds", "transform", "expected_absolute_error", "typical_factor",
-        "noise_scale", "categories", "keep_probability",
+        "noise_scale", "categories", "keep_probability", "noise_share",
+    }
+)  # fmt: skip
+#: the noise details kept for the review record only; a key in neither set is a test failure
+#: (tests/test_published.py), so that a new detail is classified, not silently dropped
+REVIEW_NOISE_DETAILS = frozenset(
+    {
+        "grid", "mean_absolute_error", "mean_original", "mean_released", "sse", "sst",
+        "sse_sst", "share_changed",
     }
 )  # fmt: skip
 
@@ -381,8 +410,13 @@ class NoiseSummary:
     #: scale of the Laplace noise of each numeric column
     noise_scale: dict[str, float] = field(metadata=PUBLIC)
     #: per column: mechanism, ε, bounds, errors, categories … as drawn (published: only
-    #: :data:`PUBLIC_NOISE_DETAILS`)
+    #: :data:`PUBLIC_NOISE_DETAILS`; every key is either there or in
+    #: :data:`REVIEW_NOISE_DETAILS`)
     columns: dict[str, dict[str, Any]] = field(metadata=public_keys(PUBLIC_NOISE_DETAILS))
+    #: per randomized-response column: the original shares estimated from the released
+    #: values and the public channel alone, with standard errors (published whole: every
+    #: field of :class:`~engine.mechanisms.response.CorrectedShares` is computed so)
+    corrected_shares: dict[str, CorrectedShares] = field(metadata=PUBLIC, default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -547,6 +581,10 @@ class RunSummary:
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = field(metadata=REVIEW, default=None)
+    #: per QI with missing values: missing in the input, released empty, known values
+    #: withheld so that classes agree on which QIs are missing (:mod:`engine.release.missing_qi`;
+    #: published: only the cells released empty, which a reader counts in the release)
+    missing_qi: dict[str, MissingCount] = field(metadata=PUBLIC, default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The review record, JSON-ready: every field; ``parameters`` is
@@ -561,6 +599,7 @@ class RunSummary:
         out["information_loss"] = asdict(self.information_loss)
         out["noise"] = asdict(self.noise) if self.noise is not None else None
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
+        out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
         return json_ready(out)
 
     def public_dict(self, *, anonymous: bool = False) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.release.result import Release
+from engine.text import number
 
 #: default threshold of the re-identification risk: more than 1 in 5, i.e. classes below 5
 DEFAULT_THRESHOLD = 0.2
@@ -206,14 +207,14 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             _count_share(after.n_unique, after.share_unique),
         ),
         (
-            "re-identification risk 1/|class|: largest",
-            f"{before.max_risk:.3g}",
-            f"{after.max_risk:.3g}",
+            "re-identification risk (1 in the class size): largest",
+            number(before.max_risk, 3),
+            number(after.max_risk, 3),
         ),
         (
             "re-identification risk: mean over records",
-            f"{before.mean_risk:.3g}",
-            f"{after.mean_risk:.3g}",
+            number(before.mean_risk, 3),
+            number(after.mean_risk, 3),
         ),
         (
             f"records with risk above {before.threshold:g} (in classes under {limit})",

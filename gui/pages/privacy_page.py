@@ -602,7 +602,9 @@ class PrivacyPage(QWizardPage):
                 )
             )
         self.feasibility.setText(self.plan_text(plan))
-        self.feasibility.set_warning(False)
+        self.feasibility.set_warning(bool(plan.review_warnings))  # noise drowns the values
+        for fix in plan.alternatives:  # the next best numbers of buckets, one click each
+            self._add_fix(fix)
 
     def plan_text(self, plan: Plan) -> str:
         """What the plan says about this file, in a few sentences for the feasibility box."""
@@ -662,7 +664,9 @@ class PrivacyPage(QWizardPage):
                 )
             )
         reason = plan.class_sizes.reason
-        parts.extend(html.escape(w) for w in plan.warnings if w != reason)
+        # quote=False: the box may show plain text, where &#x27; would read as such
+        parts.extend(html.escape(w, quote=False) for w in plan.review_warnings)
+        parts.extend(html.escape(w, quote=False) for w in plan.warnings if w != reason)
         return " ".join(parts)
 
     def _toggle_details(self, shown: bool) -> None:
