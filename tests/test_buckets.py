@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import InputError
-from engine.release.buckets import make_buckets, paper_bucket_count, split_sorted
+from engine.release.buckets import BucketInput, make_buckets, paper_bucket_count, split_sorted
 from engine.roles import ColumnType
 
 NUM = {"c": ColumnType.NUMERIC}
@@ -164,3 +164,27 @@ def test_split_sorted_matches_the_reference_on_real_looking_columns(data_dir):
         _, weights = np.unique(column.to_numpy(), return_counts=True)
         for b in (2, 4, 11, 45):
             assert split_sorted(weights, b) == _split_reference(weights, b)
+
+
+def test_one_input_gives_every_b_the_buckets_of_a_plain_grouping(data_dir):
+    """The search of b forms the buckets of several b from one :class:`BucketInput`: each b's
+    buckets are those made afresh, and each bucket's label and statistics are those of its
+    records selected one bucket at a time (in file order)."""
+    casc = pd.read_csv(data_dir / "casc-census.csv.gz")
+    rng = np.random.default_rng(5)
+    cents = np.where(rng.random(4_000) < 0.3, 0.0, np.round(rng.lognormal(10, 1, 4_000), 2))
+    cents[rng.random(4_000) < 0.05] = np.nan  # missing values: a bucket of their own
+    for values in (casc["INTVAL"].to_numpy(dtype=float), cents):
+        data = pd.DataFrame({"c": values})
+        source = BucketInput(data, ["c"], NUM)
+        scale = source.scales["c"]
+        for b in (8, 2, 22, 4, 8):
+            buckets = source.buckets(b)
+            fresh = make_buckets(data, ["c"], NUM, b)
+            assert buckets.labels == fresh.labels and buckets.stats == fresh.stats
+            assert np.array_equal(buckets.codes, fresh.codes)
+            for j in range(len(buckets.labels)):
+                if j == buckets.missing_bucket:
+                    continue
+                described = scale.describe(values[buckets.codes == j], *buckets.bounds[j])
+                assert described == (buckets.labels[j], buckets.bounds[j], buckets.stats[j][0])

@@ -7,7 +7,7 @@ import pytest
 
 from engine.release.feasibility import class_bounds
 from engine.release.metrics import sse_sst
-from engine.release.partition import balanced_layout, tclose_partition
+from engine.release.partition import _pick, balanced_layout, tclose_partition
 
 
 def assert_valid(labels, codes, k, t, shares=None):
@@ -95,3 +95,46 @@ def test_table1_masses_emphasise_one_bucket_each(t, n):
     for c in range(b):
         masses = np.bincount(codes[labels == c], minlength=b) / k
         assert sorted(masses) == pytest.approx(sorted([t / (t + 1)] + [1 / (t * (t + 1))] * t))
+
+
+def _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m):
+    """The plain form of ``_pick``'s candidates: a scan and a selection per bucket."""
+    parts = []
+    for j in np.flatnonzero(hi > 0):
+        holders = np.flatnonzero(weights_t[j])
+        if len(holders) > hi[j]:
+            holders = holders[np.argpartition(dist[holders], hi[j] - 1)[: hi[j]]]
+        parts.append(holders)
+    cand = np.unique(np.concatenate(parts))
+    order = cand[np.lexsort((cand, dist[cand]))]
+    w = weights[order]
+    before = np.cumsum(w, axis=0) - w
+    mandatory = np.minimum(np.maximum(lo - before, 0), w)
+    optional = np.maximum(np.minimum(before + w, hi) - np.maximum(before, lo), 0)
+    flat = optional.ravel()
+    taken_before = np.cumsum(flat) - flat
+    need = m - int(lo.sum())
+    extra = np.minimum(np.maximum(need - taken_before, 0), flat).reshape(optional.shape)
+    takes = mandatory + extra
+    rows = np.flatnonzero(takes.sum(axis=1))
+    return order[rows], takes[rows]
+
+
+def test_a_class_takes_what_a_scan_per_bucket_would_give_it():
+    """Every bucket's holders come from one scan: the same points, ties at a bucket's cap
+    included (distances on a grid tie often), as a scan and a selection per bucket."""
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        points, b = int(rng.integers(5, 80)), int(rng.integers(1, 8))
+        weights = rng.integers(0, 3, (points, b)) * (rng.random((points, b)) < 0.6)
+        dist = rng.integers(0, 6, points).astype(float)
+        dist[weights.sum(axis=1) == 0] = np.inf
+        hi = np.minimum(rng.integers(0, 6, b), weights.sum(axis=0))
+        if hi.sum() == 0:
+            continue
+        lo = np.minimum(rng.integers(0, 2, b), hi)
+        m = int(rng.integers(lo.sum(), hi.sum() + 1))
+        weights_t = weights.T.copy()
+        got = _pick(dist, weights, weights_t, lo, hi, m)
+        want = _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

@@ -442,3 +442,43 @@ def test_a_cps_like_wage_file_keeps_both_losses_low_at_the_default():
     # the balance was struck on the file's QI loss, not the sample's (about 1.6 times it)
     assert loss.qi_sse_sst == pytest.approx(chosen.qi_loss, rel=0.15)
     assert chosen.qi_loss < chosen.qi_loss_sample  # the sample's classes are coarser
+
+
+def test_group_means_are_those_of_each_group_selected_by_a_mask():
+    """The group-mean error groups the records once (a stable sort), with the same records in
+    the same order as a mask per group: the same figure to the bit."""
+    from engine.release.metrics import MIN_GROUP, NEAR_ZERO, _group_mean_error, _groups
+
+    def by_masks(y, z, mask, before, after, ctype):
+        ga, gb = _groups(before, after, ctype)
+        floor = NEAR_ZERO * abs(float(y[mask].mean()))
+        errors, weights = [], []
+        for g in np.unique(ga[mask & (ga >= 0)]):
+            members = mask & (ga == g)
+            m = float(y[members].mean())
+            if members.sum() < MIN_GROUP or max(abs(m), floor) == 0:
+                continue
+            released = mask & (gb == g)
+            r = float(z[released].mean()) if released.any() else None
+            errors.append(1.0 if r is None else abs(r - m) / max(abs(m), floor))
+            weights.append(float(members.sum()))
+        return float(np.average(errors, weights=weights)) if errors else None
+
+    rng = np.random.default_rng(6)
+    n = 3_000
+    y = rng.lognormal(8, 1, n)
+    z = y + rng.normal(0, 500, n)
+    y[rng.random(n) < 0.05] = np.nan
+    mask = ~np.isnan(y)
+    age = pd.Series(rng.integers(16, 90, n).astype(float)).where(rng.random(n) > 0.05)
+    region = pd.Series(
+        rng.choice(["N", "S", "E", "W", "tiny", None], n, p=[0.3] * 3 + [0.08, 0.01, 0.01])
+    )
+    released_region = region.where(rng.random(n) > 0.1, "other")  # a category the input lacks
+    cases = [
+        (age, age + rng.normal(0, 3, n), ColumnType.NUMERIC),
+        (region, released_region, ColumnType.NOMINAL),
+    ]
+    for before, after, ctype in cases:
+        got = _group_mean_error(y, z, mask, before, after, ctype)
+        assert got is not None and got == by_masks(y, z, mask, before, after, ctype)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError, VerificationError
-from engine.release.verify import class_distances, verify_release
+from engine.release.verify import class_distances, group_ids, verify_release
 
 
 def figure2_release() -> pd.DataFrame:
@@ -92,3 +92,26 @@ def test_worst_class_and_bucket_are_named():
     assert v.worst_class == {"q": 1} and v.worst_bucket == {"c": "b"}
     lacking = pd.DataFrame({"q": [1, 1, 2, 2], "c": ["a", "b", "b", "b"]})
     assert verify_release(lacking, ["q"], ["c"]).worst_bucket == {"c": "a"}
+
+
+def test_groups_are_those_of_the_cells_as_text():
+    """Rows group as their cells read as text (missing a value of its own), numbered in the
+    order they first occur: floats by their shortest text (0.0 and −0.0 apart, every NaN
+    missing), objects of mixed types by their text (1 and "1" together, 1.0 apart)."""
+    rng = np.random.default_rng(2)
+    n = 400
+    table = pd.DataFrame(
+        {
+            "int": rng.integers(0, 3, n),
+            "float": rng.choice([0.0, -0.0, np.nan, 1.5, 1e16, 1e16 + 2, np.inf], n),
+            "text": pd.Series(rng.choice(["a", "b", "", "\x00NA", None], n), dtype="str"),
+            "object": pd.Series(rng.choice([1, "1", 1.0, True, None], n), dtype=object),
+            "nullable": pd.Series(rng.choice([1, 2, None], n), dtype="Int64"),
+            "flag": rng.random(n) < 0.5,
+            "single": rng.choice([0.25, np.nan], n).astype(np.float32),
+        }
+    )
+    for columns in (["int"], ["float"], ["text", "object"], list(table.columns)):
+        text = table[columns].astype("string").fillna("\x00NA")
+        expected = text.groupby(columns, sort=False).ngroup().to_numpy()
+        assert group_ids(table, columns).tolist() == expected.tolist()
