@@ -35,6 +35,9 @@ class ClassBounds:
     codes: np.ndarray
     low: np.ndarray
     high: np.ndarray
+    #: optional fence of every row (e.g. its household group): rows move and exchange only
+    #: between classes of one fence, so classes formed inside fences stay inside them
+    fence: np.ndarray | None = None
 
 
 def improve_classes(
@@ -182,6 +185,9 @@ class _Classes:
             n_groups = bounds.low.shape[1]
             self.counts = np.zeros((m, n_groups), dtype=np.int64)
             np.add.at(self.counts, (labels, self.codes), 1)
+            self.fence = np.zeros(m, dtype=np.int64)
+            if bounds.fence is not None:
+                self.fence[labels] = bounds.fence
 
     def sse(self) -> float:
         """Within-class sum of squares of the whole partition."""
@@ -225,7 +231,8 @@ class _Classes:
         m_dst = np.minimum(m_dst, top)
         got = self.counts[targets] + one[:, None, :]
         dst_ok = (got >= low[m_dst]).all(axis=2) & (got <= high[m_dst]).all(axis=2)
-        return src_ok[:, None] & dst_ok & fits
+        same = self.fence[targets] == self.fence[src][:, None]
+        return src_ok[:, None] & dst_ok & fits & same
 
     def best_swaps(
         self, pi: np.ndarray, pb: np.ndarray, cells: int = 1_000_000
@@ -338,7 +345,7 @@ class _Classes:
         rows = np.arange(len(i))[:, None]
         ok = (ca[rows, ci] - 1 >= bd.low[ma, ci]) & (cb[rows, ci] + 1 <= bd.high[mb, ci])
         ok = ok & (ca[rows, cp] + 1 <= bd.high[ma, cp]) & (cb[rows, cp] - 1 >= bd.low[mb, cp])
-        return (cp == ci) | ok
+        return ((cp == ci) | ok) & (self.fence[a] == self.fence[b])[:, None]
 
     def apply(self, rows: np.ndarray, dst: np.ndarray, partner: np.ndarray) -> None:
         """Apply moves (partner −1) and exchanges; no two of them may share a class."""

@@ -19,6 +19,7 @@ import pandas as pd
 from engine.errors import VerificationError
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
+from engine.release.risk import RiskComparison
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,12 @@ class Verification:
     worst_class: dict[str, Any] | None = None
     #: the released confidential values of the bucket where the worst class is farthest
     worst_bucket: dict[str, Any] | None = None
+    #: the fewest distinct households in a class, and the households of the release (None
+    #: when no household column was checked)
+    households_k: int | None = None
+    n_households: int | None = None
+    #: households whose members differ in a household-level column (0 when all are alike)
+    split_households: int = 0
 
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
@@ -153,6 +160,10 @@ class Release:
     #: the row of ``data`` each released row was made from (so that a preview can show the
     #: two side by side); never written out: the released file's order links to nothing
     source_rows: np.ndarray | None = field(default=None, repr=False)
+    #: the sampling weight and the household (0..H−1) of every record of ``data``, when the
+    #: run had them (for the risk figures; never written out)
+    weights: np.ndarray | None = field(default=None, repr=False)
+    households: np.ndarray | None = field(default=None, repr=False)
 
 
 def json_ready(value: Any) -> Any:
@@ -362,6 +373,27 @@ class ColumnUtility:
 
 
 @dataclass(frozen=True)
+class HouseholdSummary:
+    """How a run treated the households of a survey file."""
+
+    column: str
+    n_households: int
+    #: the QIs released alike for every member of a household (found constant within every
+    #: household, or declared), and those of them that were found
+    household_level: tuple[str, ...]
+    detected: tuple[str, ...]
+    #: declared household-level QIs that varied within households → how many households
+    #: (released with the members' most frequent value)
+    varied: dict[str, int]
+    #: the fewest distinct households in a released class (the verifier's)
+    households_k: int | None
+    #: "recode" (a fresh random numbering) or "none" (left out)
+    output: str
+    #: household groups the household-level QIs were released for (None: no such QI)
+    n_groups: int | None = None
+
+
+@dataclass(frozen=True)
 class RunSummary:
     """The one account of a run: parameters, what the verifier measured, losses, guarantees.
 
@@ -418,9 +450,21 @@ class RunSummary:
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = None
+    #: the households of a survey file (``household``)
+    households: HouseholdSummary | None = None
+    #: per numeric confidential column: the weighted total Σ w·y original → released
+    #: (``weight``; review record only: a statistic of the original data)
+    weighted_totals: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    #: disclosure risk of the original records and of the release, with the weights and
+    #: households when given (review record only: *before* is a statistic of the original)
+    risk: RiskComparison | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`."""
+        """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`.
+
+        ``expected_reidentifications`` and ``household_risk`` repeat the headline risk
+        figures of ``risk`` as {"before": …, "after": …} for a quick look.
+        """
         out = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "params"}
         out["parameters"] = self.params.to_dict()
         out["guarantees"] = [g.to_dict() for g in self.guarantees]
@@ -429,4 +473,17 @@ class RunSummary:
         out["information_loss"] = asdict(self.information_loss)
         out["noise"] = asdict(self.noise) if self.noise is not None else None
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
+        out["households"] = asdict(self.households) if self.households is not None else None
+        out["risk"] = asdict(self.risk) if self.risk is not None else None
+        if self.risk is not None:
+            before, after = self.risk.before, self.risk.after
+            out["expected_reidentifications"] = {
+                "before": before.expected_reidentifications,
+                "after": after.expected_reidentifications,
+            }
+            out["household_risk"] = (
+                {"before": before.household_risk, "after": after.household_risk}
+                if after.household_risk is not None
+                else None
+            )
         return json_ready(out)
