@@ -100,6 +100,60 @@ class Households:
         return replace(self, codes=codes, n_households=int(codes.max()) + 1 if len(codes) else 0)
 
 
+@dataclass(frozen=True)
+class HouseholdPlan:
+    """What the plan says of the households (the privacy page, ``tclose plan``)."""
+
+    column: str
+    n_households: int
+    #: records without a household id (each a household of its own)
+    n_missing: int
+    #: the QIs released alike for every member, those of them found constant within every
+    #: household, declared ones that vary (→ households), and QIs nearly household-level
+    #: (→ the share of households of two or more members where they are constant)
+    household_level: tuple[str, ...]
+    detected: tuple[str, ...]
+    varied: dict[str, int]
+    nearly: dict[str, float]
+    #: the largest household
+    largest: int
+
+    @classmethod
+    def of(cls, households: Households) -> HouseholdPlan:
+        return cls(
+            column=households.column,
+            n_households=households.n_households,
+            n_missing=households.n_missing,
+            household_level=households.level,
+            detected=households.detected,
+            varied=dict(households.varied),
+            nearly=dict(households.nearly),
+            largest=int(households.sizes().max(initial=0)),
+        )
+
+    def warnings(self) -> list[str]:
+        """What the user should know before the run, in words."""
+        out = []
+        for col, count in self.varied.items():
+            out.append(
+                f"{col!r} is declared household-level but differs between the members of "
+                f"{count:,} household(s); each of them is released with its members' most "
+                "frequent value."
+            )
+        for col, share in self.nearly.items():
+            out.append(
+                f"{col!r} is the same for all members in {100 * share:.1f} % of the households "
+                "of two or more persons: declare it household-level (household_level, "
+                "--household-level) to release it alike for every member."
+            )
+        if self.n_missing:
+            out.append(
+                f"{self.n_missing:,} record(s) have no household id ({self.column!r}); each "
+                "counts as a household of its own."
+            )
+        return out
+
+
 def household_codes(series: pd.Series) -> tuple[np.ndarray, int, int]:
     """(household index of every record, number of households, records without an id).
 
@@ -657,6 +711,7 @@ def check_households(n_households: int, k: int) -> None:
 
 
 __all__ = [
+    "HouseholdPlan",
     "Households",
     "check_households",
     "find_households",

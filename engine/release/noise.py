@@ -54,11 +54,18 @@ from engine.privacy import stochastic_t
 from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
+from engine.release.households import (
+    household_level_values,
+    household_partition,
+    merge_for_households,
+    survey_columns,
+)
 from engine.release.metrics import analysis_utility, sse_sst
 from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.summary import summarise
-from engine.release.verify import class_distances, verify_release
+from engine.release.survey import survey_summary, verify_survey_release
+from engine.release.verify import class_distances
 from engine.roles import ColumnType
 
 if TYPE_CHECKING:
@@ -460,6 +467,17 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         classes = np.arange(n, dtype=np.int64)
     else:
         classes = np.zeros(n, dtype=np.int64)
+    households, groups = prepared.households, None
+    qi_loss = sse_sst(X, classes) if qi else 0.0
+    if households is not None and households.level:
+        classes, groups, qi_loss = household_partition(
+            clean, qi, types, orders, households, None, None, params.k, params.k,
+            mode=params.qi_output, task=task.sub(0.05, 0.5),
+        )  # fmt: skip
+    elif households is not None:
+        classes = merge_for_households(X, classes, households.codes, params.k)
+        qi_loss = sse_sst(X, classes) if qi else 0.0
+    level = households.level if households is not None and groups is not None else ()
 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
@@ -497,7 +515,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     rng = np.random.default_rng(params.seed)
     table, source_rows = build_release(
         clean,
-        qi=qi,
+        qi=[c for c in qi if c not in level],
         keep=[*params.keep, *confidential],
         types=types,
         orders=orders,
@@ -507,9 +525,12 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         confidential_output=params.confidential_output,
         rng=rng,
         original=released,
+        extra=survey_columns(params, clean, types, orders, households, groups, original, rng),
     )
     task.step(0.92, "Verifying the release")
-    verification = verify_release(table, qi, [], k=params.k)
+    verification = verify_survey_release(
+        table, source_rows, params, prepared, level, t=None, confidential=False
+    )
     verification.raise_if_failed()
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
@@ -518,9 +539,13 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     k_min = int(verification.k)
     sst = sum(details[c.name]["sst"] for c in numeric)
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    released_qi = recode_qi(clean, qi, types, orders, classes, "centroid")
+    if level:
+        assert households is not None and groups is not None
+        released_qi[list(level)] = household_level_values(clean, types, orders, households, groups)
     utility = analysis_utility(
         clean,
-        recode_qi(clean, qi, types, orders, classes, "centroid"),
+        released_qi,
         {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
         qi=qi,
         types=types,
@@ -542,7 +567,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         epsilon_achieved=None,
         n_partition_classes=int(classes.max()) + 1 if n else 0,
         information_loss=InformationLoss(
-            qi_sse_sst=sse_sst(X, classes) if qi else 0.0,
+            qi_sse_sst=qi_loss,
             # released versus original numeric values, SSE over SST pooled over the columns
             confidential_sse_sst=(
                 sum(details[c.name]["sse"] for c in numeric) / sst if numeric and sst > 0 else None
@@ -571,6 +596,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
+        **survey_summary(params, prepared, table, source_rows, verification, None, groups),
     )
     task.step(1.0, "Done")
     return Release(
@@ -583,6 +609,8 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         data=clean,
         buckets=None,
         warnings=warnings,
+        weights=prepared.weights,
+        households=households.codes if households is not None else None,
     )
 
 

@@ -31,9 +31,12 @@ from engine.release.bucket_search import BucketChoice, search_buckets
 from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
+from engine.release.households import HouseholdPlan
 from engine.release.noise import ColumnPlan, plan_columns
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
+from engine.release.risk import RiskSummary, class_ids, disclosure_risk
+from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
 
 
@@ -126,6 +129,12 @@ class Plan:
     #: the trade-off curve of the search of b (empty when the user gave b): one row per b
     #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
     bucket_choices: tuple[BucketChoice, ...] = ()
+    #: the households of a survey file (``household``): how many, which QIs are
+    #: household-level
+    households: HouseholdPlan | None = None
+    #: the disclosure risk of the original records (with the weights and households when
+    #: given); after the run each record's risk is at most 1/k
+    risk_before: RiskSummary | None = None
     #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
@@ -164,6 +173,8 @@ class Plan:
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "households": asdict(self.households) if self.households else None,
+                "risk_before": asdict(self.risk_before) if self.risk_before else None,
             }
         )
 
@@ -222,6 +233,10 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
                 orders=prepared.orders,
                 bounds=params.bounds,
             )
+        if prepared.weights is not None:  # released means keep the weighted totals
+            bucket_data = weighted_bucket_means(
+                bucket_data, prepared.clean, prepared.weights, prepared.types, params.bounds
+            )
         warnings.extend(_outside_bounds(prepared.clean, params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
         warnings.extend(_dominated_warnings(bucket_data, params))
@@ -239,6 +254,15 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         fixes = _missing_fixes(params, bucket_data, t, forecast)
         feasible = Feasibility(True, fixes=fixes) if fixes else feasible
     warnings.extend(seed_warnings(params))
+    households = None
+    if prepared.households is not None:
+        households = HouseholdPlan.of(prepared.households)
+        warnings.extend(households.warnings())
+    risk_before = disclosure_risk(
+        class_ids(prepared.clean, prepared.qi),
+        weights=prepared.weights,
+        households=None if prepared.households is None else prepared.households.codes,
+    )
     items = release_guarantees(
         params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
     )
@@ -261,6 +285,8 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         warnings=tuple(warnings),
         n_left_out=prepared.n_left_out,
         bucket_choices=tuple(choices),
+        households=households,
+        risk_before=risk_before,
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
