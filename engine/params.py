@@ -504,7 +504,7 @@ class ReleaseParams:
                 if value
             ]
             if used:
-                raise InputError(f"{', '.join(used)} need a household column (household).")
+                raise InputError(f"{', '.join(used)}: only with a household column (household).")
         if self.weight is None and self.weight_output != "keep":
             raise InputError("weight_output needs a weight column (weight).")
         stray = [c for c in self.household_level if c not in self.qi]

@@ -17,6 +17,7 @@ another rate has other weights); ``weight_output="none"`` leaves them out.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -26,7 +27,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.params import MAX_MAGNITUDE
-from engine.release.buckets import Scale, dominated
+from engine.release.buckets import MEAN_SLACK, Scale, dominated
 from engine.release.encode import numeric_values
 from engine.release.result import Buckets
 from engine.roles import ColumnType
@@ -71,11 +72,14 @@ def weighted_bucket_means(
 ) -> Buckets:
     """``buckets`` whose released means are weighted: Σ wᵢ·yᵢ / Σ wᵢ over each bucket.
 
-    Numeric columns only (a category column releases its mode or median category).  The
-    mean is rounded and kept inside the central 99 % exactly as the unweighted one
+    Numeric columns only (a category column releases its mode or median category).  A mean
+    beyond the central 99 % is held inside it exactly as the unweighted one
     (:class:`engine.release.buckets.Scale`); it is withheld (the median released) when one or
     two records dominate the bucket's sum or its weighted sum (the p%-rule on wᵢ·yᵢ too: a
-    record with a large weight and a large value would otherwise show through).
+    record with a large weight and a large value would otherwise show through).  It is
+    rounded to :func:`mean_step`: as coarse as one record can move it, so that it tells no
+    one's value, and no coarser, so that the weighted total survives (a count column's mean
+    of 2.27 released as 2 would lose an eighth of its total).
     """
     if buckets.stats is None:
         return buckets
@@ -109,10 +113,34 @@ def weighted_bucket_means(
             if dominated(np.maximum(y - base, 0.0) * w):
                 row.append(replace(stat, mean=stat.median, dominated=True))
                 continue
-            mean = scale._released(float(np.dot(w, y) / w.sum()))
-            row.append(replace(stat, mean=mean))
+            mean = held_mean(scale, float(np.dot(w, y) / w.sum()))
+            step = mean_step(float(w.max() / w.sum()) * float(np.ptp(y)))
+            if step:
+                mean = round(round(mean / step) * step, max(0, -math.floor(math.log10(step))))
+            row.append(replace(stat, mean=int(mean) if float(mean).is_integer() else mean))
         stats.append(tuple(row))
     return replace(buckets, stats=stats)
+
+
+def held_mean(scale: Scale, value: float) -> float:
+    """A bucket mean held inside the central 99 % (by :data:`MEAN_SLACK` of its width)."""
+    slack = MEAN_SLACK * (scale.inner[1] - scale.inner[0])
+    if not scale.inner[0] - slack <= value <= scale.inner[1] + slack:
+        return float(np.clip(value, *scale.mean_limits))
+    return value
+
+
+def mean_step(influence: float) -> float:
+    """The smallest number of the 1–2–5 series at least ``influence`` (0 for 0): the most
+    one record can move a bucket mean, max wᵢ · (range of the bucket) / Σ w."""
+    if not influence > 0:
+        return 0.0
+    exponent = math.floor(math.log10(influence))
+    for mantissa in (1, 2, 5, 10):
+        step = mantissa * 10.0**exponent
+        if step >= influence * (1 - 1e-12):
+            return float(f"{step:.12g}")
+    return 10.0 ** (exponent + 1)
 
 
 def weighted_totals(

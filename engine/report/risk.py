@@ -57,8 +57,23 @@ def _count_share(n: int, share: float) -> str:
 
 
 def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, str, str]]:
-    """(measure, before, after) as text, for the preview page and the report alike."""
+    """(measure, before, after) as text, for the preview page and the report alike.
+
+    With sampling weights the individual risk is the Benedetti–Franconi estimate (sdcMicro,
+    μ-ARGUS) and says so; with households, the household risk and the households unique on
+    their members' QI values follow.
+    """
     limit = math.ceil(1 / before.threshold - 1e-9)
+    what = (
+        "re-identification risk (sample weights, Benedetti–Franconi)"
+        if before.weighted
+        else "re-identification risk 1/|class|"
+    )
+    above = (
+        f"records with risk above {before.threshold:g}"
+        if before.weighted
+        else f"records with risk above {before.threshold:g} (in classes under {limit})"
+    )
     rows = [
         ("equivalence classes", f"{before.n_classes:,}", f"{after.n_classes:,}"),
         (
@@ -66,22 +81,41 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             _count_share(before.n_unique, before.share_unique),
             _count_share(after.n_unique, after.share_unique),
         ),
-        (
-            "re-identification risk 1/|class|: largest",
-            f"{before.max_risk:.3g}",
-            f"{after.max_risk:.3g}",
-        ),
+        (f"{what}: largest", f"{before.max_risk:.3g}", f"{after.max_risk:.3g}"),
         (
             "re-identification risk: mean over records",
             f"{before.mean_risk:.3g}",
             f"{after.mean_risk:.3g}",
         ),
         (
-            f"records with risk above {before.threshold:g} (in classes under {limit})",
+            above,
             _count_share(before.n_above, before.share_above),
             _count_share(after.n_above, after.share_above),
         ),
+        (
+            "expected re-identifications (sum of the risks)",
+            f"{before.expected_reidentifications:,.3g}",
+            f"{after.expected_reidentifications:,.3g}",
+        ),
     ]
+    if before.household_risk is not None and after.household_risk is not None:
+        rows += [
+            (
+                "household risk 1 − Π(1 − r) over its members: mean over records",
+                f"{before.household_risk:.3g}",
+                f"{after.household_risk:.3g}",
+            ),
+            (
+                "household risk: largest",
+                f"{before.household_max_risk:.3g}",
+                f"{after.household_max_risk:.3g}",
+            ),
+            (
+                "households unique on their members' QI values",
+                _count_share(before.n_household_unique or 0, before.share_household_unique or 0),
+                _count_share(after.n_household_unique or 0, after.share_household_unique or 0),
+            ),
+        ]
     if before.max_attribute_share is not None and after.max_attribute_share is not None:
         rows.append(
             (
