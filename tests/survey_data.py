@@ -34,7 +34,7 @@ REGIONS = (
     ("Centre", 30, 200),
     ("Islands", 6, 600),
 )
-EDUCATION = ("none", "primary", "secondary", "upper secondary", "tertiary")
+EDUCATION = ("no schooling", "primary", "secondary", "upper secondary", "tertiary")
 DWELLINGS = ("house", "flat", "other")
 
 

@@ -266,6 +266,37 @@ def _column_types(release: Release) -> dict[str, str]:
     return types
 
 
+def _survey_rows(release: Release) -> list[tuple[str, str]]:
+    """The households and the sampling weight of a survey file, as the run treated them."""
+    cfg, homes = release.params, release.summary.households
+    rows = []
+    if homes is not None:
+        level = _cols(homes.household_level) if homes.household_level else "none"
+        kept = "re-coded (a fresh random numbering)" if homes.output == "recode" else "left out"
+        text = (
+            f"<code>{_e(homes.column)}</code>: {homes.n_households:,} households; every class "
+            f"holds records of at least {number(homes.households_k)} of them; household-level "
+            f"quasi-identifiers, released alike for every member: {level}; the id is {kept}."
+        )
+        if homes.varied:
+            varied = ", ".join(f"{_e(c)} ({n:,})" for c, n in homes.varied.items())
+            text += (
+                f" Declared household-level but varying within households: {varied}; each "
+                "such household got its members' most frequent value."
+            )
+        rows.append(("households", text))
+    if cfg.weight is not None:
+        kept = "released unchanged" if cfg.weight_output == "keep" else "left out"
+        rows.append(
+            (
+                "sampling weight",
+                f"<code>{_e(cfg.weight)}</code>: used for the risk estimates and the weighted "
+                f"bucket means; {kept}.",
+            )
+        )
+    return rows
+
+
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
     cfg = release.params
     rows = [("mechanism", _e(_mechanism_words(release)))]
@@ -289,6 +320,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             )
         missing = " and one for missing values" if b.missing_bucket is not None else ""
         rows.append(("confidential buckets b", f"{n_b}{missing}{how}"))
+    rows.extend(_survey_rows(release))
     rows.append(("quasi-identifiers released as", _e(_QI_OUTPUT_WORDS[cfg.qi_output])))
     if cfg.mechanism == "buckets":
         rows.append(
@@ -470,6 +502,14 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         add("released as", u.released_as)
         if u.total_relative_error is not None:
             add("total: relative error", percent(u.total_relative_error))
+        weighted = summary.weighted_totals.get(col)
+        if weighted is not None:
+            error = weighted["relative_error"]
+            add(
+                "weighted total Σ weight × value: original → released",
+                f"{number(weighted['original'])} → {number(weighted['released'])}"
+                + (f" ({percent(error)} off)" if error is not None else ""),
+            )
         if u.variance_ratio is not None:
             add("variance: released / original", number(u.variance_ratio, 3))
         for qi, err in u.group_mean_mare.items():

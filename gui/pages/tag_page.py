@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import ColumnType, Role
-from engine.text import number
+from engine import ColumnType, InputError, Role, find_households
+from engine.text import number, percent
 from gui.help import HelpButton
 from gui.pages.host import Host
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
@@ -83,7 +83,15 @@ TYPE_HELP = {
     ),
     ColumnType.DATE: QT_TRANSLATE_NOOP("RolesModel", "dates; compared as numbers of days"),
 }
-ROLES: list[Role | None] = [None, Role.IDENTIFIER, Role.QI, Role.CONFIDENTIAL, Role.OTHER]
+ROLES: list[Role | None] = [
+    None,
+    Role.IDENTIFIER,
+    Role.QI,
+    Role.CONFIDENTIAL,
+    Role.OTHER,
+    Role.HOUSEHOLD,
+    Role.WEIGHT,
+]
 #: names listed in the summary line per role before "and N more"
 LISTED = 12
 #: rows the Type/Role/… columns are sized by (a file may have 10,000 columns)
@@ -315,13 +323,30 @@ class TagPage(QWizardPage):
             )
         )
         self.missing.editingFinished.connect(self._missing_edited)
+        self.level = QLineEdit()
+        self.level.setPlaceholderText(self.tr("e.g. dwelling, district"))
+        self.level.setAccessibleName(self.tr("Household-level quasi-identifiers"))
+        self.level.setToolTip(
+            self.tr(
+                "Quasi-identifiers to release alike for every member of a household, besides "
+                "those found constant within every household; separated by commas"
+            )
+        )
+        self.level.editingFinished.connect(self._level_edited)
         self.reason = Hint(warning=True)
         self.warning = Hint(warning=True)
         self.warning.hide()
         self.summary = Hint()
+        #: the household-level QIs found in the data (shown when a household column is tagged)
+        self.households = Hint()
+        self.households.hide()
+        self._households_key: tuple | None = None
 
         form = QFormLayout()
         form.addRow(self.tr("Missing-value codes (all columns):"), self.missing)
+        form.addRow(self.tr("Also household-level:"), self.level)
+        self._level_row = form.rowCount() - 1
+        self._form = form
         bottom = QHBoxLayout()
         bottom.addLayout(form, 1)
         bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
@@ -329,12 +354,14 @@ class TagPage(QWizardPage):
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
+        layout.addWidget(self.households)
         layout.addWidget(self.warning)
         layout.addWidget(self.reason)
 
     def initializePage(self) -> None:
         self.model.reset()
         self.missing.setText(", ".join(self.session.params.missing))
+        self.level.setText(", ".join(self.session.params.household_level))
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -342,6 +369,52 @@ class TagPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _show_households(self) -> None:
+        """Which QIs are household-level (constant within every household), when a household
+        column is tagged: they are released alike for every member."""
+        s = self.session
+        p = s.params
+        key = (p.household, p.qi, p.household_level, p.missing, tuple(p.column_missing.items()))
+        if key == self._households_key:
+            return
+        self._households_key = key
+        self._form.setRowVisible(self._level_row, p.household is not None)
+        if p.household is None or s.data is None:
+            self.households.hide()
+            return
+        data = s.prepared_data()
+        found = find_households(data[p.household], data[list(p.qi)], p.qi, p.household_level)
+        level = ", ".join(html.escape(c) for c in found.level) or self.tr("none")
+        text = self.tr(
+            "{households} households. <b>Household-level</b> (the same for every member, "
+            "released alike for all of them): {level}."
+        ).format(households=number(found.n_households), level=level)
+        nearly = [
+            self.tr("{name} ({share} of households)").format(
+                name=html.escape(c), share=percent(share)
+            )
+            for c, share in found.nearly.items()
+        ]
+        if nearly:
+            text += " " + self.tr(
+                "Nearly household-level: {names}; name them under 'Also household-level' "
+                "to release them alike."
+            ).format(names=", ".join(nearly))
+        self.households.setText(text)
+        self.households.show()
+
+    def _level_edited(self) -> None:
+        names = parse_codes(self.level.text())
+        if names == self.session.params.household_level:
+            return
+        try:
+            self.session.update(household_level=names)
+        except InputError as err:
+            self.warning.setText(html.escape(err.message))
+            self.warning.show()
+            return
+        self._changed()
 
     def _missing_edited(self) -> None:
         codes = parse_codes(self.missing.text())
@@ -369,11 +442,14 @@ class TagPage(QWizardPage):
             (Role.CONFIDENTIAL, self.tr("confidential")),
             (Role.IDENTIFIER, self.tr("identifiers (dropped)")),
             (Role.OTHER, self.tr("released unchanged")),
+            (Role.HOUSEHOLD, self.tr("household (released re-coded)")),
+            (Role.WEIGHT, self.tr("sampling weight")),
         ):
             names = s.columns_with(role)
             if names:
                 parts.append(f"<b>{html.escape(label)}</b>: {self._listed(names)}")
         self.summary.setText("; ".join(parts) if parts else self.tr("No column tagged yet."))
+        self._show_households()
         id_like = tuple(c for c in s.columns_with(Role.QI) if s.columns[c].id_like)
         self.warning.setVisible(bool(id_like))
         if id_like:

@@ -1072,6 +1072,26 @@
         <translation>{column}: ruido de Laplace para ε = {epsilon}; los límites se estiman de forma privada al hacer la publicación, así que el error solo se conoce entonces.</translation>
     </message>
     <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>Every group will hold records of at least {k} of the {n} households; released alike for all members of a household: {level}.</source>
+        <translation>Cada grupo tendrá registros de al menos {k} de los {n} hogares; se publican iguales para todos los miembros de un hogar: {level}.</translation>
+    </message>
+    <message>
+        <source>Risk of the original records: {expected} expected re-identifications (largest risk {largest})</source>
+        <translation>Riesgo de los registros originales: {expected} reidentificaciones esperadas (riesgo máximo {largest})</translation>
+    </message>
+    <message>
+        <source>, household risk {risk} on average</source>
+        <translation>, riesgo de hogar {risk} en promedio</translation>
+    </message>
+    <message>
+        <source>; after the release each record&apos;s risk is at most 1/k = {r}.</source>
+        <translation>; tras la publicación, el riesgo de cada registro es como mucho 1/k = {r}.</translation>
+    </message>
+    <message>
         <source>Use these settings: {changes}</source>
         <translation>Usar estos ajustes: {changes}</translation>
     </message>
@@ -1194,6 +1214,14 @@
         <translation>otra (publicada sin cambios)</translation>
     </message>
     <message>
+        <source>household</source>
+        <translation>hogar</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>peso muestral</translation>
+    </message>
+    <message>
         <source>Left out of the release (the safe default for a column you do not need).</source>
         <translation>Se deja fuera de la publicación (la opción segura para una columna que no necesita).</translation>
     </message>
@@ -1212,6 +1240,14 @@
     <message>
         <source>Released exactly as it is; only for columns that cannot identify anyone.</source>
         <translation>Se publica tal cual; solo para columnas que no pueden identificar a nadie.</translation>
+    </message>
+    <message>
+        <source>The household a person belongs to: every class holds at least k households, household-level values are released alike for all members, the id is re-coded.</source>
+        <translation>El hogar al que pertenece una persona: cada clase reúne al menos k hogares, los valores del hogar se publican iguales para todos sus miembros y el identificador se recodifica.</translation>
+    </message>
+    <message>
+        <source>How many people of the population the record stands for (a number &gt; 0): used for the risk and weighted totals; released unchanged.</source>
+        <translation>Cuántas personas de la población representa el registro (un número &gt; 0): se usa para el riesgo y los totales ponderados; se publica sin cambios.</translation>
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
@@ -1506,8 +1542,41 @@
         <translation>Códigos que significan «perdido» en todas las columnas, separados por comas; las celdas que los contienen se tratan como valores perdidos</translation>
     </message>
     <message>
+        <source>e.g. dwelling, district</source>
+        <translation>p. ej. vivienda, distrito</translation>
+    </message>
+    <message>
+        <source>Household-level quasi-identifiers</source>
+        <translation>Cuasi-identificadores del hogar</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers to release alike for every member of a household, besides those found constant within every household; separated by commas</source>
+        <translation>Cuasi-identificadores que se publican iguales para todos los miembros de un hogar, además de los que ya son constantes dentro de cada hogar; separados por comas</translation>
+    </message>
+    <message>
         <source>Missing-value codes (all columns):</source>
+        <extracomment>the household-level QIs found in the data (shown when a household column is tagged)</extracomment>
         <translation>Códigos de valor perdido (todas las columnas):</translation>
+    </message>
+    <message>
+        <source>Also household-level:</source>
+        <translation>También del hogar:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>{households} households. &lt;b&gt;Household-level&lt;/b&gt; (the same for every member, released alike for all of them): {level}.</source>
+        <translation>{households} hogares. &lt;b&gt;Del hogar&lt;/b&gt; (iguales para todos los miembros, se publican iguales para todos): {level}.</translation>
+    </message>
+    <message>
+        <source>{name} ({share} of households)</source>
+        <translation>{name} ({share} de los hogares)</translation>
+    </message>
+    <message>
+        <source>Nearly household-level: {names}; name them under &apos;Also household-level&apos; to release them alike.</source>
+        <translation>Casi del hogar: {names}; indíquelos en «También del hogar» para publicarlos iguales.</translation>
     </message>
     <message>
         <source>and {n} more</source>
@@ -1532,6 +1601,14 @@
     <message>
         <source>released unchanged</source>
         <translation>publicadas sin cambios</translation>
+    </message>
+    <message>
+        <source>household (released re-coded)</source>
+        <translation>hogar (publicado recodificado)</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>peso muestral</translation>
     </message>
     <message>
         <source>No column tagged yet.</source>

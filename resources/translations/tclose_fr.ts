@@ -1072,6 +1072,26 @@
         <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon}&#xa0;; les bornes sont estimées de façon privée lors de la publication, l&apos;erreur n&apos;est donc connue qu&apos;à ce moment-là.</translation>
     </message>
     <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>Every group will hold records of at least {k} of the {n} households; released alike for all members of a household: {level}.</source>
+        <translation>Chaque groupe contiendra des enregistrements d&apos;au moins {k} des {n} ménages ; publiés à l&apos;identique pour tous les membres d&apos;un ménage : {level}.</translation>
+    </message>
+    <message>
+        <source>Risk of the original records: {expected} expected re-identifications (largest risk {largest})</source>
+        <translation>Risque des enregistrements d&apos;origine : {expected} réidentifications attendues (risque maximal {largest})</translation>
+    </message>
+    <message>
+        <source>, household risk {risk} on average</source>
+        <translation>, risque du ménage {risk} en moyenne</translation>
+    </message>
+    <message>
+        <source>; after the release each record&apos;s risk is at most 1/k = {r}.</source>
+        <translation> ; après la publication, le risque de chaque enregistrement est au plus 1/k = {r}.</translation>
+    </message>
+    <message>
         <source>Use these settings: {changes}</source>
         <translation>Utiliser ces réglages&#xa0;: {changes}</translation>
     </message>
@@ -1194,6 +1214,14 @@
         <translation>autre (publiée telle quelle)</translation>
     </message>
     <message>
+        <source>household</source>
+        <translation>ménage</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>poids de sondage</translation>
+    </message>
+    <message>
         <source>Left out of the release (the safe default for a column you do not need).</source>
         <translation>Exclue de la publication (le choix sûr pour une colonne dont vous n&apos;avez pas besoin).</translation>
     </message>
@@ -1212,6 +1240,14 @@
     <message>
         <source>Released exactly as it is; only for columns that cannot identify anyone.</source>
         <translation>Publiée telle quelle&#xa0;; seulement pour les colonnes qui ne peuvent identifier personne.</translation>
+    </message>
+    <message>
+        <source>The household a person belongs to: every class holds at least k households, household-level values are released alike for all members, the id is re-coded.</source>
+        <translation>Le ménage auquel appartient une personne : chaque classe réunit au moins k ménages, les valeurs du ménage sont publiées à l&apos;identique pour tous ses membres et l&apos;identifiant est recodé.</translation>
+    </message>
+    <message>
+        <source>How many people of the population the record stands for (a number &gt; 0): used for the risk and weighted totals; released unchanged.</source>
+        <translation>Le nombre de personnes de la population que représente l&apos;enregistrement (un nombre &gt; 0) : sert au risque et aux totaux pondérés ; publié tel quel.</translation>
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
@@ -1506,8 +1542,41 @@
         <translation>Codes qui signifient «&#xa0;manquant&#xa0;» dans toutes les colonnes, séparés par des virgules&#xa0;; les cellules qui les contiennent sont traitées comme des valeurs manquantes</translation>
     </message>
     <message>
+        <source>e.g. dwelling, district</source>
+        <translation>p. ex. logement, district</translation>
+    </message>
+    <message>
+        <source>Household-level quasi-identifiers</source>
+        <translation>Quasi-identifiants du ménage</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers to release alike for every member of a household, besides those found constant within every household; separated by commas</source>
+        <translation>Quasi-identifiants à publier à l&apos;identique pour tous les membres d&apos;un ménage, en plus de ceux constants dans chaque ménage ; séparés par des virgules</translation>
+    </message>
+    <message>
         <source>Missing-value codes (all columns):</source>
+        <extracomment>the household-level QIs found in the data (shown when a household column is tagged)</extracomment>
         <translation>Codes de valeur manquante (toutes les colonnes)&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Also household-level:</source>
+        <translation>Aussi du ménage :</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>{households} households. &lt;b&gt;Household-level&lt;/b&gt; (the same for every member, released alike for all of them): {level}.</source>
+        <translation>{households} ménages. &lt;b&gt;Du ménage&lt;/b&gt; (identiques pour tous les membres, publiés à l&apos;identique pour tous) : {level}.</translation>
+    </message>
+    <message>
+        <source>{name} ({share} of households)</source>
+        <translation>{name} ({share} des ménages)</translation>
+    </message>
+    <message>
+        <source>Nearly household-level: {names}; name them under &apos;Also household-level&apos; to release them alike.</source>
+        <translation>Presque du ménage : {names} ; indiquez-les sous « Aussi du ménage » pour les publier à l&apos;identique.</translation>
     </message>
     <message>
         <source>and {n} more</source>
@@ -1532,6 +1601,14 @@
     <message>
         <source>released unchanged</source>
         <translation>publiées telles quelles</translation>
+    </message>
+    <message>
+        <source>household (released re-coded)</source>
+        <translation>ménage (publié recodé)</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>poids de sondage</translation>
     </message>
     <message>
         <source>No column tagged yet.</source>
