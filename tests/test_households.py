@@ -18,6 +18,8 @@ from engine.release.households import (
     households_per_class,
     merge_for_households,
     recode_ids,
+    separate_members,
+    shared_classes,
 )
 from engine.release.verify import verify_release
 from engine.release.weights import mean_step
@@ -291,3 +293,40 @@ def test_k_above_the_number_of_households_is_refused():
     data = household_survey(4, seed=1)
     with pytest.raises(InputError, match="file has 4 households"):
         plan(data, survey_params(k=5))
+
+
+# -- household-level confidential values ------------------------------------------------------
+
+
+def test_members_are_exchanged_apart_keeping_sizes_and_buckets():
+    # two classes of four; household 0 has two members (bucket 1) in class 0
+    X = np.array([[0.0], [0.1], [0.2], [0.3], [1.0], [1.1], [1.2], [1.3]])
+    classes = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    codes = np.array([1, 1, 0, 0, 1, 0, 1, 0])
+    hh = np.array([0, 0, 1, 2, 3, 4, 5, 6])
+    apart = separate_members(X, classes, codes, hh)
+    assert shared_classes(classes, hh) == 1 and shared_classes(apart, hh) == 0
+    assert (np.bincount(apart) == np.bincount(classes)).all()
+    for c in (0, 1):  # every class holds the same buckets as before
+        assert sorted(codes[apart == c]) == sorted(codes[classes == c])
+    # the partner is of the same bucket and the nearest to class 0 of those that fit
+    moved = np.flatnonzero(apart != classes)
+    assert len(moved) == 2 and codes[moved[0]] == codes[moved[1]] == 1
+    # nothing to exchange with: the members stay, and are counted
+    alone = separate_members(X[:4], classes[:4], codes[:4], hh[:4])
+    assert (alone == classes[:4]).all()
+
+
+def test_household_level_confidential_keeps_members_apart(survey):
+    params = survey_params(confidential=("expenditure",))
+    planned = plan(survey, params)
+    assert planned.households.confidential_level == ("expenditure",)
+    release = anonymize(survey, params, plan=planned)
+    homes = release.summary.households
+    assert homes.confidential_level == ("expenditure",)
+    assert homes.shared_classes == release.verification.shared_classes
+    # a few classes too few to part a large household (without the exchanges: over 20 %)
+    assert homes.shared_classes <= 0.1 * release.summary.n_classes
+    v = verify_release(release.table, SURVEY_QI, ["expenditure"], t=3.0, k=3,
+                       household="household", household_level=["commune"])  # fmt: skip
+    assert v.ok and v.shared_classes == homes.shared_classes

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
             households_k=v.households_k,
             n_households=v.n_households,
             split_households=v.split_households,
+            shared_classes=v.shared_classes,
         )
     print(json_text(out, default=str))
     if not v.ok:

@@ -28,6 +28,7 @@ from engine.release.households import (
     household_partition,
     household_size,
     merge_for_households,
+    separate_members,
     survey_columns,
 )
 from engine.release.metrics import (
@@ -190,6 +191,8 @@ def anonymize(
         else:
             classes = _k_anonymous_classes(X, params.k, params.seed, task.sub(0.1, 0.85))
         if households is not None:
+            if households.confidential_level and buckets is not None:
+                classes = separate_members(X, classes, buckets.codes, households.codes)
             classes = merge_for_households(X, classes, households.codes, params.k)
         # the QI loss now, so that the encoded QIs (the largest array) are freed before the
         # release table is built: on a million records that is 176 MB less at the peak
@@ -254,7 +257,9 @@ def anonymize(
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
-        **survey_summary(params, prepared, table, source_rows, verification, buckets, groups),
+        **survey_summary(
+            params, prepared, table, source_rows, verification, buckets, groups, classes
+        ),
     )
     task.step(1.0, "Done")
     return Release(

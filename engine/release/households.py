@@ -79,6 +79,9 @@ class Households:
     nearly: dict[str, float] = field(default_factory=dict)
     #: records without a household id (each counted as a household of its own)
     n_missing: int = 0
+    #: confidential columns constant within every household (household expenditure): the
+    #: members of a household are kept in different classes (:func:`separate_members`)
+    confidential_level: tuple[str, ...] = ()
 
     def sizes(self) -> np.ndarray:
         """Members of every household."""
@@ -117,6 +120,8 @@ class HouseholdPlan:
     nearly: dict[str, float]
     #: the largest household
     largest: int
+    #: confidential columns constant within every household (members kept apart)
+    confidential_level: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, households: Households) -> HouseholdPlan:
@@ -129,6 +134,7 @@ class HouseholdPlan:
             varied=dict(households.varied),
             nearly=dict(households.nearly),
             largest=int(households.sizes().max(initial=0)),
+            confidential_level=households.confidential_level,
         )
 
     def warnings(self) -> list[str]:
@@ -187,11 +193,13 @@ def find_households(
     clean: pd.DataFrame,
     qi: Sequence[str],
     declared: Sequence[str] = (),
+    confidential: Sequence[str] = (),
 ) -> Households:
     """The household structure of the released records (``ids`` aligned with ``clean``).
 
     Every QI of ``clean`` (missing codes applied) that is constant within every household is
-    household-level; ``declared`` ones are too, whether or not they vary.
+    household-level; ``declared`` ones are too, whether or not they vary.  So is every
+    ``confidential`` column constant within every household of two or more members.
     """
     column = str(ids.name)
     hh, n_households, n_missing = household_codes(ids.reset_index(drop=True))
@@ -207,6 +215,11 @@ def find_households(
         elif shared and 1 - len(bad) / shared >= NEAR_LEVEL:
             nearly[col] = 1 - len(bad) / shared
     level = tuple(c for c in qi if c in detected or c in declared)
+    confidential_level = tuple(
+        c
+        for c in confidential
+        if shared and not len(varying_households(clean[c].reset_index(drop=True), hh))
+    )
     return Households(
         column=column,
         codes=hh,
@@ -216,6 +229,7 @@ def find_households(
         varied=varied,
         nearly=nearly,
         n_missing=n_missing,
+        confidential_level=confidential_level,
     )
 
 
@@ -317,6 +331,87 @@ def merge_for_households(
         graph = coo_array((np.ones(len(bad)), (bad, target)), shape=(m, m))
         _, joined = connected_components(graph, directed=False)
         classes = _dense(joined[classes])
+
+
+def shared_classes(classes: np.ndarray, hh: np.ndarray) -> int:
+    """Classes in which one household holds two or more records."""
+    if len(classes) == 0:
+        return 0
+    pairs, counts = np.unique(classes.astype(np.int64) * (int(hh.max()) + 1) + hh,
+                              return_counts=True)  # fmt: skip
+    return len(np.unique(pairs[counts > 1] // (int(hh.max()) + 1)))
+
+
+def separate_members(
+    X: np.ndarray,
+    classes: np.ndarray,
+    codes: np.ndarray,
+    hh: np.ndarray,
+    fence: np.ndarray | None = None,
+) -> np.ndarray:
+    """``classes`` with the members of a household in different classes, where it can be done.
+
+    For a household-level confidential value the members of a household fall in one bucket,
+    so two of them in a class weigh their household twice in its shares.  Every extra member
+    is exchanged with a record of the *same bucket* from another class of its fence that holds
+    no member of its household, and whose household has no member in the first class: class
+    sizes and bucket counts stay exactly as they were, so k and t-closeness are untouched.
+    Among the candidates the one whose exchange moves the records least from their classes'
+    centroids is taken.  An extra member with no candidate stays (:func:`shared_classes`
+    counts them).
+    """
+    classes = np.asarray(classes, dtype=np.int64).copy()
+    X = np.asarray(X, dtype=np.float64).reshape(len(classes), -1)
+    fence = np.zeros(len(classes), dtype=np.int64) if fence is None else np.asarray(fence)
+    n_h = int(hh.max()) + 1 if len(hh) else 1
+    key = classes * n_h + hh
+    order = np.argsort(key, kind="stable")
+    extra = order[1:][key[order][1:] == key[order][:-1]]
+    if len(extra) == 0:
+        return classes
+    m = int(classes.max()) + 1
+    sizes = np.bincount(classes, minlength=m).astype(np.float64)
+    sums = np.stack(
+        [np.bincount(classes, weights=X[:, j], minlength=m) for j in range(X.shape[1])], 1
+    )
+    members: dict[int, list[int]] = {}
+    for i, c in enumerate(classes.tolist()):
+        members.setdefault(c, []).append(i)
+    home_members: dict[int, list[int]] = {}
+    for i in np.flatnonzero(np.isin(hh, np.unique(hh[extra]))).tolist():
+        home_members.setdefault(int(hh[i]), []).append(i)
+    pool_order = np.lexsort((codes, fence))
+    pool_key = fence[pool_order] * (int(codes.max()) + 1) + codes[pool_order]
+    bounds = np.flatnonzero(np.r_[True, pool_key[1:] != pool_key[:-1], True])
+    pool_of = {int(pool_key[b]): pool_order[b : bounds[i + 1]] for i, b in enumerate(bounds[:-1])}
+    width = int(codes.max()) + 1
+    for r in extra.tolist():
+        a, h = int(classes[r]), int(hh[r])
+        if sum(1 for i in home_members[h] if classes[i] == a) < 2:
+            continue  # an earlier exchange already moved a member away
+        pool = pool_of[int(fence[r]) * width + int(codes[r])]
+        theirs = classes[pool]
+        busy = np.isin(theirs, [int(classes[i]) for i in home_members[h]])
+        in_a = np.isin(hh[pool], hh[members[a]])
+        ok = ~busy & ~in_a & (theirs != a)
+        if not ok.any():
+            continue
+        cand = pool[ok]
+        b_cls = classes[cand]
+        cent_a = sums[a] / sizes[a]
+        cent_b = sums[b_cls] / sizes[b_cls][:, None]
+        cost = ((X[r] - cent_b) ** 2).sum(axis=1) + ((X[cand] - cent_a) ** 2).sum(axis=1)
+        s = int(cand[np.argmin(cost)])
+        b = int(classes[s])
+        classes[r], classes[s] = b, a
+        members[a].remove(r)
+        members[b].remove(s)
+        members[a].append(s)
+        members[b].append(r)
+        diff = X[s] - X[r]
+        sums[a] += diff
+        sums[b] -= diff
+    return classes
 
 
 def _dense(labels: np.ndarray) -> np.ndarray:
@@ -563,8 +658,9 @@ def household_partition(
     household-level values are released alike (``mode``: centroid or range) form one *fence*,
     and t-close classes of at least ``size`` records (k-anonymous ones when ``codes`` is
     None) are formed inside every fence, so that a commune split into five groups still
-    offers its persons all of its records to be classed with; finally at least ``k``
-    households in every class.
+    offers its persons all of its records to be classed with; the members of a household
+    kept apart where a confidential column is household-level (:func:`separate_members`);
+    finally at least ``k`` households in every class.
     """
     hh = households.codes
     person = [c for c in qi if c not in households.level]
@@ -579,8 +675,11 @@ def household_partition(
     task.step(0.0, "Grouping households")
     frame = household_frame(clean, households.level, hh)
     order, runs = household_order(frame, households.level, types, orders)
+    separate = bool(households.confidential_level) and t > 1.0  # real buckets
+    # members kept apart need a class each: groups of as many classes as the largest household
+    reach = max(GROUP_CLASSES, int(households.sizes().max())) if separate else GROUP_CLASSES
     groups = household_groups(order, runs, codes, hh, shares, t, size, k,
-                              target=GROUP_CLASSES * size)  # fmt: skip
+                              target=reach * size)  # fmt: skip
     released = household_release(frame, households, types, orders, groups, mode)
     fence = released.groupby(list(released.columns), dropna=False, sort=False).ngroup()
     fence = fence.to_numpy(dtype=np.int64)[hh]
@@ -588,6 +687,8 @@ def household_partition(
         X_person, codes, fence, shares, t, size,
         improve_rounds=improve_rounds, task=task.sub(0.1, 0.9),
     )  # fmt: skip
+    if separate:
+        classes = separate_members(X_person, classes, codes, hh, fence)
     classes = merge_for_households(X_person, classes, hh, k, fence=fence)
     return classes, groups, nested_loss(X_house, groups, X_person, classes)
 
@@ -727,5 +828,7 @@ __all__ = [
     "nested_classes",
     "nested_loss",
     "recode_ids",
+    "separate_members",
+    "shared_classes",
     "survey_columns",
 ]

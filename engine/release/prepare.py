@@ -104,7 +104,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         prepared.weights = read_weights(released[params.weight], rows)
     if params.household is not None:
         prepared.households = find_households(
-            released[params.household], clean, qi, params.household_level
+            released[params.household], clean, qi, params.household_level, confidential
         )
         check_households(prepared.households.n_households, params.k)
     return prepared

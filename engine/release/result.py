@@ -125,6 +125,9 @@ class Verification:
     n_households: int | None = None
     #: households whose members differ in a household-level column (0 when all are alike)
     split_households: int = 0
+    #: classes in which one household holds two or more records (informative: checked for
+    #: household-level confidential values, where members are kept apart)
+    shared_classes: int = 0
 
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
@@ -391,6 +394,10 @@ class HouseholdSummary:
     output: str
     #: household groups the household-level QIs were released for (None: no such QI)
     n_groups: int | None = None
+    #: confidential columns constant within every household, whose members are kept in
+    #: different classes; and the classes where one household still holds several records
+    confidential_level: tuple[str, ...] = ()
+    shared_classes: int = 0
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ def household_check(
     """Households per class and households split on a household-level column.
 
     Returns the :class:`Verification` fields (``households_k``, ``n_households``,
-    ``split_households``) and, under ``"failed"``, the bounds they miss.
+    ``split_households``, ``shared_classes``) and, under ``"failed"``, the bounds they miss.
     """
     missing = [c for c in household_level if c not in table.columns]
     if missing:
@@ -154,8 +154,9 @@ def household_check(
     hh = pd.factorize(table[household].astype("string"), use_na_sentinel=False)[0]
     hh = hh.astype(np.int64)
     n_h = int(hh.max()) + 1
-    pairs = np.unique(classes * n_h + hh)
+    pairs, counts = np.unique(classes * n_h + hh, return_counts=True)
     per_class = np.bincount(pairs // n_h, minlength=int(classes.max()) + 1)
+    shared = len(np.unique(pairs[counts > 1] // n_h))
     households_k = int(per_class.min())
     split = 0
     if household_level:
@@ -176,6 +177,7 @@ def household_check(
         "households_k": households_k,
         "n_households": n_h,
         "split_households": split,
+        "shared_classes": shared,
         "failed": failed,
     }
 
