@@ -257,9 +257,7 @@ def anonymize(
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
-        **survey_summary(
-            params, prepared, table, source_rows, verification, buckets, groups, classes
-        ),
+        **survey_summary(params, prepared, table, source_rows, verification, buckets, groups),
     )
     task.step(1.0, "Done")
     return Release(

@@ -596,7 +596,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
-        **survey_summary(params, prepared, table, source_rows, verification, None, groups, classes),
+        **survey_summary(params, prepared, table, source_rows, verification, None, groups),
     )
     task.step(1.0, "Done")
     return Release(

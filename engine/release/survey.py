@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from engine.params import ReleaseParams
-from engine.release.households import shared_classes
 from engine.release.prepare import Prepared
 from engine.release.result import Buckets, HouseholdSummary, Verification
 from engine.release.risk import compare_risk
@@ -71,7 +70,6 @@ def survey_summary(
     verification: Verification,
     buckets: Buckets | None,
     groups: np.ndarray | None,
-    classes: np.ndarray,
 ) -> dict[str, Any]:
     """The :class:`~engine.release.result.RunSummary` fields of a survey file: the households,
     the weighted totals original → released, and the risk before and after."""
@@ -88,7 +86,7 @@ def survey_summary(
             output=params.household_output,
             n_groups=int(groups.max()) + 1 if groups is not None and len(groups) else None,
             confidential_level=households.confidential_level,
-            shared_classes=shared_classes(classes, households.codes),
+            shared_classes=verification.shared_classes,
         )
     rows = np.asarray(source_rows)
     if weights is not None:
