@@ -31,7 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 QI = ("commune", "age", "sex", "married", "educ")
 
 
-def run_case(households: int, household: bool, t: float, k: int, seed: int) -> dict:
+def run_case(
+    households: int, household: bool, t: float, k: int, seed: int, qi: tuple[str, ...] = QI
+) -> dict:
     """One engine call in this process; its figures as a dict."""
     import numpy as np
 
@@ -42,7 +44,7 @@ def run_case(households: int, household: bool, t: float, k: int, seed: int) -> d
 
     data = household_survey(households, seed=seed)
     survey = {"household": "household", "weight": "weight"} if household else {}
-    params = ReleaseParams(qi=QI, confidential=("illness_days",), t=t, k=k, **survey)
+    params = ReleaseParams(qi=qi, confidential=("illness_days",), t=t, k=k, **survey)
     wall, cpu = time.perf_counter(), time.process_time()
     release = anonymize(data, params)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -61,21 +63,23 @@ def run_case(households: int, household: bool, t: float, k: int, seed: int) -> d
         table, rows = release.table, release.source_rows
         original = data["household"].to_numpy()[rows]
         pairs = {(a, b) for a, b in zip(original, table["household"], strict=True)}
-        v = verify_release(table, QI, ["illness_days"], t=t, k=k,
-                           household="household", household_level=["commune"])  # fmt: skip
+        level = ["commune"] if "commune" in qi else []
+        v = verify_release(table, qi, ["illness_days"], t=t, k=k,
+                           household="household", household_level=level)  # fmt: skip
         w = data["weight"].to_numpy()[rows]
         before = float((data["weight"] * data["illness_days"]).sum())
         after = float((w * table["illness_days"]).sum())
         summary = release.summary.to_dict()
-        commune_kept = float(
-            np.mean(table["commune"].to_numpy() == data["commune"].to_numpy()[rows])
-        )
+        commune_kept = shares_commune = None
+        if "commune" in qi:
+            commune_kept = float(
+                np.mean(table["commune"].to_numpy() == data["commune"].to_numpy()[rows])
+            )
+            shares_commune = bool((table.groupby("household")["commune"].nunique() == 1).all())
         out.update(
             ids_recoded=len(pairs) == out["households"]
             and not set(table["household"]) & set(data["household"]),
-            members_share_commune=bool(
-                (table.groupby("household")["commune"].nunique() == 1).all()
-            ),
+            members_share_commune=shares_commune,
             households_per_class=v.households_k,
             verified=v.ok,
             weighted_total_error=abs(after - before) / before,
@@ -96,25 +100,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--t", type=float, default=3.0)
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--qi",
+        default=",".join(QI),
+        help="quasi-identifiers (default: commune,age,sex,married,educ; without commune every "
+        "QI is person-level and the households only bound the classes)",
+    )
     parser.add_argument("--case", choices=("plain", "household"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.case:
-        result = run_case(args.households, args.case == "household", args.t, args.k, args.seed)
+        qi = tuple(args.qi.split(","))
+        result = run_case(args.households, args.case == "household", args.t, args.k, args.seed, qi)
         print(json.dumps(result))
         return 0
     results = {}
     for case in ("plain", "household"):
         command = [sys.executable, "-m", "benchmarks.bench_households", "--case", case,
                    "--households", str(args.households), "--t", str(args.t), "--k", str(args.k),
-                   "--seed", str(args.seed)]  # fmt: skip
+                   "--seed", str(args.seed), "--qi", args.qi]  # fmt: skip
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
         if done.returncode:
             print(done.stderr, file=sys.stderr)
             return done.returncode
         results[case] = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"{case}: {results[case]}", flush=True)
     plain, house = results["plain"], results["household"]
-    print(f"{house['records']:,} persons in {house['households']:,} households; "
+    print(f"{house['records']:,} persons in {house['households']:,} households; QIs {args.qi}; "
           f"t = {args.t:g}, k = {args.k}; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     print(f"{'run':<22}{'wall s':>8}{'CPU s':>8}{'peak MB':>9}{'QI loss':>9}{'classes':>9}")
     for name, r in (("without --household", plain), ("--household --weight", house)):

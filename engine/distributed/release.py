@@ -151,7 +151,7 @@ def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
     used = [*params.qi, *params.confidential]
     column_missing = {c: v for c, v in params.column_missing.items() if c in used}
     clean = apply_missing(frame[used], params.missing, column_missing)
-    for col in params.keep:
+    for col in (*params.keep, *(c for c in (params.household, params.weight) if c)):
         clean[col] = frame[col]
     if params.missing_confidential == "drop" and params.confidential:
         # as on one machine (engine.release.prepare): the record is left out, not released
@@ -303,6 +303,7 @@ def anonymize_on_cluster(
     task.step(0.0, "Reading the partitions")
     raw, names = read_parts(client, path, None, sep)
     named = [*qi, *confidential, *params.identifiers, *keep]
+    named += [c for c in (params.household, params.weight) if c is not None]
     absent = [c for c in named if c not in names]
     if absent:
         raise InputError(
@@ -412,6 +413,11 @@ def anonymize_on_cluster(
         Xs = np.concatenate([x for x, _ in taken])
         cs = np.concatenate([c for _, c in taken])
         size, _ = choose_class_size(Xs, cs, counts_b, params.k, t, task=task.silent())
+    if params.household is not None:  # whole households on one partition each
+        return _households_on_cluster(
+            client, parts, params, buckets, t, size, types, orders, spec.places, names, n,
+            n_left_out, warnings, node_records, started, task.sub(0.2, 1.0),
+        )  # fmt: skip
     n_classes = check_feasible(counts_b, t, size, shares)
     per_class = layout_counts(counts_b, n_classes)
     size_cum = np.r_[0, np.cumsum(per_class.sum(axis=1))]
@@ -485,6 +491,38 @@ def anonymize_on_cluster(
     )
     task.step(1.0, "Done")
     return ClusterRelease(tables, columns, summary, verification, warnings)
+
+
+def _households_on_cluster(
+    client, parts, params, buckets, t, size, types, orders, places, names, n, n_left_out,
+    warnings, node_records, started, task,
+) -> ClusterRelease:  # fmt: skip
+    """The household route (:mod:`engine.distributed.households`), summarised as here."""
+    from engine.distributed.households import release_households_on_cluster
+
+    survey = {params.household: params.household_output == "recode"}
+    if params.weight is not None:
+        survey[params.weight] = params.weight_output == "keep"
+    kept = (*params.qi, *params.confidential, *params.keep)
+    columns = [c for c in names if c in kept or survey.get(c)]
+    workers = max(n_workers(client), 1)
+
+    def summarise(verification: Verification, part_stats: list[dict]) -> RunSummary:
+        return _summary(params, verification, buckets, part_stats, types, n, warnings)
+
+    tables, verification, summary = release_households_on_cluster(
+        client, parts, params=params, buckets=buckets, t=t, size=size, types=types,
+        orders=orders, places=places, columns=columns, n=n, workers=workers,
+        node_records=node_records or NODE_RECORDS, summarise=summarise,
+        confidential_sums=_confidential_sums, task=task,
+    )  # fmt: skip
+    summary = replace(
+        summary,
+        backend={"name": "dask", "workers": workers, "partitions": len(tables)},
+        n_left_out=n_left_out,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    return ClusterRelease(tables, columns, summary, verification, list(summary.warnings))
 
 
 def _summary(
