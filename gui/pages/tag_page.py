@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ColumnType, InputError, Role, find_households
+from engine.io import apply_missing
 from engine.text import number, percent
 from gui.help import HelpButton
 from gui.pages.host import Host
@@ -96,6 +97,8 @@ ROLES: list[Role | None] = [
 LISTED = 12
 #: rows the Type/Role/… columns are sized by (a file may have 10,000 columns)
 SIZE_SAMPLE = 100
+#: records the household-level QIs are looked for in on this page (fast on any file)
+HOUSEHOLD_SAMPLE = 200_000
 
 
 def _tr(text: str) -> str:
@@ -383,7 +386,10 @@ class TagPage(QWizardPage):
         if p.household is None or s.data is None:
             self.households.hide()
             return
-        data = s.prepared_data()
+        # the first records suffice to show it (the run finds them on the whole file)
+        columns = [p.household, *p.qi]
+        data = apply_missing(s.data[columns].head(HOUSEHOLD_SAMPLE), p.missing,
+                             {c: v for c, v in p.column_missing.items() if c in p.qi})  # fmt: skip
         found = find_households(data[p.household], data[list(p.qi)], p.qi, p.household_level)
         level = ", ".join(html.escape(c) for c in found.level) or self.tr("none")
         text = self.tr(
