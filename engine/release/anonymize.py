@@ -257,7 +257,9 @@ def anonymize(
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
-        **survey_summary(params, prepared, table, source_rows, verification, buckets, groups),
+        **survey_summary(
+            params, prepared, table, source_rows, verification, buckets, groups, plan.risk_before
+        ),
     )
     task.step(1.0, "Done")
     return Release(

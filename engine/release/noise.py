@@ -63,6 +63,7 @@ from engine.release.households import (
 from engine.release.metrics import analysis_utility, sse_sst
 from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import InformationLoss, NoiseSummary, Release
+from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
 from engine.release.survey import survey_summary, verify_survey_release
 from engine.release.verify import class_distances
@@ -160,6 +161,8 @@ class NoisePlan(Protocol):
     prepared: Prepared | None
     noise_columns: list[ColumnPlan]
     warnings: tuple[str, ...]
+    #: the risk of the original records (reused by the summary)
+    risk_before: RiskSummary | None
 
 
 @dataclass
@@ -596,7 +599,9 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
-        **survey_summary(params, prepared, table, source_rows, verification, None, groups),
+        **survey_summary(
+            params, prepared, table, source_rows, verification, None, groups, plan.risk_before
+        ),
     )
     task.step(1.0, "Done")
     return Release(

@@ -35,7 +35,7 @@ from engine.release.households import HouseholdPlan
 from engine.release.noise import ColumnPlan, plan_columns
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
-from engine.release.risk import RiskSummary, class_ids, disclosure_risk
+from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
 from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
 
@@ -260,6 +260,9 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         warnings.extend(households.warnings())
     risk_before = disclosure_risk(
         class_ids(prepared.clean, prepared.qi),
+        original_sensitive(
+            prepared.clean, params, None if bucket_data is None else bucket_data.codes
+        ),
         weights=prepared.weights,
         households=None if prepared.households is None else prepared.households.codes,
     )

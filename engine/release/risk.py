@@ -302,6 +302,20 @@ def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
 
+def original_sensitive(
+    data: pd.DataFrame, params: ReleaseParams, bucket_codes: np.ndarray | None = None
+) -> Any:
+    """What attribute disclosure is measured on in the original records: the buckets when
+    the release has buckets (a raw numeric value is nearly always unique, so the raw values
+    would say nothing), the categories of a noise release of categories, else None."""
+    conf = [c for c in params.confidential if c in data.columns]
+    if bucket_codes is not None and len(bucket_codes) == len(data):
+        return np.asarray(bucket_codes)
+    if conf and not any(_is_numeric(data[c]) for c in conf):
+        return data[conf]
+    return None
+
+
 def compare_risk(
     data: pd.DataFrame,
     table: pd.DataFrame,
@@ -312,6 +326,7 @@ def compare_risk(
     weights: np.ndarray | None = None,
     households: np.ndarray | None = None,
     threshold: float = DEFAULT_THRESHOLD,
+    before: RiskSummary | None = None,
 ) -> RiskComparison:
     """The risk of the original records (``data``) and of the released ``table``.
 
@@ -323,25 +338,22 @@ def compare_risk(
     buckets when the release has buckets (a raw numeric value is nearly always unique, so the
     raw values would say nothing), the released categories of a noise release otherwise; a
     noise release of numbers has no attribute figures (its protection is the ε of the noise,
-    not a share of classes).
+    not a share of classes).  ``before`` is the original's risk when the caller has it (the
+    plan's, :func:`original_sensitive` of the same buckets).
     """
     qi = [c for c in params.qi if c in data.columns]
-    conf = [c for c in params.confidential if c in data.columns]
-    before_sensitive: Any = None
+    before_sensitive = original_sensitive(data, params, bucket_codes)
     released_conf = [c for c in params.confidential if c in table.columns]
-    if bucket_codes is not None and len(bucket_codes) == len(data):
-        before_sensitive = np.asarray(bucket_codes)
-    elif conf and not any(_is_numeric(data[c]) for c in conf):
-        before_sensitive = data[conf]
-    else:  # noisy numbers: shares of exact values say nothing about disclosure
+    if before_sensitive is None:  # noisy numbers: shares of exact values say nothing
         released_conf = []
-    before = disclosure_risk(
-        class_ids(data, qi),
-        before_sensitive,
-        threshold=threshold,
-        weights=weights,
-        households=households,
-    )
+    if before is None or before.threshold != threshold:
+        before = disclosure_risk(
+            class_ids(data, qi),
+            before_sensitive,
+            threshold=threshold,
+            weights=weights,
+            households=households,
+        )
     rows = np.arange(len(table)) if source_rows is None else np.asarray(source_rows)
     released_qi = [c for c in params.qi if c in table.columns]
     after = disclosure_risk(
@@ -364,5 +376,6 @@ __all__ = [
     "household_pattern_uniques",
     "household_risks",
     "individual_risk",
+    "original_sensitive",
     "table_risk",
 ]

@@ -19,7 +19,7 @@ import pandas as pd
 from engine.params import ReleaseParams
 from engine.release.prepare import Prepared
 from engine.release.result import Buckets, HouseholdSummary, Verification
-from engine.release.risk import compare_risk
+from engine.release.risk import RiskSummary, compare_risk
 from engine.release.verify import verify_release
 from engine.release.weights import weighted_totals
 
@@ -70,9 +70,11 @@ def survey_summary(
     verification: Verification,
     buckets: Buckets | None,
     groups: np.ndarray | None,
+    risk_before: RiskSummary | None = None,
 ) -> dict[str, Any]:
     """The :class:`~engine.release.result.RunSummary` fields of a survey file: the households,
-    the weighted totals original → released, and the risk before and after."""
+    the weighted totals original → released, and the risk before (the plan's, when given)
+    and after."""
     households, weights = prepared.households, prepared.weights
     out: dict[str, Any] = {}
     if households is not None:
@@ -102,6 +104,7 @@ def survey_summary(
         source_rows=rows,
         weights=weights,
         households=None if households is None else households.codes,
+        before=risk_before,
     )
     return out
 
