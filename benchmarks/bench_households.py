@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_households                       # 400,000 households (~1M)
     python -m benchmarks.bench_households --households 5741     # the size of an agency survey
+    python -m benchmarks.bench_households --households 5741 --groups 2,8,32   # group sizes
 
 The file is the seeded synthetic household survey of ``tests/survey_data.py`` (households of
 1 to 12 persons, commune and household size per household, age, sex, marital status and
@@ -97,6 +98,50 @@ def run_case(
     return out
 
 
+def group_table(households: int, t: float, k: int, seed: int, sizes: list[int]) -> None:
+    """QI loss and commune kept for several sizes of household groups (GROUP_CLASSES)."""
+    import numpy as np
+
+    import engine.release.households as homes
+    from engine import plan
+    from engine.params import ReleaseParams
+    from engine.release.sizes import size_candidates
+    from tests.survey_data import household_survey
+
+    data = household_survey(households, seed=seed)
+    params = ReleaseParams(qi=QI, confidential=("illness_days",), t=t, k=k,
+                           household="household", weight="weight")  # fmt: skip
+    planned = plan(data, params)
+    prepared = planned.prepared
+    codes = planned.bucket_data.codes
+    found = prepared.households
+    print(f"{len(data):,} persons in {households:,} households; t = {t:g}, k = {k}")
+    print(f"{'groups of':>10}{'size':>6}{'groups':>8}{'QI loss':>9}{'commune kept':>14}")
+    default = homes.GROUP_CLASSES
+    try:
+        for classes in sizes:
+            homes.GROUP_CLASSES = classes
+            size = homes.household_size(
+                prepared.clean, prepared.qi, prepared.types, prepared.orders, found, codes, t,
+                k, size_candidates(np.bincount(codes), k, t),
+            )  # fmt: skip
+            _, groups, loss = homes.household_partition(
+                prepared.clean, prepared.qi, prepared.types, prepared.orders, found, codes, t,
+                k, size,
+            )  # fmt: skip
+            commune = prepared.clean["commune"].to_numpy()
+            mode = {}
+            for g, c in zip(groups, commune, strict=True):
+                mode.setdefault(g, {}).setdefault(c, 0)
+                mode[g][c] += 1
+            top = {g: max(v, key=v.get) for g, v in mode.items()}
+            kept = float(np.mean([top[g] == c for g, c in zip(groups, commune, strict=True)]))
+            print(f"{classes:>10}{size:>6}{int(groups.max()) + 1:>8}{100 * loss:>8.1f}%"
+                  f"{100 * kept:>13.1f}%")  # fmt: skip
+    finally:
+        homes.GROUP_CLASSES = default
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--households", type=int, default=400_000)
@@ -109,8 +154,17 @@ def main(argv: list[str] | None = None) -> int:
         help="quasi-identifiers (default: commune,age,sex,married,educ; without commune every "
         "QI is person-level and the households only bound the classes)",
     )
+    parser.add_argument(
+        "--groups",
+        metavar="G1,G2,…",
+        help="instead: the QI loss for household groups of G classes' worth of records",
+    )
     parser.add_argument("--case", choices=("plain", "household"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.groups:
+        group_table(args.households, args.t, args.k, args.seed,
+                    [int(g) for g in args.groups.split(",")])  # fmt: skip
+        return 0
     if args.case:
         qi = tuple(args.qi.split(","))
         result = run_case(args.households, args.case == "household", args.t, args.k, args.seed, qi)

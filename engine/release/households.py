@@ -21,10 +21,11 @@ chapter on households):
 3. **The household id re-coded.**  A fresh random numbering per release
    (:func:`recode_ids`) lets analysts group the members of a household without linking back.
 
-Household groups are cut by the stratified k-d split of :mod:`engine.release.blocks`, so that
-every group keeps the whole file's bucket mix (and stays t-close feasible against the file's
-shares); the few households whose members land in two groups go whole to one, and a group
-that is no longer feasible joins its neighbour in the split order.
+Household groups are cut from the households sorted on their household-level values
+(:func:`household_order`), every group able to hold a t-close class against the whole file's
+bucket shares, as the blocks of :mod:`engine.release.blocks` are; the groups that release the
+same values form one *fence*, inside which the bucket-capped partition of
+:mod:`engine.release.blocks` forms the person classes (:func:`household_partition`).
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ NEAR_LEVEL = 0.95
 #: household groups aim at this many classes' worth of records: small groups keep the
 #: household-level values pure (a group spanning two communes releases one of them), and the
 #: groups that release the same values form one fence for the person classes, so small groups
-#: cost the persons nothing (on the survey of tests/survey_data.py, 5,741 households, t = 3,
-#: k = 3: QI loss 0.187 at 2, 0.205 at 8, 0.227 at 32; benchmarks/bench_households.py)
+#: cost the persons nothing (``python -m benchmarks.bench_households --groups 2,8,32`` measures
+#: the QI loss and the share of persons who keep their own commune)
 GROUP_CLASSES = 2
 #: records per block when large household groups are split for the person classes
 BLOCK_SIZE = 2000
@@ -420,18 +421,6 @@ def _dense(labels: np.ndarray) -> np.ndarray:
 
 
 # -- household groups and nested classes ----------------------------------------------------
-
-
-def one_class_ok(counts: np.ndarray, shares: np.ndarray, t: float, k: int) -> np.ndarray:
-    """Whether each row of ``counts`` (groups × buckets) can be one t-close class of ≥ k.
-
-    A group admits a partition into valid classes only if it is valid as one class (a union
-    of t-close classes is t-close), and then it admits that one: so this decides feasibility.
-    """
-    counts = np.atleast_2d(counts)
-    m = counts.sum(axis=1)
-    low, high = BoundRates(shares, t)(m[:, None].astype(np.float64))
-    return (m >= k) & (counts >= low).all(axis=1) & (counts <= high).all(axis=1)
 
 
 def group_max_classes(counts: np.ndarray, shares: np.ndarray, t: float, k: int) -> np.ndarray:
