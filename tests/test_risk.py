@@ -138,7 +138,7 @@ def test_comparison_rows_for_people(table: pd.DataFrame) -> None:
         "10 (100.0 %)",
         "0 (0.0 %)",
     )
-    assert rows["re-identification risk 1/|class|: largest"] == ("1", "0.2")
+    assert rows["re-identification risk (1 in the class size): largest"] == ("1", "0.2")
 
 
 def test_noisy_numbers_have_no_attribute_figures(table: pd.DataFrame) -> None:

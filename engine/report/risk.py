@@ -19,6 +19,7 @@ from engine.release.risk import (
     disclosure_risk,
     table_risk,
 )
+from engine.text import number
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -67,7 +68,7 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
     what = (
         "re-identification risk (sample weights, Benedetti–Franconi)"
         if before.weighted
-        else "re-identification risk 1/|class|"
+        else "re-identification risk (1 in the class size)"
     )
     above = (
         f"records with risk above {before.threshold:g}"
@@ -81,11 +82,11 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             _count_share(before.n_unique, before.share_unique),
             _count_share(after.n_unique, after.share_unique),
         ),
-        (f"{what}: largest", f"{before.max_risk:.3g}", f"{after.max_risk:.3g}"),
+        (f"{what}: largest", number(before.max_risk, 3), number(after.max_risk, 3)),
         (
             "re-identification risk: mean over records",
-            f"{before.mean_risk:.3g}",
-            f"{after.mean_risk:.3g}",
+            number(before.mean_risk, 3),
+            number(after.mean_risk, 3),
         ),
         (
             above,
@@ -94,21 +95,21 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
         ),
         (
             "expected re-identifications (sum of the risks)",
-            f"{before.expected_reidentifications:,.3g}",
-            f"{after.expected_reidentifications:,.3g}",
+            number(before.expected_reidentifications, 3),
+            number(after.expected_reidentifications, 3),
         ),
     ]
     if before.household_risk is not None and after.household_risk is not None:
         rows += [
             (
                 "household risk 1 − Π(1 − r) over its members: mean over records",
-                f"{before.household_risk:.3g}",
-                f"{after.household_risk:.3g}",
+                number(before.household_risk, 3),
+                number(after.household_risk, 3),
             ),
             (
                 "household risk: largest",
-                f"{before.household_max_risk:.3g}",
-                f"{after.household_max_risk:.3g}",
+                number(before.household_max_risk, 3),
+                number(after.household_max_risk, 3),
             ),
             (
                 "households unique on their members' QI values",
