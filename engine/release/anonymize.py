@@ -46,6 +46,7 @@ from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
 from engine.release.survey import survey_summary, verify_survey_release
+from engine.release.verify import verify_release
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -217,7 +218,9 @@ def anonymize(
         extra=survey_columns(params, clean, types, orders, households, groups, original, rng),
     )
     task.step(0.9, "Verifying the release")
-    verification = verify_survey_release(table, source_rows, params, prepared, level, t=t)
+    verification = verify_survey_release(
+        table, source_rows, params, prepared, level, t=t, verify=verify_release
+    )
     verification.raise_if_failed()
     output = params.confidential_output
     conf_loss, conf_columns = (

@@ -66,7 +66,7 @@ from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
 from engine.release.survey import survey_summary, verify_survey_release
-from engine.release.verify import class_distances
+from engine.release.verify import class_distances, verify_release
 from engine.roles import ColumnType
 
 if TYPE_CHECKING:
@@ -532,8 +532,9 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     )
     task.step(0.92, "Verifying the release")
     verification = verify_survey_release(
-        table, source_rows, params, prepared, level, t=None, confidential=False
-    )
+        table, source_rows, params, prepared, level, t=None, confidential=False,
+        verify=verify_release,
+    )  # fmt: skip
     verification.raise_if_failed()
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]

@@ -10,7 +10,7 @@ on every route.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -36,22 +36,24 @@ def verify_survey_release(
     *,
     t: float | None,
     confidential: bool = True,
+    verify: Callable[..., Verification] = verify_release,
 ) -> Verification:
     """The independent check of ``table`` (:func:`engine.release.verify.verify_release`).
 
     With households, the verifier also counts the households of every class; when the
     release leaves the household id out (``household_output="none"``) it reads the re-coded
     ids the release would have carried, held beside the table for the check only.
+    ``verify`` is the verifier (the caller's, so that a test can stand in for it).
     """
     households = prepared.households
     conf = prepared.confidential if confidential else []
     if households is None:
-        return verify_release(table, prepared.qi, conf, t=t, k=params.k)
+        return verify(table, prepared.qi, conf, t=t, k=params.k)
     column = households.column
     if column not in table.columns:
         table = table.assign(**{_HIDDEN: households.codes[np.asarray(source_rows)]})
         column = _HIDDEN
-    return verify_release(
+    return verify(
         table,
         prepared.qi,
         conf,
