@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from engine import anonymize, plan
-from engine.errors import InputError
+from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.release.households import (
     find_households,
@@ -291,8 +291,10 @@ def test_bad_weight_exits_2_on_the_command_line(tmp_path, survey):
 
 def test_k_above_the_number_of_households_is_refused():
     data = household_survey(4, seed=1)
-    with pytest.raises(InputError, match="file has 4 households"):
+    with pytest.raises(InfeasibleError, match="file has 4 households") as caught:
         plan(data, survey_params(k=5))
+    assert caught.value.exit_code == 3
+    assert caught.value.alternatives[0].params == {"k": 4}
 
 
 # -- household-level confidential values ------------------------------------------------------

@@ -37,7 +37,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.errors import InfeasibleError, InputError
+from engine.errors import FeasibleAlternative, InfeasibleError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.blocks import default_rounds, form_classes, improve_within_bounds, split_nodes
@@ -792,11 +792,18 @@ def household_level_values(
 
 
 def check_households(n_households: int, k: int) -> None:
-    """Refuse k above the number of households: no class could hold k of them."""
+    """Refuse k above the number of households: no class could hold k of them (exit 3, with
+    the largest k that can be met)."""
     if k > n_households:
-        raise InputError(
+        raise InfeasibleError(
             f"k = {k:,} needs records of at least {k:,} households in every class, but the "
-            f"file has {n_households:,} households."
+            f"file has {n_households:,} households.",
+            alternatives=[
+                FeasibleAlternative(
+                    f"k = {n_households:,} (one class holding every household)",
+                    {"k": n_households},
+                )
+            ],
         )
 
 
