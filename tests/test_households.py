@@ -199,6 +199,11 @@ def test_recoded_ids_are_a_fresh_numbering():
     assert a[0] == a[1] and len({a[0], a[2], a[3]}) == 3
     draws = {tuple(recode_ids(hh, 3, np.random.default_rng(s))) for s in range(20)}
     assert len(draws) > 1
+    # households numbered 1, 2, 3 already: the new numbers are no input id
+    given = pd.Series([3, 3, 1, 2, 2, 2])
+    shifted = recode_ids(hh, 3, np.random.default_rng(1), given)
+    assert sorted(set(shifted)) == [11, 12, 13] and not set(shifted) & set(given)
+    assert sorted(set(recode_ids(hh, 3, np.random.default_rng(1), given + 500))) == [1, 2, 3]
 
 
 def test_classes_with_too_few_households_join_their_nearest():

@@ -41,6 +41,7 @@ from engine.release.encode import encode_qi
 from engine.release.households import (
     Households,
     check_households,
+    clashing_ids,
     find_households,
     household_codes,
     household_partition,
@@ -102,13 +103,16 @@ def _join(*pieces: tuple[pd.DataFrame, np.ndarray, np.ndarray]) -> tuple[pd.Data
 
 def _detect(
     piece: tuple[pd.DataFrame, np.ndarray], params: ReleaseParams
-) -> tuple[set, set, int] | None:
-    """(QIs constant within every household, such confidential columns, households)."""
+) -> tuple[set, set, int, pd.Series] | None:
+    """(QIs constant within every household, such confidential columns, households, the
+    household ids that are whole numbers: whether the new numbers could clash with them)."""
     frame, _ = piece
     if not len(frame):
         return None
     found = find_households(frame[params.household], frame, params.qi, (), params.confidential)
-    return set(found.detected), set(found.confidential_level), found.n_households
+    ids = pd.Series(pd.unique(frame[params.household].dropna().astype("string")))
+    whole = ids[ids.str.fullmatch(r"[1-9][0-9]{0,17}").fillna(False)]
+    return set(found.detected), set(found.confidential_level), found.n_households, whole
 
 
 def _release(
@@ -147,7 +151,8 @@ def _release(
     parts.append(release_confidential(replace(r.buckets, codes=codes), p.confidential_output))
     if p.keep:
         parts.append(frame[list(p.keep)].reset_index(drop=True))
-    extra = survey_columns(p, frame, r.types, r.orders, homes, groups, frame, rng)
+    extra = survey_columns(p, frame, r.types, r.orders, homes, groups, frame, rng,
+                           avoid_ids=False)  # fmt: skip
     if p.household in extra:
         extra[p.household] = extra[p.household] + offset
     parts.append(pd.DataFrame(extra))
@@ -229,6 +234,10 @@ def release_households_on_cluster(
     offsets[order] = np.r_[0, np.cumsum(counts[order])[:-1]]
     n_households = int(counts.sum())
     check_households(n_households, params.k)
+    # the new numbers stay clear of the input's ids, as on one machine (recode_ids)
+    ids = pd.concat([f[3] for f in found], ignore_index=True) if found else pd.Series([])
+    clash, digits = clashing_ids(ids, n_households)
+    offsets += 10**digits if clash else 0
     recipe = _Recipe(params, buckets, shares, t, size, types, orders, places, columns, level,
                      conf_level, default_rounds(int(counts.max(initial=0))),
                      confidential_sums)  # fmt: skip

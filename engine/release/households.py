@@ -262,9 +262,34 @@ def household_frame(data: pd.DataFrame, columns: Sequence[str], hh: np.ndarray) 
     return out
 
 
-def recode_ids(hh: np.ndarray, n_households: int, rng: np.random.Generator) -> np.ndarray:
-    """A fresh random numbering 1..H of the households (one per release; nothing links back)."""
+def clashing_ids(ids: pd.Series, n_households: int) -> tuple[bool, int]:
+    """(whether an id of ``ids`` is one of the numbers 1..``n_households`` as text, the
+    digits of the largest numeric id or of ``n_households``)."""
+    given = pd.Series(pd.unique(ids.dropna().astype("string")))
+    clash = bool(given.isin(pd.Series(np.arange(1, n_households + 1)).astype("string")).any())
+    values = pd.to_numeric(given, errors="coerce").abs()
+    top = max(float(values.max(skipna=True)) if values.notna().any() else 0.0, n_households)
+    return clash, len(str(int(top)))
+
+
+def recode_ids(
+    hh: np.ndarray,
+    n_households: int,
+    rng: np.random.Generator,
+    original: pd.Series | None = None,
+) -> np.ndarray:
+    """A fresh random numbering of the households (one per release; nothing links back).
+
+    The numbers are 1..H in random order, or, when one of those is also an id of the input
+    (``original``: households numbered 1, 2, … already), the same shifted past every numeric
+    id of the input (1..H + 10^d, d the digits of the largest), so that no released id is an
+    input id: a released 17 can never be mistaken for the input's household 17.
+    """
     numbers = rng.permutation(n_households).astype(np.int64) + 1
+    if original is not None:
+        clash, digits = clashing_ids(original, n_households)
+        if clash:
+            numbers += 10**digits
     return numbers[hh]
 
 
@@ -739,6 +764,8 @@ def survey_columns(
     groups: np.ndarray | None,
     original: pd.DataFrame,
     rng: np.random.Generator,
+    *,
+    avoid_ids: bool = True,
 ) -> dict[str, pd.Series]:
     """The released columns a survey adds, aligned with the records of ``clean``.
 
@@ -746,14 +773,17 @@ def survey_columns(
     household, so a large household weighs no more than a small one), then carried to every
     member; the household id re-coded (:func:`recode_ids`) unless ``household_output`` is
     "none"; the weight unchanged unless ``weight_output`` is "none".  ``original`` is the
-    input's released rows (:meth:`engine.release.prepare.Prepared.released_input`).
+    input's released rows (:meth:`engine.release.prepare.Prepared.released_input`);
+    ``avoid_ids`` keeps the new numbers clear of the input's ids (:func:`recode_ids`; a cluster
+    partition leaves that to the run, which sees every partition's ids).
     """
     out: dict[str, pd.Series] = {}
     if households is not None and groups is not None and households.level:
         level = household_level_values(clean, types, orders, households, groups, params.qi_output)
         out.update({c: level[c] for c in level.columns})
     if households is not None and params.household_output == "recode":
-        ids = recode_ids(households.codes, households.n_households, rng)
+        avoid = original[households.column] if avoid_ids else None
+        ids = recode_ids(households.codes, households.n_households, rng, avoid)
         out[households.column] = pd.Series(ids, name=households.column)
     if params.weight is not None and params.weight_output == "keep":
         out[params.weight] = original[params.weight].reset_index(drop=True)
@@ -811,6 +841,7 @@ __all__ = [
     "HouseholdPlan",
     "Households",
     "check_households",
+    "clashing_ids",
     "find_households",
     "household_codes",
     "household_frame",
