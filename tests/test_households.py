@@ -137,13 +137,19 @@ def test_household_level_qis_are_detected_and_declared(survey):
     found = find_households(survey["household"], clean, ["commune", "age", "hh_size"])
     assert found.detected == ("commune", "hh_size") and found.level == found.detected
     assert found.n_households == 250 and found.n_missing == 0
-    # a column that varies in a few households is "nearly" household-level, or declared
+    # a slip in one household of ~180: still household-level; in 5 %: named, not taken
     noisy = clean.copy()
     noisy.loc[noisy.index[1], "commune"] = "elsewhere"
     found = find_households(survey["household"], noisy, ["commune", "age"])
-    assert "commune" in found.nearly and found.level == ()
+    assert found.level == ("commune",) and found.promoted == ("commune",)
+    assert found.varied == {"commune": 1}
+    several = survey.groupby("household").filter(lambda g: len(g) > 1)["household"].unique()
+    slips = survey["household"].isin(several[:9]) & (survey["person"] == 2)
+    noisy.loc[slips, "commune"] = "elsewhere"
+    found = find_households(survey["household"], noisy, ["commune", "age"])
+    assert found.level == () and 0.95 <= found.nearly["commune"] < 0.99
     declared = find_households(survey["household"], noisy, ["commune", "age"], ["commune"])
-    assert declared.level == ("commune",) and declared.varied == {"commune": 1}
+    assert declared.level == ("commune",) and declared.varied == {"commune": 9}
 
 
 def test_declared_household_level_column_is_released_alike(survey):

@@ -50,6 +50,9 @@ from engine.roles import ColumnType
 #: a QI constant within this share of the households (of two or more members), but not all,
 #: is reported as nearly household-level (a candidate to declare)
 NEAR_LEVEL = 0.95
+#: ... and from this share on it is taken as household-level (a few data-entry slips, such as
+#: a commune mistyped for one member, must not spread a family over two communes)
+AUTO_LEVEL = 0.99
 #: household groups aim at this many classes' worth of records: small groups keep the
 #: household-level values pure (a group spanning two communes releases one of them), and the
 #: groups that release the same values form one fence for the person classes, so small groups
@@ -73,9 +76,12 @@ class Households:
     level: tuple[str, ...] = ()
     #: the QIs found constant within every household (a subset of ``level``)
     detected: tuple[str, ...] = ()
-    #: declared household-level QIs that vary within some households → how many households;
-    #: each such household is released with its members' most frequent value
+    #: household-level QIs (declared, or constant in ≥ :data:`AUTO_LEVEL` of the households)
+    #: that vary within some households → how many households; each such household is
+    #: released with its members' most frequent value
     varied: dict[str, int] = field(default_factory=dict)
+    #: the QIs taken as household-level because nearly every household has one value
+    promoted: tuple[str, ...] = ()
     #: QIs constant within most households of several members but not all → that share
     nearly: dict[str, float] = field(default_factory=dict)
     #: records without a household id (each counted as a household of its own)
@@ -123,6 +129,8 @@ class HouseholdPlan:
     largest: int
     #: confidential columns constant within every household (members kept apart)
     confidential_level: tuple[str, ...] = ()
+    #: the QIs taken as household-level because nearly every household has one value
+    promoted: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, households: Households) -> HouseholdPlan:
@@ -136,16 +144,22 @@ class HouseholdPlan:
             nearly=dict(households.nearly),
             largest=int(households.sizes().max(initial=0)),
             confidential_level=households.confidential_level,
+            promoted=households.promoted,
         )
 
     def warnings(self) -> list[str]:
         """What the user should know before the run, in words."""
         out = []
         for col, count in self.varied.items():
+            why = (
+                "is the same for all members of nearly every household, so it is taken as "
+                "household-level, but"
+                if col in self.promoted
+                else "is declared household-level but"
+            )
             out.append(
-                f"{col!r} is declared household-level but differs between the members of "
-                f"{count:,} household(s); each of them is released with its members' most "
-                "frequent value."
+                f"{col!r} {why} differs between the members of {count:,} household(s); each "
+                "of them is released with its members' most frequent value."
             )
         for col, share in self.nearly.items():
             out.append(
@@ -199,23 +213,29 @@ def find_households(
     """The household structure of the released records (``ids`` aligned with ``clean``).
 
     Every QI of ``clean`` (missing codes applied) that is constant within every household is
-    household-level; ``declared`` ones are too, whether or not they vary.  So is every
-    ``confidential`` column constant within every household of two or more members.
+    household-level, and so is one constant in at least :data:`AUTO_LEVEL` of the households of
+    two or more members (data-entry slips); ``declared`` ones are too, whether or not they
+    vary.  A confidential column constant within every household of two or more members is
+    household-level too.
     """
     column = str(ids.name)
     hh, n_households, n_missing = household_codes(ids.reset_index(drop=True))
     members = np.bincount(hh, minlength=n_households)
     shared = int((members > 1).sum())
-    detected, varied, nearly = [], {}, {}
+    detected, varied, nearly, promoted = [], {}, {}, []
     for col in qi:
         bad = varying_households(clean[col].reset_index(drop=True), hh)
+        alike = 1 - len(bad) / shared if shared else 1.0
         if len(bad) == 0:
             detected.append(col)
         elif col in declared:
             varied[col] = len(bad)
-        elif shared and 1 - len(bad) / shared >= NEAR_LEVEL:
-            nearly[col] = 1 - len(bad) / shared
-    level = tuple(c for c in qi if c in detected or c in declared)
+        elif alike >= AUTO_LEVEL:
+            varied[col] = len(bad)
+            promoted.append(col)
+        elif alike >= NEAR_LEVEL:
+            nearly[col] = alike
+    level = tuple(c for c in qi if c in detected or c in declared or c in promoted)
     confidential_level = tuple(
         c
         for c in confidential
@@ -231,6 +251,7 @@ def find_households(
         nearly=nearly,
         n_missing=n_missing,
         confidential_level=confidential_level,
+        promoted=tuple(promoted),
     )
 
 
