@@ -28,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 
 from engine.errors import InputError
+from engine.text import number
 
 CalculatorMechanism = Literal["buckets", "laplace", "insensitive", "randomized_response"]
 
@@ -239,9 +240,8 @@ NON_IMPLICATIONS: tuple[NonImplication, ...] = (
 
 
 def _fmt(x: float) -> str:
-    if math.isinf(x):
-        return "∞"
-    return f"{x:.4g}"
+    """A t or ε in a guarantee's sentence: 4 significant digits, plain (never "2.203e+04")."""
+    return number(x, 4)
 
 
 def _non_implication_guarantees() -> list[Guarantee]:

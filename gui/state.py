@@ -8,7 +8,6 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from engine import ColumnType, InputError, Release, ReleaseParams, Role, Task
+from engine.identifiers import ValueProfile, identifier_reason, named_like_an_identifier
 from engine.io import (
     ImportInfo,
     ImportResult,
@@ -44,17 +44,6 @@ def _translate(context: str, text: str) -> str:
 IDENTIFIER_DISTINCT_SHARE = 0.95
 #: fewest values for that share to mean anything
 IDENTIFIER_MIN_VALUES = 20
-#: words (in English, Spanish and French) that name an identifier column
-ID_WORDS = frozenset(
-    {
-        "id", "ids", "ident", "identifier", "identificador", "identifiant", "key", "code",
-        "no", "nr", "num", "number", "numero", "número", "serial", "uuid", "guid", "ssn",
-        "nif", "nie", "dni", "nir", "nss", "passport", "pasaporte", "passeport", "email",
-        "mail", "correo", "courriel", "phone", "tel", "telephone", "telefono", "teléfono",
-        "téléphone", "name", "surname", "firstname", "lastname", "nom", "nombre", "apellido",
-        "prenom", "prénom", "respondent", "case", "record", "household", "folio",
-    }
-)  # fmt: skip
 
 ROLE_LABELS: dict[Role | None, str] = {
     None: QT_TRANSLATE_NOOP("Roles", "not released"),
@@ -120,16 +109,9 @@ class Suggestion(NamedTuple):
     id_like: bool = False
     #: the name is one identifiers go by (id, code, name, e-mail …)
     id_name: bool = False
-
-
-def named_like_an_identifier(name: str) -> bool:
-    """Whether ``name`` is one an identifier column goes by ("respondent_id", "CaseNo",
-    "e-mail", "nombre")."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
-    tokens = [t for t in re.split(r"[^0-9a-zA-Z\u00C0-\u024F]+", spaced.lower()) if t]
-    words = {t.strip("0123456789") for t in tokens}
-    joined = "".join(tokens)
-    return bool(words & ID_WORDS) or (len(joined) > 2 and joined.endswith("id"))
+    #: what the engine's identifier rule reads (a quasi-identifier that is an identifier in
+    #: disguise is refused: :func:`engine.identifiers.identifier_reason`)
+    profile: ValueProfile | None = None
 
 
 def suggest_role(series: pd.Series, name: str | None = None) -> Suggestion:
@@ -140,10 +122,11 @@ def suggest_role(series: pd.Series, name: str | None = None) -> Suggestion:
     A continuous measurement is near-unique too (an income to the cent), and is never one.
     """
     values = series.dropna()
-    n, distinct = len(values), int(values.nunique())
+    profile = ValueProfile.of(series)
+    n, distinct = profile.n, profile.distinct
     near_unique = n >= IDENTIFIER_MIN_VALUES and distinct >= IDENTIFIER_DISTINCT_SHARE * n
     if not near_unique:
-        return Suggestion(None, n, distinct)
+        return Suggestion(None, n, distinct, profile=profile)
     if pd.api.types.is_bool_dtype(values) or pd.api.types.is_datetime64_any_dtype(values):
         kind_ok = False
     elif pd.api.types.is_numeric_dtype(values):
@@ -153,7 +136,7 @@ def suggest_role(series: pd.Series, name: str | None = None) -> Suggestion:
         kind_ok = True
     id_name = named_like_an_identifier(str(series.name if name is None else name))
     role = Role.IDENTIFIER if kind_ok and id_name else None
-    return Suggestion(role, n, distinct, id_like=kind_ok, id_name=id_name)
+    return Suggestion(role, n, distinct, id_like=kind_ok, id_name=id_name, profile=profile)
 
 
 def suggestion_text(suggestion: Suggestion) -> str:
@@ -294,17 +277,14 @@ class Session:
         guesses, suggestions = analysis if analysis is not None else analyse_columns(data)
         self.columns = {}
         roles: dict[Role, list[str]] = {role: [] for role in Role}
-        column_missing = {}
         for name in data.columns:
             suggested = suggestions[name]
             guess = guesses[name]
             self.columns[str(name)] = ColumnInfo(str(name), guess, suggested.distinct, suggested)
             if suggested.role is not None:
                 roles[suggested.role].append(str(name))
-            if guess.suggested_missing:
-                # texts in a mostly numeric column (e.g. "N/A") start out as its missing codes;
-                # the roles table shows them, and the note says why
-                column_missing[str(name)] = tuple(guess.suggested_missing)
+        # codes that look like missing values ("N/A", "refused", a frequent -9) are only
+        # suggested, in the column's note: tclose never declares a value missing by itself
         self.params = self.params.replace(
             qi=tuple(roles[Role.QI]),
             confidential=tuple(roles[Role.CONFIDENTIAL]),
@@ -313,7 +293,7 @@ class Session:
             types={},
             orders={},
             missing=(),
-            column_missing=column_missing,
+            column_missing={},
             bounds={},
         )
         self.invalidate()
@@ -403,6 +383,11 @@ class Session:
             self.data[[column]], self.params.missing, {column: self.column_missing(column)}
         )
         self.columns[column].guess = infer_types(frame)[column]
+        suggested = self.columns[column].suggested
+        if suggested is not None:
+            self.columns[column].suggested = suggested._replace(
+                profile=ValueProfile.of(frame[column])
+            )
 
     def columns_with(self, role: Role) -> tuple[str, ...]:
         return tuple(c for c in self.columns if self.role(c) == role)
@@ -420,6 +405,12 @@ class Session:
             return _translate(
                 "Session", QT_TRANSLATE_NOOP("Session", "Tag at least one column as confidential.")
             )
+        for column in self.params.qi:  # an identifier in disguise: the engine's rule
+            profile = self.columns[column].suggested
+            if profile is not None and profile.profile is not None:
+                reason = identifier_reason(column, profile.profile, self.column_type(column))
+                if reason:
+                    return reason
         return ""
 
     # --- parameters --------------------------------------------------------------------

@@ -20,9 +20,9 @@ CASES = [(name, k) for name, ks in PUBLISHED.items() for k in ks]
 def test_k_anonymous_release_beats_plain_mdav(unpacked, tmp_path, name, k):
     src = unpacked(f"{name}.gz")
     columns = src.read_text(encoding="utf-8").splitlines()[0].split(",")
-    out, summary = tmp_path / "release.csv", tmp_path / "summary.json"
+    out, summary = tmp_path / "release.csv", tmp_path / "review.json"
     line = f"anonymize {{src}} -o {{out}} --qi {','.join(columns)} --k {k} --seed 1"
-    code = tclose(line + " --summary {summary}", src=src, out=out, summary=summary)
+    code = tclose(line + " --review {summary}", src=src, out=out, summary=summary)
     assert code == 0
     numbers = json.loads(summary.read_text(encoding="utf-8"))
     assert numbers["k_achieved"] >= k

@@ -34,23 +34,29 @@ def survey(tmp_path):
 
 def test_anonymize_then_verify(survey, tmp_path, capsys):
     out = tmp_path / "release.csv"
-    summary = tmp_path / "summary.json"
+    summary, review = tmp_path / "summary.json", tmp_path / "review.json"
     before = survey.read_bytes()
     code = tclose(
         "anonymize {survey} -o {out} --qi age,sex --confidential income --identifier id"
-        " --t 2 --k 5 --missing=-10000 --seed 1 --summary {summary}",
+        " --t 2 --k 5 --missing=-10000 --seed 1 --summary {summary} --review {review}",
         survey=survey,
         out=out,
         summary=summary,
+        review=review,
     )
     assert code == 0
     assert survey.read_bytes() == before
     released = pd.read_csv(out)
     assert "id" not in released.columns
-    s = json.loads(summary.read_text(encoding="utf-8"))
+    s = json.loads(review.read_text(encoding="utf-8"))
     assert set(SUMMARY_KEYS) <= set(s)
-    assert s["parameters"]["missing"] == ["-10000"]
+    assert s["parameters"]["missing"] == ["-10000"] and s["parameters"]["seed"] == 1
     assert s["information_loss"]["qi_sse_sst"] >= 0
+    # --summary is what the release publishes (its sidecar), without the seed or losses
+    published = json.loads(summary.read_text(encoding="utf-8"))
+    sidecar = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert {k: v for k, v in sidecar.items() if k not in ("written", "columns")} == published
+    assert "seed" not in published["parameters"] and "information_loss" not in published
     capsys.readouterr()
     code = main(
         ["verify", str(out), "--qi", "age,sex", "--confidential", "income", "--t", "2", "--k", "5"]

@@ -107,6 +107,7 @@ def test_cluster_release_is_verified_complete_and_as_good_as_one_machine(client,
 def test_records_without_a_confidential_value_are_left_out_on_a_cluster(client, tmp_path):
     data = generate(4_000, seed=6)
     data.loc[data.index[::97], "income"] = np.nan
+    data["sector"] = data["sector"].mask(data.index % 89 == 3)  # a missing QI value too
     path = tmp_path / "holes.parquet"
     data.to_parquet(path, row_group_size=1_000)
     params = PARAMS.replace(missing_confidential="drop")
@@ -116,6 +117,9 @@ def test_records_without_a_confidential_value_are_left_out_on_a_cluster(client, 
     assert release.summary.n_left_out == holes == 4_000 - len(table)
     assert table["income"].notna().all()
     assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
+    # missing QI values stay missing (classes that mix them withhold), counted as released
+    sector = release.summary.missing_qi["sector"]
+    assert sector.released == table["sector"].isna().sum() >= sector.input > 0
     # one machine leaves out the same records
     assert anonymize(data, params).summary.n_left_out == holes
     assert any("left out" in w for w in release.summary.warnings)
@@ -263,7 +267,7 @@ def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys
     common = ["--qi", ",".join(QI), "--confidential", "income"]
     address = client.scheduler.address  # the module's cluster, reached as a scheduler
     code = main(["anonymize", str(path), "-o", str(out), *common, "--t", "3", "--k", "10",
-                 "--seed", "1", "--cluster", address, "--summary", str(summary)])  # fmt: skip
+                 "--seed", "1", "--cluster", address, "--review", str(summary)])  # fmt: skip
     assert code == 0
     assert "Computed on Dask: 2 workers" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir())[0] == "_tclose.json"
@@ -315,3 +319,24 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     rows = release.summary.buckets
     assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
     assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
+
+
+def test_a_cluster_release_publishes_only_what_the_release_gives(client, tmp_path):
+    """``published-safe`` on a cluster: the sidecar holds no seed, no backend, no statistic
+    of the original wage; every number in it is recomputed from the release file."""
+    from engine.cli import main
+    from tests.test_published import QI as SURVEY_QI
+    from tests.test_published import SEED, check_published, skewed_survey
+
+    data = skewed_survey()
+    path = tmp_path / "survey.csv"
+    data.to_csv(path, index=False)
+    out, review = tmp_path / "r.csv", tmp_path / "review.json"
+    flags = ["--confidential", "wage", "--t", "2", "--k", "5", "--buckets", "3"]
+    argv = ["anonymize", str(path), "-o", str(out), "--qi", ",".join(SURVEY_QI), *flags]
+    argv += ["--seed", str(SEED), "--cluster", client.scheduler.address, "--review", str(review)]
+    assert main(argv) == 0
+    check_published(out, flags, data, "wage")
+    assert "backend" not in out.with_suffix(".json").read_text(encoding="utf-8")
+    record = json.loads(review.read_text(encoding="utf-8"))
+    assert record["parameters"]["seed"] == SEED and record["backend"]["name"] == "dask"

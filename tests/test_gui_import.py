@@ -11,7 +11,7 @@ from engine.roles import Role
 from gui.state import named_like_an_identifier, suggest_role
 from gui.wizard import PAGE_TAG
 from tests.hostile import write_book
-from tests.test_gui_wizard import idle, open_file, tag
+from tests.test_gui_wizard import idle, next_enabled, open_file, tag
 from tests.test_io_workbooks import COVER, table
 
 pytestmark = pytest.mark.gui
@@ -104,16 +104,25 @@ def test_an_id_like_quasi_identifier_draws_a_warning(qtbot, window, tmp_path) ->
     session = window.session
     assert session.role("person_id") == Role.IDENTIFIER
     assert session.role("income") is None, "a continuous column is never pre-tagged"
-    tag(window, {"person_id": Role.QI, "age": Role.QI, "income": Role.CONFIDENTIAL})
+    from gui.pages.tag_page import COL_NOTE, COL_ROLE
+    from gui.state import ROLE_LABELS
+
+    window.wizard.next()
     assert window.wizard.currentId() == PAGE_TAG
     page = window.wizard.tag_page
+    roles = {"person_id": Role.QI, "age": Role.QI, "income": Role.CONFIDENTIAL}
+    for row, name in enumerate(session.columns):
+        assert page.model.setData(page.model.index(row, COL_ROLE), ROLE_LABELS[roles[name]])
     assert page.warning.isVisible()
     assert page.warning.text().startswith("person_id: nearly every value is different")
-    from gui.pages.tag_page import COL_NOTE
+    # the engine would refuse it: Next stays disabled, with the engine's reason
+    assert not page.isComplete() and not next_enabled(window)
+    assert "'person_id' looks like an identifier" in page.reason.text()
+    assert "Tag it as an identifier" in page.reason.text()
 
     row = list(session.columns).index("person_id")
     assert "Looks like an identifier" in page.model.index(row, COL_NOTE).data()
     tag_again = {"person_id": Role.IDENTIFIER, "age": Role.QI, "income": Role.CONFIDENTIAL}
     window.wizard.back()
     tag(window, tag_again)
-    assert not page.warning.isVisible()
+    assert not page.warning.isVisible() and page.isComplete()

@@ -211,8 +211,9 @@ def test_the_preview_says_what_an_analysis_keeps(qtbot, window, sample_workbook)
     summary = window.wizard.preview_page.summary.toPlainText()
     utility = window.session.release.summary.analysis_utility["income"]
     assert "What an analysis keeps" in summary
-    # the default bucket means keep the total: the panel shows the summary's own figure
-    assert utility.total_relative_error is not None and utility.total_relative_error < 1e-3
+    # the default bucket means keep the total up to their rounding step (a step one record
+    # cannot cross): the panel shows the summary's own figure
+    assert utility.total_relative_error is not None and utility.total_relative_error < 1e-2
     assert f"income total: relative error\n  {percent(utility.total_relative_error)}" in summary
     assert "income means by region: mean relative error" in summary
 

@@ -129,7 +129,7 @@ def test_command_line_states_the_count_everywhere(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert "suggested: leave out the 1 record(s)" in out and "(--missing-confidential drop)" in out
     args = ["anonymize", *base, "-o", str(tmp_path / "out.csv"), "--missing-confidential", "drop"]
-    args += ["--summary", str(tmp_path / "s.json"), "--report", str(tmp_path / "r.html")]
+    args += ["--review", str(tmp_path / "s.json"), "--report", str(tmp_path / "r.html")]
     assert main(args) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith("Released 299 records")

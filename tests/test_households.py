@@ -157,7 +157,7 @@ def test_declared_household_level_column_is_released_alike(survey):
     data.loc[data.index[1], "commune"] = "elsewhere"  # a data-entry slip in one household
     params = survey_params(household_level=("commune",))
     planned = plan(data, params)
-    assert any("differs between the members of 1 household" in w for w in planned.warnings)
+    assert any("differs between the members of 1 household" in w for w in planned.review_warnings)
     release = anonymize(data, params, plan=planned)
     assert (release.table.groupby("household")["commune"].nunique() == 1).all()
 

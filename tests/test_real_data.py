@@ -93,7 +93,7 @@ def test_command_line_round_trip_leaves_the_input_unchanged(
             "10",
             "--seed",
             "7",
-            "--summary",
+            "--review",
             str(summary),
             *extra,
         ]
@@ -127,7 +127,7 @@ def test_grid_releases_verify(tables, tmp_path, capsys, name, qi, conf, missing,
     config = ReleaseParams(qi=qi, confidential=conf, k=k, t=t, missing=missing, seed=3)
     release = anonymize(tables[name], config)
     out = tmp_path / "release.csv"
-    write_release(release.table, out, metadata=release.summary.to_dict())
+    write_release(release.table, out, metadata=release.summary.public_dict())
     checked = verify_cli(capsys, out, qi, conf, t, k)
     assert checked["k"] == release.verification.k
     assert checked["n_classes"] == release.verification.n_classes

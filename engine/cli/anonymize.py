@@ -7,7 +7,6 @@ The flags are a contract that scripts and checks depend on; see ``--help``.  Wit
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -18,6 +17,13 @@ from engine.cli.params_args import (
     add_release_arguments,
     params_from_args,
     read_options,
+)
+from engine.cli.records import (
+    add_record_arguments,
+    json_text,
+    review_output,
+    review_record,
+    seed_note,
 )
 from engine.errors import InputError
 from engine.text import number
@@ -34,8 +40,17 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
-    p.add_argument("--summary", metavar="FILE.json", help="write the run's numbers as JSON")
-    p.add_argument("--report", metavar="FILE.html", help="write the release report (HTML)")
+    p.add_argument(
+        "--summary",
+        metavar="FILE.json",
+        help="write the published metadata as JSON (what the sidecar or About sheet holds)",
+    )
+    p.add_argument(
+        "--report",
+        metavar="FILE.html",
+        help="write the release report (HTML; for the review, not for publication)",
+    )
+    add_record_arguments(p)
     add_release_arguments(p)
     add_cluster_argument(p)
 
@@ -56,17 +71,19 @@ def run(args: argparse.Namespace) -> int:
         return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
     outputs = release_outputs(args.output, report=args.report, summary=args.summary)
+    outputs += review_output(args)
     check_outputs(outputs, inputs=[args.input])
     imported = read_table(args.input, options=read_options(args), task=args.task)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)
     release = replace(release, summary=summary)
+    published = summary.public_dict(anonymous=args.anonymous)
     with write_outputs(outputs, inputs=[args.input]) as stage:
         write_release(
             release.table,
             args.output,
-            metadata=summary.to_dict(),
+            metadata=published,
             input_path=args.input,
             stage=stage,
             task=args.task,
@@ -75,33 +92,35 @@ def run(args: argparse.Namespace) -> int:
             from engine.report.html import write_report
 
             write_report(release, args.report, input_info=imported.info, stage=stage)
-        if args.summary:
-            text = json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
-            stage.write_utf8(args.summary, text)
+        _write_records(stage, summary, args)
     print(release_line(release.summary, args.output))
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
         print(f"note: {note}", file=sys.stderr)
     for warning in release.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    _say_where_the_seed_went(summary, args)
     return 0
 
 
 def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
-    """The same release computed on a Dask cluster (engine.distributed)."""
+    """The same release computed on a Dask cluster (engine.distributed), which writes the
+    release itself; the summary and the review record are checked before the run."""
     from engine.distributed.run import anonymize_file
+    from engine.io.outputs import Output, check_outputs, write_outputs
 
     if args.report:
-        raise InputError("--report is not available with --cluster yet; use --summary FILE.json.")
-    summary, _, _ = anonymize_file(
-        backend, args.input, params, args.output, sep=getattr(args, "sep", None), task=args.task,
-    )  # fmt: skip
+        raise InputError("--report is not available with --cluster yet; use --review FILE.json.")
+    records = review_output(args)
     if args.summary:
-        from engine.io.outputs import Output, write_outputs
-
-        with write_outputs([Output(Path(args.summary), "summary")]) as stage:
-            stage.write_utf8(
-                args.summary, json.dumps(summary.to_dict(), indent=2, ensure_ascii=False) + "\n"
-            )
+        records.append(Output(Path(args.summary), "summary"))
+    check_outputs(records, inputs=[args.input])
+    summary, _, _ = anonymize_file(
+        backend, args.input, params, args.output, sep=getattr(args, "sep", None),
+        anonymous=args.anonymous, task=args.task,
+    )  # fmt: skip
+    if records:
+        with write_outputs(records, inputs=[args.input]) as stage:
+            _write_records(stage, summary, args)
     b = summary.backend or {}
     print(
         release_line(summary, args.output)
@@ -109,7 +128,22 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     )
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    _say_where_the_seed_went(summary, args)
     return 0
+
+
+def _write_records(stage, summary, args: argparse.Namespace) -> None:
+    """``--summary`` (the published metadata) and ``--review`` (the review record)."""
+    if args.summary:
+        stage.write_utf8(args.summary, json_text(summary.public_dict(anonymous=args.anonymous)))
+    if args.review:
+        stage.write_utf8(args.review, json_text(review_record(summary, args.input).to_dict()))
+
+
+def _say_where_the_seed_went(summary, args: argparse.Namespace) -> None:
+    note = seed_note(summary, review=args.review, report=getattr(args, "report", None))
+    if note:
+        print(note, file=sys.stderr)
 
 
 def release_line(summary, output: str | Path) -> str:

@@ -173,6 +173,13 @@ def plan_text(plan) -> str:
                 f"{head} within [{number(col.bounds[0])}, {number(col.bounds[1])}]; expected "
                 f"absolute error {number(col.expected_abs_error)} per value."
             )
+        if col.error_ratio is not None:
+            lines.append(
+                f"  The noise is {number(col.error_ratio, 2)} times the spread of the middle "
+                f"half of the values ({number(col.typical_size, 3)}"
+                + (" on the log scale" if col.typical_factor is not None else "")
+                + "; above 1 it drowns them)."
+            )
     lines.extend(survey_text(plan))
     lines.append("")
     feas = plan.feasibility
@@ -186,7 +193,10 @@ def plan_text(plan) -> str:
             )
         lines.append(text)
         for fix in feas.fixes:
-            flags = " ".join(f"{_flag(key)} {value}" for key, value in fix.changes.items())
+            flags = " ".join(
+                _flag(key) if value is True else f"{_flag(key)} {value}"
+                for key, value in fix.changes.items()
+            )
             lines.append(f"  suggested: {fix.description} ({flags})")
     else:
         lines.append(f"Infeasible: {feas.message}")
@@ -202,7 +212,7 @@ def plan_text(plan) -> str:
     for g in plan.guarantees:
         if not g.holds:
             lines.append(f"  - {g.name}: {g.statement}")
-    for warning in plan.warnings:
+    for warning in (*plan.review_warnings, *plan.warnings):
         lines.append("")
         lines.append(f"warning: {warning}")
     return "\n".join(lines)

@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.cli.records import add_record_arguments
+
 HELP = "redo a release from a project file (input checked by its checksum)"
 DESCRIPTION = (
     "Replay a project saved by the GUI or written by hand: check the input file's "
@@ -25,7 +27,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o", "--output", type=Path, help="release file (.csv/.xlsx); default: the project's"
     )
-    p.add_argument("--report", type=Path, metavar="FILE.html", help="write the release report")
+    p.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE.html",
+        help="write the release report (for the review, not for publication)",
+    )
+    add_record_arguments(p)
     p.add_argument(
         "--input",
         type=Path,
@@ -69,6 +77,7 @@ def project_backend(path: Path, override: str | None):
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from engine.cli.records import json_text, review_output, review_record, seed_note
     from engine.errors import InputError
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
@@ -91,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:
         return _run_on_cluster(args, project, backend, output, report)
     # every output is checked before the run, and written together after it
-    outputs = release_outputs(output, report=report)
+    outputs = release_outputs(output, report=report) + review_output(args)
     inputs = [project.input.path, args.project]
     check_outputs(outputs, inputs=inputs)
     if args.accept_changed_input:
@@ -100,28 +109,45 @@ def run(args: argparse.Namespace) -> int:
         except InputChangedError as err:
             print(f"tclose run: warning: {err.message}", file=sys.stderr)
     release, info = replay(project, accept_changed_input=args.accept_changed_input, task=args.task)
-    metadata = {**release.summary.to_dict(), "project": str(args.project.name)}
+    summary = release.summary
     with write_outputs(outputs, inputs=inputs) as stage:
         written = write_release(
             release.table,
             output,
-            metadata=metadata,
+            metadata=_published(summary, args),
             input_path=project.input.path,
             stage=stage,
             task=args.task,
         )
         if report is not None:
             written.append(write_report(release, report, input_info=info, stage=stage))
+        if args.review:
+            record = review_record(summary, project.input.path).to_dict()
+            stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
+            written.append(Path(args.review))
     ver = release.verification
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))
+    note = seed_note(summary, review=args.review, report=report)
+    if note and not args.quiet:
+        print(f"{note} It is also in the project file.", file=sys.stderr)
     return 0
 
 
+def _published(summary, args: argparse.Namespace) -> dict:
+    """The release's published metadata, naming the project unless ``--anonymous``."""
+    published = summary.public_dict(anonymous=args.anonymous)
+    if not args.anonymous:
+        published["project"] = str(args.project.name)
+    return published
+
+
 def _run_on_cluster(args, project, backend, output, report) -> int:
+    from engine.cli.records import json_text, review_output, review_record, seed_note
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
+    from engine.io.outputs import check_outputs, write_outputs
     from engine.report.project import InputChangedError, check_input
 
     if report is not None:
@@ -132,9 +158,21 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
         if not args.accept_changed_input:
             raise
         print(f"tclose run: warning: {err.message}", file=sys.stderr)
+    records = review_output(args)
+    check_outputs(records, inputs=[project.input.path, args.project])
     sep = project.input.options.sep
-    _, ver, written = anonymize_file(backend, project.input.path, project.params, output, sep=sep)
+    summary, ver, written = anonymize_file(
+        backend, project.input.path, project.params, output, sep=sep, anonymous=args.anonymous
+    )
+    if records:
+        with write_outputs(records, inputs=[project.input.path, args.project]) as stage:
+            record = review_record(summary, project.input.path).to_dict()
+            stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
+        written.append(Path(args.review))
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))
+    note = seed_note(summary, review=args.review, report=None)
+    if note and not args.quiet:
+        print(f"{note} It is also in the project file.", file=sys.stderr)
     return 0

@@ -22,6 +22,7 @@ import pandas as pd
 
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
+from engine.io.about import publishable
 from engine.io.csvfast import write_csv_parts
 from engine.io.outputs import write_outputs
 from engine.io.parquet import METADATA_KEY
@@ -70,7 +71,7 @@ def write_cluster_release(
     """Write the release held in ``parts`` to ``path`` (module doc); returns the files."""
     path = Path(path)
     suffix = path.suffix.lower()
-    meta = dict(metadata or {})
+    meta = publishable(metadata)  # never the review record
     if suffix == ".xlsx":
         if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
             raise InputError(

@@ -69,6 +69,7 @@ from engine.distributed.split import (
 )
 from engine.distributed.verify import verify_parts
 from engine.errors import InputError
+from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
@@ -87,6 +88,7 @@ from engine.release.blocks import (
 from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
+from engine.release.missing_qi import MissingCount
 from engine.release.partition import layout_counts
 from engine.release.plan import left_out_warning, seed_warnings
 from engine.release.recode import recode_qi, release_confidential
@@ -247,6 +249,10 @@ def _release_part(
     sq = float((X * X).sum())
     sse = sq - float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
     stats = {"n": len(labels), "sse": sse, "sq": sq, "sum": X.sum(axis=0), "classes": m}
+    # missing QI values in the input and released empty (classes that mix them withhold)
+    stats["missing_qi"] = {
+        c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi
+    }
     if r.buckets is not None:
         stats["confidential"] = _confidential_sums(
             frame, r.buckets, codes, r.types, r.confidential_output
@@ -331,6 +337,7 @@ def anonymize_on_cluster(
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
+    check_quasi_identifiers(head, qi, types)  # as on one machine, on the first partition's rows
     # one pass: encoding statistics and confidential value counts
     task.step(0.1, "Counting values")
     stats = gather(
@@ -576,4 +583,16 @@ def _summary(
             confidential_columns=conf_columns,
         ),
         warnings=[*warnings, *seed_warnings(params)],
+        missing_qi=_missing_qi(part_stats, params.qi),
     )
+
+
+def _missing_qi(part_stats: list[dict], qi: Sequence[str]) -> dict[str, MissingCount]:
+    """Per QI with missing values: the partitions' counts added up."""
+    out = {}
+    for col in qi:
+        before = sum(s["missing_qi"][col][0] for s in part_stats)
+        after = sum(s["missing_qi"][col][1] for s in part_stats)
+        if before or after:
+            out[col] = MissingCount(before, after, after - before)
+    return out

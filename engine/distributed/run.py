@@ -21,20 +21,22 @@ def anonymize_file(
     output: str | Path,
     *,
     sep: str | None = None,
+    anonymous: bool = False,
     task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
     Returns (summary, verification, files written).  Nothing is written unless the release
-    passed its check.
+    passed its check.  The release carries the published metadata only
+    (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too).
     """
     with connect(backend) as client:
         release = anonymize_on_cluster(client, source, params, sep=sep, task=task.sub(0.0, 0.9))
         summary = replace(release.summary, input=Path(source).name)
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
-            columns=release.columns, metadata=summary.to_dict(), input_path=source,
-            task=task.sub(0.9, 1.0),
+            columns=release.columns, metadata=summary.public_dict(anonymous=anonymous),
+            input_path=source, task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
 

@@ -1,13 +1,18 @@
-"""The "About this release" sheet of an .xlsx release, as a reviewer reads it.
+"""The "About this release" sheet of an .xlsx release, as a reader of the release sees it.
 
-A release's metadata is its run summary (``RunSummary.to_dict()``, the same dictionary as
-the JSON sidecar of a CSV release, which stays the machine-readable form).  In a workbook it
-becomes a two-column sheet: a label and a value per row, grouped in sections (the release,
-what was achieved, the guarantees with their assumptions, the parameters, the buckets, the
-losses, what an analyst keeps, the noise, the warnings), numbers formatted as everywhere else
-(:mod:`engine.text`).  Keys the layout does not know (a project's name, export notes,
-metadata from a script) follow in a last section as "key › sub-key" paths, so nothing a
-caller passes is dropped.
+A release's metadata is the published part of its run summary (``RunSummary.public_dict()``,
+the same dictionary as the JSON sidecar of a CSV or Parquet release, which stays the
+machine-readable form): what a reader may know, never the seed or a statistic of the original
+data, which belong to the review record (the report, ``--review``).  In a workbook it becomes
+a two-column sheet: a label and a value per row, grouped in sections (the release, what was
+achieved, the guarantees with their assumptions, the parameters that applied, the buckets,
+the noise), numbers formatted as everywhere else (:mod:`engine.text`).  Keys the layout does
+not know (a project's name, export notes, metadata from a script) follow in a last section
+as "key › sub-key" paths, so nothing a caller passes is dropped.
+
+Both documents carry :data:`RECORD_KEY`, which says which one it is: the writers of a release
+refuse metadata marked :data:`REVIEW_RECORD`, so the review record cannot be published by
+mistake.
 """
 
 from __future__ import annotations
@@ -16,7 +21,38 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import InputError
 from engine.text import number, percent
+
+#: the key that says which of the two documents a run's metadata is
+RECORD_KEY = "record"
+#: the published metadata (About sheet, sidecar JSON, Parquet metadata, ``--summary``)
+PUBLISHED = "published metadata: computable from the release and its public parameters"
+#: the review record (``--review``): everything, for the disclosure review
+REVIEW_RECORD = "review record: for the disclosure review, not for publication"
+
+
+#: a noise column's released values are "mostly noise" when the noise makes up at least this
+#: share of their variance (its variance is then at least the data's own): the About sheet
+#: says so, and the run warns (:func:`engine.release.noise.noise_share`)
+MOSTLY_NOISE = 0.5
+
+
+def publishable(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``metadata`` as a release may carry it; the review record is refused.
+
+    Every writer of a release (its About sheet, sidecar JSON and Parquet metadata) passes its
+    metadata through here, so that ``RunSummary.to_dict()`` (the seed, the original data's
+    statistics) is never published by mistake: a release takes ``RunSummary.public_dict()``.
+    """
+    meta = dict(metadata or {})
+    if meta.get(RECORD_KEY) == REVIEW_RECORD:
+        raise InputError(
+            "This is the review record of the run (the seed, statistics of the original data); "
+            "it is not published with a release. Write the release with the published "
+            "metadata (RunSummary.public_dict()) and keep the review record apart."
+        )
+    return meta
 
 
 @dataclass(frozen=True)
@@ -43,6 +79,7 @@ PARAMETER_NAMES = {
     "joint": "confidential columns bucketed jointly",
     "qi_output": "quasi-identifiers released as",
     "confidential_output": "confidential values released as",
+    "missing_confidential": "records with a missing confidential value",
     "missing": "missing-value codes",
     "column_missing": "missing-value codes per column",
     "types": "column types given",
@@ -51,15 +88,31 @@ PARAMETER_NAMES = {
     "private_bounds": "share of ε for private bounds",
     "insensitive": "insensitive microaggregation first",
     "resample_until_t": "noise redrawn until t-close with t",
-    "seed": "seed",
+    "transform": "scale the noise is added on",
 }
 #: the mechanisms, in words (the noise route's per-column mechanisms are in its section)
 MECHANISM_WORDS = {
     "buckets": "buckets (t-closeness by bucketization)",
-    "laplace": "noise (Laplace noise on numbers, randomized response on categories)",
+    "laplace": "noise (ε-differential privacy of the confidential values)",
+}
+#: parameter values, in words
+VALUE_WORDS = {
+    "missing_confidential": {
+        "bucket": "released in a bucket of their own (an empty cell)",
+        "drop": "left out of the release",
+    },
+    "transform": {"none": "the values", "log": "log(1 + value)"},
+    "n_buckets": {None: "auto (searched with the class size)"},
+}
+#: what each kind of t means (the summary's ``t_kind``)
+T_MEANINGS = {
+    "asked": "t asked",
+    "stochastic": "t (stochastic, Proposition 1: the expected shares of every class)",
+    "actual (resampled)": "t (actual: the worst class on the release's own buckets)",
 }
 #: the keys of a run summary this layout shows (anything else goes to the last section)
 _SUMMARY_KEYS = {
+    RECORD_KEY,
     "software",
     "written",
     "input",
@@ -75,26 +128,20 @@ _SUMMARY_KEYS = {
     "epsilon_achieved",
     "guarantees",
     "n_classes",
-    "n_partition_classes",
     "class_sizes",
     "buckets",
-    "information_loss",
     "noise",
     "worst_class",
     "worst_bucket",
-    "seed_policy",
     "column_types",
     "verification",
-    "warnings",
-    "seconds",
     "parameters",
-    "analysis_utility",
-    "backend",
+    "missing_qi",
 }
 
 
 def is_run_summary(meta: Mapping[str, Any]) -> bool:
-    """True for the dictionary of ``RunSummary.to_dict()`` (its layout is known)."""
+    """True for the dictionary of a run summary (its layout is known)."""
     return isinstance(meta.get("parameters"), Mapping) and "k_achieved" in meta
 
 
@@ -106,15 +153,10 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _release(meta)
     rows += _achieved(meta)
     rows += _guarantees(meta.get("guarantees") or [])
-    rows += _parameters(meta["parameters"])
+    rows += _parameters(meta["parameters"], meta.get("noise"))
     rows += _buckets(meta.get("buckets") or [])
-    rows += _losses(meta.get("information_loss") or {})
-    rows += _utility(meta.get("analysis_utility") or {})
     rows += _noise(meta.get("noise"))
-    warnings = meta.get("warnings") or []
-    if warnings:
-        rows.append(AboutRow("Warnings", section=True))
-        rows += [AboutRow(f"warning {i}", text) for i, text in enumerate(warnings, start=1)]
+    rows += _missing_qi(meta.get("missing_qi") or {})
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
         rows.append(AboutRow("Other", section=True))
@@ -157,39 +199,39 @@ def _release(meta: Mapping[str, Any]) -> list[AboutRow]:
     for key, label in (("input", "input file"), ("software", "software"), ("written", "written")):
         if meta.get(key):
             rows.append(AboutRow(label, str(meta[key])))
-    rows.append(AboutRow("records in the input", meta.get("n_records")))
     rows.append(AboutRow("records released", meta.get("n_released")))
     rows.append(AboutRow("independent check", meta.get("verification", "")))
-    if meta.get("seed_policy"):
-        rows.append(AboutRow("randomness", meta["seed_policy"]))
-    backend = meta.get("backend")
-    if isinstance(backend, Mapping):
-        rows.append(
-            AboutRow(
-                "computed on",
-                f"{backend.get('name', '')}: {_n(backend.get('workers'))} workers, "
-                f"{_n(backend.get('partitions'))} partitions",
-            )
-        )
-    if isinstance(meta.get("seconds"), int | float):
-        rows.append(AboutRow("time taken", f"{number(meta['seconds'], 3)} s"))
     return rows
 
 
 def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
+    """k, the one t the release answers to (with what it means) and ε, the classes."""
     params = meta["parameters"]
     rows = [AboutRow("What was achieved", section=True)]
     rows.append(AboutRow("k asked / achieved", f"{_n(params.get('k'))} / {_n(meta['k_achieved'])}"))
-    if meta.get("t") is not None:
-        kind = f" ({meta['t_kind']})" if meta.get("t_kind") else ""
-        rows.append(AboutRow(f"t{kind}", _n(meta["t"])))
-    if meta.get("t_achieved") is not None:
-        rows.append(AboutRow("t achieved (the worst class)", _n(meta["t_achieved"])))
+    kind = meta.get("t_kind")
+    if kind == "asked" and meta.get("t_achieved") is not None:
+        rows.append(
+            AboutRow(
+                "t asked / achieved (the class farthest from the whole file)",
+                f"{_n(meta.get('t'))} / {_n(meta['t_achieved'])}",
+            )
+        )
+    elif meta.get("t") is not None:
+        rows.append(AboutRow(T_MEANINGS.get(str(kind), "t"), _n(meta["t"])))
     if meta.get("epsilon") is not None:
         how = {"t": " (2 ln t, Proposition 3)", "given": " (given)"}.get(
             str(meta.get("epsilon_from")), ""
         )
-        rows.append(AboutRow(f"ε{how}", _n(meta["epsilon"])))
+        if kind == "asked" and meta.get("epsilon_achieved") is not None:
+            rows.append(
+                AboutRow(
+                    f"ε{how}, asked / achieved",
+                    f"{_n(meta['epsilon'])} / {_n(meta['epsilon_achieved'])}",
+                )
+            )
+        else:
+            rows.append(AboutRow(f"ε{how}", _n(meta["epsilon"])))
     rows.append(AboutRow("classes", meta.get("n_classes")))
     sizes = meta.get("class_sizes") or {}
     if sizes:
@@ -219,19 +261,19 @@ def _guarantees(items: list[Any]) -> list[AboutRow]:
     return rows
 
 
-def _parameters(params: Mapping[str, Any]) -> list[AboutRow]:
+def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
+    """The parameters as published (those that applied to the mechanism, no seed)."""
     rows = [AboutRow("Parameters", section=True)]
     for key, label in PARAMETER_NAMES.items():
         if key not in params:
             continue
         value = params[key]
-        if value in (None, [], {}, ()) and key not in ("n_buckets", "t", "epsilon"):
-            continue
-        if key == "n_buckets" and value is None:
-            value = "auto (searched with the class size)"
+        words = VALUE_WORDS.get(key, {})
+        if _hashable(value) and value in words:
+            value = words[value]
         elif key == "mechanism":
-            value = MECHANISM_WORDS.get(str(value), value)
-        elif value is None:
+            value = _mechanism_words(str(value), noise)
+        elif value in (None, [], {}, ()):
             continue
         rows.append(AboutRow(label, _text(value)))
     for key in sorted(set(params) - set(PARAMETER_NAMES)):
@@ -239,64 +281,31 @@ def _parameters(params: Mapping[str, Any]) -> list[AboutRow]:
     return rows
 
 
+def _mechanism_words(mechanism: str, noise: Any) -> str:
+    """The mechanism in words; for noise, the mechanisms its columns actually got."""
+    words = MECHANISM_WORDS.get(mechanism, mechanism)
+    columns = noise.get("columns") if isinstance(noise, Mapping) else None
+    if isinstance(columns, Mapping) and columns:
+        used = sorted({str(d.get("mechanism")) for d in columns.values() if isinstance(d, Mapping)})
+        words += ": " + ", ".join(used)
+    return words
+
+
 def _buckets(buckets: list[Any]) -> list[AboutRow]:
     if not buckets:
         return []
-    rows = [AboutRow("Confidential buckets (records, share; mean, median, SD)", section=True)]
+    rows = [AboutRow("Confidential buckets (records, share; the value released)", section=True)]
     for row in (b for b in buckets if isinstance(b, Mapping)):
         parts = [f"{_n(row.get('count'))} records ({percent(row.get('share'))})"]
-        means, medians, sds = row.get("mean") or [], row.get("median") or [], row.get("sd") or []
-        dominated = row.get("dominated") or [False] * len(means)
-        for i, median in enumerate(medians):
-            if median is None:
-                continue
-            mean = "withheld (p%-rule)" if dominated[i] else _n(means[i])
-            sd = _n(sds[i]) if i < len(sds) and sds[i] is not None else "—"
-            parts.append(f"mean {mean}, median {_n(median)}, SD {sd}")
+        values = row.get("representative")
+        if values and not row.get("missing"):
+            dominated = row.get("dominated") or [False] * len(values)
+            shown = [
+                _n(v) + (" (the median: p%-rule)" if i < len(dominated) and dominated[i] else "")
+                for i, v in enumerate(values)
+            ]
+            parts.append("released as " + ", ".join(shown))
         rows.append(AboutRow(str(row.get("label", "")), "; ".join(parts)))
-    return rows
-
-
-def _losses(loss: Mapping[str, Any]) -> list[AboutRow]:
-    rows = [AboutRow("Information loss (SSE/SST: 0 % keeps everything)", section=True)]
-    if loss.get("qi_sse_sst") is not None:
-        rows.append(AboutRow("quasi-identifiers", percent(loss["qi_sse_sst"])))
-    if loss.get("confidential_sse_sst") is not None:
-        rows.append(AboutRow("confidential values", percent(loss["confidential_sse_sst"])))
-    return rows if len(rows) > 1 else []
-
-
-def _utility(utility: Mapping[str, Any]) -> list[AboutRow]:
-    if not utility:
-        return []
-    rows = [AboutRow("What an analyst keeps (original against released)", section=True)]
-    for col, u in utility.items():
-        if not isinstance(u, Mapping):
-            continue
-        rows.append(AboutRow(f"{col}: released as", str(u.get("released_as", ""))))
-        if u.get("total_relative_error") is not None:
-            rows.append(AboutRow(f"{col}: error of the total", percent(u["total_relative_error"])))
-        if u.get("variance_ratio") is not None:
-            rows.append(AboutRow(f"{col}: variance kept", _n(u["variance_ratio"], 3)))
-        for qi, err in (u.get("group_mean_mare") or {}).items():
-            rows.append(AboutRow(f"{col}: error of the means by {qi}", percent(err)))
-        for c in u.get("correlations") or []:
-            rows.append(
-                AboutRow(
-                    f"{col}: correlation with {c.get('qi')}",
-                    f"{_corr(c.get('original'))} → {_corr(c.get('released'))}",
-                )
-            )
-        reg = u.get("regression")
-        if isinstance(reg, Mapping) and reg.get("coefficient_median_relative_error") is not None:
-            rows.append(
-                AboutRow(
-                    f"{col}: regression of {reg.get('outcome')} on the QIs, coefficient error",
-                    percent(reg["coefficient_median_relative_error"]),
-                )
-            )
-        if u.get("share_changed") is not None:
-            rows.append(AboutRow(f"{col}: values changed", percent(u["share_changed"])))
     return rows
 
 
@@ -306,8 +315,6 @@ def _noise(noise: Any) -> list[AboutRow]:
     rows = [AboutRow("Noise", section=True)]
     rows.append(AboutRow("ε spent (bounds once, noise × draws)", _n(noise.get("epsilon_spent"))))
     rows.append(AboutRow("draws", noise.get("draws")))
-    if noise.get("stochastic_t") is not None:
-        rows.append(AboutRow("stochastic t at the smallest class", _n(noise["stochastic_t"])))
     for col, details in (noise.get("columns") or {}).items():
         if not isinstance(details, Mapping):
             continue
@@ -315,18 +322,50 @@ def _noise(noise: Any) -> list[AboutRow]:
         bounds = details.get("bounds")
         if isinstance(bounds, list | tuple) and len(bounds) == 2:
             text += f" within [{_n(bounds[0])}, {_n(bounds[1])}] ({details.get('bounds_source')})"
+        if details.get("noise_scale") is not None:
+            text += f"; noise scale {_n(details['noise_scale'])}"
         if details.get("keep_probability") is not None:
             text += f"; a value is kept with probability {percent(details['keep_probability'])}"
+        share = details.get("noise_share")
+        if isinstance(share, int | float) and not isinstance(share, bool):
+            text += f"; the noise makes up about {percent(share)} of the released values' variance"
+            if share >= MOSTLY_NOISE:
+                text += " (they are mostly noise)"
         rows.append(AboutRow(str(col), text))
+    for col, shares in (noise.get("corrected_shares") or {}).items():
+        if not isinstance(shares, Mapping):
+            continue
+        pairs = zip(shares["categories"], shares["estimate"], shares["standard_error"], strict=True)
+        rows.append(
+            AboutRow(
+                f"{col}: original shares, corrected for the random answers",
+                "; ".join(f"{c} {percent(e)} (± {percent(se)})" for c, e, se in pairs),
+            )
+        )
+    return rows
+
+
+def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
+    """Missing QI values: released empty (and, in a review record's counts, how many of them
+    were known values withheld: not in the published metadata)."""
+    if not counts:
+        return []
+    title = "Missing quasi-identifier values (released empty, never filled in)"
+    rows = [AboutRow(title, section=True)]
+    for col, c in counts.items():
+        if isinstance(c, Mapping):
+            text = f"{number(c.get('released'))} released empty"
+            if c.get("withheld"):
+                text += f", of which {number(c['withheld'])} known values withheld"
+            rows.append(AboutRow(str(col), text))
     return rows
 
 
 # -- values --------------------------------------------------------------------------------------
 
 
-def _corr(value: Any) -> str:
-    """A correlation to three decimals (0.006, not 6.37e-03)."""
-    return _n(round(value, 3) if isinstance(value, int | float) else value)
+def _hashable(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _n(value: Any, digits: int = 4) -> str:

@@ -58,13 +58,14 @@ KIND_NAMES = {
     "metadata": "the release's metadata file (named after the release)",
     "report": "the report",
     "summary": "the summary",
+    "review": "the review record",
     "project": "the project file",
     "table": "the table",
     "plot": "the plot",
     "file": "the output",
 }
 #: kinds that are tclose's own JSON run output: each may replace a file of the others
-_RUN_JSON = frozenset({"metadata", "summary"})
+_RUN_JSON = frozenset({"metadata", "summary", "review"})
 
 
 class OutputError(InputError):

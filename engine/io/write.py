@@ -31,7 +31,7 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
-from engine.io.about import about_rows
+from engine.io.about import about_rows, publishable
 from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
@@ -123,8 +123,10 @@ def write_release(
     """Write ``table`` to ``path`` (.xlsx, or .csv/.tsv/.txt) with its metadata.
 
     For .xlsx the metadata fills a second sheet ``About this release``; for text files it
-    goes to a JSON sidecar ``<name>.json``.  ``sep``/``decimal`` apply to text files; ``bom``
-    starts a CSV with a UTF-8 byte-order mark so that Excel shows accented letters right.
+    goes to a JSON sidecar ``<name>.json``.  The metadata is published with the release: a
+    run's ``RunSummary.public_dict()``, never its review record (refused).
+    ``sep``/``decimal`` apply to text files; ``bom`` starts a CSV with a UTF-8 byte-order
+    mark so that Excel shows accented letters right.
     Returns the files written.  Refuses to overwrite ``input_path`` or a JSON file tclose did
     not write (unless ``replace_foreign``); writes all files or none.
 
@@ -162,7 +164,7 @@ def _stage_release(
     task: Task,
 ) -> None:
     task.step(0.0, f"Writing {path.name}")
-    meta = _with_defaults(metadata or {})
+    meta = _with_defaults(publishable(metadata))
     if path.suffix.lower() == ".xlsx":
         _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), task)
         return

@@ -15,6 +15,12 @@ t = max(p_t/min_i p_y(a_i) + 1 − p_t, 1/(1 − p_t)).
 Sampling is exact: the keep decision compares a uniform integer in [0, 2^52) with p·2^52
 rounded *down* (slightly more randomisation than asked), and the ε reported is the one of the
 channel actually used.
+
+The released shares λ of a randomized column are biased towards uniform (a rare category
+grows, a common one shrinks); as the channel P is public, :func:`corrected_shares` gives the
+unbiased estimate of the original shares, π̂ = λ̂·P⁻¹, with the standard errors of the
+multinomial λ̂ carried through P⁻¹ (the moment estimator of PRAM, as sdcMicro's):
+anyone can compute it from the released file and the published channel.
 """
 
 from __future__ import annotations
@@ -43,6 +49,56 @@ class ResponseOutcome:
     keep: float
     #: ε of the channel (ln of its largest ratio)
     epsilon: float
+
+
+@dataclass(frozen=True)
+class CorrectedShares:
+    """The original shares of a randomized column, estimated from the release alone.
+
+    ``estimate`` is unbiased, so that a rare category's estimate can fall a little below 0
+    (or a common one above 1); ``standard_error`` says by how much it may be off: the true
+    share lies within two standard errors about 95 times in 100.
+    """
+
+    #: the categories, in the order of the shares
+    categories: tuple[str, ...]
+    #: released values that are not missing (what the shares are of)
+    n: int
+    #: the shares of the categories in the release
+    released: tuple[float, ...]
+    #: λ̂·P⁻¹: the unbiased estimate of the shares before randomization
+    estimate: tuple[float, ...]
+    standard_error: tuple[float, ...]
+
+
+def corrected_shares(
+    released_codes: np.ndarray, channel: np.ndarray, categories: list[str] | tuple[str, ...]
+) -> CorrectedShares | None:
+    """The unbiased estimate of the original shares (module doc); None when the channel
+    cannot be inverted (keep probability 0: the release says nothing about them).
+
+    ``released_codes`` are the released category indices (−1 missing, left aside);
+    ``channel`` is P(o | i) with rows the true and columns the released category.
+    """
+    codes = np.asarray(released_codes, dtype=np.int64)
+    codes = codes[codes >= 0]
+    channel = np.asarray(channel, dtype=float)
+    n_cat = channel.shape[0]
+    n = int(codes.size)
+    if n == 0 or np.linalg.cond(channel) > 1e12:
+        return None
+    lam = np.bincount(codes, minlength=n_cat) / n
+    inverse = np.linalg.inv(channel)
+    estimate = lam @ inverse
+    covariance = inverse.T @ ((np.diag(lam) - np.outer(lam, lam)) / n) @ inverse
+    error = np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+    return CorrectedShares(
+        categories=tuple(str(c) for c in categories),
+        n=n,
+        released=tuple(float(x) for x in lam),
+        estimate=tuple(float(x) for x in estimate),
+        standard_error=tuple(float(x) for x in error),
+    )
 
 
 def channel_epsilon(channel: np.ndarray) -> float:

@@ -38,6 +38,7 @@ from engine.release.metrics import (
     sse_sst,
 )
 from engine.release.microaggregation import microaggregate
+from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
@@ -45,7 +46,7 @@ from engine.release.recode import build_release, recode_qi
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.survey import survey_summary, verify_survey_release
+from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import verify_release
 
 
@@ -76,6 +77,7 @@ def choose_class_size(
     k: int,
     t: float,
     *,
+    shares: np.ndarray | None = None,
     task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
     """(best minimum class size, its labels on the sample) over the candidates.
@@ -83,8 +85,11 @@ def choose_class_size(
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
     file's bucket counts: each candidate is partitioned exactly on the sample against the
     file's shares and the lowest QI loss wins (labels None when no candidate was feasible).
+    ``shares`` are the shares the classes answer to when ``counts`` are one group's
+    (records alike in their missing QIs) rather than the whole file's.
     """
-    shares = counts / counts.sum()
+    if shares is None:
+        shares = counts / counts.sum()
     sizes = size_candidates(counts, k, t)
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
@@ -109,6 +114,7 @@ def best_partition(
     k: int,
     t: float,
     *,
+    shares: np.ndarray | None = None,
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -118,19 +124,28 @@ def best_partition(
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
     records, block-wise (:func:`engine.release.blocks.use_blocks`) when the file is large.
+    ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
     """
-    counts = np.bincount(codes)
+    counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
     partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(size_candidates(counts, k, t)) == 1:
-        return partition(X, codes, k, t, seed=seed, task=task)
+        return partition(X, codes, k, t, shares=shares, seed=seed, task=task)
     n = len(codes)
     sample = size_sample(n)
     best, best_labels = choose_class_size(
-        X[sample], codes[sample], counts, k, t, task=task.sub(0.0, 0.5),
+        X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.5),
     )  # fmt: skip
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(X, codes, best, t, seed=seed, task=task.sub(0.5, 1.0))
+    return partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+
+
+def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
+    """The plan's groups of records alike in their missing QIs and the values it withholds
+    (one group and nothing withheld when no QI value is missing)."""
+    if plan.missing_groups is not None:
+        return plan.missing_groups
+    return np.zeros(plan.n_records, dtype=np.int64), None
 
 
 def anonymize(
@@ -162,7 +177,9 @@ def anonymize(
     types, orders = prepared.types, prepared.orders
     X = encode_qi(clean, qi, types, orders)
     t, buckets = plan.t, plan.bucket_data
-    households, groups = prepared.households, None
+    households, homes = prepared.households, None
+    # records alike in which QIs are missing form classes together (missing stays missing)
+    groups, withheld = missing_groups(plan)
     if households is not None and households.level:
         # household-level QIs: classes inside groups of whole households
         codes = None if buckets is None else buckets.codes
@@ -174,37 +191,46 @@ def anonymize(
                 size_candidates(np.bincount(codes), params.k, t),
                 mode=params.qi_output, task=task.sub(0.1, 0.3),
             )  # fmt: skip
-        classes, groups, qi_loss = household_partition(
+        classes, homes, qi_loss = household_partition(
             clean, qi, types, orders, households, codes, t, params.k, size,
             mode=params.qi_output, task=task.sub(0.3, 0.85),
         )  # fmt: skip
+        withheld = None  # the classes follow the households, not the missing patterns
+    elif buckets is not None:
+        assert t is not None
+        codes, shares = buckets.codes, buckets.shares
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: best_partition(
+                X[rows], codes[rows], params.k, t, shares=shares, seed=params.seed, task=sub
+            ),
+            task.sub(0.1, 0.85),
+        )
     else:
-        if buckets is not None:
-            assert t is not None
-            classes = best_partition(
-                X,
-                buckets.codes,
-                params.k,
-                t,
-                seed=params.seed,
-                task=task.sub(0.1, 0.85),
-            )
-        else:
-            classes = _k_anonymous_classes(X, params.k, params.seed, task.sub(0.1, 0.85))
-        if households is not None:
-            if households.confidential_level and buckets is not None:
-                classes = separate_members(X, classes, buckets.codes, households.codes)
-            classes = merge_for_households(X, classes, households.codes, params.k)
-        # the QI loss now, so that the encoded QIs (the largest array) are freed before the
-        # release table is built: on a million records that is 176 MB less at the peak
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: _k_anonymous_classes(X[rows], params.k, params.seed, sub),
+            task.sub(0.1, 0.85),
+        )
+    if households is not None and homes is None:
+        if households.confidential_level and buckets is not None:
+            classes = separate_members(X, classes, buckets.codes, households.codes)
+        classes = merge_for_households(X, classes, households.codes, params.k)
+    level = households.level if households is not None and homes is not None else ()
+    if households is not None:  # classes formed for households may mix missing patterns
+        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
+    else:
+        released_qi = withhold(clean, qi, withheld)
+    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+    # release table is built: on a million records that is 176 MB less at the peak
+    if homes is None:
         qi_loss = sse_sst(X, classes)
-    del X
+    X = None  # the closures above hold the name, not the array
     task.step(0.85, "Building the release")
     rng = np.random.default_rng(params.seed)
     original = prepared.released_input(data)
-    level = households.level if households is not None and groups is not None else ()
     table, source_rows = build_release(
-        clean,
+        released_qi,
         qi=[c for c in qi if c not in level],
         keep=params.keep,
         types=types,
@@ -215,7 +241,7 @@ def anonymize(
         confidential_output=params.confidential_output,
         rng=rng,
         original=original,
-        extra=survey_columns(params, clean, types, orders, households, groups, original, rng),
+        extra=survey_columns(params, clean, types, orders, households, homes, original, rng),
     )
     task.step(0.9, "Verifying the release")
     verification = verify_survey_release(
@@ -228,15 +254,13 @@ def anonymize(
     )
     utility = {}
     if buckets is not None:
-        released_qi = recode_qi(clean, qi, types, orders, classes, "centroid")
+        centroids = recode_qi(released_qi, qi, types, orders, classes, "centroid")
         if level:
-            assert households is not None and groups is not None
-            released_qi[list(level)] = household_level_values(
-                clean, types, orders, households, groups
-            )
+            assert households is not None and homes is not None
+            centroids[list(level)] = household_level_values(clean, types, orders, households, homes)
         utility = analysis_utility(
             clean,
-            released_qi,
+            centroids,
             released_values(buckets, output),
             qi=qi,
             types=types,
@@ -260,8 +284,9 @@ def anonymize(
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
+        missing_qi=missing_counts(clean, table, qi),
         **survey_summary(
-            params, prepared, table, source_rows, verification, buckets, groups, plan.risk_before
+            params, prepared, table, source_rows, verification, buckets, homes, plan.risk_before
         ),
     )
     task.step(1.0, "Done")

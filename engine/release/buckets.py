@@ -59,8 +59,11 @@ from engine.release.cuts import (
     format_number,
     guard_range,
     inner_range,
+    multiple_of,
+    nice_outward,
+    precision,
     round_inward,
-    round_to,
+    step_at_least,
 )
 from engine.release.encode import category_order, numeric_values, resolve_columns
 from engine.release.result import P_RULE, Buckets, BucketStat
@@ -323,19 +326,24 @@ class Scale:
     places: int = 0
     #: the limits of a released mean: the central 99 % rounded inward to 2 digits
     mean_limits: tuple[float, float] = (-math.inf, math.inf)
+    #: where an open-ended bucket may end for its mean (:meth:`open_end`): the central 99 %
+    #: rounded outward to 2 digits
+    outer: tuple[float, float] = (-math.inf, math.inf)
 
     @classmethod
     def of(cls, keys: np.ndarray, date: bool, public: tuple[float, float] | None) -> Scale:
         keys = np.asarray(keys, dtype=float)
         keys = keys[~np.isnan(keys)]
         inner, guard = inner_range(keys), guard_range(keys, date)
-        places, limits = 0, guard
+        places, limits, outer = 0, guard, (math.floor(inner[0]), math.ceil(inner[1]))
         if not date:
             places = decimal_places(keys)
             low, high = round_inward(inner[0], up=True), round_inward(inner[1], up=False)
             if low <= high:
                 limits = (low, high)
-        return cls(date, inner, guard, public, places, limits)
+            # round_inward rounds up for a lower limit: used the other way round, outward
+            outer = (round_inward(inner[0], up=False), round_inward(inner[1], up=True))
+        return cls(date, inner, guard, public, places, limits, outer)
 
     def fmt(self, x: float) -> str:
         return format_date(x) if self.date else format_number(x)
@@ -378,19 +386,25 @@ class Scale:
             bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
         else:
             bounds = (lo, hi)
-        return label, bounds, self.stat(keys, lo)
+        return label, bounds, self.stat(keys, lo, hi)
 
-    def stat(self, keys: np.ndarray, lo: float | None) -> BucketStat:
+    def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
         """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
 
-        Without a lower cut (the bottom bucket) contributions are measured from the bucket's
-        own smallest value, which only makes the rule stricter.
+        The mean is a sum query: it is taken over the values held within the bucket's range
+        (:meth:`limits`) and rounded to a step that one record cannot cross
+        (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
+        measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
         keys = np.asarray(keys, dtype=float)
-        median = self.representative(keys)
-        base = float(lo) if lo is not None else float(keys.min())
-        withheld = dominated(np.maximum(keys - base, 0.0))
-        mean = median if withheld else self._released(float(keys.mean()))
+        low, high = self.limits(keys, lo, hi)
+        held = np.clip(keys, low, high)
+        median = self.representative(keys, lo, hi)
+        base = float(lo) if lo is not None else float(held.min())
+        withheld = dominated(np.maximum(held - base, 0.0))
+        # a value the whole bucket shares is no one's: kept as it is
+        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
+        mean = median if withheld else self._released(float(held.mean()), low, high, step)
         sd: float | None = None
         if len(keys) > 1 and not withheld:
             spread = (keys - keys.mean()) ** 2
@@ -398,30 +412,94 @@ class Scale:
                 sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
         return BucketStat(len(keys), mean, median, sd, withheld)
 
-    def _released(self, value: float) -> Any:
-        """A bucket mean as printed, at the column's precision.
+    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+        """The range a record of the bucket ``keys`` counts within for its mean: between the
+        public cut points (or bounds); an open end at :meth:`open_end`."""
+        keys = np.asarray(keys, dtype=float)
+        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
+        return min(low, high), max(low, high)
 
-        A mean inside the central 99 % is no one's value and is printed as it is (it keeps
-        the total), and so is one that lies beyond it by less than :data:`MEAN_SLACK` of its
-        width (a bucket of zeros with a few negative incomes has a mean just below the 0.5
-        percentile, 0, and is far from any outlier); one further beyond (in a joint bucket:
-        outer buckets merge instead) goes to the 0.5 or 99.5 percentile rounded inward to
-        two significant digits.
+    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+        """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
+        number, never a value.
+
+        The central 99 % rounded outward (:attr:`outer`), values beyond it counting as that
+        limit; or, when those values hold more beyond it than the coarser rounding step of
+        the wider range costs the bucket's sum (a quarter of a step per record), the extreme
+        value rounded strictly beyond on the 1–2–5 series (a top-coded income of 246,000
+        that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
+        """
+        near = self.outer[1] if up else self.outer[0]
+        beyond = keys[keys > near] - near if up else near - keys[keys < near]
+        if self.date or not beyond.size:
+            return near
+        far = nice_outward(float(keys.max() if up else keys.min()), up)
+
+        def rounding(end: float) -> float:
+            width = abs(end - other)
+            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+
+        return far if beyond.sum() + rounding(near) > rounding(far) else near
+
+    @property
+    def unit(self) -> float:
+        """The finest step a released number takes: the column's precision (a day)."""
+        return 1.0 if self.date else 10.0**-self.places
+
+    def mean_step(self, low: float, high: float, count: int) -> float:
+        """The rounding step of a mean of ``count`` values held within [low, high].
+
+        One record changed (or left out) moves such a mean by at most (high − low) / count:
+        the step is the smallest number of the 1–2–5 series at least that large, and no finer
+        than the column's precision.  Two releases that differ in one record then tell its
+        value only to within about the bucket's width, which its label says anyway.
+        """
+        if high <= low:
+            return self.unit
+        return max(step_at_least((high - low) / count), self.unit)
+
+    def _released(self, value: float, low: float, high: float, step: float) -> Any:
+        """A bucket mean as released: rounded to ``step`` (:meth:`mean_step`), inside the
+        bucket's range [low, high].  A mean beyond the central 99 % by more than
+        :data:`MEAN_SLACK` of its width (possible only in a range between cut points beyond
+        it) goes to the 0.5 or 99.5 percentile rounded inward first.
         """
         slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
         if not self.inner[0] - slack <= value <= self.inner[1] + slack:
             value = float(np.clip(value, *self.mean_limits))
+        rounded = multiple_of(value, step)
+        while rounded > high and rounded - step >= low:
+            rounded = multiple_of(rounded - step, step)
+        while rounded < low and rounded + step <= high:
+            rounded = multiple_of(rounded + step, step)
         if self.date:
-            return format_date(round(value))
-        rounded = round_to(value, self.places)
+            return format_date(round(rounded))
         return int(rounded) if float(rounded).is_integer() else rounded
 
-    def representative(self, keys: np.ndarray) -> Any:
-        """The bucket's median, clipped to the round limits inside the central 99 %."""
+    def representative(
+        self, keys: np.ndarray, lo: float | None = None, hi: float | None = None
+    ) -> Any:
+        """The bucket's median, clipped to the round limits inside the central 99 % and, for
+        numbers, rounded one digit finer than the bucket's cut points print (a median of
+        [200, 300) to tens), finer only where needed to stay inside the bucket: never one
+        person's exact value.  A value the whole bucket shares stays as it is."""
         med = float(np.clip(np.median(keys), *self.guard))
+        if not self.date and len(keys) and np.ptp(keys) > 0:
+            med = self._rounded_median(med, lo, hi)
         if self.date:
             return format_date(round(med))
         return int(med) if med.is_integer() else med
+
+    def _rounded_median(self, med: float, lo: float | None, hi: float | None) -> float:
+        cuts = [p for p in (precision(c) for c in (lo, hi) if c is not None) if p is not None]
+        step = min(cuts) / 10 if cuts else 10.0 ** (math.floor(math.log10(abs(med) or 1)) - 1)
+        while step > self.unit:
+            rounded = multiple_of(med, step)
+            if (lo is None or rounded >= lo) and (hi is None or rounded < hi or rounded == med):
+                return rounded
+            step /= 10
+        return multiple_of(med, self.unit)
 
 
 def _describe(

@@ -138,6 +138,33 @@ def nice_step(width: float) -> float:
     return float(Decimal(1).scaleb(exponent))
 
 
+def step_at_least(width: float) -> float:
+    """The smallest number of the 1–2–5 series that is at least ``width`` (> 0)."""
+    exponent = math.floor(math.log10(width))
+    for mantissa in (1, 2, 5, 10):
+        step = Decimal(mantissa).scaleb(exponent)
+        if float(step) >= width * (1 - 1e-12):
+            return float(step)
+    return float(Decimal(1).scaleb(exponent + 1))
+
+
+def multiple_of(value: float, step: float) -> float:
+    """``value`` rounded to the nearest multiple of ``step``, printed without float noise."""
+    s = _dec(step)
+    return float((_dec(value) / s).to_integral_value() * s)
+
+
+def precision(value: float) -> float | None:
+    """The largest power of ten that ``value`` is a multiple of (None for 0): 24,000 → 1,000,
+    12,500 → 100, 0.25 → 0.01; what a label printing ``value`` is precise to."""
+    if value == 0 or not math.isfinite(value):
+        return None
+    d = _dec(value).normalize()
+    exponent = d.as_tuple().exponent
+    assert isinstance(exponent, int)
+    return float(Decimal(1).scaleb(exponent))
+
+
 def nice_outward(value: float, up: bool) -> float:
     """The next number of the 1–2–5 series (…, 10, 20, 50, 100, …) strictly beyond ``value``.
 

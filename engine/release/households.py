@@ -820,11 +820,29 @@ def household_release(
     mode: Literal["centroid", "range"] = "centroid",
 ) -> pd.DataFrame:
     """The released household-level QIs of every household (``frame``: the household file,
-    :func:`household_frame`): recoded per household group (``groups``: of every record)."""
+    :func:`household_frame`): recoded per household group (``groups``: of every record).
+
+    A value missing for a household stays missing: a group holding such a household releases
+    that QI empty for all its households (a known value withheld, never one made up; the
+    ordering of :func:`household_order` keeps households with a missing value together, so
+    this is rare), and every household of a group keeps one released tuple.
+    """
     group_of = np.zeros(households.n_households, dtype=np.int64)
     group_of[households.codes] = groups
     places = {c: decimals(frame[c]) for c in households.level}
-    return recode_qi(frame, households.level, types, orders, group_of, mode, places)
+    released = recode_qi(frame, households.level, types, orders, group_of, mode, places)
+    for col in households.level:
+        lacking = frame[col].isna().to_numpy()
+        if not lacking.any():
+            continue
+        hidden = np.isin(group_of, np.unique(group_of[lacking]))
+        values = released[col]
+        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_extension_array_dtype(
+            values
+        ):
+            values = values.astype("Int64")
+        released[col] = values.mask(hidden)
+    return released
 
 
 def household_level_values(

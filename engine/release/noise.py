@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
+from engine.io.about import MOSTLY_NOISE
 from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
@@ -45,9 +46,10 @@ from engine.mechanisms.laplace import (
     from_log_scale,
     insensitive_release,
     laplace_release,
+    log_bounds,
     to_log_scale,
 )
-from engine.mechanisms.response import randomized_response
+from engine.mechanisms.response import CorrectedShares, corrected_shares, randomized_response
 from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -61,13 +63,15 @@ from engine.release.households import (
     survey_columns,
 )
 from engine.release.metrics import analysis_utility, sse_sst
+from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.recode import build_release, decimals, recode_qi
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
-from engine.release.survey import survey_summary, verify_survey_release
+from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import class_distances, verify_release
 from engine.roles import ColumnType
+from engine.text import percent
 
 if TYPE_CHECKING:
     from engine.release.prepare import Prepared
@@ -132,6 +136,73 @@ def column_budget(params: ReleaseParams, types: Mapping[str, ColumnType]) -> dic
     return out
 
 
+def typical_size(values: np.ndarray, lo: float, hi: float, log_scale: bool = False) -> float | None:
+    """How far a column's values typically lie apart, on the scale the noise is added to.
+
+    The spread of the middle half of the values (the interquartile range) after clamping to
+    the bounds (what the noise is added to), on log(1 + value) for noise on the log scale; a
+    column whose middle half is one value (mostly zeros) falls back to the mean distance from
+    the median.  None for a column with one value or none.  Computed from the data: for the
+    plan, which the data holder reads before the release, never for a published file.
+    """
+    present = values[~np.isnan(values)]
+    if present.size == 0:
+        return None
+    clamped = np.clip(present, lo, hi)
+    if log_scale:
+        clamped = np.log1p(clamped)
+    q1, median, q3 = np.quantile(clamped, [0.25, 0.5, 0.75])
+    spread = float(q3 - q1)
+    if spread <= 0:
+        spread = float(np.abs(clamped - median).mean())
+    return spread if spread > 0 else None
+
+
+def noise_error(column: ColumnPlan, params: ReleaseParams) -> float | None:
+    """E|noise| of one released value on the scale the noise is added to (None until private
+    bounds are known): Δ/ε, Δ/(k·ε) in groups of k, Δ measured on log(1 + value) for the log
+    scale."""
+    if column.bounds is None:
+        return None
+    group = int(params.k) if params.insensitive else 1
+    bounds = log_bounds(*column.bounds) if column.log_scale else column.bounds
+    return expected_abs_error(*bounds, column.epsilon, group)
+
+
+#: the released values are "mostly noise" when the noise makes up at least this share of
+#: their variance (the noise's variance is then at least the data's own)
+NOISE_SHARE_WARNING = MOSTLY_NOISE
+
+
+def noise_share(released: np.ndarray, scale: float, log_scale: bool) -> float | None:
+    """The share of the released values' variance that the noise accounts for (at most 1).
+
+    From the released values and the public scale of the noise alone (so it may be
+    published): the released variance is about the data's plus the noise's 2·scale²; a share
+    of 1/2 or more means the noise varies as much as the data, or more.  Clamping to the
+    bounds shrinks the released variance, which only raises the share.
+    """
+    x = released[~np.isnan(released)]
+    if x.size < 2:
+        return None
+    if log_scale:
+        x = np.log1p(np.clip(x, 0.0, None))
+    spread = float(x.var())
+    noise = 2.0 * scale * scale
+    return 1.0 if spread <= 0 else min(noise / spread, 1.0)
+
+
+def noise_share_warning(column: str, share: float) -> str:
+    """The published warning that a column's released values are mostly noise."""
+    return (
+        f"The noise makes up about {percent(share)} of the spread of the released values of "
+        f"{column!r}: they are mostly noise, and say little about any one person or group "
+        "(measured on the released values and the public scale of the noise). Averaging in "
+        "groups of k before the noise, narrower public bounds, the buckets mechanism or a "
+        "larger ε would keep more of the data."
+    )
+
+
 def expected_errors(
     params: ReleaseParams, types: Mapping[str, ColumnType]
 ) -> dict[str, float | None]:
@@ -161,6 +232,8 @@ class NoisePlan(Protocol):
     prepared: Prepared | None
     noise_columns: list[ColumnPlan]
     warnings: tuple[str, ...]
+    #: groups of records alike in their missing QIs, and the QI values withheld
+    missing_groups: tuple[np.ndarray, np.ndarray] | None
     #: the risk of the original records (reused by the summary)
     risk_before: RiskSummary | None
 
@@ -196,6 +269,8 @@ class ColumnDraw:
     #: numbers for the t check: released values (numeric) or category codes, NaN/−1 missing
     numbers: np.ndarray
     details: dict[str, Any]
+    #: randomized response: the original shares estimated from the release and the channel
+    corrected: CorrectedShares | None = None
 
 
 def plan_columns(
@@ -390,6 +465,7 @@ def _draw_column(
             "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
         }
         details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
+        details["noise_share"] = noise_share(rounded, out.scale, plan.log_scale)
         return ColumnDraw(released, noisy, details)
     outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
@@ -407,7 +483,8 @@ def _draw_column(
         if present.any()
         else 0.0,
     }
-    return ColumnDraw(released, outcome.codes.astype(float), details)
+    corrected = corrected_shares(outcome.codes, outcome.channel, details["categories"])
+    return ColumnDraw(released, outcome.codes.astype(float), details, corrected)
 
 
 def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[np.ndarray]:
@@ -459,28 +536,39 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
 
     task.step(0.05, "Grouping records")
     X = encode_qi(clean, qi, types, orders)
-    if qi and params.k > 1:
+    # records alike in which QIs are missing form classes together (missing stays missing)
+    if plan.missing_groups is not None:
+        groups, withheld = plan.missing_groups
+    else:
+        groups, withheld = np.zeros(n, dtype=np.int64), None
+    households, homes = prepared.households, None
+    if households is not None and households.level:
+        classes, homes, qi_loss = household_partition(
+            clean, qi, types, orders, households, None, None, params.k, params.k,
+            mode=params.qi_output, task=task.sub(0.05, 0.5),
+        )  # fmt: skip
+        withheld = None  # the classes follow the households, not the missing patterns
+    elif qi and params.k > 1:
         from engine.release.microaggregation import microaggregate
 
-        classes = np.asarray(
-            microaggregate(X, params.k, seed=params.seed, task=task.sub(0.05, 0.5)),
-            dtype=np.int64,
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
+            task.sub(0.05, 0.5),
         )
     elif qi:
         classes = np.arange(n, dtype=np.int64)
     else:
         classes = np.zeros(n, dtype=np.int64)
-    households, groups = prepared.households, None
-    qi_loss = sse_sst(X, classes) if qi else 0.0
-    if households is not None and households.level:
-        classes, groups, qi_loss = household_partition(
-            clean, qi, types, orders, households, None, None, params.k, params.k,
-            mode=params.qi_output, task=task.sub(0.05, 0.5),
-        )  # fmt: skip
-    elif households is not None:
+    if households is not None and homes is None:
         classes = merge_for_households(X, classes, households.codes, params.k)
+    if homes is None:
         qi_loss = sse_sst(X, classes) if qi else 0.0
-    level = households.level if households is not None and groups is not None else ()
+    level = households.level if households is not None and homes is not None else ()
+    if households is not None:  # classes formed for households may mix missing patterns
+        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
+    else:
+        released_qi = withhold(clean, qi, withheld)
 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
@@ -511,13 +599,17 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
                 "larger t, a larger k or fewer records, or rely on the stochastic t."
             )
 
+    for draw in column_draws:
+        share = draw.details.get("noise_share")
+        if share is not None and share >= NOISE_SHARE_WARNING:
+            warnings.append(noise_share_warning(str(draw.released.name), share))
     task.step(0.86, "Building the release")
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
     rng = np.random.default_rng(params.seed)
     table, source_rows = build_release(
-        clean,
+        released_qi,
         qi=[c for c in qi if c not in level],
         keep=[*params.keep, *confidential],
         types=types,
@@ -528,7 +620,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         confidential_output=params.confidential_output,
         rng=rng,
         original=released,
-        extra=survey_columns(params, clean, types, orders, households, groups, original, rng),
+        extra=survey_columns(params, clean, types, orders, households, homes, original, rng),
     )
     task.step(0.92, "Verifying the release")
     verification = verify_survey_release(
@@ -543,13 +635,13 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     k_min = int(verification.k)
     sst = sum(details[c.name]["sst"] for c in numeric)
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
-    released_qi = recode_qi(clean, qi, types, orders, classes, "centroid")
+    centroids = recode_qi(released_qi, qi, types, orders, classes, "centroid")
     if level:
-        assert households is not None and groups is not None
-        released_qi[list(level)] = household_level_values(clean, types, orders, households, groups)
+        assert households is not None and homes is not None
+        centroids[list(level)] = household_level_values(clean, types, orders, households, homes)
     utility = analysis_utility(
         clean,
-        released_qi,
+        centroids,
         {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
         qi=qi,
         types=types,
@@ -594,14 +686,18 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
             bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
             noise_scale={c.name: details[c.name]["noise_scale"] for c in numeric},
             columns=details,
+            corrected_shares={
+                d.released.name: d.corrected for d in column_draws if d.corrected is not None
+            },
         ),
         worst_class=None,
         worst_bucket=None,
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=utility,
+        missing_qi=missing_counts(clean, table, qi),
         **survey_summary(
-            params, prepared, table, source_rows, verification, None, groups, plan.risk_before
+            params, prepared, table, source_rows, verification, None, homes, plan.risk_before
         ),
     )
     task.step(1.0, "Done")

@@ -13,6 +13,7 @@ run does not have.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -32,12 +33,14 @@ from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
-from engine.release.noise import ColumnPlan, plan_columns
+from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
+from engine.release.noise import ColumnPlan, noise_error, plan_columns, typical_size
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
 from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
 from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
+from engine.text import number
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,13 @@ class NoiseColumn:
     #: noise on log(1 + value) (``transform="log"``): half of the released values lie within
     #: this factor of their true value (public bounds only; None otherwise)
     typical_factor: float | None = None
+    #: how far the column's values typically lie apart (the spread of their middle half), on
+    #: the scale the noise is added to; from the data, so for the plan only, never published
+    #: (:func:`engine.release.noise.typical_size`)
+    typical_size: float | None = None
+    #: the expected error of one value over ``typical_size``: above 1 the noise drowns the
+    #: values (None while the bounds are to be estimated privately)
+    error_ratio: float | None = None
 
 
 @dataclass
@@ -123,27 +133,37 @@ class Plan:
     guarantees: tuple[Guarantee, ...]
     noise: tuple[NoiseColumn, ...]
     warnings: tuple[str, ...]
+    #: warnings that rest on statistics of the confidential data itself (noise that drowns
+    #: the values): shown to whoever holds the data before the release, never published
+    review_warnings: tuple[str, ...] = ()
     #: input records left out of the release for a missing confidential value ("drop");
     #: ``n_records`` counts the records that are released
     n_left_out: int = 0
     #: the trade-off curve of the search of b (empty when the user gave b): one row per b
     #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
     bucket_choices: tuple[BucketChoice, ...] = ()
+    #: per QI with missing values: missing in the input, and the known values that will be
+    #: withheld (released empty) so that classes agree on which QIs are missing
+    missing_qi: dict[str, MissingCount] = field(default_factory=dict)
     #: the households of a survey file (``household``): how many, which QIs are
     #: household-level
     households: HouseholdPlan | None = None
     #: the disclosure risk of the original records (with the weights and households when
-    #: given); after the run each record's risk is at most 1/k
+    #: given; review record only); after the run each record's risk is at most 1/k
     risk_before: RiskSummary | None = None
-    #: what the run reuses (the cleaned columns, the buckets, the noise plans); not pickled
+    #: what the run reuses (the cleaned columns, the buckets, the noise plans, the groups of
+    #: records alike in their missing QIs and the values withheld); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
     bucket_data: Buckets | None = field(default=None, repr=False, compare=False)
     noise_columns: list[ColumnPlan] = field(default_factory=list, repr=False, compare=False)
+    missing_groups: tuple[np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         # the GUI receives plans from its engine process: leave the per-record arrays behind
         state = dict(self.__dict__)
-        state.update(prepared=None, bucket_data=None, noise_columns=[])
+        state.update(prepared=None, bucket_data=None, noise_columns=[], missing_groups=None)
         return state
 
     def raise_if_infeasible(self) -> None:
@@ -172,7 +192,9 @@ class Plan:
                 "guarantees": [g.to_dict() for g in self.guarantees],
                 "noise": [asdict(c) for c in self.noise],
                 "warnings": list(self.warnings),
+                "review_warnings": list(self.review_warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "missing_qi": {c: asdict(m) for c, m in self.missing_qi.items()},
                 "households": asdict(self.households) if self.households else None,
                 "risk_before": asdict(self.risk_before) if self.risk_before else None,
             }
@@ -203,6 +225,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
+    X = None
     if params.confidential and not params.noise:
         assert t is not None
         if params.n_buckets is None:
@@ -245,19 +268,27 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     elif params.noise:
         noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
+    review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
+    missing_groups, missing_qi = None, {}
+    if feasible.ok:
+        missing_groups, missing_qi = _missing_qi(prepared, params, bucket_data, t, X)
+        warnings.extend(_withheld_warnings(missing_qi, params, bucket_data, t, prepared))
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
     if feasible.ok and bucket_data is not None and t is not None:
         fixes = _missing_fixes(params, bucket_data, t, forecast)
         feasible = Feasibility(True, fixes=fixes) if fixes else feasible
+    if feasible.ok and review:
+        feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
     warnings.extend(seed_warnings(params))
     households = None
     if prepared.households is not None:
         households = HouseholdPlan.of(prepared.households)
-        warnings.extend(households.warnings())
+        # counts of households in the original data: the review record's, not published
+        review.extend(households.warnings())
     risk_before = disclosure_risk(
         class_ids(prepared.clean, prepared.qi),
         original_sensitive(
@@ -286,14 +317,91 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
+        review_warnings=tuple(review),
         n_left_out=prepared.n_left_out,
         bucket_choices=tuple(choices),
+        missing_qi=missing_qi,
         households=households,
         risk_before=risk_before,
         prepared=prepared,
         bucket_data=bucket_data,
         noise_columns=noise_columns,
+        missing_groups=missing_groups,
     )
+
+
+def _missing_qi(
+    prepared: Prepared,
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    X: np.ndarray | None,
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount]]:
+    """The groups of records alike in their missing QIs, the values withheld, and per QI the
+    counts (:mod:`engine.release.missing_qi`); (None, {}) when no QI value is missing."""
+    missing = missing_mask(prepared.clean, prepared.qi)
+    if not missing.any():
+        return None, {}
+    if X is None:
+        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+    groups, withheld = pattern_groups(
+        missing,
+        params.k,
+        codes=None if buckets is None else buckets.codes,
+        shares=None if buckets is None else buckets.shares,
+        t=t if buckets is not None else None,
+        X=X,
+    )
+    counts = {}
+    for i, col in enumerate(prepared.qi):
+        before, hidden = int(missing[:, i].sum()), int(withheld[:, i].sum())
+        if before or hidden:
+            counts[col] = MissingCount(before, before + hidden, hidden)
+    return (groups, withheld), counts
+
+
+def _withheld_warnings(
+    counts: Mapping[str, MissingCount],
+    params: ReleaseParams,
+    buckets: Buckets | None,
+    t: float | None,
+    prepared: Prepared,
+) -> list[str]:
+    """Say which known QI values will be released empty, and why; offer what helps."""
+    hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
+    if not hidden:
+        return []
+    parts = [f"{n:,} of {c!r}" for c, n in hidden.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    why = f"every class needs at least {params.k} records" + (
+        " and every bucket within a factor t of its share in the file" if t else ""
+    )
+    text = (
+        "Missing quasi-identifier values stay missing, and a class is formed of records that "
+        "agree on which ones are missing. Where too few records agree, or they hold too "
+        f"different confidential values ({why}), known values are released empty instead: "
+        f"{listed}."
+    )
+    if (
+        buckets is not None
+        and t is not None
+        and buckets.missing_bucket is not None
+        and params.missing_confidential == "bucket"
+    ):
+        keep = buckets.codes != buckets.missing_bucket
+        if keep.sum() >= params.k:
+            missing = missing_mask(prepared.clean, prepared.qi)[keep]
+            codes = buckets.codes[keep]
+            codes = np.where(codes > buckets.missing_bucket, codes - 1, codes)
+            shares = np.bincount(codes) / len(codes)
+            _, other = pattern_groups(missing, params.k, codes=codes, shares=shares, t=t)
+            after = int(other.sum())
+            if after < sum(hidden.values()):
+                text += (
+                    " Leaving out the records with a missing confidential value "
+                    f"(missing_confidential 'drop') would withhold {after:,} value(s) in all."
+                )
+    return [text]
 
 
 def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
@@ -492,15 +600,80 @@ def _missing_fixes(
     )
 
 
+def _drowns(column: NoiseColumn) -> bool:
+    """Whether the expected error of the noise exceeds the column's typical size."""
+    return column.error_ratio is not None and column.error_ratio > 1.0
+
+
+def _drowned_warning(column: NoiseColumn, params: ReleaseParams) -> str:
+    """Say in plain words that the noise would drown a column's values, and what helps."""
+    assert column.error_ratio is not None and column.typical_size is not None
+    name, ratio = column.name, number(column.error_ratio, 2)
+    if column.typical_factor is not None:
+        size = (
+            f"about a factor {number(column.typical_factor, 3)} per value, {ratio} times as "
+            "much as the values themselves differ (middle half, on the same log scale)"
+        )
+    else:
+        size = (
+            f"about ±{number(column.expected_abs_error, 3)} per value, {ratio} times the "
+            f"spread of the middle half of the values ({number(column.typical_size, 3)})"
+        )
+    helps = []
+    if not params.insensitive and params.k > 1:
+        helps.append(
+            f"averaging in groups of k = {params.k} before the noise ({params.k} times less noise)"
+        )
+    helps += ["narrower public bounds (closer to where the values really lie)"]
+    helps += ["the buckets mechanism (no noise)", "a larger ε"]
+    return (
+        f"The noise would drown the values of {name!r}: {size}. The released values would "
+        "say little about anyone, and clamping the noise to the bounds would pull their mean "
+        f"towards the middle of the bounds. What helps: {'; '.join(helps)}."
+    )
+
+
+def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, ...]:
+    """Settings that bring the noise down to the values' typical size (one-click fixes)."""
+    worst = max((c for c in noise if _drowns(c)), key=lambda c: c.error_ratio or 0.0)
+    ratio = worst.error_ratio or 1.0
+    out = []
+    if not params.insensitive and params.k > 1:
+        after = ratio / params.k
+        out.append(
+            Fix(
+                f"average in groups of k = {params.k} before the noise: noise "
+                f"{number(after, 2)} times the values' spread instead of {number(ratio, 2)}",
+                {"insensitive": True},
+            )
+        )
+    assert params.epsilon is not None
+    wanted = params.epsilon * ratio
+    step = 10.0 ** (math.floor(math.log10(wanted)) - 1)  # two significant digits, rounded up
+    epsilon = round(math.ceil(wanted / step - 1e-9) * step, 12)
+    out.append(
+        Fix(
+            f"ε = {number(epsilon)}: noise about the size of the values' spread "
+            f"(a weaker guarantee than ε = {number(params.epsilon)})",
+            {"epsilon": epsilon},
+        )
+    )
+    return tuple(out)
+
+
 def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
     if column.ctype == ColumnType.NUMERIC:
         group = params.k if params.insensitive else 1
-        error = factor = None
+        error = factor = size = ratio = None
         if column.bounds is not None:  # private bounds are known only once estimated
             if column.log_scale:
                 factor = typical_factor(*column.bounds, column.epsilon, group)
             else:
                 error = expected_abs_error(*column.bounds, column.epsilon, group)
+            size = typical_size(column.values, *column.bounds, column.log_scale)
+            scale = noise_error(column, params)
+            if size is not None and scale is not None:
+                ratio = scale / size
         return NoiseColumn(
             name=column.name,
             type=str(column.ctype),
@@ -511,6 +684,8 @@ def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
             expected_abs_error=error,
             bounds_epsilon=column.bounds_epsilon,
             typical_factor=factor,
+            typical_size=size,
+            error_ratio=ratio,
         )
     n_cat = len(column.categories)
     keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0

@@ -2,8 +2,10 @@
 
 Both constructions (buckets and noise) start from the same cleaned, typed view of the columns
 they protect, so the checks and messages are the same whichever mechanism the user chose.
-Two things are settled here for both:
+Three things are settled here for both:
 
+* a quasi-identifier whose values are (nearly) one per record is an identifier in disguise
+  and is refused (:mod:`engine.identifiers`), naming the column and the identifier role;
 * the numbers of a numeric column must be ones tclose can compute with: finite, and no larger
   than :data:`~engine.params.MAX_MAGNITUDE` in size (nor, apart from 0, smaller than its
   inverse), so that means, widths and sums of squares stay finite numbers;
@@ -23,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.release.encode import numeric_values, resolve_columns
@@ -95,6 +98,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
             rows = np.flatnonzero(~lacking)
             clean = clean.iloc[rows].reset_index(drop=True)
     types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
+    check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
     for col in (*qi, *confidential):
         if types[col] == ColumnType.NUMERIC:
             check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))

@@ -4,9 +4,7 @@ Every record of a class gets the same released QI values, so the released table 
 into the equivalence classes a checker can find without any other information (KBS 2015 §2):
 
 * ``centroid``: mean for numeric columns (rounded to the column's own precision), the median
-  category for ordinal ones, the most frequent known category for nominal ones (a class whose
-  values are all missing stays missing: missing values never spread to a class's known
-  ones), the mean date;
+  category for ordinal ones, the most frequent category for nominal ones, the mean date;
 * ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones
   (category names quoted when one of the column's names holds the separator, a quote or a
   bracket: :class:`engine.release.cuts.NameList`).
@@ -17,6 +15,11 @@ into the equivalence classes a checker can find without any other information (K
   to the next number of the 1–2–5 series strictly beyond (563,569.08 → 1,000,000).  Classes
   whose rounded ranges coincide become one released class, which keeps k-anonymity and
   t-closeness (a union of t-close classes is t-close).
+
+A missing QI value is released empty, never as its class's value
+(:mod:`engine.release.missing_qi`): classes are formed so that their records agree on which
+QIs are missing, and in a class that does not (one formed elsewhere), the QIs missing for
+some of its records are withheld for all of them, so that the class stays one released class.
 
 Confidential values become their bucket's ``mean`` (the mean of the whole bucket, which keeps
 totals; the median where the p%-rule withholds it; the mode or median category for category
@@ -43,6 +46,7 @@ from engine.release.cuts import (
     range_ends,
 )
 from engine.release.encode import category_order, numeric_values, ordinal_ranks
+from engine.release.missing_qi import missing_mask, withhold, withhold_mixed
 from engine.release.result import Buckets
 from engine.roles import ColumnType
 
@@ -85,11 +89,8 @@ def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: n
 
 
 def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
-    """Each class's most frequent known category (ties: the first in sorted order).
-
-    Missing values do not vote: a class with one known value among missing ones releases it,
-    and only a class with no known value is released as missing.
-    """
+    """Each class's most frequent category (ties: the first in sorted order); missing for a
+    class whose values are missing (:func:`recode_qi` makes classes agree on that)."""
     frame = pd.DataFrame({"c": classes, "v": series.to_numpy()}).dropna(subset=["v"])
     sizes = frame.groupby(["c", "v"], sort=True).size().reset_index(name="n")
     sizes["neg"] = -sizes["n"]
@@ -157,6 +158,8 @@ def recode_qi(
     ``places`` gives the decimals of numeric columns when ``data`` is one part of a file
     (a cluster recodes partition by partition; the precision is the whole column's).
     """
+    # a class whose records disagree on which QIs are missing would fall apart on release
+    data = withhold(data, qi, withhold_mixed(missing_mask(data, qi), classes))
     out = {}
     for col in qi:
         series = data[col].reset_index(drop=True)

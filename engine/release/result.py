@@ -5,18 +5,34 @@ tests.  Only :attr:`Release.table` is ever written out; the other fields (class 
 record, bucket of every input record) stay in memory for previews and metrics.
 :class:`RunSummary` is the one typed account of a run, the same shape for both mechanisms:
 the JSON sidecar, ``--summary``, the report, the xlsx About sheet and the preview read it.
+
+A run is told in two documents, as statistical agencies do: the **published metadata**, which
+goes out with the release (the About sheet, the JSON beside a CSV or Parquet release, the
+Parquet file's own metadata), and the **review record** for the disclosure review board (the
+HTML report, the project file, ``--review``).  Every field of the summary says which it
+belongs to (:data:`PUBLIC` or :data:`REVIEW` in its declaration): published is only what a
+reader of the release may know, i.e. the parameters that applied, the guarantees, and numbers
+computable from the released file and those parameters alone.  Never the seed (with it and
+the public code the noise can be subtracted), and never a statistic of the original
+confidential values (it voids the ε of a noise release, and a mean with a variance pins an
+extreme earner's value down).  :meth:`RunSummary.public_dict` is the published form,
+:meth:`RunSummary.to_dict` the review record.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
+from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 from engine.release.risk import RiskComparison
@@ -194,28 +210,84 @@ def json_ready(value: Any) -> Any:
     return str(value)
 
 
+#: the field metadata key that says whether a summary field is published with the release
+PUBLIC_KEY = "public"
+
+
+#: field metadata of a summary field that is published with the release (About sheet, sidecar
+#: JSON, Parquet metadata): computable from the released file and the public parameters alone
+PUBLIC = MappingProxyType({PUBLIC_KEY: True})
+#: field metadata of a summary field for the review record only (report, project,
+#: ``--review``): it tells of the original data or of the run (the seed, losses, timings)
+REVIEW = MappingProxyType({PUBLIC_KEY: False})
+
+
+def public_keys(keys: frozenset[str]) -> Mapping[str, Any]:
+    """Field metadata of a mapping from each column to a dict of details, of which only
+    ``keys`` are published (the noise of each column: its ε and bounds are public, its error
+    on the data is not)."""
+    return MappingProxyType({PUBLIC_KEY: frozenset(keys)})
+
+
+def published(value: Any) -> Any:
+    """The published part of ``value``: of a summary dataclass the fields declared
+    :data:`PUBLIC` (recursively, and of a :func:`public_keys` field only those keys), of a
+    list or dict that of each item; anything else as it is.
+
+    A dataclass that declares nothing (a :class:`~engine.privacy.Guarantee`) is published
+    whole, by its ``to_dict`` if it has one.
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        declared = [f for f in fields(value) if PUBLIC_KEY in f.metadata]
+        if not declared:
+            return value.to_dict() if hasattr(value, "to_dict") else asdict(value)
+        out = {}
+        for f in declared:
+            rule, item = f.metadata[PUBLIC_KEY], getattr(value, f.name)
+            if rule is False:
+                continue
+            if isinstance(rule, frozenset) and isinstance(item, Mapping):
+                item = {
+                    col: {k: v for k, v in details.items() if k in rule}
+                    for col, details in item.items()
+                }
+            out[f.name] = published(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [published(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: published(v) for k, v in value.items()}
+    return value
+
+
 @dataclass(frozen=True)
 class BucketRow:
-    """One confidential bucket as reported: what is released for it and how many records."""
+    """One confidential bucket as reported: what is released for it and how many records.
 
-    label: str
-    count: int
-    share: float
+    Published: the label, the count and share (the release shows them), the public limits and
+    the value the release holds for the bucket.  The bucket's statistics of the original
+    values (its exact mean, median and SD) are for the review only.
+    """
+
+    label: str = field(metadata=PUBLIC)
+    count: int = field(metadata=PUBLIC)
+    share: float = field(metadata=PUBLIC)
     #: the bucket's public limits: [lower cut, upper cut] of a range (None = open end), the
     #: categories of a set, None for joint buckets of several columns or the missing bucket
-    bounds: Any
+    bounds: Any = field(metadata=PUBLIC)
     #: the value an analyst finds for the bucket, per column: what ``confidential_output``
-    #: "mean" or "median" releases (the median with "label")
-    representative: tuple[Any, ...]
-    missing: bool = False
+    #: "mean" or "median" releases (the median with "label": then it is not in the release,
+    #: and :meth:`RunSummary.public_dict` leaves it out)
+    representative: tuple[Any, ...] = field(metadata=PUBLIC)
+    missing: bool = field(metadata=PUBLIC, default=False)
     #: per column: the bucket's mean as released (rounded; the median where ``dominated``),
     #: its median and its standard deviation (None where withheld or not a number)
-    mean: tuple[Any, ...] = ()
-    median: tuple[Any, ...] = ()
-    sd: tuple[float | None, ...] = ()
+    mean: tuple[Any, ...] = field(metadata=REVIEW, default=())
+    median: tuple[Any, ...] = field(metadata=REVIEW, default=())
+    sd: tuple[float | None, ...] = field(metadata=REVIEW, default=())
     #: per column: one or two records dominate the bucket's sum (p%-rule), so its median is
-    #: released instead of its mean
-    dominated: tuple[bool, ...] = ()
+    #: released instead of its mean (what the released value is; published with mean output)
+    dominated: tuple[bool, ...] = field(metadata=PUBLIC, default=())
 
 
 def bucket_rows(buckets: Buckets, output: str = "mean") -> list[BucketRow]:
@@ -249,13 +321,13 @@ def bucket_rows(buckets: Buckets, output: str = "mean") -> list[BucketRow]:
 class ClassSizes:
     """How many classes a release has and how large they are."""
 
-    n_classes: int
-    min: int
-    median: float
-    mean: float
-    max: int
+    n_classes: int = field(metadata=PUBLIC)
+    min: int = field(metadata=PUBLIC)
+    median: float = field(metadata=PUBLIC)
+    mean: float = field(metadata=PUBLIC)
+    max: int = field(metadata=PUBLIC)
     #: size → number of classes of that size
-    histogram: dict[int, int]
+    histogram: dict[int, int] = field(metadata=PUBLIC)
 
     @classmethod
     def of(cls, sizes: np.ndarray) -> ClassSizes:
@@ -274,6 +346,24 @@ class ClassSizes:
 
 
 @dataclass(frozen=True)
+class MissingCount:
+    """Missing values of one QI: in the input, released empty, and known values withheld
+    (:mod:`engine.release.missing_qi`).
+
+    Published: the cells released empty (a reader counts them in the release).  What was
+    missing in the input, and so how many known values were withheld, is a count of the
+    original data: for the review only.
+    """
+
+    #: values missing in the input (after missing-value codes were applied)
+    input: int = field(metadata=REVIEW)
+    #: cells released empty (= input + withheld)
+    released: int = field(metadata=PUBLIC)
+    #: known values released empty so that every class agrees on which QIs are missing
+    withheld: int = field(metadata=REVIEW)
+
+
+@dataclass(frozen=True)
 class InformationLoss:
     """What the release costs the analyst."""
 
@@ -285,33 +375,62 @@ class InformationLoss:
     confidential_columns: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+#: what is published of each noise column's details (:attr:`NoiseSummary.columns`): the
+#: mechanism and its public settings, and the share of the released values' variance that
+#: the noise makes up (from the released values and the public scale alone); never its error
+#: on the data (mean absolute error, the means, SSE and SST against the original values, the
+#: share of categories changed)
+PUBLIC_NOISE_DETAILS = frozenset(
+    {
+        "type", "mechanism", "epsilon", "epsilon_local", "bounds", "bounds_source",
+        "epsilon_bounds", "transform", "expected_absolute_error", "typical_factor",
+        "noise_scale", "categories", "keep_probability", "noise_share",
+    }
+)  # fmt: skip
+#: the noise details kept for the review record only; a key in neither set is a test failure
+#: (tests/test_published.py), so that a new detail is classified, not silently dropped
+REVIEW_NOISE_DETAILS = frozenset(
+    {
+        "grid", "mean_absolute_error", "mean_original", "mean_released", "sse", "sst",
+        "sse_sst", "share_changed",
+    }
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class NoiseSummary:
     """What the noise route (Construction B) spent and drew."""
 
     #: ε of each confidential column (the budget split evenly: sequential composition)
-    epsilon_per_column: dict[str, float]
+    epsilon_per_column: dict[str, float] = field(metadata=PUBLIC)
     #: the part of it the noise spent (the rest went on private bounds)
-    epsilon_noise_per_column: dict[str, float]
+    epsilon_noise_per_column: dict[str, float] = field(metadata=PUBLIC)
     #: ε spent on estimating bounds privately, in all (0 with public bounds)
-    bounds_epsilon: float
+    bounds_epsilon: float = field(metadata=PUBLIC)
     #: the per-record ε of the whole confidential projection (k·ε with insensitive groups)
-    epsilon_local: float
+    epsilon_local: float = field(metadata=PUBLIC)
     #: what the release as published spent: the bounds' ε once, the noise's ε × draws
-    epsilon_spent: float
-    draws: int
+    epsilon_spent: float = field(metadata=PUBLIC)
+    #: draws of the noise (more than one when redrawn until t-close: each spends ε again)
+    draws: int = field(metadata=PUBLIC)
     #: Proposition 1 at the smallest class (None without confidential columns)
-    stochastic_t: float | None
+    stochastic_t: float | None = field(metadata=PUBLIC)
     #: t actually reached on the release's own buckets, when redrawn until t
-    actual_t: float | None
+    actual_t: float | None = field(metadata=PUBLIC)
     #: buckets of the redraw check (None without redraw)
-    resample_buckets: int | None
-    #: public bounds of each numeric column
-    bounds: dict[str, tuple[float, float]]
+    resample_buckets: int | None = field(metadata=PUBLIC)
+    #: bounds of each numeric column: public, or estimated under DP with a share of ε
+    bounds: dict[str, tuple[float, float]] = field(metadata=PUBLIC)
     #: scale of the Laplace noise of each numeric column
-    noise_scale: dict[str, float]
-    #: per column: mechanism, ε, bounds, errors, categories … as drawn
-    columns: dict[str, dict[str, Any]]
+    noise_scale: dict[str, float] = field(metadata=PUBLIC)
+    #: per column: mechanism, ε, bounds, errors, categories … as drawn (published: only
+    #: :data:`PUBLIC_NOISE_DETAILS`; every key is either there or in
+    #: :data:`REVIEW_NOISE_DETAILS`)
+    columns: dict[str, dict[str, Any]] = field(metadata=public_keys(PUBLIC_NOISE_DETAILS))
+    #: per randomized-response column: the original shares estimated from the released
+    #: values and the public channel alone, with standard errors (published whole: every
+    #: field of :class:`~engine.mechanisms.response.CorrectedShares` is computed so)
+    corrected_shares: dict[str, CorrectedShares] = field(metadata=PUBLIC, default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -375,29 +494,82 @@ class ColumnUtility:
     share_changed: float | None = None
 
 
+#: parameters that only the bucket mechanism reads (Construction A)
+BUCKET_PARAMETERS = ("n_buckets", "utility_weight", "confidential_output")
+#: parameters that only a noise mechanism reads (Construction B)
+NOISE_PARAMETERS = ("private_bounds", "insensitive", "resample_until_t", "transform")
+#: parameters for the review record only: with the seed and the public code the noise of a
+#: release can be drawn again and subtracted
+REVIEW_PARAMETERS = ("seed",)
+
+
+def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
+    """``params.to_dict()`` without the seed and without what the mechanism did not use.
+
+    A noise release lists no bucket settings (b, the weight of its search, the bucket's
+    released value, the missing bucket) and a bucket release no noise settings; t or ε as
+    given, b's search weight only when b was searched, the joint/per-column choice only where
+    several confidential columns were bucketed, public bounds only when there are some.
+    """
+    out = params.to_dict()
+    unused = set(REVIEW_PARAMETERS)
+    unused.update(BUCKET_PARAMETERS if params.noise else NOISE_PARAMETERS)
+    unused.update(name for name in ("t", "epsilon") if getattr(params, name) is None)
+    if params.noise and params.missing_confidential == "bucket":
+        unused.add("missing_confidential")  # no buckets: a missing value is released empty
+    if params.n_buckets is not None:
+        unused.add("utility_weight")
+    if len(params.confidential) < 2 or (params.noise and params.resample_until_t is None):
+        unused.add("joint")
+    if not params.bounds:
+        unused.add("bounds")
+    return {key: value for key, value in out.items() if key not in unused}
+
+
 @dataclass(frozen=True)
 class HouseholdSummary:
-    """How a run treated the households of a survey file."""
+    """How a run treated the households of a survey file.
 
-    column: str
-    n_households: int
+    Published: what a reader of the release sees in it (the id column and how it is released,
+    the columns released alike for every member, the fewest households in a class); the
+    counts taken from the original data are for the review record.
+    """
+
+    column: str = field(metadata=PUBLIC)
+    #: households released (the re-coded ids a reader counts; review only when left out)
+    n_households: int = field(metadata=REVIEW)
     #: the QIs released alike for every member of a household (found constant within every
     #: household, or declared), and those of them that were found
-    household_level: tuple[str, ...]
-    detected: tuple[str, ...]
-    #: declared household-level QIs that varied within households → how many households
-    #: (released with the members' most frequent value)
-    varied: dict[str, int]
+    household_level: tuple[str, ...] = field(metadata=PUBLIC)
+    detected: tuple[str, ...] = field(metadata=REVIEW)
+    #: household-level QIs that varied within households → how many households (released
+    #: with the members' most frequent value)
+    varied: dict[str, int] = field(metadata=REVIEW)
     #: the fewest distinct households in a released class (the verifier's)
-    households_k: int | None
+    households_k: int | None = field(metadata=PUBLIC)
     #: "recode" (a fresh random numbering) or "none" (left out)
-    output: str
+    output: str = field(metadata=PUBLIC)
     #: household groups the household-level QIs were released for (None: no such QI)
-    n_groups: int | None = None
+    n_groups: int | None = field(metadata=REVIEW, default=None)
     #: confidential columns constant within every household, whose members are kept in
     #: different classes; and the classes where one household still holds several records
-    confidential_level: tuple[str, ...] = ()
-    shared_classes: int = 0
+    confidential_level: tuple[str, ...] = field(metadata=PUBLIC, default=())
+    shared_classes: int = field(metadata=REVIEW, default=0)
+
+
+def headline_risk(after: Any, before: Any | None = None) -> dict[str, Any]:
+    """``expected_reidentifications`` and ``household_risk`` as {"before", "after"} (only
+    "after" without ``before``), the figures a reader looks for first."""
+    out: dict[str, Any] = {
+        "expected_reidentifications": {"after": after.expected_reidentifications}
+    }
+    if before is not None:
+        out["expected_reidentifications"]["before"] = before.expected_reidentifications
+    if after.household_risk is not None:
+        out["household_risk"] = {"after": after.household_risk}
+        if before is not None:
+            out["household_risk"]["before"] = before.household_risk
+    return out
 
 
 @dataclass(frozen=True)
@@ -405,74 +577,97 @@ class RunSummary:
     """The one account of a run: parameters, what the verifier measured, losses, guarantees.
 
     Both mechanisms fill the same fields (``buckets`` is empty and ``noise`` None where they do
-    not apply); :meth:`to_dict` is the JSON the sidecar, ``--summary`` and the About sheet hold.
+    not apply).  Each field is declared :data:`PUBLIC` (published with the release) or
+    :data:`REVIEW` (review record only); :meth:`public_dict` is the published metadata (the
+    About sheet, the sidecar JSON, the Parquet metadata, ``--summary``), :meth:`to_dict` the
+    review record (``--review``).
     """
 
-    params: ReleaseParams
-    software: str
-    mechanism: str
-    #: the records the release was made from (the input's, less any left out)
-    n_records: int
-    n_released: int
-    k_achieved: int
+    #: published as ``parameters``: those that applied, without the seed
+    #: (:func:`applied_parameters`); the review record has them all
+    params: ReleaseParams = field(metadata=PUBLIC)
+    software: str = field(metadata=PUBLIC)
+    mechanism: str = field(metadata=PUBLIC)
+    #: the records the release was made from (the input's, less any left out): the rows of
+    #: the release
+    n_records: int = field(metadata=PUBLIC)
+    n_released: int = field(metadata=PUBLIC)
+    k_achieved: int = field(metadata=PUBLIC)
     #: the t the release answers to: the t asked (buckets; exp(ε/2) when ε was given), the t
     #: actually reached (noise redrawn until t), or the stochastic t (noise)
-    t: float | None
+    t: float | None = field(metadata=PUBLIC)
     #: "asked", "actual (resampled)" or "stochastic"
-    t_kind: str | None
+    t_kind: str | None = field(metadata=PUBLIC)
     #: the verifier's t on the released buckets (buckets) or the redraw's t (noise)
-    t_achieved: float | None
-    epsilon: float | None
+    t_achieved: float | None = field(metadata=PUBLIC)
+    epsilon: float | None = field(metadata=PUBLIC)
     #: "given" or "t" (ε = 2 ln t, Proposition 3)
-    epsilon_from: str | None
+    epsilon_from: str | None = field(metadata=PUBLIC)
     #: 2 ln t_achieved (buckets)
-    epsilon_achieved: float | None
+    epsilon_achieved: float | None = field(metadata=PUBLIC)
     #: every statement that holds, with its assumption, and what does not follow
-    guarantees: tuple[Guarantee, ...]
-    n_classes: int
+    guarantees: tuple[Guarantee, ...] = field(metadata=PUBLIC)
+    n_classes: int = field(metadata=PUBLIC)
     #: classes the partition formed (classes whose released QIs coincide merge on release)
-    n_partition_classes: int
-    class_sizes: ClassSizes
-    buckets: tuple[BucketRow, ...]
-    information_loss: InformationLoss
-    noise: NoiseSummary | None
+    n_partition_classes: int = field(metadata=REVIEW)
+    class_sizes: ClassSizes = field(metadata=PUBLIC)
+    buckets: tuple[BucketRow, ...] = field(metadata=PUBLIC)
+    #: SSE/SST of the released values against the original ones
+    information_loss: InformationLoss = field(metadata=REVIEW)
+    noise: NoiseSummary | None = field(metadata=PUBLIC)
     #: released QI values of the class farthest from the file, and the bucket where it is
-    worst_class: dict[str, Any] | None
-    worst_bucket: dict[str, Any] | None
-    seed_policy: str
+    worst_class: dict[str, Any] | None = field(metadata=PUBLIC)
+    worst_bucket: dict[str, Any] | None = field(metadata=PUBLIC)
+    #: how the randomness was drawn, naming the seed when one was given
+    seed_policy: str = field(metadata=REVIEW)
     #: the type each protected column was treated as (given or inferred)
-    column_types: dict[str, str]
+    column_types: dict[str, str] = field(metadata=PUBLIC)
     #: the verifier's sentence
-    verification: str
-    warnings: tuple[str, ...] = ()
-    seconds: float | None = None
-    #: the input file's name, when the caller knows it
-    input: str | None = None
+    verification: str = field(metadata=PUBLIC)
+    #: what the run told the person who made it (the seed, records left out, values beyond
+    #: the bounds …)
+    warnings: tuple[str, ...] = field(metadata=REVIEW, default=())
+    seconds: float | None = field(metadata=REVIEW, default=None)
+    #: the input file's name, when the caller knows it (left out of an anonymous publication)
+    input: str | None = field(metadata=PUBLIC, default=None)
+    #: the SHA-256 checksum of the input file, when the caller computed it
+    input_sha256: str | None = field(metadata=REVIEW, default=None)
     #: input records left out for a missing confidential value (``missing_confidential``)
-    n_left_out: int = 0
+    n_left_out: int = field(metadata=REVIEW, default=0)
     #: per confidential column: totals, variances, group means, correlations and a
     #: regression, original against released (:func:`engine.release.metrics.analysis_utility`;
     #: empty for a release computed on a cluster)
-    analysis_utility: dict[str, ColumnUtility] = field(default_factory=dict)
+    analysis_utility: dict[str, ColumnUtility] = field(metadata=REVIEW, default_factory=dict)
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
-    backend: dict[str, Any] | None = None
-    #: the households of a survey file (``household``)
-    households: HouseholdSummary | None = None
+    backend: dict[str, Any] | None = field(metadata=REVIEW, default=None)
+    #: per QI with missing values: missing in the input, released empty, known values
+    #: withheld so that classes agree on which QIs are missing (:mod:`engine.release.missing_qi`;
+    #: published: only the cells released empty, which a reader counts in the release)
+    missing_qi: dict[str, MissingCount] = field(metadata=PUBLIC, default_factory=dict)
+    #: the households of a survey file (``household``; published: what a reader of the
+    #: release can see, :class:`HouseholdSummary`)
+    households: HouseholdSummary | None = field(metadata=PUBLIC, default=None)
     #: per numeric confidential column: the weighted total Σ w·y original → released
-    #: (``weight``; review record only: a statistic of the original data)
-    weighted_totals: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    #: (``weight``; a statistic of the original data)
+    weighted_totals: dict[str, dict[str, float | None]] = field(
+        metadata=REVIEW, default_factory=dict
+    )
     #: disclosure risk of the original records and of the release, with the weights and
-    #: households when given (review record only: *before* is a statistic of the original)
-    risk: RiskComparison | None = None
+    #: households when given (*before* is a statistic of the original data; *after* is
+    #: published when the release carries what it is computed from: :meth:`public_dict`)
+    risk: RiskComparison | None = field(metadata=REVIEW, default=None)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form; ``parameters`` is :meth:`ReleaseParams.to_dict`.
+        """The review record, JSON-ready: every field; ``parameters`` is
+        :meth:`ReleaseParams.to_dict` (with the seed).  Not for publication: the writers of a
+        release refuse it (:data:`~engine.io.about.RECORD_KEY`).
 
         ``expected_reidentifications`` and ``household_risk`` repeat the headline risk
         figures of ``risk`` as {"before": …, "after": …} for a quick look.
         """
-        out = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "params"}
+        out: dict[str, Any] = {RECORD_KEY: REVIEW_RECORD}
+        out.update({f: getattr(self, f) for f in self.__dataclass_fields__ if f != "params"})
         out["parameters"] = self.params.to_dict()
         out["guarantees"] = [g.to_dict() for g in self.guarantees]
         out["class_sizes"] = asdict(self.class_sizes)
@@ -480,17 +675,39 @@ class RunSummary:
         out["information_loss"] = asdict(self.information_loss)
         out["noise"] = asdict(self.noise) if self.noise is not None else None
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
+        out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
         out["households"] = asdict(self.households) if self.households is not None else None
         out["risk"] = asdict(self.risk) if self.risk is not None else None
         if self.risk is not None:
-            before, after = self.risk.before, self.risk.after
-            out["expected_reidentifications"] = {
-                "before": before.expected_reidentifications,
-                "after": after.expected_reidentifications,
-            }
-            out["household_risk"] = (
-                {"before": before.household_risk, "after": after.household_risk}
-                if after.household_risk is not None
-                else None
-            )
+            out.update(headline_risk(self.risk.after, self.risk.before))
+        return json_ready(out)
+
+    def public_dict(self, *, anonymous: bool = False) -> dict[str, Any]:
+        """The published metadata, JSON-ready: the fields declared :data:`PUBLIC`, with the
+        parameters that applied (no seed) and, per bucket, only the value the release holds.
+
+        The risk of the release (*after*) is published when the release carries what it is
+        computed from: its QIs, and the weights and the household ids where the run used
+        them (a reader recomputes it from the file); the risk of the original never is.
+
+        ``anonymous`` leaves out the input file's name as well.
+        """
+        out: dict[str, Any] = {RECORD_KEY: PUBLISHED}
+        out.update(published(self))
+        del out["params"]
+        out["parameters"] = applied_parameters(self.params)
+        output = self.params.confidential_output
+        for row in out["buckets"]:
+            if self.noise is not None or output == "label":
+                del row["representative"]  # the release holds the label, not a number
+            if self.noise is not None or output != "mean":
+                del row["dominated"]
+        if anonymous or self.input is None:
+            del out["input"]
+        p = self.params
+        weights_out = p.weight is None or p.weight_output == "keep"
+        homes_out = p.household is None or p.household_output == "recode"
+        if self.risk is not None and weights_out and homes_out:
+            out["risk"] = {"after": asdict(self.risk.after)}
+            out.update(headline_risk(self.risk.after))
         return json_ready(out)

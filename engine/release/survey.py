@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.params import ReleaseParams
+from engine.release.missing_qi import missing_mask, withhold, withhold_mixed
 from engine.release.prepare import Prepared
 from engine.release.result import Buckets, HouseholdSummary, Verification
 from engine.release.risk import RiskSummary, compare_risk
@@ -62,6 +63,31 @@ def verify_survey_release(
         household=column,
         household_level=household_level,
     )
+
+
+def withhold_in_classes(
+    clean: pd.DataFrame,
+    qi: Sequence[str],
+    classes: np.ndarray,
+    withheld: np.ndarray | None,
+    household_level: Sequence[str] = (),
+) -> pd.DataFrame:
+    """``clean`` with the person-level QI values withheld that a class's records disagree on.
+
+    Classes merged for households, or formed inside household groups, may mix records whose
+    QIs are missing with records whose QIs are known; a missing value stays missing
+    (:mod:`engine.release.missing_qi`), so the QIs missing for some record of a class are
+    withheld for all of them (:func:`~engine.release.missing_qi.withhold_mixed`).
+    ``withheld`` is what the missing-value groups already withheld (None: the values missing
+    in the input).  Household-level QIs are withheld per household group instead
+    (:func:`engine.release.households.household_release`), so that a household stays whole.
+    """
+    mask = withheld if withheld is not None else missing_mask(clean, qi)
+    mask = withhold_mixed(mask, classes)
+    if household_level and mask.size:
+        mask = mask.copy()
+        mask[:, [i for i, c in enumerate(qi) if c in household_level]] = False
+    return withhold(clean, qi, mask)
 
 
 def survey_summary(
@@ -111,4 +137,4 @@ def survey_summary(
     return out
 
 
-__all__ = ["survey_summary", "verify_survey_release"]
+__all__ = ["survey_summary", "verify_survey_release", "withhold_in_classes"]

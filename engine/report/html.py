@@ -32,6 +32,7 @@ from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.text import loss as loss_text
 from engine.text import number, percent
 from engine.version import __version__
 
@@ -384,8 +385,8 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
 #: what each ``qi_output`` releases, in words
 _QI_OUTPUT_WORDS = {
     "centroid": "one typical value per class (rounded mean, median category, most frequent "
-    "known category)",
-    "range": "the range or set of values of each class",
+    "category); a missing value stays empty",
+    "range": "the range or set of values of each class; a missing value stays empty",
 }
 #: what each ``confidential_output`` releases, in words
 _CONFIDENTIAL_OUTPUT_WORDS = {
@@ -530,6 +531,32 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
     return rows
 
 
+def missing_qi_rows(summary: RunSummary) -> list[list[str]]:
+    """Per QI with missing values: missing in the input, released empty, withheld."""
+    return [
+        [f"<code>{_e(col)}</code>", number(m.input), number(m.released), number(m.withheld)]
+        for col, m in summary.missing_qi.items()
+    ]
+
+
+def corrected_share_rows(release: Release) -> dict[str, list[list[str]]]:
+    """Per randomized-response column: category, original, released and corrected shares."""
+    noise = release.summary.noise
+    out: dict[str, list[list[str]]] = {}
+    for col, c in (noise.corrected_shares if noise is not None else {}).items():
+        original = release.data[col].dropna().astype(str).value_counts(normalize=True)
+        out[col] = [
+            [
+                _e(cat),
+                percent(float(original.get(cat, 0.0))),
+                percent(c.released[i]),
+                f"{percent(c.estimate[i])} (± {percent(c.standard_error[i])})",
+            ]
+            for i, cat in enumerate(c.categories)
+        ]
+    return out
+
+
 def _corr(value: float | None) -> str:
     """A correlation to three decimals (0.006, not 6.37e-03)."""
     return number(round(value, 3) if value is not None else None, 3)
@@ -586,12 +613,14 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
 
 #: readable names of information-loss figures a summary may carry
 _LOSS_NAMES = {
-    "qi_sse_sst": "quasi-identifiers: SSE/SST (0 = nothing lost, 1 = all)",
-    "confidential_sse_sst": "confidential values: SSE/SST (0 = unchanged)",
+    "qi_sse_sst": "quasi-identifiers: share of their variation lost (0 = nothing, 1 = all; "
+    "SSE/SST)",
+    "confidential_sse_sst": "confidential values: distortion, as a share of their variation "
+    "(0 = unchanged; SSE/SST)",
 }
 #: readable names of the per-column statistics of the confidential columns
 _COLUMN_STAT_NAMES = {
-    "sse_sst": "SSE/SST",
+    "sse_sst": "distortion, as a share of the variation (SSE/SST)",
     "share_changed": "share of values changed",
     "mean_absolute_error": "mean absolute error",
     "mean_original": "mean before",
@@ -613,7 +642,7 @@ def information_loss_rows(summary: RunSummary) -> list[tuple[str, str]]:
     for key, name in _LOSS_NAMES.items():
         value = getattr(loss, key)
         if isinstance(value, int | float):
-            rows.append((name, _e(percent(value))))
+            rows.append((name, _e(loss_text(value))))
     return rows
 
 
@@ -626,7 +655,13 @@ def column_loss_rows(summary: RunSummary) -> list[list[str]]:
         for key, value in stats.items():
             if isinstance(value, int | float):
                 name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
-                text = percent(value) if key in _SHARES else number(value, 4)
+                text = (
+                    loss_text(value)
+                    if key == "sse_sst"
+                    else percent(value)
+                    if key in _SHARES
+                    else number(value, 4)
+                )
                 rows.append([f"<code>{_e(col)}</code>", _e(name), _e(text)])
     return rows
 
@@ -721,8 +756,10 @@ def render_report(
     add(
         '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
         "This report describes the original file (its distributions, unique records, the seed "
-        "policy) so that a reviewer can judge the release; publish the released file, and if "
-        "wanted the parameters and guarantees, but not this report.</p>"
+        "policy, losses against the original values) so that a reviewer can judge the "
+        "release; publish the released file with its own metadata (the About sheet, or the "
+        "JSON beside it), which holds only what the release and its public parameters give, "
+        "but not this report.</p>"
     )
     verdict_cls = "verdict" if ver.ok else "verdict bad"
     t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
@@ -796,8 +833,15 @@ def render_report(
         )
         add(
             "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
-            "whole bucket in the whole file, never over part of a class, so they are as public "
-            "as the label. Where one or two records make up nearly all of a bucket's sum "
+            "whole bucket in the whole file, never over part of a class. A bucket mean is a sum "
+            "of people's values: each value counts within the bucket's range (an open end at "
+            "the central 99 % rounded outward), and the mean is rounded to a step that one "
+            "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
+            "series), so that two releases differing in one person do not give that person's "
+            "value away. A median is rounded one digit finer than the bucket's cut points, "
+            "so it is never one person's value. Only the value the release holds is published; "
+            "the other figures of this table describe the original data and are for the "
+            "review. Where one or two records make up nearly all of a bucket's sum "
             "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
             "are withheld there and the median is released instead. "
             + _e(_released_sentence(release))
@@ -810,6 +854,19 @@ def render_report(
     add(_dl(stats))
     if size_rows:
         add(_table(["class size", "classes", "records"], size_rows, right=(0, 1, 2)))
+    if release.summary.missing_qi:
+        add(
+            "<h3>Missing quasi-identifier values</h3><p>A missing value is released empty, "
+            "never filled in. A class holds records that agree on which quasi-identifiers are "
+            "missing; where too few agree, known values are released empty too (withheld).</p>"
+        )
+        add(
+            _table(
+                ["quasi-identifier", "missing in the input", "released empty", "withheld"],
+                missing_qi_rows(release.summary),
+                right=(1, 2, 3),
+            )
+        )
 
     # figures
     add("<h2>6. Plots</h2>")
@@ -861,6 +918,21 @@ def render_report(
         for col, coefficients in coefficient_rows(release.summary).items():
             add(f"<h3>Regression coefficients of <code>{_e(col)}</code></h3>")
             add(_table(["term", "original", "released"], coefficients, right=(1, 2)))
+    for col, rows in corrected_share_rows(release).items():
+        add(f"<h3>Shares of <code>{_e(col)}</code> after randomized response</h3>")
+        add(
+            "<p>The released shares are pulled towards equal shares by the random answers. "
+            "The corrected shares undo that on average, from the released answers and the "
+            "public chance of keeping an answer alone (so anyone can compute them); ± is one "
+            "standard error. The original shares are for this review only.</p>"
+        )
+        add(
+            _table(
+                ["category", "original", "released", "corrected (± standard error)"],
+                rows,
+                right=(1, 2, 3),
+            )
+        )
 
     # risk
     add("<h2>9. Disclosure risk before and after</h2>")

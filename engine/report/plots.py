@@ -27,6 +27,7 @@ from matplotlib.ticker import MaxNLocator
 
 from engine.release.cuts import inner_range
 from engine.release.result import Release
+from engine.release.verify import group_ids
 
 #: default size in inches (the GUI rescales to its widget; the report keeps this)
 FIGSIZE = (6.4, 3.8)
@@ -247,11 +248,25 @@ def class_size_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
     return apply_theme(fig, theme)
 
 
+def released_classes(release: Release) -> np.ndarray:
+    """The class of every input record as a checker finds it in the released table.
+
+    Classes whose released QI values coincide are one class there (the partition may have
+    formed them apart), so this is what the verifier, the summary and the report count.
+    """
+    rows = release.source_rows
+    if rows is None or not release.params.qi:
+        return np.asarray(release.classes, dtype=np.int64)
+    out = np.empty(len(rows), dtype=np.int64)
+    out[np.asarray(rows, dtype=np.int64)] = group_ids(release.table, list(release.params.qi))
+    return out
+
+
 def closeness_matrix(release: Release) -> tuple[np.ndarray, np.ndarray]:
-    """Per class and bucket, p_{E,j} / p_j; rows are classes, plus the class sizes."""
+    """Per class and bucket, p_{E,j} / p_j; rows are the released classes, plus their sizes."""
     if release.buckets is None:
         raise ValueError("this release has no buckets")
-    classes = np.asarray(release.classes, dtype=np.int64)
+    classes = released_classes(release)
     codes = np.asarray(release.buckets.codes, dtype=np.int64)
     n_classes = int(classes.max()) + 1 if classes.size else 0
     n_buckets = len(release.buckets.counts)
@@ -313,7 +328,7 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
         rotation=30 if many else 0,
         ha="right" if many else "center",
     )
-    ax.set_ylabel(f"groups formed ({n_classes:,})")
+    ax.set_ylabel(f"classes ({n_classes:,})")
     ax.set_yticks([])
     ax.set_title(f"Bucket share in class ÷ overall share; band [1/t, t] = [{lo_band:.3g}, {t:.3g}]")
     bar = fig.colorbar(image, ax=ax)
@@ -340,16 +355,27 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
     if _is_numeric(before) and _is_numeric(after):
         b = pd.to_numeric(before, errors="coerce").dropna().to_numpy(float)
         a = pd.to_numeric(after, errors="coerce").dropna().to_numpy(float)
-        if b.size:  # the axis spans the central 99 % of the original values, not its extremes
+        cut = 0
+        if b.size:
+            # the original values span their central 99 % (where an outlier lies is not
+            # shown); the released ones their real range, however far noise took them
             lo, hi = inner_range(b)
-            b, a = np.clip(b, lo, hi), np.clip(a, lo, hi)
+            cut = int(((b < lo) | (b > hi)).sum())
+            b = np.clip(b, lo, hi)
         both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
         ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label="before")
         ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after")
         ax.set_ylabel("records")
-        ax.set_xlabel(column)
+        ax.set_xlabel(
+            column
+            + (
+                f" ({cut:,} original value(s) beyond the central 99 % drawn at its edges)"
+                if cut
+                else ""
+            )
+        )
     else:
         b_counts = before.astype("string").fillna("(missing)").value_counts()
         a_counts = after.astype("string").fillna("(missing)").value_counts()
@@ -360,21 +386,33 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
             if c not in cats:
                 cats.append(c)
         positions = np.arange(len(cats))
-        width = 0.4
-        ax.bar(
-            positions - width / 2,
-            [b_counts.get(c, 0) for c in cats],
-            width,
-            color=theme.before,
-            label="before",
-        )
-        ax.bar(
-            positions + width / 2,
-            [a_counts.get(c, 0) for c in cats],
-            width,
-            color=theme.after,
-            label="after",
-        )
+        noise = getattr(release.summary, "noise", None)  # hand-built releases may lack one
+        corrected = noise.corrected_shares.get(column) if noise is not None else None
+        series = [
+            ([b_counts.get(c, 0) for c in cats], theme.before, "before", None),
+            ([a_counts.get(c, 0) for c in cats], theme.after, "after", None),
+        ]
+        if corrected is not None:  # randomized response: what the release estimates
+            share = dict(zip(corrected.categories, corrected.estimate, strict=True))
+            series.append(
+                (
+                    [max(share.get(str(c), 0.0), 0.0) * corrected.n for c in cats],
+                    theme.accent,
+                    "after, corrected for the random answers",
+                    "//",
+                )
+            )
+        width = 0.8 / len(series)
+        for i, (heights, colour, label, hatch) in enumerate(series):
+            ax.bar(
+                positions + (i - (len(series) - 1) / 2) * width,
+                heights,
+                width,
+                color=colour,
+                label=label,
+                hatch=hatch,
+                alpha=0.6 if hatch else 1.0,
+            )
         ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
         ax.set_ylabel("records")
         hidden = len(set(b_counts.index) | set(a_counts.index)) - len(cats)

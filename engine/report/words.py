@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from engine.text import number, percent
 
 if TYPE_CHECKING:
+    from engine.mechanisms.response import CorrectedShares
     from engine.release.plan import Plan
     from engine.release.result import RunSummary
 
@@ -133,6 +134,8 @@ def plan_words(plan: Plan) -> list[Phrase]:
         )
     for column in plan.noise:
         out.append(_noise_phrase(column))
+        if column.error_ratio is not None and column.error_ratio > 1:  # noise drowns values
+            out.append(_drowned_phrase(column))
     if plan.noise and plan.epsilon is not None:
         out.append(
             Phrase(
@@ -148,7 +151,51 @@ def plan_words(plan: Plan) -> list[Phrase]:
                 },
             )
         )
+    grouped = [c for c in plan.noise if c.mechanism == "insensitive"]
+    if grouped:
+        out.append(
+            Phrase(
+                QT_TRANSLATE_NOOP(
+                    "words",
+                    "Averaging in groups of {k} before the noise makes the noise {k} times "
+                    "smaller. The price: one person's own released value, compared with "
+                    "anybody else's, may be up to a factor {factor_k} more likely, not {factor} "
+                    "(e^(k·ε) instead of e^ε), and the people who share a group are visibly "
+                    "linked.",
+                ),
+                {
+                    "k": number(p.k),
+                    "factor_k": _factor(grouped[0].epsilon_local),
+                    "factor": _factor(grouped[0].epsilon),
+                },
+            )
+        )
     return out
+
+
+def _drowned_phrase(column) -> Phrase:
+    """The noise would drown the column's values: what that means and what helps."""
+    values = {"column": str(column.name), "ratio": number(column.error_ratio, 2)}
+    if column.mechanism == "insensitive":
+        return Phrase(
+            QT_TRANSLATE_NOOP(
+                "words",
+                "Even so, that noise is {ratio} times as large as the spread of the middle half "
+                "of the {column} values: the released values would be mostly noise. Narrower "
+                "public limits, the buckets mechanism or a larger ε would keep more of them.",
+            ),
+            values,
+        )
+    return Phrase(
+        QT_TRANSLATE_NOOP(
+            "words",
+            "That noise is {ratio} times as large as the spread of the middle half of the "
+            "{column} values: the released values would be mostly noise. Averaging in groups "
+            "of k before the noise, narrower public limits, the buckets mechanism or a larger "
+            "ε would keep more of them.",
+        ),
+        values,
+    )
 
 
 def _noise_phrase(column) -> Phrase:
@@ -247,6 +294,26 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                 values,
             )
         )
+    for name, count in summary.missing_qi.items():
+        values = {
+            "column": str(name),
+            "missing": number(count.input),
+            "withheld": number(count.withheld),
+        }
+        if count.withheld:
+            template = QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the {missing} missing values are released empty, none filled in; "
+                "{withheld} known values are released empty too, so that the groups could "
+                "form.",
+            )
+        else:
+            template = QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the {missing} missing values are released empty, none filled in.",
+            )
+        out.append(Phrase(template, values))
+    corrected = summary.noise.corrected_shares if summary.noise is not None else {}
     for name, figures in summary.information_loss.confidential_columns.items():
         if "share_changed" in figures and summary.noise is not None:
             out.append(
@@ -257,6 +324,8 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                     {"column": str(name), "share": percent(figures["share_changed"])},
                 )
             )
+            if name in corrected:
+                out.append(corrected_phrase(str(name), corrected[name]))
         elif "mean_absolute_error" in figures:
             out.append(
                 Phrase(
@@ -271,4 +340,42 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
     return out
 
 
-__all__ = ["CONTEXT", "Phrase", "join", "plan_words", "summary_words"]
+# categories named in a sentence of corrected shares (the commonest first)
+SHARES_SHOWN = 6
+
+
+def shares_text(corrected: CorrectedShares, shown: int = SHARES_SHOWN) -> str:
+    """ "afam about 8.1 % (± 0.9 %), white about 75 % (± 1.1 %), …": the estimated original
+    shares, commonest first, each with its standard error."""
+    order = sorted(range(len(corrected.categories)), key=lambda i: -corrected.estimate[i])
+    parts = [
+        f"{corrected.categories[i]} {percent(max(corrected.estimate[i], 0.0))} "
+        f"(± {percent(corrected.standard_error[i])})"
+        for i in order[:shown]
+    ]
+    more = len(order) - shown
+    return ", ".join(parts) + (f", … ({more} more)" if more > 0 else "")
+
+
+def corrected_phrase(column: str, corrected: CorrectedShares) -> Phrase:
+    """The shares an analyst should use for a randomized column, in one sentence."""
+    return Phrase(
+        QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the shares in the file are pulled towards equal shares by the random "
+            "answers; corrected for that (from the released answers and the public chance of "
+            "keeping one), the original shares are estimated at {shares}.",
+        ),
+        {"column": column, "shares": shares_text(corrected)},
+    )
+
+
+__all__ = [
+    "CONTEXT",
+    "Phrase",
+    "corrected_phrase",
+    "join",
+    "plan_words",
+    "shares_text",
+    "summary_words",
+]

@@ -90,12 +90,21 @@ class ExportPage(QWizardPage):
         self.report.setChecked(True)
         self.report.setToolTip(
             self.tr(
-                "A self-contained page for the disclosure review board: parameters, guarantees "
-                "with their assumptions, buckets, class sizes, the preview's plots, information "
-                "loss"
+                "A self-contained page for the disclosure review board, not for publication: "
+                "parameters, guarantees with their assumptions, buckets, class sizes, the "
+                "preview's plots, information loss, the seed"
             )
         )
         self.report.toggled.connect(self._path_changed)
+        self.anonymous = QCheckBox(
+            self.tr("Leave the input file's name out of the published files")
+        )
+        self.anonymous.setToolTip(
+            self.tr(
+                "The description written with the release names the file it was made from "
+                "unless this is ticked; the report (for the review) always names it"
+            )
+        )
         self.what = Hint()
         self.path = QLineEdit()
         self.path.setToolTip(self.tr("Where the release is written; Enter exports"))
@@ -134,6 +143,7 @@ class ExportPage(QWizardPage):
         form.addRow("", self.bom)
         form.addRow(self.tr("Save as:"), path_widget)
         form.addRow("", self.report)
+        form.addRow("", self.anonymous)
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         top.addWidget(self.what, 1)
@@ -278,7 +288,8 @@ class ExportPage(QWizardPage):
             self.problem.setVisible(True)
             return
         table = s.release.table
-        metadata = s.release.summary.to_dict()
+        # published with the release: never the seed or a statistic of the original data
+        metadata = s.release.summary.public_dict(anonymous=self.anonymous.isChecked())
         input_path = s.path
         release, info = s.release, s.info
         report_path = self.report_path
@@ -336,15 +347,36 @@ class ExportPage(QWizardPage):
         items = "".join(f"<li>{html.escape(str(f))}</li>" for f in files)
         folder = QUrl.fromLocalFile(str(Path(files[0]).parent)).toString()
         self.result.setText(
-            "<b>{written}</b><ul>{items}</ul><a href='{folder}'>{open}</a>".format(
+            "<b>{written}</b><ul>{items}</ul>{seed}<a href='{folder}'>{open}</a>".format(
                 written=self.tr("Written:"),
                 items=items,
+                seed=self._seed_note(files),
                 folder=folder,
                 open=self.tr("Open the folder"),
             )
         )
         self.check_target()
         self.completeChanged.emit()
+
+    def _seed_note(self, files: list[Path]) -> str:
+        """Where the seed went: never to the published files ("" without a seed)."""
+        release = self.session.release
+        seed = release.params.seed if release is not None else None
+        if seed is None:
+            return ""
+        reports = [f for f in files if Path(f).suffix.lower() in (".html", ".htm")]
+        if reports:
+            text = self.tr(
+                "The seed {seed} is not in the published files; it is in the report "
+                "{report} (for the review, not for publication) and in the project when you "
+                "save it."
+            ).format(seed=seed, report=Path(reports[0]).name)
+        else:
+            text = self.tr(
+                "The seed {seed} is not in the published files; save the project to keep it "
+                "with the review record."
+            ).format(seed=seed)
+        return f"<p>{html.escape(text)}</p>"
 
     def _failed(self, err: BaseException, detail: str) -> None:
         self.result.setText(self.tr("Nothing was written."))

@@ -226,7 +226,9 @@ class PreviewPage(QWizardPage):
             lambda current, _previous: self.rows.selectRow(current.row())
         )
         side = QSplitter(Qt.Orientation.Horizontal)
-        side.addWidget(_titled(self.tr("Original"), self.original_rows))
+        side.addWidget(
+            _titled(self.tr("Original (for the review, not for publication)"), self.original_rows)
+        )
         side.addWidget(_titled(self.tr("Released"), self.rows))
         self.side_by_side = side
         self.tabs.addTab(side, self.tr("Original and released rows"))
@@ -472,8 +474,15 @@ class PreviewPage(QWizardPage):
         words = " ".join(phrase.text(translate_words) for phrase in summary_words(summary))
         mark = "✔" if v.ok else "✘"
         note_heading = translate("PreviewPage", "Please note")
-        risk_heading = translate("PreviewPage", "Disclosure risk (original → release)")
+        risk_heading = translate(
+            "PreviewPage", "Disclosure risk (original → release; for the review)"
+        )
         buckets_heading = translate("PreviewPage", "Buckets")
+        review_note = translate(
+            "PreviewPage",
+            "Compared with the original data below: for the review, not for publication (the "
+            "published files hold none of it).",
+        )
         parts = [
             f"<p class='plain'>{esc(words)}</p>",
             f"<p><b>{mark} {esc(v.message)}</b></p>",
@@ -511,6 +520,7 @@ class PreviewPage(QWizardPage):
             rows.append(
                 (translate("PreviewPage", "ε achieved"), number(summary.epsilon_achieved), "")
             )
+        review_rows = len(rows)  # from here on the figures compare with the original data
         if loss.qi_sse_sst is not None:
             rows.append(
                 (
@@ -540,7 +550,9 @@ class PreviewPage(QWizardPage):
             rows.append((translate("PreviewPage", "time"), f"{number(summary.seconds, 2)} s", ""))
         # one line per figure (a table's narrow columns would break the words)
         line = translate("PreviewPage", "{name}: {value}")
-        for name, value, note in rows:
+        for i, (name, value, note) in enumerate(rows):
+            if i == review_rows:
+                parts.append(f"<p class='muted'>{esc(review_note)}</p>")
             muted = f" <span class='muted'>({esc(note)})</span>" if note else ""
             shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
             parts.append(f"<div>{shown}{muted}</div>")
@@ -561,7 +573,10 @@ class PreviewPage(QWizardPage):
         if utility:
             # what an analyst keeps: totals, variances, group means, correlations, regression;
             # the engine's rows are HTML already (column, measure, value), one line each here
-            heading = translate("PreviewPage", "What an analysis keeps (original → release)")
+            heading = translate(
+                "PreviewPage",
+                "What an analysis keeps (original → release; for the review, not for publication)",
+            )
             parts.append(f"<h4>{esc(heading)}</h4><table cellpadding='1'>")
             for column, measure, value in utility:
                 parts.append(

@@ -592,7 +592,7 @@ class PrivacyPage(QWizardPage):
                 )
             )
         self.feasibility.setText(self.plan_text(plan))
-        self.feasibility.set_warning(False)
+        self.feasibility.set_warning(bool(plan.review_warnings))  # noise drowns the values
 
     def plan_text(self, plan: Plan) -> str:
         """What the plan says about this file, in a few sentences for the feasibility box."""
@@ -653,7 +653,9 @@ class PrivacyPage(QWizardPage):
             )
         parts.extend(self.survey_sentences(plan))
         reason = plan.class_sizes.reason
-        parts.extend(html.escape(w) for w in plan.warnings if w != reason)
+        # quote=False: the box may show plain text, where &#x27; would read as such
+        parts.extend(html.escape(w, quote=False) for w in plan.review_warnings)
+        parts.extend(html.escape(w, quote=False) for w in plan.warnings if w != reason)
         return " ".join(parts)
 
     def survey_sentences(self, plan: Plan) -> list[str]:

@@ -99,8 +99,16 @@
         <translation>Escribir también el informe de la publicación (HTML) al lado</translation>
     </message>
     <message>
-        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
-        <translation>Una página autónoma para el comité de revisión de la confidencialidad: parámetros, garantías con sus supuestos, tramos, tamaños de las clases, gráficos de la vista previa y pérdida de información</translation>
+        <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
+        <translation>Una página autónoma para el comité de revisión de divulgación, no para publicar: parámetros, garantías con sus supuestos, intervalos, tamaños de las clases, los gráficos de la vista previa, la pérdida de información, la semilla</translation>
+    </message>
+    <message>
+        <source>Leave the input file&apos;s name out of the published files</source>
+        <translation>No poner el nombre del archivo de entrada en los archivos publicados</translation>
+    </message>
+    <message>
+        <source>The description written with the release names the file it was made from unless this is ticked; the report (for the review) always names it</source>
+        <translation>La descripción escrita con la publicación nombra el archivo del que se hizo, salvo que se marque esta casilla; el informe (para la revisión) siempre lo nombra</translation>
     </message>
     <message>
         <source>Where the release is written; Enter exports</source>
@@ -193,6 +201,14 @@
     <message>
         <source>Open the folder</source>
         <translation>Abrir la carpeta</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; it is in the report {report} (for the review, not for publication) and in the project when you save it.</source>
+        <translation>La semilla {seed} no está en los archivos publicados; está en el informe {report} (para la revisión, no para publicar) y en el proyecto cuando lo guarde.</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
+        <translation>La semilla {seed} no está en los archivos publicados; guarde el proyecto para conservarla con el expediente de revisión.</translation>
     </message>
     <message>
         <source>Nothing was written.</source>
@@ -676,8 +692,16 @@
         <translation>La distribución de un cuasi-identificador antes y después de la recodificación</translation>
     </message>
     <message>
-        <source>Original</source>
-        <translation>Original</translation>
+        <source>Original (for the review, not for publication)</source>
+        <translation>Original (para la revisión, no para publicar)</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release; for the review)</source>
+        <translation>Riesgo de divulgación (original → publicación; para la revisión)</translation>
+    </message>
+    <message>
+        <source>What an analysis keeps (original → release; for the review, not for publication)</source>
+        <translation>Lo que conserva un análisis (original → publicación; para la revisión, no para publicar)</translation>
     </message>
     <message>
         <source>Released</source>
@@ -752,12 +776,12 @@
         <translation>Tenga en cuenta</translation>
     </message>
     <message>
-        <source>Disclosure risk (original → release)</source>
-        <translation>Riesgo de divulgación (original → publicación)</translation>
-    </message>
-    <message>
         <source>Buckets</source>
         <translation>Tramos</translation>
+    </message>
+    <message>
+        <source>Compared with the original data below: for the review, not for publication (the published files hold none of it).</source>
+        <translation>Lo que sigue se compara con los datos originales: para la revisión, no para publicar (los archivos publicados no contienen nada de ello).</translation>
     </message>
     <message>
         <source>Why the groups are larger than k:</source>
@@ -818,10 +842,6 @@
     <message>
         <source>{name}: {value}</source>
         <translation>{name}: {value}</translation>
-    </message>
-    <message>
-        <source>What an analysis keeps (original → release)</source>
-        <translation>Lo que conserva un análisis (original → publicación)</translation>
     </message>
 </context>
 <context>
@@ -1194,7 +1214,7 @@
     <name>Roles</name>
     <message>
         <source>not released</source>
-        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything</extracomment>
         <translation>no publicada</translation>
     </message>
     <message>
@@ -1251,7 +1271,7 @@
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
-        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …) what the engine&apos;s identifier rule reads (a quasi-identifier that is an identifier in disguise is refused: :func:`engine.identifiers.identifier_reason`)</extracomment>
         <translation>{distinct} de {n} valores son distintos ({share}) y el nombre es de identificador: probablemente es un identificador.</translation>
     </message>
 </context>
@@ -1522,7 +1542,7 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Asignar roles a las columnas</translation>
     </message>
     <message>
@@ -1663,6 +1683,18 @@
         <translation>Que una persona cualquiera esté o no en el archivo cambia la probabilidad de cualquier valor publicado de {columns} como mucho en un factor {factor} (ε = {epsilon}).</translation>
     </message>
     <message>
+        <source>Averaging in groups of {k} before the noise makes the noise {k} times smaller. The price: one person&apos;s own released value, compared with anybody else&apos;s, may be up to a factor {factor_k} more likely, not {factor} (e^(k·ε) instead of e^ε), and the people who share a group are visibly linked.</source>
+        <translation>Promediar en grupos de {k} antes del ruido hace el ruido {k} veces menor. El precio: el valor publicado de una persona, comparado con el de cualquier otra, puede ser hasta un factor {factor_k} más probable, no {factor} (e^(k·ε) en lugar de e^ε), y las personas que comparten un grupo quedan visiblemente vinculadas.</translation>
+    </message>
+    <message>
+        <source>Even so, that noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Aun así, ese ruido es {ratio} veces la dispersión de la mitad central de los valores de {column}: los valores publicados serían casi solo ruido. Límites públicos más estrechos, el mecanismo de intervalos o un ε mayor conservarían más de ellos.</translation>
+    </message>
+    <message>
+        <source>That noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Averaging in groups of k before the noise, narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Ese ruido es {ratio} veces la dispersión de la mitad central de los valores de {column}: los valores publicados serían casi solo ruido. Promediar en grupos de k antes del ruido, límites públicos más estrechos, el mecanismo de intervalos o un ε mayor conservarían más de ellos.</translation>
+    </message>
+    <message>
         <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
         <translation>{column}: cada respuesta se conserva con probabilidad {keep} y, si no, se sustituye por una categoría elegida al azar.</translation>
     </message>
@@ -1691,12 +1723,24 @@
         <translation>Los {groups} grupos tienen al menos {k} personas cada uno.</translation>
     </message>
     <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in; {withheld} known values are released empty too, so that the groups could form.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena; {withheld} valores conocidos también se publican vacíos para que los grupos pudieran formarse.</translation>
+    </message>
+    <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in.</source>
+        <translation>{column}: los {missing} valores que faltan se publican vacíos, ninguno se rellena.</translation>
+    </message>
+    <message>
         <source>{column}: {share} of the answers were changed at random.</source>
         <translation>{column}: el {share} de las respuestas se ha cambiado al azar.</translation>
     </message>
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>
+        <translation>{column}: las respuestas aleatorias acercan las proporciones del archivo a proporciones iguales; corregidas (a partir de las respuestas publicadas y de la probabilidad pública de conservar una), las proporciones originales se estiman en {shares}.</translation>
     </message>
 </context>
 </TS>

@@ -99,8 +99,16 @@
         <translation>Écrire aussi le rapport de la publication (HTML) à côté</translation>
     </message>
     <message>
-        <source>A self-contained page for the disclosure review board: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss</source>
-        <translation>Une page autonome pour le comité du secret statistique&#xa0;: paramètres, garanties et leurs hypothèses, tranches, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information</translation>
+        <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
+        <translation>Une page autonome pour le comité d&apos;examen de la divulgation, pas pour la publication&#xa0;: paramètres, garanties et leurs hypothèses, intervalles, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information, la graine</translation>
+    </message>
+    <message>
+        <source>Leave the input file&apos;s name out of the published files</source>
+        <translation>Ne pas mettre le nom du fichier d&apos;entrée dans les fichiers publiés</translation>
+    </message>
+    <message>
+        <source>The description written with the release names the file it was made from unless this is ticked; the report (for the review) always names it</source>
+        <translation>La description écrite avec la publication nomme le fichier dont elle est issue, sauf si cette case est cochée&#xa0;; le rapport (pour l&apos;examen) le nomme toujours</translation>
     </message>
     <message>
         <source>Where the release is written; Enter exports</source>
@@ -193,6 +201,14 @@
     <message>
         <source>Open the folder</source>
         <translation>Ouvrir le dossier</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; it is in the report {report} (for the review, not for publication) and in the project when you save it.</source>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; elle est dans le rapport {report} (pour l&apos;examen, pas pour la publication) et dans le projet quand vous l&apos;enregistrez.</translation>
+    </message>
+    <message>
+        <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; enregistrez le projet pour la garder avec le dossier d&apos;examen.</translation>
     </message>
     <message>
         <source>Nothing was written.</source>
@@ -676,8 +692,16 @@
         <translation>La distribution d&apos;un quasi-identifiant avant et après le recodage</translation>
     </message>
     <message>
-        <source>Original</source>
-        <translation>Original</translation>
+        <source>Original (for the review, not for publication)</source>
+        <translation>Original (pour l&apos;examen, pas pour la publication)</translation>
+    </message>
+    <message>
+        <source>Disclosure risk (original → release; for the review)</source>
+        <translation>Risque de divulgation (original → publication&#xa0;; pour l&apos;examen)</translation>
+    </message>
+    <message>
+        <source>What an analysis keeps (original → release; for the review, not for publication)</source>
+        <translation>Ce que garde une analyse (original → publication&#xa0;; pour l&apos;examen, pas pour la publication)</translation>
     </message>
     <message>
         <source>Released</source>
@@ -752,12 +776,12 @@
         <translation>À noter</translation>
     </message>
     <message>
-        <source>Disclosure risk (original → release)</source>
-        <translation>Risque de divulgation (original → publication)</translation>
-    </message>
-    <message>
         <source>Buckets</source>
         <translation>Tranches</translation>
+    </message>
+    <message>
+        <source>Compared with the original data below: for the review, not for publication (the published files hold none of it).</source>
+        <translation>Ce qui suit est comparé aux données d&apos;origine&#xa0;: pour l&apos;examen, pas pour la publication (les fichiers publiés n&apos;en contiennent rien).</translation>
     </message>
     <message>
         <source>Why the groups are larger than k:</source>
@@ -818,10 +842,6 @@
     <message>
         <source>{name}: {value}</source>
         <translation>{name}&#xa0;: {value}</translation>
-    </message>
-    <message>
-        <source>What an analysis keeps (original → release)</source>
-        <translation>Ce que conserve une analyse (original → publication)</translation>
     </message>
 </context>
 <context>
@@ -1194,7 +1214,7 @@
     <name>Roles</name>
     <message>
         <source>not released</source>
-        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything words (in English, Spanish and French) that name an identifier column</extracomment>
+        <extracomment>share of distinct values above which a column may be an identifier fewest values for that share to mean anything</extracomment>
         <translation>non publiée</translation>
     </message>
     <message>
@@ -1251,7 +1271,7 @@
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
-        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …)</extracomment>
+        <extracomment>the suggested role (None: no suggestion) values that are not missing, and how many of them are distinct near-unique whole numbers or texts: an identifier, whatever its name the name is one identifiers go by (id, code, name, e-mail …) what the engine&apos;s identifier rule reads (a quasi-identifier that is an identifier in disguise is refused: :func:`engine.identifiers.identifier_reason`)</extracomment>
         <translation>{distinct} valeurs sur {n} sont distinctes ({share}) et le nom est celui d&apos;un identifiant&#xa0;: c&apos;est probablement un identifiant.</translation>
     </message>
 </context>
@@ -1522,7 +1542,7 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Attribuer un rôle aux colonnes</translation>
     </message>
     <message>
@@ -1663,6 +1683,18 @@
         <translation>La présence ou l&apos;absence d&apos;une personne dans le fichier change la probabilité de toute valeur publiée de {columns} d&apos;un facteur {factor} au plus (ε = {epsilon}).</translation>
     </message>
     <message>
+        <source>Averaging in groups of {k} before the noise makes the noise {k} times smaller. The price: one person&apos;s own released value, compared with anybody else&apos;s, may be up to a factor {factor_k} more likely, not {factor} (e^(k·ε) instead of e^ε), and the people who share a group are visibly linked.</source>
+        <translation>Faire la moyenne par groupes de {k} avant le bruit rend le bruit {k} fois plus petit. Le prix&#xa0;: la valeur publiée d&apos;une personne, comparée à celle de n&apos;importe qui d&apos;autre, peut être jusqu&apos;à un facteur {factor_k} plus probable, et non {factor} (e^(k·ε) au lieu de e^ε), et les personnes qui partagent un groupe sont visiblement liées.</translation>
+    </message>
+    <message>
+        <source>Even so, that noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Même ainsi, ce bruit vaut {ratio} fois l&apos;étendue de la moitié centrale des valeurs de {column}&#xa0;: les valeurs publiées seraient surtout du bruit. Des limites publiques plus étroites, le mécanisme par tranches ou un ε plus grand en garderaient davantage.</translation>
+    </message>
+    <message>
+        <source>That noise is {ratio} times as large as the spread of the middle half of the {column} values: the released values would be mostly noise. Averaging in groups of k before the noise, narrower public limits, the buckets mechanism or a larger ε would keep more of them.</source>
+        <translation>Ce bruit vaut {ratio} fois l&apos;étendue de la moitié centrale des valeurs de {column}&#xa0;: les valeurs publiées seraient surtout du bruit. Faire la moyenne par groupes de k avant le bruit, des limites publiques plus étroites, le mécanisme par tranches ou un ε plus grand en garderaient davantage.</translation>
+    </message>
+    <message>
         <source>{column}: each answer is kept with probability {keep}, otherwise replaced by a category drawn at random.</source>
         <translation>{column}&#xa0;: chaque réponse est conservée avec une probabilité de {keep}, sinon remplacée par une catégorie tirée au hasard.</translation>
     </message>
@@ -1691,12 +1723,24 @@
         <translation>Les {groups} groupes comptent chacun au moins {k} personnes.</translation>
     </message>
     <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in; {withheld} known values are released empty too, so that the groups could form.</source>
+        <translation>{column}&#xa0;: les {missing} valeurs manquantes sont publiées vides, aucune n&apos;est complétée&#xa0;; {withheld} valeurs connues sont aussi publiées vides, pour que les groupes puissent se former.</translation>
+    </message>
+    <message>
+        <source>{column}: the {missing} missing values are released empty, none filled in.</source>
+        <translation>{column}&#xa0;: les {missing} valeurs manquantes sont publiées vides, aucune n&apos;est complétée.</translation>
+    </message>
+    <message>
         <source>{column}: {share} of the answers were changed at random.</source>
         <translation>{column}&#xa0;: {share} des réponses ont été modifiées au hasard.</translation>
     </message>
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>
+        <translation>{column}&#xa0;: les réponses aléatoires rapprochent les parts du fichier de parts égales&#xa0;; une fois corrigées (à partir des réponses publiées et de la probabilité publique d&apos;en garder une), les parts d&apos;origine sont estimées à {shares}.</translation>
     </message>
 </context>
 </TS>
