@@ -11,9 +11,16 @@ written once and kept.  Then ``tclose anonymize`` runs on it as a user would run
 
 Every process of a run is sampled (psutil) for its resident memory; the table shows the
 peak of the command's own process and of the largest worker.  QI SSE/SST, k and t are read
-from the run's ``--summary``.  The I/O ratio divides the run's wall time by the time pandas
-takes to read and write the same file (Parquet; with ``--csv`` also the CSV run of the
+from the run's review record (``--review``).  The I/O ratio divides the run's wall time by the
+time pandas takes to read and write the same file (Parquet; with ``--csv`` also the CSV run of the
 README's target).  ``--t``/``--k`` default to the bar's t = 3, k = 10.
+
+    python -m benchmarks.bench_distributed --real
+
+``--real`` runs the real files of ``tests/data`` and the CPS-like wage file of
+:mod:`benchmarks.bench_utility` instead (written as plain CSV once), with the default
+settings (b searched), on one machine and on ``--cluster local:N``: b, QI and confidential
+SSE/SST of each, and the ratio of the cluster's QI loss to one machine's.
 """
 
 from __future__ import annotations
@@ -107,7 +114,7 @@ def pandas_io_seconds(path: Path, workdir: Path) -> float:
 def one_run(source: Path, out: Path, summary: Path, t: float, k: int, cluster: str | None):
     cmd = [sys.executable, "-m", "engine", "anonymize", str(source), "-o", str(out),
            "--qi", QI, "--confidential", "income", "--t", str(t), "--k", str(k), "--seed", "0",
-           "--summary", str(summary)]  # fmt: skip
+           "--review", str(summary)]  # fmt: skip
     if cluster:
         cmd += ["--cluster", cluster]
     row = run_measured(cmd)
@@ -122,6 +129,75 @@ def one_run(source: Path, out: Path, summary: Path, t: float, k: int, cluster: s
     return row
 
 
+#: the real files: (name, file in tests/data, separator, QIs, confidential, missing codes)
+REAL = (
+    ("acs", "acs-census-sample.csv.gz", ";", "Age,Sex,Marital status,Education", "Income",
+     "-10000"),
+    ("casc-census", "casc-census.csv.gz", ",", "AGI,EMCONTRB,WSALVAL,STATETAX", "INTVAL", ""),
+    ("casc-eia", "casc-eia.csv.gz", ",", "RESSALES,COMSALES,INDSALES,OTHRSALES", "TOTREVENUE",
+     ""),
+    ("adult", "adult.csv.gz", ";", "sex,race,marital-status,education,occupation", "age", ""),
+    ("cps-like", "", ",", "education,experience,ethnicity,smsa,region,parttime", "wage", ""),
+)  # fmt: skip
+
+
+def real_file(name: str, file: str, sep: str, folder: Path) -> Path:
+    """The data set as a plain comma-separated file (kept in ``folder``)."""
+    import pandas as pd
+
+    path = folder / f"{name}.csv"
+    if not path.exists():
+        if file:
+            frame = pd.read_csv(ROOT / "tests" / "data" / file, sep=sep, dtype=str,
+                                keep_default_na=False)  # fmt: skip
+        else:
+            from benchmarks.bench_utility import cps_like
+
+            frame = cps_like()
+        frame.to_csv(path, index=False)
+    return path
+
+
+def real_runs(args: argparse.Namespace) -> int:
+    """One machine against the cluster on real files, default settings (``--real``)."""
+    print(f"t = {args.t:g}, k = {args.k}, default settings; {os.cpu_count()} CPUs")
+    header = (
+        f"{'data':<12} {'run':<14} {'seconds':>8} {'b':>3} {'QI loss':>8} {'conf loss':>9} "
+        f"{'k':>4} {'t':>6} {'QI ratio':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory(dir=args.data) as tmp:
+        work = Path(tmp)
+        for name, file, sep, qi, conf, missing in REAL:
+            source = real_file(name, file, sep, args.data)
+            base = None
+            for run, cluster in (("one machine", None), (f"dask local:{args.workers}",
+                                                        f"local:{args.workers}")):  # fmt: skip
+                summary = work / "s.json"
+                cmd = [sys.executable, "-m", "engine", "anonymize", str(source), "-o",
+                       str(work / "out.csv"), "--qi", qi, "--confidential", conf,
+                       "--t", str(args.t), "--k", str(args.k), "--seed", "0",
+                       "--review", str(summary)]  # fmt: skip
+                if missing:
+                    cmd.append(f"--missing={missing}")
+                if cluster:
+                    cmd += ["--cluster", cluster]
+                row = run_measured(cmd)
+                s = json.loads(summary.read_text(encoding="utf-8"))
+                loss = s["information_loss"]
+                qi_loss = loss["qi_sse_sst"]
+                base = qi_loss if base is None else base
+                b = sum(1 for row_b in s["buckets"] if not row_b.get("missing"))
+                print(
+                    f"{name:<12} {run:<14} {row['seconds']:>8.1f} {b:>3} {qi_loss:>8.4f} "
+                    f"{loss['confidential_sse_sst']:>9.4f} {s['k_achieved']:>4} "
+                    f"{s['t_achieved']:>6.3f} {qi_loss / base:>8.4f}",
+                    flush=True,
+                )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000000,10000000")
@@ -133,8 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-single", action="store_true", help="skip the one-machine runs")
     parser.add_argument("--no-cluster", action="store_true", help="skip the cluster runs")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument("--real", action="store_true", help="the real files, default settings")
     args = parser.parse_args(argv)
     args.data.mkdir(parents=True, exist_ok=True)
+    if args.real:
+        return real_runs(args)
     print(f"t = {args.t:g}, k = {args.k}; {os.cpu_count()} CPUs; data in {args.data}")
     header = (
         f"{'rows':>11} {'run':<14} {'seconds':>8} {'I/O ×':>6} {'main MB':>8} "

@@ -35,11 +35,13 @@ from engine.release.anonymize import anonymize
 from engine.release.blocks import widest_dimension
 from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi, resolve_columns
-from engine.release.verify import verify_release
+from engine.release.metrics import sse_sst
+from engine.release.verify import group_ids, verify_release
 from engine.roles import ColumnType
 
 QI = ("age", "hours", "region", "sector")
-PARAMS = ReleaseParams(qi=QI, confidential=("income",), k=10, t=3.0, seed=0)
+#: b given: the search of b on a cluster is the subject of the real-file test only
+PARAMS = ReleaseParams(qi=QI, confidential=("income",), k=10, t=3.0, seed=0, n_buckets=4)
 
 
 @pytest.fixture(scope="module")
@@ -319,6 +321,121 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     rows = release.summary.buckets
     assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
     assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
+
+
+# ----------------------------------------------------------------------------- every route plans
+
+ACS_QI = ("Age", "Sex", "Marital status", "Education")
+
+
+@pytest.fixture(scope="module")
+def real_files(tmp_path_factory, data_dir):
+    """Real files as a user would hand them to a cluster (CSV), with their parameters."""
+    from engine.io import read_table
+
+    folder = tmp_path_factory.mktemp("real")
+    census = read_table(data_dir / "casc-census.csv.gz").data
+    acs = read_table(data_dir / "acs-census-sample.csv.gz").data
+    acs = acs.sample(1_500, random_state=3)[[*ACS_QI, "Income"]]
+    out = []
+    for name, frame, qi, conf, missing in (
+        ("census", census, ("AGI", "EMCONTRB", "WSALVAL", "STATETAX"), "INTVAL", ()),
+        ("acs", acs, ACS_QI, "Income", ("-10000",)),
+    ):
+        path = folder / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        params = ReleaseParams(qi=qi, confidential=(conf,), missing=missing, k=10, t=3.0, seed=2)
+        out.append((read_table(path).data, path, params))
+    return out
+
+
+def test_the_cluster_plans_and_releases_as_one_machine_on_real_files(client, real_files):
+    from engine.release.plan import plan
+
+    for data, path, params in real_files:
+        one_plan = plan(data, params)
+        one = anonymize(data, params, plan=one_plan)
+        release = anonymize_on_cluster(client, path, params)
+        # the same plan: the search of b tried the same b with the same losses and chose one
+        assert release.plan is not None and len(one_plan.bucket_choices) >= 2
+        got, want = release.plan.bucket_choices, one_plan.bucket_choices
+        assert [(c.b, c.class_size, c.qi_loss, c.chosen) for c in got] == [
+            (c.b, c.class_size, c.qi_loss, c.chosen) for c in want
+        ]  # the confidential loss is summed in another order: equal up to rounding
+        assert [c.confidential_loss for c in got] == pytest.approx(
+            [c.confidential_loss for c in want], rel=1e-12
+        )
+        assert release.plan.buckets == one_plan.buckets
+        assert release.plan.warnings == one_plan.warnings
+        assert release.summary.buckets == one.summary.buckets
+        # a file one worker holds is partitioned by one machine's code: the same classes
+        a, b = one.summary, release.summary
+        assert (b.n_classes, b.k_achieved) == (a.n_classes, a.k_achieved)
+        assert b.t_achieved == a.t_achieved
+        ratio = b.information_loss.qi_sse_sst / a.information_loss.qi_sse_sst
+        assert ratio == pytest.approx(1.0, abs=1e-9)
+        assert b.information_loss.confidential_sse_sst == pytest.approx(
+            a.information_loss.confidential_sse_sst
+        )
+        assert not any("not searched" in w for w in b.warnings)
+
+
+def test_k_larger_than_the_file_exits_as_on_one_machine(client, tmp_path, capsys):
+    from engine.cli import main
+
+    path = tmp_path / "small.csv"
+    generate(300, seed=2).to_csv(path, index=False)
+    args = ["anonymize", str(path), "-o", str(tmp_path / "out.csv"), "--qi", ",".join(QI),
+            "--confidential", "income", "--t", "3", "--k", "500"]  # fmt: skip
+    capsys.readouterr()
+    assert main(args) == 3
+    alone = capsys.readouterr().err
+    assert main([*args, "--cluster", client.scheduler.address]) == 3
+    assert capsys.readouterr().err == alone
+    assert "k = 500 needs at least 500 records but the file has 300" in alone
+    assert not (tmp_path / "out.csv").exists()
+    # tclose plan says it the same way, on this computer and on the cluster
+    planning = ["plan", str(path), *args[4:]]
+    assert main(planning) == 3
+    said = capsys.readouterr()
+    assert main([*planning, "--cluster", client.scheduler.address]) == 3
+    assert capsys.readouterr() == said
+
+
+def test_the_layout_does_not_depend_on_how_many_workers_are_alive(client, tmp_path, monkeypatch):
+    from distributed import Client, LocalCluster
+
+    import engine.distributed.release as cluster_release
+
+    monkeypatch.setattr(cluster_release, "NODE_RECORDS", 1_000)  # distributed levels and nodes
+    path = tmp_path / "four.parquet"
+    data = generate(4_000, seed=11)
+    data["id"] = np.arange(len(data))
+    data.to_parquet(path, row_group_size=1_000)
+    params = PARAMS.replace(keep=("id",))
+
+    def released(on):
+        release = anonymize_on_cluster(on, path, params)
+        table = pd.concat(on.gather(release.parts), ignore_index=True)
+        return release, table.sort_values(list(table.columns)).reset_index(drop=True)
+
+    two, table_two = released(client)
+    assert two.summary.backend["workers"] == 2 and two.summary.backend["partitions"] >= 3
+    # one worker left (in this process, which starts at once)
+    with (
+        LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as alone,
+    ):
+        one, table_one = released(alone)
+    assert one.summary.backend["workers"] == 1
+    pd.testing.assert_frame_equal(table_one, table_two)
+    assert one.summary.information_loss == two.summary.information_loss
+    # the QI loss is the released file's: classes of different partitions whose released
+    # values coincide are one class there
+    X = encode_qi(data, list(QI))[table_one["id"].to_numpy()]
+    assert two.summary.information_loss.qi_sse_sst == pytest.approx(
+        sse_sst(X, group_ids(table_one, QI)), rel=1e-9
+    )
 
 
 def test_a_cluster_release_publishes_only_what_the_release_gives(client, tmp_path):

@@ -343,3 +343,58 @@ def test_household_level_confidential_keeps_members_apart(survey):
     v = verify_release(release.table, SURVEY_QI, ["expenditure"], t=3.0, k=3,
                        household="household", household_level=["commune"])  # fmt: skip
     assert v.ok and v.shared_classes == homes.shared_classes
+
+
+# -- what is published -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["survey.csv", "survey.xlsx"])
+def test_published_household_facts_come_from_the_release(tmp_path, survey, name):
+    """``published-safe`` on a survey: every number of the published files (households,
+    household-level QIs, the risk of the release with its weights and re-coded household ids)
+    is computable from the released file and the public parameters; no statistic of the
+    original illness days, no original household count or risk, and no seed is printed."""
+    from engine.cli import main
+    from tests.published import (
+        computable,
+        leaks,
+        published_numbers,
+        published_text,
+        read_release,
+        unexplained,
+    )
+
+    path = tmp_path / "input.csv"
+    survey.to_csv(path, index=False)
+    target, review = tmp_path / name, tmp_path / f"{name}.review.json"
+    argv = ["anonymize", str(path), "-o", str(target), "--qi", ",".join(SURVEY_QI),
+            "--confidential", "illness_days", "--household", "household", "--weight", "weight",
+            "--t", "3", "--k", "3", "--seed", "4242", "--review", str(review)]  # fmt: skip
+    assert main(argv) == 0
+    assert "4242" not in published_text(target)
+    params = survey_params(seed=None)
+    table = read_release(target)
+    types = {"commune": "nominal", "age": "numeric", "sex": "nominal", "married": "nominal",
+             "educ": "ordinal", "illness_days": "numeric"}  # fmt: skip
+    printed = published_numbers(target)
+    unknown = unexplained(printed, computable(table, params, types))
+    assert not unknown, [(p.where, p.text) for p in unknown]
+    # the original's figures stay in the review record
+    record = json.loads(review.read_text())
+    before, after = record["risk"]["before"], record["risk"]["after"]
+    statistics = {  # (the bucket shares, alike before and after, are public by design)
+        f"risk before {key}": float(value)
+        for key, value in before.items()
+        if isinstance(value, float) and value not in (0.0, 1.0, after[key])
+    }
+    days = survey["illness_days"].to_numpy(dtype=float)
+    weights = survey["weight"].to_numpy(dtype=float)
+    statistics.update(
+        {"mean": days.mean(), "sd": days.std(), "sd (n-1)": days.std(ddof=1),
+         "total": days.sum(), "weighted mean": float((weights * days).sum() / weights.sum())}
+    )  # fmt: skip
+    statistics["weighted total"] = record["weighted_totals"]["illness_days"]["original"]
+    found = leaks(printed, statistics)
+    assert not found, [(s, p.where, p.text) for s, p in found]
+    assert record["households"]["n_households"] == 250
+    assert "expected_reidentifications" in record and "household_risk" in record

@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 
+from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     add_release_arguments(p)
+    add_cluster_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +44,17 @@ def run(args: argparse.Namespace) -> int:
     from engine.release.plan import plan
 
     params = params_from_args(args)
-    imported = read_table(args.input, options=read_options(args), task=args.task)
-    with bounds_hint_on_error():
-        result = plan(imported.data, params, task=args.task)
+    backend = parse_cluster(args.cluster)
+    if backend.distributed:  # the plan a cluster run makes, from its partitions
+        from engine.distributed.run import plan_file
+
+        result = plan_file(
+            backend, args.input, params, sep=getattr(args, "sep", None), task=args.task
+        )
+    else:
+        imported = read_table(args.input, options=read_options(args), task=args.task)
+        with bounds_hint_on_error():
+            result = plan(imported.data, params, task=args.task)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -135,7 +145,7 @@ def plan_text(plan) -> str:
         lines.append("")
         lines.append(
             f"Choice of b: the least {number(w, 3)} × confidential loss + "
-            f"{number(1 - w, 3)} × QI loss (QI loss estimated on a sample):"
+            f"{number(1 - w, 3)} × QI loss (the file's QI loss, estimated from a sample):"
         )
         lines.append(
             f"  {'b':>4} {'buckets':>8} {'class size':>11} {'QI loss':>9} "
@@ -147,6 +157,13 @@ def plan_text(plan) -> str:
                 f"{c.expected_class_size:>11,} {percent(c.qi_loss):>9} "
                 f"{percent(c.confidential_loss):>18} {percent(c.score):>8}"
             )
+        chosen = next((c for c in plan.bucket_choices if c.chosen), None)
+        if plan.alternatives and chosen is not None:
+            lines.append(
+                f"Other good choices, beside b = {chosen.n_buckets} (confidential loss "
+                f"{percent(chosen.confidential_loss)}); give --buckets B:"
+            )
+            lines.extend(f"  {fix.description}" for fix in plan.alternatives)
     for col in plan.noise:
         lines.append("")
         if col.mechanism == "randomized_response":

@@ -27,8 +27,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.release.bucket_search import ConfidentialValues
 from engine.release.buckets import Scale, make_buckets, split_sorted
 from engine.release.encode import numeric_values
+from engine.release.metrics import confidential_loss
 from engine.release.result import Buckets
 from engine.roles import ColumnType
 
@@ -104,6 +106,44 @@ class BucketLookup:
         return out
 
 
+def expand_counts(
+    counts: pd.DataFrame, n_missing: int, confidential: Sequence[str]
+) -> pd.DataFrame:
+    """The distinct values repeated by their counts, then the missing ones (the multiset)."""
+    confidential = list(confidential)
+    weights = counts["n"].to_numpy(dtype=np.int64)
+    keys = counts[confidential].reset_index(drop=True)
+    expanded = keys.iloc[np.repeat(np.arange(len(keys)), weights)].reset_index(drop=True)
+    if n_missing:
+        gap = pd.DataFrame({c: pd.Series([None] * n_missing, dtype=object) for c in confidential})
+        expanded = pd.concat([expanded, gap], ignore_index=True)
+    return expanded
+
+
+def _bucket_expanded(
+    expanded: pd.DataFrame,
+    counts: pd.DataFrame,
+    confidential: Sequence[str],
+    types: Mapping[str, ColumnType],
+    n_buckets: int,
+    **options: Any,
+) -> tuple[Buckets, BucketLookup]:
+    """``make_buckets`` on the multiset (codes in its order) and the lookup by value."""
+    confidential = list(confidential)
+    buckets = make_buckets(
+        expanded, confidential, {c: types[c] for c in confidential}, n_buckets, **options
+    )
+    weights = counts["n"].to_numpy(dtype=np.int64)
+    keys = counts[confidential].reset_index(drop=True)
+    first = np.r_[0, np.cumsum(weights)[:-1]].astype(np.int64)
+    codes = buckets.codes[first] if len(keys) else np.zeros(0, dtype=np.int64)
+    lookup = BucketLookup(
+        tuple(confidential), {c: types[c] for c in confidential}, keys, codes,
+        buckets.missing_bucket,
+    )  # fmt: skip
+    return buckets, lookup
+
+
 def make_buckets_from_counts(
     counts: pd.DataFrame,
     n_missing: int,
@@ -120,24 +160,84 @@ def make_buckets_from_counts(
     Returns the buckets (``codes`` empty: each partition finds its own with the lookup) and
     the :class:`BucketLookup`.
     """
-    confidential = list(confidential)
-    weights = counts["n"].to_numpy(dtype=np.int64)
-    keys = counts[confidential].reset_index(drop=True)
-    expanded = keys.iloc[np.repeat(np.arange(len(keys)), weights)].reset_index(drop=True)
-    if n_missing:
-        gap = pd.DataFrame({c: pd.Series([None] * n_missing, dtype=object) for c in confidential})
-        expanded = pd.concat([expanded, gap], ignore_index=True)
-    buckets = make_buckets(
-        expanded, confidential, {c: types[c] for c in confidential}, n_buckets,
+    expanded = expand_counts(counts, n_missing, confidential)
+    buckets, lookup = _bucket_expanded(
+        expanded, counts, confidential, types, n_buckets,
         joint=joint, orders=orders, bounds=bounds,
     )  # fmt: skip
-    first = np.r_[0, np.cumsum(weights)[:-1]].astype(np.int64)
-    codes = buckets.codes[first] if len(keys) else np.zeros(0, dtype=np.int64)
-    lookup = BucketLookup(
-        tuple(confidential), {c: types[c] for c in confidential}, keys, codes,
-        buckets.missing_bucket,
-    )  # fmt: skip
     return replace(buckets, codes=np.zeros(0, dtype=np.int64)), lookup
+
+
+class CountedValues(ConfidentialValues):
+    """:class:`~engine.release.bucket_search.ConfidentialValues` from summed value counts.
+
+    What a plan on a cluster reads: the buckets of any b are those of one machine (the same
+    ``make_buckets`` on the same multiset), the confidential loss is exact (it depends on the
+    multiset and the buckets only), and the buckets of the fetched sample records (``rows``,
+    file positions, and their confidential columns ``sample``) come from the lookup every
+    partition uses.
+    """
+
+    def __init__(
+        self,
+        counts: pd.DataFrame,
+        n_missing: int,
+        confidential: Sequence[str],
+        types: Mapping[str, ColumnType],
+        orders: Mapping[str, Sequence[Any]] | None,
+        rows: np.ndarray,
+        sample: pd.DataFrame,
+        *,
+        joint: bool = True,
+        bounds: Mapping[str, tuple[float, float]] | None = None,
+    ) -> None:
+        self.counts, self.n_missing, self.confidential = counts, n_missing, list(confidential)
+        self.types = {c: types[c] for c in confidential}
+        self.orders, self.joint, self.bounds = orders, joint, bounds
+        self.rows, self.sample = np.asarray(rows), sample.reset_index(drop=True)
+        self.n = int(counts["n"].sum()) + n_missing
+        self._made: dict[int, tuple[Buckets, Buckets, BucketLookup]] = {}
+        self._expanded: pd.DataFrame | None = None
+
+    def _made_for(self, buckets: Buckets) -> tuple[Buckets, Buckets, BucketLookup]:
+        for made in self._made.values():
+            if made[0] is buckets:
+                return made
+        raise ValueError("buckets not made here")
+
+    def buckets(self, b: int) -> Buckets:
+        if b not in self._made:
+            if self._expanded is None:
+                self._expanded = expand_counts(self.counts, self.n_missing, self.confidential)
+            full, lookup = _bucket_expanded(
+                self._expanded, self.counts, self.confidential, self.types, b,
+                joint=self.joint, orders=self.orders, bounds=self.bounds,
+            )  # fmt: skip
+            self._made[b] = (replace(full, codes=np.zeros(0, dtype=np.int64)), full, lookup)
+        return self._made[b][0]
+
+    def lookup(self, buckets: Buckets) -> BucketLookup:
+        """How a partition finds its records' buckets among ``buckets``."""
+        return self._made_for(buckets)[2]
+
+    def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
+        at = np.searchsorted(self.rows, rows)
+        if not np.array_equal(self.rows[np.minimum(at, len(self.rows) - 1)], rows):
+            raise ValueError("rows outside the fetched sample")
+        return self.lookup(buckets)(self.sample.iloc[at])
+
+    def loss(self, buckets: Buckets, output: str) -> float:
+        assert self._expanded is not None
+        full = self._made_for(buckets)[1]
+        return confidential_loss(self._expanded, full, self.types, output)[0]
+
+    def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
+        out = {}
+        weights = self.counts["n"].to_numpy(dtype=np.int64)
+        for col, (lo, hi) in bounds.items():
+            values = pd.to_numeric(self.counts[col], errors="coerce").to_numpy(dtype=float)
+            out[col] = int(weights[(values < lo) | (values > hi)].sum())
+        return out
 
 
 # ----------------------------------------------------------------------------- t-digest
@@ -178,9 +278,15 @@ def digest_thresholds(scale: Scale, sample: np.ndarray) -> np.ndarray:
 
 
 def interval_counts(
-    data: pd.DataFrame, col: str, ctype: ColumnType, thresholds: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """(count, min, max) per interval between cuts, and the missing count (exact)."""
+    data: pd.DataFrame,
+    col: str,
+    ctype: ColumnType,
+    thresholds: np.ndarray,
+    bounds: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, int]:
+    """Per interval between cuts: count, min, max (exact); the missing count; per interval
+    Σx and Σx² (the confidential loss of any bucket representative); values beyond the
+    public ``bounds``."""
     x = numeric_values(data[col], ctype)
     miss = np.isnan(x)
     x = x[~miss]
@@ -191,11 +297,14 @@ def interval_counts(
     hi = np.full(m, -np.inf)
     np.minimum.at(lo, interval, x)
     np.maximum.at(hi, interval, x)
-    return cnt, lo, hi, int(miss.sum())
+    s1 = np.bincount(interval, weights=x, minlength=m)
+    s2 = np.bincount(interval, weights=x * x, minlength=m)
+    outside = 0 if bounds is None else int(((x < bounds[0]) | (x > bounds[1])).sum())
+    return cnt, lo, hi, int(miss.sum()), s1, s2, outside
 
 
 def buckets_from_intervals(
-    parts: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, int]],
+    parts: Sequence[tuple[Any, ...]],
     scale: Scale,
     sample: np.ndarray,
     thresholds: np.ndarray,
@@ -254,3 +363,66 @@ def buckets_from_intervals(
         (col,), {col: ctype}, None, interval_bucket, missing_bucket, thresholds=thresholds
     )
     return buckets, lookup
+
+
+class DigestValues(ConfidentialValues):
+    """:class:`~engine.release.bucket_search.ConfidentialValues` of a column with too many
+    distinct values to count: buckets of the intervals between t-digest cuts.
+
+    The cuts are taken once, fine enough for the largest b the search may try; the buckets of
+    any b group the same intervals by their exact counts.  The loss of the released values
+    (the digest's bucket medians) is exact, from every interval's Σx and Σx².
+    """
+
+    def __init__(
+        self,
+        parts: Sequence[tuple[Any, ...]],
+        scale: Scale,
+        sample_q: np.ndarray,
+        thresholds: np.ndarray,
+        col: str,
+        ctype: ColumnType,
+        rows: np.ndarray,
+        sample: pd.DataFrame,
+    ) -> None:
+        self.parts, self.scale, self.sample_q, self.thresholds = parts, scale, sample_q, thresholds
+        self.col, self.ctype = col, ctype
+        self.rows, self.sample = np.asarray(rows), sample.reset_index(drop=True)
+        self.cnt = sum(p[0] for p in parts)
+        self.s1 = sum(p[4] for p in parts)
+        self.s2 = sum(p[5] for p in parts)
+        self.n_missing = sum(p[3] for p in parts)
+        self.n = int(self.cnt.sum()) + self.n_missing
+        self._made: dict[int, tuple[Buckets, BucketLookup]] = {}
+
+    def buckets(self, b: int) -> Buckets:
+        if b not in self._made:
+            self._made[b] = buckets_from_intervals(
+                self.parts, self.scale, self.sample_q, self.thresholds, self.col, self.ctype, b
+            )
+        return self._made[b][0]
+
+    def lookup(self, buckets: Buckets) -> BucketLookup:
+        for made, lookup in self._made.values():
+            if made is buckets:
+                return lookup
+        raise ValueError("buckets not made here")
+
+    def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
+        at = np.searchsorted(self.rows, rows)
+        if not np.array_equal(self.rows[np.minimum(at, len(self.rows) - 1)], rows):
+            raise ValueError("rows outside the fetched sample")
+        return self.lookup(buckets)(self.sample.iloc[at])
+
+    def loss(self, buckets: Buckets, output: str) -> float:
+        reps = np.array([float(r[0]) if r[0] is not None else np.nan
+                         for r in buckets.released(output)])  # fmt: skip
+        rep = reps[self.lookup(buckets).codes]  # per interval
+        used = self.cnt > 0
+        sse = float((self.s2 - 2 * rep * self.s1 + self.cnt * rep * rep)[used].sum())
+        m = float(self.cnt.sum())
+        sst = float(self.s2.sum() - self.s1.sum() ** 2 / m) if m else 0.0
+        return sse / sst if sst > 0 else 0.0
+
+    def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
+        return {self.col: int(sum(p[6] for p in self.parts))} if self.col in bounds else {}

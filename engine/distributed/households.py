@@ -178,9 +178,14 @@ def _release(
             frame, r.buckets, codes, r.types, p.confidential_output
         ),
         # the summary's QI loss is replaced by ``loss`` (the household route's own measure)
-        "sse": 0.0,
         "sq": 0.0,
-        "sum": np.zeros(1),
+        "total": np.zeros(1),
+        # missing QI values in the input and released empty
+        "missing_qi": {
+            c: (int(frame[c].isna().sum()), int(table[c].isna().sum()))
+            for c in qi
+            if c in table.columns
+        },
     }
     return table, stats
 

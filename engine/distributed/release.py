@@ -1,19 +1,26 @@
-"""One release computed on a Dask cluster: the one-machine construction, partition-wise.
+"""One release computed on a Dask cluster: the one-machine plan and construction, partition-wise.
 
 The steps follow :func:`engine.release.anonymize.anonymize`:
 
-1. partitions are read where they lie (Parquet row groups, CSV blocks), missing codes applied;
-2. one pass gathers what the encoding needs (means, deviations, categories) and the exact
-   counts of the confidential values; the buckets are cut from those counts
-   (:mod:`engine.distributed.buckets`) and the layout follows from the bucket counts;
-3. the class size is chosen on the same fixed sample of records as on one machine;
-4. the top levels of the stratified k-d split run as aggregation passes
-   (:mod:`engine.distributed.split`) until every node fits a worker; one shuffle puts whole
-   nodes in partitions;
-5. each partition runs the one-machine split and capped MDAV on its nodes; class numbers are
-   the layout's, so classes never cross partitions and each node is feasible by
-   construction; it then builds its part of the release and shuffles its rows;
-6. the independent check (:mod:`engine.distributed.verify`) reads only the released parts.
+1. partitions are read where they lie (Parquet row groups, CSV blocks), missing codes applied
+   (:func:`read_input`);
+2. **the plan** (:func:`plan_on_cluster`): one pass gathers what the encoding needs (means,
+   deviations, categories) and the exact counts of the confidential values; the records of
+   the fixed search and class-size samples are fetched; then the one-machine planner
+   (:func:`engine.release.plan.plan_data`) runs on those: the search of b, the warnings, the
+   feasibility and its fixes are one machine's, from the same numbers;
+3. **the classes**: a file that one worker can hold (at most :data:`NODE_RECORDS` records) is
+   partitioned whole by the one-machine code (:func:`engine.release.anonymize.best_partition`),
+   so its classes are one machine's; a larger file runs the top levels of the stratified k-d
+   split as aggregation passes (:mod:`engine.distributed.split`) until every node fits a
+   worker, one shuffle puts whole nodes in partitions, and each partition runs the
+   one-machine split and capped MDAV on its nodes (class numbers are the layout's, so classes
+   never cross partitions and each node is feasible by construction).  Which records form a
+   node depends on the data, the layout and :data:`NODE_RECORDS` only, never on how many
+   workers are alive, so a run that lost a worker gives the same release;
+4. each partition builds its part of the release and shuffles its rows;
+5. the independent check (:mod:`engine.distributed.verify`) reads only the released parts;
+   the summary is filled as on one machine (:func:`engine.release.summary.summarise_buckets`).
 
 Futures carry progress and cancellation; a worker lost mid-run is recomputed by Dask from
 the file, and a task that keeps killing workers ends the run with a clear message.
@@ -21,6 +28,7 @@ the file, and a task that keeps killing workers ends the run with a clear messag
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import time
@@ -35,12 +43,12 @@ import pandas as pd
 from engine.distributed.buckets import (
     DISTINCT_LIMIT,
     BucketLookup,
-    buckets_from_intervals,
+    CountedValues,
+    DigestValues,
     digest,
     digest_scale,
     digest_thresholds,
     interval_counts,
-    make_buckets_from_counts,
     merge_counts,
     value_counts,
 )
@@ -74,7 +82,7 @@ from engine.io import apply_missing
 from engine.io.parquet import PARQUET_MAGIC, is_parquet
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.anonymize import choose_class_size, size_sample
+from engine.release.anonymize import best_partition, choose_class_size, size_sample
 from engine.release.blocks import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
@@ -85,21 +93,31 @@ from engine.release.blocks import (
     spreads_from_sums,
     widest_dimension,
 )
+from engine.release.bucket_search import ladder, search_sample
 from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
 from engine.release.feasibility import check_feasible
+from engine.release.metrics import QiSums
 from engine.release.missing_qi import MissingCount
 from engine.release.partition import layout_counts
-from engine.release.plan import left_out_warning, seed_warnings
+from engine.release.plan import Plan, PlanData, plan_data
+from engine.release.prepare import check_magnitudes
 from engine.release.recode import recode_qi, release_confidential
 from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
+from engine.release.risk import RiskSummary, disclosure_risk
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
+from engine.release.verify import group_ids
+from engine.roles import ColumnType
 
-#: records of a node that one worker takes whole (the distributed levels stop below it)
+#: records a worker partitions whole: a file up to this size gets one machine's classes, and
+#: the distributed levels of a larger one stop at nodes of at most this many records (fixed,
+#: so that the layout never depends on how many workers are alive)
 NODE_RECORDS = 1_000_000
 #: rows read to infer the column types (give --type for certainty)
 TYPE_SAMPLE = 50_000
+#: a missing released value, as a group key (as the independent check writes it)
+_NA = "\x00NA"
 
 
 @dataclass
@@ -112,6 +130,7 @@ class ClusterRelease:
     summary: RunSummary
     verification: Verification
     warnings: list[str]
+    plan: Plan | None = None
 
 
 # ----------------------------------------------------------------------------- reading
@@ -161,7 +180,70 @@ def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
     return clean.reset_index(drop=True)
 
 
+@dataclass
+class ClusterInput:
+    """The prepared partitions of a file on the cluster, and what one machine's
+    :func:`~engine.release.prepare.prepare` knows of them."""
+
+    #: futures of the prepared partitions (file order)
+    frames: list[Any]
+    #: position in the file of every partition's first record
+    offsets: np.ndarray
+    n: int
+    n_left_out: int
+    #: the released columns in the input's order
+    columns: list[str]
+    types: dict[str, ColumnType]
+    orders: dict[str, tuple]
+
+
+def read_input(
+    client: Any, path: str | Path, params: ReleaseParams, *, sep: str | None = None,
+    task: Task = NO_TASK,
+) -> ClusterInput:  # fmt: skip
+    """Read and clean ``path`` partition by partition, with one machine's checks and words."""
+    qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
+    task.step(0.0, "Reading the partitions")
+    raw, names = read_parts(client, path, None, sep)
+    named = [*qi, *confidential, *params.identifiers, *keep]
+    named += [c for c in (params.household, params.weight) if c is not None]
+    absent = [c for c in named if c not in names]
+    if absent:
+        raise InputError(
+            f"No column named {', '.join(map(repr, absent))} in the input "
+            f"(it has: {', '.join(names[:12])})."
+        )
+    columns = [c for c in names if c in (*qi, *confidential, *keep)]
+    frames = client.map(_prepare_part, raw, params=params)
+    lengths = gather(client, client.map(len, frames), task=task, message="Reading the partitions")
+    n_left_out = 0
+    if params.missing_confidential == "drop" and confidential:
+        n_left_out = int(sum(gather(client, client.map(len, raw)))) - int(sum(lengths))
+    del raw
+    n = int(sum(lengths))
+    if n == 0 and n_left_out:
+        raise InputError(
+            "Every record has a missing confidential value: leaving them out "
+            "(missing_confidential 'drop') leaves nothing to release."
+        )
+    if n == 0:
+        raise InputError("The input has no records.")
+    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
+    head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
+    types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
+    check_quasi_identifiers(head, qi, types)  # as on one machine, on the first partition's rows
+    return ClusterInput(frames, offsets, n, n_left_out, columns, types, orders)
+
+
+# ----------------------------------------------------------------------------- planning
+
+
 def _stats_part(frame, qi, confidential, types, orders, limit):
+    for col in (*qi, *confidential):  # the numbers one machine refuses (prepare)
+        if types[col] == ColumnType.NUMERIC:
+            from engine.release.encode import numeric_values
+
+            check_magnitudes(col, numeric_values(frame[col], ColumnType.NUMERIC))
     stats = column_stats(frame, qi, types, orders)
     if not confidential:
         return stats, None
@@ -169,6 +251,181 @@ def _stats_part(frame, qi, confidential, types, orders, limit):
     if len(counts[0]) > limit:
         return stats, "too many"
     return stats, counts
+
+
+def _rows(frame: pd.DataFrame, positions: np.ndarray, columns: Sequence[str]) -> pd.DataFrame:
+    return frame.iloc[positions][list(columns)]
+
+
+@dataclass
+class ClusterPlan:
+    """The plan of a file on a cluster, and what the release needs beyond it."""
+
+    plan: Plan
+    spec: Spec
+    #: how a partition finds its records' buckets (None without confidential columns)
+    lookup: BucketLookup | None
+    #: fetched records: file positions (sorted), their prepared columns and encoded QIs
+    rows: np.ndarray
+    sample: pd.DataFrame
+    X: np.ndarray
+    #: what only a cluster says (e.g. bucket medians estimated from a t-digest)
+    warnings: list[str]
+
+    def at(self, positions: np.ndarray) -> np.ndarray:
+        """Indices into the fetched records of the file positions ``positions``."""
+        return np.searchsorted(self.rows, positions)
+
+
+def _risk_counts(
+    frame: pd.DataFrame, spec: Spec, lookup: BucketLookup | None, weight: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One partition's distinct (encoded QIs, bucket) rows, their counts and sums of weights."""
+    X = encode_part(frame, spec)
+    X = np.where(np.isnan(X), -np.inf, X)  # a missing value is a value of its own
+    codes = lookup(frame) if lookup is not None else np.zeros(len(frame), dtype=np.int64)
+    keys = np.column_stack([X, codes.astype(np.float64)]) if len(frame) else np.zeros((0, 1))
+    rows, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    w = np.ones(len(frame)) if weight is None else frame[weight].to_numpy(dtype=np.float64)
+    return rows, counts, np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
+
+
+def _risk_of_counts(
+    counted: list[tuple[np.ndarray, np.ndarray, np.ndarray]], weighted: bool, buckets: bool
+) -> RiskSummary:
+    """:func:`engine.release.risk.disclosure_risk` of the records the partitions counted."""
+    rows = np.concatenate([c[0] for c in counted if len(c[0])])
+    counts = np.concatenate([c[1] for c in counted])
+    sums = np.concatenate([c[2] for c in counted])
+    rows, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    counts = np.bincount(inverse, weights=counts).astype(np.int64)
+    sums = np.bincount(inverse, weights=sums)
+    _, classes = np.unique(rows[:, :-1], axis=0, return_inverse=True)
+    labels = np.repeat(classes.ravel(), counts)
+    codes = np.repeat(rows[:, -1].astype(np.int64), counts)
+    weights = np.repeat(sums / counts, counts) if weighted else None
+    return disclosure_risk(labels, codes if buckets else None, weights=weights)
+
+
+def plan_on_cluster(
+    client: Any,
+    data: ClusterInput,
+    params: ReleaseParams,
+    *,
+    distinct_limit: int = DISTINCT_LIMIT,
+    task: Task = NO_TASK,
+) -> ClusterPlan:
+    """The one-machine plan of the file (:func:`engine.release.plan.plan_data`), computed from
+    the partitions' counts and the fixed samples of records (module doc, step 2)."""
+    qi, confidential = list(params.qi), list(params.confidential)
+    types, orders, n = data.types, dict(data.orders), data.n
+    task.step(0.0, "Counting values")
+    stats = gather(
+        client, client.map(_stats_part, data.frames, qi=qi, confidential=confidential,
+                           types=types, orders=orders, limit=distinct_limit),
+        task=task.sub(0.0, 0.4), message="Counting values",
+    )  # fmt: skip
+    col_stats = [s[0] for s in stats]
+    ordinal_moments = {}
+    for col in (c for c in qi if types[c] == ColumnType.ORDINAL):
+        order = ordinal_order(col_stats, col, orders.get(col))
+        orders[col] = tuple(order)
+        parts_m = gather(client, client.map(ordinal_rank_moments, data.frames, col=col,
+                                            order=order))  # fmt: skip
+        m = parts_m[0]
+        for other in parts_m[1:]:
+            m = m.merge(other)
+        ordinal_moments[col] = m
+    spec = make_spec(col_stats, qi, types, orders, ordinal_moments)
+    # the records the search of b and the class size are tried on, fetched once
+    task.step(0.4, "Fetching the samples")
+    rows = np.union1d(search_sample(n), size_sample(n))
+    which = np.searchsorted(data.offsets, rows, side="right") - 1
+    taken = gather(client, [
+        client.submit(_rows, data.frames[p], rows[which == p] - data.offsets[p],
+                      [*qi, *confidential])
+        for p in np.unique(which)
+    ])  # fmt: skip
+    sample = pd.concat(taken, ignore_index=True)
+    X = encode_part(sample, spec)
+    warnings: list[str] = []
+    values = None
+    if confidential and not params.noise:
+        if any(isinstance(s[1], str) for s in stats):
+            values = _digest_values(client, data, params, rows, sample, warnings)
+        else:
+            counts, n_missing = merge_counts([s[1] for s in stats])
+            values = CountedValues(
+                counts, n_missing, confidential, types, orders, rows, sample,
+                joint=params.joint, bounds=params.bounds,
+            )  # fmt: skip
+    del stats
+    at_search = np.searchsorted(rows, search_sample(n))
+
+    def survey(buckets: Buckets | None) -> tuple[None, RiskSummary]:
+        # the risk of the original records, as one machine measures it, from the partitions'
+        # counts of QI combinations (and buckets, and sums of weights); the households of a
+        # file are gathered only for its release, so the plan has no household figures here
+        find = None if values is None or buckets is None else values.lookup(buckets)
+        counted = gather(client, client.map(_risk_counts, data.frames, spec=spec, lookup=find,
+                                            weight=params.weight))  # fmt: skip
+        return None, _risk_of_counts(counted, params.weight is not None, find is not None)
+
+    facts = PlanData(
+        n=n,
+        n_left_out=data.n_left_out,
+        types=types,
+        confidential=confidential,
+        values=values,
+        search_qi=lambda: X[at_search],
+        survey=survey,
+    )
+    planned = plan_data(facts, params, task=task.sub(0.5, 1.0))
+    lookup = None
+    if values is not None and planned.bucket_data is not None:
+        lookup = values.lookup(planned.bucket_data)
+    data.orders.update(orders)
+    return ClusterPlan(planned, spec, lookup, rows, sample, X, warnings)
+
+
+def _digest_values(
+    client: Any,
+    data: ClusterInput,
+    params: ReleaseParams,
+    rows: np.ndarray,
+    sample: pd.DataFrame,
+    warnings: list[str],
+) -> DigestValues:
+    """Buckets of a column with too many distinct values to count, from t-digest cuts fine
+    enough for every b the plan may ask for."""
+    confidential, types = list(params.confidential), data.types
+    if len(confidential) > 1 or types[confidential[0]] not in (
+        ColumnType.NUMERIC,
+        ColumnType.DATE,
+    ):
+        raise InputError(
+            "The confidential values have too many distinct values to count on a "
+            "cluster; use one numeric confidential column or fewer distinct values."
+        )
+    col, ctype = confidential[0], types[confidential[0]]
+    t = params.bucket_t
+    assert t is not None
+    finest = params.n_buckets or max(ladder(t, params.k, data.n))
+    finest = max(finest, bucket_count(t, params.k))
+    digests = gather(client, client.map(digest, data.frames, col=col, ctype=ctype))
+    scale, quantiles = digest_scale(digests, ctype, params.bounds.get(col), finest)
+    thresholds = digest_thresholds(scale, quantiles)
+    count = functools.partial(
+        interval_counts, col=col, ctype=ctype, thresholds=thresholds, bounds=params.bounds.get(col)
+    )  # a large array as a keyword of client.map trips Dask's scheduler
+    counted = gather(client, client.map(count, data.frames))
+    if params.confidential_output == "mean":
+        warnings.append(
+            f"{col!r} has too many distinct values for exact bucket means on a cluster: "
+            "the bucket medians (estimated from a t-digest) are released instead."
+        )
+    return DigestValues(counted, scale, quantiles, thresholds, col, ctype, rows, sample)
 
 
 def _make_part(frame: pd.DataFrame, offset: int, spec: Spec, lookup: BucketLookup | None):
@@ -179,12 +436,20 @@ def _make_part(frame: pd.DataFrame, offset: int, spec: Spec, lookup: BucketLooku
     return Part(frame, X, codes, zeros, zeros.copy(), offset + np.arange(n, dtype=np.int64))
 
 
+def _whole(*parts: Part) -> Part:
+    """The partitions of a file as one (file order)."""
+    return Part(
+        pd.concat([p.frame for p in parts], ignore_index=True),
+        np.concatenate([p.X for p in parts]),
+        np.concatenate([p.codes for p in parts]),
+        np.concatenate([p.lo for p in parts]),
+        np.concatenate([p.hi for p in parts]),
+        np.concatenate([p.row for p in parts]),
+    )
+
+
 def _set_root(part: Part, n_classes: int) -> Part:
     return replace(part, lo=np.zeros(len(part.row), np.int64), hi=np.full(len(part.row), n_classes))
-
-
-def _take(part: Part, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return part.X[positions], part.codes[positions]
 
 
 # ----------------------------------------------------------------------------- releasing
@@ -194,6 +459,8 @@ def _take(part: Part, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class _Recipe:
     """Everything a partition needs to form its classes and release its records."""
 
+    #: the whole file in one partition: one machine's partition (best_partition)
+    whole: bool
     shares: np.ndarray
     t: float
     k: int
@@ -211,16 +478,12 @@ class _Recipe:
     seed: int | None
 
 
-def _release_part(
-    part: Part, recipe: _Recipe, per_class: np.ndarray, first: int, index: int
-) -> tuple[pd.DataFrame, dict]:
-    """Classes of one partition's nodes, its part of the release, and its loss sums.
-
-    ``per_class`` is the layout of this partition's classes only, from class ``first`` on (the
-    whole layout of 10⁸ records would be megabytes in every task).
-    """
-    r = recipe
+def _classes(part: Part, r: _Recipe, per_class: np.ndarray | None, first: int) -> np.ndarray:
+    """The classes of a partition: one machine's for the whole file, else its nodes' blocks."""
     X, codes = part.X, part.codes
+    if r.whole:
+        return best_partition(X, codes, r.k, r.t, seed=r.seed)
+    assert per_class is not None
     start = (part.lo - first, part.hi - first)
     node, end = split_nodes(X, codes, per_class, max_records=r.block_size, start=start)
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
@@ -228,34 +491,55 @@ def _release_part(
         labels = improve_within_bounds(
             X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, NO_TASK
         )
+    return labels
+
+
+def _release_part(
+    part: Part, recipe: _Recipe, per_class: np.ndarray | None, first: int, index: int
+) -> tuple[pd.DataFrame, dict]:
+    """Classes of one partition, its part of the release, and its loss sums.
+
+    ``per_class`` is the layout of this partition's classes only, from class ``first`` on (the
+    whole layout of 10⁸ records would be megabytes in every task).
+    """
+    r = recipe
+    labels = _classes(part, r, per_class, first)
     _, labels = np.unique(labels, return_inverse=True)
     labels = labels.astype(np.int64)
     frame = part.frame
-    pieces_ = [recode_qi(frame, r.qi, r.types, r.orders, labels, r.qi_output, r.places)]
+    released_qi = recode_qi(frame, r.qi, r.types, r.orders, labels, r.qi_output, r.places)
+    pieces_ = [released_qi]
     if r.buckets is not None:
-        pieces_.append(release_confidential(replace(r.buckets, codes=codes), r.confidential_output))
+        pieces_.append(
+            release_confidential(replace(r.buckets, codes=part.codes), r.confidential_output)
+        )
     if r.keep:
         pieces_.append(frame[r.keep].reset_index(drop=True))
     table = pd.concat(pieces_, axis=1)
     table = table[[c for c in r.columns if c in table.columns]]
     rng = np.random.default_rng(None if r.seed is None else [r.seed, index])
     table = table.iloc[rng.permutation(len(table))].reset_index(drop=True)
-    # QI loss sums: SSE within classes, Σx and Σ|x|² for the total SST
-    m = int(labels.max()) + 1 if len(labels) else 0
-    sizes = np.bincount(labels, minlength=m)
-    sums = np.stack(
-        [np.bincount(labels, weights=X[:, j], minlength=m) for j in range(X.shape[1])], 1
-    )
-    sq = float((X * X).sum())
-    sse = sq - float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
-    stats = {"n": len(labels), "sse": sse, "sq": sq, "sum": X.sum(axis=0), "classes": m}
-    # missing QI values in the input and released empty (classes that mix them withhold)
-    stats["missing_qi"] = {
-        c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi
+    # the QI loss of the released file: classes whose released values coincide merge (here,
+    # and across partitions by their released values: _merged_loss)
+    groups = group_ids(released_qi, r.qi)
+    sums = QiSums.of(part.X, groups)
+    keyed = released_qi[r.qi].astype("string").fillna(_NA)
+    keyed = keyed.iloc[np.unique(groups, return_index=True)[1]].reset_index(drop=True)
+    keyed["_n"] = sums.sizes
+    for j in range(sums.sums.shape[1]):
+        keyed[f"_s{j}"] = sums.sums[:, j]
+    stats = {
+        "n": len(labels),
+        "sq": sums.sq,
+        "total": sums.total,
+        "keyed": keyed,
+        "classes": int(labels.max()) + 1 if len(labels) else 0,
+        # missing QI values in the input and released empty (classes that mix them withhold)
+        "missing_qi": {c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi},
     }
     if r.buckets is not None:
         stats["confidential"] = _confidential_sums(
-            frame, r.buckets, codes, r.types, r.confidential_output
+            frame, r.buckets, part.codes, r.types, r.confidential_output
         )
     return table, stats
 
@@ -266,7 +550,6 @@ def _confidential_sums(
     """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y
     (the bucket values ``output`` releases; a label release is measured at the medians)."""
     from engine.release.encode import numeric_values
-    from engine.roles import ColumnType
 
     out = {}
     for i, col in enumerate(buckets.columns):
@@ -285,7 +568,55 @@ def _getitem(value: Any, i: int) -> Any:
     return operator.getitem(value, i)
 
 
+def _without_keys(stats: dict) -> dict:
+    return {key: value for key, value in stats.items() if key != "keyed"}
+
+
+def _route_keyed(stats: dict, qi: list[str], n_out: int) -> list[pd.DataFrame]:
+    """A partition's released classes, cut by a hash of their released QI values."""
+    keyed = stats["keyed"]
+    if not qi or n_out == 1:
+        return [keyed]
+    h = pd.util.hash_pandas_object(keyed[qi], index=False).to_numpy() % np.uint64(n_out)
+    return [keyed[h == j] for j in range(n_out)]
+
+
+def _between(qi: list[str], *pieces: pd.DataFrame) -> float:
+    """Σ |Σx|² / size over the classes of the released file that land here, whole."""
+    rows = pd.concat(pieces, ignore_index=True)
+    if rows.empty:
+        return 0.0
+    merged = rows.groupby(qi, sort=False).sum() if qi else rows.sum().to_frame().T
+    sums = merged[[c for c in merged.columns if c.startswith("_s")]].to_numpy(dtype=float)
+    sizes = merged["_n"].to_numpy(dtype=float)
+    return float(((sums * sums).sum(axis=1) / np.maximum(sizes, 1)).sum())
+
+
+def _merged_between(client: Any, stats: list[Any], qi: list[str]) -> float:
+    """Σ |Σx|² / size over the classes of the released file: classes of different
+    partitions whose released QI values coincide are one class there (routed by a hash of
+    those values, as the independent check routes rows)."""
+    n_out = len(stats)
+    routed = client.map(_route_keyed, stats, qi=qi, n_out=n_out)
+    parts = [
+        client.submit(_between, qi, *[client.submit(_getitem, r, j) for r in routed])
+        for j in range(n_out)
+    ]
+    return float(sum(gather(client, parts)))
+
+
 # ----------------------------------------------------------------------------- the run
+
+
+def refuse_unsupported(params: ReleaseParams) -> None:
+    """What a cluster does not compute yet, in one sentence each (exit code 2)."""
+    if params.mechanism != "buckets":
+        raise InputError(
+            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
+            "computer (without --cluster)."
+        )
+    if not params.confidential:
+        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
 
 
 def anonymize_on_cluster(
@@ -298,146 +629,108 @@ def anonymize_on_cluster(
     distinct_limit: int = DISTINCT_LIMIT,
     task: Task = NO_TASK,
 ) -> ClusterRelease:
-    """The verified bucket release of the file at ``path``, computed on ``client``'s cluster."""
-    if params.mechanism != "buckets":
-        raise InputError(
-            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
-            "computer (without --cluster)."
-        )
+    """The verified bucket release of the file at ``path``, computed on ``client``'s cluster.
+
+    ``node_records`` overrides :data:`NODE_RECORDS` (tests use small nodes to exercise the
+    distributed levels on small files).
+    """
+    refuse_unsupported(params)
     started = time.perf_counter()
-    qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
-    task.step(0.0, "Reading the partitions")
-    raw, names = read_parts(client, path, None, sep)
-    named = [*qi, *confidential, *params.identifiers, *keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in names]
-    if absent:
-        raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input "
-            f"(it has: {', '.join(names[:12])})."
-        )
-    columns = [c for c in names if c in (*qi, *confidential, *keep)]
-    frames = client.map(_prepare_part, raw, params=params)
-    lengths = gather(client, client.map(len, frames), task=task.sub(0.0, 0.1),
-                     message="Reading the partitions")  # fmt: skip
-    n_left_out = 0
-    if params.missing_confidential == "drop" and confidential:
-        n_left_out = int(sum(gather(client, client.map(len, raw)))) - int(sum(lengths))
-    del raw
-    n = int(sum(lengths))
-    if n == 0 and n_left_out:
-        raise InputError(
-            "Every record has a missing confidential value: leaving them out "
-            "(missing_confidential 'drop') leaves nothing to release."
-        )
-    if n == 0:
-        raise InputError("The input has no records.")
-    if params.k > n:
-        raise InputError(f"k = {params.k} needs at least {params.k} records; the input has {n}.")
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
-    head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
-    types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
-    check_quasi_identifiers(head, qi, types)  # as on one machine, on the first partition's rows
-    # one pass: encoding statistics and confidential value counts
-    task.step(0.1, "Counting values")
-    stats = gather(
-        client, client.map(_stats_part, frames, qi=qi, confidential=confidential, types=types,
-                           orders=orders, limit=distinct_limit),
-        task=task.sub(0.1, 0.15), message="Counting values",
-    )  # fmt: skip
-    col_stats = [s[0] for s in stats]
-    ordinal_qi = [c for c in qi if types[c].value == "ordinal"]
-    ordinal_moments = {}
-    for col in ordinal_qi:
-        order = ordinal_order(col_stats, col, orders.get(col))
-        orders[col] = tuple(order)
-        parts_m = gather(client, client.map(ordinal_rank_moments, frames, col=col, order=order))
-        m = parts_m[0]
-        for other in parts_m[1:]:
-            m = m.merge(other)
-        ordinal_moments[col] = m
-    spec = make_spec(col_stats, qi, types, orders, ordinal_moments)
-    t = params.bucket_t
-    buckets, lookup = None, None
-    warnings: list[str] = [left_out_warning(n_left_out, n, params)] if n_left_out else []
-    if not confidential:
-        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
-    assert t is not None
-    wanted_b = bucket_count(t, params.k, params.n_buckets)
-    if params.n_buckets is None:  # the search of b (engine.release.bucket_search) is local
-        warnings.append(
-            f"On a cluster b is not searched: the paper's b = {wanted_b} (t + 1, at most k) is "
-            "used. Give --buckets to choose another (tclose plan on a sample shows the "
-            "trade-off)."
-        )
-    if any(isinstance(s[1], str) for s in stats):
-        if len(confidential) > 1 or types[confidential[0]].value not in ("numeric", "date"):
-            raise InputError(
-                "The confidential values have too many distinct values to count on a "
-                "cluster; use one numeric confidential column or fewer distinct values."
-            )
-        col, ctype = confidential[0], types[confidential[0]]
-        digests = gather(client, client.map(digest, frames, col=col, ctype=ctype))
-        scale, sample = digest_scale(digests, ctype, params.bounds.get(col), wanted_b)
-        thresholds = digest_thresholds(scale, sample)
-        counted = gather(client, client.map(interval_counts, frames, col=col, ctype=ctype,
-                                            thresholds=thresholds))  # fmt: skip
-        buckets, lookup = buckets_from_intervals(
-            counted, scale, sample, thresholds, col, ctype, wanted_b
-        )
-        if params.confidential_output == "mean":
-            warnings.append(
-                f"{col!r} has too many distinct values for exact bucket means on a cluster: "
-                "the bucket medians (estimated from a t-digest) are released instead."
-            )
-    else:
-        counts, n_missing = merge_counts([s[1] for s in stats])
-        buckets, lookup = make_buckets_from_counts(
-            counts, n_missing, confidential, types, wanted_b, joint=params.joint,
-            orders=orders, bounds=params.bounds,
-        )  # fmt: skip
-    got_b = len(buckets.counts) - (buckets.missing_bucket is not None)
-    if params.n_buckets is not None and got_b < wanted_b:
-        warnings.append(
-            f"Only {got_b} buckets could be formed (asked for {wanted_b}): the confidential "
-            "data has too few distinct values."
-        )
-    del stats
-    parts = client.map(_make_part, frames, list(offsets), spec=spec, lookup=lookup)
-    del frames
-    counts_b = buckets.counts
-    shares = counts_b / counts_b.sum()
-    # the class size, chosen on the one-machine sample
-    task.step(0.15, "Choosing the class size")
-    size = params.k
-    if len(size_candidates(counts_b, params.k, t)) > 1:
-        sample = size_sample(n)
-        which = np.searchsorted(offsets, sample, side="right") - 1
-        taken = gather(client, [
-            client.submit(_take, parts[p], sample[which == p] - offsets[p])
-            for p in np.unique(which)
-        ])  # fmt: skip
-        Xs = np.concatenate([x for x, _ in taken])
-        cs = np.concatenate([c for _, c in taken])
-        size, _ = choose_class_size(Xs, cs, counts_b, params.k, t, task=task.silent())
+    data = read_input(client, path, params, sep=sep, task=task.sub(0.0, 0.1))
+    planned = plan_on_cluster(
+        client, data, params, distinct_limit=distinct_limit, task=task.sub(0.1, 0.2)
+    )
+    plan = planned.plan
+    plan.raise_if_infeasible()  # as one machine: the same message and exit code
+    buckets, t = plan.bucket_data, plan.t
+    assert buckets is not None and t is not None
+    parts = client.map(_make_part, data.frames, list(data.offsets), spec=planned.spec,
+                       lookup=planned.lookup)  # fmt: skip
+    n = data.n
+    target = node_records or NODE_RECORDS
     if params.household is not None:  # whole households on one partition each
+        size = _class_size(planned, params.k, t, task.sub(0.2, 0.25))
         return _households_on_cluster(
-            client, parts, params, buckets, t, size, types, orders, spec.places, names, n,
-            n_left_out, warnings, node_records, started, task.sub(0.2, 1.0),
+            client, parts, params, plan, buckets, t, size, data, planned, node_records,
+            [*plan.warnings, *planned.warnings], started, task.sub(0.25, 1.0),
         )  # fmt: skip
-    n_classes = check_feasible(counts_b, t, size, shares)
+    recipe = _Recipe(
+        whole=n <= target, shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
+        block_size=DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
+        improve_rounds=default_rounds(n), qi=list(params.qi), keep=list(params.keep),
+        columns=data.columns, types=data.types, orders=data.orders, places=planned.spec.places,
+        buckets=buckets, qi_output=params.qi_output,
+        confidential_output=params.confidential_output, seed=params.seed,
+    )  # fmt: skip
+    if recipe.whole:
+        task.step(0.2, "Forming classes")
+        done = [client.submit(_release_part, client.submit(_whole, *parts), recipe, None, 0, 0)]
+    else:
+        done = _release_nodes(client, parts, planned, recipe, target, task.sub(0.2, 0.4))
+    del parts
+    wait_all(client, done, task=task.sub(0.4, 0.85), message="Forming classes")
+    tables = client.map(_getitem, done, i=0)
+    stats = client.map(_getitem, done, i=1)
+    between = _merged_between(client, stats, list(params.qi))
+    part_stats = gather(client, client.map(_without_keys, stats))
+    del done, stats
+    task.step(0.85, "Verifying the release")
+    verification = verify_parts(
+        client, tables, params.qi, params.confidential, t=t, k=params.k,
+        task=task.sub(0.85, 1.0),
+    )  # fmt: skip
+    verification.raise_if_failed()
+    warnings = [*plan.warnings, *planned.warnings]
+    summary = replace(
+        _summary(params, plan, verification, buckets, part_stats, between, data.types, warnings),
+        backend={"name": "dask", "workers": n_workers(client), "partitions": len(tables)},
+        n_left_out=data.n_left_out,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    task.step(1.0, "Done")
+    return ClusterRelease(tables, data.columns, summary, verification, warnings, plan)
+
+
+def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
+    """The class size, chosen on one machine's sample (fetched with the plan)."""
+    task.step(0.0, "Choosing the class size")
+    buckets = planned.plan.bucket_data
+    assert buckets is not None
+    counts_b = buckets.counts
+    size = k
+    if len(size_candidates(counts_b, k, t)) > 1:
+        at = planned.at(size_sample(planned.plan.n_records))
+        codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
+        assert codes is not None
+        size, _ = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
+    return size
+
+
+def _release_nodes(
+    client: Any,
+    parts: list[Any],
+    planned: ClusterPlan,
+    recipe: _Recipe,
+    target: int,
+    task: Task,
+) -> list[Any]:
+    """A file larger than a node: the class size, the distributed levels of the split, one
+    shuffle of whole nodes, then every partition's classes and release (futures)."""
+    plan = planned.plan
+    buckets, t, k = plan.bucket_data, recipe.t, recipe.k
+    assert buckets is not None
+    counts_b = buckets.counts
+    size = _class_size(planned, k, t, task)
+    n_classes = check_feasible(counts_b, t, size, recipe.shares)
     per_class = layout_counts(counts_b, n_classes)
     size_cum = np.r_[0, np.cumsum(per_class.sum(axis=1))]
-    # the distributed levels of the split
-    workers = max(n_workers(client), 1)
-    target = node_records or max(4 * DEFAULT_BLOCK_SIZE, min(NODE_RECORDS, -(-n // (2 * workers))))
     levels, nodes = node_plan(size_cum, n_classes, target)
     parts = client.map(_set_root, parts, n_classes=n_classes)
     n_b = len(counts_b)
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
     for li, (names_l, ends_l) in enumerate(levels):
-        task.step(0.2 + 0.2 * li / max(len(levels), 1), "Splitting on the cluster")
+        task.step(0.1 + 0.8 * li / max(len(levels), 1), "Splitting on the cluster")
         sums = gather(client, client.map(level_sums, parts, names=names_l), task=task.silent())
         cnt = sum(s[0] for s in sums)
         s1 = sum(s[1] for s in sums)
@@ -445,8 +738,8 @@ def anonymize_on_cluster(
         mins = np.min([s[3] for s in sums], axis=0)
         maxs = np.max([s[4] for s in sums], axis=0)
         dims = widest_dimension(spreads_from_sums(cnt, s1, s2))
-        at = np.arange(len(names_l))
-        level = Level(names_l, dims, mins[at, dims], maxs[at, dims])
+        at_l = np.arange(len(names_l))
+        level = Level(names_l, dims, mins[at_l, dims], maxs[at_l, dims])
         mid = (names_l + ends_l) // 2
         lower = (cum[mid] - cum[names_l]).ravel()  # per (node, bucket)
         hist = gather(client, client.map(level_histogram, parts, level=level, n_b=n_b),
@@ -457,7 +750,7 @@ def anonymize_on_cluster(
         per_part = choose_values(level, vals)
         parts = client.map(level_apply, parts, per_part, n_b=n_b)
     # one shuffle: whole nodes into partitions
-    task.step(0.4, "Moving nodes to partitions")
+    task.step(0.9, "Moving nodes to partitions")
     starts = pack_nodes(nodes, size_cum, target)
     cut = client.map(pieces, parts, starts=starts)
     out = [
@@ -465,87 +758,66 @@ def anonymize_on_cluster(
         for j in range(len(starts))
     ]
     del parts, cut
-    recipe = _Recipe(
-        shares=shares, t=t, k=size,
-        block_size=DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
-        improve_rounds=default_rounds(n), qi=qi, keep=keep, columns=columns, types=types,
-        orders=orders, places=spec.places, buckets=buckets, qi_output=params.qi_output,
-        confidential_output=params.confidential_output, seed=params.seed,
-    )  # fmt: skip
+    recipe = replace(recipe, k=size)
     bounds = np.r_[starts, n_classes]
-    recipe = client.scatter(recipe, broadcast=True)
-    done = [
+    shared = client.scatter(recipe, broadcast=True)
+    return [
         client.submit(
-            _release_part, out[j], recipe, per_class[bounds[j] : bounds[j + 1]], int(bounds[j]), j
+            _release_part, out[j], shared, per_class[bounds[j] : bounds[j + 1]], int(bounds[j]), j
         )
         for j in range(len(out))
     ]
-    del out
-    wait_all(client, done, task=task.sub(0.4, 0.85), message="Forming classes")
-    tables = client.map(_getitem, done, i=0)
-    part_stats = gather(client, client.map(_getitem, done, i=1))
-    del done
-    task.step(0.85, "Verifying the release")
-    verification = verify_parts(
-        client, tables, qi, confidential, t=t, k=params.k, task=task.sub(0.85, 1.0),
-    )  # fmt: skip
-    verification.raise_if_failed()
-    summary = replace(
-        _summary(params, verification, buckets, part_stats, types, n, warnings),
-        backend={"name": "dask", "workers": workers, "partitions": len(tables)},
-        n_left_out=n_left_out,
-        seconds=round(time.perf_counter() - started, 3),
-    )
-    task.step(1.0, "Done")
-    return ClusterRelease(tables, columns, summary, verification, warnings)
 
 
 def _households_on_cluster(
-    client, parts, params, buckets, t, size, types, orders, places, names, n, n_left_out,
-    warnings, node_records, started, task,
+    client, parts, params, plan, buckets, t, size, data, planned, node_records, warnings,
+    started, task,
 ) -> ClusterRelease:  # fmt: skip
     """The household route (:mod:`engine.distributed.households`), summarised as here."""
     from engine.distributed.households import release_households_on_cluster
 
-    survey = {params.household: params.household_output == "recode"}
-    if params.weight is not None:
-        survey[params.weight] = params.weight_output == "keep"
-    kept = (*params.qi, *params.confidential, *params.keep)
-    columns = [c for c in names if c in kept or survey.get(c)]
+    survey = [params.household] if params.household_output == "recode" else []
+    if params.weight is not None and params.weight_output == "keep":
+        survey.append(params.weight)
+    columns = [*data.columns, *(c for c in survey if c not in data.columns)]
     workers = max(n_workers(client), 1)
 
     def summarise(verification: Verification, part_stats: list[dict]) -> RunSummary:
-        return _summary(params, verification, buckets, part_stats, types, n, warnings)
+        # the QI loss is the household route's own (replaced by the caller): no between-sum
+        return _summary(params, plan, verification, buckets, part_stats, 0.0, data.types, warnings)
 
     tables, verification, summary = release_households_on_cluster(
-        client, parts, params=params, buckets=buckets, t=t, size=size, types=types,
-        orders=orders, places=places, columns=columns, n=n, workers=workers,
-        node_records=node_records or NODE_RECORDS, summarise=summarise,
+        client, parts, params=params, buckets=buckets, t=t, size=size, types=data.types,
+        orders=data.orders, places=planned.spec.places, columns=columns, n=data.n,
+        workers=workers, node_records=node_records or NODE_RECORDS, summarise=summarise,
         confidential_sums=_confidential_sums, task=task,
     )  # fmt: skip
     summary = replace(
         summary,
         backend={"name": "dask", "workers": workers, "partitions": len(tables)},
-        n_left_out=n_left_out,
+        n_left_out=data.n_left_out,
         seconds=round(time.perf_counter() - started, 3),
     )
-    return ClusterRelease(tables, columns, summary, verification, list(summary.warnings))
+    return ClusterRelease(tables, columns, summary, verification, list(summary.warnings), plan)
 
 
 def _summary(
     params: ReleaseParams,
+    plan: Plan,
     verification: Verification,
     buckets: Buckets,
     part_stats: list[dict],
+    between: float,
     types: dict,
-    n: int,
     warnings: list[str],
 ) -> RunSummary:
-    """The :class:`RunSummary` one machine gives, from the partitions' sums."""
-    t = params.bucket_t
-    sse = sum(s["sse"] for s in part_stats)
-    total = sum(s["sum"] for s in part_stats)
-    sst = sum(s["sq"] for s in part_stats) - float((total * total).sum()) / n
+    """The :class:`RunSummary` one machine gives, from the partitions' sums (``between``:
+    Σ |Σx|² / size over the released file's classes, :func:`_merged_between`)."""
+    sq = sum(s["sq"] for s in part_stats)
+    total = sum(s["total"] for s in part_stats)
+    n = plan.n_records
+    sst = sq - float((total * total).sum()) / n if n else 0.0
+    qi_loss = max(sq - between, 0.0) / sst if sst > 0 else 0.0
     conf_columns: dict[str, dict[str, float]] = {}
     for col in buckets.columns:
         parts = [s["confidential"][col] for s in part_stats if col in s.get("confidential", {})]
@@ -572,17 +844,17 @@ def _summary(
     return summarise_buckets(
         params,
         verification,
-        t=t,
-        n_records=n,
+        t=plan.t,
+        n_records=plan.n_records,
         column_types=types,
         buckets=buckets,
         n_partition_classes=int(sum(s["classes"] for s in part_stats)),
         information_loss=InformationLoss(
-            qi_sse_sst=sse / sst if sst > 0 else 0.0,
+            qi_sse_sst=qi_loss,
             confidential_sse_sst=conf_loss,
             confidential_columns=conf_columns,
         ),
-        warnings=[*warnings, *seed_warnings(params)],
+        warnings=warnings,
         missing_qi=_missing_qi(part_stats, params.qi),
     )
 

@@ -7,10 +7,17 @@ from pathlib import Path
 
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import write_cluster_release
-from engine.distributed.release import anonymize_on_cluster, read_parts
+from engine.distributed.release import (
+    anonymize_on_cluster,
+    plan_on_cluster,
+    read_input,
+    read_parts,
+    refuse_unsupported,
+)
 from engine.distributed.verify import verify_parts
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
+from engine.release.plan import Plan
 from engine.release.result import RunSummary, Verification
 
 
@@ -39,6 +46,21 @@ def anonymize_file(
             input_path=source, task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
+
+
+def plan_file(
+    backend: Backend,
+    source: str | Path,
+    params: ReleaseParams,
+    *,
+    sep: str | None = None,
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan a cluster run of ``source`` would make (``tclose plan --cluster``)."""
+    refuse_unsupported(params)
+    with connect(backend) as client:
+        data = read_input(client, source, params, sep=sep, task=task.sub(0.0, 0.3))
+        return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
 
 
 def verify_file(

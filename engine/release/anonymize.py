@@ -24,30 +24,22 @@ from engine.progress import NO_TASK, Task
 from engine.release.blocks import tclose_blocks, use_blocks
 from engine.release.encode import encode_qi
 from engine.release.households import (
-    household_level_values,
     household_partition,
     household_size,
     merge_for_households,
     separate_members,
-    survey_columns,
 )
-from engine.release.metrics import (
-    analysis_utility,
-    confidential_loss,
-    released_values,
-    sse_sst,
-)
+from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
 from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.recode import build_release, recode_qi
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
-from engine.release.verify import verify_release
+from engine.release.survey import survey_summary, withhold_in_classes
+from engine.release.tail import finish, publish
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -221,52 +213,35 @@ def anonymize(
         released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
     else:
         released_qi = withhold(clean, qi, withheld)
-    # the QI loss now, so that the encoded QIs (the largest array) are freed before the
+    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    if homes is None:
-        qi_loss = sse_sst(X, classes)
+    qi_sums = QiSums.of(X, classes) if homes is None else None
     X = None  # the closures above hold the name, not the array
     task.step(0.85, "Building the release")
-    rng = np.random.default_rng(params.seed)
-    original = prepared.released_input(data)
-    table, source_rows = build_release(
-        released_qi,
-        qi=[c for c in qi if c not in level],
-        keep=params.keep,
-        types=types,
-        orders=orders,
-        classes=classes,
-        buckets=buckets,
-        qi_output=params.qi_output,
-        confidential_output=params.confidential_output,
-        rng=rng,
-        original=original,
-        extra=survey_columns(params, clean, types, orders, households, homes, original, rng),
-    )
-    task.step(0.9, "Verifying the release")
-    verification = verify_survey_release(
-        table, source_rows, params, prepared, level, t=t, verify=verify_release
-    )
-    verification.raise_if_failed()
     output = params.confidential_output
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=t,
+        qi_values=released_qi,
+        original=prepared.released_input(data),
+        keep=params.keep,
+        buckets=buckets,
+        released=released_values(buckets, output) if buckets is not None else {},
+        released_as={c: f"bucket {output}" for c in confidential},
+        checked=confidential,
+        homes=homes,
+        task=task.sub(0.85, 0.95),
+    )
+    verification = published.verification
+    # the QI loss of the released file: classes whose released values coincide have merged
+    # (household groups: the loss the household partition measured)
+    if qi_sums is not None:
+        qi_loss = qi_sums.merged(published.groups).loss()
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
     )
-    utility = {}
-    if buckets is not None:
-        centroids = recode_qi(released_qi, qi, types, orders, classes, "centroid")
-        if level:
-            assert households is not None and homes is not None
-            centroids[list(level)] = household_level_values(clean, types, orders, households, homes)
-        utility = analysis_utility(
-            clean,
-            centroids,
-            released_values(buckets, output),
-            qi=qi,
-            types=types,
-            orders=orders,
-            released_as={c: f"bucket {output}" for c in confidential},
-        )
     summary = summarise_buckets(
         params,
         verification,
@@ -283,23 +258,20 @@ def anonymize(
         ),
         warnings=plan.warnings,
         seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=utility,
-        missing_qi=missing_counts(clean, table, qi),
+        analysis_utility=published.utility,
+        missing_qi=missing_counts(clean, published.table, qi),
         **survey_summary(
-            params, prepared, table, source_rows, verification, buckets, homes, plan.risk_before
+            params,
+            prepared,
+            published.table,
+            published.source_rows,
+            verification,
+            buckets,
+            homes,
+            plan.risk_before,
         ),
     )
     task.step(1.0, "Done")
-    return Release(
-        table=table,
-        source_rows=source_rows,
-        params=params,
-        summary=summary,
-        verification=verification,
-        classes=classes,
-        data=clean,
-        buckets=buckets,
-        warnings=list(plan.warnings),
-        weights=prepared.weights,
-        households=households.codes if households is not None else None,
+    return finish(
+        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
     )

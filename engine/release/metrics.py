@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ import pandas as pd
 
 from engine.release.encode import numeric_values, ordinal_ranks
 from engine.release.result import Buckets, Coefficient, ColumnUtility, Correlation, Regression
+from engine.release.verify import group_ids
 from engine.roles import ColumnType
 
 
@@ -50,6 +52,74 @@ def sse_sst(X: np.ndarray, classes: np.ndarray) -> float:
 
 #: rows per chunk of the loss sums
 _CHUNK = 65_536
+
+
+@dataclass
+class QiSums:
+    """What the QI loss needs of the encoded QIs: per class its size and Σx, and Σ|x|², Σx
+    over all records.
+
+    The loss of the *released file* is measured on its equivalence classes, the groups of
+    identical released QI values, where classes whose released values coincide have merged
+    (:meth:`merged`); the sums let a route free the encoded QIs before the release table
+    exists, and add up across the partitions of a cluster.
+    """
+
+    sizes: np.ndarray
+    sums: np.ndarray
+    sq: float
+    total: np.ndarray
+
+    @classmethod
+    def of(cls, X: np.ndarray, classes: np.ndarray) -> QiSums:
+        X = np.asarray(X, dtype=float).reshape(len(classes), -1)
+        m = int(classes.max()) + 1 if len(classes) else 0
+        sizes = np.bincount(classes, minlength=m)
+        sums = np.zeros((m, X.shape[1]))
+        for j in range(X.shape[1]):
+            sums[:, j] = np.bincount(classes, weights=X[:, j], minlength=m)
+        sq = sum(float((X[lo : lo + _CHUNK] ** 2).sum()) for lo in range(0, len(X), _CHUNK))
+        return cls(sizes, sums, sq, X.sum(axis=0))
+
+    def merged(self, groups: np.ndarray) -> QiSums:
+        """The sums of the groups ``groups[c]`` of the classes c (classes merged in a release)."""
+        groups = np.asarray(groups, dtype=np.int64)
+        m = int(groups.max()) + 1 if len(groups) else 0
+        sums = np.zeros((m, self.sums.shape[1]))
+        for j in range(self.sums.shape[1]):
+            sums[:, j] = np.bincount(groups, weights=self.sums[:, j], minlength=m)
+        return QiSums(np.bincount(groups, weights=self.sizes, minlength=m), sums, self.sq,
+                      self.total)  # fmt: skip
+
+    @property
+    def n(self) -> int:
+        return int(self.sizes.sum())
+
+    def between(self) -> float:
+        """Σ over classes of |Σx|² / size: SSE = Σ|x|² − this."""
+        keep = self.sizes > 0
+        return float(((self.sums[keep] ** 2).sum(axis=1) / self.sizes[keep]).sum())
+
+    def sst(self) -> float:
+        n = self.n
+        return self.sq - float((self.total**2).sum()) / n if n else 0.0
+
+    def loss(self) -> float:
+        """SSE/SST (0 when SST is 0), as :func:`sse_sst` of the same classes."""
+        sst = self.sst()
+        return max(self.sq - self.between(), 0.0) / sst if sst > 0 else 0.0
+
+
+def released_classes(table: pd.DataFrame, qi: Sequence[str], classes: np.ndarray) -> np.ndarray:
+    """Per class of the partition, its equivalence class in the released ``table``.
+
+    ``classes`` is the partition class of every row of ``table`` (in the table's order);
+    classes whose released QI values coincide (an empty cell is a value) share one number.
+    """
+    groups = group_ids(table, qi)
+    out = np.zeros(int(classes.max()) + 1 if len(classes) else 0, dtype=np.int64)
+    out[classes] = groups
+    return out
 
 
 def class_size_stats(classes: np.ndarray | None = None, *, sizes=None) -> dict[str, Any]:
@@ -196,7 +266,7 @@ def analysis_utility(
             column=col,
             released_as=how,
             total_relative_error=(
-                abs(float(z[mask].sum()) - total) / abs(total)
+                (float(z[mask].sum()) - total) / abs(total)
                 if total != 0 and ctype == ColumnType.NUMERIC
                 else None
             ),

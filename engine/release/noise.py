@@ -57,19 +57,18 @@ from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
 from engine.release.households import (
-    household_level_values,
     household_partition,
     merge_for_households,
-    survey_columns,
 )
-from engine.release.metrics import analysis_utility, sse_sst
+from engine.release.metrics import sse_sst
 from engine.release.missing_qi import missing_counts, partition_by_group, withhold
-from engine.release.recode import build_release, decimals, recode_qi
+from engine.release.recode import decimals
 from engine.release.result import InformationLoss, NoiseSummary, Release
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
-from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
-from engine.release.verify import class_distances, verify_release
+from engine.release.survey import survey_summary, withhold_in_classes
+from engine.release.tail import finish, publish
+from engine.release.verify import class_distances
 from engine.roles import ColumnType
 from engine.text import percent
 
@@ -541,7 +540,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         groups, withheld = plan.missing_groups
     else:
         groups, withheld = np.zeros(n, dtype=np.int64), None
-    households, homes = prepared.households, None
+    households, homes, qi_loss = prepared.households, None, 0.0
     if households is not None and households.level:
         classes, homes, qi_loss = household_partition(
             clean, qi, types, orders, households, None, None, params.k, params.k,
@@ -562,8 +561,6 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         classes = np.zeros(n, dtype=np.int64)
     if households is not None and homes is None:
         classes = merge_for_households(X, classes, households.codes, params.k)
-    if homes is None:
-        qi_loss = sse_sst(X, classes) if qi else 0.0
     level = households.level if households is not None and homes is not None else ()
     if households is not None:  # classes formed for households may mix missing patterns
         released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
@@ -607,27 +604,24 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
-    rng = np.random.default_rng(params.seed)
-    table, source_rows = build_release(
-        released_qi,
-        qi=[c for c in qi if c not in level],
-        keep=[*params.keep, *confidential],
-        types=types,
-        orders=orders,
-        classes=classes,
-        buckets=None,
-        qi_output=params.qi_output,
-        confidential_output=params.confidential_output,
-        rng=rng,
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=None,
+        qi_values=released_qi,
         original=released,
-        extra=survey_columns(params, clean, types, orders, households, homes, original, rng),
+        keep=[*params.keep, *confidential],
+        buckets=None,
+        released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
+        released_as={d.released.name: str(d.details["mechanism"]) for d in column_draws},
+        checked=(),
+        homes=homes,
+        task=task.sub(0.86, 0.98),
     )
-    task.step(0.92, "Verifying the release")
-    verification = verify_survey_release(
-        table, source_rows, params, prepared, level, t=None, confidential=False,
-        verify=verify_release,
-    )  # fmt: skip
-    verification.raise_if_failed()
+    verification = published.verification
+    if homes is None and qi:  # the loss of the released file: classes alike have merged
+        qi_loss = sse_sst(X, published.groups[classes])
     details = {d.released.name: d.details for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
@@ -635,19 +629,6 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     k_min = int(verification.k)
     sst = sum(details[c.name]["sst"] for c in numeric)
     bounds_epsilon = sum(c.bounds_epsilon for c in plans)
-    centroids = recode_qi(released_qi, qi, types, orders, classes, "centroid")
-    if level:
-        assert households is not None and homes is not None
-        centroids[list(level)] = household_level_values(clean, types, orders, households, homes)
-    utility = analysis_utility(
-        clean,
-        centroids,
-        {d.released.name: d.released.reset_index(drop=True) for d in column_draws},
-        qi=qi,
-        types=types,
-        orders=orders,
-        released_as={name: str(d["mechanism"]) for name, d in details.items()},
-    )
     summary = summarise(
         params,
         verification,
@@ -663,6 +644,8 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         epsilon_achieved=None,
         n_partition_classes=int(classes.max()) + 1 if n else 0,
         information_loss=InformationLoss(
+            # household groups: the loss of the household partition; else the loss of the
+            # released file (classes whose released values coincide have merged)
             qi_sse_sst=qi_loss,
             # released versus original numeric values, SSE over SST pooled over the columns
             confidential_sse_sst=(
@@ -694,26 +677,21 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         worst_bucket=None,
         warnings=warnings,
         seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=utility,
-        missing_qi=missing_counts(clean, table, qi),
+        analysis_utility=published.utility,
+        missing_qi=missing_counts(clean, published.table, qi),
         **survey_summary(
-            params, prepared, table, source_rows, verification, None, homes, plan.risk_before
+            params,
+            prepared,
+            published.table,
+            published.source_rows,
+            verification,
+            None,
+            homes,
+            plan.risk_before,
         ),
     )
     task.step(1.0, "Done")
-    return Release(
-        table=table,
-        source_rows=source_rows,
-        params=params,
-        summary=summary,
-        verification=verification,
-        classes=classes,
-        data=clean,
-        buckets=None,
-        warnings=warnings,
-        weights=prepared.weights,
-        households=households.codes if households is not None else None,
-    )
+    return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
 
 
 #: the per-column figures that go into the information-loss part of the summary

@@ -14,7 +14,7 @@ run does not have.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -28,8 +28,14 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
-from engine.release.bucket_search import BucketChoice, search_buckets
-from engine.release.buckets import make_buckets
+from engine.release.bucket_search import (
+    BucketChoice,
+    ConfidentialValues,
+    FrameValues,
+    best_choices,
+    search_buckets,
+    search_sample,
+)
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
@@ -40,7 +46,7 @@ from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_
 from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
 from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
-from engine.text import number
+from engine.text import number, percent
 
 
 @dataclass(frozen=True)
@@ -166,6 +172,17 @@ class Plan:
         state.update(prepared=None, bucket_data=None, noise_columns=[], missing_groups=None)
         return state
 
+    @property
+    def alternatives(self) -> tuple[Fix, ...]:
+        """The best other points of the search of b, each a one-click :class:`Fix`.
+
+        The curve's best points after the chosen one (at most :data:`ALTERNATIVES` in all),
+        each saying what it keeps of the confidential values and of the QIs: the analyst who
+        needs the other balance picks it in one click (``n_buckets`` set to that b).
+        """
+        best = best_choices(self.bucket_choices)
+        return tuple(_alternative(c, best[0]) for c in best[1:] if best[0].chosen)
+
     def raise_if_infeasible(self) -> None:
         if not self.feasibility.ok:
             raise InfeasibleError(
@@ -194,11 +211,49 @@ class Plan:
                 "warnings": list(self.warnings),
                 "review_warnings": list(self.review_warnings),
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
+                "bucket_alternatives": [asdict(f) for f in self.alternatives],
                 "missing_qi": {c: asdict(m) for c, m in self.missing_qi.items()},
                 "households": asdict(self.households) if self.households else None,
                 "risk_before": asdict(self.risk_before) if self.risk_before else None,
             }
         )
+
+
+#: what the plan says of missing QI values: (groups and withheld values, or None), the counts
+#: per QI, the warnings
+MissingPlan = tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount], list[str]]
+
+
+@dataclass
+class PlanData:
+    """What a plan reads of the data: the same on one machine and on a cluster.
+
+    One machine fills it from the cleaned columns (:func:`plan`); a cluster from its
+    partitions' counts and a fetched sample (:mod:`engine.distributed.release`).  Everything
+    a plan says follows from these, so both routes plan with :func:`plan_data`.
+    """
+
+    #: records that are released, and those left out for a missing confidential value
+    n: int
+    n_left_out: int
+    types: Mapping[str, ColumnType]
+    confidential: Sequence[str]
+    #: the confidential values (the bucket mechanism with confidential columns)
+    values: ConfidentialValues | None = None
+    #: the encoded QIs of the records at ``search_sample(n)`` (asked only when b is searched)
+    search_qi: Callable[[], np.ndarray] | None = None
+    #: given the buckets and t: the groups of records alike in their missing QIs (with the
+    #: values withheld), the counts per QI and the warnings (:func:`_missing_qi`); None where
+    #: the route counts them after the release (a cluster)
+    missing_qi: Callable[[Buckets | None, float | None], MissingPlan] | None = None
+    #: the buckets with their means weighted by the sampling weights (``weight``), so that
+    #: the released means keep the weighted totals; None without weights
+    weighted: Callable[[Buckets], Buckets] | None = None
+    #: given the buckets: the households of a survey file and the risk of the original
+    #: records (with the weights and households); None where the route has no such figures
+    survey: Callable[[Buckets | None], tuple[HouseholdPlan | None, RiskSummary | None]] | None = (
+        None
+    )
 
 
 def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
@@ -210,71 +265,121 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     """
     task.step(0.0, "Looking at the data")
     prepared = prepare(data, params)
-    n = len(prepared.clean)
+    values = None
+    if params.confidential and not params.noise:
+        values = FrameValues(
+            prepared.clean, prepared.confidential, prepared.types, prepared.orders,
+            joint=params.joint, bounds=params.bounds,
+        )  # fmt: skip
+
+    encoded: list[np.ndarray] = []  # the QIs are encoded once, when first asked for
+
+    def qi_codes() -> np.ndarray:
+        if not encoded:
+            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+        return encoded[0]
+
+    def search_qi() -> np.ndarray:
+        X = qi_codes()
+        return X[search_sample(len(X))]
+
+    def missing(buckets: Buckets | None, t: float | None) -> MissingPlan:
+        if not missing_mask(prepared.clean, prepared.qi).any():
+            return None, {}, []
+        groups, counts = _missing_qi(prepared, params, buckets, t, qi_codes())
+        return groups, counts, _withheld_warnings(counts, params, buckets, t, prepared)
+
+    def weighted(buckets: Buckets) -> Buckets:
+        assert prepared.weights is not None
+        return weighted_bucket_means(
+            buckets, prepared.clean, prepared.weights, prepared.types, params.bounds
+        )
+
+    def survey(buckets: Buckets | None) -> tuple[HouseholdPlan | None, RiskSummary | None]:
+        homes = prepared.households
+        risk = disclosure_risk(
+            class_ids(prepared.clean, prepared.qi),
+            original_sensitive(prepared.clean, params, None if buckets is None else buckets.codes),
+            weights=prepared.weights,
+            households=None if homes is None else homes.codes,
+        )
+        return (None if homes is None else HouseholdPlan.of(homes)), risk
+
+    facts = PlanData(
+        n=len(prepared.clean),
+        n_left_out=prepared.n_left_out,
+        types=prepared.types,
+        confidential=prepared.confidential,
+        values=values,
+        search_qi=search_qi,
+        missing_qi=missing,
+        weighted=weighted if prepared.weights is not None else None,
+        survey=survey,
+    )
+    noise_columns: list[ColumnPlan] = []
+    if params.noise:
+        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
+    result = plan_data(facts, params, noise_columns=noise_columns, task=task)
+    result.prepared = prepared
+    return result
+
+
+def plan_data(
+    facts: PlanData,
+    params: ReleaseParams,
+    *,
+    noise_columns: Sequence[ColumnPlan] = (),
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan of ``params`` on data known through ``facts`` (:func:`plan`, any route)."""
+    n = facts.n
     warnings: list[str] = []
-    if prepared.n_left_out:
-        warnings.append(left_out_warning(prepared.n_left_out, n, params))
+    if facts.n_left_out:
+        warnings.append(left_out_warning(facts.n_left_out, n, params))
     t = params.bucket_t if not params.noise else None
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
     task.step(0.2, "Forming buckets")
     bucket_data: Buckets | None = None
-    noise_columns: list[ColumnPlan] = []
     noise: list[NoiseColumn] = []
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
-    X = None
+    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None
+        assert t is not None and values is not None
         if params.n_buckets is None:
-            X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+            assert facts.search_qi is not None
             bucket_data, choices = search_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                prepared.orders,
-                X,
+                values,
+                facts.search_qi(),
                 t=t,
                 k=params.k,
                 weight=params.utility_weight,
                 output=params.confidential_output,
-                joint=params.joint,
-                bounds=params.bounds,
                 task=task.sub(0.2, 0.8),
             )
             wanted_b = next(c.b for c in choices if c.chosen)
         else:
             wanted_b = params.n_buckets
-            bucket_data = make_buckets(
-                prepared.clean,
-                prepared.confidential,
-                prepared.types,
-                wanted_b,
-                joint=params.joint,
-                orders=prepared.orders,
-                bounds=params.bounds,
-            )
-        if prepared.weights is not None:  # released means keep the weighted totals
-            bucket_data = weighted_bucket_means(
-                bucket_data, prepared.clean, prepared.weights, prepared.types, params.bounds
-            )
-        warnings.extend(_outside_bounds(prepared.clean, params.bounds))
+            bucket_data = values.buckets(wanted_b)
+        if facts.weighted is not None:  # released means keep the weighted totals
+            bucket_data = facts.weighted(bucket_data)
+        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
         warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
         warnings.extend(_dominated_warnings(bucket_data, params))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
-        noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
         noise = [_noise_column(c, params) for c in noise_columns]
     review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
     missing_groups, missing_qi = None, {}
-    if feasible.ok:
-        missing_groups, missing_qi = _missing_qi(prepared, params, bucket_data, t, X)
-        warnings.extend(_withheld_warnings(missing_qi, params, bucket_data, t, prepared))
+    if feasible.ok and facts.missing_qi is not None:
+        missing_groups, missing_qi, withheld = facts.missing_qi(bucket_data, t)
+        warnings.extend(withheld)
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
@@ -284,21 +389,13 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     if feasible.ok and review:
         feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
     warnings.extend(seed_warnings(params))
-    households = None
-    if prepared.households is not None:
-        households = HouseholdPlan.of(prepared.households)
-        # counts of households in the original data: the review record's, not published
+    households, risk_before = None, None
+    if facts.survey is not None:
+        households, risk_before = facts.survey(bucket_data)
+    if households is not None:  # counts of households in the original data: review only
         review.extend(households.warnings())
-    risk_before = disclosure_risk(
-        class_ids(prepared.clean, prepared.qi),
-        original_sensitive(
-            prepared.clean, params, None if bucket_data is None else bucket_data.codes
-        ),
-        weights=prepared.weights,
-        households=None if prepared.households is None else prepared.households.codes,
-    )
     items = release_guarantees(
-        params, n, column_types={c: prepared.types[c] for c in prepared.confidential}
+        params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
     task.step(1.0, "Planned")
     return Plan(
@@ -318,14 +415,13 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         noise=tuple(noise),
         warnings=tuple(warnings),
         review_warnings=tuple(review),
-        n_left_out=prepared.n_left_out,
+        n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
         missing_qi=missing_qi,
         households=households,
         risk_before=risk_before,
-        prepared=prepared,
         bucket_data=bucket_data,
-        noise_columns=noise_columns,
+        noise_columns=list(noise_columns),
         missing_groups=missing_groups,
     )
 
@@ -404,12 +500,13 @@ def _withheld_warnings(
     return [text]
 
 
-def _outside_bounds(data: pd.DataFrame, bounds: Mapping[str, tuple[float, float]]) -> list[str]:
+def _outside_bounds(
+    outside: Mapping[str, int], bounds: Mapping[str, tuple[float, float]]
+) -> list[str]:
     """Warnings for values beyond the public bounds: their outer bucket says "at the bound"."""
     out = []
-    for col, (lo, hi) in bounds.items():
-        values = pd.to_numeric(data[col], errors="coerce")
-        n_out = int(((values < lo) | (values > hi)).sum())
+    for col, n_out in outside.items():
+        lo, hi = bounds[col]
         if n_out:
             out.append(
                 f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
@@ -552,7 +649,7 @@ def _missing(buckets: Buckets) -> bool:
 def seed_warnings(params: ReleaseParams) -> list[str]:
     """What a fixed seed costs: a reproducible run is only as private as the seed is secret.
 
-    Said by the plan and by a cluster run (which makes no plan); empty without a seed.
+    Said by the plan; empty without a seed.
     """
     if params.seed is None:
         return []
@@ -598,6 +695,16 @@ def _missing_fixes(
             {"missing_confidential": "drop"},
         ),
     )
+
+
+def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
+    """A point of the search of b as a one-click fix that says what it keeps, beside the
+    chosen point: the confidential loss (exact) and the QI loss as a ratio to the chosen
+    one's (both estimated alike from a sample).  Short: the app shows it on a button."""
+    words = f"{choice.n_buckets} buckets: confidential loss {percent(choice.confidential_loss)}"
+    if choice.qi_loss is not None and chosen.qi_loss:
+        words += f", QI loss × {number(choice.qi_loss / chosen.qi_loss, 2)}"
+    return Fix(words, {"n_buckets": choice.b})
 
 
 def _drowns(column: NoiseColumn) -> bool:
@@ -708,5 +815,7 @@ __all__ = [
     "Fix",
     "NoiseColumn",
     "Plan",
+    "PlanData",
     "plan",
+    "plan_data",
 ]

@@ -232,8 +232,8 @@ def bucket_choices_html(choices: Sequence[BucketChoice], weight: float) -> str:
     return (
         '<div class="choices"><h3>Number of buckets</h3>'
         f"<p>Searched for the least {_e(number(weight, 3))} × confidential loss + "
-        f"{_e(number(1 - weight, 3))} × QI loss (QI loss estimated on a sample); the choice "
-        "in bold.</p>" + _table(header, rows, right=range(6)) + "</div>"
+        f"{_e(number(1 - weight, 3))} × QI loss (the file's QI loss, estimated from a sample); "
+        "the choice in bold.</p>" + _table(header, rows, right=range(6)) + "</div>"
     )
 
 

@@ -88,9 +88,9 @@ def information_loss(release: Release) -> tuple[float, float]:
 def utility_measures(release: Release) -> dict[str, float]:
     """One number per analysis measure, averaged over the numeric confidential columns.
 
-    ``total_error`` (relative error of the total), ``group_mean_error`` (mean relative error
-    of the group means, averaged over the QIs) and ``coefficient_error`` (median relative
-    error of the regression coefficients); NaN where no column has the measure.
+    ``total_error`` (signed relative error of the total), ``group_mean_error`` (mean
+    relative error of the group means, averaged over the QIs) and ``coefficient_error``
+    (median relative error of the regression coefficients); NaN where no column has it.
     """
     found: dict[str, list[float]] = {"total_error": [], "group_mean_error": [],
                                      "coefficient_error": []}  # fmt: skip

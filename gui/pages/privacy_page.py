@@ -593,6 +593,8 @@ class PrivacyPage(QWizardPage):
             )
         self.feasibility.setText(self.plan_text(plan))
         self.feasibility.set_warning(bool(plan.review_warnings))  # noise drowns the values
+        for fix in plan.alternatives:  # the next best numbers of buckets, one click each
+            self._add_fix(fix)
 
     def plan_text(self, plan: Plan) -> str:
         """What the plan says about this file, in a few sentences for the feasibility box."""

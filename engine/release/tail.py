@@ -1,0 +1,158 @@
+"""The end of every release, whichever mechanism made it: the table, its check, what it keeps.
+
+Once the classes are formed and the confidential values decided (bucket values, or noise),
+both constructions finish the same way: the release table is built and shuffled
+(:func:`engine.release.recode.build_release`), the independent verifier reads it back and a
+table that fails is never returned, the equivalence classes of the released file are read
+off it (classes whose released QI values coincide have merged: the QI loss is measured on
+those, as the released file shows them), and the analysis utility compares what an analyst
+computes from the original and the released records.  :func:`publish` does all of it and
+:func:`finish` wraps the route's summary into the :class:`~engine.release.result.Release`.
+A cluster builds its table part by part, but takes its plan, warnings and summary from the
+same places (:mod:`engine.distributed.release`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from engine.params import ReleaseParams
+from engine.progress import NO_TASK, Task
+from engine.release.households import household_level_values, survey_columns
+from engine.release.metrics import analysis_utility, released_classes
+from engine.release.prepare import Prepared
+from engine.release.recode import build_release, recode_qi
+from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
+from engine.release.survey import verify_survey_release
+from engine.release.verify import verify_release
+
+
+@dataclass
+class Published:
+    """A verified release table and what the summary measures on it."""
+
+    table: pd.DataFrame
+    #: the cleaned record each row of ``table`` comes from
+    source_rows: np.ndarray
+    verification: Verification
+    #: per partition class, its equivalence class in the released table
+    groups: np.ndarray
+    utility: dict[str, ColumnUtility]
+
+
+def publish(
+    params: ReleaseParams,
+    prepared: Prepared,
+    classes: np.ndarray,
+    *,
+    t: float | None,
+    qi_values: pd.DataFrame | None = None,
+    original: pd.DataFrame,
+    keep: Sequence[str],
+    buckets: Buckets | None,
+    released: Mapping[str, pd.Series],
+    released_as: Mapping[str, str],
+    checked: Sequence[str],
+    homes: np.ndarray | None = None,
+    task: Task = NO_TASK,
+) -> Published:
+    """Build the release table of ``classes``, verify it, and measure it (module doc).
+
+    ``qi_values`` holds the QI values the classes are recoded from (the cleaned columns, or
+    with the values a class must withhold emptied); ``original`` the released input rows
+    (``keep`` columns are taken from it, and for noise the noisy confidential columns);
+    ``buckets`` the bucket of every record (None for noise); ``released`` the value each
+    record's confidential columns are released as, for the analysis utility
+    (``released_as`` says how, in words); ``checked`` the confidential columns the verifier
+    holds to ``t`` (none for noise, whose t is stochastic).
+
+    A survey file (:mod:`engine.release.households`) adds its columns: the household-level
+    QIs recoded per household group (``homes``: the group of every record, None when the
+    classes were not formed in household groups), the re-coded household id, the weight;
+    the verifier then also counts the households of every class.
+    """
+    clean, qi = prepared.clean, prepared.qi
+    households = prepared.households
+    source = clean if qi_values is None else qi_values
+    level = households.level if households is not None and homes is not None else ()
+    rng = np.random.default_rng(params.seed)
+    # the survey's columns draw the household ids first, then the table its order
+    extra = survey_columns(
+        params, clean, prepared.types, prepared.orders, households, homes, original, rng
+    )
+    table, source_rows = build_release(
+        source,
+        qi=[c for c in qi if c not in level],
+        keep=keep,
+        types=prepared.types,
+        orders=prepared.orders,
+        classes=classes,
+        buckets=buckets,
+        qi_output=params.qi_output,
+        confidential_output=params.confidential_output,
+        rng=rng,
+        original=original,
+        extra=extra,
+    )
+    task.step(0.5, "Verifying the release")
+    if households is not None:
+        verification = verify_survey_release(
+            table, source_rows, params, prepared, level, t=t if checked else None,
+            confidential=bool(checked), verify=verify_release,
+        )  # fmt: skip
+    else:
+        verification = verify_release(table, qi, checked, t=t if checked else None, k=params.k)
+    verification.raise_if_failed()
+    groups = released_classes(table, qi, classes[source_rows])
+    utility = {}
+    if released:
+        centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+        if level:
+            assert households is not None and homes is not None
+            centroids[list(level)] = household_level_values(
+                clean, prepared.types, prepared.orders, households, homes
+            )
+        utility = analysis_utility(
+            clean,
+            centroids,
+            released,
+            qi=qi,
+            types=prepared.types,
+            orders=prepared.orders,
+            released_as=released_as,
+        )
+    task.step(1.0, "Verified")
+    return Published(table, source_rows, verification, groups, utility)
+
+
+def finish(
+    params: ReleaseParams,
+    prepared: Prepared,
+    published: Published,
+    summary: RunSummary,
+    classes: np.ndarray,
+    *,
+    buckets: Buckets | None,
+    warnings: Sequence[str],
+) -> Release:
+    """The :class:`Release` of a published table and the route's summary of it."""
+    return Release(
+        table=published.table,
+        source_rows=published.source_rows,
+        params=params,
+        summary=summary,
+        verification=published.verification,
+        classes=classes,
+        data=prepared.clean,
+        buckets=buckets,
+        warnings=list(warnings),
+        weights=prepared.weights,
+        households=None if prepared.households is None else prepared.households.codes,
+    )
+
+
+__all__ = ["Published", "finish", "publish"]
