@@ -61,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--household is checked on one computer; leave out --cluster.")
     if backend.distributed:
         from engine.distributed.run import verify_file
+        from engine.io import ReadOptions
 
+        options = ReadOptions(sep=args.sep, sheet=args.sheet)
         v = verify_file(backend, args.release, args.qi, args.confidential, t=t_bound, k=k_bound,
-                        sep=args.sep)  # fmt: skip
+                        options=options)  # fmt: skip
     else:
         table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
         v = verify_release(
