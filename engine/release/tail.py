@@ -110,12 +110,18 @@ def publish(
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
     if released:
-        centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
-        if level:
-            assert households is not None and homes is not None
-            centroids[list(level)] = household_level_values(
-                clean, prepared.types, prepared.orders, households, homes
-            )
+        if params.qi_output == "centroid":  # the release's own QIs, back in input order
+            # (its household-level QIs are already the household groups' centroids)
+            back = np.empty_like(source_rows)
+            back[source_rows] = np.arange(len(source_rows))
+            centroids = table[list(qi)].iloc[back].reset_index(drop=True)
+        else:
+            centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+            if level:  # household-level QIs: the centroids of the household groups
+                assert households is not None and homes is not None
+                centroids[list(level)] = household_level_values(
+                    clean, prepared.types, prepared.orders, households, homes
+                )
         utility = analysis_utility(
             clean,
             centroids,
