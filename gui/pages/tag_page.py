@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 
 from engine import ColumnType, InputError, Role, find_households
 from engine.io import apply_missing
-from engine.text import number, percent
 from gui.help import HelpButton
+from gui.numbers import number, percent
 from gui.pages.host import Host
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
@@ -289,6 +289,7 @@ class TagPage(QWizardPage):
         self.model = RolesModel(self.session)
         self.model.tags_changed.connect(self._changed)
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Columns and their roles"))
         self.table.setModel(self.model)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.AllEditTriggers
