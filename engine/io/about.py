@@ -74,6 +74,11 @@ PARAMETER_NAMES = {
     "confidential": "confidential columns",
     "identifiers": "identifiers (not released)",
     "keep": "released unchanged",
+    "household": "household column",
+    "household_level": "also household-level (declared)",
+    "household_output": "household id released as",
+    "weight": "sampling weight column",
+    "weight_output": "weight released as",
     "n_buckets": "number of buckets b",
     "utility_weight": "weight of the confidential loss in the choice of b",
     "joint": "confidential columns bucketed jointly",
@@ -137,6 +142,11 @@ _SUMMARY_KEYS = {
     "verification",
     "parameters",
     "missing_qi",
+    "risk",
+    "households",
+    # the headline figures repeat the risk section's
+    "expected_reidentifications",
+    "household_risk",
 }
 
 
@@ -157,6 +167,8 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _buckets(meta.get("buckets") or [])
     rows += _noise(meta.get("noise"))
     rows += _missing_qi(meta.get("missing_qi") or {})
+    rows += _households(meta.get("households"))
+    rows += _risk((meta.get("risk") or {}).get("after"))
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
         rows.append(AboutRow("Other", section=True))
@@ -358,6 +370,86 @@ def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
             if c.get("withheld"):
                 text += f", of which {number(c['withheld'])} known values withheld"
             rows.append(AboutRow(str(col), text))
+    return rows
+
+
+def _households(households: Any) -> list[AboutRow]:
+    """The households of a survey file: how the release keeps them (the published part of
+    the run's household summary)."""
+    if not isinstance(households, Mapping):
+        return []
+    rows = [AboutRow("Households", section=True)]
+    output = {"recode": "re-coded (a fresh random numbering)", "none": "left out"}
+    column = str(households.get("column", ""))
+    rows.append(AboutRow(f"household id ({column})", output.get(households.get("output"), "")))
+    if households.get("households_k") is not None:
+        rows.append(AboutRow("fewest households in a class", number(households["households_k"])))
+    level = households.get("household_level") or []
+    rows.append(
+        AboutRow("released alike for every member of a household", ", ".join(level) or "none")
+    )
+    alike = households.get("confidential_level") or []
+    if alike:
+        rows.append(
+            AboutRow(
+                "confidential columns shared by a household (its members kept in different "
+                "classes)",
+                ", ".join(alike),
+            )
+        )
+    return rows
+
+
+def _risk(risk: Any) -> list[AboutRow]:
+    """The disclosure risk of the release itself (a reader recomputes it from the file: its
+    quasi-identifiers, and the weights and household ids where the run used them)."""
+    if not isinstance(risk, Mapping):
+        return []
+    title = "Disclosure risk of the release (matching on the quasi-identifiers)"
+    rows = [AboutRow(title, section=True)]
+    weighted = risk.get("weighted")
+    how = "from the sampling weights, Benedetti–Franconi" if weighted else "1 / class size"
+    rows.append(
+        AboutRow(
+            "records unique on their quasi-identifiers",
+            f"{number(risk.get('n_unique'))} ({percent(risk.get('share_unique'))})",
+        )
+    )
+    rows.append(
+        AboutRow(
+            f"re-identification risk of a record, largest / mean ({how})",
+            f"{_n(risk.get('max_risk'))} / {_n(risk.get('mean_risk'))}",
+        )
+    )
+    rows.append(AboutRow("expected re-identifications", _n(risk.get("expected_reidentifications"))))
+    rows.append(
+        AboutRow(
+            f"records with a risk above {_n(risk.get('threshold'))}",
+            f"{number(risk.get('n_above'))} ({percent(risk.get('share_above'))})",
+        )
+    )
+    if risk.get("max_attribute_share") is not None:
+        rows.append(
+            AboutRow(
+                "largest share of one confidential bucket in a class (in the whole release)",
+                f"{percent(risk['max_attribute_share'])} ({percent(risk.get('prior_max_share'))})",
+            )
+        )
+    if risk.get("n_households") is not None:
+        rows.append(AboutRow("households", number(risk["n_households"])))
+        rows.append(
+            AboutRow(
+                "household risk, mean / largest (1 − Π(1 − risk of each member))",
+                f"{_n(risk.get('household_risk'))} / {_n(risk.get('household_max_risk'))}",
+            )
+        )
+        rows.append(
+            AboutRow(
+                "households unique on their members' quasi-identifiers",
+                f"{number(risk.get('n_household_unique'))} "
+                f"({percent(risk.get('share_household_unique'))})",
+            )
+        )
     return rows
 
 
