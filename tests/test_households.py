@@ -388,7 +388,7 @@ def test_published_household_facts_come_from_the_release(tmp_path, survey, name)
         assert {"Households", "fewest households in a class", "expected re-identifications",
                 "households unique on their members' quasi-identifiers"} <= labels  # fmt: skip
     # the original's figures stay in the review record
-    record = json.loads(review.read_text())
+    record = json.loads(review.read_text(encoding="utf-8"))
     before, after = record["risk"]["before"], record["risk"]["after"]
     statistics = {  # (the bucket shares, alike before and after, are public by design)
         f"risk before {key}": float(value)
