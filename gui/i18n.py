@@ -9,8 +9,9 @@ Qt Linguist) and ship compiled as ``.qm`` beside them; ``tests/test_gui_i18n.py`
 installers free of a build step that needs Qt's tools.
 
 The language is, in order: ``tclose-gui --lang``, the choice in the settings dialog, the
-system's language when it is one of ours, else English.  Messages that come from the engine
-(an error in a file, a guarantee's wording) stay in English.
+system's language when it is one of ours, else English.  :func:`install` passes it to the
+engine too (:mod:`engine.i18n`), whose words (verification, guarantees, plots, tables) come
+from its own gettext catalogues; the worker threads and the engine process carry it along.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 import resources
+from engine import i18n as engine_i18n
 
 #: language code → its name in that language (what the settings dialog lists)
 LANGUAGES = {"en": "English", "es": "Español", "fr": "Français"}
@@ -63,17 +65,17 @@ def install(app: QCoreApplication, code: str) -> str:
         app.removeTranslator(translator)
     _installed.clear()
     if code not in LANGUAGES or code == SOURCE:
-        return SOURCE
+        return engine_i18n.set_language(SOURCE)
     ours = QTranslator(app)
     if not ours.load(translation_file(code)):
-        return SOURCE
+        return engine_i18n.set_language(SOURCE)
     qt = QTranslator(app)
     if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
         _installed.append(qt)
     app.installTranslator(ours)
     _installed.append(ours)
-    return code
+    return engine_i18n.set_language(code)
 
 
 def current_language() -> str:
