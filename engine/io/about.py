@@ -105,6 +105,15 @@ VALUE_WORDS = {
         "drop": N_("left out of the release"),
     },
     "transform": {"none": N_("the values"), "log": N_("log(1 + value)")},
+    "confidential_output": {
+        "mean": N_("the bucket's mean"),
+        "median": N_("the bucket's median"),
+        "label": N_("the bucket's label"),
+    },
+    "qi_output": {
+        "centroid": N_("one typical value per class"),
+        "range": N_("the range or set of values of the class"),
+    },
     "n_buckets": {None: N_("auto (searched with the class size)")},
 }
 #: what each kind of t means (the summary's ``t_kind``)

@@ -41,7 +41,7 @@ from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-RELEASE_SHEET = "Release"
+RELEASE_SHEET = N_("Release")
 #: the most characters an Excel cell holds
 _MAX_CELL_TEXT = 32_767
 #: the size of an Excel sheet
@@ -276,7 +276,7 @@ def _fill_xlsx(
     scratch: Callable[[], Path],
     task: Task,
 ) -> None:
-    sheet = book.create_sheet(RELEASE_SHEET)
+    sheet = book.create_sheet(_(RELEASE_SHEET))
     _spool_beside(sheet, scratch())
     bold = Font(bold=True)
     header = []

@@ -314,11 +314,10 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         if cfg.n_buckets:
             how = _(" (chosen by the user)")
         else:
-            how = (
-                " (searched together with the class size for the least "
-                f"{number(cfg.utility_weight, 3)} × confidential loss + "
-                f"{number(1 - cfg.utility_weight, 3)} × QI loss)"
-            )
+            how = " " + _(
+                "(searched together with the class size for the least {weight} × "
+                "confidential loss + {rest} × QI loss)"
+            ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
         missing = _(" and one for missing values") if b.missing_bucket is not None else ""
         rows.append((_("confidential buckets b"), f"{n_b}{missing}{how}"))
     rows.append((_("quasi-identifiers released as"), _e(_(_QI_OUTPUT_WORDS[cfg.qi_output]))))
@@ -522,7 +521,9 @@ def _released_sentence(release: Release) -> str:
     output = release.params.confidential_output
     if output == "label":
         return _("{cols}: each record carries its bucket's label.").format(cols=cols)
-    return _("{cols}: each record carries its bucket's {output}.").format(cols=cols, output=output)
+    if output == "median":
+        return _("{cols}: each record carries its bucket's median.").format(cols=cols)
+    return _("{cols}: each record carries its bucket's mean.").format(cols=cols)
 
 
 def analysis_rows(summary: RunSummary) -> list[list[str]]:
