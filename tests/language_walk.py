@@ -320,6 +320,7 @@ def english_words(texts: list[str]) -> Counter[str]:
     citations too: they stay as published)."""
     found: Counter[str] = Counter()
     for text in texts:
+        text = " ".join(text.split())
         for citation in CITATIONS:
             text = text.replace(citation, " ")
         text = re.sub(r"\S*[/\\]\S*|\S+\.(xlsx|csv|json|html|parquet|png)\b", " ", text)

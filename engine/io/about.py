@@ -17,6 +17,7 @@ mistake.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -116,6 +117,37 @@ VALUE_WORDS = {
     },
     "n_buckets": {None: N_("auto (searched with the class size)")},
 }
+#: how a noise column was released (the summary's ``mechanism`` of a column), in words
+NOISE_WORDS = {
+    "Laplace noise": N_("Laplace noise"),
+    "Laplace noise on log(1 + value)": N_("Laplace noise on log(1 + value)"),
+    "insensitive microaggregation + Laplace noise": N_(
+        "insensitive microaggregation + Laplace noise"
+    ),
+    "insensitive microaggregation + Laplace noise on log(1 + value)": N_(
+        "insensitive microaggregation + Laplace noise on log(1 + value)"
+    ),
+    "randomized response": N_("randomized response"),
+    "public": N_("public"),
+    "private": N_("private"),
+}
+_PRIVATE_BOUNDS = re.compile(
+    r"private \(DP quantiles (?P<quantiles>[^,]+), ε = (?P<epsilon>[^)]+)\)"
+)
+
+
+def noise_words(text: Any) -> str:
+    """A noise column's mechanism or bounds' origin as the summary names it, in the reader's
+    language ("Laplace noise", "private (DP quantiles 0.25/0.75, ε = 0.1)")."""
+    text = str(text)
+    if text in NOISE_WORDS:
+        return _(NOISE_WORDS[text])
+    found = _PRIVATE_BOUNDS.fullmatch(text)
+    if found:
+        return _("private (DP quantiles {quantiles}, ε = {epsilon})").format(**found.groupdict())
+    return text
+
+
 #: what each kind of t means (the summary's ``t_kind``)
 T_MEANINGS = {
     "asked": N_("t asked"),
@@ -305,7 +337,7 @@ def _mechanism_words(mechanism: str, noise: Any) -> str:
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
         used = sorted({str(d.get("mechanism")) for d in columns.values() if isinstance(d, Mapping)})
-        words += ": " + ", ".join(used)
+        words += ": " + ", ".join(noise_words(u) for u in used)
     return words
 
 
@@ -341,14 +373,14 @@ def _noise(noise: Any) -> list[AboutRow]:
         if not isinstance(details, Mapping):
             continue
         text = _("{mechanism} at ε = {epsilon}").format(
-            mechanism=details.get("mechanism", ""), epsilon=_n(details.get("epsilon"))
+            mechanism=noise_words(details.get("mechanism", "")), epsilon=_n(details.get("epsilon"))
         )
         bounds = details.get("bounds")
         if isinstance(bounds, list | tuple) and len(bounds) == 2:
             text += _(" within [{low}, {high}] ({bounds_source})").format(
                 low=_n(bounds[0]),
                 high=_n(bounds[1]),
-                bounds_source=details.get("bounds_source"),
+                bounds_source=noise_words(details.get("bounds_source")),
             )
         if details.get("noise_scale") is not None:
             text += _("; noise scale {noise_scale}").format(noise_scale=_n(details["noise_scale"]))

@@ -29,6 +29,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _, language, ngettext
+from engine.io.about import noise_words
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release.result import Release, RunSummary
@@ -284,7 +285,8 @@ def _roles_rows(release: Release) -> list[list[str]]:
     for col in release.data.columns:
         role = role_of.get(col, _("untagged — not released"))
         missing = int(release.data[col].isna().sum())
-        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(types.get(col, "")), number(missing)])
+        kind = _(TYPE_WORDS.get(types.get(col, ""), types.get(col, "")))
+        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(kind), number(missing)])
     return rows
 
 
@@ -300,7 +302,7 @@ def _column_types(release: Release) -> dict[str, str]:
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
     cfg = release.params
-    rows = [("mechanism", _e(_mechanism_words(release)))]
+    rows = [(_("mechanism"), _e(_mechanism_words(release)))]
     rows.append((_("k (smallest class size)"), number(cfg.k)))
     if cfg.t is not None:
         rows.append(("t", number(cfg.t)))
@@ -355,7 +357,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     columns = noise.columns if noise is not None else {}
     rows = []
     for col, (lo, hi) in used.items():
-        words = str(columns.get(col, {}).get("bounds_source", "public"))
+        words = noise_words(columns.get(col, {}).get("bounds_source", "public"))
         rows.append(
             (
                 _("bounds of {col}").format(col=_e(col)),
@@ -400,6 +402,13 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     return rows
 
 
+#: the column types, in words
+TYPE_WORDS = {
+    "numeric": N_("numeric"),
+    "nominal": N_("nominal"),
+    "ordinal": N_("ordinal"),
+    "date": N_("date"),
+}
 #: how a confidential column was released (``ColumnUtility.released_as``), in words
 RELEASED_AS = {
     "bucket mean": N_("bucket mean"),
@@ -440,7 +449,7 @@ def _mechanism_words(release: Release) -> str:
     columns = noise.columns if noise is not None else {}
     by_how: dict[str, list[str]] = {}
     for col in cfg.confidential:
-        how = str(columns.get(col, {}).get("mechanism", "noise"))
+        how = noise_words(columns.get(col, {}).get("mechanism", _("noise")))
         by_how.setdefault(how, []).append(col)
     parts = [
         _("{how} on {cols}").format(how=how, cols=", ".join(cols)) for how, cols in by_how.items()
