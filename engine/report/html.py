@@ -559,8 +559,9 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
             add(
                 _(
-                    "regression of {outcome} on the QIs: median relative error of the coefficients"
-                ).format(outcome=u.regression.outcome),
+                    "regression of {outcome} on the QIs ({n} records): median relative error "
+                    "of the coefficients"
+                ).format(outcome=u.regression.outcome, n=number(u.regression.n_records)),
                 percent(u.regression.coefficient_median_relative_error),
             )
         if u.share_changed is not None:
