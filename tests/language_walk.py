@@ -470,7 +470,7 @@ def walk(app, lang: str, folder: Path) -> dict[str, list[str]]:
         export.export()
         wait_idle(window)
         collect("5-export")
-        steps["exported"] = [str(bool(window.session.exported))]
+        steps["exported"] = ["1" if window.session.exported else "0"]
     finally:
         window.close()
         window.deleteLater()
