@@ -240,7 +240,7 @@ def test_verifier_counts_households_per_class_and_split_households():
     v = verify_release(table, ["q"], [], k=3, household="hh", household_level=["region"])
     assert not v.ok
     assert v.households_k == 2 and v.n_households == 5 and v.split_households == 0
-    assert "only 2 household(s)" in v.message
+    assert "only 2 households" in v.message
     table.loc[5, "region"] = "N"  # household 4 now spans two regions
     v = verify_release(table, ["q"], [], k=2, household="hh", household_level=["region"])
     assert not v.ok and v.split_households == 1 and "'region'" in v.message

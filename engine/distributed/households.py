@@ -34,6 +34,7 @@ from engine.distributed.cluster import gather, wait_all
 from engine.distributed.split import Part
 from engine.distributed.verify import verify_parts
 from engine.errors import InfeasibleError
+from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.blocks import default_rounds, tclose_blocks
@@ -54,6 +55,7 @@ from engine.release.partition import tclose_partition
 from engine.release.recode import recode_qi, release_confidential
 from engine.release.result import Buckets, HouseholdSummary, RunSummary, Verification
 from engine.release.verify import verify_release
+from engine.text import number
 
 
 @dataclass
@@ -267,17 +269,24 @@ def release_households_on_cluster(
     )
     if homes_k < params.k or split:
         verification.ok = False
-        verification.message = (
-            f"Verification failed: a class holds records of only {homes_k} household(s) "
-            f"(k = {params.k} required)."
+        problem = (
+            ngettext(
+                "a class holds records of only {n} household (k = {k} required)",
+                "a class holds records of only {n} households (k = {k} required)",
+                homes_k,
+            ).format(n=number(homes_k), k=number(params.k))
             if homes_k < params.k
-            else f"Verification failed: {split:,} household(s) have members with different "
-            "household-level values."
+            else ngettext(
+                "{n} household has members with different household-level values",
+                "{n} households have members with different household-level values",
+                split,
+            ).format(n=number(split))
         )
+        verification.message = _("Verification failed: {problems}.").format(problems=problem)
     verification.raise_if_failed()
-    verification.message = verification.message[:-1] + (
-        f"; every class holds records of ≥ {homes_k:,} households."
-    )
+    verification.message = verification.message[:-1] + _(
+        "; every class holds records of ≥ {n} households."
+    ).format(n=number(homes_k))
     summary = summarise(verification, stats)
     # the loss is measured per partition (its own standardisation): the records' mean
     loss = sum(s["loss"] * s["n"] for s in stats) / sum(s["n"] for s in stats)
@@ -305,9 +314,11 @@ def _cluster_notes(params: ReleaseParams) -> list[str]:
     if params.weight is None:
         return []
     return [
-        "On a cluster the bucket means are not weighted and the risk figures are not "
-        "computed; the weights are released as they are. Run on one computer for weighted "
-        "means, weighted totals and the risk with weights."
+        _(
+            "On a cluster the bucket means are not weighted and the risk figures are not "
+            "computed; the weights are released as they are. Run on one computer for weighted "
+            "means, weighted totals and the risk with weights."
+        )
     ]
 
 

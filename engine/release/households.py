@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.blocks import default_rounds, form_classes, improve_within_bounds, split_nodes
@@ -46,6 +47,7 @@ from engine.release.feasibility import BoundRates
 from engine.release.partition import layout_counts
 from engine.release.recode import decimals, recode_qi
 from engine.roles import ColumnType
+from engine.text import number, percent_fixed
 
 #: a QI constant within this share of the households (of two or more members), but not all,
 #: is reported as nearly household-level (a candidate to declare)
@@ -151,26 +153,44 @@ class HouseholdPlan:
         """What the user should know before the run, in words."""
         out = []
         for col, count in self.varied.items():
-            why = (
-                "is the same for all members of nearly every household, so it is taken as "
-                "household-level, but"
-                if col in self.promoted
-                else "is declared household-level but"
-            )
-            out.append(
-                f"{col!r} {why} differs between the members of {count:,} household(s); each "
-                "of them is released with its members' most frequent value."
-            )
+            if col in self.promoted:
+                text = ngettext(
+                    "{col} is the same for all members of nearly every household, so it is "
+                    "taken as household-level, but differs between the members of {n} "
+                    "household; it is released with its members' most frequent value.",
+                    "{col} is the same for all members of nearly every household, so it is "
+                    "taken as household-level, but differs between the members of {n} "
+                    "households; each of them is released with its members' most frequent "
+                    "value.",
+                    count,
+                )
+            else:
+                text = ngettext(
+                    "{col} is declared household-level but differs between the members of {n} "
+                    "household; it is released with its members' most frequent value.",
+                    "{col} is declared household-level but differs between the members of {n} "
+                    "households; each of them is released with its members' most frequent "
+                    "value.",
+                    count,
+                )
+            out.append(text.format(col=repr(col), n=number(count)))
         for col, share in self.nearly.items():
             out.append(
-                f"{col!r} is the same for all members in {100 * share:.1f} % of the households "
-                "of two or more persons: declare it household-level (household_level, "
-                "--household-level) to release it alike for every member."
+                _(
+                    "{col} is the same for all members in {share} of the households of two or "
+                    "more persons: declare it household-level (household_level, "
+                    "--household-level) to release it alike for every member."
+                ).format(col=repr(col), share=percent_fixed(share))
             )
         if self.n_missing:
             out.append(
-                f"{self.n_missing:,} record(s) have no household id ({self.column!r}); each "
-                "counts as a household of its own."
+                ngettext(
+                    "{n} record has no household id ({column}); it counts as a household of "
+                    "its own.",
+                    "{n} records have no household id ({column}); each counts as a household "
+                    "of its own.",
+                    self.n_missing,
+                ).format(n=number(self.n_missing), column=repr(self.column))
             )
         return out
 

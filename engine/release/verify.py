@@ -22,7 +22,9 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _, ngettext
 from engine.release.result import Verification
+from engine.text import number
 
 #: relative slack for float rounding in the t comparison (far below any meaningful t)
 T_RTOL = 1e-7
@@ -129,9 +131,9 @@ def verify_release(
     if homes is not None:
         result = replace(result, **homes)
         if result.ok:
-            result.message = result.message[:-1] + (
-                f"; every class holds records of ≥ {result.households_k:,} households."
-            )
+            result.message = result.message[:-1] + _(
+                "; every class holds records of ≥ {n} households."
+            ).format(n=number(result.households_k))
     return result
 
 
@@ -165,14 +167,17 @@ def household_check(
         split = int((np.bincount(per_home, minlength=n_h) > 1).sum())
     failed = {}
     if k is not None and households_k < k:
-        failed["households"] = (
-            f"a class holds records of only {households_k} household(s) (k = {k} required)"
-        )
+        failed["households"] = ngettext(
+            "a class holds records of only {n} household (k = {k} required)",
+            "a class holds records of only {n} households (k = {k} required)",
+            households_k,
+        ).format(n=number(households_k), k=number(k))
     if split:
-        failed["household_level"] = (
-            f"{split:,} household(s) have members with different values of "
-            f"{', '.join(map(repr, household_level))}"
-        )
+        failed["household_level"] = ngettext(
+            "{n} household has members with different values of {columns}",
+            "{n} households have members with different values of {columns}",
+            split,
+        ).format(n=number(split), columns=", ".join(map(repr, household_level)))
     return {
         "households_k": households_k,
         "n_households": n_h,
@@ -191,10 +196,14 @@ def failed_bounds(
     """
     failed = {}
     if k is not None and achieved_k < k:
-        failed["k"] = f"a class has only {achieved_k} records (k = {k} required)"
+        failed["k"] = _("a class has only {n} records (k = {k} required)").format(
+            n=number(achieved_k), k=number(k)
+        )
     if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
-        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
-        failed["t"] = f"a class is at distance {shown} (t = {t:g} required)"
+        shown = _("infinite") if math.isinf(achieved_t) else number(achieved_t, 4)
+        failed["t"] = _("a class is at distance {shown} (t = {t} required)").format(
+            shown=shown, t=number(t, 6)
+        )
     return failed
 
 
@@ -211,11 +220,16 @@ def verdict(
     way reads the same.
     """
     achieved_k = int(sizes.min())
-    t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
     if failed:
-        message = "Verification failed: " + "; ".join(failed.values()) + "."
+        message = _("Verification failed: {problems}.").format(problems="; ".join(failed.values()))
+    elif achieved_t is None:
+        message = _("Verified: {classes} classes, k = {k}.").format(
+            classes=number(len(sizes)), k=number(achieved_k)
+        )
     else:
-        message = f"Verified: {len(sizes)} classes, k = {achieved_k}{t_text}."
+        message = _("Verified: {classes} classes, k = {k}, t = {t}.").format(
+            classes=number(len(sizes)), k=number(achieved_k), t=number(achieved_t, 4)
+        )
     return Verification(
         k=achieved_k,
         t=achieved_t,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from engine.i18n import _
 from engine.release.result import Release
 from engine.release.risk import (
     DEFAULT_THRESHOLD,
@@ -19,7 +20,7 @@ from engine.release.risk import (
     disclosure_risk,
     table_risk,
 )
-from engine.text import number
+from engine.text import number, percent_fixed
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -54,7 +55,7 @@ def release_risk(
 
 
 def _count_share(n: int, share: float) -> str:
-    return f"{n:,} ({100 * share:.1f} %)"
+    return f"{number(n)} ({percent_fixed(share)})"
 
 
 def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, str, str]]:
@@ -65,26 +66,32 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
     their members' QI values follow.
     """
     limit = math.ceil(1 / before.threshold - 1e-9)
-    what = (
-        "re-identification risk (sample weights, Benedetti–Franconi)"
+    largest = (
+        _("re-identification risk (sample weights, Benedetti–Franconi): largest")
         if before.weighted
-        else "re-identification risk (1 in the class size)"
+        else _("re-identification risk (1 in the class size): largest")
     )
     above = (
-        f"records with risk above {before.threshold:g}"
+        _("records with risk above {threshold}").format(threshold=number(before.threshold))
         if before.weighted
-        else f"records with risk above {before.threshold:g} (in classes under {limit})"
+        else _("records with risk above {threshold} (in classes under {limit})").format(
+            threshold=number(before.threshold), limit=number(limit)
+        )
     )
     rows = [
-        ("equivalence classes", f"{before.n_classes:,}", f"{after.n_classes:,}"),
+        (_("equivalence classes"), number(before.n_classes), number(after.n_classes)),
         (
-            "records unique on their QI values",
+            _("records unique on their QI values"),
             _count_share(before.n_unique, before.share_unique),
             _count_share(after.n_unique, after.share_unique),
         ),
-        (f"{what}: largest", number(before.max_risk, 3), number(after.max_risk, 3)),
         (
-            "re-identification risk: mean over records",
+            largest,
+            number(before.max_risk, 3),
+            number(after.max_risk, 3),
+        ),
+        (
+            _("re-identification risk: mean over records"),
             number(before.mean_risk, 3),
             number(after.mean_risk, 3),
         ),
@@ -94,7 +101,7 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             _count_share(after.n_above, after.share_above),
         ),
         (
-            "expected re-identifications (sum of the risks)",
+            _("expected re-identifications (sum of the risks)"),
             number(before.expected_reidentifications, 3),
             number(after.expected_reidentifications, 3),
         ),
@@ -102,17 +109,17 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
     if before.household_risk is not None and after.household_risk is not None:
         rows += [
             (
-                "household risk 1 − Π(1 − r) over its members: mean over records",
+                _("household risk 1 − Π(1 − r) over its members: mean over records"),
                 number(before.household_risk, 3),
                 number(after.household_risk, 3),
             ),
             (
-                "household risk: largest",
+                _("household risk: largest"),
                 number(before.household_max_risk, 3),
                 number(after.household_max_risk, 3),
             ),
             (
-                "households unique on their members' QI values",
+                _("households unique on their members' QI values"),
                 _count_share(before.n_household_unique or 0, before.share_household_unique or 0),
                 _count_share(after.n_household_unique or 0, after.share_household_unique or 0),
             ),
@@ -120,18 +127,22 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
     if before.max_attribute_share is not None and after.max_attribute_share is not None:
         rows.append(
             (
-                "attribute disclosure: largest share of a class taking one confidential value",
-                f"{100 * before.max_attribute_share:.1f} % (class of "
-                f"{before.attribute_class_size:,})",
-                f"{100 * after.max_attribute_share:.1f} % (class of "
-                f"{after.attribute_class_size:,})",
+                _("attribute disclosure: largest share of a class taking one confidential value"),
+                _("{share} (class of {size})").format(
+                    share=percent_fixed(before.max_attribute_share),
+                    size=number(before.attribute_class_size),
+                ),
+                _("{share} (class of {size})").format(
+                    share=percent_fixed(after.max_attribute_share),
+                    size=number(after.attribute_class_size),
+                ),
             )
         )
         rows.append(
             (
-                "… that value's share in the whole file (known to everyone)",
-                f"{100 * (before.prior_max_share or 0):.1f} %",
-                f"{100 * (after.prior_max_share or 0):.1f} %",
+                _("… that value's share in the whole file (known to everyone)"),
+                percent_fixed(before.prior_max_share or 0),
+                percent_fixed(after.prior_max_share or 0),
             )
         )
     return rows
