@@ -37,6 +37,7 @@ def anonymize_file(
     passed its check.  The release carries the published metadata only
     (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too).
     """
+    refuse_unsupported(params)  # before a cluster starts
     with connect(backend) as client:
         release = anonymize_on_cluster(client, source, params, sep=sep, task=task.sub(0.0, 0.9))
         summary = replace(release.summary, input=Path(source).name)

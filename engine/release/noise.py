@@ -38,18 +38,17 @@ import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
 from engine.io.about import MOSTLY_NOISE
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
     expected_abs_error,
     factor_of_scale,
     from_log_scale,
-    insensitive_release,
-    laplace_release,
     log_bounds,
     to_log_scale,
 )
-from engine.mechanisms.response import CorrectedShares, corrected_shares, randomized_response
+from engine.mechanisms.response import CorrectedShares, corrected_shares
 from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -94,7 +93,7 @@ class BoundsRequiredError(InputError):
 
 def laplace_columns(params: ReleaseParams, types: Mapping[str, ColumnType]) -> list[str]:
     """The confidential columns that get Laplace noise (the numeric ones)."""
-    if params.mechanism == "buckets":
+    if not params.noise:
         return []
     return [c for c in params.confidential if ColumnType(types[c]) == ColumnType.NUMERIC]
 
@@ -408,20 +407,9 @@ def _draw_column(
         values, noise_lo, noise_hi = plan.values, lo, hi
         if plan.log_scale:
             values, noise_lo, noise_hi = to_log_scale(plan.values, lo, hi)
-        if params.insensitive:
-            out = insensitive_release(
-                values,
-                noise_lo,
-                noise_hi,
-                plan.epsilon,
-                params.k,
-                source,
-                task=task,
-            )
-            local_eps = plan.epsilon * params.k
-        else:
-            out = laplace_release(values, noise_lo, noise_hi, plan.epsilon, source, task=task)
-            local_eps = plan.epsilon
+        out, local_eps, words = MECHANISMS[params.mechanism].draw_numbers(
+            values, noise_lo, noise_hi, plan.epsilon, params, source, task
+        )
         noisy = from_log_scale(out.values, lo, hi) if plan.log_scale else out.values
         rounded = _round_within(noisy, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
@@ -432,12 +420,7 @@ def _draw_column(
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
         details = {
             "type": "numeric",
-            "mechanism": (
-                "insensitive microaggregation + Laplace noise"
-                if params.insensitive
-                else "Laplace noise"
-            )
-            + (" on log(1 + value)" if plan.log_scale else ""),
+            "mechanism": words + (" on log(1 + value)" if plan.log_scale else ""),
             "epsilon": plan.epsilon,
             "epsilon_local": local_eps,
             "bounds": [lo, hi],
@@ -458,14 +441,16 @@ def _draw_column(
         details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
         details["noise_share"] = noise_share(rounded, out.scale, plan.log_scale)
         return ColumnDraw(released, noisy, details)
-    outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
+    outcome, words = MECHANISMS[params.mechanism].draw_categories(
+        plan.values, len(plan.categories), plan.epsilon, source
+    )
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
     labels = cats[np.where(outcome.codes >= 0, outcome.codes, len(plan.categories))]
     released = pd.Series(labels, name=plan.name, dtype="string").replace("", pd.NA)
     present = plan.values >= 0
     details = {
         "type": str(plan.ctype),
-        "mechanism": "randomized response",
+        "mechanism": words,
         "epsilon": outcome.epsilon,
         "epsilon_local": outcome.epsilon,
         "categories": [str(c) for c in plan.categories],

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.laplace import expected_abs_error, typical_factor
 from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
@@ -738,7 +739,7 @@ def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
         return NoiseColumn(
             name=column.name,
             type=str(column.ctype),
-            mechanism="insensitive" if params.insensitive else "laplace",
+            mechanism=MECHANISMS[params.mechanism].column_mechanism(params, numeric=True) or "",
             epsilon=column.epsilon,
             epsilon_local=column.epsilon * group,
             bounds=column.bounds,
@@ -753,7 +754,7 @@ def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
     return NoiseColumn(
         name=column.name,
         type=str(column.ctype),
-        mechanism="randomized_response",
+        mechanism=MECHANISMS[params.mechanism].column_mechanism(params, numeric=False) or "",
         epsilon=column.epsilon,
         epsilon_local=column.epsilon,
         bounds=None,

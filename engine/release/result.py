@@ -32,6 +32,7 @@ import pandas as pd
 
 from engine.errors import VerificationError
 from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
@@ -480,10 +481,6 @@ class ColumnUtility:
     share_changed: float | None = None
 
 
-#: parameters that only the bucket mechanism reads (Construction A)
-BUCKET_PARAMETERS = ("n_buckets", "utility_weight", "confidential_output")
-#: parameters that only a noise mechanism reads (Construction B)
-NOISE_PARAMETERS = ("private_bounds", "insensitive", "resample_until_t", "transform")
 #: parameters for the review record only: with the seed and the public code the noise of a
 #: release can be drawn again and subtracted
 REVIEW_PARAMETERS = ("seed",)
@@ -498,14 +495,13 @@ def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
     several confidential columns were bucketed, public bounds only when there are some.
     """
     out = params.to_dict()
-    unused = set(REVIEW_PARAMETERS)
-    unused.update(BUCKET_PARAMETERS if params.noise else NOISE_PARAMETERS)
+    mechanism = MECHANISMS[params.mechanism]
+    unused = set(REVIEW_PARAMETERS) | mechanism.unused(params)
+    for other in MECHANISMS.values():
+        if other is not mechanism:
+            unused.update(other.fields)
     unused.update(name for name in ("t", "epsilon") if getattr(params, name) is None)
-    if params.noise and params.missing_confidential == "bucket":
-        unused.add("missing_confidential")  # no buckets: a missing value is released empty
-    if params.n_buckets is not None:
-        unused.add("utility_weight")
-    if len(params.confidential) < 2 or (params.noise and params.resample_until_t is None):
+    if len(params.confidential) < 2:
         unused.add("joint")
     if not params.bounds:
         unused.add("bounds")
