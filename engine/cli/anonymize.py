@@ -26,6 +26,7 @@ from engine.cli.records import (
     seed_note,
 )
 from engine.errors import InputError
+from engine.report.words import join, summary_words
 from engine.text import number
 
 HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
@@ -165,7 +166,7 @@ def release_line(summary, output: str | Path) -> str:
         private = [
             f"{col} {number(lo)}:{number(hi)}"
             for col, (lo, hi) in noise.bounds.items()
-            if noise.columns[col].get("bounds_source", "public") != "public"
+            if noise.columns[col].bounds_source != "public"
         ]
         if private:
             line += (
@@ -178,4 +179,7 @@ def release_line(summary, output: str | Path) -> str:
             f"{number(summary.t)} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
         )
+    plain = summary_words(summary)
+    if plain:
+        line += f"\nIn plain words: {join(plain)}"
     return line

@@ -21,6 +21,7 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.report.words import join, plan_words
 from engine.text import number, percent
 
 HELP = "say what anonymize would do with these flags (buckets, feasibility, guarantees)"
@@ -89,6 +90,9 @@ def plan_text(plan) -> str:
     elif plan.epsilon is not None:
         lines[0] += f", ε = {number(plan.epsilon)} ({p.mechanism} noise)"
     lines[0] += "."
+    plain = plan_words(plan)
+    if plain:
+        lines += ["", f"In plain words: {join(plain)}"]
     if plan.buckets:
         lines.append("")
         how = "given" if p.n_buckets is not None else "searched"

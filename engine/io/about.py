@@ -286,7 +286,7 @@ def _mechanism_words(mechanism: str, noise: Any) -> str:
     words = MECHANISM_WORDS.get(mechanism, mechanism)
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
-        used = sorted({str(d.get("mechanism")) for d in columns.values() if isinstance(d, Mapping)})
+        used = sorted({str(d.get("described")) for d in columns.values() if isinstance(d, Mapping)})
         words += ": " + ", ".join(used)
     return words
 
@@ -318,7 +318,7 @@ def _noise(noise: Any) -> list[AboutRow]:
     for col, details in (noise.get("columns") or {}).items():
         if not isinstance(details, Mapping):
             continue
-        text = f"{details.get('mechanism', '')} at ε = {_n(details.get('epsilon'))}"
+        text = f"{details.get('described', '')} at ε = {_n(details.get('epsilon'))}"
         bounds = details.get("bounds")
         if isinstance(bounds, list | tuple) and len(bounds) == 2:
             text += f" within [{_n(bounds[0])}, {_n(bounds[1])}] ({details.get('bounds_source')})"

@@ -67,18 +67,23 @@ class Mechanism:
     def draw_numbers(
         cls, values: np.ndarray, lo: float, hi: float, epsilon: float, params: Any,
         source: NoiseSource, task: Task,
-    ) -> tuple[LaplaceOutcome, float, str]:  # fmt: skip
+    ) -> tuple[LaplaceOutcome, float]:  # fmt: skip
         """Noise mechanisms: the released values of a numeric column clamped to [lo, hi] with
-        this ε, the per-record ε they spend and the words for what was done."""
+        this ε, and the per-record ε they spend."""
         raise NotImplementedError(f"the {cls.name} mechanism adds no noise")
 
     @classmethod
     def draw_categories(
         cls, codes: np.ndarray, n_categories: int, epsilon: float, source: NoiseSource
-    ) -> tuple[ResponseOutcome, str]:
+    ) -> ResponseOutcome:
         """Noise mechanisms: the released categories of a category column (codes, −1
-        missing) with this ε, and the words for what was done."""
+        missing) with this ε."""
         raise NotImplementedError(f"the {cls.name} mechanism adds no noise")
+
+    @classmethod
+    def describe(cls, params: Any, numeric: bool) -> str:
+        """What the mechanism does to a confidential column, in words ("" for buckets)."""
+        return ""
 
     @classmethod
     def unused(cls, params: Any) -> set[str]:

@@ -65,18 +65,27 @@ class Laplace(Mechanism):
     def draw_numbers(
         cls, values: np.ndarray, lo: float, hi: float, epsilon: float, params: Any,
         source: NoiseSource, task: Task,
-    ) -> tuple[LaplaceOutcome, float, str]:  # fmt: skip
+    ) -> tuple[LaplaceOutcome, float]:  # fmt: skip
         if params.insensitive:
             out = insensitive_release(values, lo, hi, epsilon, params.k, source, task=task)
-            return out, epsilon * params.k, "insensitive microaggregation + Laplace noise"
-        out = laplace_release(values, lo, hi, epsilon, source, task=task)
-        return out, epsilon, "Laplace noise"
+            return out, epsilon * params.k
+        return laplace_release(values, lo, hi, epsilon, source, task=task), epsilon
 
     @classmethod
     def draw_categories(
         cls, codes: np.ndarray, n_categories: int, epsilon: float, source: NoiseSource
-    ) -> tuple[ResponseOutcome, str]:
-        return randomized_response(codes, n_categories, epsilon, source), "randomized response"
+    ) -> ResponseOutcome:
+        return randomized_response(codes, n_categories, epsilon, source)
+
+    @classmethod
+    def describe(cls, params: Any, numeric: bool) -> str:
+        if not numeric:
+            return "randomized response"
+        return (
+            "insensitive microaggregation + Laplace noise"
+            if params.insensitive
+            else "Laplace noise"
+        ) + (" on log(1 + value)" if params.transform == "log" else "")
 
     @classmethod
     def unused(cls, params: Any) -> set[str]:

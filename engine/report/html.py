@@ -30,8 +30,9 @@ import numpy as np
 from engine.errors import InputError
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release, RunSummary
+from engine.release.result import P_RULE, Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.report.words import join, summary_words
 from engine.text import loss as loss_text
 from engine.text import number, percent
 from engine.version import __version__
@@ -173,6 +174,9 @@ def _guarantee_html(release: Release) -> str:
         f"off the released file: {', '.join(achieved)}. The statements below use the achieved "
         "values; each holds only under its assumption.</p>"
     ]
+    plain = summary_words(release.summary)
+    if plain:
+        parts.append(f'<p class="plain">In plain words: {_e(join(plain))}</p>')
     parts.append(guarantees_html(release.summary.guarantees))
     return "\n".join(parts)
 
@@ -325,7 +329,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     columns = noise.columns if noise is not None else {}
     rows = []
     for col, (lo, hi) in used.items():
-        words = str(columns.get(col, {}).get("bounds_source", "public"))
+        words = columns[col].bounds_source if col in columns else "public"
         rows.append((f"bounds of {_e(col)}", f"[{_cut_text(lo)}, {_cut_text(hi)}] ({_e(words)})"))
     if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
         rows.append(
@@ -335,12 +339,16 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
                 f"the noise gets {number(params.epsilon - noise.bounds_epsilon)}",
             )
         )
-    for col, details in columns.items():
-        error = details.get("expected_absolute_error")
-        factor = details.get("typical_factor")
-        if isinstance(error, int | float):
-            rows.append((f"expected absolute error of the noise on {_e(col)}", number(error, 6)))
-        elif isinstance(factor, int | float):
+    for col, fact in columns.items():
+        if fact.expected_abs_error is not None:
+            rows.append(
+                (
+                    f"expected absolute error of the noise on {_e(col)}",
+                    number(fact.expected_abs_error, 6),
+                )
+            )
+        elif fact.typical_factor is not None:
+            factor = fact.typical_factor
             rows.append(
                 (
                     f"noise on log(1 + {_e(col)})",
@@ -377,7 +385,7 @@ def _mechanism_words(release: Release) -> str:
     columns = noise.columns if noise is not None else {}
     by_how: dict[str, list[str]] = {}
     for col in cfg.confidential:
-        how = str(columns.get(col, {}).get("mechanism", "noise"))
+        how = columns[col].described if col in columns else "noise"
         by_how.setdefault(how, []).append(col)
     parts = [f"{how} on {', '.join(cols)}" for how, cols in by_how.items()]
     words = "; ".join(parts) or "noise on the confidential values"
@@ -802,8 +810,8 @@ def render_report(
             "so it is never one person's value. Only the value the release holds is published; "
             "the other figures of this table describe the original data and are for the "
             "review. Where one or two records make up nearly all of a bucket's sum "
-            "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
-            "are withheld there and the median is released instead. "
+            f"(p%-rule, p = {P_RULE * 100:g} %), their values could be told from its mean: the "
+            "mean and SD are withheld there and the median is released instead. "
             + _e(_released_sentence(release))
             + "</p>"
         )
