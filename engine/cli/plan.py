@@ -93,6 +93,19 @@ def plan_text(plan) -> str:
     plain = plan_words(plan)
     if plain:
         lines += ["", f"In plain words: {join(plain)}"]
+    lines += _bucket_lines(plan)
+    lines += _noise_lines(plan)
+    lines += _feasibility_lines(plan)
+    for warning in (*plan.review_warnings, *plan.warnings):
+        lines.append("")
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)
+
+
+def _bucket_lines(plan) -> list[str]:
+    """The buckets, and the curve of the search of b that chose them."""
+    p = plan.params
+    lines: list[str] = []
     if plan.buckets:
         lines.append("")
         how = "given" if p.n_buckets is not None else "searched"
@@ -132,6 +145,12 @@ def plan_text(plan) -> str:
                 f"{percent(chosen.confidential_loss)}); give --buckets B:"
             )
             lines.extend(f"  {fix.description}" for fix in plan.alternatives)
+    return lines
+
+
+def _noise_lines(plan) -> list[str]:
+    """How each confidential column gets its noise, and its expected error."""
+    lines: list[str] = []
     for col in plan.noise:
         lines.append("")
         if col.mechanism == "randomized_response":
@@ -165,6 +184,12 @@ def plan_text(plan) -> str:
                 + (" on the log scale" if col.typical_factor is not None else "")
                 + "; above 1 it drowns them)."
             )
+    return lines
+
+
+def _feasibility_lines(plan) -> list[str]:
+    """Whether the parameters can be met (with fixes), then the guarantees."""
+    lines: list[str] = []
     lines.append("")
     feas = plan.feasibility
     if feas.ok:
@@ -196,7 +221,4 @@ def plan_text(plan) -> str:
     for g in plan.guarantees:
         if not g.holds:
             lines.append(f"  - {g.name}: {g.statement}")
-    for warning in (*plan.review_warnings, *plan.warnings):
-        lines.append("")
-        lines.append(f"warning: {warning}")
-    return "\n".join(lines)
+    return lines

@@ -693,27 +693,9 @@ footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem;
 """
 
 
-def render_report(
-    release: Release,
-    *,
-    input_info: ImportInfo | None = None,
-    input_checksum: str | None = None,
-    figures: Sequence[ReportFigure] | None = None,
-    risk: Mapping[str, RiskSummary] | None = None,
-    risk_threshold: float = DEFAULT_THRESHOLD,
-    generated_at: datetime | None = None,
-    title: str | None = None,
-) -> str:
-    """The report as one HTML string (figures and risk computed here unless given)."""
-    cfg, ver = release.params, release.verification
-    when = (generated_at or datetime.now(UTC)).astimezone(UTC)
-    if figures is None:
-        figures = preview_figures(release)
-    if risk is None:
-        risk = release_risk(release, threshold=risk_threshold)
-    name = Path(input_info.path).name if input_info is not None else "the input table"
-    title = title or f"Release report — {name}"
-
+def _header(release: Release, title: str, when: datetime) -> list[str]:
+    """The title, the review-only notice, the verifier's verdict and the warnings."""
+    ver = release.verification
     parts: list[str] = []
     add = parts.append
     add(f"<h1>{_e(title)}</h1>")
@@ -739,8 +721,16 @@ def render_report(
     if release.warnings:
         items = "".join(f"<li>{_e(w)}</li>" for w in release.warnings)
         add(f'<div class="warnings"><strong>Warnings</strong><ul>{items}</ul></div>')
+    return parts
 
-    # data set
+
+def _data_section(
+    release: Release, input_info: ImportInfo | None, input_checksum: str | None, name: str
+) -> list[str]:
+    """1. The data set: the file, the records and columns released, roles and types."""
+    ver = release.verification
+    parts: list[str] = []
+    add = parts.append
     add("<h2>1. Data set</h2>")
     rows: list[tuple[str, str]] = [("file", _e(name))]
     if input_info is not None:
@@ -772,16 +762,14 @@ def render_report(
             f"<p>The other {dropped:,} column{'s' if dropped > 1 else ''} of the file "
             f"{'were' if dropped > 1 else 'was'} not tagged and not released.</p>"
         )
+    return parts
 
-    # parameters and mechanism
-    add("<h2>2. Parameters and mechanism</h2>")
-    add(_dl(_parameter_rows(release)))
 
-    # guarantees
-    add("<h2>3. Guarantees achieved</h2>")
-    add(_guarantee_html(release))
-
-    # buckets
+def _buckets_section(release: Release) -> list[str]:
+    """4. The confidential buckets (bucket mechanism only)."""
+    cfg = release.params
+    parts: list[str] = []
+    add = parts.append
     if release.buckets is not None:
         add("<h2>4. Confidential buckets</h2>")
         add(
@@ -815,8 +803,13 @@ def render_report(
             + _e(_released_sentence(release))
             + "</p>"
         )
+    return parts
 
-    # class sizes
+
+def _classes_section(release: Release) -> list[str]:
+    """5. The equivalence classes and the missing quasi-identifier values."""
+    parts: list[str] = []
+    add = parts.append
     add("<h2>5. Equivalence classes</h2>")
     stats, size_rows = _class_size_rows(release)
     add(_dl(stats))
@@ -835,8 +828,13 @@ def render_report(
                 right=(1, 2, 3),
             )
         )
+    return parts
 
-    # figures
+
+def _figures_section(figures: Sequence[Figure]) -> list[str]:
+    """6. The plots, embedded as PNG."""
+    parts: list[str] = []
+    add = parts.append
     add("<h2>6. Plots</h2>")
     if not figures:
         add("<p>No plots.</p>")
@@ -853,8 +851,13 @@ def render_report(
                 f"{_e(fig.caption)}</figcaption></figure>"
             )
         add("</div>")
+    return parts
 
-    # information loss
+
+def _loss_section(release: Release) -> list[str]:
+    """7. Information loss."""
+    parts: list[str] = []
+    add = parts.append
     add("<h2>7. Information loss</h2>")
     loss_rows = information_loss_rows(release.summary)
     if loss_rows:
@@ -869,8 +872,13 @@ def render_report(
             add(_table(["confidential column", "measure", "value"], per_column, right=(2,)))
     else:
         add("<p>The run did not report information-loss figures.</p>")
+    return parts
 
-    # analysis utility
+
+def _utility_section(release: Release) -> list[str]:
+    """8. What an analyst keeps, and the shares after randomized response."""
+    parts: list[str] = []
+    add = parts.append
     utility = analysis_rows(release.summary)
     if utility:
         add("<h2>8. What an analyst keeps</h2>")
@@ -901,8 +909,13 @@ def render_report(
                 right=(1, 2, 3),
             )
         )
+    return parts
 
-    # risk
+
+def _risk_section(release: Release, risk: RiskSummary) -> list[str]:
+    """9. Disclosure risk before and after."""
+    parts: list[str] = []
+    add = parts.append
     add("<h2>9. Disclosure risk before and after</h2>")
     add(
         "<p>Measured on the table alone: a class is a set of records with the same "
@@ -921,8 +934,13 @@ def render_report(
             right=(1, 2),
         )
     )
+    return parts
 
-    # reproducibility
+
+def _reproducibility_section(release: Release, when: datetime) -> list[str]:
+    """10. Software, date and seed policy, and the methods."""
+    parts: list[str] = []
+    add = parts.append
     add("<h2>10. Reproducibility</h2>")
     repro: list[tuple[str, str]] = [
         ("software", f"tclose {_e(__version__)}"),
@@ -940,6 +958,43 @@ def render_report(
         "syntactic privacy</i>, IEEE TIFS 17 (2022). To print or save as PDF, use the "
         "browser's Print command.</footer>"
     )
+    return parts
+
+
+def render_report(
+    release: Release,
+    *,
+    input_info: ImportInfo | None = None,
+    input_checksum: str | None = None,
+    figures: Sequence[ReportFigure] | None = None,
+    risk: Mapping[str, RiskSummary] | None = None,
+    risk_threshold: float = DEFAULT_THRESHOLD,
+    generated_at: datetime | None = None,
+    title: str | None = None,
+) -> str:
+    """The report as one HTML string (figures and risk computed here unless given)."""
+    when = (generated_at or datetime.now(UTC)).astimezone(UTC)
+    if figures is None:
+        figures = preview_figures(release)
+    if risk is None:
+        risk = release_risk(release, threshold=risk_threshold)
+    name = Path(input_info.path).name if input_info is not None else "the input table"
+    title = title or f"Release report — {name}"
+    parts = [
+        *_header(release, title, when),
+        *_data_section(release, input_info, input_checksum, name),
+        "<h2>2. Parameters and mechanism</h2>",
+        _dl(_parameter_rows(release)),
+        "<h2>3. Guarantees achieved</h2>",
+        _guarantee_html(release),
+        *_buckets_section(release),
+        *_classes_section(release),
+        *_figures_section(figures),
+        *_loss_section(release),
+        *_utility_section(release),
+        *_risk_section(release, risk),
+        *_reproducibility_section(release, when),
+    ]
     body = "\n".join(parts)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
