@@ -561,47 +561,12 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     else:
         groups, withheld = np.zeros(n, dtype=np.int64), None
     released_qi = withhold(clean, qi, withheld)
-    if qi and params.k > 1:
-        from engine.release.microaggregation import microaggregate
-
-        classes = partition_by_group(
-            groups,
-            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
-            task.sub(0.05, 0.5),
-        )
-    elif qi:
-        classes = np.arange(n, dtype=np.int64)
-    else:
-        classes = np.zeros(n, dtype=np.int64)
+    classes = _qi_classes(X if qi else None, groups, params, task.sub(0.05, 0.5))
 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
     plans = estimate_bounds(plans, source, warnings)
-    target_t = params.resample_until_t
-    # more buckets than records would all be empty (and a huge t asks for 1e308 of them)
-    b = min(paper_bucket_count(target_t), max(2, n)) if target_t is not None else 0
-    max_draws = MAX_DRAWS if target_t is not None else 1
-    draws = 0
-    achieved_t: float | None = None
-    while True:
-        draws += 1
-        lo = 0.5 + 0.35 * (draws - 1) / max_draws
-        hi = 0.5 + 0.35 * draws / max_draws
-        column_draws = []
-        for i, column in enumerate(plans):
-            sub = task.sub(lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans))
-            column_draws.append(_draw_column(column, params, source, sub))
-        if target_t is None or not plans:
-            break
-        achieved_t = actual_t(classes, column_draws, b, params.joint)
-        if achieved_t <= target_t * (1 + 1e-9):
-            break
-        if draws >= max_draws:
-            raise InfeasibleError(
-                f"None of {max_draws} draws of the noise was actually {target_t:g}-close on "
-                f"{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
-                "larger t, a larger k or fewer records, or rely on the stochastic t."
-            )
+    column_draws, draws, achieved_t, b = _draw(plans, classes, params, source, task)
 
     for draw in column_draws:
         share = draw.fact.noise_share
@@ -632,7 +597,6 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     local_eps = sum(d.epsilon_local for d in details.values())
     k_min = int(verification.k)
     sst = sum(details[c.name].sst or 0.0 for c in numeric)
-    bounds_epsilon = sum(c.bounds_epsilon for c in plans)
     summary = summarise(
         params,
         verification,
@@ -657,23 +621,8 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
             ),
             confidential_columns={name: _losses(d) for name, d in details.items()},
         ),
-        noise=NoiseSummary(
-            epsilon_per_column={c.name: c.epsilon + c.bounds_epsilon for c in plans},
-            epsilon_noise_per_column={c.name: c.epsilon for c in plans},
-            bounds_epsilon=bounds_epsilon,
-            epsilon_local=local_eps,
-            # the bounds are estimated once; every draw of the noise spends the rest again
-            epsilon_spent=bounds_epsilon + (params.epsilon - bounds_epsilon) * draws,
-            draws=draws,
-            stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
-            actual_t=achieved_t,
-            resample_buckets=b or None,
-            bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
-            noise_scale={c.name: details[c.name].noise_scale for c in numeric},
-            columns=details,
-            corrected_shares={
-                d.released.name: d.corrected for d in column_draws if d.corrected is not None
-            },
+        noise=_noise_summary(
+            params, plans, column_draws, draws=draws, achieved_t=achieved_t, b=b, k_min=k_min, n=n
         ),
         worst_class=None,
         worst_bucket=None,
@@ -684,6 +633,99 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     )
     task.step(1.0, "Done")
     return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
+
+
+def _qi_classes(
+    X: np.ndarray | None, groups: np.ndarray, params: ReleaseParams, task: Task
+) -> np.ndarray:
+    """The QI classes (``X`` None without QIs): microaggregation in groups of k within each
+    group of records alike in their missing QIs."""
+    n = len(groups)
+    if X is not None and params.k > 1:
+        from engine.release.microaggregation import microaggregate
+
+        return partition_by_group(
+            groups,
+            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
+            task,
+        )
+    if X is not None:
+        return np.arange(n, dtype=np.int64)
+    return np.zeros(n, dtype=np.int64)
+
+
+def _draw(
+    plans: list[ColumnPlan],
+    classes: np.ndarray,
+    params: ReleaseParams,
+    source: NoiseSource,
+    task: Task,
+) -> tuple[list[ColumnDraw], int, float | None, int]:
+    """Draw the noise of every column, again until the release is actually t-close when
+    ``resample_until_t`` asks for it: (the draws, how many, the t reached, the buckets b)."""
+    n = len(classes)
+    target_t = params.resample_until_t
+    # more buckets than records would all be empty (and a huge t asks for 1e308 of them)
+    b = min(paper_bucket_count(target_t), max(2, n)) if target_t is not None else 0
+    max_draws = MAX_DRAWS if target_t is not None else 1
+    draws = 0
+    achieved_t: float | None = None
+    while True:
+        draws += 1
+        lo = 0.5 + 0.35 * (draws - 1) / max_draws
+        hi = 0.5 + 0.35 * draws / max_draws
+        column_draws = []
+        for i, column in enumerate(plans):
+            sub = task.sub(lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans))
+            column_draws.append(_draw_column(column, params, source, sub))
+        if target_t is None or not plans:
+            return column_draws, draws, achieved_t, b
+        achieved_t = actual_t(classes, column_draws, b, params.joint)
+        if achieved_t <= target_t * (1 + 1e-9):
+            return column_draws, draws, achieved_t, b
+        if draws >= max_draws:
+            raise InfeasibleError(
+                f"None of {max_draws} draws of the noise was actually {target_t:g}-close on "
+                f"{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
+                "larger t, a larger k or fewer records, or rely on the stochastic t."
+            )
+
+
+def _noise_summary(
+    params: ReleaseParams,
+    plans: list[ColumnPlan],
+    column_draws: list[ColumnDraw],
+    *,
+    draws: int,
+    achieved_t: float | None,
+    b: int,
+    k_min: int,
+    n: int,
+) -> NoiseSummary:
+    """What the noise spent and drew, per column and in all."""
+    assert params.epsilon is not None
+    details = {str(d.released.name): d.fact for d in column_draws}
+    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
+    local_eps = sum(d.epsilon_local for d in details.values())
+    bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    return NoiseSummary(
+        epsilon_per_column={c.name: c.epsilon + c.bounds_epsilon for c in plans},
+        epsilon_noise_per_column={c.name: c.epsilon for c in plans},
+        bounds_epsilon=bounds_epsilon,
+        epsilon_local=local_eps,
+        # the bounds are estimated once; every draw of the noise spends the rest again
+        epsilon_spent=bounds_epsilon + (params.epsilon - bounds_epsilon) * draws,
+        draws=draws,
+        stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
+        actual_t=achieved_t,
+        resample_buckets=b or None,
+        bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
+        noise_scale={c.name: details[c.name].noise_scale for c in numeric},
+        columns=details,
+        corrected_shares={
+            d.released.name: d.corrected for d in column_draws if d.corrected is not None
+        },
+    )
 
 
 #: the per-column figures that go into the information-loss part of the summary
