@@ -280,27 +280,9 @@ def plan_data(
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
-    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None and values is not None
-        if params.n_buckets is None:
-            assert facts.search_qi is not None
-            bucket_data, choices = search_buckets(
-                values,
-                facts.search_qi(),
-                t=t,
-                k=params.k,
-                weight=params.utility_weight,
-                output=params.confidential_output,
-                task=task.sub(0.2, 0.8),
-            )
-            wanted_b = next(c.b for c in choices if c.chosen)
-        else:
-            wanted_b = params.n_buckets
-            bucket_data = values.buckets(wanted_b)
-        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
-        warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
-        warnings.extend(_dominated_warnings(bucket_data, params))
+        assert t is not None
+        bucket_data, choices, wanted_b = _plan_buckets(facts, params, t, warnings, task)
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
@@ -349,6 +331,35 @@ def plan_data(
         noise_columns=list(noise_columns),
         missing_groups=missing_groups,
     )
+
+
+def _plan_buckets(
+    facts: PlanData, params: ReleaseParams, t: float, warnings: list[str], task: Task
+) -> tuple[Buckets, list[BucketChoice], int]:
+    """The buckets (b given, or searched with the class size), the curve of the search and
+    the b aimed at; their warnings go to ``warnings``."""
+    values = facts.values
+    assert values is not None
+    choices: list[BucketChoice] = []
+    if params.n_buckets is None:
+        assert facts.search_qi is not None
+        bucket_data, choices = search_buckets(
+            values,
+            facts.search_qi(),
+            t=t,
+            k=params.k,
+            weight=params.utility_weight,
+            output=params.confidential_output,
+            task=task.sub(0.2, 0.8),
+        )
+        wanted_b = next(c.b for c in choices if c.chosen)
+    else:
+        wanted_b = params.n_buckets
+        bucket_data = values.buckets(wanted_b)
+    warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
+    warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
+    warnings.extend(_dominated_warnings(bucket_data, params))
+    return bucket_data, choices, wanted_b
 
 
 def _missing_qi(
