@@ -395,127 +395,139 @@ def _noise_guarantees(
     # the per-record (local) ε: with insensitive microaggregation the noise of scale Δ/(kε)
     # sits on group means that can differ by Δ, so two records' outputs differ by e^(kε)
     local_eps = epsilon * group_size if insensitive and group_size is not None else epsilon
+    out = [
+        _dp_guarantee(epsilon, mechanism),
+        _local_guarantee(local_eps, group_size, insensitive),
+    ]
+    if n is not None:
+        out += _closeness_guarantees(local_eps, k, n)
+    return out
+
+
+def _dp_guarantee(epsilon: float, mechanism: str) -> Guarantee:
+    """ε-differential privacy of the confidential data, as the column mechanism gives it."""
+    insensitive = mechanism == "insensitive"
     what = {
         "laplace": "Laplace noise of scale Δ/ε on each clamped value",
         "randomized_response": "randomized response on each value",
         "insensitive": "Laplace noise of scale Δ/(k·ε) on insensitive group means",
     }[mechanism]
-    out = [
-        Guarantee(
-            name="ε-differential privacy of the confidential data",
-            values={"epsilon": epsilon},
-            statement=(
-                f"Changing one person's confidential value changes the probability of any "
-                f"released confidential values by a factor of at most e^ε = "
-                f"{_fmt(_exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
-            ),
-            assumption=(
-                "Numeric values are clamped to public bounds chosen without looking at the "
-                "data; the noise is never redrawn (redrawing spends ε again); quasi-identifiers "
-                "are protected by k-anonymity, not by differential privacy."
-                + (
-                    " Records sharing a group are visibly linked: which records share a value "
-                    "is k-anonymous microaggregation of the confidential ranks, not covered by ε."
-                    if insensitive
-                    else ""
-                )
-            ),
-            source={
-                "laplace": "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)",
-                "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
-                "insensitive": "Soria-Comas et al., VLDB Journal 2014 (insensitive "
-                "microaggregation)",
-            }[mechanism],
-        )
-    ]
+    return Guarantee(
+        name="ε-differential privacy of the confidential data",
+        values={"epsilon": epsilon},
+        statement=(
+            f"Changing one person's confidential value changes the probability of any "
+            f"released confidential values by a factor of at most e^ε = "
+            f"{_fmt(_exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
+        ),
+        assumption=(
+            "Numeric values are clamped to public bounds chosen without looking at the "
+            "data; the noise is never redrawn (redrawing spends ε again); quasi-identifiers "
+            "are protected by k-anonymity, not by differential privacy."
+            + (
+                " Records sharing a group are visibly linked: which records share a value "
+                "is k-anonymous microaggregation of the confidential ranks, not covered by ε."
+                if insensitive
+                else ""
+            )
+        ),
+        source={
+            "laplace": "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)",
+            "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
+            "insensitive": "Soria-Comas et al., VLDB Journal 2014 (insensitive microaggregation)",
+        }[mechanism],
+    )
+
+
+def _local_guarantee(local_eps: float, group_size: int | None, insensitive: bool) -> Guarantee:
+    """The per-record ε: k·ε with insensitive groups, else ε-local differential privacy."""
     if insensitive and group_size is not None:
+        return Guarantee(
+            name="per-record (local) ε",
+            values={"epsilon_local": local_eps, "k": group_size},
+            statement=(
+                f"Any two records' released values differ in distribution by at most "
+                f"e^(k·ε) = {_fmt(_exp(local_eps))}: less noise buys a weaker "
+                "per-record bound."
+            ),
+            assumption="Group means lie within the public bounds.",
+            source="Soria-Comas et al., VLDB Journal 2014; derivation in engine.mechanisms",
+        )
+    return Guarantee(
+        name="local differential privacy",
+        values={"epsilon": local_eps},
+        statement=(
+            f"Each record's released value is ε-locally differentially private with "
+            f"ε = {_fmt(local_eps)}: any two inputs give output distributions within "
+            f"a factor e^ε."
+        ),
+        assumption="The noise of each record is drawn independently of all others.",
+        source=f"{TIFS}, Definition of ε-LDP",
+    )
+
+
+def _closeness_guarantees(local_eps: float, k: int | None, n: int) -> list[Guarantee]:
+    """What the per-record ε implies of the classes (KBS 2015, TIFS 2022 Theorems 2–4)."""
+    out: list[Guarantee] = []
+    if k is not None:
+        t_st = stochastic_t(local_eps, k, n)
         out.append(
             Guarantee(
-                name="per-record (local) ε",
-                values={"epsilon_local": local_eps, "k": group_size},
+                name="stochastic t-closeness (Proposition 1)",
+                values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
                 statement=(
-                    f"Any two records' released values differ in distribution by at most "
-                    f"e^(k·ε) = {_fmt(_exp(local_eps))}: less noise buys a weaker "
-                    "per-record bound."
+                    f"Every class of at least {k} of {n} records is stochastically "
+                    f"{_fmt(t_st)}-close: the expected distribution of its noisy values is "
+                    f"within a factor {_fmt(t_st)} of the whole file's."
                 ),
-                assumption="Group means lie within the public bounds.",
-                source="Soria-Comas et al., VLDB Journal 2014; derivation in engine.mechanisms",
+                assumption=(
+                    "Refers to the distributions of the noise, not to one realisation; "
+                    "a given release need not be actually t-close (redraw with "
+                    "'resample until t' for that, at ε × draws)."
+                ),
+                source=f"{KBS}, Proposition 1 (with N − |E|, as its derivation gives)",
             )
         )
-    else:
+        t_k = kt_from_ldp(local_eps, k, n)
+        group, eps_group = dp_from_kt(k, t_k, n)
         out.append(
             Guarantee(
-                name="local differential privacy",
-                values={"epsilon": local_eps},
+                name="(k, t)-closeness (Theorem 3)",
+                values={"k": k, "t": t_k, "n": n},
                 statement=(
-                    f"Each record's released value is ε-locally differentially private with "
-                    f"ε = {_fmt(local_eps)}: any two inputs give output distributions within "
-                    f"a factor e^ε."
-                ),
-                assumption="The noise of each record is drawn independently of all others.",
-                source=f"{TIFS}, Definition of ε-LDP",
-            )
-        )
-    if n is not None:
-        if k is not None:
-            t_st = stochastic_t(local_eps, k, n)
-            out.append(
-                Guarantee(
-                    name="stochastic t-closeness (Proposition 1)",
-                    values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
-                    statement=(
-                        f"Every class of at least {k} of {n} records is stochastically "
-                        f"{_fmt(t_st)}-close: the expected distribution of its noisy values is "
-                        f"within a factor {_fmt(t_st)} of the whole file's."
-                    ),
-                    assumption=(
-                        "Refers to the distributions of the noise, not to one realisation; "
-                        "a given release need not be actually t-close (redraw with "
-                        "'resample until t' for that, at ε × draws)."
-                    ),
-                    source=f"{KBS}, Proposition 1 (with N − |E|, as its derivation gives)",
-                )
-            )
-            t_k = kt_from_ldp(local_eps, k, n)
-            group, eps_group = dp_from_kt(k, t_k, n)
-            out.append(
-                Guarantee(
-                    name="(k, t)-closeness (Theorem 3)",
-                    values={"k": k, "t": t_k, "n": n},
-                    statement=(
-                        f"Not only the classes: every subset of {k} records has an expected "
-                        f"distribution within a factor {_fmt(t_k)} of the whole file's."
-                    ),
-                    assumption="Each record's value is ε-locally differentially private.",
-                    source=f"{TIFS}, Theorem 3 (with N − k, as its derivation gives)",
-                )
-            )
-            out.append(
-                Guarantee(
-                    name="(N − k, ε)-differential privacy (Theorem 4)",
-                    values={"group": group, "epsilon": eps_group, "n": n},
-                    statement=(
-                        f"Removing any {group} records changes the probability of any bucket "
-                        f"of released values by a factor of at most {_fmt(t_k)} "
-                        f"(ε = ln t = {_fmt(eps_group)})."
-                    ),
-                    assumption="Equivalent to the (k, t)-closeness above.",
-                    source=f"{TIFS}, Theorem 4",
-                )
-            )
-        t1 = one_t_from_ldp(local_eps, n)
-        out.append(
-            Guarantee(
-                name="(1, t)-closeness (Theorem 2)",
-                values={"t": t1, "n": n},
-                statement=(
-                    f"Even a single record's expected value distribution is within a factor "
-                    f"{_fmt(t1)} of the whole file's."
+                    f"Not only the classes: every subset of {k} records has an expected "
+                    f"distribution within a factor {_fmt(t_k)} of the whole file's."
                 ),
                 assumption="Each record's value is ε-locally differentially private.",
-                source=f"{TIFS}, Theorem 2",
+                source=f"{TIFS}, Theorem 3 (with N − k, as its derivation gives)",
             )
         )
+        out.append(
+            Guarantee(
+                name="(N − k, ε)-differential privacy (Theorem 4)",
+                values={"group": group, "epsilon": eps_group, "n": n},
+                statement=(
+                    f"Removing any {group} records changes the probability of any bucket "
+                    f"of released values by a factor of at most {_fmt(t_k)} "
+                    f"(ε = ln t = {_fmt(eps_group)})."
+                ),
+                assumption="Equivalent to the (k, t)-closeness above.",
+                source=f"{TIFS}, Theorem 4",
+            )
+        )
+    t1 = one_t_from_ldp(local_eps, n)
+    out.append(
+        Guarantee(
+            name="(1, t)-closeness (Theorem 2)",
+            values={"t": t1, "n": n},
+            statement=(
+                f"Even a single record's expected value distribution is within a factor "
+                f"{_fmt(t1)} of the whole file's."
+            ),
+            assumption="Each record's value is ε-locally differentially private.",
+            source=f"{TIFS}, Theorem 2",
+        )
+    )
     return out
 
 
