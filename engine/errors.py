@@ -8,8 +8,16 @@ other exception is a bug in tclose.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def listing(values: Sequence[object], limit: int = 8) -> str:
+    """``'a', 'b', 'c' and 79,997 more``: the names a message quotes, never thousands of them
+    (a project file can name 80,000 columns)."""
+    shown = ", ".join(map(repr, values[:limit]))
+    return shown + (f" and {len(values) - limit:,} more" if len(values) > limit else "")
 
 
 class TcloseError(Exception):

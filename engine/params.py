@@ -17,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
-from engine.errors import InputError
+from engine.errors import InputError, listing
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
@@ -200,6 +201,11 @@ class Flag(Constraint):
         return value
 
 
+def _repeated(values: Iterable[str]) -> list[str]:
+    """The values that occur more than once, sorted (one pass: projects name 80,000 columns)."""
+    return sorted(v for v, n in Counter(values).items() if n > 1)
+
+
 @dataclass(frozen=True)
 class Texts(Constraint):
     """A list of texts (column names, missing-value codes), stored as a tuple."""
@@ -216,9 +222,9 @@ class Texts(Constraint):
         if self.names:
             if any(not v.strip() for v in value):
                 raise InputError(f"{name}: a column name cannot be empty.")
-            dupes = sorted({v for v in value if value.count(v) > 1})
+            dupes = _repeated(value)
             if dupes:
-                raise InputError(f"{name} names {', '.join(map(repr, dupes))} twice.")
+                raise InputError(f"{name} names {listing(dupes)} twice.")
         return tuple(value)
 
 
@@ -401,9 +407,9 @@ class ReleaseParams:
 
     def _check_dependencies(self) -> None:
         named = [*self.qi, *self.confidential, *self.identifiers, *self.keep]
-        dupes = sorted({c for c in named if named.count(c) > 1})
+        dupes = _repeated(named)
         if dupes:
-            raise InputError(f"A column can have only one role: {', '.join(map(repr, dupes))}.")
+            raise InputError(f"A column can have only one role: {listing(dupes)}.")
         if self.t is not None and self.epsilon is not None:
             raise InputError("Give t or ε (epsilon), not both.")
         if self.confidential and self.t is None and self.epsilon is None:

@@ -21,6 +21,7 @@ import json
 import math
 import os
 import shlex
+import sys
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +29,17 @@ from pathlib import Path
 
 import openpyxl
 
+if __package__ in (None, ""):  # run as a script: python tests/hostile.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests import hostile_build as build
+
+#: words of a command line that name a server: a shared local Dask cluster, and a server
+#: that greets every connection as something else does
+SERVERS: dict[str, Callable[[], str]] = {
+    "SCHEDULER": build.scheduler_address,
+    "NOT_A_SCHEDULER": build.not_a_scheduler_address,
+}
 #: the release every successful case asks for
 RELEASE_ARGS = ["--qi", "age", "--confidential", "income", "--t", "3", "--k", "5", "--seed", "1"]
 
@@ -298,6 +310,8 @@ def command(line: str) -> Callable[[Path, Path], list[str]]:
         def resolve(word: str) -> str:
             if word == "INPUT":
                 return str(source)
+            if word in SERVERS:  # started on first use (a Dask cluster takes seconds)
+                return SERVERS[word]()
             return str(folder / word[1:]) if word.startswith("@") else word
 
         return [resolve(w) for w in words]
@@ -1031,6 +1045,683 @@ CASES += tagged(
     [stopped("TERM", 143, "terminated"), stopped("INT", 130, "interrupted")],
 )
 
+
+# -- round two: generators ---------------------------------------------------------------------
+
+
+def survey_frame(n: int = 120):
+    import pandas as pd
+
+    table = rows(n)
+    return pd.DataFrame(table[1:], columns=table[0])
+
+
+def dataset(folder: Path) -> Path:
+    """A Parquet dataset folder ``ds`` of two parts: the survey's first and last 60 records."""
+    frame = survey_frame()
+    (folder / "ds").mkdir()
+    frame.iloc[:60].to_parquet(folder / "ds" / "part-0.parquet")
+    frame.iloc[60:].to_parquet(folder / "ds" / "part-1.parquet")
+    return folder / "ds"
+
+
+def parquet_types(folder: Path) -> Path:
+    """The survey with a column of each Parquet type a table of records does not hold
+    (struct, list, map, bytes that are not UTF-8, times with a time zone) and of those it
+    holds differently (decimal, date, time of day, duration, UTF-8 bytes)."""
+    import datetime as dt
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = survey_frame()
+    n = len(frame)
+    paris = dt.timezone(dt.timedelta(hours=1))
+    columns = {
+        "age": pa.array(frame["age"]),
+        "income": pa.array(frame["income"]),
+        "region": pa.array(frame["region"]),
+        "st": pa.array([{"a": i % 3, "b": "x"} for i in range(n)]),
+        "li": pa.array([[i % 3, 1] for i in range(n)]),
+        "mp": pa.array([[("k", i % 3)] for i in range(n)], pa.map_(pa.string(), pa.int64())),
+        "bi": pa.array([bytes([200 + i % 3]) for i in range(n)], pa.binary()),
+        "tz": pa.array([dt.datetime(2020, 1, 1 + i % 20, 9, tzinfo=paris) for i in range(n)]),
+        "dec": pa.array([decimal.Decimal(i % 7) / 4 for i in range(n)], pa.decimal128(10, 3)),
+        "day": pa.array([dt.date(2020, 1, 1 + i % 20) for i in range(n)]),
+        "tm": pa.array([dt.time(i % 24, 30) for i in range(n)]),
+        "du": pa.array([dt.timedelta(seconds=i % 40) for i in range(n)]),
+        "utf": pa.array([("é" * (i % 3)).encode() for i in range(n)], pa.binary()),
+    }
+    path = folder / "in.parquet"
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def duplicate_names_parquet(folder: Path) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = survey_frame()
+    columns = [pa.array(frame["age"]), pa.array(frame["income"]), pa.array(frame["age"])]
+    path = folder / "in.parquet"
+    pq.write_table(pa.table(columns, names=["age", "income", "age"]), path)
+    return path
+
+
+def encoded(encoding: str, name: str = "in.csv"):
+    """The survey (with an accented region) written in ``encoding`` (a BOM where it has one)."""
+
+    def make(folder: Path) -> Path:
+        table = rows()
+        for row in table[1::7]:
+            row[2] = "Nördlich"
+        path = folder / name
+        path.write_bytes(csv_text(table).encode(encoding))
+        return path
+
+    make.__doc__ = f"The survey as {encoding} text."
+    return make
+
+
+def gzip_csv(folder: Path) -> Path:
+    import gzip
+
+    path = folder / "in.csv.gz"
+    path.write_bytes(gzip.compress(csv_text(rows()).encode("utf-8"), mtime=0))
+    return path
+
+
+def xlsx_survey(folder: Path) -> Path:
+    return write_book(folder / "in.xlsx", {"Data": rows()})
+
+
+def sav_survey(folder: Path) -> Path:
+    import pyreadstat
+
+    path = folder / "in.sav"
+    pyreadstat.write_sav(survey_frame(), str(path))
+    return path
+
+
+def nul_in_a_line(folder: Path) -> Path:
+    """A CSV with a NUL byte in one value, beyond the first 64 KB that are sniffed."""
+    table = rows(6_000)
+    table[5_500][2] = "N\x00"
+    return write_csv(folder, text=csv_text(table))
+
+
+def release_xlsx(folder: Path) -> Path:
+    """A release of the survey as a workbook (``verify`` reads it)."""
+    import contextlib
+    import io
+
+    from engine.cli import main
+
+    source = write_csv(folder, name="data.csv")
+    args = ["anonymize", str(source), "-o", str(folder / "rel.xlsx"), "-q", *RELEASE_ARGS]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(args) == 0
+    source.unlink()
+    return folder / "rel.xlsx"
+
+
+def project_at(
+    change: Callable[[dict], object] | None = None,
+    *,
+    where: str = ".",
+    make_input: Callable[[Path], Path] | None = None,
+    encoding: str | None = None,
+    victim: bool = False,
+):
+    """A project file ``p.json`` in the sub-folder ``where`` (t = 3, k = 5, seed 1) on the
+    survey in that folder (made by ``make_input``, read with ``encoding``), its document
+    edited by ``change``; with ``victim``, a ``victim.csv`` beside the sub-folder.  The
+    case's input is the project file."""
+
+    def make(folder: Path) -> Path:
+        from engine.params import ReleaseParams
+        from engine.report.project import new_project, project_to_dict
+
+        home = folder / where
+        home.mkdir(exist_ok=True)
+        source = (make_input or plain)(home)
+        params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
+        doc = project_to_dict(new_project(source, params, encoding=encoding), base=home)
+        if change is not None:
+            change(doc)
+        if victim:
+            (folder / "victim.csv").write_text("keep me\n", encoding="utf-8")
+        path = home / "p.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return path
+
+    return make
+
+
+def _output(release: str | None = None, report: str | None = None) -> Callable[[dict], None]:
+    return lambda doc: doc["output"].update(release=release, report=report)
+
+
+def _release_beside_the_folder(doc: dict) -> None:
+    """The release named by an absolute path, beside the project's folder."""
+    doc["output"]["release"] = str(Path(doc["input"]["path"]).parent.parent / "victim.csv")
+
+
+def _backend(value: object) -> Callable[[dict], None]:
+    return lambda doc: doc.update(backend=value)
+
+
+def _many_qi(doc: dict) -> None:
+    """80,000 quasi-identifier names, none in the file."""
+    doc["params"]["qi"] = [f"c{i}" for i in range(80_000)]
+
+
+def media_blob_xlsx(folder: Path) -> Path:
+    """A workbook whose table has a stray cell far below it (so a trimmed copy is made) and a
+    2 GB picture of zeros in xl/media (2 MB on disk)."""
+    book = write_book(folder / "book.xlsx", {"Data": rows()}, cells=[("Data", "A250300", "x")])
+    members = build.members_of(book)
+    book.unlink()
+    filler = b"\0" * build.MIB
+    blob = ("xl/media/image1.png", build.raw_deflate(b"", filler, 2048), 0, 2048 * build.MIB)
+    return build.write_zip(folder / "in.xlsx", [*members, blob])
+
+
+def padded_workbook_part(folder: Path) -> Path:
+    """A workbook whose list of sheets (xl/workbook.xml) unpacks to 2 GB of spaces."""
+    book = write_book(folder / "book.xlsx", {"Data": rows()})
+    members = build.members_of(book)
+    book.unlink()
+    out = []
+    for name, data, crc, size in members:
+        if name == "xl/workbook.xml":
+            import zlib
+
+            head = zlib.decompress(data, -15)
+            filler = b" " * build.MIB
+            data, crc, size = build.raw_deflate(head, filler, 2048), 0, len(head) + 2048 * build.MIB
+        out.append((name, data, crc, size))
+    return build.write_zip(folder / "in.xlsx", out)
+
+
+def padded_sheet(folder: Path) -> Path:
+    """A workbook whose sheet holds 48 MB of spaces between two rows (text between tags,
+    which a scan that carried it along copied over and over)."""
+    book = write_book(folder / "book.xlsx", {"Data": rows()})
+    members = build.members_of(book)
+    book.unlink()
+    out = []
+    for name, data, crc, size in members:
+        if name == "xl/worksheets/sheet1.xml":
+            import zlib
+
+            xml = zlib.decompress(data, -15)
+            cut = xml.index(b"</row>") + len(b"</row>")
+            head, tail, filler = xml[:cut], xml[cut:], b" " * build.MIB
+            data = build.raw_deflate(head, filler, 48, tail)
+            crc = build.crc_of(head, filler, 48, tail)
+            size = len(head) + 48 * build.MIB + len(tail)
+        out.append((name, data, crc, size))
+    return build.write_zip(folder / "in.xlsx", out)
+
+
+def wrapping_gzip(folder: Path) -> Path:
+    """A gzip of 4 GiB and a little more, whose size trailer (modulo 4 GiB) claims under a
+    megabyte: 4 MB on disk."""
+    head = csv_text(rows(20)).encode("utf-8")
+    filler = b"30,1000,N\n" * (build.MIB // 10)
+    repeats = -(-((1 << 32) - len(head)) // len(filler)) + 1
+    return build.write_gzip(folder / "in.csv.gz", head, filler, repeats)
+
+
+def very_hidden_sheet(folder: Path) -> Path:
+    """A visible data sheet and a larger, very hidden one (a lookup table, an old version)."""
+    path = write_book(folder / "in.xlsx", {"Data": rows(), "Old": rows(600)})
+    book = openpyxl.load_workbook(path)
+    book["Old"].sheet_state = "veryHidden"
+    book.save(path)
+    return path
+
+
+def vertical_merge_two_level(folder: Path) -> Path:
+    """A two-line header whose first row also holds a name merged down over both rows:
+    ``person_id`` over A1:A2, "Demographics" over B1:E1, "Weekly wage" over F1:G1."""
+    table: list[list[object]] = [
+        ["person_id", "Demographics", None, None, None, "Weekly wage", None],
+        [None, "age", "sex", "region", "educ", 1987, 1988],
+    ]
+    for i, (age, income, region) in enumerate(rows()[1:]):
+        table.append([1000 + i, age, "MF"[i % 2], region, i % 3, income, income + 10])
+    merges = [("S", "A1:A2"), ("S", "B1:E1"), ("S", "F1:G1")]
+    return write_book(folder / "in.xlsx", {"S": table}, merges=merges)
+
+
+def with_identifiers(folder: Path) -> Path:
+    """The survey with a record number and a name per person (identifiers, not QIs)."""
+    table = rows()
+    table[0] += ["person_no", "name"]
+    for i, row in enumerate(table[1:]):
+        row += [5001 + i, f"Person {i:03d}"]
+    return write_csv(folder, text=csv_text(table))
+
+
+def cluster_survey(folder: Path) -> Path:
+    """4,000 records: a cluster run long enough to lose a worker or be interrupted in."""
+    return write_csv(folder, text=csv_text(rows(4_000)))
+
+
+def _cluster(line: str) -> Callable[[Path, Path], list[str]]:
+    """``line`` on the shared local Dask cluster."""
+    return command(f"{line} --cluster SCHEDULER")
+
+
+# -- round two: the corpus --------------------------------------------------------------------
+
+CLUSTER_RELEASE = f"anonymize INPUT -o @out.csv {' '.join(RELEASE_ARGS)}"
+#: a cluster run's line: the release and the cluster's size
+ON_DASK = r"^Released [\d,]+ records in [\d,]+ classes.* Computed on Dask"
+DS = _in("ds")
+REFUSED_IN_DS = r"refusing to write inside the input folder .*ds"
+PARQUET_RELEASE = "--t 3 --k 5 --seed 1"
+PROJECT_HOME = _in("proj", "victim.csv")
+OUTSIDE = r"p\.json would write the {} to .*, outside the project's folder"
+KEPT_TYPES = "st,li,mp,bi,tz,dec,day,tm,du,utf"
+TWO_LEVEL_2 = "--qi 'Demographics age' --confidential 'Weekly wage 1988' --t 3 --k 5 --seed 1"
+GZ = _in("in.csv.gz")
+
+ROUND_TWO: list[Case] = tagged(
+    "cluster",  # the cluster path: every output checked first, every format read
+    [
+        refused_to_overwrite(
+            "cluster-summary-is-the-input", plain, _cluster(f"{CLUSTER_RELEASE} --summary INPUT")
+        ),
+        refused(
+            "cluster-summary-is-the-release",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --summary @out.csv"),
+            r"out\.csv: the summary and the release would be the same file",
+        ),
+        refused(
+            "cluster-summary-is-the-sidecar",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --summary @out.json"),
+            SUMMARY_IS_THE_SIDECAR,
+        ),
+        refused(
+            "cluster-summary-folder-missing",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --summary @nope/s.json"),
+            r"s\.json: the folder .*nope does not exist",
+        ),
+        ok(
+            "cluster-summary-with-the-release",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --summary @s.json"),
+            _in("in.csv", "out.csv", "out.json", "s.json"),
+            ON_DASK,
+        ),
+        refused(
+            "cluster-dataset-folder-inside-the-input",
+            dataset,
+            _cluster(
+                f"anonymize INPUT -o @ds/rel {PARQUET_RELEASE} --qi age --confidential income"
+            ),
+            REFUSED_IN_DS,
+            DS,
+        ),
+        refused(
+            "cluster-parquet-inside-the-input",
+            dataset,
+            _cluster(
+                f"anonymize INPUT -o @ds/rel.parquet {PARQUET_RELEASE} --qi age "
+                "--confidential income"
+            ),
+            REFUSED_IN_DS,
+            DS,
+        ),
+        refused(
+            "cluster-summary-inside-the-input",
+            dataset,
+            _cluster(
+                f"anonymize INPUT -o @rel.parquet --summary @ds/s.json {PARQUET_RELEASE} --qi age "
+                "--confidential income"
+            ),
+            REFUSED_IN_DS,
+            DS,
+        ),
+        ok("cluster-utf16", encoded("utf-16"), _cluster(CLUSTER_RELEASE), message=ON_DASK),
+        ok("cluster-utf32", encoded("utf-32"), _cluster(CLUSTER_RELEASE), message=ON_DASK),
+        ok("cluster-latin1", encoded("latin-1"), _cluster(CLUSTER_RELEASE), message=ON_DASK),
+        ok(
+            "cluster-gzip",
+            gzip_csv,
+            _cluster(CLUSTER_RELEASE),
+            _in("in.csv.gz", "out.csv", "out.json"),
+            ON_DASK,
+        ),
+        ok("cluster-xlsx", xlsx_survey, _cluster(CLUSTER_RELEASE), OK_XLSX, ON_DASK),
+        ok(
+            "cluster-sav",
+            sav_survey,
+            _cluster(CLUSTER_RELEASE),
+            _in("in.sav", "out.csv", "out.json"),
+            ON_DASK,
+        ),
+        refused(
+            "cluster-nul-bytes",
+            nul_in_a_line,
+            _cluster(CLUSTER_RELEASE),
+            r"in\.csv does not look like a text \(CSV\) file: it contains binary data",
+        ),
+        ok(
+            "cluster-verify-xlsx",
+            release_xlsx,
+            _cluster(f"{VERIFY} --k 5 --t 3"),
+            _in("rel.xlsx"),
+            r"^\{",
+        ),
+        ok(
+            "cluster-project-latin1",
+            project_at(make_input=encoded("latin-1"), encoding="latin-1"),
+            _cluster("run INPUT -o @o.csv"),
+            _in("in.csv", "p.json", "o.csv", "o.json"),
+            r"^Wrote .*o\.csv",
+        ),
+        refused(
+            "cluster-not-a-scheduler",
+            plain,
+            command(f"{CLUSTER_RELEASE} --cluster NOT_A_SCHEDULER"),
+            r"--cluster tcp://127\.0\.0\.1:\d+: the program that answers there is not a Dask "
+            "scheduler",
+        ),
+        refused(
+            "cluster-tls-address",
+            plain,
+            command(f"{CLUSTER_RELEASE} --cluster tls://10.0.0.5:8786"),
+            r"tclose connects to a scheduler over tcp:// only",
+        ),
+        bad_project(
+            "project-remote-backend-without-the-flag",
+            project(_backend({"cluster": "tcp://127.0.0.1:9"})),
+            r"p\.json asks to compute on the Dask scheduler at tcp://127\.0\.0\.1:9, which "
+            r"would send the data to another computer\. Confirm it on the command line",
+        ),
+        bad_project(
+            "project-backend-a-list",
+            project(_backend(["local"])),
+            r'Project file: backend must be \{"cluster": "local"\}',
+        ),
+        bad_project(
+            "project-backend-bogus",
+            project(_backend({"cluster": "spark://x"})),
+            r"backend\.cluster: --cluster takes local, local:N or tcp://HOST:PORT",
+        ),
+        refused(
+            "cluster-sweep-table-inside-the-input",
+            dataset,
+            _cluster("sweep INPUT -o @ds/s.csv --qi age --confidential income --t 2,3 --k 5 -q"),
+            REFUSED_IN_DS,
+            DS,
+        ),
+    ],
+)
+ROUND_TWO += tagged(
+    "parquet",  # every Parquet column type a release can meet, and dataset folders
+    [
+        refused(
+            "output-inside-the-input-dataset",
+            dataset,
+            command(
+                f"anonymize INPUT -o @ds/rel.parquet --qi age --confidential income "
+                f"{PARQUET_RELEASE}"
+            ),
+            REFUSED_IN_DS,
+            DS,
+        ),
+        refused(
+            "summary-inside-the-input-dataset",
+            dataset,
+            command(
+                f"anonymize INPUT -o @rel.csv --summary @ds/s.json --qi age "
+                f"--confidential income {PARQUET_RELEASE}"
+            ),
+            REFUSED_IN_DS,
+            DS,
+        ),
+        refused(
+            "output-is-the-input-dataset",
+            dataset,
+            command(f"anonymize INPUT -o @ds --qi age --confidential income {PARQUET_RELEASE}"),
+            r"ds: unknown output type",
+            DS,
+        ),
+        ok(
+            "dataset-released-beside-itself",
+            dataset,
+            command(
+                f"anonymize INPUT -o @rel.parquet --qi age --confidential income {PARQUET_RELEASE}"
+            ),
+            _in("ds", "rel.parquet", "rel.json"),
+            r"^Released 120 records",
+        ),
+        *(
+            ok(
+                f"parquet-{kind}-as-qi",
+                parquet_types,
+                command(
+                    f"anonymize INPUT -o @out.csv --qi age,{kind} --confidential income "
+                    f"{PARQUET_RELEASE}"
+                ),
+                _in("in.parquet", "out.csv", "out.json"),
+            )
+            for kind in ("st", "li", "mp", "bi", "tz", "dec", "day", "tm", "du")
+        ),
+        *(
+            ok(
+                f"parquet-{kind}-as-confidential",
+                parquet_types,
+                command(
+                    f"anonymize INPUT -o @out.csv --qi age --confidential {kind} {PARQUET_RELEASE}"
+                ),
+                _in("in.parquet", "out.csv", "out.json"),
+            )
+            for kind in ("st", "bi", "tz")
+        ),
+        ok(
+            "parquet-every-type-kept",
+            parquet_types,
+            command(
+                f"anonymize INPUT -o @out.xlsx --qi age --confidential income "
+                f"--keep {KEPT_TYPES} {PARQUET_RELEASE}"
+            ),
+            _in("in.parquet", "out.xlsx"),
+        ),
+        refused(
+            "parquet-duplicate-names",
+            duplicate_names_parquet,
+            command(
+                f"anonymize INPUT -o @out.csv --qi age --confidential income {PARQUET_RELEASE}"
+            ),
+            r"in\.parquet: several columns have the same name: 'age' \(2 times\)",
+            _in("in.parquet"),
+        ),
+    ],
+)
+ID_LIKE = r"Column '{}' looks like an identifier"
+ROUND_TWO += tagged(
+    "id-like-qi",  # an identifier in disguise as a quasi-identifier (the privacy issue)
+    [
+        refused(
+            "id-like-qi-record-number",
+            with_identifiers,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,person_no --confidential income --t 3 --k 5"
+            ),
+            ID_LIKE.format("person_no"),
+        ),
+        refused(
+            "id-like-qi-names",
+            with_identifiers,
+            command("anonymize INPUT -o @out.csv --qi name --confidential income --t 3 --k 5"),
+            ID_LIKE.format("name"),
+        ),
+        refused(
+            "id-like-qi-on-the-cluster",
+            with_identifiers,
+            _cluster(
+                "anonymize INPUT -o @out.csv --qi age,person_no --confidential income --t 3 --k 5"
+            ),
+            ID_LIKE.format("person_no"),
+        ),
+        refused(
+            "id-like-qi-in-a-sweep",
+            with_identifiers,
+            command("sweep INPUT -o @s.csv --qi person_no --confidential income --t 2,3 --k 5 -q"),
+            ID_LIKE.format("person_no"),
+        ),
+        ok(
+            "id-like-column-as-identifier",
+            with_identifiers,
+            command(
+                "anonymize INPUT -o @out.csv --qi age --confidential income "
+                "--identifier person_no,name --t 3 --k 5"
+            ),
+        ),
+    ],
+)
+ROUND_TWO += tagged(
+    "project-paths",  # a project writes in its own folder unless the user names the place
+    [
+        refused(
+            "project-release-outside-its-folder",
+            project_at(_output(release="../victim.csv"), where="proj", victim=True),
+            command("run INPUT"),
+            OUTSIDE.format("release"),
+            PROJECT_HOME,
+        ),
+        refused(
+            "project-report-outside-its-folder",
+            project_at(_output("o.csv", report="../r.html"), where="proj", victim=True),
+            command("run INPUT"),
+            OUTSIDE.format("report"),
+            PROJECT_HOME,
+        ),
+        refused(
+            "project-release-absolute-elsewhere",
+            project_at(_release_beside_the_folder, where="proj", victim=True),
+            command("run INPUT"),
+            OUTSIDE.format("release"),
+            PROJECT_HOME,
+        ),
+        ok(
+            "project-release-outside-confirmed",
+            project_at(_output(release="../victim.csv"), where="proj", victim=True),
+            command("run INPUT -o @victim.csv"),
+            _in("proj", "victim.csv", "victim.json"),
+            r"^Wrote .*victim\.csv",
+        ),
+        ok(
+            "project-release-in-its-folder",
+            project_at(_output(release="out.csv"), where="proj"),
+            command("run INPUT"),
+            _in("proj"),
+            r"^Wrote .*out\.csv",
+        ),
+        bad_project(
+            "project-80000-qi-names",
+            project(_many_qi),
+            r"No column named 'c0', 'c1', .* and 79,992 more in the input",
+        ),
+    ],
+)
+ROUND_TWO += tagged(
+    "archives",  # small files that unpack to gigabytes, read within memory and in linear time
+    [
+        ok("xlsx-2gb-picture-and-a-stray-cell", media_blob_xlsx, anonymize(), OK_XLSX),
+        refused(
+            "xlsx-2gb-list-of-sheets",
+            padded_workbook_part,
+            anonymize(),
+            r"in\.xlsx is damaged .*its part xl/workbook\.xml unpacks to 2,147,48\d,\d{3} bytes",
+            IN_XLSX,
+        ),
+        ok("xlsx-48mb-of-spaces-in-a-sheet", padded_sheet, anonymize(), OK_XLSX),
+        refused(
+            "gzip-size-wraps-past-4gib",
+            wrapping_gzip,
+            anonymize(),
+            r"in\.csv\.gz is too large for the memory of this computer: reading it needs more "
+            r"than",
+            GZ,
+            fault="memory:512",
+        ),
+    ],
+)
+ROUND_TWO += tagged(
+    "workbooks",  # awkward workbooks and encodings
+    [
+        ok(
+            "very-hidden-sheet-passed-over",
+            very_hidden_sheet,
+            anonymize(),
+            OK_XLSX,
+            r"^Released 120 records",
+        ),
+        ok("utf32-with-bom", encoded("utf-32"), anonymize(), message=r"^Released 120 records"),
+        ok(
+            "utf32-be-without-bom",
+            encoded("utf-32-be"),
+            anonymize(),
+            message=r"^Released 120 records",
+        ),
+        ok(
+            "two-level-header-with-vertical-merge",
+            vertical_merge_two_level,
+            anonymize(release=shlex.split(TWO_LEVEL_2)),
+            OK_XLSX,
+            r"^Released 120 records",
+        ),
+    ],
+)
+if sys.platform.startswith("linux"):  # a folder that exists and refuses every new file
+    ROUND_TWO += tagged(
+        "workbooks",
+        [
+            refused(
+                "export-to-proc",
+                plain,
+                anonymize("/proc/out.csv"),
+                r"cannot write in the folder /proc \(the system does not allow new files in "
+                r"this folder\)",
+            )
+        ],
+    )
+#: runs in a process of their own: the cluster's worker processes and resource tracker are
+#: its children, and what they print must not reach the user
+ROUND_TWO += tagged(
+    "cluster-process",
+    [
+        ok(
+            "cluster-worker-killed",
+            cluster_survey,
+            command(f"{CLUSTER_RELEASE} --cluster local:1"),
+            message=ON_DASK,
+            run="process",
+            fault="kill-worker",
+        ),
+        refused(
+            "cluster-interrupted",
+            cluster_survey,
+            command(f"{CLUSTER_RELEASE} --cluster local:1"),
+            r"^tclose: interrupted; nothing was written\.$",
+            code=130,
+            run="process",
+            fault="group-signal:INT",
+        ),
+    ],
+)
+CASES += ROUND_TWO
 
 if __name__ == "__main__":
     for case in CASES:

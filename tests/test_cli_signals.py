@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -48,55 +47,138 @@ def _stop_signal() -> tuple[int, int]:
     return signal.SIGTERM, 0
 
 
-def _wait_until_writing(proc: subprocess.Popen, out_dir: Path, temp: Path) -> list[Path]:
-    """Poll until the run is writing the workbook; returns its temporary files.
+#: the run, with a ``kill`` of itself once it is inside the workbook writer: the staged
+#: workbook and the first sheet's spool file (``.~tc…`` beside the target) both exist.  The
+#: signal is real and so is its handler; only its moment is fixed, so the test never races
+#: a loaded machine (the run could otherwise be stopped before writing or after committing).
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+from engine.io import outputs
+from engine.cli import main
 
-    Writing has begun when the release's staged file and the sheet's spool file (both
-    ``.~tc…`` beside the target, never in the system temp folder) exist: the run is then
-    inside the writer, whose clean-up is what this test checks.
-    """
-    deadline = time.monotonic() + 600  # a hung run fails the test instead of hanging CI
-    while time.monotonic() < deadline:
-        staged = list(out_dir.glob(".~tc*"))
-        if len(staged) >= 2:
-            return staged
-        if proc.poll() is not None:
-            pytest.fail(f"the run ended (exit {proc.returncode}) before it started writing")
-        time.sleep(0.002)
-    proc.kill()
-    pytest.fail("the run did not start writing")
+scratch = outputs.Staging.scratch
+
+def scratch_then_stopped(self, path):
+    made = scratch(self, path)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return made
+
+outputs.Staging.scratch = scratch_then_stopped
+sys.exit(main(sys.argv[1:]))
+"""
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="os.kill(SIGTERM) ends a Windows process")
 def test_sigterm_while_writing_xlsx_leaves_nothing(tmp_path: Path) -> None:
-    data = write_survey(tmp_path / "données" / "survey.csv", n=15_000)
+    data = write_survey(tmp_path / "données" / "survey.csv", n=3_000)
     out_dir = tmp_path / "sortie publiée"
     out_dir.mkdir()
-    temp = tmp_path / "system temp"  # the run's TMPDIR: openpyxl spools the sheet there
+    temp = tmp_path / "system temp"  # the run's TMPDIR: openpyxl would spool the sheet there
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp), "TEMP": str(temp), "TMP": str(temp)}
     env.pop("TCLOSE_DEBUG", None)
-    stop, flags = _stop_signal()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "engine", "anonymize", str(data), "-o",
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_WHILE_WRITING, "anonymize", str(data), "-o",
          str(out_dir / "release.xlsx"), "--qi", "sex", "--confidential", "income",
          "--t", "3", "--k", "5"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        creationflags=flags,
+        capture_output=True, text=True, encoding="utf-8", env=env, timeout=600, check=False,
     )  # fmt: skip
-    try:
-        parts = _wait_until_writing(proc, out_dir, temp)
-        proc.send_signal(stop)
-        out, err = proc.communicate(timeout=600)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert all(p.name.startswith(".~tc") for p in parts)
-    assert proc.returncode == 143, err
-    assert err.strip() == "tclose: terminated; nothing was written.", err
-    assert out == ""
+    assert done.returncode == 143, done.stderr
+    assert done.stderr.strip() == "tclose: terminated; nothing was written.", done.stderr
+    assert done.stdout == ""
     assert list(out_dir.iterdir()) == []  # no release, no staged or spooled file
     assert list(temp.iterdir()) == []  # nothing in the system temp folder either
     assert [p.name for p in data.parent.iterdir()] == ["survey.csv"]
+
+
+def _stop_at(step: str, monkeypatch: pytest.MonkeyPatch, out: Path) -> list[str]:
+    """Make the run send itself SIGTERM at ``step`` of writing ``out``; returns the record
+    of the files beside ``out`` at that moment (filled when it comes)."""
+    import openpyxl.writer.excel
+
+    from engine.io import outputs
+
+    seen: list[str] = []
+
+    def stop() -> None:
+        if not seen:
+            seen.extend(sorted(p.name for p in out.parent.iterdir()))
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    if step == "probe":  # the folder probe's file made, not yet removed
+        real_create = outputs._create_temp
+
+        def create(folder, created=None):
+            made = real_create(folder, created)
+            stop()
+            return made
+
+        monkeypatch.setattr(outputs, "_create_temp", create)
+    elif step == "zip":  # the sheets being packed into the staged workbook
+        real_data = openpyxl.writer.excel.ExcelWriter.write_data
+
+        def write_data(self):
+            self._archive.writestr("partial.xml", "<x/>")
+            stop()
+            return real_data(self)
+
+        monkeypatch.setattr(openpyxl.writer.excel.ExcelWriter, "write_data", write_data)
+    elif step in ("replaced", "cleanup"):  # the workbook renamed onto its target; the end
+        real_replace, real_unlink = os.replace, Path.unlink
+
+        def replace(src, dst, **kwargs):
+            real_replace(src, dst, **kwargs)
+            if step == "replaced" and Path(dst) == out:
+                stop()
+
+        def unlink(self, missing_ok=False):
+            if step == "cleanup" and len(list(out.parent.glob(".~tc*"))) == 3:
+                stop()  # the staged file and two spool files are being removed
+            return real_unlink(self, missing_ok=missing_ok)
+
+        monkeypatch.setattr(outputs.os, "replace", replace)
+        monkeypatch.setattr(Path, "unlink", unlink)
+    return seen
+
+
+@pytest.mark.parametrize("step", ["probe", "zip", "replaced"])
+def test_sigterm_at_any_step_of_an_xlsx_commit_leaves_nothing(
+    step: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stop between a file's creation or rename and its record (the window that left a
+    staged or committed file now and then) waits for the record: nothing stays."""
+    data = write_survey(tmp_path / "in" / "survey.csv")
+    out = tmp_path / "out" / "release.xlsx"
+    out.parent.mkdir()
+    seen = _stop_at(step, monkeypatch, out)
+    assert main(["anonymize", str(data), "-o", str(out), *RELEASE_ARGS]) == 143
+    monkeypatch.undo()
+    assert seen, "the step was never reached"
+    assert capsys.readouterr().err == "tclose: terminated; nothing was written.\n"
+    assert list(out.parent.iterdir()) == []
+    assert [p.name for p in data.parent.iterdir()] == ["survey.csv"]
+
+
+def test_sigterm_during_the_clean_up_after_a_failure_removes_every_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clean-up is not cut by a stop either: every staged and spooled file goes."""
+    from engine.io.outputs import Output, write_outputs
+
+    out = tmp_path / "release.xlsx"
+    seen = _stop_at("cleanup", monkeypatch, out)
+    with (
+        pytest.raises(console.Terminated),
+        console.sigterm_as_interrupt(),
+        write_outputs([Output(out, "the release")]) as stage,
+    ):
+        stage.temp(out).write_bytes(b"partial")
+        stage.scratch(out).write_bytes(b"spool")
+        stage.scratch(out).write_bytes(b"spool")
+        raise ValueError("a failure while writing")
+    monkeypatch.undo()
+    assert len(seen) == 3
+    assert list(tmp_path.iterdir()) == []
 
 
 class KillSelfOnFirstStep:

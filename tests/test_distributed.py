@@ -302,7 +302,11 @@ def test_sweep_and_project_run_on_a_cluster(client, tmp_path, capsys):
     doc["backend"] = {"cluster": address}
     project.write_text(json.dumps(doc), encoding="utf-8")
     capsys.readouterr()
-    assert main(["run", str(project), "-q"]) == 0
+    # a scheduler address in a project file is not followed without the user's word
+    assert main(["run", str(project), "-q"]) == 2
+    assert f"Confirm it on the command line (--cluster {address})" in capsys.readouterr().err
+    assert not (tmp_path / "out.parquet").exists()
+    assert main(["run", str(project), "-q", "--cluster", address]) == 0
     assert "out.parquet" in capsys.readouterr().out
     released = pd.read_parquet(tmp_path / "out.parquet")
     assert len(released) == 3_000

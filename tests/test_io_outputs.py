@@ -83,7 +83,7 @@ def test_windows_name_rules(name, words):
 
 
 def test_folder_that_cannot_be_written(tmp_path, monkeypatch):
-    def refuse(folder):
+    def refuse(folder, created=None):
         raise PermissionError(errno.EACCES, "Permission denied", str(folder))
 
     monkeypatch.setattr(outputs_module, "_create_temp", refuse)

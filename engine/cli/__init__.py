@@ -91,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.progress is not None:
                     args.progress.close()
     except TcloseError as err:
-        print(f"tclose: {err.message}", file=sys.stderr)
+        # one line, whatever a library put in the message (pyarrow quotes whole schemas)
+        lines = (line.strip() for line in err.message.splitlines())
+        print(f"tclose: {' '.join(line for line in lines if line)}", file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
         sys.stderr.close()
@@ -105,8 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("TCLOSE_DEBUG"):
             raise
+        said = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
         print(
-            f"tclose: internal error ({type(err).__name__}: {err}). "
+            f"tclose: internal error ({type(err).__name__}: {said}). "
             "Please report it; set TCLOSE_DEBUG=1 to see the traceback.",
             file=sys.stderr,
         )

@@ -107,21 +107,20 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     """The same release computed on a Dask cluster (engine.distributed), which writes the
     release itself; the summary and the review record are checked before the run."""
     from engine.distributed.run import anonymize_file
-    from engine.io.outputs import Output, check_outputs, write_outputs
+    from engine.io.outputs import Output
 
     if args.report:
         raise InputError("--report is not available with --cluster yet; use --review FILE.json.")
     records = review_output(args)
     if args.summary:
         records.append(Output(Path(args.summary), "summary"))
-    check_outputs(records, inputs=[args.input])
+    # every output (the release, the summary, the review record) is checked before the run
+    # and committed together with the release
     summary, _, _ = anonymize_file(
-        backend, args.input, params, args.output, sep=getattr(args, "sep", None),
-        anonymous=args.anonymous, task=args.task,
+        backend, args.input, params, args.output, options=read_options(args),
+        anonymous=args.anonymous, extras=records,
+        documents=lambda run: _records(run, args), task=args.task,
     )  # fmt: skip
-    if records:
-        with write_outputs(records, inputs=[args.input]) as stage:
-            _write_records(stage, summary, args)
     b = summary.backend or {}
     print(
         release_line(summary, args.output)
@@ -135,10 +134,18 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
 
 def _write_records(stage, summary, args: argparse.Namespace) -> None:
     """``--summary`` (the published metadata) and ``--review`` (the review record)."""
+    for path, text in _records(summary, args).items():
+        stage.write_utf8(path, text)
+
+
+def _records(summary, args: argparse.Namespace) -> dict[str, str]:
+    """The text of ``--summary`` and ``--review``, by file."""
+    out = {}
     if args.summary:
-        stage.write_utf8(args.summary, json_text(summary.public_dict(anonymous=args.anonymous)))
+        out[args.summary] = json_text(summary.public_dict(anonymous=args.anonymous))
     if args.review:
-        stage.write_utf8(args.review, json_text(review_record(summary, args.input).to_dict()))
+        out[args.review] = json_text(review_record(summary, args.input).to_dict())
+    return out
 
 
 def _say_where_the_seed_went(summary, args: argparse.Namespace) -> None:

@@ -49,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:  # the plan a cluster run makes, from its partitions
         from engine.distributed.run import plan_file
 
-        result = plan_file(
-            backend, args.input, params, sep=getattr(args, "sep", None), task=args.task
-        )
+        result = plan_file(backend, args.input, params, options=read_options(args), task=args.task)
     else:
         imported = read_table(args.input, options=read_options(args), task=args.task)
         with bounds_hint_on_error():

@@ -54,31 +54,51 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def project_backend(path: Path, override: str | None):
+def project_backend(project, path: Path, override: str | None):
     """Where to compute: ``--cluster``, else the project's ``backend`` field (this computer).
 
     The field is ``"backend": {"cluster": "local:4"}`` (or a scheduler address): where a
-    release is computed, not what is released, so it is kept apart from the parameters.
+    release is computed, not what is released, so it is kept apart from the parameters.  A
+    project file alone never sends the data to another computer: a scheduler address in it
+    must be confirmed with ``--cluster`` on the command line.
     """
-    import json
-
-    from engine.distributed.cluster import Backend, parse_cluster
+    from engine.distributed.cluster import parse_cluster
+    from engine.errors import InputError
 
     if override:
         return parse_cluster(override)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return Backend()
-    field = doc.get("backend") if isinstance(doc, dict) else None
-    return Backend.from_dict(field if isinstance(field, dict) else None)
+    backend = parse_cluster(project.backend)
+    if backend.distributed and backend.address != "local":
+        raise InputError(
+            f"{path.name} asks to compute on the Dask scheduler at {backend.address}, which "
+            "would send the data to another computer. Confirm it on the command line "
+            f"(--cluster {backend.address}), or remove the project's backend field to "
+            "compute on this computer."
+        )
+    return backend
+
+
+def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
+    """The release and report a run writes: given on the command line, or the project's,
+    which must lie in the project's folder (:func:`engine.report.project.outside_folder`)."""
+    from engine.errors import InputError
+    from engine.report.project import outside_folder
+
+    output = args.output or project.output
+    if output is None:
+        raise InputError("The project names no release file; give one with -o FILE.csv.")
+    if args.output is None:
+        outside_folder(args.project, output, "the release", "-o")
+    report = args.report or project.report
+    if args.report is None and report is not None:
+        outside_folder(args.project, report, "the report", "--report")
+    return output, report
 
 
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from engine.cli.records import json_text, review_output, review_record, seed_note
-    from engine.errors import InputError
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
@@ -92,11 +112,8 @@ def run(args: argparse.Namespace) -> int:
         check_input(project)
         print(f"{Path(project.input.path).name}: checksum matches the project.")
         return 0
-    output = args.output or project.output
-    if output is None:
-        raise InputError("The project names no release file; give one with -o FILE.csv.")
-    report = args.report or project.report
-    backend = project_backend(args.project, args.cluster)
+    output, report = _targets(args, project)
+    backend = project_backend(project, args.project, args.cluster)
     if backend.distributed:
         return _run_on_cluster(args, project, backend, output, report)
     # every output is checked before the run, and written together after it
@@ -137,38 +154,43 @@ def run(args: argparse.Namespace) -> int:
 
 def _published(summary, args: argparse.Namespace) -> dict:
     """The release's published metadata, naming the project unless ``--anonymous``."""
-    published = summary.public_dict(anonymous=args.anonymous)
-    if not args.anonymous:
-        published["project"] = str(args.project.name)
-    return published
+    return {**summary.public_dict(anonymous=args.anonymous), **_published_project(args)}
+
+
+def _published_project(args: argparse.Namespace) -> dict:
+    return {} if args.anonymous else {"project": str(args.project.name)}
 
 
 def _run_on_cluster(args, project, backend, output, report) -> int:
     from engine.cli.records import json_text, review_output, review_record, seed_note
+    from engine.distributed.output import check_cluster_outputs
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
-    from engine.io.outputs import check_outputs, write_outputs
     from engine.report.project import InputChangedError, check_input
 
     if report is not None:
         raise InputError("A release report is not available with a cluster yet; drop --report.")
+    # the outputs are checked before anything is read (anonymize_file checks them again)
+    records = review_output(args)
+    check_cluster_outputs(output, extras=records, inputs=[project.input.path, args.project])
     try:
         check_input(project)
     except InputChangedError as err:
         if not args.accept_changed_input:
             raise
         print(f"tclose run: warning: {err.message}", file=sys.stderr)
-    records = review_output(args)
-    check_outputs(records, inputs=[project.input.path, args.project])
-    sep = project.input.options.sep
+
+    def documents(summary) -> dict:
+        if not args.review:
+            return {}
+        record = review_record(summary, project.input.path).to_dict()
+        return {args.review: json_text({**record, "project": str(args.project)})}
+
     summary, ver, written = anonymize_file(
-        backend, project.input.path, project.params, output, sep=sep, anonymous=args.anonymous
-    )
-    if records:
-        with write_outputs(records, inputs=[project.input.path, args.project]) as stage:
-            record = review_record(summary, project.input.path).to_dict()
-            stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
-        written.append(Path(args.review))
+        backend, project.input.path, project.params, output, options=project.input.options,
+        anonymous=args.anonymous, metadata=_published_project(args), extras=records,
+        documents=documents, inputs=[args.project], task=args.task,
+    )  # fmt: skip
     if not args.quiet:
         print(ver.message, file=sys.stderr)
     print("Wrote " + ", ".join(str(p) for p in written))

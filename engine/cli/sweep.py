@@ -96,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
         with connect(backend) as client:
 
             def on_cluster(point, **kwargs):
-                return anonymize_on_cluster(client, args.input, point, sep=args.sep, **kwargs)
+                return anonymize_on_cluster(
+                    client, args.input, point, options=read_options(args), **kwargs
+                )
 
             table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:

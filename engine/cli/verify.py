@@ -44,9 +44,11 @@ def run(args: argparse.Namespace) -> int:
     backend = parse_cluster(args.cluster)
     if backend.distributed:
         from engine.distributed.run import verify_file
+        from engine.io import ReadOptions
 
+        options = ReadOptions(sep=args.sep, sheet=args.sheet)
         v = verify_file(backend, args.release, args.qi, args.confidential, t=t_bound, k=k_bound,
-                        sep=args.sep)  # fmt: skip
+                        options=options)  # fmt: skip
     else:
         table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
         v = verify_release(table, args.qi, args.confidential, t=t_bound, k=k_bound)

@@ -72,6 +72,12 @@ def parse_cluster(text: str | None) -> Backend:
             raise InputError("--cluster local:N needs at least one worker (N ≥ 1).")
         return Backend("local", workers)
     if _TCP.match(text):
+        if text.startswith("tls://"):
+            raise InputError(
+                f"--cluster {text}: tclose connects to a scheduler over tcp:// only (a tls:// "
+                "scheduler needs certificates tclose cannot be given); use a tcp:// address "
+                "on a trusted network, or --cluster local."
+            )
         return Backend(text)
     raise InputError(
         f"--cluster takes local, local:N or tcp://HOST:PORT (a Dask scheduler), not {text!r}."
@@ -88,6 +94,146 @@ def _need_dask() -> None:
         ) from exc
 
 
+#: seconds a scheduler has to greet a new connection before the address is refused
+PROBE_TIMEOUT = 10.0
+#: the largest greeting a scheduler sends (a few dozen bytes: compression, Python, pickle)
+_GREETING_LIMIT = 1 << 16
+
+
+def probe_scheduler(address: str, timeout: float = PROBE_TIMEOUT) -> dict[str, Any]:
+    """The greeting of the Dask scheduler at ``address`` (``tcp://HOST:PORT``), or an
+    InputError saying that nothing, or something else, answers there.
+
+    A Dask scheduler speaks first: on a new connection it sends its handshake, a small
+    msgpack map naming its Python and pickle protocol, framed by 8-byte lengths.  It is read
+    here with a plain socket, a time limit and a size limit, and decoded by msgpack alone
+    (never by pickle): a web server, an SSH server or a port that only listens is told apart
+    before the Dask client, which would trust the peer, connects.
+    """
+    import socket
+    import struct
+
+    import msgpack
+
+    host, _, port = address.split("://", 1)[1].rpartition(":")
+    host = host.strip("[]")
+    other = (
+        f"--cluster {address}: the program that answers there is not a Dask scheduler. Check "
+        "the address (the scheduler prints it when it starts, e.g. tcp://10.0.0.5:8786)."
+    )
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            sock.settimeout(timeout)
+            head = _recv_exactly(sock, 8)
+            (total,) = struct.unpack("<Q", head)
+            if not 16 <= total <= _GREETING_LIMIT:
+                raise InputError(other)
+            body = _recv_exactly(sock, total)
+    except TimeoutError as exc:
+        raise InputError(
+            f"--cluster {address}: the program there did not answer as a Dask scheduler within "
+            f"{timeout:g} seconds. Check the address, or use --cluster local."
+        ) from exc
+    except OSError as exc:
+        raise InputError(
+            f"--cluster {address}: no Dask scheduler answers there ({exc.strerror or exc}). "
+            "Start one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use "
+            "--cluster local."
+        ) from exc
+    except EOFError as exc:
+        raise InputError(other) from exc
+    try:
+        (n_frames,) = struct.unpack_from("<Q", body, 0)
+        if not 1 <= n_frames <= 8 or len(body) < 8 + 8 * n_frames:
+            raise ValueError("frames")
+        lengths = struct.unpack_from(f"<{n_frames}Q", body, 8)
+        frame = body[8 + 8 * n_frames : 8 + 8 * n_frames + lengths[0]]
+        greeting = msgpack.unpackb(
+            frame, raw=False, use_list=True, strict_map_key=True, ext_hook=_no_extension
+        )
+    except (ValueError, struct.error, msgpack.UnpackException, TypeError) as exc:
+        raise InputError(other) from exc
+    if not isinstance(greeting, dict) or "pickle-protocol" not in greeting:
+        raise InputError(other)
+    return greeting
+
+
+def _recv_exactly(sock: Any, n: int) -> bytes:
+    data = bytearray()
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError("the connection was closed")
+        data += chunk
+    return bytes(data)
+
+
+def _no_extension(code: int, data: bytes) -> Any:
+    raise ValueError(f"unexpected msgpack extension {code}")
+
+
+#: settings a local cluster's worker processes inherit so that they stay quiet
+_QUIET_ENV = {"DASK_LOGGING__DISTRIBUTED": "critical", "PYTHONWARNINGS": "ignore"}
+
+
+def debugging() -> bool:
+    """Whether the user asked to see everything (``TCLOSE_DEBUG``)."""
+    return bool(os.environ.get("TCLOSE_DEBUG"))
+
+
+@contextlib.contextmanager
+def quiet_cluster() -> Iterator[None]:
+    """Within the block, Dask, Tornado and asyncio log nothing in this process, and worker
+    processes started in it inherit settings that keep them quiet (the user sees tclose's
+    own messages, never a scheduler's log lines or a resource tracker's tracebacks);
+    ``TCLOSE_DEBUG`` shows everything."""
+    if debugging():
+        yield
+        return
+    import logging
+
+    previous_level = logging.root.manager.disable
+    saved_env = {k: os.environ.get(k) for k in _QUIET_ENV}
+    logging.disable(logging.CRITICAL)
+    os.environ.update(_QUIET_ENV)
+    try:
+        yield
+    finally:
+        logging.disable(previous_level)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@contextlib.contextmanager
+def _stderr_to_null() -> Iterator[None]:
+    """File descriptor 2 points to the null device within the block, so that processes
+    started there (a local cluster's workers, multiprocessing's resource tracker) write
+    their own messages nowhere; this process's stderr is restored after it."""
+    if debugging():
+        yield
+        return
+    import sys
+
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all (a windowed app): nothing to hide
+        yield
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 @contextlib.contextmanager
 def connect(backend: Backend) -> Iterator[Any]:
     """A Dask client for ``backend``; a local cluster is started and stopped with it.
@@ -95,30 +241,59 @@ def connect(backend: Backend) -> Iterator[Any]:
     Local workers are processes with one thread each (the engine's numpy work holds the
     interpreter lock between calls); they start with the ``spawn`` method on Windows and macOS,
     which is why the command line's entry point is guarded by ``if __name__ == "__main__"``.
+    A scheduler address is probed first (:func:`probe_scheduler`).
     """
     _need_dask()
-    from distributed import Client, LocalCluster
+    with quiet_cluster():
+        from distributed import Client, LocalCluster
 
-    if backend.address == "local":
-        n = backend.workers or os.cpu_count() or 1
+        if backend.address == "local":
+            n = backend.workers or os.cpu_count() or 1
+            try:
+                with _stderr_to_null():
+                    from multiprocessing import resource_tracker
+
+                    resource_tracker.ensure_running()  # it, too, inherits the null stderr
+                    cluster = LocalCluster(
+                        n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+                    )
+            except Exception as exc:  # no port, no fork: say so in one line
+                raise ClusterError(f"Could not start a local Dask cluster ({exc}).") from exc
+            with cluster, Client(cluster) as client, _lost_connection_is_a_cluster_error():
+                yield client
+            return
+        probe_scheduler(str(backend.address))
         try:
-            cluster = LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-        except Exception as exc:  # no port, no fork: say so in one line
-            raise ClusterError(f"Could not start a local Dask cluster ({exc}).") from exc
-        with cluster, Client(cluster) as client:
+            client = Client(backend.address, timeout="20s")
+        except (OSError, TimeoutError) as exc:
+            raise InputError(
+                f"--cluster {backend.address}: no Dask scheduler answers there ({exc}). Start "
+                "one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use "
+                "--cluster local."
+            ) from exc
+        with client, _lost_connection_is_a_cluster_error():
             yield client
-        return
+
+
+@contextlib.contextmanager
+def _lost_connection_is_a_cluster_error() -> Iterator[None]:
+    """A connection to the scheduler or a worker that closed mid-run (a worker killed while
+    it received its data, the scheduler stopped) ends the run with one sentence."""
+    from concurrent.futures import CancelledError as FutureCancelled
+
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
     try:
-        client = Client(backend.address, timeout="20s")
-    except OSError as exc:
+        yield
+    except (CommClosedError, KilledWorker, FutureCancelled) as exc:
+        # a future cancelled by the cluster (its data lost with a worker, the scheduler
+        # restarted), not by the user: tclose cancels through its task, as CancelledError
         raise ClusterError(
-            f"No Dask scheduler answers at {backend.address} ({exc}). Start one with "
-            "'dask scheduler' and workers with 'dask worker ADDRESS', or use --cluster local."
+            "The Dask cluster lost a worker or its connection while computing the release "
+            f"({type(exc).__name__}), and could not recover; nothing was written. Run it again, "
+            "or give the workers more memory."
         ) from exc
-    with client:
-        yield client
 
 
 def n_workers(client: Any) -> int:

@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,14 @@ from engine.distributed.cluster import raise_for
 from engine.errors import InputError
 from engine.io.about import publishable
 from engine.io.csvfast import write_csv_parts
-from engine.io.outputs import write_outputs
+from engine.io.outputs import (
+    Output,
+    OutputError,
+    Staging,
+    check_not_input,
+    check_outputs,
+    write_outputs,
+)
 from engine.io.parquet import METADATA_KEY
 from engine.io.write import (
     EXCEL_MAX_COLUMNS,
@@ -56,6 +63,47 @@ def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> s
     return text + "\n"
 
 
+#: what a cluster release can be written as (a name without a suffix: a dataset folder)
+CLUSTER_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".xlsx", "")
+
+
+def cluster_outputs(path: str | Path, *, extras: Sequence[Output] = ()) -> list[Output]:
+    """The files a cluster release to ``path`` writes: the release (a file, or a dataset
+    folder when the name has no suffix), its JSON metadata beside a text or Parquet file,
+    and the ``extras`` committed with it (the summary, the review record)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in CLUSTER_SUFFIXES:
+        raise InputError(
+            f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv "
+            "or .xlsx."
+        )
+    outputs = [Output(path, "release")] if suffix == "" else release_outputs(path)
+    return [*outputs, *extras]
+
+
+def check_cluster_outputs(
+    path: str | Path,
+    *,
+    extras: Sequence[Output] = (),
+    inputs: Sequence[str | Path | None] = (),
+) -> list[Output]:
+    """Every output of a cluster release checked before any work starts, as one machine
+    checks its own (:func:`engine.io.outputs.check_outputs`: not an input or inside an input
+    folder, not each other, a writable folder); a dataset folder must be new."""
+    outputs = cluster_outputs(path, extras=extras)
+    release = outputs[0]
+    if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
+        check_not_input(release, inputs)
+        raise OutputError(
+            f"{release.path} exists already; a release named without a suffix is written as a "
+            "new Parquet dataset folder. Choose a new name for the release.",
+            path=release.path,
+            reason="name",
+        )
+    return check_outputs(outputs, inputs=inputs)
+
+
 def write_cluster_release(
     client: Any,
     parts: Sequence[Any],
@@ -65,13 +113,29 @@ def write_cluster_release(
     columns: list[str],
     metadata: dict[str, Any] | None = None,
     input_path: str | Path | None = None,
+    inputs: Sequence[str | Path | None] = (),
+    extras: Sequence[Output] = (),
+    documents: Mapping[str | Path, str] | None = None,
     sep: str = ",",
     task: Task = NO_TASK,
 ) -> list[Path]:
-    """Write the release held in ``parts`` to ``path`` (module doc); returns the files."""
+    """Write the release held in ``parts`` to ``path`` (module doc); returns the files.
+
+    The ``extras`` (a summary, a review record: their text in ``documents``, by path) are
+    staged with the release and committed with it, or none of them is written.  ``inputs``
+    (and ``input_path``) are never written over or into.
+    """
     path = Path(path)
     suffix = path.suffix.lower()
     meta = publishable(metadata)  # never the review record
+    sources = [input_path, *inputs]
+    texts = {str(Path(k)): v for k, v in (documents or {}).items()}
+    outputs = check_cluster_outputs(path, extras=extras, inputs=sources)
+
+    def stage_extras(stage: Staging) -> None:
+        for extra in extras:
+            stage.write_utf8(extra.path, texts[str(extra.path)])
+
     if suffix == ".xlsx":
         if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
             raise InputError(
@@ -80,31 +144,30 @@ def write_cluster_release(
                 f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
             )
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
-        return write_release(table, path, metadata=meta, input_path=input_path,
-                             task=task)  # fmt: skip
-    if suffix in (".csv", ".tsv", ".txt", ".parquet"):
-        outputs = release_outputs(path)
-        side = sidecar_path(path)
-        dtypes: dict[str, str] = {}
-
-        def tracked() -> Iterator[pd.DataFrame]:
-            for table in _parts(client, parts, task):
-                dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
-                yield table
-
-        with write_outputs(outputs, inputs=[input_path]) as stage:
-            if suffix == ".parquet":
-                dtypes = _write_parquet_parts(client, parts, stage.temp(path), meta, n_rows, task)
-            else:
-                write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
-                                n_rows=n_rows, task=task)  # fmt: skip
-            stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        with write_outputs(outputs, inputs=sources) as stage:
+            write_release(table, path, metadata=meta, stage=stage, task=task)
+            stage_extras(stage)
         return [o.path for o in outputs]
     if suffix == "":
-        return _write_folder(client, parts, path, meta, n_rows, task)
-    raise InputError(
-        f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv or .xlsx."
-    )
+        return _write_folder(client, parts, path, meta, n_rows, task, sources, stage_extras,
+                             list(extras))  # fmt: skip
+    side = sidecar_path(path)
+    dtypes: dict[str, str] = {}
+
+    def tracked() -> Iterator[pd.DataFrame]:
+        for table in _parts(client, parts, task):
+            dtypes.update({str(c): str(t) for c, t in table.dtypes.items()})
+            yield table
+
+    with write_outputs(outputs, inputs=sources) as stage:
+        if suffix == ".parquet":
+            dtypes = _write_parquet_parts(client, parts, stage.temp(path), meta, n_rows, task)
+        else:
+            write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
+                            n_rows=n_rows, task=task)  # fmt: skip
+        stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        stage_extras(stage)
+    return [o.path for o in outputs]
 
 
 def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
@@ -134,24 +197,35 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
     return dtypes
 
 
-def _write_folder(client, parts, path: Path, meta, n_rows, task) -> list[Path]:
-    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end."""
-    if path.exists():
-        raise InputError(f"{path}: the folder exists already; choose a new name for the release.")
+def _write_folder(
+    client, parts, path: Path, meta, n_rows, task, inputs, stage_extras, extras: list[Output]
+) -> list[Path]:
+    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end,
+    committed with the ``extras`` (the summary, the review record): all of them, or none."""
     parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(
-            f"{path}: the folder {parent} does not exist. Create it or choose another."
-        )
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
+    moved = False
     try:
-        for i, future in enumerate(parts):
-            target = tmp / f"part-{i:05d}.parquet"
-            _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
-            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
-        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
-        os.replace(tmp, path)
+        with write_outputs(extras, inputs=inputs) as stage:
+            for i, future in enumerate(parts):
+                target = tmp / f"part-{i:05d}.parquet"
+                _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
+                task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+            (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+            stage_extras(stage)
+            if path.exists() or path.is_symlink():  # appeared during the run
+                raise InputError(
+                    f"{path} appeared while the release was computed; nothing was written. "
+                    "Choose a new name for the release."
+                )
+            os.replace(tmp, path)
+            moved = True
+    except BaseException:
+        if moved:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(path)
+        raise
     finally:
         with contextlib.suppress(OSError):
             shutil.rmtree(tmp)
-    return [path]
+    return [path, *(o.path for o in extras)]

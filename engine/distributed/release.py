@@ -61,6 +61,7 @@ from engine.distributed.encode import (
     ordinal_order,
     ordinal_rank_moments,
 )
+from engine.distributed.reading import read_parts
 from engine.distributed.split import (
     Level,
     Part,
@@ -76,10 +77,9 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError
+from engine.errors import InputError, listing
 from engine.identifiers import check_quasi_identifiers
-from engine.io import apply_missing
-from engine.io.parquet import PARQUET_MAGIC, is_parquet
+from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
@@ -136,37 +136,6 @@ class ClusterRelease:
 # ----------------------------------------------------------------------------- reading
 
 
-def read_parts(client: Any, path: str | Path, columns: Sequence[str] | None, sep: str | None):
-    """Futures of the file's partitions (pandas frames, file order) and the column names."""
-    import dask.dataframe as dd
-
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file. Check the name and the folder, then try again.")
-    head = b""
-    if path.is_file():
-        with path.open("rb") as fh:
-            head = fh.read(4)
-    if is_parquet(path, head) or head.startswith(PARQUET_MAGIC):
-        target = str(path)
-        frame = dd.read_parquet(target, split_row_groups=True)
-    else:
-        frame = dd.read_csv(
-            str(path), sep=sep or ",", dtype=str, keep_default_na=False, na_values=[""],
-            blocksize="64MB",
-        )  # fmt: skip
-    names = [str(c) for c in frame.columns]
-    if columns is not None:
-        absent = [c for c in columns if c not in names]
-        if absent:
-            raise InputError(
-                f"No column named {', '.join(map(repr, absent))} in the input "
-                f"(it has: {', '.join(names[:12])})."
-            )
-        frame = frame[list(columns)]
-    return client.compute(frame.to_delayed()), names
-
-
 def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
     """Missing codes applied to the protected columns; ``keep`` columns unchanged."""
     used = [*params.qi, *params.confidential]
@@ -199,18 +168,17 @@ class ClusterInput:
 
 def read_input(
     client: Any, path: str | Path, params: ReleaseParams, *, sep: str | None = None,
-    task: Task = NO_TASK,
+    options: ReadOptions | None = None, task: Task = NO_TASK,
 ) -> ClusterInput:  # fmt: skip
     """Read and clean ``path`` partition by partition, with one machine's checks and words."""
     qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
     task.step(0.0, "Reading the partitions")
-    raw, names = read_parts(client, path, None, sep)
+    raw, names = read_parts(client, path, None, options or sep)
     named = [*qi, *confidential, *params.identifiers, *keep]
     absent = [c for c in named if c not in names]
     if absent:
         raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input "
-            f"(it has: {', '.join(names[:12])})."
+            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
         )
     columns = [c for c in names if c in (*qi, *confidential, *keep)]
     frames = client.map(_prepare_part, raw, params=params)
@@ -582,6 +550,7 @@ def anonymize_on_cluster(
     params: ReleaseParams,
     *,
     sep: str | None = None,
+    options: ReadOptions | None = None,
     node_records: int | None = None,
     distinct_limit: int = DISTINCT_LIMIT,
     task: Task = NO_TASK,
@@ -593,7 +562,7 @@ def anonymize_on_cluster(
     """
     refuse_unsupported(params)
     started = time.perf_counter()
-    data = read_input(client, path, params, sep=sep, task=task.sub(0.0, 0.1))
+    data = read_input(client, path, params, sep=sep, options=options, task=task.sub(0.0, 0.1))
     planned = plan_on_cluster(
         client, data, params, distinct_limit=distinct_limit, task=task.sub(0.1, 0.2)
     )

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from engine.distributed.cluster import Backend, connect
-from engine.distributed.output import write_cluster_release
+from engine.distributed.output import check_cluster_outputs, write_cluster_release
+from engine.distributed.reading import read_parts
 from engine.distributed.release import (
     anonymize_on_cluster,
     plan_on_cluster,
     read_input,
-    read_parts,
     refuse_unsupported,
 )
 from engine.distributed.verify import verify_parts
+from engine.io.info import ReadOptions
+from engine.io.outputs import Output
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.plan import Plan
@@ -27,24 +31,37 @@ def anonymize_file(
     params: ReleaseParams,
     output: str | Path,
     *,
-    sep: str | None = None,
+    options: ReadOptions | None = None,
     anonymous: bool = False,
+    metadata: Mapping[str, Any] | None = None,
+    extras: Sequence[Output] = (),
+    documents: Callable[[RunSummary], Mapping[str | Path, str]] | None = None,
+    inputs: Sequence[str | Path] = (),
     task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
 
-    Returns (summary, verification, files written).  Nothing is written unless the release
-    passed its check.  The release carries the published metadata only
-    (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too).
+    Every output (the release, its metadata, the ``extras`` such as a summary or a review
+    record, whose text ``documents`` gives once the run is done) is checked before the
+    cluster is reached, against ``source`` and the further ``inputs`` (a project file), and
+    they are committed together.  The release carries the published metadata only
+    (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too) and
+    ``metadata``.  Returns (summary, verification, files written).  Nothing is written unless
+    the release passed its check.
     """
     refuse_unsupported(params)  # before a cluster starts
+    sources = [source, *inputs]
+    check_cluster_outputs(output, extras=extras, inputs=sources)
     with connect(backend) as client:
-        release = anonymize_on_cluster(client, source, params, sep=sep, task=task.sub(0.0, 0.9))
+        release = anonymize_on_cluster(
+            client, source, params, options=options, task=task.sub(0.0, 0.9)
+        )
         summary = replace(release.summary, input=Path(source).name)
+        published = {**summary.public_dict(anonymous=anonymous), **(metadata or {})}
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
-            columns=release.columns, metadata=summary.public_dict(anonymous=anonymous),
-            input_path=source, task=task.sub(0.9, 1.0),
+            columns=release.columns, metadata=published, inputs=sources, extras=extras,
+            documents=documents(summary) if documents else None, task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
 
@@ -55,12 +72,14 @@ def plan_file(
     params: ReleaseParams,
     *,
     sep: str | None = None,
+    options: ReadOptions | None = None,
     task: Task = NO_TASK,
 ) -> Plan:
-    """The plan a cluster run of ``source`` would make (``tclose plan --cluster``)."""
+    """The plan a cluster run of ``source`` would make (``tclose plan --cluster``), read as
+    one machine reads it (``options``)."""
     refuse_unsupported(params)
     with connect(backend) as client:
-        data = read_input(client, source, params, sep=sep, task=task.sub(0.0, 0.3))
+        data = read_input(client, source, params, sep=sep, options=options, task=task.sub(0.0, 0.3))
         return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
 
 
@@ -72,10 +91,11 @@ def verify_file(
     *,
     t: float | None = None,
     k: int | None = None,
-    sep: str | None = None,
+    options: ReadOptions | None = None,
     task: Task = NO_TASK,
 ) -> Verification:
-    """The independent check of a released file (Parquet or CSV), partition by partition."""
+    """The independent check of a released file (any format one machine reads), partition
+    by partition."""
     with connect(backend) as client:
-        parts, _ = read_parts(client, path, [*qi, *confidential], sep)
+        parts, _ = read_parts(client, path, [*qi, *confidential], options)
         return verify_parts(client, parts, qi, confidential, t=t, k=k, task=task)

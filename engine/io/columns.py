@@ -144,10 +144,16 @@ def type_text_column(
                 "text (a code such as a postcode), not as a number."
             )
             return _as_text(values), report
-        if present.all():
-            exact = _exact_integers(candidate.str.strip())
-            if exact is not None:  # whole numbers, some beyond 2^53: kept digit for digit
+        if _beyond_exact(candidate.str.strip()):  # whole numbers, kept digit for digit
+            exact = _exact_integers(candidate.str.strip()) if present.all() else None
+            if exact is not None:
                 return pd.Series(exact[cell_codes], index=values.index), report
+            report.notes.append(
+                f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
+                "beyond 64 bits; it was read as text, digit for digit (as numbers, the last "
+                "digits would be lost)."
+            )
+            return _as_text(values), report
         cells = np.full(len(values), np.nan)
         cells[present] = numbers[cell_codes[present]]
         return _as_number(cells, present, values.index), report
@@ -183,6 +189,13 @@ def type_text_column(
     return _as_text(values), report
 
 
+def _beyond_exact(texts: pd.Series) -> bool:
+    """Whether every text is a whole number and one is beyond 2^53 (a double drops digits)."""
+    if not texts.str.fullmatch(r"[+-]?\d{1,400}").all():
+        return False
+    return any(abs(int(t)) > 2**53 for t in texts)
+
+
 def _exact_integers(texts: pd.Series) -> np.ndarray | None:
     """int64 values of integer texts when one of them is too large for a float to hold
     exactly (an ID such as 4611686018427387905); None otherwise."""
@@ -208,12 +221,24 @@ def _as_number(cells: np.ndarray, present: np.ndarray, index: pd.Index) -> pd.Se
     return pd.Series(cells, index=index)
 
 
+#: the dates tclose computes with (those a nanosecond timestamp holds, a day to spare):
+#: others are kept as text by the readers and refused by the release
+DATE_MIN, DATE_MAX = pd.Timestamp("1677-09-23"), pd.Timestamp("2262-04-10")
+
+
+def in_date_range(dates: pd.Series) -> pd.Series:
+    """Which of ``dates`` (missing ones included) lie within :data:`DATE_MIN`..:data:`DATE_MAX`."""
+    return dates.isna() | ((dates >= DATE_MIN) & (dates <= DATE_MAX))
+
+
 def dates_from_text(text: pd.Series) -> pd.Series | None:
-    """Dates when every cell is one: ISO, or day/month/year when the day is told apart."""
+    """Dates when every cell is one (within the dates tclose computes with): ISO, or
+    day/month/year when the day is told apart."""
     stripped = text.str.strip()
     if stripped.str.match(_ISO_DATE.pattern).all():
         parsed = pd.to_datetime(stripped, errors="coerce", format="ISO8601")
-        return parsed if parsed.notna().all() else None
+        ok = parsed.notna().all() and in_date_range(parsed).all()
+        return parsed if ok else None
     parts = stripped.str.extract(_DMY_DATE.pattern)
     if parts.isna().any().any():
         return None
@@ -229,4 +254,4 @@ def dates_from_text(text: pd.Series) -> pd.Series | None:
         pd.DataFrame({"year": parts[2].astype(int), "month": month, "day": day}),
         errors="coerce",
     )
-    return parsed if parsed.notna().all() else None
+    return parsed if parsed.notna().all() and in_date_range(parsed).all() else None

@@ -40,7 +40,7 @@ _FIELDS_ERROR = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 #: a text protected against formula injection by a leading apostrophe
 _GUARDED = re.compile(r"^'[=+\-@\t\r]")
 #: Excel's optional first line naming the separator
-_SEP_HINT = re.compile(r"sep=([,;\t|])[ \t]*\r?\n", re.IGNORECASE)
+SEP_HINT = re.compile(r"sep=([,;\t|])[ \t]*\r?\n", re.IGNORECASE)
 _EOF_IN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
 
@@ -64,7 +64,7 @@ def read_delimited(
     if not text.strip():
         raise InputError(f"{name} is empty: there is nothing to import.")
 
-    hint = _SEP_HINT.match(text)
+    hint = SEP_HINT.match(text)
     if hint:
         # Excel's "sep=;" first line names the separator; it is not part of the table
         text = text[hint.end() :]
@@ -95,7 +95,7 @@ def read_delimited(
     sample_recs = records(text[:SAMPLE_BYTES])
     if header_row >= len(sample_recs):
         raise InputError(f"{name}: there is no line {header_row + 1} to use as the header.")
-    header_cells = _fields(sample_recs[header_row], sep)
+    header_cells = record_fields(sample_recs[header_row], sep)
     names, renamed, notes = unique_names(header_cells)
     body = sample_recs[header_row + 1 :]
     if not any(r.strip() for r in body) and len(text) <= SAMPLE_BYTES:
@@ -103,7 +103,7 @@ def read_delimited(
             f"{name} has a header but no data rows: add the data below the header line."
         )
     if decimal is None:
-        cells = [c for rec in body[:200] for c in _fields(rec, sep)]
+        cells = [c for rec in body[:200] for c in record_fields(rec, sep)]
         decimal = sniff_decimal(cells) if sep != "," else "."
         info.guessed.append("decimal")
         if decimal == ",":
@@ -122,6 +122,13 @@ def read_delimited(
         path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
         skip_lines=skip_lines, dtype=dtype, task=task,
     )  # fmt: skip
+    inexact = _inexact_columns(frame)
+    if inexact:  # read those again as text: every digit of an ID beyond 2^53 is kept
+        dtype = {**(dtype or {}), **dict.fromkeys(inexact, "str")}
+        frame = _parse(
+            path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
+            skip_lines=skip_lines, dtype=dtype, task=task.silent(),
+        )  # fmt: skip
     _report_short_rows(encoded, sep, skip_lines, len(names), info)
     frame = _drop_blank_rows(frame, info)
     if frame.empty:
@@ -195,7 +202,7 @@ def _line_ends(text: str, info: ImportInfo) -> str:
     return text
 
 
-def _fields(record: str, sep: str) -> list[str]:
+def record_fields(record: str, sep: str) -> list[str]:
     """The cells of one record, as the parser will see them (for names and guesses only)."""
     try:
         return next(csv.reader([record], delimiter=sep, quotechar='"'), [])
@@ -211,6 +218,20 @@ def _from_record(sample: str, header_row: int | None) -> str:
         return sample
     recs = records(sample)
     return "\n".join(recs[header_row:])
+
+
+def _inexact_columns(frame: pd.DataFrame) -> list[str]:
+    """Float columns holding whole numbers beyond 2^53, where the parser may have dropped
+    digits (a column of IDs with an empty cell is parsed as floats)."""
+    out = []
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype == np.float64:
+            values = col.to_numpy()
+            big = np.abs(values) >= 2**53
+            if big.any() and np.all(np.floor(values[big]) == values[big]):
+                out.append(name)
+    return out
 
 
 def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str:

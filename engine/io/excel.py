@@ -17,7 +17,6 @@ date-formatted serial numbers into dates.  Around it, for workbooks as agencies 
 from __future__ import annotations
 
 import datetime as dt
-import io
 import math
 import re
 import zipfile
@@ -25,20 +24,29 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pandas as pd
 import python_calamine
 
 from engine.errors import InputError, TcloseError
-from engine.io.columns import LEADING_ZERO, comma_to_dot, type_text_column, unique_names
+from engine.io.columns import (
+    LEADING_ZERO,
+    comma_to_dot,
+    in_date_range,
+    type_text_column,
+    unique_names,
+)
 from engine.io.extent import (
     BYTES_PER_CELL,
     SheetExtent,
+    TooLarge,
     cell_name,
     measure_workbook,
     range_name,
     trimmed_copy,
+    workbook_parts,
 )
 from engine.io.files import (
     OLE_MAGIC,
@@ -99,12 +107,16 @@ def estimate_memory(path: Path, head: bytes, size: int) -> int:
     if head.startswith(ZIP_MAGIC):
         try:
             with zipfile.ZipFile(path) as archive:
+                if any(n.startswith("xl/") for n in archive.namelist()):
+                    workbook_parts(archive)  # a padded list of sheets is refused here
                 xml = sum(
                     i.file_size
                     for i in archive.infolist()
                     if i.filename.startswith("xl/worksheets/")
                     or i.filename in ("xl/sharedStrings.xml", "content.xml")
                 )
+        except TooLarge as exc:
+            raise _damaged(path, str(exc)) from exc
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise _damaged(path, "its ZIP structure is broken") from exc
         return int(xml * _XML_EXPANSION)
@@ -116,7 +128,7 @@ def open_workbook(
     head: bytes,
     size: int,
     memory_limit: int | None = None,
-    source: io.BytesIO | None = None,
+    source: IO[bytes] | None = None,
 ) -> python_calamine.CalamineWorkbook:
     """Open ``path`` (or ``source``, a trimmed copy of it) with calamine, or raise the
     InputError that explains why not."""
@@ -155,6 +167,38 @@ def _worksheets(book: python_calamine.CalamineWorkbook) -> list[str]:
     return names or list(book.sheet_names)
 
 
+def _visible_worksheets(book: python_calamine.CalamineWorkbook) -> list[str]:
+    """The worksheets Excel shows (not hidden, not "very hidden": a workbook can keep a
+    lookup table or a previous version there); all of them when every sheet is hidden."""
+    names = _worksheets(book)
+    shown = {m.name for m in book.sheets_metadata if str(m.visible).endswith(".Visible")}
+    return [n for n in names if n in shown] or names
+
+
+def _trimmed(
+    path: Path,
+    head: bytes,
+    size: int,
+    extents: dict[str, SheetExtent],
+    memory_limit: int | None,
+) -> IO[bytes] | None:
+    """A copy of the workbook without its stray cells (None when it has none), checked
+    against memory first and made within it (only the parts calamine reads are unpacked)."""
+    if not any(e.stray for e in extents.values()):
+        return None
+    check_memory(path, estimate_memory(path, head, size), memory_limit)
+    budget = available_memory() if memory_limit is None else memory_limit
+    try:
+        return trimmed_copy(path, extents, None if budget is None else budget // 2)
+    except TooLarge as exc:
+        raise InputError(
+            f"{path.name} is too large for the memory of this computer ({exc}). Close other "
+            "programs, or split the workbook and import the parts."
+        ) from exc
+    except (zipfile.BadZipFile, OSError, EOFError, zlib.error, ValueError) as exc:
+        raise _damaged(path, "a part of it cannot be decompressed") from exc
+
+
 def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tuple[str, str]:
     """The sheet to read and a note about the choice ("" when the user named it exactly)."""
     if not sheets:
@@ -188,6 +232,8 @@ def measure_sheets(path: Path, head: bytes) -> dict[str, SheetExtent]:
             if not any(n.startswith("xl/") for n in archive.namelist()):
                 return {}  # OpenDocument
         return measure_workbook(path)
+    except TooLarge as exc:
+        raise _damaged(path, str(exc)) from exc
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError) as exc:
         raise _damaged(path, "its ZIP structure is broken") from exc
     except zlib.error as exc:
@@ -236,21 +282,33 @@ def read_workbook(
     options.check(path.name, text=False)
     sheet = options.sheet
     extents = measure_sheets(path, head)
-    trimmed = any(e.stray for e in extents.values())
-    source = trimmed_copy(path, extents) if trimmed else None
-    book = open_workbook(path, head, size, memory_limit, source)
+    source = _trimmed(path, head, size, extents, memory_limit)
+    try:
+        book = open_workbook(path, head, size, memory_limit, source)
+    finally:
+        if source is not None:
+            source.close()  # calamine has read what it needs
     task.step(0.1, f"Opened {path.name}")
     try:
         info.sheets = _worksheets(book)
-        if sheet is None and len(info.sheets) > 1:
-            name, rows, merged, origin = _best_sheet(path, book, info, extents, memory_limit)
+        visible = _visible_worksheets(book)
+        if sheet is None and len(visible) > 1:
+            name, rows, merged, origin = _best_sheet(
+                path, book, info, extents, memory_limit, visible
+            )
         else:
-            name, note = choose_sheet(path, info.sheets, sheet)
+            name, note = choose_sheet(path, visible if sheet is None else info.sheets, sheet)
             if sheet is None:
                 info.guessed.append("sheet")
             if note:
                 info.notes.append(note)
             rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
+        hidden = [s for s in info.sheets if s not in visible]
+        if sheet is None and hidden:
+            info.notes.append(
+                f"Hidden sheet(s) {', '.join(map(repr, hidden))} were not considered; choose "
+                "one by name to read it."
+            )
     finally:
         book.close()
     info.sheet = name
@@ -275,13 +333,15 @@ def _best_sheet(
     info: ImportInfo,
     extents: dict[str, SheetExtent],
     memory_limit: int | None,
+    candidates: list[str],
 ) -> tuple[str, list[list[object]], list[Merged], tuple[int, int]]:
-    """The sheet with the most filled cells in a table shape, and a note that names it and
-    the others (so that a cover sheet or a second table is never taken silently)."""
+    """The sheet among ``candidates`` with the most filled cells in a table shape, and a note
+    that names it and the others (so that a cover sheet or a second table is never taken
+    silently)."""
     info.guessed.append("sheet")
     best: tuple[float, str, list[list[object]], list[Merged], tuple[int, int]] | None = None
     scores: dict[str, int] = {}
-    for name in info.sheets:
+    for name in candidates:
         rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
         # the metadata sheet of tclose's own export is never the data
         score = -1.0 if name == ABOUT_SHEET else _table_score(rows)
@@ -290,8 +350,8 @@ def _best_sheet(
             best = (score, name, rows, merged, origin)
     assert best is not None  # info.sheets is not empty here
     _, name, rows, merged, origin = best
-    others = ", ".join(f"'{s}' ({max(scores[s], 0):,})" for s in info.sheets if s != name)
-    first = info.sheets[0]
+    others = ", ".join(f"'{s}' ({max(scores[s], 0):,})" for s in candidates if s != name)
+    first = candidates[0]
     why = (
         f"Sheet '{name}' was read: it holds the largest table ({scores[name]:,} filled cells in "
         "rows of a table)"
@@ -390,7 +450,7 @@ def _to_frame(
 
     # header_row counts the sheet's rows; the list starts at its first used row (row0)
     if header_row is None:
-        top = _find_header(rows)
+        top = _find_header(rows, merged)
         info.guessed.append("header_row")
         if top:
             info.notes.append(
@@ -503,20 +563,31 @@ def _footnotes(body: Sequence[Sequence[object]]) -> int | None:
     return None
 
 
-def _find_header(rows: list[list[object]]) -> int:
+def _find_header(rows: list[list[object]], merged: Sequence[Merged] = ()) -> int:
     """Index of the header: the first row about as wide as the table (titles are narrower).
 
     A title, a source line or a blank row fills one or two cells (a merged title keeps its
-    value in one); the header names (nearly) every column.
+    value in one); the header names (nearly) every column.  A cell covered by a merged
+    range counts as filled when the range has a value: a group header ("Weekly wage" over
+    two columns) and a name merged down over two rows ("person_id" over A1:A2) fill every
+    column they cover, as Excel shows them; but a row needs two values of its own, so that a
+    title merged across the table stays a title.
     """
     search = rows[:_HEADER_SEARCH]
-    counts = [sum(not _blank(v) for v in row) for row in rows[:100]]
+    values = [{j for j, v in enumerate(row) if not _blank(v)} for row in rows[:100]]
+    filled = [set(cells) for cells in values]
+    for (r0, c0), (r1, c1) in merged:
+        if not 0 <= r0 < len(filled) or not 0 <= c0 < len(rows[r0]) or _blank(rows[r0][c0]):
+            continue
+        for r in range(r0, min(r1, len(filled) - 1) + 1):
+            filled[r].update(range(max(c0, 0), min(c1 + 1, len(rows[r]))))
+    counts = [len(cells) for cells in filled]
     widest = max(counts, default=0)
     if widest <= 1:
         return next((i for i, c in enumerate(counts) if c), 0)
     need = max(2, math.ceil(0.5 * widest))
     for i in range(len(search)):
-        if counts[i] >= need:
+        if counts[i] >= need and len(values[i]) >= 2:
             return i
     return 0
 
@@ -728,8 +799,11 @@ def _date_column(
     fits = bool(((serials >= 1) & (serials <= _MAX_SERIAL)).all()) if len(serials) else True
     if not fits or is_date.sum() < numbers.sum():
         return None
+    stamps = pd.to_datetime(pd.Series(list(arr[is_date]), dtype=object), errors="coerce")
+    if not in_date_range(stamps).all():
+        return None  # a year such as 9999: text, as tclose computes dates up to 2261
     out = pd.Series(pd.NaT, index=range(len(arr)), dtype="datetime64[ns]")
-    out[is_date] = pd.to_datetime(list(arr[is_date]))
+    out[is_date] = stamps.to_numpy(dtype="datetime64[ns]")  # within range: exact
     if not numbers.any():
         return out, []
     out[numbers] = _EXCEL_EPOCH + pd.to_timedelta(serials, unit="D")

@@ -21,12 +21,13 @@ sheet suspiciously sparse.
 from __future__ import annotations
 
 import html
-import io
 import re
+import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 import numpy as np
 
@@ -44,6 +45,14 @@ DENSE_FREE = 250_000
 #: bytes in memory per cell of the dense grid (calamine's cell plus the Python value)
 BYTES_PER_CELL = 48
 _CHUNK = 1 << 22
+#: the longest tag a sheet may hold (attributes included); a longer one means a damaged part
+MAX_TAG = 1 << 24
+#: the largest part that only lists other parts (the workbook, relationships)
+MAX_LIST_PART = 64 << 20
+#: a trimmed copy stays in memory up to this size, then spills to a temporary file
+SPOOL_BYTES = 64 << 20
+#: relationship types (their last word) of the parts a reader of the cells needs
+_CELL_PARTS = frozenset({"worksheet", "styles", "sharedStrings"})
 #: column numbers three letters can spell (A..ZZZ); Excel stops at XFD (16,384)
 _COLUMN_SLOTS = 26 + 26**2 + 26**3
 
@@ -109,48 +118,85 @@ def _attrs(tag: bytes) -> dict[bytes, str]:
             _ATTR.findall(tag)}  # fmt: skip
 
 
-def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
-    """Worksheet name -> its XML part inside the archive (through the workbook's rels)."""
+class TooLarge(ValueError):
+    """A part of the workbook is larger than it can be (or than memory allows)."""
+
+
+def _read_small(archive: zipfile.ZipFile, name: str) -> bytes:
+    """A part that only lists other parts (the workbook, its relationships): refused beyond
+    :data:`MAX_LIST_PART` (its size in the archive's directory bounds what the archive
+    unpacks), so that a padded one never fills memory."""
+    size = archive.getinfo(name).file_size
+    if size > MAX_LIST_PART:
+        raise TooLarge(
+            f"its part {name} unpacks to {size:,} bytes, far more than a list of sheets takes"
+        )
+    return archive.read(name)
+
+
+def _relationships(archive: zipfile.ZipFile, name: str) -> list[dict[bytes, str]]:
+    return [_attrs(tag) for tag in _REL_TAG.findall(_read_small(archive, name))]
+
+
+def workbook_parts(archive: zipfile.ZipFile) -> tuple[str, dict[str, str], set[str]]:
+    """The workbook part, its worksheets (name -> part, through the workbook's
+    relationships) and every part a reader of the cells needs (the workbook, its
+    relationships, styles, shared strings, sheets): nothing else (pictures, embedded files,
+    drawings) is ever unpacked."""
     names = set(archive.namelist())
     book = "xl/workbook.xml"
+    needed = {n for n in ("[Content_Types].xml", "_rels/.rels") if n in names}
     if "_rels/.rels" in names:
-        for tag in _REL_TAG.findall(archive.read("_rels/.rels")):
-            attrs = _attrs(tag)
+        for attrs in _relationships(archive, "_rels/.rels"):
             if attrs.get(b"Type", "").endswith("/officeDocument"):
                 book = attrs.get(b"Target", book).lstrip("/")
     folder = PurePosixPath(book).parent
     rels_name = str(folder / "_rels" / (PurePosixPath(book).name + ".rels"))
     targets: dict[str, str] = {}
     if rels_name in names:
-        for tag in _REL_TAG.findall(archive.read(rels_name)):
-            attrs = _attrs(tag)
+        needed.add(rels_name)
+        for attrs in _relationships(archive, rels_name):
             target = attrs.get(b"Target", "")
             part = target.lstrip("/") if target.startswith("/") else str(folder / target)
             targets[attrs.get(b"Id", "")] = part
+            if attrs.get(b"Type", "").rsplit("/", 1)[-1] in _CELL_PARTS and part in names:
+                needed.add(part)
     out: dict[str, str] = {}
     if book in names:
-        for tag in _SHEET_TAG.findall(archive.read(book)):
+        needed.add(book)
+        for tag in _SHEET_TAG.findall(_read_small(archive, book)):
             attrs = _attrs(tag)
             part = targets.get(attrs.get(b"id", ""), "")
             if part in names and attrs.get(b"name"):
                 out[attrs[b"name"]] = part
-    return out
+    return book, out, needed | set(out.values())
+
+
+def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Worksheet name -> its XML part inside the archive (through the workbook's rels)."""
+    return workbook_parts(archive)[1]
 
 
 def _chunks(archive: zipfile.ZipFile, part: str) -> Iterator[bytes]:
-    """The part's bytes in pieces that never split a tag (each ends before a ``<``)."""
+    """The part's bytes in pieces that never split a tag (each ends before a ``<`` or after
+    a ``>``), each read once: text between tags (a sheet padded with spaces) passes through
+    in pieces of its own size, and a tag longer than :data:`MAX_TAG` is a damaged part."""
     tail = b""
     with archive.open(part) as fh:
         while True:
             chunk = fh.read(_CHUNK)
             if not chunk:
                 break
-            data = tail + chunk
+            data = tail + chunk if tail else chunk
             cut = data.rfind(b"<")
-            if cut <= 0:
-                tail = data
+            if cut < 0 or data.find(b">", cut) >= 0:
+                tail = b""  # no tag left open: everything can go
+                yield data
                 continue
-            yield data[:cut]
+            if len(data) - cut > MAX_TAG:
+                raise TooLarge(f"its part {part} holds a tag longer than {MAX_TAG:,} bytes")
+            if cut:
+                yield data[:cut]
             tail = data[cut:]
     if tail:
         yield tail
@@ -313,16 +359,42 @@ def _strip_cells(xml: bytes, stray: set[bytes]) -> bytes:
     return _CELL_ELEMENT.sub(lambda m: b"" if m.group(1) in stray else m.group(0), xml)
 
 
-def trimmed_copy(path: Path, extents: dict[str, SheetExtent]) -> io.BytesIO:
-    """A copy of the workbook (in memory) without the stray cells of ``extents``."""
+def trimmed_copy(
+    path: Path, extents: dict[str, SheetExtent], budget: int | None = None
+) -> IO[bytes]:
+    """A copy of the workbook without the stray cells of ``extents``, holding only the parts
+    a reader of the cells needs (:func:`workbook_parts`): a picture or an embedded file is
+    never unpacked.  Each part is streamed, and the bytes copied count against ``budget``
+    (the memory allowed; :class:`TooLarge` beyond it).  The copy stays in memory while it is
+    small and spills to a temporary file beyond :data:`SPOOL_BYTES`."""
     trims = {e.part: {cell_name(r, c).encode() for r, c in e.stray} for e in extents.values()
              if e.stray}  # fmt: skip
-    out = io.BytesIO()
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            if item.filename in trims:
-                data = _strip_cells(data, trims[item.filename])
-            dst.writestr(item.filename, data)
+    out = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 - returned open
+    copied = 0
+    try:
+        with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
+            _, _, needed = workbook_parts(src)
+            for item in src.infolist():
+                if item.filename not in needed:
+                    continue
+                if item.filename in trims:
+                    copied += item.file_size
+                    _check_budget(path, copied, budget)
+                    data = _strip_cells(src.read(item.filename), trims[item.filename])
+                    dst.writestr(item.filename, data)
+                    continue
+                with src.open(item) as fh, dst.open(item.filename, "w") as target:
+                    while block := fh.read(_CHUNK):
+                        copied += len(block)
+                        _check_budget(path, copied, budget)
+                        target.write(block)
+    except BaseException:
+        out.close()
+        raise
     out.seek(0)
     return out
+
+
+def _check_budget(path: Path, copied: int, budget: int | None) -> None:
+    if budget is not None and copied > budget:
+        raise TooLarge(f"its sheets unpack to more than {copied:,} bytes")

@@ -106,11 +106,23 @@ def check_memory(path: Path, needed: int, limit: int | None = None) -> None:
     ``needed`` is an estimate of the bytes the table takes once in memory; ``limit`` overrides
     the measured free memory (tests, or a user who wants a safety margin).
     """
-    budget = available_memory() if limit is None else limit
+    budget = memory_budget(limit)
     if budget is None or needed <= budget:
         return
-    raise InputError(
-        f"{path.name} is too large for the memory of this computer: reading it needs about "
+    raise too_large(path, needed, budget)
+
+
+def memory_budget(limit: int | None = None) -> int | None:
+    """The bytes a read may take: ``limit`` when given, else the free memory (None: unknown)."""
+    return available_memory() if limit is None else limit
+
+
+def too_large(path: Path, needed: int, budget: int, *, more: bool = False) -> InputError:
+    """The message for a file that needs ``needed`` bytes of memory where ``budget`` are
+    free (``more``: at least that much, found while unpacking it)."""
+    about = "more than" if more else "about"
+    return InputError(
+        f"{path.name} is too large for the memory of this computer: reading it needs {about} "
         f"{human_size(needed)}, and {human_size(budget)} is available. Close other programs, "
         "or split the file (fewer rows or columns) and import the parts."
     )

@@ -26,8 +26,10 @@ import errno
 import json
 import os
 import secrets
+import signal
 import string
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -231,13 +233,18 @@ def _may_replace_json(output: Output, existing: Path) -> str:
 def _probe_folder(folder: Path, shown: Path) -> None:
     """Create and remove a temporary file in ``folder``: the only test of "can I write here"
     that every system answers truthfully (``os.access`` does not on Windows shares)."""
-    try:
-        fd, tmp = _create_temp(folder)
-    except OSError as exc:
-        raise _os_error(shown, exc, where=folder) from exc
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(tmp)
+    made: list[Path] = []  # recorded before the file exists: a signal never leaves it
+    with _held_signals():
+        try:
+            try:
+                fd, _ = _create_temp(folder, made)
+            except OSError as exc:
+                raise _os_error(shown, exc, where=folder) from exc
+            os.close(fd)
+        finally:
+            for path in made:
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
 
 def _check_existing(output: Output, final: Path) -> None:
@@ -276,6 +283,46 @@ def _check_existing(output: Output, final: Path) -> None:
             path=output.path,
             reason="locked",
         ) from exc
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies inside ``folder`` (both as :func:`_spelling_key` sees them)."""
+    inner, outer = _spelling_key(path), _spelling_key(folder)
+    return inner != outer and inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None:
+    """Refuse ``output`` when it is one of ``inputs`` or lies inside an input folder (the
+    part of :func:`check_outputs` that a caller writing a folder of its own needs)."""
+    final = _final_path(output.path)
+    for source in inputs:
+        if source is not None:
+            _check_not_input(output, final, Path(source))
+
+
+def _check_not_input(output: Output, final: Path, source: Path) -> None:
+    """Refuse an output that is the input (by any spelling or link), or that lies inside an
+    input folder (a Parquet dataset: a file written there would become part of the data)."""
+    same = _spelling_key(source) == _spelling_key(final) or (
+        final.exists() and source.exists() and _same_existing(source, final)
+    )
+    if same:
+        via = "" if os.path.abspath(source) == str(final) else f" {source}"
+        what = "input folder" if source.is_dir() else "input file"
+        raise OutputError(
+            f"{output.path}: refusing to overwrite the {what}{via}; tclose never "
+            f"overwrites its input. Choose another name for {output.label}.",
+            path=output.path,
+            reason="input",
+        )
+    if source.is_dir() and _inside(final, source):
+        raise OutputError(
+            f"{output.path}: refusing to write inside the input folder {source}: a file "
+            "there would become part of the data read from it. Choose another folder for "
+            f"{output.label}.",
+            path=output.path,
+            reason="input",
+        )
 
 
 def check_outputs(
@@ -324,17 +371,7 @@ def check_outputs(
                 reason="name",
             )
         for source in sources:
-            same = _spelling_key(source) == _spelling_key(final) or (
-                final.exists() and source.exists() and _same_existing(source, final)
-            )
-            if same:
-                via = "" if os.path.abspath(source) == str(final) else f" {source}"
-                raise OutputError(
-                    f"{shown}: refusing to overwrite the input file{via}; tclose never "
-                    f"overwrites its input. Choose another name for {output.label}.",
-                    path=shown,
-                    reason="input",
-                )
+            _check_not_input(output, final, source)
         for other, other_final in seen:
             same = _spelling_key(other_final) == _spelling_key(final) or (
                 final.exists() and other_final.exists() and _same_existing(other_final, final)
@@ -357,6 +394,43 @@ def check_outputs(
 
 
 # -- staging and committing -------------------------------------------------------------------
+
+
+#: the signals that stop a run (Ctrl+C, ``kill``, Windows' Ctrl+Break): held in a step
+_STOPS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGBREAK") if hasattr(signal, name)
+)
+
+
+@contextlib.contextmanager
+def _held_signals() -> Iterator[None]:
+    """Within the block a stop signal is held, then acted on (its handler raises) at the end.
+
+    A step that makes a file and records it, or renames a file and records that it did, must
+    not be cut between the two: the record is what the clean-up and the roll-back read, so a
+    signal there would leave a staged file, or a committed one, that nothing removes.  The
+    steps are short (system calls), so the signal is late by microseconds.  Only the main
+    thread has signal handlers; elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, object] = {}
+    try:
+        for signum in _STOPS:
+            if signal.getsignal(signum) is not None:  # None: a handler not set from Python
+                previous[signum] = signal.signal(signum, lambda n, _f: held.append(n))
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        for signum in held[:1]:  # one stop is enough; it raises here, after the step
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)  # the process ends as it would have
 
 
 def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, str]:
@@ -407,6 +481,9 @@ _ERRNO_WORDS = {
 def _os_error(shown: Path, exc: OSError, *, where: Path | None = None) -> OutputError:
     """An OSError as a one-line message about ``shown`` (never the temporary file)."""
     words = _ERRNO_WORDS.get(exc.errno or -1) or (exc.strerror or str(exc)).rstrip(".")
+    if where is not None and exc.errno == errno.ENOENT and where.is_dir():
+        # /proc and similar system folders exist but refuse every new file with ENOENT
+        words = "the system does not allow new files in this folder"
     if where is not None:
         return OutputError(
             f"{shown}: cannot write in the folder {where} ({words}). Choose another folder.",
@@ -491,21 +568,25 @@ class Staging:
         current: _Staged | None = None
         try:
             for current in self._staged.values():
-                backup, moved = self._keep_old(current.final)
-                try:
-                    os.chmod(current.temp, _new_file_mode(current.final))
-                    os.replace(current.temp, current.final)
-                except BaseException:
-                    if backup is not None:
-                        with contextlib.suppress(OSError):
-                            if moved:  # the old file was moved aside: move it back
-                                os.replace(backup, current.final)
-                            else:  # the old file never left: drop its second name
-                                backup.unlink()
-                    raise
-                done.append((current, backup))
+                # one step, never cut by a signal: the old file kept aside, the new one in
+                # place, and the record the roll-back reads (a stop raises after it)
+                with _held_signals():
+                    backup, moved = self._keep_old(current.final)
+                    try:
+                        os.chmod(current.temp, _new_file_mode(current.final))
+                        os.replace(current.temp, current.final)
+                    except BaseException:
+                        if backup is not None:
+                            with contextlib.suppress(OSError):
+                                if moved:  # the old file was moved aside: move it back
+                                    os.replace(backup, current.final)
+                                else:  # the old file never left: drop its second name
+                                    backup.unlink()
+                        raise
+                    done.append((current, backup))
         except BaseException as exc:
-            self._roll_back(done)
+            with _held_signals():
+                self._roll_back(done)
             if isinstance(exc, OSError) and current is not None:
                 raise _replace_error(current.output, exc) from exc
             raise
@@ -547,9 +628,10 @@ class Staging:
     def cleanup(self) -> None:
         """Remove every temporary and scratch file still there (after a commit, the scratch
         files only: the staged ones have become the targets)."""
-        for path in self._created:
-            with contextlib.suppress(OSError):
-                path.unlink(missing_ok=True)
+        with _held_signals():  # a stop arriving now waits until every file is gone
+            for path in self._created:
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
 
 
 def _replace_error(output: Output, exc: OSError) -> OutputError:
@@ -599,6 +681,7 @@ __all__ = [
     "OutputError",
     "Staging",
     "as_outputs",
+    "check_not_input",
     "check_outputs",
     "json_kind",
     "name_problem",

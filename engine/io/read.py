@@ -21,17 +21,20 @@ from engine.io.files import (
     ZIP_MAGIC,
     check_memory,
     human_size,
+    memory_budget,
     open_checked,
+    too_large,
 )
 from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
 from engine.io.stats import STATS_SUFFIXES, read_stats
+from engine.io.textblocks import GZIP_MAGIC
 from engine.progress import NO_TASK, Task
 
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
-#: first bytes of a gzip stream (``survey.csv.gz``)
-GZIP_MAGIC = b"\x1f\x8b"
+#: bytes unpacked from a gzip file between two checks of the memory they take
+GZIP_BLOCK = 1 << 24
 
 __all__ = ["ImportInfo", "ImportResult", "ReadOptions", "list_sheets", "read_table"]
 
@@ -103,7 +106,7 @@ def _read_any(
     suffix = path.suffix.lower()
     if head.startswith(PARQUET_MAGIC):
         info.format = "parquet"
-        return read_parquet(path, memory_limit=memory_limit)
+        return read_parquet(path, memory_limit=memory_limit, notes=info.notes)
     if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
         if suffix not in EXCEL_SUFFIXES:
             info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
@@ -127,31 +130,41 @@ def _read_any(
     return read_delimited(path, content, info, options, task=task)
 
 
-def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes:
+def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes | bytearray:
     """The unpacked bytes of a gzip-compressed text file (``.csv.gz``), checked for memory.
 
-    The gzip trailer states the unpacked size (modulo 4 GiB), so the memory check can refuse
-    a file before it is unpacked; deflate packs at most about 1032:1, which bounds the
-    figure a damaged trailer could claim.
+    The gzip trailer states the unpacked size modulo 4 GiB (a file of 4 GiB + 100 bytes
+    claims 100), and deflate packs at most about 1032:1, so the trailer refuses a file before
+    it is unpacked only when it already claims too much; the unpacking itself then counts
+    every byte against the memory there is and stops as soon as the text would not fit.
     """
     with path.open("rb") as fh:
         fh.seek(max(size - 4, 0))
         unpacked = int.from_bytes(fh.read(4), "little")
     unpacked = min(max(unpacked, size), size * 1032)
     check_memory(path, unpacked * CSV_EXPANSION, memory_limit)
+    budget = memory_budget(memory_limit)
+    limit = None if budget is None else budget // CSV_EXPANSION
+    out = bytearray()
     try:
-        return gzip.decompress(path.read_bytes())
+        with gzip.open(path, "rb") as fh:
+            while block := fh.read(GZIP_BLOCK):
+                out += block
+                if limit is not None and len(out) > limit:
+                    raise too_large(path, len(out) * CSV_EXPANSION, budget or 0, more=True)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(
             f"{path.name} is a damaged or truncated gzip file, so it cannot be read. Unpack "
             "it with another program to check it, or compress the CSV again."
         ) from exc
+    return out
 
 
 def _read_folder(path: Path, memory_limit: int | None, task: Task) -> ImportResult:
     """A Parquet dataset folder (the only kind of folder that holds one table)."""
     task.step(0.0, f"Reading {path.name}")
-    data = read_parquet(path, memory_limit=memory_limit)
-    info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1])
+    notes: list[str] = []
+    data = read_parquet(path, memory_limit=memory_limit, notes=notes)
+    info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1], notes=notes)
     task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
     return ImportResult(data, info)

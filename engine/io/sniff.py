@@ -40,12 +40,32 @@ def looks_binary(head: bytes) -> bool:
     """True for bytes no text file contains: NULs outside UTF-16, or many control bytes."""
     if not head:
         return False
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(head):
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _wide_without_bom(head):
         return False
     if b"\x00" in head:
         return True
     control = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13, 27))
     return control > 0.02 * len(head)
+
+
+def _wide_without_bom(head: bytes) -> str | None:
+    """The UTF-32 or UTF-16 encoding the bytes look like without a BOM, else None."""
+    return _utf32_without_bom(head) or _utf16_without_bom(head)
+
+
+def _utf32_without_bom(head: bytes) -> str | None:
+    """``"utf-32-le"``/``"utf-32-be"`` when three bytes in four are zero, in the places UTF-32
+    text (of characters below U+10000, with many ASCII ones) puts them."""
+    sample = head[: SAMPLE_BYTES - SAMPLE_BYTES % 4]
+    if len(sample) < 8:
+        return None
+    lanes = [sample[i::4] for i in range(4)]
+    zero = [lane.count(0) / len(lane) for lane in lanes]
+    if zero[2] > 0.99 and zero[3] > 0.99 and zero[1] > 0.6 and zero[0] < 0.1:
+        return "utf-32-le"
+    if zero[0] > 0.99 and zero[1] > 0.99 and zero[2] > 0.6 and zero[3] < 0.1:
+        return "utf-32-be"
+    return None
 
 
 def _utf16_without_bom(head: bytes) -> str | None:
@@ -62,7 +82,8 @@ def _utf16_without_bom(head: bytes) -> str | None:
 
 
 def decode(data: bytes, encoding: str | None = None) -> Decoded:
-    """The text of ``data``: the given encoding, else BOM, UTF-16, UTF-8, then Windows-1252.
+    """The text of ``data``: the given encoding, else BOM, UTF-32, UTF-16, UTF-8, then
+    Windows-1252.
 
     Raises ``UnicodeDecodeError`` when a given encoding does not fit, ``NotText`` for binary
     data, ``LookupError`` for an unknown encoding name.
@@ -72,12 +93,15 @@ def decode(data: bytes, encoding: str | None = None) -> Decoded:
         return Decoded(data.decode(encoding), encoding)
     if data.startswith(codecs.BOM_UTF8):
         return Decoded(data[len(codecs.BOM_UTF8) :].decode("utf-8"), "utf-8-sig")
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
+        return Decoded(data.decode("utf-32"), "utf-32")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return Decoded(data.decode("utf-16"), "utf-16")
-    utf16 = _utf16_without_bom(data[:SAMPLE_BYTES])
-    if utf16:
-        return Decoded(data.decode(utf16), utf16)
-    if looks_binary(data[:SAMPLE_BYTES]):
+    wide = _wide_without_bom(data[:SAMPLE_BYTES])
+    if wide:
+        return Decoded(data.decode(wide), wide)
+    if looks_binary(data[:SAMPLE_BYTES]) or b"\x00" in data:
+        # NUL bytes anywhere (not only in the first lines) are binary data, not text
         raise NotText("binary data")
     try:
         return Decoded(data.decode("utf-8"), "utf-8")

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.io.columns import LEADING_ZERO, dates_from_text
+from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range
 from engine.roles import ColumnType
 
 #: ordered scales; each position lists words meaning the same level (compared casefolded)
@@ -177,6 +177,13 @@ def infer_type(series: pd.Series) -> TypeGuess:
     if pd.api.types.is_bool_dtype(values):
         return TypeGuess(ColumnType.NOMINAL, 1.0, "yes/no values")
     if pd.api.types.is_datetime64_any_dtype(values):
+        if not in_date_range(values).all():
+            return TypeGuess(
+                ColumnType.NOMINAL,
+                0.5,
+                "dates before 1678 or after 2261, which tclose cannot compute with as dates: "
+                "kept as categories",
+            )
         return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
     if pd.api.types.is_numeric_dtype(values):
         return _numeric_guess(values.astype(float))
@@ -310,7 +317,7 @@ def _date_guess(counts: pd.Series) -> TypeGuess | None:
         return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
     sample = distinct.head(2000)
     parsed = pd.to_datetime(sample.str.strip(), errors="coerce", format="ISO8601")
-    ok = parsed.notna().to_numpy()
+    ok = (parsed.notna() & in_date_range(parsed)).to_numpy()
     weights = counts.to_numpy()[: len(sample)]
     share = float(weights[ok].sum()) / float(weights.sum())
     if share >= 0.8:

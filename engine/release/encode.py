@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, listing
+from engine.io.columns import in_date_range
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
@@ -43,7 +44,7 @@ def resolve_columns(
     orders = {c: tuple(o) for c, o in (orders or {}).items()}
     missing = [c for c in columns if c not in data.columns]
     if missing:
-        raise InputError(f"No column named {', '.join(map(repr, missing))} in the input.")
+        raise InputError(f"No column named {listing(missing)} in the input.")
     todo = [c for c in columns if c not in types]
     guessed = infer_types(data[todo]) if todo else {}
     resolved: dict[str, ColumnType] = {}
@@ -112,6 +113,13 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
         _require_parsed(
             series, dates, "is a date column", "a date; declare it missing or change the type"
         )
+        outside = ~in_date_range(dates)
+        if outside.any():
+            raise InputError(
+                f"Column {series.name!r} holds the date {series[outside].iloc[0]}, outside "
+                "1678–2261, the dates tclose computes with; correct it, declare it missing, "
+                "or make the column nominal."
+            )
         days = (dates - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
         return days.to_numpy(dtype=float, na_value=np.nan)
     values = pd.to_numeric(series, errors="coerce")

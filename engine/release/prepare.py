@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, listing
 from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
@@ -67,9 +67,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     absent = [c for c in named if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            f"No column named {', '.join(map(repr, absent))} in the input (it has: {have})."
-        )
+        raise InputError(f"No column named {listing(absent)} in the input (it has: {have}).")
     n = len(data)
     if n == 0:
         raise InputError("The input has no records.")

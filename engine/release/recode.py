@@ -75,7 +75,7 @@ def _numeric_centroid(
     places = decimals(series) if places is None else places
     per_class = means.round(places)
     out = pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
-    if places == 0:
+    if places == 0 and not (out.abs() >= 2**63).any():  # whole numbers beyond int64 stay floats
         out = out.astype("Int64") if out.isna().any() else out.astype("int64")
     return out
 

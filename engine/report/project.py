@@ -64,6 +64,9 @@ class Project:
     report: Path | None = None
     #: free text the analyst wants kept with the project (purpose, approvals, ...)
     notes: str = ""
+    #: where the release is computed, as ``--cluster`` takes it ("local:4", a scheduler
+    #: address); None = this computer.  Not a parameter of the release.
+    backend: str | None = None
     #: the tclose version and time that saved the file (informative only)
     saved_by: str = field(default=f"tclose {__version__}", compare=False)
     saved_at: str | None = field(default=None, compare=False)
@@ -206,7 +209,34 @@ def project_to_dict(project: Project, *, base: Path | None = None) -> dict[str, 
         },
         "notes": project.notes,
     }
+    if project.backend is not None:
+        doc["backend"] = {"cluster": project.backend}
     return doc
+
+
+def _backend(value: Any) -> str | None:
+    """The ``backend`` field: null, or ``{"cluster": "local" | "local:N" | "tcp://HOST:PORT"}``."""
+    if value is None:
+        return None
+    cluster = value.get("cluster") if isinstance(value, Mapping) else None
+    if (
+        not isinstance(value, Mapping)
+        or set(value) - {"cluster"}
+        or not (cluster is None or isinstance(cluster, str))
+    ):
+        raise InputError(
+            'Project file: backend must be {"cluster": "local"}, {"cluster": "local:N"} or '
+            f'{{"cluster": "tcp://HOST:PORT"}} (or null), not {json.dumps(value)[:80]}.'
+        )
+    if cluster is None or not cluster.strip():
+        return None
+    from engine.distributed.cluster import parse_cluster  # light: Dask is imported on use
+
+    try:
+        parse_cluster(cluster)
+    except InputError as err:
+        raise InputError(f"Project file: backend.cluster: {err.message}") from err
+    return cluster.strip()
 
 
 def _header_row(value: Any) -> int | None:
@@ -288,6 +318,7 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
         output=resolve(_text(out, "release", "output")),
         report=resolve(_text(out, "report", "output")),
         notes=_text(doc, "notes", "project") or "",
+        backend=_backend(doc.get("backend")),
         saved_by=str(doc.get("saved_by", "")),
         saved_at=doc.get("saved_at"),
     )
@@ -335,6 +366,22 @@ def load_project(path: str | Path) -> Project:
 
 
 # -- checking and replaying ------------------------------------------------------------------------
+
+
+def outside_folder(project_file: str | Path, target: Path, what: str, flag: str) -> None:
+    """Refuse a ``target`` (the project's release or report) outside the project file's
+    folder: a project received from someone else must not replace a file elsewhere on this
+    computer (``"release": "../victim.csv"``).  The user confirms such a place by naming it
+    on the command line (``flag``)."""
+    folder = Path(os.path.realpath(Path(project_file).parent))
+    place = Path(os.path.realpath(target))
+    if place.parent == folder or folder in place.parents:
+        return
+    raise InputError(
+        f"{Path(project_file).name} would write {what} to {target}, outside the project's "
+        f"folder {folder}. A project writes only in its own folder unless you confirm the "
+        f"place: give it on the command line ({flag} {target})."
+    )
 
 
 class InputChangedError(InputError):
