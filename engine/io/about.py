@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
+from engine.mechanisms import MECHANISMS
 from engine.text import number, percent
 
 #: the key that says which of the two documents a run's metadata is
@@ -89,11 +90,6 @@ PARAMETER_NAMES = {
     "insensitive": "insensitive microaggregation first",
     "resample_until_t": "noise redrawn until t-close with t",
     "transform": "scale the noise is added on",
-}
-#: the mechanisms, in words (the noise route's per-column mechanisms are in its section)
-MECHANISM_WORDS = {
-    "buckets": "buckets (t-closeness by bucketization)",
-    "laplace": "noise (ε-differential privacy of the confidential values)",
 }
 #: parameter values, in words
 VALUE_WORDS = {
@@ -283,7 +279,8 @@ def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
 
 def _mechanism_words(mechanism: str, noise: Any) -> str:
     """The mechanism in words; for noise, the mechanisms its columns actually got."""
-    words = MECHANISM_WORDS.get(mechanism, mechanism)
+    # the noise route's per-column mechanisms are in its section
+    words = MECHANISMS[mechanism].title if mechanism in MECHANISMS else mechanism
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
         used = sorted({str(d.get("described")) for d in columns.values() if isinstance(d, Mapping)})

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InputError, TcloseError
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output, write_outputs
+from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.text import seed_text
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ def seed_policy(params: ReleaseParams) -> dict[str, Any]:
     return {
         "seed": params.seed,
         "reproducible": params.seed is not None,
-        "note": seed_text(params.seed, noise=params.noise)
+        "note": MECHANISMS[params.mechanism].seed_policy(params.seed)
         + (
             " A replay gives another, equally valid release with the same guarantee."
             if params.seed is None
