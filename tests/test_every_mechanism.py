@@ -14,12 +14,13 @@ import pytest
 from benchmarks.synthetic import generate
 from engine.mechanisms import MECHANISMS, Mechanism
 from engine.params import ReleaseParams
+from engine.project import load_project, new_project, save_project
+from engine.project.replay import replay
 from engine.release.anonymize import anonymize
 from engine.release.plan import plan
 from engine.release.result import applied_parameters
 from engine.release.verify import verify_release
 from engine.report.html import write_report
-from engine.report.project import load_project, new_project, replay, save_project
 from tests.cli_support import tclose
 
 QI = ("age", "hours", "region")
