@@ -1,22 +1,37 @@
-"""Engine benchmark: wall time, peak memory, information loss and achieved (k, t) per data set.
+"""Engine benchmark: time (wall and CPU), peak memory, information loss and achieved (k, t).
 
-    python -m benchmarks.bench_engine                      # 10k, 100k, 1M synthetic + adult + acs
-    python -m benchmarks.bench_engine --sizes 10000,100000 --no-io --no-peers
+    python -m benchmarks.bench_engine                      # everything below (about an hour)
+    python -m benchmarks.bench_engine --sizes 10000,100000 --no-io --no-memory --no-kernels \\
+        --no-peers                                         # quick
 
-Every case runs in its own process, so that its peak resident memory
-(``resource.getrusage``) is its own.  The table has one row per case: records, the seconds of
-the engine call (:func:`engine.release.anonymize.anonymize`, everything from the data frame
-in memory to the verified release), peak RSS, QI SSE/SST (%), achieved k and t, and the
-partition path.
+Every measurement runs in a process of its own, so that its peak resident memory is its own
+(``os.wait4`` reports the child's CPU seconds and peak RSS; on Windows only wall time).
 
-The I/O ratio compares the whole command line run (``python -m engine anonymize`` on the
-largest synthetic CSV: read, anonymize, verify, write) with the time pandas takes to read and
-write the same CSV, measured in the same run.
+* **Engine table.**  One row per case: the seconds (wall and CPU, all threads) of the engine
+  call :func:`engine.release.anonymize.anonymize` (everything from the data frame in memory
+  to the verified release, planning and the search of b included), the peak RSS of the
+  process, QI and confidential SSE/SST, the b chosen, achieved k and t, classes and path.
+  Cases: the synthetic census file (:mod:`benchmarks.synthetic`, incomes to the cent: nearly
+  every value distinct) at each ``--sizes``; the real files adult and ACS; and the tight
+  settings of small files (t = 1.05, k = 500 and t = 2, k = 50) on the census-like file of
+  :mod:`benchmarks.census_like` (29,501 records, a 51-category state QI) and on adult with
+  its widest QIs (native-country: 41 categories, occupation, education, age).
+* **I/O ratio** (``--repeat`` runs, median): the command line ``python -m engine anonymize``
+  on the largest synthetic CSV (read, plan, anonymize, verify, write) against pandas
+  ``read_csv`` + ``to_csv`` of the same file, measured in the same run, alternating.
+* **Memory per million records** (``--memory-sizes``): the command line's peak RSS on CSV
+  files of those sizes, and the growth per extra million between the smallest and largest.
+* **Compiled kernels** (``--no-kernels`` leaves it out): the k-d split and class forming of
+  the largest synthetic file with numba and with the numpy route (``TCLOSE_COMPILED=0``),
+  checked to give the same classes; and the first-run cost of compiling them (a fresh
+  ``NUMBA_CACHE_DIR``) against loading them from the cache.
+* **Peers**, for context, from a separate virtual environment (they pin old library
+  versions and are never a dependency): pycanon's ``k_anonymity``/``t_closeness`` against our
+  verifier on the same released table, and anjana's ``t_closeness`` on adult with simple
+  interval hierarchies.  They are skipped with a note when that environment does not exist.
 
-Peers, for context, from a separate virtual environment (they pin old library versions and are
-never a dependency): pycanon's ``k_anonymity``/``t_closeness`` against our verifier on the same
-released table, and anjana's ``t_closeness`` on adult with simple interval hierarchies.  They
-are skipped with a note when that environment does not exist.
+The machine's load average is printed with the results: the team's machine is shared, and
+wall times on a loaded machine say little (CPU seconds say more).
 """
 
 from __future__ import annotations
@@ -24,7 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,51 +72,51 @@ REAL = {
         "missing": ["-10000"],
     },
 }
+#: adult with its widest QIs: 41 countries, 14 occupations, 16 education levels, age
+ADULT_WIDE = {
+    **REAL["adult"],
+    "qi": ["native-country", "occupation", "education", "age"],
+}
+CENSUS_LIKE = {
+    "qi": ["state", "puma", "educ", "exper"],
+    "confidential": ["incwage"],
+    "missing": [],
+}
 
-
-#: small files with tight settings (t near 1 forces classes of hundreds of records): the
-#: census extract of the issue had 29,501 records and 5 QIs
+#: small files with tight settings (t near 1 forces classes of hundreds of records)
 TIGHT_ROWS = 29_501
 TIGHT_CASES = ((1.05, 500), (2.0, 50))
 
 
-def tight_data(rows: int):
-    """The synthetic census with a fifth QI (sex), for the tight-settings cases."""
-    import numpy as np
-
-    from benchmarks.synthetic import generate
-
-    data = generate(rows, seed=1)
-    data["sex"] = np.random.default_rng(1).choice(["F", "M"], rows)
-    return data, {**SYNTHETIC, "qi": [*SYNTHETIC["qi"], "sex"]}
-
-
-def _peak_rss_mb() -> float:
-    # ru_maxrss is in kilobytes on Linux, bytes on macOS
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
-
-
-def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -> dict:
-    """One engine call in this process; returns the row of the table."""
+def _load(name: str, rows: int):
+    """(data frame, spec) of a case."""
     import pandas as pd
-
-    from engine.params import ReleaseParams
-    from engine.release.anonymize import anonymize
 
     if name == "synthetic":
         from benchmarks.synthetic import generate
 
-        data = generate(rows, seed=0)
-        spec = SYNTHETIC
-    elif name == "tight":
-        data, spec = tight_data(rows)
-    else:
-        spec = REAL[name]
-        path = real_data(spec["file"])
-        if path is None:
-            raise SystemExit(absent(spec["file"], name))
-        data = pd.read_csv(path, sep=spec["sep"], dtype=str, keep_default_na=False)
+        return generate(rows, seed=0, cents=True), SYNTHETIC
+    if name == "census-like":
+        from benchmarks.census_like import generate as census
+
+        return census(rows, seed=0), CENSUS_LIKE
+    spec = ADULT_WIDE if name == "adult-wide" else REAL[name]
+    path = real_data(spec["file"])
+    if path is None:
+        raise SystemExit(absent(spec["file"], name))
+    return pd.read_csv(path, sep=spec["sep"], dtype=str, keep_default_na=False), spec
+
+
+def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -> dict:
+    """One engine call in this process; returns the row of the table."""
+    import resource
+
+    from engine.params import ReleaseParams
+    from engine.release.anonymize import anonymize
+    from engine.release.blocks import use_blocks
+    from engine.release.encode import encode_qi, resolve_columns
+
+    data, spec = _load(name, rows)
     config = ReleaseParams(
         qi=tuple(spec["qi"]),
         confidential=tuple(spec["confidential"]),
@@ -110,29 +125,27 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         missing=tuple(spec["missing"]),
         seed=0,
     )
-    before = _peak_rss_mb()
+    before = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
     release = anonymize(data, config)
     seconds = time.perf_counter() - started
-    from engine.release.blocks import use_blocks
-    from engine.release.encode import encode_qi, resolve_columns
-
+    after = resource.getrusage(resource.RUSAGE_SELF)
     qi = list(spec["qi"])
     types, orders = resolve_columns(data[qi], qi, {}, {})
     path = "blocks" if use_blocks(encode_qi(data[qi], qi, types, orders)) else "exact"
     if release_path:
         release.table.to_csv(release_path, index=False)
     s = release.summary
-    usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
-        "cpu_seconds_process": round(usage.ru_utime + usage.ru_stime, 2),
         "case": name,
         "rows": len(data),
         "seconds": round(seconds, 2),
-        "peak_rss_mb": round(_peak_rss_mb(), 0),
-        "rss_before_mb": round(before, 0),
+        "cpu_seconds": round(
+            after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2
+        ),
+        "peak_rss_mb": round(_rss_mb(after.ru_maxrss)),
         "qi_sse_sst_pct": round(100 * s.information_loss.qi_sse_sst, 2),
-        "conf_sse_sst_pct": round(100 * s.information_loss.confidential_sse_sst, 2),
+        "conf_sse_sst_pct": round(100 * (s.information_loss.confidential_sse_sst or 0.0), 2),
         "b": sum(not row.missing for row in s.buckets),
         "k": s.k_achieved,
         "t": round(s.t_achieved, 3),
@@ -141,67 +154,174 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     }
 
 
-def _worker(args: list[str]) -> dict:
-    out = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_engine", "--case", *args],
+def _rss_mb(maxrss: int) -> float:
+    # ru_maxrss is in kilobytes on Linux, bytes on macOS
+    return maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def _run(command: list[str], env: dict | None = None) -> dict:
+    """Run ``command``; its wall seconds, CPU seconds and peak RSS (MB), and its output."""
+    started = time.perf_counter()
+    with subprocess.Popen(
+        command,
         cwd=ROOT,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "failed")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        env={**os.environ, **(env or {})},
+    ) as child:
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+            cpu = usage.ru_utime + usage.ru_stime
+            peak = _rss_mb(usage.ru_maxrss)
+        else:  # Windows: wall time only
+            child.wait()
+            cpu = peak = float("nan")
+        out, err = child.stdout.read(), child.stderr.read()
+    wall = time.perf_counter() - started
+    if child.returncode != 0:
+        raise RuntimeError((err.strip().splitlines() or ["failed"])[-1])
+    return {"wall": wall, "cpu": cpu, "peak_mb": peak, "stdout": out}
 
 
-def io_ratio(rows: int, t: float, k: int, workdir: Path) -> dict:
-    """Whole command line run against pandas read + write of the same CSV."""
-    import pandas as pd
+def _worker(args: list[str]) -> dict:
+    done = _run([sys.executable, "-m", "benchmarks.bench_engine", "--case", *args])
+    return json.loads(done["stdout"].strip().splitlines()[-1])
 
+
+def _write_synthetic(rows: int, path: Path) -> None:
     from benchmarks.synthetic import generate
 
-    src = workdir / f"synthetic-{rows}.csv"
-    generate(rows, seed=0).to_csv(src, index=False)
-    started = time.perf_counter()
-    frame = pd.read_csv(src)
-    frame.to_csv(workdir / "pandas-copy.csv", index=False)
-    pandas_seconds = time.perf_counter() - started
-    del frame
-    started = time.perf_counter()
-    cli = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "engine",
-            "anonymize",
-            str(src),
-            "-o",
-            str(workdir / "release.csv"),
-            "--qi",
-            ",".join(SYNTHETIC["qi"]),
-            "--confidential",
-            "income",
-            "--t",
-            str(t),
-            "--k",
-            str(k),
-            "--seed",
-            "0",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    cli_seconds = time.perf_counter() - started
-    if cli.returncode != 0:
-        raise RuntimeError(cli.stderr.strip())
-    return {
-        "rows": rows,
-        "cli_seconds": round(cli_seconds, 2),
-        "pandas_read_write_seconds": round(pandas_seconds, 2),
-        "ratio": round(cli_seconds / pandas_seconds, 1),
+    generate(rows, seed=0, cents=True).to_csv(path, index=False)
+
+
+def _cli(src: Path, out: Path, t: float, k: int, extra: tuple[str, ...] = ()) -> list[str]:
+    return [
+        sys.executable, "-m", "engine", "anonymize", str(src), "-o", str(out),
+        "--qi", ",".join(SYNTHETIC["qi"]), "--confidential", "income",
+        "--t", str(t), "--k", str(k), "--seed", "0", *extra,
+    ]  # fmt: skip
+
+
+PANDAS_SCRIPT = r"""
+import json, sys, time
+import pandas as pd
+c, w = time.process_time(), time.perf_counter()
+pd.read_csv(sys.argv[1]).to_csv(sys.argv[2], index=False)
+print(json.dumps({"cpu": time.process_time() - c, "wall": time.perf_counter() - w}))
+"""
+
+
+def io_ratio(src: Path, t: float, k: int, workdir: Path, repeat: int) -> dict:
+    """Whole command line run against pandas read + write of the same CSV (median of runs).
+
+    The command line is timed whole (start-up, imports, reading, planning, anonymizing,
+    verifying, writing); pandas only for its ``read_csv`` + ``to_csv`` (in a process of its
+    own, timed inside).  The two alternate, so that a change of the machine's load hits both.
+    """
+    pandas, cli = [], []
+    for _ in range(repeat):
+        done = _run([sys.executable, "-c", PANDAS_SCRIPT, str(src), str(workdir / "copy.csv")])
+        pandas.append(json.loads(done["stdout"].strip().splitlines()[-1]) | {"peak_mb": 0.0})
+        cli.append(_run(_cli(src, workdir / "release.csv", t, k)))
+    med = {
+        key: {
+            "pandas": statistics.median(r[key] for r in pandas),
+            "cli": statistics.median(r[key] for r in cli),
+        }
+        for key in ("wall", "cpu", "peak_mb")
     }
+    return {
+        "runs": repeat,
+        "pandas_wall": round(med["wall"]["pandas"], 2),
+        "pandas_cpu": round(med["cpu"]["pandas"], 2),
+        "cli_wall": round(med["wall"]["cli"], 2),
+        "cli_cpu": round(med["cpu"]["cli"], 2),
+        "cli_peak_mb": round(med["peak_mb"]["cli"]),
+        "ratio_wall": round(med["wall"]["cli"] / med["wall"]["pandas"], 1),
+        "ratio_cpu": round(med["cpu"]["cli"] / med["cpu"]["pandas"], 1),
+    }
+
+
+def memory_per_million(sizes: list[int], t: float, k: int, workdir: Path) -> dict:
+    """The command line's peak RSS on CSV files of ``sizes`` records, and its slope."""
+    peaks = {}
+    for rows in sizes:
+        src = workdir / f"memory-{rows}.csv"
+        _write_synthetic(rows, src)
+        done = _run(_cli(src, workdir / "memory-release.csv", t, k))
+        peaks[rows] = {"peak_mb": round(done["peak_mb"]), "cpu": round(done["cpu"], 1)}
+        src.unlink()
+    lo, hi = min(sizes), max(sizes)
+    slope = (peaks[hi]["peak_mb"] - peaks[lo]["peak_mb"]) / ((hi - lo) / 1e6) if hi > lo else None
+    return {"peaks": peaks, "mb_per_extra_million": round(slope) if slope else None}
+
+
+KERNEL_SCRIPT = r"""
+import json, sys, time
+import numpy as np
+from benchmarks.synthetic import generate
+from engine.release.blocks import form_classes, layout_counts, split_nodes
+from engine.release.buckets import make_buckets
+from engine.release.encode import encode_qi, resolve_columns
+from engine.release.feasibility import check_feasible
+rows, mode = int(sys.argv[1]), sys.argv[2]
+data = generate(rows, seed=0, cents=True)
+qi = ["age", "hours", "region", "sector"]
+types, orders = resolve_columns(data, qi)
+X = encode_qi(data, qi, types, orders)
+codes = make_buckets(data, ["income"], None, 4).codes
+counts = np.bincount(codes)
+shares = counts / counts.sum()
+per_class = layout_counts(counts, check_feasible(counts, 3.0, 11, shares))
+out = {}
+def timed(name, f):
+    c, w = time.process_time(), time.perf_counter()
+    value = f()
+    cpu, wall = time.process_time() - c, time.perf_counter() - w
+    out[name] = {"cpu": round(cpu, 2), "wall": round(wall, 2)}
+    return value
+if mode == "cold":
+    small = 3000
+    cc = np.bincount(codes[:small])
+    sp = layout_counts(cc, 300)
+    timed("import", lambda: __import__("engine.release.compiled"))
+    Xs, cs = X[:small], codes[:small]
+    node, end = timed(
+        "first split", lambda: split_nodes(Xs, cs, sp, max_records=500, compiled=True)
+    )
+    timed(
+        "first forming",
+        lambda: form_classes(Xs, cs, node, end, sp, cc / small, 3.0, 10, compiled=True),
+    )
+else:
+    block = 1000 if rows > 200_000 else 2000
+    node, end = timed("split", lambda: split_nodes(X, codes, per_class, max_records=block))
+    labels = timed("forming", lambda: form_classes(X, codes, node, end, per_class, shares, 3.0, 11))
+    out["checksum"] = int((labels * np.arange(len(labels)) % 1000003).sum())
+print(json.dumps(out))
+"""
+
+
+def kernels(rows: int, workdir: Path) -> dict:
+    """Split and class forming with numba and with numpy; compiling once against loading."""
+    script = workdir / "kernels.py"
+    script.write_text(KERNEL_SCRIPT, encoding="utf-8")
+    env = {"PYTHONPATH": str(ROOT)}
+    result = {}
+    for label, extra in (("compiled", {}), ("numpy", {"TCLOSE_COMPILED": "0"})):
+        done = _run([sys.executable, str(script), str(rows), "run"], env={**env, **extra})
+        result[label] = json.loads(done["stdout"].strip().splitlines()[-1])
+    result["same_classes"] = result["compiled"]["checksum"] == result["numpy"]["checksum"]
+    cache = workdir / "numba-cache"
+    for label in ("first run (compiles)", "second run (cached)"):
+        done = _run(
+            [sys.executable, str(script), "3000", "cold"],
+            env={**env, "NUMBA_CACHE_DIR": str(cache)},
+        )
+        result[label] = json.loads(done["stdout"].strip().splitlines()[-1])
+    return result
 
 
 PEER_SCRIPT = r"""
@@ -261,7 +381,7 @@ def peers(release_csv: Path, qi: list[str], confidential: list[str]) -> dict:
         "release_rows": len(table),
         "tclose_verify": {"k": ours.k, "t": ours.t, "seconds": round(ours_seconds, 2)},
     }
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as f:
         f.write(PEER_SCRIPT)
         script = f.name
     adult = real_data("adult.csv")
@@ -289,13 +409,26 @@ def peers(release_csv: Path, qi: list[str], confidential: list[str]) -> dict:
     return result
 
 
+def _load_average() -> str:
+    try:
+        return " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:  # Windows
+        return "n/a"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="tclose engine benchmark")
     parser.add_argument("--case", nargs=5, metavar=("NAME", "ROWS", "T", "K", "RELEASE"))
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--t", type=float, default=3.0)
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the I/O ratio")
+    parser.add_argument("--memory-sizes", default="1000000,3000000")
+    parser.add_argument("--no-table", action="store_true", help="leave out the engine table")
     parser.add_argument("--no-io", action="store_true")
+    parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--no-kernels", action="store_true")
+    parser.add_argument("--no-tight", action="store_true")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--json", metavar="FILE", help="also write every number as JSON")
     args = parser.parse_args(argv)
@@ -306,53 +439,79 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    report: dict = {"t": args.t, "k": args.k, "cases": []}
+    report: dict = {"t": args.t, "k": args.k, "cpus": os.cpu_count(), "cases": []}
     header = (
-        f"{'case':<10} {'rows':>9} {'seconds':>8} {'peak MB':>8} {'QI loss %':>9} "
-        f"{'conf %':>7} {'b':>3} {'k':>4} {'t':>6} {'classes':>8} path"
+        f"{'case':<20} {'rows':>9} {'wall s':>7} {'CPU s':>7} {'peak MB':>8} {'QI %':>6} "
+        f"{'conf %':>6} {'b':>3} {'k':>4} {'t':>6} {'classes':>8} path"
     )
-    print(f"t = {args.t:g}, k = {args.k}, bucket mechanism; {os.cpu_count()} CPUs")
+    print(f"tclose engine benchmark; {os.cpu_count()} CPUs; load average {_load_average()}")
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        release = workdir / "release-10k.csv"
-        jobs = [("synthetic", n, args.t, args.k) for n in sizes]
-        for name, spec in REAL.items():
+        release = workdir / "release-small.csv"
+        jobs = [] if args.no_table else [("synthetic", n, args.t, args.k) for n in sizes]
+        for name, spec in {} if args.no_table else REAL.items():
             if real_data(spec["file"]) is None:
                 print(absent(spec["file"], name))
             else:
                 jobs.append((name, 0, args.t, args.k))
-        jobs += [("tight", TIGHT_ROWS, t, k) for t, k in TIGHT_CASES]
+        if not (args.no_tight or args.no_table):
+            jobs += [("census-like", TIGHT_ROWS, t, k) for t, k in TIGHT_CASES]
+            if real_data(ADULT_WIDE["file"]) is not None:
+                jobs += [("adult-wide", 0, t, k) for t, k in TIGHT_CASES]
         for name, rows, t, k in jobs:
             keep = str(release) if (name == "synthetic" and rows == min(sizes)) else "-"
             try:
                 row = _worker([name, str(rows), str(t), str(k), keep])
             except RuntimeError as err:
-                print(f"{name:<10} {rows:>9} failed: {err}")
+                print(f"{name:<20} {rows:>9} failed: {err}")
                 continue
             row.update(t_asked=t, k_asked=k)
             report["cases"].append(row)
-            label = row["case"] if name != "tight" else f"t{t:g}/k{k}"
+            label = row["case"] if (t, k) == (args.t, args.k) else f"{row['case']} {t:g}/{k}"
             print(
-                f"{label:<10} {row['rows']:>9,} {row['seconds']:>8.2f} "
-                f"{row['peak_rss_mb']:>8.0f} {row['qi_sse_sst_pct']:>9.2f} "
-                f"{row['conf_sse_sst_pct']:>7.2f} {row['b']:>3} {row['k']:>4} "
+                f"{label:<20} {row['rows']:>9,} {row['seconds']:>7.2f} {row['cpu_seconds']:>7.2f} "
+                f"{row['peak_rss_mb']:>8.0f} {row['qi_sse_sst_pct']:>6.2f} "
+                f"{row['conf_sse_sst_pct']:>6.2f} {row['b']:>3} {row['k']:>4} "
                 f"{row['t']:>6.3f} {row['classes']:>8,} {row['path']}",
                 flush=True,
             )
         if not args.no_io:
-            io = io_ratio(max(sizes), args.t, args.k, workdir)
+            src = workdir / f"synthetic-{max(sizes)}.csv"
+            _write_synthetic(max(sizes), src)
+            io = io_ratio(src, args.t, args.k, workdir, args.repeat)
             report["io"] = io
             print(
-                f"\nI/O ratio ({io['rows']:,} rows): tclose anonymize {io['cli_seconds']} s, "
-                f"pandas read+write {io['pandas_read_write_seconds']} s: {io['ratio']}x"
+                f"\nI/O ratio ({max(sizes):,} rows, median of {io['runs']}): tclose anonymize "
+                f"{io['cli_wall']} s wall, {io['cli_cpu']} s CPU, {io['cli_peak_mb']} MB; "
+                f"pandas read+write {io['pandas_wall']} s wall, {io['pandas_cpu']} s CPU: "
+                f"{io['ratio_wall']}x wall, {io['ratio_cpu']}x CPU",
+                flush=True,
             )
+            src.unlink()
+        if not args.no_memory:
+            memory_sizes = [int(s) for s in args.memory_sizes.split(",") if s]
+            mem = memory_per_million(memory_sizes, args.t, args.k, workdir)
+            report["memory"] = mem
+            peaks = ", ".join(f"{r:,}: {p['peak_mb']} MB" for r, p in mem["peaks"].items())
+            print(
+                f"\nMemory of the command line (peak RSS): {peaks}; "
+                f"{mem['mb_per_extra_million']} MB per extra million records",
+                flush=True,
+            )
+        if not args.no_kernels:
+            result = kernels(max(sizes), workdir)
+            report["kernels"] = result
+            print(f"\nCompiled kernels ({max(sizes):,} records, t = 3, k = 11, b = 4):")
+            print(json.dumps(result, indent=2))
         if not args.no_peers and release.exists():
             result = peers(release, SYNTHETIC["qi"], SYNTHETIC["confidential"])
             report["peers"] = result
             print("\nPeers on the same released table (synthetic, smallest size):")
             print(json.dumps(result, indent=2))
+    report["load_average_after"] = _load_average()
+    print(f"\nload average at the end: {report['load_average_after']}")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
     return 0

@@ -300,6 +300,81 @@ def _bounds(where: str, value: Any) -> tuple[float, float]:
     return (lo, hi)
 
 
+# -- what people read about a field -------------------------------------------------------
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark ``text`` for the app's translation files (context ``params``); no Qt here."""
+    return text
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """What a person reads about one field, declared once beside its constraint.
+
+    The desktop app builds a field's widget from it (label, tooltip, accessible name and
+    description, unit, range, step), so that the widget and the engine cannot disagree on
+    what a field allows (the model is napari's settings fields, whose ``title`` and
+    ``description`` make its preferences dialog).  The texts are English and marked for
+    translation in the context ``params``.
+    """
+
+    #: the field's name for people ("smallest group size k")
+    label: str
+    #: one or two sentences: what it does and which way is more private
+    help: str = ""
+    #: the unit of the value as shown ("records", "%"); "" when it has none
+    unit: str = ""
+    #: the symbol the field is known by in formulas ("k", "t", "ε"); "" when none
+    symbol: str = ""
+    #: decimals a value is offered with when the app computes it (t from ε) or steps it;
+    #: a value as given is always kept and shown exactly, never rounded to these
+    decimals: int = 0
+    #: how much one step (arrow key, spin button) changes the value
+    step: float = 1.0
+    #: the app shows value × scale (100: a share shown in percent)
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field as a widget needs it: its :class:`FieldInfo` and its declared range."""
+
+    name: str
+    info: FieldInfo
+    constraint: Constraint
+    #: the numeric range, from the constraint (None: unbounded on that side)
+    low: float | None = None
+    high: float | None = None
+    #: whether ``low`` and ``high`` themselves are allowed
+    closed: tuple[bool, bool] = (True, True)
+    whole: bool = False
+    #: None is a value of the field ("auto" or "none")
+    optional: bool = False
+    #: None means "the engine chooses" (shown as "automatic")
+    auto: bool = False
+
+    def allows(self, value: Any) -> bool:
+        """Whether ``value`` passes the field's own constraint (not the rules between fields)."""
+        try:
+            self.constraint.check(self.name, value)
+        except InputError:
+            return False
+        return True
+
+
+def _field(name: str, info: FieldInfo, constraint: Constraint) -> Field:
+    inner, optional, auto = constraint, False, False
+    if isinstance(inner, (Optional, Auto)):
+        optional, auto = True, isinstance(inner, Auto)
+        inner = inner.inner
+    if isinstance(inner, Number):
+        return Field(
+            name, info, constraint, inner.low, inner.high, inner.closed, inner.whole, optional, auto
+        )
+    return Field(name, info, constraint, optional=optional, auto=auto)
+
+
 # -- the parameters ---------------------------------------------------------------------------
 
 
@@ -490,6 +565,224 @@ class ReleaseParams:
         """The value of field ``name`` that a command-line text stands for (same message)."""
         return cls.CONSTRAINTS[name].parse(name, text)
 
+    # -- what people read about each field ---------------------------------------------------
+
+    #: one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`
+    FIELDS: ClassVar[dict[str, FieldInfo]] = {
+        "qi": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "quasi-identifiers"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Columns an intruder may know and link to a person (age, sex, region); "
+                "released only after grouping the records into classes of at least k.",
+            ),
+        ),
+        "confidential": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "confidential columns"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "The sensitive values to protect (income, diagnosis); released only in "
+                "protected form.",
+            ),
+        ),
+        "identifiers": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "identifiers"),
+            QT_TRANSLATE_NOOP(
+                "params", "Columns that name a person directly (name, ID number); never released."
+            ),
+        ),
+        "keep": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "columns released unchanged"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Columns released exactly as they are; a column named nowhere is left out.",
+            ),
+        ),
+        "types": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "column types"),
+            QT_TRANSLATE_NOOP(
+                "params", "The type of a column where it is not the one inferred from its values."
+            ),
+        ),
+        "orders": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "category orders"),
+            QT_TRANSLATE_NOOP(
+                "params", "The categories of an ordinal column from the lowest to the highest."
+            ),
+        ),
+        "missing": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "missing-value codes"),
+            QT_TRANSLATE_NOOP(
+                "params", "Values that stand for a missing answer in every column (-9, N/A)."
+            ),
+        ),
+        "column_missing": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "missing-value codes of single columns"),
+            QT_TRANSLATE_NOOP(
+                "params", "Values that stand for a missing answer in one column only."
+            ),
+        ),
+        "missing_confidential": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "records without a confidential value"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "'bucket' releases them in a bucket of their own (released empty); 'drop' "
+                "leaves them out of the release.",
+            ),
+        ),
+        "k": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "smallest group size k"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "k: every released combination of quasi-identifier values is shared by at "
+                "least k records, so no one can be singled out by them.",
+            ),
+            unit=QT_TRANSLATE_NOOP("params", "records"),
+            symbol="k",
+        ),
+        "t": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "privacy level t"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "t ≥ 1: inside every group, each confidential bucket's share may be at most "
+                "t times (and at least 1/t of) its share in the whole file. Smaller t = more "
+                "privacy.",
+            ),
+            symbol="t",
+            decimals=3,
+            step=0.1,
+        ),
+        "epsilon": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "privacy level ε"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "ε > 0: the privacy budget of differential privacy; smaller ε = more "
+                "privacy. With buckets, t = exp(ε/2).",
+            ),
+            symbol="ε",
+            decimals=3,
+            step=0.1,
+        ),
+        "mechanism": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "mechanism"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "'buckets': t-closeness by grouping the confidential values; 'laplace': "
+                "ε-differential privacy by random noise.",
+            ),
+        ),
+        "n_buckets": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "number of buckets"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "How many buckets the confidential values are grouped into; 'automatic' lets "
+                "the engine choose for t and k. More buckets keep more detail but need larger "
+                "groups.",
+            ),
+            symbol="b",
+        ),
+        "utility_weight": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "weight of the confidential loss"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "How the search of the number of buckets weighs the confidential loss "
+                "against the quasi-identifiers' loss (0: only the quasi-identifiers count, "
+                "1: only the confidential values).",
+            ),
+            symbol="w",
+            decimals=2,
+            step=0.05,
+        ),
+        "joint": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "confidential columns bucketed together"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Several confidential columns form one joint bucket (the stronger guarantee); "
+                "off: each column is bucketed on its own.",
+            ),
+        ),
+        "bounds": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "public bounds"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Public lower and upper limits of each numeric confidential column "
+                "(COLUMN=LOW:HIGH), known without looking at the data (e.g. from the "
+                "questionnaire). Noise is calibrated to them and released values are kept "
+                "within them; the outer buckets end at them. The data's own minimum and "
+                "maximum are never used.",
+            ),
+        ),
+        "private_bounds": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "share of ε for private bounds"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "For a numeric confidential column without public bounds: estimate its limits "
+                "from the data with differential privacy, spending this share of its ε (the "
+                "rest goes into the noise)",
+            ),
+            unit="%",
+            decimals=0,
+            step=1.0,
+            scale=100.0,
+        ),
+        "insensitive": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "average in groups of k before adding noise"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the "
+                "same ε",
+            ),
+        ),
+        "resample_until_t": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "redraw the noise until t-close at"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Draw the noise again until the release is also t-close on the buckets at this t.",
+            ),
+            symbol="t",
+            decimals=3,
+            step=0.1,
+        ),
+        "transform": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "noise in proportion to each value"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "The noise is added to log(1 + value) and the result taken back, so small "
+                "values get small errors and large values large ones. For positive, skewed "
+                "columns; the public bounds must then be 0 or more. The same ε either way.",
+            ),
+        ),
+        "qi_output": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "quasi-identifiers released as"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "'centroid': one typical value per group; 'range': the range the group spans.",
+            ),
+        ),
+        "confidential_output": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "confidential values released as"),
+            QT_TRANSLATE_NOOP(
+                "params", "Each bucket's mean, its median, or its label (the interval or set)."
+            ),
+        ),
+        "seed": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "random seed"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "A whole number makes the run reproducible for an audit; the release is then "
+                "only as private as the seed is secret",
+            ),
+        ),
+    }
+
+    @classmethod
+    def describe(cls, name: str) -> Field:
+        """Field ``name`` with what people read about it and its declared range."""
+        if name not in cls.CONSTRAINTS:
+            raise InputError(_unknown_message([name]))
+        info = cls.FIELDS.get(name) or FieldInfo(name.replace("_", " "))
+        return _field(name, info, cls.CONSTRAINTS[name])
+
 
 def _unknown_message(unknown: list[str]) -> str:
     known = ", ".join(ReleaseParams.CONSTRAINTS)
@@ -501,6 +794,8 @@ __all__ = [
     "MAX_MAGNITUDE",
     "MIN_NOISE_EPSILON",
     "ConfidentialOutput",
+    "Field",
+    "FieldInfo",
     "Mechanism",
     "MissingConfidential",
     "QiOutput",

@@ -194,6 +194,7 @@ class GuideWindow(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
         self.resize(900, 720)
         self.browser = GuideBrowser(self)
+        self.browser.setAccessibleName(self.tr("tclose user guide"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)

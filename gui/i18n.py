@@ -11,6 +11,10 @@ installers free of a build step that needs Qt's tools.
 The language is, in order: ``tclose-gui --lang``, the choice in the settings dialog, the
 system's language when it is one of ours, else English.  Messages that come from the engine
 (an error in a file, a guarantee's wording) stay in English.
+
+The language also sets how numbers read (:func:`number_locale`): the app's default
+:class:`QLocale` becomes the language's, so that every number the app shows and every spin
+box follows the reader's conventions (:mod:`gui.numbers`).
 """
 
 from __future__ import annotations
@@ -53,20 +57,46 @@ def choose_language(requested: str | None = None) -> str:
     return system_language()
 
 
+def number_locale(code: str) -> QLocale:
+    """The conventions numbers are written in for a reader of ``code``.
+
+    The system's own locale when it is of that language (a Mexican Spanish system keeps its
+    decimal point, a Swiss French one its apostrophes), else the language's main one
+    (es_ES, fr_FR, en_US).  These are CLDR's conventions, the ones Babel knows by
+    :func:`locale_name`.
+    """
+    wanted = QLocale(code)
+    system = QLocale.system()
+    return system if system.language() == wanted.language() else wanted
+
+
+def locale_name() -> str:
+    """The name of the locale numbers are shown in ("es_ES"): what the engine would hand to
+    ``babel.numbers`` to write the same numbers the same way."""
+    from gui.numbers import reader_locale
+
+    return reader_locale().name()
+
+
 def install(app: QCoreApplication, code: str) -> str:
     """Load the translations of ``code`` into ``app`` (replacing any loaded before).
 
     Qt's own strings (the wizard's Back and Next, Yes and Cancel of a message box) come from
-    the ``qtbase`` translations that PySide6 ships.  Returns the language now in use.
+    the ``qtbase`` translations that PySide6 ships; numbers follow the language's
+    conventions (:func:`number_locale`) in widgets made from now on.  Returns the language
+    now in use.
     """
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
     if code not in LANGUAGES or code == SOURCE:
+        QLocale.setDefault(number_locale(SOURCE))
         return SOURCE
     ours = QTranslator(app)
     if not ours.load(translation_file(code)):
+        QLocale.setDefault(number_locale(SOURCE))
         return SOURCE
+    QLocale.setDefault(number_locale(code))
     qt = QTranslator(app)
     if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)

@@ -15,6 +15,14 @@ from engine import Plan, Release, ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.report import plots
 from engine.report.risk import comparison_rows, release_risk
+from gui.plot_text import (
+    PlotWords,
+    before_after_words,
+    bucket_words,
+    class_size_words,
+    closeness_words,
+    plot_fonts,
+)
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
@@ -38,6 +46,9 @@ class Preview:
     risk: list[tuple[str, str, str]] = field(default_factory=list)
     #: the plan the release was made from (why the classes came out as they did)
     plan: Plan | None = None
+    #: each figure (and each before/after figure) in words and numbers, by the same names
+    texts: dict[str, PlotWords] = field(default_factory=dict)
+    before_after_texts: dict[str, PlotWords] = field(default_factory=dict)
 
 
 def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
@@ -53,16 +64,24 @@ def settle(figure: Figure, size_px: tuple[int, int] | None) -> Figure:
     return figure
 
 
+def _keep(texts: dict[str, PlotWords], name: str, words: PlotWords | None) -> None:
+    if words is not None:
+        texts[name] = words
+
+
 def build_preview(
     data: pd.DataFrame,
     params: ReleaseParams,
     task: Task = NO_TASK,
     size_px: tuple[int, int] | None = None,
     theme: plots.Theme = plots.LIGHT,
+    font_px: float | None = None,
 ) -> Preview:
     """Anonymize and draw (figures without pyplot are safe on any thread or process).
 
-    ``theme`` gives the figures the colours of the window they are shown in.
+    ``theme`` gives the figures the colours of the window they are shown in; ``font_px``
+    (the window's text size in pixels) makes their text as large as the window's, so that
+    a larger system font enlarges the plots' words too.
     """
     from engine import anonymize, plan
 
@@ -75,16 +94,21 @@ def build_preview(
         "class_sizes": lambda r: plots.class_size_histogram(r, theme=theme),
         "closeness": lambda r: plots.closeness_heatmap(r, theme=theme),
     }
+    words = {"buckets": bucket_words, "class_sizes": class_size_words, "closeness": closeness_words}
     if release.buckets is None and params.confidential:  # noise: show the values themselves
         first = params.confidential[0]
         builders["buckets"] = lambda r: plots.qi_before_after(r, first, theme=theme)
-    for i, (name, build) in enumerate(builders.items()):
-        task.step(0.9 + 0.02 * i, DRAWING)
-        preview.figures[name] = settle(build(release), size_px)
-    for column in params.qi:
-        task.step(0.96, DRAWING)
-        ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
-        figure = plots.qi_before_after(release, column, theme=theme)
-        preview.before_after[column] = settle(figure, ba_size)
+        words["buckets"] = lambda r: before_after_words(r, first)
+    with plot_fonts(font_px):
+        for i, (name, build) in enumerate(builders.items()):
+            task.step(0.9 + 0.02 * i, DRAWING)
+            preview.figures[name] = settle(build(release), size_px)
+            _keep(preview.texts, name, words[name](release))
+        for column in params.qi:
+            task.step(0.96, DRAWING)
+            ba_size = None if size_px is None else (size_px[0], size_px[1] - 40)
+            figure = plots.qi_before_after(release, column, theme=theme)
+            preview.before_after[column] = settle(figure, ba_size)
+            _keep(preview.before_after_texts, column, before_after_words(release, column))
     task.step(1.0, DONE)
     return preview

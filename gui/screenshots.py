@@ -3,7 +3,9 @@
 Anyone can look at every page this way (and the tests do): the sample is opened, its columns
 tagged (respondent_id identifier; age, sex, region, occupation quasi-identifiers; income
 confidential; diagnosis left out), t = 2 and k = 5 chosen, the preview computed and the release
-exported into DIR.
+exported into DIR.  Beside the pictures, ``accessibility.txt`` lists what a screen reader is
+told on each page (:func:`gui.accessibility.report`: every control the keyboard reaches with
+its role, name and description, then any problem).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from engine import Role
+from gui.accessibility import report
 from gui.wizard import MainWindow
 
 SAMPLE_ROLES: dict[str, Role | None] = {
@@ -55,6 +58,8 @@ def save(widget: QWidget, path: Path) -> None:
     QApplication.instance().processEvents()
     if not widget.grab().save(str(path)):
         raise OSError(f"could not write {path}")
+    with (path.parent / "accessibility.txt").open("a", encoding="utf-8") as out:
+        out.write(f"== {path.stem}\n{report(widget.window())}\n\n")
 
 
 def isolate_settings() -> Path:
@@ -68,6 +73,7 @@ def isolate_settings() -> Path:
 def take_screenshots(app: QApplication, folder: Path) -> int:
     """Walk the wizard and write the PNGs; returns the exit code."""
     folder.mkdir(parents=True, exist_ok=True)
+    (folder / "accessibility.txt").write_text("", encoding="utf-8")
     settings_place = isolate_settings()
     try:
         return _walk(app, folder)

@@ -8,6 +8,8 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,7 +28,6 @@ from engine.io import (
     read_table,
 )
 from engine.progress import NO_TASK
-from engine.text import number, percent
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
@@ -131,6 +132,8 @@ def suggestion_text(suggestion: Suggestion) -> str:
     """Why the role was suggested, in words ("" when there is no suggestion)."""
     if suggestion.role != Role.IDENTIFIER:
         return ""
+    from gui.numbers import number, percent  # in the app only (Qt): the reader's conventions
+
     return _translate(
         "Roles",
         QT_TRANSLATE_NOOP(
@@ -193,15 +196,25 @@ class ColumnInfo:
         return self.suggested is not None and self.suggested.id_like
 
 
+#: where one column's bounds end and the next begin: a semicolon, a new line, or a comma that
+#: comes before the next "COLUMN=" (a comma between digits is a decimal comma)
+_BOUNDS_BREAK = re.compile(r"[;\n]|,(?=\s*[^,;:=\s][^,;:=]*=)")
+
+
 def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
     """``"income=0:250000, age=0:120"`` → {"income": (0.0, 250000.0), "age": (0.0, 120.0)}.
 
-    Raises ValueError with a message for the user when the text does not parse; the values
+    Numbers are read in the reader's conventions or the English ones
+    (:func:`gui.numbers.parse`: "0,125:99.999,875" for a Spanish reader); columns are
+    separated by semicolons, or by commas where a comma cannot be a decimal mark.  Raises
+    ValueError with a message for the user when the text does not parse; the values
     (finite, LOW < HIGH) are checked by the engine's parameters, with the words the command
     line and a project file get.
     """
+    from gui.numbers import parse
+
     bounds: dict[str, tuple[float, float]] = {}
-    for part in (p.strip() for p in text.split(",")):
+    for part in (p.strip() for p in _BOUNDS_BREAK.split(text)):
         if not part:
             continue
         name, sep, rest = part.rpartition("=")
@@ -209,7 +222,7 @@ def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
         try:
             if not sep or not colon or not name.strip():
                 raise ValueError
-            low, high = float(lo), float(hi)
+            low, high = parse(lo), parse(hi)
         except ValueError:
             message = _translate(
                 "Session",
@@ -220,6 +233,18 @@ def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
             raise ValueError(message.format(part=repr(part))) from None
         bounds[name.strip()] = (low, high)
     return bounds
+
+
+def format_bounds(bounds: Mapping[str, tuple[float, float]]) -> str:
+    """The text :func:`parse_bounds` reads back as ``bounds``, every digit kept, in the
+    reader's conventions (columns separated by "; " where the decimal mark is a comma)."""
+    from gui.numbers import exact, reader_locale
+
+    locale = reader_locale()
+    separator = "; " if locale.decimalPoint() == "," else ", "
+    return separator.join(
+        f"{column}={exact(lo, locale)}:{exact(hi, locale)}" for column, (lo, hi) in bounds.items()
+    )
 
 
 def parse_codes(text: str) -> tuple[str, ...]:

@@ -10,10 +10,13 @@ plot or in the table.  "Use this point" emits :attr:`SweepDialog.point_chosen` w
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -32,15 +35,16 @@ from PySide6.QtWidgets import (
 
 from engine import InputError, ReleaseParams, Task
 from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
-from engine.text import number
 from gui.errors import report_error
+from gui.numbers import exact, number, parse, parse_whole, reader_locale
+from gui.plot_text import figure_text, plot_fonts, sweep_words
 from gui.table_model import muted_brush
 from gui.widgets import FigureView, Hint, ProgressPanel
 from gui.worker import TaskRunner
 
-DEFAULT_T = "1.5, 2, 3, 5, 10"
-DEFAULT_EPSILON = "0.1, 0.5, 1, 2, 5, 10"
-DEFAULT_K = "5, 10, 25"
+DEFAULT_T = (1.5, 2.0, 3.0, 5.0, 10.0)
+DEFAULT_EPSILON = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
+DEFAULT_K = (5, 10, 25)
 
 translate = QCoreApplication.translate
 
@@ -57,11 +61,26 @@ _HEADERS = (
 )
 
 
+def _separators() -> re.Pattern[str]:
+    """Where one number of a list ends: a semicolon or a space, and a comma unless it is the
+    reader's decimal mark (then only a comma followed by a space)."""
+    if reader_locale().decimalPoint() == ",":
+        return re.compile(r";|\s+|,(?=\s)")
+    return re.compile(r"[;,\s]+")
+
+
+def format_numbers(values: Sequence[float]) -> str:
+    """``values`` as a list the reader types: "1.5, 2, 3" or "1,5; 2; 3"."""
+    separator = "; " if reader_locale().decimalPoint() == "," else ", "
+    return separator.join(exact(v) for v in values)
+
+
 def parse_numbers(text: str, what: str, kind: type = float) -> list:
-    """``"1.5, 2;3"`` → [1.5, 2.0, 3.0]; an InputError names the field otherwise."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    """``"1.5, 2;3"`` → [1.5, 2.0, 3.0] (``"1,5; 2; 3"`` for a reader of decimal commas); an
+    InputError names the field otherwise."""
+    parts = [p.strip(",") for p in _separators().split(text) if p and p.strip(",")]
     try:
-        values = [kind(p) for p in parts]
+        values = [parse_whole(p) if kind is int else kind(parse(p)) for p in parts]
     except ValueError as err:
         message = translate(
             "SweepDialog", "{what}: type numbers separated by commas, e.g. 2, 3, 5."
@@ -111,11 +130,11 @@ class SweepDialog(QDialog):
         self.runner = TaskRunner(self, delay_ms=0)
 
         symbol = "ε" if use_epsilon else "t"
-        self.levels_edit = QLineEdit(DEFAULT_EPSILON if use_epsilon else DEFAULT_T)
+        self.levels_edit = QLineEdit(format_numbers(DEFAULT_EPSILON if use_epsilon else DEFAULT_T))
         self.levels_edit.setToolTip(
             self.tr("The {symbol} values to try, separated by commas").format(symbol=symbol)
         )
-        self.k_edit = QLineEdit(DEFAULT_K)
+        self.k_edit = QLineEdit(format_numbers(DEFAULT_K))
         self.k_edit.setToolTip(self.tr("The k values to try (one curve each), separated by commas"))
         self.run_button = QPushButton(self.tr("Run sweep"))
         self.run_button.setDefault(True)
@@ -137,6 +156,7 @@ class SweepDialog(QDialog):
         )
         self.figure_view = FigureView(self, placeholder=self.tr("Run the sweep to see the curves."))
         self.results = QTableWidget(0, len(_HEADERS), self)
+        self.results.setAccessibleName(self.tr("Points of the sweep"))
         self.results.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
         self.results.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -264,8 +284,12 @@ class SweepDialog(QDialog):
         if self.table is None:
             return
         highlight = (self.chosen[1], self.chosen[2]) if self.chosen else None
-        fig = sweep_figure(self.table, level=self.level, measure=self.measure, highlight=highlight)
-        self.figure_view.set_figure(fig)
+        with plot_fonts(QFontInfo(self.font()).pixelSize()):
+            fig = sweep_figure(
+                self.table, level=self.level, measure=self.measure, highlight=highlight
+            )
+        words = sweep_words(self.table, self.level, self.measure)
+        self.figure_view.set_figure(fig, figure_text(words))
         if self.figure_view.canvas is not None:
             self.figure_view.canvas.mpl_connect("button_press_event", self._clicked)
 

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QGuiApplication
 
+from gui.numbers import reader_locale
 from gui.theme import muted_text
 
 MISSING_TEXT = "(missing)"
@@ -27,8 +28,9 @@ MISSING_TEXT = "(missing)"
 Index = QModelIndex | QPersistentModelIndex
 
 
-def format_value(value: Any) -> str:
-    """The text of one cell: numbers compactly, missing values as ``(missing)``."""
+def format_value(value: Any, point: str = ".") -> str:
+    """The text of one cell: numbers compactly (with the reader's decimal mark ``point``),
+    missing values as ``(missing)``.  Texts are shown as they are, whatever they hold."""
     if value is None or value is pd.NA or value is pd.NaT:
         return MISSING_TEXT
     if isinstance(value, float | np.floating):
@@ -36,7 +38,8 @@ def format_value(value: Any) -> str:
             return MISSING_TEXT
         if float(value).is_integer() and abs(value) < 1e15:
             return str(int(value))
-        return f"{value:.6g}"
+        text = f"{value:.6g}"
+        return text.replace(".", point) if point != "." else text
     return str(value)
 
 
@@ -70,6 +73,8 @@ class DataFrameModel(QAbstractTableModel):
         self._numeric: dict[int, bool] = {}
         self._rows = 0
         self.row_limit = row_limit
+        #: the reader's decimal mark (the cells are shown, never written, with it)
+        self._point = reader_locale().decimalPoint()
         if frame is not None:
             self.set_frame(frame)
 
@@ -81,6 +86,7 @@ class DataFrameModel(QAbstractTableModel):
         self.beginResetModel()
         self._frame = pd.DataFrame() if frame is None else frame
         self._arrays, self._numeric = {}, {}
+        self._point = reader_locale().decimalPoint()
         n = len(self._frame)
         self._rows = n if self.row_limit is None else min(n, self.row_limit)
         self.endResetModel()
@@ -113,7 +119,7 @@ class DataFrameModel(QAbstractTableModel):
         if not index.isValid():
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            text = format_value(self.value(index.row(), index.column()))
+            text = format_value(self.value(index.row(), index.column()), self._point)
             return missing_text() if text == MISSING_TEXT else text
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if self._is_numeric(index.column()):

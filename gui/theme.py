@@ -11,6 +11,8 @@ a palette derived from the current one by inverting its lightness.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
@@ -87,8 +89,23 @@ def readable(colour: QColor, background: QColor, minimum: float = 4.5) -> QColor
     return towards
 
 
+def high_contrast() -> bool:
+    """Whether the user asked the system for high contrast (Windows' contrast themes,
+    macOS's "Increase contrast", GNOME's high contrast): then the system's colours are used
+    as they are, and nothing is muted."""
+    app = QGuiApplication.instance()
+    if app is None:
+        return False
+    hints = app.styleHints()  # kept: the hints object lives only as long as its owner
+    accessibility = hints.accessibility()
+    return accessibility.contrastPreference() == Qt.ContrastPreference.HighContrast
+
+
 def muted_text(palette: QPalette) -> QColor:
-    """Secondary text (hints, notes): between the text and the background, still readable."""
+    """Secondary text (hints, notes): between the text and the background, still readable;
+    the text colour itself in high contrast."""
+    if high_contrast():
+        return palette.color(QPalette.ColorRole.WindowText)
     base = palette.color(QPalette.ColorRole.Window)
     return readable(mix(palette.color(QPalette.ColorRole.WindowText), base, 0.35), base)
 
@@ -100,11 +117,20 @@ def attention_text(palette: QPalette) -> QColor:
 
 
 def plot_theme(palette: QPalette) -> Theme:
-    """The matplotlib theme of a preview shown on a widget with ``palette``."""
-    return theme_for(
-        palette.color(QPalette.ColorRole.Window).name(),
-        palette.color(QPalette.ColorRole.WindowText).name(),
-    )
+    """The matplotlib theme of a preview shown on a widget with ``palette``.
+
+    In high contrast the plots take the system's own colours: the text colour for the
+    original values, the selection colour for the released ones, the link colour for the
+    reference lines (each made readable on the background).
+    """
+    background = palette.color(QPalette.ColorRole.Window)
+    foreground = palette.color(QPalette.ColorRole.WindowText)
+    theme = theme_for(background.name(), foreground.name())
+    if not high_contrast():
+        return theme
+    after = readable(palette.color(QPalette.ColorRole.Highlight), background, 3.0)
+    accent = readable(palette.color(QPalette.ColorRole.Link), background, 3.0)
+    return replace(theme, before=foreground.name(), after=after.name(), accent=accent.name())
 
 
 def inverted_palette(palette: QPalette) -> QPalette:
@@ -137,15 +163,16 @@ def inverted_palette(palette: QPalette) -> QPalette:
 
 
 def apply_color_scheme(app: QGuiApplication, scheme: str | None) -> None:
-    """Show the app in ``scheme`` ("light" or "dark"; None follows the system).
+    """Show the app in ``scheme`` ("light" or "dark"; None follows the system, and so does
+    high contrast).
 
     The platform is asked first (QStyleHints.setColorScheme, Qt 6.8); where it cannot switch,
     the app's palette is replaced by :func:`inverted_palette` of the current one.
     """
-    if scheme is None:
-        return
-    if scheme not in SCHEMES:
+    if scheme is not None and scheme not in SCHEMES:
         raise ValueError(f"colour scheme must be one of {', '.join(SCHEMES)}, not {scheme!r}")
+    if scheme is None or high_contrast():
+        return  # the system's high-contrast colours win over a scheme of the app's own
     dark = scheme == "dark"
     app.styleHints().setColorScheme(Qt.ColorScheme.Dark if dark else Qt.ColorScheme.Light)
     app.processEvents()

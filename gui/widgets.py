@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
@@ -25,16 +27,19 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QSizePolicy,
     QSpinBox,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.report.plots import apply_theme
+from gui.table_model import DataFrameModel
 from gui.theme import attention_text, muted_text, plot_theme
 from gui.worker import TaskRunner
 
 translate = QCoreApplication.translate
+
 
 #: what a setting shows when tclose detects or chooses it itself
 AUTOMATIC = QT_TRANSLATE_NOOP("Choices", "automatic")
@@ -163,39 +168,110 @@ class ProgressPanel(QFrame):
         self.runner.cancel()
 
 
+@dataclass(frozen=True)
+class FigureText:
+    """What a plot says without its picture: its name, its point, and its data.
+
+    A screen reader announces ``title`` and ``description`` when the plot takes the focus;
+    ``table`` holds the numbers drawn (a column per series), which the view shows as a
+    table at the press of a button, in the reader's number conventions.
+    """
+
+    title: str
+    description: str
+    table: pd.DataFrame | None = None
+
+
 class FigureView(QWidget):
-    """A matplotlib figure embedded in Qt (``backend_qtagg``), replaceable in place."""
+    """A matplotlib figure embedded in Qt (``backend_qtagg``), replaceable in place, with its
+    text alternative: an accessible name and description (:class:`FigureText`) and its data
+    as a table ("Show the data as a table" switches between the two)."""
 
     def __init__(self, parent: QWidget | None = None, placeholder: str = "") -> None:
         super().__init__(parent)
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.canvas: FigureCanvasQTAgg | None = None
+        self.text: FigureText | None = None
         self.placeholder = QLabel(placeholder)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
-        self._layout.addWidget(self.placeholder)
+        self.table_button = QToolButton()
+        self.table_button.setText(self.tr("Show the data as a table"))
+        self.table_button.setCheckable(True)
+        self.table_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.table_button.toggled.connect(self._show_table)
+        self.table_button.hide()
+        self.table_model = DataFrameModel()
+        self.table = QTableView()
+        self.table.setModel(self.table_model)
+        self.table.setTabKeyNavigation(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setResizeContentsPrecision(50)
+        self.sizer = ColumnSizer(self.table)
+        self.table.setAccessibleName(self.tr("Data of the plot"))
+        self.table.hide()
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addStretch(1)
+        top.addWidget(self.table_button)
+        self._layout.addLayout(top)
+        self._layout.addWidget(self.placeholder, 1)
+        self._layout.addWidget(self.table, 1)
+        self.setAccessibleName(placeholder)
+        self.setAccessibleDescription(placeholder)
         self.setMinimumHeight(260)
 
     @property
     def figure(self) -> Figure | None:
         return None if self.canvas is None else self.canvas.figure
 
-    def set_figure(self, figure: Figure | None) -> None:
-        """Show ``figure`` (None: the placeholder), in the colours of this widget's palette."""
+    @property
+    def has_table(self) -> bool:
+        """Whether the plot's data can be read as a table."""
+        return self.text is not None and self.text.table is not None
+
+    def set_figure(self, figure: Figure | None, text: FigureText | None = None) -> None:
+        """Show ``figure`` (None: the placeholder), in the colours of this widget's palette,
+        with ``text`` as its name, description and data."""
         if self.canvas is not None:
             self._layout.removeWidget(self.canvas)
             self.canvas.setParent(None)
             self.canvas.deleteLater()
             self.canvas = None
+        self.text = text if figure is not None else None
+        name = self.text.title if self.text else self.placeholder.text()
+        description = self.text.description if self.text else self.placeholder.text()
+        self.setAccessibleName(name)
+        self.setAccessibleDescription(description)
+        self.table_model.set_frame(self.text.table if self.text else None)
+        self.table.setAccessibleName(self.tr("Data of the plot: {title}").format(title=name))
+        self.table_button.setVisible(self.has_table)
+        self.table_button.setAccessibleDescription(description)
         if figure is None:
+            self.table_button.setChecked(False)
+            self.table.hide()
             self.placeholder.show()
             return
         self.placeholder.hide()
         apply_theme(figure, plot_theme(self.palette()))
         self.canvas = FigureCanvasQTAgg(figure)
         self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self._layout.addWidget(self.canvas)
+        # the plot takes the focus, so that a screen reader says what it shows
+        self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.canvas.setAccessibleName(name)
+        self.canvas.setAccessibleDescription(description)
+        self._layout.insertWidget(1, self.canvas, 1)
+        self._show_table(self.table_button.isChecked() and self.has_table)
+
+    def _show_table(self, shown: bool) -> None:
+        if self.canvas is not None:
+            self.canvas.setVisible(not shown)
+        self.table.setVisible(shown)
+        # the button says what pressing it does next
+        self.table_button.setText(
+            self.tr("Show the plot") if shown else self.tr("Show the data as a table")
+        )
 
     def changeEvent(self, event: QEvent) -> None:
         # the system switched between light and dark: the figure follows

@@ -11,12 +11,14 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDesktopServices,
     QFileOpenEvent,
+    QKeyEvent,
     QKeySequence,
 )
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QVBoxLayout,
     QWidget,
     QWizard,
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from engine import TcloseError
 from engine.version import __version__
-from gui import project_io, settings
+from gui import focus, project_io, settings
 from gui.engine_process import shared_engine
 from gui.errors import log_path, report_error
 from gui.help import open_guide
@@ -65,6 +67,10 @@ class TcloseWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoCancelButton, True)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        # Enter belongs to the control that has the focus: with a default button, Enter in a
+        # check box, a list or a spin box would press Next, or Close on the last page and
+        # quit the app (Alt+N, Alt+B and Alt+C reach the buttons from anywhere)
+        self.setOption(QWizard.WizardOption.NoDefaultButton, True)
         self.import_page = ImportPage(self)
         self.tag_page = TagPage(self)
         self.privacy_page = PrivacyPage(self)
@@ -81,6 +87,16 @@ class TcloseWizard(QWizard):
         ):
             self.setPage(pid, page)
         self.setButtonText(QWizard.WizardButton.FinishButton, self.tr("&Close"))
+        for which in (
+            QWizard.WizardButton.NextButton,
+            QWizard.WizardButton.BackButton,
+            QWizard.WizardButton.FinishButton,
+        ):
+            button = self.button(which)
+            if isinstance(button, QPushButton):
+                # a focused push button of a dialog takes Enter (autoDefault); Close must
+                # not: Enter never quits the app, Space or Alt+C does
+                button.setAutoDefault(which != QWizard.WizardButton.FinishButton)
         self.button(QWizard.WizardButton.NextButton).setToolTip(
             self.tr("Go to the next step (Alt+N)")
         )
@@ -105,6 +121,17 @@ class TcloseWizard(QWizard):
             window.close()
         else:
             super().done(result)
+
+    def reject(self) -> None:
+        """Escape (a dialog's "cancel") does nothing: the wizard has no Cancel, and Escape
+        must not quit the app; a running task's Cancel button takes Escape instead."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter that no control took stops here: it never presses a wizard button
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
 
 class FileOpenFilter(QObject):
@@ -146,6 +173,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.progress)
         self.setCentralWidget(central)
         self._build_menu()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            focus.install(app)  # a ring around the focused control, whatever the style
         self.file_open_filter = FileOpenFilter(self)
         self.file_open_filter.file_opened.connect(self.open_any)
         app = QApplication.instance()

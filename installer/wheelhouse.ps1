@@ -117,10 +117,13 @@ if ((PipVersion $Python) -lt $pipMin) {
 if (-not $DryRun) { Write-Host "== wheelhouse for tclose $version, $Platform, Python ${PythonVersion}: $Dest" }
 # 1. tclose itself is pure Python: one wheel for every platform.
 Run @($Python, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", $Dest, $Root)
-# 2. Everything it depends on, as binary wheels for the target (never an sdist).
-Run (@($Python, "-m", "pip", "download") + $targetArgs + @("--dest", $Dest, "$requirement @ $wheelUrl"))
+# 2. Everything it depends on, as binary wheels for the target (never an sdist).  target_pip.py
+#    runs pip with the target's environment markers (numba, say, only where it has wheels),
+#    not those of this machine.
+$targetPip = Join-Path $Root "installer\target_pip.py"
+Run (@($Python, $targetPip, "download") + $targetArgs + @("--dest", $Dest, "$requirement @ $wheelUrl"))
 # 3. Prove the folder is complete: resolve the install offline for the target.
-Run (@($Python, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--no-index",
+Run (@($Python, $targetPip, "install", "--dry-run", "--ignore-installed", "--no-index",
        "--find-links", $Dest) + $targetArgs + @("--target", (Join-Path $Dest ".check"), $requirement))
 
 # The smoke test prints one line, so it runs under a console program: on Windows tclose-gui.exe

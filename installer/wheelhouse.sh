@@ -128,12 +128,13 @@ fi
 # 1. tclose itself is pure Python: one wheel for every platform.
 run "$PYTHON" -m pip wheel --no-deps --wheel-dir "$DEST" "$ROOT"
 # 2. Everything it depends on, as binary wheels for the target (never an sdist: the offline
-#    machine has no compiler).
-run "$PYTHON" -m pip download "${TARGET_ARGS[@]}" --dest "$DEST" \
+#    machine has no compiler).  target_pip.py runs pip with the target's environment markers
+#    (numba, say, only where it has wheels), not those of this machine.
+run "$PYTHON" "$ROOT/installer/target_pip.py" download "${TARGET_ARGS[@]}" --dest "$DEST" \
     "$REQUIREMENT @ $WHEEL_URL"
 # 3. Prove the folder is complete: resolve the install offline for the target.
-run "$PYTHON" -m pip install --dry-run --ignore-installed --no-index --find-links "$DEST" \
-    "${TARGET_ARGS[@]}" --target "$DEST/.check" "$REQUIREMENT"
+run "$PYTHON" "$ROOT/installer/target_pip.py" install --dry-run --ignore-installed --no-index \
+    --find-links "$DEST" "${TARGET_ARGS[@]}" --target "$DEST/.check" "$REQUIREMENT"
 
 # The smoke test prints one line, so it runs under a console program: on Windows tclose-gui.exe
 # is windowed (no console: it prints nothing), so the check runs python.exe -m gui instead.

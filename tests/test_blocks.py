@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +15,8 @@ from engine.release.anonymize import anonymize
 from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
+    compiled_kernels,
+    form_classes,
     split_nodes,
     tclose_blocks,
     use_blocks,
@@ -132,3 +136,110 @@ def test_anonymize_takes_the_block_path_on_30k_records_and_verifies():
     check = verify_release(release.table, config.qi, config.confidential, t=3.0, k=10)
     assert check.ok and check.n_records == 30_000
     assert isinstance(release.table, pd.DataFrame)
+
+
+def _adult_blocks(data_dir, n: int = 6000):
+    """Encoded adult QIs (age and four category columns: distances tie all the time)."""
+    data = pd.read_csv(data_dir / "adult.csv.gz", sep=";", dtype=str, nrows=n)
+    qi = ["age", "sex", "race", "marital-status", "education"]
+    types, orders = resolve_columns(data, qi)
+    X = encode_qi(data, qi, types, orders)
+    codes = (data["salary-class"] == ">50K").to_numpy().astype(np.int64)
+    return X, codes
+
+
+@pytest.mark.parametrize(
+    ("case", "t", "k", "block"),
+    [("adult", 2.0, 10, 500), ("adult", 1.3, 5, 800), ("toy", 3.0, 10, 1000), ("toy", 1.5, 7, 300)],
+)
+def test_compiled_kernel_gives_the_numpy_classes(data_dir, case, t, k, block):
+    if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
+        assert compiled_kernels() is None
+        return
+    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4, seed=k)
+    counts = np.bincount(codes)
+    shares = counts / counts.sum()
+    per_class = layout_counts(counts, check_feasible(counts, t, k))
+    node, end = split_nodes(X, codes, per_class, max_records=block)
+    numpy_path = capped_mdav(X, codes, node, per_class, shares, t, k, compiled=False)
+    compiled = capped_mdav(X, codes, node, per_class, shares, t, k, compiled=True)
+    assert np.array_equal(compiled, numpy_path)
+    assert _valid(compiled, codes, k, t)
+    # and through form_classes, in groups of blocks on threads, as a large file runs
+    grouped = form_classes(X, codes, node, end, per_class, shares, t, k, compiled=True)
+    assert np.array_equal(grouped, numpy_path)
+
+
+def test_the_environment_can_force_the_numpy_path(monkeypatch):
+    monkeypatch.setenv("TCLOSE_COMPILED", "0")
+    assert compiled_kernels() is None
+    assert compiled_kernels(False) is None
+
+
+@pytest.mark.parametrize("case", ["adult", "toy"])
+def test_compiled_split_gives_the_numpy_nodes(data_dir, case):
+    if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
+        assert compiled_kernels() is None
+        return
+    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4)
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, 2.0, 5))
+    for max_records in (1, 400):
+        numpy_path = split_nodes(X, codes, per_class, max_records=max_records, compiled=False)
+        compiled = split_nodes(X, codes, per_class, max_records=max_records, compiled=True)
+        assert all(np.array_equal(a, b) for a, b in zip(compiled, numpy_path, strict=True))
+
+
+def test_the_split_in_two_threads_gives_the_same_nodes():
+    X, codes = _toy(120_000, 4)  # above WORKER_MIN_RECORDS: the root's halves go on apart
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, check_feasible(counts, 2.0, 10))
+    one = split_nodes(X, codes, per_class, max_records=2000, workers=1, compiled=False)
+    two = split_nodes(X, codes, per_class, max_records=2000, workers=2, compiled=False)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+    if importlib.util.find_spec("numba") is not None:
+        fast = split_nodes(X, codes, per_class, max_records=2000, workers=2, compiled=True)
+        assert all(np.array_equal(a, b) for a, b in zip(one, fast, strict=True))
+
+
+@pytest.mark.parametrize("bounded", [False, True])
+def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
+    # the changes the greedy batch leaves out are judged again one by one: each one made must
+    # lower the SSE by exactly its recomputed gain and keep sizes (and bounds)
+    from engine.release.improve import _Classes
+
+    X, codes = _toy(3000, 3, seed=4)
+    k, t = 8, 2.5
+    labels = tclose_blocks(X, codes, k, t, block_size=400, improve_rounds=0)
+    top = max(2 * k - 1, int(np.bincount(labels).max()))
+    bounds = None
+    if bounded:
+        top += 4
+        bounds = bucket_bounds(codes, np.bincount(codes) / len(codes), t, k, top)
+    state = _Classes(X, labels, cap=top, bounds=bounds)
+    rng = np.random.default_rng(1)
+    rows = rng.integers(0, len(X), 4000)
+    dst = rng.integers(0, state.m, 4000)
+    partner = np.where(rng.random(4000) < 0.5, -1, rng.integers(0, len(X), 4000))
+    # a partner must sit in the target class: take a member of it
+    swap = partner >= 0
+    partner[swap] = state.members[dst[swap], 0]
+    src = state.labels[rows]
+    before = state.sse()
+    touched = np.zeros(state.m, dtype=bool)
+    made = state.apply_checked(rows, dst, partner, src, k, touched)
+    assert made > 0
+    after = state.sse()
+    assert after < before
+    sizes = np.bincount(state.labels, minlength=state.m)
+    assert (sizes == state.sizes).all() and sizes.min() >= k
+    if bounded:
+        assert _valid(state.labels, codes, k, t)
+    assert sizes.max() <= top
+    # the incremental sums are the partition's
+    exact = sum(
+        ((X[state.labels == c] - X[state.labels == c].mean(axis=0)) ** 2).sum()
+        for c in range(state.m)
+    )
+    assert after == pytest.approx(exact, rel=1e-9)
+    assert touched.sum() >= 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.errors import InputError
 from engine.release.buckets import make_buckets, paper_bucket_count, split_sorted
@@ -103,3 +105,62 @@ def test_joint_buckets_keep_identical_vectors_together():
 def test_unknown_column_is_a_clear_error():
     with pytest.raises(InputError, match="nope"):
         make_buckets(pd.DataFrame({"c": [1]}), ["nope"], None, 2)
+
+
+def _split_reference(weights: np.ndarray, b: int) -> list[int]:
+    """The plain form of split_sorted: the most groups from every start, by a Python loop."""
+    weights = np.asarray(weights, dtype=float)
+    n = len(weights)
+    b = max(1, min(int(b), n))
+    cum = np.cumsum(weights)
+    total = float(cum[-1])
+
+    def most_groups(threshold: float) -> np.ndarray:
+        before = np.concatenate([[0.0], cum[:-1]])
+        end = np.searchsorted(cum, before + threshold - 1e-9) + 1
+        f = np.zeros(n + 1, dtype=np.int64)
+        for s in range(n - 1, -1, -1):
+            f[s] = 0 if end[s] > n else 1 + f[end[s]]
+        return f
+
+    lo_t, hi_t = float(weights.min()), total / b
+    while hi_t - lo_t > 0.5:
+        mid = (lo_t + hi_t) / 2
+        lo_t, hi_t = (mid, hi_t) if most_groups(mid)[0] >= b else (lo_t, mid)
+    if most_groups(hi_t)[0] >= b:
+        lo_t = hi_t
+    f = most_groups(lo_t)
+    ends, start = [], 0
+    for i in range(b - 1):
+        before = cum[start - 1] if start > 0 else 0.0
+        target = before + (total - before) / (b - i)
+        first = int(np.searchsorted(cum, before + lo_t - 1e-9)) + 1
+        ok = np.flatnonzero(f[first : n + 1] >= b - i - 1)
+        candidates = np.arange(first, first + int(ok.max()) + 1 if ok.size else first + 1)
+        start = int(candidates[np.argmin(np.abs(cum[candidates - 1] - target))])
+        ends.append(start)
+    return [*ends, n]
+
+
+@given(
+    weights=st.lists(st.integers(1, 40), min_size=1, max_size=300),
+    heavy=st.integers(0, 5_000),
+    where=st.floats(0, 1),
+    b=st.integers(1, 50),
+)
+def test_split_sorted_matches_the_plain_reference(weights, heavy, where, b):
+    w = np.array(weights)
+    w[int(where * (len(w) - 1))] += heavy  # a heavy tie somewhere (an income of 0)
+    assert split_sorted(w, b) == _split_reference(w, b)
+
+
+def test_split_sorted_matches_the_reference_on_real_looking_columns(data_dir):
+    acs = pd.read_csv(data_dir / "acs-census-sample.csv.gz", sep=";", usecols=["Income"])
+    casc = pd.read_csv(data_dir / "casc-census.csv.gz")
+    rng = np.random.default_rng(3)  # incomes in cents: nearly every value distinct, 30 % zero
+    cents = np.where(rng.random(5_000) < 0.3, 0.0, np.round(rng.lognormal(10, 1, 5_000), 2))
+    columns = [acs["Income"], casc["INTVAL"], casc["AFNLWGT"], pd.Series(cents)]
+    for column in columns:
+        _, weights = np.unique(column.to_numpy(), return_counts=True)
+        for b in (2, 4, 11, 45):
+            assert split_sorted(weights, b) == _split_reference(weights, b)

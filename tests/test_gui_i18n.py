@@ -22,8 +22,9 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "resources" / "translations"
 LANGUAGES = ("es", "fr")
-#: what pyside6-lupdate scans: the app and the engine's plain-words templates
-SOURCES = [ROOT / "gui", ROOT / "engine" / "report" / "words.py"]
+#: what pyside6-lupdate scans: the app, the engine's plain-words templates and the labels and
+#: help texts of the parameters' declared fields
+SOURCES = [ROOT / "gui", ROOT / "engine" / "report" / "words.py", ROOT / "engine" / "params.py"]
 
 
 def qt_tool(name: str) -> str:

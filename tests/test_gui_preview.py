@@ -314,10 +314,11 @@ def test_noise_without_bounds_blocks_next_until_private_bounds(qtbot, window, sa
     assert "Next is disabled" in page.feasibility.text()
     assert "needs public bounds" in page.feasibility.text()
     page.private_bounds.setChecked(True)
-    page.private_share.setValue(20)
+    page.private_share.setValue(0.2)  # the field's value; the box shows it as "20 %"
+    assert page.private_share.text() == "20 %"
     page.refresh()
     user.settle_privacy(qtbot, window)
-    assert window.session.params.private_bounds == pytest.approx(0.2)
+    assert window.session.params.private_bounds == 0.2
     assert user.next_enabled(window), page.feasibility.text()
     assert "estimated privately" in page.feasibility.text()
     window.wizard.next()

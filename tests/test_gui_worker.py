@@ -146,9 +146,9 @@ def test_table_model_is_lazy_on_a_million_rows(qtbot, monkeypatch) -> None:
 
     formatted: list[object] = []
 
-    def counting_format(value):
+    def counting_format(value, point="."):
         formatted.append(value)
-        return format_value(value)
+        return format_value(value, point)
 
     monkeypatch.setattr(table_model, "format_value", counting_format)
     n = 1_000_000

@@ -268,9 +268,12 @@ def plain_pip(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _pip_options(argv: list[str]) -> tuple[str, object, list[str]]:
-    """Parse ``python -m pip COMMAND ...`` with pip's own parser (a bad flag exits)."""
+    """Parse ``python -m pip COMMAND ...`` (or ``python installer/target_pip.py COMMAND ...``,
+    pip with the target's markers) with pip's own parser (a bad flag exits)."""
     from pip._internal.commands import create_command
 
+    if argv[1] == str(INSTALLER / "target_pip.py"):
+        argv = [argv[0], "-m", "pip", *argv[2:]]
     assert argv[1:3] == ["-m", "pip"], argv
     command = create_command(argv[3])
     options, args = command.parse_args(argv[4:])
@@ -306,6 +309,8 @@ def test_wheelhouse_commands_are_well_formed(
         commands = commands[2:]
     assert len(commands) == 3 and len(offline) == 2
     assert all(command[0] == python for command in commands)
+    # the download and its check judge environment markers as the target would
+    assert [c[1] for c in commands[1:]] == [str(INSTALLER / "target_pip.py")] * 2
 
     name, build, args = _pip_options(commands[0])
     assert name == "wheel" and args == [str(ROOT)]
@@ -367,6 +372,68 @@ def test_wheelhouse_rejects_bad_input_in_one_line(args: list[str], message: str)
     done = _dry_run(*args)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def _numba_requirement() -> str:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (line,) = [d for d in project["dependencies"] if d.startswith("numba")]
+    return line
+
+
+@pytest.mark.parametrize(
+    ("tag", "wanted"),
+    [
+        ("win_amd64", True),
+        ("macosx_13_0_arm64", True),
+        ("manylinux_2_34_x86_64", True),
+        ("manylinux2014_aarch64", True),
+        ("macosx_13_0_x86_64", False),  # Intel Macs: no numba wheel after 0.62.1
+    ],
+)
+def test_wheelhouse_judges_numba_by_the_target_not_this_machine(
+    tmp_path: Path, tag: str, wanted: bool, plain_pip: None
+) -> None:
+    """An offline resolve of numba's requirement alone, from an empty folder: it succeeds
+    exactly where the target's markers leave numba out."""
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run(
+        [sys.executable, str(INSTALLER / "target_pip.py"), "install", "--dry-run",
+         "--ignore-installed", "--no-index", "--find-links", str(tmp_path / "empty"),
+         "--only-binary=:all:", "--platform", tag, "--python-version", "3.11",
+         "--implementation", "cp", "--abi", "cp311", "--target", str(tmp_path / "t"),
+         _numba_requirement()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    if wanted:
+        assert done.returncode != 0 and "numba" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr
+        assert "Ignoring numba" in done.stdout + done.stderr
+
+
+def test_target_markers_follow_the_platform_tag() -> None:
+    sys.path.insert(0, str(INSTALLER))
+    try:
+        from target_pip import target_environment
+    finally:
+        sys.path.remove(str(INSTALLER))
+    env = target_environment(["download", "--platform", "win_amd64", "--python-version", "3.12"])
+    assert env["sys_platform"] == "win32" and env["platform_machine"] == "AMD64"
+    assert env["python_version"] == "3.12" and env["platform_system"] == "Windows"
+    env = target_environment(["--platform=macosx_13_0_x86_64", "--python-version", "311"])
+    assert (env["sys_platform"], env["platform_machine"]) == ("darwin", "x86_64")
+    assert env["python_version"] == "3.11"
+    env = target_environment(["--platform", "manylinux_2_17_aarch64"])
+    assert (env["sys_platform"], env["platform_machine"]) == ("linux", "aarch64")
+    assert target_environment(["download", "numpy"]) == {}
+
+
+def test_spec_bundles_numba_where_it_is_installed(spec_run: dict[str, object]) -> None:
+    import importlib.util
+
+    hidden = spec_run["hiddenimports"]
+    assert "engine.release.compiled" in hidden
+    assert ("numba" in hidden) == (importlib.util.find_spec("numba") is not None)
 
 
 def test_wheelhouse_without_extras_into_a_relative_folder(tmp_path: Path) -> None:

@@ -46,9 +46,23 @@ def survey_csv(tmp_path_factory) -> Path:
     return path
 
 
+#: the values of the issue's table that a GUI once changed on the way (bounds, t, ε, k, b)
+EXTREME_BOUNDS = ((0.0, 1_234_567.0), (0.125, 99_999.875))
+EXTREME_T = (2.3456, 1500.0)
+EXTREME_EPSILON = (0.0005, 60.0)
+EXTREME_K = 2_000_000
+EXTREME_BUCKETS = 5000
+
+
 @st.composite
-def valid_params(draw) -> ReleaseParams:
-    """Any valid parameters for the survey (roles, level, mechanism, outputs, seed)."""
+def valid_params(draw, extremes: bool = False) -> ReleaseParams:
+    """Any valid parameters for the survey (roles, level, mechanism, outputs, seed).
+
+    ``extremes`` widens the numbers to the whole of what the parameters accept, the table's
+    values among them: t up to 1500 with any digits, ε from 0.0005 to 60, k up to two
+    million, up to 5000 buckets, bounds such as 0:1,234,567 and 0.125:99,999.875, any seed,
+    share of ε and redraw target.  Such parameters need not make a feasible release.
+    """
     columns = list(NUMERIC + NOMINAL)
     order = draw(st.permutations(columns))
     n_qi = draw(st.integers(1, 3))
@@ -58,39 +72,60 @@ def valid_params(draw) -> ReleaseParams:
     confidential = tuple(rest[:n_conf])
     keep = tuple(rest[n_conf:]) if draw(st.booleans()) else ()
     noise = draw(st.booleans())
+
+    def real(low: float, high: float, edges: tuple[float, ...] = (), digits: int = 3) -> float:
+        if not extremes:
+            return draw(st.floats(low, high, allow_nan=False).map(lambda x: round(x, digits)))
+        return draw(st.sampled_from(edges) | st.floats(low, high, allow_nan=False))
+
     fields: dict = {
         "qi": qi,
         "confidential": confidential,
         "identifiers": ("id",),
         "keep": keep,
-        "k": draw(st.integers(1, 12)),
+        "k": draw(st.integers(1, EXTREME_K) if extremes else st.integers(1, 12)),
         "qi_output": draw(st.sampled_from(["centroid", "range"])),
-        "seed": draw(st.integers(0, 2**32)),
+        "seed": draw(st.integers(0, 2**64 - 1) if extremes else st.integers(0, 2**32)),
         "joint": draw(st.booleans()),
         "missing": draw(st.sampled_from([(), ("-9",), ("-9", "N/A")])),
         "missing_confidential": draw(st.sampled_from(["bucket", "drop"])),
     }
+    if extremes and draw(st.booleans()):
+        fields["k"] = draw(st.sampled_from([1, 5, EXTREME_K]))
     if noise:
         fields["mechanism"] = "laplace"
-        fields["epsilon"] = draw(st.floats(0.1, 20, allow_nan=False).map(lambda x: round(x, 3)))
-        fields["bounds"] = {
-            c: (0.0, float(draw(st.sampled_from([100, 1000, 100_000]))))
-            for c in confidential
-            if c in NUMERIC
-        }
+        fields["epsilon"] = real(0.1, 20) if not extremes else real(0.0005, 60, EXTREME_EPSILON)
+        pairs = [(0.0, float(draw(st.sampled_from([100, 1000, 100_000]))))]
+        if extremes:
+            low = draw(st.floats(0, 1e6, allow_nan=False))
+            pairs += [*EXTREME_BOUNDS, (low, low + draw(st.floats(1e-3, 1e6)))]
+        fields["bounds"] = {c: draw(st.sampled_from(pairs)) for c in confidential if c in NUMERIC}
         fields["insensitive"] = draw(st.booleans())
         fields["transform"] = draw(st.sampled_from(["none", "log"]))
+        if extremes and draw(st.booleans()):
+            fields["private_bounds"] = draw(
+                st.sampled_from([0.1, 0.125, 0.07]) | st.floats(0.001, 0.999)
+            )
+        if extremes and draw(st.booleans()):
+            fields["resample_until_t"] = real(1, 50, (2.3456,))
     else:
         fields["confidential_output"] = draw(
             st.sampled_from(["mean", "median", "label", "representative"])
         )
-        fields["utility_weight"] = draw(st.sampled_from([0.0, 0.25, 0.5, 1.0]))
+        fields["utility_weight"] = draw(
+            st.sampled_from([0.0, 0.25, 0.5, 1.0]) | (st.floats(0, 1) if extremes else st.nothing())
+        )
         if draw(st.booleans()):
-            fields["t"] = draw(st.floats(1, 10, allow_nan=False).map(lambda x: round(x, 2)))
+            fields["t"] = real(1, 10, digits=2) if not extremes else real(1, 1500, EXTREME_T)
         else:
-            fields["epsilon"] = draw(st.floats(0.1, 5, allow_nan=False).map(lambda x: round(x, 3)))
+            fields["epsilon"] = real(0.1, 5) if not extremes else real(0.0005, 60, EXTREME_EPSILON)
         if draw(st.booleans()):
-            fields["n_buckets"] = draw(st.integers(2, 6))
+            top = EXTREME_BUCKETS if extremes else 6
+            fields["n_buckets"] = draw(st.integers(2, top))
+        if extremes and draw(st.booleans()):
+            fields["bounds"] = {
+                c: draw(st.sampled_from(EXTREME_BOUNDS)) for c in confidential if c in NUMERIC
+            }
     if draw(st.booleans()):
         fields["types"] = {qi[0]: "nominal" if qi[0] in NOMINAL else "numeric"}
     return ReleaseParams(**fields)
@@ -287,3 +322,30 @@ def test_bad_public_bounds_get_the_same_message_everywhere(
     with pytest.raises(InputError) as from_gui:
         session.update(bounds=parse_bounds(f"income={low}:{high}"))
     assert message in from_gui.value.message
+
+
+def test_every_field_declares_what_people_read_about_it() -> None:
+    """Label, help, unit, range and step: declared once per field, beside its constraint."""
+    from engine.params import Number
+
+    assert list(ReleaseParams.FIELDS) == list(ReleaseParams.CONSTRAINTS)
+    for name, constraint in ReleaseParams.CONSTRAINTS.items():
+        field = ReleaseParams.describe(name)
+        assert field.info.label and field.info.help, name
+        inner = getattr(constraint, "inner", constraint)
+        if isinstance(inner, Number):
+            assert (field.low, field.high, field.closed, field.whole) == (
+                inner.low,
+                inner.high,
+                inner.closed,
+                inner.whole,
+            ), name
+            assert field.info.step > 0
+    k, t, b, share = (ReleaseParams.describe(n) for n in ("k", "t", "n_buckets", "private_bounds"))
+    assert (k.low, k.high, k.whole, k.info.symbol) == (1, None, True, "k")
+    assert (t.low, t.high, t.optional, t.info.decimals) == (1, None, True, 3)
+    assert b.auto and b.low == 2 and b.high is None
+    assert share.info.scale == 100 and share.info.unit == "%" and share.closed == (False, False)
+    assert t.allows(1500.0) and not t.allows(0.5) and not k.allows(2.5)
+    with pytest.raises(InputError, match="Unknown parameter"):
+        ReleaseParams.describe("kk")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,15 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.blocks import tclose_blocks, use_blocks
+from engine.release.blas import one_blas_thread
+from engine.release.blocks import (
+    COMPILED_MIN_RECORDS,
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    compiled_kernels,
+    tclose_blocks,
+    use_blocks,
+)
 from engine.release.encode import encode_qi
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
@@ -68,14 +77,25 @@ def choose_class_size(
     """(best minimum class size, its labels on the sample) over the candidates.
 
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
-    file's bucket counts: each candidate is partitioned exactly on the sample against the
-    file's shares and the lowest QI loss wins (labels None when no candidate was feasible).
+    file's bucket counts: each candidate is partitioned on the sample against the file's
+    shares and the lowest QI loss wins (labels None when no candidate was feasible).  The
+    sample is partitioned the way the whole file will be: exactly, or, for a file of more
+    than :data:`~engine.release.blocks.LARGE_FILE` records, in blocks of the same size and
+    without improvement (the classes of such a file are formed block by block, so that is
+    what the choice must compare; it also costs a tenth of the exact partition).
     ``shares`` are the shares the classes answer to when ``counts`` are one group's
     (records alike in their missing QIs) rather than the whole file's.
     """
     if shares is None:
         shares = counts / counts.sum()
     sizes = size_candidates(counts, k, t)
+    partition = tclose_partition
+    if int(counts.sum()) > LARGE_FILE:
+        # the whole file will load the compiled kernels anyway: the sample may as well use them
+        fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
+        partition = partial(
+            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0, compiled=fast
+        )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
@@ -84,7 +104,7 @@ def choose_class_size(
         if size > len(cs):
             continue
         try:
-            labels = tclose_partition(Xs, cs, size, t, shares=shares, task=task.silent())
+            labels = partition(Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)
@@ -133,6 +153,7 @@ def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
     return np.zeros(plan.n_records, dtype=np.int64), None
 
 
+@one_blas_thread
 def anonymize(
     data: pd.DataFrame,
     params: ReleaseParams,
@@ -147,6 +168,7 @@ def anonymize(
     plan found infeasible raise :class:`~engine.errors.InfeasibleError` with its fixes.
     """
     started = time.perf_counter()
+    own_plan = plan is None or plan.prepared is None
     if plan is None or plan.prepared is None:
         plan = make_plan(data, params, task=task.sub(0.0, 0.1))
     elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
@@ -156,17 +178,22 @@ def anonymize(
         from engine.release.noise import noise_release
 
         return noise_release(data, plan, task=task.sub(0.1, 1.0))
-    return _bucket_release(data, plan, started, task)
+    return _bucket_release(data, plan, started, task, own_plan=own_plan)
 
 
-def _bucket_release(data: pd.DataFrame, plan: Plan, started: float, task: Task) -> Release:
+def _bucket_release(
+    data: pd.DataFrame, plan: Plan, started: float, task: Task, *, own_plan: bool
+) -> Release:
     """Construction A: t-close (or k-anonymous) classes over the plan's buckets, released
-    and verified (``task``'s progress from 0.1, where :func:`anonymize` left it)."""
+    and verified (``task``'s progress from 0.1, where :func:`anonymize` left it);
+    ``own_plan``: nobody else holds the plan, so its encoded QIs may be dropped early."""
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders
-    X = encode_qi(clean, qi, types, orders)
+    X = plan.encoded if plan.encoded is not None else encode_qi(clean, qi, types, orders)
+    if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
+        plan.encoded = None
     t, buckets = plan.t, plan.bucket_data
     # records alike in which QIs are missing form classes together (missing stays missing)
     groups, withheld = missing_groups(plan)

@@ -90,13 +90,22 @@ def binary_columns(X: np.ndarray) -> np.ndarray:
     """Per column, its one non-zero value if it takes at most one, a positive one (one-hot and
     missing indicators: 0 or v > 0), else NaN.  Such a column needs no sort and no Σx²."""
     out = np.full(X.shape[1], np.nan)
-    for j in range(X.shape[1]):
-        x = X[:, j]
-        nz = x[x != 0]
-        if nz.size == 0:
-            out[j] = 0.0
-        elif nz[0] > 0 and (nz == nz[0]).all():
-            out[j] = nz[0]
+    if X.shape[0] == 0:
+        out[:] = 0.0
+        return out
+    # the smallest and largest non-zero value of every column, a slice of rows at a time
+    low = np.full(X.shape[1], np.inf)
+    high = np.full(X.shape[1], -np.inf)
+    step = max(1, (1 << 20) // max(X.shape[1], 1))
+    with np.errstate(invalid="ignore"):
+        for start in range(0, X.shape[0], step):
+            part = X[start : start + step]
+            zero = part == 0
+            low = np.minimum(low, np.where(zero, np.inf, part).min(axis=0))
+            high = np.maximum(high, np.where(zero, -np.inf, part).max(axis=0))
+    out[np.isinf(low) & np.isinf(high)] = 0.0  # no non-zero value
+    one = (low == high) & (low > 0) & np.isfinite(low)
+    out[one] = low[one]
     return out
 
 
@@ -136,6 +145,8 @@ def split_nodes(
     *,
     max_records: int = 1,
     start: tuple[np.ndarray, np.ndarray] | None = None,
+    compiled: bool | None = None,
+    workers: int | None = None,
     task: Task = NO_TASK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
@@ -150,6 +161,10 @@ def split_nodes(
     Within a (node, bucket), records go to the lower half by rank along the node's widest
     coordinate, ties in value broken by row position: the caller's row order must be the
     file's so that every path (one machine, or the nodes of a cluster) gives the same split.
+    ``compiled`` chooses the route as for :func:`capped_mdav` (the compiled one selects
+    each half instead of sorting a level; the nodes are the same).  From
+    :data:`WORKER_MIN_RECORDS` records on, the two halves of the root go on in two threads
+    (unless ``workers`` is 1); they share nothing, so the nodes do not depend on it.
     """
     n, d = X.shape
     n_classes, n_b = per_class.shape
@@ -164,6 +179,7 @@ def split_nodes(
         hi = np.array(start[1], dtype=np.int64)
     if n == 0:
         return lo, hi
+    kernels = compiled_kernels(compiled)
     # ranks along the coordinates that need a sort, computed once; a binary coordinate is
     # ordered by (value, position) directly.  A level then sorts integers only.
     binary = binary_columns(X)
@@ -174,18 +190,49 @@ def split_nodes(
     for i, j in enumerate(sorted_dims):
         ranks[i, np.argsort(X[:, j], kind="stable")] = np.arange(n)
     total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
-    level = 0
     all_rows = np.arange(n)
-    while True:
-        task.step(min(level / total_levels, 1.0), "Splitting into blocks")
-        live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
-        if not live.any():
-            break
-        everything = bool(live.all())
-        rows = all_rows if everything else np.flatnonzero(live)
+
+    def levels(scope: np.ndarray | None, most: int, task: Task) -> None:
+        """Split the nodes of the records ``scope`` (None: all) for at most ``most`` levels."""
+        for level in range(most):
+            task.step(min(level / total_levels, 1.0), "Splitting into blocks")
+            if scope is None:
+                live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
+                everything = bool(live.all())
+                rows = all_rows if everything else np.flatnonzero(live)
+            else:
+                s_lo, s_hi = lo[scope], hi[scope]
+                live = (s_hi - s_lo > 1) & (size_cum[s_hi] - size_cum[s_lo] > max_records)
+                everything = False
+                rows = scope[live]
+            if len(rows) == 0:
+                return
+            _split_level(rows, everything)
+
+    def nodes_of(rows: np.ndarray) -> np.ndarray:
+        """The distinct (first, one past last class) nodes of ``rows``, by first class."""
+        last_of = np.full(n_classes + 1, -1, dtype=np.int64)
+        last_of[lo[rows]] = hi[rows]  # a scatter, no sort: every record of a node agrees
+        firsts = np.flatnonzero(last_of >= 0)
+        return np.column_stack([firsts, last_of[firsts]])
+
+    def _split_level(rows: np.ndarray, everything: bool) -> None:
         node = lo if everything else lo[rows]  # a node is named by its first class
-        Xr = X if everything else X[rows]
-        dims = widest_dimension(spreads_from_sums(*node_spreads(Xr, node, n_classes, binary)))
+        if kernels is None:
+            Xr = X if everything else X[rows]
+            sums = node_spreads(Xr, node, n_classes, binary)
+        else:
+            sums = _node_spreads_compiled(kernels, X, rows, node, n_classes, binary)
+        dims = widest_dimension(spreads_from_sums(*sums))
+        if perm is not None:
+            kernels.split_segments(
+                nonzero, ranks, bin_slot, binary, dims, cum, size_cum, nodes_of(rows), perm,
+                lo, hi, keys, spare,
+            )  # fmt: skip
+            return
+        if kernels is not None:
+            kernels.split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi)
+            return
         dim = dims[node]
         # sort by (node, bucket, value along the node's coordinate, position)
         group = node * n_b + codes[rows]
@@ -209,8 +256,50 @@ def split_nodes(
         upper = pos >= lower_share
         lo[rows_sorted] = np.where(upper, mid, r_lo)
         hi[rows_sorted] = np.where(upper, r_hi, mid)
-        level += 1
+
+    perm = keys = spare = nonzero = bin_slot = None
+    if kernels is not None and start is None:
+        # the records node by node in class order, each node bucket by bucket: a level then
+        # rearranges every node's stretch in place (split_segments), with no sort at all
+        perm = np.argsort(codes, kind="stable").astype(np.int64)
+        keys = np.empty(n, dtype=np.int64)
+        spare = np.empty(n, dtype=np.int64)
+        binary_dims = np.flatnonzero(~np.isnan(binary))
+        nonzero = np.zeros((max(len(binary_dims), 1), n), dtype=np.bool_)
+        for i, j in enumerate(binary_dims):
+            nonzero[i] = X[:, j] != 0
+        # one slot table for both kinds: ranks for sorted dimensions, nonzero for binary ones
+        bin_slot = slot.copy()
+        bin_slot[binary_dims] = np.arange(len(binary_dims))
+    forever = 64 * total_levels + 64
+    workers = max(1, int(workers or os.cpu_count() or 1))
+    if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:
+        levels(None, forever, task)
+        return lo, hi
+    # the two halves of the root split nothing between them: each goes on in a thread of
+    # its own (the compiled kernel and numpy's sorts run without the interpreter lock)
+    levels(None, 1, task)
+    middle = n_classes // 2
+    halves = [np.flatnonzero(lo < middle), np.flatnonzero(lo >= middle)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [
+            pool.submit(levels, half, forever, task if i == 0 else task.silent())
+            for i, half in enumerate(halves)
+        ]
+        for job in jobs:
+            job.result()
     return lo, hi
+
+
+def _node_spreads_compiled(
+    kernels, X: np.ndarray, rows: np.ndarray, node: np.ndarray, n_nodes: int, binary: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`node_spreads` of ``X[rows]`` by the compiled kernel: the same sums, in row order."""
+    cnt = np.bincount(node, minlength=n_nodes).astype(np.float64)
+    square = np.isnan(binary)
+    s1, s2 = kernels.node_sums(np.ascontiguousarray(X), rows, node, n_nodes, square)
+    s2[:, ~square] = s1[:, ~square] * binary[None, ~square]
+    return cnt, s1, s2
 
 
 def capped_mdav(
@@ -223,17 +312,24 @@ def capped_mdav(
     k: int,
     *,
     node_end: np.ndarray | None = None,
+    compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
-    """Bucket-capped MDAV inside every block, all blocks in lockstep.
+    """Bucket-capped MDAV inside every block.
 
     The rule is :func:`engine.release.partition.tclose_partition`'s: a class of m records (⌊n/C⌋ or
     ⌈n/C⌉ of the n records left for the C classes still to form) takes, for each bucket j, its
     ``lo_j`` nearest records of bucket j and then the nearest records whose bucket is below
     ``hi_j``, where (lo, hi) keep the reserve that lets the remaining classes be formed.  Seeds
     alternate as in MDAV: the live record farthest from the live centroid, then the one
-    farthest from that seed.  Every step forms one class in every block with numpy operations
-    over all blocks at once, so the Python loop runs block_size / k times in all.
+    farthest from that seed.
+
+    Two implementations give the same classes bit for bit (their shared arithmetic and tie
+    rules are in :mod:`engine.release.compiled`): the compiled kernel, block by block,
+    when numba is installed (``compiled`` None or True), and numpy, where every step forms
+    one class in every block with numpy operations over all blocks at once, so that the
+    Python loop runs block_size / k times in all (``compiled=False``, or the environment
+    variable ``TCLOSE_COMPILED=0``).
 
     ``node`` is the first class of every record's block (:func:`split_nodes`); the blocks
     tile the classes of the layout ``per_class``, whose block sums are feasible for ``shares``.
@@ -253,6 +349,12 @@ def capped_mdav(
         ends = np.zeros(n_blocks, dtype=np.int64)
         ends[block_of] = node_end
         classes_left = ends - firsts
+    kernels = compiled_kernels(compiled)
+    if kernels is not None:
+        task.step(0.0, "Forming classes")
+        widest = int(np.bincount(block_of, minlength=n_blocks).max(initial=0))
+        low_tab, up_tab = rates(np.arange(widest + 1, dtype=np.float64)[:, None])
+        return kernels.label_blocks(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
     labels = np.full(n, -1, dtype=np.int64)
     rows_b = np.arange(n_blocks)
     remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
@@ -260,8 +362,7 @@ def capped_mdav(
     total = np.stack(
         [np.bincount(block_of, weights=X[:, j], minlength=n_blocks) for j in range(d)], 1
     )
-    sqn = (X * X).sum(axis=1)
-    # per bucket: (blocks × width) record indices, coordinates, squared norms, live flags
+    # per bucket: (blocks × width) record indices, coordinates, live flags; records in row order
     order = np.lexsort((block_of, codes))
     parts = []
     for j in range(n_b):
@@ -272,16 +373,17 @@ def capped_mdav(
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         idx = np.full((n_blocks, width), -1, dtype=np.int64)
         idx[blk, np.arange(len(members)) - starts[blk]] = members
-        parts.append(_Lanes(idx, X, sqn))
+        parts.append(_Lanes(idx, X))
     label_next = firsts.copy()
-    steps = int(classes_left.max())
+    steps = int(classes_left.max(initial=0))
     seed = np.zeros((n_blocks, d))
     for s in range(2 * steps):
         on = classes_left > 0
         if not on.any():
             break
         task.step(s / (2 * steps), "Forming classes")
-        # the seed: farthest from the live centroid, or (every other step) from the last seed
+        # the seed: farthest from the live centroid, or (every other step) from the last seed;
+        # ties go to the lowest bucket, then the first row
         ref = total / np.maximum(n_left, 1)[:, None] if s % 2 == 0 else seed.copy()
         best = np.full(n_blocks, -np.inf)
         for lane in parts:
@@ -293,18 +395,17 @@ def capped_mdav(
         lo[~on] = 0
         hi[~on] = 0
         m[~on] = 0
-        # each bucket's nearest records to the seed, up to hi_j of them, nearest first
+        # each bucket's nearest records to the seed, up to hi_j of them, by (distance, row)
         near: list[tuple[np.ndarray, np.ndarray]] = []
         for j, lane in enumerate(parts):
             near.append(lane.nearest(seed, int(hi[:, j].max(initial=0))))
-        # mandatory: the first lo_j of bucket j; optional: the next ones up to hi_j
-        opt_d, opt_j, opt_p = [], [], []
+        # mandatory: the first lo_j of bucket j; optional: the next ones up to hi_j, taken by
+        # (distance, bucket, rank)
+        opt_d = []
         for j, (pos, dist) in enumerate(near):
             rank = np.arange(pos.shape[1])[None, :]
             opt = (rank >= lo[:, j : j + 1]) & (rank < hi[:, j : j + 1]) & np.isfinite(dist)
             opt_d.append(np.where(opt, dist, np.inf))
-            opt_j.append(np.full(pos.shape, j))
-            opt_p.append(rank + np.zeros_like(pos))
         opt_d_all = np.concatenate(opt_d, axis=1)
         rank_opt = np.argsort(opt_d_all, axis=1, kind="stable")
         need = m - lo.sum(axis=1)
@@ -332,36 +433,70 @@ def capped_mdav(
     return labels
 
 
-class _Lanes:
-    """The live records of one bucket in every block: a (blocks × width) padded table."""
+def compiled_kernels(compiled: bool | None = None):
+    """The module of compiled kernels (:mod:`engine.release.compiled`), or None for numpy.
 
-    def __init__(self, idx: np.ndarray, X: np.ndarray, sqn: np.ndarray) -> None:
+    ``compiled`` None: the kernels when numba can be imported and the environment variable
+    ``TCLOSE_COMPILED`` is not ``0``; True: the kernels (an ImportError without numba);
+    False: None.  Both routes give the same results.
+    """
+    if compiled is None:
+        if os.environ.get("TCLOSE_COMPILED", "1") == "0":
+            return None
+        try:
+            from engine.release import compiled as kernels
+        except Exception:  # no numba, or one that cannot start here: numpy gives the same
+            return None
+        return kernels
+    if compiled:
+        from engine.release import compiled as kernels
+
+        return kernels
+    return None
+
+
+class _Lanes:
+    """The live records of one bucket in every block: a (blocks × width) padded table, each row
+    in row order; coordinates are kept (d × blocks × width) for the distance sums."""
+
+    def __init__(self, idx: np.ndarray, X: np.ndarray) -> None:
         self.idx = idx
         self.alive = idx >= 0
-        safe = np.maximum(idx, 0)
-        self.Z = X[safe]
-        self.sq = np.where(self.alive, sqn[safe], 0.0)
+        self.Z = np.moveaxis(X[np.maximum(idx, 0)], 2, 0).copy()
 
     def _dist(self, ref: np.ndarray) -> np.ndarray:
-        # batched matrix product (BLAS): about 1.5× faster than the equivalent einsum
-        d2 = self.sq - 2.0 * np.matmul(self.Z, ref[:, :, None])[..., 0]
-        return d2 + (ref * ref).sum(axis=1)[:, None]
+        # Σ_c (z_c − r_c)², coordinates in order: the compiled kernel's arithmetic exactly
+        out = np.zeros(self.Z.shape[1:])
+        for c in range(self.Z.shape[0]):
+            diff = self.Z[c] - ref[:, c : c + 1]
+            out += diff * diff
+        return out
 
     def farthest(self, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if self.Z.shape[1] == 0:
+        if self.Z.shape[2] == 0:
             return np.zeros(len(ref), dtype=np.int64), np.full(len(ref), -np.inf)
         d2 = np.where(self.alive, self._dist(ref), -np.inf)
-        far = np.argmax(d2, axis=1)
+        far = np.argmax(d2, axis=1)  # the first of equals: the earliest row
         return far, d2[np.arange(len(ref)), far]
 
     def nearest(self, ref: np.ndarray, h: int) -> tuple[np.ndarray, np.ndarray]:
-        """Columns of the h nearest live records per block (nearest first) and distances."""
-        width = self.Z.shape[1]
+        """Columns of the h nearest live records per block, by (distance, row), and distances."""
+        width = self.Z.shape[2]
         h = min(h, width)
         if h == 0:
             return np.zeros((len(ref), 0), dtype=np.int64), np.zeros((len(ref), 0))
         d2 = np.where(self.alive, self._dist(ref), np.inf)
-        cand = np.argpartition(d2, h - 1, axis=1)[:, :h] if h < width else np.argsort(d2, axis=1)
+        if h < width:
+            # the h smallest by (distance, column): all below the h-th distance, then the
+            # first columns among those equal to it (dead records are inf: they fill up)
+            kth = np.partition(d2, h - 1, axis=1)[:, h - 1 : h]
+            below = d2 < kth
+            tie = d2 == kth
+            room = h - below.sum(axis=1, keepdims=True)
+            pick = below | (tie & (np.cumsum(tie, axis=1) <= room))
+            cand = np.nonzero(pick)[1].reshape(len(ref), h)
+        else:
+            cand = np.broadcast_to(np.arange(width), (len(ref), width))
         cd = np.take_along_axis(d2, cand, axis=1)
         o = np.argsort(cd, axis=1, kind="stable")
         return np.take_along_axis(cand, o, axis=1), np.take_along_axis(cd, o, axis=1)
@@ -370,11 +505,10 @@ class _Lanes:
         self.alive[rows, cols] = False
         live = self.alive.sum(axis=1)
         top = int(live.max(initial=0))
-        if top * 2 < self.alive.shape[1]:  # drop dead columns: live records first
+        if top * 2 < self.alive.shape[1]:  # drop dead columns: live records first, in order
             keep = np.argsort(~self.alive, axis=1, kind="stable")[:, :top]
             self.idx = np.take_along_axis(self.idx, keep, axis=1)
-            self.Z = np.take_along_axis(self.Z, keep[:, :, None], axis=1)
-            self.sq = np.take_along_axis(self.sq, keep, axis=1)
+            self.Z = np.take_along_axis(self.Z, keep[None, :, :], axis=2)
             self.alive = np.take_along_axis(self.alive, keep, axis=1)
 
 
@@ -427,6 +561,7 @@ def tclose_blocks(
     block_size: int | None = None,
     improve_rounds: int | None = None,
     workers: int | None = None,
+    compiled: bool | None = None,
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -439,7 +574,9 @@ def tclose_blocks(
     rule, one Python call per block: the reference, slower on millions of records).
     ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
     file size; 0 rounds: no improvement).  ``workers`` threads form the classes of disjoint
-    groups of blocks (None: one per core); the classes do not depend on it.
+    groups of blocks (None: one per core); the classes do not depend on it, nor on
+    ``compiled`` (None: the compiled kernels from :data:`COMPILED_MIN_RECORDS` records on,
+    when numba is installed; see :func:`form_classes`).
     The result does not depend on ``seed`` (accepted for a uniform call).
     """
     del seed  # deterministic by construction
@@ -461,18 +598,22 @@ def tclose_blocks(
         improve_rounds = default_rounds(n)
     if block_size is None:  # smaller blocks halve the time on millions of records
         block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
+    if compiled is None and n < COMPILED_MIN_RECORDS:
+        compiled = False
     task.step(0.0, "Splitting into blocks")
     node, end = split_nodes(
         X,
         codes,
         per_class,
         max_records=block_size,
+        compiled=compiled,
         task=task.sub(0.0, 0.1),
     )
     form = task.sub(0.1, 0.6 if improve_rounds else 1.0)
     if method == "lockstep":
         labels = form_classes(
-            X, codes, node, end, per_class, shares, t, k, workers=workers, task=form,
+            X, codes, node, end, per_class, shares, t, k, workers=workers, compiled=compiled,
+            task=form,
         )  # fmt: skip
     else:
         order = np.argsort(node, kind="stable")
@@ -504,23 +645,29 @@ def form_classes(
     k: int,
     *,
     workers: int | None = None,
+    compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """:func:`capped_mdav` on the blocks ``[node, end)``, run by ``workers`` threads.
 
     Above :data:`WORKER_MIN_RECORDS` records the blocks are cut into :data:`GROUPS` groups of
-    about equal size along the class numbers and each group runs the lockstep MDAV on its own;
-    numpy releases the interpreter lock in the distance products and the partial sorts, most
-    of the work, so two cores nearly halve the time.  The grouping is fixed (it does not follow
-    the number of cores): a partial sort breaks ties by the layout of its array, so the same
-    file and seed give the same classes on every machine.
+    about equal size along the class numbers and each group runs on its own; the compiled
+    kernel runs without the interpreter lock, and numpy releases it in most of its work, so
+    two cores nearly halve the time.  Blocks are independent, so the classes depend neither on
+    the grouping nor on the number of cores.
+
+    ``compiled`` None uses the compiled kernel from :data:`COMPILED_MIN_RECORDS` records on,
+    when numba is installed: below that numpy is fast enough, and a fresh installation need
+    not compile first (about 7 CPU-seconds once; loading the cached kernel takes 0.6).
     """
     n = len(codes)
     workers = max(1, int(workers or os.cpu_count() or 1))
+    if compiled is None and n < COMPILED_MIN_RECORDS:
+        compiled = False
     firsts = np.unique(node)
     if len(firsts) < 2 * GROUPS or n < WORKER_MIN_RECORDS:
         return capped_mdav(
-            X, codes, node, per_class, shares, t, k, node_end=end, task=task,
+            X, codes, node, per_class, shares, t, k, node_end=end, compiled=compiled, task=task,
         )  # fmt: skip
     # cut the blocks into groups of about n / workers records, at block boundaries
     order = np.argsort(node, kind="stable")
@@ -535,7 +682,7 @@ def form_classes(
         rows = groups[i]
         labels[rows] = capped_mdav(
             X[rows], codes[rows], node[rows], per_class, shares, t, k, node_end=end[rows],
-            task=task if i == 0 else task.silent(),
+            compiled=compiled, task=task if i == 0 else task.silent(),
         )  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=min(workers, len(groups))) as pool:
@@ -546,6 +693,8 @@ def form_classes(
 
 #: fewer records than this are not worth a second thread
 WORKER_MIN_RECORDS = 100_000
+#: from this many records on, classes are formed by the compiled kernel when numba is there
+COMPILED_MIN_RECORDS = 100_000
 #: groups of blocks formed apart above WORKER_MIN_RECORDS (fixed: see form_classes)
 GROUPS = 8
 
@@ -553,11 +702,14 @@ GROUPS = 8
 def default_rounds(n: int) -> int:
     """Improvement rounds by file size: thorough up to 60,000 records, none for millions.
 
-    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions)
-    and its gains shrink quickly; on a million records even two rounds would triple the time.
+    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions);
+    on a million records even two rounds would triple the time.  Eight rounds that also make
+    the changes a class's first change left out (:func:`engine.release.improve.improve_classes`)
+    lose less than twenty that did not, at about 40 % of their time (census-like file, t = 2,
+    k = 50: QI SSE/SST 0.130 against 0.143; t = 1.05, k = 500: 0.240 against 0.251).
     """
     if n <= 60_000:
-        return 20
+        return 8
     if n <= LARGE_FILE:
         return 3
     return 0

@@ -113,16 +113,51 @@ def _two_digits(x: float) -> float:
     return float(f"{x:.2g}")
 
 
-def _max_groups(cum: np.ndarray, threshold: float) -> np.ndarray:
-    """f[s]: most groups of mass ≥ threshold that values s.. can form (f[n] = 0)."""
+def _first_group_end(cum: np.ndarray, before: float, threshold: float) -> int:
+    """End (exclusive) of the shortest group of mass ≥ threshold after the mass ``before``.
+
+    Every group end of :func:`split_sorted` is this one float expression, so that the counts
+    from one start and the ends of all starts at once (:func:`_last_starts`) agree to the bit.
+    """
+    return int(np.searchsorted(cum, before + threshold - 1e-9)) + 1
+
+
+def _count_groups(cum: np.ndarray, threshold: float, enough: int) -> int:
+    """Greedy number of groups of mass ≥ threshold from the first value, at most ``enough``.
+
+    Greedy shortest groups from the left give the most groups; counting stops as soon as
+    ``enough`` are found, so a call costs at most ``enough`` binary searches.
+    """
+    n_values = len(cum)
+    start, found = 0, 0
+    while found < enough and start < n_values:
+        end = _first_group_end(cum, float(cum[start - 1]) if start else 0.0, threshold)
+        if end > n_values:
+            break
+        found += 1
+        start = end
+    return found
+
+
+def _last_starts(cum: np.ndarray, threshold: float, levels: int) -> np.ndarray:
+    """last[m] (m = 0..levels): the largest start s from which m groups of mass ≥ threshold
+    can still be formed out of values s.. (last[0] = n; −1 when none).
+
+    f(s), the most groups from s, never increases with s (the greedy end of a group is
+    monotone in its start, rounding included), so {s : f(s) ≥ m} is a prefix 0..last[m].
+    f(s) ≥ m + 1 exactly when the first group from s ends at or before last[m], and group
+    ends are sorted: one vectorised binary search of all ends, then one search per level.
+    """
     n_values = len(cum)
     before = np.concatenate([[0.0], cum[:-1]])
-    # end (exclusive) of the shortest group starting at s with mass ≥ threshold
     end = np.searchsorted(cum, before + threshold - 1e-9) + 1
-    f = np.zeros(n_values + 1, dtype=np.int64)
-    for s in range(n_values - 1, -1, -1):
-        f[s] = 0 if end[s] > n_values else 1 + f[end[s]]
-    return f
+    last = np.full(levels + 1, -1, dtype=np.int64)
+    last[0] = n_values
+    for m in range(levels):
+        if last[m] < 0:
+            break
+        last[m + 1] = int(np.searchsorted(end, last[m], side="right")) - 1
+    return last
 
 
 def split_sorted(weights: np.ndarray, b: int) -> list[int]:
@@ -133,6 +168,10 @@ def split_sorted(weights: np.ndarray, b: int) -> list[int]:
     classes, KBS 2015 §6.2): a heavy tie such as an income of 0 for most people takes one group
     and its small neighbours join it rather than forming a tiny group.  Within that, each
     cut aims at an equal share of the mass still to split.
+
+    One function for one machine and a cluster's client (which splits interval counts).  It
+    costs O(n log n) once plus O(b log n) per step of the threshold's binary search, however
+    many distinct values there are (a real income column has nearly one per record).
     """
     weights = np.asarray(weights, dtype=float)
     n_values = len(weights)
@@ -143,27 +182,45 @@ def split_sorted(weights: np.ndarray, b: int) -> list[int]:
     lo_t, hi_t = float(weights.min()), total / b
     while hi_t - lo_t > 0.5:
         mid = (lo_t + hi_t) / 2
-        if _max_groups(cum, mid)[0] >= b:
+        if _count_groups(cum, mid, b) >= b:
             lo_t = mid
         else:
             hi_t = mid
-    if _max_groups(cum, hi_t)[0] >= b:
+    if _count_groups(cum, hi_t, b) >= b:
         lo_t = hi_t
-    f = _max_groups(cum, lo_t)
+    last = _last_starts(cum, lo_t, b)
     ends: list[int] = []
     start = 0
     for i in range(b - 1):
         before = cum[start - 1] if start > 0 else 0.0
         target = before + (total - before) / (b - i)
-        first = int(np.searchsorted(cum, before + lo_t - 1e-9)) + 1
-        ok = np.flatnonzero(f[first : n_values + 1] >= b - i - 1)
-        last = first + int(ok.max()) if ok.size else first
-        candidates = np.arange(first, last + 1)
-        best = int(candidates[np.argmin(np.abs(cum[candidates - 1] - target))])
+        first = _first_group_end(cum, float(before), lo_t)
+        # the cut may go anywhere from first to the last start that leaves b − i − 1 groups
+        last_ok = int(last[b - i - 1])
+        stop = last_ok if last_ok >= first else first
+        best = _nearest(cum, first, stop, target)
         ends.append(best)
         start = best
     ends.append(n_values)
     return ends
+
+
+def _nearest(cum: np.ndarray, first: int, last: int, target: float) -> int:
+    """The first c in first..last whose cum[c − 1] lies nearest to ``target``.
+
+    ``cum`` is sorted, so the distance falls up to the insertion point and rises after it:
+    the nearest is one of the two around it, or an earlier entry that ties it (equal masses),
+    which only a long run of ties makes the whole segment worth scanning for.
+    """
+    seg = cum[first - 1 : last]
+    i = int(np.searchsorted(seg, target, side="left"))
+    stop = min(i + 1, len(seg))
+    start = max(i - 17, 0)
+    j = int(np.argmin(np.abs(seg[start:stop] - target)))
+    if j == 0 and start > 0:  # a run of ties reaches further back: look at all of them
+        start = 0
+        j = int(np.argmin(np.abs(seg[:stop] - target)))
+    return first + start + j
 
 
 def _group_categories(counts: np.ndarray, b: int) -> np.ndarray:

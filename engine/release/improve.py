@@ -11,6 +11,7 @@ Each accepted change lowers the SSE, so the pass ends.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,9 +61,13 @@ def improve_classes(
       within ``swap_slack`` times the distance to its own, a pruning for large files),
     * and for each class, dissolving it: every member joins its nearest other class.
 
-    It then applies the best changes of which no two touch the same class, so every applied
-    gain is exact and the SSE falls every round; rounds end when nothing gains.  The state is
-    updated incrementally, so a round costs in proportion to the rows looked at.
+    It then applies the best changes of which no two touch the same class, whose gains are
+    exact, and then goes down the changes left out, best first, judging each again against
+    the classes as they now are and making it when it still gains (:meth:`_Classes.apply_checked`;
+    at most one per :data:`RECHECK_SHARE` rows looked at): one change per class and round held
+    classes of hundreds to a few dozen changes a round.  Every change lowers the SSE, so the
+    pass ends; rounds end when nothing gains.  The state is updated incrementally, so a round
+    costs in proportion to the rows looked at.
 
     With ``bounds`` every change must keep both classes within them (and at least k rows);
     classes are then not dissolved, and the size limit is the largest the table allows.
@@ -96,7 +101,9 @@ def improve_classes(
         own = state.labels[active]
         sizes = state.sizes
         own_d = ((Xa - centroids[own]) ** 2).sum(axis=1)
-        cand_d = ((Xa[:, None, :] - centroids[near_a]) ** 2).sum(axis=2)
+        cand_d = np.empty(near_a.shape)
+        for q in range(near_a.shape[1]):  # one neighbour at a time: small temporaries
+            cand_d[:, q] = ((Xa - centroids[near_a[:, q]]) ** 2).sum(axis=1)
         nb = sizes[near_a].astype(np.float64)
         valid = (near_a != own[:, None]) & (nb > 0)
 
@@ -139,6 +146,10 @@ def improve_classes(
                 keep[c] = True
         touched = np.frombuffer(bytes(done), dtype=bool).copy()
         state.apply(rows[keep], dst[keep], partner[keep])
+        # the changes left out touch a class changed already: each is judged again against
+        # the classes as they are now and made when it still gains (one change per row)
+        rest = np.flatnonzero(~keep)[: max(4 * m, len(active) // RECHECK_SHARE)]
+        state.apply_checked(rows[rest], dst[rest], partner[rest], src[rest], k, touched)
         sse = state.sse()
         if sse_before - sse <= tol * sse:
             break  # the last round gained next to nothing: stop polishing
@@ -209,72 +220,94 @@ class _Classes:
         return self._near
 
     def move_allowed(self, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """(len(rows), n_targets): whether moving each row to each target keeps the bounds."""
+        """(len(rows), n_targets): whether moving each row to each target keeps the bounds.
+
+        Whether a class may lose or gain one row of group g depends on the class and g only:
+        two (classes × groups) tables, then one look-up per row and target.
+        """
+        lose = self._may_change(-1)
+        gain = self._may_change(+1)
+        code = self.codes[rows]
+        src_ok = lose[self.labels[rows], code]
+        return src_ok[:, None] & gain[targets, code[:, None]]
+
+    def _may_change(self, step: int) -> np.ndarray:
+        """(classes × groups): whether each class, with one row of each group more (``step``
+        +1) or fewer (−1), still meets the bounds at its new size (sizes beyond the table:
+        no)."""
         b = self.bounds
         assert b is not None
-        low, high, top = b.low, b.high, len(b.low) - 1
-        code = self.codes[rows]
-        src = self.labels[rows]
-        one = np.zeros((len(rows), low.shape[1]), dtype=np.int64)
-        one[np.arange(len(rows)), code] = 1
-        m_src = self.sizes[src] - 1
-        left = self.counts[src] - one
-        src_ok = (left >= low[m_src]).all(axis=1) & (left <= high[m_src]).all(axis=1)
-        m_dst = self.sizes[targets] + 1
-        fits = m_dst <= top
-        m_dst = np.minimum(m_dst, top)
-        got = self.counts[targets] + one[:, None, :]
-        dst_ok = (got >= low[m_dst]).all(axis=2) & (got <= high[m_dst]).all(axis=2)
-        return src_ok[:, None] & dst_ok & fits
+        top = len(b.low) - 1
+        size = self.sizes + step
+        fits = (size >= 0) & (size <= top)
+        size = np.clip(size, 0, top)
+        low, high = b.low[size], b.high[size]
+        inside = (self.counts >= low) & (self.counts <= high)
+        outside = (~inside).sum(axis=1, keepdims=True)  # groups already beyond the bounds
+        changed = self.counts + step
+        changed_in = (changed >= low) & (changed <= high)
+        # every other group stays inside, and the changed one lands inside
+        return (outside - ~inside == 0) & changed_in & fits[:, None]
 
     def best_swaps(
-        self, pi: np.ndarray, pb: np.ndarray, cells: int = 1_000_000
+        self, pi: np.ndarray, pb: np.ndarray, cells: int = 2_000_000
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each pair (row pi, class pb): the best member of pb to exchange with, and the gain.
 
         SSE of a class = Σ|v|² − |Σv|²/size; an exchange keeps both sizes and the total Σ|v|²,
-        so its gain is the increase of |Σv|²/size summed over the two classes.  Pairs are taken
-        in chunks of about ``cells`` (pair, member) evaluations, so memory stays flat however
-        large the classes.  Classes larger than :data:`SWAP_EXACT_WIDTH` are searched among a
-        few candidates (:meth:`_swap_candidates`), else the cost would grow with the square of
-        the class size (t close to 1 forces classes of hundreds).
+        so its gain is the increase of |Σv|²/size summed over the two classes.  Classes of at
+        least :data:`SWAP_CLASS_WIDTH` members are searched class by class, one matrix
+        product for all the rows that look at it; smaller ones in chunks of about ``cells``
+        coordinates gathered, so memory stays flat however wide the QIs (a state QI is 51
+        one-hot columns) and however large the classes.  Classes larger than
+        :data:`SWAP_EXACT_WIDTH` are searched among a few candidates
+        (:meth:`_swap_candidates`), else the cost would grow with the square of the class
+        size (t close to 1 forces classes of hundreds).
         """
         sizes = self.sizes
         gain = np.full(len(pi), -np.inf)
         partner = np.full(len(pi), -1, dtype=np.int64)
+        if len(pi) == 0:
+            return gain, partner
         with np.errstate(divide="ignore", invalid="ignore"):
             sq = (self.sums * self.sums).sum(axis=1) / sizes
         width = int(sizes[pb].max(initial=1))
         if width > SWAP_EXACT_WIDTH:
-            cand, pair_of = self._swap_candidates(self.labels[pi], pb, cells)
-        chunk = max(1, cells // min(width, SWAP_EXACT_WIDTH * 4))
+            cand, pair_of = self._swap_candidates(self.labels[pi], pb)
+            return self._swap_by_group(pi, pb, sq, pair_of, cand)
+        if width >= SWAP_CLASS_WIDTH:
+            return self._swap_by_group(pi, pb, sq, pb, self.members, self.sizes)
+        chunk = max(1, cells // (width * max(self.X.shape[1], 1)))
         for lo in range(0, len(pi), chunk):
             i = pi[lo : lo + chunk]
             b = pb[lo : lo + chunk]
-            if width > SWAP_EXACT_WIDTH:
-                mem = cand[pair_of[lo : lo + chunk]]
-            else:
-                mem = self.members[b][:, : int(sizes[b].max(initial=1))]
+            mem = self.members[b][:, :width]
             g, j = self._swap_gains(i, self.labels[i], b, mem, sq)
             gain[lo : lo + chunk] = g
             partner[lo : lo + chunk] = mem[np.arange(len(i)), j]
         return gain, partner
+
+    def _pair_terms(
+        self, i: np.ndarray, a: np.ndarray, b: np.ndarray, sq: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(const, w, c) of exchanging row i (class a) with a member y of class b:
+        gain(y) = const + y·w + |y|²·c, expanding |S_a − x + y|²/|a| + |S_b + x − y|²/|b|."""
+        x = self.X[i]
+        na, nb = self.sizes[a].astype(np.float64), self.sizes[b].astype(np.float64)
+        ra, rb = self.sums[a] - x, self.sums[b] + x
+        const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
+        w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+        return const, w, 1.0 / na + 1.0 / nb
 
     def _swap_gains(
         self, i: np.ndarray, a: np.ndarray, b: np.ndarray, mem: np.ndarray, sq: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Exact gain of exchanging row i (class a) with each of ``mem`` (members of b, −1 =
         none): the best gain and its column."""
-        X, sums, sizes = self.X, self.sums, self.sizes
-        x = X[i]
-        na, nb = sizes[a].astype(np.float64), sizes[b].astype(np.float64)
-        # gain(y) = const + y·w + |y|²·(1/na + 1/nb), expanding |S_a − x + y|²/na + …
-        ra, rb = sums[a] - x, sums[b] + x
-        const = (ra * ra).sum(axis=1) / na + (rb * rb).sum(axis=1) / nb - sq[a] - sq[b]
-        w = 2.0 * (ra / na[:, None] - rb / nb[:, None])
+        const, w, c = self._pair_terms(i, a, b, sq)
         safe = np.maximum(mem, 0)
-        g = np.einsum("cwd,cd->cw", X[safe], w)
-        g += self.sqnorm[safe] * (1.0 / na + 1.0 / nb)[:, None]
+        g = np.einsum("cwd,cd->cw", self.X[safe], w)
+        g += self.sqnorm[safe] * c[:, None]
         g += const[:, None]
         g[mem < 0] = -np.inf
         if self.bounds is not None:
@@ -282,9 +315,61 @@ class _Classes:
         j = np.argmax(g, axis=1)
         return g[np.arange(len(i)), j], j
 
-    def _swap_candidates(
-        self, a: np.ndarray, b: np.ndarray, cells: int
+    def _swap_by_group(
+        self,
+        pi: np.ndarray,
+        pb: np.ndarray,
+        sq: np.ndarray,
+        group: np.ndarray,
+        members: np.ndarray,
+        counts: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best_swaps` group by group: the rows whose partners come from one list
+        ``members[g]`` (a class's members, or the candidates in it; −1 padded, or the first
+        ``counts[g]``) are scored against it in one (rows × d) @ (d × members) product.
+        Everything that depends on a row alone is computed once for all rows first."""
+        gain = np.full(len(pi), -np.inf)
+        partner = np.full(len(pi), -1, dtype=np.int64)
+        a_all = self.labels[pi]
+        const_all, w_all, c_all = self._pair_terms(pi, a_all, pb, sq)
+        bounded = self.bounds is not None
+        if bounded:
+            # an exchange of row i (class a, bucket ci) with y (class b, bucket cp) keeps the
+            # bounds when ci = cp, or when a may lose a ci and gain a cp and b the reverse
+            bd = self.bounds
+            ci_all = self.codes[pi]
+            ma, mb = self.sizes[a_all], self.sizes[pb]
+            ca = self.counts[a_all]
+            keeps_i = (ca[np.arange(len(pi)), ci_all] - 1 >= bd.low[ma, ci_all]) & (
+                self.counts[pb, ci_all] + 1 <= bd.high[mb, ci_all]
+            )
+            a_gains = ca + 1 <= bd.high[ma]  # (rows × buckets): a may take one more of each
+            b_loses = self.counts - 1 >= bd.low[self.sizes]  # (classes × buckets)
+        order = np.argsort(group, kind="stable")
+        sorted_groups = group[order]
+        cuts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1], True])
+        for lo, hi in itertools.pairwise(cuts.tolist()):
+            rows = order[lo:hi]
+            g_id = int(sorted_groups[lo])
+            mem = members[g_id]
+            mem = mem[: int(counts[g_id])] if counts is not None else mem[mem >= 0]
+            if len(mem) == 0:
+                continue
+            g = w_all[rows] @ self.X[mem].T
+            g += self.sqnorm[mem][None, :] * c_all[rows, None]
+            g += const_all[rows, None]
+            if bounded:
+                cp = self.codes[mem]
+                allowed = (cp[None, :] == ci_all[rows, None]) | (
+                    keeps_i[rows, None] & a_gains[rows][:, cp] & b_loses[pb[rows[0]], cp][None, :]
+                )
+                g[~allowed] = -np.inf
+            j = np.argmax(g, axis=1)
+            gain[rows] = g[np.arange(len(rows)), j]
+            partner[rows] = mem[j]
+        return gain, partner
+
+    def _swap_candidates(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A few exchange partners in class b for the rows of class a, per class pair.
 
         With x in a and y in b the gain is 2·y·(μa − μb) + c·|y|² − 2c·x·y + const(x), with
@@ -292,37 +377,37 @@ class _Classes:
         partners are the members of b that score highest on 2·y·(μa − μb) + c·|y|², the same
         for every row of a.  The best :data:`SWAP_CANDIDATES` of every bucket are kept (a
         partner of another bucket may break the class bounds).  Every exchange is still judged
-        by its exact gain.  Returns (candidates per distinct pair, −1 padded; pair of every
-        row).
+        by its exact gain.  The scores of all the pairs into one class b are one matrix
+        product.  Returns (candidates per distinct pair, −1 padded; pair of every row).
         """
         m = self.m
         pairs, pair_of = np.unique(a * m + b, return_inverse=True)
         pa, pb = pairs // m, pairs % m
         centroids = self.centroids()
-        groups = (
-            [self.codes == j for j in range(self.bounds.low.shape[1])]
-            if self.bounds is not None
-            else [None]
-        )
+        n_groups = self.bounds.low.shape[1] if self.bounds is not None else 1
         per = SWAP_CANDIDATES
-        out = np.full((len(pairs), per * len(groups)), -1, dtype=np.int64)
-        width = int(self.sizes[pb].max(initial=1))
-        chunk = max(1, cells // width)
-        for lo in range(0, len(pairs), chunk):
-            ca, cb = pa[lo : lo + chunk], pb[lo : lo + chunk]
-            mem = self.members[cb][:, :width]
-            safe = np.maximum(mem, 0)
-            c = 1.0 / self.sizes[ca] + 1.0 / self.sizes[cb]
-            score = 2.0 * np.einsum("cwd,cd->cw", self.X[safe], centroids[ca] - centroids[cb])
-            score += self.sqnorm[safe] * c[:, None]
-            score[mem < 0] = -np.inf
-            for g, group in enumerate(groups):
-                sc = score if group is None else np.where(group[safe], score, -np.inf)
-                h = min(per, width)
-                top = np.argpartition(-sc, h - 1, axis=1)[:, :h]
-                picked = np.take_along_axis(mem, top, axis=1)
-                picked[~np.isfinite(np.take_along_axis(sc, top, axis=1))] = -1
-                out[lo : lo + chunk, g * per : g * per + h] = picked
+        out = np.full((len(pairs), per * n_groups), -1, dtype=np.int64)
+        order = np.argsort(pb, kind="stable")
+        cuts = np.flatnonzero(np.r_[True, pb[order][1:] != pb[order][:-1], True])
+        for lo, hi in itertools.pairwise(cuts.tolist()):
+            rows = order[lo:hi]
+            cb = int(pb[rows[0]])
+            mem = self.members[cb, : int(self.sizes[cb])]
+            c = 1.0 / self.sizes[pa[rows]] + 1.0 / self.sizes[cb]
+            score = 2.0 * ((centroids[pa[rows]] - centroids[cb]) @ self.X[mem].T)
+            score += self.sqnorm[mem][None, :] * c[:, None]
+            codes = self.codes[mem] if self.bounds is not None else np.zeros(len(mem), int)
+            for g in range(n_groups):
+                in_group = np.flatnonzero(codes == g)
+                h = min(per, len(in_group))
+                if h == 0:
+                    continue
+                if h < len(in_group):
+                    top = np.argpartition(-score[:, in_group], h - 1, axis=1)[:, :h]
+                    picked = in_group[top]
+                else:
+                    picked = np.broadcast_to(in_group, (len(rows), h))
+                out[rows, g * per : g * per + h] = mem[picked]
         return out, pair_of.ravel()
 
     def _swap_allowed(
@@ -339,6 +424,98 @@ class _Classes:
         ok = (ca[rows, ci] - 1 >= bd.low[ma, ci]) & (cb[rows, ci] + 1 <= bd.high[mb, ci])
         ok = ok & (ca[rows, cp] + 1 <= bd.high[ma, cp]) & (cb[rows, cp] - 1 >= bd.low[mb, cp])
         return (cp == ci) | ok
+
+    def apply_checked(
+        self,
+        rows: np.ndarray,
+        dst: np.ndarray,
+        partner: np.ndarray,
+        src: np.ndarray,
+        k: int,
+        touched: np.ndarray,
+    ) -> int:
+        """Apply each move or exchange, in the given order, whose exact gain in the current
+        state is still positive and which keeps the sizes and bounds; a row changes at most
+        once.  Marks the classes changed in ``touched``; returns how many were made.
+
+        The gains the round computed assumed that nothing else changed; after the first
+        changes they are only a ranking, so every change is re-evaluated from the classes'
+        sums as they are: |S_a − x (+ y)|²/|a'| + |S_b + x (− y)|²/|b'| − |S_a|²/|a| − |S_b|²/|b|.
+        Every change made lowers the SSE, so the pass still ends.
+        """
+        X, sums, sizes, labels = self.X, self.sums, self.sizes, self.labels
+        done = np.zeros(len(labels), dtype=bool)
+        made = 0
+        changes = zip(rows.tolist(), dst.tolist(), partner.tolist(), src.tolist(), strict=True)
+        for i, b, y, a in changes:
+            if done[i] or labels[i] != a or sizes[b] == 0 or a == b:
+                continue
+            if y >= 0 and (done[y] or labels[y] != b):
+                continue
+            na, nb = int(sizes[a]), int(sizes[b])
+            x = X[i]
+            sa, sb = sums[a], sums[b]
+            before = sa @ sa / na + sb @ sb / nb
+            if y < 0:
+                if not self._move_keeps(i, a, b, k):
+                    continue
+                va, vb = sa - x, sb + x
+                gain = va @ va / (na - 1) + vb @ vb / (nb + 1) - before
+            else:
+                if not self._swap_keeps(i, y, a, b):
+                    continue
+                diff = X[y] - x
+                va, vb = sa + diff, sb - diff
+                gain = va @ va / na + vb @ vb / nb - before
+            if gain <= self.eps:
+                continue
+            self.apply(np.array([i]), np.array([b]), np.array([y]))
+            done[i] = True
+            if y >= 0:
+                done[y] = True
+            touched[a] = touched[b] = True
+            made += 1
+        return made
+
+    def _move_keeps(self, i: int, a: int, b: int, k: int) -> bool:
+        """Whether moving row i from class a to b keeps both classes' sizes and bounds."""
+        na, nb = int(self.sizes[a]), int(self.sizes[b])
+        if na <= k or nb >= self.cap:
+            return False
+        if self.bounds is None:
+            return True
+        bd = self.bounds
+        top = len(bd.low) - 1
+        if nb + 1 > top:
+            return False
+        c = self.codes[i]
+        left = self.counts[a].copy()
+        left[c] -= 1
+        got = self.counts[b].copy()
+        got[c] += 1
+        return bool(
+            (left >= bd.low[na - 1]).all()
+            and (left <= bd.high[na - 1]).all()
+            and (got >= bd.low[nb + 1]).all()
+            and (got <= bd.high[nb + 1]).all()
+        )
+
+    def _swap_keeps(self, i: int, y: int, a: int, b: int) -> bool:
+        """Whether exchanging row i (class a) with row y (class b) keeps both classes' bounds."""
+        if self.bounds is None:
+            return True
+        ci, cy = self.codes[i], self.codes[y]
+        if ci == cy:
+            return True
+        bd = self.bounds
+        na, nb = int(self.sizes[a]), int(self.sizes[b])
+        ca, cb = self.counts[a], self.counts[b]
+        return bool(
+            ca[ci] - 1 >= bd.low[na, ci]
+            and ca[cy] + 1 <= bd.high[na, cy]
+            and cb[cy] - 1 >= bd.low[nb, cy]
+            and cb[ci] + 1 <= bd.high[nb, ci]
+        )
 
     def apply(self, rows: np.ndarray, dst: np.ndarray, partner: np.ndarray) -> None:
         """Apply moves (partner −1) and exchanges; no two of them may share a class."""
@@ -451,10 +628,15 @@ class _Classes:
         return len(chosen)
 
 
+#: a round judges again at most one left-out change per this many rows it looked at (and at
+#: least four per class), best first: a Python loop, kept to a share of the round's cost
+RECHECK_SHARE = 8
 #: classes up to this size are searched whole for an exchange partner; larger ones among
 #: SWAP_CANDIDATES candidates per bucket (see _Classes._swap_candidates)
 SWAP_EXACT_WIDTH = 64
 SWAP_CANDIDATES = 8
+#: classes of at least this size are searched class by class (one matrix product each)
+SWAP_CLASS_WIDTH = 16
 
 
 def _centroid_tree(state: _Classes) -> tuple[np.ndarray, cKDTree]:

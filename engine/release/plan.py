@@ -26,6 +26,7 @@ from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
 from engine.release import feasibility
+from engine.release.blas import one_blas_thread
 from engine.release.bucket_search import (
     BucketChoice,
     ConfidentialValues,
@@ -127,11 +128,15 @@ class Plan:
     missing_groups: tuple[np.ndarray, np.ndarray] | None = field(
         default=None, repr=False, compare=False
     )
+    #: the encoded QIs when the plan made them (the run reuses them); not pickled
+    encoded: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __getstate__(self) -> dict[str, Any]:
         # the GUI receives plans from its engine process: leave the per-record arrays behind
         state = dict(self.__dict__)
-        state.update(prepared=None, bucket_data=None, noise_columns=[], missing_groups=None)
+        state.update(
+            prepared=None, bucket_data=None, noise_columns=[], missing_groups=None, encoded=None
+        )
         return state
 
     @property
@@ -208,6 +213,7 @@ class PlanData:
     missing_qi: Callable[[Buckets | None, float | None], MissingPlan] | None = None
 
 
+@one_blas_thread
 def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> Plan:
     """Look at ``data`` with ``params`` and say what a run will do (module doc).
 
@@ -255,6 +261,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         noise_columns = plan_columns(prepared.clean, params, prepared.types, prepared.orders)
     result = plan_data(facts, params, noise_columns=noise_columns, task=task)
     result.prepared = prepared
+    result.encoded = encoded[0] if encoded else None  # the run encodes them no second time
     return result
 
 

@@ -88,9 +88,15 @@ def publish(
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
     if released:
+        if params.qi_output == "centroid":  # the release's own QIs, back in input order
+            back = np.empty_like(source_rows)
+            back[source_rows] = np.arange(len(source_rows))
+            centroids = table[list(qi)].iloc[back].reset_index(drop=True)
+        else:
+            centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
         utility = analysis_utility(
             clean,
-            recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid"),
+            centroids,
             released,
             qi=qi,
             types=prepared.types,

@@ -490,7 +490,8 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
             )
         if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
             add(
-                f"regression of {u.regression.outcome} on the QIs: median relative error of "
+                f"regression of {u.regression.outcome} on the QIs "
+                f"({number(u.regression.n_records)} records): median relative error of "
                 "the coefficients",
                 percent(u.regression.coefficient_median_relative_error),
             )

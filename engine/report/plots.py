@@ -116,6 +116,17 @@ def _empty(fig: Figure, title: str, message: str, theme: Theme = LIGHT) -> Figur
     return apply_theme(fig, theme)
 
 
+def _hatched(colour: str) -> dict[str, Any]:
+    """Bars drawn with a hatch pattern in a darker (or lighter) shade of their colour."""
+    r, g, b = to_rgb(colour)
+    shade = (
+        (r * 0.55, g * 0.55, b * 0.55)
+        if _luminance(colour) > 0.3
+        else (min(1.0, r + 0.4), min(1.0, g + 0.4), min(1.0, b + 0.4))
+    )
+    return {"hatch": "//", "edgecolor": shade, "linewidth": 0.0}
+
+
 def _short(label: Any, width: int = 22) -> str:
     text = str(label)
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -318,6 +329,22 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
     if n_outside and ratio.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors=theme.foreground)
+    elif n_outside:
+        # too many rows to outline a cell: each bucket's count of cells outside the band is
+        # written above its column, so the map does not rely on colour alone
+        per_bucket = outside.sum(axis=0)
+        for j, count in enumerate(per_bucket):
+            if count:
+                ax.annotate(
+                    f"{int(count):,} ✗",
+                    (j, 0),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                    annotation_clip=False,
+                )
     many = len(release.buckets.counts) > 4
     labels = [
         _short(label, 14) if many else _wrapped(label, 16) for label in bucket_labels(release)
@@ -366,7 +393,8 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
         ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label="before")
-        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after")
+        # "after" is hatched as well as coloured: the two read apart without colour too
+        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after", **_hatched(theme.after))
         ax.set_ylabel("records")
         ax.set_xlabel(
             column
@@ -388,9 +416,10 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
         positions = np.arange(len(cats))
         noise = getattr(release.summary, "noise", None)  # hand-built releases may lack one
         corrected = noise.corrected_shares.get(column) if noise is not None else None
-        series = [
-            ([b_counts.get(c, 0) for c in cats], theme.before, "before", None),
-            ([a_counts.get(c, 0) for c in cats], theme.after, "after", None),
+        # every series after the first carries a pattern too: they read apart without colour
+        series: list[tuple[list[float], str, str, dict[str, Any]]] = [
+            ([b_counts.get(c, 0) for c in cats], theme.before, "before", {}),
+            ([a_counts.get(c, 0) for c in cats], theme.after, "after", _hatched(theme.after)),
         ]
         if corrected is not None:  # randomized response: what the release estimates
             share = dict(zip(corrected.categories, corrected.estimate, strict=True))
@@ -399,19 +428,18 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
                     [max(share.get(str(c), 0.0), 0.0) * corrected.n for c in cats],
                     theme.accent,
                     "after, corrected for the random answers",
-                    "//",
+                    {**_hatched(theme.accent), "hatch": "..", "alpha": 0.6},
                 )
             )
         width = 0.8 / len(series)
-        for i, (heights, colour, label, hatch) in enumerate(series):
+        for i, (heights, colour, label, style) in enumerate(series):
             ax.bar(
                 positions + (i - (len(series) - 1) / 2) * width,
                 heights,
                 width,
                 color=colour,
                 label=label,
-                hatch=hatch,
-                alpha=0.6 if hatch else 1.0,
+                **style,
             )
         ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
         ax.set_ylabel("records")

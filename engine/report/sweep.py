@@ -255,6 +255,10 @@ def dominated(table: pd.DataFrame, level: str, measure: str = "qi_sse_sst") -> n
     return out
 
 
+#: the marker of each k's curve, in order (distinct shapes, not only distinct colours)
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
 def sweep_figure(
     table: pd.DataFrame,
     *,
@@ -290,22 +294,27 @@ def sweep_figure(
     cmap = matplotlib.colormaps["viridis"]
     colours = [cmap(x) for x in np.linspace(0.05, 0.85, max(len(ks), 1))]
     any_infeasible = any_dominated = False
+    # every curve differs by its marker (one per k) and its line (one per b, else per k) as
+    # well as by its colour: the plot reads in black and white and without colour vision
     curves = [
-        (c, k, i, b) for c, k in zip(colours, ks, strict=False) for i, b in enumerate(b_values)
+        (c, k, j, i, b)
+        for j, (c, k) in enumerate(zip(colours, ks, strict=False))
+        for i, b in enumerate(b_values)
     ]
-    for colour, k, i, b in curves:
+    for colour, k, j, i, b in curves:
         part = table[table["k"] == k]
         if len(b_values) > 1:
             part = part[_b_text(part["buckets"]) == b]
         part = part.sort_values(level)
         ok = part[part["feasible"]]
         label = f"k = {k}" + (f", b = {b}" if len(b_values) > 1 else "")
+        marker = MARKERS[j % len(MARKERS)]
         ax.plot(
             ok[level],
             ok[measure],
-            marker="o",
+            marker=marker,
             color=colour,
-            linestyle=styles[i % len(styles)],
+            linestyle=styles[(i if len(b_values) > 1 else j) % len(styles)],
             label=label,
         )
         if "dominated" in part:
@@ -316,7 +325,7 @@ def sweep_figure(
                     dom[level],
                     dom[measure],
                     linestyle="none",
-                    marker="o",
+                    marker=marker,
                     markersize=9,
                     markerfacecolor="white",
                     markeredgecolor=colour,
@@ -352,7 +361,7 @@ def sweep_figure(
     if any_infeasible:
         notes.append("× infeasible")
     if any_dominated:
-        notes.append("○ a point with more privacy loses less")
+        notes.append("hollow: a point with more privacy loses less")
     if level == "epsilon":
         ax.set_xscale("log")
         xlabel = "ε (larger = weaker privacy)"

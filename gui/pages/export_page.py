@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -31,10 +32,11 @@ from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
 from engine.io.formats import EXPORT_SUFFIXES
 from engine.report.html import write_report
-from engine.text import number
 from gui import settings
+from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.widgets import (
     DECIMAL_LABELS,
@@ -130,7 +132,9 @@ class ExportPage(QWizardPage):
         self.result = Hint()
         self.result.setOpenExternalLinks(False)
         self.result.linkActivated.connect(lambda url: QDesktopServices.openUrl(QUrl(url)))
-        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        # the keyboard reaches the result only while it holds a link (an empty, focusable
+        # line would be announced as nothing)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._check_timer = QTimer(self)
         self._check_timer.setSingleShot(True)
         self._check_timer.setInterval(CHECK_DELAY_MS)
@@ -143,6 +147,11 @@ class ExportPage(QWizardPage):
         form.addRow(self.tr("CSV decimal mark:"), self.decimal)
         form.addRow("", self.bom)
         form.addRow(self.tr("Save as:"), path_widget)
+        save_as = form.labelForField(path_widget)
+        if isinstance(save_as, QLabel):
+            # the label names the field (not the row around it), for screen readers too
+            save_as.setBuddy(self.path)
+            self.path.setAccessibleName(save_as.text().rstrip(":").strip())
         form.addRow("", self.report)
         form.addRow("", self.anonymous)
         layout = QVBoxLayout(self)
@@ -166,7 +175,7 @@ class ExportPage(QWizardPage):
             folder = settings.export_folder()
             self.path.setText(str(folder / f"{s.path.stem}-release{self.suffix}"))
         self._format_changed()
-        self.result.setText("")
+        self._set_result("")
         if s.release is not None:
             table = s.release.table
             self.what.setText(
@@ -322,7 +331,7 @@ class ExportPage(QWizardPage):
             return [o.path for o in outputs]
 
         self.export_button.setEnabled(False)
-        self.result.setText(self.tr("Writing {name}…").format(name=target.name))
+        self._set_result(self.tr("Writing {name}…").format(name=target.name))
         self._wizard.runner.start(
             work,
             title=self.tr("Writing {name}").format(name=target.name),
@@ -347,6 +356,7 @@ class ExportPage(QWizardPage):
         settings.set_export_folder(Path(files[0]).parent)
         items = "".join(f"<li>{html.escape(str(f))}</li>" for f in files)
         folder = QUrl.fromLocalFile(str(Path(files[0]).parent)).toString()
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.result.setText(
             "<b>{written}</b><ul>{items}</ul>{seed}<a href='{folder}'>{open}</a>".format(
                 written=self.tr("Written:"),
@@ -357,7 +367,13 @@ class ExportPage(QWizardPage):
             )
         )
         self.check_target()
+        announce(self, self.tr("Written:") + " " + ", ".join(Path(f).name for f in files))
         self.completeChanged.emit()
+
+    def _set_result(self, text: str) -> None:
+        """A result without links: shown, selectable by mouse, not a stop of the Tab key."""
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result.setText(text)
 
     def _seed_note(self, files: list[Path]) -> str:
         """Where the seed went: never to the published files ("" without a seed)."""
@@ -380,13 +396,14 @@ class ExportPage(QWizardPage):
         return f"<p>{html.escape(text)}</p>"
 
     def _failed(self, err: BaseException, detail: str) -> None:
-        self.result.setText(self.tr("Nothing was written."))
+        self._set_result(self.tr("Nothing was written."))
+        announce(self, self.tr("Nothing was written."), urgent=True)
         self.check_target()
         report_error(self, self.tr("Export"), err, detail)
         self.completeChanged.emit()
 
     def _cancelled(self) -> None:
-        self.result.setText(self.tr("Export cancelled; nothing was written."))
+        self._set_result(self.tr("Export cancelled; nothing was written."))
         self.check_target()
         self.completeChanged.emit()
 

@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,11 +30,12 @@ import engine.io
 from engine import Task
 from engine.io import ImportResult, ReadOptions
 from engine.io.formats import open_patterns, read_by
-from engine.text import number
 from gui import settings
+from gui.accessibility import announce
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
@@ -131,6 +132,7 @@ class ImportPage(QWizardPage):
             button.setMinimumWidth(170)
 
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Rows of the file"))
         self.table.setToolTip(
             self.tr("All rows can be scrolled; only the visible ones are formatted.")
         )
@@ -179,6 +181,9 @@ class ImportPage(QWizardPage):
         )
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setObjectName("dropZone")  # resources/style.qss draws its dashed border
+        larger = self.empty.font()
+        larger.setPointSizeF(larger.pointSizeF() * 1.2)  # relative: the system's size scales it
+        self.empty.setFont(larger)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
@@ -265,6 +270,7 @@ class ImportPage(QWizardPage):
         self._refresh_recent()
         self._update_options()
         self._describe()
+        announce(self, QTextDocumentFragment.fromHtml(self.info.text()).toPlainText())
         self.completeChanged.emit()
 
     def _failed(self, err: BaseException, detail: str) -> None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -32,23 +34,26 @@ from PySide6.QtWidgets import (
 from engine import InfeasibleError, Release, ReleaseParams, TcloseError
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
-from engine.text import number, percent
+from gui.accessibility import announce, drop_repeated_names
 from gui.engine_process import run_engine
 from gui.errors import report_error
+from gui.fields import NumberField
 from gui.help import HelpButton
+from gui.numbers import localize_figures, number, percent, words
 from gui.pages.host import Host
+from gui.plot_text import figure_text
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
 from gui.theme import plot_theme
 from gui.widgets import (
-    BucketSpin,
+    AUTOMATIC,
     ColumnSizer,
     DisclosureButton,
     FigureView,
-    GroupSizeSpin,
     Hint,
     StaleCover,
     add_with_label,
+    choice_label,
     explained_choice_box,
     rich_text_css,
 )
@@ -57,10 +62,6 @@ translate = QCoreApplication.translate
 
 #: released rows shown in the preview table (the export writes all of them)
 PREVIEW_ROWS = 1000
-
-
-def translate_words(template: str) -> str:
-    return translate("words", template)
 
 
 def qi_output_choices() -> dict[str, tuple[str, str]]:
@@ -136,8 +137,8 @@ class PreviewPage(QWizardPage):
                 "balance suits you."
             )
         )
-        self.k = GroupSizeSpin(self.tr("Smallest group size k"))
-        self.n_buckets = BucketSpin()
+        self.k = NumberField("k")
+        self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
         self.rerun = QPushButton(self.tr("&Run again"))
         self.rerun.setToolTip(self.tr("Compute the release again with these settings"))
         self.rerun.clicked.connect(self.run)
@@ -148,13 +149,19 @@ class PreviewPage(QWizardPage):
             confidential_output_choices(), self.tr("How the confidential values are released")
         )
         self.format_help = Hint()
-        for signal in (
-            self.k.valueChanged,
-            self.n_buckets.valueChanged,
-            self.qi_output.currentIndexChanged,
-            self.confidential_output.currentIndexChanged,
-        ):
-            signal.connect(self._settings_edited)
+        # each control writes back its own field, and only when the user changed it
+        self.k.edited.connect(lambda v: self._settings_edited(k=v))
+        self.n_buckets.edited.connect(lambda v: self._settings_edited(n_buckets=v))
+        self.qi_output.currentIndexChanged.connect(
+            lambda _i: self._settings_edited(qi_output=str(self.qi_output.currentData()))
+        )
+        self.confidential_output.currentIndexChanged.connect(
+            lambda _i: self._settings_edited(
+                confidential_output=str(self.confidential_output.currentData())
+            )
+        )
+        for box in (self.k, self.n_buckets):
+            box.problem_changed.connect(lambda _text: self._settings_edited())
         self.status = Hint()
         controls = QHBoxLayout()
         add_with_label(controls, self.tr("&k:"), self.k)
@@ -168,10 +175,12 @@ class PreviewPage(QWizardPage):
         release_format.addStretch(1)
 
         self.summary = QTextBrowser()
+        self.summary.setAccessibleName(self.tr("What the release achieves"))
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
         self.summary.setMinimumWidth(280)
         self.details_toggle = DisclosureButton(self.tr("Details: guarantees and their sources"))
         self.details = QTextBrowser()
+        self.details.setAccessibleName(self.tr("Guarantees and their sources"))
         self.details.hide()
         self.details_toggle.toggled.connect(self.details.setVisible)
         left = QWidget()
@@ -182,6 +191,7 @@ class PreviewPage(QWizardPage):
         left_layout.addWidget(self.details, 2)
 
         self.tabs = QTabWidget()
+        self.tabs.setAccessibleName(self.tr("Plots and rows of the release"))
         self.views: dict[str, FigureView] = {
             "buckets": FigureView(placeholder=self.tr("The bucket histogram appears here.")),
             "class_sizes": FigureView(placeholder=self.tr("The class sizes appear here.")),
@@ -203,16 +213,21 @@ class PreviewPage(QWizardPage):
         self.before_after = FigureView(placeholder=self.tr("A quasi-identifier before and after."))
         ba = QWidget()
         ba_layout = QVBoxLayout(ba)
-        ba_layout.addWidget(self.qi_choice)
+        qi_row = QHBoxLayout()
+        add_with_label(qi_row, self.tr("Quasi-identifier:"), self.qi_choice)
+        qi_row.addStretch(1)
+        ba_layout.addLayout(qi_row)
         ba_layout.addWidget(self.before_after, 1)
         self.tabs.addTab(ba, self.tr("Before / after"))
         self.tabs.setTabToolTip(
             3, self.tr("A quasi-identifier's distribution before and after recoding")
         )
         self.original_rows = _table()
+        self.original_rows.setAccessibleName(self.tr("Original rows"))
         self.original_model = DataFrameModel()
         self.original_rows.setModel(self.original_model)
         self.rows = _table()
+        self.rows.setAccessibleName(self.tr("Released rows"))
         self.rows_model = DataFrameModel(row_limit=PREVIEW_ROWS)
         self.rows.setModel(self.rows_model)
         self.sizers = [ColumnSizer(self.original_rows), ColumnSizer(self.rows)]
@@ -258,6 +273,7 @@ class PreviewPage(QWizardPage):
         layout.addLayout(release_format)
         layout.addWidget(self.format_help)
         layout.addWidget(self.results, 1)
+        drop_repeated_names(self)  # a visible label is the field's name
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
@@ -271,11 +287,11 @@ class PreviewPage(QWizardPage):
     def show_params(self) -> None:
         """Set the controls from the session's parameters (without reacting to it)."""
         p = self.session.params
-        boxes = (self.k, self.n_buckets, self.qi_output, self.confidential_output)
+        boxes = (self.qi_output, self.confidential_output)
         for box in boxes:
             box.blockSignals(True)
-        self.k.setValue(p.k)
-        self.n_buckets.set_buckets(p.n_buckets)
+        self.k.set_value(p.k)
+        self.n_buckets.set_value(p.n_buckets)
         self.n_buckets.setEnabled(not p.noise)
         self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
         self.confidential_output.setCurrentIndex(
@@ -312,25 +328,23 @@ class PreviewPage(QWizardPage):
             conf = self.tr("Confidential: the values themselves, with random noise.")
         self.format_help.setText(f"{qi} {conf}")
 
-    def _settings_edited(self) -> None:
-        """A setting changed: the shown release no longer matches; Next waits for a new run."""
-        noise = self.session.params.noise
-        try:
-            self.session.update(
-                k=int(self.k.value()),
-                n_buckets=None if noise else self.n_buckets.buckets(),
-                qi_output=str(self.qi_output.currentData()),
-                confidential_output=str(self.confidential_output.currentData()),
-            )
-        except TcloseError as err:
-            self.status.setText(err.message)
+    def _settings_edited(self, **changes: Any) -> None:
+        """The user changed ``changes``: write those fields (and nothing else) back; the
+        shown release no longer matches and Next waits for a new run."""
+        problem = next((box.problem for box in (self.k, self.n_buckets) if box.problem), "")
+        if not problem and changes:
+            try:
+                self.session.update(**changes)
+            except TcloseError as err:
+                problem = err.message
+        if problem:
+            self.status.setText(problem)
             self.status.set_warning(True)
-        else:
-            if not self.session.preview_is_current:
-                self.status.setText(
-                    self.tr("The settings changed: press Run again to see the release.")
-                )
-                self.status.set_warning(True)
+        elif not self.session.preview_is_current:
+            self.status.setText(
+                self.tr("The settings changed: press Run again to see the release.")
+            )
+            self.status.set_warning(True)
         self._explain_format()
         self._update_stale()
         self.completeChanged.emit()
@@ -340,10 +354,13 @@ class PreviewPage(QWizardPage):
         if self._wizard.runner.busy or s.data is None:
             return
         self._settings_edited()
+        if self.k.problem or self.n_buckets.problem:
+            return
         params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs
         size_px = (view.width(), view.height()) if self.tabs.isVisible() else None
         theme = plot_theme(self.palette())
+        font_px = QFontInfo(self.font()).pixelSize()
         self.status.setText(self.tr("Computing the release…"))
         self.status.set_warning(False)
         if self.preview is None:
@@ -358,7 +375,13 @@ class PreviewPage(QWizardPage):
         self.rerun.setEnabled(False)
         self._wizard.runner.start(
             lambda task: run_engine(
-                build_preview, data, params, size_px=size_px, theme=theme, task=task
+                build_preview,
+                data,
+                params,
+                size_px=size_px,
+                theme=theme,
+                font_px=font_px,
+                task=task,
             ),
             title=self.tr("Anonymizing"),
             on_finished=self._finished,
@@ -419,7 +442,7 @@ class PreviewPage(QWizardPage):
             0, self.tr("Confidential values") if noise else self.tr("Confidential buckets")
         )
         for name, view in self.views.items():
-            view.set_figure(preview.figures.get(name))
+            view.set_figure(preview.figures.get(name), figure_text(preview.texts.get(name)))
         self.qi_choice.blockSignals(True)
         self.qi_choice.clear()
         self.qi_choice.addItems(list(preview.before_after))
@@ -435,12 +458,17 @@ class PreviewPage(QWizardPage):
         self.details.setHtml(self.details_html(release))
         v = release.verification
         self.status.setText(v.message)
+        if not self.is_stale:
+            announce(self, v.message, urgent=not v.ok)
         self.status.set_warning(not v.ok)
         self._update_stale()
 
     def _show_before_after(self, column: str) -> None:
         if self.preview is not None and column in self.preview.before_after:
-            self.before_after.set_figure(self.preview.before_after[column])
+            self.before_after.set_figure(
+                self.preview.before_after[column],
+                figure_text(self.preview.before_after_texts.get(column)),
+            )
 
     @staticmethod
     def details_html(release: Release) -> str:
@@ -471,7 +499,7 @@ class PreviewPage(QWizardPage):
         v, p, summary = release.verification, release.params, release.summary
         loss = summary.information_loss
         esc = html.escape
-        words = " ".join(phrase.text(translate_words) for phrase in summary_words(summary))
+        plain = " ".join(words(p.template, p.values) for p in summary_words(summary))
         mark = "✔" if v.ok else "✘"
         note_heading = translate("PreviewPage", "Please note")
         risk_heading = translate(
@@ -484,7 +512,7 @@ class PreviewPage(QWizardPage):
             "published files hold none of it).",
         )
         parts = [
-            f"<p class='plain'>{esc(words)}</p>",
+            f"<p class='plain'>{esc(plain)}</p>",
             f"<p><b>{mark} {esc(v.message)}</b></p>",
         ]
         if reason and v.k > p.k:
@@ -564,6 +592,7 @@ class PreviewPage(QWizardPage):
             # the panel is narrow: each measure on its own line, original → release below it
             parts.append(f"<h4>{esc(risk_heading)}</h4><table cellpadding='1'>")
             for measure, before, after in risk:
+                before, after = localize_figures(before), localize_figures(after)
                 parts.append(
                     f"<tr><td class='muted'>{esc(measure)}</td></tr>"
                     f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
@@ -581,7 +610,7 @@ class PreviewPage(QWizardPage):
             for column, measure, value in utility:
                 parts.append(
                     f"<tr><td class='muted'>{column} {measure}</td></tr>"
-                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{value}</b></td></tr>"
+                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
                 )
             parts.append("</table>")
         if summary.buckets:

@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QStyle,
     QTextBrowser,
     QVBoxLayout,
@@ -36,16 +34,17 @@ from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
 from engine.report.words import plan_words
-from engine.text import number, percent
+from gui.accessibility import announce, drop_repeated_names
 from gui.engine_process import run_engine
+from gui.fields import NumberField, describe_widget, field_help
+from gui.fields import field_label as declared_label
 from gui.help import HelpButton
+from gui.numbers import number, percent, words
 from gui.pages.host import Host
-from gui.state import parse_bounds
+from gui.state import format_bounds, parse_bounds
 from gui.widgets import (
     AUTOMATIC,
-    BucketSpin,
     DisclosureButton,
-    GroupSizeSpin,
     Hint,
     Lead,
     choice_label,
@@ -61,29 +60,16 @@ log = logging.getLogger(__name__)
 
 translate = QCoreApplication.translate
 
-#: share of ε spent on private bounds when the user first ticks the box (percent)
-DEFAULT_PRIVATE_SHARE = 10
-
-
-def translate_words(template: str) -> str:
-    """A template of :mod:`engine.report.words` in the app's language."""
-    return translate("words", template)
+#: share of ε spent on private bounds when the user first ticks the box
+DEFAULT_PRIVATE_SHARE = 0.10
 
 
 def field_label(name: str) -> str:
-    """A parameter's name as this page shows it (for "what a fix changed")."""
-    labels = {
-        "k": translate("PrivacyPage", "smallest group size k"),
-        "t": "t",
-        "epsilon": "ε",
-        "n_buckets": translate("PrivacyPage", "number of buckets"),
-        "mechanism": translate("PrivacyPage", "mechanism"),
-        "private_bounds": translate("PrivacyPage", "share of ε for private bounds"),
-        "bounds": translate("PrivacyPage", "public bounds"),
-        "insensitive": translate("PrivacyPage", "averaging in groups of k"),
-        "transform": translate("PrivacyPage", "noise in proportion to each value"),
-    }
-    return labels.get(name, name)
+    """A parameter's name as this page shows it (for "what a fix changed"): its symbol
+    where it has one that says it all (t, ε), else its declared label."""
+    if name in ("t", "epsilon"):
+        return ReleaseParams.describe(name).info.symbol
+    return declared_label(name)
 
 
 def shown_value(name: str, value: Any) -> str:
@@ -116,37 +102,26 @@ class PrivacyPage(QWizardPage):
         self._plans: dict[ReleaseParams, Plan] = {}
         #: why the engine could not plan some parameters (a column it cannot use, …)
         self._problems: dict[ReleaseParams, str] = {}
-        #: why the widgets do not make valid parameters ("" when they do)
-        self._problem = ""
+        #: why the session refused the last edits ("" when it took them)
+        self._refused = ""
+        #: why the bounds or the seed typed do not read as such ("" when they do)
+        self._bounds_problem = self._seed_problem = ""
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
 
+        #: edits the session refused so far (field → value), tried again with the next edit
+        self._pending: dict[str, Any] = {}
+
         self.by_t, self.by_epsilon = radio_buttons(
             self,
-            (
-                self.tr("&t (t-closeness)"),
-                self.tr(
-                    "t ≥ 1: inside every group, each confidential bucket's share may be at most "
-                    "t times (and at least 1/t of) its share in the whole file. Smaller t = more "
-                    "privacy."
-                ),
-            ),
-            (
-                self.tr("&ε (differential privacy)"),
-                self.tr(
-                    "ε > 0: the privacy budget of differential privacy; smaller ε = more "
-                    "privacy. With buckets, t = exp(ε/2)."
-                ),
-            ),
+            (self.tr("&t (t-closeness)"), field_help("t")),
+            (self.tr("&ε (differential privacy)"), field_help("epsilon")),
         )
-        self.t = _level_box(1.0, 1000.0, self.by_t.toolTip())
-        self.epsilon = _level_box(0.001, 50.0, self.by_epsilon.toolTip())
-        self.k = GroupSizeSpin(
-            self.tr(
-                "k: every released combination of quasi-identifier values is shared by at "
-                "least k records, so no one can be singled out by them."
-            )
-        )
+        # the boxes are made from the parameters' declared fields: their range, step, unit,
+        # name and help are the engine's, and they hold any valid value exactly
+        self.t = NumberField("t")
+        self.epsilon = NumberField("epsilon")
+        self.k = NumberField("k")
         # the two routes as radio buttons, each with a line that says what it does (a combo
         # box would cut the longer labels of the translations)
         self.by_buckets, self.by_noise = radio_buttons(
@@ -180,55 +155,24 @@ class PrivacyPage(QWizardPage):
             )
             mechanism_box.addWidget(button)
             mechanism_box.addWidget(note)
-        self.n_buckets = BucketSpin()
+        self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
         self.insensitive = QCheckBox(
             self.tr("Average in groups of k before adding noise (less noise)")
         )
-        self.insensitive.setToolTip(
-            self.tr(
-                "Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε"
-            )
-        )
+        self.insensitive.setToolTip(field_help("insensitive"))
         self.log_scale = QCheckBox(self.tr("Noise in proportion to each value (log scale)"))
-        self.log_scale.setToolTip(
-            self.tr(
-                "The noise is added to log(1 + value) and the result taken back, so small "
-                "values get small errors and large values large ones. For positive, skewed "
-                "columns; the public bounds must then be 0 or more. The same ε either way."
-            )
-        )
+        self.log_scale.setToolTip(field_help("transform"))
         self.bounds = QLineEdit()
         self.bounds.setPlaceholderText(self.tr("e.g. income=0:250000"))
-        self.bounds.setToolTip(
-            self.tr(
-                "Public lower and upper limits of each numeric confidential column "
-                "(COLUMN=LOW:HIGH, separated by commas), known without looking at the data "
-                "(e.g. from the questionnaire). The noise is calibrated to them and released "
-                "values are kept within them. The data's own minimum and maximum are never "
-                "used: a column without public bounds needs them estimated privately (below)."
-            )
-        )
+        describe_widget(self.bounds, "bounds")
         self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, using"))
-        self.private_bounds.setToolTip(
-            self.tr(
-                "For a numeric confidential column without public bounds: estimate its limits "
-                "from the data with differential privacy, spending this share of its ε (the "
-                "rest goes into the noise)"
-            )
-        )
-        self.private_share = QSpinBox()
-        self.private_share.setRange(1, 99)
-        self.private_share.setValue(DEFAULT_PRIVATE_SHARE)
-        self.private_share.setSuffix(" %")
-        self.private_share.setToolTip(self.private_bounds.toolTip())
+        self.private_bounds.setToolTip(field_help("private_bounds"))
+        self.private_share = NumberField("private_bounds")
+        self.private_share.set_value(DEFAULT_PRIVATE_SHARE)
+        # a seed is a code, not a quantity: a text field (a spin box would be read as "0")
         self.seed = QLineEdit()
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
-        self.seed.setToolTip(
-            self.tr(
-                "A whole number makes the run reproducible for an audit; the release is then "
-                "only as private as the seed is secret"
-            )
-        )
+        describe_widget(self.seed, "seed")
 
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
@@ -303,6 +247,7 @@ class PrivacyPage(QWizardPage):
         )
         self.details_toggle.toggled.connect(self._toggle_details)
         self.details = QTextBrowser()
+        self.details.setAccessibleName(self.tr("Guarantees, assumptions and sources"))
         self.details.setOpenExternalLinks(False)
         self.details.setToolTip(
             self.tr(
@@ -332,26 +277,29 @@ class PrivacyPage(QWizardPage):
         layout = QHBoxLayout(self)
         layout.addLayout(left, 5)
         layout.addLayout(right, 4)
+        drop_repeated_names(self)  # a visible label is the field's name
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(200)
         self._timer.timeout.connect(self.refresh)
-        for signal in (
-            self.t.valueChanged,
-            self.epsilon.valueChanged,
-            self.k.valueChanged,
-            self.by_t.toggled,
-            self.by_noise.toggled,
-            self.n_buckets.valueChanged,
-            self.insensitive.toggled,
-            self.log_scale.toggled,
-            self.bounds.textChanged,
-            self.private_bounds.toggled,
-            self.private_share.valueChanged,
-            self.seed.textChanged,
-        ):
-            signal.connect(self._edited)
+        # each widget writes back its own field, and only when the user changed it
+        self.t.edited.connect(lambda v: self._write(t=v, epsilon=None))
+        self.epsilon.edited.connect(lambda v: self._write(epsilon=v, t=None))
+        self.k.edited.connect(lambda v: self._write(k=v))
+        self.n_buckets.edited.connect(lambda v: self._write(n_buckets=v))
+        self.by_t.toggled.connect(self._level_chosen)
+        self.by_epsilon.toggled.connect(self._level_chosen)
+        self.by_noise.toggled.connect(self._mechanism_chosen)
+        self.by_buckets.toggled.connect(self._mechanism_chosen)
+        self.insensitive.toggled.connect(lambda on: self._write(insensitive=on))
+        self.log_scale.toggled.connect(lambda on: self._write(transform="log" if on else "none"))
+        self.bounds.textChanged.connect(self._bounds_edited)
+        self.private_bounds.toggled.connect(lambda _on: self._private_edited())
+        self.private_share.edited.connect(lambda _v: self._private_edited())
+        self.seed.textChanged.connect(self._seed_edited)
+        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
+            box.problem_changed.connect(lambda _text: self._edited())
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
@@ -362,45 +310,47 @@ class PrivacyPage(QWizardPage):
         self.refresh()
 
     def show_params(self) -> None:
-        """Set the widgets from the session's parameters (without reacting to it)."""
+        """Set the widgets from the session's parameters (without reacting to it).
+
+        Every value is shown exactly as the parameters hold it; a level the user did not
+        choose (t when ε was given) is offered computed from the other, rounded to its
+        declared decimals, and written only if the user picks it.
+        """
         p = self.session.params
+        self._pending.clear()
+        self._refused = self._bounds_problem = self._seed_problem = ""
         widgets = (
-            self.t,
-            self.epsilon,
-            self.k,
             self.by_t,
             self.by_epsilon,
             self.by_buckets,
             self.by_noise,
-            self.n_buckets,
             self.bounds,
             self.insensitive,
             self.log_scale,
             self.private_bounds,
-            self.private_share,
             self.seed,
         )
         for w in widgets:
             w.blockSignals(True)
         if p.t is not None:
-            self.t.setValue(p.t)
-            self.epsilon.setValue(epsilon_from_t(p.t))
+            self.t.set_value(p.t)
+            self.epsilon.offer(epsilon_from_t(p.t))
         if p.epsilon is not None:
-            self.epsilon.setValue(p.epsilon)
+            self.epsilon.set_value(p.epsilon)
             if not p.noise:
-                self.t.setValue(t_from_epsilon(p.epsilon))
-        self.k.setValue(p.k)
+                self.t.offer(t_from_epsilon(p.epsilon))
+        self.k.set_value(p.k)
         self.by_epsilon.setChecked(p.epsilon is not None)
         self.by_t.setChecked(p.epsilon is None)
         self.by_noise.setChecked(p.noise)
         self.by_buckets.setChecked(not p.noise)
-        self.n_buckets.set_buckets(p.n_buckets)
-        self.bounds.setText(", ".join(f"{c}={lo:g}:{hi:g}" for c, (lo, hi) in p.bounds.items()))
+        self.n_buckets.set_value(p.n_buckets)
+        self.bounds.setText(format_bounds(p.bounds))
         self.insensitive.setChecked(p.insensitive)
         self.log_scale.setChecked(p.transform == "log")
         self.private_bounds.setChecked(p.private_bounds is not None)
         if p.private_bounds is not None:
-            self.private_share.setValue(max(1, min(99, round(p.private_bounds * 100))))
+            self.private_share.set_value(p.private_bounds)
         self.seed.setText("" if p.seed is None else str(p.seed))
         for w in widgets:
             w.blockSignals(False)
@@ -416,7 +366,7 @@ class PrivacyPage(QWizardPage):
 
     def isComplete(self) -> bool:
         plan = self.current_plan
-        return not self._problem and plan is not None and plan.feasibility.ok
+        return not self.problem and plan is not None and plan.feasibility.ok
 
     def validatePage(self) -> bool:
         self._timer.stop()
@@ -437,8 +387,103 @@ class PrivacyPage(QWizardPage):
         self._planner.cancel()
 
     # --- reacting to edits -------------------------------------------------------------
-    def _edited(self, *_args: Any) -> None:
-        self._store()
+    def _write(self, **changes: Any) -> None:
+        """Write the fields the user changed to the session (which validates them).
+
+        Only ``changes`` are written, exactly as given.  When the session refuses them (a
+        log scale with a negative bound …), they wait with the others refused so far and are
+        tried again, together, with the next edit: the page says why until they fit.
+        """
+        self._pending.update(changes)
+        try:
+            self.session.update(**self._pending)
+        except TcloseError as err:
+            self._refused = err.message
+        else:
+            self._pending.clear()
+            self._refused = ""
+        self._edited()
+
+    def _level_chosen(self, checked: bool) -> None:
+        if not checked:
+            return  # the other button of the pair reports the choice
+        if self.by_epsilon.isChecked():
+            self._write(epsilon=self.epsilon.value(), t=None)
+        else:
+            self._write(t=self.t.value(), epsilon=None)
+
+    def _mechanism_chosen(self, checked: bool) -> None:
+        """The route changed: the fields only the other route has go back to their defaults."""
+        if not checked:
+            return
+        if self.by_noise.isChecked():
+            if not self.by_epsilon.isChecked():
+                self.by_epsilon.blockSignals(True)
+                self.by_epsilon.setChecked(True)
+                self.by_epsilon.blockSignals(False)
+            self._write(
+                mechanism="laplace",
+                epsilon=self.epsilon.value(),
+                t=None,
+                n_buckets=None,
+                insensitive=self.insensitive.isChecked(),
+                transform="log" if self.log_scale.isChecked() else "none",
+                private_bounds=self._private_share(),
+            )
+        else:
+            level = (
+                {"epsilon": self.epsilon.value(), "t": None}
+                if self.by_epsilon.isChecked()
+                else {"t": self.t.value(), "epsilon": None}
+            )
+            self._write(
+                mechanism="buckets",
+                n_buckets=self.n_buckets.value(),
+                insensitive=False,
+                transform="none",
+                private_bounds=None,
+                resample_until_t=None,
+                **level,
+            )
+
+    def _private_share(self) -> float | None:
+        return self.private_share.value() if self.private_bounds.isChecked() else None
+
+    def _private_edited(self) -> None:
+        self._write(private_bounds=self._private_share())
+
+    def _seed_edited(self, text: str) -> None:
+        try:
+            seed = ReleaseParams.parse("seed", text)
+        except TcloseError as err:
+            self._pending.pop("seed", None)
+            self._seed_problem = err.message
+            self._edited()
+            return
+        self._seed_problem = ""
+        self._write(seed=seed)
+
+    def _bounds_edited(self, text: str) -> None:
+        try:
+            bounds = parse_bounds(text)
+        except ValueError as err:
+            self._pending.pop("bounds", None)
+            self._bounds_problem = str(err)
+            self._edited()
+            return
+        self._bounds_problem = ""
+        self._write(bounds=bounds)
+
+    @property
+    def problem(self) -> str:
+        """Why the widgets do not make valid parameters ("" when they do)."""
+        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
+            if box.isEnabled() and box.problem:
+                return box.problem
+        return self._bounds_problem or self._seed_problem or self._refused
+
+    def _edited(self) -> None:
+        self._enable()
         self.applied.hide()
         if self._wizard.currentPage() is self:
             self._timer.start()
@@ -451,51 +496,15 @@ class PrivacyPage(QWizardPage):
         self.n_buckets.setEnabled(not noise)
         self.insensitive.setEnabled(noise)
         self.log_scale.setEnabled(noise)
-        self.bounds.setEnabled(noise)
         self.private_bounds.setEnabled(noise)
         self.private_share.setEnabled(noise and self.private_bounds.isChecked())
         self.private_share_label.setEnabled(noise)
 
-    def _store(self) -> None:
-        """Turn the widgets into parameters; keep why they do not make valid ones."""
-        noise = self.by_noise.isChecked()
-        if noise and not self.by_epsilon.isChecked():
-            self.by_epsilon.blockSignals(True)
-            self.by_epsilon.setChecked(True)
-            self.by_epsilon.blockSignals(False)
-        self._enable()
-        try:
-            private = self.private_share.value() / 100 if self.private_bounds.isChecked() else None
-            changes: dict[str, Any] = {
-                "k": int(self.k.value()),
-                "mechanism": self.mechanism,
-                "seed": ReleaseParams.parse("seed", self.seed.text()),
-                "insensitive": noise and self.insensitive.isChecked(),
-                "transform": "log" if noise and self.log_scale.isChecked() else "none",
-                "resample_until_t": self.session.params.resample_until_t if noise else None,
-                "n_buckets": None if noise else self.n_buckets.buckets(),
-                "private_bounds": private if noise else None,
-            }
-            if self.by_epsilon.isChecked():
-                changes.update(t=None, epsilon=float(self.epsilon.value()))
-            else:
-                changes.update(t=float(self.t.value()), epsilon=None)
-            try:
-                changes["bounds"] = parse_bounds(self.bounds.text()) if noise else {}
-            except ValueError as err:
-                raise TcloseError(str(err)) from None
-            self.session.update(**changes)
-        except TcloseError as err:
-            self._problem = err.message
-        else:
-            self._problem = ""
-
     def refresh(self) -> None:
         """Show the plan of the present parameters (asking the engine for it if need be)."""
-        self._store()
         self._clear_fixes()
-        if self._problem:
-            self._show_problem(self._problem)
+        if self.problem:
+            self._show_problem(self.problem)
         elif self.session.data is not None:
             plan = self.current_plan
             if self.session.params in self._problems:
@@ -552,9 +561,10 @@ class PrivacyPage(QWizardPage):
         self.class_sizes.hide()
 
     def _show_problem(self, problem: str) -> None:
-        self.feasibility.setText(
-            self.tr("Next is disabled: {problem}").format(problem=html.escape(problem))
-        )
+        text = self.tr("Next is disabled: {problem}").format(problem=html.escape(problem))
+        if text != self.feasibility.text():
+            announce(self, self.tr("Next is disabled: {problem}").format(problem=problem))
+        self.feasibility.setText(text)
         self.feasibility.set_warning(True)
         self.one_class_box.hide()
         self.class_sizes.hide()
@@ -576,7 +586,7 @@ class PrivacyPage(QWizardPage):
             for fix in feas.fixes:
                 self._add_fix(fix)
             return
-        self.summary.setText("\n".join(p.text(translate_words) for p in plan_words(plan)))
+        self.summary.setText("\n".join(words(p.template, p.values) for p in plan_words(plan)))
         reason = plan.class_sizes.reason
         one_class = plan.class_sizes.max_classes == 1
         self.one_class_box.setVisible(one_class)
@@ -705,16 +715,6 @@ class PrivacyPage(QWizardPage):
             else self.tr("The settings already were these.")
         )
         self.applied.show()
-
-
-def _level_box(low: float, high: float, tip: str) -> QDoubleSpinBox:
-    """A box for a privacy level, t or ε: both are typed to three decimals, in steps of 0.1."""
-    box = QDoubleSpinBox()
-    box.setRange(low, high)
-    box.setDecimals(3)
-    box.setSingleStep(0.1)
-    box.setToolTip(tip)
-    return box
 
 
 def _wrap(layout) -> QWidget:

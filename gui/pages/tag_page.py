@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ColumnType, Role
-from engine.text import number
 from gui.help import HelpButton
+from gui.numbers import number
 from gui.pages.host import Host
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
@@ -278,6 +278,7 @@ class TagPage(QWizardPage):
         self.model = RolesModel(self.session)
         self.model.tags_changed.connect(self._changed)
         self.table = QTableView()
+        self.table.setAccessibleName(self.tr("Columns and their roles"))
         self.table.setModel(self.model)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.AllEditTriggers

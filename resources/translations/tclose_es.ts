@@ -224,6 +224,25 @@
     </message>
 </context>
 <context>
+    <name>FigureView</name>
+    <message>
+        <source>Show the data as a table</source>
+        <translation>Mostrar los datos como tabla</translation>
+    </message>
+    <message>
+        <source>Data of the plot</source>
+        <translation>Datos del gráfico</translation>
+    </message>
+    <message>
+        <source>Data of the plot: {title}</source>
+        <translation>Datos del gráfico: {title}</translation>
+    </message>
+    <message>
+        <source>Show the plot</source>
+        <translation>Mostrar el gráfico</translation>
+    </message>
+</context>
+<context>
     <name>GuideWindow</name>
     <message>
         <source>tclose user guide</source>
@@ -304,6 +323,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aún no hay ningún archivo abierto; Siguiente se activa cuando se ha leído una tabla.</translation>
+    </message>
+    <message>
+        <source>Rows of the file</source>
+        <translation>Filas del archivo</translation>
     </message>
     <message>
         <source>All rows can be scrolled; only the visible ones are formatted.</source>
@@ -542,6 +565,159 @@
     </message>
 </context>
 <context>
+    <name>NumberField</name>
+    <message>
+        <source>{label} must be more than 0 % and less than 100 %.</source>
+        <extracomment>the user set a new value (None: the ``none_text`` choice) the text typed stopped or started being a value of the field (&quot;&quot; when it is one) the declared field (engine.params.Field): label, help, unit, range, step</extracomment>
+        <translation>{label} debe ser mayor que 0 % y menor que 100 %.</translation>
+    </message>
+</context>
+<context>
+    <name>Plots</name>
+    <message>
+        <source>{column}: {b} buckets</source>
+        <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}: {b} tramos</translation>
+    </message>
+    <message>
+        <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
+        <translation>Los valores de {column} se agrupan en {b} tramos de {smallest} a {largest} registros.</translation>
+    </message>
+    <message>
+        <source>The largest bucket is {label}, with {count} records ({share}).</source>
+        <translation>El tramo más grande es {label}, con {count} registros ({share}).</translation>
+    </message>
+    <message>
+        <source>bucket</source>
+        <translation>tramo</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>registros</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>proporción</translation>
+    </message>
+    <message>
+        <source>{n} classes, smallest {low}, largest {high}</source>
+        <translation>{n} clases, la menor de {low}, la mayor de {high}</translation>
+    </message>
+    <message>
+        <source>How many classes hold each number of records: {n} classes of {low} to {high} records; k asked is {k}.</source>
+        <translation>Cuántas clases tienen cada número de registros: {n} clases de {low} a {high} registros; el k pedido es {k}.</translation>
+    </message>
+    <message>
+        <source>The commonest size is {size} records ({count} classes).</source>
+        <translation>El tamaño más frecuente es {size} registros ({count} clases).</translation>
+    </message>
+    <message>
+        <source>records per class</source>
+        <translation>registros por clase</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>clases</translation>
+    </message>
+    <message>
+        <source>For each of {classes} classes and {b} buckets: the bucket&apos;s share in the class divided by its share in the whole file. The ratios lie between {lowest} and {highest}; t allows {low} to {high}.</source>
+        <translation>Para cada una de {classes} clases y {b} tramos: la proporción del tramo en la clase dividida por su proporción en todo el archivo. Los cocientes van de {lowest} a {highest}; t permite de {low} a {high}.</translation>
+    </message>
+    <message>
+        <source>Every ratio is inside the band.</source>
+        <translation>Todos los cocientes están dentro de la banda.</translation>
+    </message>
+    <message>
+        <source>{cells} ratios are outside the band.</source>
+        <translation>{cells} cocientes están fuera de la banda.</translation>
+    </message>
+    <message>
+        <source>Bucket share in each class ÷ share in the whole file</source>
+        <translation>Proporción del tramo en cada clase ÷ proporción en todo el archivo</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <translation>clase</translation>
+    </message>
+    <message>
+        <source>{column}: before and after</source>
+        <translation>{column}: antes y después</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>antes</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>después</translation>
+    </message>
+    <message>
+        <source>{column} before and after the release: mean {mean_before} → {mean_after}, median {median_before} → {median_after}.</source>
+        <translation>{column} antes y después de la publicación: media {mean_before} → {mean_after}, mediana {median_before} → {median_after}.</translation>
+    </message>
+    <message>
+        <source>range</source>
+        <translation>intervalo</translation>
+    </message>
+    <message>
+        <source>{column} before and after the release: {before} distinct values before, {after} after; the commonest after is {top} ({count} records).</source>
+        <translation>{column} antes y después de la publicación: {before} valores distintos antes, {after} después; el más frecuente después es {top} ({count} registros).</translation>
+    </message>
+    <message>
+        <source>The table lists the first {n} of {total} values.</source>
+        <translation>La tabla muestra los primeros {n} de {total} valores.</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>valor</translation>
+    </message>
+    <message>
+        <source>QI information loss (SSE/SST)</source>
+        <extracomment>the sweep&apos;s measures by name (engine.report.sweep), as the plot&apos;s axis names them</extracomment>
+        <translation>pérdida de información de los CI (SSE/SST)</translation>
+    </message>
+    <message>
+        <source>confidential distortion (SSE/SST)</source>
+        <translation>distorsión de los valores confidenciales (SSE/SST)</translation>
+    </message>
+    <message>
+        <source>relative error of the total</source>
+        <translation>error relativo del total</translation>
+    </message>
+    <message>
+        <source>relative error of the group means</source>
+        <translation>error relativo de las medias por grupo</translation>
+    </message>
+    <message>
+        <source>relative error of the regression coefficients</source>
+        <translation>error relativo de los coeficientes de regresión</translation>
+    </message>
+    <message>
+        <source>{measure} against {symbol}, a curve for each k ({ks}): {points} points, {bad} of them infeasible.</source>
+        <translation>{measure} según {symbol}, una curva por cada k ({ks}): {points} puntos, {bad} de ellos no factibles.</translation>
+    </message>
+    <message>
+        <source>The least loss, {loss}, is at {symbol} = {value} and k = {k}.</source>
+        <translation>La menor pérdida, {loss}, está en {symbol} = {value} y k = {k}.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>sí</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <source>Information loss against {symbol}</source>
+        <translation>Pérdida de información según {symbol}</translation>
+    </message>
+    <message>
+        <source>feasible</source>
+        <translation>factible</translation>
+    </message>
+</context>
+<context>
     <name>PreviewPage</name>
     <message>
         <source>one typical value per group</source>
@@ -594,10 +770,6 @@
     <message>
         <source>The release is computed on your computer and checked by an independent verifier. Change k, the buckets or the release format and run again until the balance suits you.</source>
         <translation>La publicación se calcula en su equipo y la comprueba un verificador independiente. Cambie k, los tramos o el formato de publicación y vuelva a calcular hasta que el equilibrio le convenga.</translation>
-    </message>
-    <message>
-        <source>Smallest group size k</source>
-        <translation>Tamaño mínimo de grupo k</translation>
     </message>
     <message>
         <source>&amp;Run again</source>
@@ -706,6 +878,30 @@
     <message>
         <source>Released</source>
         <translation>Publicado</translation>
+    </message>
+    <message>
+        <source>What the release achieves</source>
+        <translation>Lo que logra la publicación</translation>
+    </message>
+    <message>
+        <source>Guarantees and their sources</source>
+        <translation>Garantías y sus fuentes</translation>
+    </message>
+    <message>
+        <source>Plots and rows of the release</source>
+        <translation>Gráficos y filas de la publicación</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier:</source>
+        <translation>Cuasi-identificador:</translation>
+    </message>
+    <message>
+        <source>Original rows</source>
+        <translation>Filas originales</translation>
+    </message>
+    <message>
+        <source>Released rows</source>
+        <translation>Filas publicadas</translation>
     </message>
     <message>
         <source>Original and released rows</source>
@@ -847,30 +1043,6 @@
 <context>
     <name>PrivacyPage</name>
     <message>
-        <source>smallest group size k</source>
-        <translation>tamaño mínimo de grupo k</translation>
-    </message>
-    <message>
-        <source>number of buckets</source>
-        <translation>número de tramos</translation>
-    </message>
-    <message>
-        <source>mechanism</source>
-        <translation>mecanismo</translation>
-    </message>
-    <message>
-        <source>share of ε for private bounds</source>
-        <translation>parte de ε para los límites privados</translation>
-    </message>
-    <message>
-        <source>public bounds</source>
-        <translation>límites públicos</translation>
-    </message>
-    <message>
-        <source>averaging in groups of k</source>
-        <translation>promedio en grupos de k</translation>
-    </message>
-    <message>
         <source>on</source>
         <translation>activado</translation>
     </message>
@@ -888,24 +1060,12 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the widgets do not make valid parameters (&quot;&quot; when they do) plans the run off the GUI thread</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
         <translation>&amp;t (t-proximidad)</translation>
-    </message>
-    <message>
-        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
-        <translation>t ≥ 1: dentro de cada grupo, la proporción de cada tramo confidencial puede ser como mucho t veces (y como mínimo 1/t de) su proporción en todo el archivo. Menor t = más privacidad.</translation>
     </message>
     <message>
         <source>&amp;ε (differential privacy)</source>
         <translation>&amp;ε (privacidad diferencial)</translation>
-    </message>
-    <message>
-        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
-        <translation>ε &gt; 0: el presupuesto de privacidad de la privacidad diferencial; menor ε = más privacidad. Con tramos, t = exp(ε/2).</translation>
-    </message>
-    <message>
-        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
-        <translation>k: cada combinación publicada de valores de los cuasi-identificadores la comparten al menos k registros, así que nadie puede ser singularizado por ellos.</translation>
     </message>
     <message>
         <source>Bu&amp;ckets: t-closeness by grouping</source>
@@ -920,16 +1080,8 @@
         <translation>Promediar en grupos de k antes de añadir ruido (menos ruido)</translation>
     </message>
     <message>
-        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
-        <translation>Microagregación insensible: ruido de escala Δ/(k·ε) en lugar de Δ/ε para el mismo ε</translation>
-    </message>
-    <message>
         <source>e.g. income=0:250000</source>
         <translation>p. ej. ingresos=0:250000</translation>
-    </message>
-    <message>
-        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, separated by commas), known without looking at the data (e.g. from the questionnaire). The noise is calibrated to them and released values are kept within them. The data&apos;s own minimum and maximum are never used: a column without public bounds needs them estimated privately (below).</source>
-        <translation>Límites públicos inferior y superior de cada columna confidencial numérica (COLUMNA=MÍN:MÁX, separados por comas), conocidos sin mirar los datos (p. ej., por el cuestionario). El ruido se calibra con ellos y los valores publicados se mantienen dentro. Nunca se usan el mínimo y el máximo de los propios datos: una columna sin límites públicos necesita que se estimen de forma privada (abajo).</translation>
     </message>
     <message>
         <source>Estimate missing bounds privately, using</source>
@@ -942,14 +1094,6 @@
     <message>
         <source>Details: guarantees, assumptions and sources</source>
         <translation>Detalles: garantías, supuestos y fuentes</translation>
-    </message>
-    <message>
-        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
-        <translation>Para una columna confidencial numérica sin límites públicos: estimar sus límites a partir de los datos con privacidad diferencial, gastando esta parte de su ε (el resto va al ruido)</translation>
-    </message>
-    <message>
-        <source>noise in proportion to each value</source>
-        <translation>ruido proporcional a cada valor</translation>
     </message>
     <message>
         <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
@@ -972,16 +1116,8 @@
         <translation>Ruido proporcional a cada valor (escala logarítmica)</translation>
     </message>
     <message>
-        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
-        <translation>El ruido se suma a log(1 + valor) y el resultado se devuelve a la escala original, de modo que los valores pequeños reciben errores pequeños y los grandes, errores grandes. Para columnas positivas y asimétricas; los límites públicos deben ser entonces 0 o más. El mismo ε en ambos casos.</translation>
-    </message>
-    <message>
         <source>empty = fresh randomness (recommended)</source>
         <translation>vacío = aleatoriedad nueva (recomendado)</translation>
-    </message>
-    <message>
-        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
-        <translation>Un número entero hace reproducible el cálculo para una auditoría; la publicación es entonces tan privada como secreta sea la semilla</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1026,6 +1162,10 @@
     <message>
         <source>What the chosen parameters promise, in plain words</source>
         <translation>Lo que prometen los parámetros elegidos, en palabras sencillas</translation>
+    </message>
+    <message>
+        <source>Guarantees, assumptions and sources</source>
+        <translation>Garantías, supuestos y fuentes</translation>
     </message>
     <message>
         <source>What the chosen parameters guarantee, under which assumption, and the paper that proves it</source>
@@ -1326,7 +1466,7 @@
     <name>Session</name>
     <message>
         <source>Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part}).</source>
-        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role</extracomment>
+        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role where one column&apos;s bounds end and the next begin: a semicolon, a new line, or a comma that comes before the next &quot;COLUMN=&quot; (a comma between digits is a decimal comma)</extracomment>
         <translation>Escriba los límites como COLUMNA=MÍN:MÁX, p. ej. ingresos=0:250000 ({part}).</translation>
     </message>
     <message>
@@ -1462,6 +1602,10 @@
         <translation>Ejecute el barrido para ver las curvas.</translation>
     </message>
     <message>
+        <source>Points of the sweep</source>
+        <translation>Puntos del barrido</translation>
+    </message>
+    <message>
         <source>Use this point</source>
         <translation>Usar este punto</translation>
     </message>
@@ -1512,6 +1656,10 @@
     <message>
         <source>Give every column a role. A quasi-identifier is a column an intruder may already know about a person (age, sex, region); a confidential column is the sensitive value to protect. Columns left &apos;not released&apos; are dropped.</source>
         <translation>Asigne un rol a cada columna. Un cuasi-identificador es una columna que un intruso puede conocer ya sobre una persona (edad, sexo, región); una columna confidencial es el valor sensible que hay que proteger. Las columnas marcadas como «no publicada» se descartan.</translation>
+    </message>
+    <message>
+        <source>Columns and their roles</source>
+        <translation>Columnas y sus funciones</translation>
     </message>
     <message>
         <source>Click a Type, Role or Missing-value cell (or press F2) to change it; the arrow keys move between cells, Tab leaves the table.</source>
@@ -1576,6 +1724,206 @@
     <message>
         <source>Go back one step (Alt+B)</source>
         <translation>Volver al paso anterior (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>params</name>
+    <message>
+        <source>quasi-identifiers</source>
+        <extracomment>the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <translation>cuasi-identificadores</translation>
+    </message>
+    <message>
+        <source>Columns an intruder may know and link to a person (age, sex, region); released only after grouping the records into classes of at least k.</source>
+        <translation>Columnas que un intruso puede conocer y vincular a una persona (edad, sexo, región); se publican solo tras agrupar los registros en clases de al menos k.</translation>
+    </message>
+    <message>
+        <source>confidential columns</source>
+        <translation>columnas confidenciales</translation>
+    </message>
+    <message>
+        <source>The sensitive values to protect (income, diagnosis); released only in protected form.</source>
+        <translation>Los valores sensibles que hay que proteger (ingresos, diagnóstico); se publican solo en forma protegida.</translation>
+    </message>
+    <message>
+        <source>identifiers</source>
+        <translation>identificadores</translation>
+    </message>
+    <message>
+        <source>Columns that name a person directly (name, ID number); never released.</source>
+        <translation>Columnas que nombran directamente a una persona (nombre, número de documento); nunca se publican.</translation>
+    </message>
+    <message>
+        <source>columns released unchanged</source>
+        <translation>columnas publicadas sin cambios</translation>
+    </message>
+    <message>
+        <source>Columns released exactly as they are; a column named nowhere is left out.</source>
+        <translation>Columnas que se publican tal como son; una columna que no se nombra en ninguna parte queda fuera.</translation>
+    </message>
+    <message>
+        <source>column types</source>
+        <translation>tipos de columna</translation>
+    </message>
+    <message>
+        <source>The type of a column where it is not the one inferred from its values.</source>
+        <translation>El tipo de una columna cuando no es el que se deduce de sus valores.</translation>
+    </message>
+    <message>
+        <source>category orders</source>
+        <translation>orden de las categorías</translation>
+    </message>
+    <message>
+        <source>The categories of an ordinal column from the lowest to the highest.</source>
+        <translation>Las categorías de una columna ordinal, de la más baja a la más alta.</translation>
+    </message>
+    <message>
+        <source>missing-value codes</source>
+        <translation>códigos de valor ausente</translation>
+    </message>
+    <message>
+        <source>Values that stand for a missing answer in every column (-9, N/A).</source>
+        <translation>Valores que indican una respuesta ausente en todas las columnas (-9, N/A).</translation>
+    </message>
+    <message>
+        <source>missing-value codes of single columns</source>
+        <translation>códigos de valor ausente de columnas concretas</translation>
+    </message>
+    <message>
+        <source>Values that stand for a missing answer in one column only.</source>
+        <translation>Valores que indican una respuesta ausente en una sola columna.</translation>
+    </message>
+    <message>
+        <source>records without a confidential value</source>
+        <translation>registros sin valor confidencial</translation>
+    </message>
+    <message>
+        <source>&apos;bucket&apos; releases them in a bucket of their own (released empty); &apos;drop&apos; leaves them out of the release.</source>
+        <translation>«bucket» los publica en un tramo propio (publicado vacío); «drop» los deja fuera de la publicación.</translation>
+    </message>
+    <message>
+        <source>smallest group size k</source>
+        <translation>tamaño mínimo de grupo k</translation>
+    </message>
+    <message>
+        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
+        <translation>k: cada combinación publicada de valores de los cuasi-identificadores la comparten al menos k registros, así que nadie puede ser singularizado por ellos.</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>registros</translation>
+    </message>
+    <message>
+        <source>privacy level t</source>
+        <translation>nivel de privacidad t</translation>
+    </message>
+    <message>
+        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
+        <translation>t ≥ 1: dentro de cada grupo, la proporción de cada tramo confidencial puede ser como mucho t veces (y como mínimo 1/t de) su proporción en todo el archivo. Menor t = más privacidad.</translation>
+    </message>
+    <message>
+        <source>privacy level ε</source>
+        <translation>nivel de privacidad ε</translation>
+    </message>
+    <message>
+        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
+        <translation>ε &gt; 0: el presupuesto de privacidad de la privacidad diferencial; menor ε = más privacidad. Con tramos, t = exp(ε/2).</translation>
+    </message>
+    <message>
+        <source>mechanism</source>
+        <translation>mecanismo</translation>
+    </message>
+    <message>
+        <source>&apos;buckets&apos;: t-closeness by grouping the confidential values; &apos;laplace&apos;: ε-differential privacy by random noise.</source>
+        <translation>«buckets»: t-proximidad agrupando los valores confidenciales; «laplace»: ε-privacidad diferencial mediante ruido aleatorio.</translation>
+    </message>
+    <message>
+        <source>number of buckets</source>
+        <translation>número de tramos</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En cuántos tramos se agrupan los valores confidenciales; «automático» deja que el motor elija según t y k. Más tramos conservan más detalle, pero exigen grupos más grandes.</translation>
+    </message>
+    <message>
+        <source>weight of the confidential loss</source>
+        <translation>peso de la pérdida confidencial</translation>
+    </message>
+    <message>
+        <source>How the search of the number of buckets weighs the confidential loss against the quasi-identifiers&apos; loss (0: only the quasi-identifiers count, 1: only the confidential values).</source>
+        <translation>Cómo pondera la búsqueda del número de tramos la pérdida confidencial frente a la de los cuasi-identificadores (0: solo cuentan los cuasi-identificadores; 1: solo los valores confidenciales).</translation>
+    </message>
+    <message>
+        <source>confidential columns bucketed together</source>
+        <translation>columnas confidenciales agrupadas juntas</translation>
+    </message>
+    <message>
+        <source>Several confidential columns form one joint bucket (the stronger guarantee); off: each column is bucketed on its own.</source>
+        <translation>Varias columnas confidenciales forman un tramo conjunto (la garantía más fuerte); desactivado: cada columna se agrupa por separado.</translation>
+    </message>
+    <message>
+        <source>public bounds</source>
+        <translation>límites públicos</translation>
+    </message>
+    <message>
+        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH), known without looking at the data (e.g. from the questionnaire). Noise is calibrated to them and released values are kept within them; the outer buckets end at them. The data&apos;s own minimum and maximum are never used.</source>
+        <translation>Límites públicos inferior y superior de cada columna confidencial numérica (COLUMNA=MÍN:MÁX), conocidos sin mirar los datos (p. ej., por el cuestionario). El ruido se calibra con ellos y los valores publicados se mantienen dentro; los tramos extremos terminan en ellos. Nunca se usan el mínimo y el máximo de los propios datos.</translation>
+    </message>
+    <message>
+        <source>share of ε for private bounds</source>
+        <translation>parte de ε para los límites privados</translation>
+    </message>
+    <message>
+        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
+        <translation>Para una columna confidencial numérica sin límites públicos: estimar sus límites a partir de los datos con privacidad diferencial, gastando esta parte de su ε (el resto va al ruido)</translation>
+    </message>
+    <message>
+        <source>average in groups of k before adding noise</source>
+        <translation>promediar en grupos de k antes de añadir ruido</translation>
+    </message>
+    <message>
+        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
+        <translation>Microagregación insensible: ruido de escala Δ/(k·ε) en lugar de Δ/ε para el mismo ε</translation>
+    </message>
+    <message>
+        <source>redraw the noise until t-close at</source>
+        <translation>volver a sortear el ruido hasta ser t-próximo con</translation>
+    </message>
+    <message>
+        <source>Draw the noise again until the release is also t-close on the buckets at this t.</source>
+        <translation>Sortear de nuevo el ruido hasta que la publicación sea también t-próxima en los tramos con este t.</translation>
+    </message>
+    <message>
+        <source>noise in proportion to each value</source>
+        <translation>ruido proporcional a cada valor</translation>
+    </message>
+    <message>
+        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
+        <translation>El ruido se suma a log(1 + valor) y el resultado se devuelve a la escala original, de modo que los valores pequeños reciben errores pequeños y los grandes, errores grandes. Para columnas positivas y asimétricas; los límites públicos deben ser entonces 0 o más. El mismo ε en ambos casos.</translation>
+    </message>
+    <message>
+        <source>quasi-identifiers released as</source>
+        <translation>cuasi-identificadores publicados como</translation>
+    </message>
+    <message>
+        <source>&apos;centroid&apos;: one typical value per group; &apos;range&apos;: the range the group spans.</source>
+        <translation>«centroid»: un valor típico por grupo; «range»: el intervalo que abarca el grupo.</translation>
+    </message>
+    <message>
+        <source>confidential values released as</source>
+        <translation>valores confidenciales publicados como</translation>
+    </message>
+    <message>
+        <source>Each bucket&apos;s mean, its median, or its label (the interval or set).</source>
+        <translation>La media de cada tramo, su mediana o su etiqueta (el intervalo o el conjunto).</translation>
+    </message>
+    <message>
+        <source>random seed</source>
+        <translation>semilla aleatoria</translation>
+    </message>
+    <message>
+        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
+        <translation>Un número entero hace reproducible el cálculo para una auditoría; la publicación es entonces tan privada como secreta sea la semilla</translation>
     </message>
 </context>
 <context>

@@ -224,6 +224,25 @@
     </message>
 </context>
 <context>
+    <name>FigureView</name>
+    <message>
+        <source>Show the data as a table</source>
+        <translation>Afficher les données sous forme de tableau</translation>
+    </message>
+    <message>
+        <source>Data of the plot</source>
+        <translation>Données du graphique</translation>
+    </message>
+    <message>
+        <source>Data of the plot: {title}</source>
+        <translation>Données du graphique&#xa0;: {title}</translation>
+    </message>
+    <message>
+        <source>Show the plot</source>
+        <translation>Afficher le graphique</translation>
+    </message>
+</context>
+<context>
     <name>GuideWindow</name>
     <message>
         <source>tclose user guide</source>
@@ -304,6 +323,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aucun fichier ouvert pour l&apos;instant&#xa0;; Suivant s&apos;active dès qu&apos;une table a été lue.</translation>
+    </message>
+    <message>
+        <source>Rows of the file</source>
+        <translation>Lignes du fichier</translation>
     </message>
     <message>
         <source>All rows can be scrolled; only the visible ones are formatted.</source>
@@ -542,6 +565,159 @@
     </message>
 </context>
 <context>
+    <name>NumberField</name>
+    <message>
+        <source>{label} must be more than 0 % and less than 100 %.</source>
+        <extracomment>the user set a new value (None: the ``none_text`` choice) the text typed stopped or started being a value of the field (&quot;&quot; when it is one) the declared field (engine.params.Field): label, help, unit, range, step</extracomment>
+        <translation>{label} doit être supérieur à 0&#xa0;% et inférieur à 100&#xa0;%.</translation>
+    </message>
+</context>
+<context>
+    <name>Plots</name>
+    <message>
+        <source>{column}: {b} buckets</source>
+        <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}&#xa0;: {b} tranches</translation>
+    </message>
+    <message>
+        <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
+        <translation>Les valeurs de {column} sont regroupées en {b} tranches de {smallest} à {largest} enregistrements.</translation>
+    </message>
+    <message>
+        <source>The largest bucket is {label}, with {count} records ({share}).</source>
+        <translation>La plus grande tranche est {label}, avec {count} enregistrements ({share}).</translation>
+    </message>
+    <message>
+        <source>bucket</source>
+        <translation>tranche</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>enregistrements</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>part</translation>
+    </message>
+    <message>
+        <source>{n} classes, smallest {low}, largest {high}</source>
+        <translation>{n} classes, la plus petite de {low}, la plus grande de {high}</translation>
+    </message>
+    <message>
+        <source>How many classes hold each number of records: {n} classes of {low} to {high} records; k asked is {k}.</source>
+        <translation>Combien de classes comptent chaque nombre d&apos;enregistrements&#xa0;: {n} classes de {low} à {high} enregistrements&#xa0;; le k demandé est {k}.</translation>
+    </message>
+    <message>
+        <source>The commonest size is {size} records ({count} classes).</source>
+        <translation>La taille la plus fréquente est de {size} enregistrements ({count} classes).</translation>
+    </message>
+    <message>
+        <source>records per class</source>
+        <translation>enregistrements par classe</translation>
+    </message>
+    <message>
+        <source>classes</source>
+        <translation>classes</translation>
+    </message>
+    <message>
+        <source>For each of {classes} classes and {b} buckets: the bucket&apos;s share in the class divided by its share in the whole file. The ratios lie between {lowest} and {highest}; t allows {low} to {high}.</source>
+        <translation>Pour chacune des {classes} classes et des {b} tranches&#xa0;: la part de la tranche dans la classe divisée par sa part dans le fichier entier. Les rapports vont de {lowest} à {highest}&#xa0;; t permet de {low} à {high}.</translation>
+    </message>
+    <message>
+        <source>Every ratio is inside the band.</source>
+        <translation>Tous les rapports sont dans la bande.</translation>
+    </message>
+    <message>
+        <source>{cells} ratios are outside the band.</source>
+        <translation>{cells} rapports sont hors de la bande.</translation>
+    </message>
+    <message>
+        <source>Bucket share in each class ÷ share in the whole file</source>
+        <translation>Part de la tranche dans chaque classe ÷ part dans le fichier entier</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <translation>classe</translation>
+    </message>
+    <message>
+        <source>{column}: before and after</source>
+        <translation>{column}&#xa0;: avant et après</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>avant</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>après</translation>
+    </message>
+    <message>
+        <source>{column} before and after the release: mean {mean_before} → {mean_after}, median {median_before} → {median_after}.</source>
+        <translation>{column} avant et après la publication&#xa0;: moyenne {mean_before} → {mean_after}, médiane {median_before} → {median_after}.</translation>
+    </message>
+    <message>
+        <source>range</source>
+        <translation>intervalle</translation>
+    </message>
+    <message>
+        <source>{column} before and after the release: {before} distinct values before, {after} after; the commonest after is {top} ({count} records).</source>
+        <translation>{column} avant et après la publication&#xa0;: {before} valeurs distinctes avant, {after} après&#xa0;; la plus fréquente après est {top} ({count} enregistrements).</translation>
+    </message>
+    <message>
+        <source>The table lists the first {n} of {total} values.</source>
+        <translation>Le tableau présente les {n} premières des {total} valeurs.</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>valeur</translation>
+    </message>
+    <message>
+        <source>QI information loss (SSE/SST)</source>
+        <extracomment>the sweep&apos;s measures by name (engine.report.sweep), as the plot&apos;s axis names them</extracomment>
+        <translation>perte d&apos;information des QI (SSE/SST)</translation>
+    </message>
+    <message>
+        <source>confidential distortion (SSE/SST)</source>
+        <translation>distorsion des valeurs confidentielles (SSE/SST)</translation>
+    </message>
+    <message>
+        <source>relative error of the total</source>
+        <translation>erreur relative du total</translation>
+    </message>
+    <message>
+        <source>relative error of the group means</source>
+        <translation>erreur relative des moyennes par groupe</translation>
+    </message>
+    <message>
+        <source>relative error of the regression coefficients</source>
+        <translation>erreur relative des coefficients de régression</translation>
+    </message>
+    <message>
+        <source>{measure} against {symbol}, a curve for each k ({ks}): {points} points, {bad} of them infeasible.</source>
+        <translation>{measure} en fonction de {symbol}, une courbe par k ({ks})&#xa0;: {points} points, dont {bad} non réalisables.</translation>
+    </message>
+    <message>
+        <source>The least loss, {loss}, is at {symbol} = {value} and k = {k}.</source>
+        <translation>La plus petite perte, {loss}, est à {symbol} = {value} et k = {k}.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>oui</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>non</translation>
+    </message>
+    <message>
+        <source>Information loss against {symbol}</source>
+        <translation>Perte d&apos;information en fonction de {symbol}</translation>
+    </message>
+    <message>
+        <source>feasible</source>
+        <translation>réalisable</translation>
+    </message>
+</context>
+<context>
     <name>PreviewPage</name>
     <message>
         <source>one typical value per group</source>
@@ -594,10 +770,6 @@
     <message>
         <source>The release is computed on your computer and checked by an independent verifier. Change k, the buckets or the release format and run again until the balance suits you.</source>
         <translation>La publication est calculée sur votre ordinateur et contrôlée par un vérificateur indépendant. Modifiez k, les tranches ou le format de publication et relancez jusqu&apos;à obtenir l&apos;équilibre voulu.</translation>
-    </message>
-    <message>
-        <source>Smallest group size k</source>
-        <translation>Taille minimale des groupes k</translation>
     </message>
     <message>
         <source>&amp;Run again</source>
@@ -706,6 +878,30 @@
     <message>
         <source>Released</source>
         <translation>Publié</translation>
+    </message>
+    <message>
+        <source>What the release achieves</source>
+        <translation>Ce que la publication obtient</translation>
+    </message>
+    <message>
+        <source>Guarantees and their sources</source>
+        <translation>Garanties et leurs sources</translation>
+    </message>
+    <message>
+        <source>Plots and rows of the release</source>
+        <translation>Graphiques et lignes de la publication</translation>
+    </message>
+    <message>
+        <source>Quasi-identifier:</source>
+        <translation>Quasi-identifiant&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Original rows</source>
+        <translation>Lignes d&apos;origine</translation>
+    </message>
+    <message>
+        <source>Released rows</source>
+        <translation>Lignes publiées</translation>
     </message>
     <message>
         <source>Original and released rows</source>
@@ -847,30 +1043,6 @@
 <context>
     <name>PrivacyPage</name>
     <message>
-        <source>smallest group size k</source>
-        <translation>taille minimale des groupes k</translation>
-    </message>
-    <message>
-        <source>number of buckets</source>
-        <translation>nombre de tranches</translation>
-    </message>
-    <message>
-        <source>mechanism</source>
-        <translation>mécanisme</translation>
-    </message>
-    <message>
-        <source>share of ε for private bounds</source>
-        <translation>part de ε pour les bornes privées</translation>
-    </message>
-    <message>
-        <source>public bounds</source>
-        <translation>bornes publiques</translation>
-    </message>
-    <message>
-        <source>averaging in groups of k</source>
-        <translation>moyenne par groupes de k</translation>
-    </message>
-    <message>
         <source>on</source>
         <translation>activé</translation>
     </message>
@@ -888,24 +1060,12 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the widgets do not make valid parameters (&quot;&quot; when they do) plans the run off the GUI thread</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
         <translation>&amp;t (t-proximité)</translation>
-    </message>
-    <message>
-        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
-        <translation>t ≥ 1&#xa0;: dans chaque groupe, la part de chaque tranche confidentielle peut valoir au plus t fois (et au moins 1/t de) sa part dans le fichier entier. Plus t est petit, plus la confidentialité est forte.</translation>
     </message>
     <message>
         <source>&amp;ε (differential privacy)</source>
         <translation>&amp;ε (confidentialité différentielle)</translation>
-    </message>
-    <message>
-        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
-        <translation>ε &gt; 0&#xa0;: le budget de confidentialité de la confidentialité différentielle&#xa0;; plus ε est petit, plus la confidentialité est forte. Avec des tranches, t = exp(ε/2).</translation>
-    </message>
-    <message>
-        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
-        <translation>k&#xa0;: chaque combinaison publiée de valeurs des quasi-identifiants est partagée par au moins k enregistrements&#xa0;; personne ne peut donc être isolé par eux.</translation>
     </message>
     <message>
         <source>Bu&amp;ckets: t-closeness by grouping</source>
@@ -920,16 +1080,8 @@
         <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
     </message>
     <message>
-        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
-        <translation>Microagrégation insensible&#xa0;: bruit d&apos;échelle Δ/(k·ε) au lieu de Δ/ε pour le même ε</translation>
-    </message>
-    <message>
         <source>e.g. income=0:250000</source>
         <translation>p. ex. revenu=0:250000</translation>
-    </message>
-    <message>
-        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH, separated by commas), known without looking at the data (e.g. from the questionnaire). The noise is calibrated to them and released values are kept within them. The data&apos;s own minimum and maximum are never used: a column without public bounds needs them estimated privately (below).</source>
-        <translation>Bornes publiques inférieure et supérieure de chaque colonne confidentielle numérique (COLONNE=MIN:MAX, séparées par des virgules), connues sans regarder les données (p. ex. d&apos;après le questionnaire). Le bruit est calibré sur elles et les valeurs publiées y sont maintenues. Le minimum et le maximum des données elles-mêmes ne sont jamais utilisés&#xa0;: une colonne sans bornes publiques doit les faire estimer de façon privée (ci-dessous).</translation>
     </message>
     <message>
         <source>Estimate missing bounds privately, using</source>
@@ -942,14 +1094,6 @@
     <message>
         <source>Details: guarantees, assumptions and sources</source>
         <translation>Détails&#xa0;: garanties, hypothèses et sources</translation>
-    </message>
-    <message>
-        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
-        <translation>Pour une colonne confidentielle numérique sans bornes publiques&#xa0;: estimer ses bornes à partir des données avec la confidentialité différentielle, en dépensant cette part de son ε (le reste va au bruit)</translation>
-    </message>
-    <message>
-        <source>noise in proportion to each value</source>
-        <translation>bruit proportionnel à chaque valeur</translation>
     </message>
     <message>
         <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
@@ -972,16 +1116,8 @@
         <translation>Bruit proportionnel à la valeur (échelle log.)</translation>
     </message>
     <message>
-        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
-        <translation>Le bruit est ajouté à log(1 + valeur) et le résultat ramené à l&apos;échelle d&apos;origine&#xa0;: les petites valeurs reçoivent de petites erreurs, les grandes de grandes. Pour les colonnes positives et asymétriques&#xa0;; les bornes publiques doivent alors être 0 ou plus. Le même ε dans les deux cas.</translation>
-    </message>
-    <message>
         <source>empty = fresh randomness (recommended)</source>
         <translation>vide = aléa neuf (recommandé)</translation>
-    </message>
-    <message>
-        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
-        <translation>Un nombre entier rend le calcul reproductible pour un audit&#xa0;; la publication n&apos;est alors confidentielle que si la graine reste secrète</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1026,6 +1162,10 @@
     <message>
         <source>What the chosen parameters promise, in plain words</source>
         <translation>Ce que promettent les paramètres choisis, en termes simples</translation>
+    </message>
+    <message>
+        <source>Guarantees, assumptions and sources</source>
+        <translation>Garanties, hypothèses et sources</translation>
     </message>
     <message>
         <source>What the chosen parameters guarantee, under which assumption, and the paper that proves it</source>
@@ -1326,7 +1466,7 @@
     <name>Session</name>
     <message>
         <source>Write bounds as COLUMN=LOW:HIGH, e.g. income=0:250000 ({part}).</source>
-        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role</extracomment>
+        <extracomment>the parameters a new session starts from (k-anonymity with t-closeness, t = 2, k = 5) the type guessed from the values (after the missing codes) what the values and the name suggest about the role where one column&apos;s bounds end and the next begin: a semicolon, a new line, or a comma that comes before the next &quot;COLUMN=&quot; (a comma between digits is a decimal comma)</extracomment>
         <translation>Écrivez les bornes sous la forme COLONNE=MIN:MAX, p. ex. revenu=0:250000 ({part}).</translation>
     </message>
     <message>
@@ -1462,6 +1602,10 @@
         <translation>Lancez le balayage pour voir les courbes.</translation>
     </message>
     <message>
+        <source>Points of the sweep</source>
+        <translation>Points du balayage</translation>
+    </message>
+    <message>
         <source>Use this point</source>
         <translation>Utiliser ce point</translation>
     </message>
@@ -1512,6 +1656,10 @@
     <message>
         <source>Give every column a role. A quasi-identifier is a column an intruder may already know about a person (age, sex, region); a confidential column is the sensitive value to protect. Columns left &apos;not released&apos; are dropped.</source>
         <translation>Attribuez un rôle à chaque colonne. Un quasi-identifiant est une colonne qu&apos;un intrus peut déjà connaître sur une personne (âge, sexe, région)&#xa0;; une colonne confidentielle est la valeur sensible à protéger. Les colonnes laissées «&#xa0;non publiée&#xa0;» sont écartées.</translation>
+    </message>
+    <message>
+        <source>Columns and their roles</source>
+        <translation>Colonnes et leurs rôles</translation>
     </message>
     <message>
         <source>Click a Type, Role or Missing-value cell (or press F2) to change it; the arrow keys move between cells, Tab leaves the table.</source>
@@ -1576,6 +1724,206 @@
     <message>
         <source>Go back one step (Alt+B)</source>
         <translation>Revenir à l&apos;étape précédente (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>params</name>
+    <message>
+        <source>quasi-identifiers</source>
+        <extracomment>the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <translation>quasi-identifiants</translation>
+    </message>
+    <message>
+        <source>Columns an intruder may know and link to a person (age, sex, region); released only after grouping the records into classes of at least k.</source>
+        <translation>Colonnes qu&apos;un intrus peut connaître et relier à une personne (âge, sexe, région)&#xa0;; publiées seulement après regroupement des enregistrements en classes d&apos;au moins k.</translation>
+    </message>
+    <message>
+        <source>confidential columns</source>
+        <translation>colonnes confidentielles</translation>
+    </message>
+    <message>
+        <source>The sensitive values to protect (income, diagnosis); released only in protected form.</source>
+        <translation>Les valeurs sensibles à protéger (revenu, diagnostic)&#xa0;; publiées seulement sous forme protégée.</translation>
+    </message>
+    <message>
+        <source>identifiers</source>
+        <translation>identifiants</translation>
+    </message>
+    <message>
+        <source>Columns that name a person directly (name, ID number); never released.</source>
+        <translation>Colonnes qui désignent directement une personne (nom, numéro d&apos;identité)&#xa0;; jamais publiées.</translation>
+    </message>
+    <message>
+        <source>columns released unchanged</source>
+        <translation>colonnes publiées telles quelles</translation>
+    </message>
+    <message>
+        <source>Columns released exactly as they are; a column named nowhere is left out.</source>
+        <translation>Colonnes publiées exactement telles quelles&#xa0;; une colonne nommée nulle part est laissée de côté.</translation>
+    </message>
+    <message>
+        <source>column types</source>
+        <translation>types de colonne</translation>
+    </message>
+    <message>
+        <source>The type of a column where it is not the one inferred from its values.</source>
+        <translation>Le type d&apos;une colonne lorsqu&apos;il n&apos;est pas celui déduit de ses valeurs.</translation>
+    </message>
+    <message>
+        <source>category orders</source>
+        <translation>ordre des catégories</translation>
+    </message>
+    <message>
+        <source>The categories of an ordinal column from the lowest to the highest.</source>
+        <translation>Les catégories d&apos;une colonne ordinale, de la plus basse à la plus haute.</translation>
+    </message>
+    <message>
+        <source>missing-value codes</source>
+        <translation>codes de valeur manquante</translation>
+    </message>
+    <message>
+        <source>Values that stand for a missing answer in every column (-9, N/A).</source>
+        <translation>Valeurs qui signalent une réponse manquante dans toutes les colonnes (-9, N/A).</translation>
+    </message>
+    <message>
+        <source>missing-value codes of single columns</source>
+        <translation>codes de valeur manquante de colonnes particulières</translation>
+    </message>
+    <message>
+        <source>Values that stand for a missing answer in one column only.</source>
+        <translation>Valeurs qui signalent une réponse manquante dans une seule colonne.</translation>
+    </message>
+    <message>
+        <source>records without a confidential value</source>
+        <translation>enregistrements sans valeur confidentielle</translation>
+    </message>
+    <message>
+        <source>&apos;bucket&apos; releases them in a bucket of their own (released empty); &apos;drop&apos; leaves them out of the release.</source>
+        <translation>«&#xa0;bucket&#xa0;» les publie dans une tranche à part (publiée vide)&#xa0;; «&#xa0;drop&#xa0;» les laisse hors de la publication.</translation>
+    </message>
+    <message>
+        <source>smallest group size k</source>
+        <translation>taille minimale des groupes k</translation>
+    </message>
+    <message>
+        <source>k: every released combination of quasi-identifier values is shared by at least k records, so no one can be singled out by them.</source>
+        <translation>k&#xa0;: chaque combinaison publiée de valeurs des quasi-identifiants est partagée par au moins k enregistrements&#xa0;; personne ne peut donc être isolé par eux.</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <translation>enregistrements</translation>
+    </message>
+    <message>
+        <source>privacy level t</source>
+        <translation>niveau de confidentialité t</translation>
+    </message>
+    <message>
+        <source>t ≥ 1: inside every group, each confidential bucket&apos;s share may be at most t times (and at least 1/t of) its share in the whole file. Smaller t = more privacy.</source>
+        <translation>t ≥ 1&#xa0;: dans chaque groupe, la part de chaque tranche confidentielle peut valoir au plus t fois (et au moins 1/t de) sa part dans le fichier entier. Plus t est petit, plus la confidentialité est forte.</translation>
+    </message>
+    <message>
+        <source>privacy level ε</source>
+        <translation>niveau de confidentialité ε</translation>
+    </message>
+    <message>
+        <source>ε &gt; 0: the privacy budget of differential privacy; smaller ε = more privacy. With buckets, t = exp(ε/2).</source>
+        <translation>ε &gt; 0&#xa0;: le budget de confidentialité de la confidentialité différentielle&#xa0;; plus ε est petit, plus la confidentialité est forte. Avec des tranches, t = exp(ε/2).</translation>
+    </message>
+    <message>
+        <source>mechanism</source>
+        <translation>mécanisme</translation>
+    </message>
+    <message>
+        <source>&apos;buckets&apos;: t-closeness by grouping the confidential values; &apos;laplace&apos;: ε-differential privacy by random noise.</source>
+        <translation>«&#xa0;buckets&#xa0;»&#xa0;: t-proximité par regroupement des valeurs confidentielles&#xa0;; «&#xa0;laplace&#xa0;»&#xa0;: ε-confidentialité différentielle par bruit aléatoire.</translation>
+    </message>
+    <message>
+        <source>number of buckets</source>
+        <translation>nombre de tranches</translation>
+    </message>
+    <message>
+        <source>How many buckets the confidential values are grouped into; &apos;automatic&apos; lets the engine choose for t and k. More buckets keep more detail but need larger groups.</source>
+        <translation>En combien de tranches les valeurs confidentielles sont regroupées&#xa0;; «&#xa0;automatique&#xa0;» laisse le moteur choisir selon t et k. Plus de tranches gardent plus de détail mais demandent des groupes plus grands.</translation>
+    </message>
+    <message>
+        <source>weight of the confidential loss</source>
+        <translation>poids de la perte confidentielle</translation>
+    </message>
+    <message>
+        <source>How the search of the number of buckets weighs the confidential loss against the quasi-identifiers&apos; loss (0: only the quasi-identifiers count, 1: only the confidential values).</source>
+        <translation>Comment la recherche du nombre de tranches pèse la perte confidentielle face à celle des quasi-identifiants (0&#xa0;: seuls les quasi-identifiants comptent&#xa0;; 1&#xa0;: seules les valeurs confidentielles).</translation>
+    </message>
+    <message>
+        <source>confidential columns bucketed together</source>
+        <translation>colonnes confidentielles regroupées ensemble</translation>
+    </message>
+    <message>
+        <source>Several confidential columns form one joint bucket (the stronger guarantee); off: each column is bucketed on its own.</source>
+        <translation>Plusieurs colonnes confidentielles forment une tranche commune (la garantie la plus forte)&#xa0;; désactivé&#xa0;: chaque colonne est regroupée séparément.</translation>
+    </message>
+    <message>
+        <source>public bounds</source>
+        <translation>bornes publiques</translation>
+    </message>
+    <message>
+        <source>Public lower and upper limits of each numeric confidential column (COLUMN=LOW:HIGH), known without looking at the data (e.g. from the questionnaire). Noise is calibrated to them and released values are kept within them; the outer buckets end at them. The data&apos;s own minimum and maximum are never used.</source>
+        <translation>Bornes publiques inférieure et supérieure de chaque colonne confidentielle numérique (COLONNE=MIN:MAX), connues sans regarder les données (p. ex. d&apos;après le questionnaire). Le bruit est calibré sur elles et les valeurs publiées y sont maintenues&#xa0;; les tranches extrêmes s&apos;arrêtent à elles. Le minimum et le maximum des données elles-mêmes ne sont jamais utilisés.</translation>
+    </message>
+    <message>
+        <source>share of ε for private bounds</source>
+        <translation>part de ε pour les bornes privées</translation>
+    </message>
+    <message>
+        <source>For a numeric confidential column without public bounds: estimate its limits from the data with differential privacy, spending this share of its ε (the rest goes into the noise)</source>
+        <translation>Pour une colonne confidentielle numérique sans bornes publiques&#xa0;: estimer ses bornes à partir des données avec la confidentialité différentielle, en dépensant cette part de son ε (le reste va au bruit)</translation>
+    </message>
+    <message>
+        <source>average in groups of k before adding noise</source>
+        <translation>moyenner par groupes de k avant d&apos;ajouter le bruit</translation>
+    </message>
+    <message>
+        <source>Insensitive microaggregation: noise of scale Δ/(k·ε) instead of Δ/ε for the same ε</source>
+        <translation>Microagrégation insensible&#xa0;: bruit d&apos;échelle Δ/(k·ε) au lieu de Δ/ε pour le même ε</translation>
+    </message>
+    <message>
+        <source>redraw the noise until t-close at</source>
+        <translation>retirer le bruit jusqu&apos;à être t-proche avec</translation>
+    </message>
+    <message>
+        <source>Draw the noise again until the release is also t-close on the buckets at this t.</source>
+        <translation>Tirer à nouveau le bruit jusqu&apos;à ce que la publication soit aussi t-proche sur les tranches avec ce t.</translation>
+    </message>
+    <message>
+        <source>noise in proportion to each value</source>
+        <translation>bruit proportionnel à chaque valeur</translation>
+    </message>
+    <message>
+        <source>The noise is added to log(1 + value) and the result taken back, so small values get small errors and large values large ones. For positive, skewed columns; the public bounds must then be 0 or more. The same ε either way.</source>
+        <translation>Le bruit est ajouté à log(1 + valeur) et le résultat ramené à l&apos;échelle d&apos;origine&#xa0;: les petites valeurs reçoivent de petites erreurs, les grandes de grandes. Pour les colonnes positives et asymétriques&#xa0;; les bornes publiques doivent alors être 0 ou plus. Le même ε dans les deux cas.</translation>
+    </message>
+    <message>
+        <source>quasi-identifiers released as</source>
+        <translation>quasi-identifiants publiés sous forme de</translation>
+    </message>
+    <message>
+        <source>&apos;centroid&apos;: one typical value per group; &apos;range&apos;: the range the group spans.</source>
+        <translation>«&#xa0;centroid&#xa0;»&#xa0;: une valeur type par groupe&#xa0;; «&#xa0;range&#xa0;»&#xa0;: l&apos;intervalle couvert par le groupe.</translation>
+    </message>
+    <message>
+        <source>confidential values released as</source>
+        <translation>valeurs confidentielles publiées sous forme de</translation>
+    </message>
+    <message>
+        <source>Each bucket&apos;s mean, its median, or its label (the interval or set).</source>
+        <translation>La moyenne de chaque tranche, sa médiane ou son étiquette (l&apos;intervalle ou l&apos;ensemble).</translation>
+    </message>
+    <message>
+        <source>random seed</source>
+        <translation>graine aléatoire</translation>
+    </message>
+    <message>
+        <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
+        <translation>Un nombre entier rend le calcul reproductible pour un audit&#xa0;; la publication n&apos;est alors confidentielle que si la graine reste secrète</translation>
     </message>
 </context>
 <context>
