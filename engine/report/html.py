@@ -279,7 +279,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         rows.append(("t", number(cfg.t)))
     if cfg.epsilon is not None:
         rows.append(("ε (epsilon)", number(cfg.epsilon)))
-        if cfg.mechanism == "buckets":
+        if not cfg.noise:
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
         b = release.buckets
@@ -295,7 +295,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         missing = " and one for missing values" if b.missing_bucket is not None else ""
         rows.append(("confidential buckets b", f"{n_b}{missing}{how}"))
     rows.append(("quasi-identifiers released as", _e(_QI_OUTPUT_WORDS[cfg.qi_output])))
-    if cfg.mechanism == "buckets":
+    if not cfg.noise:
         rows.append(
             (
                 "confidential values released as",
@@ -375,7 +375,7 @@ _CONFIDENTIAL_OUTPUT_WORDS = {
 
 def _mechanism_words(release: Release) -> str:
     cfg = release.params
-    if cfg.mechanism == "buckets":
+    if not cfg.noise:
         return (
             "bucketization + t-close microaggregation (confidential values coarsened into "
             "buckets; records grouped into classes of at least k whose bucket mix stays close "
