@@ -186,14 +186,35 @@ def test_format_value() -> None:
     assert format_value("x") == "x"
 
 
-def test_unexpected_errors_are_logged_and_shown(qtbot, tmp_path) -> None:
+def test_unexpected_errors_are_logged_and_shown(qtbot, tmp_path, monkeypatch, request) -> None:
+    import logging
+    import sys
+
     from PySide6.QtCore import QStandardPaths
     from PySide6.QtWidgets import QWidget
 
+    import gui.errors
     from gui.errors import error_box, report_error, setup_logging
 
+    # the log goes under this test's folder, not the shared home folder (parallel workers and
+    # other runs use it too), and its handler is removed afterwards: later tests log nowhere
     QStandardPaths.setTestModeEnabled(True)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(gui.errors, "_log_file", None)
+    root = logging.getLogger()
+    before, level = set(root.handlers), root.level
     log_file = setup_logging()
+
+    def remove_handler() -> None:
+        for handler in set(root.handlers) - before:
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)
+
+    request.addfinalizer(remove_handler)
+    if sys.platform.startswith("linux"):
+        assert log_file.is_relative_to(tmp_path)
     parent = QWidget()
     qtbot.addWidget(parent)
     try:
@@ -203,7 +224,7 @@ def test_unexpected_errors_are_logged_and_shown(qtbot, tmp_path) -> None:
     assert "bug" in box.text() and "ZeroDivisionError" in box.text()
     assert str(log_file) in box.informativeText()
     assert "Traceback" in box.detailedText()
-    for handler in __import__("logging").getLogger().handlers:
+    for handler in root.handlers:
         handler.flush()
     assert "division by zero in a slot" in log_file.read_text(encoding="utf-8")
     box.close()

@@ -286,7 +286,10 @@ def test_workflow_tests_and_builds_on_windows_macos_and_linux() -> None:
     }  # fmt: skip
     steps = {step.get("name"): step for step in jobs["tests"]["steps"]}
     suite = steps["Test suite (Qt offscreen)"]
-    assert suite["env"]["QT_QPA_PLATFORM"] == "offscreen" and suite["run"] == "python -m pytest"
+    assert (
+        suite["env"]["QT_QPA_PLATFORM"] == "offscreen"
+        and suite["run"] == "python -m pytest -n auto --dist loadfile"
+    )
     assert steps["Install"]["run"] == 'python -m pip install -e ".[test]"'
     builds = jobs["installers"]
     assert {(e["os"], e["arch"]) for e in builds["strategy"]["matrix"]["include"]} == {
