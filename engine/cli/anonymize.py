@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             write_report(release, args.report, input_info=imported.info, stage=stage)
         _write_records(stage, summary, args)
     print(release_line(release.summary, args.output))
+    if plain := plain_words(release.summary):
+        print(plain)
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
         print(f"note: {note}", file=sys.stderr)
     for warning in release.warnings:
@@ -126,6 +128,8 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
         release_line(summary, args.output)
         + f" Computed on Dask: {b.get('workers')} workers, {b.get('partitions')} partitions."
     )
+    if plain := plain_words(summary):
+        print(plain)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     _say_where_the_seed_went(summary, args)
@@ -186,7 +190,10 @@ def release_line(summary, output: str | Path) -> str:
             f"{number(summary.t)} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
         )
-    plain = summary_words(summary)
-    if plain:
-        line += f"\nIn plain words: {join(plain)}"
     return line
+
+
+def plain_words(summary) -> str:
+    """What the release achieves in plain words (the phrases the app and the report show)."""
+    plain = summary_words(summary)
+    return f"In plain words: {join(plain)}" if plain else ""
