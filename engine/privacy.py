@@ -28,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import N_, _
 from engine.text import number
 
 CalculatorMechanism = Literal["buckets", "laplace", "insensitive", "randomized_response"]
@@ -218,23 +219,27 @@ class NonImplication:
 #: TIFS 2022 results that say what t-closeness does NOT give.  Shown next to every t.
 NON_IMPLICATIONS: tuple[NonImplication, ...] = (
     NonImplication(
-        "t-closeness does not imply local DP",
-        "A t-close release does not by itself make each record ε-locally differentially private "
-        "for any ε: inside a class one record's probabilities may approach zero while the class "
-        "average stays within t.",
-        f"{TIFS}, Theorem 1",
+        N_("t-closeness does not imply local DP"),
+        N_(
+            "A t-close release does not by itself make each record ε-locally differentially "
+            "private for any ε: inside a class one record's probabilities may approach zero "
+            "while the class average stays within t."
+        ),
+        f"{TIFS}, " + N_("Theorem 1"),
     ),
     NonImplication(
-        "t-closeness does not imply (k, ε)-DP",
-        "A t-close release does not by itself bound the influence of a group of k records by any "
-        "ε; only the stronger (k, t)-closeness (every subset of k records) is equivalent to a DP "
-        "guarantee.",
-        f"{TIFS}, Theorem 5",
+        N_("t-closeness does not imply (k, ε)-DP"),
+        N_(
+            "A t-close release does not by itself bound the influence of a group of k records "
+            "by any ε; only the stronger (k, t)-closeness (every subset of k records) is "
+            "equivalent to a DP guarantee."
+        ),
+        f"{TIFS}, " + N_("Theorem 5"),
     ),
     NonImplication(
-        "(k, t)-closeness does not imply local DP",
-        "Bounding every group of k > 1 records does not bound single records.",
-        f"{TIFS}, Theorem 3",
+        N_("(k, t)-closeness does not imply local DP"),
+        N_("Bounding every group of k > 1 records does not bound single records."),
+        f"{TIFS}, " + N_("Theorem 3"),
     ),
 )
 
@@ -247,11 +252,11 @@ def _fmt(x: float) -> str:
 def _non_implication_guarantees() -> list[Guarantee]:
     return [
         Guarantee(
-            name=item.name,
+            name=_(item.name),
             values={},
-            statement=item.statement,
+            statement=_(item.statement),
             assumption="—",
-            source=item.source,
+            source=f"{TIFS}, " + _(item.source.removeprefix(f"{TIFS}, ")),
             holds=False,
         )
         for item in NON_IMPLICATIONS
@@ -261,13 +266,13 @@ def _non_implication_guarantees() -> list[Guarantee]:
 def k_anonymity(k: int) -> Guarantee:
     """The statement every release makes about its classes."""
     return Guarantee(
-        name="k-anonymity",
+        name=_("k-anonymity"),
         values={"k": int(k)},
-        statement=(
-            f"Every released combination of quasi-identifier values is shared by at least "
-            f"{int(k)} records."
-        ),
-        assumption="The intruder links records through the quasi-identifiers only.",
+        statement=_(
+            "Every released combination of quasi-identifier values is shared by at least "
+            "{k} records."
+        ).format(k=number(int(k))),
+        assumption=_("The intruder links records through the quasi-identifiers only."),
         source="Samarati & Sweeney 1998",
     )
 
@@ -329,46 +334,46 @@ def _bucket_guarantees(
         t = t_from_epsilon(epsilon)
     t = _check_t(t)
     eps = epsilon_from_t(t) if epsilon is None else _check_epsilon(epsilon)
-    assumption_prior = (
+    assumption_prior = _(
         "The intruder's prior knowledge of the confidential data is the published overall "
         "distribution (the premise of t-closeness); quasi-identifiers may be known. Differential "
         "privacy proper makes no such assumption."
     )
     out = [
         Guarantee(
-            name="t-closeness",
+            name=_("t-closeness"),
             values={"t": t},
-            statement=(
-                f"In every class the share of each confidential bucket is between 1/{_fmt(t)} "
-                f"and {_fmt(t)} times its share in the whole file."
-            ),
-            assumption="Shares are measured on the released buckets, class by class.",
-            source=f"{KBS}, Definition 4 and Section 6",
+            statement=_(
+                "In every class the share of each confidential bucket is between 1/{t} "
+                "and {t} times its share in the whole file."
+            ).format(t=_fmt(t)),
+            assumption=_("Shares are measured on the released buckets, class by class."),
+            source=f"{KBS}, " + _("Definition 4 and Section 6"),
         ),
         Guarantee(
-            name="ε-differential privacy (Proposition 3)",
+            name=_("ε-differential privacy (Proposition 3)"),
             values={"epsilon": eps, "t": t},
-            statement=(
-                f"{_fmt(t)}-closeness gives ε-differential privacy of the confidential data "
-                f"with ε = 2·ln t = {_fmt(eps)}."
-            ),
+            statement=_(
+                "{t}-closeness gives ε-differential privacy of the confidential data "
+                "with ε = 2·ln t = {epsilon}."
+            ).format(t=_fmt(t), epsilon=_fmt(eps)),
             assumption=assumption_prior,
-            source=f"{KBS}, Proposition 3",
+            source=f"{KBS}, " + _("Proposition 3"),
         ),
     ]
     if k is not None and n is not None and k < n:
         eps_needed = epsilon_for_stochastic_t(t, k, n)
         out.append(
             Guarantee(
-                name="equivalent noise level",
+                name=_("equivalent noise level"),
                 values={"epsilon": eps_needed, "t": t, "k": k, "n": n},
-                statement=(
-                    f"Noise that is ε-DP per record with ε = {_fmt(eps_needed)} would make "
-                    f"every class of ≥ {k} of {n} records stochastically {_fmt(t)}-close "
+                statement=_(
+                    "Noise that is ε-DP per record with ε = {epsilon} would make "
+                    "every class of ≥ {k} of {n} records stochastically {t}-close "
                     "(the alternative noise route to the same t)."
-                ),
-                assumption="Each record's confidential value gets independent ε-DP noise.",
-                source=f"{KBS}, Proposition 1; {TIFS}, Section V-D",
+                ).format(epsilon=_fmt(eps_needed), k=number(k), n=number(n), t=_fmt(t)),
+                assumption=_("Each record's confidential value gets independent ε-DP noise."),
+                source=f"{KBS}, " + _("Proposition 1") + f"; {TIFS}, " + _("Section V-D"),
             )
         )
     return out
@@ -395,139 +400,134 @@ def _noise_guarantees(
     # the per-record (local) ε: with insensitive microaggregation the noise of scale Δ/(kε)
     # sits on group means that can differ by Δ, so two records' outputs differ by e^(kε)
     local_eps = epsilon * group_size if insensitive and group_size is not None else epsilon
-    out = [
-        _dp_guarantee(epsilon, mechanism),
-        _local_guarantee(local_eps, group_size, insensitive),
-    ]
-    if n is not None:
-        out += _closeness_guarantees(local_eps, k, n)
-    return out
-
-
-def _dp_guarantee(epsilon: float, mechanism: str) -> Guarantee:
-    """ε-differential privacy of the confidential data, as the column mechanism gives it."""
-    insensitive = mechanism == "insensitive"
     what = {
-        "laplace": "Laplace noise of scale Δ/ε on each clamped value",
-        "randomized_response": "randomized response on each value",
-        "insensitive": "Laplace noise of scale Δ/(k·ε) on insensitive group means",
+        "laplace": N_("Laplace noise of scale Δ/ε on each clamped value"),
+        "randomized_response": N_("randomized response on each value"),
+        "insensitive": N_("Laplace noise of scale Δ/(k·ε) on insensitive group means"),
     }[mechanism]
-    return Guarantee(
-        name="ε-differential privacy of the confidential data",
-        values={"epsilon": epsilon},
-        statement=(
-            f"Changing one person's confidential value changes the probability of any "
-            f"released confidential values by a factor of at most e^ε = "
-            f"{_fmt(_exp(epsilon))} (ε = {_fmt(epsilon)}); {what}."
-        ),
-        assumption=(
-            "Numeric values are clamped to public bounds chosen without looking at the "
-            "data; the noise is never redrawn (redrawing spends ε again); quasi-identifiers "
-            "are protected by k-anonymity, not by differential privacy."
-            + (
-                " Records sharing a group are visibly linked: which records share a value "
-                "is k-anonymous microaggregation of the confidential ranks, not covered by ε."
-                if insensitive
-                else ""
-            )
-        ),
-        source={
-            "laplace": "Dwork, McSherry, Nissim & Smith 2006 (Laplace mechanism)",
-            "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
-            "insensitive": "Soria-Comas et al., VLDB Journal 2014 (insensitive microaggregation)",
-        }[mechanism],
-    )
-
-
-def _local_guarantee(local_eps: float, group_size: int | None, insensitive: bool) -> Guarantee:
-    """The per-record ε: k·ε with insensitive groups, else ε-local differential privacy."""
-    if insensitive and group_size is not None:
-        return Guarantee(
-            name="per-record (local) ε",
-            values={"epsilon_local": local_eps, "k": group_size},
-            statement=(
-                f"Any two records' released values differ in distribution by at most "
-                f"e^(k·ε) = {_fmt(_exp(local_eps))}: less noise buys a weaker "
-                "per-record bound."
-            ),
-            assumption="Group means lie within the public bounds.",
-            source="Soria-Comas et al., VLDB Journal 2014; derivation in engine.mechanisms",
-        )
-    return Guarantee(
-        name="local differential privacy",
-        values={"epsilon": local_eps},
-        statement=(
-            f"Each record's released value is ε-locally differentially private with "
-            f"ε = {_fmt(local_eps)}: any two inputs give output distributions within "
-            f"a factor e^ε."
-        ),
-        assumption="The noise of each record is drawn independently of all others.",
-        source=f"{TIFS}, Definition of ε-LDP",
-    )
-
-
-def _closeness_guarantees(local_eps: float, k: int | None, n: int) -> list[Guarantee]:
-    """What the per-record ε implies of the classes (KBS 2015, TIFS 2022 Theorems 2–4)."""
-    out: list[Guarantee] = []
-    if k is not None:
-        t_st = stochastic_t(local_eps, k, n)
-        out.append(
-            Guarantee(
-                name="stochastic t-closeness (Proposition 1)",
-                values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
-                statement=(
-                    f"Every class of at least {k} of {n} records is stochastically "
-                    f"{_fmt(t_st)}-close: the expected distribution of its noisy values is "
-                    f"within a factor {_fmt(t_st)} of the whole file's."
-                ),
-                assumption=(
-                    "Refers to the distributions of the noise, not to one realisation; "
-                    "a given release need not be actually t-close (redraw with "
-                    "'resample until t' for that, at ε × draws)."
-                ),
-                source=f"{KBS}, Proposition 1 (with N − |E|, as its derivation gives)",
-            )
-        )
-        t_k = kt_from_ldp(local_eps, k, n)
-        group, eps_group = dp_from_kt(k, t_k, n)
-        out.append(
-            Guarantee(
-                name="(k, t)-closeness (Theorem 3)",
-                values={"k": k, "t": t_k, "n": n},
-                statement=(
-                    f"Not only the classes: every subset of {k} records has an expected "
-                    f"distribution within a factor {_fmt(t_k)} of the whole file's."
-                ),
-                assumption="Each record's value is ε-locally differentially private.",
-                source=f"{TIFS}, Theorem 3 (with N − k, as its derivation gives)",
-            )
-        )
-        out.append(
-            Guarantee(
-                name="(N − k, ε)-differential privacy (Theorem 4)",
-                values={"group": group, "epsilon": eps_group, "n": n},
-                statement=(
-                    f"Removing any {group} records changes the probability of any bucket "
-                    f"of released values by a factor of at most {_fmt(t_k)} "
-                    f"(ε = ln t = {_fmt(eps_group)})."
-                ),
-                assumption="Equivalent to the (k, t)-closeness above.",
-                source=f"{TIFS}, Theorem 4",
-            )
-        )
-    t1 = one_t_from_ldp(local_eps, n)
-    out.append(
+    out = [
         Guarantee(
-            name="(1, t)-closeness (Theorem 2)",
-            values={"t": t1, "n": n},
-            statement=(
-                f"Even a single record's expected value distribution is within a factor "
-                f"{_fmt(t1)} of the whole file's."
+            name=_("ε-differential privacy of the confidential data"),
+            values={"epsilon": epsilon},
+            statement=_(
+                "Changing one person's confidential value changes the probability of any "
+                "released confidential values by a factor of at most e^ε = "
+                "{factor} (ε = {epsilon}); {what}."
+            ).format(factor=_fmt(_exp(epsilon)), epsilon=_fmt(epsilon), what=_(what)),
+            assumption=(
+                _(
+                    "Numeric values are clamped to public bounds chosen without looking at the "
+                    "data; the noise is never redrawn (redrawing spends ε again); "
+                    "quasi-identifiers are protected by k-anonymity, not by differential privacy."
+                )
+                + (
+                    " "
+                    + _(
+                        "Records sharing a group are visibly linked: which records share a "
+                        "value is k-anonymous microaggregation of the confidential ranks, not "
+                        "covered by ε."
+                    )
+                    if insensitive
+                    else ""
+                )
             ),
-            assumption="Each record's value is ε-locally differentially private.",
-            source=f"{TIFS}, Theorem 2",
+            source={
+                "laplace": "Dwork, McSherry, Nissim & Smith 2006 (" + _("Laplace mechanism") + ")",
+                "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
+                "insensitive": "Soria-Comas et al., VLDB Journal 2014 ("
+                + _("insensitive microaggregation")
+                + ")",
+            }[mechanism],
         )
-    )
+    ]
+    if insensitive and group_size is not None:
+        out.append(
+            Guarantee(
+                name=_("per-record (local) ε"),
+                values={"epsilon_local": local_eps, "k": group_size},
+                statement=_(
+                    "Any two records' released values differ in distribution by at most "
+                    "e^(k·ε) = {factor}: less noise buys a weaker per-record bound."
+                ).format(factor=_fmt(_exp(local_eps))),
+                assumption=_("Group means lie within the public bounds."),
+                source="Soria-Comas et al., VLDB Journal 2014; "
+                + _("derivation in engine.mechanisms"),
+            )
+        )
+    else:
+        out.append(
+            Guarantee(
+                name=_("local differential privacy"),
+                values={"epsilon": local_eps},
+                statement=_(
+                    "Each record's released value is ε-locally differentially private with "
+                    "ε = {epsilon}: any two inputs give output distributions within "
+                    "a factor e^ε."
+                ).format(epsilon=_fmt(local_eps)),
+                assumption=_("The noise of each record is drawn independently of all others."),
+                source=f"{TIFS}, " + _("Definition of ε-LDP"),
+            )
+        )
+    if n is not None:
+        if k is not None:
+            t_st = stochastic_t(local_eps, k, n)
+            out.append(
+                Guarantee(
+                    name=_("stochastic t-closeness (Proposition 1)"),
+                    values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
+                    statement=_(
+                        "Every class of at least {k} of {n} records is stochastically "
+                        "{t}-close: the expected distribution of its noisy values is "
+                        "within a factor {t} of the whole file's."
+                    ).format(k=number(k), n=number(n), t=_fmt(t_st)),
+                    assumption=_(
+                        "Refers to the distributions of the noise, not to one realisation; "
+                        "a given release need not be actually t-close (redraw with "
+                        "'resample until t' for that, at ε × draws)."
+                    ),
+                    source=f"{KBS}, " + _("Proposition 1 (with N − |E|, as its derivation gives)"),
+                )
+            )
+            t_k = kt_from_ldp(local_eps, k, n)
+            group, eps_group = dp_from_kt(k, t_k, n)
+            out.append(
+                Guarantee(
+                    name=_("(k, t)-closeness (Theorem 3)"),
+                    values={"k": k, "t": t_k, "n": n},
+                    statement=_(
+                        "Not only the classes: every subset of {k} records has an expected "
+                        "distribution within a factor {t} of the whole file's."
+                    ).format(k=number(k), t=_fmt(t_k)),
+                    assumption=_("Each record's value is ε-locally differentially private."),
+                    source=f"{TIFS}, " + _("Theorem 3 (with N − k, as its derivation gives)"),
+                )
+            )
+            out.append(
+                Guarantee(
+                    name=_("(N − k, ε)-differential privacy (Theorem 4)"),
+                    values={"group": group, "epsilon": eps_group, "n": n},
+                    statement=_(
+                        "Removing any {group} records changes the probability of any bucket "
+                        "of released values by a factor of at most {t} "
+                        "(ε = ln t = {epsilon})."
+                    ).format(group=number(group), t=_fmt(t_k), epsilon=_fmt(eps_group)),
+                    assumption=_("Equivalent to the (k, t)-closeness above."),
+                    source=f"{TIFS}, " + _("Theorem 4"),
+                )
+            )
+        t1 = one_t_from_ldp(local_eps, n)
+        out.append(
+            Guarantee(
+                name=_("(1, t)-closeness (Theorem 2)"),
+                values={"t": t1, "n": n},
+                statement=_(
+                    "Even a single record's expected value distribution is within a factor "
+                    "{t} of the whole file's."
+                ).format(t=_fmt(t1)),
+                assumption=_("Each record's value is ε-locally differentially private."),
+                source=f"{TIFS}, " + _("Theorem 2"),
+            )
+        )
     return out
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from engine import CancelledError, Task
+from engine.i18n import language, use_language
 from engine.progress import NO_TASK
 
 log = logging.getLogger(__name__)
@@ -103,13 +104,14 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             return
         if request is None:
             return
-        fn, args, kwargs = request
+        fn, args, kwargs, lang = request
         args = tuple(kept[0] if isinstance(a, _LastFrame) else a for a in args)
         for a in args:
             if isinstance(a, pd.DataFrame):
                 kept[0] = a
         try:
-            result = fn(*args, **kwargs, task=task)
+            with use_language(lang):  # the engine speaks the caller's language
+                result = fn(*args, **kwargs, task=task)
         except BaseException as err:  # everything goes back to the caller
             detail = traceback.format_exc()
             try:
@@ -200,7 +202,7 @@ class EngineProcess:
             sent = tuple(
                 _LastFrame() if a is self._last_frame and a is not None else a for a in args
             )
-            self._conn.send((fn, sent, kwargs))
+            self._conn.send((fn, sent, kwargs, language()))
             if frames:
                 self._last_frame = frames[-1]
         except Exception as err:

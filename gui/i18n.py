@@ -9,8 +9,9 @@ Qt Linguist) and ship compiled as ``.qm`` beside them; ``tests/test_gui_i18n.py`
 installers free of a build step that needs Qt's tools.
 
 The language is, in order: ``tclose-gui --lang``, the choice in the settings dialog, the
-system's language when it is one of ours, else English.  Messages that come from the engine
-(an error in a file, a guarantee's wording) stay in English.
+system's language when it is one of ours, else English.  :func:`install` passes it to the
+engine too (:mod:`engine.i18n`), whose words (verification, guarantees, plots, tables) come
+from its own gettext catalogues; the worker threads and the engine process carry it along.
 
 The language also sets how numbers read (:func:`number_locale`): the app's default
 :class:`QLocale` becomes the language's, so that every number the app shows and every spin
@@ -22,6 +23,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 import resources
+from engine import i18n as engine_i18n
 
 #: language code → its name in that language (what the settings dialog lists)
 LANGUAGES = {"en": "English", "es": "Español", "fr": "Français"}
@@ -91,11 +93,11 @@ def install(app: QCoreApplication, code: str) -> str:
     _installed.clear()
     if code not in LANGUAGES or code == SOURCE:
         QLocale.setDefault(number_locale(SOURCE))
-        return SOURCE
+        return engine_i18n.set_language(SOURCE)
     ours = QTranslator(app)
     if not ours.load(translation_file(code)):
         QLocale.setDefault(number_locale(SOURCE))
-        return SOURCE
+        return engine_i18n.set_language(SOURCE)
     QLocale.setDefault(number_locale(code))
     qt = QTranslator(app)
     if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
@@ -103,7 +105,7 @@ def install(app: QCoreApplication, code: str) -> str:
         _installed.append(qt)
     app.installTranslator(ours)
     _installed.append(ours)
-    return code
+    return engine_i18n.set_language(code)
 
 
 def current_language() -> str:

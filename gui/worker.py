@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from engine import CancelledError, Task
+from engine.i18n import language, use_language
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class Job(QObject):
         self.name = name
         self._cancel = threading.Event()
         self._last_emit = 0.0
+        self._language = language()  # the engine speaks the app's language on the worker too
 
     # --- called from the worker thread -------------------------------------------------
     def _report(self, fraction: float, message: str) -> None:
@@ -61,7 +63,8 @@ class Job(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = self._work(Task(self._report, self._cancel.is_set))
+            with use_language(self._language):
+                result = self._work(Task(self._report, self._cancel.is_set))
         except CancelledError:
             self.cancelled.emit()
         except BaseException as err:  # everything goes back to the GUI thread

@@ -14,6 +14,11 @@ from hypothesis import HealthCheck, settings
 # Qt must never look for a display, in CI or on a developer's machine.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# The tests read English: a developer whose shell speaks Spanish or French gets the same
+# run as CI (the tests of the languages set theirs).
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 # "ci" is derandomized so that a red run is reproducible; CI sets CI=true.
 settings.register_profile(

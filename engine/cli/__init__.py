@@ -11,7 +11,9 @@ says so, still without a traceback unless ``TCLOSE_DEBUG`` is set.
 :mod:`engine.cli.console` turns SIGTERM into an interruption, keeps library warnings off
 stderr and draws the progress bar: a command passes ``args.task`` (an
 :class:`~engine.progress.Task` holding the bar, if any) to the engine calls that take long.
-Every command accepts ``-q``/``--quiet``: no progress on stderr.
+Every command accepts ``-q``/``--quiet``: no progress on stderr, and ``--lang en|es|fr``: the
+language of what it writes for people (the report, the About sheet, the messages), by default
+the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANGUAGE``, ``LANG``), else English.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Sequence
 from engine import streams
 from engine.cli import console
 from engine.errors import TcloseError
+from engine.i18n import LANGUAGES, language_from_environment, use_language
 from engine.progress import Task
 from engine.version import __version__
 
@@ -64,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(func=module.run)
     for command in sub.choices.values():
         _add_quiet(command)
+        command.add_argument(
+            "--lang",
+            choices=sorted(LANGUAGES),
+            default=None,
+            help="the language of the report, the About sheet and the messages "
+            "(default: from LC_ALL, LC_MESSAGES, LANGUAGE or LANG, else English)",
+        )
     return parser
 
 
@@ -83,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args.progress = console.progress_bar(quiet=args.quiet)
     args.task = Task(progress=args.progress)
+    with use_language(args.lang or language_from_environment()):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         with console.sigterm_as_interrupt(), console.library_warnings_hidden():
             try:

@@ -17,12 +17,13 @@ mistake.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
-from engine.mechanisms import MECHANISMS
+from engine.i18n import N_, _
 from engine.text import number, percent
 
 #: the key that says which of the two documents a run's metadata is
@@ -49,9 +50,11 @@ def publishable(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
     meta = dict(metadata or {})
     if meta.get(RECORD_KEY) == REVIEW_RECORD:
         raise InputError(
-            "This is the review record of the run (the seed, statistics of the original data); "
-            "it is not published with a release. Write the release with the published "
-            "metadata (RunSummary.public_dict()) and keep the review record apart."
+            _(
+                "This is the review record of the run (the seed, statistics of the original data); "
+                "it is not published with a release. Write the release with the published "
+                "metadata (RunSummary.public_dict()) and keep the review record apart."
+            )
         )
     return meta
 
@@ -68,43 +71,88 @@ class AboutRow:
 #: the summary's parameter fields, named for people (in this order)
 PARAMETER_NAMES = {
     "mechanism": "mechanism",
-    "k": "k (smallest class size)",
+    "k": N_("k (smallest class size)"),
     "t": "t",
-    "epsilon": "ε (epsilon)",
-    "qi": "quasi-identifiers",
-    "confidential": "confidential columns",
-    "identifiers": "identifiers (not released)",
-    "keep": "released unchanged",
-    "n_buckets": "number of buckets b",
-    "utility_weight": "weight of the confidential loss in the choice of b",
-    "joint": "confidential columns bucketed jointly",
-    "qi_output": "quasi-identifiers released as",
-    "confidential_output": "confidential values released as",
-    "missing_confidential": "records with a missing confidential value",
-    "missing": "missing-value codes",
-    "column_missing": "missing-value codes per column",
-    "types": "column types given",
-    "orders": "category orders given",
-    "bounds": "public bounds",
-    "private_bounds": "share of ε for private bounds",
-    "insensitive": "insensitive microaggregation first",
-    "resample_until_t": "noise redrawn until t-close with t",
-    "transform": "scale the noise is added on",
+    "epsilon": N_("ε (epsilon)"),
+    "qi": N_("quasi-identifiers"),
+    "confidential": N_("confidential columns"),
+    "identifiers": N_("identifiers (not released)"),
+    "keep": N_("released unchanged"),
+    "n_buckets": N_("number of buckets b"),
+    "utility_weight": N_("weight of the confidential loss in the choice of b"),
+    "joint": N_("confidential columns bucketed jointly"),
+    "qi_output": N_("quasi-identifiers released as"),
+    "confidential_output": N_("confidential values released as"),
+    "missing_confidential": N_("records with a missing confidential value"),
+    "missing": N_("missing-value codes"),
+    "column_missing": N_("missing-value codes per column"),
+    "types": N_("column types given"),
+    "orders": N_("category orders given"),
+    "bounds": N_("public bounds"),
+    "private_bounds": N_("share of ε for private bounds"),
+    "insensitive": N_("insensitive microaggregation first"),
+    "resample_until_t": N_("noise redrawn until t-close with t"),
+    "transform": N_("scale the noise is added on"),
+}
+#: the mechanisms, in words (the noise route's per-column mechanisms are in its section)
+MECHANISM_WORDS = {
+    "buckets": N_("buckets (t-closeness by bucketization)"),
+    "laplace": N_("noise (ε-differential privacy of the confidential values)"),
 }
 #: parameter values, in words
 VALUE_WORDS = {
     "missing_confidential": {
-        "bucket": "released in a bucket of their own (an empty cell)",
-        "drop": "left out of the release",
+        "bucket": N_("released in a bucket of their own (an empty cell)"),
+        "drop": N_("left out of the release"),
     },
-    "transform": {"none": "the values", "log": "log(1 + value)"},
-    "n_buckets": {None: "auto (searched with the class size)"},
+    "transform": {"none": N_("the values"), "log": N_("log(1 + value)")},
+    "confidential_output": {
+        "mean": N_("the bucket's mean"),
+        "median": N_("the bucket's median"),
+        "label": N_("the bucket's label"),
+    },
+    "qi_output": {
+        "centroid": N_("one typical value per class"),
+        "range": N_("the range or set of values of the class"),
+    },
+    "n_buckets": {None: N_("auto (searched with the class size)")},
 }
+#: how a noise column was released (the summary's ``mechanism`` of a column), in words
+NOISE_WORDS = {
+    "Laplace noise": N_("Laplace noise"),
+    "Laplace noise on log(1 + value)": N_("Laplace noise on log(1 + value)"),
+    "insensitive microaggregation + Laplace noise": N_(
+        "insensitive microaggregation + Laplace noise"
+    ),
+    "insensitive microaggregation + Laplace noise on log(1 + value)": N_(
+        "insensitive microaggregation + Laplace noise on log(1 + value)"
+    ),
+    "randomized response": N_("randomized response"),
+    "public": N_("public"),
+    "private": N_("private"),
+}
+_PRIVATE_BOUNDS = re.compile(
+    r"private \(DP quantiles (?P<quantiles>[^,]+), ε = (?P<epsilon>[^)]+)\)"
+)
+
+
+def noise_words(text: Any) -> str:
+    """A noise column's mechanism or bounds' origin as the summary names it, in the reader's
+    language ("Laplace noise", "private (DP quantiles 0.25/0.75, ε = 0.1)")."""
+    text = str(text)
+    if text in NOISE_WORDS:
+        return _(NOISE_WORDS[text])
+    found = _PRIVATE_BOUNDS.fullmatch(text)
+    if found:
+        return _("private (DP quantiles {quantiles}, ε = {epsilon})").format(**found.groupdict())
+    return text
+
+
 #: what each kind of t means (the summary's ``t_kind``)
 T_MEANINGS = {
-    "asked": "t asked",
-    "stochastic": "t (stochastic, Proposition 1: the expected shares of every class)",
-    "actual (resampled)": "t (actual: the worst class on the release's own buckets)",
+    "asked": N_("t asked"),
+    "stochastic": N_("t (stochastic, Proposition 1: the expected shares of every class)"),
+    "actual (resampled)": N_("t (actual: the worst class on the release's own buckets)"),
 }
 #: the keys of a run summary this layout shows (anything else goes to the last section)
 _SUMMARY_KEYS = {
@@ -155,7 +203,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _missing_qi(meta.get("missing_qi") or {})
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
-        rows.append(AboutRow("Other", section=True))
+        rows.append(AboutRow(_("Other"), section=True))
         rows += [AboutRow(label, value) for label, value in flatten(rest)]
     return rows
 
@@ -191,49 +239,55 @@ def _is_dataclass_instance(value: object) -> bool:
 
 
 def _release(meta: Mapping[str, Any]) -> list[AboutRow]:
-    rows = [AboutRow("The release", section=True)]
-    for key, label in (("input", "input file"), ("software", "software"), ("written", "written")):
+    rows = [AboutRow(_("The release"), section=True)]
+    for key, label in (
+        ("input", _("input file")),
+        ("software", _("software")),
+        ("written", _("written")),
+    ):
         if meta.get(key):
             rows.append(AboutRow(label, str(meta[key])))
-    rows.append(AboutRow("records released", meta.get("n_released")))
-    rows.append(AboutRow("independent check", meta.get("verification", "")))
+    rows.append(AboutRow(_("records released"), meta.get("n_released")))
+    rows.append(AboutRow(_("independent check"), meta.get("verification", "")))
     return rows
 
 
 def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
     """k, the one t the release answers to (with what it means) and ε, the classes."""
     params = meta["parameters"]
-    rows = [AboutRow("What was achieved", section=True)]
-    rows.append(AboutRow("k asked / achieved", f"{_n(params.get('k'))} / {_n(meta['k_achieved'])}"))
+    rows = [AboutRow(_("What was achieved"), section=True)]
+    rows.append(
+        AboutRow(_("k asked / achieved"), f"{_n(params.get('k'))} / {_n(meta['k_achieved'])}")
+    )
     kind = meta.get("t_kind")
     if kind == "asked" and meta.get("t_achieved") is not None:
         rows.append(
             AboutRow(
-                "t asked / achieved (the class farthest from the whole file)",
+                _("t asked / achieved (the class farthest from the whole file)"),
                 f"{_n(meta.get('t'))} / {_n(meta['t_achieved'])}",
             )
         )
     elif meta.get("t") is not None:
-        rows.append(AboutRow(T_MEANINGS.get(str(kind), "t"), _n(meta["t"])))
+        rows.append(AboutRow(_(T_MEANINGS.get(str(kind), "t")), _n(meta["t"])))
     if meta.get("epsilon") is not None:
-        how = {"t": " (2 ln t, Proposition 3)", "given": " (given)"}.get(
+        how = {"t": _(" (2 ln t, Proposition 3)"), "given": _(" (given)")}.get(
             str(meta.get("epsilon_from")), ""
         )
         if kind == "asked" and meta.get("epsilon_achieved") is not None:
             rows.append(
                 AboutRow(
-                    f"ε{how}, asked / achieved",
+                    _("ε{how}, asked / achieved").format(how=how),
                     f"{_n(meta['epsilon'])} / {_n(meta['epsilon_achieved'])}",
                 )
             )
         else:
-            rows.append(AboutRow(f"ε{how}", _n(meta["epsilon"])))
-    rows.append(AboutRow("classes", meta.get("n_classes")))
+            rows.append(AboutRow(_("ε{how}").format(how=how), _n(meta["epsilon"])))
+    rows.append(AboutRow(_("classes"), meta.get("n_classes")))
     sizes = meta.get("class_sizes") or {}
     if sizes:
         rows.append(
             AboutRow(
-                "class sizes (smallest, median, largest)",
+                _("class sizes (smallest, median, largest)"),
                 f"{_n(sizes.get('min'))}, {_n(sizes.get('median'))}, {_n(sizes.get('max'))}",
             )
         )
@@ -243,35 +297,35 @@ def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
 def _guarantees(items: list[Any]) -> list[AboutRow]:
     if not items:
         return []
-    rows = [AboutRow("Guarantees", section=True)]
+    rows = [AboutRow(_("Guarantees"), section=True)]
     for g in (g for g in items if isinstance(g, Mapping) and g.get("holds", True)):
         rows.append(AboutRow(str(g.get("name", "")), str(g.get("statement", ""))))
         if g.get("assumption") and g["assumption"] != "—":
-            rows.append(AboutRow("    assumes", str(g["assumption"])))
+            rows.append(AboutRow("    " + _("assumes"), str(g["assumption"])))
         if g.get("source"):
-            rows.append(AboutRow("    source", str(g["source"])))
+            rows.append(AboutRow("    " + _("source"), str(g["source"])))
     caveats = [g for g in items if isinstance(g, Mapping) and not g.get("holds", True)]
     if caveats:
-        rows.append(AboutRow("What does not follow", section=True))
+        rows.append(AboutRow(_("What does not follow"), section=True))
         rows += [AboutRow(str(g.get("name", "")), str(g.get("statement", ""))) for g in caveats]
     return rows
 
 
 def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
     """The parameters as published (those that applied to the mechanism, no seed)."""
-    rows = [AboutRow("Parameters", section=True)]
+    rows = [AboutRow(_("Parameters"), section=True)]
     for key, label in PARAMETER_NAMES.items():
         if key not in params:
             continue
         value = params[key]
         words = VALUE_WORDS.get(key, {})
         if _hashable(value) and value in words:
-            value = words[value]
+            value = _(words[value])
         elif key == "mechanism":
             value = _mechanism_words(str(value), noise)
         elif value in (None, [], {}, ()):
             continue
-        rows.append(AboutRow(label, _text(value)))
+        rows.append(AboutRow(_(label), _text(value)))
     for key in sorted(set(params) - set(PARAMETER_NAMES)):
         rows.append(AboutRow(key, _text(params[key])))
     return rows
@@ -279,29 +333,32 @@ def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
 
 def _mechanism_words(mechanism: str, noise: Any) -> str:
     """The mechanism in words; for noise, the mechanisms its columns actually got."""
-    # the noise route's per-column mechanisms are in its section
-    words = MECHANISMS[mechanism].title if mechanism in MECHANISMS else mechanism
+    words = _(MECHANISM_WORDS.get(mechanism, mechanism))
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
         used = sorted({str(d.get("described")) for d in columns.values() if isinstance(d, Mapping)})
-        words += ": " + ", ".join(used)
+        words += ": " + ", ".join(noise_words(u) for u in used)
     return words
 
 
 def _buckets(buckets: list[Any]) -> list[AboutRow]:
     if not buckets:
         return []
-    rows = [AboutRow("Confidential buckets (records, share; the value released)", section=True)]
+    rows = [AboutRow(_("Confidential buckets (records, share; the value released)"), section=True)]
     for row in (b for b in buckets if isinstance(b, Mapping)):
-        parts = [f"{_n(row.get('count'))} records ({percent(row.get('share'))})"]
+        parts = [
+            _("{count} records ({share})").format(
+                count=_n(row.get("count")), share=percent(row.get("share"))
+            )
+        ]
         values = row.get("representative")
         if values and not row.get("missing"):
             dominated = row.get("dominated") or [False] * len(values)
             shown = [
-                _n(v) + (" (the median: p%-rule)" if i < len(dominated) and dominated[i] else "")
+                _n(v) + (_(" (the median: p%-rule)") if i < len(dominated) and dominated[i] else "")
                 for i, v in enumerate(values)
             ]
-            parts.append("released as " + ", ".join(shown))
+            parts.append(_("released as ") + ", ".join(shown))
         rows.append(AboutRow(str(row.get("label", "")), "; ".join(parts)))
     return rows
 
@@ -309,25 +366,35 @@ def _buckets(buckets: list[Any]) -> list[AboutRow]:
 def _noise(noise: Any) -> list[AboutRow]:
     if not isinstance(noise, Mapping):
         return []
-    rows = [AboutRow("Noise", section=True)]
-    rows.append(AboutRow("ε spent (bounds once, noise × draws)", _n(noise.get("epsilon_spent"))))
-    rows.append(AboutRow("draws", noise.get("draws")))
+    rows = [AboutRow(_("Noise"), section=True)]
+    rows.append(AboutRow(_("ε spent (bounds once, noise × draws)"), _n(noise.get("epsilon_spent"))))
+    rows.append(AboutRow(_("draws"), noise.get("draws")))
     for col, details in (noise.get("columns") or {}).items():
         if not isinstance(details, Mapping):
             continue
-        text = f"{details.get('described', '')} at ε = {_n(details.get('epsilon'))}"
+        text = _("{mechanism} at ε = {epsilon}").format(
+            mechanism=noise_words(details.get("described", "")), epsilon=_n(details.get("epsilon"))
+        )
         bounds = details.get("bounds")
         if isinstance(bounds, list | tuple) and len(bounds) == 2:
-            text += f" within [{_n(bounds[0])}, {_n(bounds[1])}] ({details.get('bounds_source')})"
+            text += _(" within [{low}, {high}] ({bounds_source})").format(
+                low=_n(bounds[0]),
+                high=_n(bounds[1]),
+                bounds_source=noise_words(details.get("bounds_source")),
+            )
         if details.get("noise_scale") is not None:
-            text += f"; noise scale {_n(details['noise_scale'])}"
+            text += _("; noise scale {noise_scale}").format(noise_scale=_n(details["noise_scale"]))
         if details.get("keep_probability") is not None:
-            text += f"; a value is kept with probability {percent(details['keep_probability'])}"
+            text += _("; a value is kept with probability {keep_probability}").format(
+                keep_probability=percent(details["keep_probability"])
+            )
         share = details.get("noise_share")
         if isinstance(share, int | float) and not isinstance(share, bool):
-            text += f"; the noise makes up about {percent(share)} of the released values' variance"
+            text += _("; the noise makes up about {share} of the released values' variance").format(
+                share=percent(share)
+            )
             if share >= MOSTLY_NOISE:
-                text += " (they are mostly noise)"
+                text += _(" (they are mostly noise)")
         rows.append(AboutRow(str(col), text))
     for col, shares in (noise.get("corrected_shares") or {}).items():
         if not isinstance(shares, Mapping):
@@ -335,7 +402,7 @@ def _noise(noise: Any) -> list[AboutRow]:
         pairs = zip(shares["categories"], shares["estimate"], shares["standard_error"], strict=True)
         rows.append(
             AboutRow(
-                f"{col}: original shares, corrected for the random answers",
+                _("{col}: original shares, corrected for the random answers").format(col=col),
                 "; ".join(f"{c} {percent(e)} (± {percent(se)})" for c, e, se in pairs),
             )
         )
@@ -347,13 +414,15 @@ def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
     were known values withheld: not in the published metadata)."""
     if not counts:
         return []
-    title = "Missing quasi-identifier values (released empty, never filled in)"
+    title = _("Missing quasi-identifier values (released empty, never filled in)")
     rows = [AboutRow(title, section=True)]
     for col, c in counts.items():
         if isinstance(c, Mapping):
-            text = f"{number(c.get('released'))} released empty"
+            text = _("{released} released empty").format(released=number(c.get("released")))
             if c.get("withheld"):
-                text += f", of which {number(c['withheld'])} known values withheld"
+                text += _(", of which {withheld} known values withheld").format(
+                    withheld=number(c["withheld"])
+                )
             rows.append(AboutRow(str(col), text))
     return rows
 
@@ -374,7 +443,7 @@ def _n(value: Any, digits: int = 4) -> str:
 def _text(value: Any) -> Any:
     """A parameter's value for the sheet: lists joined, mappings as "key: value" pairs."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, Mapping):
         return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):

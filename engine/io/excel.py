@@ -59,7 +59,7 @@ from engine.io.files import (
 from engine.io.formats import read_by
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
-from engine.io.write import ABOUT_SHEET
+from engine.io.write import about_sheet_names
 from engine.progress import NO_TASK, Task
 
 EXCEL_SUFFIXES = frozenset(read_by("workbook"))
@@ -345,7 +345,7 @@ def _best_sheet(
     for name in candidates:
         rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
         # the metadata sheet of tclose's own export is never the data
-        score = -1.0 if name == ABOUT_SHEET else _table_score(rows)
+        score = -1.0 if name in about_sheet_names() else _table_score(rows)
         scores[name] = int(score)
         if best is None or score > best[0]:
             best = (score, name, rows, merged, origin)

@@ -30,8 +30,10 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range
 from engine.roles import ColumnType
+from engine.text import number
 
 #: ordered scales; each position lists words meaning the same level (compared casefolded)
 ORDERED_SCALES: tuple[tuple[tuple[str, ...], ...], ...] = (
@@ -173,18 +175,20 @@ def infer_type(series: pd.Series) -> TypeGuess:
     """Guess the type of one column from its non-missing values."""
     values = series.dropna()
     if values.empty:
-        return TypeGuess(ColumnType.NOMINAL, 0.0, "no values: every cell is empty")
+        return TypeGuess(ColumnType.NOMINAL, 0.0, _("no values: every cell is empty"))
     if pd.api.types.is_bool_dtype(values):
-        return TypeGuess(ColumnType.NOMINAL, 1.0, "yes/no values")
+        return TypeGuess(ColumnType.NOMINAL, 1.0, _("yes/no values"))
     if pd.api.types.is_datetime64_any_dtype(values):
         if not in_date_range(values).all():
             return TypeGuess(
                 ColumnType.NOMINAL,
                 0.5,
-                "dates before 1678 or after 2261, which tclose cannot compute with as dates: "
-                "kept as categories",
+                _(
+                    "dates before 1678 or after 2261, which tclose cannot compute with as "
+                    "dates: kept as categories"
+                ),
             )
-        return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
+        return TypeGuess(ColumnType.DATE, 1.0, _("all values are dates"))
     if pd.api.types.is_numeric_dtype(values):
         return _numeric_guess(values.astype(float))
     return _text_guess(values.astype("str"))
@@ -204,8 +208,10 @@ def _numeric_guess(values: pd.Series) -> TypeGuess:
         return TypeGuess(
             ColumnType.NUMERIC,
             0.9,
-            f"numbers; the smallest value, {_number_text(sentinel)}, appears {n:,} times: "
-            "probably a code for 'missing' or 'not applicable' (declare it as such)",
+            _(
+                "numbers; the smallest value, {sentinel}, appears {n} times: probably "
+                "a code for 'missing' or 'not applicable' (declare it as such)"
+            ).format(sentinel=_number_text(sentinel), n=number(n)),
             suggested,
         )
     whole = bool(np.all(np.floor(values) == values))
@@ -214,10 +220,12 @@ def _numeric_guess(values: pd.Series) -> TypeGuess:
         return TypeGuess(
             ColumnType.NUMERIC,
             0.6,
-            f"whole numbers with only {len(counts)} different values ({shown}): if they are "
-            "codes of categories, choose ordinal (ordered) or nominal",
+            _(
+                "whole numbers with only {counts} different values ({shown}): if they "
+                "are codes of categories, choose ordinal (ordered) or nominal"
+            ).format(counts=len(counts), shown=shown),
         )
-    return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers")
+    return TypeGuess(ColumnType.NUMERIC, 1.0, _("all values are numbers"))
 
 
 def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
@@ -256,9 +264,9 @@ def _text_guess(values: pd.Series) -> TypeGuess:
             return TypeGuess(
                 ColumnType.NOMINAL,
                 0.8,
-                "numbers with leading zeros (such as postcodes): codes, kept as text",
+                _("numbers with leading zeros (such as postcodes): codes, kept as text"),
             )
-        return TypeGuess(ColumnType.NUMERIC, 1.0, "all values are numbers (stored as text)")
+        return TypeGuess(ColumnType.NUMERIC, 1.0, _("all values are numbers (stored as text)"))
     if number_share >= 0.5:
         texts = counts[~is_number]
         suggested = tuple(str(t) for t in texts.index[:_MAX_SUGGESTED])
@@ -266,8 +274,10 @@ def _text_guess(values: pd.Series) -> TypeGuess:
         return TypeGuess(
             ColumnType.NUMERIC,
             number_share,
-            f"mixed: {100 * number_share:.1f}% numbers, also the texts {shown}; declare them "
-            "as missing codes to use the column as numbers",
+            _(
+                "mixed: {number_share:.1f}% numbers, also the texts {shown}; declare "
+                "them as missing codes to use the column as numbers"
+            ).format(number_share=100 * number_share, shown=shown),
             suggested,
         )
     date_guess = _date_guess(counts)
@@ -277,8 +287,10 @@ def _text_guess(values: pd.Series) -> TypeGuess:
         return TypeGuess(
             ColumnType.NOMINAL,
             0.9,
-            "every value is different: this looks like an identifier (a name or an ID "
-            "number), which must not be released",
+            _(
+                "every value is different: this looks like an identifier (a name or an ID "
+                "number), which must not be released"
+            ),
         )
     ordinal = _ordinal_guess(list(distinct))
     if ordinal is not None:
@@ -290,7 +302,9 @@ def _text_guess(values: pd.Series) -> TypeGuess:
             return TypeGuess(
                 rest.type,
                 rest.confidence * 0.9,
-                f"{rest.note}, once {_quoted(codes)} (a missing-value code) is declared missing",
+                _("{note}, once {codes} (a missing-value code) is declared missing").format(
+                    note=rest.note, codes=_quoted(codes)
+                ),
                 codes,
                 rest.order,
             )
@@ -298,14 +312,18 @@ def _text_guess(values: pd.Series) -> TypeGuess:
         return TypeGuess(
             ColumnType.NOMINAL,
             1.0 - number_share,
-            f"text with {len(counts) - len(codes):,} different values; {_quoted(codes)} "
-            f"({100 * share:.0f}% of the cells) looks like a missing-value code",
+            _(
+                "text with {n} different values; {codes} ({share:.0f}% of the "
+                "cells) looks like a missing-value code"
+            ).format(n=number(len(counts) - len(codes)), codes=_quoted(codes), share=100 * share),
             codes,
         )
     k = len(counts)
-    note = f"text with {k:,} different values"
+    note = _("text with {k} different values").format(k=number(k))
     if number_share > 0:
-        note += f" ({100 * number_share:.0f}% of the cells are numbers)"
+        note += _(" ({number_share:.0f}% of the cells are numbers)").format(
+            number_share=100 * number_share
+        )
     return TypeGuess(ColumnType.NOMINAL, 1.0 - number_share, note)
 
 
@@ -314,7 +332,7 @@ def _date_guess(counts: pd.Series) -> TypeGuess | None:
     if len(distinct) == 0:
         return None
     if dates_from_text(distinct) is not None:
-        return TypeGuess(ColumnType.DATE, 1.0, "all values are dates")
+        return TypeGuess(ColumnType.DATE, 1.0, _("all values are dates"))
     sample = distinct.head(2000)
     parsed = pd.to_datetime(sample.str.strip(), errors="coerce", format="ISO8601")
     ok = (parsed.notna() & in_date_range(parsed)).to_numpy()
@@ -325,8 +343,9 @@ def _date_guess(counts: pd.Series) -> TypeGuess | None:
         return TypeGuess(
             ColumnType.DATE,
             share,
-            f"{100 * share:.1f}% dates; also the texts {', '.join(map(repr, texts))}: declare "
-            "them as missing codes",
+            _("{share:.1f}% dates; also the texts {texts}: declare them as missing codes").format(
+                share=100 * share, texts=", ".join(map(repr, texts))
+            ),
             texts,
         )
     return None
@@ -347,7 +366,9 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
             return TypeGuess(
                 ColumnType.ORDINAL,
                 0.9 if len(categories) >= 3 else 0.7,
-                f"categories with a natural order ({' < '.join(order)}); check the order",
+                _("categories with a natural order ({order}); check the order").format(
+                    order=" < ".join(order)
+                ),
                 order=order,
             )
     if not 3 <= len(categories) <= _MAX_NUMBERED:
@@ -369,7 +390,9 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
     return TypeGuess(
         ColumnType.ORDINAL,
         0.7,
-        f"categories numbered in order ({' < '.join(order)}); check the order",
+        _("categories numbered in order ({order}); check the order").format(
+            order=" < ".join(order)
+        ),
         order=order,
     )
 

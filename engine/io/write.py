@@ -31,6 +31,7 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
+from engine.i18n import LANGUAGES, N_, _, use_language
 from engine.io.about import about_rows, publishable
 from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.formats import RELEASE_SUFFIXES, format_of, read_by
@@ -41,13 +42,14 @@ from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-RELEASE_SHEET = "Release"
+RELEASE_SHEET = N_("Release")
 #: the most characters an Excel cell holds
 _MAX_CELL_TEXT = 32_767
 #: the size of an Excel sheet
 EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLUMNS = 16_384
-ABOUT_SHEET = "About this release"
+#: the metadata sheet's name (in the language of the context, see :func:`about_sheet_names`)
+ABOUT_SHEET = N_("About this release")
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
 _DATE_FORMAT = "yyyy-mm-dd"
@@ -279,7 +281,7 @@ def _fill_xlsx(
     scratch: Callable[[], Path],
     task: Task,
 ) -> None:
-    sheet = book.create_sheet(RELEASE_SHEET)
+    sheet = book.create_sheet(_(RELEASE_SHEET))
     _spool_beside(sheet, scratch())
     bold = Font(bold=True)
     header = []
@@ -302,14 +304,23 @@ def _fill_xlsx(
     _write_about(book, meta, scratch)
 
 
+def about_sheet_names() -> set[str]:
+    """The About sheet's name in every language a release may have been written in."""
+    names = set()
+    for code in LANGUAGES:
+        with use_language(code):
+            names.add(_(ABOUT_SHEET))
+    return names
+
+
 def _write_about(book: Workbook, meta: Mapping[str, Any], scratch: Callable[[], Path]) -> None:
     """The "About this release" sheet: label and value per row, in sections
     (:func:`engine.io.about.about_rows`; a run summary reads as a reviewer expects it)."""
-    about = book.create_sheet(ABOUT_SHEET)
+    about = book.create_sheet(_(ABOUT_SHEET))
     _spool_beside(about, scratch())
     about.column_dimensions["A"].width = 48
     about.column_dimensions["B"].width = 90
-    title = WriteOnlyCell(about, value=ABOUT_SHEET)
+    title = WriteOnlyCell(about, value=_(ABOUT_SHEET))
     title.font = Font(bold=True, size=14)
     about.append([title])
     about.append([])

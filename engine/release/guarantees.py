@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, guarantees, k_anonymity
@@ -63,12 +64,15 @@ def release_guarantees(
 
 def _on_log_scale(guarantee: Guarantee) -> Guarantee:
     """The ε statement of noise on log(1 + value): the same ε, Δ measured on that scale."""
-    if not guarantee.name.startswith("ε-differential privacy"):
+    if guarantee.name != _("ε-differential privacy of the confidential data"):
         return guarantee
     return replace(
         guarantee,
         assumption=guarantee.assumption
-        + " Numeric values get their noise on log(1 + value), where Δ is the width of the "
-        "bounds; the transformation is fixed and public and applied to each record alone, so "
-        "ε is unchanged.",
+        + " "
+        + _(
+            "Numeric values get their noise on log(1 + value), where Δ is the width of the "
+            "bounds; the transformation is fixed and public and applied to each record alone, "
+            "so ε is unchanged."
+        ),
     )

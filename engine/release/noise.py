@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
+from engine.i18n import _
 from engine.io.about import MOSTLY_NOISE
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import private_bounds
@@ -68,7 +69,7 @@ from engine.release.summary import summarise
 from engine.release.tail import finish, publish
 from engine.release.verify import class_distances
 from engine.roles import ColumnType
-from engine.text import percent
+from engine.text import number, percent
 
 if TYPE_CHECKING:
     from engine.release.prepare import Prepared
@@ -191,13 +192,13 @@ def noise_share(released: np.ndarray, scale: float, log_scale: bool) -> float | 
 
 def noise_share_warning(column: str, share: float) -> str:
     """The published warning that a column's released values are mostly noise."""
-    return (
-        f"The noise makes up about {percent(share)} of the spread of the released values of "
-        f"{column!r}: they are mostly noise, and say little about any one person or group "
+    return _(
+        "The noise makes up about {share} of the spread of the released values of "
+        "{column!r}: they are mostly noise, and say little about any one person or group "
         "(measured on the released values and the public scale of the noise). Averaging in "
         "groups of k before the noise, narrower public bounds, the buckets mechanism or a "
         "larger ε would keep more of the data."
-    )
+    ).format(share=percent(share), column=column)
 
 
 def expected_errors(
@@ -413,8 +414,10 @@ def estimate_bounds(
                     )
             if estimate.coarse:
                 warnings.append(
-                    f"The private bounds of {column.name!r} ({lo:g}:{hi:g}) rest on few records "
-                    "for their share of ε and may be poor; public bounds would be better."
+                    _(
+                        "The private bounds of {column!r} ({low}:{high}) rest on few records "
+                        "for their share of ε and may be poor; public bounds would be better."
+                    ).format(column=column.name, low=number(lo), high=number(hi))
                 )
             column = replace(column, bounds=(lo, hi), bounds_source=estimate.source)
         out.append(column)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
@@ -410,17 +411,25 @@ def _withheld_warnings(
     hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
     if not hidden:
         return []
-    parts = [f"{n:,} of {c!r}" for c, n in hidden.items()]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    why = f"every class needs at least {params.k} records" + (
-        " and every bucket within a factor t of its share in the file" if t else ""
+    parts = [_("{n} of {column!r}").format(n=number(n), column=c) for c, n in hidden.items()]
+    listed = (
+        parts[0]
+        if len(parts) == 1
+        else _("{items} and {last}").format(items=", ".join(parts[:-1]), last=parts[-1])
     )
-    text = (
+    if t:
+        why = _(
+            "every class needs at least {k} records and every bucket within a factor t of "
+            "its share in the file"
+        ).format(k=number(params.k))
+    else:
+        why = _("every class needs at least {k} records").format(k=number(params.k))
+    text = _(
         "Missing quasi-identifier values stay missing, and a class is formed of records that "
         "agree on which ones are missing. Where too few records agree, or they hold too "
-        f"different confidential values ({why}), known values are released empty instead: "
-        f"{listed}."
-    )
+        "different confidential values ({why}), known values are released empty instead: "
+        "{listed}."
+    ).format(why=why, listed=listed)
     if (
         buckets is not None
         and t is not None
@@ -433,13 +442,13 @@ def _withheld_warnings(
             codes = buckets.codes[keep]
             codes = np.where(codes > buckets.missing_bucket, codes - 1, codes)
             shares = np.bincount(codes) / len(codes)
-            _, other = pattern_groups(missing, params.k, codes=codes, shares=shares, t=t)
+            _groups, other = pattern_groups(missing, params.k, codes=codes, shares=shares, t=t)
             after = int(other.sum())
             if after < sum(hidden.values()):
-                text += (
-                    " Leaving out the records with a missing confidential value "
-                    f"(missing_confidential 'drop') would withhold {after:,} value(s) in all."
-                )
+                text += " " + _(
+                    "Leaving out the records with a missing confidential value "
+                    "(missing_confidential 'drop') would withhold {n} value(s) in all."
+                ).format(n=number(after))
     return [text]
 
 
@@ -452,8 +461,10 @@ def _outside_bounds(
         lo, hi = bounds[col]
         if n_out:
             out.append(
-                f"{n_out:,} value(s) of {col!r} lie outside its public bounds {lo:g}:{hi:g}; "
-                "they are released in the outer buckets, as if clamped to the bounds."
+                _(
+                    "{n} value(s) of {column!r} lie outside its public bounds {low}:{high}; "
+                    "they are released in the outer buckets, as if clamped to the bounds."
+                ).format(n=number(n_out), column=col, low=number(lo), high=number(hi))
             )
     return out
 
@@ -462,12 +473,17 @@ def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> 
     got = len(buckets.counts) - (buckets.missing_bucket is not None)
     if got == 0:
         return [
-            "Every confidential value is missing: the release carries no confidential information."
+            _(
+                "Every confidential value is missing: the release carries no confidential "
+                "information."
+            )
         ]
     if params.n_buckets is not None and got < wanted_b:
         return [
-            f"Only {got} buckets could be formed (asked for {wanted_b}): the confidential "
-            "data has too few distinct values."
+            _(
+                "Only {got} buckets could be formed (asked for {wanted}): the confidential "
+                "data has too few distinct values."
+            ).format(got=got, wanted=wanted_b)
         ]
     return []
 
@@ -486,10 +502,12 @@ def _dominated_warnings(buckets: Buckets, params: ReleaseParams) -> list[str]:
         if hit:
             shown = ", ".join(hit[:3]) + (" …" if len(hit) > 3 else "")
             out.append(
-                f"In {len(hit)} bucket(s) of {col!r} ({shown}) one or two records make up "
-                f"nearly the whole sum (p%-rule, p = {P_RULE * 100:g} %): their mean would tell "
-                "those records' values, so the bucket's median is released there instead, "
-                f"and the released total of {col!r} is not exact."
+                _(
+                    "In {n} bucket(s) of {column!r} ({shown}) one or two records make up "
+                    "nearly the whole sum (p%-rule, p = {p} %): their mean would tell "
+                    "those records' values, so the bucket's median is released there instead, "
+                    "and the released total of {column!r} is not exact."
+                ).format(n=len(hit), column=col, shown=shown, p=number(P_RULE * 100))
             )
     return out
 
@@ -510,12 +528,14 @@ def _feasibility(
     elif n >= 2:
         best = n // 2
     if best < n:
-        what = f"k = {best:,} (the largest k that leaves at least 2 classes)"
+        what = _("k = {k} (the largest k that leaves at least 2 classes)").format(k=number(best))
     else:
-        what = f"k = {n:,} (one class holding every record)"
+        what = _("k = {k} (one class holding every record)").format(k=number(n))
     return Feasibility(
         False,
-        f"k = {params.k:,} needs at least {params.k:,} records but the file has {n:,}.",
+        _("k = {k} needs at least {k} records but the file has {n}.").format(
+            k=number(params.k), n=number(n)
+        ),
         (Fix(what, {"k": best}),),
     )
 
@@ -553,33 +573,39 @@ def _forecast(
     if max_classes >= int(counts[rarest]):
         if _missing(buckets):
             rarest = int(buckets.missing_bucket)
-            what = (
-                f"the {int(counts[rarest]):,} record(s) with a missing confidential value form "
-                "a bucket of their own"
-            )
-            remedy = "Leaving out the records with a missing value, or fewer buckets,"
+            what = _(
+                "the {n} record(s) with a missing confidential value form a bucket of their own"
+            ).format(n=number(int(counts[rarest])))
+            remedy = _("Leaving out the records with a missing value, or fewer buckets,")
         else:
-            what = f"the rarest bucket ({buckets.labels[rarest]}) holds only "
-            what += f"{int(counts[rarest]):,} record(s)"
-            remedy = "Fewer buckets"
-        reason = (
-            f"Classes will hold at least {smallest:,} records (k = {k} was asked): every class "
-            f"needs a record of every bucket, and {what}, so there can be at most "
-            f"{max_classes:,} class(es). {remedy} allows smaller classes."
+            what = _("the rarest bucket ({label}) holds only {n} record(s)").format(
+                label=buckets.labels[rarest], n=number(int(counts[rarest]))
+            )
+            remedy = _("Fewer buckets")
+        reason = _(
+            "Classes will hold at least {smallest} records (k = {k} was asked): every class "
+            "needs a record of every bucket, and {what}, so there can be at most "
+            "{classes} class(es). {remedy} allows smaller classes."
+        ).format(
+            smallest=number(smallest),
+            k=number(k),
+            what=what,
+            classes=number(max_classes),
+            remedy=remedy,
         )
     elif max_classes == 1:
-        reason = (
-            f"At t = {t:.4g} the data allows only one class: the release would be a single "
-            f"group of all {n:,} records, with every quasi-identifier replaced by one value. "
+        reason = _(
+            "At t = {t} the data allows only one class: the release would be a single "
+            "group of all {n} records, with every quasi-identifier replaced by one value. "
             "Choose a larger t."
-        )
+        ).format(t=number(t, 4), n=number(n))
     else:
-        reason = (
-            f"Classes will hold at least {smallest:,} records (k = {k} was asked): at "
-            f"t = {t:.4g} each class must hold every bucket within a factor t of its share in "
-            f"the file, which needs classes of about {smallest:,} records. A larger t or "
+        reason = _(
+            "Classes will hold at least {smallest} records (k = {k} was asked): at "
+            "t = {t} each class must hold every bucket within a factor t of its share in "
+            "the file, which needs classes of about {smallest} records. A larger t or "
             "fewer buckets allows smaller classes."
-        )
+        ).format(smallest=number(smallest), k=number(k), t=number(t, 4))
     return ClassSizeForecast(k, max_classes, smallest, reason)
 
 
@@ -596,20 +622,27 @@ def seed_warnings(params: ReleaseParams) -> list[str]:
     """
     if params.seed is None:
         return []
-    keep = (
-        "the noise is only as private as the seed is secret."
-        if params.noise
-        else "keep it as confidential as the data."
-    )
-    return [f"A fixed seed ({params.seed}) makes the run reproducible for an audit; {keep}"]
+    if params.noise:
+        return [
+            _(
+                "A fixed seed ({seed}) makes the run reproducible for an audit; the noise is "
+                "only as private as the seed is secret."
+            ).format(seed=params.seed)
+        ]
+    return [
+        _(
+            "A fixed seed ({seed}) makes the run reproducible for an audit; keep it as "
+            "confidential as the data."
+        ).format(seed=params.seed)
+    ]
 
 
 def left_out_warning(left_out: int, n: int, params: ReleaseParams) -> str:
     columns = ", ".join(map(repr, params.confidential))
-    return (
-        f"{left_out:,} record(s) with a missing value of {columns} are left out of the "
-        f"release, as asked: it holds {n:,} of the {n + left_out:,} records."
-    )
+    return _(
+        "{n} record(s) with a missing value of {columns} are left out of the "
+        "release, as asked: it holds {kept} of the {total} records."
+    ).format(n=number(left_out), columns=columns, kept=number(n), total=number(n + left_out))
 
 
 def _missing_fixes(
@@ -633,8 +666,14 @@ def _missing_fixes(
     left_out = int(buckets.counts[j])
     return (
         Fix(
-            f"leave out the {left_out:,} record(s) with a missing confidential value: classes "
-            f"of about {int(counts.sum()) // after:,} records instead of {forecast.smallest:,}",
+            _(
+                "leave out the {n} record(s) with a missing confidential value: classes "
+                "of about {about} records instead of {smallest}"
+            ).format(
+                n=number(left_out),
+                about=number(int(counts.sum()) // after),
+                smallest=number(forecast.smallest),
+            ),
             {"missing_confidential": "drop"},
         ),
     )
@@ -644,9 +683,11 @@ def _alternative(choice: BucketChoice, chosen: BucketChoice) -> Fix:
     """A point of the search of b as a one-click fix that says what it keeps, beside the
     chosen point: the confidential loss (exact) and the QI loss as a ratio to the chosen
     one's (both estimated alike from a sample).  Short: the app shows it on a button."""
-    words = f"{choice.n_buckets} buckets: confidential loss {percent(choice.confidential_loss)}"
+    words = _("{n} buckets: confidential loss {loss}").format(
+        n=choice.n_buckets, loss=percent(choice.confidential_loss)
+    )
     if choice.qi_loss is not None and chosen.qi_loss:
-        words += f", QI loss × {number(choice.qi_loss / chosen.qi_loss, 2)}"
+        words += _(", QI loss × {ratio}").format(ratio=number(choice.qi_loss / chosen.qi_loss, 2))
     return Fix(words, {"n_buckets": choice.b})
 
 
@@ -660,27 +701,33 @@ def _drowned_warning(column: NoiseColumn, params: ReleaseParams) -> str:
     assert column.error_ratio is not None and column.typical_size is not None
     name, ratio = column.name, number(column.error_ratio, 2)
     if column.typical_factor is not None:
-        size = (
-            f"about a factor {number(column.typical_factor, 3)} per value, {ratio} times as "
-            "much as the values themselves differ (middle half, on the same log scale)"
-        )
+        size = _(
+            "about a factor {factor} per value, {ratio} times as much as the values "
+            "themselves differ (middle half, on the same log scale)"
+        ).format(factor=number(column.typical_factor, 3), ratio=ratio)
     else:
-        size = (
-            f"about ±{number(column.expected_abs_error, 3)} per value, {ratio} times the "
-            f"spread of the middle half of the values ({number(column.typical_size, 3)})"
+        size = _(
+            "about ±{error} per value, {ratio} times the spread of the middle half of the "
+            "values ({size})"
+        ).format(
+            error=number(column.expected_abs_error, 3),
+            ratio=ratio,
+            size=number(column.typical_size, 3),
         )
     helps = []
     if not params.insensitive and params.k > 1:
         helps.append(
-            f"averaging in groups of k = {params.k} before the noise ({params.k} times less noise)"
+            _("averaging in groups of k = {k} before the noise ({k} times less noise)").format(
+                k=number(params.k)
+            )
         )
-    helps += ["narrower public bounds (closer to where the values really lie)"]
-    helps += ["the buckets mechanism (no noise)", "a larger ε"]
-    return (
-        f"The noise would drown the values of {name!r}: {size}. The released values would "
+    helps += [_("narrower public bounds (closer to where the values really lie)")]
+    helps += [_("the buckets mechanism (no noise)"), _("a larger ε")]
+    return _(
+        "The noise would drown the values of {column!r}: {size}. The released values would "
         "say little about anyone, and clamping the noise to the bounds would pull their mean "
-        f"towards the middle of the bounds. What helps: {'; '.join(helps)}."
-    )
+        "towards the middle of the bounds. What helps: {helps}."
+    ).format(column=name, size=size, helps="; ".join(helps))
 
 
 def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, ...]:
@@ -692,8 +739,10 @@ def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, 
         after = ratio / params.k
         out.append(
             Fix(
-                f"average in groups of k = {params.k} before the noise: noise "
-                f"{number(after, 2)} times the values' spread instead of {number(ratio, 2)}",
+                _(
+                    "average in groups of k = {k} before the noise: noise "
+                    "{after} times the values' spread instead of {before}"
+                ).format(k=number(params.k), after=number(after, 2), before=number(ratio, 2)),
                 {"insensitive": True},
             )
         )
@@ -703,8 +752,10 @@ def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, 
     epsilon = round(math.ceil(wanted / step - 1e-9) * step, 12)
     out.append(
         Fix(
-            f"ε = {number(epsilon)}: noise about the size of the values' spread "
-            f"(a weaker guarantee than ε = {number(params.epsilon)})",
+            _(
+                "ε = {epsilon}: noise about the size of the values' spread "
+                "(a weaker guarantee than ε = {asked})"
+            ).format(epsilon=number(epsilon), asked=number(params.epsilon)),
             {"epsilon": epsilon},
         )
     )

@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.release.result import Verification
+from engine.text import number
 
 #: relative slack for float rounding in the t comparison (far below any meaningful t)
 T_RTOL = 1e-7
@@ -122,10 +124,14 @@ def failed_bounds(
     """
     failed = {}
     if k is not None and achieved_k < k:
-        failed["k"] = f"a class has only {achieved_k} records (k = {k} required)"
+        failed["k"] = _("a class has only {n} records (k = {k} required)").format(
+            n=number(achieved_k), k=number(k)
+        )
     if t is not None and achieved_t is not None and not achieved_t <= t * (1 + T_RTOL):
-        shown = "infinite" if math.isinf(achieved_t) else f"{achieved_t:.4g}"
-        failed["t"] = f"a class is at distance {shown} (t = {t:g} required)"
+        shown = _("infinite") if math.isinf(achieved_t) else number(achieved_t, 4)
+        failed["t"] = _("a class is at distance {shown} (t = {t} required)").format(
+            shown=shown, t=number(t, 6)
+        )
     return failed
 
 
@@ -142,11 +148,16 @@ def verdict(
     way reads the same.
     """
     achieved_k = int(sizes.min())
-    t_text = "" if achieved_t is None else f", t = {achieved_t:.4g}"
     if failed:
-        message = "Verification failed: " + "; ".join(failed.values()) + "."
+        message = _("Verification failed: {problems}.").format(problems="; ".join(failed.values()))
+    elif achieved_t is None:
+        message = _("Verified: {classes} classes, k = {k}.").format(
+            classes=number(len(sizes)), k=number(achieved_k)
+        )
     else:
-        message = f"Verified: {len(sizes)} classes, k = {achieved_k}{t_text}."
+        message = _("Verified: {classes} classes, k = {k}, t = {t}.").format(
+            classes=number(len(sizes)), k=number(achieved_k), t=number(achieved_t, 4)
+        )
     return Verification(
         k=achieved_k,
         t=achieved_t,

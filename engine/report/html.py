@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import N_, _, language, ngettext
+from engine.io.about import noise_words
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release.result import P_RULE, Release, RunSummary
+from engine.release.result import Release, RunSummary
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
-from engine.report.words import join, summary_words
+from engine.text import fixed, number, percent
 from engine.text import loss as loss_text
-from engine.text import number, percent
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -109,33 +110,38 @@ def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFig
     if release.buckets is not None:
         makers.append(
             (
-                "Confidential buckets",
-                "The distribution of the confidential attribute and how it was split into buckets.",
+                _("Confidential buckets"),
+                _(
+                    "The distribution of the confidential attribute and how it was split into "
+                    "buckets."
+                ),
                 lambda: plots.bucket_histogram(release),
             )
         )
     makers.append(
         (
-            "Class sizes",
-            "How many equivalence classes have each size; the dashed line marks k.",
+            _("Class sizes"),
+            _("How many equivalence classes have each size; the dashed line marks k."),
             lambda: plots.class_size_histogram(release),
         )
     )
     if release.buckets is not None and release.params.bucket_t is not None:
         makers.append(
             (
-                "Closeness of every class",
-                "For each class (row) and bucket (column), the bucket's share in the class "
-                "divided by its share in the whole file; t-closeness keeps every cell inside "
-                "[1/t, t].",
+                _("Closeness of every class"),
+                _(
+                    "For each class (row) and bucket (column), the bucket's share in the class "
+                    "divided by its share in the whole file; t-closeness keeps every cell inside "
+                    "[1/t, t]."
+                ),
                 lambda: plots.closeness_heatmap(release),
             )
         )
     for col in release.params.qi:
         makers.append(
             (
-                f"Quasi-identifier {col}: before and after",
-                f"The values of {col} in the input and in the release.",
+                _("Quasi-identifier {col}: before and after").format(col=col),
+                _("The values of {col} in the input and in the release.").format(col=col),
                 lambda col=col: plots.qi_before_after(release, col),
             )
         )
@@ -145,7 +151,9 @@ def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFig
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
-            out.append(ReportFigure(title, b"", f"This plot could not be drawn ({err})."))
+            out.append(
+                ReportFigure(title, b"", _("This plot could not be drawn ({err}).").format(err=err))
+            )
         else:
             out.append(ReportFigure(title, png, caption))
     return out
@@ -155,7 +163,7 @@ def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFig
 
 
 def _values_text(values: Mapping[str, Any]) -> str:
-    symbols = {"epsilon": "ε", "n": "N", "group": "group", "epsilon_local": "local ε"}
+    symbols = {"epsilon": "ε", "n": "N", "group": _("group"), "epsilon_local": _("local ε")}
     return ", ".join(f"{symbols.get(k, k)} = {number(v, 4)}" for k, v in values.items())
 
 
@@ -166,17 +174,16 @@ def _guarantee_html(release: Release) -> str:
         requested.append(f"t = {number(cfg.t)}")
     if cfg.epsilon is not None:
         requested.append(f"ε = {number(cfg.epsilon)}")
-    achieved = [f"k = {ver.k:,}"]
+    achieved = [f"k = {number(ver.k)}"]
     if ver.t is not None:
         achieved.append(f"t = {number(ver.t, 4)}")
     parts = [
-        f"<p>Requested: {', '.join(requested)}. Achieved, as an independent check read them "
-        f"off the released file: {', '.join(achieved)}. The statements below use the achieved "
-        "values; each holds only under its assumption.</p>"
+        _(
+            "<p>Requested: {requested}. Achieved, as an independent check read "
+            "them off the released file: {achieved}. The statements below use the "
+            "achieved values; each holds only under its assumption.</p>"
+        ).format(requested=", ".join(requested), achieved=", ".join(achieved))
     ]
-    plain = summary_words(release.summary)
-    if plain:
-        parts.append(f'<p class="plain">In plain words: {_e(join(plain))}</p>')
     parts.append(guarantees_html(release.summary.guarantees))
     return "\n".join(parts)
 
@@ -196,7 +203,9 @@ def guarantees_html(items: Iterable[Guarantee]) -> str:
             + (f' <span class="vals">({_e(numbers)})</span>' if numbers else "")
             + f"</h3><p>{_e(g.statement)}</p>"
             + (
-                f'<p class="assume"><b>Assumption:</b> {_e(g.assumption)}</p>'
+                _('<p class="assume"><b>Assumption:</b> {assumption}</p>').format(
+                    assumption=_e(g.assumption)
+                )
                 if g.assumption and g.assumption != "—"
                 else ""
             )
@@ -209,7 +218,11 @@ def guarantees_html(items: Iterable[Guarantee]) -> str:
             f"({_e(g.source)})</span></li>"
             for g in caveats
         )
-        parts.append(f'<div class="caveats"><h3>What does not follow</h3><ul>{lis}</ul></div>')
+        parts.append(
+            _('<div class="caveats"><h3>What does not follow</h3><ul>{lis}</ul></div>').format(
+                lis=lis
+            )
+        )
     return "\n".join(parts)
 
 
@@ -232,12 +245,27 @@ def bucket_choices_html(choices: Sequence[BucketChoice], weight: float) -> str:
             cell(c.qi_loss), cell(c.confidential_loss), cell(c.score),
         ]  # fmt: skip
         rows.append([f"<b>{x}</b>" for x in cells] if c.chosen else cells)
-    header = ["b", "buckets", "smallest class", "QI loss", "confidential loss", "score"]
+    header = [
+        "b",
+        _("buckets"),
+        _("smallest class"),
+        _("QI loss"),
+        _("confidential loss"),
+        _("score"),
+    ]
     return (
-        '<div class="choices"><h3>Number of buckets</h3>'
-        f"<p>Searched for the least {_e(number(weight, 3))} × confidential loss + "
-        f"{_e(number(1 - weight, 3))} × QI loss (the file's QI loss, estimated from a sample); "
-        "the choice in bold.</p>" + _table(header, rows, right=range(6)) + "</div>"
+        '<div class="choices"><h3>'
+        + _("Number of buckets")
+        + "</h3><p>"
+        + _e(
+            _(
+                "Searched for the least {weight} × confidential loss + {rest} × QI loss (the "
+                "file's QI loss, estimated from a sample); the choice in bold."
+            ).format(weight=number(weight, 3), rest=number(1 - weight, 3))
+        )
+        + "</p>"
+        + _table(header, rows, right=range(6))
+        + "</div>"
     )
 
 
@@ -245,19 +273,20 @@ def _roles_rows(release: Release) -> list[list[str]]:
     cfg = release.params
     role_of: dict[str, str] = {}
     for cols, role in (
-        (cfg.identifiers, "identifier — not released"),
-        (cfg.qi, "quasi-identifier — recoded per class"),
-        (cfg.confidential, "confidential — protected"),
-        (cfg.keep, "other — released unchanged"),
+        (cfg.identifiers, _("identifier — not released")),
+        (cfg.qi, _("quasi-identifier — recoded per class")),
+        (cfg.confidential, _("confidential — protected")),
+        (cfg.keep, _("other — released unchanged")),
     ):
         for c in cols:
             role_of[c] = role
     types = _column_types(release)
     rows = []
     for col in release.data.columns:
-        role = role_of.get(col, "untagged — not released")
+        role = role_of.get(col, _("untagged — not released"))
         missing = int(release.data[col].isna().sum())
-        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(types.get(col, "")), number(missing)])
+        kind = _(TYPE_WORDS.get(types.get(col, ""), types.get(col, "")))
+        rows.append([f"<code>{_e(col)}</code>", _e(role), _e(kind), number(missing)])
     return rows
 
 
@@ -273,52 +302,51 @@ def _column_types(release: Release) -> dict[str, str]:
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
     cfg = release.params
-    rows = [("mechanism", _e(_mechanism_words(release)))]
-    rows.append(("k (smallest class size)", number(cfg.k)))
+    rows = [(_("mechanism"), _e(_mechanism_words(release)))]
+    rows.append((_("k (smallest class size)"), number(cfg.k)))
     if cfg.t is not None:
         rows.append(("t", number(cfg.t)))
     if cfg.epsilon is not None:
-        rows.append(("ε (epsilon)", number(cfg.epsilon)))
-        if not cfg.noise:
+        rows.append((_("ε (epsilon)"), number(cfg.epsilon)))
+        if cfg.mechanism == "buckets":
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
         b = release.buckets
         n_b = len(b.counts) - (b.missing_bucket is not None)
         if cfg.n_buckets:
-            how = " (chosen by the user)"
+            how = _(" (chosen by the user)")
         else:
-            how = (
-                " (searched together with the class size for the least "
-                f"{number(cfg.utility_weight, 3)} × confidential loss + "
-                f"{number(1 - cfg.utility_weight, 3)} × QI loss)"
-            )
-        missing = " and one for missing values" if b.missing_bucket is not None else ""
-        rows.append(("confidential buckets b", f"{n_b}{missing}{how}"))
-    rows.append(("quasi-identifiers released as", _e(_QI_OUTPUT_WORDS[cfg.qi_output])))
-    if not cfg.noise:
+            how = " " + _(
+                "(searched together with the class size for the least {weight} × "
+                "confidential loss + {rest} × QI loss)"
+            ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
+        missing = _(" and one for missing values") if b.missing_bucket is not None else ""
+        rows.append((_("confidential buckets b"), f"{n_b}{missing}{how}"))
+    rows.append((_("quasi-identifiers released as"), _e(_(_QI_OUTPUT_WORDS[cfg.qi_output]))))
+    if cfg.mechanism == "buckets":
         rows.append(
             (
-                "confidential values released as",
-                _e(_CONFIDENTIAL_OUTPUT_WORDS[cfg.confidential_output]),
+                _("confidential values released as"),
+                _e(_(_CONFIDENTIAL_OUTPUT_WORDS[cfg.confidential_output])),
             )
         )
     if len(cfg.confidential) > 1:
         rows.append(
             (
-                "several confidential columns",
-                "jointly (one bucket per tuple)" if cfg.joint else "per column",
+                _("several confidential columns"),
+                _("jointly (one bucket per tuple)") if cfg.joint else _("per column"),
             )
         )
     rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
-        rows.append(("redraw noise until t-close with t", number(cfg.resample_until_t)))
+        rows.append((_("redraw noise until t-close with t"), number(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
-        rows.append(("missing-value codes", codes))
+        rows.append((_("missing-value codes"), codes))
     if cfg.missing_confidential == "drop":
-        rows.append(("records with a missing confidential value", "left out of the release"))
+        rows.append((_("records with a missing confidential value"), _("left out of the release")))
     return rows
 
 
@@ -329,54 +357,90 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     columns = noise.columns if noise is not None else {}
     rows = []
     for col, (lo, hi) in used.items():
-        words = columns[col].bounds_source if col in columns else "public"
-        rows.append((f"bounds of {_e(col)}", f"[{_cut_text(lo)}, {_cut_text(hi)}] ({_e(words)})"))
+        words = noise_words(columns[col].bounds_source if col in columns else "public")
+        rows.append(
+            (
+                _("bounds of {col}").format(col=_e(col)),
+                _("[{lo}, {hi}] ({words})").format(
+                    lo=_cut_text(lo), hi=_cut_text(hi), words=_e(words)
+                ),
+            )
+        )
     if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
         rows.append(
             (
-                "ε for private bounds",
-                f"{number(noise.bounds_epsilon)} of ε = {number(params.epsilon)} (DP quantiles); "
-                f"the noise gets {number(params.epsilon - noise.bounds_epsilon)}",
+                _("ε for private bounds"),
+                _(
+                    "{bounds_epsilon} of ε = {epsilon} (DP quantiles); the noise gets "
+                    "{noise_epsilon}"
+                ).format(
+                    bounds_epsilon=number(noise.bounds_epsilon),
+                    epsilon=number(params.epsilon),
+                    noise_epsilon=number(params.epsilon - noise.bounds_epsilon),
+                ),
             )
         )
-    for col, fact in columns.items():
-        if fact.expected_abs_error is not None:
+    for col, details in columns.items():
+        error = details.expected_abs_error
+        factor = details.typical_factor
+        if isinstance(error, int | float):
             rows.append(
                 (
-                    f"expected absolute error of the noise on {_e(col)}",
-                    number(fact.expected_abs_error, 6),
+                    _("expected absolute error of the noise on {col}").format(col=_e(col)),
+                    number(error, 6),
                 )
             )
-        elif fact.typical_factor is not None:
-            factor = fact.typical_factor
+        elif isinstance(factor, int | float):
             rows.append(
                 (
-                    f"noise on log(1 + {_e(col)})",
-                    f"half of the values within a factor {number(factor, 3)} of the true value",
+                    _("noise on log(1 + {col})").format(col=_e(col)),
+                    _("half of the values within a factor {factor} of the true value").format(
+                        factor=number(factor, 3)
+                    ),
                 )
             )
     return rows
 
 
+#: the column types, in words
+TYPE_WORDS = {
+    "numeric": N_("numeric"),
+    "nominal": N_("nominal"),
+    "ordinal": N_("ordinal"),
+    "date": N_("date"),
+}
+#: how a confidential column was released (``ColumnUtility.released_as``), in words
+RELEASED_AS = {
+    "bucket mean": N_("bucket mean"),
+    "bucket median": N_("bucket median"),
+    "bucket label": N_("bucket label"),
+    "laplace": N_("Laplace noise"),
+    "insensitive": N_("Laplace noise on group means"),
+    "randomized_response": N_("randomized response"),
+}
 #: what each ``qi_output`` releases, in words
 _QI_OUTPUT_WORDS = {
-    "centroid": "one typical value per class (rounded mean, median category, most frequent "
-    "category); a missing value stays empty",
-    "range": "the range or set of values of each class; a missing value stays empty",
+    "centroid": N_(
+        "one typical value per class (rounded mean, median category, most frequent "
+        "category); a missing value stays empty"
+    ),
+    "range": N_("the range or set of values of each class; a missing value stays empty"),
 }
 #: what each ``confidential_output`` releases, in words
 _CONFIDENTIAL_OUTPUT_WORDS = {
-    "mean": "the mean of the record's whole bucket (keeps totals; the median where one or two "
-    "records dominate the bucket)",
-    "median": "the median of the record's whole bucket",
-    "label": "the bucket's label (a range or set of values)",
+    "mean": N_(
+        "the mean of the record's whole bucket (keeps totals; the median where one or two "
+        "records dominate the bucket)"
+    ),
+    "median": N_("the median of the record's whole bucket"),
+    "label": N_("the bucket's label (a range or set of values)"),
 }
 
 
 def _mechanism_words(release: Release) -> str:
     cfg = release.params
-    if not cfg.noise:
-        return (
+    if cfg.mechanism == "buckets":
+        return _(
             "bucketization + t-close microaggregation (confidential values coarsened into "
             "buckets; records grouped into classes of at least k whose bucket mix stays close "
             "to the whole file's)"
@@ -385,30 +449,32 @@ def _mechanism_words(release: Release) -> str:
     columns = noise.columns if noise is not None else {}
     by_how: dict[str, list[str]] = {}
     for col in cfg.confidential:
-        how = columns[col].described if col in columns else "noise"
+        how = noise_words(columns[col].described) if col in columns else _("noise")
         by_how.setdefault(how, []).append(col)
-    parts = [f"{how} on {', '.join(cols)}" for how, cols in by_how.items()]
-    words = "; ".join(parts) or "noise on the confidential values"
-    return words + "; k-anonymous microaggregation of the quasi-identifiers"
+    parts = [
+        _("{how} on {cols}").format(how=how, cols=", ".join(cols)) for how, cols in by_how.items()
+    ]
+    words = "; ".join(parts) or _("noise on the confidential values")
+    return words + _("; k-anonymous microaggregation of the quasi-identifiers")
 
 
 def _cut_text(value: Any) -> str:
     """A public cut point in full (a label's boundary is exact, not a few digits)."""
     if isinstance(value, float | int | np.floating | np.integer):
         v = float(value)
-        return f"{int(v):,}" if v.is_integer() and abs(v) < 1e15 else f"{v:,.10g}"
+        return fixed(v, 0) if v.is_integer() and abs(v) < 1e15 else number(v, 10)
     return _e(str(value))
 
 
 def _span_text(lo: Any, hi: Any) -> str:
     """A bucket's span between its public cut points (None: open-ended)."""
     if lo is None and hi is None:
-        return "all values"
+        return _("all values")
     if lo is None:
-        return f"below {_cut_text(hi)}"
+        return _("below {hi}").format(hi=_cut_text(hi))
     if hi is None:
-        return f"{_cut_text(lo)} and above"
-    return f"{_cut_text(lo)} to {_cut_text(hi)}"
+        return _("{lo} and above").format(lo=_cut_text(lo))
+    return _("{lo} to {hi}").format(lo=_cut_text(lo), hi=_cut_text(hi))
 
 
 def _bucket_rows(release: Release) -> list[list[str]]:
@@ -426,7 +492,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
         else:
             bound_text = "—"
         if j == b.missing_bucket:
-            bound_text = "missing values"
+            bound_text = _("missing values")
         stats = b.stats[j] if b.stats is not None else None
         reps = b.representatives[j] if j < len(b.representatives) else ()
         if stats is None:
@@ -441,7 +507,7 @@ def _bucket_rows(release: Release) -> list[list[str]]:
             medians.append(_cut_text(stat.median))
             numeric = isinstance(stat.median, int | float) or stat.sd is not None
             if stat.dominated:
-                means.append("withheld: the median is released (p%-rule)")
+                means.append(_("withheld: the median is released (p%-rule)"))
             else:
                 means.append(_cut_text(stat.mean) if numeric else "—")
             sds.append(number(stat.sd, 2) if stat.sd is not None else "—")
@@ -463,8 +529,10 @@ def _released_sentence(release: Release) -> str:
     cols = ", ".join(release.params.confidential)
     output = release.params.confidential_output
     if output == "label":
-        return f"{cols}: each record carries its bucket's label."
-    return f"{cols}: each record carries its bucket's {output}."
+        return _("{cols}: each record carries its bucket's label.").format(cols=cols)
+    if output == "median":
+        return _("{cols}: each record carries its bucket's median.").format(cols=cols)
+    return _("{cols}: each record carries its bucket's mean.").format(cols=cols)
 
 
 def analysis_rows(summary: RunSummary) -> list[list[str]]:
@@ -476,27 +544,28 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         def add(measure: str, value: str, name: str = name) -> None:
             rows.append([name, _e(measure), _e(value)])
 
-        add("released as", u.released_as)
+        add(_("released as"), _(RELEASED_AS.get(u.released_as, u.released_as)))
         if u.total_relative_error is not None:
-            add("total: relative error", percent(u.total_relative_error))
+            add(_("total: relative error"), percent(u.total_relative_error))
         if u.variance_ratio is not None:
-            add("variance: released / original", number(u.variance_ratio, 3))
+            add(_("variance: released / original"), number(u.variance_ratio, 3))
         for qi, err in u.group_mean_mare.items():
-            add(f"means by {qi}: mean relative error", percent(err))
+            add(_("means by {qi}: mean relative error").format(qi=qi), percent(err))
         for c in u.correlations:
             add(
-                f"correlation with {c.qi}: original → released",
+                _("correlation with {qi}: original → released").format(qi=c.qi),
                 f"{_corr(c.original)} → {_corr(c.released)}",
             )
         if u.regression is not None and u.regression.coefficient_median_relative_error is not None:
             add(
-                f"regression of {u.regression.outcome} on the QIs "
-                f"({number(u.regression.n_records)} records): median relative error of "
-                "the coefficients",
+                _(
+                    "regression of {outcome} on the QIs ({n} records): median relative error "
+                    "of the coefficients"
+                ).format(outcome=u.regression.outcome, n=number(u.regression.n_records)),
                 percent(u.regression.coefficient_median_relative_error),
             )
         if u.share_changed is not None:
-            add("share of values changed", percent(u.share_changed))
+            add(_("share of values changed"), percent(u.share_changed))
     return rows
 
 
@@ -552,13 +621,13 @@ def coefficient_rows(summary: RunSummary) -> dict[str, list[list[str]]]:
 def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list[str]]]:
     sizes = np.asarray(release.verification.class_sizes, dtype=np.int64)
     if sizes.size == 0:
-        return [("classes", "0")], []
+        return [(_("classes"), "0")], []
     stats = [
-        ("classes", number(int(sizes.size))),
-        ("smallest (achieved k)", number(int(sizes.min()))),
-        ("median", number(float(np.median(sizes)))),
-        ("mean", number(float(sizes.mean()), 3)),
-        ("largest", number(int(sizes.max()))),
+        (_("classes"), number(int(sizes.size))),
+        (_("smallest (achieved k)"), number(int(sizes.min()))),
+        (_("median"), number(float(np.median(sizes)))),
+        (_("mean"), number(float(sizes.mean()), 3)),
+        (_("largest"), number(int(sizes.max()))),
     ]
     values, counts = np.unique(sizes, return_counts=True)
     if len(values) > 12:  # fold the long tail into ranges that grow by about √2
@@ -582,21 +651,23 @@ def _class_size_rows(release: Release) -> tuple[list[tuple[str, str]], list[list
 
 #: readable names of information-loss figures a summary may carry
 _LOSS_NAMES = {
-    "qi_sse_sst": "quasi-identifiers: share of their variation lost (0 = nothing, 1 = all; "
-    "SSE/SST)",
-    "confidential_sse_sst": "confidential values: distortion, as a share of their variation "
-    "(0 = unchanged; SSE/SST)",
+    "qi_sse_sst": N_(
+        "quasi-identifiers: share of their variation lost (0 = nothing, 1 = all; SSE/SST)"
+    ),
+    "confidential_sse_sst": N_(
+        "confidential values: distortion, as a share of their variation (0 = unchanged; SSE/SST)"
+    ),
 }
 #: readable names of the per-column statistics of the confidential columns
 _COLUMN_STAT_NAMES = {
-    "sse_sst": "distortion, as a share of the variation (SSE/SST)",
-    "share_changed": "share of values changed",
-    "mean_absolute_error": "mean absolute error",
-    "mean_original": "mean before",
-    "mean_released": "mean after",
-    "variance_original": "variance before",
-    "variance_released": "variance after",
-    "correlation": "correlation of before and after",
+    "sse_sst": N_("distortion, as a share of the variation (SSE/SST)"),
+    "share_changed": N_("share of values changed"),
+    "mean_absolute_error": N_("mean absolute error"),
+    "mean_original": N_("mean before"),
+    "mean_released": N_("mean after"),
+    "variance_original": N_("variance before"),
+    "variance_released": N_("variance after"),
+    "correlation": N_("correlation of before and after"),
 }
 
 
@@ -611,7 +682,7 @@ def information_loss_rows(summary: RunSummary) -> list[tuple[str, str]]:
     for key, name in _LOSS_NAMES.items():
         value = getattr(loss, key)
         if isinstance(value, int | float):
-            rows.append((name, _e(loss_text(value))))
+            rows.append((_(name), _e(loss_text(value))))
     return rows
 
 
@@ -623,7 +694,7 @@ def column_loss_rows(summary: RunSummary) -> list[list[str]]:
             continue
         for key, value in stats.items():
             if isinstance(value, int | float):
-                name = _COLUMN_STAT_NAMES.get(key, key.replace("_", " "))
+                name = _(_COLUMN_STAT_NAMES.get(key, key.replace("_", " ")))
                 text = (
                     loss_text(value)
                     if key == "sse_sst"
@@ -694,274 +765,6 @@ footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem;
 """
 
 
-def _header(release: Release, title: str, when: datetime) -> list[str]:
-    """The title, the review-only notice, the verifier's verdict and the warnings."""
-    ver = release.verification
-    parts: list[str] = []
-    add = parts.append
-    add(f"<h1>{_e(title)}</h1>")
-    add(
-        f'<p class="sub">Produced by tclose {_e(__version__)} on '
-        f"{when:%Y-%m-%d %H:%M} UTC · {ver.n_records:,} records released</p>"
-    )
-    add(
-        '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
-        "This report describes the original file (its distributions, unique records, the seed "
-        "policy, losses against the original values) so that a reviewer can judge the "
-        "release; publish the released file with its own metadata (the About sheet, or the "
-        "JSON beside it), which holds only what the release and its public parameters give, "
-        "but not this report.</p>"
-    )
-    verdict_cls = "verdict" if ver.ok else "verdict bad"
-    t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
-    add(
-        f'<div class="{verdict_cls}"><strong>Independent check: '
-        f"{'passed' if ver.ok else 'FAILED'} — achieved k = {ver.k:,}{t_text}.</strong>"
-        f"<br>{_e(ver.message)}</div>"
-    )
-    if release.warnings:
-        items = "".join(f"<li>{_e(w)}</li>" for w in release.warnings)
-        add(f'<div class="warnings"><strong>Warnings</strong><ul>{items}</ul></div>')
-    return parts
-
-
-def _data_section(
-    release: Release, input_info: ImportInfo | None, input_checksum: str | None, name: str
-) -> list[str]:
-    """1. The data set: the file, the records and columns released, roles and types."""
-    ver = release.verification
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>1. Data set</h2>")
-    rows: list[tuple[str, str]] = [("file", _e(name))]
-    if input_info is not None:
-        rows.append(("format", _e(input_info.format)))
-        if input_info.sheet:
-            rows.append(("sheet", _e(input_info.sheet)))
-        rows.append(("rows × columns read", f"{input_info.n_rows:,} × {input_info.n_columns:,}"))
-    if input_checksum:
-        rows.append(("SHA-256 of the file", f"<code>{_e(input_checksum)}</code>"))
-    rows.append(("records released", number(ver.n_records)))
-    if release.summary.n_left_out:
-        rows.append(
-            (
-                "records left out (missing confidential value)",
-                number(release.summary.n_left_out),
-            )
-        )
-    rows.append(("columns released", _cols(list(release.table.columns))))
-    add(_dl(rows))
-    if input_info is not None and input_info.notes:
-        add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
-
-    add("<h3>Roles and types of the columns</h3>")
-    role_rows = _roles_rows(release)
-    add(_table(["column", "role", "type", "missing values"], role_rows))
-    if input_info is not None and input_info.n_columns > len(role_rows):
-        dropped = input_info.n_columns - len(role_rows)
-        add(
-            f"<p>The other {dropped:,} column{'s' if dropped > 1 else ''} of the file "
-            f"{'were' if dropped > 1 else 'was'} not tagged and not released.</p>"
-        )
-    return parts
-
-
-def _buckets_section(release: Release) -> list[str]:
-    """4. The confidential buckets (bucket mechanism only)."""
-    cfg = release.params
-    parts: list[str] = []
-    add = parts.append
-    if release.buckets is not None:
-        add("<h2>4. Confidential buckets</h2>")
-        add(
-            f"<p>The confidential values ({_cols(cfg.confidential)}) were replaced by the "
-            "bucket they fall in; each class holds every bucket in nearly the whole file's "
-            "proportion. Bucket boundaries are public round numbers chosen between neighbouring "
-            "values (the coarsest that separates them), never a person's value; the outer "
-            "buckets are open-ended or end at the public bounds, and every printed mean or "
-            "median stays inside the central 99 % of the column.</p>"
-        )
-        add(
-            _table(
-                ["label", "values", "records", "share", "mean", "median", "SD"],
-                _bucket_rows(release),
-                right=(2, 3, 4, 5, 6),
-            )
-        )
-        add(
-            "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
-            "whole bucket in the whole file, never over part of a class. A bucket mean is a sum "
-            "of people's values: each value counts within the bucket's range (an open end at "
-            "the central 99 % rounded outward), and the mean is rounded to a step that one "
-            "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
-            "series), so that two releases differing in one person do not give that person's "
-            "value away. A median is rounded one digit finer than the bucket's cut points, "
-            "so it is never one person's value. Only the value the release holds is published; "
-            "the other figures of this table describe the original data and are for the "
-            "review. Where one or two records make up nearly all of a bucket's sum "
-            f"(p%-rule, p = {P_RULE * 100:g} %), their values could be told from its mean: the "
-            "mean and SD are withheld there and the median is released instead. "
-            + _e(_released_sentence(release))
-            + "</p>"
-        )
-    return parts
-
-
-def _classes_section(release: Release) -> list[str]:
-    """5. The equivalence classes and the missing quasi-identifier values."""
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>5. Equivalence classes</h2>")
-    stats, size_rows = _class_size_rows(release)
-    add(_dl(stats))
-    if size_rows:
-        add(_table(["class size", "classes", "records"], size_rows, right=(0, 1, 2)))
-    if release.summary.missing_qi:
-        add(
-            "<h3>Missing quasi-identifier values</h3><p>A missing value is released empty, "
-            "never filled in. A class holds records that agree on which quasi-identifiers are "
-            "missing; where too few agree, known values are released empty too (withheld).</p>"
-        )
-        add(
-            _table(
-                ["quasi-identifier", "missing in the input", "released empty", "withheld"],
-                missing_qi_rows(release.summary),
-                right=(1, 2, 3),
-            )
-        )
-    return parts
-
-
-def _figures_section(figures: Sequence[Figure]) -> list[str]:
-    """6. The plots, embedded as PNG."""
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>6. Plots</h2>")
-    if not figures:
-        add("<p>No plots.</p>")
-    else:
-        add('<div class="grid">')
-        for fig in figures:
-            if fig.png:
-                data = base64.b64encode(fig.png).decode("ascii")
-                img = f'<img alt="{_e(fig.title)}" src="data:image/png;base64,{data}">'
-            else:
-                img = ""
-            add(
-                f"<figure>{img}<figcaption><b>{_e(fig.title)}.</b> "
-                f"{_e(fig.caption)}</figcaption></figure>"
-            )
-        add("</div>")
-    return parts
-
-
-def _loss_section(release: Release) -> list[str]:
-    """7. Information loss."""
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>7. Information loss</h2>")
-    loss_rows = information_loss_rows(release.summary)
-    if loss_rows:
-        add(
-            "<p>SSE/SST: the squared distance of the released values from the original ones, "
-            "as a share of the data's total variation (QIs standardised; for categories, a "
-            "changed value counts 1).</p>"
-        )
-        add(_dl(loss_rows))
-        per_column = column_loss_rows(release.summary)
-        if per_column:
-            add(_table(["confidential column", "measure", "value"], per_column, right=(2,)))
-    else:
-        add("<p>The run did not report information-loss figures.</p>")
-    return parts
-
-
-def _utility_section(release: Release) -> list[str]:
-    """8. What an analyst keeps, and the shares after randomized response."""
-    parts: list[str] = []
-    add = parts.append
-    utility = analysis_rows(release.summary)
-    if utility:
-        add("<h2>8. What an analyst keeps</h2>")
-        add(
-            "<p>What analysts compute from a public-use file, on the original records and on "
-            "the released ones (quasi-identifiers at their class's typical value; records "
-            "with a missing confidential value left out). Group means are by category, or by "
-            "fifths of a numeric quasi-identifier. The regression is ordinary least squares "
-            "of the column (on a log scale where it is positive and skewed) on all "
-            "quasi-identifiers.</p>"
-        )
-        add(_table(["confidential column", "measure", "value"], utility, right=(2,)))
-        for col, coefficients in coefficient_rows(release.summary).items():
-            add(f"<h3>Regression coefficients of <code>{_e(col)}</code></h3>")
-            add(_table(["term", "original", "released"], coefficients, right=(1, 2)))
-    for col, rows in corrected_share_rows(release).items():
-        add(f"<h3>Shares of <code>{_e(col)}</code> after randomized response</h3>")
-        add(
-            "<p>The released shares are pulled towards equal shares by the random answers. "
-            "The corrected shares undo that on average, from the released answers and the "
-            "public chance of keeping an answer alone (so anyone can compute them); ± is one "
-            "standard error. The original shares are for this review only.</p>"
-        )
-        add(
-            _table(
-                ["category", "original", "released", "corrected (± standard error)"],
-                rows,
-                right=(1, 2, 3),
-            )
-        )
-    return parts
-
-
-def _risk_section(release: Release, risk: RiskSummary) -> list[str]:
-    """9. Disclosure risk before and after."""
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>9. Disclosure risk before and after</h2>")
-    add(
-        "<p>Measured on the table alone: a class is a set of records with the same "
-        "quasi-identifier values. Before = the original records, after = the release."
-        + (
-            " Attribute disclosure compares the confidential buckets on both sides."
-            if release.buckets is not None
-            else ""
-        )
-        + "</p>"
-    )
-    add(
-        _table(
-            ["measure", "before", "after"],
-            [[_e(c) for c in row] for row in comparison_rows(risk["before"], risk["after"])],
-            right=(1, 2),
-        )
-    )
-    return parts
-
-
-def _reproducibility_section(release: Release, when: datetime) -> list[str]:
-    """10. Software, date and seed policy, and the methods."""
-    parts: list[str] = []
-    add = parts.append
-    add("<h2>10. Reproducibility</h2>")
-    repro: list[tuple[str, str]] = [
-        ("software", f"tclose {_e(__version__)}"),
-        ("report written", f"{when:%Y-%m-%d %H:%M:%S} UTC"),
-        ("seed policy", _e(release.summary.seed_policy)),
-    ]
-    seconds = release.summary.seconds
-    if seconds is not None:
-        repro.append(("time taken", f"{seconds:.1f} s"))
-    add(_dl(repro))
-    add(
-        "<footer>Methods: Domingo-Ferrer &amp; Soria-Comas, <i>From t-closeness to "
-        "differential privacy and vice versa in data anonymization</i>, Knowledge-Based "
-        "Systems 74 (2015); Ekenstedt et al., <i>When differential privacy implies "
-        "syntactic privacy</i>, IEEE TIFS 17 (2022). To print or save as PDF, use the "
-        "browser's Print command.</footer>"
-    )
-    return parts
-
-
 def render_report(
     release: Release,
     *,
@@ -974,31 +777,303 @@ def render_report(
     title: str | None = None,
 ) -> str:
     """The report as one HTML string (figures and risk computed here unless given)."""
+    cfg, ver = release.params, release.verification
     when = (generated_at or datetime.now(UTC)).astimezone(UTC)
     if figures is None:
         figures = preview_figures(release)
     if risk is None:
         risk = release_risk(release, threshold=risk_threshold)
-    name = Path(input_info.path).name if input_info is not None else "the input table"
-    title = title or f"Release report — {name}"
-    parts = [
-        *_header(release, title, when),
-        *_data_section(release, input_info, input_checksum, name),
-        "<h2>2. Parameters and mechanism</h2>",
-        _dl(_parameter_rows(release)),
-        "<h2>3. Guarantees achieved</h2>",
-        _guarantee_html(release),
-        *_buckets_section(release),
-        *_classes_section(release),
-        *_figures_section(figures),
-        *_loss_section(release),
-        *_utility_section(release),
-        *_risk_section(release, risk),
-        *_reproducibility_section(release, when),
+    name = Path(input_info.path).name if input_info is not None else _("the input table")
+    title = title or _("Release report — {name}").format(name=name)
+
+    parts: list[str] = []
+    add = parts.append
+    add(f"<h1>{_e(title)}</h1>")
+    add(
+        _(
+            '<p class="sub">Produced by tclose {version} on {when:%Y-%m-%d %H:%M} '
+            "UTC · {n_records} records released</p>"
+        ).format(version=_e(__version__), when=when, n_records=number(ver.n_records))
+    )
+    add(
+        _(
+            '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
+            "This report describes the original file (its distributions, unique records, the seed "
+            "policy, losses against the original values) so that a reviewer can judge the "
+            "release; publish the released file with its own metadata (the About sheet, or the "
+            "JSON beside it), which holds only what the release and its public parameters give, "
+            "but not this report.</p>"
+        )
+    )
+    verdict_cls = "verdict" if ver.ok else "verdict bad"
+    t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
+    add(
+        _(
+            '<div class="{verdict_cls}"><strong>Independent check: {outcome} — '
+            "achieved k = {k}{t_text}.</strong><br>{message}</div>"
+        ).format(
+            verdict_cls=verdict_cls,
+            outcome=_("passed") if ver.ok else _("FAILED"),
+            k=number(ver.k),
+            t_text=t_text,
+            message=_e(ver.message),
+        )
+    )
+    if release.warnings:
+        items = "".join(f"<li>{_e(w)}</li>" for w in release.warnings)
+        add(
+            _('<div class="warnings"><strong>Warnings</strong><ul>{items}</ul></div>').format(
+                items=items
+            )
+        )
+
+    # data set
+    add(_("<h2>1. Data set</h2>"))
+    rows: list[tuple[str, str]] = [(_("file"), _e(name))]
+    if input_info is not None:
+        rows.append((_("format"), _e(input_info.format)))
+        if input_info.sheet:
+            rows.append((_("sheet"), _e(input_info.sheet)))
+        rows.append(
+            (
+                _("rows × columns read"),
+                f"{number(input_info.n_rows)} × {number(input_info.n_columns)}",
+            )
+        )
+    if input_checksum:
+        rows.append((_("SHA-256 of the file"), f"<code>{_e(input_checksum)}</code>"))
+    rows.append((_("records released"), number(ver.n_records)))
+    if release.summary.n_left_out:
+        rows.append(
+            (
+                _("records left out (missing confidential value)"),
+                number(release.summary.n_left_out),
+            )
+        )
+    rows.append((_("columns released"), _cols(list(release.table.columns))))
+    add(_dl(rows))
+    if input_info is not None and input_info.notes:
+        add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
+
+    add(_("<h3>Roles and types of the columns</h3>"))
+    role_rows = _roles_rows(release)
+    add(_table([_("column"), _("role"), _("type"), _("missing values")], role_rows))
+    if input_info is not None and input_info.n_columns > len(role_rows):
+        dropped = input_info.n_columns - len(role_rows)
+        add(
+            ngettext(
+                "<p>The other {dropped} column of the file was not tagged and not released.</p>",
+                "<p>The other {dropped} columns of the file were not tagged and not released.</p>",
+                dropped,
+            ).format(dropped=number(dropped))
+        )
+
+    # parameters and mechanism
+    add(_("<h2>2. Parameters and mechanism</h2>"))
+    add(_dl(_parameter_rows(release)))
+
+    # guarantees
+    add(_("<h2>3. Guarantees achieved</h2>"))
+    add(_guarantee_html(release))
+
+    # buckets
+    if release.buckets is not None:
+        add(_("<h2>4. Confidential buckets</h2>"))
+        add(
+            _(
+                "<p>The confidential values ({confidential}) were replaced by the "
+                "bucket they fall in; each class holds every bucket in nearly the "
+                "whole file's proportion. Bucket boundaries are public round numbers "
+                "chosen between neighbouring values (the coarsest that separates "
+                "them), never a person's value; the outer buckets are open-ended or "
+                "end at the public bounds, and every printed mean or median stays "
+                "inside the central 99 % of the column.</p>"
+            ).format(confidential=_cols(cfg.confidential))
+        )
+        add(
+            _table(
+                [
+                    _("label"),
+                    _("values"),
+                    _("records"),
+                    _("share"),
+                    _("mean"),
+                    _("median"),
+                    _("SD"),
+                ],
+                _bucket_rows(release),
+                right=(2, 3, 4, 5, 6),
+            )
+        )
+        add(
+            _(
+                "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
+                "whole bucket in the whole file, never over part of a class. A bucket mean is a "
+                "sum "
+                "of people's values: each value counts within the bucket's range (an open end at "
+                "the central 99 % rounded outward), and the mean is rounded to a step that one "
+                "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
+                "series), so that two releases differing in one person do not give that person's "
+                "value away. A median is rounded one digit finer than the bucket's cut points, "
+                "so it is never one person's value. Only the value the release holds is published; "
+                "the other figures of this table describe the original data and are for the "
+                "review. Where one or two records make up nearly all of a bucket's sum "
+                "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
+                "are withheld there and the median is released instead. "
+            )
+            + _e(_released_sentence(release))
+            + "</p>"
+        )
+
+    # class sizes
+    add(_("<h2>5. Equivalence classes</h2>"))
+    stats, size_rows = _class_size_rows(release)
+    add(_dl(stats))
+    if size_rows:
+        add(_table([_("class size"), _("classes"), _("records")], size_rows, right=(0, 1, 2)))
+    if release.summary.missing_qi:
+        add(
+            _(
+                "<h3>Missing quasi-identifier values</h3><p>A missing value is released empty, "
+                "never filled in. A class holds records that agree on which quasi-identifiers are "
+                "missing; where too few agree, known values are released empty too (withheld).</p>"
+            )
+        )
+        add(
+            _table(
+                [
+                    _("quasi-identifier"),
+                    _("missing in the input"),
+                    _("released empty"),
+                    _("withheld"),
+                ],
+                missing_qi_rows(release.summary),
+                right=(1, 2, 3),
+            )
+        )
+
+    # figures
+    add(_("<h2>6. Plots</h2>"))
+    if not figures:
+        add(_("<p>No plots.</p>"))
+    else:
+        add('<div class="grid">')
+        for fig in figures:
+            if fig.png:
+                data = base64.b64encode(fig.png).decode("ascii")
+                img = f'<img alt="{_e(fig.title)}" src="data:image/png;base64,{data}">'
+            else:
+                img = ""
+            add(
+                _(
+                    "<figure>{img}<figcaption><b>{title}.</b> {caption}</figcaption></figure>"
+                ).format(img=img, title=_e(fig.title), caption=_e(fig.caption))
+            )
+        add("</div>")
+
+    # information loss
+    add(_("<h2>7. Information loss</h2>"))
+    loss_rows = information_loss_rows(release.summary)
+    if loss_rows:
+        add(
+            _(
+                "<p>SSE/SST: the squared distance of the released values from the original ones, "
+                "as a share of the data's total variation (QIs standardised; for categories, a "
+                "changed value counts 1).</p>"
+            )
+        )
+        add(_dl(loss_rows))
+        per_column = column_loss_rows(release.summary)
+        if per_column:
+            add(
+                _table([_("confidential column"), _("measure"), _("value")], per_column, right=(2,))
+            )
+    else:
+        add(_("<p>The run did not report information-loss figures.</p>"))
+
+    # analysis utility
+    utility = analysis_rows(release.summary)
+    if utility:
+        add(_("<h2>8. What an analyst keeps</h2>"))
+        add(
+            _(
+                "<p>What analysts compute from a public-use file, on the original records and on "
+                "the released ones (quasi-identifiers at their class's typical value; records "
+                "with a missing confidential value left out). Group means are by category, or by "
+                "fifths of a numeric quasi-identifier. The regression is ordinary least squares "
+                "of the column (on a log scale where it is positive and skewed) on all "
+                "quasi-identifiers.</p>"
+            )
+        )
+        add(_table([_("confidential column"), _("measure"), _("value")], utility, right=(2,)))
+        for col, coefficients in coefficient_rows(release.summary).items():
+            add(_("<h3>Regression coefficients of <code>{col}</code></h3>").format(col=_e(col)))
+            add(_table([_("term"), _("original"), _("released")], coefficients, right=(1, 2)))
+    for col, rows in corrected_share_rows(release).items():
+        add(
+            _("<h3>Shares of <code>{col}</code> after randomized response</h3>").format(col=_e(col))
+        )
+        add(
+            _(
+                "<p>The released shares are pulled towards equal shares by the random answers. "
+                "The corrected shares undo that on average, from the released answers and the "
+                "public chance of keeping an answer alone (so anyone can compute them); ± is one "
+                "standard error. The original shares are for this review only.</p>"
+            )
+        )
+        add(
+            _table(
+                [_("category"), _("original"), _("released"), _("corrected (± standard error)")],
+                rows,
+                right=(1, 2, 3),
+            )
+        )
+
+    # risk
+    add(_("<h2>9. Disclosure risk before and after</h2>"))
+    add(
+        _(
+            "<p>Measured on the table alone: a class is a set of records with the same "
+            "quasi-identifier values. Before = the original records, after = the release."
+        )
+        + (
+            _(" Attribute disclosure compares the confidential buckets on both sides.")
+            if release.buckets is not None
+            else ""
+        )
+        + "</p>"
+    )
+    add(
+        _table(
+            [_("measure"), _("before"), _("after")],
+            [[_e(c) for c in row] for row in comparison_rows(risk["before"], risk["after"])],
+            right=(1, 2),
+        )
+    )
+
+    # reproducibility
+    add(_("<h2>10. Reproducibility</h2>"))
+    repro: list[tuple[str, str]] = [
+        (_("software"), f"tclose {_e(__version__)}"),
+        (_("report written"), f"{when:%Y-%m-%d %H:%M:%S} UTC"),
+        (_("seed policy"), _e(release.summary.seed_policy)),
     ]
+    seconds = release.summary.seconds
+    if seconds is not None:
+        repro.append((_("time taken"), f"{fixed(seconds, 1)} s"))
+    add(_dl(repro))
+    add(
+        _(
+            "<footer>Methods: Domingo-Ferrer &amp; Soria-Comas, <i>From t-closeness to "
+            "differential privacy and vice versa in data anonymization</i>, Knowledge-Based "
+            "Systems 74 (2015); Ekenstedt et al., <i>When differential privacy implies "
+            "syntactic privacy</i>, IEEE TIFS 17 (2022). To print or save as PDF, use the "
+            "browser's Print command.</footer>"
+        )
+    )
     body = "\n".join(parts)
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="tclose {_e(__version__)}">\n'
         f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
@@ -1037,16 +1112,16 @@ def write_report(
         check_outputs([output], inputs=[source])  # before the plots, which take a while
     checksum = None
     if input_info is not None and Path(input_info.path).is_file():
-        from engine.io.files import file_sha256
+        from engine.report.project import file_sha256
 
         checksum = file_sha256(input_info.path, task=task.sub(0, 0.1))
     figures = preview_figures(release, task=task.sub(0.1, 0.95))
-    task.step(0.95, "Writing the report")
+    task.step(0.95, _("Writing the report"))
     text = render_report(release, input_info=input_info, input_checksum=checksum, figures=figures)
     if stage is None:
         with write_outputs([output], inputs=[source]) as own:
             own.write_utf8(path, text)
     else:
         stage.write_utf8(path, text)
-    task.step(1.0, "Report written")
+    task.step(1.0, _("Report written"))
     return path

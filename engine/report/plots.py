@@ -25,9 +25,11 @@ from matplotlib.colors import LogNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from engine.i18n import _
 from engine.release.cuts import inner_range
 from engine.release.result import Release
 from engine.release.verify import group_ids
+from engine.text import number
 
 #: default size in inches (the GUI rescales to its widget; the report keeps this)
 FIGSIZE = (6.4, 3.8)
@@ -175,7 +177,9 @@ def bucket_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
     buckets = release.buckets
     confidential = list(release.params.confidential)
     if buckets is None or len(buckets.counts) == 0:
-        return _empty(fig, "Confidential buckets", "This mechanism releases no buckets.", theme)
+        return _empty(
+            fig, _("Confidential buckets"), _("This mechanism releases no buckets."), theme
+        )
     ax = fig.add_subplot()
     name = ", ".join(confidential)
     column = release.data[confidential[0]] if len(confidential) == 1 else None
@@ -194,16 +198,18 @@ def bucket_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
         for x in cuts:
             ax.axvline(x, color=theme.accent, linestyle="--", linewidth=1.2)
         ax.set_xlabel(name)
-        ax.set_ylabel("records")
-        ax.set_title(
-            f"{name}: {len(buckets.counts)} buckets" + (" (boundaries dashed)" if cuts else "")
-        )
+        ax.set_ylabel(_("records"))
+        if cuts:
+            title = _("{column}: {n} buckets (boundaries dashed)")
+        else:
+            title = _("{column}: {n} buckets")
+        ax.set_title(title.format(column=name, n=number(len(buckets.counts))))
         if buckets.missing_bucket is not None:
             n_missing = int(buckets.counts[buckets.missing_bucket])
             ax.text(
                 0.99,
                 0.97,
-                f"missing: {n_missing:,} records (own bucket)",
+                _("missing: {n} records (own bucket)").format(n=number(n_missing)),
                 ha="right",
                 va="top",
                 transform=ax.transAxes,
@@ -215,13 +221,13 @@ def bucket_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
         labels = [_short(label) if many else _wrapped(label) for label in bucket_labels(release)]
         positions = np.arange(len(counts))
         bars = ax.bar(positions, counts, color=theme.before)
-        ax.bar_label(bars, labels=[f"{int(c):,}" for c in counts], fontsize=8, padding=2)
+        ax.bar_label(bars, labels=[number(int(c)) for c in counts], fontsize=8, padding=2)
         ax.set_xticks(
             positions, labels, rotation=30 if many else 0, ha="right" if many else "center"
         )
         ax.margins(y=0.1)
-        ax.set_ylabel("records")
-        ax.set_title(f"{name}: {len(counts)} buckets")
+        ax.set_ylabel(_("records"))
+        ax.set_title(_("{column}: {n} buckets").format(column=name, n=number(len(counts))))
     return apply_theme(fig, theme)
 
 
@@ -237,7 +243,7 @@ def class_size_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
         sizes = np.bincount(np.asarray(release.classes, dtype=np.int64))
     sizes = sizes[sizes > 0]
     if sizes.size == 0:
-        return _empty(fig, "Class sizes", "No classes.", theme)
+        return _empty(fig, _("Class sizes"), _("No classes."), theme)
     ax = fig.add_subplot()
     lo, hi = int(sizes.min()), int(sizes.max())
     k = int(release.params.k)
@@ -245,16 +251,20 @@ def class_size_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
         values, counts = np.unique(sizes, return_counts=True)
         bars = ax.bar(values, counts, width=0.8, color=theme.before)
         if len(values) <= 20:
-            ax.bar_label(bars, labels=[f"{c:,}" for c in counts], fontsize=8, padding=2)
+            ax.bar_label(bars, labels=[number(int(c)) for c in counts], fontsize=8, padding=2)
         ax.set_xlim(min(lo, k) - 1, hi + 1)
     else:
         ax.hist(sizes, bins=40, color=theme.before)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.margins(y=0.1)
-    ax.axvline(k - 0.5, color=theme.accent, linestyle="--", linewidth=1.2, label=f"k = {k}")
-    ax.set_xlabel("records per class")
-    ax.set_ylabel("classes")
-    ax.set_title(f"{len(sizes):,} classes, smallest {lo}, largest {hi}")
+    ax.axvline(k - 0.5, color=theme.accent, linestyle="--", linewidth=1.2, label=f"k = {number(k)}")
+    ax.set_xlabel(_("records per class"))
+    ax.set_ylabel(_("classes"))
+    ax.set_title(
+        _("{n} classes, smallest {smallest}, largest {largest}").format(
+            n=number(len(sizes)), smallest=number(lo), largest=number(hi)
+        )
+    )
     ax.legend(loc="upper right")
     return apply_theme(fig, theme)
 
@@ -303,10 +313,10 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
     fig = _figure((6.4, 4.4))
     t = release.params.bucket_t
     if release.buckets is None or t is None:
-        return _empty(fig, "Closeness", "This mechanism releases no buckets.", theme)
-    ratio, _ = closeness_matrix(release)
+        return _empty(fig, _("Closeness"), _("This mechanism releases no buckets."), theme)
+    ratio, _shares = closeness_matrix(release)
     if ratio.size == 0:
-        return _empty(fig, "Closeness", "No classes.", theme)
+        return _empty(fig, _("Closeness"), _("No classes."), theme)
     order = np.lexsort((-ratio.max(axis=1), ratio.argmax(axis=1)))
     ratio = ratio[order]
     n_classes = ratio.shape[0]
@@ -355,20 +365,25 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
         rotation=30 if many else 0,
         ha="right" if many else "center",
     )
-    ax.set_ylabel(f"classes ({n_classes:,})")
+    ax.set_ylabel(_("classes ({n})").format(n=number(n_classes)))
     ax.set_yticks([])
-    ax.set_title(f"Bucket share in class ÷ overall share; band [1/t, t] = [{lo_band:.3g}, {t:.3g}]")
+    ax.set_title(
+        _("Bucket share in class ÷ overall share; band [1/t, t] = [{low}, {high}]").format(
+            low=number(lo_band, 3), high=number(t, 3)
+        )
+    )
     bar = fig.colorbar(image, ax=ax)
     bar.ax.axhline(lo_band, color=theme.foreground, linewidth=1.5)
     bar.ax.axhline(hi_band, color=theme.foreground, linewidth=1.5)
     ticks = sorted({vmin, lo_band, 1.0, hi_band, vmax})
-    bar.set_ticks(ticks, labels=[f"{x:.3g}" for x in ticks])
+    bar.set_ticks(ticks, labels=[number(x, 3) for x in ticks])
     bar.ax.minorticks_off()
-    bar.set_label("ratio (log scale)")
-    verdict = (
-        "every cell inside the band" if n_outside == 0 else f"{n_outside:,} cells outside the band"
-    )
-    ax.set_xlabel(f"confidential bucket — {verdict}")
+    bar.set_label(_("ratio (log scale)"))
+    if n_outside == 0:
+        verdict = _("every cell inside the band")
+    else:
+        verdict = _("{n} cells outside the band").format(n=number(n_outside))
+    ax.set_xlabel(_("confidential bucket — {verdict}").format(verdict=verdict))
     return apply_theme(fig, theme)
 
 
@@ -376,7 +391,9 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
     """One quasi-identifier before and after recoding: overlaid histograms or paired bars."""
     fig = _figure()
     if column not in release.data.columns or column not in release.table.columns:
-        return _empty(fig, column, f"{column} is not in this release.", theme)
+        return _empty(
+            fig, column, _("{column} is not in this release.").format(column=column), theme
+        )
     before, after = release.data[column], release.table[column]
     ax = fig.add_subplot()
     if _is_numeric(before) and _is_numeric(after):
@@ -392,21 +409,26 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
         both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
         lo, hi = float(both.min()), float(both.max())
         edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
-        ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label="before")
+        ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label=_("before"))
         # "after" is hatched as well as coloured: the two read apart without colour too
-        ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label="after", **_hatched(theme.after))
-        ax.set_ylabel("records")
+        ax.hist(
+            a, bins=edges, color=theme.after, alpha=0.6, label=_("after"), **_hatched(theme.after)
+        )
+        ax.set_ylabel(_("records"))
         ax.set_xlabel(
             column
             + (
-                f" ({cut:,} original value(s) beyond the central 99 % drawn at its edges)"
+                " "
+                + _("({n} original value(s) beyond the central 99 % drawn at its edges)").format(
+                    n=number(cut)
+                )
                 if cut
                 else ""
             )
         )
     else:
-        b_counts = before.astype("string").fillna("(missing)").value_counts()
-        a_counts = after.astype("string").fillna("(missing)").value_counts()
+        b_counts = before.astype("string").fillna(_("(missing)")).value_counts()
+        a_counts = after.astype("string").fillna(_("(missing)")).value_counts()
         cats = list(b_counts.index[:MAX_BARS])
         for c in a_counts.index:
             if len(cats) >= MAX_BARS:
@@ -418,8 +440,8 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
         corrected = noise.corrected_shares.get(column) if noise is not None else None
         # every series after the first carries a pattern too: they read apart without colour
         series: list[tuple[list[float], str, str, dict[str, Any]]] = [
-            ([b_counts.get(c, 0) for c in cats], theme.before, "before", {}),
-            ([a_counts.get(c, 0) for c in cats], theme.after, "after", _hatched(theme.after)),
+            ([b_counts.get(c, 0) for c in cats], theme.before, _("before"), {}),
+            ([a_counts.get(c, 0) for c in cats], theme.after, _("after"), _hatched(theme.after)),
         ]
         if corrected is not None:  # randomized response: what the release estimates
             share = dict(zip(corrected.categories, corrected.estimate, strict=True))
@@ -427,7 +449,7 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
                 (
                     [max(share.get(str(c), 0.0), 0.0) * corrected.n for c in cats],
                     theme.accent,
-                    "after, corrected for the random answers",
+                    _("after, corrected for the random answers"),
                     {**_hatched(theme.accent), "hatch": "..", "alpha": 0.6},
                 )
             )
@@ -442,10 +464,12 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
                 **style,
             )
         ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
-        ax.set_ylabel("records")
+        ax.set_ylabel(_("records"))
         hidden = len(set(b_counts.index) | set(a_counts.index)) - len(cats)
         if hidden > 0:
-            ax.set_xlabel(f"{column} ({hidden} more values not shown)")
-    ax.set_title(f"{column}: before and after")
+            ax.set_xlabel(
+                _("{column} ({n} more values not shown)").format(column=column, n=number(hidden))
+            )
+    ax.set_title(_("{column}: before and after").format(column=column))
     ax.legend()
     return apply_theme(fig, theme)

@@ -30,8 +30,9 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.release.result import Release
-from engine.text import number
+from engine.text import number, percent_fixed
 
 #: default threshold of the re-identification risk: more than 1 in 5, i.e. classes below 5
 DEFAULT_THRESHOLD = 0.2
@@ -193,31 +194,33 @@ def release_risk(
 
 
 def _count_share(n: int, share: float) -> str:
-    return f"{n:,} ({100 * share:.1f} %)"
+    return f"{number(n)} ({percent_fixed(share)})"
 
 
 def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, str, str]]:
     """(measure, before, after) as text, for the preview page and the report alike."""
     limit = math.ceil(1 / before.threshold - 1e-9)
     rows = [
-        ("equivalence classes", f"{before.n_classes:,}", f"{after.n_classes:,}"),
+        (_("equivalence classes"), number(before.n_classes), number(after.n_classes)),
         (
-            "records unique on their QI values",
+            _("records unique on their QI values"),
             _count_share(before.n_unique, before.share_unique),
             _count_share(after.n_unique, after.share_unique),
         ),
         (
-            "re-identification risk (1 in the class size): largest",
+            _("re-identification risk (1 in the class size): largest"),
             number(before.max_risk, 3),
             number(after.max_risk, 3),
         ),
         (
-            "re-identification risk: mean over records",
+            _("re-identification risk: mean over records"),
             number(before.mean_risk, 3),
             number(after.mean_risk, 3),
         ),
         (
-            f"records with risk above {before.threshold:g} (in classes under {limit})",
+            _("records with risk above {threshold} (in classes under {limit})").format(
+                threshold=number(before.threshold), limit=number(limit)
+            ),
             _count_share(before.n_above, before.share_above),
             _count_share(after.n_above, after.share_above),
         ),
@@ -225,18 +228,22 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
     if before.max_attribute_share is not None and after.max_attribute_share is not None:
         rows.append(
             (
-                "attribute disclosure: largest share of a class taking one confidential value",
-                f"{100 * before.max_attribute_share:.1f} % (class of "
-                f"{before.attribute_class_size:,})",
-                f"{100 * after.max_attribute_share:.1f} % (class of "
-                f"{after.attribute_class_size:,})",
+                _("attribute disclosure: largest share of a class taking one confidential value"),
+                _("{share} (class of {size})").format(
+                    share=percent_fixed(before.max_attribute_share),
+                    size=number(before.attribute_class_size),
+                ),
+                _("{share} (class of {size})").format(
+                    share=percent_fixed(after.max_attribute_share),
+                    size=number(after.attribute_class_size),
+                ),
             )
         )
         rows.append(
             (
-                "… that value's share in the whole file (known to everyone)",
-                f"{100 * (before.prior_max_share or 0):.1f} %",
-                f"{100 * (after.prior_max_share or 0):.1f} %",
+                _("… that value's share in the whole file (known to everyone)"),
+                percent_fixed(before.prior_max_share or 0),
+                percent_fixed(after.prior_max_share or 0),
             )
         )
     return rows

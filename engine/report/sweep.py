@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError, VerificationError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.progress import NO_TASK, Task
@@ -280,11 +281,11 @@ def sweep_figure(
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.add_subplot()
     names = {
-        "qi_sse_sst": "QI information loss (SSE/SST)",
-        "confidential_sse_sst": "confidential distortion (SSE/SST)",
-        "total_error": "relative error of the total",
-        "group_mean_error": "relative error of the group means",
-        "coefficient_error": "relative error of the regression coefficients",
+        "qi_sse_sst": _("QI information loss (SSE/SST)"),
+        "confidential_sse_sst": _("confidential distortion (SSE/SST)"),
+        "total_error": _("relative error of the total"),
+        "group_mean_error": _("relative error of the group means"),
+        "coefficient_error": _("relative error of the regression coefficients"),
     }
     ks = sorted(table["k"].unique()) if not table.empty else []
     b_values = [""]
@@ -355,18 +356,18 @@ def sweep_figure(
                 markeredgecolor="#c44e52",
                 markeredgewidth=2,
                 linestyle="none",
-                label="chosen",
+                label=_("chosen"),
             )
     notes = []
     if any_infeasible:
-        notes.append("× infeasible")
+        notes.append(_("× infeasible"))
     if any_dominated:
-        notes.append("hollow: a point with more privacy loses less")
+        notes.append(_("hollow: a point with more privacy loses less"))
     if level == "epsilon":
         ax.set_xscale("log")
-        xlabel = "ε (larger = weaker privacy)"
+        xlabel = _("ε (larger = weaker privacy)")
     else:
-        xlabel = "t (larger = weaker privacy)"
+        xlabel = _("t (larger = weaker privacy)")
     ax.set_xlabel(xlabel + ("\n" + ";  ".join(notes) if notes else ""))
     ax.set_ylabel(names.get(measure, measure))
     values = table.loc[table["feasible"], measure].to_numpy(float)
@@ -376,7 +377,7 @@ def sweep_figure(
     else:
         ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    ax.set_title("Information loss against privacy level")
+    ax.set_title(_("Information loss against privacy level"))
     if ks:
         ax.legend(title=None, loc="best")
     return fig

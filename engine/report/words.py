@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engine.i18n import _
 from engine.text import number, percent
 
 if TYPE_CHECKING:
@@ -46,8 +47,9 @@ class Phrase:
     values: dict[str, str] = field(default_factory=dict)
 
     def text(self, translate: Callable[[str], str] | None = None) -> str:
-        """The sentence, through ``translate`` (a template → template function) if given."""
-        template = translate(self.template) if translate is not None else self.template
+        """The sentence in the context's language (:mod:`engine.i18n`), or through
+        ``translate`` (a template → template function) if given."""
+        template = translate(self.template) if translate is not None else _(self.template)
         return template.format(**self.values)
 
 
@@ -376,7 +378,7 @@ def shares_text(corrected: CorrectedShares, shown: int = SHARES_SHOWN) -> str:
         for i in order[:shown]
     ]
     more = len(order) - shown
-    return ", ".join(parts) + (f", … ({more} more)" if more > 0 else "")
+    return ", ".join(parts) + (", … " + _("({n} more)").format(n=number(more)) if more > 0 else "")
 
 
 def corrected_phrase(column: str, corrected: CorrectedShares) -> Phrase:
