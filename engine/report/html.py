@@ -1112,7 +1112,7 @@ def write_report(
         check_outputs([output], inputs=[source])  # before the plots, which take a while
     checksum = None
     if input_info is not None and Path(input_info.path).is_file():
-        from engine.report.project import file_sha256
+        from engine.io.files import file_sha256
 
         checksum = file_sha256(input_info.path, task=task.sub(0, 0.1))
     figures = preview_figures(release, task=task.sub(0.1, 0.95))
