@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.progress import Task
     from engine.release.anonymize import anonymize
+    from engine.release.households import Households, find_households
     from engine.release.plan import Fix, Plan, plan
     from engine.release.result import Buckets, Release, RunSummary, Verification
     from engine.release.verify import verify_release
@@ -57,6 +58,8 @@ _EXPORTS = {
     "t_from_epsilon": "engine.privacy",
     "Task": "engine.progress",
     "anonymize": "engine.release.anonymize",
+    "Households": "engine.release.households",
+    "find_households": "engine.release.households",
     "Fix": "engine.release.plan",
     "Plan": "engine.release.plan",
     "plan": "engine.release.plan",
@@ -75,6 +78,7 @@ __all__ = [
     "ColumnType",
     "Fix",
     "Guarantee",
+    "Households",
     "InfeasibleError",
     "InputError",
     "Plan",
@@ -89,6 +93,7 @@ __all__ = [
     "__version__",
     "anonymize",
     "epsilon_from_t",
+    "find_households",
     "plan",
     "read_table",
     "t_from_epsilon",

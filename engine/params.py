@@ -34,6 +34,8 @@ ConfidentialOutput = Literal["mean", "median", "label"]
 Mechanism = str
 MissingConfidential = Literal["bucket", "drop"]
 Transform = Literal["none", "log"]
+HouseholdOutput = Literal["recode", "none"]
+WeightOutput = Literal["keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
@@ -246,6 +248,18 @@ class Optional(Constraint):
 
 
 @dataclass(frozen=True)
+class Name(Constraint):
+    """One column name (a non-empty text)."""
+
+    allowed: str = "a column name"
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(name, value)
+        return value
+
+
+@dataclass(frozen=True)
 class PerColumn(Constraint):
     """A mapping column name → value, each value checked by ``value`` (a function)."""
 
@@ -396,6 +410,22 @@ class ReleaseParams:
     identifiers: tuple[str, ...] = ()
     #: ``other`` columns released unchanged (only these; every unnamed column is dropped)
     keep: tuple[str, ...] = ()
+    #: the household id of every person (any type): every class then holds records of at
+    #: least k households, household-level QIs are released alike for all members, and the
+    #: id is released re-coded (``household_output``)
+    household: str | None = None
+    #: the sampling weight of every record (numeric, > 0): used for the risk estimates and
+    #: the weighted bucket means, released unchanged unless ``weight_output`` is "none"
+    weight: str | None = None
+    #: QIs declared household-level (released alike for every member of a household) on top
+    #: of those found constant within every household
+    household_level: tuple[str, ...] = ()
+    #: the household id in the release: "recode" (a fresh random numbering per release, so
+    #: that members can be grouped and no id links back) or "none" (left out)
+    household_output: HouseholdOutput = "recode"
+    #: the weight in the release: "keep" (unchanged; weights can reveal the sampling
+    #: stratum) or "none" (left out)
+    weight_output: WeightOutput = "keep"
     #: type overrides; columns not named here have their type inferred
     types: Mapping[str, ColumnType] = field(default_factory=dict)
     #: category order of ordinal columns (lowest first); inferred when absent
@@ -451,6 +481,11 @@ class ReleaseParams:
         "confidential": Texts(names=True, allowed="a list of column names"),
         "identifiers": Texts(names=True, allowed="a list of column names"),
         "keep": Texts(names=True, allowed="a list of column names"),
+        "household": Optional(Name()),
+        "weight": Optional(Name()),
+        "household_level": Texts(names=True, allowed="a list of column names"),
+        "household_output": Options(values=("recode", "none")),
+        "weight_output": Options(values=("keep", "none")),
         "types": PerColumn(_column_type),
         "orders": PerColumn(_category_order),
         "missing": Texts(allowed="a list of missing-value codes"),
@@ -482,9 +517,11 @@ class ReleaseParams:
 
     def _check_dependencies(self) -> None:
         named = [*self.qi, *self.confidential, *self.identifiers, *self.keep]
+        named += [c for c in (self.household, self.weight) if c is not None]
         dupes = _repeated(named)
         if dupes:
             raise InputError(f"A column can have only one role: {listing(dupes)}.")
+        self._check_survey()
         if self.t is not None and self.epsilon is not None:
             raise InputError("Give t or ε (epsilon), not both.")
         if self.confidential and self.t is None and self.epsilon is None:
@@ -501,6 +538,28 @@ class ReleaseParams:
         if stray:
             raise InputError(
                 f"bounds are for confidential columns; {', '.join(map(repr, stray))} is not one."
+            )
+
+    def _check_survey(self) -> None:
+        """The household and weight options need their column; household-level are QIs."""
+        if self.household is None:
+            used = [
+                name
+                for name, value in (
+                    ("household_level", bool(self.household_level)),
+                    ("household_output", self.household_output != "recode"),
+                )
+                if value
+            ]
+            if used:
+                raise InputError(f"{', '.join(used)}: only with a household column (household).")
+        if self.weight is None and self.weight_output != "keep":
+            raise InputError("weight_output needs a weight column (weight).")
+        stray = [c for c in self.household_level if c not in self.qi]
+        if stray:
+            raise InputError(
+                f"household_level names quasi-identifiers; {', '.join(map(repr, stray))} "
+                "is not one."
             )
 
     def __hash__(self) -> int:
@@ -596,6 +655,46 @@ class ReleaseParams:
             QT_TRANSLATE_NOOP(
                 "params",
                 "Columns released exactly as they are; a column named nowhere is left out.",
+            ),
+        ),
+        "household": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "household column"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "The household each person belongs to: every class then holds records of at "
+                "least k households, and household-level values are released alike for all "
+                "members.",
+            ),
+        ),
+        "weight": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "sampling weight column"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "How many people of the population each record stands for (a number above "
+                "0): used for the risk estimates and the weighted bucket means.",
+            ),
+        ),
+        "household_level": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "also household-level"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Quasi-identifiers to release alike for every member of a household, besides "
+                "those found constant within every household.",
+            ),
+        ),
+        "household_output": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "household id released as"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "'recode': a fresh random numbering in every release, so members can be "
+                "grouped but no id links back; 'none': left out.",
+            ),
+        ),
+        "weight_output": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "weight released as"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "'keep': unchanged (weights can reveal the sampling stratum); 'none': left out.",
             ),
         ),
         "types": FieldInfo(
@@ -796,9 +895,11 @@ __all__ = [
     "ConfidentialOutput",
     "Field",
     "FieldInfo",
+    "HouseholdOutput",
     "Mechanism",
     "MissingConfidential",
     "QiOutput",
     "ReleaseParams",
     "Transform",
+    "WeightOutput",
 ]

@@ -2,7 +2,9 @@
 
 See KBS 2015 §2.  A column without a role is dropped; ``other`` columns are released unchanged
 only when the user asks for them explicitly, because an untagged column can be a hidden
-identifier.
+identifier.  A survey file adds two roles: the ``household`` a person belongs to (released
+re-coded, never as it is) and the sampling ``weight`` (how many people of the population a
+record stands for; released unchanged by default).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ class Role(StrEnum):
     QI = "qi"
     CONFIDENTIAL = "confidential"
     OTHER = "other"
+    HOUSEHOLD = "household"
+    WEIGHT = "weight"
 
 
 class ColumnType(StrEnum):

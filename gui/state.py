@@ -52,6 +52,8 @@ ROLE_LABELS: dict[Role | None, str] = {
     Role.QI: QT_TRANSLATE_NOOP("Roles", "quasi-identifier"),
     Role.CONFIDENTIAL: QT_TRANSLATE_NOOP("Roles", "confidential"),
     Role.OTHER: QT_TRANSLATE_NOOP("Roles", "other (released unchanged)"),
+    Role.HOUSEHOLD: QT_TRANSLATE_NOOP("Roles", "household"),
+    Role.WEIGHT: QT_TRANSLATE_NOOP("Roles", "sampling weight"),
 }
 
 ROLE_HELP: dict[Role | None, str] = {
@@ -73,6 +75,16 @@ ROLE_HELP: dict[Role | None, str] = {
     ),
     Role.OTHER: QT_TRANSLATE_NOOP(
         "Roles", "Released exactly as it is; only for columns that cannot identify anyone."
+    ),
+    Role.HOUSEHOLD: QT_TRANSLATE_NOOP(
+        "Roles",
+        "The household a person belongs to: every class holds at least k households, "
+        "household-level values are released alike for all members, the id is re-coded.",
+    ),
+    Role.WEIGHT: QT_TRANSLATE_NOOP(
+        "Roles",
+        "How many people of the population the record stands for (a number > 0): used for "
+        "the risk and weighted totals; released unchanged.",
     ),
 }
 
@@ -318,6 +330,8 @@ class Session:
     # --- tagging -----------------------------------------------------------------------
     def role(self, column: str) -> Role | None:
         p = self.params
+        if column in (p.household, p.weight):
+            return Role.HOUSEHOLD if column == p.household else Role.WEIGHT
         for role, names in (
             (Role.QI, p.qi),
             (Role.CONFIDENTIAL, p.confidential),
@@ -341,15 +355,27 @@ class Session:
     def set_role(self, column: str, role: Role | None) -> None:
         """Give ``column`` a role (None: not released); bounds follow the confidential ones."""
         roles = {c: self.role(c) for c in self.columns}
+        if role in (Role.HOUSEHOLD, Role.WEIGHT):  # one column each: the new one takes over
+            roles = {c: None if r == role else r for c, r in roles.items()}
         roles[column] = role
         by_role = {r: tuple(c for c in self.columns if roles[c] == r) for r in Role}
         confidential = by_role[Role.CONFIDENTIAL]
+        household = next(iter(by_role[Role.HOUSEHOLD]), None)
+        weight = next(iter(by_role[Role.WEIGHT]), None)
+        p = self.params
         self.update(
             qi=by_role[Role.QI],
             confidential=confidential,
             identifiers=by_role[Role.IDENTIFIER],
             keep=by_role[Role.OTHER],
-            bounds={c: b for c, b in self.params.bounds.items() if c in confidential},
+            bounds={c: b for c, b in p.bounds.items() if c in confidential},
+            household=household,
+            weight=weight,
+            household_level=tuple(c for c in p.household_level if c in by_role[Role.QI])
+            if household
+            else (),
+            household_output=p.household_output if household else "recode",
+            weight_output=p.weight_output if weight else "keep",
         )
 
     def set_type(self, column: str, type_: ColumnType) -> None:
@@ -423,6 +449,7 @@ class Session:
     def adopt(self, params: ReleaseParams) -> None:
         """Take over ``params`` whole (a project's): every column they name must exist."""
         named = (*params.qi, *params.confidential, *params.identifiers, *params.keep)
+        named += tuple(c for c in (params.household, params.weight) if c is not None)
         absent = [c for c in named if c not in self.columns]
         if absent:
             message = _translate(

@@ -29,6 +29,7 @@ from engine.io import read_table
 from engine.io.write import ABOUT_SHEET, sidecar_path
 from engine.params import ReleaseParams
 from engine.release.guarantees import release_guarantees
+from engine.release.risk import table_risk
 from engine.release.verify import verify_release
 from engine.roles import ColumnType
 
@@ -240,6 +241,13 @@ def computable(
                 width = math.log1p(hi) - math.log1p(lo) if log else hi - lo
                 scales = [width / eps, width / (params.k * eps)]
                 base += noise_shares(column, scales, log)
+    # the disclosure risk of the release, from its QIs (and its weights and household ids,
+    # when it carries them), with its confidential values or without (noisy numbers)
+    weight = params.weight if params.weight in table.columns else None
+    household = params.household if params.household in table.columns else None
+    for sensitive in ({*conf} & set(table.columns), ()):
+        risk = table_risk(table, qi, sorted(sensitive), weight=weight, household=household)
+        base += [x.value for x in _walk(risk.as_dict(), "risk")]
     types = {c: ColumnType(t) for c, t in column_types.items()}
     for g in release_guarantees(
         params, n, class_sizes=sizes, column_types=types,

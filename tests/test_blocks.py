@@ -11,12 +11,14 @@ import pytest
 from benchmarks.synthetic import generate
 from engine.errors import InfeasibleError
 from engine.params import ReleaseParams
+from engine.progress import NO_TASK
 from engine.release.anonymize import anonymize
 from engine.release.blocks import (
     bucket_bounds,
     capped_mdav,
     compiled_kernels,
     form_classes,
+    improve_within_bounds,
     split_nodes,
     tclose_blocks,
     use_blocks,
@@ -243,3 +245,37 @@ def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
     )
     assert after == pytest.approx(exact, rel=1e-9)
     assert touched.sum() >= 1
+
+
+def _one_fence_per_class(labels: np.ndarray, fence: np.ndarray) -> bool:
+    return int(pd.Series(fence).groupby(labels).nunique().max()) == 1
+
+
+def test_fences_hold_in_the_round_and_in_the_checked_pass():
+    # classes formed inside fences (household groups) must stay inside them: the round's
+    # moves and exchanges, and the left-out changes the checked pass judges again
+    from engine.release.improve import ClassBounds, _Classes
+
+    X, codes = _toy(3000, 3, seed=4)
+    k, t = 8, 2.5
+    labels = tclose_blocks(X, codes, k, t, block_size=400, improve_rounds=0)
+    fence = labels % 2  # neighbouring classes fall in different fences
+    shares = np.bincount(codes) / len(codes)
+    free = improve_within_bounds(X, labels, codes, shares, t, k, 8, NO_TASK)
+    assert not _one_fence_per_class(free, fence)  # without the fence, classes mix
+    fenced = improve_within_bounds(X, labels, codes, shares, t, k, 8, NO_TASK, fence=fence)
+    assert _one_fence_per_class(fenced, fence) and _valid(fenced, codes, k, t)
+    assert not np.array_equal(fenced, labels)  # it still improved inside the fences
+    # the checked pass alone, given changes across fences as well as inside them
+    top = max(2 * k - 1, int(np.bincount(labels).max())) + 4
+    plain = bucket_bounds(codes, shares, t, k, top)
+    bounds = ClassBounds(plain.codes, plain.low, plain.high, fence=fence)
+    state = _Classes(X, labels, cap=top, bounds=bounds)
+    rng = np.random.default_rng(1)
+    rows = rng.integers(0, len(X), 4000)
+    dst = rng.integers(0, state.m, 4000)
+    partner = np.where(rng.random(4000) < 0.5, -1, state.members[dst, 0])
+    touched = np.zeros(state.m, dtype=bool)
+    made = state.apply_checked(rows, dst, partner, state.labels[rows], k, touched)
+    assert made > 0
+    assert _one_fence_per_class(state.labels, fence) and _valid(state.labels, codes, k, t)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan, read_table, verify_release, write_release
+from engine.errors import InputError
 from engine.release.feasibility import max_classes
 from engine.release.missing_qi import pattern_groups, withhold_mixed
 from engine.release.recode import recode_qi
@@ -187,11 +188,9 @@ def test_a_class_formed_elsewhere_that_mixes_patterns_is_withheld_not_filled_in(
     assert mask.tolist() == [[True, False], [True, False], [False, True], [False, True]]
 
 
-@st.composite
-def tables(draw):
-    n = draw(st.integers(12, 70))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    share = draw(st.sampled_from([0.05, 0.2, 0.5]))
+def _table(n: int, seed: int, share: float) -> pd.DataFrame:
+    """A table of ``n`` records, about ``share`` of every QI's values missing."""
+    rng = np.random.default_rng(seed)
     frame = pd.DataFrame(
         {
             "num": rng.integers(18, 90, n).astype(float),
@@ -206,6 +205,21 @@ def tables(draw):
     return frame
 
 
+@st.composite
+def tables(draw):
+    n = draw(st.integers(12, 70))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return _table(n, seed, draw(st.sampled_from([0.05, 0.2, 0.5])))
+
+
+def _looks_like_an_id(values: pd.Series) -> bool:
+    """SPEC §1's identifier rule for column "num" (whole numbers, an identifier's name): at
+    least 20 known values, at least 90 % of them distinct.  ord, nom (3–4 categories) and day
+    (a date) can never be refused."""
+    known = values.dropna()
+    return len(known) >= 20 and known.nunique() >= 0.9 * len(known)
+
+
 @settings(max_examples=10)
 @given(
     frame=tables(),
@@ -213,6 +227,8 @@ def tables(draw):
     t=st.sampled_from([None, 1.6, 3.0]),
     qi_output=st.sampled_from(["centroid", "range"]),
 )
+# 22 distinct of 24 whole numbers in a column named "num": an identifier in disguise
+@example(frame=_table(24, 3, 0.0), k=2, t=1.6, qi_output="centroid")
 def test_any_table_keeps_its_missing_qis_and_verifies(frame, k, t, qi_output):
     qi = ("num", "ord", "nom", "day")
     params = ReleaseParams(
@@ -226,6 +242,10 @@ def test_any_table_keeps_its_missing_qis_and_verifies(frame, k, t, qi_output):
         n_buckets=3 if t else None,
         seed=0,
     )
+    if _looks_like_an_id(frame["num"]):  # refused clearly, whatever else the table holds
+        with pytest.raises(InputError, match="Column 'num' looks like an identifier"):
+            anonymize(frame, params)
+        return
     release = anonymize(frame, params)
     check_missing_kept(release, release.table, qi)
     assert verify_release(release.table, qi, params.confidential, t=t, k=k).ok

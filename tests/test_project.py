@@ -53,6 +53,11 @@ BUCKETS = ReleaseParams(
     n_buckets=4,
     utility_weight=0.3,
     missing_confidential="drop",
+    household="hh",
+    weight="wt",
+    household_level=("age",),
+    household_output="none",
+    weight_output="none",
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from engine.errors import InputError
 from engine.params import ReleaseParams
 from engine.release.result import Release, Verification
+from engine.release.risk import household_pattern_uniques, household_risks, individual_risk
 from engine.report.risk import class_ids, disclosure_risk, release_risk, table_risk
 from tests.factories import disease_buckets, summary_for
 
@@ -151,3 +154,73 @@ def test_noisy_numbers_have_no_attribute_figures(table: pd.DataFrame) -> None:
     assert risk["before"].max_attribute_share is None
     assert risk["after"].max_attribute_share is None
     assert risk["after"].n_classes == 2  # identity-disclosure figures are still there
+
+
+# -- sampling weights and households (sdcMicro measure_risk / indivRisk) -------------------
+
+
+def test_individual_risk_matches_sdcmicro_worked_numbers() -> None:
+    """sdcMicro's own test of ``indivRisk(freqCalc(..., w = 4), method = "approx")``
+    (tests/testthat/test_indivRisk.R): eight records, three key variables, weights."""
+    keys = pd.DataFrame(
+        {
+            "A": [2, 3, 2, 2, 3, 3, 1, 2],
+            "B": [3, 3, 3, 3, 3, 3, 4, 3],
+            "C": [1, 3, 1, 2, 1, 1, 1, 1],
+        }
+    )
+    weights = np.array([18.0, 45.5, 39.0, 17.0, 92.0, 8.0, 123.5, 51])
+    risk = individual_risk(class_ids(keys, ["A", "B", "C"]), weights)
+    expected = [0.01369863, 0.08579129, 0.01369863, 0.17707583, 0.01877883, 0.01877883,
+                0.03931625, 0.01369863]  # fmt: skip
+    assert risk == pytest.approx(expected, abs=5e-9)
+    # without weights the same records score 1/f, as sdcMicro's survey = FALSE
+    unweighted = individual_risk(class_ids(keys, ["A", "B", "C"]))
+    assert unweighted == pytest.approx([1 / 3, 1, 1 / 3, 1, 1 / 2, 1 / 2, 1, 1 / 3])
+
+
+def test_individual_risk_hand_computed() -> None:
+    """p = f / Σw = 1/2 in every class: f = 1 gives ln 2, f = 2 gives 1 − ln 2, f = 3 gives
+    p / (f − 1 + p) = 0.2; a class that is its whole population (Σw = f) gives 1/f."""
+    classes = np.array([0, 1, 1, 2, 2, 2, 3, 3])
+    weights = np.array([2.0, 2, 2, 2, 2, 2, 1, 1])
+    risk = individual_risk(classes, weights)
+    assert risk[0] == pytest.approx(math.log(2))
+    assert risk[1:3] == pytest.approx(1 - math.log(2))
+    assert risk[3:6] == pytest.approx(0.2)
+    assert risk[6:] == pytest.approx(0.5)
+    # weights below 1 do not make a population smaller than its sample
+    assert individual_risk(np.array([0, 0]), np.array([0.2, 0.3])) == pytest.approx(0.5)
+
+
+def test_household_risk_and_household_uniques_hand_computed() -> None:
+    classes = np.array([0, 1, 0, 1, 2, 3])
+    households = np.array([10, 10, 11, 11, 12, 12])
+    risk = np.array([0.5, 0.2, 0.5, 0.2, 1.0, 0.1])
+    home = household_risks(risk, pd.factorize(households)[0])
+    assert home[:4] == pytest.approx(1 - 0.5 * 0.8)  # 0.6 for both households
+    assert home[4:] == pytest.approx(1.0)  # one member certain: the household too
+    # households 10 and 11 share the pattern {0, 1}; household 12 is unique
+    assert household_pattern_uniques(classes, pd.factorize(households)[0]) == (1, 3)
+    summary = disclosure_risk(classes, households=households, weights=np.full(6, 2.0))
+    assert summary.n_households == 3 and summary.n_household_unique == 1
+    assert summary.expected_reidentifications == pytest.approx(summary.mean_risk * 6)
+    r = individual_risk(classes, np.full(6, 2.0))
+    expected = np.mean([1 - (1 - r[0]) * (1 - r[1])] * 4 + [1 - (1 - r[4]) * (1 - r[5])] * 2)
+    assert summary.household_risk == pytest.approx(expected)
+    assert summary.household_expected_reidentifications == pytest.approx(6 * expected)
+
+
+def test_release_risk_reads_the_runs_weights_and_households(table: pd.DataFrame) -> None:
+    release = _hand_release(table)
+    release.weights = np.full(10, 50.0)
+    release.households = np.array([0, 0, 1, 2, 2, 3, 4, 4, 5, 5])
+    risk = release_risk(release)
+    assert risk["before"].weighted and risk["after"].weighted
+    assert risk["after"].max_risk < 0.2  # a class of 5 standing for 250 people
+    assert risk["before"].n_households == risk["after"].n_households == 6
+    from engine.report.risk import comparison_rows
+
+    labels = [row[0] for row in comparison_rows(risk["before"], risk["after"])]
+    assert "households unique on their members' QI values" in labels
+    assert any("Benedetti–Franconi" in label for label in labels)

@@ -164,6 +164,8 @@ def release_line(summary, output: str | Path) -> str:
         f"Released {summary.n_released:,} records in {summary.n_classes:,} classes: "
         f"k = {summary.k_achieved:,}"
     )
+    if summary.households is not None and summary.households.households_k is not None:
+        line += f" (every class holds ≥ {summary.households.households_k:,} households)"
     noise = summary.noise
     if noise is None and summary.t_achieved is not None:
         line += f", t = {number(summary.t_achieved)} (ε = {number(summary.epsilon_achieved)})"

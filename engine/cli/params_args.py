@@ -67,6 +67,42 @@ def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False
     roles.add_argument(
         "--keep", type=columns, default=(), metavar="COL,…", help="release unchanged"
     )
+    survey = parser.add_argument_group("survey files: households and sampling weights")
+    survey.add_argument(
+        "--household",
+        metavar="COL",
+        help="household id of every person (any type): every class then holds records of at "
+        "least k households, household-level QIs are released alike for all members, and the "
+        "id is released re-coded",
+    )
+    survey.add_argument(
+        "--weight",
+        metavar="COL",
+        help="sampling weight of every record (a number > 0): used for the risk estimates and "
+        "weighted bucket means; released unchanged",
+    )
+    survey.add_argument(
+        "--household-level",
+        type=columns,
+        default=(),
+        metavar="COL,…",
+        help="QIs to release alike for all members of a household, besides those found "
+        "constant within every household",
+    )
+    survey.add_argument(
+        "--household-output",
+        choices=("recode", "none"),
+        default="recode",
+        help="the household id in the release: recode (a fresh random numbering; the "
+        "default) or none (left out)",
+    )
+    survey.add_argument(
+        "--weight-output",
+        choices=("keep", "none"),
+        default="keep",
+        help="the weight in the release: keep (unchanged, the default; weights can reveal the "
+        "sampling stratum) or none (left out)",
+    )
     roles.add_argument(
         "--type",
         action="append",
@@ -155,6 +191,11 @@ def params_from_args(args: argparse.Namespace, **overrides: Any) -> ReleaseParam
         "confidential": args.confidential,
         "identifiers": args.identifier,
         "keep": args.keep,
+        "household": args.household,
+        "weight": args.weight,
+        "household_level": args.household_level,
+        "household_output": args.household_output,
+        "weight_output": args.weight_output,
         "types": column_types(args.types),
         "missing": args.missing,
         "missing_confidential": args.missing_confidential,

@@ -77,6 +77,42 @@ def _pairs(row) -> list:
     return list(zip(row.mean, row.dominated, strict=True))
 
 
+def survey_text(plan) -> list[str]:
+    """The households and the risk of the original records, with the bound after the run."""
+    lines: list[str] = []
+    homes = plan.households
+    if homes is not None:
+        lines.append("")
+        level = ", ".join(homes.household_level) or "none"
+        lines.append(
+            f"Households ({homes.column}): {homes.n_households:,}, up to {homes.largest:,} "
+            f"persons; every class will hold records of at least {plan.params.k:,} of them. "
+            f"Household-level QIs (released alike for every member): {level}."
+        )
+    risk = plan.risk_before
+    if risk is not None:
+        lines.append("")
+        how = "with the sampling weights" if risk.weighted else "1/class size"
+        lines.append(f"Re-identification risk of the original records ({how}):")
+        lines.append(
+            f"  largest {number(risk.max_risk, 3)}, mean {number(risk.mean_risk, 3)}; "
+            f"{risk.n_unique:,} records unique on their QIs; expected re-identifications "
+            f"{number(risk.expected_reidentifications, 4)}."
+        )
+        if risk.household_risk is not None:
+            lines.append(
+                f"  household risk: mean {number(risk.household_risk, 3)}, largest "
+                f"{number(risk.household_max_risk, 3)}; "
+                f"{percent(risk.share_household_unique or 0.0)} of the households unique on "
+                "their members' QI values."
+            )
+        lines.append(
+            f"  After the release every record's risk is at most 1/k = "
+            f"{number(1 / plan.params.k, 3)}."
+        )
+    return lines
+
+
 def plan_text(plan) -> str:
     """The plan as plain text, one topic per paragraph."""
     p = plan.params
@@ -182,6 +218,7 @@ def _noise_lines(plan) -> list[str]:
                 + (" on the log scale" if col.typical_factor is not None else "")
                 + "; above 1 it drowns them)."
             )
+    lines.extend(survey_text(plan))
     return lines
 
 

@@ -12,6 +12,7 @@ import sys
 
 from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
+from engine.errors import InputError
 from engine.streams import json_text
 
 HELP = "check the k and t a released table achieves"
@@ -28,6 +29,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
     p.add_argument("--t", metavar="T", help="fail unless every class is t-close")
     p.add_argument("--k", metavar="K", help="fail unless every class has ≥ K records")
+    p.add_argument(
+        "--household",
+        metavar="COL",
+        help="the release's household ids: every class must also hold records of ≥ K households",
+    )
+    p.add_argument(
+        "--household-level",
+        type=columns,
+        default=(),
+        metavar="COL,…",
+        help="columns every member of a household must share (needs --household)",
+    )
     p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
     p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
     add_cluster_argument(p)
@@ -41,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
     # the bounds are read as the release parameters are: t ≥ 1 finite, k a whole number ≥ 1
     t_bound = None if args.t is None else ReleaseParams.parse("t", args.t)
     k_bound = None if args.k is None else ReleaseParams.parse("k", args.k)
+    if args.household_level and not args.household:
+        raise InputError("--household-level needs --household (the column of household ids).")
     backend = parse_cluster(args.cluster)
+    if backend.distributed and args.household:
+        raise InputError("--household is checked on one computer; leave out --cluster.")
     if backend.distributed:
         from engine.distributed.run import verify_file
         from engine.io import ReadOptions
@@ -51,7 +68,15 @@ def run(args: argparse.Namespace) -> int:
                         options=options)  # fmt: skip
     else:
         table = read_table(args.release, sep=args.sep, sheet=args.sheet).data
-        v = verify_release(table, args.qi, args.confidential, t=t_bound, k=k_bound)
+        v = verify_release(
+            table,
+            args.qi,
+            args.confidential,
+            t=t_bound,
+            k=k_bound,
+            household=args.household,
+            household_level=args.household_level,
+        )
     t = v.t
     out = {
         "k": v.k,
@@ -63,6 +88,13 @@ def run(args: argparse.Namespace) -> int:
         "worst_class": v.worst_class,
         "worst_bucket": v.worst_bucket,
     }
+    if args.household:
+        out.update(
+            households_k=v.households_k,
+            n_households=v.n_households,
+            split_households=v.split_households,
+            shared_classes=v.shared_classes,
+        )
     print(json_text(out, default=str))
     if not v.ok:
         print(f"tclose: {v.message}", file=sys.stderr)

@@ -105,6 +105,7 @@ from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
 from engine.release.recode import recode_qi, release_confidential
 from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
+from engine.release.risk import RiskSummary, disclosure_risk
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
 from engine.release.verify import group_ids
@@ -141,7 +142,7 @@ def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
     used = [*params.qi, *params.confidential]
     column_missing = {c: v for c, v in params.column_missing.items() if c in used}
     clean = apply_missing(frame[used], params.missing, column_missing)
-    for col in params.keep:
+    for col in (*params.keep, *(c for c in (params.household, params.weight) if c)):
         clean[col] = frame[col]
     if params.missing_confidential == "drop" and params.confidential:
         # as on one machine (engine.release.prepare): the record is left out, not released
@@ -175,6 +176,7 @@ def read_input(
     task.step(0.0, "Reading the partitions")
     raw, names = read_parts(client, path, None, options or sep)
     named = [*qi, *confidential, *params.identifiers, *keep]
+    named += [c for c in (params.household, params.weight) if c is not None]
     absent = [c for c in named if c not in names]
     if absent:
         raise InputError(
@@ -244,6 +246,37 @@ class ClusterPlan:
         return np.searchsorted(self.rows, positions)
 
 
+def _risk_counts(
+    frame: pd.DataFrame, spec: Spec, lookup: BucketLookup | None, weight: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One partition's distinct (encoded QIs, bucket) rows, their counts and sums of weights."""
+    X = encode_part(frame, spec)
+    X = np.where(np.isnan(X), -np.inf, X)  # a missing value is a value of its own
+    codes = lookup(frame) if lookup is not None else np.zeros(len(frame), dtype=np.int64)
+    keys = np.column_stack([X, codes.astype(np.float64)]) if len(frame) else np.zeros((0, 1))
+    rows, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    w = np.ones(len(frame)) if weight is None else frame[weight].to_numpy(dtype=np.float64)
+    return rows, counts, np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
+
+
+def _risk_of_counts(
+    counted: list[tuple[np.ndarray, np.ndarray, np.ndarray]], weighted: bool, buckets: bool
+) -> RiskSummary:
+    """:func:`engine.release.risk.disclosure_risk` of the records the partitions counted."""
+    rows = np.concatenate([c[0] for c in counted if len(c[0])])
+    counts = np.concatenate([c[1] for c in counted])
+    sums = np.concatenate([c[2] for c in counted])
+    rows, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    counts = np.bincount(inverse, weights=counts).astype(np.int64)
+    sums = np.bincount(inverse, weights=sums)
+    _, classes = np.unique(rows[:, :-1], axis=0, return_inverse=True)
+    labels = np.repeat(classes.ravel(), counts)
+    codes = np.repeat(rows[:, -1].astype(np.int64), counts)
+    weights = np.repeat(sums / counts, counts) if weighted else None
+    return disclosure_risk(labels, codes if buckets else None, weights=weights)
+
+
 def plan_on_cluster(
     client: Any,
     data: ClusterInput,
@@ -298,6 +331,16 @@ def plan_on_cluster(
             )  # fmt: skip
     del stats
     at_search = np.searchsorted(rows, search_sample(n))
+
+    def survey(buckets: Buckets | None) -> tuple[None, RiskSummary]:
+        # the risk of the original records, as one machine measures it, from the partitions'
+        # counts of QI combinations (and buckets, and sums of weights); the households of a
+        # file are gathered only for its release, so the plan has no household figures here
+        find = None if values is None or buckets is None else values.lookup(buckets)
+        counted = gather(client, client.map(_risk_counts, data.frames, spec=spec, lookup=find,
+                                            weight=params.weight))  # fmt: skip
+        return None, _risk_of_counts(counted, params.weight is not None, find is not None)
+
     facts = PlanData(
         n=n,
         n_left_out=data.n_left_out,
@@ -305,6 +348,7 @@ def plan_on_cluster(
         confidential=confidential,
         values=values,
         search_qi=lambda: X[at_search],
+        survey=survey,
     )
     planned = plan_data(facts, params, task=task.sub(0.5, 1.0))
     lookup = None
@@ -574,6 +618,12 @@ def anonymize_on_cluster(
                        lookup=planned.lookup)  # fmt: skip
     n = data.n
     target = node_records or NODE_RECORDS
+    if params.household is not None:  # whole households on one partition each
+        size = _class_size(planned, params.k, t, task.sub(0.2, 0.25))
+        return _households_on_cluster(
+            client, parts, params, plan, buckets, t, size, data, planned, node_records,
+            [*plan.warnings, *planned.warnings], started, task.sub(0.25, 1.0),
+        )  # fmt: skip
     recipe = _Recipe(
         whole=n <= target, shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
         block_size=DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
@@ -611,6 +661,21 @@ def anonymize_on_cluster(
     return ClusterRelease(tables, data.columns, summary, verification, warnings, plan)
 
 
+def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
+    """The class size, chosen on one machine's sample (fetched with the plan)."""
+    task.step(0.0, "Choosing the class size")
+    buckets = planned.plan.bucket_data
+    assert buckets is not None
+    counts_b = buckets.counts
+    size = k
+    if len(size_candidates(counts_b, k, t)) > 1:
+        at = planned.at(size_sample(planned.plan.n_records))
+        codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
+        assert codes is not None
+        size, _ = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
+    return size
+
+
 def _release_nodes(
     client: Any,
     parts: list[Any],
@@ -625,14 +690,7 @@ def _release_nodes(
     buckets, t, k = plan.bucket_data, recipe.t, recipe.k
     assert buckets is not None
     counts_b = buckets.counts
-    # the class size, chosen on one machine's sample (fetched with the plan)
-    task.step(0.0, "Choosing the class size")
-    size = k
-    if len(size_candidates(counts_b, k, t)) > 1:
-        at = planned.at(size_sample(plan.n_records))
-        codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
-        assert codes is not None
-        size, _ = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
+    size = _class_size(planned, k, t, task)
     n_classes = check_feasible(counts_b, t, size, recipe.shares)
     per_class = layout_counts(counts_b, n_classes)
     size_cum = np.r_[0, np.cumsum(per_class.sum(axis=1))]
@@ -679,6 +737,38 @@ def _release_nodes(
         )
         for j in range(len(out))
     ]
+
+
+def _households_on_cluster(
+    client, parts, params, plan, buckets, t, size, data, planned, node_records, warnings,
+    started, task,
+) -> ClusterRelease:  # fmt: skip
+    """The household route (:mod:`engine.distributed.households`), summarised as here."""
+    from engine.distributed.households import release_households_on_cluster
+
+    survey = [params.household] if params.household_output == "recode" else []
+    if params.weight is not None and params.weight_output == "keep":
+        survey.append(params.weight)
+    columns = [*data.columns, *(c for c in survey if c not in data.columns)]
+    workers = max(n_workers(client), 1)
+
+    def summarise(verification: Verification, part_stats: list[dict]) -> RunSummary:
+        # the QI loss is the household route's own (replaced by the caller): no between-sum
+        return _summary(params, plan, verification, buckets, part_stats, 0.0, data.types, warnings)
+
+    tables, verification, summary = release_households_on_cluster(
+        client, parts, params=params, buckets=buckets, t=t, size=size, types=data.types,
+        orders=data.orders, places=planned.spec.places, columns=columns, n=data.n,
+        workers=workers, node_records=node_records or NODE_RECORDS, summarise=summarise,
+        confidential_sums=_confidential_sums, task=task,
+    )  # fmt: skip
+    summary = replace(
+        summary,
+        backend={"name": "dask", "workers": workers, "partitions": len(tables)},
+        n_left_out=data.n_left_out,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    return ClusterRelease(tables, columns, summary, verification, list(summary.warnings), plan)
 
 
 def _summary(

@@ -78,6 +78,11 @@ PARAMETER_NAMES = {
     "confidential": N_("confidential columns"),
     "identifiers": N_("identifiers (not released)"),
     "keep": N_("released unchanged"),
+    "household": N_("household column"),
+    "household_level": N_("also household-level (declared)"),
+    "household_output": N_("household id released as"),
+    "weight": N_("sampling weight column"),
+    "weight_output": N_("weight released as"),
     "n_buckets": N_("number of buckets b"),
     "utility_weight": N_("weight of the confidential loss in the choice of b"),
     "joint": N_("confidential columns bucketed jointly"),
@@ -116,6 +121,11 @@ VALUE_WORDS = {
         "range": N_("the range or set of values of the class"),
     },
     "n_buckets": {None: N_("auto (searched with the class size)")},
+    "household_output": {
+        "recode": N_("re-coded (a fresh random numbering)"),
+        "none": N_("left out"),
+    },
+    "weight_output": {"keep": N_("released unchanged"), "none": N_("left out")},
 }
 #: how a noise column was released (the summary's ``mechanism`` of a column), in words
 NOISE_WORDS = {
@@ -181,6 +191,11 @@ _SUMMARY_KEYS = {
     "verification",
     "parameters",
     "missing_qi",
+    "risk",
+    "households",
+    # the headline figures repeat the risk section's
+    "expected_reidentifications",
+    "household_risk",
 }
 
 
@@ -201,6 +216,8 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _buckets(meta.get("buckets") or [])
     rows += _noise(meta.get("noise"))
     rows += _missing_qi(meta.get("missing_qi") or {})
+    rows += _households(meta.get("households"))
+    rows += _risk((meta.get("risk") or {}).get("after"))
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
         rows.append(AboutRow(_("Other"), section=True))
@@ -424,6 +441,93 @@ def _missing_qi(counts: Mapping[str, Any]) -> list[AboutRow]:
                     withheld=number(c["withheld"])
                 )
             rows.append(AboutRow(str(col), text))
+    return rows
+
+
+def _households(households: Any) -> list[AboutRow]:
+    """The households of a survey file: how the release keeps them (the published part of
+    the run's household summary)."""
+    if not isinstance(households, Mapping):
+        return []
+    rows = [AboutRow(_("Households"), section=True)]
+    output = VALUE_WORDS["household_output"]
+    column = str(households.get("column", ""))
+    kept = output.get(households.get("output"))
+    rows.append(
+        AboutRow(_("household id ({column})").format(column=column), _(kept) if kept else "")
+    )
+    if households.get("households_k") is not None:
+        rows.append(AboutRow(_("fewest households in a class"), number(households["households_k"])))
+    level = households.get("household_level") or []
+    rows.append(
+        AboutRow(_("released alike for every member of a household"), ", ".join(level) or _("none"))
+    )
+    alike = households.get("confidential_level") or []
+    if alike:
+        rows.append(
+            AboutRow(
+                _(
+                    "confidential columns shared by a household (its members kept in "
+                    "different classes)"
+                ),
+                ", ".join(alike),
+            )
+        )
+    return rows
+
+
+def _risk(risk: Any) -> list[AboutRow]:
+    """The disclosure risk of the release itself (a reader recomputes it from the file: its
+    quasi-identifiers, and the weights and household ids where the run used them)."""
+    if not isinstance(risk, Mapping):
+        return []
+    title = _("Disclosure risk of the release (matching on the quasi-identifiers)")
+    rows = [AboutRow(title, section=True)]
+    weighted = risk.get("weighted")
+    how = _("from the sampling weights, Benedetti–Franconi") if weighted else _("1 / class size")
+    rows.append(
+        AboutRow(
+            _("records unique on their quasi-identifiers"),
+            f"{number(risk.get('n_unique'))} ({percent(risk.get('share_unique'))})",
+        )
+    )
+    rows.append(
+        AboutRow(
+            _("re-identification risk of a record, largest / mean ({how})").format(how=how),
+            f"{_n(risk.get('max_risk'))} / {_n(risk.get('mean_risk'))}",
+        )
+    )
+    rows.append(
+        AboutRow(_("expected re-identifications"), _n(risk.get("expected_reidentifications")))
+    )
+    rows.append(
+        AboutRow(
+            _("records with a risk above {threshold}").format(threshold=_n(risk.get("threshold"))),
+            f"{number(risk.get('n_above'))} ({percent(risk.get('share_above'))})",
+        )
+    )
+    if risk.get("max_attribute_share") is not None:
+        rows.append(
+            AboutRow(
+                _("largest share of one confidential bucket in a class (in the whole release)"),
+                f"{percent(risk['max_attribute_share'])} ({percent(risk.get('prior_max_share'))})",
+            )
+        )
+    if risk.get("n_households") is not None:
+        rows.append(AboutRow(_("households"), number(risk["n_households"])))
+        rows.append(
+            AboutRow(
+                _("household risk, mean / largest (1 − Π(1 − risk of each member))"),
+                f"{_n(risk.get('household_risk'))} / {_n(risk.get('household_max_risk'))}",
+            )
+        )
+        rows.append(
+            AboutRow(
+                _("households unique on their members' quasi-identifiers"),
+                f"{number(risk.get('n_household_unique'))} "
+                f"({percent(risk.get('share_household_unique'))})",
+            )
+        )
     return rows
 
 

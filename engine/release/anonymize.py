@@ -32,6 +32,12 @@ from engine.release.blocks import (
     use_blocks,
 )
 from engine.release.encode import encode_qi
+from engine.release.households import (
+    household_partition,
+    household_size,
+    merge_for_households,
+    separate_members,
+)
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
 from engine.release.missing_qi import missing_counts, partition_by_group, withhold
@@ -41,6 +47,7 @@ from engine.release.plan import plan as make_plan
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
+from engine.release.survey import survey_summary, withhold_in_classes
 from engine.release.tail import finish, publish
 
 
@@ -195,9 +202,26 @@ def _bucket_release(
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None
     t, buckets = plan.t, plan.bucket_data
+    households, homes = prepared.households, None
     # records alike in which QIs are missing form classes together (missing stays missing)
     groups, withheld = missing_groups(plan)
-    if buckets is not None:
+    if households is not None and households.level:
+        # household-level QIs: classes inside groups of whole households
+        codes = None if buckets is None else buckets.codes
+        size = params.k
+        if codes is not None:
+            assert t is not None
+            size = household_size(
+                clean, qi, types, orders, households, codes, t, params.k,
+                size_candidates(np.bincount(codes), params.k, t),
+                mode=params.qi_output, task=task.sub(0.1, 0.3),
+            )  # fmt: skip
+        classes, homes, qi_loss = household_partition(
+            clean, qi, types, orders, households, codes, t, params.k, size,
+            mode=params.qi_output, task=task.sub(0.3, 0.85),
+        )  # fmt: skip
+        withheld = None  # the classes follow the households, not the missing patterns
+    elif buckets is not None:
         assert t is not None
         codes, shares = buckets.codes, buckets.shares
         classes = partition_by_group(
@@ -213,10 +237,18 @@ def _bucket_release(
             lambda rows, sub: _k_anonymous_classes(X[rows], params.k, params.seed, sub),
             task.sub(0.1, 0.85),
         )
-    released_qi = withhold(clean, qi, withheld)
+    if households is not None and homes is None:
+        if households.confidential_level and buckets is not None:
+            classes = separate_members(X, classes, buckets.codes, households.codes)
+        classes = merge_for_households(X, classes, households.codes, params.k)
+    level = households.level if households is not None and homes is not None else ()
+    if households is not None:  # classes formed for households may mix missing patterns
+        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
+    else:
+        released_qi = withhold(clean, qi, withheld)
     # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    qi_sums = QiSums.of(X, classes)
+    qi_sums = QiSums.of(X, classes) if homes is None else None
     X = None  # the closures above hold the name, not the array
     task.step(0.85, "Building the release")
     output = params.confidential_output
@@ -232,11 +264,14 @@ def _bucket_release(
         released=released_values(buckets, output) if buckets is not None else {},
         released_as={c: f"bucket {output}" for c in confidential},
         checked=confidential,
+        homes=homes,
         task=task.sub(0.85, 0.95),
     )
     verification = published.verification
     # the QI loss of the released file: classes whose released values coincide have merged
-    qi_loss = qi_sums.merged(published.groups).loss()
+    # (household groups: the loss the household partition measured)
+    if qi_sums is not None:
+        qi_loss = qi_sums.merged(published.groups).loss()
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
     )
@@ -258,6 +293,16 @@ def _bucket_release(
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=published.utility,
         missing_qi=missing_counts(clean, published.table, qi),
+        **survey_summary(
+            params,
+            prepared,
+            published.table,
+            published.source_rows,
+            verification,
+            buckets,
+            homes,
+            plan.risk_before,
+        ),
     )
     task.step(1.0, "Done")
     return finish(

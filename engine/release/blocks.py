@@ -724,10 +724,15 @@ def improve_within_bounds(
     k: int,
     rounds: int,
     task: Task,
+    *,
+    fence: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Exchanges and moves between neighbouring classes that keep every class t-close."""
+    """Exchanges and moves between neighbouring classes that keep every class t-close (and,
+    with a ``fence`` per record, inside its fence: :class:`~engine.release.improve.ClassBounds`)."""
     largest = int(np.bincount(labels).max())
     bounds = bucket_bounds(codes, shares, t, k, max(2 * k - 1, 2 * largest - 1))
+    if fence is not None:
+        bounds = ClassBounds(bounds.codes, bounds.low, bounds.high, fence=fence)
     return improve_classes(
         X,
         labels,

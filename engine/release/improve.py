@@ -36,6 +36,9 @@ class ClassBounds:
     codes: np.ndarray
     low: np.ndarray
     high: np.ndarray
+    #: optional fence of every row (e.g. its household group): rows move and exchange only
+    #: between classes of one fence, so classes formed inside fences stay inside them
+    fence: np.ndarray | None = None
 
 
 def improve_classes(
@@ -70,7 +73,9 @@ def improve_classes(
     costs in proportion to the rows looked at.
 
     With ``bounds`` every change must keep both classes within them (and at least k rows);
-    classes are then not dissolved, and the size limit is the largest the table allows.
+    classes are then not dissolved, and the size limit is the largest the table allows.  With
+    a ``fence`` in the bounds, rows move and exchange only between classes of one fence, in
+    the round and in the checked pass.
     """
     labels = relabel(labels)
     cap = 2 * k - 1 if bounds is None else len(bounds.low) - 1
@@ -106,6 +111,8 @@ def improve_classes(
             cand_d[:, q] = ((Xa - centroids[near_a[:, q]]) ** 2).sum(axis=1)
         nb = sizes[near_a].astype(np.float64)
         valid = (near_a != own[:, None]) & (nb > 0)
+        if state.fence is not None:  # moves and exchanges only between classes of one fence
+            valid &= state.fence[near_a] == state.fence[own][:, None]
 
         # single moves: gain = SSE saved in the source − SSE added in the target
         na = sizes[own].astype(np.float64)
@@ -193,6 +200,11 @@ class _Classes:
             n_groups = bounds.low.shape[1]
             self.counts = np.zeros((m, n_groups), dtype=np.int64)
             np.add.at(self.counts, (labels, self.codes), 1)
+        #: the fence of every class (classes never straddle fences), None without fences
+        self.fence: np.ndarray | None = None
+        if bounds is not None and bounds.fence is not None:
+            self.fence = np.zeros(m, dtype=np.int64)
+            self.fence[labels] = np.asarray(bounds.fence, dtype=np.int64)
 
     def sse(self) -> float:
         """Within-class sum of squares of the whole partition."""
@@ -477,10 +489,14 @@ class _Classes:
             made += 1
         return made
 
+    def same_fence(self, a: int, b: int) -> bool:
+        """Whether classes a and b lie in one fence (always, without fences)."""
+        return self.fence is None or bool(self.fence[a] == self.fence[b])
+
     def _move_keeps(self, i: int, a: int, b: int, k: int) -> bool:
-        """Whether moving row i from class a to b keeps both classes' sizes and bounds."""
+        """Whether moving row i from class a to b keeps both classes' sizes, bounds and fence."""
         na, nb = int(self.sizes[a]), int(self.sizes[b])
-        if na <= k or nb >= self.cap:
+        if na <= k or nb >= self.cap or not self.same_fence(a, b):
             return False
         if self.bounds is None:
             return True
@@ -501,9 +517,12 @@ class _Classes:
         )
 
     def _swap_keeps(self, i: int, y: int, a: int, b: int) -> bool:
-        """Whether exchanging row i (class a) with row y (class b) keeps both classes' bounds."""
+        """Whether exchanging row i (class a) with row y (class b) keeps both classes' bounds
+        and fence."""
         if self.bounds is None:
             return True
+        if not self.same_fence(a, b):
+            return False
         ci, cy = self.codes[i], self.codes[y]
         if ci == cy:
             return True

@@ -61,11 +61,17 @@ from engine.privacy import stochastic_t
 from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
 from engine.release.encode import category_order, encode_qi, numeric_values
+from engine.release.households import (
+    household_partition,
+    merge_for_households,
+)
 from engine.release.metrics import sse_sst
 from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.recode import decimals
 from engine.release.result import InformationLoss, NoiseColumn, NoiseSummary, Release
+from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
+from engine.release.survey import survey_summary, withhold_in_classes
 from engine.release.tail import finish, publish
 from engine.release.verify import class_distances
 from engine.roles import ColumnType
@@ -232,6 +238,8 @@ class NoisePlan(Protocol):
     warnings: tuple[str, ...]
     #: groups of records alike in their missing QIs, and the QI values withheld
     missing_groups: tuple[np.ndarray, np.ndarray] | None
+    #: the risk of the original records (reused by the summary)
+    risk_before: RiskSummary | None
 
 
 @dataclass
@@ -563,8 +571,32 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         groups, withheld = plan.missing_groups
     else:
         groups, withheld = np.zeros(n, dtype=np.int64), None
-    released_qi = withhold(clean, qi, withheld)
-    classes = _qi_classes(X if qi else None, groups, params, task.sub(0.05, 0.5))
+    households, homes, qi_loss = prepared.households, None, 0.0
+    if households is not None and households.level:
+        classes, homes, qi_loss = household_partition(
+            clean, qi, types, orders, households, None, None, params.k, params.k,
+            mode=params.qi_output, task=task.sub(0.05, 0.5),
+        )  # fmt: skip
+        withheld = None  # the classes follow the households, not the missing patterns
+    elif qi and params.k > 1:
+        from engine.release.microaggregation import microaggregate
+
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
+            task.sub(0.05, 0.5),
+        )
+    elif qi:
+        classes = np.arange(n, dtype=np.int64)
+    else:
+        classes = np.zeros(n, dtype=np.int64)
+    if households is not None and homes is None:
+        classes = merge_for_households(X, classes, households.codes, params.k)
+    level = households.level if households is not None and homes is not None else ()
+    if households is not None:  # classes formed for households may mix missing patterns
+        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
+    else:
+        released_qi = withhold(clean, qi, withheld)
 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
@@ -591,9 +623,12 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
         released_as={d.released.name: d.fact.described for d in column_draws},
         checked=(),
+        homes=homes,
         task=task.sub(0.86, 0.98),
     )
     verification = published.verification
+    if homes is None and qi:  # the loss of the released file: classes alike have merged
+        qi_loss = sse_sst(X, published.groups[classes])
     details = {str(d.released.name): d.fact for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
@@ -615,7 +650,9 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         epsilon_achieved=None,
         n_partition_classes=int(classes.max()) + 1 if n else 0,
         information_loss=InformationLoss(
-            qi_sse_sst=sse_sst(X, published.groups[classes]) if qi else 0.0,
+            # household groups: the loss of the household partition; else the loss of the
+            # released file (classes whose released values coincide have merged)
+            qi_sse_sst=qi_loss,
             # released versus original numeric values, SSE over SST pooled over the columns
             confidential_sse_sst=(
                 sum(details[c.name].sse or 0.0 for c in numeric) / sst
@@ -633,28 +670,19 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         seconds=round(time.perf_counter() - started, 3),
         analysis_utility=published.utility,
         missing_qi=missing_counts(clean, published.table, qi),
+        **survey_summary(
+            params,
+            prepared,
+            published.table,
+            published.source_rows,
+            verification,
+            None,
+            homes,
+            plan.risk_before,
+        ),
     )
     task.step(1.0, "Done")
     return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
-
-
-def _qi_classes(
-    X: np.ndarray | None, groups: np.ndarray, params: ReleaseParams, task: Task
-) -> np.ndarray:
-    """The QI classes (``X`` None without QIs): microaggregation in groups of k within each
-    group of records alike in their missing QIs."""
-    n = len(groups)
-    if X is not None and params.k > 1:
-        from engine.release.microaggregation import microaggregate
-
-        return partition_by_group(
-            groups,
-            lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
-            task,
-        )
-    if X is not None:
-        return np.arange(n, dtype=np.int64)
-    return np.zeros(n, dtype=np.int64)
 
 
 def _draw(

@@ -38,6 +38,7 @@ from engine.release.bucket_search import (
 )
 from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
+from engine.release.households import HouseholdPlan
 from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
 from engine.release.noise import ColumnPlan, column_fact, plan_columns
 from engine.release.prepare import Prepared, prepare
@@ -49,6 +50,8 @@ from engine.release.result import (
     bucket_rows,
     json_ready,
 )
+from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
+from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
 from engine.text import number, percent
 
@@ -121,6 +124,12 @@ class Plan:
     #: per QI with missing values: missing in the input, and the known values that will be
     #: withheld (released empty) so that classes agree on which QIs are missing
     missing_qi: dict[str, MissingCount] = field(default_factory=dict)
+    #: the households of a survey file (``household``): how many, which QIs are
+    #: household-level
+    households: HouseholdPlan | None = None
+    #: the disclosure risk of the original records (with the weights and households when
+    #: given; review record only); after the run each record's risk is at most 1/k
+    risk_before: RiskSummary | None = None
     #: what the run reuses (the cleaned columns, the buckets, the noise plans, the groups of
     #: records alike in their missing QIs and the values withheld); not pickled
     prepared: Prepared | None = field(default=None, repr=False, compare=False)
@@ -181,6 +190,8 @@ class Plan:
                 "bucket_choices": [asdict(c) for c in self.bucket_choices],
                 "bucket_alternatives": [asdict(f) for f in self.alternatives],
                 "missing_qi": {c: asdict(m) for c, m in self.missing_qi.items()},
+                "households": asdict(self.households) if self.households else None,
+                "risk_before": asdict(self.risk_before) if self.risk_before else None,
             }
         )
 
@@ -212,6 +223,14 @@ class PlanData:
     #: values withheld), the counts per QI and the warnings (:func:`_missing_qi`); None where
     #: the route counts them after the release (a cluster)
     missing_qi: Callable[[Buckets | None, float | None], MissingPlan] | None = None
+    #: the buckets with their means weighted by the sampling weights (``weight``), so that
+    #: the released means keep the weighted totals; None without weights
+    weighted: Callable[[Buckets], Buckets] | None = None
+    #: given the buckets: the households of a survey file and the risk of the original
+    #: records (with the weights and households); None where the route has no such figures
+    survey: Callable[[Buckets | None], tuple[HouseholdPlan | None, RiskSummary | None]] | None = (
+        None
+    )
 
 
 @one_blas_thread
@@ -248,6 +267,22 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         groups, counts = _missing_qi(prepared, params, buckets, t, qi_codes())
         return groups, counts, _withheld_warnings(counts, params, buckets, t, prepared)
 
+    def weighted(buckets: Buckets) -> Buckets:
+        assert prepared.weights is not None
+        return weighted_bucket_means(
+            buckets, prepared.clean, prepared.weights, prepared.types, params.bounds
+        )
+
+    def survey(buckets: Buckets | None) -> tuple[HouseholdPlan | None, RiskSummary | None]:
+        homes = prepared.households
+        risk = disclosure_risk(
+            class_ids(prepared.clean, prepared.qi),
+            original_sensitive(prepared.clean, params, None if buckets is None else buckets.codes),
+            weights=prepared.weights,
+            households=None if homes is None else homes.codes,
+        )
+        return (None if homes is None else HouseholdPlan.of(homes)), risk
+
     facts = PlanData(
         n=len(prepared.clean),
         n_left_out=prepared.n_left_out,
@@ -256,6 +291,8 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         values=values,
         search_qi=search_qi,
         missing_qi=missing,
+        weighted=weighted if prepared.weights is not None else None,
+        survey=survey,
     )
     noise_columns: list[ColumnPlan] = []
     if params.noise:
@@ -288,9 +325,29 @@ def plan_data(
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
+    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None
-        bucket_data, choices, wanted_b = _plan_buckets(facts, params, t, warnings, task)
+        assert t is not None and values is not None
+        if params.n_buckets is None:
+            assert facts.search_qi is not None
+            bucket_data, choices = search_buckets(
+                values,
+                facts.search_qi(),
+                t=t,
+                k=params.k,
+                weight=params.utility_weight,
+                output=params.confidential_output,
+                task=task.sub(0.2, 0.8),
+            )
+            wanted_b = next(c.b for c in choices if c.chosen)
+        else:
+            wanted_b = params.n_buckets
+            bucket_data = values.buckets(wanted_b)
+        if facts.weighted is not None:  # released means keep the weighted totals
+            bucket_data = facts.weighted(bucket_data)
+        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
+        warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
+        warnings.extend(_dominated_warnings(bucket_data, params))
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
@@ -311,6 +368,11 @@ def plan_data(
     if feasible.ok and review:
         feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
     warnings.extend(seed_warnings(params))
+    households, risk_before = None, None
+    if facts.survey is not None:
+        households, risk_before = facts.survey(bucket_data)
+    if households is not None:  # counts of households in the original data: review only
+        review.extend(households.warnings())
     items = release_guarantees(
         params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
@@ -335,39 +397,12 @@ def plan_data(
         n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
         missing_qi=missing_qi,
+        households=households,
+        risk_before=risk_before,
         bucket_data=bucket_data,
         noise_columns=list(noise_columns),
         missing_groups=missing_groups,
     )
-
-
-def _plan_buckets(
-    facts: PlanData, params: ReleaseParams, t: float, warnings: list[str], task: Task
-) -> tuple[Buckets, list[BucketChoice], int]:
-    """The buckets (b given, or searched with the class size), the curve of the search and
-    the b aimed at; their warnings go to ``warnings``."""
-    values = facts.values
-    assert values is not None
-    choices: list[BucketChoice] = []
-    if params.n_buckets is None:
-        assert facts.search_qi is not None
-        bucket_data, choices = search_buckets(
-            values,
-            facts.search_qi(),
-            t=t,
-            k=params.k,
-            weight=params.utility_weight,
-            output=params.confidential_output,
-            task=task.sub(0.2, 0.8),
-        )
-        wanted_b = next(c.b for c in choices if c.chosen)
-    else:
-        wanted_b = params.n_buckets
-        bucket_data = values.buckets(wanted_b)
-    warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
-    warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
-    warnings.extend(_dominated_warnings(bucket_data, params))
-    return bucket_data, choices, wanted_b
 
 
 def _missing_qi(

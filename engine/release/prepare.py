@@ -29,6 +29,8 @@ from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.release.encode import numeric_values, resolve_columns
+from engine.release.households import Households, check_households, find_households
+from engine.release.weights import read_weights
 from engine.roles import ColumnType
 
 
@@ -47,6 +49,10 @@ class Prepared:
     rows: np.ndarray | None = field(default=None, repr=False)
     #: records left out because a confidential value is missing (``missing_confidential``)
     n_left_out: int = 0
+    #: the household of every released record and the household-level QIs (``household``)
+    households: Households | None = field(default=None, repr=False)
+    #: the sampling weight of every released record (``weight``)
+    weights: np.ndarray | None = field(default=None, repr=False)
 
     def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
         """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
@@ -64,6 +70,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
             "one column as confidential."
         )
     named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
+    named += [c for c in (params.household, params.weight) if c is not None]
     absent = [c for c in named if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
@@ -93,7 +100,16 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     for col in (*qi, *confidential):
         if types[col] == ColumnType.NUMERIC:
             check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
-    return Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    released = prepared.released_input(data)
+    if params.weight is not None:
+        prepared.weights = read_weights(released[params.weight], rows)
+    if params.household is not None:
+        prepared.households = find_households(
+            released[params.household], clean, qi, params.household_level, confidential
+        )
+        check_households(prepared.households.n_households, params.k)
+    return prepared
 
 
 def check_magnitudes(column: str, values: np.ndarray) -> None:

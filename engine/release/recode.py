@@ -210,11 +210,15 @@ def build_release(
     confidential_output: Literal["mean", "median", "label"],
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
+    extra: Mapping[str, pd.Series] | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The whole released table, columns in input order, rows shuffled; and the input row of
     every released row (kept in memory for previews, never written).
 
-    ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied).
+    ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied);
+    ``extra`` holds columns released in a form made elsewhere, aligned with the rows of
+    ``data`` (household-level QIs, the re-coded household id, the weight:
+    :mod:`engine.release.households`).
     """
     parts = [recode_qi(data, qi, types, orders, classes, qi_output)]
     if buckets is not None:
@@ -222,6 +226,8 @@ def build_release(
     source = original if original is not None else data
     if keep:
         parts.append(source[list(keep)].reset_index(drop=True))
+    if extra:
+        parts.append(pd.DataFrame({c: v.reset_index(drop=True) for c, v in extra.items()}))
     table = pd.concat(parts, axis=1)
     ordered = [c for c in source.columns if c in table.columns]
     table = table[ordered]

@@ -36,6 +36,7 @@ from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
+from engine.release.risk import RiskComparison
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,15 @@ class Verification:
     worst_class: dict[str, Any] | None = None
     #: the released confidential values of the bucket where the worst class is farthest
     worst_bucket: dict[str, Any] | None = None
+    #: the fewest distinct households in a class, and the households of the release (None
+    #: when no household column was checked)
+    households_k: int | None = None
+    n_households: int | None = None
+    #: households whose members differ in a household-level column (0 when all are alike)
+    split_households: int = 0
+    #: classes in which one household holds two or more records (informative: checked for
+    #: household-level confidential values, where members are kept apart)
+    shared_classes: int = 0
 
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
@@ -170,6 +180,10 @@ class Release:
     #: the row of ``data`` each released row was made from (so that a preview can show the
     #: two side by side); never written out: the released file's order links to nothing
     source_rows: np.ndarray | None = field(default=None, repr=False)
+    #: the sampling weight and the household (0..H−1) of every record of ``data``, when the
+    #: run had them (for the risk figures; never written out)
+    weights: np.ndarray | None = field(default=None, repr=False)
+    households: np.ndarray | None = field(default=None, repr=False)
 
 
 def json_ready(value: Any) -> Any:
@@ -540,6 +554,52 @@ def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class HouseholdSummary:
+    """How a run treated the households of a survey file.
+
+    Published: what a reader of the release sees in it (the id column and how it is released,
+    the columns released alike for every member, the fewest households in a class); the
+    counts taken from the original data are for the review record.
+    """
+
+    column: str = field(metadata=PUBLIC)
+    #: households released (the re-coded ids a reader counts; review only when left out)
+    n_households: int = field(metadata=REVIEW)
+    #: the QIs released alike for every member of a household (found constant within every
+    #: household, or declared), and those of them that were found
+    household_level: tuple[str, ...] = field(metadata=PUBLIC)
+    detected: tuple[str, ...] = field(metadata=REVIEW)
+    #: household-level QIs that varied within households → how many households (released
+    #: with the members' most frequent value)
+    varied: dict[str, int] = field(metadata=REVIEW)
+    #: the fewest distinct households in a released class (the verifier's)
+    households_k: int | None = field(metadata=PUBLIC)
+    #: "recode" (a fresh random numbering) or "none" (left out)
+    output: str = field(metadata=PUBLIC)
+    #: household groups the household-level QIs were released for (None: no such QI)
+    n_groups: int | None = field(metadata=REVIEW, default=None)
+    #: confidential columns constant within every household, whose members are kept in
+    #: different classes; and the classes where one household still holds several records
+    confidential_level: tuple[str, ...] = field(metadata=PUBLIC, default=())
+    shared_classes: int = field(metadata=REVIEW, default=0)
+
+
+def headline_risk(after: Any, before: Any | None = None) -> dict[str, Any]:
+    """``expected_reidentifications`` and ``household_risk`` as {"before", "after"} (only
+    "after" without ``before``), the figures a reader looks for first."""
+    out: dict[str, Any] = {
+        "expected_reidentifications": {"after": after.expected_reidentifications}
+    }
+    if before is not None:
+        out["expected_reidentifications"]["before"] = before.expected_reidentifications
+    if after.household_risk is not None:
+        out["household_risk"] = {"after": after.household_risk}
+        if before is not None:
+            out["household_risk"]["before"] = before.household_risk
+    return out
+
+
+@dataclass(frozen=True)
 class RunSummary:
     """The one account of a run: parameters, what the verifier measured, losses, guarantees.
 
@@ -612,11 +672,27 @@ class RunSummary:
     #: withheld so that classes agree on which QIs are missing (:mod:`engine.release.missing_qi`;
     #: published: only the cells released empty, which a reader counts in the release)
     missing_qi: dict[str, MissingCount] = field(metadata=PUBLIC, default_factory=dict)
+    #: the households of a survey file (``household``; published: what a reader of the
+    #: release can see, :class:`HouseholdSummary`)
+    households: HouseholdSummary | None = field(metadata=PUBLIC, default=None)
+    #: per numeric confidential column: the weighted total Σ w·y original → released
+    #: (``weight``; a statistic of the original data)
+    weighted_totals: dict[str, dict[str, float | None]] = field(
+        metadata=REVIEW, default_factory=dict
+    )
+    #: disclosure risk of the original records and of the release, with the weights and
+    #: households when given (*before* is a statistic of the original data; *after* is
+    #: published when the release carries what it is computed from: :meth:`public_dict`)
+    risk: RiskComparison | None = field(metadata=REVIEW, default=None)
 
     def to_dict(self) -> dict[str, Any]:
         """The review record, JSON-ready: every field; ``parameters`` is
         :meth:`ReleaseParams.to_dict` (with the seed).  Not for publication: the writers of a
-        release refuse it (:data:`~engine.io.about.RECORD_KEY`)."""
+        release refuse it (:data:`~engine.io.about.RECORD_KEY`).
+
+        ``expected_reidentifications`` and ``household_risk`` repeat the headline risk
+        figures of ``risk`` as {"before": …, "after": …} for a quick look.
+        """
         out: dict[str, Any] = {RECORD_KEY: REVIEW_RECORD}
         out.update({f: getattr(self, f) for f in self.__dataclass_fields__ if f != "params"})
         out["parameters"] = self.params.to_dict()
@@ -627,11 +703,19 @@ class RunSummary:
         out["noise"] = asdict(self.noise) if self.noise is not None else None
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
         out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
+        out["households"] = asdict(self.households) if self.households is not None else None
+        out["risk"] = asdict(self.risk) if self.risk is not None else None
+        if self.risk is not None:
+            out.update(headline_risk(self.risk.after, self.risk.before))
         return json_ready(out)
 
     def public_dict(self, *, anonymous: bool = False) -> dict[str, Any]:
         """The published metadata, JSON-ready: the fields declared :data:`PUBLIC`, with the
         parameters that applied (no seed) and, per bucket, only the value the release holds.
+
+        The risk of the release (*after*) is published when the release carries what it is
+        computed from: its QIs, and the weights and the household ids where the run used
+        them (a reader recomputes it from the file); the risk of the original never is.
 
         ``anonymous`` leaves out the input file's name as well.
         """
@@ -647,4 +731,10 @@ class RunSummary:
                 del row["dominated"]
         if anonymous or self.input is None:
             del out["input"]
+        p = self.params
+        weights_out = p.weight is None or p.weight_output == "keep"
+        homes_out = p.household is None or p.household_output == "recode"
+        if self.risk is not None and weights_out and homes_out:
+            out["risk"] = {"after": asdict(self.risk.after)}
+            out.update(headline_risk(self.risk.after))
         return json_ready(out)

@@ -22,10 +22,12 @@ import pandas as pd
 
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
+from engine.release.households import household_level_values, survey_columns
 from engine.release.metrics import analysis_utility, released_classes
 from engine.release.prepare import Prepared
 from engine.release.recode import build_release, recode_qi
 from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
+from engine.release.survey import verify_survey_release
 from engine.release.verify import verify_release
 
 
@@ -55,6 +57,7 @@ def publish(
     released: Mapping[str, pd.Series],
     released_as: Mapping[str, str],
     checked: Sequence[str],
+    homes: np.ndarray | None = None,
     task: Task = NO_TASK,
 ) -> Published:
     """Build the release table of ``classes``, verify it, and measure it (module doc).
@@ -66,12 +69,24 @@ def publish(
     record's confidential columns are released as, for the analysis utility
     (``released_as`` says how, in words); ``checked`` the confidential columns the verifier
     holds to ``t`` (none for noise, whose t is stochastic).
+
+    A survey file (:mod:`engine.release.households`) adds its columns: the household-level
+    QIs recoded per household group (``homes``: the group of every record, None when the
+    classes were not formed in household groups), the re-coded household id, the weight;
+    the verifier then also counts the households of every class.
     """
     clean, qi = prepared.clean, prepared.qi
+    households = prepared.households
     source = clean if qi_values is None else qi_values
+    level = households.level if households is not None and homes is not None else ()
+    rng = np.random.default_rng(params.seed)
+    # the survey's columns draw the household ids first, then the table its order
+    extra = survey_columns(
+        params, clean, prepared.types, prepared.orders, households, homes, original, rng
+    )
     table, source_rows = build_release(
         source,
-        qi=qi,
+        qi=[c for c in qi if c not in level],
         keep=keep,
         types=prepared.types,
         orders=prepared.orders,
@@ -79,21 +94,34 @@ def publish(
         buckets=buckets,
         qi_output=params.qi_output,
         confidential_output=params.confidential_output,
-        rng=np.random.default_rng(params.seed),
+        rng=rng,
         original=original,
+        extra=extra,
     )
     task.step(0.5, "Verifying the release")
-    verification = verify_release(table, qi, checked, t=t if checked else None, k=params.k)
+    if households is not None:
+        verification = verify_survey_release(
+            table, source_rows, params, prepared, level, t=t if checked else None,
+            confidential=bool(checked), verify=verify_release,
+        )  # fmt: skip
+    else:
+        verification = verify_release(table, qi, checked, t=t if checked else None, k=params.k)
     verification.raise_if_failed()
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
     if released:
         if params.qi_output == "centroid":  # the release's own QIs, back in input order
+            # (its household-level QIs are already the household groups' centroids)
             back = np.empty_like(source_rows)
             back[source_rows] = np.arange(len(source_rows))
             centroids = table[list(qi)].iloc[back].reset_index(drop=True)
         else:
             centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+            if level:  # household-level QIs: the centroids of the household groups
+                assert households is not None and homes is not None
+                centroids[list(level)] = household_level_values(
+                    clean, prepared.types, prepared.orders, households, homes
+                )
         utility = analysis_utility(
             clean,
             centroids,
@@ -128,6 +156,8 @@ def finish(
         data=prepared.clean,
         buckets=buckets,
         warnings=list(warnings),
+        weights=prepared.weights,
+        households=None if prepared.households is None else prepared.households.codes,
     )
 
 

@@ -5,19 +5,24 @@ distinct tuples of released confidential values (an empty cell is a value of its
 each class E and bucket j the distance compares p_{E,j} with the file's p_j; a bucket a class
 lacks makes it infinite.  Everything is vectorised over (class, bucket) pairs that occur, so
 memory stays proportional to the number of rows.
+
+A release that carries (re-coded) household ids is also checked for its households: every
+class must hold records of at least k distinct households, and every member of a household
+must carry the same released value of each household-level column.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.release.result import Verification
 from engine.text import number
 
@@ -75,10 +80,16 @@ def verify_release(
     *,
     t: float | None = None,
     k: int | None = None,
+    household: str | None = None,
+    household_level: Sequence[str] = (),
 ) -> Verification:
-    """Achieved k and t of a released table, and whether they meet the given bounds."""
+    """Achieved k and t of a released table, and whether they meet the given bounds.
+
+    With ``household`` (the column of household ids), k also bounds the distinct households
+    of every class, and the ``household_level`` columns must be alike within every household.
+    """
     qi, confidential = list(qi), list(confidential)
-    named = [*qi, *confidential]
+    named = [*qi, *confidential, *([household] if household is not None else [])]
     twice = sorted({c for c in named if named.count(c) > 1})
     if twice:
         raise InputError(f"A column can be named only once: {', '.join(map(repr, twice))}.")
@@ -98,6 +109,10 @@ def verify_release(
         distances = class_distances(classes, buckets)
         achieved_t = float(distances.max())
     failed = failed_bounds(achieved_k, achieved_t, k=k, t=t)
+    homes = None
+    if household is not None:
+        homes = household_check(table, classes, household, household_level, k=k)
+        failed.update(homes.pop("failed"))
     # the class to name: the farthest one, unless only k fails (then the smallest)
     if distances is not None and ("t" in failed or "k" not in failed):
         worst = int(np.argmax(distances))
@@ -112,7 +127,64 @@ def verify_release(
         j = worst_bucket_of(classes, buckets, worst)
         row = table.iloc[int(np.flatnonzero(buckets == j)[0])]
         worst_bucket = {c: _plain(row[c]) for c in confidential}
-    return verdict(sizes, achieved_t, failed, worst_class, worst_bucket)
+    result = verdict(sizes, achieved_t, failed, worst_class, worst_bucket)
+    if homes is not None:
+        result = replace(result, **homes)
+        if result.ok:
+            result.message = result.message[:-1] + _(
+                "; every class holds records of ≥ {n} households."
+            ).format(n=number(result.households_k))
+    return result
+
+
+def household_check(
+    table: pd.DataFrame,
+    classes: np.ndarray,
+    household: str,
+    household_level: Sequence[str],
+    *,
+    k: int | None,
+) -> dict[str, Any]:
+    """Households per class and households split on a household-level column.
+
+    Returns the :class:`Verification` fields (``households_k``, ``n_households``,
+    ``split_households``, ``shared_classes``) and, under ``"failed"``, the bounds they miss.
+    """
+    missing = [c for c in household_level if c not in table.columns]
+    if missing:
+        raise InputError(f"The release has no column {', '.join(map(repr, missing))}.")
+    hh = pd.factorize(table[household].astype("string"), use_na_sentinel=False)[0]
+    hh = hh.astype(np.int64)
+    n_h = int(hh.max()) + 1
+    pairs, counts = np.unique(classes * n_h + hh, return_counts=True)
+    per_class = np.bincount(pairs // n_h, minlength=int(classes.max()) + 1)
+    shared = len(np.unique(pairs[counts > 1] // n_h))
+    households_k = int(per_class.min())
+    split = 0
+    if household_level:
+        values = group_ids(table, list(household_level))
+        per_home = np.unique(hh * (int(values.max()) + 1) + values) // (int(values.max()) + 1)
+        split = int((np.bincount(per_home, minlength=n_h) > 1).sum())
+    failed = {}
+    if k is not None and households_k < k:
+        failed["households"] = ngettext(
+            "a class holds records of only {n} household (k = {k} required)",
+            "a class holds records of only {n} households (k = {k} required)",
+            households_k,
+        ).format(n=number(households_k), k=number(k))
+    if split:
+        failed["household_level"] = ngettext(
+            "{n} household has members with different values of {columns}",
+            "{n} households have members with different values of {columns}",
+            split,
+        ).format(n=number(split), columns=", ".join(map(repr, household_level)))
+    return {
+        "households_k": households_k,
+        "n_households": n_h,
+        "split_households": split,
+        "shared_classes": shared,
+        "failed": failed,
+    }
 
 
 def failed_bounds(

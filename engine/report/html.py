@@ -300,6 +300,46 @@ def _column_types(release: Release) -> dict[str, str]:
     return types
 
 
+def _survey_rows(release: Release) -> list[tuple[str, str]]:
+    """The households and the sampling weight of a survey file, as the run treated them."""
+    cfg, homes = release.params, release.summary.households
+    rows = []
+    if homes is not None:
+        level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
+        kept = (
+            _("re-coded (a fresh random numbering)") if homes.output == "recode" else _("left out")
+        )
+        text = _(
+            "{column}: {n} households; every class holds records of at least {k} of them; "
+            "household-level quasi-identifiers, released alike for every member: {level}; "
+            "the id is {kept}."
+        ).format(
+            column=f"<code>{_e(homes.column)}</code>",
+            n=number(homes.n_households),
+            k=number(homes.households_k),
+            level=level,
+            kept=_e(kept),
+        )
+        if homes.varied:
+            varied = ", ".join(f"{_e(c)} ({number(n)})" for c, n in homes.varied.items())
+            text += " " + _(
+                "Declared household-level but varying within households: {varied}; each "
+                "such household got its members' most frequent value."
+            ).format(varied=varied)
+        rows.append((_("households"), text))
+    if cfg.weight is not None:
+        kept = _("released unchanged") if cfg.weight_output == "keep" else _("left out")
+        rows.append(
+            (
+                _("sampling weight"),
+                _(
+                    "{column}: used for the risk estimates and the weighted bucket means; {kept}."
+                ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
+            )
+        )
+    return rows
+
+
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
     cfg = release.params
     rows = [(_("mechanism"), _e(_mechanism_words(release)))]
@@ -322,6 +362,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
         missing = _(" and one for missing values") if b.missing_bucket is not None else ""
         rows.append((_("confidential buckets b"), f"{n_b}{missing}{how}"))
+    rows.extend(_survey_rows(release))
     rows.append((_("quasi-identifiers released as"), _e(_(_QI_OUTPUT_WORDS[cfg.qi_output]))))
     if cfg.mechanism == "buckets":
         rows.append(
@@ -547,6 +588,18 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         add(_("released as"), _(RELEASED_AS.get(u.released_as, u.released_as)))
         if u.total_relative_error is not None:
             add(_("total: relative error"), percent(u.total_relative_error))
+        weighted = summary.weighted_totals.get(col)
+        if weighted is not None:
+            error = weighted["relative_error"]
+            add(
+                _("weighted total Σ weight × value: original → released"),
+                f"{number(weighted['original'])} → {number(weighted['released'])}"
+                + (
+                    " " + _("({error} off)").format(error=percent(error))
+                    if error is not None
+                    else ""
+                ),
+            )
         if u.variance_ratio is not None:
             add(_("variance: released / original"), number(u.variance_ratio, 3))
         for qi, err in u.group_mean_mare.items():

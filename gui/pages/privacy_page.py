@@ -663,11 +663,45 @@ class PrivacyPage(QWizardPage):
                     factor=number(col.typical_factor, 3),
                 )
             )
+        parts.extend(self.survey_sentences(plan))
         reason = plan.class_sizes.reason
         # quote=False: the box may show plain text, where &#x27; would read as such
         parts.extend(html.escape(w, quote=False) for w in plan.review_warnings)
         parts.extend(html.escape(w, quote=False) for w in plan.warnings if w != reason)
         return " ".join(parts)
+
+    def survey_sentences(self, plan: Plan) -> list[str]:
+        """The households and the risk before the release, for a survey file (household or
+        weight tagged); nothing otherwise."""
+        p, homes, risk = plan.params, plan.households, plan.risk_before
+        parts = []
+        if homes is not None:
+            level = ", ".join(html.escape(c) for c in homes.household_level) or self.tr("none")
+            parts.append(
+                self.tr(
+                    "Every group will hold records of at least {k} of the {n} households; "
+                    "released alike for all members of a household: {level}."
+                ).format(k=number(p.k), n=number(homes.n_households), level=level)
+            )
+        if risk is not None and (homes is not None or risk.weighted):
+            text = self.tr(
+                "Risk of the original records: {expected} expected re-identifications (largest "
+                "risk {largest})"
+            ).format(
+                expected=number(risk.expected_reidentifications, 3),
+                largest=number(risk.max_risk, 3),
+            )
+            if risk.household_risk is not None:
+                text += self.tr(", household risk {risk} on average").format(
+                    risk=number(risk.household_risk, 3)
+                )
+            parts.append(
+                text
+                + self.tr("; after the release each record's risk is at most 1/k = {r}.").format(
+                    r=number(1 / p.k, 3)
+                )
+            )
+        return parts
 
     def _toggle_details(self, shown: bool) -> None:
         self.details.setVisible(shown)

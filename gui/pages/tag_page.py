@@ -30,9 +30,10 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import ColumnType, Role
+from engine import ColumnType, InputError, Role, find_households
+from engine.io import apply_missing
 from gui.help import HelpButton
-from gui.numbers import number
+from gui.numbers import number, percent
 from gui.pages.host import Host
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
@@ -83,11 +84,21 @@ TYPE_HELP = {
     ),
     ColumnType.DATE: QT_TRANSLATE_NOOP("RolesModel", "dates; compared as numbers of days"),
 }
-ROLES: list[Role | None] = [None, Role.IDENTIFIER, Role.QI, Role.CONFIDENTIAL, Role.OTHER]
+ROLES: list[Role | None] = [
+    None,
+    Role.IDENTIFIER,
+    Role.QI,
+    Role.CONFIDENTIAL,
+    Role.OTHER,
+    Role.HOUSEHOLD,
+    Role.WEIGHT,
+]
 #: names listed in the summary line per role before "and N more"
 LISTED = 12
 #: rows the Type/Role/… columns are sized by (a file may have 10,000 columns)
 SIZE_SAMPLE = 100
+#: records the household-level QIs are looked for in on this page (fast on any file)
+HOUSEHOLD_SAMPLE = 200_000
 
 
 def _tr(text: str) -> str:
@@ -316,13 +327,30 @@ class TagPage(QWizardPage):
             )
         )
         self.missing.editingFinished.connect(self._missing_edited)
+        self.level = QLineEdit()
+        self.level.setPlaceholderText(self.tr("e.g. dwelling, district"))
+        self.level.setAccessibleName(self.tr("Household-level quasi-identifiers"))
+        self.level.setToolTip(
+            self.tr(
+                "Quasi-identifiers to release alike for every member of a household, besides "
+                "those found constant within every household; separated by commas"
+            )
+        )
+        self.level.editingFinished.connect(self._level_edited)
         self.reason = Hint(warning=True)
         self.warning = Hint(warning=True)
         self.warning.hide()
         self.summary = Hint()
+        #: the household-level QIs found in the data (shown when a household column is tagged)
+        self.households = Hint()
+        self.households.hide()
+        self._households_key: tuple | None = None
 
         form = QFormLayout()
         form.addRow(self.tr("Missing-value codes (all columns):"), self.missing)
+        form.addRow(self.tr("Also household-level:"), self.level)
+        self._level_row = form.rowCount() - 1
+        self._form = form
         bottom = QHBoxLayout()
         bottom.addLayout(form, 1)
         bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
@@ -330,12 +358,14 @@ class TagPage(QWizardPage):
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
+        layout.addWidget(self.households)
         layout.addWidget(self.warning)
         layout.addWidget(self.reason)
 
     def initializePage(self) -> None:
         self.model.reset()
         self.missing.setText(", ".join(self.session.params.missing))
+        self.level.setText(", ".join(self.session.params.household_level))
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -343,6 +373,55 @@ class TagPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _show_households(self) -> None:
+        """Which QIs are household-level (constant within every household), when a household
+        column is tagged: they are released alike for every member."""
+        s = self.session
+        p = s.params
+        key = (p.household, p.qi, p.household_level, p.missing, tuple(p.column_missing.items()))
+        if key == self._households_key:
+            return
+        self._households_key = key
+        self._form.setRowVisible(self._level_row, p.household is not None)
+        if p.household is None or s.data is None:
+            self.households.hide()
+            return
+        # the first records suffice to show it (the run finds them on the whole file)
+        columns = [p.household, *p.qi]
+        data = apply_missing(s.data[columns].head(HOUSEHOLD_SAMPLE), p.missing,
+                             {c: v for c, v in p.column_missing.items() if c in p.qi})  # fmt: skip
+        found = find_households(data[p.household], data[list(p.qi)], p.qi, p.household_level)
+        level = ", ".join(html.escape(c) for c in found.level) or self.tr("none")
+        text = self.tr(
+            "{households} households. <b>Household-level</b> (the same for every member, "
+            "released alike for all of them): {level}."
+        ).format(households=number(found.n_households), level=level)
+        nearly = [
+            self.tr("{name} ({share} of households)").format(
+                name=html.escape(c), share=percent(share)
+            )
+            for c, share in found.nearly.items()
+        ]
+        if nearly:
+            text += " " + self.tr(
+                "Nearly household-level: {names}; name them under 'Also household-level' "
+                "to release them alike."
+            ).format(names=", ".join(nearly))
+        self.households.setText(text)
+        self.households.show()
+
+    def _level_edited(self) -> None:
+        names = parse_codes(self.level.text())
+        if names == self.session.params.household_level:
+            return
+        try:
+            self.session.update(household_level=names)
+        except InputError as err:
+            self.warning.setText(html.escape(err.message))
+            self.warning.show()
+            return
+        self._changed()
 
     def _missing_edited(self) -> None:
         codes = parse_codes(self.missing.text())
@@ -370,11 +449,14 @@ class TagPage(QWizardPage):
             (Role.CONFIDENTIAL, self.tr("confidential")),
             (Role.IDENTIFIER, self.tr("identifiers (dropped)")),
             (Role.OTHER, self.tr("released unchanged")),
+            (Role.HOUSEHOLD, self.tr("household (released re-coded)")),
+            (Role.WEIGHT, self.tr("sampling weight")),
         ):
             names = s.columns_with(role)
             if names:
                 parts.append(f"<b>{html.escape(label)}</b>: {self._listed(names)}")
         self.summary.setText("; ".join(parts) if parts else self.tr("No column tagged yet."))
+        self._show_households()
         id_like = tuple(c for c in s.columns_with(Role.QI) if s.columns[c].id_like)
         self.warning.setVisible(bool(id_like))
         if id_like:

@@ -1232,6 +1232,26 @@
         <translation>{column}&#xa0;: bruit de Laplace pour ε = {epsilon}&#xa0;; les bornes sont estimées de façon privée lors de la publication, l&apos;erreur n&apos;est donc connue qu&apos;à ce moment-là.</translation>
     </message>
     <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>Every group will hold records of at least {k} of the {n} households; released alike for all members of a household: {level}.</source>
+        <translation>Chaque groupe contiendra des enregistrements d&apos;au moins {k} des {n} ménages ; publiés à l&apos;identique pour tous les membres d&apos;un ménage : {level}.</translation>
+    </message>
+    <message>
+        <source>Risk of the original records: {expected} expected re-identifications (largest risk {largest})</source>
+        <translation>Risque des enregistrements d&apos;origine : {expected} réidentifications attendues (risque maximal {largest})</translation>
+    </message>
+    <message>
+        <source>, household risk {risk} on average</source>
+        <translation>, risque du ménage {risk} en moyenne</translation>
+    </message>
+    <message>
+        <source>; after the release each record&apos;s risk is at most 1/k = {r}.</source>
+        <translation> ; après la publication, le risque de chaque enregistrement est au plus 1/k = {r}.</translation>
+    </message>
+    <message>
         <source>Use these settings: {changes}</source>
         <translation>Utiliser ces réglages&#xa0;: {changes}</translation>
     </message>
@@ -1354,6 +1374,14 @@
         <translation>autre (publiée telle quelle)</translation>
     </message>
     <message>
+        <source>household</source>
+        <translation>ménage</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>poids de sondage</translation>
+    </message>
+    <message>
         <source>Left out of the release (the safe default for a column you do not need).</source>
         <translation>Exclue de la publication (le choix sûr pour une colonne dont vous n&apos;avez pas besoin).</translation>
     </message>
@@ -1372,6 +1400,14 @@
     <message>
         <source>Released exactly as it is; only for columns that cannot identify anyone.</source>
         <translation>Publiée telle quelle&#xa0;; seulement pour les colonnes qui ne peuvent identifier personne.</translation>
+    </message>
+    <message>
+        <source>The household a person belongs to: every class holds at least k households, household-level values are released alike for all members, the id is re-coded.</source>
+        <translation>Le ménage auquel appartient une personne : chaque classe réunit au moins k ménages, les valeurs du ménage sont publiées à l&apos;identique pour tous ses membres et l&apos;identifiant est recodé.</translation>
+    </message>
+    <message>
+        <source>How many people of the population the record stands for (a number &gt; 0): used for the risk and weighted totals; released unchanged.</source>
+        <translation>Le nombre de personnes de la population que représente l&apos;enregistrement (un nombre &gt; 0) : sert au risque et aux totaux pondérés ; publié tel quel.</translation>
     </message>
     <message>
         <source>{distinct} of {n} values are distinct ({share}) and the name is an identifier&apos;s: this is probably an identifier.</source>
@@ -1650,7 +1686,7 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Attribuer un rôle aux colonnes</translation>
     </message>
     <message>
@@ -1674,8 +1710,41 @@
         <translation>Codes qui signifient «&#xa0;manquant&#xa0;» dans toutes les colonnes, séparés par des virgules&#xa0;; les cellules qui les contiennent sont traitées comme des valeurs manquantes</translation>
     </message>
     <message>
+        <source>e.g. dwelling, district</source>
+        <translation>p. ex. logement, district</translation>
+    </message>
+    <message>
+        <source>Household-level quasi-identifiers</source>
+        <translation>Quasi-identifiants du ménage</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers to release alike for every member of a household, besides those found constant within every household; separated by commas</source>
+        <translation>Quasi-identifiants à publier à l&apos;identique pour tous les membres d&apos;un ménage, en plus de ceux constants dans chaque ménage ; séparés par des virgules</translation>
+    </message>
+    <message>
         <source>Missing-value codes (all columns):</source>
+        <extracomment>the household-level QIs found in the data (shown when a household column is tagged)</extracomment>
         <translation>Codes de valeur manquante (toutes les colonnes)&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Also household-level:</source>
+        <translation>Aussi du ménage :</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>{households} households. &lt;b&gt;Household-level&lt;/b&gt; (the same for every member, released alike for all of them): {level}.</source>
+        <translation>{households} ménages. &lt;b&gt;Du ménage&lt;/b&gt; (identiques pour tous les membres, publiés à l&apos;identique pour tous) : {level}.</translation>
+    </message>
+    <message>
+        <source>{name} ({share} of households)</source>
+        <translation>{name} ({share} des ménages)</translation>
+    </message>
+    <message>
+        <source>Nearly household-level: {names}; name them under &apos;Also household-level&apos; to release them alike.</source>
+        <translation>Presque du ménage : {names} ; indiquez-les sous « Aussi du ménage » pour les publier à l&apos;identique.</translation>
     </message>
     <message>
         <source>and {n} more</source>
@@ -1700,6 +1769,14 @@
     <message>
         <source>released unchanged</source>
         <translation>publiées telles quelles</translation>
+    </message>
+    <message>
+        <source>household (released re-coded)</source>
+        <translation>ménage (publié recodé)</translation>
+    </message>
+    <message>
+        <source>sampling weight</source>
+        <translation>poids de sondage</translation>
     </message>
     <message>
         <source>No column tagged yet.</source>
@@ -1730,7 +1807,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>quasi-identifiants</translation>
     </message>
     <message>
@@ -1760,6 +1837,46 @@
     <message>
         <source>Columns released exactly as they are; a column named nowhere is left out.</source>
         <translation>Colonnes publiées exactement telles quelles&#xa0;; une colonne nommée nulle part est laissée de côté.</translation>
+    </message>
+    <message>
+        <source>household column</source>
+        <translation>colonne du ménage</translation>
+    </message>
+    <message>
+        <source>The household each person belongs to: every class then holds records of at least k households, and household-level values are released alike for all members.</source>
+        <translation>Le ménage auquel appartient chaque personne&#xa0;: chaque classe contient alors des enregistrements d&apos;au moins k ménages, et les valeurs du ménage sont publiées à l&apos;identique pour tous ses membres.</translation>
+    </message>
+    <message>
+        <source>sampling weight column</source>
+        <translation>colonne du poids de sondage</translation>
+    </message>
+    <message>
+        <source>How many people of the population each record stands for (a number above 0): used for the risk estimates and the weighted bucket means.</source>
+        <translation>Combien de personnes de la population chaque enregistrement représente (un nombre supérieur à 0)&#xa0;: sert aux estimations du risque et aux moyennes pondérées des tranches.</translation>
+    </message>
+    <message>
+        <source>also household-level</source>
+        <translation>aussi du ménage</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers to release alike for every member of a household, besides those found constant within every household.</source>
+        <translation>Quasi-identifiants à publier à l&apos;identique pour tous les membres d&apos;un ménage, en plus de ceux constants dans chaque ménage.</translation>
+    </message>
+    <message>
+        <source>household id released as</source>
+        <translation>identifiant du ménage publié comme</translation>
+    </message>
+    <message>
+        <source>&apos;recode&apos;: a fresh random numbering in every release, so members can be grouped but no id links back; &apos;none&apos;: left out.</source>
+        <translation>«&#xa0;recode&#xa0;»&#xa0;: une nouvelle numérotation aléatoire à chaque publication, si bien que les membres peuvent être regroupés sans qu&apos;aucun identifiant ne renvoie à l&apos;original&#xa0;; «&#xa0;none&#xa0;»&#xa0;: laissé de côté.</translation>
+    </message>
+    <message>
+        <source>weight released as</source>
+        <translation>poids publié comme</translation>
+    </message>
+    <message>
+        <source>&apos;keep&apos;: unchanged (weights can reveal the sampling stratum); &apos;none&apos;: left out.</source>
+        <translation>«&#xa0;keep&#xa0;»&#xa0;: inchangé (les poids peuvent révéler la strate d&apos;échantillonnage)&#xa0;; «&#xa0;none&#xa0;»&#xa0;: laissé de côté.</translation>
     </message>
     <message>
         <source>column types</source>

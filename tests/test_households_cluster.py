@@ -1,0 +1,52 @@
+"""A household survey released on a Dask cluster: whole households on one partition each."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from engine.distributed.release import anonymize_on_cluster
+from engine.params import ReleaseParams
+from engine.release.verify import verify_release
+from tests.survey_data import household_survey
+
+QI = ("commune", "age", "sex")
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+def test_households_stay_whole_and_are_checked_on_a_cluster(client, tmp_path):
+    data = household_survey(300, seed=3)
+    path = tmp_path / "survey.parquet"
+    data.to_parquet(path, row_group_size=250)  # households straddle the row groups
+    params = ReleaseParams(qi=QI, confidential=("illness_days",), t=3.0, k=8, n_buckets=2,
+                           household="household", weight="weight", seed=2)  # fmt: skip
+    release = anonymize_on_cluster(client, path, params, node_records=300)
+    table = pd.concat(client.gather(release.parts), ignore_index=True)
+    assert len(table) == len(data)
+    assert release.summary.backend["partitions"] >= 2
+    # the ids are a fresh numbering, one per household; every household in one commune
+    assert sorted(table["household"].unique()) == list(range(1, 301))
+    assert (table.groupby("household").size().sort_values().to_numpy()
+            == data.groupby("household").size().sort_values().to_numpy()).all()  # fmt: skip
+    assert (table.groupby("household")["commune"].nunique() == 1).all()
+    v = verify_release(table, QI, ["illness_days"], t=3.0, k=8,
+                       household="household", household_level=["commune"])  # fmt: skip
+    assert v.ok and v.households_k >= 8
+    homes = release.summary.households
+    assert homes.household_level == ("commune",) and homes.households_k >= 8
+    assert (
+        table["weight"].sort_values().to_numpy() == data["weight"].sort_values().to_numpy()
+    ).all()
+    assert "households" in release.verification.message
