@@ -24,11 +24,14 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError, listing
+from engine.mechanisms import MECHANISMS
+from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
 
 QiOutput = Literal["centroid", "range"]
 ConfidentialOutput = Literal["mean", "median", "label"]
-Mechanism = Literal["buckets", "laplace"]
+#: the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`)
+Mechanism = str
 MissingConfidential = Literal["bucket", "drop"]
 Transform = Literal["none", "log"]
 HouseholdOutput = Literal["recode", "none"]
@@ -36,10 +39,6 @@ WeightOutput = Literal["keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
-#: the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale
-#: grows as 1/ε, and below this the released values are pure noise millions of times wider
-#: than the bounds anyway
-MIN_NOISE_EPSILON = 1e-6
 #: the largest size of a number tclose computes with (public bounds, protected values): sums
 #: of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308)
 MAX_MAGNITUDE = 1e150
@@ -495,7 +494,7 @@ class ReleaseParams:
         "k": Number(low=1, whole=True),
         "t": Optional(Number(low=1)),
         "epsilon": Optional(Number(low=0, high=MAX_EPSILON, closed=(False, True))),
-        "mechanism": Options(values=("buckets", "laplace")),
+        "mechanism": Options(values=tuple(MECHANISMS)),
         "n_buckets": Auto(Number(low=2, whole=True)),
         "utility_weight": Number(low=0, high=1),
         "joint": Flag(),
@@ -525,41 +524,9 @@ class ReleaseParams:
         self._check_survey()
         if self.t is not None and self.epsilon is not None:
             raise InputError("Give t or ε (epsilon), not both.")
-        noise = self.mechanism != "buckets"
         if self.confidential and self.t is None and self.epsilon is None:
             raise InputError("Give the privacy level as t or as ε (epsilon).")
-        if noise:
-            if self.t is not None:
-                raise InputError(
-                    f"The {self.mechanism} mechanism takes ε (epsilon), not t: the noise is "
-                    "calibrated to ε."
-                )
-            if self.epsilon is None:
-                raise InputError(f"The {self.mechanism} mechanism needs ε (epsilon).")
-            if self.n_buckets is not None:
-                raise InputError("n_buckets applies to the buckets mechanism only.")
-            if self.epsilon < MIN_NOISE_EPSILON:
-                raise InputError(
-                    f"The {self.mechanism} mechanism takes ε ≥ {MIN_NOISE_EPSILON:g}, not "
-                    f"{self.epsilon:g}: below that the noise is millions of times wider than "
-                    "the bounds and the released values carry nothing."
-                )
-        else:
-            only_noise = [
-                name
-                for name, used in (
-                    ("private_bounds", self.private_bounds is not None),
-                    ("insensitive", self.insensitive),
-                    ("resample_until_t", self.resample_until_t is not None),
-                    ("transform", self.transform != "none"),
-                )
-                if used
-            ]
-            if only_noise:
-                raise InputError(
-                    f"{', '.join(only_noise)} only apply to a noise mechanism "
-                    "(mechanism 'laplace')."
-                )
+        MECHANISMS[self.mechanism].validate(self)
         if self.transform == "log":
             negative = sorted(c for c, (lo, _) in self.bounds.items() if lo < 0)
             if negative:
@@ -613,7 +580,7 @@ class ReleaseParams:
     @property
     def noise(self) -> bool:
         """True for Construction B (noise on the confidential values)."""
-        return self.mechanism != "buckets"
+        return MECHANISMS[self.mechanism].noise
 
     # -- changing and serialising ------------------------------------------------------
 

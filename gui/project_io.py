@@ -1,7 +1,7 @@
 """File > Save project / Open project: the wizard's choices as a project file and back.
 
-The file format and its checks live in :mod:`engine.report.project`; this module turns the wizard's
-:class:`~gui.state.Session` into a :class:`~engine.report.project.Project` and back, and asks the
+The file format and its checks live in :mod:`engine.project`; this module turns the wizard's
+:class:`~gui.state.Session` into a :class:`~engine.project.Project` and back, and asks the
 user the questions a file brings up (where to save, which file to open, what to do when the
 input file changed or moved).  Every function takes the ``parent`` widget for its dialogs;
 given a ``path`` it asks nothing unless something is wrong, which is how the tests use it.
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from engine import InputError, TcloseError
 from engine.io import ImportResult, OutputError, read_table
 from engine.progress import NO_TASK, Task
-from engine.report.project import (
+from engine.project import (
     InputChangedError,
     Project,
     check_input,

@@ -290,7 +290,7 @@ def with_read_only_folder(folder: Path) -> Path:
 def project_file(folder: Path) -> Path:
     """A project whose release would put its JSON sidecar over the project itself."""
     from engine.params import ReleaseParams
-    from engine.report.project import InputSpec, Project, file_sha256, save_project
+    from engine.project import InputSpec, Project, file_sha256, save_project
 
     source = write_csv(folder)
     config = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
@@ -365,7 +365,7 @@ def project(change: Callable[[dict], object] | None = None, text: str | None = N
 
     def make(folder: Path) -> Path:
         from engine.params import ReleaseParams
-        from engine.report.project import new_project, project_to_dict
+        from engine.project import new_project, project_to_dict
 
         source = write_csv(folder)
         params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
@@ -1181,7 +1181,7 @@ def project_at(
 
     def make(folder: Path) -> Path:
         from engine.params import ReleaseParams
-        from engine.report.project import new_project, project_to_dict
+        from engine.project import new_project, project_to_dict
 
         home = folder / where
         home.mkdir(exist_ok=True)

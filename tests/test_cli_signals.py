@@ -281,7 +281,7 @@ def test_run_quiet_prints_nothing_on_stderr(
 ) -> None:
     terminal = on_terminal(monkeypatch)
     from engine.params import ReleaseParams
-    from engine.report.project import new_project, save_project
+    from engine.project import new_project, save_project
 
     data = write_survey(tmp_path / "survey.csv")
     params = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0, seed=4)

@@ -24,6 +24,7 @@ from engine.mechanisms import bounds as private
 from engine.mechanisms.laplace import expected_abs_error, insensitive_release, laplace_release
 from engine.mechanisms.sampling import Seeded
 from engine.params import ReleaseParams
+from engine.project import new_project, save_project
 from engine.release.anonymize import anonymize
 from engine.release.buckets import MEAN_SLACK, Scale, make_buckets
 from engine.release.cuts import grid_step, separator, step_at_least
@@ -35,7 +36,6 @@ from engine.release.noise import (
 from engine.release.recode import recode_qi
 from engine.release.verify import verify_release
 from engine.report.html import write_report
-from engine.report.project import new_project, save_project
 from engine.roles import ColumnType
 from tests.factories import laplace_params
 
@@ -547,6 +547,6 @@ def test_project_files_carry_private_bounds(tmp_path: Path) -> None:
     path = save_project(new_project(source, config), tmp_path / "p.json")
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["params"]["private_bounds"] == 0.15
-    from engine.report.project import load_project
+    from engine.project import load_project
 
     assert load_project(path).params.private_bounds == 0.15

@@ -283,7 +283,7 @@ def test_command_line_anonymize_and_verify_on_a_cluster(client, tmp_path, capsys
 
 def test_sweep_and_project_run_on_a_cluster(client, tmp_path, capsys):
     from engine.cli import main
-    from engine.report.project import new_project, save_project
+    from engine.project import new_project, save_project
 
     path = tmp_path / "small.parquet"
     generate(3_000, seed=8).to_parquet(path)

@@ -135,7 +135,7 @@ def release_files() -> dict[str, bytes]:
 def make_folder(folder: Path) -> None:
     """The input, a project file for it, a release with its sidecar and a sub-folder."""
     from engine.params import ReleaseParams
-    from engine.report.project import new_project, save_project
+    from engine.project import new_project, save_project
 
     (folder / "in.csv").write_text(survey(), encoding="utf-8")
     (folder / "folder").mkdir()

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.report.project import load_project, new_project, project_to_dict
+from engine.project import load_project, new_project, project_to_dict
 from tests.test_fuzz_cli import check_outcome, run_cli, snapshot, survey
 
 #: texts without a path separator (an output path must stay in the example's folder)

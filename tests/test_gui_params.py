@@ -14,7 +14,7 @@ from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QWizard
 
 from engine import ReleaseParams
-from engine.report.project import load_project, new_project, save_project
+from engine.project import load_project, new_project, save_project
 from gui import i18n
 from gui.fields import NumberField
 from gui.project_io import save_project_file

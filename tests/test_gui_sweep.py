@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from engine.cli import main
 from engine.io import read_table
 from engine.params import ReleaseParams
-from engine.report.project import load_project
+from engine.project import load_project
 from gui.project_io import apply_project, open_project_file, save_project_file
 from gui.state import Session
 from gui.sweep_dialog import SweepDialog

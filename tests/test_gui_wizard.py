@@ -317,7 +317,7 @@ def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
     window.wizard.next()
     idle(qtbot, window)
     details = window.session.release.summary.noise.columns["income"]
-    assert details["transform"] == "log"
+    assert details.transform == "log"
 
 
 def test_drop_a_file_and_find_it_among_the_recent_ones(qtbot, window, tmp_path) -> None:

@@ -370,7 +370,7 @@ def test_dask_is_quiet_in_a_run_and_logging_comes_back_after(monkeypatch):
 
 def test_a_project_names_where_it_computes_in_one_checked_field(tmp_path):
     from engine.params import ReleaseParams
-    from engine.report.project import load_project, new_project, project_to_dict, save_project
+    from engine.project import load_project, new_project, project_to_dict, save_project
 
     source = write_csv(tmp_path)
     params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0)
@@ -389,7 +389,7 @@ def test_a_project_names_where_it_computes_in_one_checked_field(tmp_path):
 
 
 def test_a_project_output_through_a_link_out_of_its_folder_is_outside(tmp_path):
-    from engine.report.project import outside_folder
+    from engine.project import outside_folder
 
     (tmp_path / "proj").mkdir()
     (tmp_path / "elsewhere").mkdir()

@@ -335,3 +335,34 @@ def test_an_interruption_right_after_a_temporary_file_appears_leaves_nothing(tmp
         stage.temp(tmp_path / "out.csv")
     monkeypatch.undo()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_folder_is_staged_and_committed_like_a_file(tmp_path):
+    """A dataset folder (the cluster's output named without a suffix) goes through the same
+    writer: staged as a hidden folder beside its target, renamed at the commit, committed
+    with the other outputs or not at all, and never written over something that appeared."""
+    from engine.io.outputs import Output, OutputError, write_outputs
+
+    target, summary = tmp_path / "release", tmp_path / "summary.json"
+    with write_outputs([Output(target, "release"), Output(summary, "summary")]) as stage:
+        folder = stage.temp_folder(target)
+        (folder / "part-00000.parquet").write_bytes(b"PAR1")
+        stage.write_utf8(summary, "{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["release", "summary.json"]
+    assert (target / "part-00000.parquet").read_bytes() == b"PAR1"
+
+    other = tmp_path / "other"
+    with pytest.raises(RuntimeError), write_outputs([Output(other, "release")]) as stage:
+        (stage.temp_folder(other) / "part-00000.parquet").write_bytes(b"PAR1")
+        raise RuntimeError("cancelled")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["release", "summary.json"]
+
+    with (
+        pytest.raises(OutputError, match="appeared while"),
+        write_outputs([Output(other, "release"), Output(tmp_path / "s2.json", "summary")]) as stage,
+    ):
+        stage.temp_folder(other)
+        stage.write_utf8(tmp_path / "s2.json", "{}")
+        other.mkdir()  # another program made it meanwhile
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "release", "summary.json"]
+    assert not any(other.iterdir())

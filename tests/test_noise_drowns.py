@@ -98,7 +98,7 @@ def test_tclose_plan_prints_the_warning_and_its_json_carries_the_ratio(census, t
 
 def test_the_release_says_so_from_its_own_values_and_publishes_no_statistic(census):
     drowned = anonymize(census, laplace("WSALVAL", 1.0, seed=1))
-    share = drowned.summary.noise.columns["WSALVAL"]["noise_share"]
+    share = drowned.summary.noise.columns["WSALVAL"].noise_share
     assert share >= 0.5
     said = [w for w in drowned.summary.warnings if "mostly noise" in w]
     assert len(said) == 1 and percent(share) in said[0]
@@ -106,7 +106,7 @@ def test_the_release_says_so_from_its_own_values_and_publishes_no_statistic(cens
     assert not any(number(spread(census["WSALVAL"]), 3) in w for w in drowned.summary.warnings)
     assert not any("drown" in w for w in drowned.summary.warnings)
     fine = anonymize(census, laplace("WSALVAL", 20.0, seed=1))
-    assert fine.summary.noise.columns["WSALVAL"]["noise_share"] < 0.5
+    assert fine.summary.noise.columns["WSALVAL"].noise_share < 0.5
     assert not any("mostly noise" in w for w in fine.summary.warnings)
 
 

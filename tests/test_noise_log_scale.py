@@ -82,11 +82,11 @@ def test_small_and_large_values_get_the_same_relative_error(incomes) -> None:
 def test_the_summary_names_the_scale(incomes) -> None:
     release = anonymize(incomes, laplace("log", insensitive=True))
     details = release.summary.noise.columns["income"]
-    assert details["transform"] == "log"
+    assert details.transform == "log"
     (dp,) = [g for g in release.summary.guarantees if g.name.startswith("ε-differential")]
     assert "log(1 + value)" in dp.assumption
-    assert details["mechanism"].endswith("on log(1 + value)")
-    assert details["typical_factor"] > 1
+    assert details.described.endswith("on log(1 + value)")
+    assert details.typical_factor > 1
     assert release.verification.ok
 
 

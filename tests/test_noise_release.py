@@ -145,7 +145,7 @@ def test_insensitive_variant_has_less_noise(acs, acs_release) -> None:
     s = release.summary.to_dict()
     noise = s["noise"]
     assert noise["noise_scale"]["Income"] == pytest.approx(250_000 / 5, rel=1e-3)
-    plain_mae = acs_release.summary.noise.columns["Income"]["mean_absolute_error"]
+    plain_mae = acs_release.summary.noise.columns["Income"].mean_absolute_error
     assert noise["columns"]["Income"]["mean_absolute_error"] < plain_mae / 3
     # per record the bound is weaker: Proposition 1 uses k·ε
     assert noise["epsilon_local"] == pytest.approx(5.0)
@@ -174,7 +174,8 @@ def test_adult_salary_by_randomized_response(adult) -> None:
     s = release.summary.to_dict()
     assert set(s) >= set(SUMMARY_KEYS)
     detail = s["noise"]["columns"]["salary-class"]
-    assert detail["mechanism"] == "randomized response"
+    assert detail["mechanism"] == "randomized_response"
+    assert detail["described"] == "randomized response"
     p = detail["keep_probability"]
     assert math.exp(detail["epsilon"]) == pytest.approx(1 + 2 * p / (1 - p))
     assert detail["epsilon"] == pytest.approx(1.0, abs=1e-9)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine import InputError, ReleaseParams, anonymize, read_table
 from engine.cli import build_parser, main
 from engine.cli.params_args import params_from_args
-from engine.report.project import load_project, new_project, save_project
+from engine.project import load_project, new_project, save_project
 
 NUMERIC = ("age", "hours", "income")
 NOMINAL = ("region",)

@@ -131,7 +131,7 @@ def _sweep(tmp: Path) -> list[str | Path]:
 
 def _run(tmp: Path) -> list[str | Path]:
     from engine.params import ReleaseParams
-    from engine.report.project import new_project, save_project
+    from engine.project import new_project, save_project
 
     data = _survey_in_awkward_folder(tmp)
     params = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=5, t=2.0, seed=1)

@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.report.project import (
+from engine.project import (
     InputChangedError,
     check_input,
     file_sha256,

@@ -283,19 +283,25 @@ def test_published_form_is_declared_for_every_summary_field():
 
 
 def test_every_noise_detail_is_declared_published_or_review(released):
-    """A key of a noise column's details in neither set would be silently left out of the
-    published files (the safe side, but unclassified): the review record holds them all."""
-    from engine.release.result import PUBLIC_NOISE_DETAILS, REVIEW_NOISE_DETAILS
+    """Every field of the noise fact says whether it is published; the review record holds
+    them all, the published files only the public ones."""
+    from dataclasses import fields
 
-    assert not PUBLIC_NOISE_DETAILS & REVIEW_NOISE_DETAILS
-    seen = set()
+    from engine.release.result import PUBLIC_KEY, NoiseColumn
+
+    declared = {f.name: f.metadata.get(PUBLIC_KEY) for f in fields(NoiseColumn)}
+    assert set(declared.values()) == {True, False}, "say whether each noise fact is published"
+    public = {name for name, shown in declared.items() if shown}
     for name in ("laplace.xlsx", "laplace.csv", "response.csv", "gaps-noise.csv"):
-        record = json.loads(released[name][1].read_text(encoding="utf-8"))
-        for details in record["noise"]["columns"].values():
-            seen |= set(details)
-    undeclared = seen - PUBLIC_NOISE_DETAILS - REVIEW_NOISE_DETAILS
-    assert not undeclared, f"say whether the noise details {undeclared} are published"
-    assert {"noise_share", "keep_probability", "mean_original", "share_changed"} <= seen
+        target, review, _ = released[name]
+        record = json.loads(review.read_text(encoding="utf-8"))
+        sidecar = published_documents(target).get("sidecar")
+        for col, details in record["noise"]["columns"].items():
+            assert set(details) == set(declared)
+            if sidecar is not None:
+                assert set(sidecar["noise"]["columns"][col]) == public
+    assert {"noise_share", "keep_probability"} <= public
+    assert {"mean_original", "share_changed", "typical_size"} <= set(declared) - public
 
 
 def test_randomized_response_publishes_the_corrected_shares_a_reader_recomputes(released):

@@ -26,6 +26,7 @@ from engine.cli.records import (
     seed_note,
 )
 from engine.errors import InputError
+from engine.report.words import join, summary_words
 from engine.text import number
 
 HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
@@ -94,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             write_report(release, args.report, input_info=imported.info, stage=stage)
         _write_records(stage, summary, args)
     print(release_line(release.summary, args.output))
+    if plain := plain_words(release.summary):
+        print(plain)
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
         print(f"note: {note}", file=sys.stderr)
     for warning in release.warnings:
@@ -125,6 +128,8 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
         release_line(summary, args.output)
         + f" Computed on Dask: {b.get('workers')} workers, {b.get('partitions')} partitions."
     )
+    if plain := plain_words(summary):
+        print(plain)
     for warning in summary.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     _say_where_the_seed_went(summary, args)
@@ -174,7 +179,7 @@ def release_line(summary, output: str | Path) -> str:
         private = [
             f"{col} {number(lo)}:{number(hi)}"
             for col, (lo, hi) in noise.bounds.items()
-            if noise.columns[col].get("bounds_source", "public") != "public"
+            if noise.columns[col].bounds_source != "public"
         ]
         if private:
             line += (
@@ -188,3 +193,9 @@ def release_line(summary, output: str | Path) -> str:
             "data under the t-closeness assumptions)."
         )
     return line
+
+
+def plain_words(summary) -> str:
+    """What the release achieves in plain words (the phrases the app and the report show)."""
+    plain = summary_words(summary)
+    return f"In plain words: {join(plain)}" if plain else ""

@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import InputError
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import DEFAULT_SHARE
-
-MECHANISMS = ("buckets", "laplace")
 
 
 def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +27,7 @@ def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--mechanism",
-        choices=MECHANISMS,
+        choices=tuple(MECHANISMS),
         default="buckets",
         help=(
             "buckets: t-closeness by bucketization (default); laplace: ε-DP noise, Laplace on "

@@ -21,6 +21,7 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.report.words import join, plan_words
 from engine.text import number, percent
 
 HELP = "say what anonymize would do with these flags (buckets, feasibility, guarantees)"
@@ -123,6 +124,22 @@ def plan_text(plan) -> str:
     elif plan.epsilon is not None:
         lines[0] += f", ε = {number(plan.epsilon)} ({p.mechanism} noise)"
     lines[0] += "."
+    plain = plan_words(plan)
+    if plain:
+        lines += ["", f"In plain words: {join(plain)}"]
+    lines += _bucket_lines(plan)
+    lines += _noise_lines(plan)
+    lines += _feasibility_lines(plan)
+    for warning in (*plan.review_warnings, *plan.warnings):
+        lines.append("")
+        lines.append(f"warning: {warning}")
+    return "\n".join(lines)
+
+
+def _bucket_lines(plan) -> list[str]:
+    """The buckets, and the curve of the search of b that chose them."""
+    p = plan.params
+    lines: list[str] = []
     if plan.buckets:
         lines.append("")
         how = "given" if p.n_buckets is not None else "searched"
@@ -162,6 +179,12 @@ def plan_text(plan) -> str:
                 f"{percent(chosen.confidential_loss)}); give --buckets B:"
             )
             lines.extend(f"  {fix.description}" for fix in plan.alternatives)
+    return lines
+
+
+def _noise_lines(plan) -> list[str]:
+    """How each confidential column gets its noise, and its expected error."""
+    lines: list[str] = []
     for col in plan.noise:
         lines.append("")
         if col.mechanism == "randomized_response":
@@ -196,6 +219,12 @@ def plan_text(plan) -> str:
                 + "; above 1 it drowns them)."
             )
     lines.extend(survey_text(plan))
+    return lines
+
+
+def _feasibility_lines(plan) -> list[str]:
+    """Whether the parameters can be met (with fixes), then the guarantees."""
+    lines: list[str] = []
     lines.append("")
     feas = plan.feasibility
     if feas.ok:
@@ -227,7 +256,4 @@ def plan_text(plan) -> str:
     for g in plan.guarantees:
         if not g.holds:
             lines.append(f"  - {g.name}: {g.statement}")
-    for warning in (*plan.review_warnings, *plan.warnings):
-        lines.append("")
-        lines.append(f"warning: {warning}")
-    return "\n".join(lines)
+    return lines

@@ -54,7 +54,7 @@ def review_record(summary: RunSummary, source: str | Path | None) -> RunSummary:
     """``summary`` with the input's SHA-256 checksum, for the review record."""
     if source is None or not Path(source).is_file():
         return summary
-    from engine.report.project import file_sha256
+    from engine.io.files import file_sha256
 
     return replace(summary, input_sha256=file_sha256(source))
 

@@ -80,9 +80,9 @@ def project_backend(project, path: Path, override: str | None):
 
 def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
     """The release and report a run writes: given on the command line, or the project's,
-    which must lie in the project's folder (:func:`engine.report.project.outside_folder`)."""
+    which must lie in the project's folder (:func:`engine.project.outside_folder`)."""
     from engine.errors import InputError
-    from engine.report.project import outside_folder
+    from engine.project import outside_folder
 
     output = args.output or project.output
     if output is None:
@@ -102,8 +102,9 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
+    from engine.project import InputChangedError, check_input, load_project
+    from engine.project.replay import replay
     from engine.report.html import write_report
-    from engine.report.project import InputChangedError, check_input, load_project, replay
 
     project = load_project(args.project)
     if args.input is not None:
@@ -166,7 +167,7 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
     from engine.distributed.output import check_cluster_outputs
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
-    from engine.report.project import InputChangedError, check_input
+    from engine.project import InputChangedError, check_input
 
     if report is not None:
         raise InputError("A release report is not available with a cluster yet; drop --report.")

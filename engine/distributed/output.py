@@ -9,11 +9,7 @@ cancellation leaves no partial output.  ``.xlsx`` is refused above what an Excel
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +20,7 @@ from engine.distributed.cluster import raise_for
 from engine.errors import InputError
 from engine.io.about import publishable
 from engine.io.csvfast import write_csv_parts
+from engine.io.formats import CLUSTER_SUFFIXES
 from engine.io.outputs import (
     Output,
     OutputError,
@@ -61,10 +58,6 @@ def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataF
 def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> str:
     text = json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
     return text + "\n"
-
-
-#: what a cluster release can be written as (a name without a suffix: a dataset folder)
-CLUSTER_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".xlsx", "")
 
 
 def cluster_outputs(path: str | Path, *, extras: Sequence[Output] = ()) -> list[Output]:
@@ -200,32 +193,17 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
 def _write_folder(
     client, parts, path: Path, meta, n_rows, task, inputs, stage_extras, extras: list[Output]
 ) -> list[Path]:
-    """A dataset folder: part-00000.parquet, …, written in a hidden folder renamed at the end,
-    committed with the ``extras`` (the summary, the review record): all of them, or none."""
-    parent = path.parent if str(path.parent) else Path(".")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
-    moved = False
-    try:
-        with write_outputs(extras, inputs=inputs) as stage:
-            for i, future in enumerate(parts):
-                target = tmp / f"part-{i:05d}.parquet"
-                _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
-                task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
-            (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
-            stage_extras(stage)
-            if path.exists() or path.is_symlink():  # appeared during the run
-                raise InputError(
-                    f"{path} appeared while the release was computed; nothing was written. "
-                    "Choose a new name for the release."
-                )
-            os.replace(tmp, path)
-            moved = True
-    except BaseException:
-        if moved:
-            with contextlib.suppress(OSError):
-                shutil.rmtree(path)
-        raise
-    finally:
-        with contextlib.suppress(OSError):
-            shutil.rmtree(tmp)
-    return [path, *(o.path for o in extras)]
+    """A dataset folder: part-00000.parquet, …, written in a temporary folder that the
+    writer of every output (:func:`engine.io.outputs.write_outputs`) renames onto ``path``
+    at the end, committed with the ``extras`` (the summary, the review record): all of
+    them, or none."""
+    outputs = [Output(path, "release"), *extras]
+    with write_outputs(outputs, inputs=inputs) as stage:
+        tmp = stage.temp_folder(path)
+        for i, future in enumerate(parts):
+            target = tmp / f"part-{i:05d}.parquet"
+            _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
+            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+        stage_extras(stage)
+    return [o.path for o in outputs]

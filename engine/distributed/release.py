@@ -80,6 +80,7 @@ from engine.distributed.verify import verify_parts
 from engine.errors import InputError, listing
 from engine.identifiers import check_quasi_identifiers
 from engine.io import ReadOptions, apply_missing
+from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.anonymize import best_partition, choose_class_size, size_sample
@@ -578,7 +579,7 @@ def _merged_between(client: Any, stats: list[Any], qi: list[str]) -> float:
 
 def refuse_unsupported(params: ReleaseParams) -> None:
     """What a cluster does not compute yet, in one sentence each (exit code 2)."""
-    if params.mechanism != "buckets":
+    if not MECHANISMS[params.mechanism].cluster:
         raise InputError(
             "Only the bucket mechanism runs on a cluster; compute noise releases on this "
             "computer (without --cluster)."

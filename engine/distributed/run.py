@@ -49,6 +49,7 @@ def anonymize_file(
     ``metadata``.  Returns (summary, verification, files written).  Nothing is written unless
     the release passed its check.
     """
+    refuse_unsupported(params)  # before a cluster starts
     sources = [source, *inputs]
     check_cluster_outputs(output, extras=extras, inputs=sources)
     with connect(backend) as client:

@@ -353,7 +353,7 @@ def _mechanism_words(mechanism: str, noise: Any) -> str:
     words = _(MECHANISM_WORDS.get(mechanism, mechanism))
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
-        used = sorted({str(d.get("mechanism")) for d in columns.values() if isinstance(d, Mapping)})
+        used = sorted({str(d.get("described")) for d in columns.values() if isinstance(d, Mapping)})
         words += ": " + ", ".join(noise_words(u) for u in used)
     return words
 
@@ -390,7 +390,7 @@ def _noise(noise: Any) -> list[AboutRow]:
         if not isinstance(details, Mapping):
             continue
         text = _("{mechanism} at ε = {epsilon}").format(
-            mechanism=noise_words(details.get("mechanism", "")), epsilon=_n(details.get("epsilon"))
+            mechanism=noise_words(details.get("described", "")), epsilon=_n(details.get("epsilon"))
         )
         bounds = details.get("bounds")
         if isinstance(bounds, list | tuple) and len(bounds) == 2:

@@ -56,12 +56,13 @@ from engine.io.files import (
     human_size,
     open_checked,
 )
+from engine.io.formats import read_by
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
 from engine.io.write import about_sheet_names
 from engine.progress import NO_TASK, Task
 
-EXCEL_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
+EXCEL_SUFFIXES = frozenset(read_by("workbook"))
 #: bytes of Python objects per byte of sheet XML, roughly (measured on numeric sheets)
 _XML_EXPANSION = 2.5
 #: bytes in memory per byte of a legacy .xls file

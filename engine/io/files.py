@@ -7,11 +7,13 @@ says what to do, so the GUI and the command line can show it as it is.  (Writing
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.progress import NO_TASK, Task
 
 #: first bytes of a ZIP archive (.xlsx, .xlsm, .ods are ZIP archives)
 ZIP_MAGIC = b"PK\x03\x04"
@@ -161,3 +163,20 @@ def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
             "copy, then import the copy."
         )
     return path, head, size
+
+
+def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
+    """SHA-256 of a file's bytes, read in chunks (input files can be large)."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        digest = hashlib.sha256()
+        done = 0
+        with path.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+                done += len(chunk)
+                task.step(done / size if size else 1.0, f"Checking {path.name}")
+    except OSError as err:
+        raise InputError(f"{path}: cannot be read ({err.strerror or err}).") from err
+    return digest.hexdigest()

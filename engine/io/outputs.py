@@ -26,6 +26,7 @@ import errno
 import json
 import os
 import secrets
+import shutil
 import signal
 import string
 import sys
@@ -455,6 +456,30 @@ def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, 
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
 
 
+def _create_temp_folder(folder: Path, created: list[Path]) -> Path:
+    """A new, empty, private folder ``.~tcXXXXXX`` in ``folder``, recorded in ``created``
+    before it exists (as :func:`_create_temp` records a file)."""
+    for _ in range(100):
+        name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
+        path = Path(folder) / name
+        created.append(path)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            created.pop()  # another program's folder: never ours to remove
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
+
+
+def _remove(path: Path) -> None:
+    """Remove a staged file or folder (a dataset folder is a tree)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
 def _new_file_mode(final: Path) -> int:
     """Permissions for the committed file: those of the file it replaces, else the usual."""
     try:
@@ -537,6 +562,23 @@ class Staging:
         self._current = output.path
         return self._staged[key].temp
 
+    def temp_folder(self, path: str | Path) -> Path:
+        """The temporary folder to fill with ``path``'s content, for an output that is a new
+        folder (a Parquet dataset): renamed onto ``path`` by :meth:`commit`, which refuses
+        to replace anything that appeared there meanwhile."""
+        output = self._find(path)
+        key = str(output.path)
+        if key not in self._staged:
+            final = _final_path(output.path)
+            try:
+                with _held_signals():
+                    tmp = _create_temp_folder(final.parent, self._created)
+            except OSError as exc:
+                raise _os_error(output.path, exc) from exc
+            self._staged[key] = _Staged(output, final, tmp)
+        self._current = output.path
+        return self._staged[key].temp
+
     def scratch(self, path: str | Path) -> Path:
         """A scratch file in ``path``'s folder (spooled sheets): never in the system's temp
         folder, so a failed run leaves nothing there and a full system disk does not matter."""
@@ -571,6 +613,10 @@ class Staging:
                 # one step, never cut by a signal: the old file kept aside, the new one in
                 # place, and the record the roll-back reads (a stop raises after it)
                 with _held_signals():
+                    if current.temp.is_dir():  # a new folder: never replaces anything
+                        self._commit_folder(current)
+                        done.append((current, None))
+                        continue
                     backup, moved = self._keep_old(current.final)
                     try:
                         os.chmod(current.temp, _new_file_mode(current.final))
@@ -594,6 +640,20 @@ class Staging:
             if backup is not None:
                 with contextlib.suppress(OSError):
                     backup.unlink()
+
+    @staticmethod
+    def _commit_folder(staged: _Staged) -> None:
+        if staged.final.exists() or staged.final.is_symlink():
+            raise OutputError(
+                f"{staged.output.path} appeared while the release was computed; nothing was "
+                "written. Choose a new name for the release.",
+                path=staged.output.path,
+                reason="name",
+            )
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(staged.temp, 0o777 & ~mask)
+        os.replace(staged.temp, staged.final)
 
     @staticmethod
     def _keep_old(final: Path) -> tuple[Path | None, bool]:
@@ -621,7 +681,7 @@ class Staging:
         for staged, backup in reversed(done):
             with contextlib.suppress(OSError):
                 if backup is None:
-                    staged.final.unlink()
+                    _remove(staged.final)
                 else:
                     os.replace(backup, staged.final)
 
@@ -631,7 +691,7 @@ class Staging:
         with _held_signals():  # a stop arriving now waits until every file is gone
             for path in self._created:
                 with contextlib.suppress(OSError):
-                    path.unlink(missing_ok=True)
+                    _remove(path)
 
 
 def _replace_error(output: Output, exc: OSError) -> OutputError:

@@ -20,10 +20,11 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.io.files import check_memory, human_size
+from engine.io.formats import read_by
 
 #: first (and last) bytes of every Parquet file
 PARQUET_MAGIC = b"PAR1"
-PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
+PARQUET_SUFFIXES = read_by("parquet")
 #: key of the release metadata in the file's key-value metadata
 METADATA_KEY = b"tclose"
 #: bytes in memory per byte of uncompressed column data (pandas copies, text objects)

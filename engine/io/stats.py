@@ -7,9 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from engine.errors import InputError
+from engine.io.formats import read_by
 from engine.io.info import ImportInfo
 
-STATS_SUFFIXES = {".sav", ".zsav", ".dta"}
+STATS_SUFFIXES = frozenset(read_by("stats"))
 
 
 def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:

@@ -34,6 +34,7 @@ from engine.errors import InputError
 from engine.i18n import LANGUAGES, N_, _, use_language
 from engine.io.about import about_rows, publishable
 from engine.io.csvfast import CsvFormat, write_csv
+from engine.io.formats import RELEASE_SUFFIXES, format_of, read_by
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
 from engine.progress import NO_TASK, Task
@@ -66,9 +67,13 @@ def is_formula_like(value: object) -> bool:
     return isinstance(value, str) and value.startswith(FORMULA_TRIGGERS)
 
 
-#: the kinds of file a release can be written as
-RELEASE_SUFFIXES = (".xlsx", ".csv", ".tsv", ".txt", ".parquet")
 REPORT_SUFFIXES = (".html", ".htm")
+
+
+def _metadata_inside(path: Path) -> bool:
+    """Whether a release file holds its published metadata itself (the About sheet)."""
+    found = format_of(path.name)
+    return found is not None and found.metadata_inside
 
 
 def sidecar_path(path: str | Path) -> Path:
@@ -97,7 +102,7 @@ def release_outputs(
             f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
         )
     outputs = [Output(path, "release")]
-    if suffix != ".xlsx":
+    if not _metadata_inside(path):
         outputs.append(Output(sidecar_path(path), "metadata", replace_foreign))
     if report is not None:
         report = Path(report)
@@ -167,10 +172,10 @@ def _stage_release(
 ) -> None:
     task.step(0.0, f"Writing {path.name}")
     meta = _with_defaults(publishable(metadata))
-    if path.suffix.lower() == ".xlsx":
+    if _metadata_inside(path):
         _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), task)
         return
-    if path.suffix.lower() == ".parquet":
+    if path.suffix.lower() in read_by("parquet"):
         write_parquet(table, stage.temp(path), meta)
     else:
         _write_csv(table, stage.temp(path), csv_format, task=task)

@@ -1,5 +1,9 @@
-"""ε-differential privacy for confidential values by noise (Construction B).
+"""The mechanisms of a release, registered by name in :data:`MECHANISMS`, and the noise
+primitives of ε-differential privacy (Construction B).
 
+* :mod:`~engine.mechanisms.base` — the contract every mechanism keeps (:class:`Mechanism`);
+* :mod:`~engine.mechanisms.buckets` and :mod:`~engine.mechanisms.noise` — the two registered
+  mechanisms, "buckets" (t-closeness) and "laplace" (noise);
 * :mod:`~engine.mechanisms.sampling` — where randomness comes from (OpenDP / OS entropy by
   default, a documented seeded path for audits) and exact integer noise samplers;
 * :mod:`~engine.mechanisms.laplace` — clamping + Laplace noise, plain and after insensitive
@@ -11,15 +15,20 @@
 
 The whole noise release (QIs microaggregated, noise drawn, release verified) is
 :func:`engine.release.noise.noise_release`; this package holds only the mechanisms themselves.
+To add a mechanism, see "Adding a mechanism" in ``docs/development.md``: its own module, and
+one line in :data:`MECHANISMS`.
 """
 
+from engine.mechanisms.base import Mechanism
 from engine.mechanisms.bounds import PrivateBounds, private_bounds
+from engine.mechanisms.buckets import Buckets
 from engine.mechanisms.laplace import (
     LaplaceOutcome,
     expected_abs_error,
     insensitive_release,
     laplace_release,
 )
+from engine.mechanisms.noise import Laplace
 from engine.mechanisms.response import (
     ResponseOutcome,
     channel_epsilon,
@@ -29,8 +38,15 @@ from engine.mechanisms.response import (
 )
 from engine.mechanisms.sampling import noise_source
 
+#: every mechanism, by the name ``ReleaseParams.mechanism`` takes (the first is the default)
+MECHANISMS: dict[str, type[Mechanism]] = {m.name: m for m in (Buckets, Laplace)}
+
 __all__ = [
+    "MECHANISMS",
+    "Buckets",
+    "Laplace",
     "LaplaceOutcome",
+    "Mechanism",
     "PrivateBounds",
     "ResponseOutcome",
     "channel_epsilon",

@@ -185,7 +185,16 @@ def anonymize(
         from engine.release.noise import noise_release
 
         return noise_release(data, plan, task=task.sub(0.1, 1.0))
-    prepared = plan.prepared
+    return _bucket_release(data, plan, started, task, own_plan=own_plan)
+
+
+def _bucket_release(
+    data: pd.DataFrame, plan: Plan, started: float, task: Task, *, own_plan: bool
+) -> Release:
+    """Construction A: t-close (or k-anonymous) classes over the plan's buckets, released
+    and verified (``task``'s progress from 0.1, where :func:`anonymize` left it);
+    ``own_plan``: nobody else holds the plan, so its encoded QIs may be dropped early."""
+    params, prepared = plan.params, plan.prepared
     assert prepared is not None
     qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
     types, orders = prepared.types, prepared.orders

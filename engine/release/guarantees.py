@@ -14,6 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.i18n import _
+from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, guarantees, k_anonymity
 from engine.roles import ColumnType
@@ -46,9 +47,7 @@ def release_guarantees(
         return guarantees(t=params.t, epsilon=params.epsilon, k=k, n=n, class_sizes=sizes)
     kinds = column_types or {}
     numeric = any(kinds.get(c) == ColumnType.NUMERIC for c in params.confidential)
-    mechanism = (
-        ("insensitive" if params.insensitive else "laplace") if numeric else "randomized_response"
-    )
+    mechanism = MECHANISMS[params.mechanism].column_mechanism(params, numeric)
     assert params.epsilon is not None
     out = guarantees(
         epsilon=params.epsilon * draws,

@@ -39,18 +39,22 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.i18n import _
 from engine.io.about import MOSTLY_NOISE
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
     expected_abs_error,
     factor_of_scale,
     from_log_scale,
-    insensitive_release,
-    laplace_release,
     log_bounds,
     to_log_scale,
+    typical_factor,
 )
-from engine.mechanisms.response import CorrectedShares, corrected_shares, randomized_response
+from engine.mechanisms.response import (
+    CorrectedShares,
+    corrected_shares,
+    uniform_keep_probability,
+)
 from engine.mechanisms.sampling import NoiseSource, noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -64,7 +68,7 @@ from engine.release.households import (
 from engine.release.metrics import sse_sst
 from engine.release.missing_qi import missing_counts, partition_by_group, withhold
 from engine.release.recode import decimals
-from engine.release.result import InformationLoss, NoiseSummary, Release
+from engine.release.result import InformationLoss, NoiseColumn, NoiseSummary, Release
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
 from engine.release.survey import survey_summary, withhold_in_classes
@@ -101,7 +105,7 @@ class BoundsRequiredError(InputError):
 
 def laplace_columns(params: ReleaseParams, types: Mapping[str, ColumnType]) -> list[str]:
     """The confidential columns that get Laplace noise (the numeric ones)."""
-    if params.mechanism == "buckets":
+    if not params.noise:
         return []
     return [c for c in params.confidential if ColumnType(types[c]) == ColumnType.NUMERIC]
 
@@ -268,7 +272,8 @@ class ColumnDraw:
     released: pd.Series
     #: numbers for the t check: released values (numeric) or category codes, NaN/−1 missing
     numbers: np.ndarray
-    details: dict[str, Any]
+    #: what was drawn (:class:`~engine.release.result.NoiseColumn`)
+    fact: NoiseColumn
     #: randomized response: the original shares estimated from the release and the channel
     corrected: CorrectedShares | None = None
 
@@ -352,6 +357,49 @@ def plan_columns(
     return plans
 
 
+def column_fact(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
+    """What is known of a column's noise before it is drawn (the draw adds the rest)."""
+    mechanism = MECHANISMS[params.mechanism]
+    numeric = column.ctype == ColumnType.NUMERIC
+    fact = NoiseColumn(
+        name=column.name,
+        type=str(column.ctype),
+        mechanism=mechanism.column_mechanism(params, numeric) or "",
+        described=mechanism.describe(params, numeric),
+        epsilon=column.epsilon,
+        epsilon_local=column.epsilon,
+        bounds=column.bounds,
+        bounds_source=column.bounds_source,
+        bounds_epsilon=column.bounds_epsilon,
+        transform="log" if column.log_scale else "none",
+        categories=tuple(str(c) for c in column.categories),
+    )
+    if not numeric:
+        n_cat = len(column.categories)
+        keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0
+        return replace(fact, keep_probability=keep)
+    group = params.k if params.insensitive else 1
+    if column.bounds is None:  # private bounds are known only once estimated
+        return replace(fact, epsilon_local=column.epsilon * group)
+    error = factor = ratio = None
+    if column.log_scale:
+        factor = typical_factor(*column.bounds, column.epsilon, group)
+    else:
+        error = expected_abs_error(*column.bounds, column.epsilon, group)
+    size = typical_size(column.values, *column.bounds, column.log_scale)
+    scale = noise_error(column, params)
+    if size is not None and scale is not None:
+        ratio = scale / size
+    return replace(
+        fact,
+        epsilon_local=column.epsilon * group,
+        expected_abs_error=error,
+        typical_factor=factor,
+        typical_size=size,
+        error_ratio=ratio,
+    )
+
+
 def estimate_bounds(
     columns: list[ColumnPlan], source: NoiseSource, warnings: list[str]
 ) -> list[ColumnPlan]:
@@ -413,26 +461,17 @@ def _draw_column(
     source: NoiseSource,
     task: Task,
 ) -> ColumnDraw:
+    mechanism = MECHANISMS[params.mechanism]
+    fact = column_fact(plan, params)
     if plan.ctype == ColumnType.NUMERIC:
         assert plan.bounds is not None
         lo, hi = plan.bounds
         values, noise_lo, noise_hi = plan.values, lo, hi
         if plan.log_scale:
             values, noise_lo, noise_hi = to_log_scale(plan.values, lo, hi)
-        if params.insensitive:
-            out = insensitive_release(
-                values,
-                noise_lo,
-                noise_hi,
-                plan.epsilon,
-                params.k,
-                source,
-                task=task,
-            )
-            local_eps = plan.epsilon * params.k
-        else:
-            out = laplace_release(values, noise_lo, noise_hi, plan.epsilon, source, task=task)
-            local_eps = plan.epsilon
+        out, local_eps = mechanism.draw_numbers(
+            values, noise_lo, noise_hi, plan.epsilon, params, source, task
+        )
         noisy = from_log_scale(out.values, lo, hi) if plan.log_scale else out.values
         rounded = _round_within(noisy, plan.decimals, lo, hi)
         released = pd.Series(rounded, name=plan.name)
@@ -441,52 +480,41 @@ def _draw_column(
             released = released.astype("Int64")
         present = ~np.isnan(plan.values)
         mae = float(np.abs(rounded[present] - plan.values[present]).mean()) if present.any() else 0
-        details = {
-            "type": "numeric",
-            "mechanism": (
-                "insensitive microaggregation + Laplace noise"
-                if params.insensitive
-                else "Laplace noise"
-            )
-            + (" on log(1 + value)" if plan.log_scale else ""),
-            "epsilon": plan.epsilon,
-            "epsilon_local": local_eps,
-            "bounds": [lo, hi],
-            "bounds_source": plan.bounds_source,
-            "epsilon_bounds": plan.bounds_epsilon,
+        sse = float(((rounded[present] - plan.values[present]) ** 2).sum())
+        sst = float(((plan.values[present] - plan.values[present].mean()) ** 2).sum())
+        drawn = replace(
+            fact,
+            epsilon_local=local_eps,
             # on the log scale the error is relative: half the values within a factor 2^scale
-            "transform": "log" if plan.log_scale else "none",
-            "expected_absolute_error": None if plan.log_scale else out.scale,
-            "typical_factor": factor_of_scale(out.scale) if plan.log_scale else None,
-            "noise_scale": out.scale,
-            "grid": out.grid,
-            "mean_absolute_error": mae,
-            "mean_original": float(np.nanmean(plan.values)),
-            "mean_released": float(np.nanmean(rounded)),
-            "sse": float(((rounded[present] - plan.values[present]) ** 2).sum()),
-            "sst": float(((plan.values[present] - plan.values[present].mean()) ** 2).sum()),
-        }
-        details["sse_sst"] = details["sse"] / details["sst"] if details["sst"] > 0 else None
-        details["noise_share"] = noise_share(rounded, out.scale, plan.log_scale)
-        return ColumnDraw(released, noisy, details)
-    outcome = randomized_response(plan.values, len(plan.categories), plan.epsilon, source)
+            expected_abs_error=None if plan.log_scale else out.scale,
+            typical_factor=factor_of_scale(out.scale) if plan.log_scale else None,
+            noise_scale=out.scale,
+            grid=out.grid,
+            mean_absolute_error=mae,
+            mean_original=float(np.nanmean(plan.values)),
+            mean_released=float(np.nanmean(rounded)),
+            sse=sse,
+            sst=sst,
+            sse_sst=sse / sst if sst > 0 else None,
+            noise_share=noise_share(rounded, out.scale, plan.log_scale),
+        )
+        return ColumnDraw(released, noisy, drawn)
+    outcome = mechanism.draw_categories(plan.values, len(plan.categories), plan.epsilon, source)
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
     labels = cats[np.where(outcome.codes >= 0, outcome.codes, len(plan.categories))]
     released = pd.Series(labels, name=plan.name, dtype="string").replace("", pd.NA)
     present = plan.values >= 0
-    details = {
-        "type": str(plan.ctype),
-        "mechanism": "randomized response",
-        "epsilon": outcome.epsilon,
-        "epsilon_local": outcome.epsilon,
-        "categories": [str(c) for c in plan.categories],
-        "keep_probability": outcome.keep,
-        "share_changed": float(np.mean(outcome.codes[present] != plan.values[present]))
+    drawn = replace(
+        fact,
+        epsilon=outcome.epsilon,
+        epsilon_local=outcome.epsilon,
+        keep_probability=outcome.keep,
+        share_changed=float(np.mean(outcome.codes[present] != plan.values[present]))
         if present.any()
         else 0.0,
-    }
-    corrected = corrected_shares(outcome.codes, outcome.channel, details["categories"])
-    return ColumnDraw(released, outcome.codes.astype(float), details, corrected)
+    )
+    corrected = corrected_shares(outcome.codes, outcome.channel, list(fact.categories))
+    return ColumnDraw(released, outcome.codes.astype(float), drawn, corrected)
 
 
 def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[np.ndarray]:
@@ -499,8 +527,8 @@ def release_bucket_codes(draws: list[ColumnDraw], b: int, joint: bool) -> list[n
     per_column = []
     for draw in draws:
         x = draw.numbers
-        missing = np.isnan(x) | (x < 0) if draw.details["type"] != "numeric" else np.isnan(x)
-        if draw.details["type"] == "numeric":
+        missing = np.isnan(x) | (x < 0) if draw.fact.type != "numeric" else np.isnan(x)
+        if draw.fact.type == "numeric":
             present = x[~missing]
             edges = np.quantile(present, np.linspace(0, 1, b + 1)[1:-1]) if present.size else []
             codes = np.searchsorted(edges, np.where(missing, 0, x), side="right")
@@ -573,34 +601,10 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
     plans = estimate_bounds(plans, source, warnings)
-    target_t = params.resample_until_t
-    # more buckets than records would all be empty (and a huge t asks for 1e308 of them)
-    b = min(paper_bucket_count(target_t), max(2, n)) if target_t is not None else 0
-    max_draws = MAX_DRAWS if target_t is not None else 1
-    draws = 0
-    achieved_t: float | None = None
-    while True:
-        draws += 1
-        lo = 0.5 + 0.35 * (draws - 1) / max_draws
-        hi = 0.5 + 0.35 * draws / max_draws
-        column_draws = []
-        for i, column in enumerate(plans):
-            sub = task.sub(lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans))
-            column_draws.append(_draw_column(column, params, source, sub))
-        if target_t is None or not plans:
-            break
-        achieved_t = actual_t(classes, column_draws, b, params.joint)
-        if achieved_t <= target_t * (1 + 1e-9):
-            break
-        if draws >= max_draws:
-            raise InfeasibleError(
-                f"None of {max_draws} draws of the noise was actually {target_t:g}-close on "
-                f"{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
-                "larger t, a larger k or fewer records, or rely on the stochastic t."
-            )
+    column_draws, draws, achieved_t, b = _draw(plans, classes, params, source, task)
 
     for draw in column_draws:
-        share = draw.details.get("noise_share")
+        share = draw.fact.noise_share
         if share is not None and share >= NOISE_SHARE_WARNING:
             warnings.append(noise_share_warning(str(draw.released.name), share))
     task.step(0.86, "Building the release")
@@ -617,7 +621,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         keep=[*params.keep, *confidential],
         buckets=None,
         released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
-        released_as={d.released.name: str(d.details["mechanism"]) for d in column_draws},
+        released_as={d.released.name: d.fact.described for d in column_draws},
         checked=(),
         homes=homes,
         task=task.sub(0.86, 0.98),
@@ -625,13 +629,12 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     verification = published.verification
     if homes is None and qi:  # the loss of the released file: classes alike have merged
         qi_loss = sse_sst(X, published.groups[classes])
-    details = {d.released.name: d.details for d in column_draws}
+    details = {str(d.released.name): d.fact for d in column_draws}
     numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
-    local_eps = sum(d["epsilon_local"] for d in details.values())
+    local_eps = sum(d.epsilon_local for d in details.values())
     k_min = int(verification.k)
-    sst = sum(details[c.name]["sst"] for c in numeric)
-    bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    sst = sum(details[c.name].sst or 0.0 for c in numeric)
     summary = summarise(
         params,
         verification,
@@ -652,29 +655,14 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
             qi_sse_sst=qi_loss,
             # released versus original numeric values, SSE over SST pooled over the columns
             confidential_sse_sst=(
-                sum(details[c.name]["sse"] for c in numeric) / sst if numeric and sst > 0 else None
+                sum(details[c.name].sse or 0.0 for c in numeric) / sst
+                if numeric and sst > 0
+                else None
             ),
-            confidential_columns={
-                name: {key: d[key] for key in _LOSS_KEYS if key in d} for name, d in details.items()
-            },
+            confidential_columns={name: _losses(d) for name, d in details.items()},
         ),
-        noise=NoiseSummary(
-            epsilon_per_column={c.name: c.epsilon + c.bounds_epsilon for c in plans},
-            epsilon_noise_per_column={c.name: c.epsilon for c in plans},
-            bounds_epsilon=bounds_epsilon,
-            epsilon_local=local_eps,
-            # the bounds are estimated once; every draw of the noise spends the rest again
-            epsilon_spent=bounds_epsilon + (params.epsilon - bounds_epsilon) * draws,
-            draws=draws,
-            stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
-            actual_t=achieved_t,
-            resample_buckets=b or None,
-            bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
-            noise_scale={c.name: details[c.name]["noise_scale"] for c in numeric},
-            columns=details,
-            corrected_shares={
-                d.released.name: d.corrected for d in column_draws if d.corrected is not None
-            },
+        noise=_noise_summary(
+            params, plans, column_draws, draws=draws, achieved_t=achieved_t, b=b, k_min=k_min, n=n
         ),
         worst_class=None,
         worst_bucket=None,
@@ -697,5 +685,85 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
 
 
+def _draw(
+    plans: list[ColumnPlan],
+    classes: np.ndarray,
+    params: ReleaseParams,
+    source: NoiseSource,
+    task: Task,
+) -> tuple[list[ColumnDraw], int, float | None, int]:
+    """Draw the noise of every column, again until the release is actually t-close when
+    ``resample_until_t`` asks for it: (the draws, how many, the t reached, the buckets b)."""
+    n = len(classes)
+    target_t = params.resample_until_t
+    # more buckets than records would all be empty (and a huge t asks for 1e308 of them)
+    b = min(paper_bucket_count(target_t), max(2, n)) if target_t is not None else 0
+    max_draws = MAX_DRAWS if target_t is not None else 1
+    draws = 0
+    achieved_t: float | None = None
+    while True:
+        draws += 1
+        lo = 0.5 + 0.35 * (draws - 1) / max_draws
+        hi = 0.5 + 0.35 * draws / max_draws
+        column_draws = []
+        for i, column in enumerate(plans):
+            sub = task.sub(lo + (hi - lo) * i / len(plans), lo + (hi - lo) * (i + 1) / len(plans))
+            column_draws.append(_draw_column(column, params, source, sub))
+        if target_t is None or not plans:
+            return column_draws, draws, achieved_t, b
+        achieved_t = actual_t(classes, column_draws, b, params.joint)
+        if achieved_t <= target_t * (1 + 1e-9):
+            return column_draws, draws, achieved_t, b
+        if draws >= max_draws:
+            raise InfeasibleError(
+                f"None of {max_draws} draws of the noise was actually {target_t:g}-close on "
+                f"{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
+                "larger t, a larger k or fewer records, or rely on the stochastic t."
+            )
+
+
+def _noise_summary(
+    params: ReleaseParams,
+    plans: list[ColumnPlan],
+    column_draws: list[ColumnDraw],
+    *,
+    draws: int,
+    achieved_t: float | None,
+    b: int,
+    k_min: int,
+    n: int,
+) -> NoiseSummary:
+    """What the noise spent and drew, per column and in all."""
+    assert params.epsilon is not None
+    details = {str(d.released.name): d.fact for d in column_draws}
+    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
+    local_eps = sum(d.epsilon_local for d in details.values())
+    bounds_epsilon = sum(c.bounds_epsilon for c in plans)
+    return NoiseSummary(
+        epsilon_per_column={c.name: c.epsilon + c.bounds_epsilon for c in plans},
+        epsilon_noise_per_column={c.name: c.epsilon for c in plans},
+        bounds_epsilon=bounds_epsilon,
+        epsilon_local=local_eps,
+        # the bounds are estimated once; every draw of the noise spends the rest again
+        epsilon_spent=bounds_epsilon + (params.epsilon - bounds_epsilon) * draws,
+        draws=draws,
+        stochastic_t=stochastic_t(local_eps, k_min, n) if plans else None,
+        actual_t=achieved_t,
+        resample_buckets=b or None,
+        bounds={c.name: c.bounds for c in numeric if c.bounds is not None},
+        noise_scale={c.name: details[c.name].noise_scale for c in numeric},
+        columns=details,
+        corrected_shares={
+            d.released.name: d.corrected for d in column_draws if d.corrected is not None
+        },
+    )
+
+
 #: the per-column figures that go into the information-loss part of the summary
-_LOSS_KEYS = ("mean_absolute_error", "mean_original", "mean_released", "sse_sst", "share_changed")
+_LOSS_KEYS = ("mean_absolute_error", "mean_original", "mean_released", "sse_sst")
+
+
+def _losses(fact: NoiseColumn) -> dict[str, Any]:
+    """What the review record says of a column's error on the data (InformationLoss)."""
+    keys = _LOSS_KEYS if fact.type == "numeric" else ("share_changed",)
+    return {key: getattr(fact, key) for key in keys}

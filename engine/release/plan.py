@@ -23,8 +23,6 @@ import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
 from engine.i18n import _
-from engine.mechanisms.laplace import expected_abs_error, typical_factor
-from engine.mechanisms.response import uniform_keep_probability
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
@@ -42,9 +40,16 @@ from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
 from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
-from engine.release.noise import ColumnPlan, noise_error, plan_columns, typical_size
+from engine.release.noise import ColumnPlan, column_fact, plan_columns
 from engine.release.prepare import Prepared, prepare
-from engine.release.result import P_RULE, BucketRow, Buckets, bucket_rows, json_ready
+from engine.release.result import (
+    P_RULE,
+    BucketRow,
+    Buckets,
+    NoiseColumn,
+    bucket_rows,
+    json_ready,
+)
 from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
 from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
@@ -87,40 +92,6 @@ class ClassSizeForecast:
     smallest: int
     #: why classes will be larger than k, in words ("" when they need not be)
     reason: str = ""
-
-
-@dataclass(frozen=True)
-class NoiseColumn:
-    """How one confidential column gets its noise."""
-
-    name: str
-    type: str
-    #: "laplace", "insensitive" (groups of k, then Laplace) or "randomized_response"
-    mechanism: str
-    #: the ε of the noise (the column's share, less what private bounds spend)
-    epsilon: float
-    #: the per-record ε (k·ε with insensitive groups)
-    epsilon_local: float
-    bounds: tuple[float, float] | None
-    #: expected absolute error of one released value, in the column's units (numeric columns
-    #: with public bounds, noise on the column's own scale)
-    expected_abs_error: float | None
-    #: number of categories (randomized response)
-    n_categories: int | None = None
-    #: chance that randomized response releases the true category
-    keep_probability: float | None = None
-    #: ε spent on estimating the bounds privately (0 with public bounds)
-    bounds_epsilon: float = 0.0
-    #: noise on log(1 + value) (``transform="log"``): half of the released values lie within
-    #: this factor of their true value (public bounds only; None otherwise)
-    typical_factor: float | None = None
-    #: how far the column's values typically lie apart (the spread of their middle half), on
-    #: the scale the noise is added to; from the data, so for the plan only, never published
-    #: (:func:`engine.release.noise.typical_size`)
-    typical_size: float | None = None
-    #: the expected error of one value over ``typical_size``: above 1 the noise drowns the
-    #: values (None while the bounds are to be estimated privately)
-    error_ratio: float | None = None
 
 
 @dataclass
@@ -380,7 +351,7 @@ def plan_data(
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
-        noise = [_noise_column(c, params) for c in noise_columns]
+        noise = [column_fact(c, params) for c in noise_columns]
     review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
     task.step(0.8, "Checking what the data allows")
     feasible = _feasibility(params, n, bucket_data, t)
@@ -824,47 +795,6 @@ def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, 
         )
     )
     return tuple(out)
-
-
-def _noise_column(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
-    if column.ctype == ColumnType.NUMERIC:
-        group = params.k if params.insensitive else 1
-        error = factor = size = ratio = None
-        if column.bounds is not None:  # private bounds are known only once estimated
-            if column.log_scale:
-                factor = typical_factor(*column.bounds, column.epsilon, group)
-            else:
-                error = expected_abs_error(*column.bounds, column.epsilon, group)
-            size = typical_size(column.values, *column.bounds, column.log_scale)
-            scale = noise_error(column, params)
-            if size is not None and scale is not None:
-                ratio = scale / size
-        return NoiseColumn(
-            name=column.name,
-            type=str(column.ctype),
-            mechanism="insensitive" if params.insensitive else "laplace",
-            epsilon=column.epsilon,
-            epsilon_local=column.epsilon * group,
-            bounds=column.bounds,
-            expected_abs_error=error,
-            bounds_epsilon=column.bounds_epsilon,
-            typical_factor=factor,
-            typical_size=size,
-            error_ratio=ratio,
-        )
-    n_cat = len(column.categories)
-    keep = uniform_keep_probability(column.epsilon, n_cat) if n_cat > 1 else 1.0
-    return NoiseColumn(
-        name=column.name,
-        type=str(column.ctype),
-        mechanism="randomized_response",
-        epsilon=column.epsilon,
-        epsilon_local=column.epsilon,
-        bounds=None,
-        expected_abs_error=None,
-        n_categories=n_cat,
-        keep_probability=keep,
-    )
 
 
 __all__ = [

@@ -32,6 +32,7 @@ import pandas as pd
 
 from engine.errors import VerificationError
 from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
@@ -222,17 +223,9 @@ PUBLIC = MappingProxyType({PUBLIC_KEY: True})
 REVIEW = MappingProxyType({PUBLIC_KEY: False})
 
 
-def public_keys(keys: frozenset[str]) -> Mapping[str, Any]:
-    """Field metadata of a mapping from each column to a dict of details, of which only
-    ``keys`` are published (the noise of each column: its ε and bounds are public, its error
-    on the data is not)."""
-    return MappingProxyType({PUBLIC_KEY: frozenset(keys)})
-
-
 def published(value: Any) -> Any:
     """The published part of ``value``: of a summary dataclass the fields declared
-    :data:`PUBLIC` (recursively, and of a :func:`public_keys` field only those keys), of a
-    list or dict that of each item; anything else as it is.
+    :data:`PUBLIC` (recursively), of a list or dict that of each item; anything else as it is.
 
     A dataclass that declares nothing (a :class:`~engine.privacy.Guarantee`) is published
     whole, by its ``to_dict`` if it has one.
@@ -243,15 +236,8 @@ def published(value: Any) -> Any:
             return value.to_dict() if hasattr(value, "to_dict") else asdict(value)
         out = {}
         for f in declared:
-            rule, item = f.metadata[PUBLIC_KEY], getattr(value, f.name)
-            if rule is False:
-                continue
-            if isinstance(rule, frozenset) and isinstance(item, Mapping):
-                item = {
-                    col: {k: v for k, v in details.items() if k in rule}
-                    for col, details in item.items()
-                }
-            out[f.name] = published(item)
+            if f.metadata[PUBLIC_KEY]:
+                out[f.name] = published(getattr(value, f.name))
         return out
     if isinstance(value, (list, tuple)):
         return [published(v) for v in value]
@@ -375,26 +361,74 @@ class InformationLoss:
     confidential_columns: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-#: what is published of each noise column's details (:attr:`NoiseSummary.columns`): the
-#: mechanism and its public settings, and the share of the released values' variance that
-#: the noise makes up (from the released values and the public scale alone); never its error
-#: on the data (mean absolute error, the means, SSE and SST against the original values, the
-#: share of categories changed)
-PUBLIC_NOISE_DETAILS = frozenset(
-    {
-        "type", "mechanism", "epsilon", "epsilon_local", "bounds", "bounds_source",
-        "epsilon_bounds", "transform", "expected_absolute_error", "typical_factor",
-        "noise_scale", "categories", "keep_probability", "noise_share",
-    }
-)  # fmt: skip
-#: the noise details kept for the review record only; a key in neither set is a test failure
-#: (tests/test_published.py), so that a new detail is classified, not silently dropped
-REVIEW_NOISE_DETAILS = frozenset(
-    {
-        "grid", "mean_absolute_error", "mean_original", "mean_released", "sse", "sst",
-        "sse_sst", "share_changed",
-    }
-)  # fmt: skip
+@dataclass(frozen=True)
+class NoiseColumn:
+    """How one confidential column gets its noise: the one fact the plan, the run summary and
+    the report read.  A plan fills what is known before any noise is drawn; the release
+    adds what the draw did (:func:`dataclasses.replace`).
+
+    Published (:data:`PUBLIC`): the mechanism and its public settings, and the share of the
+    released values' variance that the noise makes up (from the released values and the
+    public scale alone); for the review only (:data:`REVIEW`): anything measured on the
+    data (the typical size of the values, the error against the original values, the means,
+    SSE and SST, the share of categories changed).
+    """
+
+    name: str = field(metadata=PUBLIC)
+    #: "numeric", "nominal" or "ordinal"
+    type: str = field(metadata=PUBLIC)
+    #: how the column is protected: "laplace", "insensitive" (groups of k, then Laplace) or
+    #: "randomized_response" (:meth:`engine.mechanisms.Mechanism.column_mechanism`)
+    mechanism: str = field(metadata=PUBLIC)
+    #: the same in words ("Laplace noise on log(1 + value)")
+    described: str = field(metadata=PUBLIC)
+    #: the ε of the noise (the column's share, less what private bounds spend)
+    epsilon: float = field(metadata=PUBLIC)
+    #: the per-record ε (k·ε with insensitive groups)
+    epsilon_local: float = field(metadata=PUBLIC)
+    #: numeric: the clamping bounds (None in a plan while they are to be estimated privately)
+    bounds: tuple[float, float] | None = field(default=None, metadata=PUBLIC)
+    #: "public", or "private" (estimated with DP quantiles)
+    bounds_source: str = field(default="public", metadata=PUBLIC)
+    #: ε spent on estimating the bounds privately (0 with public bounds)
+    bounds_epsilon: float = field(default=0.0, metadata=PUBLIC)
+    #: "none", or "log": noise on log(1 + value)
+    transform: str = field(default="none", metadata=PUBLIC)
+    #: expected absolute error of one released value, in the column's units (numeric, noise
+    #: on the column's own scale, bounds known)
+    expected_abs_error: float | None = field(default=None, metadata=PUBLIC)
+    #: noise on log(1 + value): half of the released values lie within this factor of their
+    #: true value
+    typical_factor: float | None = field(default=None, metadata=PUBLIC)
+    #: scale of the Laplace noise drawn (None in a plan)
+    noise_scale: float | None = field(default=None, metadata=PUBLIC)
+    #: nominal/ordinal: the categories, in order
+    categories: tuple[str, ...] = field(default=(), metadata=PUBLIC)
+    #: randomized response: chance that a record's true category is released
+    keep_probability: float | None = field(default=None, metadata=PUBLIC)
+    #: the share of the released values' variance the noise makes up (after the draw)
+    noise_share: float | None = field(default=None, metadata=PUBLIC)
+    #: how far the column's values typically lie apart (the spread of their middle half), on
+    #: the scale the noise is added to (:func:`engine.release.noise.typical_size`)
+    typical_size: float | None = field(default=None, metadata=REVIEW)
+    #: the expected error of one value over ``typical_size``: above 1 the noise drowns the
+    #: values (None while the bounds are to be estimated privately)
+    error_ratio: float | None = field(default=None, metadata=REVIEW)
+    #: after the draw: the lattice width, the error against the original values and the
+    #: moments of both (numeric), the share of categories changed (categories)
+    grid: float | None = field(default=None, metadata=REVIEW)
+    mean_absolute_error: float | None = field(default=None, metadata=REVIEW)
+    mean_original: float | None = field(default=None, metadata=REVIEW)
+    mean_released: float | None = field(default=None, metadata=REVIEW)
+    sse: float | None = field(default=None, metadata=REVIEW)
+    sst: float | None = field(default=None, metadata=REVIEW)
+    sse_sst: float | None = field(default=None, metadata=REVIEW)
+    share_changed: float | None = field(default=None, metadata=REVIEW)
+
+    @property
+    def n_categories(self) -> int | None:
+        """The number of categories (randomized response), None for a numeric column."""
+        return len(self.categories) if self.categories else None
 
 
 @dataclass(frozen=True)
@@ -423,10 +457,8 @@ class NoiseSummary:
     bounds: dict[str, tuple[float, float]] = field(metadata=PUBLIC)
     #: scale of the Laplace noise of each numeric column
     noise_scale: dict[str, float] = field(metadata=PUBLIC)
-    #: per column: mechanism, ε, bounds, errors, categories … as drawn (published: only
-    #: :data:`PUBLIC_NOISE_DETAILS`; every key is either there or in
-    #: :data:`REVIEW_NOISE_DETAILS`)
-    columns: dict[str, dict[str, Any]] = field(metadata=public_keys(PUBLIC_NOISE_DETAILS))
+    #: per column: how it got its noise, as drawn (published as :class:`NoiseColumn` declares)
+    columns: dict[str, NoiseColumn] = field(metadata=PUBLIC)
     #: per randomized-response column: the original shares estimated from the released
     #: values and the public channel alone, with standard errors (published whole: every
     #: field of :class:`~engine.mechanisms.response.CorrectedShares` is computed so)
@@ -494,10 +526,6 @@ class ColumnUtility:
     share_changed: float | None = None
 
 
-#: parameters that only the bucket mechanism reads (Construction A)
-BUCKET_PARAMETERS = ("n_buckets", "utility_weight", "confidential_output")
-#: parameters that only a noise mechanism reads (Construction B)
-NOISE_PARAMETERS = ("private_bounds", "insensitive", "resample_until_t", "transform")
 #: parameters for the review record only: with the seed and the public code the noise of a
 #: release can be drawn again and subtracted
 REVIEW_PARAMETERS = ("seed",)
@@ -512,14 +540,13 @@ def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
     several confidential columns were bucketed, public bounds only when there are some.
     """
     out = params.to_dict()
-    unused = set(REVIEW_PARAMETERS)
-    unused.update(BUCKET_PARAMETERS if params.noise else NOISE_PARAMETERS)
+    mechanism = MECHANISMS[params.mechanism]
+    unused = set(REVIEW_PARAMETERS) | mechanism.unused(params)
+    for other in MECHANISMS.values():
+        if other is not mechanism:
+            unused.update(other.fields)
     unused.update(name for name in ("t", "epsilon") if getattr(params, name) is None)
-    if params.noise and params.missing_confidential == "bucket":
-        unused.add("missing_confidential")  # no buckets: a missing value is released empty
-    if params.n_buckets is not None:
-        unused.add("utility_weight")
-    if len(params.confidential) < 2 or (params.noise and params.resample_until_t is None):
+    if len(params.confidential) < 2:
         unused.add("joint")
     if not params.bounds:
         unused.add("bounds")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.release.guarantees import release_guarantees
@@ -24,7 +25,6 @@ from engine.release.result import (
     json_ready,
 )
 from engine.roles import ColumnType
-from engine.text import seed_text
 from engine.version import __version__
 
 
@@ -70,7 +70,7 @@ def summarise(
         buckets=(
             tuple(bucket_rows(buckets, params.confidential_output)) if buckets is not None else ()
         ),
-        seed_policy=seed_text(params.seed, noise=params.noise),
+        seed_policy=MECHANISMS[params.mechanism].seed_policy(params.seed),
         column_types={c: str(t) for c, t in column_types.items()},
         verification=verification.message,
         warnings=tuple(warnings),

@@ -398,7 +398,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     columns = noise.columns if noise is not None else {}
     rows = []
     for col, (lo, hi) in used.items():
-        words = noise_words(columns.get(col, {}).get("bounds_source", "public"))
+        words = noise_words(columns[col].bounds_source if col in columns else "public")
         rows.append(
             (
                 _("bounds of {col}").format(col=_e(col)),
@@ -422,8 +422,8 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
             )
         )
     for col, details in columns.items():
-        error = details.get("expected_absolute_error")
-        factor = details.get("typical_factor")
+        error = details.expected_abs_error
+        factor = details.typical_factor
         if isinstance(error, int | float):
             rows.append(
                 (
@@ -490,7 +490,7 @@ def _mechanism_words(release: Release) -> str:
     columns = noise.columns if noise is not None else {}
     by_how: dict[str, list[str]] = {}
     for col in cfg.confidential:
-        how = noise_words(columns.get(col, {}).get("mechanism", _("noise")))
+        how = noise_words(columns[col].described) if col in columns else _("noise")
         by_how.setdefault(how, []).append(col)
     parts = [
         _("{how} on {cols}").format(how=how, cols=", ".join(cols)) for how, cols in by_how.items()
@@ -1165,7 +1165,7 @@ def write_report(
         check_outputs([output], inputs=[source])  # before the plots, which take a while
     checksum = None
     if input_info is not None and Path(input_info.path).is_file():
-        from engine.report.project import file_sha256
+        from engine.io.files import file_sha256
 
         checksum = file_sha256(input_info.path, task=task.sub(0, 0.1))
     figures = preview_figures(release, task=task.sub(0.1, 0.95))

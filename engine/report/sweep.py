@@ -184,31 +184,39 @@ def run_sweep(
         except (InfeasibleError, VerificationError) as err:
             row.update(feasible=False, message=err.message)
         else:
-            qi_loss, conf_loss = information_loss(release)
-            ver = release.verification
-            formed = [b for b in release.summary.buckets if not b.missing]
-            row.update(
-                feasible=True,
-                qi_sse_sst=qi_loss,
-                confidential_sse_sst=conf_loss,
-                n_buckets=len(formed) if formed else None,
-                **utility_measures(release),
-                achieved_k=int(ver.k),
-                achieved_t=_achieved_t(release),
-                n_classes=int(ver.n_classes),
-                message="",
-            )
+            row.update(_measured(release))
         row["seconds"] = round(time.perf_counter() - started, 3)
         rows.append(row)
     task.step(1.0, "Sweep done")
+    return _sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
+
+
+def _measured(release: Any) -> dict[str, Any]:
+    """A sweep row's figures of one release: its losses, utility, achieved k and t."""
+    qi_loss, conf_loss = information_loss(release)
+    ver = release.verification
+    formed = [b for b in release.summary.buckets if not b.missing]
+    return dict(
+        feasible=True,
+        qi_sse_sst=qi_loss,
+        confidential_sse_sst=conf_loss,
+        n_buckets=len(formed) if formed else None,
+        **utility_measures(release),
+        achieved_k=int(ver.k),
+        achieved_t=_achieved_t(release),
+        n_classes=int(ver.n_classes),
+        message="",
+    )
+
+
+def _sweep_table(rows: list[dict[str, Any]], level: str, measure: str) -> pd.DataFrame:
+    """The sweep's rows as a table of :data:`COLUMNS`, its dominated points marked."""
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table["feasible"] = table["feasible"].astype(bool)
     table["message"] = table["message"].fillna("")
     for col in ("achieved_k", "n_classes", "n_buckets"):
         table[col] = table[col].astype("Int64")
     table["buckets"] = _b_text(table["buckets"])
-    level = grid[0][0] if grid else "t"
-    measure = main_measure(params)
     table["dominated"] = dominated(table, level, measure)
     table.attrs["level"] = level
     table.attrs["measure"] = measure

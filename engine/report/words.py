@@ -134,6 +134,14 @@ def plan_words(plan: Plan) -> list[Phrase]:
                 {"smallest": number(plan.class_sizes.smallest), "k": number(p.k)},
             )
         )
+    out += _noise_words(plan, columns)
+    return out
+
+
+def _noise_words(plan: Plan, columns: str) -> list[Phrase]:
+    """What the noise of a plan does to each column, what ε means, and what groups cost."""
+    p = plan.params
+    out: list[Phrase] = []
     for column in plan.noise:
         out.append(_noise_phrase(column))
         if column.error_ratio is not None and column.error_ratio > 1:  # noise drowns values
@@ -296,6 +304,14 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                 values,
             )
         )
+    out += _missing_qi_words(summary)
+    out += _error_words(summary)
+    return out
+
+
+def _missing_qi_words(summary: RunSummary) -> list[Phrase]:
+    """How the missing quasi-identifier values were released, per column."""
+    out: list[Phrase] = []
     for name, count in summary.missing_qi.items():
         values = {
             "column": str(name),
@@ -315,6 +331,12 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                 "{column}: the {missing} missing values are released empty, none filled in.",
             )
         out.append(Phrase(template, values))
+    return out
+
+
+def _error_words(summary: RunSummary) -> list[Phrase]:
+    """How far the noise moved each confidential column (the review's figures)."""
+    out: list[Phrase] = []
     corrected = summary.noise.corrected_shares if summary.noise is not None else {}
     for name, figures in summary.information_loss.confidential_columns.items():
         if "share_changed" in figures and summary.noise is not None:

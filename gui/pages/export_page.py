@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
+from engine.io.formats import EXPORT_SUFFIXES
 from engine.report.html import write_report
 from gui import settings
 from gui.accessibility import announce
@@ -224,7 +225,7 @@ class ExportPage(QWizardPage):
         if not text:
             return self.tr("Choose where to save the release."), "empty"
         target = Path(text)
-        if target.suffix.lower() not in (".xlsx", ".csv"):
+        if target.suffix.lower() not in EXPORT_SUFFIXES:
             return self.tr("The file name must end in .xlsx or .csv."), "name"
         try:
             outputs = release_outputs(target, report=self.report_path)

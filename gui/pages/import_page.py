@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 import engine.io
 from engine import Task
 from engine.io import ImportResult, ReadOptions
+from engine.io.formats import open_patterns, read_by
 from gui import settings
 from gui.accessibility import announce
 from gui.engine_process import run_engine
@@ -50,7 +51,7 @@ from gui.widgets import (
 )
 from resources import SAMPLE_WORKBOOK
 
-WORKBOOK_SUFFIXES = {".xlsx", ".xlsm", ".xls", ".ods"}
+WORKBOOK_SUFFIXES = frozenset(read_by("workbook"))
 #: what the reader takes for each choice (None: detect)
 SEPARATORS = (None, ",", ";", "\t", "|")
 ENCODINGS = (None, "utf-8", "cp1252", "latin-1", "utf-16")
@@ -198,8 +199,7 @@ class ImportPage(QWizardPage):
     def choose_file(self) -> None:
         filters = ";;".join(
             (
-                self.tr("Tables")
-                + " (*.csv *.tsv *.txt *.xlsx *.xlsm *.xls *.ods *.sav *.dta *.sas7bdat)",
+                self.tr("Tables") + f" ({open_patterns()})",
                 self.tr("All files") + " (*)",
             )
         )

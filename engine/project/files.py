@@ -3,8 +3,8 @@
 A disclosure review board may ask an agency, months later, to show how a file was produced
 and to produce it again.  A project file records the input (path and SHA-256 checksum, sheet
 and reading options), the role and type of every column, missing-value codes, the privacy
-parameters, the mechanism and the seed policy.  ``tclose run PROJECT.json`` replays it; the GUI
-saves and opens the same files.
+parameters, the mechanism and the seed policy.  ``tclose run PROJECT.json`` replays it
+(:mod:`engine.project.replay`); the GUI saves and opens the same files.
 
 The checksum makes a replay honest: if the input file changed since the project was saved,
 the replay stops with a message saying so (unless the caller accepts the change explicitly),
@@ -13,26 +13,22 @@ because the same parameters on other data give another release.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import InputError, TcloseError
+from engine.io.files import file_sha256
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output, write_outputs
+from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.text import seed_text
 from engine.version import __version__
-
-if TYPE_CHECKING:
-    from engine.io import ImportInfo
-    from engine.release.result import Release
 
 #: the ``format`` field that marks a tclose project file
 FORMAT = "tclose-project"
@@ -72,26 +68,6 @@ class Project:
     saved_at: str | None = field(default=None, compare=False)
 
 
-# -- checksums --------------------------------------------------------------------------------
-
-
-def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
-    """SHA-256 of a file's bytes, read in chunks (input files can be large)."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        digest = hashlib.sha256()
-        done = 0
-        with path.open("rb") as fh:
-            while chunk := fh.read(1 << 20):
-                digest.update(chunk)
-                done += len(chunk)
-                task.step(done / size if size else 1.0, f"Checking {path.name}")
-    except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror or err}).") from err
-    return digest.hexdigest()
-
-
 def new_project(
     input_path: str | Path,
     params: ReleaseParams,
@@ -128,7 +104,7 @@ def seed_policy(params: ReleaseParams) -> dict[str, Any]:
     return {
         "seed": params.seed,
         "reproducible": params.seed is not None,
-        "note": seed_text(params.seed, noise=params.noise)
+        "note": MECHANISMS[params.mechanism].seed_policy(params.seed)
         + (
             " A replay gives another, equally valid release with the same guarantee."
             if params.seed is None
@@ -414,31 +390,3 @@ def with_input(project: Project, input_path: str | Path) -> Project:
     """The project pointed at another (or an updated) input file, its checksum recomputed."""
     path = Path(input_path).resolve()
     return replace(project, input=replace(project.input, path=path, sha256=file_sha256(path)))
-
-
-def replay(
-    project: Project,
-    *,
-    accept_changed_input: bool = False,
-    task: Task = NO_TASK,
-) -> tuple[Release, ImportInfo]:
-    """Check the input, read it as the project says and run the release again.
-
-    Returns ``(release, import_info)``.  With a seed in the project the release is the same
-    table as the first time; without one it is another draw with the same guarantee.
-    """
-    from engine.io import read_table
-    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
-
-    try:
-        check_input(project, task=task.sub(0.0, 0.05))
-    except InputChangedError:
-        if not accept_changed_input:
-            raise
-    imported = read_table(
-        project.input.path,
-        options=project.input.options,
-        task=task.sub(0.05, 0.15),
-    )
-    release = anonymize(imported.data, project.params, task=task.sub(0.15, 1.0))
-    return release, imported.info

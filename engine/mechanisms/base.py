@@ -1,0 +1,99 @@
+"""What a mechanism is: one class with one contract, registered in :data:`MECHANISMS`.
+
+A mechanism decides how the confidential values of a release are protected.  Its class says,
+in one place, everything the rest of tclose asks of it:
+
+* **validate its fields** — :meth:`Mechanism.validate`, the rules on :class:`ReleaseParams`
+  that hold for this mechanism only (called when the parameters are made);
+* **plan its columns** — :meth:`Mechanism.column_mechanism`, how each confidential column is
+  protected (the name :func:`engine.privacy.guarantees` states guarantees for);
+* **release** — :attr:`Mechanism.noise` names the construction that makes the release
+  (Construction B, noise on the values, or Construction A, buckets and t-close classes);
+  a noise mechanism draws its noise in :meth:`Mechanism.draw_numbers` and
+  :meth:`Mechanism.draw_categories`; :attr:`Mechanism.cluster` says whether a cluster can
+  make it;
+* **guarantees** — through :meth:`column_mechanism` (the plan and the summary state them);
+* **words** — :attr:`Mechanism.title` (the About sheet, the report) and
+  :meth:`Mechanism.seed_policy`;
+* **summary fields** — :attr:`Mechanism.fields`, the parameters only this mechanism reads
+  (another mechanism's summary leaves them out).
+
+This module sits beneath the parameters (``engine.params`` reads the registry to validate a
+``mechanism``), so it imports nothing of tclose but the base modules: ``params`` is a
+:class:`~engine.params.ReleaseParams`, read by attribute.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from engine.mechanisms.laplace import LaplaceOutcome
+from engine.mechanisms.response import ResponseOutcome
+from engine.mechanisms.sampling import NoiseSource
+from engine.progress import Task
+from engine.text import seed_text
+
+
+class Mechanism:
+    """The contract of a mechanism (module doc); subclasses set the class attributes."""
+
+    #: the value of ``ReleaseParams.mechanism`` that selects it
+    name: ClassVar[str]
+    #: what it does, in words (the About sheet's "mechanism" row, the report)
+    title: ClassVar[str]
+    #: True: noise on the confidential values (Construction B, ε-differential privacy);
+    #: False: buckets and t-close classes (Construction A)
+    noise: ClassVar[bool]
+    #: whether ``--cluster`` can make this release
+    cluster: ClassVar[bool]
+    #: the parameters only this mechanism reads (a release by another leaves them out of its
+    #: published parameters)
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def validate(cls, params: Any) -> None:
+        """Raise :class:`~engine.errors.InputError` for settings this mechanism refuses."""
+
+    @classmethod
+    def column_mechanism(cls, params: Any, numeric: bool) -> str | None:
+        """How a confidential column (numeric or not) is protected: the mechanism's name for
+        :func:`engine.privacy.guarantees` ("laplace", "insensitive", "randomized_response"),
+        or None when the column is bucketed (the guarantees of t-closeness)."""
+        return None
+
+    @classmethod
+    def draw_numbers(
+        cls, values: np.ndarray, lo: float, hi: float, epsilon: float, params: Any,
+        source: NoiseSource, task: Task,
+    ) -> tuple[LaplaceOutcome, float]:  # fmt: skip
+        """Noise mechanisms: the released values of a numeric column clamped to [lo, hi] with
+        this ε, and the per-record ε they spend."""
+        raise NotImplementedError(f"the {cls.name} mechanism adds no noise")
+
+    @classmethod
+    def draw_categories(
+        cls, codes: np.ndarray, n_categories: int, epsilon: float, source: NoiseSource
+    ) -> ResponseOutcome:
+        """Noise mechanisms: the released categories of a category column (codes, −1
+        missing) with this ε."""
+        raise NotImplementedError(f"the {cls.name} mechanism adds no noise")
+
+    @classmethod
+    def describe(cls, params: Any, numeric: bool) -> str:
+        """What the mechanism does to a confidential column, in words ("" for buckets)."""
+        return ""
+
+    @classmethod
+    def unused(cls, params: Any) -> set[str]:
+        """Parameters of its own that this release did not use (left out of its summary)."""
+        return set()
+
+    @classmethod
+    def seed_policy(cls, seed: int | None) -> str:
+        """What the seed policy of a run means (the summary, the report and the CLI)."""
+        return seed_text(seed, noise=cls.noise)
+
+
+__all__ = ["Mechanism"]

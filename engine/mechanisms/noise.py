@@ -1,0 +1,100 @@
+"""The Laplace mechanism (Construction B): ε-differential privacy of the confidential values
+by noise — Laplace noise on numbers (after insensitive microaggregation when asked),
+randomized response on categories.  The release itself is
+:func:`engine.release.noise.noise_release`; the noise is drawn by
+:mod:`engine.mechanisms.laplace` and :mod:`engine.mechanisms.response`."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from engine.errors import InputError
+from engine.mechanisms.base import Mechanism
+from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
+from engine.mechanisms.response import ResponseOutcome, randomized_response
+from engine.mechanisms.sampling import NoiseSource
+from engine.progress import Task
+
+#: the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale
+#: grows as 1/ε, and below this the released values are pure noise millions of times wider
+#: than the bounds anyway
+MIN_NOISE_EPSILON = 1e-6
+
+
+class Laplace(Mechanism):
+    """Noise calibrated to ε on each confidential value, within public (or private) bounds."""
+
+    name: ClassVar[str] = "laplace"
+    title: ClassVar[str] = "noise (ε-differential privacy of the confidential values)"
+    noise: ClassVar[bool] = True
+    cluster: ClassVar[bool] = False
+    fields: ClassVar[tuple[str, ...]] = (
+        "private_bounds",
+        "insensitive",
+        "resample_until_t",
+        "transform",
+    )
+
+    @classmethod
+    def validate(cls, params: Any) -> None:
+        if params.t is not None:
+            raise InputError(
+                f"The {params.mechanism} mechanism takes ε (epsilon), not t: the noise is "
+                "calibrated to ε."
+            )
+        if params.epsilon is None:
+            raise InputError(f"The {params.mechanism} mechanism needs ε (epsilon).")
+        if params.n_buckets is not None:
+            raise InputError("n_buckets applies to the buckets mechanism only.")
+        if params.epsilon < MIN_NOISE_EPSILON:
+            raise InputError(
+                f"The {params.mechanism} mechanism takes ε ≥ {MIN_NOISE_EPSILON:g}, not "
+                f"{params.epsilon:g}: below that the noise is millions of times wider than "
+                "the bounds and the released values carry nothing."
+            )
+
+    @classmethod
+    def column_mechanism(cls, params: Any, numeric: bool) -> str | None:
+        if not numeric:
+            return "randomized_response"
+        return "insensitive" if params.insensitive else "laplace"
+
+    @classmethod
+    def draw_numbers(
+        cls, values: np.ndarray, lo: float, hi: float, epsilon: float, params: Any,
+        source: NoiseSource, task: Task,
+    ) -> tuple[LaplaceOutcome, float]:  # fmt: skip
+        if params.insensitive:
+            out = insensitive_release(values, lo, hi, epsilon, params.k, source, task=task)
+            return out, epsilon * params.k
+        return laplace_release(values, lo, hi, epsilon, source, task=task), epsilon
+
+    @classmethod
+    def draw_categories(
+        cls, codes: np.ndarray, n_categories: int, epsilon: float, source: NoiseSource
+    ) -> ResponseOutcome:
+        return randomized_response(codes, n_categories, epsilon, source)
+
+    @classmethod
+    def describe(cls, params: Any, numeric: bool) -> str:
+        if not numeric:
+            return "randomized response"
+        return (
+            "insensitive microaggregation + Laplace noise"
+            if params.insensitive
+            else "Laplace noise"
+        ) + (" on log(1 + value)" if params.transform == "log" else "")
+
+    @classmethod
+    def unused(cls, params: Any) -> set[str]:
+        out = set()
+        if params.missing_confidential == "bucket":
+            out.add("missing_confidential")  # no buckets: a missing value is released empty
+        if params.resample_until_t is None:
+            out.add("joint")
+        return out
+
+
+__all__ = ["MIN_NOISE_EPSILON", "Laplace"]

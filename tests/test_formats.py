@@ -1,0 +1,52 @@
+"""The format table (engine.io.formats): every suffix it lists is what the readers, the
+writers, the cluster and the app's dialogs accept, and nothing else."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from engine.errors import InputError
+from engine.io import read_table, release_outputs, write_release
+from engine.io.formats import (
+    CLUSTER_SUFFIXES,
+    FORMATS,
+    RELEASE_SUFFIXES,
+    format_of,
+    open_patterns,
+    suffixes,
+)
+
+TABLE = pd.DataFrame({"age": [30, 41, 52], "region": ["north", "south", "east"]})
+
+
+@pytest.mark.parametrize("suffix", RELEASE_SUFFIXES)
+def test_every_release_format_is_written_and_read_back(suffix, tmp_path):
+    path = tmp_path / f"release{suffix}"
+    written = write_release(TABLE, path, metadata={"note": "test"})
+    inside = format_of(path.name).metadata_inside
+    assert written == ([path] if inside else [path, path.with_suffix(".json")])
+    back = read_table(path).data
+    assert list(back.columns) == ["age", "region"]
+    assert [int(v) for v in back["age"]] == [30, 41, 52]
+    assert [str(v) for v in back["region"]] == ["north", "south", "east"]
+
+
+def test_unlisted_suffixes_are_refused_by_every_writer(tmp_path):
+    from engine.distributed.output import cluster_outputs
+
+    for name in ("release.sav", "release.pq", "release.html"):
+        with pytest.raises(InputError, match="unknown output type"):
+            release_outputs(tmp_path / name)
+    with pytest.raises(InputError, match="unknown output type"):
+        cluster_outputs(tmp_path / "release.ods")
+    for suffix in CLUSTER_SUFFIXES:  # a name without a suffix: a Parquet dataset folder
+        assert cluster_outputs(tmp_path / f"release{suffix}")[0].path.name == f"release{suffix}"
+
+
+def test_the_open_dialog_lists_what_the_readers_read():
+    listed = open_patterns().split()
+    assert listed == [f"*{s}" for s in suffixes()]
+    assert len(set(listed)) == len(listed)
+    assert {f.reader for f in FORMATS} == {"delimited", "workbook", "stats", "parquet"}
+    assert "*.sas7bdat" not in listed  # no reader for it: the dialog no longer offers it
