@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import os
 import shutil
+import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +21,15 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+
+# A run started in the background by a non-interactive shell ignores Ctrl+C, and the processes
+# it starts inherit that: the tests that interrupt a tclose process need it to act on Ctrl+C
+# as in a terminal (a handler set here is reset to the default in a child, not inherited).
+if (
+    threading.current_thread() is threading.main_thread()
+    and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # "ci" is derandomized so that a red run is reproducible; CI sets CI=true.
 settings.register_profile(
