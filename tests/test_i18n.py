@@ -16,6 +16,7 @@ import pytest
 from engine import ReleaseParams, anonymize
 from engine import catalogues as cat
 from engine.cli import main
+from engine.errors import InputError
 from engine.i18n import (
     LANGUAGES,
     _,
@@ -26,7 +27,7 @@ from engine.i18n import (
     set_language,
     use_language,
 )
-from engine.io import write_release
+from engine.io import read_table, write_release
 from engine.text import fixed, number, percent, percent_fixed, seed_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,3 +227,19 @@ def test_write_release_in_french_about_sheet(tmp_path, small) -> None:
     ]
     text = " ".join(str(c) for row in about.iter_rows(values_only=True) for c in row if c)
     assert "Paramètres" in text
+
+
+def test_input_errors_speak_the_language(tmp_path) -> None:
+    """A bad file is refused in the reader's language (the GUI shows this message as is)."""
+    empty = tmp_path / "vacío.csv"
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match=r"is empty \(0 bytes\)"):
+        read_table(empty)
+    with use_language("es"), pytest.raises(InputError) as es:
+        read_table(empty)
+    assert str(es.value) == "vacío.csv está vacío (0 bytes): no hay nada que importar."
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("a,b\n1,2\n3,4,5\n", encoding="utf-8")
+    with use_language("fr"), pytest.raises(InputError, match=r"ligne 3 : 3 champs") as fr:
+        read_table(ragged)
+    assert "séparateur" in str(fr.value)

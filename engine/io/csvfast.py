@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 
 if TYPE_CHECKING:
@@ -59,8 +60,10 @@ class CsvFormat:
         on (the decimal mark included)."""
         if len(self.sep) != 1 or self.sep in "\"'\r\n" or self.sep == self.decimal:
             raise InputError(
-                f"{name}: the separator must be one character other than the decimal mark "
-                f"'{self.decimal}', such as , ; | or tab."
+                _(
+                    "{name}: the separator must be one character other than the decimal mark "
+                    "'{decimal}', such as , ; | or tab."
+                ).format(name=name, decimal=self.decimal)
             )
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import N_, _
 from engine.io.columns import type_text_column, unique_names
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import (
@@ -43,6 +44,26 @@ _GUARDED = re.compile(r"^'[=+\-@\t\r]")
 SEP_HINT = re.compile(r"sep=([,;\t|])[ \t]*\r?\n", re.IGNORECASE)
 _EOF_IN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
 
+#: the messages said in more than one place (marked here, translated where they are raised)
+BINARY_TEXT = N_(
+    "{name} does not look like a text (CSV) file: it contains binary data. If it is a "
+    "spreadsheet, open it in its program and save it as .xlsx or CSV."
+)
+CANNOT_PARSE = N_(
+    "{name}: cannot be read as {sep}-separated text ({reason}). Check the separator and the "
+    "encoding."
+)
+TOO_MANY_FIELDS = N_(
+    "{name}, line {line}: {n} fields where the header has {expected}. A value probably "
+    "contains the separator ({sep}) without quotes: fix that line, or choose another separator."
+)
+
+
+def _no_rows(name: str) -> str:
+    return _("{name} has a header but no data rows: add the data below the header line.").format(
+        name=name
+    )
+
 
 def read_delimited(
     path: Path,
@@ -62,7 +83,7 @@ def read_delimited(
     text = _line_ends(_decode(path, data, options.encoding, info), info)
     task.step(0.05, f"Reading {name}")
     if not text.strip():
-        raise InputError(f"{name} is empty: there is nothing to import.")
+        raise InputError(_("{name} is empty: there is nothing to import.").format(name=name))
 
     hint = SEP_HINT.match(text)
     if hint:
@@ -94,14 +115,16 @@ def read_delimited(
 
     sample_recs = records(text[:SAMPLE_BYTES])
     if header_row >= len(sample_recs):
-        raise InputError(f"{name}: there is no line {header_row + 1} to use as the header.")
+        raise InputError(
+            _("{name}: there is no line {line} to use as the header.").format(
+                name=name, line=header_row + 1
+            )
+        )
     header_cells = record_fields(sample_recs[header_row], sep)
     names, renamed, notes = unique_names(header_cells)
     body = sample_recs[header_row + 1 :]
     if not any(r.strip() for r in body) and len(text) <= SAMPLE_BYTES:
-        raise InputError(
-            f"{name} has a header but no data rows: add the data below the header line."
-        )
+        raise InputError(_no_rows(name))
     if decimal is None:
         cells = [c for rec in body[:200] for c in record_fields(rec, sep)]
         decimal = sniff_decimal(cells) if sep != "," else "."
@@ -109,7 +132,11 @@ def read_delimited(
         if decimal == ",":
             info.notes.append("Numbers use a decimal comma (1.234,56); they were read as such.")
     if decimal == "," and sep == ",":
-        raise InputError(f"{name}: the decimal mark and the separator cannot both be a comma.")
+        raise InputError(
+            _("{name}: the decimal mark and the separator cannot both be a comma.").format(
+                name=name
+            )
+        )
     info.decimal = decimal
 
     skip_lines = sum(r.count("\n") + 1 for r in sample_recs[:header_row])
@@ -132,9 +159,7 @@ def read_delimited(
     _report_short_rows(encoded, sep, skip_lines, len(names), info)
     frame = _drop_blank_rows(frame, info)
     if frame.empty:
-        raise InputError(
-            f"{name} has a header but no data rows: add the data below the header line."
-        )
+        raise InputError(_no_rows(name))
     frame = _type_columns(frame, decimal, info, task)
     frame = _drop_blank_unnamed(frame, renamed, info)
     info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
@@ -148,27 +173,35 @@ def _decode(path: Path, data: bytes, encoding: str | None, info: ImportInfo) -> 
         decoded = decode(data, encoding)
     except LookupError as exc:
         raise InputError(
-            f"{path.name}: '{encoding}' is not an encoding tclose knows; try utf-8, cp1252, "
-            "latin-1 or utf-16."
+            _(
+                "{name}: '{encoding}' is not an encoding tclose knows; try utf-8, cp1252, "
+                "latin-1 or utf-16."
+            ).format(name=path.name, encoding=encoding)
         ) from exc
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         if encoding is None:  # a byte-order mark or the zero bytes of UTF-16 misled us
             raise InputError(
-                f"{path.name}, line {line}: the text looks like {exc.encoding.upper()} but is "
-                f"not valid {exc.encoding.upper()} (byte 0x{data[exc.start]:02X}). Choose "
-                "the file's encoding, or save it again as UTF-8."
+                _(
+                    "{name}, line {line}: the text looks like {encoding} but is "
+                    "not valid {encoding} (byte 0x{byte:02X}). Choose "
+                    "the file's encoding, or save it again as UTF-8."
+                ).format(
+                    name=path.name,
+                    line=line,
+                    encoding=exc.encoding.upper(),
+                    byte=data[exc.start],
+                )
             ) from exc
         raise InputError(
-            f"{path.name}, line {line}: the text is not valid {encoding} (byte "
-            f"0x{data[exc.start]:02X}). Choose another encoding (e.g. cp1252 or utf-16), or "
-            "leave it empty to let tclose guess."
+            _(
+                "{name}, line {line}: the text is not valid {encoding} (byte "
+                "0x{byte:02X}). Choose another encoding (e.g. cp1252 or utf-16), or "
+                "leave it empty to let tclose guess."
+            ).format(name=path.name, line=line, encoding=encoding, byte=data[exc.start])
         ) from exc
     except NotText as exc:
-        raise InputError(
-            f"{path.name} does not look like a text (CSV) file: it contains binary data. "
-            "If it is a spreadsheet, open it in its program and save it as .xlsx or CSV."
-        ) from exc
+        raise InputError(_(BINARY_TEXT).format(name=path.name)) from exc
     info.encoding = decoded.encoding
     if encoding is None:
         info.guessed.append("encoding")
@@ -312,8 +345,9 @@ def _parse(
         raise _parser_error(path, sep, str(exc)) from exc
     except (ValueError, OverflowError) as exc:
         raise InputError(
-            f"{path.name}: cannot be read as {SEPARATOR_NAMES.get(sep, repr(sep))}-separated "
-            f"text ({exc}). Check the separator and the encoding."
+            _(CANNOT_PARSE).format(
+                name=path.name, sep=SEPARATOR_NAMES.get(sep, repr(sep)), reason=exc
+            )
         ) from exc
     if not chunks:
         return pd.DataFrame(columns=names)
@@ -358,15 +392,17 @@ def _long_row(path: Path, encoded: bytes, sep: str, skip_lines: int, n_fields: i
         n = count_fields(rec, sep)
         if i > skip_lines and n > n_fields:
             return InputError(
-                f"{path.name}, line {line}: {n} fields where the header has {n_fields}. A "
-                f"value probably contains the separator ({sep_name}) without quotes: fix "
-                "that line, or choose another separator."
+                _(TOO_MANY_FIELDS).format(
+                    name=path.name, line=line, n=n, expected=n_fields, sep=sep_name
+                )
             )
         line += rec.count("\n") + 1
     return InputError(
-        f"{path.name}: a row has more fields than the header ({n_fields}). A value probably "
-        f"contains the separator ({sep_name}) without quotes: fix it, or choose another "
-        "separator."
+        _(
+            "{name}: a row has more fields than the header ({expected}). A value probably "
+            "contains the separator ({sep}) without quotes: fix it, or choose another "
+            "separator."
+        ).format(name=path.name, expected=n_fields, sep=sep_name)
     )
 
 
@@ -376,20 +412,19 @@ def _parser_error(path: Path, sep: str, message: str) -> InputError:
     if fields:
         expected, line, saw = (int(g) for g in fields.groups())
         return InputError(
-            f"{path.name}, line {line}: {saw} fields where the header has {expected}. A value "
-            f"probably contains the separator ({sep_name}) without quotes: fix that line, or "
-            "choose another separator."
+            _(TOO_MANY_FIELDS).format(
+                name=path.name, line=line, n=saw, expected=expected, sep=sep_name
+            )
         )
     eof = _EOF_IN_QUOTE.search(message)
     if eof:
         return InputError(
-            f'{path.name}: a quote (") opened near row {eof.group(1)} is never closed. Fix '
-            "the quoting in that row and import again."
+            _(
+                '{name}: a quote (") opened near row {row} is never closed. Fix '
+                "the quoting in that row and import again."
+            ).format(name=path.name, row=eof.group(1))
         )
-    return InputError(
-        f"{path.name}: cannot be read as {sep_name}-separated text ({message.strip()}). Check "
-        "the separator and the encoding."
-    )
+    return InputError(_(CANNOT_PARSE).format(name=path.name, sep=sep_name, reason=message.strip()))
 
 
 def _type_columns(

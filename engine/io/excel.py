@@ -31,6 +31,7 @@ import pandas as pd
 import python_calamine
 
 from engine.errors import InputError, TcloseError
+from engine.i18n import _
 from engine.io.columns import (
     LEADING_ZERO,
     comma_to_dot,
@@ -86,16 +87,26 @@ Merged = tuple[tuple[int, int], tuple[int, int]]
 def _damaged(path: Path, detail: str = "") -> InputError:
     extra = f" ({detail})" if detail else ""
     return InputError(
-        f"{path.name} is damaged or incomplete and cannot be read as a workbook{extra}. Open it "
-        "in Excel or LibreOffice and save it again, or export the sheet as CSV."
+        _(
+            "{name} is damaged or incomplete and cannot be read as a workbook{extra}. Open it "
+            "in Excel or LibreOffice and save it again, or export the sheet as CSV."
+        ).format(name=path.name, extra=extra)
+    )
+
+
+def _no_rows(where: str) -> str:
+    return _("{where} has a header but no data rows: add the data below the header row.").format(
+        where=where
     )
 
 
 def _password(path: Path) -> InputError:
     return InputError(
-        f"{path.name} is protected with a password (encrypted), so it cannot be read. Open it "
-        "in Excel, remove the password (File > Info > Protect Workbook) and save a copy, then "
-        "import the copy."
+        _(
+            "{name} is protected with a password (encrypted), so it cannot be read. Open "
+            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
+            "copy, then import the copy."
+        ).format(name=path.name)
     )
 
 
@@ -119,7 +130,7 @@ def estimate_memory(path: Path, head: bytes, size: int) -> int:
         except TooLarge as exc:
             raise _damaged(path, str(exc)) from exc
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
-            raise _damaged(path, "its ZIP structure is broken") from exc
+            raise _damaged(path, _("its ZIP structure is broken")) from exc
         return int(xml * _XML_EXPANSION)
     return size * _XLS_EXPANSION
 
@@ -135,8 +146,10 @@ def open_workbook(
     InputError that explains why not."""
     if not head.startswith((ZIP_MAGIC, OLE_MAGIC)):
         if not head.strip():
-            raise InputError(f"{path.name} is empty: there is nothing to import.")
-        raise _damaged(path, "it is not an Excel or OpenDocument file")
+            raise InputError(
+                _("{name} is empty: there is nothing to import.").format(name=path.name)
+            )
+        raise _damaged(path, _("it is not an Excel or OpenDocument file"))
     check_memory(path, estimate_memory(path, head, size), memory_limit)
     try:
         if source is not None:
@@ -193,17 +206,19 @@ def _trimmed(
         return trimmed_copy(path, extents, None if budget is None else budget // 2)
     except TooLarge as exc:
         raise InputError(
-            f"{path.name} is too large for the memory of this computer ({exc}). Close other "
-            "programs, or split the workbook and import the parts."
+            _(
+                "{name} is too large for the memory of this computer ({reason}). Close other "
+                "programs, or split the workbook and import the parts."
+            ).format(name=path.name, reason=exc)
         ) from exc
     except (zipfile.BadZipFile, OSError, EOFError, zlib.error, ValueError) as exc:
-        raise _damaged(path, "a part of it cannot be decompressed") from exc
+        raise _damaged(path, _("a part of it cannot be decompressed")) from exc
 
 
 def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tuple[str, str]:
     """The sheet to read and a note about the choice ("" when the user named it exactly)."""
     if not sheets:
-        raise InputError(f"{path.name} contains no worksheet.")
+        raise InputError(_("{name} contains no worksheet.").format(name=path.name))
     listing = ", ".join(f"'{s}'" for s in sheets)
     if sheet is None:
         return sheets[0], ""
@@ -211,8 +226,10 @@ def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tupl
         if 0 <= sheet < len(sheets):
             return sheets[sheet], ""
         raise InputError(
-            f"{path.name} has {len(sheets)} sheet(s), so there is no sheet number {sheet + 1}; "
-            f"its sheets are: {listing}."
+            _(
+                "{name} has {n} sheet(s), so there is no sheet number {number}; "
+                "its sheets are: {listing}."
+            ).format(name=path.name, n=len(sheets), number=sheet + 1, listing=listing)
         )
     if sheet in sheets:
         return sheet, ""
@@ -220,7 +237,9 @@ def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tupl
     if len(folded) == 1:
         return folded[0], f"Sheet '{sheet}' was taken to mean '{folded[0]}'."
     raise InputError(
-        f"{path.name} has no sheet named '{sheet}'; its sheets are: {listing}. Choose one of them."
+        _(
+            "{name} has no sheet named '{sheet}'; its sheets are: {listing}. Choose one of them."
+        ).format(name=path.name, sheet=sheet, listing=listing)
     )
 
 
@@ -236,9 +255,9 @@ def measure_sheets(path: Path, head: bytes) -> dict[str, SheetExtent]:
     except TooLarge as exc:
         raise _damaged(path, str(exc)) from exc
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError) as exc:
-        raise _damaged(path, "its ZIP structure is broken") from exc
+        raise _damaged(path, _("its ZIP structure is broken")) from exc
     except zlib.error as exc:
-        raise _damaged(path, "a part of it cannot be decompressed") from exc
+        raise _damaged(path, _("a part of it cannot be decompressed")) from exc
 
 
 def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | None = None) -> None:
@@ -254,11 +273,22 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
         span = range_name(extent.first_row, extent.first_col, extent.last_row, extent.last_col)
         last = cell_name(extent.last_row, extent.last_col)
         raise InputError(
-            f"{path.name}, sheet '{extent.name}': its {extent.n_cells:,} filled cells are "
-            f"spread over {span} ({extent.n_rows:,} rows × {extent.n_cols:,} columns), which "
-            f"would need about {human_size(needed)} of memory to read. Delete the cells far "
-            f"from the table (the last one is {last}) or copy the table to a new sheet, then "
-            "import again."
+            _(
+                "{name}, sheet '{sheet}': its {cells:,} filled cells are "
+                "spread over {span} ({rows:,} rows × {cols:,} columns), which "
+                "would need about {needed} of memory to read. Delete the cells far "
+                "from the table (the last one is {last}) or copy the table to a new sheet, then "
+                "import again."
+            ).format(
+                name=path.name,
+                sheet=extent.name,
+                cells=extent.n_cells,
+                span=span,
+                rows=extent.n_rows,
+                cols=extent.n_cols,
+                needed=human_size(needed),
+                last=last,
+            )
         )
     check_memory(path, needed, memory_limit)
 
@@ -429,13 +459,17 @@ def _to_frame(
     decimal: str | None,
     task: Task,
 ) -> pd.DataFrame:
-    where = f"{path.name}, sheet '{sheet}'"
+    where = _("{name}, sheet '{sheet}'").format(name=path.name, sheet=sheet)
     row0, col0 = origin
     # blank trailing rows and columns (formatting that reaches far beyond the data) go
     while rows and all(_blank(v) for v in rows[-1]):
         rows.pop()
     if not rows:
-        raise InputError(f"{where} is empty: there is nothing to import. Choose another sheet.")
+        raise InputError(
+            _("{where} is empty: there is nothing to import. Choose another sheet.").format(
+                where=where
+            )
+        )
     widths = set(map(len, rows))
     full_width = max(widths)
     if len(widths) > 1:
@@ -462,11 +496,17 @@ def _to_frame(
         top = header_row - row0
         if top < 0:
             raise InputError(
-                f"{where}: row {header_row + 1} is empty (the cells start at row {row0 + 1}); "
-                "choose the row that names the columns."
+                _(
+                    "{where}: row {row} is empty (the cells start at row {first}); "
+                    "choose the row that names the columns."
+                ).format(where=where, row=header_row + 1, first=row0 + 1)
             )
         if top >= len(rows):
-            raise InputError(f"{where} has no row {header_row + 1} to use as the header.")
+            raise InputError(
+                _("{where} has no row {row} to use as the header.").format(
+                    where=where, row=header_row + 1
+                )
+            )
     info.header_row = row0 + top
 
     header = _fill_merged(rows, merged, top)
@@ -502,18 +542,14 @@ def _to_frame(
         )
         body = body[:notes_at]
     if not body:
-        raise InputError(
-            f"{where} has a header but no data rows: add the data below the header row."
-        )
+        raise InputError(_no_rows(where))
     names, renamed, notes = unique_names(header)
     columns = [_prepare(cells) for cells in zip(*body, strict=True)]
     blank_rows = np.logical_and.reduce([c.blank for c in columns])
     n_blank = int(blank_rows.sum())
     if n_blank:
         if n_blank == len(body):
-            raise InputError(
-                f"{where} has a header but no data rows: add the data below the header row."
-            )
+            raise InputError(_no_rows(where))
         info.blank_rows += n_blank
         info.notes.append(
             f"{n_blank:,} blank row(s) inside the table (no value in any column) were left out."
@@ -537,7 +573,7 @@ def _to_frame(
             kept_renamed[name] = renamed[name]
         task.step(0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
     if not data:
-        raise InputError(f"{where} has no column with data.")
+        raise InputError(_("{where} has no column with data.").format(where=where))
     if any(c.texts for c in columns):
         info.decimal = decimal or "."
     info.renamed.update(kept_renamed)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 
 #: first bytes of a ZIP archive (.xlsx, .xlsm, .ods are ZIP archives)
@@ -38,20 +39,30 @@ def check_readable(path: Path) -> int:
     try:
         if not path.exists():
             raise InputError(
-                f"{path}: no such file. Check the name and the folder, then try again."
+                _("{path}: no such file. Check the name and the folder, then try again.").format(
+                    path=path
+                )
             )
         if path.is_dir():
-            raise InputError(f"{path} is a folder, not a file. Choose the data file inside it.")
+            raise InputError(
+                _("{path} is a folder, not a file. Choose the data file inside it.").format(
+                    path=path
+                )
+            )
         with path.open("rb") as fh:
             fh.read(1)
         return path.stat().st_size
     except PermissionError as exc:
         raise InputError(
-            f"{path}: cannot be read (permission denied). Copy it to a folder you own, "
-            "or ask its owner for read access."
+            _(
+                "{path}: cannot be read (permission denied). Copy it to a folder you own, "
+                "or ask its owner for read access."
+            ).format(path=path)
         ) from exc
     except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror or exc}).") from exc
+        raise InputError(
+            _("{path}: cannot be read ({reason}).").format(path=path, reason=exc.strerror or exc)
+        ) from exc
 
 
 def available_memory() -> int | None:
@@ -122,11 +133,20 @@ def memory_budget(limit: int | None = None) -> int | None:
 def too_large(path: Path, needed: int, budget: int, *, more: bool = False) -> InputError:
     """The message for a file that needs ``needed`` bytes of memory where ``budget`` are
     free (``more``: at least that much, found while unpacking it)."""
-    about = "more than" if more else "about"
+    if more:
+        text = _(
+            "{name} is too large for the memory of this computer: reading it needs more than "
+            "{needed}, and {budget} is available. Close other programs, "
+            "or split the file (fewer rows or columns) and import the parts."
+        )
+    else:
+        text = _(
+            "{name} is too large for the memory of this computer: reading it needs about "
+            "{needed}, and {budget} is available. Close other programs, "
+            "or split the file (fewer rows or columns) and import the parts."
+        )
     return InputError(
-        f"{path.name} is too large for the memory of this computer: reading it needs {about} "
-        f"{human_size(needed)}, and {human_size(budget)} is available. Close other programs, "
-        "or split the file (fewer rows or columns) and import the parts."
+        text.format(name=path.name, needed=human_size(needed), budget=human_size(budget))
     )
 
 
@@ -155,12 +175,16 @@ def open_checked(path: str | Path) -> tuple[Path, bytes, int]:
     with path.open("rb") as fh:
         head = fh.read(4096)
     if size == 0:
-        raise InputError(f"{path.name} is empty (0 bytes): there is nothing to import.")
+        raise InputError(
+            _("{name} is empty (0 bytes): there is nothing to import.").format(name=path.name)
+        )
     if is_encrypted_office_file(head, path):
         raise InputError(
-            f"{path.name} is protected with a password (encrypted), so it cannot be read. Open "
-            "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
-            "copy, then import the copy."
+            _(
+                "{name} is protected with a password (encrypted), so it cannot be read. Open "
+                "it in Excel, remove the password (File > Info > Protect Workbook) and save a "
+                "copy, then import the copy."
+            ).format(name=path.name)
         )
     return path, head, size
 
@@ -178,5 +202,7 @@ def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
                 done += len(chunk)
                 task.step(done / size if size else 1.0, f"Checking {path.name}")
     except OSError as err:
-        raise InputError(f"{path}: cannot be read ({err.strerror or err}).") from err
+        raise InputError(
+            _("{path}: cannot be read ({reason}).").format(path=path, reason=err.strerror or err)
+        ) from err
     return digest.hexdigest()

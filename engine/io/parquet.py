@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.files import check_memory, human_size
 from engine.io.formats import read_by
 
@@ -35,8 +36,10 @@ def need_pyarrow(path: Path) -> None:
     """InputError unless pyarrow is installed."""
     if importlib.util.find_spec("pyarrow") is None:
         raise InputError(
-            f"{path.name}: reading and writing Parquet needs the pyarrow package; install "
-            "tclose with the parquet extra (pip install tclose[parquet])."
+            _(
+                "{name}: reading and writing Parquet needs the pyarrow package; install "
+                "tclose with the parquet extra (pip install tclose[parquet])."
+            ).format(name=path.name)
         )
 
 
@@ -58,7 +61,11 @@ def parquet_files(path: Path) -> list[Path]:
         key=lambda p: p.relative_to(path).as_posix(),
     )
     if not files:
-        raise InputError(f"{path} is a folder without .parquet files: there is nothing to read.")
+        raise InputError(
+            _("{path} is a folder without .parquet files: there is nothing to read.").format(
+                path=path
+            )
+        )
     return files
 
 
@@ -80,7 +87,9 @@ def read_parquet(
         metas = [pq.ParquetFile(f).metadata for f in files]
     except (pa.ArrowException, OSError) as exc:
         raise InputError(
-            f"{path.name} is not a readable Parquet file ({_first_line(exc)})."
+            _("{name} is not a readable Parquet file ({reason}).").format(
+                name=path.name, reason=_first_line(exc)
+            )
         ) from exc
     for f, meta in zip(files, metas, strict=True):
         check_names(path if f == path else f, meta.schema.to_arrow_schema().names)
@@ -91,13 +100,17 @@ def read_parquet(
         table = pa.concat_tables(tables, promote_options="permissive")
     except (pa.ArrowException, OSError) as exc:
         raise InputError(
-            f"{path.name}: cannot read the Parquet data ({_first_line(exc)})."
+            _("{name}: cannot read the Parquet data ({reason}).").format(
+                name=path.name, reason=_first_line(exc)
+            )
         ) from exc
     except MemoryError as exc:
         raise InputError(
-            f"{path.name}: the computer ran out of memory while reading it "
-            f"({human_size(raw)} of column data). Close other programs, or compute on a "
-            "cluster (--cluster)."
+            _(
+                "{name}: the computer ran out of memory while reading it "
+                "({size} of column data). Close other programs, or compute on a "
+                "cluster (--cluster)."
+            ).format(name=path.name, size=human_size(raw))
         ) from exc
     return to_pandas(plain_table(table, notes))
 
@@ -117,8 +130,10 @@ def check_names(path: Path, names: list[str]) -> None:
     if dupes:
         shown = ", ".join(f"{name!r} ({seen[name]} times)" for name in dupes[:5])
         raise InputError(
-            f"{path.name}: several columns have the same name: {shown}. Rename them with the "
-            "program that wrote the file, so that every column has a name of its own."
+            _(
+                "{name}: several columns have the same name: {shown}. Rename them with the "
+                "program that wrote the file, so that every column has a name of its own."
+            ).format(name=path.name, shown=shown)
         )
 
 

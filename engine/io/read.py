@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.delimited import read_delimited
 from engine.io.excel import EXCEL_SUFFIXES, list_sheets, read_workbook
 from engine.io.files import (
@@ -82,9 +83,11 @@ def read_table(
         )  # fmt: skip
     except MemoryError as exc:
         raise InputError(
-            f"{path.name}: the computer ran out of memory while reading it "
-            f"({human_size(size)} on disk). Close other programs, or split the file and "
-            "import the parts."
+            _(
+                "{name}: the computer ran out of memory while reading it "
+                "({size} on disk). Close other programs, or split the file and "
+                "import the parts."
+            ).format(name=path.name, size=human_size(size))
         ) from exc
     data = data.reset_index(drop=True)
     info.n_rows, info.n_columns = data.shape
@@ -154,8 +157,10 @@ def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes | bytearra
                     raise too_large(path, len(out) * CSV_EXPANSION, budget or 0, more=True)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(
-            f"{path.name} is a damaged or truncated gzip file, so it cannot be read. Unpack "
-            "it with another program to check it, or compress the CSV again."
+            _(
+                "{name} is a damaged or truncated gzip file, so it cannot be read. Unpack "
+                "it with another program to check it, or compress the CSV again."
+            ).format(name=path.name)
         ) from exc
     return out
 

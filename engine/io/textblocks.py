@@ -19,8 +19,9 @@ from pathlib import Path
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.columns import unique_names
-from engine.io.delimited import SEP_HINT, record_fields
+from engine.io.delimited import BINARY_TEXT, SEP_HINT, record_fields
 from engine.io.files import OLE_MAGIC, ZIP_MAGIC
 from engine.io.info import ReadOptions
 from engine.io.sniff import SAMPLE_BYTES, NotText, decode, records, sniff_decimal, sniff_layout
@@ -33,10 +34,6 @@ BLOCK_ENCODINGS = frozenset({"utf-8", "utf-8-sig", "ascii", "cp1252", "latin-1",
 #: a number written with a decimal comma, grouped by dots or not (1.234,5 or 12,5)
 _COMMA_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?$")
 #: the one-machine reader's sentence for binary data in a text file
-BINARY = (
-    "{name} does not look like a text (CSV) file: it contains binary data. If it is a "
-    "spreadsheet, open it in its program and save it as .xlsx or CSV."
-)
 
 
 @dataclass(frozen=True)
@@ -100,15 +97,17 @@ def read_text_block(
     the first record.  Refused as the one-machine reader refuses a file: NUL bytes are
     binary data, a byte the encoding lacks is named."""
     if b"\x00" in data:
-        raise InputError(BINARY.format(name=layout.name))
+        raise InputError(_(BINARY_TEXT).format(name=layout.name))
     if first and data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     try:
         text = data.decode(layout.encoding)
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"{layout.name}: a part of it is not valid {layout.encoding} (byte "
-            f"0x{data[exc.start]:02X}). Give the file's encoding, or save it again as UTF-8."
+            _(
+                "{name}: a part of it is not valid {encoding} (byte "
+                "0x{byte:02X}). Give the file's encoding, or save it again as UTF-8."
+            ).format(name=layout.name, encoding=layout.encoding, byte=data[exc.start])
         ) from exc
     try:
         frame = pd.read_csv(
@@ -118,9 +117,11 @@ def read_text_block(
         )  # fmt: skip
     except (pd.errors.ParserError, ValueError) as exc:
         raise InputError(
-            f"{layout.name}: a line does not have the {len(layout.names)} fields of the "
-            f"header ({str(exc).splitlines()[0]}). A value probably contains the separator "
-            "without quotes: fix that line, or choose another separator."
+            _(
+                "{name}: a line does not have the {n} fields of the "
+                "header ({reason}). A value probably contains the separator "
+                "without quotes: fix that line, or choose another separator."
+            ).format(name=layout.name, n=len(layout.names), reason=str(exc).splitlines()[0])
         ) from exc
     frame = frame.dropna(how="all")
     if layout.decimal == ",":
