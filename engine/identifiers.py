@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.roles import ColumnType
 
 #: share of distinct values (of the non-missing ones) from which a column is identifier-like
@@ -122,14 +123,20 @@ def identifier_reason(name: str, profile: ValueProfile, ctype: ColumnType | str)
     if ctype == ColumnType.NUMERIC:
         if not profile.whole or not (profile.dense or named_like_an_identifier(name)):
             return ""
-        like = "whole numbers that run like a record number or ID"
+        like = _("whole numbers that run like a record number or ID")
     else:
-        like = "codes or texts of their own, like IDs, names or free text"
-    return (
-        f"Column {name!r} looks like an identifier, not a quasi-identifier: {profile.distinct:,} "
-        f"of its {profile.n:,} values are different ({100 * profile.share:.0f} %), {like}; "
+        like = _("codes or texts of their own, like IDs, names or free text")
+    return _(
+        "Column {name} looks like an identifier, not a quasi-identifier: {distinct:,} "
+        "of its {n:,} values are different ({share:.0f} %), {like}; "
         "released per class it would print real identifiers. Tag it as an identifier (it is "
         "then left out of the release), or group its values into fewer categories first."
+    ).format(
+        name=repr(name),
+        distinct=profile.distinct,
+        n=profile.n,
+        share=100 * profile.share,
+        like=like,
     )
 
 

@@ -24,6 +24,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError, listing
+from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
@@ -223,10 +224,12 @@ class Texts(Constraint):
             raise self.fail(name, value)
         if self.names:
             if any(not v.strip() for v in value):
-                raise InputError(f"{name}: a column name cannot be empty.")
+                raise InputError(_("{name}: a column name cannot be empty.").format(name=name))
             dupes = _repeated(value)
             if dupes:
-                raise InputError(f"{name} names {listing(dupes)} twice.")
+                raise InputError(
+                    _("{name} names {columns} twice.").format(name=name, columns=listing(dupes))
+                )
         return tuple(value)
 
 
@@ -272,7 +275,9 @@ class PerColumn(Constraint):
         out = {}
         for column, item in value.items():
             if not isinstance(column, str) or not column.strip():
-                raise InputError(f"{name}: column names must be non-empty texts.")
+                raise InputError(
+                    _("{name}: column names must be non-empty texts.").format(name=name)
+                )
             out[column] = self.value(f"{name}[{column!r}]", item)
         return out
 
@@ -282,7 +287,11 @@ def _column_type(where: str, value: Any) -> ColumnType:
     if isinstance(value, ColumnType):
         return value
     if not isinstance(value, str) or value not in {t.value for t in ColumnType}:
-        raise InputError(f"{where} must be one of {allowed}, not {_show(value)}.")
+        raise InputError(
+            _("{where} must be one of {allowed}, not {value}.").format(
+                where=where, allowed=allowed, value=_show(value)
+            )
+        )
     return ColumnType(value)
 
 
@@ -298,10 +307,10 @@ def _bounds(where: str, value: Any) -> tuple[float, float]:
     # a pair reads [5, 1] whether it came as a JSON list or a parsed flag (a tuple)
     pair = isinstance(value, (list, tuple)) and len(value) == 2
     shown = f"[{_show(value[0])}, {_show(value[1])}]" if pair else _show(value)
-    message = (
-        f"{where} must be [low, high] with numbers between -{_num(MAX_MAGNITUDE)} and "
-        f"{_num(MAX_MAGNITUDE)}, low < high, not {shown}."
-    )
+    message = _(
+        "{where} must be [low, high] with numbers between -{max} and {max}, low < high, "
+        "not {value}."
+    ).format(where=where, max=_num(MAX_MAGNITUDE), value=shown)
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or len(value) != 2:
         raise InputError(message)
     number = Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE)
@@ -520,24 +529,30 @@ class ReleaseParams:
         named += [c for c in (self.household, self.weight) if c is not None]
         dupes = _repeated(named)
         if dupes:
-            raise InputError(f"A column can have only one role: {listing(dupes)}.")
+            raise InputError(
+                _("A column can have only one role: {columns}.").format(columns=listing(dupes))
+            )
         self._check_survey()
         if self.t is not None and self.epsilon is not None:
-            raise InputError("Give t or ε (epsilon), not both.")
+            raise InputError(_("Give t or ε (epsilon), not both."))
         if self.confidential and self.t is None and self.epsilon is None:
-            raise InputError("Give the privacy level as t or as ε (epsilon).")
+            raise InputError(_("Give the privacy level as t or as ε (epsilon)."))
         MECHANISMS[self.mechanism].validate(self)
         if self.transform == "log":
-            negative = sorted(c for c, (lo, _) in self.bounds.items() if lo < 0)
+            negative = sorted(c for c, (lo, _hi) in self.bounds.items() if lo < 0)
             if negative:
                 raise InputError(
-                    "transform 'log' adds the noise to log(1 + value): the bounds of "
-                    f"{', '.join(map(repr, negative))} must be ≥ 0."
+                    _(
+                        "transform 'log' adds the noise to log(1 + value): the bounds of "
+                        "{columns} must be ≥ 0."
+                    ).format(columns=", ".join(map(repr, negative)))
                 )
         stray = sorted(set(self.bounds) - set(self.confidential))
         if stray:
             raise InputError(
-                f"bounds are for confidential columns; {', '.join(map(repr, stray))} is not one."
+                _("bounds are for confidential columns; {columns} is not one.").format(
+                    columns=", ".join(map(repr, stray))
+                )
             )
 
     def _check_survey(self) -> None:
@@ -552,14 +567,19 @@ class ReleaseParams:
                 if value
             ]
             if used:
-                raise InputError(f"{', '.join(used)}: only with a household column (household).")
+                raise InputError(
+                    _("{options}: only with a household column (household).").format(
+                        options=", ".join(used)
+                    )
+                )
         if self.weight is None and self.weight_output != "keep":
-            raise InputError("weight_output needs a weight column (weight).")
+            raise InputError(_("weight_output needs a weight column (weight)."))
         stray = [c for c in self.household_level if c not in self.qi]
         if stray:
             raise InputError(
-                f"household_level names quasi-identifiers; {', '.join(map(repr, stray))} "
-                "is not one."
+                _("household_level names quasi-identifiers; {columns} is not one.").format(
+                    columns=", ".join(map(repr, stray))
+                )
             )
 
     def __hash__(self) -> int:
@@ -611,12 +631,12 @@ class ReleaseParams:
     def from_dict(cls, data: Mapping[str, Any]) -> ReleaseParams:
         """The inverse of :meth:`to_dict`; unknown keys are refused, absent ones default."""
         if not isinstance(data, Mapping):
-            raise InputError("The parameters must be an object of name: value.")
+            raise InputError(_("The parameters must be an object of name: value."))
         unknown = sorted(set(data) - set(cls.CONSTRAINTS))
         if unknown:
             raise InputError(_unknown_message(unknown))
         if "k" not in data:
-            raise InputError("The parameters lack k (the smallest class size).")
+            raise InputError(_("The parameters lack k (the smallest class size)."))
         return cls(**dict(data))
 
     @classmethod
@@ -885,7 +905,9 @@ class ReleaseParams:
 
 def _unknown_message(unknown: list[str]) -> str:
     known = ", ".join(ReleaseParams.CONSTRAINTS)
-    return f"Unknown parameter(s) {', '.join(map(repr, unknown))}; the parameters are: {known}."
+    return _("Unknown parameter(s) {unknown}; the parameters are: {known}.").format(
+        unknown=", ".join(map(repr, unknown)), known=known
+    )
 
 
 __all__ = [

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError, listing
+from engine.i18n import _
 from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
@@ -63,21 +64,27 @@ class Prepared:
 def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     """Check ``data`` against ``params`` and return the cleaned, typed protected columns."""
     if not params.qi and not params.confidential:
-        raise InputError("Tag at least one column as quasi-identifier or confidential.")
+        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
     if params.noise and not params.confidential:
         raise InputError(
-            f"The {params.mechanism} mechanism adds noise to confidential columns; tag at least "
-            "one column as confidential."
+            _(
+                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
+                "one column as confidential."
+            ).format(mechanism=params.mechanism)
         )
     named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
     named += [c for c in (params.household, params.weight) if c is not None]
     absent = [c for c in named if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(f"No column named {listing(absent)} in the input (it has: {have}).")
+        raise InputError(
+            _("No column named {columns} in the input (it has: {have}).").format(
+                columns=listing(absent), have=have
+            )
+        )
     n = len(data)
     if n == 0:
-        raise InputError("The input has no records.")
+        raise InputError(_("The input has no records."))
     qi, confidential = list(params.qi), list(params.confidential)
     # missing codes matter only where values are protected; keep columns pass unchanged
     used = [c for c in data.columns if c in (*qi, *confidential)]
@@ -89,8 +96,10 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         left_out = int(lacking.sum())
         if left_out == n:
             raise InputError(
-                "Every record has a missing confidential value: leaving them out "
-                "(missing_confidential 'drop') leaves nothing to release."
+                _(
+                    "Every record has a missing confidential value: leaving them out "
+                    "(missing_confidential 'drop') leaves nothing to release."
+                )
             )
         if left_out:
             rows = np.flatnonzero(~lacking)
@@ -129,11 +138,17 @@ def check_magnitudes(column: str, values: np.ndarray) -> None:
     if not np.isfinite(values[bad]).all():
         codes = " and ".join(repr(str(v)) for v in sorted({*values[bad]}) if not np.isfinite(v))
         raise InputError(
-            f"Column {column!r} holds {count:,} infinite value(s); correct them or declare "
-            f"{codes} missing-value codes."
+            _(
+                "Column {column} holds {count:,} infinite value(s); correct them or declare "
+                "{codes} missing-value codes."
+            ).format(column=repr(column), count=count, codes=codes)
         )
     raise InputError(
-        f"Column {column!r} holds {count:,} value(s) such as {first:g} that tclose cannot "
-        f"compute with (numbers between {1 / MAX_MAGNITUDE:g} and {MAX_MAGNITUDE:g} in size, "
-        "or 0); rescale the column (e.g. in thousands) or correct the values."
+        _(
+            "Column {column} holds {count:,} value(s) such as {first:g} that tclose cannot "
+            "compute with (numbers between {low:g} and {high:g} in size, "
+            "or 0); rescale the column (e.g. in thousands) or correct the values."
+        ).format(
+            column=repr(column), count=count, first=first, low=1 / MAX_MAGNITUDE, high=MAX_MAGNITUDE
+        )
     )
