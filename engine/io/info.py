@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,13 @@ class ReadOptions:
         ignores it.
         """
         if text and self.sep is not None and (len(self.sep) != 1 or self.sep in '"\r\n'):
-            raise InputError(f"{name}: the separator must be one character such as , ; | or tab.")
+            raise InputError(
+                _("{name}: the separator must be one character such as , ; | or tab.").format(
+                    name=name
+                )
+            )
         if self.decimal not in (None, ".", ","):
-            raise InputError(f"{name}: the decimal mark must be '.' or ','.")
+            raise InputError(_("{name}: the decimal mark must be '.' or ','.").format(name=name))
 
 
 @dataclass

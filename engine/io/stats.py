@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.formats import read_by
 from engine.io.info import ImportInfo
 
@@ -19,17 +20,21 @@ def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:
         import pyreadstat
     except ImportError as exc:
         raise InputError(
-            f"{path.name}: reading {path.suffix} files needs the optional package pyreadstat, "
-            "which is not installed. Install tclose with its 'stats' extra, or save the data "
-            "as CSV or .xlsx from SPSS/Stata."
+            _(
+                "{name}: reading {suffix} files needs the optional package pyreadstat, "
+                "which is not installed. Install tclose with its 'stats' extra, or save the data "
+                "as CSV or .xlsx from SPSS/Stata."
+            ).format(name=path.name, suffix=path.suffix)
         ) from exc
     reader = pyreadstat.read_dta if path.suffix.lower() == ".dta" else pyreadstat.read_sav
     try:
         frame, meta = reader(str(path), apply_value_formats=True, formats_as_category=False)
     except Exception as exc:  # pyreadstat raises its own ReadstatError and plain ones
         raise InputError(
-            f"{path.name} cannot be read as a {path.suffix} file ({exc}). Save it again from "
-            "SPSS/Stata, or export it as CSV."
+            _(
+                "{name} cannot be read as a {suffix} file ({reason}). Save it again from "
+                "SPSS/Stata, or export it as CSV."
+            ).format(name=path.name, suffix=path.suffix, reason=exc)
         ) from exc
     out: dict[str, pd.Series] = {}
     for name in frame.columns:

@@ -99,7 +99,9 @@ def release_outputs(
     suffix = path.suffix.lower()
     if suffix not in RELEASE_SUFFIXES:
         raise InputError(
-            f"{path.name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet)."
+            _("{name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet).").format(
+                name=path.name, suffix=suffix
+            )
         )
     outputs = [Output(path, "release")]
     if not _metadata_inside(path):
@@ -107,7 +109,9 @@ def release_outputs(
     if report is not None:
         report = Path(report)
         if report.suffix.lower() not in REPORT_SUFFIXES:
-            raise InputError(f"{report}: the report is an HTML file; name it ….html.")
+            raise InputError(
+                _("{report}: the report is an HTML file; name it ….html.").format(report=report)
+            )
         outputs.append(Output(report, "report"))
     if summary is not None:
         outputs.append(Output(Path(summary), "summary", replace_foreign))
@@ -149,9 +153,17 @@ def write_release(
         csv_format.check(path.name)
     if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
         raise InputError(
-            f"{path.name}: {len(table):,} rows × {table.shape[1]:,} columns do not fit in an "
-            f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
-            f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv instead."
+            _(
+                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
+                "Excel sheet (at most {max_rows:,} rows below the header and "
+                "{max_cols:,} columns); export as .csv instead."
+            ).format(
+                name=path.name,
+                rows=len(table),
+                cols=table.shape[1],
+                max_rows=EXCEL_MAX_ROWS - 1,
+                max_cols=EXCEL_MAX_COLUMNS,
+            )
         )
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
@@ -421,8 +433,10 @@ def _column_cells(sheet: Any, column: pd.Series, notes: dict[str, str]) -> list[
     too_long = [i for i, v in enumerate(values) if isinstance(v, str) and len(v) > _MAX_CELL_TEXT]
     if too_long:
         raise InputError(
-            f"Column '{column.name}' holds a text of {len(values[too_long[0]]):,} characters, "
-            f"more than an Excel cell holds ({_MAX_CELL_TEXT:,}); export as .csv instead."
+            _(
+                "Column '{column}' holds a text of {n:,} characters, "
+                "more than an Excel cell holds ({max:,}); export as .csv instead."
+            ).format(column=column.name, n=len(values[too_long[0]]), max=_MAX_CELL_TEXT)
         )
     cells = [_generic_cell(sheet, v) for v in values]
     if any(_inexact_integer(v) for v in values):

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.params import MAX_MAGNITUDE
 from engine.release.buckets import MEAN_SLACK, Scale, dominated
 from engine.release.encode import numeric_values
@@ -47,11 +48,13 @@ def read_weights(series: pd.Series, rows: np.ndarray | None = None) -> np.ndarra
         first = int(np.argmax(bad))
         record = (int(rows[first]) if rows is not None else first) + 1
         raw = series.iloc[first]
-        shown = "an empty cell" if pd.isna(raw) else repr(raw if isinstance(raw, str) else
+        shown = _("an empty cell") if pd.isna(raw) else repr(raw if isinstance(raw, str) else
                                                           _plain(raw))  # fmt: skip
         raise InputError(
-            f"Weight column {series.name!r}: record {record:,} holds {shown}; every weight must "
-            f"be a number > 0 ({int(bad.sum()):,} record(s) are not)."
+            _(
+                "Weight column {column}: record {record:,} holds {shown}; every weight must "
+                "be a number > 0 ({bad:,} record(s) are not)."
+            ).format(column=repr(series.name), record=record, shown=shown, bad=int(bad.sum()))
         )
     return values
 
