@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError, TcloseError
+from engine.i18n import _
 from engine.io.files import file_sha256
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output, write_outputs
@@ -118,7 +119,7 @@ def _section(doc: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InputError(f"Project file: {name} must be an object.")
+        raise InputError(_("Project file: {name} must be an object.").format(name=name))
     return value
 
 
@@ -201,8 +202,10 @@ def _backend(value: Any) -> str | None:
         or not (cluster is None or isinstance(cluster, str))
     ):
         raise InputError(
-            'Project file: backend must be {"cluster": "local"}, {"cluster": "local:N"} or '
-            f'{{"cluster": "tcp://HOST:PORT"}} (or null), not {json.dumps(value)[:80]}.'
+            _(
+                'Project file: backend must be {{"cluster": "local"}}, {{"cluster": "local:N"}} '
+                'or {{"cluster": "tcp://HOST:PORT"}} (or null), not {value}.'
+            ).format(value=json.dumps(value)[:80])
         )
     if cluster is None or not cluster.strip():
         return None
@@ -211,7 +214,9 @@ def _backend(value: Any) -> str | None:
     try:
         parse_cluster(cluster)
     except InputError as err:
-        raise InputError(f"Project file: backend.cluster: {err.message}") from err
+        raise InputError(
+            _("Project file: backend.cluster: {reason}").format(reason=err.message)
+        ) from err
     return cluster.strip()
 
 
@@ -219,14 +224,22 @@ def _header_row(value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"Project file: header_row must be a row number ≥ 0, not {value!r}.")
+        raise InputError(
+            _("Project file: header_row must be a row number ≥ 0, not {value}.").format(
+                value=repr(value)
+            )
+        )
     return value
 
 
 def _text(section: Mapping[str, Any], key: str, where: str) -> str | None:
     value = section.get(key)
     if value is not None and not isinstance(value, str):
-        raise InputError(f"Project file: {where}.{key} must be a text or null, not {value!r}.")
+        raise InputError(
+            _("Project file: {where}.{key} must be a text or null, not {value}.").format(
+                where=where, key=key, value=repr(value)
+            )
+        )
     return value
 
 
@@ -243,27 +256,32 @@ _KEYS = frozenset(
 def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Project:
     """The inverse of :func:`project_to_dict`; relative output paths resolve against ``base``."""
     if doc.get("format") != FORMAT:
-        raise InputError("This is not a tclose project file (its 'format' field is missing).")
+        raise InputError(_("This is not a tclose project file (its 'format' field is missing)."))
     version = doc.get("format_version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise InputError(
-            f"Project file: format_version must be a whole number ≥ 1, not {version!r}."
+            _("Project file: format_version must be a whole number ≥ 1, not {value}.").format(
+                value=repr(version)
+            )
         )
     if version > FORMAT_VERSION:
         raise InputError(
-            f"This project file has layout version {version}; this tclose reads versions 1 "
-            f"to {FORMAT_VERSION}. Open it with a newer tclose."
+            _(
+                "This project file has layout version {version}; this tclose reads versions 1 "
+                "to {latest}. Open it with a newer tclose."
+            ).format(version=version, latest=FORMAT_VERSION)
         )
     unknown = sorted(set(doc) - _KEYS) if version >= 2 else []
     if unknown:
         raise InputError(
-            f"Project file: unknown field(s) {', '.join(map(repr, unknown))}; a project has "
-            f"{', '.join(sorted(_KEYS))}."
+            _("Project file: unknown field(s) {unknown}; a project has {known}.").format(
+                unknown=", ".join(map(repr, unknown)), known=", ".join(sorted(_KEYS))
+            )
         )
     inp = _section(doc, "input")
     path_text, sha = _text(inp, "path", "input"), _text(inp, "sha256", "input")
     if not path_text or not sha:
-        raise InputError("Project file: the input needs a path and a sha256 checksum.")
+        raise InputError(_("Project file: the input needs a path and a sha256 checksum."))
     path = Path(path_text)
     rel = _text(inp, "relative_path", "input")
     if base is not None and rel and not path.is_file() and (base / rel).is_file():
@@ -279,7 +297,7 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
     out = _section(doc, "output")
     raw = params_from_version_1(doc) if version == 1 else doc.get("params")
     if raw is None:
-        raise InputError("Project file: the parameters ('params') are missing.")
+        raise InputError(_("Project file: the parameters ('params') are missing."))
     params = ReleaseParams.from_dict(raw)
 
     def resolve(p: str | None) -> Path | None:
@@ -324,17 +342,23 @@ def load_project(path: str | Path) -> Project:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as err:
-        raise InputError(f"{path}: no such project file.") from err
+        raise InputError(_("{path}: no such project file.").format(path=path)) from err
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"{path}: cannot be read as a project file ({err}).") from err
+        raise InputError(
+            _("{path}: cannot be read as a project file ({reason}).").format(path=path, reason=err)
+        ) from err
     except RecursionError as err:
-        raise InputError(f"{path}: nested too deeply to be a tclose project file.") from err
+        raise InputError(
+            _("{path}: nested too deeply to be a tclose project file.").format(path=path)
+        ) from err
     except json.JSONDecodeError as err:
         raise InputError(
-            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
+            _("{path}: not valid JSON (line {line}, column {column}: {reason}).").format(
+                path=path, line=err.lineno, column=err.colno, reason=err.msg
+            )
         ) from err
     if not isinstance(doc, dict):
-        raise InputError(f"{path}: not a tclose project file.")
+        raise InputError(_("{path}: not a tclose project file.").format(path=path))
     try:
         return project_from_dict(doc, base=path.resolve().parent)
     except TcloseError as err:
@@ -354,9 +378,11 @@ def outside_folder(project_file: str | Path, target: Path, what: str, flag: str)
     if place.parent == folder or folder in place.parents:
         return
     raise InputError(
-        f"{Path(project_file).name} would write {what} to {target}, outside the project's "
-        f"folder {folder}. A project writes only in its own folder unless you confirm the "
-        f"place: give it on the command line ({flag} {target})."
+        _(
+            "{name} would write {what} to {target}, outside the project's "
+            "folder {folder}. A project writes only in its own folder unless you confirm the "
+            "place: give it on the command line ({flag} {target})."
+        ).format(name=Path(project_file).name, what=what, target=target, folder=folder, flag=flag)
     )
 
 
@@ -372,8 +398,10 @@ def check_input(project: Project, *, task: Task = NO_TASK) -> str:
     path = Path(project.input.path)
     if not path.is_file():
         raise InputError(
-            f"The project's input file {path} is not there; put it back or open the "
-            "project in the GUI and choose the file again."
+            _(
+                "The project's input file {path} is not there; put it back or open the "
+                "project in the GUI and choose the file again."
+            ).format(path=path)
         )
     current = file_sha256(path, task=task)
     if current != project.input.sha256:
