@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.release.cuts import (
     NameList,
     coarsest,
@@ -78,7 +79,7 @@ def paper_bucket_count(t: float) -> int:
     with classes of at least b records.  For t = 1.5 this gives 3, the paper's Figure 2.
     """
     if not (t >= 1 and math.isfinite(t)):
-        raise InputError(f"t must be a number ≥ 1, not {t}.")
+        raise InputError(_("t must be a number ≥ 1, not {t}.").format(t=t))
     return max(2, math.floor(t + 1.5))
 
 
@@ -701,14 +702,23 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
     lo, hi = scale.public
     if hi < np.nanmin(keys) or lo > np.nanmax(keys):
         raise InputError(
-            f"The public bounds {format_number(lo)}:{format_number(hi)} of {column!r} do not "
-            "overlap its values at all; check them."
+            _(
+                "The public bounds {lo}:{hi} of {column} do not overlap its values at all; "
+                "check them."
+            ).format(lo=format_number(lo), hi=format_number(hi), column=repr(column))
         )
     inside = [x for x in cuts if not lo < x < hi]
     if inside:
         raise InputError(
-            f"The public bounds {format_number(lo)}:{format_number(hi)} of {column!r} leave no "
-            f"room for its buckets (a cut point falls at {scale.fmt(inside[0])}); widen them."
+            _(
+                "The public bounds {lo}:{hi} of {column} leave no "
+                "room for its buckets (a cut point falls at {cut}); widen them."
+            ).format(
+                lo=format_number(lo),
+                hi=format_number(hi),
+                column=repr(column),
+                cut=scale.fmt(inside[0]),
+            )
         )
 
 
@@ -872,7 +882,7 @@ def make_buckets(
     b on the same columns: :class:`BucketInput`.
     """
     if not list(confidential):
-        raise InputError("Tag at least one column as confidential to form buckets.")
+        raise InputError(_("Tag at least one column as confidential to form buckets."))
     _check_count(n_buckets)
     source = BucketInput(data, confidential, types, orders=orders, bounds=bounds)
     return source.buckets(n_buckets, joint=joint)
@@ -880,7 +890,9 @@ def make_buckets(
 
 def _check_count(n_buckets: int) -> None:
     if int(n_buckets) != n_buckets or n_buckets < 1:
-        raise InputError(f"The number of buckets must be a whole number ≥ 1, not {n_buckets}.")
+        raise InputError(
+            _("The number of buckets must be a whole number ≥ 1, not {n}.").format(n=n_buckets)
+        )
 
 
 class BucketInput:
@@ -903,18 +915,23 @@ class BucketInput:
     ) -> None:
         confidential = list(confidential)
         if not confidential:
-            raise InputError("Tag at least one column as confidential to form buckets.")
+            raise InputError(_("Tag at least one column as confidential to form buckets."))
         ctypes, orders = resolve_columns(data, confidential, types, orders)
         bounds = dict(bounds or {})
         unknown = sorted(set(bounds) - set(confidential))
         if unknown:
             raise InputError(
-                f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
-                "confidential column."
+                _("Bounds were given for {columns}, which is not a confidential column.").format(
+                    columns=", ".join(map(repr, unknown))
+                )
             )
         for col in bounds:
             if ctypes[col] != ColumnType.NUMERIC:
-                raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctypes[col]}.")
+                raise InputError(
+                    _("Bounds apply to numeric columns only; {column} is {type}.").format(
+                        column=repr(col), type=ctypes[col]
+                    )
+                )
         frame = data[confidential]
         self.confidential, self.ctypes, self.orders, self.bounds = (
             confidential,
@@ -1053,5 +1070,9 @@ def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[flo
         return None
     lo, hi = (float(x) for x in bounds[column])
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise InputError(f"The bounds of {column!r} must be two numbers LO < HI, not {lo}:{hi}.")
+        raise InputError(
+            _("The bounds of {column} must be two numbers LO < HI, not {lo}:{hi}.").format(
+                column=repr(column), lo=lo, hi=hi
+            )
+        )
     return lo, hi

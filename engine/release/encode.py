@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError, listing
+from engine.i18n import _
 from engine.io.columns import in_date_range
 from engine.roles import ColumnType
 
@@ -44,7 +45,9 @@ def resolve_columns(
     orders = {c: tuple(o) for c, o in (orders or {}).items()}
     missing = [c for c in columns if c not in data.columns]
     if missing:
-        raise InputError(f"No column named {listing(missing)} in the input.")
+        raise InputError(
+            _("No column named {columns} in the input.").format(columns=listing(missing))
+        )
     todo = [c for c in columns if c not in types]
     guessed = infer_types(data[todo]) if todo else {}
     resolved: dict[str, ColumnType] = {}
@@ -87,8 +90,9 @@ def category_order(series: pd.Series, order: Sequence[str] | None = None) -> lis
         unknown = sorted({str(v) for v in values} - text)
         if unknown:
             raise InputError(
-                f"Column {series.name!r}: values {', '.join(unknown[:5])} are not in its "
-                "declared category order."
+                _(
+                    "Column {column}: values {values} are not in its declared category order."
+                ).format(column=repr(series.name), values=", ".join(unknown[:5]))
             )
         by_text = {str(v): v for v in values}
         return [by_text.get(str(o), o) for o in order]
@@ -111,14 +115,21 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
     if ctype == ColumnType.DATE:
         dates = pd.to_datetime(series, errors="coerce")
         _require_parsed(
-            series, dates, "is a date column", "a date; declare it missing or change the type"
+            series,
+            dates,
+            _(
+                "Column {column} is a date column but {value} is not a date; declare it missing "
+                "or change the type."
+            ),
         )
         outside = ~in_date_range(dates)
         if outside.any():
             raise InputError(
-                f"Column {series.name!r} holds the date {series[outside].iloc[0]}, outside "
-                "1678–2261, the dates tclose computes with; correct it, declare it missing, "
-                "or make the column nominal."
+                _(
+                    "Column {column} holds the date {date}, outside "
+                    "1678–2261, the dates tclose computes with; correct it, declare it missing, "
+                    "or make the column nominal."
+                ).format(column=repr(series.name), date=series[outside].iloc[0])
             )
         days = (dates - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
         return days.to_numpy(dtype=float, na_value=np.nan)
@@ -126,27 +137,27 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
     _require_parsed(
         series,
         values,
-        "is numeric",
-        "a number; declare it as a missing-value code or change the column type",
+        _(
+            "Column {column} is numeric but {value} is not a number; declare it as a "
+            "missing-value code or change the column type."
+        ),
     )
     return values.to_numpy(dtype=float, na_value=np.nan)
 
 
-def _require_parsed(series: pd.Series, parsed: pd.Series, is_what: str, not_what: str) -> None:
+def _require_parsed(series: pd.Series, parsed: pd.Series, message: str) -> None:
     """Raise an InputError naming the first value of ``series`` that ``parsed`` lost.
 
     ``parsed`` is ``series`` read with ``errors="coerce"``: a value present in the one and
-    missing in the other did not parse.  The sentence is "Column … {is_what} but … is not
-    {not_what}.".
+    missing in the other did not parse.  ``message`` is the sentence, translated, with the
+    fields ``{column}`` and ``{value}``.
 
     A value that is neither a number (or date) nor a declared missing code is a mistake in
     the data or in the column's type, never something to release as missing silently.
     """
     bad = parsed.isna() & series.notna()
     if bad.any():
-        raise InputError(
-            f"Column {series.name!r} {is_what} but {series[bad].iloc[0]!r} is not {not_what}."
-        )
+        raise InputError(message.format(column=repr(series.name), value=repr(series[bad].iloc[0])))
 
 
 def _standardise(values: np.ndarray) -> list[np.ndarray]:

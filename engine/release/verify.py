@@ -133,10 +133,16 @@ def verify_release(
     named = [*qi, *confidential, *([household] if household is not None else [])]
     twice = sorted({c for c in named if named.count(c) > 1})
     if twice:
-        raise InputError(f"A column can be named only once: {', '.join(map(repr, twice))}.")
+        raise InputError(
+            _("A column can be named only once: {columns}.").format(
+                columns=", ".join(map(repr, twice))
+            )
+        )
     absent = [c for c in named if c not in table.columns]
     if absent:
-        raise InputError(f"The release has no column {', '.join(map(repr, absent))}.")
+        raise InputError(
+            _("The release has no column {columns}.").format(columns=", ".join(map(repr, absent)))
+        )
     n = len(table)
     if n == 0:
         return Verification(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, "Empty release.")
