@@ -52,22 +52,26 @@ def _exp(x: float) -> float:
 def _check_t(t: float) -> float:
     t = float(t)
     if not (t >= 1.0) or math.isnan(t):
-        raise InputError(f"t must be a number ≥ 1, not {t}.")
+        raise InputError(_("t must be a number ≥ 1, not {t}.").format(t=t))
     return t
 
 
 def _check_epsilon(epsilon: float) -> float:
     epsilon = float(epsilon)
     if not (epsilon >= 0.0) or math.isnan(epsilon):
-        raise InputError(f"ε must be a number ≥ 0, not {epsilon}.")
+        raise InputError(_("ε must be a number ≥ 0, not {epsilon}.").format(epsilon=epsilon))
     return epsilon
 
 
 def _check_k_n(k: int, n: int) -> tuple[int, int]:
     if int(n) != n or n < 1:
-        raise InputError(f"N (the number of records) must be a whole number ≥ 1, not {n}.")
+        raise InputError(
+            _("N (the number of records) must be a whole number ≥ 1, not {n}.").format(n=n)
+        )
     if int(k) != k or not 1 <= k <= n:
-        raise InputError(f"k must be a whole number between 1 and N = {int(n)}, not {k}.")
+        raise InputError(
+            _("k must be a whole number between 1 and N = {n}, not {k}.").format(n=int(n), k=k)
+        )
     return int(k), int(n)
 
 
@@ -119,7 +123,9 @@ def stochastic_t_of_classes(epsilon: float, class_sizes: Iterable[int]) -> float
     """Proposition 1 over all classes: the maximum is reached at the smallest class."""
     sizes = np.asarray(list(class_sizes), dtype=np.int64)
     if sizes.size == 0 or (sizes < 1).any():
-        raise InputError("Class sizes must be whole numbers ≥ 1, and there must be at least one.")
+        raise InputError(
+            _("Class sizes must be whole numbers ≥ 1, and there must be at least one.")
+        )
     return stochastic_t(epsilon, int(sizes.min()), int(sizes.sum()))
 
 
@@ -299,13 +305,13 @@ def guarantees(
     release may exceed); it defaults to k.
     """
     if (t is None) == (epsilon is None):
-        raise InputError("Give exactly one of t and ε (epsilon).")
+        raise InputError(_("Give exactly one of t and ε (epsilon)."))
     if mechanism not in ("buckets", "laplace", "insensitive", "randomized_response"):
-        raise InputError(f"Unknown mechanism {mechanism!r}.")
+        raise InputError(_("Unknown mechanism {mechanism}.").format(mechanism=repr(mechanism)))
     if class_sizes is not None:
         sizes = np.asarray(class_sizes, dtype=np.int64)
         if sizes.size == 0 or (sizes < 1).any():
-            raise InputError("Class sizes must be whole numbers ≥ 1.")
+            raise InputError(_("Class sizes must be whole numbers ≥ 1."))
         k, n = int(sizes.min()), int(sizes.sum())
     if n is not None and k is not None:
         k, n = _check_k_n(k, n)
@@ -313,7 +319,7 @@ def guarantees(
         _check_k_n(1, n)
         n = int(n)
     elif k is not None and (int(k) != k or k < 1):
-        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+        raise InputError(_("k must be a whole number ≥ 1, not {k}.").format(k=k))
 
     out: list[Guarantee] = []
     if k is not None:
@@ -391,8 +397,10 @@ def _noise_guarantees(
         assert t is not None
         if k is None or n is None:
             raise InputError(
-                "To turn t into the ε of a noise mechanism, give k and N as well "
-                "(Proposition 1 depends on both)."
+                _(
+                    "To turn t into the ε of a noise mechanism, give k and N as well "
+                    "(Proposition 1 depends on both)."
+                )
             )
         epsilon = epsilon_for_stochastic_t(t, k, n)
     epsilon = _check_epsilon(epsilon)

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.mechanisms.base import Mechanism
 from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
 from engine.mechanisms.response import ResponseOutcome, randomized_response
@@ -41,18 +42,24 @@ class Laplace(Mechanism):
     def validate(cls, params: Any) -> None:
         if params.t is not None:
             raise InputError(
-                f"The {params.mechanism} mechanism takes ε (epsilon), not t: the noise is "
-                "calibrated to ε."
+                _(
+                    "The {mechanism} mechanism takes ε (epsilon), not t: the noise is "
+                    "calibrated to ε."
+                ).format(mechanism=params.mechanism)
             )
         if params.epsilon is None:
-            raise InputError(f"The {params.mechanism} mechanism needs ε (epsilon).")
+            raise InputError(
+                _("The {mechanism} mechanism needs ε (epsilon).").format(mechanism=params.mechanism)
+            )
         if params.n_buckets is not None:
-            raise InputError("n_buckets applies to the buckets mechanism only.")
+            raise InputError(_("n_buckets applies to the buckets mechanism only."))
         if params.epsilon < MIN_NOISE_EPSILON:
             raise InputError(
-                f"The {params.mechanism} mechanism takes ε ≥ {MIN_NOISE_EPSILON:g}, not "
-                f"{params.epsilon:g}: below that the noise is millions of times wider than "
-                "the bounds and the released values carry nothing."
+                _(
+                    "The {mechanism} mechanism takes ε ≥ {min:g}, not "
+                    "{epsilon:g}: below that the noise is millions of times wider than "
+                    "the bounds and the released values carry nothing."
+                ).format(mechanism=params.mechanism, min=MIN_NOISE_EPSILON, epsilon=params.epsilon)
             )
 
     @classmethod

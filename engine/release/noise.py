@@ -296,8 +296,9 @@ def plan_columns(
     unknown = sorted(set(params.bounds) - set(confidential))
     if unknown:
         raise InputError(
-            f"Bounds were given for {', '.join(map(repr, unknown))}, which is not a "
-            "confidential column."
+            _("Bounds were given for {columns}, which is not a confidential column.").format(
+                columns=", ".join(map(repr, unknown))
+            )
         )
     require_bounds(params, types)
     budget = column_budget(params, types)
@@ -306,17 +307,25 @@ def plan_columns(
         ctype = ColumnType(types[col])
         series = data[col]
         if not series.notna().any():
-            raise InputError(f"Confidential column {col!r} has no values (all are missing).")
+            raise InputError(
+                _("Confidential column {column} has no values (all are missing).").format(
+                    column=repr(col)
+                )
+            )
         if ctype == ColumnType.NUMERIC:
             values = numeric_values(series, ctype)
             if np.isnan(values).all():
-                raise InputError(f"Confidential column {col!r} has no values.")
+                raise InputError(
+                    _("Confidential column {column} has no values.").format(column=repr(col))
+                )
             if col in params.bounds:
                 lo, hi = check_bounds(*params.bounds[col], column=col)
                 if hi < np.nanmin(values) or lo > np.nanmax(values):
                     raise InputError(
-                        f"The bounds {lo:g}:{hi:g} of {col!r} do not overlap its values at "
-                        "all; check them."
+                        _(
+                            "The bounds {lo:g}:{hi:g} of {column} do not overlap its values at "
+                            "all; check them."
+                        ).format(lo=lo, hi=hi, column=repr(col))
                     )
                 origin, spent = "public", 0.0
                 bounds: tuple[float, float] | None = (lo, hi)
@@ -337,13 +346,19 @@ def plan_columns(
             )
         elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
             if col in params.bounds:
-                raise InputError(f"Bounds apply to numeric columns only; {col!r} is {ctype}.")
+                raise InputError(
+                    _("Bounds apply to numeric columns only; {column} is {type}.").format(
+                        column=repr(col), type=ctype
+                    )
+                )
             if ctype == ColumnType.ORDINAL:
                 categories = list(category_order(series, orders.get(col)))
             else:
                 categories = sorted(pd.unique(series.dropna()), key=str)
             if not categories:
-                raise InputError(f"Confidential column {col!r} has no values.")
+                raise InputError(
+                    _("Confidential column {column} has no values.").format(column=repr(col))
+                )
             lookup = {str(c): i for i, c in enumerate(categories)}
             codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
             plans.append(
@@ -351,8 +366,10 @@ def plan_columns(
             )
         else:
             raise InputError(
-                f"The noise mechanism cannot protect the {ctype} column {col!r}; declare it "
-                "numeric or nominal, or use the buckets mechanism."
+                _(
+                    "The noise mechanism cannot protect the {type} column {column}; declare it "
+                    "numeric or nominal, or use the buckets mechanism."
+                ).format(type=ctype, column=repr(col))
             )
     return plans
 
@@ -417,8 +434,10 @@ def estimate_bounds(
                 lo = max(lo, 0.0)
                 if hi <= lo:
                     raise InputError(
-                        f"The private bounds of {column.name!r} lie at or below 0, where the "
-                        "log scale (transform 'log') cannot go; give public bounds instead."
+                        _(
+                            "The private bounds of {column} lie at or below 0, where the "
+                            "log scale (transform 'log') cannot go; give public bounds instead."
+                        ).format(column=repr(column.name))
                     )
             if estimate.coarse:
                 warnings.append(
