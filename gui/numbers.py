@@ -29,6 +29,8 @@ from typing import Any
 from PySide6.QtCore import QLocale
 
 from engine import text as engine_text
+from engine.i18n import SOURCE
+from engine.i18n import language as engine_language
 
 #: a number as :func:`engine.text.number` writes it: "1,792", "-0.25", "12.35"
 _ENGLISH = re.compile(r"^(?P<sign>[-−]?)(?P<int>\d{1,3}(?:,\d{3})*|\d+)(?:\.(?P<frac>\d+))?$")
@@ -54,6 +56,13 @@ def _is_english(locale: QLocale) -> bool:
     return locale.decimalPoint() == "." and locale.groupSeparator() == ","
 
 
+def _already_local() -> bool:
+    """Whether the engine speaks the app's language here, so that what it wrote is already
+    in the reader's conventions ("1,386" in Spanish is one point three): rewriting it as an
+    English figure would read its decimal comma as a thousands separator."""
+    return engine_language() != SOURCE
+
+
 def localize(text: str, locale: QLocale | None = None) -> str:
     """A number written by :mod:`engine.text` ("1,792.5", "12.3 %") in the reader's way.
 
@@ -61,7 +70,7 @@ def localize(text: str, locale: QLocale | None = None) -> str:
     returned as it is: only a whole string that is one number is rewritten.
     """
     locale = locale or reader_locale()
-    if _is_english(locale):
+    if _is_english(locale) or _already_local():
         return text
     if text.endswith(" %"):
         inner = localize(text[:-2], locale)
@@ -91,7 +100,7 @@ def localize_figures(text: str, locale: QLocale | None = None) -> str:
     values); a sentence keeps its own numbers in its own language's conventions.
     """
     locale = locale or reader_locale()
-    if _is_english(locale):
+    if _is_english(locale) or _already_local():
         return text
     out = _TOKEN.sub(lambda m: localize(m.group(0), locale), text)
     return out.replace(" %", "\u00a0%")

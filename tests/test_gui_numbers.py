@@ -32,6 +32,19 @@ def test_figures_read_the_readers_way() -> None:
         assert number(value, locale=en) == english_number(value)
 
 
+def test_figures_the_engine_wrote_in_spanish_are_not_read_again_as_english() -> None:
+    """In the app the engine speaks the reader's language, so "1,386" is one point three
+    (the preview once showed ε = 1386 and t achieved 1935)."""
+    from engine.i18n import use_language
+
+    es = LOCALES["es"]
+    with use_language("es"):
+        assert number(1.386294, locale=es) == "1,386" and number(1.935, locale=es) == "1,935"
+        assert number(11160, locale=es) == "11.160" and percent(0.369, locale=es) == f"36,9{NBSP}%"
+        assert localize("1,386", es) == "1,386"
+        assert localize_figures("ε = 1,386 → 0,5", es) == "ε = 1,386 → 0,5"
+
+
 def test_given_values_keep_every_digit() -> None:
     es = LOCALES["es"]
     assert exact(2.3456, es) == "2,3456" and exact(0.0005, es) == "0,0005"
