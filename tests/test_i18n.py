@@ -163,7 +163,7 @@ def test_a_release_speaks_the_language_of_its_context(small) -> None:
     assert english.verification.message.startswith("Verified:")
 
 
-def test_the_cli_writes_a_spanish_about_sheet(tmp_path, small, monkeypatch) -> None:
+def test_the_cli_writes_a_spanish_about_sheet(tmp_path, small, monkeypatch, capsys) -> None:
     source = tmp_path / "in.csv"
     small.to_csv(source, index=False)
     out = tmp_path / "salida.xlsx"
@@ -175,6 +175,8 @@ def test_the_cli_writes_a_spanish_about_sheet(tmp_path, small, monkeypatch) -> N
         ]
     )  # fmt: skip
     assert code == 0
+    said = capsys.readouterr().out
+    assert said.startswith("Publicados ") and f". Escrito en {out}." in said  # the console too
     book = openpyxl.load_workbook(out, read_only=True)
     about = book["Acerca de esta publicación"]
     cells = [str(c) for row in about.iter_rows(values_only=True) for c in row if c is not None]

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from engine import streams
 from engine.cli import console
 from engine.errors import TcloseError
-from engine.i18n import LANGUAGES, language_from_environment, use_language
+from engine.i18n import LANGUAGES, _, language_from_environment, use_language
 from engine.progress import Task
 from engine.version import __version__
 
@@ -114,10 +114,10 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.close()
         return 0
     except console.Terminated as stop:
-        print("tclose: terminated; nothing was written.", file=sys.stderr)
+        print(_("tclose: terminated; nothing was written."), file=sys.stderr)
         return stop.exit_code
     except KeyboardInterrupt:
-        print("tclose: interrupted; nothing was written.", file=sys.stderr)
+        print(_("tclose: interrupted; nothing was written."), file=sys.stderr)
         return 130
     except Exception as err:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("TCLOSE_DEBUG"):

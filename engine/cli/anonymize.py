@@ -26,6 +26,7 @@ from engine.cli.records import (
     seed_note,
 )
 from engine.errors import InputError
+from engine.i18n import _
 from engine.report.words import join, summary_words
 from engine.text import number
 
@@ -118,7 +119,7 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
         records.append(Output(Path(args.summary), "summary"))
     # every output (the release, the summary, the review record) is checked before the run
     # and committed together with the release
-    summary, _, _ = anonymize_file(
+    summary, _release, _report = anonymize_file(
         backend, args.input, params, args.output, options=read_options(args),
         anonymous=args.anonymous, extras=records,
         documents=lambda run: _records(run, args), task=args.task,
@@ -160,21 +161,27 @@ def _say_where_the_seed_went(summary, args: argparse.Namespace) -> None:
 
 def release_line(summary, output: str | Path) -> str:
     """What a run released, in the words and numbers every command prints."""
-    line = (
-        f"Released {summary.n_released:,} records in {summary.n_classes:,} classes: "
-        f"k = {summary.k_achieved:,}"
+    line = _("Released {records:,} records in {classes:,} classes: k = {k:,}").format(
+        records=summary.n_released, classes=summary.n_classes, k=summary.k_achieved
     )
     if summary.households is not None and summary.households.households_k is not None:
-        line += f" (every class holds ≥ {summary.households.households_k:,} households)"
+        line += _(" (every class holds ≥ {n:,} households)").format(
+            n=summary.households.households_k
+        )
     noise = summary.noise
     if noise is None and summary.t_achieved is not None:
         line += f", t = {number(summary.t_achieved)} (ε = {number(summary.epsilon_achieved)})"
-    line += f". Written to {output}."
+    line += _(". Written to {output}.").format(output=output)
     if noise is not None:
-        line += (
-            f"\nε = {number(summary.epsilon)} on the confidential values ({noise.draws} "
-            f"draw(s): ε spent {number(noise.epsilon_spent)}); stochastic t = "
-            f"{number(noise.stochastic_t)} (Proposition 1)."
+        line += "\n" + _(
+            "ε = {epsilon} on the confidential values ({draws} "
+            "draw(s): ε spent {spent}); stochastic t = "
+            "{t} (Proposition 1)."
+        ).format(
+            epsilon=number(summary.epsilon),
+            draws=noise.draws,
+            spent=number(noise.epsilon_spent),
+            t=number(noise.stochastic_t),
         )
         private = [
             f"{col} {number(lo)}:{number(hi)}"
@@ -182,16 +189,15 @@ def release_line(summary, output: str | Path) -> str:
             if noise.columns[col].bounds_source != "public"
         ]
         if private:
-            line += (
-                f"\nOf ε, {number(noise.bounds_epsilon)} was spent on private bounds (DP "
-                f"quantiles): {'; '.join(private)}."
-            )
+            line += "\n" + _(
+                "Of ε, {epsilon} was spent on private bounds (DP quantiles): {bounds}."
+            ).format(epsilon=number(noise.bounds_epsilon), bounds="; ".join(private))
     elif summary.epsilon_from == "given":
-        line += (
-            f"\nε = {number(summary.epsilon)} was given: the buckets use t = exp(ε/2) = "
-            f"{number(summary.t)} (Proposition 3: ε-differential privacy for the confidential "
+        line += "\n" + _(
+            "ε = {epsilon} was given: the buckets use t = exp(ε/2) = "
+            "{t} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
-        )
+        ).format(epsilon=number(summary.epsilon), t=number(summary.t))
     return line
 
 
