@@ -21,6 +21,7 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.i18n import _
 from engine.report.words import join, plan_words
 from engine.text import number, percent
 
@@ -59,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(plan_text(result))
     if not result.feasibility.ok:  # the one line every failing command prints
-        print(f"tclose: infeasible: {result.feasibility.message}", file=sys.stderr)
+        print(
+            _("tclose: infeasible: {reason}").format(reason=result.feasibility.message),
+            file=sys.stderr,
+        )
         return 3
     return 0
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from engine.cli.records import add_record_arguments
+from engine.i18n import _
 
 HELP = "redo a release from a project file (input checked by its checksum)"
 DESCRIPTION = (
@@ -70,10 +71,12 @@ def project_backend(project, path: Path, override: str | None):
     backend = parse_cluster(project.backend)
     if backend.distributed and backend.address != "local":
         raise InputError(
-            f"{path.name} asks to compute on the Dask scheduler at {backend.address}, which "
-            "would send the data to another computer. Confirm it on the command line "
-            f"(--cluster {backend.address}), or remove the project's backend field to "
-            "compute on this computer."
+            _(
+                "{name} asks to compute on the Dask scheduler at {address}, which "
+                "would send the data to another computer. Confirm it on the command line "
+                "(--cluster {address}), or remove the project's backend field to "
+                "compute on this computer."
+            ).format(name=path.name, address=backend.address)
         )
     return backend
 
@@ -86,7 +89,7 @@ def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
 
     output = args.output or project.output
     if output is None:
-        raise InputError("The project names no release file; give one with -o FILE.csv.")
+        raise InputError(_("The project names no release file; give one with -o FILE.csv."))
     if args.output is None:
         outside_folder(args.project, output, "the release", "-o")
     report = args.report or project.report
@@ -111,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         project = replace(project, input=replace(project.input, path=args.input.resolve()))
     if args.check:
         check_input(project)
-        print(f"{Path(project.input.path).name}: checksum matches the project.")
+        print(_("{name}: checksum matches the project.").format(name=Path(project.input.path).name))
         return 0
     output, report = _targets(args, project)
     backend = project_backend(project, args.project, args.cluster)
@@ -170,7 +173,7 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
     from engine.project import InputChangedError, check_input
 
     if report is not None:
-        raise InputError("A release report is not available with a cluster yet; drop --report.")
+        raise InputError(_("A release report is not available with a cluster yet; drop --report."))
     # the outputs are checked before anything is read (anonymize_file checks them again)
     records = review_output(args)
     check_cluster_outputs(output, extras=records, inputs=[project.input.path, args.project])

@@ -26,6 +26,7 @@ from engine.cli.params_args import (
     read_options,
 )
 from engine.errors import InputError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.progress import Task
 
@@ -59,11 +60,15 @@ def run(args: argparse.Namespace) -> int:
     from engine.report.sweep import run_sweep, sweep_figure
 
     if not args.confidential:
-        raise InputError("Name the confidential column(s) with --confidential.")
+        raise InputError(_("Name the confidential column(s) with --confidential."))
     if args.output.suffix.lower() != ".csv":
-        raise InputError(f"{args.output}: the sweep table is written as CSV; name it ….csv.")
+        raise InputError(
+            _("{path}: the sweep table is written as CSV; name it ….csv.").format(path=args.output)
+        )
     if args.plot is not None and args.plot.suffix.lower() != ".png":
-        raise InputError(f"{args.plot}: the plot is written as PNG; name it ….png.")
+        raise InputError(
+            _("{path}: the plot is written as PNG; name it ….png.").format(path=args.plot)
+        )
     ts = parse_list("t", args.t)
     epsilons = parse_list("epsilon", args.epsilon)
     ks = parse_list("k", args.k)
@@ -73,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         else None
     )
     if not ks:
-        raise InputError("Give the k values of the sweep with --k, e.g. --k 5,10.")
+        raise InputError(_("Give the k values of the sweep with --k, e.g. --k 5,10."))
     level = {"t": ts[0]} if ts else {"epsilon": epsilons[0]} if epsilons else {}
     params = params_from_args(args, k=ks[0], **level)
     backend = parse_cluster(args.cluster)
@@ -112,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     written = [o.path for o in outputs]
     n_bad = int((~table["feasible"]).sum())
     print(
-        f"{len(table)} points ({n_bad} infeasible) written to "
-        + " and ".join(str(p) for p in written)
+        _("{n} points ({bad} infeasible) written to {paths}").format(
+            n=len(table), bad=n_bad, paths=_(" and ").join(str(p) for p in written)
+        )
     )
     return 0
