@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
 
     params = params_from_args(args)
     if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:
-        raise InputError(f"{args.report}: the report is an HTML file; name it ….html.")
+        raise InputError(
+            _("{report}: the report is an HTML file; name it ….html.").format(report=args.report)
+        )
     backend = parse_cluster(args.cluster)
     if backend.distributed:
         return _run_on_cluster(args, params, backend)
@@ -113,7 +115,7 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     from engine.io.outputs import Output
 
     if args.report:
-        raise InputError("--report is not available with --cluster yet; use --review FILE.json.")
+        raise InputError(_("--report is not available with --cluster yet; use --review FILE.json."))
     records = review_output(args)
     if args.summary:
         records.append(Output(Path(args.summary), "summary"))

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import DEFAULT_SHARE
 
@@ -80,21 +81,27 @@ def parse_private(items: list[str]) -> tuple[list[str], float | None]:
     """
     rest, share = [], None
     for item in items:
-        word, _, value = item.partition("=")
+        word, _eq, value = item.partition("=")
         if word.strip().lower() != "private" or ":" in value:
             rest.append(item)
             continue
         if share is not None:
-            raise InputError("--bounds private was given twice.")
+            raise InputError(_("--bounds private was given twice."))
         text = value.strip()
         try:
             share = float(text[:-1]) / 100 if text.endswith("%") else float(text or DEFAULT_SHARE)
         except ValueError:
             raise InputError(
-                f"--bounds {item!r}: write private or private=SHARE, e.g. private=0.1."
+                _("--bounds {item}: write private or private=SHARE, e.g. private=0.1.").format(
+                    item=repr(item)
+                )
             ) from None
         if not (math.isfinite(share) and 0 < share < 1):
-            raise InputError(f"--bounds {item!r}: the share of ε must lie between 0 and 1.")
+            raise InputError(
+                _("--bounds {item}: the share of ε must lie between 0 and 1.").format(
+                    item=repr(item)
+                )
+            )
     return rest, share
 
 
@@ -107,16 +114,22 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
         column, sep, span = item.rpartition("=")
         lo_text, colon, hi_text = span.partition(":")
         if not sep or not column or not colon:
-            raise InputError(f"--bounds {item!r}: write COLUMN=LO:HI, e.g. Income=0:250000.")
+            raise InputError(
+                _("--bounds {item}: write COLUMN=LO:HI, e.g. Income=0:250000.").format(
+                    item=repr(item)
+                )
+            )
         try:
             lo, hi = float(lo_text), float(hi_text)
         except ValueError:
             raise InputError(
-                f"--bounds {item!r}: LO and HI must be numbers, e.g. Income=0:250000."
+                _("--bounds {item}: LO and HI must be numbers, e.g. Income=0:250000.").format(
+                    item=repr(item)
+                )
             ) from None
         # the range (finite, LO < HI) is checked by ReleaseParams, as for a project file
         if column in bounds:
-            raise InputError(f"--bounds given twice for {column!r}.")
+            raise InputError(_("--bounds given twice for {column}.").format(column=repr(column)))
         bounds[column] = (lo, hi)
     return bounds
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io import ReadOptions
 from engine.params import ReleaseParams
 from engine.roles import ColumnType
@@ -38,7 +39,11 @@ def column_types(items: list[str] | None) -> dict[str, str]:
         col, sep, kind = item.partition("=")
         if not sep or not col.strip():
             allowed = ", ".join(t.value for t in ColumnType)
-            raise InputError(f"--type takes COLUMN=TYPE with TYPE one of {allowed}, not {item!r}.")
+            raise InputError(
+                _("--type takes COLUMN=TYPE with TYPE one of {allowed}, not {item}.").format(
+                    allowed=allowed, item=repr(item)
+                )
+            )
         out[col.strip()] = kind.strip()
     return out
 

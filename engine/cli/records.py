@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.errors import InputError
+from engine.i18n import _
 
 if TYPE_CHECKING:
     from engine.io.outputs import Output
@@ -46,7 +47,9 @@ def review_output(args: argparse.Namespace) -> list[Output]:
         return []
     path = Path(args.review)
     if path.suffix.lower() != ".json":
-        raise InputError(f"{path}: the review record is a JSON file; name it ….json.")
+        raise InputError(
+            _("{path}: the review record is a JSON file; name it ….json.").format(path=path)
+        )
     return [Output(path, "review")]
 
 

@@ -13,6 +13,7 @@ import sys
 from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
 from engine.errors import InputError
+from engine.i18n import _
 from engine.streams import json_text
 
 HELP = "check the k and t a released table achieves"
@@ -55,10 +56,10 @@ def run(args: argparse.Namespace) -> int:
     t_bound = None if args.t is None else ReleaseParams.parse("t", args.t)
     k_bound = None if args.k is None else ReleaseParams.parse("k", args.k)
     if args.household_level and not args.household:
-        raise InputError("--household-level needs --household (the column of household ids).")
+        raise InputError(_("--household-level needs --household (the column of household ids)."))
     backend = parse_cluster(args.cluster)
     if backend.distributed and args.household:
-        raise InputError("--household is checked on one computer; leave out --cluster.")
+        raise InputError(_("--household is checked on one computer; leave out --cluster."))
     if backend.distributed:
         from engine.distributed.run import verify_file
         from engine.io import ReadOptions

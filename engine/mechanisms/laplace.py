@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.mechanisms.sampling import NoiseSource, integer_scale
 from engine.progress import NO_TASK, Task
 
@@ -78,12 +79,20 @@ class LaplaceOutcome:
 
 def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
     """Finite bounds with lo < hi, or an InputError naming the column."""
-    name = f" of {column!r}" if column else ""
+    name = _(" of {column}").format(column=repr(column)) if column else ""
     lo, hi = float(lo), float(hi)
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
-        raise InputError(f"The bounds{name} must be two numbers LO < HI, not {lo}:{hi}.")
+        raise InputError(
+            _("The bounds{name} must be two numbers LO < HI, not {lo}:{hi}.").format(
+                name=name, lo=lo, hi=hi
+            )
+        )
     if not math.isfinite(hi - lo):  # ±1e308: the width Δ overflows
-        raise InputError(f"The bounds{name}, {lo:g}:{hi:g}, are too far apart to compute with.")
+        raise InputError(
+            _("The bounds{name}, {lo:g}:{hi:g}, are too far apart to compute with.").format(
+                name=name, lo=lo, hi=hi
+            )
+        )
     return lo, hi
 
 
@@ -98,9 +107,9 @@ def expected_abs_error(lo: float, hi: float, epsilon: float, k: int = 1) -> floa
     """
     lo, hi = check_bounds(lo, hi)
     if not (epsilon > 0 and math.isfinite(epsilon)):
-        raise InputError(f"ε must be a positive number, not {epsilon}.")
+        raise InputError(_("ε must be a positive number, not {epsilon}.").format(epsilon=epsilon))
     if int(k) != k or k < 1:
-        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+        raise InputError(_("k must be a whole number ≥ 1, not {k}.").format(k=k))
     return (hi - lo) / (int(k) * epsilon)
 
 
@@ -108,7 +117,9 @@ def log_bounds(lo: float, hi: float) -> tuple[float, float]:
     """The bounds on the log scale, log(1 + lo) and log(1 + hi); the scale starts at 0."""
     lo, hi = check_bounds(lo, hi)
     if lo < 0:
-        raise InputError(f"Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.")
+        raise InputError(
+            _("Noise on the log scale needs bounds ≥ 0, not {lo:g}:{hi:g}.").format(lo=lo, hi=hi)
+        )
     return math.log1p(lo), math.log1p(hi)
 
 
@@ -163,7 +174,7 @@ def lattice(lo: float, hi: float, scale: float, spread: float) -> tuple[float, f
 
 def _prepare(values: np.ndarray, lo: float, hi: float, epsilon: float) -> tuple[np.ndarray, ...]:
     if not (epsilon > 0 and math.isfinite(epsilon)):
-        raise InputError(f"ε must be a positive number, not {epsilon}.")
+        raise InputError(_("ε must be a positive number, not {epsilon}.").format(epsilon=epsilon))
     lo, hi = check_bounds(lo, hi)
     if not math.isfinite((hi - lo) / epsilon):
         integer_scale(math.inf, epsilon, "Laplace noise")  # raises: ε too small for the bounds
@@ -187,7 +198,7 @@ def laplace_release(
     Missing values (NaN) stay missing: whether a value is missing is not protected by this
     mechanism (the missing code is treated like a released category).
     """
-    _, present, clamped = _prepare(values, lo, hi, epsilon)
+    _x, present, clamped = _prepare(values, lo, hi, epsilon)
     target = (hi - lo) / epsilon
     grid, lo_g, hi_g = lattice(lo, hi, target, spread=1.0)
     units = round((hi_g - lo_g) / grid)  # sensitivity in lattice units (exact: both multiples)
@@ -234,9 +245,9 @@ def insensitive_release(
     same released value.
     """
     if int(k) != k or k < 1:
-        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+        raise InputError(_("k must be a whole number ≥ 1, not {k}.").format(k=k))
     k = int(k)
-    _, present, clamped = _prepare(values, lo, hi, epsilon)
+    _x, present, clamped = _prepare(values, lo, hi, epsilon)
     target = (hi - lo) / (k * epsilon)
     grid, lo_g, hi_g = lattice(lo, hi, target, spread=2.0 * k)
     groups = insensitive_groups(clamped, k)
