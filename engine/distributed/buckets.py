@@ -168,6 +168,16 @@ def make_buckets_from_counts(
     return replace(buckets, codes=np.zeros(0, dtype=np.int64)), lookup
 
 
+def _codes_at(
+    fetched: np.ndarray, sample: pd.DataFrame, lookup: BucketLookup, rows: np.ndarray
+) -> np.ndarray:
+    """The bucket codes of ``rows`` (sorted row numbers) among the fetched sample's rows."""
+    at = np.searchsorted(fetched, rows)
+    if not np.array_equal(fetched[np.minimum(at, len(fetched) - 1)], rows):
+        raise ValueError("rows outside the fetched sample")
+    return lookup(sample.iloc[at])
+
+
 class CountedValues(ConfidentialValues):
     """:class:`~engine.release.bucket_search.ConfidentialValues` from summed value counts.
 
@@ -221,10 +231,7 @@ class CountedValues(ConfidentialValues):
         return self._made_for(buckets)[2]
 
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
-        at = np.searchsorted(self.rows, rows)
-        if not np.array_equal(self.rows[np.minimum(at, len(self.rows) - 1)], rows):
-            raise ValueError("rows outside the fetched sample")
-        return self.lookup(buckets)(self.sample.iloc[at])
+        return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
         assert self._expanded is not None
@@ -409,10 +416,7 @@ class DigestValues(ConfidentialValues):
         raise ValueError("buckets not made here")
 
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
-        at = np.searchsorted(self.rows, rows)
-        if not np.array_equal(self.rows[np.minimum(at, len(self.rows) - 1)], rows):
-            raise ValueError("rows outside the fetched sample")
-        return self.lookup(buckets)(self.sample.iloc[at])
+        return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
         reps = np.array([float(r[0]) if r[0] is not None else np.nan
