@@ -40,14 +40,14 @@ from engine.release.households import (
 )
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
-from engine.release.missing_qi import missing_counts, partition_by_group, withhold
+from engine.release.missing_qi import partition_by_group, withhold
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
 from engine.release.result import InformationLoss, Release
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.survey import survey_summary, withhold_in_classes
+from engine.release.survey import withhold_in_classes
 from engine.release.tail import finish, publish
 
 
@@ -290,18 +290,15 @@ def _bucket_release(
             confidential_columns=conf_columns,
         ),
         warnings=plan.warnings,
-        seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=published.utility,
-        missing_qi=missing_counts(clean, published.table, qi),
-        **survey_summary(
+        **published.summary_fields(
             params,
             prepared,
-            published.table,
-            published.source_rows,
-            verification,
-            buckets,
-            homes,
-            plan.risk_before,
+            clean,
+            qi,
+            buckets=buckets,
+            homes=homes,
+            risk_before=plan.risk_before,
+            started=started,
         ),
     )
     task.step(1.0, "Done")

@@ -66,12 +66,12 @@ from engine.release.households import (
     merge_for_households,
 )
 from engine.release.metrics import sse_sst
-from engine.release.missing_qi import missing_counts, partition_by_group, withhold
+from engine.release.missing_qi import partition_by_group, withhold
 from engine.release.recode import decimals
 from engine.release.result import InformationLoss, NoiseColumn, NoiseSummary, Release
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
-from engine.release.survey import survey_summary, withhold_in_classes
+from engine.release.survey import withhold_in_classes
 from engine.release.tail import finish, publish
 from engine.release.verify import class_distances
 from engine.roles import ColumnType
@@ -686,18 +686,15 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         worst_class=None,
         worst_bucket=None,
         warnings=warnings,
-        seconds=round(time.perf_counter() - started, 3),
-        analysis_utility=published.utility,
-        missing_qi=missing_counts(clean, published.table, qi),
-        **survey_summary(
+        **published.summary_fields(
             params,
             prepared,
-            published.table,
-            published.source_rows,
-            verification,
-            None,
-            homes,
-            plan.risk_before,
+            clean,
+            qi,
+            buckets=None,
+            homes=homes,
+            risk_before=plan.risk_before,
+            started=started,
         ),
     )
     task.step(1.0, "Done")

@@ -14,8 +14,10 @@ same places (:mod:`engine.distributed.release`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,10 +26,12 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.households import household_level_values, survey_columns
 from engine.release.metrics import analysis_utility, released_classes
+from engine.release.missing_qi import missing_counts
 from engine.release.prepare import Prepared
 from engine.release.recode import build_release, recode_qi
 from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
-from engine.release.survey import verify_survey_release
+from engine.release.risk import RiskSummary
+from engine.release.survey import survey_summary, verify_survey_release
 from engine.release.verify import verify_release
 
 
@@ -42,6 +46,36 @@ class Published:
     #: per partition class, its equivalence class in the released table
     groups: np.ndarray
     utility: dict[str, ColumnUtility]
+
+    def summary_fields(
+        self,
+        params: ReleaseParams,
+        prepared: Prepared,
+        clean: pd.DataFrame,
+        qi: Sequence[str],
+        *,
+        buckets: Buckets | None,
+        homes: np.ndarray | None,
+        risk_before: RiskSummary | None,
+        started: float,
+    ) -> dict[str, Any]:
+        """The run-summary fields every route reads off the published table the same way:
+        seconds, analysis utility, missing QI counts and the survey facts."""
+        return {
+            "seconds": round(time.perf_counter() - started, 3),
+            "analysis_utility": self.utility,
+            "missing_qi": missing_counts(clean, self.table, qi),
+            **survey_summary(
+                params,
+                prepared,
+                self.table,
+                self.source_rows,
+                self.verification,
+                buckets,
+                homes,
+                risk_before,
+            ),
+        }
 
 
 def publish(
