@@ -23,19 +23,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _
+from engine.mechanisms import MECHANISMS, ColumnGuarantee, GroupBound
+from engine.mechanisms.guarantee import KBS, TIFS
 from engine.text import number
-
-CalculatorMechanism = Literal["buckets", "laplace", "insensitive", "randomized_response"]
-
-KBS = "Domingo-Ferrer & Soria-Comas, Knowledge-Based Systems 2015"
-TIFS = "Ekenstedt et al., IEEE Transactions on Information Forensics and Security 2022"
-
 
 # --------------------------------------------------------------------------------------------
 # Input checks shared by the formulas
@@ -295,19 +291,20 @@ def guarantees(
 ) -> list[Guarantee]:
     """Every guarantee that follows from what the user entered, each with its assumption.
 
-    ``mechanism="buckets"`` (Construction A): the release is deterministically t-close; ε is
-    derived from t by Proposition 3 (or t from ε).  The noise mechanisms (``"laplace"``,
-    ``"randomized_response"``, ``"insensitive"``, Construction B): ε is the DP level of the
-    noise; a given t is turned into the ε that makes classes of ≥ k of N records stochastically
-    t-close.  ``class_sizes`` (of an actual release) overrides k and N.  Quantities that need
-    k or N are left out when those are missing.  ``group_size`` is the size of the insensitive
-    groups (``mechanism="insensitive"``; the k the user asked for, which the QI classes of a
-    release may exceed); it defaults to k.
+    ``mechanism`` is one of :func:`calculator_mechanisms`.  A registered mechanism without
+    noise (``"buckets"``, Construction A): the release is deterministically t-close; ε is
+    derived from t by Proposition 3 (or t from ε).  A way a noise mechanism protects a column
+    (``"laplace"``, ``"randomized_response"``, ``"insensitive"``, Construction B, whose words
+    the mechanism declares in :meth:`~engine.mechanisms.Mechanism.column_guarantees`): ε is
+    the DP level of the noise; a given t is turned into the ε that makes classes of ≥ k of N
+    records stochastically t-close.  ``class_sizes`` (of an actual release) overrides k and
+    N.  Quantities that need k or N are left out when those are missing.  ``group_size`` is
+    the size of the groups of a mechanism whose noise sits on groups (``"insensitive"``; the
+    k the user asked for, which the QI classes of a release may exceed); it defaults to k.
     """
     if (t is None) == (epsilon is None):
         raise InputError(_("Give exactly one of t and ε (epsilon)."))
-    if mechanism not in ("buckets", "laplace", "insensitive", "randomized_response"):
-        raise InputError(_("Unknown mechanism {mechanism}.").format(mechanism=repr(mechanism)))
+    column = column_guarantee(mechanism)
     if class_sizes is not None:
         sizes = np.asarray(class_sizes, dtype=np.int64)
         if sizes.size == 0 or (sizes < 1).any():
@@ -324,12 +321,37 @@ def guarantees(
     out: list[Guarantee] = []
     if k is not None:
         out.append(k_anonymity(int(k)))
-    if mechanism == "buckets":
+    if column is None:
         out.extend(_bucket_guarantees(t, epsilon, k, n))
     else:
-        out.extend(_noise_guarantees(t, epsilon, k, n, mechanism, group_size or k))
+        out.extend(_noise_guarantees(t, epsilon, k, n, column, group_size or k))
     out.extend(_non_implication_guarantees())
     return out
+
+
+def calculator_mechanisms() -> tuple[str, ...]:
+    """The names :func:`guarantees` takes as ``mechanism``, in the registry's order: each
+    registered mechanism without noise (the guarantees of t-closeness) and each way a noise
+    mechanism protects a column (:meth:`engine.mechanisms.Mechanism.column_guarantees`)."""
+    out: list[str] = []
+    for registered in MECHANISMS.values():
+        names = list(registered.column_guarantees()) if registered.noise else [registered.name]
+        out += [name for name in names if name not in out]
+    return tuple(out)
+
+
+def column_guarantee(mechanism: str) -> ColumnGuarantee | None:
+    """What the guarantees of ``mechanism`` rest on, in its own words: None for a registered
+    mechanism without noise (t-closeness), else the :class:`ColumnGuarantee` a registered
+    noise mechanism declares under that name."""
+    registered = MECHANISMS.get(mechanism)
+    if registered is not None and not registered.noise:
+        return None
+    for registered in MECHANISMS.values():
+        found = registered.column_guarantees().get(mechanism)
+        if found is not None:
+            return found
+    raise InputError(_("Unknown mechanism {mechanism}.").format(mechanism=repr(mechanism)))
 
 
 def _bucket_guarantees(
@@ -390,9 +412,29 @@ def _noise_guarantees(
     epsilon: float | None,
     k: int | None,
     n: int | None,
-    mechanism: str,
+    column: ColumnGuarantee,
     group_size: int | None,
 ) -> list[Guarantee]:
+    """The guarantees of ε-DP noise on each record, in ``column``'s words (the mechanism's)."""
+    epsilon = _noise_epsilon(t, epsilon, k, n)
+    out = [_values_dp(epsilon, column)]
+    if column.group is not None and group_size is not None:
+        # noise on group means that can differ by Δ: two records' outputs differ by e^(kε)
+        local_eps = epsilon * group_size
+        out.append(_group_bound(column.group, local_eps, group_size))
+    else:
+        local_eps = epsilon
+        out.append(_local_dp(local_eps))
+    if n is not None:
+        if k is not None:
+            out.extend(_class_guarantees(local_eps, k, n))
+        out.append(_one_t(local_eps, n))
+    return out
+
+
+def _noise_epsilon(t: float | None, epsilon: float | None, k: int | None, n: int | None) -> float:
+    """The ε of the noise: as given, or the one that makes classes of ≥ k of N records
+    stochastically t-close (Proposition 1)."""
     if epsilon is None:
         assert t is not None
         if k is None or n is None:
@@ -403,146 +445,124 @@ def _noise_guarantees(
                 )
             )
         epsilon = epsilon_for_stochastic_t(t, k, n)
-    epsilon = _check_epsilon(epsilon)
-    insensitive = mechanism == "insensitive"
-    # the per-record (local) ε: with insensitive microaggregation the noise of scale Δ/(kε)
-    # sits on group means that can differ by Δ, so two records' outputs differ by e^(kε)
-    local_eps = epsilon * group_size if insensitive and group_size is not None else epsilon
-    what = {
-        "laplace": N_("Laplace noise of scale Δ/ε on each clamped value"),
-        "randomized_response": N_("randomized response on each value"),
-        "insensitive": N_("Laplace noise of scale Δ/(k·ε) on insensitive group means"),
-    }[mechanism]
-    out = [
+    return _check_epsilon(epsilon)
+
+
+def _values_dp(epsilon: float, column: ColumnGuarantee) -> Guarantee:
+    """ε-differential privacy of the confidential data: the shared statement, completed by
+    what the mechanism does to each value and what its ε rests on."""
+    assumption = _(
+        "Numeric values are clamped to public bounds chosen without looking at the "
+        "data; the noise is never redrawn (redrawing spends ε again); "
+        "quasi-identifiers are protected by k-anonymity, not by differential privacy."
+    )
+    return Guarantee(
+        name=_("ε-differential privacy of the confidential data"),
+        values={"epsilon": epsilon},
+        statement=_(
+            "Changing one person's confidential value changes the probability of any "
+            "released confidential values by a factor of at most e^ε = "
+            "{factor} (ε = {epsilon}); {what}."
+        ).format(factor=_fmt(_exp(epsilon)), epsilon=_fmt(epsilon), what=column.what),
+        assumption=assumption + (" " + column.assumption if column.assumption else ""),
+        source=column.source,
+    )
+
+
+def _group_bound(group: GroupBound, local_eps: float, group_size: int) -> Guarantee:
+    """The per-record bound of noise on groups of ``group_size`` records (e^(k·ε))."""
+    return Guarantee(
+        name=group.name,
+        values={"epsilon_local": local_eps, "k": group_size},
+        statement=group.statement.format(factor=_fmt(_exp(local_eps))),
+        assumption=group.assumption,
+        source=group.source,
+    )
+
+
+def _local_dp(local_eps: float) -> Guarantee:
+    """ε-local differential privacy of each record's value (TIFS 2022)."""
+    return Guarantee(
+        name=_("local differential privacy"),
+        values={"epsilon": local_eps},
+        statement=_(
+            "Each record's released value is ε-locally differentially private with "
+            "ε = {epsilon}: any two inputs give output distributions within "
+            "a factor e^ε."
+        ).format(epsilon=_fmt(local_eps)),
+        assumption=_("The noise of each record is drawn independently of all others."),
+        source=f"{TIFS}, " + _("Definition of ε-LDP"),
+    )
+
+
+def _class_guarantees(local_eps: float, k: int, n: int) -> list[Guarantee]:
+    """What per-record ε-LDP gives every class, and every subset, of ≥ k of N records:
+    stochastic t-closeness (Proposition 1), (k, t)-closeness and (N − k, ε)-DP (TIFS 2022,
+    Theorems 3 and 4)."""
+    t_st = stochastic_t(local_eps, k, n)
+    t_k = kt_from_ldp(local_eps, k, n)
+    group, eps_group = dp_from_kt(k, t_k, n)
+    return [
         Guarantee(
-            name=_("ε-differential privacy of the confidential data"),
-            values={"epsilon": epsilon},
+            name=_("stochastic t-closeness (Proposition 1)"),
+            values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
             statement=_(
-                "Changing one person's confidential value changes the probability of any "
-                "released confidential values by a factor of at most e^ε = "
-                "{factor} (ε = {epsilon}); {what}."
-            ).format(factor=_fmt(_exp(epsilon)), epsilon=_fmt(epsilon), what=_(what)),
-            assumption=(
-                _(
-                    "Numeric values are clamped to public bounds chosen without looking at the "
-                    "data; the noise is never redrawn (redrawing spends ε again); "
-                    "quasi-identifiers are protected by k-anonymity, not by differential privacy."
-                )
-                + (
-                    " "
-                    + _(
-                        "Records sharing a group are visibly linked: which records share a "
-                        "value is k-anonymous microaggregation of the confidential ranks, not "
-                        "covered by ε."
-                    )
-                    if insensitive
-                    else ""
-                )
+                "Every class of at least {k} of {n} records is stochastically "
+                "{t}-close: the expected distribution of its noisy values is "
+                "within a factor {t} of the whole file's."
+            ).format(k=number(k), n=number(n), t=_fmt(t_st)),
+            assumption=_(
+                "Refers to the distributions of the noise, not to one realisation; "
+                "a given release need not be actually t-close (redraw with "
+                "'resample until t' for that, at ε × draws)."
             ),
-            source={
-                "laplace": "Dwork, McSherry, Nissim & Smith 2006 (" + _("Laplace mechanism") + ")",
-                "randomized_response": f"Warner 1965; {TIFS}, Fig. 4",
-                "insensitive": "Soria-Comas et al., VLDB Journal 2014 ("
-                + _("insensitive microaggregation")
-                + ")",
-            }[mechanism],
-        )
+            source=f"{KBS}, " + _("Proposition 1 (with N − |E|, as its derivation gives)"),
+        ),
+        Guarantee(
+            name=_("(k, t)-closeness (Theorem 3)"),
+            values={"k": k, "t": t_k, "n": n},
+            statement=_(
+                "Not only the classes: every subset of {k} records has an expected "
+                "distribution within a factor {t} of the whole file's."
+            ).format(k=number(k), t=_fmt(t_k)),
+            assumption=_("Each record's value is ε-locally differentially private."),
+            source=f"{TIFS}, " + _("Theorem 3 (with N − k, as its derivation gives)"),
+        ),
+        Guarantee(
+            name=_("(N − k, ε)-differential privacy (Theorem 4)"),
+            values={"group": group, "epsilon": eps_group, "n": n},
+            statement=_(
+                "Removing any {group} records changes the probability of any bucket "
+                "of released values by a factor of at most {t} "
+                "(ε = ln t = {epsilon})."
+            ).format(group=number(group), t=_fmt(t_k), epsilon=_fmt(eps_group)),
+            assumption=_("Equivalent to the (k, t)-closeness above."),
+            source=f"{TIFS}, " + _("Theorem 4"),
+        ),
     ]
-    if insensitive and group_size is not None:
-        out.append(
-            Guarantee(
-                name=_("per-record (local) ε"),
-                values={"epsilon_local": local_eps, "k": group_size},
-                statement=_(
-                    "Any two records' released values differ in distribution by at most "
-                    "e^(k·ε) = {factor}: less noise buys a weaker per-record bound."
-                ).format(factor=_fmt(_exp(local_eps))),
-                assumption=_("Group means lie within the public bounds."),
-                source="Soria-Comas et al., VLDB Journal 2014; "
-                + _("derivation in engine.mechanisms"),
-            )
-        )
-    else:
-        out.append(
-            Guarantee(
-                name=_("local differential privacy"),
-                values={"epsilon": local_eps},
-                statement=_(
-                    "Each record's released value is ε-locally differentially private with "
-                    "ε = {epsilon}: any two inputs give output distributions within "
-                    "a factor e^ε."
-                ).format(epsilon=_fmt(local_eps)),
-                assumption=_("The noise of each record is drawn independently of all others."),
-                source=f"{TIFS}, " + _("Definition of ε-LDP"),
-            )
-        )
-    if n is not None:
-        if k is not None:
-            t_st = stochastic_t(local_eps, k, n)
-            out.append(
-                Guarantee(
-                    name=_("stochastic t-closeness (Proposition 1)"),
-                    values={"t": t_st, "epsilon": local_eps, "k": k, "n": n},
-                    statement=_(
-                        "Every class of at least {k} of {n} records is stochastically "
-                        "{t}-close: the expected distribution of its noisy values is "
-                        "within a factor {t} of the whole file's."
-                    ).format(k=number(k), n=number(n), t=_fmt(t_st)),
-                    assumption=_(
-                        "Refers to the distributions of the noise, not to one realisation; "
-                        "a given release need not be actually t-close (redraw with "
-                        "'resample until t' for that, at ε × draws)."
-                    ),
-                    source=f"{KBS}, " + _("Proposition 1 (with N − |E|, as its derivation gives)"),
-                )
-            )
-            t_k = kt_from_ldp(local_eps, k, n)
-            group, eps_group = dp_from_kt(k, t_k, n)
-            out.append(
-                Guarantee(
-                    name=_("(k, t)-closeness (Theorem 3)"),
-                    values={"k": k, "t": t_k, "n": n},
-                    statement=_(
-                        "Not only the classes: every subset of {k} records has an expected "
-                        "distribution within a factor {t} of the whole file's."
-                    ).format(k=number(k), t=_fmt(t_k)),
-                    assumption=_("Each record's value is ε-locally differentially private."),
-                    source=f"{TIFS}, " + _("Theorem 3 (with N − k, as its derivation gives)"),
-                )
-            )
-            out.append(
-                Guarantee(
-                    name=_("(N − k, ε)-differential privacy (Theorem 4)"),
-                    values={"group": group, "epsilon": eps_group, "n": n},
-                    statement=_(
-                        "Removing any {group} records changes the probability of any bucket "
-                        "of released values by a factor of at most {t} "
-                        "(ε = ln t = {epsilon})."
-                    ).format(group=number(group), t=_fmt(t_k), epsilon=_fmt(eps_group)),
-                    assumption=_("Equivalent to the (k, t)-closeness above."),
-                    source=f"{TIFS}, " + _("Theorem 4"),
-                )
-            )
-        t1 = one_t_from_ldp(local_eps, n)
-        out.append(
-            Guarantee(
-                name=_("(1, t)-closeness (Theorem 2)"),
-                values={"t": t1, "n": n},
-                statement=_(
-                    "Even a single record's expected value distribution is within a factor "
-                    "{t} of the whole file's."
-                ).format(t=_fmt(t1)),
-                assumption=_("Each record's value is ε-locally differentially private."),
-                source=f"{TIFS}, " + _("Theorem 2"),
-            )
-        )
-    return out
+
+
+def _one_t(local_eps: float, n: int) -> Guarantee:
+    """What per-record ε-LDP gives a single record: (1, t)-closeness (TIFS 2022, Theorem 2)."""
+    t1 = one_t_from_ldp(local_eps, n)
+    return Guarantee(
+        name=_("(1, t)-closeness (Theorem 2)"),
+        values={"t": t1, "n": n},
+        statement=_(
+            "Even a single record's expected value distribution is within a factor "
+            "{t} of the whole file's."
+        ).format(t=_fmt(t1)),
+        assumption=_("Each record's value is ε-locally differentially private."),
+        source=f"{TIFS}, " + _("Theorem 2"),
+    )
 
 
 __all__ = [
     "NON_IMPLICATIONS",
     "Guarantee",
     "NonImplication",
+    "calculator_mechanisms",
+    "column_guarantee",
     "dp_from_kt",
     "epsilon_for_stochastic_t",
     "epsilon_from_t",

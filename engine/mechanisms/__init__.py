@@ -2,6 +2,8 @@
 primitives of ε-differential privacy (Construction B).
 
 * :mod:`~engine.mechanisms.base` — the contract every mechanism keeps (:class:`Mechanism`);
+* :mod:`~engine.mechanisms.guarantee` — what a mechanism's guarantees rest on, in its words
+  (:class:`ColumnGuarantee`);
 * :mod:`~engine.mechanisms.buckets` and :mod:`~engine.mechanisms.noise` — the two registered
   mechanisms, "buckets" (t-closeness) and "laplace" (noise);
 * :mod:`~engine.mechanisms.sampling` — where randomness comes from (OpenDP / OS entropy by
@@ -22,6 +24,7 @@ one line in :data:`MECHANISMS`.
 from engine.mechanisms.base import Mechanism
 from engine.mechanisms.bounds import PrivateBounds, private_bounds
 from engine.mechanisms.buckets import Buckets
+from engine.mechanisms.guarantee import ColumnGuarantee, GroupBound
 from engine.mechanisms.laplace import (
     LaplaceOutcome,
     expected_abs_error,
@@ -44,6 +47,8 @@ MECHANISMS: dict[str, type[Mechanism]] = {m.name: m for m in (Buckets, Laplace)}
 __all__ = [
     "MECHANISMS",
     "Buckets",
+    "ColumnGuarantee",
+    "GroupBound",
     "Laplace",
     "LaplaceOutcome",
     "Mechanism",

@@ -12,7 +12,11 @@ in one place, everything the rest of tclose asks of it:
   a noise mechanism draws its noise in :meth:`Mechanism.draw_numbers` and
   :meth:`Mechanism.draw_categories`; :attr:`Mechanism.cluster` says whether a cluster can
   make it;
-* **guarantees** — through :meth:`column_mechanism` (the plan and the summary state them);
+* **guarantees** — :meth:`Mechanism.column_guarantees` declares, for each name
+  :meth:`column_mechanism` can give, what its noise does, what its ε rests on and what else
+  must hold (:class:`~engine.mechanisms.guarantee.ColumnGuarantee`);
+  :func:`engine.privacy.guarantees` puts those words into the statements every noise
+  mechanism shares (a mechanism without noise has the guarantees of t-closeness);
 * **words** — :attr:`Mechanism.title` (the About sheet, the report) and
   :meth:`Mechanism.seed_policy`;
 * **summary fields** — :attr:`Mechanism.fields`, the parameters only this mechanism reads
@@ -29,6 +33,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from engine.mechanisms.guarantee import ColumnGuarantee
 from engine.mechanisms.laplace import LaplaceOutcome
 from engine.mechanisms.response import ResponseOutcome
 from engine.mechanisms.sampling import NoiseSource
@@ -94,6 +99,13 @@ class Mechanism:
     def seed_policy(cls, seed: int | None) -> str:
         """What the seed policy of a run means (the summary, the report and the CLI)."""
         return seed_text(seed, noise=cls.noise)
+
+    @classmethod
+    def column_guarantees(cls) -> dict[str, ColumnGuarantee]:
+        """Noise mechanisms: what each name :meth:`column_mechanism` gives rests on, in the
+        reader's language (the words of :func:`engine.privacy.guarantees`); none without
+        noise, whose release has the guarantees of t-closeness."""
+        return {}
 
 
 __all__ = ["Mechanism"]
