@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.colors import LogNorm, to_rgb
 from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 from matplotlib.ticker import MaxNLocator
 
 from engine.i18n import _
@@ -336,7 +338,29 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
     )
     outside = (ratio < lo_band * (1 - 1e-9)) | (ratio > hi_band * (1 + 1e-9))
     n_outside = int(outside.sum())
-    if n_outside and ratio.shape[0] <= 200:
+    _mark_outside(ax, outside, theme)
+    _bucket_ticks(ax, release)
+    ax.set_ylabel(_("classes ({n})").format(n=number(n_classes)))
+    ax.set_yticks([])
+    ax.set_title(
+        _("Bucket share in class ÷ overall share; band [1/t, t] = [{low}, {high}]").format(
+            low=number(lo_band, 3), high=number(t, 3)
+        )
+    )
+    _band_colorbar(fig, ax, image, (vmin, vmax), (lo_band, hi_band), theme)
+    if n_outside == 0:
+        verdict = _("every cell inside the band")
+    else:
+        verdict = _("{n} cells outside the band").format(n=number(n_outside))
+    ax.set_xlabel(_("confidential bucket — {verdict}").format(verdict=verdict))
+    return apply_theme(fig, theme)
+
+
+def _mark_outside(ax: Axes, outside: np.ndarray, theme: Theme) -> None:
+    """Cells outside the band, shown without relying on colour: outlined when the map has
+    at most 200 rows, else counted above each bucket's column."""
+    n_outside = int(outside.sum())
+    if n_outside and outside.shape[0] <= 200:
         rows, cols = np.nonzero(outside)
         ax.scatter(cols, rows, marker="s", s=30, facecolors="none", edgecolors=theme.foreground)
     elif n_outside:
@@ -355,6 +379,11 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
                     fontsize=8,
                     annotation_clip=False,
                 )
+
+
+def _bucket_ticks(ax: Axes, release: Release) -> None:
+    """The buckets' labels under their columns: slanted and short when there are many."""
+    assert release.buckets is not None
     many = len(release.buckets.counts) > 4
     labels = [
         _short(label, 14) if many else _wrapped(label, 16) for label in bucket_labels(release)
@@ -365,13 +394,19 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
         rotation=30 if many else 0,
         ha="right" if many else "center",
     )
-    ax.set_ylabel(_("classes ({n})").format(n=number(n_classes)))
-    ax.set_yticks([])
-    ax.set_title(
-        _("Bucket share in class ÷ overall share; band [1/t, t] = [{low}, {high}]").format(
-            low=number(lo_band, 3), high=number(t, 3)
-        )
-    )
+
+
+def _band_colorbar(
+    fig: Figure,
+    ax: Axes,
+    image: AxesImage,
+    limits: tuple[float, float],
+    band: tuple[float, float],
+    theme: Theme,
+) -> None:
+    """The colour bar of the ratios, with the band [1/t, t] drawn on it and ticked."""
+    vmin, vmax = limits
+    lo_band, hi_band = band
     bar = fig.colorbar(image, ax=ax)
     bar.ax.axhline(lo_band, color=theme.foreground, linewidth=1.5)
     bar.ax.axhline(hi_band, color=theme.foreground, linewidth=1.5)
@@ -379,12 +414,6 @@ def closeness_heatmap(release: Release, max_rows: int = 2000, theme: Theme = LIG
     bar.set_ticks(ticks, labels=[number(x, 3) for x in ticks])
     bar.ax.minorticks_off()
     bar.set_label(_("ratio (log scale)"))
-    if n_outside == 0:
-        verdict = _("every cell inside the band")
-    else:
-        verdict = _("{n} cells outside the band").format(n=number(n_outside))
-    ax.set_xlabel(_("confidential bucket — {verdict}").format(verdict=verdict))
-    return apply_theme(fig, theme)
 
 
 def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figure:
@@ -397,79 +426,92 @@ def qi_before_after(release: Release, column: str, theme: Theme = LIGHT) -> Figu
     before, after = release.data[column], release.table[column]
     ax = fig.add_subplot()
     if _is_numeric(before) and _is_numeric(after):
-        b = pd.to_numeric(before, errors="coerce").dropna().to_numpy(float)
-        a = pd.to_numeric(after, errors="coerce").dropna().to_numpy(float)
-        cut = 0
-        if b.size:
-            # the original values span their central 99 % (where an outlier lies is not
-            # shown); the released ones their real range, however far noise took them
-            lo, hi = inner_range(b)
-            cut = int(((b < lo) | (b > hi)).sum())
-            b = np.clip(b, lo, hi)
-        both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
-        lo, hi = float(both.min()), float(both.max())
-        edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
-        ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label=_("before"))
-        # "after" is hatched as well as coloured: the two read apart without colour too
-        ax.hist(
-            a, bins=edges, color=theme.after, alpha=0.6, label=_("after"), **_hatched(theme.after)
-        )
-        ax.set_ylabel(_("records"))
-        ax.set_xlabel(
-            column
-            + (
-                " "
-                + _("({n} original value(s) beyond the central 99 % drawn at its edges)").format(
-                    n=number(cut)
-                )
-                if cut
-                else ""
-            )
-        )
+        _numbers_before_after(ax, column, before, after, theme)
     else:
-        b_counts = before.astype("string").fillna(_("(missing)")).value_counts()
-        a_counts = after.astype("string").fillna(_("(missing)")).value_counts()
-        cats = list(b_counts.index[:MAX_BARS])
-        for c in a_counts.index:
-            if len(cats) >= MAX_BARS:
-                break
-            if c not in cats:
-                cats.append(c)
-        positions = np.arange(len(cats))
-        noise = getattr(release.summary, "noise", None)  # hand-built releases may lack one
-        corrected = noise.corrected_shares.get(column) if noise is not None else None
-        # every series after the first carries a pattern too: they read apart without colour
-        series: list[tuple[list[float], str, str, dict[str, Any]]] = [
-            ([b_counts.get(c, 0) for c in cats], theme.before, _("before"), {}),
-            ([a_counts.get(c, 0) for c in cats], theme.after, _("after"), _hatched(theme.after)),
-        ]
-        if corrected is not None:  # randomized response: what the release estimates
-            share = dict(zip(corrected.categories, corrected.estimate, strict=True))
-            series.append(
-                (
-                    [max(share.get(str(c), 0.0), 0.0) * corrected.n for c in cats],
-                    theme.accent,
-                    _("after, corrected for the random answers"),
-                    {**_hatched(theme.accent), "hatch": "..", "alpha": 0.6},
-                )
-            )
-        width = 0.8 / len(series)
-        for i, (heights, colour, label, style) in enumerate(series):
-            ax.bar(
-                positions + (i - (len(series) - 1) / 2) * width,
-                heights,
-                width,
-                color=colour,
-                label=label,
-                **style,
-            )
-        ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
-        ax.set_ylabel(_("records"))
-        hidden = len(set(b_counts.index) | set(a_counts.index)) - len(cats)
-        if hidden > 0:
-            ax.set_xlabel(
-                _("{column} ({n} more values not shown)").format(column=column, n=number(hidden))
-            )
+        _categories_before_after(ax, release, column, before, after, theme)
     ax.set_title(_("{column}: before and after").format(column=column))
     ax.legend()
     return apply_theme(fig, theme)
+
+
+def _numbers_before_after(
+    ax: Axes, column: str, before: pd.Series, after: pd.Series, theme: Theme
+) -> None:
+    """Overlaid histograms of a numeric QI before and after, on shared bins."""
+    b = pd.to_numeric(before, errors="coerce").dropna().to_numpy(float)
+    a = pd.to_numeric(after, errors="coerce").dropna().to_numpy(float)
+    cut = 0
+    if b.size:
+        # the original values span their central 99 % (where an outlier lies is not
+        # shown); the released ones their real range, however far noise took them
+        lo, hi = inner_range(b)
+        cut = int(((b < lo) | (b > hi)).sum())
+        b = np.clip(b, lo, hi)
+    both = np.concatenate([b, a]) if a.size + b.size else np.zeros(1)
+    lo, hi = float(both.min()), float(both.max())
+    edges = np.linspace(lo, hi if hi > lo else lo + 1, 41)
+    ax.hist(b, bins=edges, color=theme.before, alpha=0.6, label=_("before"))
+    # "after" is hatched as well as coloured: the two read apart without colour too
+    ax.hist(a, bins=edges, color=theme.after, alpha=0.6, label=_("after"), **_hatched(theme.after))
+    ax.set_ylabel(_("records"))
+    ax.set_xlabel(
+        column
+        + (
+            " "
+            + _("({n} original value(s) beyond the central 99 % drawn at its edges)").format(
+                n=number(cut)
+            )
+            if cut
+            else ""
+        )
+    )
+
+
+def _categories_before_after(
+    ax: Axes, release: Release, column: str, before: pd.Series, after: pd.Series, theme: Theme
+) -> None:
+    """Paired bars of a category QI's counts before and after (and, for randomized response,
+    what the release estimates once corrected), for its most frequent values."""
+    b_counts = before.astype("string").fillna(_("(missing)")).value_counts()
+    a_counts = after.astype("string").fillna(_("(missing)")).value_counts()
+    cats = list(b_counts.index[:MAX_BARS])
+    for c in a_counts.index:
+        if len(cats) >= MAX_BARS:
+            break
+        if c not in cats:
+            cats.append(c)
+    positions = np.arange(len(cats))
+    noise = getattr(release.summary, "noise", None)  # hand-built releases may lack one
+    corrected = noise.corrected_shares.get(column) if noise is not None else None
+    # every series after the first carries a pattern too: they read apart without colour
+    series: list[tuple[list[float], str, str, dict[str, Any]]] = [
+        ([b_counts.get(c, 0) for c in cats], theme.before, _("before"), {}),
+        ([a_counts.get(c, 0) for c in cats], theme.after, _("after"), _hatched(theme.after)),
+    ]
+    if corrected is not None:  # randomized response: what the release estimates
+        share = dict(zip(corrected.categories, corrected.estimate, strict=True))
+        series.append(
+            (
+                [max(share.get(str(c), 0.0), 0.0) * corrected.n for c in cats],
+                theme.accent,
+                _("after, corrected for the random answers"),
+                {**_hatched(theme.accent), "hatch": "..", "alpha": 0.6},
+            )
+        )
+    width = 0.8 / len(series)
+    for i, (heights, colour, label, style) in enumerate(series):
+        ax.bar(
+            positions + (i - (len(series) - 1) / 2) * width,
+            heights,
+            width,
+            color=colour,
+            label=label,
+            **style,
+        )
+    ax.set_xticks(positions, [_short(c, 16) for c in cats], rotation=30, ha="right")
+    ax.set_ylabel(_("records"))
+    hidden = len(set(b_counts.index) | set(a_counts.index)) - len(cats)
+    if hidden > 0:
+        ax.set_xlabel(
+            _("{column} ({n} more values not shown)").format(column=column, n=number(hidden))
+        )

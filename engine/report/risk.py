@@ -58,13 +58,28 @@ def _count_share(n: int, share: float) -> str:
     return f"{number(n)} ({percent_fixed(share)})"
 
 
-def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, str, str]]:
+#: one line of the comparison: (measure, before, after), as text
+Row = tuple[str, str, str]
+
+
+def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[Row]:
     """(measure, before, after) as text, for the preview page and the report alike.
 
     With sampling weights the individual risk is the Benedetti–Franconi estimate (sdcMicro,
     μ-ARGUS) and says so; with households, the household risk and the households unique on
     their members' QI values follow.
     """
+    rows = _record_rows(before, after)
+    if before.household_risk is not None and after.household_risk is not None:
+        rows += _household_rows(before, after)
+    if before.max_attribute_share is not None and after.max_attribute_share is not None:
+        rows += _attribute_rows(before, after)
+    return rows
+
+
+def _record_rows(before: RiskSummary, after: RiskSummary) -> list[Row]:
+    """Classes, uniques and the individual re-identification risk (1/f, or Benedetti–Franconi
+    with weights)."""
     limit = math.ceil(1 / before.threshold - 1e-9)
     largest = (
         _("re-identification risk (sample weights, Benedetti–Franconi): largest")
@@ -78,7 +93,7 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             threshold=number(before.threshold), limit=number(limit)
         )
     )
-    rows = [
+    return [
         (_("equivalence classes"), number(before.n_classes), number(after.n_classes)),
         (
             _("records unique on their QI values"),
@@ -106,43 +121,47 @@ def comparison_rows(before: RiskSummary, after: RiskSummary) -> list[tuple[str, 
             number(after.expected_reidentifications, 3),
         ),
     ]
-    if before.household_risk is not None and after.household_risk is not None:
-        rows += [
-            (
-                _("household risk 1 − Π(1 − r) over its members: mean over records"),
-                number(before.household_risk, 3),
-                number(after.household_risk, 3),
+
+
+def _household_rows(before: RiskSummary, after: RiskSummary) -> list[Row]:
+    """The household risk 1 − Π(1 − r) and the households unique on their members' QIs."""
+    return [
+        (
+            _("household risk 1 − Π(1 − r) over its members: mean over records"),
+            number(before.household_risk, 3),
+            number(after.household_risk, 3),
+        ),
+        (
+            _("household risk: largest"),
+            number(before.household_max_risk, 3),
+            number(after.household_max_risk, 3),
+        ),
+        (
+            _("households unique on their members' QI values"),
+            _count_share(before.n_household_unique or 0, before.share_household_unique or 0),
+            _count_share(after.n_household_unique or 0, after.share_household_unique or 0),
+        ),
+    ]
+
+
+def _attribute_rows(before: RiskSummary, after: RiskSummary) -> list[Row]:
+    """Attribute disclosure: the largest share of a class taking one confidential value, and
+    that value's share in the whole file (the prior everyone knows)."""
+    return [
+        (
+            _("attribute disclosure: largest share of a class taking one confidential value"),
+            _("{share} (class of {size})").format(
+                share=percent_fixed(before.max_attribute_share),
+                size=number(before.attribute_class_size),
             ),
-            (
-                _("household risk: largest"),
-                number(before.household_max_risk, 3),
-                number(after.household_max_risk, 3),
+            _("{share} (class of {size})").format(
+                share=percent_fixed(after.max_attribute_share),
+                size=number(after.attribute_class_size),
             ),
-            (
-                _("households unique on their members' QI values"),
-                _count_share(before.n_household_unique or 0, before.share_household_unique or 0),
-                _count_share(after.n_household_unique or 0, after.share_household_unique or 0),
-            ),
-        ]
-    if before.max_attribute_share is not None and after.max_attribute_share is not None:
-        rows.append(
-            (
-                _("attribute disclosure: largest share of a class taking one confidential value"),
-                _("{share} (class of {size})").format(
-                    share=percent_fixed(before.max_attribute_share),
-                    size=number(before.attribute_class_size),
-                ),
-                _("{share} (class of {size})").format(
-                    share=percent_fixed(after.max_attribute_share),
-                    size=number(after.attribute_class_size),
-                ),
-            )
-        )
-        rows.append(
-            (
-                _("… that value's share in the whole file (known to everyone)"),
-                percent_fixed(before.prior_max_share or 0),
-                percent_fixed(after.prior_max_share or 0),
-            )
-        )
-    return rows
+        ),
+        (
+            _("… that value's share in the whole file (known to everyone)"),
+            percent_fixed(before.prior_max_share or 0),
+            percent_fixed(after.prior_max_share or 0),
+        ),
+    ]

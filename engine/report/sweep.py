@@ -29,6 +29,7 @@ from engine.progress import NO_TASK, Task
 from engine.release.result import Release
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 #: the columns of a sweep table, in order
@@ -273,21 +274,35 @@ def sweep_figure(
     ``highlight`` = (level value, k) rings one point (the one the user picked).  Infeasible
     points are drawn as crosses on the axis so the reader sees where the grid breaks.
     """
-    import matplotlib
     from matplotlib.figure import Figure
 
     level = level or table.attrs.get("level", "t")
     measure = measure or table.attrs.get("measure", "qi_sse_sst")
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.add_subplot()
-    names = {
-        "qi_sse_sst": _("QI information loss (SSE/SST)"),
-        "confidential_sse_sst": _("confidential distortion (SSE/SST)"),
-        "total_error": _("relative error of the total"),
-        "group_mean_error": _("relative error of the group means"),
-        "coefficient_error": _("relative error of the regression coefficients"),
-    }
     ks = sorted(table["k"].unique()) if not table.empty else []
+    any_infeasible, any_dominated = _draw_curves(ax, table, level, measure, ks)
+    if highlight is not None:
+        _draw_highlight(ax, table, level, measure, highlight)
+    notes = []
+    if any_infeasible:
+        notes.append(_("× infeasible"))
+    if any_dominated:
+        notes.append(_("hollow: a point with more privacy loses less"))
+    _label_axes(ax, table, level, measure, notes)
+    if ks:
+        ax.legend(title=None, loc="best")
+    return fig
+
+
+def _draw_curves(
+    ax: Axes, table: pd.DataFrame, level: str, measure: str, ks: list[Any]
+) -> tuple[bool, bool]:
+    """One curve per k (and per b, when the table has several): feasible points joined,
+    dominated ones hollow, infeasible ones crosses on the axis.  Returns whether any point
+    was infeasible and whether any was dominated (the axis label explains the marks)."""
+    import matplotlib
+
     b_values = [""]
     if "buckets" in table and not table.empty:
         b_values = sorted(set(_b_text(table["buckets"])), key=_b_order)
@@ -343,26 +358,39 @@ def sweep_figure(
                 markersize=8,
                 clip_on=False,
             )
-    if highlight is not None:
-        lv, hk = highlight
-        hit = table[(np.isclose(table[level], lv)) & (table["k"] == hk) & table["feasible"]]
-        if len(hit):
-            ax.plot(
-                hit[level],
-                hit[measure],
-                marker="o",
-                markersize=14,
-                markerfacecolor="none",
-                markeredgecolor="#c44e52",
-                markeredgewidth=2,
-                linestyle="none",
-                label=_("chosen"),
-            )
-    notes = []
-    if any_infeasible:
-        notes.append(_("× infeasible"))
-    if any_dominated:
-        notes.append(_("hollow: a point with more privacy loses less"))
+    return any_infeasible, any_dominated
+
+
+def _draw_highlight(
+    ax: Axes, table: pd.DataFrame, level: str, measure: str, highlight: tuple[float, int]
+) -> None:
+    """Ring the point the user picked, (level value, k), if it is feasible."""
+    lv, hk = highlight
+    hit = table[(np.isclose(table[level], lv)) & (table["k"] == hk) & table["feasible"]]
+    if len(hit):
+        ax.plot(
+            hit[level],
+            hit[measure],
+            marker="o",
+            markersize=14,
+            markerfacecolor="none",
+            markeredgecolor="#c44e52",
+            markeredgewidth=2,
+            linestyle="none",
+            label=_("chosen"),
+        )
+
+
+def _label_axes(ax: Axes, table: pd.DataFrame, level: str, measure: str, notes: list[str]) -> None:
+    """Axis names (the marks' meanings under the level's), scales and the title.  The loss
+    axis turns logarithmic where it spans more than two decades (noise, over ε)."""
+    names = {
+        "qi_sse_sst": _("QI information loss (SSE/SST)"),
+        "confidential_sse_sst": _("confidential distortion (SSE/SST)"),
+        "total_error": _("relative error of the total"),
+        "group_mean_error": _("relative error of the group means"),
+        "coefficient_error": _("relative error of the regression coefficients"),
+    }
     if level == "epsilon":
         ax.set_xscale("log")
         xlabel = _("ε (larger = weaker privacy)")
@@ -378,9 +406,6 @@ def sweep_figure(
         ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.set_title(_("Information loss against privacy level"))
-    if ks:
-        ax.legend(title=None, loc="best")
-    return fig
 
 
 def _b_text(column: pd.Series) -> pd.Series:
