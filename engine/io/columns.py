@@ -121,6 +121,36 @@ def type_text_column(
         return _as_text(values), report
     text = pd.Series(uniques, dtype="object").map(str)
     counts = np.bincount(cell_codes[present], minlength=len(text))
+    candidate, numbers, ok = _numbers_of(text, name, decimal, report)
+    n_ok, n_present = int(counts[ok].sum()), int(counts.sum())
+    if n_ok == n_present:
+        typed = _all_numbers(values, name, text, candidate, numbers, cell_codes, report)
+        return typed, report
+    if parse_dates:
+        dates = dates_from_text(text)
+        if dates is not None:
+            stamps = dates.to_numpy(dtype="datetime64[ns]")
+            cells = np.full(len(values), np.datetime64("NaT"), dtype="datetime64[ns]")
+            cells[present] = stamps[cell_codes[present]]
+            return pd.Series(cells, index=values.index), report
+    if n_ok >= 0.5 * n_present:
+        _report_mixed(name, text, ok, counts, report)
+        if decimal == ",":
+            # the number cells are kept in the canonical dot form so that declaring the texts
+            # as missing later turns the column into numbers
+            canonical = np.where(ok, candidate.str.strip().to_numpy(object), text.to_numpy(object))
+            cells = np.full(len(values), None, dtype=object)
+            cells[present] = canonical[cell_codes[present]]
+            return pd.Series(cells, index=values.index).astype("str"), report
+    return _as_text(values), report
+
+
+def _numbers_of(
+    text: pd.Series, name: str, decimal: str, report: ColumnReport
+) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    """Each distinct text as it is read as a number (comma decimals turned to dots, and, when
+    every other text is a number, thousands commas dropped), its value and whether it is
+    one."""
     candidate = comma_to_dot(text) if decimal == "," else text
     numbers = pd.to_numeric(candidate.str.strip(), errors="coerce").to_numpy(float, na_value=np.nan)
     ok = np.isfinite(numbers)
@@ -134,59 +164,64 @@ def type_text_column(
             report.notes.append(
                 f"Column '{name}' has thousands separators (1,234); read as numbers."
             )
-    n_ok, n_present = int(counts[ok].sum()), int(counts.sum())
-    if n_ok == n_present:
-        zeros = text.str.match(LEADING_ZERO.pattern).to_numpy(bool)
-        if zeros.any():
-            example = text[zeros].iloc[0].strip()
-            report.notes.append(
-                f"Column '{name}' keeps leading zeros (e.g. '{example}'), so it was read as "
-                "text (a code such as a postcode), not as a number."
-            )
-            return _as_text(values), report
-        if _beyond_exact(candidate.str.strip()):  # whole numbers, kept digit for digit
-            exact = _exact_integers(candidate.str.strip()) if present.all() else None
-            if exact is not None:
-                return pd.Series(exact[cell_codes], index=values.index), report
-            report.notes.append(
-                f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
-                "beyond 64 bits; it was read as text, digit for digit (as numbers, the last "
-                "digits would be lost)."
-            )
-            return _as_text(values), report
-        cells = np.full(len(values), np.nan)
-        cells[present] = numbers[cell_codes[present]]
-        return _as_number(cells, present, values.index), report
-    if parse_dates:
-        dates = dates_from_text(text)
-        if dates is not None:
-            stamps = dates.to_numpy(dtype="datetime64[ns]")
-            cells = np.full(len(values), np.datetime64("NaT"), dtype="datetime64[ns]")
-            cells[present] = stamps[cell_codes[present]]
-            return pd.Series(cells, index=values.index), report
-    if n_ok >= 0.5 * n_present:
-        order = np.argsort(-counts[~ok], kind="stable")
-        bad_text = text[~ok].to_numpy()[order]
-        bad_counts = counts[~ok][order]
-        report.mixed = {
-            str(t): int(c) for t, c in zip(bad_text[:MAX_REPORTED], bad_counts, strict=False)
-        }
-        shown = ", ".join(f"'{k}' ({v}×)" for k, v in report.mixed.items())
-        extra = len(bad_text) - MAX_REPORTED
-        more = f" and {extra} more" if extra > 0 else ""
-        share = 100.0 * n_ok / n_present
+    return candidate, numbers, ok
+
+
+def _all_numbers(
+    values: pd.Series,
+    name: str,
+    text: pd.Series,
+    candidate: pd.Series,
+    numbers: np.ndarray,
+    cell_codes: np.ndarray,
+    report: ColumnReport,
+) -> pd.Series:
+    """A column whose every cell is a number: numbers, unless leading zeros make it a code
+    (text) or whole numbers beyond 2^53 must keep every digit (int64, or else text).
+    ``cell_codes`` says which distinct text each cell holds (−1: empty)."""
+    present = cell_codes >= 0
+    zeros = text.str.match(LEADING_ZERO.pattern).to_numpy(bool)
+    if zeros.any():
+        example = text[zeros].iloc[0].strip()
         report.notes.append(
-            f"Column '{name}' is {share:.1f}% numbers but also holds text: {shown}{more}. "
-            "It was kept as text; declare these values as missing codes to use it as numbers."
+            f"Column '{name}' keeps leading zeros (e.g. '{example}'), so it was read as "
+            "text (a code such as a postcode), not as a number."
         )
-        if decimal == ",":
-            # the number cells are kept in the canonical dot form so that declaring the texts
-            # as missing later turns the column into numbers
-            canonical = np.where(ok, candidate.str.strip().to_numpy(object), text.to_numpy(object))
-            cells = np.full(len(values), None, dtype=object)
-            cells[present] = canonical[cell_codes[present]]
-            return pd.Series(cells, index=values.index).astype("str"), report
-    return _as_text(values), report
+        return _as_text(values)
+    if _beyond_exact(candidate.str.strip()):  # whole numbers, kept digit for digit
+        exact = _exact_integers(candidate.str.strip()) if present.all() else None
+        if exact is not None:
+            return pd.Series(exact[cell_codes], index=values.index)
+        report.notes.append(
+            f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
+            "beyond 64 bits; it was read as text, digit for digit (as numbers, the last "
+            "digits would be lost)."
+        )
+        return _as_text(values)
+    cells = np.full(len(values), np.nan)
+    cells[present] = numbers[cell_codes[present]]
+    return _as_number(cells, present, values.index)
+
+
+def _report_mixed(
+    name: str, text: pd.Series, ok: np.ndarray, counts: np.ndarray, report: ColumnReport
+) -> None:
+    """A mostly-numeric column kept as text: its texts, most frequent first, in the report."""
+    n_ok, n_present = int(counts[ok].sum()), int(counts.sum())
+    order = np.argsort(-counts[~ok], kind="stable")
+    bad_text = text[~ok].to_numpy()[order]
+    bad_counts = counts[~ok][order]
+    report.mixed = {
+        str(t): int(c) for t, c in zip(bad_text[:MAX_REPORTED], bad_counts, strict=False)
+    }
+    shown = ", ".join(f"'{k}' ({v}×)" for k, v in report.mixed.items())
+    extra = len(bad_text) - MAX_REPORTED
+    more = f" and {extra} more" if extra > 0 else ""
+    share = 100.0 * n_ok / n_present
+    report.notes.append(
+        f"Column '{name}' is {share:.1f}% numbers but also holds text: {shown}{more}. "
+        "It was kept as text; declare these values as missing codes to use it as numbers."
+    )
 
 
 def _beyond_exact(texts: pd.Series) -> bool:

@@ -79,12 +79,46 @@ def read_delimited(
     """
     name = path.name
     options.check(name, text=True)
-    sep, decimal, header_row = options.sep, options.decimal, options.header_row
     text = _line_ends(_decode(path, data, options.encoding, info), info)
     task.step(0.05, f"Reading {name}")
     if not text.strip():
         raise InputError(_("{name} is empty: there is nothing to import.").format(name=name))
+    text, sep, header_row = _layout(text, options.sep, options.header_row, info)
 
+    sample_recs = records(text[:SAMPLE_BYTES])
+    if header_row >= len(sample_recs):
+        raise InputError(
+            _("{name}: there is no line {line} to use as the header.").format(
+                name=name, line=header_row + 1
+            )
+        )
+    header_cells = record_fields(sample_recs[header_row], sep)
+    names, renamed, notes = unique_names(header_cells)
+    body = sample_recs[header_row + 1 :]
+    if not any(r.strip() for r in body) and len(text) <= SAMPLE_BYTES:
+        raise InputError(_no_rows(name))
+    decimal = _decimal_mark(name, body, sep, options.decimal, info)
+
+    skip_lines = sum(r.count("\n") + 1 for r in sample_recs[:header_row])
+    encoded = text.encode("utf-8")
+    frame = _read_frame(path, text, encoded, names, sep, decimal, skip_lines, task)
+    _report_short_rows(encoded, sep, skip_lines, len(names), info)
+    frame = _drop_blank_rows(frame, info)
+    if frame.empty:
+        raise InputError(_no_rows(name))
+    frame = _type_columns(frame, decimal, info, task)
+    frame = _drop_blank_unnamed(frame, renamed, info)
+    info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
+    kept = {f"called '{c}'." for c in frame.columns}
+    info.notes[:0] = [n for n in notes if any(n.endswith(k) for k in kept)]
+    return frame
+
+
+def _layout(
+    text: str, sep: str | None, header_row: int | None, info: ImportInfo
+) -> tuple[str, str, int]:
+    """The text of the table (without Excel's "sep=;" line), its separator and its header
+    line: those given, or those the sniffer finds (and ``info`` says were guessed)."""
     hint = SEP_HINT.match(text)
     if hint:
         # Excel's "sep=;" first line names the separator; it is not part of the table
@@ -102,7 +136,6 @@ def read_delimited(
                 "found: the file was read as a single column. Choose the separator if this "
                 "is wrong."
             )
-    sep = layout.separator
     if header_row is None:
         header_row = layout.header_row
         info.guessed.append("header_row")
@@ -112,19 +145,14 @@ def read_delimited(
                 f"header is line {header_row + 1}."
             )
     info.header_row = header_row
+    return text, layout.separator, header_row
 
-    sample_recs = records(text[:SAMPLE_BYTES])
-    if header_row >= len(sample_recs):
-        raise InputError(
-            _("{name}: there is no line {line} to use as the header.").format(
-                name=name, line=header_row + 1
-            )
-        )
-    header_cells = record_fields(sample_recs[header_row], sep)
-    names, renamed, notes = unique_names(header_cells)
-    body = sample_recs[header_row + 1 :]
-    if not any(r.strip() for r in body) and len(text) <= SAMPLE_BYTES:
-        raise InputError(_no_rows(name))
+
+def _decimal_mark(
+    name: str, body: list[str], sep: str, decimal: str | None, info: ImportInfo
+) -> str:
+    """The decimal mark: the one given, or the one the first 200 records' cells use (a point
+    when the separator is a comma).  A comma cannot be both."""
     if decimal is None:
         cells = [c for rec in body[:200] for c in record_fields(rec, sep)]
         decimal = sniff_decimal(cells) if sep != "," else "."
@@ -138,13 +166,25 @@ def read_delimited(
             )
         )
     info.decimal = decimal
+    return decimal
 
-    skip_lines = sum(r.count("\n") + 1 for r in sample_recs[:header_row])
+
+def _read_frame(
+    path: Path,
+    text: str,
+    encoded: bytes,
+    names: list[str],
+    sep: str,
+    decimal: str,
+    skip_lines: int,
+    task: Task,
+) -> pd.DataFrame:
+    """The parsed table, with columns whose leading zeros matter kept as text, and read
+    again as text where a number would lose digits (an ID beyond 2^53)."""
     as_text = _leading_zero_columns(text, sep, len(names))
     dtype = {names[i]: "str" for i in as_text if i < len(names)} if as_text else None
     if as_text == "all":
         dtype = dict.fromkeys(names, "str")
-    encoded = text.encode("utf-8")
     frame = _parse(
         path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
         skip_lines=skip_lines, dtype=dtype, task=task,
@@ -156,15 +196,6 @@ def read_delimited(
             path, encoded, text.count("\n"), names, sep=sep, decimal=decimal,
             skip_lines=skip_lines, dtype=dtype, task=task.silent(),
         )  # fmt: skip
-    _report_short_rows(encoded, sep, skip_lines, len(names), info)
-    frame = _drop_blank_rows(frame, info)
-    if frame.empty:
-        raise InputError(_no_rows(name))
-    frame = _type_columns(frame, decimal, info, task)
-    frame = _drop_blank_unnamed(frame, renamed, info)
-    info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
-    kept = {f"called '{c}'." for c in frame.columns}
-    info.notes[:0] = [n for n in notes if any(n.endswith(k) for k in kept)]
     return frame
 
 

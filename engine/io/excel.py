@@ -459,9 +459,27 @@ def _to_frame(
     decimal: str | None,
     task: Task,
 ) -> pd.DataFrame:
+    """The table of a sheet's cells (``rows``, from ``origin``, its first used cell): the
+    header found (or the one asked for), merged cells spread, footnotes and blank rows left
+    out, each column typed.  What was guessed or left out is noted in ``info``."""
     where = _("{name}, sheet '{sheet}'").format(name=path.name, sheet=sheet)
+    rows, merged = _used_cells(rows, merged, origin, where)
+    row0 = origin[0]
+    top = _header_top(rows, merged, row0, sheet, where, header_row, info)
+    info.header_row = row0 + top
+    header, n_header = _header(rows, merged, top, row0, info)
+    body = _body(rows, merged, top + n_header, row0, sheet, info)
+    if not body:
+        raise InputError(_no_rows(where))
+    return _typed_frame(header, body, where, decimal, info, task)
+
+
+def _used_cells(
+    rows: list[list[object]], merged: list[Merged], origin: tuple[int, int], where: str
+) -> tuple[list[list[object]], list[Merged]]:
+    """The rows without blank trailing rows (formatting that reaches far beyond the data)
+    and blank outer columns, all of one width, and the merged ranges moved to match."""
     row0, col0 = origin
-    # blank trailing rows and columns (formatting that reaches far beyond the data) go
     while rows and all(_blank(v) for v in rows[-1]):
         rows.pop()
     if not rows:
@@ -482,8 +500,20 @@ def _to_frame(
         rows = [row[first_col:width] for row in rows]
     shift_c = col0 + first_col
     merged = [((a - row0, b - shift_c), (c - row0, d - shift_c)) for (a, b), (c, d) in merged]
+    return rows, merged
 
-    # header_row counts the sheet's rows; the list starts at its first used row (row0)
+
+def _header_top(
+    rows: list[list[object]],
+    merged: list[Merged],
+    row0: int,
+    sheet: str,
+    where: str,
+    header_row: int | None,
+    info: ImportInfo,
+) -> int:
+    """Which of ``rows`` names the columns: the one asked for (``header_row`` counts the
+    sheet's rows, ``rows`` start at its row ``row0``), or the first under any title rows."""
     if header_row is None:
         top = _find_header(rows, merged)
         info.guessed.append("header_row")
@@ -492,37 +522,54 @@ def _to_frame(
                 f"Rows {row0 + 1}–{row0 + top} of sheet '{sheet}' look like a title and were "
                 f"skipped; the header is row {row0 + top + 1}."
             )
-    else:
-        top = header_row - row0
-        if top < 0:
-            raise InputError(
-                _(
-                    "{where}: row {row} is empty (the cells start at row {first}); "
-                    "choose the row that names the columns."
-                ).format(where=where, row=header_row + 1, first=row0 + 1)
-            )
-        if top >= len(rows):
-            raise InputError(
-                _("{where} has no row {row} to use as the header.").format(
-                    where=where, row=header_row + 1
-                )
-            )
-    info.header_row = row0 + top
-
-    header = _fill_merged(rows, merged, top)
-    n_header = 1
-    sub = _sub_header(rows, merged, top)
-    if sub is not None:
-        header = [
-            " ".join(dict.fromkeys(p for p in (_label(a), _label(b)) if p))
-            for a, b in zip(header, sub, strict=True)
-        ]
-        n_header = 2
-        info.notes.append(
-            f"Rows {row0 + top + 1}–{row0 + top + 2} form a two-line header (merged group "
-            "cells above sub-headings); the column names join both lines."
+        return top
+    top = header_row - row0
+    if top < 0:
+        raise InputError(
+            _(
+                "{where}: row {row} is empty (the cells start at row {first}); "
+                "choose the row that names the columns."
+            ).format(where=where, row=header_row + 1, first=row0 + 1)
         )
-    first_body = top + n_header
+    if top >= len(rows):
+        raise InputError(
+            _("{where} has no row {row} to use as the header.").format(
+                where=where, row=header_row + 1
+            )
+        )
+    return top
+
+
+def _header(
+    rows: list[list[object]], merged: list[Merged], top: int, row0: int, info: ImportInfo
+) -> tuple[list[object], int]:
+    """The column names and how many rows they take: one, or two when merged group cells
+    stand above sub-headings (the names then join both lines)."""
+    header = _fill_merged(rows, merged, top)
+    sub = _sub_header(rows, merged, top)
+    if sub is None:
+        return header, 1
+    info.notes.append(
+        f"Rows {row0 + top + 1}–{row0 + top + 2} form a two-line header (merged group "
+        "cells above sub-headings); the column names join both lines."
+    )
+    joined = [
+        " ".join(dict.fromkeys(p for p in (_label(a), _label(b)) if p))
+        for a, b in zip(header, sub, strict=True)
+    ]
+    return list(joined), 2
+
+
+def _body(
+    rows: list[list[object]],
+    merged: list[Merged],
+    first_body: int,
+    row0: int,
+    sheet: str,
+    info: ImportInfo,
+) -> list[list[object]]:
+    """The data rows under the header: merged cells spread over what they cover, footnotes
+    under the table left out (and kept in ``info.footnotes``)."""
     filled = _fill_merged_body(rows, merged, first_body)
     if filled:
         info.notes.append(
@@ -541,8 +588,18 @@ def _to_frame(
             f"first column only, look like footnotes and were left out: {shown}."
         )
         body = body[:notes_at]
-    if not body:
-        raise InputError(_no_rows(where))
+    return body
+
+
+def _typed_frame(
+    header: list[object],
+    body: list[list[object]],
+    where: str,
+    decimal: str | None,
+    info: ImportInfo,
+    task: Task,
+) -> pd.DataFrame:
+    """The body's columns typed under unique names, blank rows and columns left out."""
     names, renamed, notes = unique_names(header)
     columns = [_prepare(cells) for cells in zip(*body, strict=True)]
     blank_rows = np.logical_and.reduce([c.blank for c in columns])
