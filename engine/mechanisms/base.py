@@ -63,9 +63,10 @@ class Mechanism:
 
     @classmethod
     def column_mechanism(cls, params: Any, numeric: bool) -> str | None:
-        """How a confidential column (numeric or not) is protected: the mechanism's name for
-        :func:`engine.privacy.guarantees` ("laplace", "insensitive", "randomized_response"),
-        or None when the column is bucketed (the guarantees of t-closeness)."""
+        """How a confidential column (numeric or not) is protected: a name this mechanism
+        declares in :meth:`column_guarantees` ("laplace", "insensitive",
+        "randomized_response"), or None when the column is bucketed (the guarantees of
+        t-closeness)."""
         return None
 
     @classmethod
