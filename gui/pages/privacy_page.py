@@ -68,20 +68,20 @@ translate = QCoreApplication.translate
 #: share of ε spent on private bounds when the user first ticks the box
 DEFAULT_PRIVATE_SHARE = 0.10
 
-#: the wizard's buttons, whose shortcuts work on every page
+# the wizard's buttons, whose shortcuts work on every page
 WIZARD_BUTTONS = (
     QWizard.WizardButton.BackButton,
     QWizard.WizardButton.NextButton,
     QWizard.WizardButton.CommitButton,
     QWizard.WizardButton.FinishButton,
 )
-#: the options of the noise, which any noise mechanism reads (whether or not it lists them)
+# the options of the noise, which any noise mechanism reads (whether or not it lists them)
 NOISE_FIELDS = ("private_bounds", "insensitive", "resample_until_t", "transform")
-#: the fields of this page that only some mechanisms read (their controls are enabled when
-#: the mechanism chosen reads them, and choosing one that does not sets them back to their
-#: defaults); the others of such fields are on the preview page
+# the fields of this page that only some mechanisms read (their controls are enabled when
+# the mechanism chosen reads them, and choosing one that does not sets them back to their
+# defaults); the others of such fields are on the preview page
 MECHANISM_FIELDS = ("n_buckets", *NOISE_FIELDS)
-#: the value each of them takes when it is not given
+# the value each of them takes when it is not given
 DEFAULTS = {
     f.name: f.default for f in dataclasses.fields(ReleaseParams) if f.name in MECHANISM_FIELDS
 }

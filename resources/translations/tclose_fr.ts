@@ -1044,7 +1044,6 @@
     <name>PrivacyPage</name>
     <message>
         <source>on</source>
-        <extracomment>the options of the noise, which any noise mechanism reads (whether or not it lists them) the fields of this page that only some mechanisms read (their controls are enabled when the mechanism chosen reads them, and choosing one that does not sets them back to their defaults); the others of such fields are on the preview page the value each of them takes when it is not given</extracomment>
         <translation>activé</translation>
     </message>
     <message>
@@ -1701,7 +1700,6 @@
     </message>
     <message>
         <source>Missing-value codes (all columns):</source>
-        <extracomment>the household-level QIs found in the data (shown when a household column is tagged)</extracomment>
         <translation>Codes de valeur manquante (toutes les colonnes)&#xa0;:</translation>
     </message>
     <message>
