@@ -616,22 +616,37 @@ def tclose_blocks(
             task=form,
         )  # fmt: skip
     else:
-        order = np.argsort(node, kind="stable")
-        cuts = np.flatnonzero(np.r_[True, node[order][1:] != node[order][:-1], True])
-        labels = np.empty(n, dtype=np.int64)
-        offset = 0
-        for i in range(len(cuts) - 1):
-            form.step(i / (len(cuts) - 1), "Forming classes")
-            members = order[cuts[i] : cuts[i + 1]]
-            sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
-            labels[members] = sub + offset
-            offset += int(sub.max()) + 1
+        labels = _exact_in_blocks(X, codes, node, k, t, shares, form)
     if improve_rounds:
         labels = improve_within_bounds(
             X, labels, codes, shares, t, k, improve_rounds, task.sub(0.6, 1.0)
         )
     task.step(1.0, "Classes formed")
     return _dense(labels)
+
+
+def _exact_in_blocks(
+    X: np.ndarray,
+    codes: np.ndarray,
+    node: np.ndarray,
+    k: int,
+    t: float,
+    shares: np.ndarray,
+    task: Task,
+) -> np.ndarray:
+    """Class label of every record, formed by the exact partition block by block (``node``:
+    every record's block), numbered on from block to block (``method="exact"``)."""
+    order = np.argsort(node, kind="stable")
+    cuts = np.flatnonzero(np.r_[True, node[order][1:] != node[order][:-1], True])
+    labels = np.empty(len(codes), dtype=np.int64)
+    offset = 0
+    for i in range(len(cuts) - 1):
+        task.step(i / (len(cuts) - 1), "Forming classes")
+        members = order[cuts[i] : cuts[i + 1]]
+        sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
+        labels[members] = sub + offset
+        offset += int(sub.max()) + 1
+    return labels
 
 
 def form_classes(
