@@ -24,7 +24,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError, listing
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
@@ -360,14 +360,13 @@ class FieldInfo:
 
 
 #: the help groups of the command line's release flags, in the order ``--help`` lists them
+#: (the command line's words only: marked for the engine's catalogues, not the app's)
 FLAG_GROUPS: dict[str, str] = {
-    "columns": QT_TRANSLATE_NOOP("params", "columns"),
-    "survey": QT_TRANSLATE_NOOP("params", "survey files: households and sampling weights"),
-    "level": QT_TRANSLATE_NOOP("params", "privacy level"),
-    "form": QT_TRANSLATE_NOOP("params", "released form"),
-    "noise": QT_TRANSLATE_NOOP(
-        "params", "noise mechanism (ε-differential privacy for the confidential columns)"
-    ),
+    "columns": N_("columns"),
+    "survey": N_("survey files: households and sampling weights"),
+    "level": N_("privacy level"),
+    "form": N_("released form"),
+    "noise": N_("noise mechanism (ε-differential privacy for the confidential columns)"),
 }
 
 
