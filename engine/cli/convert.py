@@ -14,10 +14,12 @@ import math
 import sys
 
 from engine.params import MAX_EPSILON, Number
-from engine.privacy import Guarantee, guarantees
+from engine.privacy import Guarantee, calculator_mechanisms, guarantees
 from engine.streams import json_text
 
-MECHANISMS = ("buckets", "laplace", "insensitive", "randomized_response")
+#: what :func:`engine.privacy.guarantees` states guarantees for: the registered mechanisms'
+#: names and the ways a noise mechanism protects one column
+MECHANISMS: tuple[str, ...] = calculator_mechanisms()
 
 
 HELP = "translate t into ε and back, with every guarantee that follows"

@@ -17,8 +17,9 @@ in one place, everything the rest of tclose asks of it:
   must hold (:class:`~engine.mechanisms.guarantee.ColumnGuarantee`);
   :func:`engine.privacy.guarantees` puts those words into the statements every noise
   mechanism shares (a mechanism without noise has the guarantees of t-closeness);
-* **words** — :attr:`Mechanism.title` (the About sheet, the report) and
-  :meth:`Mechanism.seed_policy`;
+* **words** — :attr:`Mechanism.title` (the About sheet, the report),
+  :meth:`Mechanism.seed_policy`, and what a chooser shows (:attr:`Mechanism.choice`,
+  :attr:`Mechanism.note`, :attr:`Mechanism.tooltip`);
 * **summary fields** — :attr:`Mechanism.fields`, the parameters only this mechanism reads
   (another mechanism's summary leaves them out).
 
@@ -41,6 +42,11 @@ from engine.progress import Task
 from engine.text import seed_text
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark ``text`` for the app's translation files (context ``mechanisms``); no Qt here."""
+    return text
+
+
 class Mechanism:
     """The contract of a mechanism (module doc); subclasses set the class attributes."""
 
@@ -56,6 +62,13 @@ class Mechanism:
     #: the parameters only this mechanism reads (a release by another leaves them out of its
     #: published parameters)
     fields: ClassVar[tuple[str, ...]] = ()
+    # what a chooser of mechanisms (the desktop app's privacy page) shows, in English and
+    # marked for the app's translations (context "mechanisms"): its choice, with at most one
+    # "&" before the letter of its keyboard shortcut (the app picks one when there is none;
+    # anything else that prints it drops the "&"), a one-line note under it, and a tooltip
+    choice: ClassVar[str]
+    note: ClassVar[str] = ""
+    tooltip: ClassVar[str] = ""
 
     @classmethod
     def validate(cls, params: Any) -> None:
@@ -109,4 +122,4 @@ class Mechanism:
         return {}
 
 
-__all__ = ["Mechanism"]
+__all__ = ["QT_TRANSLATE_NOOP", "Mechanism"]
