@@ -29,10 +29,10 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _, language, ngettext
-from engine.io.about import noise_words
+from engine.io.about import field_label, mechanism_title, noise_words, value_words
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release, RunSummary
+from engine.release.result import P_RULE, Release, RunSummary, applied_parameters
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.text import fixed, number, percent
 from engine.text import loss as loss_text
@@ -306,9 +306,7 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
     rows = []
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
-        kept = (
-            _("re-coded (a fresh random numbering)") if homes.output == "recode" else _("left out")
-        )
+        kept = value_words("household_output", homes.output) or homes.output
         text = _(
             "{column}: {n} households; every class holds records of at least {k} of them; "
             "household-level quasi-identifiers, released alike for every member: {level}; "
@@ -326,12 +324,12 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
                 "Declared household-level but varying within households: {varied}; each "
                 "such household got its members' most frequent value."
             ).format(varied=varied)
-        rows.append((_("households"), text))
+        rows.append((field_label("household"), text))
     if cfg.weight is not None:
-        kept = _("released unchanged") if cfg.weight_output == "keep" else _("left out")
+        kept = value_words("weight_output", cfg.weight_output) or cfg.weight_output
         rows.append(
             (
-                _("sampling weight"),
+                field_label("weight"),
                 _(
                     "{column}: used for the risk estimates and the weighted bucket means; {kept}."
                 ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
@@ -341,54 +339,62 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
 
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
+    """The parameters that applied to the run, each named by its declared label
+    (:func:`~engine.io.about.field_label`); a mechanism's own settings appear as its class
+    declares them (:attr:`Mechanism.fields`, :func:`applied_parameters`)."""
     cfg = release.params
-    rows = [(_("mechanism"), _e(_mechanism_words(release)))]
-    rows.append((_("k (smallest class size)"), number(cfg.k)))
+    applied = applied_parameters(cfg)
+    rows = [(field_label("mechanism"), _e(_mechanism_words(release)))]
+    rows.append((field_label("k"), number(cfg.k)))
     if cfg.t is not None:
-        rows.append(("t", number(cfg.t)))
+        rows.append((field_label("t"), number(cfg.t)))
     if cfg.epsilon is not None:
-        rows.append((_("ε (epsilon)"), number(cfg.epsilon)))
-        if cfg.mechanism == "buckets":
+        rows.append((field_label("epsilon"), number(cfg.epsilon)))
+        if release.buckets is not None:  # the buckets answer to t = exp(ε/2)
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
-        b = release.buckets
-        n_b = len(b.counts) - (b.missing_bucket is not None)
-        if cfg.n_buckets:
-            how = _(" (chosen by the user)")
-        else:
-            how = " " + _(
-                "(searched together with the class size for the least {weight} × "
-                "confidential loss + {rest} × QI loss)"
-            ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
-        missing = _(" and one for missing values") if b.missing_bucket is not None else ""
-        rows.append((_("confidential buckets b"), f"{n_b}{missing}{how}"))
+        rows.append((field_label("n_buckets"), _buckets_text(release)))
     rows.extend(_survey_rows(release))
-    rows.append((_("quasi-identifiers released as"), _e(_(_QI_OUTPUT_WORDS[cfg.qi_output]))))
-    if cfg.mechanism == "buckets":
+    for name in ("qi_output", "confidential_output"):
+        if name in applied:
+            words = value_words(name, getattr(cfg, name)) or str(getattr(cfg, name))
+            rows.append((field_label(name), _e(words)))
+    if "joint" in applied:
         rows.append(
             (
-                _("confidential values released as"),
-                _e(_(_CONFIDENTIAL_OUTPUT_WORDS[cfg.confidential_output])),
-            )
-        )
-    if len(cfg.confidential) > 1:
-        rows.append(
-            (
-                _("several confidential columns"),
+                field_label("joint"),
                 _("jointly (one bucket per tuple)") if cfg.joint else _("per column"),
             )
         )
     rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
-        rows.append((_("redraw noise until t-close with t"), number(cfg.resample_until_t)))
+        rows.append((field_label("resample_until_t"), number(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
-        rows.append((_("missing-value codes"), codes))
+        rows.append((field_label("missing"), codes))
     if cfg.missing_confidential == "drop":
-        rows.append((_("records with a missing confidential value"), _("left out of the release")))
+        rows.append(
+            (field_label("missing_confidential"), _e(value_words("missing_confidential", "drop")))
+        )
     return rows
+
+
+def _buckets_text(release: Release) -> str:
+    """How many confidential buckets the release has, and who chose that number."""
+    cfg, b = release.params, release.buckets
+    assert b is not None
+    n_b = len(b.counts) - (b.missing_bucket is not None)
+    if cfg.n_buckets:
+        how = _(" (chosen by the user)")
+    else:
+        how = " " + _(
+            "(searched together with the class size for the least {weight} × "
+            "confidential loss + {rest} × QI loss)"
+        ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
+    missing = _(" and one for missing values") if b.missing_bucket is not None else ""
+    return f"{n_b}{missing}{how}"
 
 
 def _bounds_rows(release: Release) -> list[tuple[str, str]]:
@@ -410,7 +416,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
         rows.append(
             (
-                _("ε for private bounds"),
+                field_label("private_bounds"),
                 _(
                     "{bounds_epsilon} of ε = {epsilon} (DP quantiles); the noise gets "
                     "{noise_epsilon}"
@@ -450,53 +456,30 @@ TYPE_WORDS = {
     "ordinal": N_("ordinal"),
     "date": N_("date"),
 }
-#: how a confidential column was released (``ColumnUtility.released_as``), in words
+#: how a bucketed column was released (``ColumnUtility.released_as``), in words; a noise
+#: column's is its mechanism's description (:func:`~engine.io.about.noise_words`)
 RELEASED_AS = {
     "bucket mean": N_("bucket mean"),
     "bucket median": N_("bucket median"),
     "bucket label": N_("bucket label"),
-    "laplace": N_("Laplace noise"),
-    "insensitive": N_("Laplace noise on group means"),
-    "randomized_response": N_("randomized response"),
-}
-#: what each ``qi_output`` releases, in words
-_QI_OUTPUT_WORDS = {
-    "centroid": N_(
-        "one typical value per class (rounded mean, median category, most frequent "
-        "category); a missing value stays empty"
-    ),
-    "range": N_("the range or set of values of each class; a missing value stays empty"),
-}
-#: what each ``confidential_output`` releases, in words
-_CONFIDENTIAL_OUTPUT_WORDS = {
-    "mean": N_(
-        "the mean of the record's whole bucket (keeps totals; the median where one or two "
-        "records dominate the bucket)"
-    ),
-    "median": N_("the median of the record's whole bucket"),
-    "label": N_("the bucket's label (a range or set of values)"),
 }
 
 
 def _mechanism_words(release: Release) -> str:
-    cfg = release.params
-    if cfg.mechanism == "buckets":
-        return _(
-            "bucketization + t-close microaggregation (confidential values coarsened into "
-            "buckets; records grouped into classes of at least k whose bucket mix stays close "
-            "to the whole file's)"
-        )
+    """The mechanism's declared title and, where noise was drawn, what each confidential
+    column got."""
+    words = mechanism_title(release.params.mechanism)
     noise = release.summary.noise
-    columns = noise.columns if noise is not None else {}
+    if noise is None:
+        return words
     by_how: dict[str, list[str]] = {}
-    for col in cfg.confidential:
-        how = noise_words(columns[col].described) if col in columns else _("noise")
+    for col in release.params.confidential:
+        how = noise_words(noise.columns[col].described) if col in noise.columns else _("noise")
         by_how.setdefault(how, []).append(col)
     parts = [
         _("{how} on {cols}").format(how=how, cols=", ".join(cols)) for how, cols in by_how.items()
     ]
-    words = "; ".join(parts) or _("noise on the confidential values")
-    return words + _("; k-anonymous microaggregation of the quasi-identifiers")
+    return words + ": " + "; ".join(parts) if parts else words
 
 
 def _cut_text(value: Any) -> str:
@@ -585,7 +568,8 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         def add(measure: str, value: str, name: str = name) -> None:
             rows.append([name, _e(measure), _e(value)])
 
-        add(_("released as"), _(RELEASED_AS.get(u.released_as, u.released_as)))
+        how = u.released_as
+        add(_("released as"), _(RELEASED_AS[how]) if how in RELEASED_AS else noise_words(how))
         if u.total_relative_error is not None:
             add(_("total: relative error"), percent(u.total_relative_error))
         weighted = summary.weighted_totals.get(col)
@@ -1001,9 +985,9 @@ def _buckets_section(release: Release) -> list[str]:
             "so it is never one person's value. Only the value the release holds is published; "
             "the other figures of this table describe the original data and are for the "
             "review. Where one or two records make up nearly all of a bucket's sum "
-            "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
+            "(p%-rule, p = {p}), their values could be told from its mean: the mean and SD "
             "are withheld there and the median is released instead. "
-        )
+        ).format(p=percent(P_RULE))
         + _e(_released_sentence(release))
         + "</p>"
     )
