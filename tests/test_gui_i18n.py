@@ -24,7 +24,7 @@ TRANSLATIONS = ROOT / "resources" / "translations"
 LANGUAGES = ("es", "fr")
 #: what pyside6-lupdate scans: the app, the engine's plain-words templates and the labels and
 #: help texts of the parameters' declared fields
-SOURCES = [ROOT / "gui", ROOT / "engine" / "report" / "words.py", ROOT / "engine" / "params.py"]
+SOURCES = [ROOT / "gui", ROOT / "engine" / "release" / "words.py", ROOT / "engine" / "params.py"]
 
 
 def qt_tool(name: str) -> str:

@@ -397,3 +397,15 @@ def test_the_review_record_goes_through_the_checked_writer(survey, tmp_path, cap
         assert not target.exists()
     assert "review record" in capsys.readouterr().err
     assert foreign.read_text(encoding="utf-8") == '{"mine": 1}'
+
+
+def test_the_plain_words_are_published_and_checked(released):
+    """The summary's public phrases go out with every release (a section of the About sheet,
+    ``in_words`` in the sidecar), so the checks above recompute their numbers too."""
+    sheet = published_documents(released["mean.xlsx"][0])["About sheet"]
+    at = next(i for i, row in enumerate(sheet) if row and row[0] == "In plain words")
+    assert str(sheet[at + 1][1]).startswith("The ") and "groups hold at least 5" in sheet[at + 1][1]
+    target = released["response.csv"][0]
+    words = published_documents(target)["sidecar"]["in_words"]
+    assert any("original shares are estimated" in w for w in words)
+    assert [p for p in published_numbers(target) if ".in_words" in p.where]

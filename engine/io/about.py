@@ -30,6 +30,9 @@ from engine.text import number, percent
 
 #: the key that says which of the two documents a run's metadata is
 RECORD_KEY = "record"
+#: the key of the published metadata that holds what the release achieves in plain words
+#: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
+IN_WORDS = "in_words"
 #: the published metadata (About sheet, sidecar JSON, Parquet metadata, ``--summary``)
 PUBLISHED = "published metadata: computable from the release and its public parameters"
 #: the review record (``--review``): everything, for the disclosure review
@@ -192,6 +195,7 @@ _SUMMARY_KEYS = {
     # the headline figures repeat the risk section's
     "expected_reidentifications",
     "household_risk",
+    IN_WORDS,
 }
 
 
@@ -207,6 +211,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows: list[AboutRow] = []
     rows += _release(meta)
     rows += _achieved(meta)
+    rows += _in_words(meta.get(IN_WORDS) or [])
     rows += _guarantees(meta.get("guarantees") or [])
     rows += _parameters(meta["parameters"], meta.get("noise"))
     rows += _buckets(meta.get("buckets") or [])
@@ -305,6 +310,15 @@ def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
             )
         )
     return rows
+
+
+def _in_words(phrases: list[Any]) -> list[AboutRow]:
+    """What the release achieves in plain words: the summary's public phrases, one a row."""
+    if not phrases:
+        return []
+    return [AboutRow(_("In plain words"), section=True)] + [
+        AboutRow("", str(phrase)) for phrase in phrases
+    ]
 
 
 def _guarantees(items: list[Any]) -> list[AboutRow]:

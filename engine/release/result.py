@@ -31,12 +31,13 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
-from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.io.about import IN_WORDS, PUBLISHED, RECORD_KEY, REVIEW_RECORD
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 from engine.release.risk import RiskComparison
+from engine.release.words import public_words
 
 
 @dataclass(frozen=True)
@@ -737,4 +738,7 @@ class RunSummary:
         if self.risk is not None and weights_out and homes_out:
             out["risk"] = {"after": asdict(self.risk.after)}
             out.update(headline_risk(self.risk.after))
+        # what the release achieves in plain words, the phrases computed from published
+        # fields only, in the language of the context (as the guarantees' statements)
+        out[IN_WORDS] = [phrase.text() for phrase in public_words(self)]
         return json_ready(out)

@@ -34,6 +34,7 @@ from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release.result import P_RULE, Release, RunSummary, applied_parameters
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.report.words import join, summary_words
 from engine.text import fixed, number, percent
 from engine.text import loss as loss_text
 from engine.version import __version__
@@ -937,8 +938,14 @@ def _parameters_section(release: Release) -> list[str]:
 
 
 def _guarantees_section(release: Release) -> list[str]:
-    """3. What was asked, what was achieved, and the guarantees that follow."""
-    return [_("<h2>3. Guarantees achieved</h2>"), _guarantee_html(release)]
+    """3. What the release achieves in plain words (every phrase of the summary, the
+    review's figures included), what was asked and achieved, the guarantees that follow."""
+    parts = [_("<h2>3. Guarantees achieved</h2>")]
+    plain = summary_words(release.summary)
+    if plain:
+        parts.append(_("<p><b>In plain words:</b> {words}</p>").format(words=_e(join(plain))))
+    parts.append(_guarantee_html(release))
+    return parts
 
 
 def _buckets_section(release: Release) -> list[str]:
