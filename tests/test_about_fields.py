@@ -16,7 +16,7 @@ from engine.i18n import _, use_language
 from engine.io import write_release
 from engine.io.about import IN_WORDS, about_rows, field_label
 from engine.mechanisms import MECHANISMS, Buckets
-from engine.release.result import P_RULE
+from engine.release.result import P_RULE, RunSummary
 from engine.report import html as report_html
 from engine.report.html import render_report
 from engine.report.words import declared_public, public_words, summary_words
@@ -140,13 +140,19 @@ def test_the_about_sheet_says_the_public_phrases_and_no_review_one(releases, tmp
 
 
 def test_a_phrase_is_public_only_when_every_field_it_reads_is():
-    assert declared_public("n_classes") and declared_public("params.k")
-    assert declared_public("noise.corrected_shares") and declared_public("missing_qi.released")
-    assert not declared_public("params.seed") and not declared_public("missing_qi.withheld")
-    assert not declared_public("information_loss.confidential_columns")
-    assert not declared_public("noise.columns.grid") and declared_public("noise.columns.epsilon")
+    assert declared_public(RunSummary, "n_classes") and declared_public(RunSummary, "params.k")
+    assert declared_public(RunSummary, "noise.corrected_shares") and declared_public(
+        RunSummary, "missing_qi.released"
+    )
+    assert not declared_public(RunSummary, "params.seed") and not declared_public(
+        RunSummary, "missing_qi.withheld"
+    )
+    assert not declared_public(RunSummary, "information_loss.confidential_columns")
+    assert not declared_public(RunSummary, "noise.columns.grid") and declared_public(
+        RunSummary, "noise.columns.epsilon"
+    )
     with pytest.raises(KeyError):
-        declared_public("no_such_field")
+        declared_public(RunSummary, "no_such_field")
 
 
 def test_the_p_rule_is_quoted_from_its_constant(releases, monkeypatch):

@@ -30,6 +30,12 @@ from engine.text import number, percent
 
 #: the key that says which of the two documents a run's metadata is
 RECORD_KEY = "record"
+#: the field metadata key by which a summary field declares whether it is published with the
+#: release (``engine.release.result.PUBLIC`` / ``REVIEW``)
+PUBLIC_KEY = "public"
+#: parameters for the review record only: with the seed and the public code the noise of a
+#: release can be drawn again and subtracted
+REVIEW_PARAMETERS = ("seed",)
 #: the key of the published metadata that holds what the release achieves in plain words
 #: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
 IN_WORDS = "in_words"

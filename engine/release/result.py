@@ -31,7 +31,14 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
-from engine.io.about import IN_WORDS, PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.io.about import (
+    IN_WORDS,
+    PUBLIC_KEY,
+    PUBLISHED,
+    RECORD_KEY,
+    REVIEW_PARAMETERS,
+    REVIEW_RECORD,
+)
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
@@ -210,10 +217,6 @@ def json_ready(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)
-
-
-#: the field metadata key that says whether a summary field is published with the release
-PUBLIC_KEY = "public"
 
 
 #: field metadata of a summary field that is published with the release (About sheet, sidecar
@@ -525,11 +528,6 @@ class ColumnUtility:
     regression: Regression | None = None
     #: share of records whose released category differs from their own (category columns)
     share_changed: float | None = None
-
-
-#: parameters for the review record only: with the seed and the public code the noise of a
-#: release can be drawn again and subtracted
-REVIEW_PARAMETERS = ("seed",)
 
 
 def applied_parameters(params: ReleaseParams) -> dict[str, Any]:

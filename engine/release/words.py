@@ -32,12 +32,18 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.i18n import _
+from engine.io.about import PUBLIC_KEY, REVIEW_PARAMETERS
+from engine.params import ReleaseParams
 from engine.text import number, percent
 
 if TYPE_CHECKING:
     from engine.mechanisms.response import CorrectedShares
-    from engine.release.plan import Plan
-    from engine.release.result import RunSummary
+
+#: a :class:`~engine.release.plan.Plan` and a :class:`~engine.release.result.RunSummary`,
+#: read by attribute: both modules import this one (the summary's published metadata carries
+#: its public phrases), so it does not import them
+Plan = Any
+RunSummary = Any
 
 #: the translation context of the templates in the app's .ts files
 CONTEXT = "words"
@@ -70,18 +76,15 @@ def join(phrases: Iterable[Phrase], translate: Callable[[str], str] | None = Non
     return " ".join(p.text(translate) for p in phrases)
 
 
-def declared_public(path: str) -> bool:
-    """Whether the :class:`~engine.release.result.RunSummary` field at ``path``
-    ("n_classes", "missing_qi.withheld", "params.k") is declared published.
+def declared_public(owner: type, path: str) -> bool:
+    """Whether the field at ``path`` ("n_classes", "missing_qi.withheld", "params.k") of the
+    summary class ``owner`` (:class:`~engine.release.result.RunSummary`) is declared
+    published.
 
     Read from the declarations, as :func:`~engine.release.result.published` reads them: a
     dataclass that declares some fields publishes only those marked public; one that
     declares none is published whole; of the parameters, all but the review's (the seed).
     """
-    from engine.params import ReleaseParams
-    from engine.release.result import PUBLIC_KEY, REVIEW_PARAMETERS, RunSummary
-
-    owner: Any = RunSummary
     for name in path.split("."):
         if owner is ReleaseParams:
             return name not in REVIEW_PARAMETERS
@@ -90,9 +93,9 @@ def declared_public(path: str) -> bool:
         known = {f.name: f for f in fields(owner)}
         if name not in known:  # a misspelt path must not pass for a review-only one
             raise KeyError(f"{owner.__name__} has no field {name!r}")
-        if any(PUBLIC_KEY in f.metadata for f in known.values()):
-            if not known[name].metadata.get(PUBLIC_KEY, False):
-                return False
+        declares = any(PUBLIC_KEY in f.metadata for f in known.values())
+        if declares and not known[name].metadata.get(PUBLIC_KEY, False):
+            return False
         owner = _item_type(typing.get_type_hints(owner)[name])
     return True
 
@@ -107,9 +110,9 @@ def _item_type(hint: Any) -> Any:
     return hint
 
 
-def _said(template: str, values: dict[str, str], *reads: str) -> Phrase:
-    """A phrase of a summary whose values come from the summary fields ``reads``."""
-    return Phrase(template, values, public=all(declared_public(r) for r in reads))
+def _said(summary: RunSummary, template: str, values: dict[str, str], *reads: str) -> Phrase:
+    """A phrase of ``summary`` whose values come from its fields ``reads``."""
+    return Phrase(template, values, public=all(declared_public(type(summary), r) for r in reads))
 
 
 def _names(columns: Sequence[str]) -> str:
@@ -327,6 +330,7 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
         if summary.n_classes <= 1:
             out.append(
                 _said(
+                    summary,
                     QT_TRANSLATE_NOOP(
                         "words",
                         "The release is one single group of all {n} people: every "
@@ -343,6 +347,7 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
         else:
             out.append(
                 _said(
+                    summary,
                     QT_TRANSLATE_NOOP(
                         "words",
                         "The {groups} groups hold at least {k} people each, and each looks "
@@ -365,6 +370,7 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
     else:
         out.append(
             _said(
+                summary,
                 QT_TRANSLATE_NOOP("words", "The {groups} groups hold at least {k} people each."),
                 values,
                 "n_classes",
@@ -404,7 +410,7 @@ def _missing_qi_words(summary: RunSummary) -> list[Phrase]:
                 "words",
                 "{column}: the {missing} missing values are released empty, none filled in.",
             )
-        out.append(_said(template, values, "missing_qi.input", "missing_qi.withheld"))
+        out.append(_said(summary, template, values, "missing_qi.input", "missing_qi.withheld"))
     return out
 
 
@@ -417,6 +423,7 @@ def _error_words(summary: RunSummary) -> list[Phrase]:
         if "share_changed" in figures and summary.noise is not None:
             out.append(
                 _said(
+                    summary,
                     QT_TRANSLATE_NOOP(
                         "words", "{column}: {share} of the answers were changed at random."
                     ),
@@ -425,10 +432,11 @@ def _error_words(summary: RunSummary) -> list[Phrase]:
                 )
             )
             if name in corrected:
-                out.append(corrected_phrase(str(name), corrected[name]))
+                out.append(corrected_phrase(summary, str(name), corrected[name]))
         elif "mean_absolute_error" in figures:
             out.append(
                 _said(
+                    summary,
                     QT_TRANSLATE_NOOP(
                         "words",
                         "{column}: the released values differ from the true ones by {error} "
@@ -458,10 +466,11 @@ def shares_text(corrected: CorrectedShares, shown: int = SHARES_SHOWN) -> str:
     return ", ".join(parts) + (", … " + _("({n} more)").format(n=number(more)) if more > 0 else "")
 
 
-def corrected_phrase(column: str, corrected: CorrectedShares) -> Phrase:
+def corrected_phrase(summary: RunSummary, column: str, corrected: CorrectedShares) -> Phrase:
     """The shares an analyst should use for a randomized column, in one sentence (from the
     released answers and the public channel alone: published)."""
     return _said(
+        summary,
         QT_TRANSLATE_NOOP(
             "words",
             "{column}: the shares in the file are pulled towards equal shares by the random "
