@@ -229,26 +229,13 @@ def release_households_on_cluster(
     out = [client.submit(_join, *[client.submit(_pick, c, j) for c in cut]) for j in range(n_out)]
     del cut
     detections = gather(client, client.map(_detect, out, params=params))
-    found = [f for f in detections if f is not None]
-    level = tuple(
-        c for c in params.qi if all(c in f[0] for f in found) or c in params.household_level
-    )
-    conf_level = tuple(c for c in params.confidential if all(c in f[1] for f in found))
-    # every partition numbers its households in a range of its own; the ranges in random order
-    counts = np.array([0 if f is None else f[2] for f in detections], dtype=np.int64)
-    order = np.random.default_rng(salt).permutation(n_out)
-    offsets = np.zeros(n_out, dtype=np.int64)
-    offsets[order] = np.r_[0, np.cumsum(counts[order])[:-1]]
-    n_households = int(counts.sum())
-    check_households(n_households, params.k)
-    # the new numbers stay clear of the input's ids, as on one machine (recode_ids)
-    ids = pd.concat([f[3] for f in found], ignore_index=True) if found else pd.Series([])
-    clash, digits = clashing_ids(ids, n_households)
-    offsets += 10**digits if clash else 0
+    numbering = _HouseholdNumbering.of(detections, params, salt, n_out)
+    level, conf_level = numbering.level, numbering.confidential_level
     recipe = _Recipe(params, buckets, shares, t, size, types, orders, places, columns, level,
-                     conf_level, default_rounds(int(counts.max(initial=0))),
+                     conf_level, default_rounds(numbering.most_in_a_part),
                      confidential_sums)  # fmt: skip
     recipe_f = client.scatter(recipe, broadcast=True)
+    offsets = numbering.offsets
     done = [client.submit(_release, out[j], recipe_f, int(offsets[j]), j) for j in range(n_out)]
     del out
     wait_all(client, done, task=task.sub(0.1, 0.85), message="Forming classes")
@@ -258,6 +245,59 @@ def release_households_on_cluster(
     task.step(0.85, "Verifying the release")
     verification = verify_parts(client, tables, params.qi, params.confidential, t=t, k=params.k,
                                 task=task.sub(0.85, 1.0))  # fmt: skip
+    verification = _with_households(verification, stats, params, numbering.n_households)
+    summary = _household_summary(summarise(verification, stats), stats, params, numbering)
+    return tables, verification, summary
+
+
+@dataclass(frozen=True)
+class _HouseholdNumbering:
+    """What the partitions found of their households, and the range of numbers each gives
+    its households (as on one machine: clear of the input's ids, the ranges in random order)."""
+
+    #: household-level QIs: detected constant in every partition, or declared
+    level: tuple[str, ...]
+    #: QIs found constant within households in every partition
+    detected: tuple[str, ...]
+    #: confidential columns constant within households in every partition
+    confidential_level: tuple[str, ...]
+    #: the first number of every partition's households
+    offsets: np.ndarray
+    n_households: int
+    #: the most households one partition holds
+    most_in_a_part: int
+
+    @classmethod
+    def of(
+        cls, detections: list[Any], params: ReleaseParams, salt: int, n_out: int
+    ) -> _HouseholdNumbering:
+        """From every partition's :func:`_detect` (None for an empty partition)."""
+        found = [f for f in detections if f is not None]
+        detected = tuple(c for c in params.qi if all(c in f[0] for f in found))
+        level = tuple(
+            c for c in params.qi if all(c in f[0] for f in found) or c in params.household_level
+        )
+        conf_level = tuple(c for c in params.confidential if all(c in f[1] for f in found))
+        # every partition numbers its households in a range of its own; the ranges in random order
+        counts = np.array([0 if f is None else f[2] for f in detections], dtype=np.int64)
+        order = np.random.default_rng(salt).permutation(n_out)
+        offsets = np.zeros(n_out, dtype=np.int64)
+        offsets[order] = np.r_[0, np.cumsum(counts[order])[:-1]]
+        n_households = int(counts.sum())
+        check_households(n_households, params.k)
+        # the new numbers stay clear of the input's ids, as on one machine (recode_ids)
+        ids = pd.concat([f[3] for f in found], ignore_index=True) if found else pd.Series([])
+        clash, digits = clashing_ids(ids, n_households)
+        offsets += 10**digits if clash else 0
+        return cls(level, detected, conf_level, offsets, n_households, int(counts.max(initial=0)))
+
+
+def _with_households(
+    verification: Verification, stats: list[dict], params: ReleaseParams, n_households: int
+) -> Verification:
+    """The verification of the parts with the households' counts of every partition: it
+    fails when a class holds records of fewer than k households or a household's members
+    were released with different household-level values."""
     homes_k = min(s["households_k"] for s in stats)
     split = sum(s["split"] for s in stats)
     verification = replace(
@@ -287,27 +327,34 @@ def release_households_on_cluster(
     verification.message = verification.message[:-1] + _(
         "; every class holds records of ≥ {n} households."
     ).format(n=number(homes_k))
-    summary = summarise(verification, stats)
+    return verification
+
+
+def _household_summary(
+    summary: RunSummary, stats: list[dict], params: ReleaseParams, numbering: _HouseholdNumbering
+) -> RunSummary:
+    """The summary of the route without households, with the household route's QI loss and
+    what the summary says of the households."""
+    assert params.household is not None
     # the loss is measured per partition (its own standardisation): the records' mean
     loss = sum(s["loss"] * s["n"] for s in stats) / sum(s["n"] for s in stats)
     summary = replace(summary, information_loss=replace(summary.information_loss, qi_sse_sst=loss))
-    summary = replace(
+    return replace(
         summary,
         households=HouseholdSummary(
             column=params.household,
-            n_households=n_households,
-            household_level=level,
-            detected=tuple(c for c in params.qi if all(c in f[0] for f in found)),
+            n_households=numbering.n_households,
+            household_level=numbering.level,
+            detected=numbering.detected,
             varied={},
-            households_k=homes_k,
+            households_k=min(s["households_k"] for s in stats),
             output=params.household_output,
             n_groups=sum(s["groups"] for s in stats) or None,
-            confidential_level=conf_level,
-            shared_classes=verification.shared_classes,
+            confidential_level=numbering.confidential_level,
+            shared_classes=sum(s["shared"] for s in stats),
         ),
         warnings=(*summary.warnings, *_cluster_notes(params)),
     )
-    return tables, verification, summary
 
 
 def _cluster_notes(params: ReleaseParams) -> list[str]:

@@ -40,15 +40,14 @@ from engine.release.households import (
 )
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.microaggregation import microaggregate
-from engine.release.missing_qi import partition_by_group, withhold
+from engine.release.missing_qi import partition_by_group
 from engine.release.partition import tclose_partition
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.result import InformationLoss, Release
+from engine.release.result import InformationLoss, Release, RunSummary
 from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
-from engine.release.survey import withhold_in_classes
-from engine.release.tail import finish, publish
+from engine.release.tail import Published, finish, publish, withheld_qi
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -196,13 +195,63 @@ def _bucket_release(
     ``own_plan``: nobody else holds the plan, so its encoded QIs may be dropped early."""
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
-    qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
-    types, orders = prepared.types, prepared.orders
-    X = plan.encoded if plan.encoded is not None else encode_qi(clean, qi, types, orders)
+    qi, clean = prepared.qi, prepared.clean
+    X = (
+        plan.encoded
+        if plan.encoded is not None
+        else encode_qi(clean, qi, prepared.types, prepared.orders)
+    )
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None
+    classes, homes, household_loss, withheld = _bucket_classes(X, plan, task)
+    released_qi = withheld_qi(clean, qi, classes, withheld, prepared.households, homes)
+    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
+    # release table is built: on a million records that is 176 MB less at the peak
+    qi_sums = QiSums.of(X, classes) if homes is None else None
+    X = None
+    task.step(0.85, "Building the release")
+    buckets, output = plan.bucket_data, params.confidential_output
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=plan.t,
+        qi_values=released_qi,
+        original=prepared.released_input(data),
+        keep=params.keep,
+        buckets=buckets,
+        released=released_values(buckets, output) if buckets is not None else {},
+        released_as={c: f"bucket {output}" for c in prepared.confidential},
+        checked=prepared.confidential,
+        homes=homes,
+        task=task.sub(0.85, 0.95),
+    )
+    # the QI loss of the released file: classes whose released values coincide have merged
+    # (household groups: the loss the household partition measured)
+    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
+    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
+    task.step(1.0, "Done")
+    return finish(
+        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
+    )
+
+
+def _bucket_classes(
+    X: np.ndarray, plan: Plan, task: Task
+) -> tuple[np.ndarray, np.ndarray | None, float, np.ndarray | None]:
+    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85): (the class of
+    every record, its household group or None, the QI loss of household groups (0 without),
+    which QI values the classes withhold).
+
+    t-close classes over the plan's buckets (k-anonymous ones without buckets) formed apart
+    in each group of records alike in which QIs are missing; or, with household-level QIs,
+    classes inside groups of whole households.
+    """
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    qi, clean, types, orders = prepared.qi, prepared.clean, prepared.types, prepared.orders
     t, buckets = plan.t, plan.bucket_data
-    households, homes = prepared.households, None
+    households, homes, qi_loss = prepared.households, None, 0.0
     # records alike in which QIs are missing form classes together (missing stays missing)
     groups, withheld = missing_groups(plan)
     if households is not None and households.level:
@@ -220,8 +269,8 @@ def _bucket_release(
             clean, qi, types, orders, households, codes, t, params.k, size,
             mode=params.qi_output, task=task.sub(0.3, 0.85),
         )  # fmt: skip
-        withheld = None  # the classes follow the households, not the missing patterns
-    elif buckets is not None:
+        return classes, homes, qi_loss, None  # the classes follow the households
+    if buckets is not None:
         assert t is not None
         codes, shares = buckets.codes, buckets.shares
         classes = partition_by_group(
@@ -237,50 +286,36 @@ def _bucket_release(
             lambda rows, sub: _k_anonymous_classes(X[rows], params.k, params.seed, sub),
             task.sub(0.1, 0.85),
         )
-    if households is not None and homes is None:
+    if households is not None:
         if households.confidential_level and buckets is not None:
             classes = separate_members(X, classes, buckets.codes, households.codes)
         classes = merge_for_households(X, classes, households.codes, params.k)
-    level = households.level if households is not None and homes is not None else ()
-    if households is not None:  # classes formed for households may mix missing patterns
-        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
-    else:
-        released_qi = withhold(clean, qi, withheld)
-    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
-    # release table is built: on a million records that is 176 MB less at the peak
-    qi_sums = QiSums.of(X, classes) if homes is None else None
-    X = None  # the closures above hold the name, not the array
-    task.step(0.85, "Building the release")
-    output = params.confidential_output
-    published = publish(
-        params,
-        prepared,
-        classes,
-        t=t,
-        qi_values=released_qi,
-        original=prepared.released_input(data),
-        keep=params.keep,
-        buckets=buckets,
-        released=released_values(buckets, output) if buckets is not None else {},
-        released_as={c: f"bucket {output}" for c in confidential},
-        checked=confidential,
-        homes=homes,
-        task=task.sub(0.85, 0.95),
-    )
-    verification = published.verification
-    # the QI loss of the released file: classes whose released values coincide have merged
-    # (household groups: the loss the household partition measured)
-    if qi_sums is not None:
-        qi_loss = qi_sums.merged(published.groups).loss()
+    return classes, homes, qi_loss, withheld
+
+
+def _bucket_summary(
+    plan: Plan,
+    published: Published,
+    classes: np.ndarray,
+    qi_loss: float,
+    homes: np.ndarray | None,
+    started: float,
+) -> RunSummary:
+    """The run summary of a bucket release: its guarantees, losses and buckets."""
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    clean, buckets, output = prepared.clean, plan.bucket_data, params.confidential_output
     conf_loss, conf_columns = (
-        confidential_loss(clean, buckets, types, output) if buckets is not None else (None, {})
+        confidential_loss(clean, buckets, prepared.types, output)
+        if buckets is not None
+        else (None, {})
     )
-    summary = summarise_buckets(
+    return summarise_buckets(
         params,
-        verification,
-        t=t,
+        published.verification,
+        t=plan.t,
         n_records=len(clean),
-        column_types=types,
+        column_types=prepared.types,
         buckets=buckets,
         n_left_out=prepared.n_left_out,
         n_partition_classes=int(classes.max()) + 1 if len(classes) else 0,
@@ -294,14 +329,10 @@ def _bucket_release(
             params,
             prepared,
             clean,
-            qi,
+            prepared.qi,
             buckets=buckets,
             homes=homes,
             risk_before=plan.risk_before,
             started=started,
         ),
-    )
-    task.step(1.0, "Done")
-    return finish(
-        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
     )

@@ -166,11 +166,8 @@ def split_nodes(
     :data:`WORKER_MIN_RECORDS` records on, the two halves of the root go on in two threads
     (unless ``workers`` is 1); they share nothing, so the nodes do not depend on it.
     """
-    n, d = X.shape
-    n_classes, n_b = per_class.shape
-    cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
-    cum[1:] = np.cumsum(per_class, axis=0)
-    size_cum = cum.sum(axis=1)
+    n = len(X)
+    n_classes = per_class.shape[0]
     if start is None:
         lo = np.zeros(n, dtype=np.int64)  # first class of the record's node
         hi = np.full(n, n_classes, dtype=np.int64)  # one past its last class
@@ -179,27 +176,94 @@ def split_nodes(
         hi = np.array(start[1], dtype=np.int64)
     if n == 0:
         return lo, hi
-    kernels = compiled_kernels(compiled)
-    # ranks along the coordinates that need a sort, computed once; a binary coordinate is
-    # ordered by (value, position) directly.  A level then sorts integers only.
-    binary = binary_columns(X)
-    sorted_dims = np.flatnonzero(np.isnan(binary))
-    slot = np.zeros(d, dtype=np.int64)
-    slot[sorted_dims] = np.arange(len(sorted_dims))
-    ranks = np.empty((len(sorted_dims), n), dtype=np.int32 if n < 2**31 else np.int64)
-    for i, j in enumerate(sorted_dims):
-        ranks[i, np.argsort(X[:, j], kind="stable")] = np.arange(n)
-    total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
-    all_rows = np.arange(n)
+    splitter = _Splitter(
+        X, codes, per_class, lo, hi, max_records, compiled_kernels(compiled), start is None
+    )
+    forever = 64 * splitter.total_levels + 64
+    workers = max(1, int(workers or os.cpu_count() or 1))
+    if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:
+        splitter.levels(None, forever, task)
+        return lo, hi
+    # the two halves of the root split nothing between them: each goes on in a thread of
+    # its own (the compiled kernel and numpy's sorts run without the interpreter lock)
+    splitter.levels(None, 1, task)
+    middle = n_classes // 2
+    halves = [np.flatnonzero(lo < middle), np.flatnonzero(lo >= middle)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        jobs = [
+            pool.submit(splitter.levels, half, forever, task if i == 0 else task.silent())
+            for i, half in enumerate(halves)
+        ]
+        for job in jobs:
+            job.result()
+    return lo, hi
 
-    def levels(scope: np.ndarray | None, most: int, task: Task) -> None:
+
+class _Splitter:
+    """The k-d split of :func:`split_nodes` under way: every record's node (``lo``, ``hi``,
+    updated in place level by level) and the tables a level reads.
+
+    The ranks along the coordinates that need a sort are computed once; a binary coordinate
+    is ordered by (value, position) directly, so a level sorts integers only.  With the
+    compiled kernels and a split from the root (``segments``), the records are also kept
+    node by node in class order, each node bucket by bucket, so that a level rearranges
+    every node's stretch in place (``split_segments``) with no sort at all.
+    """
+
+    def __init__(
+        self,
+        X: np.ndarray,
+        codes: np.ndarray,
+        per_class: np.ndarray,
+        lo: np.ndarray,
+        hi: np.ndarray,
+        max_records: int,
+        kernels,
+        segments: bool,
+    ) -> None:
+        n, d = X.shape
+        n_classes, n_b = per_class.shape
+        self.X, self.codes, self.lo, self.hi = X, codes, lo, hi
+        self.n_classes, self.n_b, self.max_records, self.kernels = (
+            n_classes,
+            n_b,
+            max_records,
+            kernels,
+        )
+        self.cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
+        self.cum[1:] = np.cumsum(per_class, axis=0)
+        self.size_cum = self.cum.sum(axis=1)
+        self.binary = binary_columns(X)
+        sorted_dims = np.flatnonzero(np.isnan(self.binary))
+        self.slot = np.zeros(d, dtype=np.int64)
+        self.slot[sorted_dims] = np.arange(len(sorted_dims))
+        self.ranks = np.empty((len(sorted_dims), n), dtype=np.int32 if n < 2**31 else np.int64)
+        for i, j in enumerate(sorted_dims):
+            self.ranks[i, np.argsort(X[:, j], kind="stable")] = np.arange(n)
+        self.total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
+        self.all_rows = np.arange(n)
+        self.perm = self.keys = self.spare = self.nonzero = self.bin_slot = None
+        if kernels is not None and segments:
+            self.perm = np.argsort(codes, kind="stable").astype(np.int64)
+            self.keys = np.empty(n, dtype=np.int64)
+            self.spare = np.empty(n, dtype=np.int64)
+            binary_dims = np.flatnonzero(~np.isnan(self.binary))
+            self.nonzero = np.zeros((max(len(binary_dims), 1), n), dtype=np.bool_)
+            for i, j in enumerate(binary_dims):
+                self.nonzero[i] = X[:, j] != 0
+            # one slot table for both kinds: ranks for sorted dimensions, nonzero for binary ones
+            self.bin_slot = self.slot.copy()
+            self.bin_slot[binary_dims] = np.arange(len(binary_dims))
+
+    def levels(self, scope: np.ndarray | None, most: int, task: Task) -> None:
         """Split the nodes of the records ``scope`` (None: all) for at most ``most`` levels."""
+        lo, hi, size_cum, max_records = self.lo, self.hi, self.size_cum, self.max_records
         for level in range(most):
-            task.step(min(level / total_levels, 1.0), "Splitting into blocks")
+            task.step(min(level / self.total_levels, 1.0), "Splitting into blocks")
             if scope is None:
                 live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
                 everything = bool(live.all())
-                rows = all_rows if everything else np.flatnonzero(live)
+                rows = self.all_rows if everything else np.flatnonzero(live)
             else:
                 s_lo, s_hi = lo[scope], hi[scope]
                 live = (s_hi - s_lo > 1) & (size_cum[s_hi] - size_cum[s_lo] > max_records)
@@ -207,40 +271,52 @@ def split_nodes(
                 rows = scope[live]
             if len(rows) == 0:
                 return
-            _split_level(rows, everything)
+            self.split_level(rows, everything)
 
-    def nodes_of(rows: np.ndarray) -> np.ndarray:
+    def nodes_of(self, rows: np.ndarray) -> np.ndarray:
         """The distinct (first, one past last class) nodes of ``rows``, by first class."""
-        last_of = np.full(n_classes + 1, -1, dtype=np.int64)
-        last_of[lo[rows]] = hi[rows]  # a scatter, no sort: every record of a node agrees
+        last_of = np.full(self.n_classes + 1, -1, dtype=np.int64)
+        last_of[self.lo[rows]] = self.hi[rows]  # a scatter, no sort: every record of a node agrees
         firsts = np.flatnonzero(last_of >= 0)
         return np.column_stack([firsts, last_of[firsts]])
 
-    def _split_level(rows: np.ndarray, everything: bool) -> None:
+    def split_level(self, rows: np.ndarray, everything: bool) -> None:
+        """Split every node of ``rows`` (``everything``: all records) along its widest
+        coordinate, one level down."""
+        X, lo, hi, kernels, binary = self.X, self.lo, self.hi, self.kernels, self.binary
         node = lo if everything else lo[rows]  # a node is named by its first class
         if kernels is None:
             Xr = X if everything else X[rows]
-            sums = node_spreads(Xr, node, n_classes, binary)
+            sums = node_spreads(Xr, node, self.n_classes, binary)
         else:
-            sums = _node_spreads_compiled(kernels, X, rows, node, n_classes, binary)
+            sums = _node_spreads_compiled(kernels, X, rows, node, self.n_classes, binary)
         dims = widest_dimension(spreads_from_sums(*sums))
-        if perm is not None:
+        if self.perm is not None:
             kernels.split_segments(
-                nonzero, ranks, bin_slot, binary, dims, cum, size_cum, nodes_of(rows), perm,
-                lo, hi, keys, spare,
+                self.nonzero, self.ranks, self.bin_slot, binary, dims, self.cum, self.size_cum,
+                self.nodes_of(rows), self.perm, lo, hi, self.keys, self.spare,
             )  # fmt: skip
             return
         if kernels is not None:
-            kernels.split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi)
+            kernels.split_level(
+                X, self.codes, self.ranks, self.slot, binary, dims, self.cum, rows, lo, hi
+            )
             return
+        self._split_level_numpy(rows, node, dims)
+
+    def _split_level_numpy(self, rows: np.ndarray, node: np.ndarray, dims: np.ndarray) -> None:
+        """One level in numpy: sort by (node, bucket, value along the node's coordinate,
+        position) and give each (node, bucket)'s first records, as many as the node's lower
+        classes own, to the lower half."""
+        X, codes, lo, hi, cum, binary = self.X, self.codes, self.lo, self.hi, self.cum, self.binary
+        n, d = X.shape
         dim = dims[node]
-        # sort by (node, bucket, value along the node's coordinate, position)
-        group = node * n_b + codes[rows]
+        group = node * self.n_b + codes[rows]
         is_bin = ~np.isnan(binary[dim])
         sub = np.empty(len(rows), dtype=np.int64)
         sr = ~is_bin
         if sr.any():
-            sub[sr] = ranks.ravel()[slot[dim[sr]] * n + rows[sr]]
+            sub[sr] = self.ranks.ravel()[self.slot[dim[sr]] * n + rows[sr]]
         sub[is_bin] = (X.ravel()[rows[is_bin] * d + dim[is_bin]] != 0) * n + rows[is_bin]
         order = np.argsort(group * (2 * n) + sub)  # keys are distinct: any sort is stable
         del sub, is_bin, sr
@@ -256,39 +332,6 @@ def split_nodes(
         upper = pos >= lower_share
         lo[rows_sorted] = np.where(upper, mid, r_lo)
         hi[rows_sorted] = np.where(upper, r_hi, mid)
-
-    perm = keys = spare = nonzero = bin_slot = None
-    if kernels is not None and start is None:
-        # the records node by node in class order, each node bucket by bucket: a level then
-        # rearranges every node's stretch in place (split_segments), with no sort at all
-        perm = np.argsort(codes, kind="stable").astype(np.int64)
-        keys = np.empty(n, dtype=np.int64)
-        spare = np.empty(n, dtype=np.int64)
-        binary_dims = np.flatnonzero(~np.isnan(binary))
-        nonzero = np.zeros((max(len(binary_dims), 1), n), dtype=np.bool_)
-        for i, j in enumerate(binary_dims):
-            nonzero[i] = X[:, j] != 0
-        # one slot table for both kinds: ranks for sorted dimensions, nonzero for binary ones
-        bin_slot = slot.copy()
-        bin_slot[binary_dims] = np.arange(len(binary_dims))
-    forever = 64 * total_levels + 64
-    workers = max(1, int(workers or os.cpu_count() or 1))
-    if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:
-        levels(None, forever, task)
-        return lo, hi
-    # the two halves of the root split nothing between them: each goes on in a thread of
-    # its own (the compiled kernel and numpy's sorts run without the interpreter lock)
-    levels(None, 1, task)
-    middle = n_classes // 2
-    halves = [np.flatnonzero(lo < middle), np.flatnonzero(lo >= middle)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [
-            pool.submit(levels, half, forever, task if i == 0 else task.silent())
-            for i, half in enumerate(halves)
-        ]
-        for job in jobs:
-            job.result()
-    return lo, hi
 
 
 def _node_spreads_compiled(
@@ -337,43 +380,40 @@ def capped_mdav(
     the records are only some of the blocks (one partition of a cluster); the labels are
     always the layout's class numbers, so blocks formed apart never share one.
     """
-    n, d = X.shape
     n_classes, n_b = per_class.shape
     rates = BoundRates(shares, t)
-    firsts = np.unique(node)
-    n_blocks = len(firsts)
-    block_of = np.searchsorted(firsts, node)
-    if node_end is None:
-        classes_left = np.diff(np.r_[firsts, n_classes]).astype(np.int64)
-    else:
-        ends = np.zeros(n_blocks, dtype=np.int64)
-        ends[block_of] = node_end
-        classes_left = ends - firsts
+    firsts, block_of, classes_left = _blocks_of(node, node_end, n_classes)
     kernels = compiled_kernels(compiled)
     if kernels is not None:
         task.step(0.0, "Forming classes")
-        widest = int(np.bincount(block_of, minlength=n_blocks).max(initial=0))
+        widest = int(np.bincount(block_of, minlength=len(firsts)).max(initial=0))
         low_tab, up_tab = rates(np.arange(widest + 1, dtype=np.float64)[:, None])
         return kernels.label_blocks(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
+    return _capped_mdav_lockstep(X, codes, n_b, block_of, firsts, classes_left, rates, k, task)
+
+
+def _capped_mdav_lockstep(
+    X: np.ndarray,
+    codes: np.ndarray,
+    n_b: int,
+    block_of: np.ndarray,
+    firsts: np.ndarray,
+    classes_left: np.ndarray,
+    rates: BoundRates,
+    k: int,
+    task: Task,
+) -> np.ndarray:
+    """:func:`capped_mdav` in numpy: every step forms one class in every block still forming
+    (``classes_left`` of them, numbered from ``firsts``), over all blocks at once."""
+    n, d = X.shape
+    n_blocks = len(firsts)
     labels = np.full(n, -1, dtype=np.int64)
-    rows_b = np.arange(n_blocks)
     remaining = np.bincount(block_of * n_b + codes, minlength=n_blocks * n_b).reshape(n_blocks, n_b)
     n_left = remaining.sum(axis=1)
     total = np.stack(
         [np.bincount(block_of, weights=X[:, j], minlength=n_blocks) for j in range(d)], 1
     )
-    # per bucket: (blocks × width) record indices, coordinates, live flags; records in row order
-    order = np.lexsort((block_of, codes))
-    parts = []
-    for j in range(n_b):
-        members = order[codes[order] == j]
-        blk = block_of[members]
-        sizes = np.bincount(blk, minlength=n_blocks)
-        width = int(sizes.max(initial=0))
-        starts = np.r_[0, np.cumsum(sizes)[:-1]]
-        idx = np.full((n_blocks, width), -1, dtype=np.int64)
-        idx[blk, np.arange(len(members)) - starts[blk]] = members
-        parts.append(_Lanes(idx, X))
+    lanes = _lanes_by_bucket(X, codes, block_of, n_blocks, n_b)
     label_next = firsts.copy()
     steps = int(classes_left.max(initial=0))
     seed = np.zeros((n_blocks, d))
@@ -382,43 +422,20 @@ def capped_mdav(
         if not on.any():
             break
         task.step(s / (2 * steps), "Forming classes")
-        # the seed: farthest from the live centroid, or (every other step) from the last seed;
-        # ties go to the lowest bucket, then the first row
+        # the seed: farthest from the live centroid, or (every other step) from the last seed
         ref = total / np.maximum(n_left, 1)[:, None] if s % 2 == 0 else seed.copy()
-        best = np.full(n_blocks, -np.inf)
-        for lane in parts:
-            far, value = lane.farthest(ref)
-            better = value > best
-            best[better] = value[better]
-            seed[better] = X[lane.idx[rows_b[better], far[better]]]
+        seed = _farthest_records(lanes, ref, X, seed)
         lo, hi, m = _limits(remaining, n_left, classes_left, rates, k)
         lo[~on] = 0
         hi[~on] = 0
         m[~on] = 0
         # each bucket's nearest records to the seed, up to hi_j of them, by (distance, row)
-        near: list[tuple[np.ndarray, np.ndarray]] = []
-        for j, lane in enumerate(parts):
-            near.append(lane.nearest(seed, int(hi[:, j].max(initial=0))))
-        # mandatory: the first lo_j of bucket j; optional: the next ones up to hi_j, taken by
-        # (distance, bucket, rank)
-        opt_d = []
-        for j, (pos, dist) in enumerate(near):
-            rank = np.arange(pos.shape[1])[None, :]
-            opt = (rank >= lo[:, j : j + 1]) & (rank < hi[:, j : j + 1]) & np.isfinite(dist)
-            opt_d.append(np.where(opt, dist, np.inf))
-        opt_d_all = np.concatenate(opt_d, axis=1)
-        rank_opt = np.argsort(opt_d_all, axis=1, kind="stable")
-        need = m - lo.sum(axis=1)
-        chosen = np.zeros(opt_d_all.shape, dtype=bool)
-        chosen[rows_b[:, None], rank_opt] = np.arange(rank_opt.shape[1])[None, :] < need[:, None]
-        offsets = np.cumsum([0] + [p.shape[1] for p, _ in near])
-        for j, ((pos, _), lane) in enumerate(zip(near, parts, strict=True)):
-            rank = np.arange(pos.shape[1])[None, :]
-            take = (rank < lo[:, j : j + 1]) | chosen[:, offsets[j] : offsets[j + 1]]
+        near = [lane.nearest(seed, int(hi[:, j].max(initial=0))) for j, lane in enumerate(lanes)]
+        for j, (lane, take) in enumerate(zip(lanes, _taken(near, lo, hi, m), strict=True)):
             tb, tc = np.nonzero(take)
             if len(tb) == 0:
                 continue
-            cols = pos[tb, tc]
+            cols = near[j][0][tb, tc]
             rec = lane.idx[tb, cols]
             labels[rec] = label_next[tb]
             lane.kill(tb, cols)
@@ -431,6 +448,83 @@ def capped_mdav(
     if (labels < 0).any():  # not reached: the reserve invariant always leaves a valid class
         raise RuntimeError("capped MDAV left records without a class")
     return labels
+
+
+def _blocks_of(
+    node: np.ndarray, node_end: np.ndarray | None, n_classes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the first class of every block, every record's block 0..B−1, the classes every block
+    forms) from every record's first class (and, ``node_end``, one past its last; without it
+    the blocks tile all ``n_classes``)."""
+    firsts = np.unique(node)
+    block_of = np.searchsorted(firsts, node)
+    if node_end is None:
+        classes_left = np.diff(np.r_[firsts, n_classes]).astype(np.int64)
+    else:
+        ends = np.zeros(len(firsts), dtype=np.int64)
+        ends[block_of] = node_end
+        classes_left = ends - firsts
+    return firsts, block_of, classes_left
+
+
+def _lanes_by_bucket(
+    X: np.ndarray, codes: np.ndarray, block_of: np.ndarray, n_blocks: int, n_b: int
+) -> list[_Lanes]:
+    """Per bucket, its records in every block as :class:`_Lanes`, each block's in row order."""
+    order = np.lexsort((block_of, codes))
+    lanes = []
+    for j in range(n_b):
+        members = order[codes[order] == j]
+        blk = block_of[members]
+        sizes = np.bincount(blk, minlength=n_blocks)
+        width = int(sizes.max(initial=0))
+        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        idx = np.full((n_blocks, width), -1, dtype=np.int64)
+        idx[blk, np.arange(len(members)) - starts[blk]] = members
+        lanes.append(_Lanes(idx, X))
+    return lanes
+
+
+def _farthest_records(
+    lanes: list[_Lanes], ref: np.ndarray, X: np.ndarray, seed: np.ndarray
+) -> np.ndarray:
+    """Per block, the live record farthest from ``ref`` (ties: the lowest bucket, then the
+    first row); a block with no live record keeps its ``seed``."""
+    seed = seed.copy()
+    best = np.full(len(ref), -np.inf)
+    rows_b = np.arange(len(ref))
+    for lane in lanes:
+        far, value = lane.farthest(ref)
+        better = value > best
+        best[better] = value[better]
+        seed[better] = X[lane.idx[rows_b[better], far[better]]]
+    return seed
+
+
+def _taken(
+    near: list[tuple[np.ndarray, np.ndarray]], lo: np.ndarray, hi: np.ndarray, m: np.ndarray
+) -> list[np.ndarray]:
+    """Per bucket j, which of its nearest records (``near``: positions and distances by
+    rank) every block's next class takes: the first lo_j (mandatory), then of the next ones up
+    to hi_j the nearest by (distance, bucket, rank) until the class holds m."""
+    n_blocks = len(m)
+    opt_d = []
+    for j, (pos, dist) in enumerate(near):
+        rank = np.arange(pos.shape[1])[None, :]
+        opt = (rank >= lo[:, j : j + 1]) & (rank < hi[:, j : j + 1]) & np.isfinite(dist)
+        opt_d.append(np.where(opt, dist, np.inf))
+    opt_d_all = np.concatenate(opt_d, axis=1)
+    rank_opt = np.argsort(opt_d_all, axis=1, kind="stable")
+    need = m - lo.sum(axis=1)
+    chosen = np.zeros(opt_d_all.shape, dtype=bool)
+    rows_b = np.arange(n_blocks)
+    chosen[rows_b[:, None], rank_opt] = np.arange(rank_opt.shape[1])[None, :] < need[:, None]
+    offsets = np.cumsum([0] + [p.shape[1] for p, _ in near])
+    takes = []
+    for j, (pos, _) in enumerate(near):
+        rank = np.arange(pos.shape[1])[None, :]
+        takes.append((rank < lo[:, j : j + 1]) | chosen[:, offsets[j] : offsets[j + 1]])
+    return takes
 
 
 def compiled_kernels(compiled: bool | None = None):
@@ -616,22 +710,37 @@ def tclose_blocks(
             task=form,
         )  # fmt: skip
     else:
-        order = np.argsort(node, kind="stable")
-        cuts = np.flatnonzero(np.r_[True, node[order][1:] != node[order][:-1], True])
-        labels = np.empty(n, dtype=np.int64)
-        offset = 0
-        for i in range(len(cuts) - 1):
-            form.step(i / (len(cuts) - 1), "Forming classes")
-            members = order[cuts[i] : cuts[i + 1]]
-            sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
-            labels[members] = sub + offset
-            offset += int(sub.max()) + 1
+        labels = _exact_in_blocks(X, codes, node, k, t, shares, form)
     if improve_rounds:
         labels = improve_within_bounds(
             X, labels, codes, shares, t, k, improve_rounds, task.sub(0.6, 1.0)
         )
     task.step(1.0, "Classes formed")
     return _dense(labels)
+
+
+def _exact_in_blocks(
+    X: np.ndarray,
+    codes: np.ndarray,
+    node: np.ndarray,
+    k: int,
+    t: float,
+    shares: np.ndarray,
+    task: Task,
+) -> np.ndarray:
+    """Class label of every record, formed by the exact partition block by block (``node``:
+    every record's block), numbered on from block to block (``method="exact"``)."""
+    order = np.argsort(node, kind="stable")
+    cuts = np.flatnonzero(np.r_[True, node[order][1:] != node[order][:-1], True])
+    labels = np.empty(len(codes), dtype=np.int64)
+    offset = 0
+    for i in range(len(cuts) - 1):
+        task.step(i / (len(cuts) - 1), "Forming classes")
+        members = order[cuts[i] : cuts[i + 1]]
+        sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
+        labels[members] = sub + offset
+        offset += int(sub.max()) + 1
+    return labels
 
 
 def form_classes(

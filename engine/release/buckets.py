@@ -966,103 +966,119 @@ class BucketInput:
     def buckets(self, n_buckets: int, *, joint: bool = True) -> Buckets:
         """The buckets of ``n_buckets`` asked for (:func:`make_buckets`)."""
         _check_count(n_buckets)
-        confidential, ctypes, orders = self.confidential, self.ctypes, self.orders
-        bounds, frame, scales, missing = self.bounds, self.frame, self.scales, self.missing
-        n = len(frame)
-        codes = np.full(n, -1, dtype=np.int64)
+        confidential, frame, missing = self.confidential, self.frame, self.missing
+        codes = np.full(len(frame), -1, dtype=np.int64)
         present = ~missing
         described: list[list[tuple]] = []
         if len(confidential) == 1:
             col = confidential[0]
             column, names_of = self._column(col)
             codes, parts = _column_buckets(
-                frame[col], ctypes[col], n_buckets, orders.get(col), scales.get(col),
-                column, names_of,
+                frame[col], self.ctypes[col], n_buckets, self.orders.get(col),
+                self.scales.get(col), column, names_of,
             )  # fmt: skip
             described = [[p] for p in parts]
         elif present.any():
             sub = frame[present]
             if joint:
-                keys = np.column_stack(
-                    [_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential]
-                )
-                rows, inverse, weights = np.unique(
-                    keys, axis=0, return_inverse=True, return_counts=True
-                )
-                nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
-                group, paths = _split_vectors(
-                    rows,
-                    weights.astype(float),
-                    nominal,
-                    n_buckets,
-                    [scales.get(c) for c in confidential],
-                )
-                sub_codes = group[inverse.ravel()]
-                for i, col in enumerate(confidential):
-                    if col in bounds:
-                        cuts = [cut for p in paths for j, _, cut in p if j == i]
-                        _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
+                codes[present], described = self._joint_buckets(sub, n_buckets)
             else:
-                per_col = []
-                per_col_parts = []
-                for c in confidential:
-                    col_codes, parts = _column_buckets(
-                        sub[c], ctypes[c], n_buckets, orders.get(c), scales.get(c)
-                    )
-                    per_col.append(col_codes)
-                    per_col_parts.append(parts)
-                combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
-                sub_codes = inverse.ravel()
-            codes[present] = sub_codes
-            names = {c: _names(sub[c]) for c in confidential if c not in scales}
-            for j in range(int(sub_codes.max()) + 1):
-                members = sub[sub_codes == j]
-                if joint:
-                    described.append(
-                        _joint_describe(
-                            members, confidential, ctypes, orders, scales, names, paths[j]
-                        )
-                    )
-                else:
-                    described.append(
-                        [per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))]
-                    )
-        n_value_buckets = len(described)
-        missing_bucket = None
-        if missing.any():
-            missing_bucket = n_value_buckets
-            codes[missing] = missing_bucket
-        n_total = n_value_buckets + (missing_bucket is not None)
-        counts = np.bincount(codes, minlength=n_total).astype(np.int64)
+                codes[present], described = self._combined_buckets(sub, n_buckets)
+        return _bucket_table(described, codes, missing, confidential)
 
-        labels: list[str] = []
-        bucket_bounds: list[Any] = []
-        reps: list[tuple[Any, ...]] = []
-        column_labels: list[tuple[str, ...]] = []
-        stats: list[tuple[BucketStat | None, ...]] = []
-        for parts in described:
-            column_labels.append(tuple(p[0] for p in parts))
-            labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
-            bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
-            reps.append(tuple(p[2].median for p in parts))
-            stats.append(tuple(p[2] for p in parts))
-        if missing_bucket is not None:
-            labels.append("")
-            bucket_bounds.append(None)
-            reps.append(tuple(None for _ in confidential))
-            column_labels.append(tuple("" for _ in confidential))
-            stats.append(tuple(None for _ in confidential))
-        return Buckets(
-            labels=labels,
-            codes=codes,
-            counts=counts,
-            bounds=bucket_bounds,
-            representatives=reps,
-            missing_bucket=missing_bucket,
-            columns=tuple(confidential),
-            column_labels=column_labels,
-            stats=stats,
+    def _joint_buckets(self, sub: pd.DataFrame, n_buckets: int) -> tuple[np.ndarray, list]:
+        """Buckets of the records ``sub`` (no value missing) on the tuple of confidential
+        columns split together: (the bucket of every record, every bucket's description)."""
+        confidential, ctypes, orders, scales = (
+            self.confidential,
+            self.ctypes,
+            self.orders,
+            self.scales,
         )
+        keys = np.column_stack([_sort_keys(sub[c], ctypes[c], orders.get(c)) for c in confidential])
+        rows, inverse, weights = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+        nominal = [ctypes[c] == ColumnType.NOMINAL for c in confidential]
+        group, paths = _split_vectors(
+            rows, weights.astype(float), nominal, n_buckets, [scales.get(c) for c in confidential]
+        )
+        sub_codes = group[inverse.ravel()]
+        for i, col in enumerate(confidential):
+            if col in self.bounds:
+                cuts = [cut for p in paths for j, _, cut in p if j == i]
+                _check_public(col, numeric_values(sub[col], ctypes[col]), cuts, scales[col])
+        names = {c: _names(sub[c]) for c in confidential if c not in scales}
+        described = [
+            _joint_describe(
+                sub[sub_codes == j], confidential, ctypes, orders, scales, names, paths[j]
+            )
+            for j in range(int(sub_codes.max()) + 1)
+        ]
+        return sub_codes, described
+
+    def _combined_buckets(self, sub: pd.DataFrame, n_buckets: int) -> tuple[np.ndarray, list]:
+        """Buckets of the records ``sub`` (no value missing) as the combinations of every
+        column's own buckets: (the bucket of every record, every bucket's description)."""
+        per_col = []
+        per_col_parts = []
+        for c in self.confidential:
+            col_codes, parts = _column_buckets(
+                sub[c], self.ctypes[c], n_buckets, self.orders.get(c), self.scales.get(c)
+            )
+            per_col.append(col_codes)
+            per_col_parts.append(parts)
+        combos, inverse = np.unique(np.column_stack(per_col), axis=0, return_inverse=True)
+        sub_codes = inverse.ravel()
+        described = [
+            [per_col_parts[i][combos[j][i]] for i in range(len(combos[j]))]
+            for j in range(int(sub_codes.max()) + 1)
+        ]
+        return sub_codes, described
+
+
+def _bucket_table(
+    described: list[list[tuple]],
+    codes: np.ndarray,
+    missing: np.ndarray,
+    confidential: Sequence[str],
+) -> Buckets:
+    """The :class:`Buckets` of the value buckets ``described`` (per bucket, a (label, bounds,
+    stat) per column) and, when a record has a missing value, a last bucket of its own."""
+    n_value_buckets = len(described)
+    missing_bucket = None
+    if missing.any():
+        missing_bucket = n_value_buckets
+        codes[missing] = missing_bucket
+    n_total = n_value_buckets + (missing_bucket is not None)
+    counts = np.bincount(codes, minlength=n_total).astype(np.int64)
+
+    labels: list[str] = []
+    bucket_bounds: list[Any] = []
+    reps: list[tuple[Any, ...]] = []
+    column_labels: list[tuple[str, ...]] = []
+    stats: list[tuple[BucketStat | None, ...]] = []
+    for parts in described:
+        column_labels.append(tuple(p[0] for p in parts))
+        labels.append(parts[0][0] if len(parts) == 1 else "; ".join(p[0] for p in parts))
+        bucket_bounds.append(parts[0][1] if len(parts) == 1 else None)
+        reps.append(tuple(p[2].median for p in parts))
+        stats.append(tuple(p[2] for p in parts))
+    if missing_bucket is not None:
+        labels.append("")
+        bucket_bounds.append(None)
+        reps.append(tuple(None for _ in confidential))
+        column_labels.append(tuple("" for _ in confidential))
+        stats.append(tuple(None for _ in confidential))
+    return Buckets(
+        labels=labels,
+        codes=codes,
+        counts=counts,
+        bounds=bucket_bounds,
+        representatives=reps,
+        missing_bucket=missing_bucket,
+        columns=tuple(confidential),
+        column_labels=column_labels,
+        stats=stats,
+    )
 
 
 def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[float, float] | None:

@@ -101,21 +101,8 @@ def mdav_blocks(
     opt_r = np.empty(width, dtype=np.int64)
     chosen = np.zeros((n_b, width), dtype=np.bool_)
     for blk in range(len(starts) - 1):
-        a0 = starts[blk]
-        w = starts[blk + 1] - a0
-        for c in range(d):
-            total[c] = 0.0
-        for j in range(n_b):
-            remaining[j] = 0
-        for i in range(w):
-            r = rows[a0 + i]
-            for c in range(d):
-                Z[c, i] = X[r, c]
-                total[c] += X[r, c]
-            code[i] = codes[r]
-            rec[i] = r
-            alive[i] = True
-            remaining[codes[r]] += 1
+        w = _load_block(X, codes, rows, starts[blk], starts[blk + 1], Z, total, code, rec, alive,
+                        remaining)  # fmt: skip
         n_left = w
         classes_left = classes_left0[blk]
         label = label_first[blk]
@@ -129,87 +116,142 @@ def mdav_blocks(
                 for c in range(d):
                     ref[c] = seed[c]
             _distances(Z, ref, w, dist)
-            best = -np.inf
-            best_j = n_b
-            best_i = -1
-            for i in range(w):
-                if alive[i] and (dist[i] > best or (dist[i] == best and code[i] < best_j)):
-                    best = dist[i]
-                    best_j = code[i]
-                    best_i = i
-            if best_i >= 0:
-                for c in range(d):
-                    seed[c] = Z[c, best_i]
+            _farthest(Z, code, alive, dist, w, n_b, seed)
             m = _limits(remaining, n_left, classes_left, low_tab, up_tab, k, lo, hi)
             if m == 0:
                 return 1
-            # every bucket's hi_j nearest live records to the seed, by (distance, row)
             _distances(Z, seed, w, dist)
-            for j in range(n_b):
-                found[j] = 0
-            for i in range(w):
-                if not alive[i]:
-                    continue
-                j = code[i]
-                h = hi[j]
-                f = found[j]
-                if h == 0 or (f == h and dist[i] >= top_d[j, h - 1]):
-                    continue
-                p = f if f < h else h - 1
-                while p > 0 and top_d[j, p - 1] > dist[i]:
-                    top_d[j, p] = top_d[j, p - 1]
-                    top_i[j, p] = top_i[j, p - 1]
-                    p -= 1
-                top_d[j, p] = dist[i]
-                top_i[j, p] = i
-                if f < h:
-                    found[j] = f + 1
-            # the first lo_j of every bucket, then the nearest of the next ones up to hi_j
-            need = m
-            n_opt = 0
-            for j in range(n_b):
-                need -= lo[j]
-                for r in range(found[j]):
-                    chosen[j, r] = r < lo[j]
-                    if r >= lo[j]:
-                        opt_d[n_opt] = top_d[j, r]
-                        opt_j[n_opt] = j
-                        opt_r[n_opt] = r
-                        n_opt += 1
-            # the need nearest optional records, by (distance, bucket, rank): the candidates
-            # are in (bucket, rank) order, so a strict comparison keeps the earlier of equals
-            for _ in range(need):
-                best_q = -1
-                for q in range(n_opt):
-                    if opt_r[q] >= 0 and (best_q < 0 or opt_d[q] < opt_d[best_q]):
-                        best_q = q
-                chosen[opt_j[best_q], opt_r[best_q]] = True
-                opt_r[best_q] = -1
-            for j in range(n_b):
-                for r in range(found[j]):
-                    if chosen[j, r]:
-                        i = top_i[j, r]
-                        labels[rec[i]] = label
-                        alive[i] = False
-                        for c in range(d):
-                            total[c] -= Z[c, i]
-                        remaining[j] -= 1
+            _nearest_per_bucket(dist, code, alive, hi, w, top_d, top_i, found)
+            _choose(found, lo, m, top_d, opt_d, opt_j, opt_r, chosen)
+            _take(found, chosen, top_i, rec, label, labels, alive, Z, total, remaining)
             n_left -= m
             label += 1
             classes_left -= 1
             step += 1
             if 2 * n_left < w:  # drop the records taken, keeping the others in row order
-                live = 0
-                for i in range(w):
-                    if alive[i]:
-                        for c in range(d):
-                            Z[c, live] = Z[c, i]
-                        code[live] = code[i]
-                        rec[live] = rec[i]
-                        alive[live] = True
-                        live += 1
-                w = live
+                w = _compact(Z, code, rec, alive, w)
     return 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _load_block(X, codes, rows, a0, a1, Z, total, code, rec, alive, remaining):  # pragma: no cover
+    """Copy the records ``rows[a0:a1]`` of a block into the work arrays (coordinates by
+    column in ``Z``, buckets, rows, all alive), with their coordinate sums (in row order)
+    and bucket counts; returns how many."""
+    d = X.shape[1]
+    w = a1 - a0
+    for c in range(d):
+        total[c] = 0.0
+    for j in range(len(remaining)):
+        remaining[j] = 0
+    for i in range(w):
+        r = rows[a0 + i]
+        for c in range(d):
+            Z[c, i] = X[r, c]
+            total[c] += X[r, c]
+        code[i] = codes[r]
+        rec[i] = r
+        alive[i] = True
+        remaining[codes[r]] += 1
+    return w
+
+
+@numba.njit(cache=True, nogil=True)
+def _farthest(Z, code, alive, dist, w, n_b, seed):  # pragma: no cover
+    """Set ``seed`` to the live record of largest ``dist``: ties to the lowest bucket, then
+    the first row (no live record: ``seed`` is left as it is)."""
+    best = -np.inf
+    best_j = n_b
+    best_i = -1
+    for i in range(w):
+        if alive[i] and (dist[i] > best or (dist[i] == best and code[i] < best_j)):
+            best = dist[i]
+            best_j = code[i]
+            best_i = i
+    if best_i >= 0:
+        for c in range(Z.shape[0]):
+            seed[c] = Z[c, best_i]
+
+
+@numba.njit(cache=True, nogil=True)
+def _nearest_per_bucket(dist, code, alive, hi, w, top_d, top_i, found):  # pragma: no cover
+    """Every bucket j's hi_j nearest live records by (distance, row), nearest first: their
+    distances in ``top_d[j]``, positions in ``top_i[j]``, how many in ``found[j]``."""
+    for j in range(len(found)):
+        found[j] = 0
+    for i in range(w):
+        if not alive[i]:
+            continue
+        j = code[i]
+        h = hi[j]
+        f = found[j]
+        if h == 0 or (f == h and dist[i] >= top_d[j, h - 1]):
+            continue
+        p = f if f < h else h - 1
+        while p > 0 and top_d[j, p - 1] > dist[i]:
+            top_d[j, p] = top_d[j, p - 1]
+            top_i[j, p] = top_i[j, p - 1]
+            p -= 1
+        top_d[j, p] = dist[i]
+        top_i[j, p] = i
+        if f < h:
+            found[j] = f + 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _choose(found, lo, m, top_d, opt_d, opt_j, opt_r, chosen):  # pragma: no cover
+    """Mark in ``chosen[j, rank]`` the records of the next class of m: the first lo_j of every
+    bucket, then the nearest of the next ones by (distance, bucket, rank)."""
+    need = m
+    n_opt = 0
+    for j in range(len(found)):
+        need -= lo[j]
+        for r in range(found[j]):
+            chosen[j, r] = r < lo[j]
+            if r >= lo[j]:
+                opt_d[n_opt] = top_d[j, r]
+                opt_j[n_opt] = j
+                opt_r[n_opt] = r
+                n_opt += 1
+    # the candidates are in (bucket, rank) order, so a strict comparison keeps the earlier
+    # of equals
+    for _ in range(need):
+        best_q = -1
+        for q in range(n_opt):
+            if opt_r[q] >= 0 and (best_q < 0 or opt_d[q] < opt_d[best_q]):
+                best_q = q
+        chosen[opt_j[best_q], opt_r[best_q]] = True
+        opt_r[best_q] = -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _take(found, chosen, top_i, rec, label, labels, alive, Z, total, remaining):  # pragma: no cover
+    """Label the ``chosen`` records ``label`` and take them out of the block (their sums
+    off ``total``, bucket by bucket, nearest first)."""
+    for j in range(len(found)):
+        for r in range(found[j]):
+            if chosen[j, r]:
+                i = top_i[j, r]
+                labels[rec[i]] = label
+                alive[i] = False
+                for c in range(Z.shape[0]):
+                    total[c] -= Z[c, i]
+                remaining[j] -= 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _compact(Z, code, rec, alive, w):  # pragma: no cover
+    """Move the live records to the front, in row order; returns how many."""
+    live = 0
+    for i in range(w):
+        if alive[i]:
+            for c in range(Z.shape[0]):
+                Z[c, live] = Z[c, i]
+            code[live] = code[i]
+            rec[live] = rec[i]
+            alive[live] = True
+            live += 1
+    return live
 
 
 @numba.njit(cache=True, nogil=True)

@@ -570,37 +570,81 @@ def household_groups(
     near.  The last group joins the ones before it when it is not feasible alone.
     """
     n_households = len(order)
-    b = len(shares)
-    members = np.bincount(hh, minlength=n_households)[order]
-    per_home = np.bincount(hh * b + codes, minlength=n_households * b).reshape(n_households, b)
-    persons = np.r_[0, np.cumsum(members)]
-    counts = np.zeros((n_households + 1, b), dtype=np.int64)
-    counts[1:] = np.cumsum(per_home[order], axis=0)
+    stretches = _Stretches.of(order, codes, hh, shares, t, size, k)
     run_stop = np.r_[np.flatnonzero(runs[1:] != runs[:-1]) + 1, n_households]
-    rates = BoundRates(shares, t)
+    cuts = _group_cuts(stretches, run_stop, k, target)
+    if not stretches.feasible(0, n_households)[0] and len(cuts) == 2:
+        raise InfeasibleError(
+            f"The households cannot form a t-close group of at least {size} records."
+        )
+    group_of_position = np.repeat(np.arange(len(cuts) - 1), np.diff(cuts))
+    group_of = np.empty(n_households, dtype=np.int64)
+    group_of[order] = group_of_position
+    return group_of[hh]
 
-    def feasible(starts: np.ndarray | int, ends: np.ndarray | int) -> np.ndarray:
+
+@dataclass(frozen=True)
+class _Stretches:
+    """The households in their order, with the persons and bucket counts before each: which
+    stretches of consecutive households can form a group (:func:`household_groups`)."""
+
+    #: persons in the households before each position (one more entry than households)
+    persons: np.ndarray
+    #: records of every bucket in the households before each position
+    counts: np.ndarray
+    rates: BoundRates
+    size: int
+    k: int
+
+    @classmethod
+    def of(
+        cls,
+        order: np.ndarray,
+        codes: np.ndarray,
+        hh: np.ndarray,
+        shares: np.ndarray,
+        t: float,
+        size: int,
+        k: int,
+    ) -> _Stretches:
+        n_households = len(order)
+        b = len(shares)
+        members = np.bincount(hh, minlength=n_households)[order]
+        per_home = np.bincount(hh * b + codes, minlength=n_households * b).reshape(n_households, b)
+        counts = np.zeros((n_households + 1, b), dtype=np.int64)
+        counts[1:] = np.cumsum(per_home[order], axis=0)
+        return cls(np.r_[0, np.cumsum(members)], counts, BoundRates(shares, t), size, k)
+
+    def feasible(self, starts: np.ndarray | int, ends: np.ndarray | int) -> np.ndarray:
         """Whether the households [start, end) can form a group, for arrays of either."""
         starts, ends = np.broadcast_arrays(np.atleast_1d(starts), np.atleast_1d(ends))
-        m = persons[ends] - persons[starts]
-        low, high = rates(m[:, None].astype(np.float64))
-        got = counts[ends] - counts[starts]
-        ok = (m >= size) & (ends - starts >= k)
+        m = self.persons[ends] - self.persons[starts]
+        low, high = self.rates(m[:, None].astype(np.float64))
+        got = self.counts[ends] - self.counts[starts]
+        ok = (m >= self.size) & (ends - starts >= self.k)
         return ok & (got >= low).all(axis=1) & (got <= high).all(axis=1)
 
-    def first(s: int, lo: int, hi: int, tail: int | None = None) -> int | None:
+    def first(self, s: int, lo: int, hi: int, tail: int | None = None) -> int | None:
         """The first end in [lo, hi] that makes [s, end) feasible (and [end, tail) too)."""
         step = 64
         while lo <= hi:
             ends = np.arange(lo, min(lo + step, hi + 1))
-            ok = feasible(s, ends)
+            ok = self.feasible(s, ends)
             if tail is not None:
-                ok &= (ends == tail) | feasible(ends, tail)
+                ok &= (ends == tail) | self.feasible(ends, tail)
             if ok.any():
                 return int(ends[np.argmax(ok)])
             lo, step = lo + step, step * 2
         return None
 
+
+def _group_cuts(stretches: _Stretches, run_stop: np.ndarray, k: int, target: int) -> list[int]:
+    """Where the groups of households start, and the end: consecutive feasible stretches of
+    about ``target`` persons, cut inside a run of equal values (``run_stop``: where each run
+    ends) when it is long enough, else at a run's end nearby; the last group joins the ones
+    before it until it is feasible."""
+    persons, feasible, first = stretches.persons, stretches.feasible, stretches.first
+    n_households = len(persons) - 1
     cuts = [0]
     s = 0
     while s < n_households:
@@ -625,14 +669,7 @@ def household_groups(
     # the last group joins the ones before it until it is feasible
     while len(cuts) > 2 and not feasible(cuts[-2], cuts[-1])[0]:
         del cuts[-2]
-    if not feasible(0, n_households)[0] and len(cuts) == 2:
-        raise InfeasibleError(
-            f"The households cannot form a t-close group of at least {size} records."
-        )
-    group_of_position = np.repeat(np.arange(len(cuts) - 1), np.diff(cuts))
-    group_of = np.empty(n_households, dtype=np.int64)
-    group_of[order] = group_of_position
-    return group_of[hh]
+    return cuts
 
 
 def nested_classes(

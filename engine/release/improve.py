@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -95,68 +95,21 @@ def improve_classes(
         if rnd % 8 == 7:
             tree_ids, tree = _centroid_tree(state)
             queried[:] = False
-        centroids = state.centroids()
-        Xa = X[active]
-        # the candidate classes of a row depend only on the tree: ask it once per tree
-        ask = active[~queried[active]]
-        if len(ask):
-            near[ask] = tree_ids[tree.query(X[ask], k=n_near)[1].reshape(len(ask), n_near)]
-            queried[ask] = True
-        near_a = near[active]
-        own = state.labels[active]
-        sizes = state.sizes
-        own_d = ((Xa - centroids[own]) ** 2).sum(axis=1)
-        cand_d = np.empty(near_a.shape)
-        for q in range(near_a.shape[1]):  # one neighbour at a time: small temporaries
-            cand_d[:, q] = ((Xa - centroids[near_a[:, q]]) ** 2).sum(axis=1)
-        nb = sizes[near_a].astype(np.float64)
-        valid = (near_a != own[:, None]) & (nb > 0)
-        if state.fence is not None:  # moves and exchanges only between classes of one fence
-            valid &= state.fence[near_a] == state.fence[own][:, None]
-
-        # single moves: gain = SSE saved in the source − SSE added in the target
-        na = sizes[own].astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            remove = np.where(na > k, na / (na - 1) * own_d, -np.inf)
-        valid_move = valid if bounds is None else valid & state.move_allowed(active, near_a)
-        add = np.where(valid_move & (nb < state.cap), nb / (nb + 1) * cand_d, np.inf)
-        best_j = np.argmin(add, axis=1)
-        move_gain = remove - add[np.arange(len(active)), best_j]
-        movers = np.flatnonzero(move_gain > state.eps)
-
-        # exchanges with the best member of each neighbouring class
-        pairs = valid if np.isinf(swap_slack) else valid & (cand_d < swap_slack * own_d[:, None])
-        pi, pq = np.nonzero(pairs)
-        pb = near_a[pi, pq]
-        swap_gain, swap_row = state.best_swaps(active[pi], pb)
-        swappers = np.flatnonzero(swap_gain > state.eps)
-
+        _ask_tree(tree_ids, tree, X, active, near, queried)
+        moves, swaps = _gaining_changes(
+            state, X, active, near[active], k, swap_slack=swap_slack, bounded=bounds is not None
+        )
         # dissolving whole classes first (fixed-size MDAV cuts natural groups)
         touched = np.zeros(m, dtype=bool)
-        dissolved = 0 if bounds is not None else state.dissolve(np.unique(own), near, touched)
-
-        rows = np.concatenate([active[movers], active[pi[swappers]]])
-        if len(rows) == 0 and not dissolved:
+        if bounds is None:
+            dissolved = state.dissolve(np.unique(state.labels[active]), near, touched)
+        else:
+            dissolved = 0
+        if len(moves.rows) + len(swaps.rows) == 0 and not dissolved:
             break
-        gains = np.concatenate([move_gain[movers], swap_gain[swappers]])
-        dst = np.concatenate([near_a[movers, best_j[movers]], pb[swappers]])
-        partner = np.concatenate([np.full(len(movers), -1), swap_row[swappers]])
-        order = np.argsort(-gains, kind="stable")
-        rows, dst, partner = rows[order], dst[order], partner[order]
-        src = state.labels[rows]
-        # greedy choice of changes that touch distinct classes (and distinct rows)
-        keep = np.zeros(len(rows), dtype=bool)
-        done = bytearray(touched.tobytes())
-        for c, (a, b) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
-            if not (done[a] or done[b]):
-                done[a] = done[b] = 1
-                keep[c] = True
-        touched = np.frombuffer(bytes(done), dtype=bool).copy()
-        state.apply(rows[keep], dst[keep], partner[keep])
-        # the changes left out touch a class changed already: each is judged again against
-        # the classes as they are now and made when it still gains (one change per row)
-        rest = np.flatnonzero(~keep)[: max(4 * m, len(active) // RECHECK_SHARE)]
-        state.apply_checked(rows[rest], dst[rest], partner[rest], src[rest], k, touched)
+        rows, dst, partner = _best_first(moves, swaps)
+        limit = max(4 * m, len(active) // RECHECK_SHARE)
+        touched = _make_changes(state, rows, dst, partner, touched, k, limit)
         sse = state.sse()
         if sse_before - sse <= tol * sse:
             break  # the last round gained next to nothing: stop polishing
@@ -165,6 +118,159 @@ def improve_classes(
         around = touched | touched[state.class_near(tree_ids, tree, n_near)].any(axis=1)
         active = state.rows_of(np.flatnonzero(around))
     return relabel(state.labels)
+
+
+def _ask_tree(
+    tree_ids: np.ndarray,
+    tree: cKDTree,
+    X: np.ndarray,
+    active: np.ndarray,
+    near: np.ndarray,
+    queried: np.ndarray,
+) -> None:
+    """Fill in ``near`` the candidate classes (nearest centroids) of the ``active`` rows not
+    ``queried`` since the tree was built, and mark them queried: a row's candidates depend
+    only on the tree, so it is asked once per tree."""
+    ask = active[~queried[active]]
+    if len(ask):
+        n_near = near.shape[1]
+        near[ask] = tree_ids[tree.query(X[ask], k=n_near)[1].reshape(len(ask), n_near)]
+        queried[ask] = True
+
+
+def _gaining_changes(
+    state: _Classes,
+    X: np.ndarray,
+    active: np.ndarray,
+    near_a: np.ndarray,
+    k: int,
+    *,
+    swap_slack: float,
+    bounded: bool,
+) -> tuple[_Changes, _Changes]:
+    """The moves and the exchanges of the ``active`` rows to their candidate classes
+    ``near_a`` that would lower the SSE, each judged against the classes as they are."""
+    own = state.labels[active]
+    own_d, cand_d, valid = _distances(state, X[active], own, near_a, state.centroids())
+    moves = _gaining_moves(
+        state, active, own, own_d, near_a, cand_d, valid, k, moves_bounded=bounded
+    )
+    pairs = valid if np.isinf(swap_slack) else valid & (cand_d < swap_slack * own_d[:, None])
+    return moves, _gaining_swaps(state, active, near_a, pairs)
+
+
+def _distances(
+    state: _Classes, Xa: np.ndarray, own: np.ndarray, near_a: np.ndarray, centroids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the rows ``Xa`` (in classes ``own``): the squared distance to their own class's
+    centroid, to each candidate class's (``near_a``), and which candidates a row may go to
+    (another, non-empty class; of its own fence when there are fences)."""
+    sizes = state.sizes
+    own_d = ((Xa - centroids[own]) ** 2).sum(axis=1)
+    cand_d = np.empty(near_a.shape)
+    for q in range(near_a.shape[1]):  # one neighbour at a time: small temporaries
+        cand_d[:, q] = ((Xa - centroids[near_a[:, q]]) ** 2).sum(axis=1)
+    nb = sizes[near_a].astype(np.float64)
+    valid = (near_a != own[:, None]) & (nb > 0)
+    if state.fence is not None:  # moves and exchanges only between classes of one fence
+        valid &= state.fence[near_a] == state.fence[own][:, None]
+    return own_d, cand_d, valid
+
+
+class _Changes(NamedTuple):
+    """Changes that gain: the row that moves, its target class, the row it is exchanged
+    with (−1: a move), and the SSE the change saves."""
+
+    rows: np.ndarray
+    dst: np.ndarray
+    partner: np.ndarray
+    gain: np.ndarray
+
+
+def _gaining_moves(
+    state: _Classes,
+    active: np.ndarray,
+    own: np.ndarray,
+    own_d: np.ndarray,
+    near_a: np.ndarray,
+    cand_d: np.ndarray,
+    valid: np.ndarray,
+    k: int,
+    *,
+    moves_bounded: bool,
+) -> _Changes:
+    """The single moves that gain, each ``active`` row's best.  The gain is the SSE saved in
+    the source less the SSE added in the target; a source keeps more than k rows, a target
+    stays below the cap (and, ``moves_bounded``, both stay within the class bounds)."""
+    sizes = state.sizes
+    nb = sizes[near_a].astype(np.float64)
+    na = sizes[own].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        remove = np.where(na > k, na / (na - 1) * own_d, -np.inf)
+    valid_move = valid if not moves_bounded else valid & state.move_allowed(active, near_a)
+    add = np.where(valid_move & (nb < state.cap), nb / (nb + 1) * cand_d, np.inf)
+    best_j = np.argmin(add, axis=1)
+    move_gain = remove - add[np.arange(len(active)), best_j]
+    movers = np.flatnonzero(move_gain > state.eps)
+    return _Changes(
+        active[movers], near_a[movers, best_j[movers]], np.full(len(movers), -1), move_gain[movers]
+    )
+
+
+def _gaining_swaps(
+    state: _Classes, active: np.ndarray, near_a: np.ndarray, pairs: np.ndarray
+) -> _Changes:
+    """The exchanges that gain: each ``active`` row with the best member of every candidate
+    class ``pairs`` allows."""
+    pi, pq = np.nonzero(pairs)
+    pb = near_a[pi, pq]
+    swap_gain, swap_row = state.best_swaps(active[pi], pb)
+    swappers = np.flatnonzero(swap_gain > state.eps)
+    return _Changes(active[pi[swappers]], pb[swappers], swap_row[swappers], swap_gain[swappers])
+
+
+def _best_first(moves: _Changes, swaps: _Changes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, target classes, partners) of the moves and exchanges, the largest gain first
+    (equal gains: moves first, then in row order)."""
+    gains = np.concatenate([moves.gain, swaps.gain])
+    order = np.argsort(-gains, kind="stable")
+    rows = np.concatenate([moves.rows, swaps.rows])[order]
+    dst = np.concatenate([moves.dst, swaps.dst])[order]
+    return rows, dst, np.concatenate([moves.partner, swaps.partner])[order]
+
+
+def _make_changes(
+    state: _Classes,
+    rows: np.ndarray,
+    dst: np.ndarray,
+    partner: np.ndarray,
+    touched: np.ndarray,
+    k: int,
+    limit: int,
+) -> np.ndarray:
+    """Make the changes (best first) of which no two touch one class; then judge the others
+    again against the classes as they are now (at most ``limit``; one change per row) and
+    make those that still gain.  Returns the classes touched."""
+    src = state.labels[rows]
+    keep, touched = _disjoint_changes(src, dst, touched)
+    state.apply(rows[keep], dst[keep], partner[keep])
+    rest = np.flatnonzero(~keep)[:limit]
+    state.apply_checked(rows[rest], dst[rest], partner[rest], src[rest], k, touched)
+    return touched
+
+
+def _disjoint_changes(
+    src: np.ndarray, dst: np.ndarray, touched: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the changes (best first) to make now: greedily, those that touch classes no
+    change before them touched (nor ``touched``); and the classes touched then."""
+    keep = np.zeros(len(src), dtype=bool)
+    done = bytearray(touched.tobytes())
+    for c, (a, b) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
+        if not (done[a] or done[b]):
+            done[a] = done[b] = 1
+            keep[c] = True
+    return keep, np.frombuffer(bytes(done), dtype=bool).copy()
 
 
 class _Classes:

@@ -256,65 +256,87 @@ def analysis_utility(
     """
     out: dict[str, ColumnUtility] = {}
     for col, values in released.items():
-        ctype = types[col]
         how = released_as.get(col, "")
-        if ctype not in (ColumnType.NUMERIC, ColumnType.DATE):
-            x = original[col].reset_index(drop=True)
-            present = (x.notna() & values.notna()).to_numpy()
-            changed = None
-            if present.any():
-                a = x[present].astype(str).to_numpy()
-                b = values[present].astype(str).to_numpy()
-                changed = float((a != b).mean())
-            out[col] = ColumnUtility(col, how, share_changed=changed)
-            continue
-        y = numeric_values(original[col].reset_index(drop=True), ctype)
-        z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
-        if ctype == ColumnType.DATE:
-            z = numeric_values(pd.Series(values), ctype)
-        mask = ~np.isnan(y) & ~np.isnan(z)
-        if not mask.any():
-            out[col] = ColumnUtility(col, how)
-            continue
-        total = float(y[mask].sum())
-        rows = _sample(len(y))
-        out[col] = ColumnUtility(
-            column=col,
-            released_as=how,
-            total_relative_error=(
-                (float(z[mask].sum()) - total) / abs(total)
-                if total != 0 and ctype == ColumnType.NUMERIC
-                else None
-            ),
-            variance_ratio=_ratio(float(z[mask].var()), float(y[mask].var())),
-            group_mean_mare={
-                q: err
-                for q in qi
-                if (err := _group_mean_error(y, z, mask, original[q], released_qi[q], types[q]))
-                is not None
-            },
-            correlations=tuple(
-                Correlation(
-                    q,
-                    _corr(y, _numbers(original[q], types[q]), mask),
-                    _corr(z, _numbers(released_qi[q], types[q]), mask),
-                )
-                for q in qi
-                if types[q] in (ColumnType.NUMERIC, ColumnType.DATE)
-            ),
-            regression=_regression(
-                col,
-                y[rows],
-                z[rows],
-                mask[rows],
-                original.iloc[rows],
-                released_qi.iloc[rows],
-                qi,
-                types,
-                orders,
-            ),
-        )
+        if types[col] not in (ColumnType.NUMERIC, ColumnType.DATE):
+            out[col] = _category_utility(col, how, original[col], values)
+        else:
+            out[col] = _numeric_utility(
+                col, how, original, released_qi, values, qi=qi, types=types, orders=orders
+            )
     return out
+
+
+def _category_utility(col: str, how: str, original: pd.Series, values: pd.Series) -> ColumnUtility:
+    """The share of a category column's values the release changed (of those present in both)."""
+    x = original.reset_index(drop=True)
+    present = (x.notna() & values.notna()).to_numpy()
+    changed = None
+    if present.any():
+        a = x[present].astype(str).to_numpy()
+        b = values[present].astype(str).to_numpy()
+        changed = float((a != b).mean())
+    return ColumnUtility(col, how, share_changed=changed)
+
+
+def _numeric_utility(
+    col: str,
+    how: str,
+    original: pd.DataFrame,
+    released_qi: pd.DataFrame,
+    values: pd.Series,
+    *,
+    qi: Sequence[str],
+    types: Mapping[str, ColumnType],
+    orders: Mapping[str, Sequence[str]],
+) -> ColumnUtility:
+    """A numeric (or date) column's analyses, original against released: total, variance,
+    group means per QI, correlations with numeric QIs and the regression on all QIs."""
+    ctype = types[col]
+    y = numeric_values(original[col].reset_index(drop=True), ctype)
+    z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if ctype == ColumnType.DATE:
+        z = numeric_values(pd.Series(values), ctype)
+    mask = ~np.isnan(y) & ~np.isnan(z)
+    if not mask.any():
+        return ColumnUtility(col, how)
+    total = float(y[mask].sum())
+    rows = _sample(len(y))
+    return ColumnUtility(
+        column=col,
+        released_as=how,
+        total_relative_error=(
+            (float(z[mask].sum()) - total) / abs(total)
+            if total != 0 and ctype == ColumnType.NUMERIC
+            else None
+        ),
+        variance_ratio=_ratio(float(z[mask].var()), float(y[mask].var())),
+        group_mean_mare={
+            q: err
+            for q in qi
+            if (err := _group_mean_error(y, z, mask, original[q], released_qi[q], types[q]))
+            is not None
+        },
+        correlations=tuple(
+            Correlation(
+                q,
+                _corr(y, _numbers(original[q], types[q]), mask),
+                _corr(z, _numbers(released_qi[q], types[q]), mask),
+            )
+            for q in qi
+            if types[q] in (ColumnType.NUMERIC, ColumnType.DATE)
+        ),
+        regression=_regression(
+            col,
+            y[rows],
+            z[rows],
+            mask[rows],
+            original.iloc[rows],
+            released_qi.iloc[rows],
+            qi,
+            types,
+            orders,
+        ),
+    )
 
 
 def _sample(n: int) -> np.ndarray:

@@ -66,13 +66,18 @@ from engine.release.households import (
     merge_for_households,
 )
 from engine.release.metrics import sse_sst
-from engine.release.missing_qi import partition_by_group, withhold
+from engine.release.missing_qi import partition_by_group
 from engine.release.recode import decimals
-from engine.release.result import InformationLoss, NoiseColumn, NoiseSummary, Release
+from engine.release.result import (
+    InformationLoss,
+    NoiseColumn,
+    NoiseSummary,
+    Release,
+    RunSummary,
+)
 from engine.release.risk import RiskSummary
 from engine.release.summary import summarise
-from engine.release.survey import withhold_in_classes
-from engine.release.tail import finish, publish
+from engine.release.tail import Published, finish, publish, withheld_qi
 from engine.release.verify import class_distances
 from engine.roles import ColumnType
 from engine.text import number, percent
@@ -313,57 +318,9 @@ def plan_columns(
                 )
             )
         if ctype == ColumnType.NUMERIC:
-            values = numeric_values(series, ctype)
-            if np.isnan(values).all():
-                raise InputError(
-                    _("Confidential column {column} has no values.").format(column=repr(col))
-                )
-            if col in params.bounds:
-                lo, hi = check_bounds(*params.bounds[col], column=col)
-                if hi < np.nanmin(values) or lo > np.nanmax(values):
-                    raise InputError(
-                        _(
-                            "The bounds {lo:g}:{hi:g} of {column} do not overlap its values at "
-                            "all; check them."
-                        ).format(lo=lo, hi=hi, column=repr(col))
-                    )
-                origin, spent = "public", 0.0
-                bounds: tuple[float, float] | None = (lo, hi)
-            else:
-                bounds, origin, spent = None, "private", budget[col]["bounds"]
-            plans.append(
-                ColumnPlan(
-                    col,
-                    ctype,
-                    budget[col]["noise"],
-                    bounds=bounds,
-                    bounds_source=origin,
-                    bounds_epsilon=spent,
-                    values=values,
-                    decimals=decimals(series),
-                    log_scale=params.transform == "log",
-                )
-            )
+            plans.append(_numeric_plan(col, series, params, budget[col]))
         elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
-            if col in params.bounds:
-                raise InputError(
-                    _("Bounds apply to numeric columns only; {column} is {type}.").format(
-                        column=repr(col), type=ctype
-                    )
-                )
-            if ctype == ColumnType.ORDINAL:
-                categories = list(category_order(series, orders.get(col)))
-            else:
-                categories = sorted(pd.unique(series.dropna()), key=str)
-            if not categories:
-                raise InputError(
-                    _("Confidential column {column} has no values.").format(column=repr(col))
-                )
-            lookup = {str(c): i for i, c in enumerate(categories)}
-            codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
-            plans.append(
-                ColumnPlan(col, ctype, budget[col]["noise"], categories=categories, values=codes)
-            )
+            plans.append(_category_plan(col, series, ctype, params, orders, budget[col]))
         else:
             raise InputError(
                 _(
@@ -372,6 +329,67 @@ def plan_columns(
                 ).format(type=ctype, column=repr(col))
             )
     return plans
+
+
+def _numeric_plan(
+    col: str, series: pd.Series, params: ReleaseParams, budget: Mapping[str, float]
+) -> ColumnPlan:
+    """The plan of a numeric column: its share of ε (``budget``: for the noise and, with
+    private bounds, for estimating them) and its public bounds, checked against its values."""
+    values = numeric_values(series, ColumnType.NUMERIC)
+    if np.isnan(values).all():
+        raise InputError(_("Confidential column {column} has no values.").format(column=repr(col)))
+    if col in params.bounds:
+        lo, hi = check_bounds(*params.bounds[col], column=col)
+        if hi < np.nanmin(values) or lo > np.nanmax(values):
+            raise InputError(
+                _(
+                    "The bounds {lo:g}:{hi:g} of {column} do not overlap its values at "
+                    "all; check them."
+                ).format(lo=lo, hi=hi, column=repr(col))
+            )
+        origin, spent = "public", 0.0
+        bounds: tuple[float, float] | None = (lo, hi)
+    else:
+        bounds, origin, spent = None, "private", budget["bounds"]
+    return ColumnPlan(
+        col,
+        ColumnType.NUMERIC,
+        budget["noise"],
+        bounds=bounds,
+        bounds_source=origin,
+        bounds_epsilon=spent,
+        values=values,
+        decimals=decimals(series),
+        log_scale=params.transform == "log",
+    )
+
+
+def _category_plan(
+    col: str,
+    series: pd.Series,
+    ctype: ColumnType,
+    params: ReleaseParams,
+    orders: Mapping[str, tuple[str, ...]],
+    budget: Mapping[str, float],
+) -> ColumnPlan:
+    """The plan of a nominal or ordinal column: its categories (an ordinal's in their
+    order) and every record's category code, −1 for a missing value."""
+    if col in params.bounds:
+        raise InputError(
+            _("Bounds apply to numeric columns only; {column} is {type}.").format(
+                column=repr(col), type=ctype
+            )
+        )
+    if ctype == ColumnType.ORDINAL:
+        categories = list(category_order(series, orders.get(col)))
+    else:
+        categories = sorted(pd.unique(series.dropna()), key=str)
+    if not categories:
+        raise InputError(_("Confidential column {column} has no values.").format(column=repr(col)))
+    lookup = {str(c): i for i, c in enumerate(categories)}
+    codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
+    return ColumnPlan(col, ctype, budget["noise"], categories=categories, values=codes)
 
 
 def column_fact(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
@@ -576,15 +594,70 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     bounds); call it through :func:`engine.release.anonymize.anonymize`.
     """
     started = time.perf_counter()
-    params, prepared, plans = plan.params, plan.prepared, plan.noise_columns
+    params, prepared = plan.params, plan.prepared
     assert prepared is not None and params.noise and params.epsilon is not None
-    qi, confidential, clean = prepared.qi, prepared.confidential, prepared.clean
-    types, orders = prepared.types, prepared.orders
+    qi, clean = prepared.qi, prepared.clean
     original = prepared.released_input(data)  # without the records left out ("drop")
-    n = len(original)
 
     task.step(0.05, "Grouping records")
-    X = encode_qi(clean, qi, types, orders)
+    X = encode_qi(clean, qi, prepared.types, prepared.orders)
+    classes, homes, qi_loss, released_qi = _noise_classes(X, plan, task.sub(0.05, 0.5))
+
+    source = noise_source(params.seed)
+    warnings = list(plan.warnings)
+    plans = estimate_bounds(plan.noise_columns, source, warnings)
+    column_draws, draws, achieved_t, b = _draw(plans, classes, params, source, task)
+    warnings += _noise_share_warnings(column_draws)
+    task.step(0.86, "Building the release")
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=None,
+        qi_values=released_qi,
+        original=_with_noisy_columns(original, column_draws),
+        keep=[*params.keep, *prepared.confidential],
+        buckets=None,
+        released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
+        released_as={d.released.name: d.fact.described for d in column_draws},
+        checked=(),
+        homes=homes,
+        task=task.sub(0.86, 0.98),
+    )
+    if homes is None and qi:  # the loss of the released file: classes alike have merged
+        qi_loss = sse_sst(X, published.groups[classes])
+    summary = _run_summary(
+        plan,
+        published,
+        classes,
+        plans,
+        column_draws,
+        draws=draws,
+        achieved_t=achieved_t,
+        b=b,
+        qi_loss=qi_loss,
+        homes=homes,
+        warnings=warnings,
+        started=started,
+    )
+    task.step(1.0, "Done")
+    return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
+
+
+def _noise_classes(
+    X: np.ndarray, plan: NoisePlan, task: Task
+) -> tuple[np.ndarray, np.ndarray | None, float, pd.DataFrame]:
+    """The classes the QIs are released by, before any noise is drawn: (the class of every
+    record, its household group or None, the QI loss of household groups, the QI values to
+    recode, with those a class must withhold emptied).
+
+    Microaggregation into classes of k (records alike in which QIs are missing together),
+    or whole households in groups when the survey has household-level QIs.
+    """
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    qi, clean, types, orders = prepared.qi, prepared.clean, prepared.types, prepared.orders
+    n = len(clean)
     # records alike in which QIs are missing form classes together (missing stays missing)
     if plan.missing_groups is not None:
         groups, withheld = plan.missing_groups
@@ -594,7 +667,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     if households is not None and households.level:
         classes, homes, qi_loss = household_partition(
             clean, qi, types, orders, households, None, None, params.k, params.k,
-            mode=params.qi_output, task=task.sub(0.05, 0.5),
+            mode=params.qi_output, task=task,
         )  # fmt: skip
         withheld = None  # the classes follow the households, not the missing patterns
     elif qi and params.k > 1:
@@ -603,7 +676,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         classes = partition_by_group(
             groups,
             lambda rows, sub: microaggregate(X[rows], params.k, seed=params.seed, task=sub),
-            task.sub(0.05, 0.5),
+            task,
         )
     elif qi:
         classes = np.arange(n, dtype=np.int64)
@@ -611,54 +684,58 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         classes = np.zeros(n, dtype=np.int64)
     if households is not None and homes is None:
         classes = merge_for_households(X, classes, households.codes, params.k)
-    level = households.level if households is not None and homes is not None else ()
-    if households is not None:  # classes formed for households may mix missing patterns
-        released_qi = withhold_in_classes(clean, qi, classes, withheld, level)
-    else:
-        released_qi = withhold(clean, qi, withheld)
+    released_qi = withheld_qi(clean, qi, classes, withheld, households, homes)
+    return classes, homes, qi_loss, released_qi
 
-    source = noise_source(params.seed)
-    warnings = list(plan.warnings)
-    plans = estimate_bounds(plans, source, warnings)
-    column_draws, draws, achieved_t, b = _draw(plans, classes, params, source, task)
 
+def _noise_share_warnings(column_draws: list[ColumnDraw]) -> list[str]:
+    """A warning for every column whose released values are mostly noise."""
+    warnings = []
     for draw in column_draws:
         share = draw.fact.noise_share
         if share is not None and share >= NOISE_SHARE_WARNING:
             warnings.append(noise_share_warning(str(draw.released.name), share))
-    task.step(0.86, "Building the release")
+    return warnings
+
+
+def _with_noisy_columns(original: pd.DataFrame, column_draws: list[ColumnDraw]) -> pd.DataFrame:
+    """The released input rows with every confidential column replaced by its noisy draw."""
     released = original.copy()
     for draw in column_draws:
         released[draw.released.name] = draw.released.set_axis(released.index)
-    published = publish(
-        params,
-        prepared,
-        classes,
-        t=None,
-        qi_values=released_qi,
-        original=released,
-        keep=[*params.keep, *confidential],
-        buckets=None,
-        released={d.released.name: d.released.reset_index(drop=True) for d in column_draws},
-        released_as={d.released.name: d.fact.described for d in column_draws},
-        checked=(),
-        homes=homes,
-        task=task.sub(0.86, 0.98),
-    )
+    return released
+
+
+def _run_summary(
+    plan: NoisePlan,
+    published: Published,
+    classes: np.ndarray,
+    plans: list[ColumnPlan],
+    column_draws: list[ColumnDraw],
+    *,
+    draws: int,
+    achieved_t: float | None,
+    b: int,
+    qi_loss: float,
+    homes: np.ndarray | None,
+    warnings: list[str],
+    started: float,
+) -> RunSummary:
+    """The run summary of a noise release: its guarantees (the stochastic t, or the t the
+    resampling reached), its losses and what the noise spent and drew."""
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None and params.epsilon is not None
+    n = len(classes)
     verification = published.verification
-    if homes is None and qi:  # the loss of the released file: classes alike have merged
-        qi_loss = sse_sst(X, published.groups[classes])
     details = {str(d.released.name): d.fact for d in column_draws}
-    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
     # the per-record ε of the whole confidential projection (sequential composition)
     local_eps = sum(d.epsilon_local for d in details.values())
     k_min = int(verification.k)
-    sst = sum(details[c.name].sst or 0.0 for c in numeric)
-    summary = summarise(
+    return summarise(
         params,
         verification,
         n_records=n,
-        column_types=types,
+        column_types=prepared.types,
         draws=draws,
         n_left_out=prepared.n_left_out,
         t=achieved_t if achieved_t is not None else stochastic_t(local_eps, k_min, n),
@@ -668,18 +745,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         epsilon_from="given",
         epsilon_achieved=None,
         n_partition_classes=int(classes.max()) + 1 if n else 0,
-        information_loss=InformationLoss(
-            # household groups: the loss of the household partition; else the loss of the
-            # released file (classes whose released values coincide have merged)
-            qi_sse_sst=qi_loss,
-            # released versus original numeric values, SSE over SST pooled over the columns
-            confidential_sse_sst=(
-                sum(details[c.name].sse or 0.0 for c in numeric) / sst
-                if numeric and sst > 0
-                else None
-            ),
-            confidential_columns={name: _losses(d) for name, d in details.items()},
-        ),
+        information_loss=_information_loss(plans, details, qi_loss),
         noise=_noise_summary(
             params, plans, column_draws, draws=draws, achieved_t=achieved_t, b=b, k_min=k_min, n=n
         ),
@@ -689,16 +755,32 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         **published.summary_fields(
             params,
             prepared,
-            clean,
-            qi,
+            prepared.clean,
+            prepared.qi,
             buckets=None,
             homes=homes,
             risk_before=plan.risk_before,
             started=started,
         ),
     )
-    task.step(1.0, "Done")
-    return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
+
+
+def _information_loss(
+    plans: list[ColumnPlan], details: Mapping[str, NoiseColumn], qi_loss: float
+) -> InformationLoss:
+    """The losses of a noise release: the QIs' and, pooled and per column, the noise's."""
+    numeric = [c for c in plans if c.ctype == ColumnType.NUMERIC]
+    sst = sum(details[c.name].sst or 0.0 for c in numeric)
+    return InformationLoss(
+        # household groups: the loss of the household partition; else the loss of the
+        # released file (classes whose released values coincide have merged)
+        qi_sse_sst=qi_loss,
+        # released versus original numeric values, SSE over SST pooled over the columns
+        confidential_sse_sst=(
+            sum(details[c.name].sse or 0.0 for c in numeric) / sst if numeric and sst > 0 else None
+        ),
+        confidential_columns={name: _losses(d) for name, d in details.items()},
+    )
 
 
 def _draw(

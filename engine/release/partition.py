@@ -170,6 +170,40 @@ def tclose_partition(
     Raises :class:`~engine.errors.InfeasibleError` when no valid partition exists.
     """
     del seed  # deterministic by construction
+    X, codes, shares, counts = _checked_input(X, codes, shares)
+    n = len(codes)
+    classes_left = check_feasible(counts, t, k, shares)
+    labels = np.full(n, -1, dtype=np.int64)
+    total_classes = classes_left
+    bounds = _Memo(BoundRates(shares, t))
+    state = _Points(X, codes, counts, classes_left)
+    while state.classes_left > 1:
+        task.step(1.0 - state.classes_left / total_classes, "Forming classes")
+        state.drop_exhausted()
+        dist = state.grow(state.farthest(), bounds, k)
+        if dist is None:
+            break
+        if state.classes_left > 1:
+            dist[state.point_count == 0] = -np.inf
+            if state.grow(int(np.argmax(dist)), bounds, k) is None:
+                break
+    if state.taken:
+        _assign(labels, state.cell, state.taken)
+    label = len(state.taken)
+    rest = np.flatnonzero(labels < 0)
+    if state.classes_left == 1:
+        labels[rest] = label
+    elif state.classes_left > 1:  # not reached by the invariant; the layout is the safe fallback
+        labels[rest] = label + balanced_layout(X[rest], codes[rest], state.classes_left)
+    task.step(1.0, "Classes formed")
+    return labels
+
+
+def _checked_input(
+    X: np.ndarray, codes: np.ndarray, shares: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(X as a float matrix, codes, the shares p_j, the count of every bucket), checked to
+    describe the same records; the shares are the codes' own unless given."""
     X = np.asarray(X, dtype=float)
     if X.ndim == 1:
         X = X[:, None]
@@ -186,77 +220,84 @@ def tclose_partition(
     counts = np.bincount(codes, minlength=n_b).astype(np.int64)
     if shares is None:
         shares = counts / max(n, 1)
-    classes_left = check_feasible(counts, t, k, shares)
+    return X, codes, shares, counts
 
-    labels = np.full(n, -1, dtype=np.int64)
-    total_classes = classes_left
-    bounds = _Memo(BoundRates(shares, t))
-    # Work on the distinct QI points: records with equal QIs are interchangeable, and
-    # categorical QIs repeat a lot (adult: 30,162 records on 6,072 points).
-    points, inverse = _distinct_rows(X)
-    n_points = len(points)
-    cell = inverse * n_b + codes
-    cell_sizes = np.bincount(cell, minlength=n_points * n_b)
-    weights = cell_sizes.reshape(n_points, n_b).copy()
-    weights_t = weights.T.copy()  # a copy even when the transpose is contiguous
-    point_count = weights.sum(axis=1)
-    sq = np.einsum("ij,ij->i", points, points)
-    remaining = counts.copy()
-    n_left = n
-    total = (points * point_count[:, None]).sum(axis=0)
-    point_id = np.arange(n_points)  # working position -> distinct point (after compaction)
-    # (cell, class, records) of every take, turned into record labels at the end
-    taken: list[tuple[np.ndarray, int, np.ndarray]] = []
 
-    def grow(seed_point: int) -> np.ndarray | None:
+class _Points:
+    """The records not yet in a class, on the distinct QI points, while classes are formed.
+
+    Records with equal QIs are interchangeable, and categorical QIs repeat a lot (adult:
+    30,162 records on 6,072 points), so the partition works on points with a count of every
+    bucket.  Each class taken is kept as (cell, class, records) of every take, turned into
+    record labels at the end (:func:`_assign`).
+    """
+
+    def __init__(
+        self, X: np.ndarray, codes: np.ndarray, counts: np.ndarray, classes_left: int
+    ) -> None:
+        n_b = len(counts)
+        self.n_b = n_b
+        points, inverse = _distinct_rows(X)
+        n_points = len(points)
+        self.points = points
+        #: the (point, bucket) cell of every record
+        self.cell = inverse * n_b + codes
+        cell_sizes = np.bincount(self.cell, minlength=n_points * n_b)
+        self.weights = cell_sizes.reshape(n_points, n_b).copy()
+        self.weights_t = self.weights.T.copy()  # a copy even when the transpose is contiguous
+        self.point_count = self.weights.sum(axis=1)
+        self.sq = np.einsum("ij,ij->i", points, points)
+        self.remaining = counts.copy()
+        self.n_left = len(codes)
+        self.classes_left = classes_left
+        self.total = (points * self.point_count[:, None]).sum(axis=0)
+        #: working position -> distinct point (after dropping exhausted ones)
+        self.point_id = np.arange(n_points)
+        self.taken: list[tuple[np.ndarray, int, np.ndarray]] = []
+
+    def drop_exhausted(self) -> None:
+        """Drop the points with no record left, once they are the majority."""
+        if 2 * np.count_nonzero(self.point_count) < len(self.point_count):
+            live = self.point_count > 0
+            self.points, self.sq = self.points[live], self.sq[live]
+            self.point_id = self.point_id[live]
+            self.weights, self.point_count = self.weights[live], self.point_count[live]
+            self.weights_t = np.ascontiguousarray(self.weights_t[:, live])
+
+    def farthest(self) -> int:
+        """The live point farthest from the centroid of the records left."""
+        far = self.sq - 2.0 * (self.points @ (self.total / self.n_left))
+        far[self.point_count == 0] = -np.inf
+        return int(np.argmax(far))
+
+    def grow(self, seed_point: int, bounds: _Memo, k: int) -> np.ndarray | None:
         """Form the class around ``seed_point``; returns distances to it, None if stuck."""
-        nonlocal n_left, classes_left, total
+        points, sq = self.points, self.sq
         dist = sq - 2.0 * (points @ points[seed_point]) + sq[seed_point]
-        dist[point_count == 0] = np.inf
+        dist[self.point_count == 0] = np.inf
+        n_left, classes_left = self.n_left, self.classes_left
         for m in dict.fromkeys((n_left // classes_left, -(-n_left // classes_left))):
-            limits = _class_limits(remaining, n_left, classes_left, m, bounds, k)
+            limits = _class_limits(self.remaining, n_left, classes_left, m, bounds, k)
             if limits is None:
                 continue
-            touched, takes = _pick(dist, weights, weights_t, limits[0], limits[1], m)
-            rows, cols = np.nonzero(takes)
-            taken.append((point_id[touched[rows]] * n_b + cols, len(taken), takes[rows, cols]))
-            weights[touched] -= takes
-            weights_t[:, touched] -= takes.T
-            per_point = takes.sum(axis=1)
-            point_count[touched] -= per_point
-            remaining[:] -= takes.sum(axis=0)
-            total = total - per_point @ points[touched]
-            n_left -= m
-            classes_left -= 1
+            touched, takes = _pick(dist, self.weights, self.weights_t, limits[0], limits[1], m)
+            self._take(touched, takes, m)
             return dist
         return None
 
-    while classes_left > 1:
-        task.step(1.0 - classes_left / total_classes, "Forming classes")
-        if 2 * np.count_nonzero(point_count) < len(point_count):  # drop exhausted points
-            live = point_count > 0
-            points, sq, point_id = points[live], sq[live], point_id[live]
-            weights, point_count = weights[live], point_count[live]
-            weights_t = np.ascontiguousarray(weights_t[:, live])
-        far = sq - 2.0 * (points @ (total / n_left))
-        far[point_count == 0] = -np.inf
-        dist = grow(int(np.argmax(far)))
-        if dist is None:
-            break
-        if classes_left > 1:
-            dist[point_count == 0] = -np.inf
-            if grow(int(np.argmax(dist))) is None:
-                break
-    if taken:
-        _assign(labels, cell, taken)
-    label = len(taken)
-    rest = np.flatnonzero(labels < 0)
-    if classes_left == 1:
-        labels[rest] = label
-    elif classes_left > 1:  # not reached by the invariant; the layout is the safe fallback
-        labels[rest] = label + balanced_layout(X[rest], codes[rest], classes_left)
-    task.step(1.0, "Classes formed")
-    return labels
+    def _take(self, touched: np.ndarray, takes: np.ndarray, m: int) -> None:
+        """Take ``takes`` records (points ``touched`` × buckets) as the next class of m."""
+        rows, cols = np.nonzero(takes)
+        cells = self.point_id[touched[rows]] * self.n_b + cols
+        self.taken.append((cells, len(self.taken), takes[rows, cols]))
+        self.weights[touched] -= takes
+        self.weights_t[:, touched] -= takes.T
+        per_point = takes.sum(axis=1)
+        self.point_count[touched] -= per_point
+        self.remaining[:] -= takes.sum(axis=0)
+        self.total = self.total - per_point @ self.points[touched]
+        self.n_left -= m
+        self.classes_left -= 1
 
 
 class _Memo:

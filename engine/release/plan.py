@@ -325,29 +325,10 @@ def plan_data(
     wanted_b = None
     max_classes = None
     choices: list[BucketChoice] = []
-    values = facts.values
     if params.confidential and not params.noise:
-        assert t is not None and values is not None
-        if params.n_buckets is None:
-            assert facts.search_qi is not None
-            bucket_data, choices = search_buckets(
-                values,
-                facts.search_qi(),
-                t=t,
-                k=params.k,
-                weight=params.utility_weight,
-                output=params.confidential_output,
-                task=task.sub(0.2, 0.8),
-            )
-            wanted_b = next(c.b for c in choices if c.chosen)
-        else:
-            wanted_b = params.n_buckets
-            bucket_data = values.buckets(wanted_b)
-        if facts.weighted is not None:  # released means keep the weighted totals
-            bucket_data = facts.weighted(bucket_data)
-        warnings.extend(_outside_bounds(values.outside(params.bounds), params.bounds))
-        warnings.extend(_bucket_warnings(bucket_data, params, wanted_b))
-        warnings.extend(_dominated_warnings(bucket_data, params))
+        assert t is not None
+        bucket_data, choices, wanted_b, said = _plan_buckets(facts, params, t, task.sub(0.2, 0.8))
+        warnings.extend(said)
         if params.k <= n:
             max_classes = feasibility.max_classes(bucket_data.counts, t, params.k)
     elif params.noise:
@@ -362,11 +343,7 @@ def plan_data(
     forecast = _forecast(params, n, bucket_data, t, max_classes)
     if forecast.reason:
         warnings.append(forecast.reason)
-    if feasible.ok and bucket_data is not None and t is not None:
-        fixes = _missing_fixes(params, bucket_data, t, forecast)
-        feasible = Feasibility(True, fixes=fixes) if fixes else feasible
-    if feasible.ok and review:
-        feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
+    feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
     households, risk_before = None, None
     if facts.survey is not None:
@@ -403,6 +380,64 @@ def plan_data(
         noise_columns=list(noise_columns),
         missing_groups=missing_groups,
     )
+
+
+def _plan_buckets(
+    facts: PlanData, params: ReleaseParams, t: float, task: Task
+) -> tuple[Buckets, list[BucketChoice], int, list[str]]:
+    """The confidential buckets of a bucket release: (the buckets, the search's choices, b,
+    the warnings about them).
+
+    b is the one given, or the one the search of b with the class size found to lose least
+    (on a sample of the QIs); the buckets' released means keep the weighted totals of a
+    survey with weights.
+    """
+    values = facts.values
+    assert values is not None
+    choices: list[BucketChoice] = []
+    if params.n_buckets is None:
+        assert facts.search_qi is not None
+        bucket_data, choices = search_buckets(
+            values,
+            facts.search_qi(),
+            t=t,
+            k=params.k,
+            weight=params.utility_weight,
+            output=params.confidential_output,
+            task=task,
+        )
+        wanted_b = next(c.b for c in choices if c.chosen)
+    else:
+        wanted_b = params.n_buckets
+        bucket_data = values.buckets(wanted_b)
+    if facts.weighted is not None:  # released means keep the weighted totals
+        bucket_data = facts.weighted(bucket_data)
+    warnings = [
+        *_outside_bounds(values.outside(params.bounds), params.bounds),
+        *_bucket_warnings(bucket_data, params, wanted_b),
+        *_dominated_warnings(bucket_data, params),
+    ]
+    return bucket_data, choices, wanted_b, warnings
+
+
+def _with_fixes(
+    feasible: Feasibility,
+    params: ReleaseParams,
+    bucket_data: Buckets | None,
+    t: float | None,
+    forecast: ClassSizeForecast,
+    noise: list[NoiseColumn],
+    *,
+    drowned: bool,
+) -> Feasibility:
+    """Feasible parameters with the fixes that would serve the data better: when records
+    with missing QIs would be withheld, or (``drowned``) the noise would drown a column."""
+    if feasible.ok and bucket_data is not None and t is not None:
+        fixes = _missing_fixes(params, bucket_data, t, forecast)
+        feasible = Feasibility(True, fixes=fixes) if fixes else feasible
+    if feasible.ok and drowned:
+        feasible = Feasibility(True, fixes=feasible.fixes + _noise_fixes(params, noise))
+    return feasible
 
 
 def _missing_qi(

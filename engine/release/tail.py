@@ -24,14 +24,14 @@ import pandas as pd
 
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.households import household_level_values, survey_columns
+from engine.release.households import Households, household_level_values, survey_columns
 from engine.release.metrics import analysis_utility, released_classes
-from engine.release.missing_qi import missing_counts
+from engine.release.missing_qi import missing_counts, withhold
 from engine.release.prepare import Prepared
 from engine.release.recode import build_release, recode_qi
 from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
 from engine.release.risk import RiskSummary
-from engine.release.survey import survey_summary, verify_survey_release
+from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import verify_release
 
 
@@ -76,6 +76,27 @@ class Published:
                 risk_before,
             ),
         }
+
+
+def withheld_qi(
+    clean: pd.DataFrame,
+    qi: Sequence[str],
+    classes: np.ndarray,
+    withheld: np.ndarray | None,
+    households: Households | None,
+    homes: np.ndarray | None,
+) -> pd.DataFrame:
+    """The QI values ``classes`` are recoded from, with the values a class must withhold
+    emptied (``withheld``: which QI values of each record are missing, or None).
+
+    Classes formed for households may mix missing patterns (:func:`withhold_in_classes`);
+    household-level QIs (``homes`` given: classes in household groups) are released per
+    household group and withheld alike for all members.
+    """
+    level = households.level if households is not None and homes is not None else ()
+    if households is not None:
+        return withhold_in_classes(clean, qi, classes, withheld, level)
+    return withhold(clean, qi, withheld)
 
 
 def publish(
@@ -133,29 +154,12 @@ def publish(
         extra=extra,
     )
     task.step(0.5, "Verifying the release")
-    if households is not None:
-        verification = verify_survey_release(
-            table, source_rows, params, prepared, level, t=t if checked else None,
-            confidential=bool(checked), verify=verify_release,
-        )  # fmt: skip
-    else:
-        verification = verify_release(table, qi, checked, t=t if checked else None, k=params.k)
+    verification = _verify(table, source_rows, params, prepared, level, t, checked)
     verification.raise_if_failed()
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
     if released:
-        if params.qi_output == "centroid":  # the release's own QIs, back in input order
-            # (its household-level QIs are already the household groups' centroids)
-            back = np.empty_like(source_rows)
-            back[source_rows] = np.arange(len(source_rows))
-            centroids = table[list(qi)].iloc[back].reset_index(drop=True)
-        else:
-            centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
-            if level:  # household-level QIs: the centroids of the household groups
-                assert households is not None and homes is not None
-                centroids[list(level)] = household_level_values(
-                    clean, prepared.types, prepared.orders, households, homes
-                )
+        centroids = _qi_centroids(table, source_rows, source, params, prepared, classes, homes)
         utility = analysis_utility(
             clean,
             centroids,
@@ -167,6 +171,55 @@ def publish(
         )
     task.step(1.0, "Verified")
     return Published(table, source_rows, verification, groups, utility)
+
+
+def _verify(
+    table: pd.DataFrame,
+    source_rows: np.ndarray,
+    params: ReleaseParams,
+    prepared: Prepared,
+    level: Sequence[str],
+    t: float | None,
+    checked: Sequence[str],
+) -> Verification:
+    """What the verifier finds in the release table (a survey's also counts households)."""
+    if prepared.households is not None:
+        return verify_survey_release(
+            table, source_rows, params, prepared, level, t=t if checked else None,
+            confidential=bool(checked), verify=verify_release,
+        )  # fmt: skip
+    return verify_release(table, prepared.qi, checked, t=t if checked else None, k=params.k)
+
+
+def _qi_centroids(
+    table: pd.DataFrame,
+    source_rows: np.ndarray,
+    source: pd.DataFrame,
+    params: ReleaseParams,
+    prepared: Prepared,
+    classes: np.ndarray,
+    homes: np.ndarray | None,
+) -> pd.DataFrame:
+    """The centroid of every record's class on each QI, in input order: what the analysis
+    utility compares the original QIs with.
+
+    Centroid output: the release's own QIs (its household-level QIs are already the
+    household groups' centroids); range output: the classes recoded as centroids from
+    ``source``, with the household groups' centroids on household-level QIs.
+    """
+    qi, households = prepared.qi, prepared.households
+    if params.qi_output == "centroid":  # the release's own QIs, back in input order
+        back = np.empty_like(source_rows)
+        back[source_rows] = np.arange(len(source_rows))
+        return table[list(qi)].iloc[back].reset_index(drop=True)
+    centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+    level = households.level if households is not None and homes is not None else ()
+    if level:  # household-level QIs: the centroids of the household groups
+        assert households is not None and homes is not None
+        centroids[list(level)] = household_level_values(
+            prepared.clean, prepared.types, prepared.orders, households, homes
+        )
+    return centroids
 
 
 def finish(
