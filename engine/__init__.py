@@ -8,6 +8,9 @@ A script needs only the names below::
 
     from engine import ReleaseParams, anonymize, plan, read_table, verify_release
 
+:data:`MECHANISMS` (name → :class:`Mechanism`) lists the registered mechanisms, with what a
+chooser of them shows (the desktop app builds its choice from it).
+
 A long call takes ``task=Task(progress, cancel)``: ``progress(fraction, message)`` hears how
 far it got, and ``cancel()`` returning True stops it with :class:`CancelledError`.
 
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
         VerificationError,
     )
     from engine.io import read_table, write_release
+    from engine.mechanisms import MECHANISMS, Mechanism
     from engine.params import ReleaseParams
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.progress import Task
@@ -52,6 +56,8 @@ _EXPORTS = {
     "VerificationError": "engine.errors",
     "read_table": "engine.io",
     "write_release": "engine.io",
+    "MECHANISMS": "engine.mechanisms",
+    "Mechanism": "engine.mechanisms",
     "ReleaseParams": "engine.params",
     "Guarantee": "engine.privacy",
     "epsilon_from_t": "engine.privacy",
@@ -73,6 +79,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "MECHANISMS",
     "Buckets",
     "CancelledError",
     "ColumnType",
@@ -81,6 +88,7 @@ __all__ = [
     "Households",
     "InfeasibleError",
     "InputError",
+    "Mechanism",
     "Plan",
     "Release",
     "ReleaseParams",

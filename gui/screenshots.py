@@ -19,7 +19,7 @@ from pathlib import Path
 from PySide6.QtCore import QEventLoop, QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
-from engine import Role
+from engine import MECHANISMS, Role
 from gui.accessibility import report
 from gui.wizard import MainWindow
 
@@ -85,28 +85,44 @@ def _walk(app: QApplication, folder: Path) -> int:
     window = MainWindow()
     window.resize(1100, 760)
     window.show()
-    wizard = window.wizard
     wait_idle(window)
     save(window, folder / "0-start.png")
+    for step in (_import, _tag, _privacy, _preview, _export):
+        if not step(window, folder):
+            return 1
+    window.close()
+    return 0
 
-    wizard.import_page.open_sample()
+
+def _import(window: MainWindow, folder: Path) -> bool:
+    window.wizard.import_page.open_sample()
     wait_idle(window)
     if window.session.data is None:
         print("screenshots: the sample could not be read", file=sys.stderr)
-        return 1
+        return False
     save(window, folder / "1-import.png")
+    return True
 
+
+def _tag(window: MainWindow, folder: Path) -> bool:
+    wizard = window.wizard
     wizard.next()
     for column, role in SAMPLE_ROLES.items():
         if column in window.session.columns:
             window.session.set_role(column, role)
     wizard.tag_page.initializePage()
     save(window, folder / "2-tag.png")
+    return True
 
-    wizard.next()
-    privacy = wizard.privacy_page
-    # the noise route first: public bounds for none, so the missing ones are estimated privately
-    privacy.set_mechanism("laplace")
+
+def _privacy(window: MainWindow, folder: Path) -> bool:
+    """The noise route first (public bounds for none, so the missing ones are estimated
+    privately), then the default mechanism with t = 2 and k = 5, with and without details."""
+    window.wizard.next()
+    privacy = window.wizard.privacy_page
+    default, *_ = MECHANISMS
+    noise = next(name for name, m in MECHANISMS.items() if m.noise)
+    privacy.set_mechanism(noise)
     privacy.epsilon.setValue(1.0)
     privacy.private_bounds.setChecked(True)
     privacy.details_toggle.setChecked(True)
@@ -115,7 +131,7 @@ def _walk(app: QApplication, folder: Path) -> int:
     save(window, folder / "3b-privacy-noise.png")
     privacy.details_toggle.setChecked(False)
     privacy.private_bounds.setChecked(False)
-    privacy.set_mechanism("buckets")
+    privacy.set_mechanism(default)
     privacy.by_t.setChecked(True)
     privacy.t.setValue(2.0)
     privacy.k.setValue(5)
@@ -125,14 +141,19 @@ def _walk(app: QApplication, folder: Path) -> int:
     privacy.details_toggle.setChecked(True)  # the guarantees and the search of b
     save(window, folder / "3c-privacy-details.png")
     privacy.details_toggle.setChecked(False)
+    return True
 
-    wizard.next()
+
+def _preview(window: MainWindow, folder: Path) -> bool:
+    """The preview's pages, its figures' end, each tab, and the page out of date; the
+    figures themselves as PNG."""
+    window.wizard.next()
     wait_idle(window)
-    page = wizard.preview_page
+    page = window.wizard.preview_page
     if not window.session.preview_is_current:
         print(f"screenshots: the preview failed: {page.status.text()}", file=sys.stderr)
         save(window, folder / "4-preview.png")
-        return 1
+        return False
     save(window, folder / "4-preview.png")
     bar = page.summary.verticalScrollBar()
     bar.setValue(bar.maximum())  # the end of the figures: risk, what an analysis keeps
@@ -152,15 +173,17 @@ def _walk(app: QApplication, folder: Path) -> int:
         figure.savefig(folder / f"plot-{name.replace('_', '-')}.png", dpi=100)
     for column, figure in preview.before_after.items():
         figure.savefig(folder / f"plot-before-after-{column}.png", dpi=100)
+    return True
 
-    wizard.next()
-    export = wizard.export_page
+
+def _export(window: MainWindow, folder: Path) -> bool:
+    window.wizard.next()
+    export = window.wizard.export_page
     export.path.setText(str(folder / "sample-release.xlsx"))
     export.export()
     wait_idle(window)
     save(window, folder / "5-export.png")
     if not window.session.exported:
         print(f"screenshots: the export failed: {export.result.text()}", file=sys.stderr)
-        return 1
-    window.close()
-    return 0
+        return False
+    return True

@@ -4,6 +4,7 @@ lists of choices that several pages offer (built once, so that they read and tra
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QApplication,
     QBoxLayout,
@@ -111,6 +113,34 @@ def radio_buttons(parent: QObject, *choices: tuple[str, str]) -> list[QRadioButt
         group.addButton(button)
         buttons.append(button)
     return buttons
+
+
+def mnemonic_of(text: str) -> str:
+    """The letter of a label's keyboard shortcut (the one after a single "&"), lower case;
+    "" when it has none ("&&" is a plain "&")."""
+    found = re.search(r"(?<!&)(?:&&)*&([^&\s])", text)
+    return found.group(1).lower() if found else ""
+
+
+def mnemonics_under(root: QWidget) -> set[str]:
+    """The shortcut letters of ``root``'s labels and buttons, and of those within it."""
+    widgets = [root, *root.findChildren(QLabel), *root.findChildren(QAbstractButton)]
+    return {
+        letter
+        for w in widgets
+        if isinstance(w, QLabel | QAbstractButton) and (letter := mnemonic_of(w.text()))
+    }
+
+
+def with_mnemonic(text: str, taken: set[str]) -> str:
+    """``text`` with a keyboard shortcut on its first letter not in ``taken`` (as it was when
+    it has one already, or when every letter is taken)."""
+    if mnemonic_of(text):
+        return text
+    for i, char in enumerate(text):
+        if char.isalnum() and char.lower() not in taken:
+            return text[:i] + "&" + text[i:]
+    return text
 
 
 class ProgressPanel(QFrame):

@@ -22,9 +22,14 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "resources" / "translations"
 LANGUAGES = ("es", "fr")
-#: what pyside6-lupdate scans: the app, the engine's plain-words templates and the labels and
-#: help texts of the parameters' declared fields
-SOURCES = [ROOT / "gui", ROOT / "engine" / "release" / "words.py", ROOT / "engine" / "params.py"]
+#: what pyside6-lupdate scans: the app, the engine's plain-words templates, the labels and
+#: help texts of the parameters' declared fields, and what a chooser shows of each mechanism
+SOURCES = [
+    ROOT / "gui",
+    ROOT / "engine" / "release" / "words.py",
+    ROOT / "engine" / "params.py",
+    ROOT / "engine" / "mechanisms",
+]
 
 
 def qt_tool(name: str) -> str:
@@ -119,9 +124,14 @@ def test_the_app_speaks_spanish_and_french(qtbot) -> None:
 
     app = QCoreApplication.instance()
     try:
-        for lang, title, role in (
-            ("es", "1. Importar", "cuasi-identificador"),
-            ("fr", "1. Importer", "quasi-identifiant"),
+        for lang, title, role, noise in (
+            ("es", "1. Importar", "cuasi-identificador", "&Ruido: ε-privacidad diferencial"),
+            (
+                "fr",
+                "1. Importer",
+                "quasi-identifiant",
+                "B&ruit\xa0: ε-confidentialité différentielle",
+            ),
         ):
             assert i18n.install(app, lang) == lang and i18n.current_language() == lang
             window = MainWindow()
@@ -131,6 +141,8 @@ def test_the_app_speaks_spanish_and_french(qtbot) -> None:
             from gui.state import role_label
 
             assert role_label(Role.QI) == role
+            # a mechanism's choice, declared by the engine (context "mechanisms")
+            assert window.wizard.privacy_page.mechanism_buttons["laplace"].text() == noise
             # Qt's own buttons follow too (qtbase translations)
             assert window.wizard.buttonText(window.wizard.WizardButton.NextButton) != "&Next >"
             # the engine's plain words, through the app's translation

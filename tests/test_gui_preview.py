@@ -275,7 +275,7 @@ def test_randomized_response_in_the_preview(qtbot, window, sample_workbook) -> N
     user.tag(window, roles)
     window.wizard.next()
     page = window.wizard.privacy_page
-    label = f"{page.by_noise.text()} ({page.noise_note.text()})"
+    label = f"{page.mechanism_buttons['laplace'].text()} ({page.mechanism_notes['laplace'].text()})"
     assert label.replace("&", "") == (
         "Noise: ε-differential privacy (Laplace on numbers, randomized response on categories)"
     )

@@ -13,8 +13,9 @@ in one place, everything the rest of tclose asks of it:
   :meth:`Mechanism.draw_categories`; :attr:`Mechanism.cluster` says whether a cluster can
   make it;
 * **guarantees** — through :meth:`column_mechanism` (the plan and the summary state them);
-* **words** — :attr:`Mechanism.title` (the About sheet, the report) and
-  :meth:`Mechanism.seed_policy`;
+* **words** — :attr:`Mechanism.title` (the About sheet, the report),
+  :meth:`Mechanism.seed_policy`, and what a chooser shows (:attr:`Mechanism.choice`,
+  :attr:`Mechanism.note`, :attr:`Mechanism.tooltip`);
 * **summary fields** — :attr:`Mechanism.fields`, the parameters only this mechanism reads
   (another mechanism's summary leaves them out).
 
@@ -36,6 +37,11 @@ from engine.progress import Task
 from engine.text import seed_text
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
+    """Mark ``text`` for the app's translation files (context ``mechanisms``); no Qt here."""
+    return text
+
+
 class Mechanism:
     """The contract of a mechanism (module doc); subclasses set the class attributes."""
 
@@ -51,6 +57,13 @@ class Mechanism:
     #: the parameters only this mechanism reads (a release by another leaves them out of its
     #: published parameters)
     fields: ClassVar[tuple[str, ...]] = ()
+    # what a chooser of mechanisms (the desktop app's privacy page) shows, in English and
+    # marked for the app's translations (context "mechanisms"): its choice, with at most one
+    # "&" before the letter of its keyboard shortcut (the app picks one when there is none;
+    # anything else that prints it drops the "&"), a one-line note under it, and a tooltip
+    choice: ClassVar[str]
+    note: ClassVar[str] = ""
+    tooltip: ClassVar[str] = ""
 
     @classmethod
     def validate(cls, params: Any) -> None:
@@ -96,4 +109,4 @@ class Mechanism:
         return seed_text(seed, noise=cls.noise)
 
 
-__all__ = ["Mechanism"]
+__all__ = ["QT_TRANSLATE_NOOP", "Mechanism"]

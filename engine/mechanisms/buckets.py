@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from engine.errors import InputError
 from engine.i18n import N_
-from engine.mechanisms.base import Mechanism
+from engine.mechanisms.base import QT_TRANSLATE_NOOP, Mechanism
 
 
 class Buckets(Mechanism):
@@ -18,6 +18,15 @@ class Buckets(Mechanism):
     noise: ClassVar[bool] = False
     cluster: ClassVar[bool] = True
     fields: ClassVar[tuple[str, ...]] = ("n_buckets", "utility_weight", "confidential_output")
+    choice: ClassVar[str] = QT_TRANSLATE_NOOP("mechanisms", "Bu&ckets: t-closeness by grouping")
+    note: ClassVar[str] = QT_TRANSLATE_NOOP(
+        "mechanisms", "exact guarantee, checked on the released file (default)"
+    )
+    tooltip: ClassVar[str] = QT_TRANSLATE_NOOP(
+        "mechanisms",
+        "The confidential values are grouped into buckets and each group keeps every bucket "
+        "close to its share in the whole file (t-closeness)",
+    )
 
     @classmethod
     def validate(cls, params: Any) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _
-from engine.mechanisms.base import Mechanism
+from engine.mechanisms.base import QT_TRANSLATE_NOOP, Mechanism
 from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
 from engine.mechanisms.response import ResponseOutcome, randomized_response
 from engine.mechanisms.sampling import NoiseSource
@@ -36,6 +36,15 @@ class Laplace(Mechanism):
         "insensitive",
         "resample_until_t",
         "transform",
+    )
+    choice: ClassVar[str] = QT_TRANSLATE_NOOP("mechanisms", "N&oise: ε-differential privacy")
+    note: ClassVar[str] = QT_TRANSLATE_NOOP(
+        "mechanisms", "Laplace on numbers, randomized response on categories"
+    )
+    tooltip: ClassVar[str] = QT_TRANSLATE_NOOP(
+        "mechanisms",
+        "Each confidential value is released with random noise (ε-differential privacy): "
+        "Laplace noise on numbers, randomized response on categories",
     )
 
     @classmethod

@@ -71,6 +71,21 @@ class ExportPage(QWizardPage):
                 "of how it was made; the original file is never changed."
             )
         )
+        # the widgets are made in the order the keyboard reaches them
+        self._file_options()
+        self._report_options()
+        self.what = Hint()
+        path_widget = self._path_field()
+        self._export_widgets()
+        self._check_timer = QTimer(self)
+        self._check_timer.setSingleShot(True)
+        self._check_timer.setInterval(CHECK_DELAY_MS)
+        self._check_timer.timeout.connect(self.check_target)
+        self._lay_out(self._release_box(path_widget))
+
+    # --- building ------------------------------------------------------------------------
+    def _file_options(self) -> None:
+        """The file type and, for CSV, its separator, decimal mark and byte-order mark."""
         self.format = choice_box(
             {".xlsx": self.tr("Excel workbook (.xlsx)"), ".csv": self.tr("CSV text (.csv)")},
             self.tr("Excel keeps the description on a second sheet; CSV in a JSON file beside it"),
@@ -89,6 +104,9 @@ class ExportPage(QWizardPage):
         self.bom.setToolTip(
             self.tr("Starts the CSV with a byte-order mark; some older tools dislike it")
         )
+
+    def _report_options(self) -> None:
+        """Whether the review report is written, and whether the input's name is published."""
         self.report = QCheckBox(self.tr("Also write the release report (HTML) beside it"))
         self.report.setChecked(True)
         self.report.setToolTip(
@@ -108,7 +126,9 @@ class ExportPage(QWizardPage):
                 "unless this is ticked; the report (for the review) always names it"
             )
         )
-        self.what = Hint()
+
+    def _path_field(self) -> QWidget:
+        """Where the release is written, and Browse…"""
         self.path = QLineEdit()
         self.path.setToolTip(self.tr("Where the release is written; Enter exports"))
         self.path.textChanged.connect(self._path_changed)
@@ -125,6 +145,10 @@ class ExportPage(QWizardPage):
         path_widget = QWidget()
         path_row.setContentsMargins(0, 0, 0, 0)
         path_widget.setLayout(path_row)
+        return path_widget
+
+    def _export_widgets(self) -> None:
+        """Export, why it cannot, and what it wrote."""
         self.export_button = QPushButton(self.tr("&Export"))
         self.export_button.setToolTip(self.tr("Write the release now"))
         self.export_button.clicked.connect(self.export)
@@ -135,11 +159,9 @@ class ExportPage(QWizardPage):
         # the keyboard reaches the result only while it holds a link (an empty, focusable
         # line would be announced as nothing)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._check_timer = QTimer(self)
-        self._check_timer.setSingleShot(True)
-        self._check_timer.setInterval(CHECK_DELAY_MS)
-        self._check_timer.timeout.connect(self.check_target)
 
+    def _release_box(self, path_widget: QWidget) -> QGroupBox:
+        """The "Release file" box: every option of the file, in one form."""
         box = QGroupBox(self.tr("Release file"))
         form = QFormLayout(box)
         form.addRow(self.tr("File type:"), self.format)
@@ -154,6 +176,10 @@ class ExportPage(QWizardPage):
             self.path.setAccessibleName(save_as.text().rstrip(":").strip())
         form.addRow("", self.report)
         form.addRow("", self.anonymous)
+        return box
+
+    def _lay_out(self, box: QGroupBox) -> None:
+        """What is written and help; the options; Export and what it did."""
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         top.addWidget(self.what, 1)

@@ -77,7 +77,22 @@ class ImportPage(QWizardPage):
             )
         )
         self.setAcceptDrops(True)
+        # the widgets are made in the order the keyboard reaches them
+        self._open_widgets()
+        self._reading_options()
+        self.info = Hint(self.tr("No file open yet; Next is enabled once a table has been read."))
+        self.info.setTextFormat(Qt.TextFormat.RichText)
+        self._rows_table()
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._top_row())
+        layout.addWidget(self.info)
+        layout.addWidget(self._drop_zone_or_rows(), 1)
+        self._refresh_recent()
+        self._update_options()
 
+    # --- building ------------------------------------------------------------------------
+    def _open_widgets(self) -> None:
+        """Open file…, Open the sample, and the recent files."""
         # Ctrl+O belongs to File › Open… alone: bound here too, Qt would call the shortcut
         # ambiguous and do nothing on this page
         self.open_button = QPushButton(self.tr("&Open file…"))
@@ -88,6 +103,12 @@ class ImportPage(QWizardPage):
             self.tr("Open a small made-up survey (400 people) to try tclose without your own data")
         )
         self.sample_button.clicked.connect(self.open_sample)
+        style = self.style()
+        self.open_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton))
+        self.sample_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileIcon))
+        for button in (self.open_button, self.sample_button):
+            button.setMinimumHeight(34)
+            button.setMinimumWidth(170)
         self.recent = QListWidget()
         self.recent.setToolTip(
             self.tr("Recently opened files; press Enter or double-click to open one")
@@ -95,6 +116,8 @@ class ImportPage(QWizardPage):
         self.recent.setMaximumHeight(90)
         self.recent.itemActivated.connect(self._open_recent)
 
+    def _reading_options(self) -> None:
+        """How the file is read: sheet, separator, encoding, decimal mark, header row."""
         self.sheet = QComboBox()
         self.sheet.setToolTip(self.tr("The worksheet of the workbook to read"))
         self.sheet.activated.connect(lambda _index: self.read_again())
@@ -122,15 +145,9 @@ class ImportPage(QWizardPage):
         self.reread = QPushButton(self.tr("&Read again"))
         self.reread.setToolTip(self.tr("Read the file again with the options chosen here"))
         self.reread.clicked.connect(self.read_again)
-        self.info = Hint(self.tr("No file open yet; Next is enabled once a table has been read."))
-        self.info.setTextFormat(Qt.TextFormat.RichText)
-        style = self.style()
-        self.open_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_DialogOpenButton))
-        self.sample_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileIcon))
-        for button in (self.open_button, self.sample_button):
-            button.setMinimumHeight(34)
-            button.setMinimumWidth(170)
 
+    def _rows_table(self) -> None:
+        """The rows of the file, in a table that formats only what is in view."""
         self.table = QTableView()
         self.table.setAccessibleName(self.tr("Rows of the file"))
         self.table.setToolTip(
@@ -150,6 +167,8 @@ class ImportPage(QWizardPage):
         # would otherwise keep the window frozen while every column is measured
         self.sizer = ColumnSizer(self.table, MAX_COLUMN_WIDTH)
 
+    def _top_row(self) -> QHBoxLayout:
+        """The open buttons, the recent files, how the file is read, and help."""
         top = QHBoxLayout()
         buttons = QVBoxLayout()
         buttons.addWidget(self.open_button)
@@ -169,10 +188,10 @@ class ImportPage(QWizardPage):
         form.addRow(self.reread)
         top.addWidget(options, 2)
         top.addWidget(HelpButton("step-1-import", self), 0, Qt.AlignmentFlag.AlignTop)
+        return top
 
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.info)
+    def _drop_zone_or_rows(self) -> QStackedWidget:
+        """Where a file can be dropped until one is read, then its rows."""
         self.empty = Hint(
             self.tr(
                 "Drop a CSV or Excel file here, click <b>Open file…</b>,<br>"
@@ -187,9 +206,7 @@ class ImportPage(QWizardPage):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
-        layout.addWidget(self.stack, 1)
-        self._refresh_recent()
-        self._update_options()
+        return self.stack
 
     # --- wizard protocol ---------------------------------------------------------------
     def isComplete(self) -> bool:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import InfeasibleError, Release, ReleaseParams, TcloseError
+from engine import MECHANISMS, InfeasibleError, Release, ReleaseParams, RunSummary, TcloseError
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
@@ -137,6 +137,16 @@ class PreviewPage(QWizardPage):
                 "balance suits you."
             )
         )
+        # the widgets are made in the order the keyboard reaches them
+        controls, release_format = self._settings_rows()
+        summary = self._summary_pane()
+        self._tabs()
+        self._lay_out(controls, release_format, summary)
+        drop_repeated_names(self)  # a visible label is the field's name
+
+    # --- building ------------------------------------------------------------------------
+    def _settings_rows(self) -> tuple[QHBoxLayout, QHBoxLayout]:
+        """The settings to retry (k, buckets, Run again, the status) and the release format."""
         self.k = NumberField("k")
         self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
         self.rerun = QPushButton(self.tr("&Run again"))
@@ -173,7 +183,10 @@ class PreviewPage(QWizardPage):
         add_with_label(release_format, self.tr("&Quasi-identifiers as:"), self.qi_output)
         add_with_label(release_format, self.tr("&Confidential as:"), self.confidential_output)
         release_format.addStretch(1)
+        return controls, release_format
 
+    def _summary_pane(self) -> QWidget:
+        """What the release achieves, and its guarantees under "Details"."""
         self.summary = QTextBrowser()
         self.summary.setAccessibleName(self.tr("What the release achieves"))
         self.summary.setToolTip(self.tr("What the release achieves, as measured by the verifier"))
@@ -183,13 +196,17 @@ class PreviewPage(QWizardPage):
         self.details.setAccessibleName(self.tr("Guarantees and their sources"))
         self.details.hide()
         self.details_toggle.toggled.connect(self.details.setVisible)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(self.summary, 3)
-        left_layout.addWidget(self.details_toggle)
-        left_layout.addWidget(self.details, 2)
+        pane = QWidget()
+        layout = QVBoxLayout(pane)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.summary, 3)
+        layout.addWidget(self.details_toggle)
+        layout.addWidget(self.details, 2)
+        return pane
 
+    def _tabs(self) -> None:
+        """The tabs of plots and rows: buckets, class sizes, closeness, before / after, and
+        the original and released rows."""
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName(self.tr("Plots and rows of the release"))
         self.views: dict[str, FigureView] = {
@@ -205,23 +222,39 @@ class PreviewPage(QWizardPage):
         self.tabs.setTabToolTip(
             2, self.tr("Per class and bucket: its share in the class divided by its share overall")
         )
+        self.tabs.addTab(self._before_after_tab(), self.tr("Before / after"))
+        self.tabs.setTabToolTip(
+            3, self.tr("A quasi-identifier's distribution before and after recoding")
+        )
+        self.tabs.addTab(self._rows_tab(), self.tr("Original and released rows"))
+        self.tabs.setTabToolTip(
+            4,
+            self.tr(
+                "The first {n} released rows (shuffled, as written), each beside the record it "
+                "was made from"
+            ).format(n=number(PREVIEW_ROWS)),
+        )
+
+    def _before_after_tab(self) -> QWidget:
+        """A quasi-identifier to choose, and its distribution before and after recoding."""
         self.qi_choice = QComboBox()
         self.qi_choice.setToolTip(
             self.tr("The quasi-identifier to compare before and after recoding")
         )
         self.qi_choice.currentTextChanged.connect(self._show_before_after)
         self.before_after = FigureView(placeholder=self.tr("A quasi-identifier before and after."))
-        ba = QWidget()
-        ba_layout = QVBoxLayout(ba)
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
         qi_row = QHBoxLayout()
         add_with_label(qi_row, self.tr("Quasi-identifier:"), self.qi_choice)
         qi_row.addStretch(1)
-        ba_layout.addLayout(qi_row)
-        ba_layout.addWidget(self.before_after, 1)
-        self.tabs.addTab(ba, self.tr("Before / after"))
-        self.tabs.setTabToolTip(
-            3, self.tr("A quasi-identifier's distribution before and after recoding")
-        )
+        layout.addLayout(qi_row)
+        layout.addWidget(self.before_after, 1)
+        return tab
+
+    def _rows_tab(self) -> QSplitter:
+        """The original and the released rows side by side, scrolling and selecting
+        together, row by row."""
         self.original_rows = _table()
         self.original_rows.setAccessibleName(self.tr("Original rows"))
         self.original_model = DataFrameModel()
@@ -231,7 +264,6 @@ class PreviewPage(QWizardPage):
         self.rows_model = DataFrameModel(row_limit=PREVIEW_ROWS)
         self.rows.setModel(self.rows_model)
         self.sizers = [ColumnSizer(self.original_rows), ColumnSizer(self.rows)]
-        # the two tables scroll and select together, row by row
         for a, b in ((self.original_rows, self.rows), (self.rows, self.original_rows)):
             a.verticalScrollBar().valueChanged.connect(b.verticalScrollBar().setValue)
         self.rows.selectionModel().currentRowChanged.connect(
@@ -246,17 +278,15 @@ class PreviewPage(QWizardPage):
         )
         side.addWidget(_titled(self.tr("Released"), self.rows))
         self.side_by_side = side
-        self.tabs.addTab(side, self.tr("Original and released rows"))
-        self.tabs.setTabToolTip(
-            4,
-            self.tr(
-                "The first {n} released rows (shuffled, as written), each beside the record it "
-                "was made from"
-            ).format(n=number(PREVIEW_ROWS)),
-        )
+        return side
 
+    def _lay_out(
+        self, controls: QHBoxLayout, release_format: QHBoxLayout, summary: QWidget
+    ) -> None:
+        """The settings above; the summary beside the tabs below, under the cover that says
+        when they are out of date."""
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
+        splitter.addWidget(summary)
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
@@ -273,7 +303,6 @@ class PreviewPage(QWizardPage):
         layout.addLayout(release_format)
         layout.addWidget(self.format_help)
         layout.addWidget(self.results, 1)
-        drop_repeated_names(self)  # a visible label is the field's name
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
@@ -292,12 +321,14 @@ class PreviewPage(QWizardPage):
             box.blockSignals(True)
         self.k.set_value(p.k)
         self.n_buckets.set_value(p.n_buckets)
-        self.n_buckets.setEnabled(not p.noise)
+        # a field only some mechanisms read is offered when the chosen one reads it
+        reads = MECHANISMS[p.mechanism].fields
+        self.n_buckets.setEnabled("n_buckets" in reads)
         self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
         self.confidential_output.setCurrentIndex(
             max(0, self.confidential_output.findData(p.confidential_output))
         )
-        self.confidential_output.setEnabled(not p.noise)
+        self.confidential_output.setEnabled("confidential_output" in reads)
         for box in boxes:
             box.blockSignals(False)
         self._explain_format()
@@ -495,22 +526,10 @@ class PreviewPage(QWizardPage):
         release: Release, risk: Sequence[tuple[str, str, str]] = (), reason: str = ""
     ) -> str:
         """Plain words first, then the achieved guarantees, information loss and risk."""
-
         v, p, summary = release.verification, release.params, release.summary
-        loss = summary.information_loss
         esc = html.escape
         plain = " ".join(words(p.template, p.values) for p in summary_words(summary))
         mark = "✔" if v.ok else "✘"
-        note_heading = translate("PreviewPage", "Please note")
-        risk_heading = translate(
-            "PreviewPage", "Disclosure risk (original → release; for the review)"
-        )
-        buckets_heading = translate("PreviewPage", "Buckets")
-        review_note = translate(
-            "PreviewPage",
-            "Compared with the original data below: for the review, not for publication (the "
-            "published files hold none of it).",
-        )
         parts = [
             f"<p class='plain'>{esc(plain)}</p>",
             f"<p><b>{mark} {esc(v.message)}</b></p>",
@@ -521,107 +540,140 @@ class PreviewPage(QWizardPage):
                     esc(translate("PreviewPage", "Why the groups are larger than k:")), esc(reason)
                 )
             )
-        rows: list[tuple[str, str, str]] = [
-            (translate("PreviewPage", "records"), number(v.n_records), ""),
-            (
-                translate("PreviewPage", "classes"),
-                number(v.n_classes),
-                translate("PreviewPage", "groups sharing their released QI values"),
-            ),
-            (
-                translate("PreviewPage", "k achieved"),
-                number(v.k),
-                translate("PreviewPage", "asked {k}").format(k=number(p.k)),
-            ),
-        ]
-        if v.t is not None:
-            rows.append(
-                (
-                    translate("PreviewPage", "t achieved"),
-                    number(v.t),
-                    translate("PreviewPage", "asked {t}").format(t=number(p.bucket_t)),
-                )
-            )
-        if summary.epsilon is not None:
-            rows.append(("ε", number(summary.epsilon), ""))
-        if summary.epsilon_achieved is not None:
-            rows.append(
-                (translate("PreviewPage", "ε achieved"), number(summary.epsilon_achieved), "")
-            )
-        review_rows = len(rows)  # from here on the figures compare with the original data
-        if loss.qi_sse_sst is not None:
-            rows.append(
-                (
-                    translate("PreviewPage", "QI information loss"),
-                    percent(loss.qi_sse_sst),
-                    "SSE/SST",
-                )
-            )
-        if loss.confidential_sse_sst is not None:
-            rows.append(
-                (
-                    translate("PreviewPage", "confidential loss"),
-                    percent(loss.confidential_sse_sst),
-                    "SSE/SST",
-                )
-            )
-        for name, figures in loss.confidential_columns.items():
-            if summary.noise is not None and "share_changed" in figures:
-                rows.append(
-                    (
-                        translate("PreviewPage", "{column}: values changed").format(column=name),
-                        percent(figures["share_changed"]),
-                        translate("PreviewPage", "randomized response"),
-                    )
-                )
-        if summary.seconds is not None:
-            rows.append((translate("PreviewPage", "time"), f"{number(summary.seconds, 2)} s", ""))
-        # one line per figure (a table's narrow columns would break the words)
-        line = translate("PreviewPage", "{name}: {value}")
-        for i, (name, value, note) in enumerate(rows):
-            if i == review_rows:
-                parts.append(f"<p class='muted'>{esc(review_note)}</p>")
-            muted = f" <span class='muted'>({esc(note)})</span>" if note else ""
-            shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
-            parts.append(f"<div>{shown}{muted}</div>")
+        parts.extend(_figure_lines(release))
         if release.warnings:
+            note_heading = translate("PreviewPage", "Please note")
             parts.append(f"<h4>{esc(note_heading)}</h4><ul>")
             parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings if w != reason)
             parts.append("</ul>")
-        if risk:
-            # the panel is narrow: each measure on its own line, original → release below it
-            parts.append(f"<h4>{esc(risk_heading)}</h4><table cellpadding='1'>")
-            for measure, before, after in risk:
-                before, after = localize_figures(before), localize_figures(after)
-                parts.append(
-                    f"<tr><td class='muted'>{esc(measure)}</td></tr>"
-                    f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
-                )
-            parts.append("</table>")
-        utility = analysis_rows(summary)
-        if utility:
-            # what an analyst keeps: totals, variances, group means, correlations, regression;
-            # the engine's rows are HTML already (column, measure, value), one line each here
-            heading = translate(
-                "PreviewPage",
-                "What an analysis keeps (original → release; for the review, not for publication)",
-            )
-            parts.append(f"<h4>{esc(heading)}</h4><table cellpadding='1'>")
-            for column, measure, value in utility:
-                parts.append(
-                    f"<tr><td class='muted'>{column} {measure}</td></tr>"
-                    f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
-                )
-            parts.append("</table>")
-        if summary.buckets:
-            parts.append(f"<h4>{esc(buckets_heading)}</h4><table cellpadding='2'>")
-            for row in summary.buckets:
-                parts.append(
-                    f"<tr><td>{esc(row.label)}</td><td align='right'>{number(row.count)}</td></tr>"
-                )
-            parts.append("</table>")
+        parts.extend(_risk_html(risk))
+        parts.extend(_analysis_html(summary))
+        parts.extend(_buckets_html(summary))
         parts.append(f"<p class='muted'>{esc(summary.seed_policy)}</p>")
         return "".join(parts)
+
+
+def _figure_lines(release: Release) -> list[str]:
+    """The achieved guarantees, then (for the review) the information loss and the time:
+    one line per figure (a table's narrow columns would break the words)."""
+    v, p, summary = release.verification, release.params, release.summary
+    loss = summary.information_loss
+    rows: list[tuple[str, str, str]] = [
+        (translate("PreviewPage", "records"), number(v.n_records), ""),
+        (
+            translate("PreviewPage", "classes"),
+            number(v.n_classes),
+            translate("PreviewPage", "groups sharing their released QI values"),
+        ),
+        (
+            translate("PreviewPage", "k achieved"),
+            number(v.k),
+            translate("PreviewPage", "asked {k}").format(k=number(p.k)),
+        ),
+    ]
+    if v.t is not None:
+        rows.append(
+            (
+                translate("PreviewPage", "t achieved"),
+                number(v.t),
+                translate("PreviewPage", "asked {t}").format(t=number(p.bucket_t)),
+            )
+        )
+    if summary.epsilon is not None:
+        rows.append(("ε", number(summary.epsilon), ""))
+    if summary.epsilon_achieved is not None:
+        rows.append((translate("PreviewPage", "ε achieved"), number(summary.epsilon_achieved), ""))
+    review_rows = len(rows)  # from here on the figures compare with the original data
+    if loss.qi_sse_sst is not None:
+        rows.append(
+            (translate("PreviewPage", "QI information loss"), percent(loss.qi_sse_sst), "SSE/SST")
+        )
+    if loss.confidential_sse_sst is not None:
+        rows.append(
+            (
+                translate("PreviewPage", "confidential loss"),
+                percent(loss.confidential_sse_sst),
+                "SSE/SST",
+            )
+        )
+    for name, figures in loss.confidential_columns.items():
+        if summary.noise is not None and "share_changed" in figures:
+            rows.append(
+                (
+                    translate("PreviewPage", "{column}: values changed").format(column=name),
+                    percent(figures["share_changed"]),
+                    translate("PreviewPage", "randomized response"),
+                )
+            )
+    if summary.seconds is not None:
+        rows.append((translate("PreviewPage", "time"), f"{number(summary.seconds, 2)} s", ""))
+    esc = html.escape
+    review_note = translate(
+        "PreviewPage",
+        "Compared with the original data below: for the review, not for publication (the "
+        "published files hold none of it).",
+    )
+    line = translate("PreviewPage", "{name}: {value}")
+    parts = []
+    for i, (name, value, note) in enumerate(rows):
+        if i == review_rows:
+            parts.append(f"<p class='muted'>{esc(review_note)}</p>")
+        muted = f" <span class='muted'>({esc(note)})</span>" if note else ""
+        shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
+        parts.append(f"<div>{shown}{muted}</div>")
+    return parts
+
+
+def _risk_html(risk: Sequence[tuple[str, str, str]]) -> list[str]:
+    """The disclosure risk before and after (for the review); the panel is narrow: each
+    measure on its own line, original → release below it."""
+    if not risk:
+        return []
+    esc = html.escape
+    heading = translate("PreviewPage", "Disclosure risk (original → release; for the review)")
+    parts = [f"<h4>{esc(heading)}</h4><table cellpadding='1'>"]
+    for measure, before, after in risk:
+        before, after = localize_figures(before), localize_figures(after)
+        parts.append(
+            f"<tr><td class='muted'>{esc(measure)}</td></tr>"
+            f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
+        )
+    parts.append("</table>")
+    return parts
+
+
+def _analysis_html(summary: RunSummary) -> list[str]:
+    """What an analyst keeps: totals, variances, group means, correlations, regression; the
+    engine's rows are HTML already (column, measure, value), one line each here."""
+    utility = analysis_rows(summary)
+    if not utility:
+        return []
+    heading = translate(
+        "PreviewPage",
+        "What an analysis keeps (original → release; for the review, not for publication)",
+    )
+    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='1'>"]
+    for column, measure, value in utility:
+        parts.append(
+            f"<tr><td class='muted'>{column} {measure}</td></tr>"
+            f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
+        )
+    parts.append("</table>")
+    return parts
+
+
+def _buckets_html(summary: RunSummary) -> list[str]:
+    """The buckets of the confidential values and their counts."""
+    if not summary.buckets:
+        return []
+    heading = translate("PreviewPage", "Buckets")
+    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='2'>"]
+    for row in summary.buckets:
+        parts.append(
+            f"<tr><td>{html.escape(row.label)}</td><td align='right'>{number(row.count)}</td></tr>"
+        )
+    parts.append("</table>")
+    return parts
 
 
 def original_rows(release: Release, limit: int) -> pd.DataFrame | None:

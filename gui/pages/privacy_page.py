@@ -10,6 +10,7 @@ page computes none of these itself, so it cannot show a number the run will not 
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import logging
 from typing import TYPE_CHECKING, Any
@@ -27,10 +28,11 @@ from PySide6.QtWidgets import (
     QTextBrowser,
     QVBoxLayout,
     QWidget,
+    QWizard,
     QWizardPage,
 )
 
-from engine import ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
+from engine import MECHANISMS, ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
 from engine.report.words import plan_words
@@ -48,13 +50,16 @@ from gui.widgets import (
     Hint,
     Lead,
     choice_label,
+    mnemonic_of,
+    mnemonics_under,
     radio_buttons,
     rich_text_css,
+    with_mnemonic,
 )
 from gui.worker import TaskRunner
 
 if TYPE_CHECKING:
-    from engine import Fix, Plan
+    from engine import Fix, Mechanism, Plan
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,24 @@ translate = QCoreApplication.translate
 
 #: share of ε spent on private bounds when the user first ticks the box
 DEFAULT_PRIVATE_SHARE = 0.10
+
+# the wizard's buttons, whose shortcuts work on every page
+WIZARD_BUTTONS = (
+    QWizard.WizardButton.BackButton,
+    QWizard.WizardButton.NextButton,
+    QWizard.WizardButton.CommitButton,
+    QWizard.WizardButton.FinishButton,
+)
+# the options of the noise, which any noise mechanism reads (whether or not it lists them)
+NOISE_FIELDS = ("private_bounds", "insensitive", "resample_until_t", "transform")
+# the fields of this page that only some mechanisms read (their controls are enabled when
+# the mechanism chosen reads them, and choosing one that does not sets them back to their
+# defaults); the others of such fields are on the preview page
+MECHANISM_FIELDS = ("n_buckets", *NOISE_FIELDS)
+# the value each of them takes when it is not given
+DEFAULTS = {
+    f.name: f.default for f in dataclasses.fields(ReleaseParams) if f.name in MECHANISM_FIELDS
+}
 
 
 def field_label(name: str) -> str:
@@ -112,6 +135,24 @@ class PrivacyPage(QWizardPage):
         #: edits the session refused so far (field → value), tried again with the next edit
         self._pending: dict[str, Any] = {}
 
+        # the widgets are made in the order the keyboard reaches them
+        params = self._parameters_box()
+        feasibility = self._feasibility_box()
+        self.explain = self._explain_box()
+        words_box = self._words_box()
+        self._lay_out(params, feasibility, words_box)
+        drop_repeated_names(self)  # a visible label is the field's name
+        self._give_mnemonics()
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(200)
+        self._timer.timeout.connect(self.refresh)
+        self._connect_edits()
+
+    # --- building ------------------------------------------------------------------------
+    def _level_widgets(self) -> None:
+        """The privacy level (t or ε, as a pair of radio buttons with their boxes) and k."""
         self.by_t, self.by_epsilon = radio_buttons(
             self,
             (self.tr("&t (t-closeness)"), field_help("t")),
@@ -122,39 +163,36 @@ class PrivacyPage(QWizardPage):
         self.t = NumberField("t")
         self.epsilon = NumberField("epsilon")
         self.k = NumberField("k")
-        # the two routes as radio buttons, each with a line that says what it does (a combo
-        # box would cut the longer labels of the translations)
-        self.by_buckets, self.by_noise = radio_buttons(
+
+    def _mechanism_choice(self) -> QWidget:
+        """One radio button per registered mechanism, each with the line that says what it
+        does (a combo box would cut the longer labels of the translations); the texts are
+        the mechanism's own (:attr:`engine.Mechanism.choice`, ``note``, ``tooltip``)."""
+        mechanisms = list(MECHANISMS.values())
+        buttons = radio_buttons(
             self,
-            (
-                self.tr("Bu&ckets: t-closeness by grouping"),
-                self.tr(
-                    "The confidential values are grouped into buckets and each group keeps "
-                    "every bucket close to its share in the whole file (t-closeness)"
-                ),
-            ),
-            (
-                self.tr("N&oise: ε-differential privacy"),
-                self.tr(
-                    "Each confidential value is released with random noise (ε-differential "
-                    "privacy): Laplace noise on numbers, randomized response on categories"
-                ),
+            *(
+                (translate("mechanisms", m.choice), translate("mechanisms", m.tooltip))
+                for m in mechanisms
             ),
         )
-        self.by_buckets.setChecked(True)
-        self.buckets_note = Hint(self.tr("exact guarantee, checked on the released file (default)"))
-        self.noise_note = Hint(self.tr("Laplace on numbers, randomized response on categories"))
-        mechanism_box = QVBoxLayout()
-        mechanism_box.setSpacing(0)
-        for button, note in (
-            (self.by_buckets, self.buckets_note),
-            (self.by_noise, self.noise_note),
-        ):
-            note.setIndent(
-                self.style().pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth) + 8
-            )
-            mechanism_box.addWidget(button)
-            mechanism_box.addWidget(note)
+        #: the radio button and the note of each mechanism, by name
+        self.mechanism_buttons = {m.name: b for m, b in zip(mechanisms, buttons, strict=True)}
+        self.mechanism_notes = {m.name: Hint(translate("mechanisms", m.note)) for m in mechanisms}
+        buttons[0].setChecked(True)  # the first registered is the default
+        box = QVBoxLayout()
+        box.setSpacing(0)
+        indent = self.style().pixelMetric(QStyle.PixelMetric.PM_ExclusiveIndicatorWidth) + 8
+        for name, button in self.mechanism_buttons.items():
+            note = self.mechanism_notes[name]
+            note.setIndent(indent)
+            box.addWidget(button)
+            if note.text():
+                box.addWidget(note)
+        return _wrap(box)
+
+    def _noise_widgets(self) -> None:
+        """The number of buckets, the noise's options, the public bounds and the seed."""
         self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
         self.insensitive = QCheckBox(
             self.tr("Average in groups of k before adding noise (less noise)")
@@ -174,32 +212,32 @@ class PrivacyPage(QWizardPage):
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
         describe_widget(self.seed, "seed")
 
+    def _parameters_box(self) -> QGroupBox:
+        """The "Parameters" box: every setting of the page, in one form."""
+        self._level_widgets()
+        mechanism = self._mechanism_choice()
+        self._noise_widgets()
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        row_t = QHBoxLayout()
-        row_t.addWidget(self.by_t)
-        row_t.addWidget(self.t)
-        row_e = QHBoxLayout()
-        row_e.addWidget(self.by_epsilon)
-        row_e.addWidget(self.epsilon)
-        form.addRow(self.tr("Privacy level:"), _wrap(row_t))
-        form.addRow("", _wrap(row_e))
+        form.addRow(self.tr("Privacy level:"), _row(self.by_t, self.t))
+        form.addRow("", _row(self.by_epsilon, self.epsilon))
         form.addRow(self.tr("Smallest group size &k:"), self.k)
-        form.addRow(self.tr("Mechanism:"), _wrap(mechanism_box))
+        form.addRow(self.tr("Mechanism:"), mechanism)
         form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
         form.addRow("", self.insensitive)
         form.addRow("", self.log_scale)
         form.addRow(self.tr("Public bounds:"), self.bounds)
-        row_private = QHBoxLayout()
-        row_private.addWidget(self.private_bounds)
-        row_private.addWidget(self.private_share)
         self.private_share_label = QLabel(self.tr("of ε"))
-        row_private.addWidget(self.private_share_label)
-        row_private.addStretch(1)
-        form.addRow("", _wrap(row_private))
+        private = _row(self.private_bounds, self.private_share, self.private_share_label)
+        private.layout().addStretch(1)
+        form.addRow("", private)
         form.addRow(self.tr("Random seed:"), self.seed)
+        return params
 
+    def _feasibility_box(self) -> QGroupBox:
+        """The "What this file allows" box: the plan's verdict, its one-click fixes, and what
+        the last fix changed."""
         self.one_class = Hint(warning=True)
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         self.one_class_icon = Hint()
@@ -216,16 +254,19 @@ class PrivacyPage(QWizardPage):
         self.applied.hide()
         self.fixes = QHBoxLayout()
         self.fixes.addStretch(1)
-        feas_box = QGroupBox(self.tr("What this file allows"))
-        feas_layout = QVBoxLayout(feas_box)
-        feas_layout.addWidget(self.one_class_box)
-        feas_layout.addWidget(self.feasibility)
-        feas_layout.addWidget(self.class_sizes)
-        feas_layout.addLayout(self.fixes)
-        feas_layout.addWidget(self.applied)
+        box = QGroupBox(self.tr("What this file allows"))
+        layout = QVBoxLayout(box)
+        layout.addWidget(self.one_class_box)
+        layout.addWidget(self.feasibility)
+        layout.addWidget(self.class_sizes)
+        layout.addLayout(self.fixes)
+        layout.addWidget(self.applied)
+        return box
 
-        explain = self.explain = QGroupBox(self.tr("What k, t and ε mean"))
-        explain_text = Hint(
+    def _explain_box(self) -> QGroupBox:
+        """The "What k, t and ε mean" box."""
+        box = QGroupBox(self.tr("What k, t and ε mean"))
+        text = Hint(
             self.tr(
                 "<b>k</b>: records are grouped so that each released combination of "
                 "quasi-identifier values (columns an intruder may already know, such as age "
@@ -237,9 +278,12 @@ class PrivacyPage(QWizardPage):
                 "privacy; smaller is more private."
             )
         )
-        QVBoxLayout(explain).addWidget(explain_text)
+        QVBoxLayout(box).addWidget(text)
+        return box
 
-        # right: plain words first, then the guarantees with their sources under "Details"
+    def _words_box(self) -> QGroupBox:
+        """The "In plain words" box, and the guarantees with their sources under "Details"
+        (laid out below it)."""
         self.summary = Lead()
         self.summary.setToolTip(self.tr("What the chosen parameters promise, in plain words"))
         self.details_toggle = DisclosureButton(
@@ -256,42 +300,52 @@ class PrivacyPage(QWizardPage):
             )
         )
         self.details.hide()
-        words_box = QGroupBox(self.tr("In plain words"))
-        words_layout = QHBoxLayout(words_box)
-        words_layout.addWidget(self.summary, 1)
-        words_layout.addWidget(
-            HelpButton("step-3-privacy-level", self), 0, Qt.AlignmentFlag.AlignTop
-        )
+        box = QGroupBox(self.tr("In plain words"))
+        layout = QHBoxLayout(box)
+        layout.addWidget(self.summary, 1)
+        layout.addWidget(HelpButton("step-3-privacy-level", self), 0, Qt.AlignmentFlag.AlignTop)
+        return box
 
+    def _lay_out(self, params: QWidget, feasibility: QWidget, words_box: QWidget) -> None:
+        """Settings and what the file allows on the left; plain words, details and what the
+        letters mean on the right."""
         left = QVBoxLayout()
         left.addWidget(params)
-        left.addWidget(feas_box)
+        left.addWidget(feasibility)
         left.addStretch(1)
         right = QVBoxLayout()
         right.addWidget(words_box)
         right.addWidget(self.details_toggle)
         right.addWidget(self.details, 1)
-        right.addWidget(explain)
+        right.addWidget(self.explain)
         self._right_stretch = QWidget()
         right.addWidget(self._right_stretch, 1)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 5)
         layout.addLayout(right, 4)
-        drop_repeated_names(self)  # a visible label is the field's name
 
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(200)
-        self._timer.timeout.connect(self.refresh)
-        # each widget writes back its own field, and only when the user changed it
+    def _give_mnemonics(self) -> None:
+        """A mechanism whose choice has no keyboard shortcut gets a letter that no other label
+        or button of the page, nor the wizard's Back or Next, uses."""
+        for button in self.mechanism_buttons.values():
+            if not mnemonic_of(button.text()):
+                taken = mnemonics_under(self)
+                if isinstance(self._wizard, QWizard):
+                    taken |= {
+                        mnemonic_of(self._wizard.buttonText(which)) for which in WIZARD_BUTTONS
+                    }
+                button.setText(with_mnemonic(button.text(), taken))
+
+    def _connect_edits(self) -> None:
+        """Each widget writes back its own field, and only when the user changed it."""
         self.t.edited.connect(lambda v: self._write(t=v, epsilon=None))
         self.epsilon.edited.connect(lambda v: self._write(epsilon=v, t=None))
         self.k.edited.connect(lambda v: self._write(k=v))
         self.n_buckets.edited.connect(lambda v: self._write(n_buckets=v))
         self.by_t.toggled.connect(self._level_chosen)
         self.by_epsilon.toggled.connect(self._level_chosen)
-        self.by_noise.toggled.connect(self._mechanism_chosen)
-        self.by_buckets.toggled.connect(self._mechanism_chosen)
+        for button in self.mechanism_buttons.values():
+            button.toggled.connect(self._mechanism_chosen)
         self.insensitive.toggled.connect(lambda on: self._write(insensitive=on))
         self.log_scale.toggled.connect(lambda on: self._write(transform="log" if on else "none"))
         self.bounds.textChanged.connect(self._bounds_edited)
@@ -322,8 +376,7 @@ class PrivacyPage(QWizardPage):
         widgets = (
             self.by_t,
             self.by_epsilon,
-            self.by_buckets,
-            self.by_noise,
+            *self.mechanism_buttons.values(),
             self.bounds,
             self.insensitive,
             self.log_scale,
@@ -342,8 +395,7 @@ class PrivacyPage(QWizardPage):
         self.k.set_value(p.k)
         self.by_epsilon.setChecked(p.epsilon is not None)
         self.by_t.setChecked(p.epsilon is None)
-        self.by_noise.setChecked(p.noise)
-        self.by_buckets.setChecked(not p.noise)
+        self.mechanism_buttons[p.mechanism].setChecked(True)
         self.n_buckets.set_value(p.n_buckets)
         self.bounds.setText(format_bounds(p.bounds))
         self.insensitive.setChecked(p.insensitive)
@@ -358,11 +410,22 @@ class PrivacyPage(QWizardPage):
 
     @property
     def mechanism(self) -> str:
-        """The mechanism chosen: "buckets" or "laplace" (the noise route)."""
-        return "laplace" if self.by_noise.isChecked() else "buckets"
+        """The name of the mechanism chosen (a key of :data:`engine.MECHANISMS`)."""
+        return next(name for name, b in self.mechanism_buttons.items() if b.isChecked())
 
     def set_mechanism(self, mechanism: str) -> None:
-        (self.by_noise if mechanism != "buckets" else self.by_buckets).setChecked(True)
+        self.mechanism_buttons[mechanism].setChecked(True)
+
+    @property
+    def chosen(self) -> type[Mechanism]:
+        """The class of the mechanism chosen."""
+        return MECHANISMS[self.mechanism]
+
+    def uses(self, field: str) -> bool:
+        """Whether the mechanism chosen reads ``field`` (one of :data:`MECHANISM_FIELDS`):
+        its control is enabled only then.  A noise mechanism reads the noise's options."""
+        chosen = self.chosen
+        return field in chosen.fields or (chosen.noise and field in NOISE_FIELDS)
 
     def isComplete(self) -> bool:
         plan = self.current_plan
@@ -413,38 +476,32 @@ class PrivacyPage(QWizardPage):
             self._write(t=self.t.value(), epsilon=None)
 
     def _mechanism_chosen(self, checked: bool) -> None:
-        """The route changed: the fields only the other route has go back to their defaults."""
+        """The mechanism changed: the fields of this page's controls that it reads take the
+        controls' values, the others go back to their defaults; a noise mechanism takes ε."""
         if not checked:
-            return
-        if self.by_noise.isChecked():
-            if not self.by_epsilon.isChecked():
-                self.by_epsilon.blockSignals(True)
-                self.by_epsilon.setChecked(True)
-                self.by_epsilon.blockSignals(False)
-            self._write(
-                mechanism="laplace",
-                epsilon=self.epsilon.value(),
-                t=None,
-                n_buckets=None,
-                insensitive=self.insensitive.isChecked(),
-                transform="log" if self.log_scale.isChecked() else "none",
-                private_bounds=self._private_share(),
-            )
-        else:
-            level = (
-                {"epsilon": self.epsilon.value(), "t": None}
-                if self.by_epsilon.isChecked()
-                else {"t": self.t.value(), "epsilon": None}
-            )
-            self._write(
-                mechanism="buckets",
-                n_buckets=self.n_buckets.value(),
-                insensitive=False,
-                transform="none",
-                private_bounds=None,
-                resample_until_t=None,
-                **level,
-            )
+            return  # the button unchecked reports nothing: the one checked does
+        noise = self.chosen.noise
+        if noise and not self.by_epsilon.isChecked():
+            self.by_epsilon.blockSignals(True)
+            self.by_epsilon.setChecked(True)
+            self.by_epsilon.blockSignals(False)
+        changes: dict[str, Any] = (
+            {"epsilon": self.epsilon.value(), "t": None}
+            if self.by_epsilon.isChecked()
+            else {"t": self.t.value(), "epsilon": None}
+        )
+        shown = {
+            "n_buckets": self.n_buckets.value(),
+            "insensitive": self.insensitive.isChecked(),
+            "transform": "log" if self.log_scale.isChecked() else "none",
+            "private_bounds": self._private_share(),
+        }
+        for field in MECHANISM_FIELDS:
+            if not self.uses(field):
+                changes[field] = DEFAULTS[field]
+            elif field in shown:
+                changes[field] = shown[field]
+        self._write(mechanism=self.mechanism, **changes)
 
     def _private_share(self) -> float | None:
         return self.private_share.value() if self.private_bounds.isChecked() else None
@@ -489,16 +546,17 @@ class PrivacyPage(QWizardPage):
             self._timer.start()
 
     def _enable(self) -> None:
-        noise = self.by_noise.isChecked()
+        noise = self.chosen.noise
         self.by_t.setEnabled(not noise)
         self.t.setEnabled(not noise and self.by_t.isChecked())
         self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
-        self.n_buckets.setEnabled(not noise)
-        self.insensitive.setEnabled(noise)
-        self.log_scale.setEnabled(noise)
-        self.private_bounds.setEnabled(noise)
-        self.private_share.setEnabled(noise and self.private_bounds.isChecked())
-        self.private_share_label.setEnabled(noise)
+        self.n_buckets.setEnabled(self.uses("n_buckets"))
+        self.insensitive.setEnabled(self.uses("insensitive"))
+        self.log_scale.setEnabled(self.uses("transform"))
+        private = self.uses("private_bounds")
+        self.private_bounds.setEnabled(private)
+        self.private_share.setEnabled(private and self.private_bounds.isChecked())
+        self.private_share_label.setEnabled(private)
 
     def refresh(self) -> None:
         """Show the plan of the present parameters (asking the engine for it if need be)."""
@@ -756,3 +814,11 @@ def _wrap(layout) -> QWidget:
     layout.setContentsMargins(0, 0, 0, 0)
     widget.setLayout(layout)
     return widget
+
+
+def _row(*widgets: QWidget) -> QWidget:
+    """``widgets`` side by side, as one field of a form."""
+    layout = QHBoxLayout()
+    for widget in widgets:
+        layout.addWidget(widget)
+    return _wrap(layout)

@@ -286,6 +286,22 @@ class TagPage(QWizardPage):
                 "sensitive value to protect. Columns left 'not released' are dropped."
             )
         )
+        # the widgets are made in the order the keyboard reaches them
+        self._roles_table()
+        self._code_fields()
+        self.reason = Hint(warning=True)
+        self.warning = Hint(warning=True)
+        self.warning.hide()
+        self.summary = Hint()
+        # the household-level QIs found in the data (shown when a household column is tagged)
+        self.households = Hint()
+        self.households.hide()
+        self._households_key: tuple | None = None
+        self._lay_out()
+
+    # --- building ------------------------------------------------------------------------
+    def _roles_table(self) -> None:
+        """The columns with their type, role and missing-value codes, edited in place."""
         self.model = RolesModel(self.session)
         self.model.tags_changed.connect(self._changed)
         self.table = QTableView()
@@ -318,6 +334,9 @@ class TagPage(QWizardPage):
                 "arrow keys move between cells, Tab leaves the table."
             )
         )
+
+    def _code_fields(self) -> None:
+        """The missing-value codes of every column, and the household-level QIs."""
         self.missing = QLineEdit()
         self.missing.setPlaceholderText(self.tr("e.g. -1, 99, N/A, unknown"))
         self.missing.setToolTip(
@@ -337,15 +356,10 @@ class TagPage(QWizardPage):
             )
         )
         self.level.editingFinished.connect(self._level_edited)
-        self.reason = Hint(warning=True)
-        self.warning = Hint(warning=True)
-        self.warning.hide()
-        self.summary = Hint()
-        #: the household-level QIs found in the data (shown when a household column is tagged)
-        self.households = Hint()
-        self.households.hide()
-        self._households_key: tuple | None = None
 
+    def _lay_out(self) -> None:
+        """The table; the codes and help below it; then what the tags make and why Next is
+        disabled."""
         form = QFormLayout()
         form.addRow(self.tr("Missing-value codes (all columns):"), self.missing)
         form.addRow(self.tr("Also household-level:"), self.level)

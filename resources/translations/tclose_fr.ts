@@ -1068,15 +1068,8 @@
         <translation>&amp;ε (confidentialité différentielle)</translation>
     </message>
     <message>
-        <source>Bu&amp;ckets: t-closeness by grouping</source>
-        <translation>Tranc&amp;hes&#xa0;: t-proximité par regroupement</translation>
-    </message>
-    <message>
-        <source>N&amp;oise: ε-differential privacy</source>
-        <translation>B&amp;ruit&#xa0;: ε-confidentialité différentielle</translation>
-    </message>
-    <message>
         <source>Average in groups of k before adding noise (less noise)</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
     </message>
     <message>
@@ -1094,22 +1087,6 @@
     <message>
         <source>Details: guarantees, assumptions and sources</source>
         <translation>Détails&#xa0;: garanties, hypothèses et sources</translation>
-    </message>
-    <message>
-        <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
-        <translation>Les valeurs confidentielles sont regroupées en tranches et chaque groupe garde chaque tranche proche de sa part dans le fichier entier (t-proximité)</translation>
-    </message>
-    <message>
-        <source>Each confidential value is released with random noise (ε-differential privacy): Laplace noise on numbers, randomized response on categories</source>
-        <translation>Chaque valeur confidentielle est publiée avec un bruit aléatoire (ε-confidentialité différentielle)&#xa0;: bruit de Laplace sur les nombres, réponse randomisée sur les catégories</translation>
-    </message>
-    <message>
-        <source>exact guarantee, checked on the released file (default)</source>
-        <translation>garantie exacte, contrôlée sur le fichier publié (par défaut)</translation>
-    </message>
-    <message>
-        <source>Laplace on numbers, randomized response on categories</source>
-        <translation>Laplace sur les nombres, réponse randomisée sur les catégories</translation>
     </message>
     <message>
         <source>Noise in proportion to each value (log scale)</source>
@@ -1723,7 +1700,6 @@
     </message>
     <message>
         <source>Missing-value codes (all columns):</source>
-        <extracomment>the household-level QIs found in the data (shown when a household column is tagged)</extracomment>
         <translation>Codes de valeur manquante (toutes les colonnes)&#xa0;:</translation>
     </message>
     <message>
@@ -1804,10 +1780,38 @@
     </message>
 </context>
 <context>
+    <name>mechanisms</name>
+    <message>
+        <source>Bu&amp;ckets: t-closeness by grouping</source>
+        <translation>Tranc&amp;hes&#xa0;: t-proximité par regroupement</translation>
+    </message>
+    <message>
+        <source>exact guarantee, checked on the released file (default)</source>
+        <translation>garantie exacte, contrôlée sur le fichier publié (par défaut)</translation>
+    </message>
+    <message>
+        <source>The confidential values are grouped into buckets and each group keeps every bucket close to its share in the whole file (t-closeness)</source>
+        <translation>Les valeurs confidentielles sont regroupées en tranches et chaque groupe garde chaque tranche proche de sa part dans le fichier entier (t-proximité)</translation>
+    </message>
+    <message>
+        <source>N&amp;oise: ε-differential privacy</source>
+        <extracomment>the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway</extracomment>
+        <translation>B&amp;ruit&#xa0;: ε-confidentialité différentielle</translation>
+    </message>
+    <message>
+        <source>Laplace on numbers, randomized response on categories</source>
+        <translation>Laplace sur les nombres, réponse randomisée sur les catégories</translation>
+    </message>
+    <message>
+        <source>Each confidential value is released with random noise (ε-differential privacy): Laplace noise on numbers, randomized response on categories</source>
+        <translation>Chaque valeur confidentielle est publiée avec un bruit aléatoire (ε-confidentialité différentielle)&#xa0;: bruit de Laplace sur les nombres, réponse randomisée sur les catégories</translation>
+    </message>
+</context>
+<context>
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the smallest ε of a noise mechanism: the noise is drawn on an integer lattice whose scale grows as 1/ε, and below this the released values are pure noise millions of times wider than the bounds anyway the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>quasi-identifiants</translation>
     </message>
     <message>
