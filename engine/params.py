@@ -24,7 +24,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError, listing
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
@@ -357,6 +357,59 @@ class FieldInfo:
     step: float = 1.0
     #: the app shows value × scale (100: a share shown in percent)
     scale: float = 1.0
+
+
+#: the help groups of the command line's release flags, in the order ``--help`` lists them
+#: (the command line's words only: marked for the engine's catalogues, not the app's)
+FLAG_GROUPS: dict[str, str] = {
+    "columns": N_("columns"),
+    "survey": N_("survey files: households and sampling weights"),
+    "level": N_("privacy level"),
+    "form": N_("released form"),
+    "noise": N_("noise mechanism (ε-differential privacy for the confidential columns)"),
+}
+
+
+@dataclass(frozen=True)
+class FlagInfo:
+    """How a field is given on the command line, declared beside its :class:`FieldInfo`.
+
+    ``tclose anonymize``, ``plan`` and ``sweep`` build every release flag from these, with the
+    help text from the field's :class:`FieldInfo` and the allowed values and default from its
+    constraint (:func:`engine.cli.params_args.add_release_arguments`), so that a new field
+    gets its flag by being declared here and nowhere else.
+    """
+
+    #: the help group it is listed in (a key of :data:`FLAG_GROUPS`); "" = no flag of its own
+    group: str = ""
+    #: the flag, when it is not ``--`` + the field's name with dashes
+    flag: str = ""
+    #: the placeholder of its value in ``--help`` ("COL,…"); "" for an on/off flag
+    metavar: str = ""
+    #: how the flag's text becomes the value: "value" (one value, read by
+    #: :meth:`ReleaseParams.parse`), "columns" (names separated by commas), "codes" (codes
+    #: separated by commas, kept as written), "switch" (on when given), "off" (a True field
+    #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column) or "bounds"
+    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``)
+    form: str = "value"
+    #: the words each COLUMN=VALUE of a "pairs" flag takes
+    values: tuple[str, ...] = ()
+    #: ``tclose sweep`` takes a list of values, one axis of its grid: an example of one
+    grid: str = ""
+    #: the flag must be given
+    required: bool = False
+    #: flags of the same name here exclude each other (t and ε)
+    one_of: str = ""
+    #: the field is given with another field's flag (its name)
+    via: str = ""
+    #: why the field has no flag (project files and the app only)
+    no_flag: str = ""
+
+    def option(self, name: str) -> str:
+        """The flag of field ``name`` ("" when it has none of its own)."""
+        if not self.group:
+            return ""
+        return self.flag or "--" + name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -894,6 +947,49 @@ class ReleaseParams:
         ),
     }
 
+    #: how each field is given on the command line, in the order of :attr:`CONSTRAINTS`
+    FLAGS: ClassVar[dict[str, FlagInfo]] = {
+        "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
+        "confidential": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
+        "identifiers": FlagInfo("columns", flag="--identifier", metavar="COL,…", form="columns"),
+        "keep": FlagInfo("columns", metavar="COL,…", form="columns"),
+        "household": FlagInfo("survey", metavar="COL"),
+        "weight": FlagInfo("survey", metavar="COL"),
+        "household_level": FlagInfo("survey", metavar="COL,…", form="columns"),
+        "household_output": FlagInfo("survey"),
+        "weight_output": FlagInfo("survey"),
+        "types": FlagInfo(
+            "columns",
+            flag="--type",
+            metavar="COLUMN=TYPE",
+            form="pairs",
+            values=tuple(t.value for t in ColumnType),
+        ),
+        "orders": FlagInfo(
+            no_flag="a list of categories per column: project files and the app only"
+        ),
+        "missing": FlagInfo("columns", metavar="CODE,…", form="codes"),
+        "column_missing": FlagInfo(
+            no_flag="codes per column: project files and the app only (--missing: every column)"
+        ),
+        "missing_confidential": FlagInfo("columns"),
+        "k": FlagInfo("level", metavar="K", grid="5,10", required=True),
+        "t": FlagInfo("level", metavar="T", grid="1.5,2,3", one_of="level"),
+        "epsilon": FlagInfo("level", metavar="E", grid="0.1,1", one_of="level"),
+        "mechanism": FlagInfo("noise"),
+        "n_buckets": FlagInfo("level", flag="--buckets", metavar="B", grid="3,6,auto"),
+        "utility_weight": FlagInfo("level", metavar="W"),
+        "joint": FlagInfo("level", flag="--per-column", form="off"),
+        "bounds": FlagInfo("noise", metavar="COL=LO:HI|private[=SHARE]", form="bounds"),
+        "private_bounds": FlagInfo(via="bounds"),
+        "insensitive": FlagInfo("noise", form="switch"),
+        "resample_until_t": FlagInfo("noise", metavar="T"),
+        "transform": FlagInfo("noise"),
+        "qi_output": FlagInfo("form"),
+        "confidential_output": FlagInfo("form"),
+        "seed": FlagInfo("form", metavar="N"),
+    }
+
     @classmethod
     def describe(cls, name: str) -> Field:
         """Field ``name`` with what people read about it and its declared range."""
@@ -911,12 +1007,14 @@ def _unknown_message(unknown: list[str]) -> str:
 
 
 __all__ = [
+    "FLAG_GROUPS",
     "MAX_EPSILON",
     "MAX_MAGNITUDE",
     "MIN_NOISE_EPSILON",
     "ConfidentialOutput",
     "Field",
     "FieldInfo",
+    "FlagInfo",
     "HouseholdOutput",
     "Mechanism",
     "MissingConfidential",

@@ -86,8 +86,11 @@ def _add_quiet(parser: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns (and as a script exits with) the exit code."""
     streams.make_streams_safe()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # the help of the release flags is in the reader's language: build the parser in it
+    with use_language(_asked_language(argv) or language_from_environment()):
+        parser = build_parser()
+        args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -95,6 +98,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.task = Task(progress=args.progress)
     with use_language(args.lang or language_from_environment()):
         return _run(args)
+
+
+def _asked_language(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (before argparse reads it, which needs the
+    language for the help it writes), None when not given."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
 
 
 def _run(args: argparse.Namespace) -> int:

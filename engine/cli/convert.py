@@ -12,12 +12,15 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from typing import get_args
 
 from engine.params import MAX_EPSILON, Number
-from engine.privacy import Guarantee, guarantees
+from engine.privacy import CalculatorMechanism, Guarantee, guarantees
 from engine.streams import json_text
 
-MECHANISMS = ("buckets", "laplace", "insensitive", "randomized_response")
+#: what :func:`engine.privacy.guarantees` states guarantees for: the registered mechanisms'
+#: names and the ways a noise mechanism protects one column
+MECHANISMS: tuple[str, ...] = get_args(CalculatorMechanism)
 
 
 HELP = "translate t into ε and back, with every guarantee that follows"

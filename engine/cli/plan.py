@@ -14,6 +14,7 @@ import json
 import sys
 
 from engine.cli.cluster_args import add_cluster_argument, parse_cluster
+from engine.cli.flags import field_argv, join_argv
 from engine.cli.noise_args import bounds_hint_on_error
 from engine.cli.params_args import (
     add_input_arguments,
@@ -66,11 +67,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return 3
     return 0
-
-
-def _flag(field: str) -> str:
-    """The command-line flag of a parameter (``n_buckets`` is ``--buckets``)."""
-    return "--buckets" if field == "n_buckets" else "--" + field.replace("_", "-")
 
 
 def _value(value) -> str:
@@ -191,7 +187,7 @@ def _noise_lines(plan) -> list[str]:
     lines: list[str] = []
     for col in plan.noise:
         lines.append("")
-        if col.mechanism == "randomized_response":
+        if col.keep_probability is not None:  # randomized response over categories
             lines.append(
                 f"{col.name}: randomized response over {col.n_categories} categories at "
                 f"ε = {number(col.epsilon)}; each value is kept with probability "
@@ -241,9 +237,8 @@ def _feasibility_lines(plan) -> list[str]:
             )
         lines.append(text)
         for fix in feas.fixes:
-            flags = " ".join(
-                _flag(key) if value is True else f"{_flag(key)} {value}"
-                for key, value in fix.changes.items()
+            flags = join_argv(
+                a for key, value in fix.changes.items() for a in field_argv(key, value)
             )
             lines.append(f"  suggested: {fix.description} ({flags})")
     else:

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     epsilons = parse_list("epsilon", args.epsilon)
     ks = parse_list("k", args.k)
     buckets = (
-        [ReleaseParams.parse("n_buckets", b) for b in args.buckets.split(",") if b.strip()]
+        [ReleaseParams.parse("n_buckets", b) for b in args.n_buckets.split(",") if b.strip()]
         if grid_buckets(args)
         else None
     )
