@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
+from engine.io.about import field_label
 from engine.params import ReleaseParams
 from tests.published import (
     computable,
@@ -355,21 +356,21 @@ def about_rows(target: Path) -> list[tuple[str, object]]:
     return [(str(r[0]).strip(), r[1] if len(r) > 1 else None) for r in rows if r and r[0]]
 
 
-BUCKET_SETTINGS = (
-    "number of buckets b", "weight of the confidential loss in the choice of b",
-    "confidential values released as", "records with a missing confidential value",
-)  # fmt: skip
-NOISE_SETTINGS = (
-    "insensitive microaggregation first", "scale the noise is added on",
-    "share of ε for private bounds", "noise redrawn until t-close with t",
-)  # fmt: skip
+#: the bucket mechanism's own settings and the noise mechanism's, as the About sheet names them
+BUCKET_SETTINGS = tuple(
+    field_label(name)
+    for name in ("n_buckets", "utility_weight", "confidential_output", "missing_confidential")
+)
+NOISE_SETTINGS = tuple(
+    field_label(name) for name in ("insensitive", "transform", "private_bounds", "resample_until_t")
+)
 
 
 def test_the_about_sheet_of_each_mechanism_holds_only_its_own_settings(released):
     noise = about_rows(released["laplace.xlsx"][0])
     labels = [label for label, _ in noise]
     assert not set(BUCKET_SETTINGS) & set(labels) and "seed" not in labels
-    assert "insensitive microaggregation first" in labels  # given (no): it applied
+    assert field_label("insensitive") in labels  # given (no): it applied
     mechanism = dict(noise)["mechanism"]
     assert "Laplace noise" in str(mechanism) and "randomized response" not in str(mechanism)
     # one t, with its meaning, and the same t as the guarantee states
@@ -379,7 +380,7 @@ def test_the_about_sheet_of_each_mechanism_holds_only_its_own_settings(released)
     assert stated and f"stochastically {ts[0][1]}-close" in stated[0]
     buckets = [label for label, _ in about_rows(released["mean.xlsx"][0])]
     assert not set(NOISE_SETTINGS) & set(buckets)
-    assert "confidential values released as" in buckets and "number of buckets b" in buckets
+    assert field_label("confidential_output") in buckets and field_label("n_buckets") in buckets
     assert sum(label.startswith("t ") for label in buckets) == 1  # asked / achieved
 
 
@@ -396,3 +397,15 @@ def test_the_review_record_goes_through_the_checked_writer(survey, tmp_path, cap
         assert not target.exists()
     assert "review record" in capsys.readouterr().err
     assert foreign.read_text(encoding="utf-8") == '{"mine": 1}'
+
+
+def test_the_plain_words_are_published_and_checked(released):
+    """The summary's public phrases go out with every release (a section of the About sheet,
+    ``in_words`` in the sidecar), so the checks above recompute their numbers too."""
+    sheet = published_documents(released["mean.xlsx"][0])["About sheet"]
+    at = next(i for i, row in enumerate(sheet) if row and row[0] == "In plain words")
+    assert str(sheet[at + 1][1]).startswith("The ") and "groups hold at least 5" in sheet[at + 1][1]
+    target = released["response.csv"][0]
+    words = published_documents(target)["sidecar"]["in_words"]
+    assert any("original shares are estimated" in w for w in words)
+    assert [p for p in published_numbers(target) if ".in_words" in p.where]

@@ -321,7 +321,7 @@ def test_the_review_record_and_report_carry_the_measures_the_about_sheet_not(rel
     assert not any(re.search(r"\d(\.\d+)?e[+-]\d\d", str(v)) for v in values.values())
     assert values["k asked / achieved"] == f"5 / {release.summary.k_achieved}"
     assert not any("error of the total" in str(label) for label in labels)
-    assert values["number of buckets b"].startswith("auto")
+    assert values["number of buckets"].startswith("auto")
 
 
 def test_randomized_response_is_named_and_measured():

@@ -206,4 +206,4 @@ def release_line(summary, output: str | Path) -> str:
 def plain_words(summary) -> str:
     """What the release achieves in plain words (the phrases the app and the report show)."""
     plain = summary_words(summary)
-    return f"In plain words: {join(plain)}" if plain else ""
+    return _("In plain words") + f": {join(plain)}" if plain else ""

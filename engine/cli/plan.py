@@ -126,7 +126,7 @@ def plan_text(plan) -> str:
     lines[0] += "."
     plain = plan_words(plan)
     if plain:
-        lines += ["", f"In plain words: {join(plain)}"]
+        lines += ["", _("In plain words") + f": {join(plain)}"]
     lines += _bucket_lines(plan)
     lines += _noise_lines(plan)
     lines += _feasibility_lines(plan)

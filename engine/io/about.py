@@ -24,10 +24,21 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.i18n import N_, _
+from engine.mechanisms import MECHANISMS
+from engine.params import ReleaseParams
 from engine.text import number, percent
 
 #: the key that says which of the two documents a run's metadata is
 RECORD_KEY = "record"
+#: the field metadata key by which a summary field declares whether it is published with the
+#: release (``engine.release.result.PUBLIC`` / ``REVIEW``)
+PUBLIC_KEY = "public"
+#: parameters for the review record only: with the seed and the public code the noise of a
+#: release can be drawn again and subtracted
+REVIEW_PARAMETERS = ("seed",)
+#: the key of the published metadata that holds what the release achieves in plain words
+#: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
+IN_WORDS = "in_words"
 #: the published metadata (About sheet, sidecar JSON, Parquet metadata, ``--summary``)
 PUBLISHED = "published metadata: computable from the release and its public parameters"
 #: the review record (``--review``): everything, for the disclosure review
@@ -68,57 +79,43 @@ class AboutRow:
     section: bool = False
 
 
-#: the summary's parameter fields, named for people (in this order)
-PARAMETER_NAMES = {
-    "mechanism": "mechanism",
-    "k": N_("k (smallest class size)"),
-    "t": "t",
-    "epsilon": N_("ε (epsilon)"),
-    "qi": N_("quasi-identifiers"),
-    "confidential": N_("confidential columns"),
-    "identifiers": N_("identifiers (not released)"),
-    "keep": N_("released unchanged"),
-    "household": N_("household column"),
-    "household_level": N_("also household-level (declared)"),
-    "household_output": N_("household id released as"),
-    "weight": N_("sampling weight column"),
-    "weight_output": N_("weight released as"),
-    "n_buckets": N_("number of buckets b"),
-    "utility_weight": N_("weight of the confidential loss in the choice of b"),
-    "joint": N_("confidential columns bucketed jointly"),
-    "qi_output": N_("quasi-identifiers released as"),
-    "confidential_output": N_("confidential values released as"),
-    "missing_confidential": N_("records with a missing confidential value"),
-    "missing": N_("missing-value codes"),
-    "column_missing": N_("missing-value codes per column"),
-    "types": N_("column types given"),
-    "orders": N_("category orders given"),
-    "bounds": N_("public bounds"),
-    "private_bounds": N_("share of ε for private bounds"),
-    "insensitive": N_("insensitive microaggregation first"),
-    "resample_until_t": N_("noise redrawn until t-close with t"),
-    "transform": N_("scale the noise is added on"),
-}
-#: the mechanisms, in words (the noise route's per-column mechanisms are in its section)
-MECHANISM_WORDS = {
-    "buckets": N_("buckets (t-closeness by bucketization)"),
-    "laplace": N_("noise (ε-differential privacy of the confidential values)"),
-}
-#: parameter values, in words
+def field_label(name: str) -> str:
+    """The name of :class:`~engine.params.ReleaseParams` field ``name`` for people, in the
+    reader's language: the label the field declares (:attr:`ReleaseParams.FIELDS`), the same
+    one the app's widgets and the command line's help show."""
+    return _(ReleaseParams.describe(name).info.label)
+
+
+def mechanism_title(name: str) -> str:
+    """A registered mechanism in words, in the reader's language (its declared ``title``)."""
+    mechanism = MECHANISMS.get(name)
+    return _(mechanism.title) if mechanism is not None else name
+
+
+#: parameter values, in words (the About sheet and the report)
 VALUE_WORDS = {
     "missing_confidential": {
         "bucket": N_("released in a bucket of their own (an empty cell)"),
         "drop": N_("left out of the release"),
     },
-    "transform": {"none": N_("the values"), "log": N_("log(1 + value)")},
+    "transform": {
+        "none": N_("no: the noise is added to the values"),
+        "log": N_("yes: the noise is added to log(1 + value)"),
+    },
     "confidential_output": {
-        "mean": N_("the bucket's mean"),
-        "median": N_("the bucket's median"),
-        "label": N_("the bucket's label"),
+        "mean": N_(
+            "the mean of the record's whole bucket (keeps totals; the median where one or two "
+            "records dominate the bucket)"
+        ),
+        "median": N_("the median of the record's whole bucket"),
+        "label": N_("the bucket's label (a range or set of values)"),
     },
     "qi_output": {
-        "centroid": N_("one typical value per class"),
-        "range": N_("the range or set of values of the class"),
+        "centroid": N_(
+            "one typical value per class (rounded mean, median category, most frequent "
+            "category); a missing value stays empty"
+        ),
+        "range": N_("the range or set of values of each class; a missing value stays empty"),
     },
     "n_buckets": {None: N_("auto (searched with the class size)")},
     "household_output": {
@@ -127,6 +124,14 @@ VALUE_WORDS = {
     },
     "weight_output": {"keep": N_("released unchanged"), "none": N_("left out")},
 }
+
+
+def value_words(name: str, value: Any) -> str | None:
+    """What ``value`` of field ``name`` means, in words (None when it has no words)."""
+    words = VALUE_WORDS.get(name, {})
+    return _(words[value]) if _hashable(value) and value in words else None
+
+
 #: how a noise column was released (the summary's ``mechanism`` of a column), in words
 NOISE_WORDS = {
     "Laplace noise": N_("Laplace noise"),
@@ -196,6 +201,7 @@ _SUMMARY_KEYS = {
     # the headline figures repeat the risk section's
     "expected_reidentifications",
     "household_risk",
+    IN_WORDS,
 }
 
 
@@ -211,6 +217,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows: list[AboutRow] = []
     rows += _release(meta)
     rows += _achieved(meta)
+    rows += _in_words(meta.get(IN_WORDS) or [])
     rows += _guarantees(meta.get("guarantees") or [])
     rows += _parameters(meta["parameters"], meta.get("noise"))
     rows += _buckets(meta.get("buckets") or [])
@@ -311,6 +318,15 @@ def _achieved(meta: Mapping[str, Any]) -> list[AboutRow]:
     return rows
 
 
+def _in_words(phrases: list[Any]) -> list[AboutRow]:
+    """What the release achieves in plain words: the summary's public phrases, one a row."""
+    if not phrases:
+        return []
+    return [AboutRow(_("In plain words"), section=True)] + [
+        AboutRow("", str(phrase)) for phrase in phrases
+    ]
+
+
 def _guarantees(items: list[Any]) -> list[AboutRow]:
     if not items:
         return []
@@ -329,28 +345,29 @@ def _guarantees(items: list[Any]) -> list[AboutRow]:
 
 
 def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
-    """The parameters as published (those that applied to the mechanism, no seed)."""
+    """The parameters as published (those that applied to the mechanism, no seed), each
+    named by its declared label, in the order the fields are declared."""
     rows = [AboutRow(_("Parameters"), section=True)]
-    for key, label in PARAMETER_NAMES.items():
+    for key in ReleaseParams.FIELDS:
         if key not in params:
             continue
         value = params[key]
-        words = VALUE_WORDS.get(key, {})
-        if _hashable(value) and value in words:
-            value = _(words[value])
+        words = value_words(key, value)
+        if words is not None:
+            value = words
         elif key == "mechanism":
             value = _mechanism_words(str(value), noise)
         elif value in (None, [], {}, ()):
             continue
-        rows.append(AboutRow(_(label), _text(value)))
-    for key in sorted(set(params) - set(PARAMETER_NAMES)):
+        rows.append(AboutRow(field_label(key), _text(value)))
+    for key in sorted(set(params) - set(ReleaseParams.FIELDS)):
         rows.append(AboutRow(key, _text(params[key])))
     return rows
 
 
 def _mechanism_words(mechanism: str, noise: Any) -> str:
     """The mechanism in words; for noise, the mechanisms its columns actually got."""
-    words = _(MECHANISM_WORDS.get(mechanism, mechanism))
+    words = mechanism_title(mechanism)
     columns = noise.get("columns") if isinstance(noise, Mapping) else None
     if isinstance(columns, Mapping) and columns:
         used = sorted({str(d.get("described")) for d in columns.values() if isinstance(d, Mapping)})
@@ -450,12 +467,9 @@ def _households(households: Any) -> list[AboutRow]:
     if not isinstance(households, Mapping):
         return []
     rows = [AboutRow(_("Households"), section=True)]
-    output = VALUE_WORDS["household_output"]
     column = str(households.get("column", ""))
-    kept = output.get(households.get("output"))
-    rows.append(
-        AboutRow(_("household id ({column})").format(column=column), _(kept) if kept else "")
-    )
+    kept = value_words("household_output", households.get("output"))
+    rows.append(AboutRow(_("household id ({column})").format(column=column), kept or ""))
     if households.get("households_k") is not None:
         rows.append(AboutRow(_("fewest households in a class"), number(households["households_k"])))
     level = households.get("household_level") or []

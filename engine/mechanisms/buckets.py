@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.errors import InputError
+from engine.i18n import N_
 from engine.mechanisms.base import QT_TRANSLATE_NOOP, Mechanism
 
 
@@ -13,7 +14,7 @@ class Buckets(Mechanism):
     """t-closeness by bucketization; t or ε (t = exp(ε/2), Proposition 3)."""
 
     name: ClassVar[str] = "buckets"
-    title: ClassVar[str] = "buckets (t-closeness by bucketization)"
+    title: ClassVar[str] = N_("buckets (t-closeness by bucketization)")
     noise: ClassVar[bool] = False
     cluster: ClassVar[bool] = True
     fields: ClassVar[tuple[str, ...]] = ("n_buckets", "utility_weight", "confidential_output")

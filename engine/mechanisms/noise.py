@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.mechanisms.base import QT_TRANSLATE_NOOP, Mechanism
 from engine.mechanisms.guarantee import TIFS, ColumnGuarantee, GroupBound
 from engine.mechanisms.laplace import LaplaceOutcome, insensitive_release, laplace_release
@@ -29,7 +29,7 @@ class Laplace(Mechanism):
     """Noise calibrated to ε on each confidential value, within public (or private) bounds."""
 
     name: ClassVar[str] = "laplace"
-    title: ClassVar[str] = "noise (ε-differential privacy of the confidential values)"
+    title: ClassVar[str] = N_("noise (ε-differential privacy of the confidential values)")
     noise: ClassVar[bool] = True
     cluster: ClassVar[bool] = False
     fields: ClassVar[tuple[str, ...]] = (

@@ -31,12 +31,20 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
-from engine.io.about import PUBLISHED, RECORD_KEY, REVIEW_RECORD
+from engine.io.about import (
+    IN_WORDS,
+    PUBLIC_KEY,
+    PUBLISHED,
+    RECORD_KEY,
+    REVIEW_PARAMETERS,
+    REVIEW_RECORD,
+)
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
 from engine.release.risk import RiskComparison
+from engine.release.words import public_words
 
 
 @dataclass(frozen=True)
@@ -209,10 +217,6 @@ def json_ready(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)
-
-
-#: the field metadata key that says whether a summary field is published with the release
-PUBLIC_KEY = "public"
 
 
 #: field metadata of a summary field that is published with the release (About sheet, sidecar
@@ -526,11 +530,6 @@ class ColumnUtility:
     share_changed: float | None = None
 
 
-#: parameters for the review record only: with the seed and the public code the noise of a
-#: release can be drawn again and subtracted
-REVIEW_PARAMETERS = ("seed",)
-
-
 def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
     """``params.to_dict()`` without the seed and without what the mechanism did not use.
 
@@ -737,4 +736,7 @@ class RunSummary:
         if self.risk is not None and weights_out and homes_out:
             out["risk"] = {"after": asdict(self.risk.after)}
             out.update(headline_risk(self.risk.after))
+        # what the release achieves in plain words, the phrases computed from published
+        # fields only, in the language of the context (as the guarantees' statements)
+        out[IN_WORDS] = [phrase.text() for phrase in public_words(self)]
         return json_ready(out)

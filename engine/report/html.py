@@ -29,11 +29,12 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _, language, ngettext
-from engine.io.about import noise_words
+from engine.io.about import field_label, mechanism_title, noise_words, value_words
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release, RunSummary
+from engine.release.result import P_RULE, Release, RunSummary, applied_parameters
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
+from engine.report.words import join, summary_words
 from engine.text import fixed, number, percent
 from engine.text import loss as loss_text
 from engine.version import __version__
@@ -306,9 +307,7 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
     rows = []
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
-        kept = (
-            _("re-coded (a fresh random numbering)") if homes.output == "recode" else _("left out")
-        )
+        kept = value_words("household_output", homes.output) or homes.output
         text = _(
             "{column}: {n} households; every class holds records of at least {k} of them; "
             "household-level quasi-identifiers, released alike for every member: {level}; "
@@ -326,12 +325,12 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
                 "Declared household-level but varying within households: {varied}; each "
                 "such household got its members' most frequent value."
             ).format(varied=varied)
-        rows.append((_("households"), text))
+        rows.append((field_label("household"), text))
     if cfg.weight is not None:
-        kept = _("released unchanged") if cfg.weight_output == "keep" else _("left out")
+        kept = value_words("weight_output", cfg.weight_output) or cfg.weight_output
         rows.append(
             (
-                _("sampling weight"),
+                field_label("weight"),
                 _(
                     "{column}: used for the risk estimates and the weighted bucket means; {kept}."
                 ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
@@ -341,54 +340,62 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
 
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
+    """The parameters that applied to the run, each named by its declared label
+    (:func:`~engine.io.about.field_label`); a mechanism's own settings appear as its class
+    declares them (:attr:`Mechanism.fields`, :func:`applied_parameters`)."""
     cfg = release.params
-    rows = [(_("mechanism"), _e(_mechanism_words(release)))]
-    rows.append((_("k (smallest class size)"), number(cfg.k)))
+    applied = applied_parameters(cfg)
+    rows = [(field_label("mechanism"), _e(_mechanism_words(release)))]
+    rows.append((field_label("k"), number(cfg.k)))
     if cfg.t is not None:
-        rows.append(("t", number(cfg.t)))
+        rows.append((field_label("t"), number(cfg.t)))
     if cfg.epsilon is not None:
-        rows.append((_("ε (epsilon)"), number(cfg.epsilon)))
-        if cfg.mechanism == "buckets":
+        rows.append((field_label("epsilon"), number(cfg.epsilon)))
+        if release.buckets is not None:  # the buckets answer to t = exp(ε/2)
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if release.buckets is not None:
-        b = release.buckets
-        n_b = len(b.counts) - (b.missing_bucket is not None)
-        if cfg.n_buckets:
-            how = _(" (chosen by the user)")
-        else:
-            how = " " + _(
-                "(searched together with the class size for the least {weight} × "
-                "confidential loss + {rest} × QI loss)"
-            ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
-        missing = _(" and one for missing values") if b.missing_bucket is not None else ""
-        rows.append((_("confidential buckets b"), f"{n_b}{missing}{how}"))
+        rows.append((field_label("n_buckets"), _buckets_text(release)))
     rows.extend(_survey_rows(release))
-    rows.append((_("quasi-identifiers released as"), _e(_(_QI_OUTPUT_WORDS[cfg.qi_output]))))
-    if cfg.mechanism == "buckets":
+    for name in ("qi_output", "confidential_output"):
+        if name in applied:
+            words = value_words(name, getattr(cfg, name)) or str(getattr(cfg, name))
+            rows.append((field_label(name), _e(words)))
+    if "joint" in applied:
         rows.append(
             (
-                _("confidential values released as"),
-                _e(_(_CONFIDENTIAL_OUTPUT_WORDS[cfg.confidential_output])),
-            )
-        )
-    if len(cfg.confidential) > 1:
-        rows.append(
-            (
-                _("several confidential columns"),
+                field_label("joint"),
                 _("jointly (one bucket per tuple)") if cfg.joint else _("per column"),
             )
         )
     rows.extend(_bounds_rows(release))
     if cfg.resample_until_t is not None:
-        rows.append((_("redraw noise until t-close with t"), number(cfg.resample_until_t)))
+        rows.append((field_label("resample_until_t"), number(cfg.resample_until_t)))
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
-        rows.append((_("missing-value codes"), codes))
+        rows.append((field_label("missing"), codes))
     if cfg.missing_confidential == "drop":
-        rows.append((_("records with a missing confidential value"), _("left out of the release")))
+        rows.append(
+            (field_label("missing_confidential"), _e(value_words("missing_confidential", "drop")))
+        )
     return rows
+
+
+def _buckets_text(release: Release) -> str:
+    """How many confidential buckets the release has, and who chose that number."""
+    cfg, b = release.params, release.buckets
+    assert b is not None
+    n_b = len(b.counts) - (b.missing_bucket is not None)
+    if cfg.n_buckets:
+        how = _(" (chosen by the user)")
+    else:
+        how = " " + _(
+            "(searched together with the class size for the least {weight} × "
+            "confidential loss + {rest} × QI loss)"
+        ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
+    missing = _(" and one for missing values") if b.missing_bucket is not None else ""
+    return f"{n_b}{missing}{how}"
 
 
 def _bounds_rows(release: Release) -> list[tuple[str, str]]:
@@ -410,7 +417,7 @@ def _bounds_rows(release: Release) -> list[tuple[str, str]]:
     if noise is not None and noise.bounds_epsilon > 0 and params.epsilon is not None:
         rows.append(
             (
-                _("ε for private bounds"),
+                field_label("private_bounds"),
                 _(
                     "{bounds_epsilon} of ε = {epsilon} (DP quantiles); the noise gets "
                     "{noise_epsilon}"
@@ -450,53 +457,30 @@ TYPE_WORDS = {
     "ordinal": N_("ordinal"),
     "date": N_("date"),
 }
-#: how a confidential column was released (``ColumnUtility.released_as``), in words
+#: how a bucketed column was released (``ColumnUtility.released_as``), in words; a noise
+#: column's is its mechanism's description (:func:`~engine.io.about.noise_words`)
 RELEASED_AS = {
     "bucket mean": N_("bucket mean"),
     "bucket median": N_("bucket median"),
     "bucket label": N_("bucket label"),
-    "laplace": N_("Laplace noise"),
-    "insensitive": N_("Laplace noise on group means"),
-    "randomized_response": N_("randomized response"),
-}
-#: what each ``qi_output`` releases, in words
-_QI_OUTPUT_WORDS = {
-    "centroid": N_(
-        "one typical value per class (rounded mean, median category, most frequent "
-        "category); a missing value stays empty"
-    ),
-    "range": N_("the range or set of values of each class; a missing value stays empty"),
-}
-#: what each ``confidential_output`` releases, in words
-_CONFIDENTIAL_OUTPUT_WORDS = {
-    "mean": N_(
-        "the mean of the record's whole bucket (keeps totals; the median where one or two "
-        "records dominate the bucket)"
-    ),
-    "median": N_("the median of the record's whole bucket"),
-    "label": N_("the bucket's label (a range or set of values)"),
 }
 
 
 def _mechanism_words(release: Release) -> str:
-    cfg = release.params
-    if cfg.mechanism == "buckets":
-        return _(
-            "bucketization + t-close microaggregation (confidential values coarsened into "
-            "buckets; records grouped into classes of at least k whose bucket mix stays close "
-            "to the whole file's)"
-        )
+    """The mechanism's declared title and, where noise was drawn, what each confidential
+    column got."""
+    words = mechanism_title(release.params.mechanism)
     noise = release.summary.noise
-    columns = noise.columns if noise is not None else {}
+    if noise is None:
+        return words
     by_how: dict[str, list[str]] = {}
-    for col in cfg.confidential:
-        how = noise_words(columns[col].described) if col in columns else _("noise")
+    for col in release.params.confidential:
+        how = noise_words(noise.columns[col].described) if col in noise.columns else _("noise")
         by_how.setdefault(how, []).append(col)
     parts = [
         _("{how} on {cols}").format(how=how, cols=", ".join(cols)) for how, cols in by_how.items()
     ]
-    words = "; ".join(parts) or _("noise on the confidential values")
-    return words + _("; k-anonymous microaggregation of the quasi-identifiers")
+    return words + ": " + "; ".join(parts) if parts else words
 
 
 def _cut_text(value: Any) -> str:
@@ -585,7 +569,8 @@ def analysis_rows(summary: RunSummary) -> list[list[str]]:
         def add(measure: str, value: str, name: str = name) -> None:
             rows.append([name, _e(measure), _e(value)])
 
-        add(_("released as"), _(RELEASED_AS.get(u.released_as, u.released_as)))
+        how = u.released_as
+        add(_("released as"), _(RELEASED_AS[how]) if how in RELEASED_AS else noise_words(how))
         if u.total_relative_error is not None:
             add(_("total: relative error"), percent(u.total_relative_error))
         weighted = summary.weighted_totals.get(col)
@@ -829,8 +814,11 @@ def render_report(
     generated_at: datetime | None = None,
     title: str | None = None,
 ) -> str:
-    """The report as one HTML string (figures and risk computed here unless given)."""
-    cfg, ver = release.params, release.verification
+    """The report as one HTML string (figures and risk computed here unless given).
+
+    Each section of the report is built by one function below, in the order a reader
+    meets them; this one gathers what several of them share (the time, the file's name).
+    """
     when = (generated_at or datetime.now(UTC)).astimezone(UTC)
     if figures is None:
         figures = preview_figures(release)
@@ -838,17 +826,33 @@ def render_report(
         risk = release_risk(release, threshold=risk_threshold)
     name = Path(input_info.path).name if input_info is not None else _("the input table")
     title = title or _("Release report — {name}").format(name=name)
+    parts = [
+        *_heading_section(release, title, when),
+        *_data_set_section(release, name, input_info, input_checksum),
+        *_parameters_section(release),
+        *_guarantees_section(release),
+        *_buckets_section(release),
+        *_classes_section(release),
+        *_plots_section(figures),
+        *_loss_section(release),
+        *_utility_section(release),
+        *_risk_section(release, risk),
+        *_reproducibility_section(release, when),
+    ]
+    return _document(title, "\n".join(parts))
 
-    parts: list[str] = []
-    add = parts.append
-    add(f"<h1>{_e(title)}</h1>")
-    add(
+
+def _heading_section(release: Release, title: str, when: datetime) -> list[str]:
+    """The title, what the report is for, the independent check's verdict, the warnings."""
+    ver = release.verification
+    parts = [f"<h1>{_e(title)}</h1>"]
+    parts.append(
         _(
             '<p class="sub">Produced by tclose {version} on {when:%Y-%m-%d %H:%M} '
             "UTC · {n_records} records released</p>"
         ).format(version=_e(__version__), when=when, n_records=number(ver.n_records))
     )
-    add(
+    parts.append(
         _(
             '<p class="internal"><strong>For the disclosure review, not for publication.</strong> '
             "This report describes the original file (its distributions, unique records, the seed "
@@ -860,7 +864,7 @@ def render_report(
     )
     verdict_cls = "verdict" if ver.ok else "verdict bad"
     t_text = f", t = {number(ver.t, 4)}" if ver.t is not None else ""
-    add(
+    parts.append(
         _(
             '<div class="{verdict_cls}"><strong>Independent check: {outcome} — '
             "achieved k = {k}{t_text}.</strong><br>{message}</div>"
@@ -874,14 +878,19 @@ def render_report(
     )
     if release.warnings:
         items = "".join(f"<li>{_e(w)}</li>" for w in release.warnings)
-        add(
+        parts.append(
             _('<div class="warnings"><strong>Warnings</strong><ul>{items}</ul></div>').format(
                 items=items
             )
         )
+    return parts
 
-    # data set
-    add(_("<h2>1. Data set</h2>"))
+
+def _data_set_section(
+    release: Release, name: str, input_info: ImportInfo | None, input_checksum: str | None
+) -> list[str]:
+    """1. The input file, the records and columns released, the role and type of each."""
+    parts = [_("<h2>1. Data set</h2>")]
     rows: list[tuple[str, str]] = [(_("file"), _e(name))]
     if input_info is not None:
         rows.append((_("format"), _e(input_info.format)))
@@ -895,7 +904,7 @@ def render_report(
         )
     if input_checksum:
         rows.append((_("SHA-256 of the file"), f"<code>{_e(input_checksum)}</code>"))
-    rows.append((_("records released"), number(ver.n_records)))
+    rows.append((_("records released"), number(release.verification.n_records)))
     if release.summary.n_left_out:
         rows.append(
             (
@@ -904,95 +913,112 @@ def render_report(
             )
         )
     rows.append((_("columns released"), _cols(list(release.table.columns))))
-    add(_dl(rows))
+    parts.append(_dl(rows))
     if input_info is not None and input_info.notes:
-        add("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
+        parts.append("<ul>" + "".join(f"<li>{_e(n)}</li>" for n in input_info.notes) + "</ul>")
 
-    add(_("<h3>Roles and types of the columns</h3>"))
+    parts.append(_("<h3>Roles and types of the columns</h3>"))
     role_rows = _roles_rows(release)
-    add(_table([_("column"), _("role"), _("type"), _("missing values")], role_rows))
+    parts.append(_table([_("column"), _("role"), _("type"), _("missing values")], role_rows))
     if input_info is not None and input_info.n_columns > len(role_rows):
         dropped = input_info.n_columns - len(role_rows)
-        add(
+        parts.append(
             ngettext(
                 "<p>The other {dropped} column of the file was not tagged and not released.</p>",
                 "<p>The other {dropped} columns of the file were not tagged and not released.</p>",
                 dropped,
             ).format(dropped=number(dropped))
         )
+    return parts
 
-    # parameters and mechanism
-    add(_("<h2>2. Parameters and mechanism</h2>"))
-    add(_dl(_parameter_rows(release)))
 
-    # guarantees
-    add(_("<h2>3. Guarantees achieved</h2>"))
-    add(_guarantee_html(release))
+def _parameters_section(release: Release) -> list[str]:
+    """2. The parameters and the mechanism."""
+    return [_("<h2>2. Parameters and mechanism</h2>"), _dl(_parameter_rows(release))]
 
-    # buckets
-    if release.buckets is not None:
-        add(_("<h2>4. Confidential buckets</h2>"))
-        add(
-            _(
-                "<p>The confidential values ({confidential}) were replaced by the "
-                "bucket they fall in; each class holds every bucket in nearly the "
-                "whole file's proportion. Bucket boundaries are public round numbers "
-                "chosen between neighbouring values (the coarsest that separates "
-                "them), never a person's value; the outer buckets are open-ended or "
-                "end at the public bounds, and every printed mean or median stays "
-                "inside the central 99 % of the column.</p>"
-            ).format(confidential=_cols(cfg.confidential))
+
+def _guarantees_section(release: Release) -> list[str]:
+    """3. What the release achieves in plain words (every phrase of the summary, the
+    review's figures included), what was asked and achieved, the guarantees that follow."""
+    parts = [_("<h2>3. Guarantees achieved</h2>")]
+    plain = summary_words(release.summary)
+    if plain:
+        parts.append(_("<p><b>In plain words:</b> {words}</p>").format(words=_e(join(plain))))
+    parts.append(_guarantee_html(release))
+    return parts
+
+
+def _buckets_section(release: Release) -> list[str]:
+    """4. The confidential buckets (a bucket release only)."""
+    if release.buckets is None:
+        return []
+    parts = [_("<h2>4. Confidential buckets</h2>")]
+    parts.append(
+        _(
+            "<p>The confidential values ({confidential}) were replaced by the "
+            "bucket they fall in; each class holds every bucket in nearly the "
+            "whole file's proportion. Bucket boundaries are public round numbers "
+            "chosen between neighbouring values (the coarsest that separates "
+            "them), never a person's value; the outer buckets are open-ended or "
+            "end at the public bounds, and every printed mean or median stays "
+            "inside the central 99 % of the column.</p>"
+        ).format(confidential=_cols(release.params.confidential))
+    )
+    parts.append(
+        _table(
+            [
+                _("label"),
+                _("values"),
+                _("records"),
+                _("share"),
+                _("mean"),
+                _("median"),
+                _("SD"),
+            ],
+            _bucket_rows(release),
+            right=(2, 3, 4, 5, 6),
         )
-        add(
-            _table(
-                [
-                    _("label"),
-                    _("values"),
-                    _("records"),
-                    _("share"),
-                    _("mean"),
-                    _("median"),
-                    _("SD"),
-                ],
-                _bucket_rows(release),
-                right=(2, 3, 4, 5, 6),
-            )
-        )
-        add(
-            _(
-                "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
-                "whole bucket in the whole file, never over part of a class. A bucket mean is a "
-                "sum "
-                "of people's values: each value counts within the bucket's range (an open end at "
-                "the central 99 % rounded outward), and the mean is rounded to a step that one "
-                "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
-                "series), so that two releases differing in one person do not give that person's "
-                "value away. A median is rounded one digit finer than the bucket's cut points, "
-                "so it is never one person's value. Only the value the release holds is published; "
-                "the other figures of this table describe the original data and are for the "
-                "review. Where one or two records make up nearly all of a bucket's sum "
-                "(p%-rule, p = 10 %), their values could be told from its mean: the mean and SD "
-                "are withheld there and the median is released instead. "
-            )
-            + _e(_released_sentence(release))
-            + "</p>"
-        )
+    )
+    parts.append(
+        _(
+            "<p>Mean, median and standard deviation (SD, two significant digits) are over the "
+            "whole bucket in the whole file, never over part of a class. A bucket mean is a "
+            "sum "
+            "of people's values: each value counts within the bucket's range (an open end at "
+            "the central 99 % rounded outward), and the mean is rounded to a step that one "
+            "record cannot cross (the range's width over the bucket's records, on the 1–2–5 "
+            "series), so that two releases differing in one person do not give that person's "
+            "value away. A median is rounded one digit finer than the bucket's cut points, "
+            "so it is never one person's value. Only the value the release holds is published; "
+            "the other figures of this table describe the original data and are for the "
+            "review. Where one or two records make up nearly all of a bucket's sum "
+            "(p%-rule, p = {p}), their values could be told from its mean: the mean and SD "
+            "are withheld there and the median is released instead. "
+        ).format(p=percent(P_RULE))
+        + _e(_released_sentence(release))
+        + "</p>"
+    )
+    return parts
 
-    # class sizes
-    add(_("<h2>5. Equivalence classes</h2>"))
+
+def _classes_section(release: Release) -> list[str]:
+    """5. The equivalence classes: their sizes, and the missing quasi-identifier values."""
+    parts = [_("<h2>5. Equivalence classes</h2>")]
     stats, size_rows = _class_size_rows(release)
-    add(_dl(stats))
+    parts.append(_dl(stats))
     if size_rows:
-        add(_table([_("class size"), _("classes"), _("records")], size_rows, right=(0, 1, 2)))
+        parts.append(
+            _table([_("class size"), _("classes"), _("records")], size_rows, right=(0, 1, 2))
+        )
     if release.summary.missing_qi:
-        add(
+        parts.append(
             _(
                 "<h3>Missing quasi-identifier values</h3><p>A missing value is released empty, "
                 "never filled in. A class holds records that agree on which quasi-identifiers are "
                 "missing; where too few agree, known values are released empty too (withheld).</p>"
             )
         )
-        add(
+        parts.append(
             _table(
                 [
                     _("quasi-identifier"),
@@ -1004,51 +1030,62 @@ def render_report(
                 right=(1, 2, 3),
             )
         )
+    return parts
 
-    # figures
-    add(_("<h2>6. Plots</h2>"))
+
+def _plots_section(figures: Sequence[ReportFigure]) -> list[str]:
+    """6. The preview plots, embedded as PNG (or why one could not be drawn)."""
+    parts = [_("<h2>6. Plots</h2>")]
     if not figures:
-        add(_("<p>No plots.</p>"))
-    else:
-        add('<div class="grid">')
-        for fig in figures:
-            if fig.png:
-                data = base64.b64encode(fig.png).decode("ascii")
-                img = f'<img alt="{_e(fig.title)}" src="data:image/png;base64,{data}">'
-            else:
-                img = ""
-            add(
-                _(
-                    "<figure>{img}<figcaption><b>{title}.</b> {caption}</figcaption></figure>"
-                ).format(img=img, title=_e(fig.title), caption=_e(fig.caption))
-            )
-        add("</div>")
-
-    # information loss
-    add(_("<h2>7. Information loss</h2>"))
-    loss_rows = information_loss_rows(release.summary)
-    if loss_rows:
-        add(
-            _(
-                "<p>SSE/SST: the squared distance of the released values from the original ones, "
-                "as a share of the data's total variation (QIs standardised; for categories, a "
-                "changed value counts 1).</p>"
+        parts.append(_("<p>No plots.</p>"))
+        return parts
+    parts.append('<div class="grid">')
+    for fig in figures:
+        if fig.png:
+            data = base64.b64encode(fig.png).decode("ascii")
+            img = f'<img alt="{_e(fig.title)}" src="data:image/png;base64,{data}">'
+        else:
+            img = ""
+        parts.append(
+            _("<figure>{img}<figcaption><b>{title}.</b> {caption}</figcaption></figure>").format(
+                img=img, title=_e(fig.title), caption=_e(fig.caption)
             )
         )
-        add(_dl(loss_rows))
-        per_column = column_loss_rows(release.summary)
-        if per_column:
-            add(
-                _table([_("confidential column"), _("measure"), _("value")], per_column, right=(2,))
-            )
-    else:
-        add(_("<p>The run did not report information-loss figures.</p>"))
+    parts.append("</div>")
+    return parts
 
-    # analysis utility
+
+def _loss_section(release: Release) -> list[str]:
+    """7. The information lost, overall and per confidential column."""
+    parts = [_("<h2>7. Information loss</h2>")]
+    loss_rows = information_loss_rows(release.summary)
+    if not loss_rows:
+        parts.append(_("<p>The run did not report information-loss figures.</p>"))
+        return parts
+    parts.append(
+        _(
+            "<p>SSE/SST: the squared distance of the released values from the original ones, "
+            "as a share of the data's total variation (QIs standardised; for categories, a "
+            "changed value counts 1).</p>"
+        )
+    )
+    parts.append(_dl(loss_rows))
+    per_column = column_loss_rows(release.summary)
+    if per_column:
+        parts.append(
+            _table([_("confidential column"), _("measure"), _("value")], per_column, right=(2,))
+        )
+    return parts
+
+
+def _utility_section(release: Release) -> list[str]:
+    """8. What an analyst keeps: the analyses of the confidential columns, the regression
+    coefficients, and the corrected shares of randomized-response columns."""
+    parts: list[str] = []
     utility = analysis_rows(release.summary)
     if utility:
-        add(_("<h2>8. What an analyst keeps</h2>"))
-        add(
+        parts.append(_("<h2>8. What an analyst keeps</h2>"))
+        parts.append(
             _(
                 "<p>What analysts compute from a public-use file, on the original records and on "
                 "the released ones (quasi-identifiers at their class's typical value; records "
@@ -1058,15 +1095,21 @@ def render_report(
                 "quasi-identifiers.</p>"
             )
         )
-        add(_table([_("confidential column"), _("measure"), _("value")], utility, right=(2,)))
+        parts.append(
+            _table([_("confidential column"), _("measure"), _("value")], utility, right=(2,))
+        )
         for col, coefficients in coefficient_rows(release.summary).items():
-            add(_("<h3>Regression coefficients of <code>{col}</code></h3>").format(col=_e(col)))
-            add(_table([_("term"), _("original"), _("released")], coefficients, right=(1, 2)))
+            parts.append(
+                _("<h3>Regression coefficients of <code>{col}</code></h3>").format(col=_e(col))
+            )
+            parts.append(
+                _table([_("term"), _("original"), _("released")], coefficients, right=(1, 2))
+            )
     for col, rows in corrected_share_rows(release).items():
-        add(
+        parts.append(
             _("<h3>Shares of <code>{col}</code> after randomized response</h3>").format(col=_e(col))
         )
-        add(
+        parts.append(
             _(
                 "<p>The released shares are pulled towards equal shares by the random answers. "
                 "The corrected shares undo that on average, from the released answers and the "
@@ -1074,38 +1117,37 @@ def render_report(
                 "standard error. The original shares are for this review only.</p>"
             )
         )
-        add(
+        parts.append(
             _table(
                 [_("category"), _("original"), _("released"), _("corrected (± standard error)")],
                 rows,
                 right=(1, 2, 3),
             )
         )
+    return parts
 
-    # risk
-    add(_("<h2>9. Disclosure risk before and after</h2>"))
-    add(
-        _(
-            "<p>Measured on the table alone: a class is a set of records with the same "
-            "quasi-identifier values. Before = the original records, after = the release."
-        )
-        + (
-            _(" Attribute disclosure compares the confidential buckets on both sides.")
-            if release.buckets is not None
-            else ""
-        )
-        + "</p>"
+
+def _risk_section(release: Release, risk: Mapping[str, RiskSummary]) -> list[str]:
+    """9. The disclosure risk of the original records and of the release."""
+    intro = _(
+        "<p>Measured on the table alone: a class is a set of records with the same "
+        "quasi-identifier values. Before = the original records, after = the release."
     )
-    add(
+    if release.buckets is not None:
+        intro += _(" Attribute disclosure compares the confidential buckets on both sides.")
+    return [
+        _("<h2>9. Disclosure risk before and after</h2>"),
+        intro + "</p>",
         _table(
             [_("measure"), _("before"), _("after")],
             [[_e(c) for c in row] for row in comparison_rows(risk["before"], risk["after"])],
             right=(1, 2),
-        )
-    )
+        ),
+    ]
 
-    # reproducibility
-    add(_("<h2>10. Reproducibility</h2>"))
+
+def _reproducibility_section(release: Release, when: datetime) -> list[str]:
+    """10. The software, the time, the seed policy; the methods' sources."""
     repro: list[tuple[str, str]] = [
         (_("software"), f"tclose {_e(__version__)}"),
         (_("report written"), f"{when:%Y-%m-%d %H:%M:%S} UTC"),
@@ -1114,17 +1156,21 @@ def render_report(
     seconds = release.summary.seconds
     if seconds is not None:
         repro.append((_("time taken"), f"{fixed(seconds, 1)} s"))
-    add(_dl(repro))
-    add(
+    return [
+        _("<h2>10. Reproducibility</h2>"),
+        _dl(repro),
         _(
             "<footer>Methods: Domingo-Ferrer &amp; Soria-Comas, <i>From t-closeness to "
             "differential privacy and vice versa in data anonymization</i>, Knowledge-Based "
             "Systems 74 (2015); Ekenstedt et al., <i>When differential privacy implies "
             "syntactic privacy</i>, IEEE TIFS 17 (2022). To print or save as PDF, use the "
             "browser's Print command.</footer>"
-        )
-    )
-    body = "\n".join(parts)
+        ),
+    ]
+
+
+def _document(title: str, body: str) -> str:
+    """The whole HTML document around the report's body (style inline, in the language)."""
     return (
         f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
