@@ -536,7 +536,8 @@ def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
     A noise release lists no bucket settings (b, the weight of its search, the bucket's
     released value, the missing bucket) and a bucket release no noise settings; t or ε as
     given, b's search weight only when b was searched, the joint/per-column choice only where
-    several confidential columns were bucketed, public bounds only when there are some.
+    several confidential columns were bucketed, public bounds only when there are some, how
+    the household id and the weight are released only when the file has them.
     """
     out = params.to_dict()
     mechanism = MECHANISMS[params.mechanism]
@@ -549,6 +550,10 @@ def applied_parameters(params: ReleaseParams) -> dict[str, Any]:
         unused.add("joint")
     if not params.bounds:
         unused.add("bounds")
+    if params.household is None:
+        unused.update(("household_output", "household_level"))
+    if params.weight is None:
+        unused.add("weight_output")
     return {key: value for key, value in out.items() if key not in unused}
 
 

@@ -413,9 +413,10 @@ def _b_text(column: pd.Series) -> pd.Series:
     return column.astype(object).where(column.notna(), "").astype(str)
 
 
-def _b_order(b: str) -> tuple[int, int]:
-    """Numbers of buckets in order, "auto" last."""
-    return (1, 0) if not b.isdigit() else (0, int(b))
+def _b_order(b: str) -> tuple[int, int, str]:
+    """Numbers of buckets in order, then the words ("auto") in alphabetical order: the curves
+    come in the same order in every process, whatever the string hashing."""
+    return (1, 0, b) if not b.isdigit() else (0, int(b), "")
 
 
 def pick_point(
