@@ -87,3 +87,13 @@ def test_a_phrase_goes_through_a_translation() -> None:
     phrase = Phrase("{n} people", {"n": "1,000"})
     assert phrase.text() == "1,000 people"
     assert phrase.text(lambda template: template.replace("people", "personas")) == "1,000 personas"
+
+
+def test_noise_on_groups_of_k_says_its_price_and_plain_noise_does_not(survey) -> None:
+    bounds = {"income": (0.0, 200_000.0)}
+    grouped = laplace_params(("age",), ("income",), bounds=bounds).replace(insensitive=True)
+    text = join(plan_words(plan(survey, grouped)))
+    assert "Averaging in groups of 5 before the noise makes the noise 5 times smaller" in text
+    assert "up to a factor 148 more likely, not 2.72" in text  # e^(5·1) against e^1
+    plain = join(plan_words(plan(survey, laplace_params(("age",), ("income",), bounds=bounds))))
+    assert "Averaging in groups of 5 before the noise" not in plain

@@ -218,7 +218,7 @@ def _noise_words(plan: Plan, columns: str) -> list[Phrase]:
                 },
             )
         )
-    grouped = [c for c in plan.noise if c.mechanism == "insensitive"]
+    grouped = [c for c in plan.noise if _grouped(c)]
     if grouped:
         out.append(
             Phrase(
@@ -240,10 +240,16 @@ def _noise_words(plan: Plan, columns: str) -> list[Phrase]:
     return out
 
 
+def _grouped(column) -> bool:
+    """Whether a column's noise sits on groups of records (its per-record ε is larger than
+    the noise's): read off the column's facts, whatever the mechanism is called."""
+    return column.epsilon_local > column.epsilon
+
+
 def _drowned_phrase(column) -> Phrase:
     """The noise would drown the column's values: what that means and what helps."""
     values = {"column": str(column.name), "ratio": number(column.error_ratio, 2)}
-    if column.mechanism == "insensitive":
+    if _grouped(column):
         return Phrase(
             QT_TRANSLATE_NOOP(
                 "words",
@@ -267,7 +273,7 @@ def _drowned_phrase(column) -> Phrase:
 
 def _noise_phrase(column) -> Phrase:
     name = str(column.name)
-    if column.mechanism == "randomized_response":
+    if column.keep_probability is not None:
         return Phrase(
             QT_TRANSLATE_NOOP(
                 "words",

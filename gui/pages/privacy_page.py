@@ -691,7 +691,7 @@ class PrivacyPage(QWizardPage):
                 )
             )
         for col in plan.noise:
-            if col.mechanism == "randomized_response":
+            if col.keep_probability is not None:
                 text = self.tr(
                     "{column}: randomized response; each value is kept with probability "
                     "{keep}, otherwise replaced at random."
