@@ -4,6 +4,10 @@ The target is checked by the engine's one output writer (:func:`engine.io.check_
 before Export is enabled, so the page says in one line why a name cannot be written (the
 input file, a missing folder, a file Excel holds open, a JSON file tclose did not write …).
 The release, its JSON metadata and the report are then written together: all or none.
+
+The file types offered, their names, which of them take the CSV options and where each keeps
+the description all come from the engine's format table (:func:`engine.io.formats.export_formats`),
+so a format the table offers is offered here without a change to this page.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -30,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
-from engine.io.formats import EXPORT_SUFFIXES
+from engine.io.formats import FileFormat, export_formats
 from engine.report.html import write_report
 from gui import settings
 from gui.accessibility import announce
@@ -53,6 +57,11 @@ CHECK_DELAY_MS = 250
 #: what the CSV writer offers (the first is the default)
 SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
+
+
+def format_label(fmt: FileFormat) -> str:
+    """What the app calls a format: the table's label in the user's language."""
+    return QCoreApplication.translate("formats", fmt.label)
 
 
 class ExportPage(QWizardPage):
@@ -85,10 +94,13 @@ class ExportPage(QWizardPage):
 
     # --- building ------------------------------------------------------------------------
     def _file_options(self) -> None:
-        """The file type and, for CSV, its separator, decimal mark and byte-order mark."""
+        """The file type and, for delimited text, its separator, decimal mark and byte-order
+        mark."""
+        # the formats offered, the default first (read from the table when the page is made)
+        self.formats = export_formats()
         self.format = choice_box(
-            {".xlsx": self.tr("Excel workbook (.xlsx)"), ".csv": self.tr("CSV text (.csv)")},
-            self.tr("Excel keeps the description on a second sheet; CSV in a JSON file beside it"),
+            {f.suffixes[0]: f"{format_label(f)} ({f.suffixes[0]})" for f in self.formats},
+            self._where_described(),
         )
         self.format.currentIndexChanged.connect(self._format_changed)
         self.separator = choice_box(
@@ -103,6 +115,28 @@ class ExportPage(QWizardPage):
         self.bom.setChecked(True)
         self.bom.setToolTip(
             self.tr("Starts the CSV with a byte-order mark; some older tools dislike it")
+        )
+        self._text_options_follow()
+
+    def _where_described(self) -> str:
+        """Where each offered format keeps the description of the release (the tooltip)."""
+        parts = [
+            (
+                self.tr("{format} keeps the description inside the file")
+                if f.metadata_inside
+                else self.tr("{format} puts it in a JSON file beside it")
+            ).format(format=format_label(f))
+            for f in self.formats
+        ]
+        return self.tr("; ").join(parts)  # French spaces it: " ; "
+
+    def _must_end(self) -> str:
+        """The sentence that names every suffix the page writes."""
+        names = [f.suffixes[0] for f in self.formats]
+        if len(names) == 1:
+            return self.tr("The file name must end in {name}.").format(name=names[0])
+        return self.tr("The file name must end in {names} or {last}.").format(
+            names=", ".join(names[:-1]), last=names[-1]
         )
 
     def _report_options(self) -> None:
@@ -224,6 +258,11 @@ class ExportPage(QWizardPage):
         return str(self.format.currentData())
 
     @property
+    def file_format(self) -> FileFormat:
+        """The format chosen in "File type"."""
+        return self.formats[max(self.format.currentIndex(), 0)]
+
+    @property
     def report_path(self) -> Path | None:
         """The report written beside the release (None when not asked for)."""
         text = self.path.text().strip()
@@ -251,8 +290,8 @@ class ExportPage(QWizardPage):
         if not text:
             return self.tr("Choose where to save the release."), "empty"
         target = Path(text)
-        if target.suffix.lower() not in EXPORT_SUFFIXES:
-            return self.tr("The file name must end in .xlsx or .csv."), "name"
+        if target.suffix.lower() not in {f.suffixes[0] for f in self.formats}:
+            return self._must_end(), "name"
         try:
             outputs = release_outputs(target, report=self.report_path)
             check_outputs(outputs, inputs=[self.session.path])
@@ -284,15 +323,23 @@ class ExportPage(QWizardPage):
 
     # --- actions -------------------------------------------------------------------------
     def browse(self) -> None:
+        fmt = self.file_format
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save the release"), self.path.text(), self.format.currentText()
+            self,
+            self.tr("Save the release"),
+            self.path.text(),
+            f"{format_label(fmt)} (*{fmt.suffixes[0]})",
         )
         if path:
             self.path.setText(path)
 
-    def _format_changed(self) -> None:
+    def _text_options_follow(self) -> None:
+        """The separator, decimal mark and byte-order mark apply to delimited text only."""
         for widget in (self.separator, self.decimal, self.bom):
-            widget.setEnabled(self.suffix == ".csv")
+            widget.setEnabled(self.file_format.delimited)
+
+    def _format_changed(self) -> None:
+        self._text_options_follow()
         text = self.path.text()
         if text:
             p = Path(text)
@@ -317,7 +364,7 @@ class ExportPage(QWizardPage):
         target = Path(self.path.text().strip())
         sep = str(self.separator.currentData())
         decimal = str(self.decimal.currentData())
-        if self.suffix == ".csv" and decimal == "," and sep == ",":
+        if self.file_format.delimited and decimal == "," and sep == ",":
             self.problem.setText(
                 self.tr("With a decimal comma, choose ';' or tab as the separator.")
             )

@@ -67,18 +67,6 @@
         <translation>Guarde la publicación. Solo se escribe la tabla protegida, con una descripción de cómo se obtuvo; el archivo original nunca se modifica.</translation>
     </message>
     <message>
-        <source>Excel workbook (.xlsx)</source>
-        <translation>Libro de Excel (.xlsx)</translation>
-    </message>
-    <message>
-        <source>CSV text (.csv)</source>
-        <translation>Texto CSV (.csv)</translation>
-    </message>
-    <message>
-        <source>Excel keeps the description on a second sheet; CSV in a JSON file beside it</source>
-        <translation>Excel guarda la descripción en una segunda hoja; CSV, en un archivo JSON al lado</translation>
-    </message>
-    <message>
         <source>The character between values in the CSV file</source>
         <translation>El carácter entre los valores del archivo CSV</translation>
     </message>
@@ -93,6 +81,26 @@
     <message>
         <source>Starts the CSV with a byte-order mark; some older tools dislike it</source>
         <translation>Empieza el CSV con una marca de orden de bytes (BOM); algunas herramientas antiguas no la admiten</translation>
+    </message>
+    <message>
+        <source>{format} keeps the description inside the file</source>
+        <translation>{format} guarda la descripción dentro del archivo</translation>
+    </message>
+    <message>
+        <source>{format} puts it in a JSON file beside it</source>
+        <translation>{format} la pone en un archivo JSON al lado</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>The file name must end in {name}.</source>
+        <translation>El nombre del archivo debe terminar en {name}.</translation>
+    </message>
+    <message>
+        <source>The file name must end in {names} or {last}.</source>
+        <translation>El nombre del archivo debe terminar en {names} o {last}.</translation>
     </message>
     <message>
         <source>Also write the release report (HTML) beside it</source>
@@ -157,10 +165,6 @@
     <message>
         <source>Choose where to save the release.</source>
         <translation>Elija dónde guardar la publicación.</translation>
-    </message>
-    <message>
-        <source>The file name must end in .xlsx or .csv.</source>
-        <translation>El nombre del archivo debe terminar en .xlsx o .csv.</translation>
     </message>
     <message>
         <source>&amp;Replace…</source>
@@ -1777,6 +1781,49 @@
     <message>
         <source>Go back one step (Alt+B)</source>
         <translation>Volver al paso anterior (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>formats</name>
+    <message>
+        <source>CSV text</source>
+        <translation>Texto CSV</translation>
+    </message>
+    <message>
+        <source>Tab-separated text</source>
+        <translation>Texto separado por tabulaciones</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Texto</translation>
+    </message>
+    <message>
+        <source>Excel workbook</source>
+        <translation>Libro de Excel</translation>
+    </message>
+    <message>
+        <source>Excel workbook with macros</source>
+        <translation>Libro de Excel con macros</translation>
+    </message>
+    <message>
+        <source>Excel 97–2003 workbook</source>
+        <translation>Libro de Excel 97–2003</translation>
+    </message>
+    <message>
+        <source>OpenDocument spreadsheet</source>
+        <translation>Hoja de cálculo OpenDocument</translation>
+    </message>
+    <message>
+        <source>Parquet</source>
+        <translation>Parquet</translation>
+    </message>
+    <message>
+        <source>SPSS data</source>
+        <translation>Datos de SPSS</translation>
+    </message>
+    <message>
+        <source>Stata data</source>
+        <translation>Datos de Stata</translation>
     </message>
 </context>
 <context>

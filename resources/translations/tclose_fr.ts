@@ -67,18 +67,6 @@
         <translation>Enregistrez la publication. Seule la table protégée est écrite, avec une description de la façon dont elle a été produite&#xa0;; le fichier d&apos;origine n&apos;est jamais modifié.</translation>
     </message>
     <message>
-        <source>Excel workbook (.xlsx)</source>
-        <translation>Classeur Excel (.xlsx)</translation>
-    </message>
-    <message>
-        <source>CSV text (.csv)</source>
-        <translation>Texte CSV (.csv)</translation>
-    </message>
-    <message>
-        <source>Excel keeps the description on a second sheet; CSV in a JSON file beside it</source>
-        <translation>Excel garde la description dans une deuxième feuille&#xa0;; CSV, dans un fichier JSON à côté</translation>
-    </message>
-    <message>
         <source>The character between values in the CSV file</source>
         <translation>Le caractère entre les valeurs du fichier CSV</translation>
     </message>
@@ -93,6 +81,26 @@
     <message>
         <source>Starts the CSV with a byte-order mark; some older tools dislike it</source>
         <translation>Fait commencer le CSV par une marque d&apos;ordre des octets (BOM)&#xa0;; certains outils anciens ne l&apos;acceptent pas</translation>
+    </message>
+    <message>
+        <source>{format} keeps the description inside the file</source>
+        <translation>{format} garde la description dans le fichier</translation>
+    </message>
+    <message>
+        <source>{format} puts it in a JSON file beside it</source>
+        <translation>{format} la met dans un fichier JSON à côté</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>&#xa0;; </translation>
+    </message>
+    <message>
+        <source>The file name must end in {name}.</source>
+        <translation>Le nom du fichier doit se terminer par {name}.</translation>
+    </message>
+    <message>
+        <source>The file name must end in {names} or {last}.</source>
+        <translation>Le nom du fichier doit se terminer par {names} ou {last}.</translation>
     </message>
     <message>
         <source>Also write the release report (HTML) beside it</source>
@@ -157,10 +165,6 @@
     <message>
         <source>Choose where to save the release.</source>
         <translation>Choisissez où enregistrer la publication.</translation>
-    </message>
-    <message>
-        <source>The file name must end in .xlsx or .csv.</source>
-        <translation>Le nom du fichier doit se terminer par .xlsx ou .csv.</translation>
     </message>
     <message>
         <source>&amp;Replace…</source>
@@ -1777,6 +1781,49 @@
     <message>
         <source>Go back one step (Alt+B)</source>
         <translation>Revenir à l&apos;étape précédente (Alt+B)</translation>
+    </message>
+</context>
+<context>
+    <name>formats</name>
+    <message>
+        <source>CSV text</source>
+        <translation>Texte CSV</translation>
+    </message>
+    <message>
+        <source>Tab-separated text</source>
+        <translation>Texte séparé par des tabulations</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Texte</translation>
+    </message>
+    <message>
+        <source>Excel workbook</source>
+        <translation>Classeur Excel</translation>
+    </message>
+    <message>
+        <source>Excel workbook with macros</source>
+        <translation>Classeur Excel avec macros</translation>
+    </message>
+    <message>
+        <source>Excel 97–2003 workbook</source>
+        <translation>Classeur Excel 97–2003</translation>
+    </message>
+    <message>
+        <source>OpenDocument spreadsheet</source>
+        <translation>Feuille de calcul OpenDocument</translation>
+    </message>
+    <message>
+        <source>Parquet</source>
+        <translation>Parquet</translation>
+    </message>
+    <message>
+        <source>SPSS data</source>
+        <translation>Données SPSS</translation>
+    </message>
+    <message>
+        <source>Stata data</source>
+        <translation>Données Stata</translation>
     </message>
 </context>
 <context>
