@@ -29,6 +29,7 @@ SOURCES = [
     ROOT / "engine" / "release" / "words.py",
     ROOT / "engine" / "params.py",
     ROOT / "engine" / "mechanisms",
+    ROOT / "engine" / "io" / "formats.py",
 ]
 
 
