@@ -60,7 +60,7 @@ class Constraint:
     """
 
     #: the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it)
-    what: ClassVar[str] = ""
+    what: str = ""
 
     @property
     def allowed(self) -> str:
@@ -249,7 +249,7 @@ class Texts(Constraint):
     """A list of texts (column names, missing-value codes), stored as a tuple."""
 
     #: what the texts are, in English marked with ``N_`` (translated in messages)
-    what: str = N_("a list of texts")  # type: ignore[misc]
+    what: str = N_("a list of texts")
     #: column names must be non-empty and unique; codes may be anything
     names: bool = False
 
