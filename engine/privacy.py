@@ -288,6 +288,7 @@ def guarantees(
     class_sizes: Sequence[int] | np.ndarray | None = None,
     mechanism: str = "buckets",
     group_size: int | None = None,
+    value_assumption: str = "",
 ) -> list[Guarantee]:
     """Every guarantee that follows from what the user entered, each with its assumption.
 
@@ -301,6 +302,8 @@ def guarantees(
     N.  Quantities that need k or N are left out when those are missing.  ``group_size`` is
     the size of the groups of a mechanism whose noise sits on groups (``"insensitive"``; the
     k the user asked for, which the QI classes of a release may exceed); it defaults to k.
+    ``value_assumption`` is added to the assumption of the noise's ε statement (what the
+    release's settings add, :meth:`~engine.mechanisms.Mechanism.value_assumption`).
     """
     if (t is None) == (epsilon is None):
         raise InputError(_("Give exactly one of t and ε (epsilon)."))
@@ -324,7 +327,7 @@ def guarantees(
     if column is None:
         out.extend(_bucket_guarantees(t, epsilon, k, n))
     else:
-        out.extend(_noise_guarantees(t, epsilon, k, n, column, group_size or k))
+        out.extend(_noise_guarantees(t, epsilon, k, n, column, group_size or k, value_assumption))
     out.extend(_non_implication_guarantees())
     return out
 
@@ -414,10 +417,11 @@ def _noise_guarantees(
     n: int | None,
     column: ColumnGuarantee,
     group_size: int | None,
+    value_assumption: str = "",
 ) -> list[Guarantee]:
     """The guarantees of ε-DP noise on each record, in ``column``'s words (the mechanism's)."""
     epsilon = _noise_epsilon(t, epsilon, k, n)
-    out = [_values_dp(epsilon, column)]
+    out = [_values_dp(epsilon, column, value_assumption)]
     if column.group is not None and group_size is not None:
         # noise on group means that can differ by Δ: two records' outputs differ by e^(kε)
         local_eps = epsilon * group_size
@@ -448,9 +452,10 @@ def _noise_epsilon(t: float | None, epsilon: float | None, k: int | None, n: int
     return _check_epsilon(epsilon)
 
 
-def _values_dp(epsilon: float, column: ColumnGuarantee) -> Guarantee:
+def _values_dp(epsilon: float, column: ColumnGuarantee, extra: str = "") -> Guarantee:
     """ε-differential privacy of the confidential data: the shared statement, completed by
-    what the mechanism does to each value and what its ε rests on."""
+    what the mechanism does to each value, what its ε rests on and what the release's
+    settings add to its assumption (``extra``)."""
     assumption = _(
         "Numeric values are clamped to public bounds chosen without looking at the "
         "data; the noise is never redrawn (redrawing spends ε again); "
@@ -464,7 +469,7 @@ def _values_dp(epsilon: float, column: ColumnGuarantee) -> Guarantee:
             "released confidential values by a factor of at most e^ε = "
             "{factor} (ε = {epsilon}); {what}."
         ).format(factor=_fmt(_exp(epsilon)), epsilon=_fmt(epsilon), what=column.what),
-        assumption=assumption + (" " + column.assumption if column.assumption else ""),
+        assumption=" ".join(a for a in (assumption, column.assumption, extra) if a),
         source=column.source,
     )
 

@@ -112,3 +112,32 @@ def test_a_registered_mechanism_states_its_guarantees_in_the_plan_and_summary(fa
         assert named["fake group ε"].values == {"epsilon_local": 5.0, "k": 5}
         assert named["fake group ε"].statement == f"e^(k·ε) = {pv._fmt(pv._exp(5.0))}"
         assert "local differential privacy" not in named  # replaced by the group's bound
+
+
+class Grouped(Fake):
+    """A mechanism whose noise sits on groups of 3 records, and whose settings add to the
+    assumption of its ε statement."""
+
+    name: ClassVar[str] = "grouped"
+
+    @classmethod
+    def group_size(cls, params: Any) -> int | None:
+        return 3
+
+    @classmethod
+    def value_assumption(cls, params: Any, numeric: bool) -> str:
+        return "Grouped in threes." if numeric else ""
+
+
+def test_a_mechanism_sizes_its_groups_and_adds_to_its_assumption(monkeypatch) -> None:
+    monkeypatch.setitem(MECHANISMS, Grouped.name, Grouped)
+    monkeypatch.setitem(ReleaseParams.CONSTRAINTS, "mechanism", Options(values=tuple(MECHANISMS)))
+    data = generate(200, seed=5)
+    params = ReleaseParams(
+        qi=("age", "hours"), confidential=("income",), k=5, epsilon=1.0, mechanism="grouped",
+        bounds={"income": (0.0, 200_000.0)},
+    )  # fmt: skip
+    named = {g.name: g for g in plan(data, params).guarantees}
+    dp = named["ε-differential privacy of the confidential data"]
+    assert dp.assumption.endswith(" The fake noise is drawn fairly. Grouped in threes.")
+    assert named["fake group ε"].values == {"epsilon_local": 3.0, "k": 3}  # not k = 5

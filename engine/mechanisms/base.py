@@ -115,6 +115,19 @@ class Mechanism:
         return seed_text(seed, noise=cls.noise)
 
     @classmethod
+    def group_size(cls, params: Any) -> int | None:
+        """Noise mechanisms whose noise sits on groups of records: the size of those groups
+        (the k asked for, which the classes of a release may exceed); None when every record
+        gets noise of its own.  Its guarantees then bound one record by e^(size·ε)."""
+        return None
+
+    @classmethod
+    def value_assumption(cls, params: Any, numeric: bool) -> str:
+        """What these parameters add to the assumption of the ε statement of a numeric (or
+        category) column, in the reader's language; "" when nothing."""
+        return ""
+
+    @classmethod
     def column_guarantees(cls) -> dict[str, ColumnGuarantee]:
         """Noise mechanisms: what each name :meth:`column_mechanism` gives rests on, in the
         reader's language (the words of :func:`engine.privacy.guarantees`); none without

@@ -114,6 +114,20 @@ class Laplace(Mechanism):
         return out
 
     @classmethod
+    def group_size(cls, params: Any) -> int | None:
+        return params.k if params.insensitive else None
+
+    @classmethod
+    def value_assumption(cls, params: Any, numeric: bool) -> str:
+        if not (numeric and params.transform == "log"):
+            return ""
+        return _(
+            "Numeric values get their noise on log(1 + value), where Δ is the width of the "
+            "bounds; the transformation is fixed and public and applied to each record alone, "
+            "so ε is unchanged."
+        )
+
+    @classmethod
     def column_guarantees(cls) -> dict[str, ColumnGuarantee]:
         # insensitive microaggregation: the noise of scale Δ/(kε) sits on group means that can
         # differ by Δ, so two records' outputs differ by e^(kε)

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 
 import numpy as np
 
-from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, guarantees, k_anonymity
@@ -47,32 +45,14 @@ def release_guarantees(
         return guarantees(t=params.t, epsilon=params.epsilon, k=k, n=n, class_sizes=sizes)
     kinds = column_types or {}
     numeric = any(kinds.get(c) == ColumnType.NUMERIC for c in params.confidential)
-    mechanism = MECHANISMS[params.mechanism].column_mechanism(params, numeric)
+    mechanism = MECHANISMS[params.mechanism]
     assert params.epsilon is not None
-    out = guarantees(
+    return guarantees(
         epsilon=params.epsilon * draws,
         k=k,
         n=n,
         class_sizes=sizes,
-        mechanism=mechanism,
-        group_size=params.k if params.insensitive else None,
-    )
-    if numeric and params.transform == "log":
-        out = [_on_log_scale(g) for g in out]
-    return out
-
-
-def _on_log_scale(guarantee: Guarantee) -> Guarantee:
-    """The ε statement of noise on log(1 + value): the same ε, Δ measured on that scale."""
-    if guarantee.name != _("ε-differential privacy of the confidential data"):
-        return guarantee
-    return replace(
-        guarantee,
-        assumption=guarantee.assumption
-        + " "
-        + _(
-            "Numeric values get their noise on log(1 + value), where Δ is the width of the "
-            "bounds; the transformation is fixed and public and applied to each record alone, "
-            "so ε is unchanged."
-        ),
+        mechanism=mechanism.column_mechanism(params, numeric) or params.mechanism,
+        group_size=mechanism.group_size(params),
+        value_assumption=mechanism.value_assumption(params, numeric),
     )
