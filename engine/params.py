@@ -24,10 +24,11 @@ from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
 from engine.errors import InputError, listing
-from engine.i18n import N_, _
+from engine.i18n import N_, SOURCE, _, language
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
 from engine.roles import ColumnType
+from engine.text import number
 
 QiOutput = Literal["centroid", "range"]
 ConfidentialOutput = Literal["mean", "median", "label"]
@@ -51,10 +52,20 @@ MAX_SEED = 2**64 - 1
 
 
 class Constraint:
-    """What one parameter allows; :meth:`check` returns the value in its canonical form."""
+    """What one parameter allows; :meth:`check` returns the value in its canonical form.
 
-    #: how the allowed values read in a message, e.g. "a whole number ≥ 1"
-    allowed: str = ""
+    Its words are built when a message or a ``--help`` is (never at import): the language
+    is chosen at run time, so :attr:`allowed` reads in the current one.  The field's name in
+    a message stays as it is typed in project files and flags.
+    """
+
+    #: the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it)
+    what: str = ""
+
+    @property
+    def allowed(self) -> str:
+        """How the allowed values read in a message, e.g. "a whole number ≥ 1"."""
+        return _(self.what) if self.what else ""
 
     def check(self, name: str, value: Any) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
@@ -64,7 +75,11 @@ class Constraint:
         return self.check(name, text)
 
     def fail(self, name: str, value: Any) -> InputError:
-        return InputError(f"{name} must be {self.allowed}, not {_show(value)}.")
+        return InputError(
+            _("{name} must be {allowed}, not {value}.").format(
+                name=name, allowed=self.allowed, value=_show(value)
+            )
+        )
 
 
 def _show(value: Any) -> str:
@@ -87,14 +102,23 @@ class Number(Constraint):
     whole: bool = False
 
     @property
-    def allowed(self) -> str:  # type: ignore[override]
-        what = "a whole number" if self.whole else "a number"
+    def allowed(self) -> str:
         parts = []
         if self.low is not None:
             parts.append(f"{'≥' if self.closed[0] else '>'} {_num(self.low)}")
         if self.high is not None:
             parts.append(f"{'≤' if self.closed[1] else '<'} {_num(self.high)}")
-        return f"{what} {' and '.join(parts)}".strip()
+        if len(parts) == 2:
+            text = (
+                _("a whole number {low} and {high}")
+                if self.whole
+                else _("a number {low} and {high}")
+            )
+            return text.format(low=parts[0], high=parts[1])
+        if parts:
+            text = _("a whole number {bound}") if self.whole else _("a number {bound}")
+            return text.format(bound=parts[0])
+        return _("a whole number") if self.whole else _("a number")
 
     def check(self, name: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, Real):
@@ -125,6 +149,11 @@ class Number(Constraint):
 
 
 def _num(x: float) -> str:
+    """A limit in a message: in English as messages always wrote it ("700", "1e+150": scripts
+    and tests match them), in another language as the rest of the engine writes numbers for
+    its readers (decimal comma, powers of ten)."""
+    if language() != SOURCE:
+        return number(x, digits=3)
     return f"{x:g}" if abs(x) < 1e6 else f"{x:.3g}"
 
 
@@ -135,9 +164,11 @@ class Options(Constraint):
     values: tuple[str, ...] = ()
 
     @property
-    def allowed(self) -> str:  # type: ignore[override]
+    def allowed(self) -> str:
         quoted = [repr(v) for v in self.values]
-        return "one of " + ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+        if len(quoted) == 1:
+            return quoted[0]
+        return _("one of {values} or {last}").format(values=", ".join(quoted[:-1]), last=quoted[-1])
 
     def check(self, name: str, value: Any) -> Any:
         if not isinstance(value, str) or value not in self.values:
@@ -168,8 +199,8 @@ class Auto(Constraint):
     inner: Constraint = field(default_factory=Constraint)
 
     @property
-    def allowed(self) -> str:  # type: ignore[override]
-        return f"'auto' or {self.inner.allowed}"
+    def allowed(self) -> str:
+        return _("'auto' or {allowed}").format(allowed=self.inner.allowed)
 
     def check(self, name: str, value: Any) -> Any:
         if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
@@ -188,7 +219,11 @@ class Auto(Constraint):
             raise self._widen(err) from None
 
     def _widen(self, err: InputError) -> InputError:
-        """The inner constraint's message, naming "auto" among the allowed values."""
+        """The inner constraint's message, naming "auto" among the allowed values.
+
+        Both texts are built now, in the current language, so the inner one is found in the
+        message the inner constraint just built in that language.
+        """
         return InputError(err.message.replace(self.inner.allowed, self.allowed, 1))
 
 
@@ -196,7 +231,7 @@ class Auto(Constraint):
 class Flag(Constraint):
     """True or False, never a number or a word standing for one."""
 
-    allowed: str = "true or false"
+    what: ClassVar[str] = N_("true or false")
 
     def check(self, name: str, value: Any) -> Any:
         if not isinstance(value, bool):
@@ -213,7 +248,8 @@ def _repeated(values: Iterable[str]) -> list[str]:
 class Texts(Constraint):
     """A list of texts (column names, missing-value codes), stored as a tuple."""
 
-    allowed: str = "a list of texts"
+    #: what the texts are, in English marked with ``N_`` (translated in messages)
+    what: str = N_("a list of texts")
     #: column names must be non-empty and unique; codes may be anything
     names: bool = False
 
@@ -240,7 +276,7 @@ class Optional(Constraint):
     inner: Constraint = field(default_factory=Constraint)
 
     @property
-    def allowed(self) -> str:  # type: ignore[override]
+    def allowed(self) -> str:
         return self.inner.allowed
 
     def check(self, name: str, value: Any) -> Any:
@@ -254,7 +290,7 @@ class Optional(Constraint):
 class Name(Constraint):
     """One column name (a non-empty text)."""
 
-    allowed: str = "a column name"
+    what: ClassVar[str] = N_("a column name")
 
     def check(self, name: str, value: Any) -> Any:
         if not isinstance(value, str) or not value.strip():
@@ -267,7 +303,7 @@ class PerColumn(Constraint):
     """A mapping column name → value, each value checked by ``value`` (a function)."""
 
     value: Callable[[str, Any], Any] = lambda where, v: v
-    allowed: str = "an object of column: value"
+    what: ClassVar[str] = N_("an object of column: value")
 
     def check(self, name: str, value: Any) -> Any:
         if not isinstance(value, Mapping):
@@ -296,11 +332,11 @@ def _column_type(where: str, value: Any) -> ColumnType:
 
 
 def _category_order(where: str, value: Any) -> tuple[str, ...]:
-    return Texts(allowed="a list of category names").check(where, value)
+    return Texts(what=N_("a list of category names")).check(where, value)
 
 
 def _codes(where: str, value: Any) -> tuple[str, ...]:
-    return Texts(allowed="a list of missing-value codes").check(where, value)
+    return Texts(what=N_("a list of missing-value codes")).check(where, value)
 
 
 def _bounds(where: str, value: Any) -> tuple[float, float]:
@@ -539,18 +575,18 @@ class ReleaseParams:
 
     #: one declared constraint per field (checked in declaration order)
     CONSTRAINTS: ClassVar[dict[str, Constraint]] = {
-        "qi": Texts(names=True, allowed="a list of column names"),
-        "confidential": Texts(names=True, allowed="a list of column names"),
-        "identifiers": Texts(names=True, allowed="a list of column names"),
-        "keep": Texts(names=True, allowed="a list of column names"),
+        "qi": Texts(names=True, what=N_("a list of column names")),
+        "confidential": Texts(names=True, what=N_("a list of column names")),
+        "identifiers": Texts(names=True, what=N_("a list of column names")),
+        "keep": Texts(names=True, what=N_("a list of column names")),
         "household": Optional(Name()),
         "weight": Optional(Name()),
-        "household_level": Texts(names=True, allowed="a list of column names"),
+        "household_level": Texts(names=True, what=N_("a list of column names")),
         "household_output": Options(values=("recode", "none")),
         "weight_output": Options(values=("keep", "none")),
         "types": PerColumn(_column_type),
         "orders": PerColumn(_category_order),
-        "missing": Texts(allowed="a list of missing-value codes"),
+        "missing": Texts(what=N_("a list of missing-value codes")),
         "column_missing": PerColumn(_codes),
         "missing_confidential": Options(values=("bucket", "drop")),
         "k": Number(low=1, whole=True),

@@ -143,7 +143,7 @@ def test_spanish_boxes_show_and_read_the_decimal_comma(qtbot) -> None:
             t.lineEdit().setText("")
             t.lineEdit().insert(typed)
             if value is None:
-                assert t.problem.startswith("t must be a number ≥ 1")
+                assert t.problem.startswith("t debe ser un número ≥ 1")  # in the language
             else:
                 assert t.value() == value and not t.problem
         assert edits == [2.5, 1500.0, 1.5]
