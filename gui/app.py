@@ -60,6 +60,11 @@ def make_app(lang: str | None = None, color_scheme: str | None = None) -> QAppli
     from gui import i18n
 
     i18n.install(app, i18n.choose_language(lang))
+    if not hasattr(app, "collector"):
+        from gui.collector import MainThreadCollector
+
+        # Qt objects must not be freed by a collection another thread happens to trigger
+        app.collector = MainThreadCollector(app)  # type: ignore[attr-defined]
     return app  # type: ignore[return-value]
 
 

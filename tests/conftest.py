@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import os
 import shutil
@@ -87,6 +88,11 @@ def sample_workbook() -> Path:
     return SAMPLE_WORKBOOK
 
 
+def _collect_here() -> None:
+    gc.collect()
+    gc.enable()
+
+
 @pytest.fixture(autouse=True)
 def isolated_settings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     """GUI tests keep their QSettings (language, colours, recent files) away from the user's.
@@ -96,6 +102,12 @@ def isolated_settings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     if request.node.get_closest_marker("gui") is None:
         return
     from PySide6.QtCore import QSettings, QStandardPaths
+
+    # Qt objects are freed on this thread only: no collection started by another thread of
+    # the same worker (a Dask cluster's event loop left by an earlier file) may free them
+    # (the app does the same with gui.collector.MainThreadCollector)
+    gc.disable()
+    request.addfinalizer(_collect_here)
 
     QStandardPaths.setTestModeEnabled(True)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
