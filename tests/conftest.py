@@ -88,7 +88,16 @@ def sample_workbook() -> Path:
     return SAMPLE_WORKBOOK
 
 
-def _collect_here() -> None:
+@pytest.fixture(autouse=True)
+def gui_thread_garbage(request: pytest.FixtureRequest):
+    """GUI tests free Qt objects on this thread only: no collection started by another
+    thread of the same worker (a Dask cluster's event loop left by an earlier file) may free
+    them (the app does the same with ``gui.collector.MainThreadCollector``)."""
+    if request.node.get_closest_marker("gui") is None:
+        yield
+        return
+    gc.disable()
+    yield
     gc.collect()
     gc.enable()
 
@@ -102,12 +111,6 @@ def isolated_settings(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     if request.node.get_closest_marker("gui") is None:
         return
     from PySide6.QtCore import QSettings, QStandardPaths
-
-    # Qt objects are freed on this thread only: no collection started by another thread of
-    # the same worker (a Dask cluster's event loop left by an earlier file) may free them
-    # (the app does the same with gui.collector.MainThreadCollector)
-    gc.disable()
-    request.addfinalizer(_collect_here)
 
     QStandardPaths.setTestModeEnabled(True)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
