@@ -7,6 +7,7 @@ import gzip
 import os
 import shutil
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -86,6 +87,16 @@ def sample_workbook() -> Path:
     from resources import SAMPLE_WORKBOOK
 
     return SAMPLE_WORKBOOK
+
+
+@pytest.fixture(autouse=True, scope="module")
+def servers_end_with_their_file():
+    """The local servers a test file starts (the hostile cases' Dask cluster and greeting
+    servers) stop when its tests end: their threads must not run beside the next file's."""
+    yield
+    build = sys.modules.get("tests.hostile_build")
+    if build is not None:
+        build.stop_servers()
 
 
 @pytest.fixture(autouse=True)

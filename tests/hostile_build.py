@@ -11,7 +11,7 @@ which the cases do not accept.
 
 from __future__ import annotations
 
-import atexit
+import contextlib
 import socket
 import struct
 import threading
@@ -92,11 +92,13 @@ def write_gzip(path: Path, head: bytes, filler: bytes, repeats: int) -> Path:
 
 _CLUSTER: Any = None
 _FAKE: str | None = None
+#: the greeting servers started by this process (socket, thread), stopped by stop_servers()
+_LISTENING: list[tuple[socket.socket, threading.Thread]] = []
 
 
 def scheduler_address() -> str:
     """The address of a local Dask cluster (one worker process) shared by every cluster case
-    run in this process: started on first use, stopped when the process ends."""
+    of a test file: started on first use, stopped by ``stop_servers`` when the file ends."""
     global _CLUSTER
     if _CLUSTER is None:
         from distributed import LocalCluster
@@ -104,8 +106,35 @@ def scheduler_address() -> str:
         _CLUSTER = LocalCluster(
             n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
         )
-        atexit.register(_CLUSTER.close)
     return _CLUSTER.scheduler.address
+
+
+def greeting_server(greeting: bytes | None, keep_open: bool = False) -> str:
+    """A local server that sends ``greeting`` to every connection (None: stays silent), then
+    closes it, or with ``keep_open`` leaves it open until ``stop_servers``."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # stop_servers shut the socket
+                break
+            if greeting is not None:
+                with contextlib.suppress(OSError):  # the client may have gone already
+                    conn.sendall(greeting)
+            if keep_open:
+                held.append(conn)
+            else:
+                conn.close()
+        for conn in held:
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True, name="greeting server")
+    thread.start()
+    _LISTENING.append((server, thread))
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}"
 
 
 def not_a_scheduler_address() -> str:
@@ -113,14 +142,24 @@ def not_a_scheduler_address() -> str:
     does), where a Dask client once read an 8-byte length of 3 EiB."""
     global _FAKE
     if _FAKE is None:
-        server = socket.create_server(("127.0.0.1", 0))
-
-        def serve() -> None:
-            while True:
-                conn, _ = server.accept()
-                with conn:
-                    conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n" + b"\xff" * 64)
-
-        threading.Thread(target=serve, daemon=True).start()
-        _FAKE = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        _FAKE = greeting_server(b"SSH-2.0-OpenSSH_9.6\r\n" + b"\xff" * 64)
     return _FAKE
+
+
+def stop_servers() -> None:
+    """Stop the shared Dask cluster and every greeting server started in this process.
+
+    A test file's servers end with the file (``tests/conftest.py``): a cluster's event loop
+    left running beside later files' tests, GUI tests among them, runs Python's garbage
+    collector in its own thread whenever it allocates."""
+    global _CLUSTER, _FAKE
+    if _CLUSTER is not None:
+        _CLUSTER.close()
+        _CLUSTER = None
+    while _LISTENING:
+        server, thread = _LISTENING.pop()
+        with contextlib.suppress(OSError):
+            server.shutdown(socket.SHUT_RDWR)  # wakes the thread waiting in accept()
+        server.close()
+        thread.join()
+    _FAKE = None

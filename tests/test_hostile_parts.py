@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import socket
-import threading
 import zipfile
 
 import numpy as np
@@ -302,21 +301,6 @@ def test_the_cluster_reads_what_only_this_computer_reads(client, tmp_path):
         pd.testing.assert_frame_equal(_gathered(client, path), read_table(path).data)
 
 
-def _serve(greeting: bytes | None) -> str:
-    """A local server that sends ``greeting`` to every connection (None: stays silent)."""
-    server = socket.create_server(("127.0.0.1", 0))
-
-    def serve() -> None:
-        while True:
-            conn, _ = server.accept()
-            if greeting is not None:
-                conn.sendall(greeting)
-            threading.Timer(2.0, conn.close).start()
-
-    threading.Thread(target=serve, daemon=True).start()
-    return f"tcp://127.0.0.1:{server.getsockname()[1]}"
-
-
 def _framed(payload: bytes) -> bytes:
     import struct
 
@@ -341,7 +325,7 @@ def test_a_scheduler_address_is_probed_without_trusting_the_peer():
     }
     for greeting, message in cases.items():
         with pytest.raises(InputError, match=message):
-            probe_scheduler(_serve(greeting), timeout=0.5)
+            probe_scheduler(build.greeting_server(greeting, keep_open=True), timeout=0.5)
     closed = socket.create_server(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
