@@ -167,9 +167,10 @@ class ExportPage(QWizardPage):
         self.path.setToolTip(self.tr("Where the release is written; Enter exports"))
         self.path.textChanged.connect(self._path_changed)
         # Enter in the file name exports; it must never reach the wizard's default button
-        # (Close, once something was exported), which would quit without writing
-        self._enter = _EnterFilter(self._enter_pressed, self.path)
-        self.path.installEventFilter(self._enter)
+        # (Close, once something was exported), which would quit without writing.  The page
+        # filters the field's keys itself: a filter object of its own, a child of the field
+        # holding the page, made a reference cycle whose collection crashed Qt
+        self.path.installEventFilter(self)
         browse = QPushButton(self.tr("&Browse…"))
         browse.setToolTip(self.tr("Choose the file to write"))
         browse.clicked.connect(self.browse)
@@ -347,6 +348,14 @@ class ExportPage(QWizardPage):
                 self.path.setText(str(p.with_suffix(self.suffix)))
         self._path_changed()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Return or Enter in the file name exports, and goes no further."""
+        is_key = event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+        if watched is self.path and is_key and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._enter_pressed()
+            return True
+        return super().eventFilter(watched, event)
+
     def _enter_pressed(self) -> None:
         if self.export_button.isEnabled():
             self.export()
@@ -479,18 +488,3 @@ class ExportPage(QWizardPage):
         self._set_result(self.tr("Export cancelled; nothing was written."))
         self.check_target()
         self.completeChanged.emit()
-
-
-class _EnterFilter(QObject):
-    """Calls ``action`` on Return or Enter in the watched widget and keeps the key there."""
-
-    def __init__(self, action, parent: QObject) -> None:
-        super().__init__(parent)
-        self._action = action
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        is_key = event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
-        if is_key and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self._action()
-            return True
-        return False
