@@ -101,14 +101,28 @@ def servers_end_with_their_file():
 
 @pytest.fixture(autouse=True)
 def gui_thread_garbage(request: pytest.FixtureRequest):
-    """GUI tests free Qt objects on this thread only: no collection started by another
-    thread of the same worker (a Dask cluster's event loop left by an earlier file) may free
-    them (the app does the same with ``gui.collector.MainThreadCollector``)."""
+    """A GUI test's windows are deleted by Qt when it ends, on this thread, each parent
+    before its children; the garbage collector then frees only Python's side of them.
+
+    Collection is off during the test and runs here, so no collection started by another
+    thread of the worker frees Qt objects (the app does the same with
+    ``gui.collector.MainThreadCollector``).  A window left to the collector is destroyed in the
+    order its reference cycle happens to be broken: a child object freed before the field
+    that owned it once crashed a test worker."""
     if request.node.get_closest_marker("gui") is None:
         yield
         return
     gc.disable()
     yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+    from shiboken6 import Shiboken
+
+    if QApplication.instance() is not None:
+        for widget in QApplication.topLevelWidgets():
+            if Shiboken.createdByPython(widget):
+                widget.deleteLater()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     gc.enable()
 
