@@ -288,7 +288,7 @@ def test_workflow_tests_and_builds_on_windows_macos_and_linux() -> None:
     suite = steps["Test suite (Qt offscreen)"]
     assert (
         suite["env"]["QT_QPA_PLATFORM"] == "offscreen"
-        and suite["run"] == "python -m pytest -n auto --dist loadfile"
+        and suite["run"] == "python -m pytest -n auto --dist worksteal"
     )
     assert steps["Install"]["run"] == 'python -m pip install -e ".[test]"'
     builds = jobs["installers"]

@@ -18,7 +18,7 @@ INSTALL_AND_START = (
 )
 RUN_THE_TESTS = (
     'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" && .venv/bin/python -m pytest'
-    " -n auto --dist loadfile"
+    " -n auto --dist worksteal"
 )
 
 _FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
