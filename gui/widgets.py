@@ -443,7 +443,6 @@ class ColumnSizer(QObject):
 
     def __init__(self, view: QAbstractItemView, max_width: int = 320, padding: int = 16) -> None:
         super().__init__(view)
-        self.view = view
         self.max_width = max_width
         self.padding = padding
         self.sized: set[int] = set()
@@ -456,6 +455,12 @@ class ColumnSizer(QObject):
         view.viewport().installEventFilter(self)
         self._model = None
         self.watch_model()
+
+    @property
+    def view(self) -> QAbstractItemView:
+        """The view sized: Qt's parent of this object, not held here, so the two make no
+        reference cycle for Python's collector to break in an unlucky order."""
+        return self.parent()
 
     def watch_model(self) -> None:
         """Follow the view's model (call again after ``setModel``)."""
