@@ -24,6 +24,7 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 import resources
 from engine import i18n as engine_i18n
+from engine.io.formats import FileFormat
 
 #: language code → its name in that language (what the settings dialog lists)
 LANGUAGES = {"en": "English", "es": "Español", "fr": "Français"}
@@ -111,3 +112,9 @@ def install(app: QCoreApplication, code: str) -> str:
 def current_language() -> str:
     """The language installed by :func:`install` ("en" when none)."""
     return SOURCE if not _installed else _installed[-1].language().split("_")[0] or SOURCE
+
+
+def format_label(fmt: FileFormat) -> str:
+    """What the app calls a file format: the format table's label (``engine.io.formats``,
+    marked in the context ``formats``) in the user's language."""
+    return QCoreApplication.translate("formats", fmt.label)

@@ -126,3 +126,24 @@ def test_an_id_like_quasi_identifier_draws_a_warning(qtbot, window, tmp_path) ->
     window.wizard.back()
     tag(window, tag_again)
     assert not page.warning.isVisible() and page.isComplete()
+
+
+def test_the_open_dialog_offers_every_table_then_each_format(window, monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from engine.io.formats import FORMATS, open_patterns
+
+    asked: list[str] = []
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", lambda *a, **k: (asked.append(a[3]), ("", ""))[1]
+    )
+    window.wizard.import_page.choose_file()
+    filters = asked[0].split(";;")
+    # every readable file first (the default), then one filter per format, then anything
+    assert filters[0] == f"Tables ({open_patterns()})"
+    assert filters[-1] == "All files (*)"
+    assert len(filters) == len(FORMATS) + 2
+    assert "Excel workbook (*.xlsx)" in filters and "Parquet (*.parquet *.pq *.parq)" in filters
+    each = [p for f in filters[1:-1] for p in f[f.index("(") + 1 : -1].split()]
+    assert sorted(each) == sorted(open_patterns().split())
+    assert window.session.data is None  # cancelled: nothing was opened

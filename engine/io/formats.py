@@ -49,6 +49,11 @@ class FileFormat:
     cluster_writes: bool = False
 
     @property
+    def patterns(self) -> str:
+        """Its names as a file dialog's patterns: "*.xlsx *.xlsm"."""
+        return " ".join(f"*{s}" for s in self.suffixes)
+
+    @property
     def delimited(self) -> bool:
         """Written as delimited text, so a separator, a decimal mark and a byte-order mark
         are the writer's options."""
@@ -115,7 +120,7 @@ CLUSTER_SUFFIXES = (*(f.suffixes[0] for f in FORMATS if f.cluster_writes), "")
 
 def open_patterns() -> str:
     """The patterns of every readable file, for an open dialog: "*.csv *.tsv …"."""
-    return " ".join(f"*{s}" for s in suffixes())
+    return " ".join(f.patterns for f in FORMATS)
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -40,6 +40,7 @@ from gui import settings
 from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.i18n import format_label
 from gui.numbers import number
 from gui.pages.host import Host
 from gui.widgets import (
@@ -57,11 +58,6 @@ CHECK_DELAY_MS = 250
 #: what the CSV writer offers (the first is the default)
 SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
-
-
-def format_label(fmt: FileFormat) -> str:
-    """What the app calls a format: the table's label in the user's language."""
-    return QCoreApplication.translate("formats", fmt.label)
 
 
 class ExportPage(QWizardPage):

@@ -29,12 +29,13 @@ from PySide6.QtWidgets import (
 import engine.io
 from engine import Task
 from engine.io import ImportResult, ReadOptions
-from engine.io.formats import open_patterns, read_by
+from engine.io.formats import FORMATS, open_patterns, read_by
 from gui import settings
 from gui.accessibility import announce
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.help import HelpButton
+from gui.i18n import format_label
 from gui.numbers import number
 from gui.pages.host import Host
 from gui.state import ColumnAnalysis, read_and_analyse
@@ -217,6 +218,7 @@ class ImportPage(QWizardPage):
         filters = ";;".join(
             (
                 self.tr("Tables") + f" ({open_patterns()})",
+                *(f"{format_label(f)} ({f.patterns})" for f in FORMATS),
                 self.tr("All files") + " (*)",
             )
         )
