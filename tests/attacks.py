@@ -27,6 +27,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.hostile import CASES, Case
+from tests.hostile_build import stop_servers
 from tests.test_hostile_io import LIBRARY_NOISE, allowed_codes, execute, sha256, snapshot
 
 HEADER = ("family", "case", "exit", "message (or the first line printed)", "files left", "input")
@@ -77,13 +78,16 @@ def attack(case: Case) -> tuple[tuple[str, ...], bool]:
 def main(argv: list[str]) -> int:
     wanted = argv[0] if argv else ""
     rows, failed = [], []
-    for case in CASES:
-        if wanted not in case.name:
-            continue
-        row, held = attack(case)
-        rows.append((*row, "held" if held else "FAILED"))
-        if not held:
-            failed.append(case.name)
+    try:
+        for case in CASES:
+            if wanted not in case.name:
+                continue
+            row, held = attack(case)
+            rows.append((*row, "held" if held else "FAILED"))
+            if not held:
+                failed.append(case.name)
+    finally:
+        stop_servers()  # the shared Dask cluster, if a case started it
     header = (*HEADER, "promises")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, tuple("-" * w for w in widths), *rows]:
