@@ -406,6 +406,36 @@ def test_k_larger_than_the_file_exits_as_on_one_machine(client, tmp_path, capsys
     assert capsys.readouterr() == said
 
 
+def test_identifiers_are_judged_on_the_whole_file_as_on_one_machine(client, tmp_path, capsys):
+    """The first part's 35 ages are all different; the file's 70 repeat.  One machine
+    releases it, and so does the cluster (which once judged the first partition alone and
+    refused age as an identifier).  A record number split over the parts is refused on both,
+    in the same sentence, with the whole file's counts."""
+    from engine.cli import main
+
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({
+        "age": np.r_[np.arange(20, 55), rng.choice(np.arange(20, 55), 35)],
+        "income": rng.gamma(2.0, 15_000.0, 70).round(),
+        "record": np.arange(1, 71),
+    })  # fmt: skip
+    folder = tmp_path / "survey"
+    folder.mkdir()
+    frame.iloc[:35].to_parquet(folder / "part-0.parquet", index=False)
+    frame.iloc[35:].to_parquet(folder / "part-1.parquet", index=False)
+    cluster = ["--cluster", client.scheduler.address]
+    for qi, code in (("age", 0), ("age,record", 2)):
+        args = ["anonymize", str(folder), "-o", str(tmp_path / f"{code}.csv"), "--qi", qi,
+                "--confidential", "income", "--t", "3", "--k", "5", "--seed", "1"]  # fmt: skip
+        capsys.readouterr()
+        assert main(args) == code
+        alone = capsys.readouterr().err
+        assert main([*args, *cluster]) == code, capsys.readouterr().err
+        if code:
+            assert capsys.readouterr().err == alone
+            assert "Column 'record' looks like an identifier" in alone and "70 of its 70" in alone
+
+
 def test_the_layout_does_not_depend_on_how_many_workers_are_alive(client, tmp_path, monkeypatch):
     from distributed import Client, LocalCluster
 

@@ -61,6 +61,7 @@ from engine.distributed.encode import (
     ordinal_order,
     ordinal_rank_moments,
 )
+from engine.distributed.identifiers import check_quasi_identifiers_on
 from engine.distributed.reading import read_parts
 from engine.distributed.split import (
     Level,
@@ -78,7 +79,6 @@ from engine.distributed.split import (
 )
 from engine.distributed.verify import verify_parts
 from engine.errors import InputError, listing
-from engine.identifiers import check_quasi_identifiers
 from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
@@ -200,7 +200,7 @@ def read_input(
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
-    check_quasi_identifiers(head, qi, types)  # as on one machine, on the first partition's rows
+    check_quasi_identifiers_on(client, frames, qi, types)  # on every row, as one machine
     return ClusterInput(frames, offsets, n, n_left_out, columns, types, orders)
 
 
