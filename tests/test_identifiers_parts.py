@@ -11,7 +11,7 @@ import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.distributed.identifiers import combined_profile, summaries
+from engine.distributed.identifiers import combined_profile, counts, numbers
 from engine.identifiers import ValueProfile, identifier_reason
 from engine.roles import ColumnType
 
@@ -34,7 +34,8 @@ def test_the_parts_make_the_whole_column_s_verdict(values, cuts, missing):
     frame = pd.DataFrame({"record number": column})
     edges = sorted({0, len(frame), *(min(c, len(frame)) for c in cuts)})
     parts = [frame.iloc[a:b] for a, b in itertools.pairwise(edges)] or [frame]
-    summed = [summaries(part, ["record number"])["record number"] for part in parts]
+    name = "record number"
+    summed = [(*counts(part, [name])[name], *numbers(part, name)) for part in parts]
     whole = ValueProfile.of(frame["record number"].dropna())
     exact = combined_profile(summed, whole.distinct)
     assert (exact.n, exact.distinct, exact.whole) == (whole.n, whole.distinct, whole.whole)

@@ -3,11 +3,12 @@ the whole file, never on a sample of it.
 
 A quasi-identifier whose values are nearly all different is refused, because released per
 class it would print real identifiers.  On one machine the rule reads the whole column.  Here
-each partition sends its count, its number of distinct values and, for numbers, whether they
-are whole and their smallest and largest; the sum of the distinct counts bounds the file's
-from above.  The rule only grows more severe with more distinct values, so a column the bound
-clears is cleared; only a column the bound would refuse has its distinct values gathered and
-counted exactly (an ID column, which is refused in the end anyway).
+each partition sends its number of values and of distinct values (and, for a column that may
+be nearly all different, whether its numbers are whole and their smallest and largest); the
+sum of the distinct counts bounds the file's from above.  The rule only grows more severe
+with more distinct values, so a column the bound clears is cleared; only a column the bound
+would refuse has its distinct values gathered and counted exactly (an ID column, which is
+refused in the end anyway).
 """
 
 from __future__ import annotations
@@ -22,23 +23,30 @@ from engine.errors import InputError
 from engine.identifiers import ValueProfile, identifier_reason
 from engine.roles import ColumnType
 
-#: one partition's summary of one column: (values, distinct, whole, smallest, largest); the
+#: what the parts of a column tell of it: (values, distinct, whole, smallest, largest); the
 #: last three are False, None, None unless every value is a finite number
 Summary = tuple[int, int, bool, float | None, float | None]
 
 
-def summaries(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, Summary]:
-    """One partition's summary of each of ``columns`` (missing values left out)."""
-    out: dict[str, Summary] = {}
+def counts(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each column's number of values and of distinct values in one partition (missing
+    values left out): all the rule reads of a column that is not nearly all different."""
+    out = {}
     for column in columns:
         values = frame[column].dropna()
-        profile = ValueProfile.of(values)
-        lo = hi = None
-        if profile.span is not None and len(values):
-            numbers = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
-            lo, hi = float(numbers.min()), float(numbers.max())
-        out[column] = (profile.n, profile.distinct, profile.whole, lo, hi)
+        out[column] = (len(values), int(values.nunique()))
     return out
+
+
+def numbers(frame: pd.DataFrame, column: str) -> tuple[bool, float | None, float | None]:
+    """Whether one partition's values of ``column`` are whole numbers, and their smallest and
+    largest (False, None, None unless every value is a finite number)."""
+    values = frame[column].dropna()
+    profile = ValueProfile.of(values)
+    if profile.span is None or not len(values):
+        return False, None, None
+    found = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+    return profile.whole, float(found.min()), float(found.max())
 
 
 def _distinct_values(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -61,12 +69,20 @@ def check_quasi_identifiers_on(
     client: Any, frames: Sequence[Any], qi: Sequence[str], types: dict[str, ColumnType]
 ) -> None:
     """Refuse the first identifier-like quasi-identifier of the partitioned table ``frames``
-    (InputError), as ``engine.identifiers.check_quasi_identifiers`` does on one machine."""
+    (InputError), as ``engine.identifiers.check_quasi_identifiers`` does on one machine.
+
+    Each step reads more, for fewer columns: the counts clear a column whose values repeat;
+    the numbers clear a column of amounts (not whole, or spread out); the distinct values are
+    gathered only for a column still suspect."""
     from engine.distributed.cluster import gather
 
-    per_part = gather(client, client.map(summaries, frames, columns=list(qi)))
+    per_part = gather(client, client.map(counts, frames, columns=list(qi)))
     for column in qi:
-        parts = [summary[column] for summary in per_part]
+        found = [part[column] for part in per_part]
+        if not ValueProfile(sum(n for n, _ in found), sum(d for _, d in found)).near_unique:
+            continue
+        spans = gather(client, client.map(numbers, frames, column=column))
+        parts = [(*nd, *whole_lo_hi) for nd, whole_lo_hi in zip(found, spans, strict=True)]
         if not identifier_reason(column, combined_profile(parts), types[column]):
             continue
         values = gather(client, client.map(_distinct_values, frames, column=column))
@@ -76,4 +92,4 @@ def check_quasi_identifiers_on(
             raise InputError(reason)
 
 
-__all__ = ["check_quasi_identifiers_on", "combined_profile", "summaries"]
+__all__ = ["check_quasi_identifiers_on", "combined_profile", "counts", "numbers"]
