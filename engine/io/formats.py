@@ -50,7 +50,7 @@ class FileFormat:
 
     @property
     def patterns(self) -> str:
-        """Its names as a file dialog's patterns: "*.xlsx *.xlsm"."""
+        """Its names as a file dialog's patterns: "*.parquet *.pq *.parq"."""
         return " ".join(f"*{s}" for s in self.suffixes)
 
     @property
