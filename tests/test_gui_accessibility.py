@@ -201,8 +201,14 @@ def focus_unseen(window) -> list[str]:
         before = window.grab(area).toImage()
         widget.setFocus(Qt.FocusReason.TabFocusReason)
         QApplication.processEvents()
+        if window.grab(area).toImage() == before and not widget.hasFocus():
+            # the window lost the activation meanwhile (a loaded machine): give the focus again
+            window.activateWindow()
+            widget.setFocus(Qt.FocusReason.TabFocusReason)
+            QApplication.processEvents()
         if window.grab(area).toImage() == before:
-            unseen.append(control.line())
+            taken = "" if widget.hasFocus() else " (the focus never arrived)"
+            unseen.append(control.line() + taken)
     return unseen
 
 
