@@ -27,6 +27,7 @@ when the roles change, so that the tag page and the engine apply the same rule.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,16 +75,18 @@ class ValueProfile:
     distinct: int
     #: every value is (or reads as) a finite whole number
     whole: bool = False
-    #: largest minus smallest of those numbers (None when not all are numbers)
-    span: float | None = None
+    #: the smallest and largest of those numbers (None when not all are numbers)
+    low: float | None = None
+    high: float | None = None
 
     @classmethod
     def of(cls, series: pd.Series, *, judged: bool = False) -> ValueProfile:
         """The profile of ``series`` (missing values already applied).
 
         ``judged``: only what :func:`identifier_reason` reads, which looks at the numbers
-        (``whole``, ``span``) of near-unique columns only: reading a million texts as numbers
-        costs more than the rest of the check, so other columns are left without them.
+        (``whole``, ``low``, ``high``) of near-unique columns only: reading a million texts
+        as numbers costs more than the rest of the check, so other columns are left without
+        them.
         """
         values = series.dropna()
         n, distinct = len(values), int(values.nunique())
@@ -97,7 +100,27 @@ class ValueProfile:
         if np.isnan(numbers).any() or not np.isfinite(numbers).all():
             return cls(n, distinct)
         whole = bool(np.all(numbers == np.floor(numbers)))
-        return cls(n, distinct, whole, float(numbers.max() - numbers.min()))
+        return cls(n, distinct, whole, float(numbers.min()), float(numbers.max()))
+
+    @classmethod
+    def combined(cls, parts: Sequence[ValueProfile], distinct: int | None = None) -> ValueProfile:
+        """The profile of a column cut into ``parts`` (a cluster's partitions), with its
+        exact ``distinct`` count when known, else with the sum of the parts' counts, which
+        bounds it from above (and the rule only grows stricter with more distinct values)."""
+        filled = [p for p in parts if p.n]
+        numeric = bool(filled) and all(p.low is not None for p in filled)
+        return cls(
+            n=sum(p.n for p in filled),
+            distinct=sum(p.distinct for p in filled) if distinct is None else distinct,
+            whole=numeric and all(p.whole for p in filled),
+            low=min(p.low for p in filled) if numeric else None,  # type: ignore[type-var]
+            high=max(p.high for p in filled) if numeric else None,  # type: ignore[type-var]
+        )
+
+    @property
+    def span(self) -> float | None:
+        """Largest minus smallest number (None when not all values are numbers)."""
+        return None if self.low is None or self.high is None else self.high - self.low
 
     @property
     def share(self) -> float:

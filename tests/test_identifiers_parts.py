@@ -1,6 +1,7 @@
-"""The identifier rule over partitions (engine/distributed/identifiers.py) gives one
-machine's verdict: the parts' summaries make the whole column's profile, and the bound that
-spares the exact count never clears a column the exact count refuses."""
+"""The identifier rule over partitions (``ValueProfile.combined``, which a cluster uses in
+engine/distributed/identifiers.py) gives one machine's verdict: the parts' profiles make the
+whole column's, and the bound that spares the exact count never clears a column the exact
+count refuses."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.distributed.identifiers import combined_profile, counts, numbers
 from engine.identifiers import ValueProfile, identifier_reason
 from engine.roles import ColumnType
 
@@ -34,13 +34,12 @@ def test_the_parts_make_the_whole_column_s_verdict(values, cuts, missing):
     frame = pd.DataFrame({"record number": column})
     edges = sorted({0, len(frame), *(min(c, len(frame)) for c in cuts)})
     parts = [frame.iloc[a:b] for a, b in itertools.pairwise(edges)] or [frame]
-    name = "record number"
-    summed = [(*counts(part, [name])[name], *numbers(part, name)) for part in parts]
+    summed = [ValueProfile.of(part["record number"]) for part in parts]
     whole = ValueProfile.of(frame["record number"].dropna())
-    exact = combined_profile(summed, whole.distinct)
+    exact = ValueProfile.combined(summed, whole.distinct)
     assert (exact.n, exact.distinct, exact.whole) == (whole.n, whole.distinct, whole.whole)
     assert exact.span == whole.span or np.isclose(exact.span, whole.span)
-    bound = combined_profile(summed)
+    bound = ValueProfile.combined(summed)
     assert bound.distinct >= whole.distinct
     for ctype in (ColumnType.NUMERIC, ColumnType.NOMINAL):
         if identifier_reason("record number", whole, ctype):

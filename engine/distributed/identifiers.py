@@ -23,46 +23,23 @@ from engine.errors import InputError
 from engine.identifiers import ValueProfile, identifier_reason
 from engine.roles import ColumnType
 
-#: what the parts of a column tell of it: (values, distinct, whole, smallest, largest); the
-#: last three are False, None, None unless every value is a finite number
-Summary = tuple[int, int, bool, float | None, float | None]
 
-
-def counts(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, tuple[int, int]]:
+def counts(frame: pd.DataFrame, columns: Sequence[str]) -> dict[str, ValueProfile]:
     """Each column's number of values and of distinct values in one partition (missing
     values left out): all the rule reads of a column that is not nearly all different."""
     out = {}
     for column in columns:
         values = frame[column].dropna()
-        out[column] = (len(values), int(values.nunique()))
+        out[column] = ValueProfile(len(values), int(values.nunique()))
     return out
 
 
-def numbers(frame: pd.DataFrame, column: str) -> tuple[bool, float | None, float | None]:
-    """Whether one partition's values of ``column`` are whole numbers, and their smallest and
-    largest (False, None, None unless every value is a finite number)."""
-    values = frame[column].dropna()
-    profile = ValueProfile.of(values)
-    if profile.span is None or not len(values):
-        return False, None, None
-    found = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
-    return profile.whole, float(found.min()), float(found.max())
+def _profile(frame: pd.DataFrame, column: str) -> ValueProfile:
+    return ValueProfile.of(frame[column])
 
 
 def _distinct_values(frame: pd.DataFrame, column: str) -> np.ndarray:
     return pd.unique(frame[column].dropna().to_numpy(dtype=object))
-
-
-def combined_profile(parts: Sequence[Summary], distinct: int | None = None) -> ValueProfile:
-    """The profile of a column made of ``parts``: with the exact ``distinct`` count when it is
-    known, else with the sum of the parts' counts, which bounds it from above."""
-    filled = [p for p in parts if p[0]]
-    numeric = bool(filled) and all(p[3] is not None for p in filled)
-    whole = numeric and all(p[2] for p in filled)
-    span = max(p[4] for p in filled) - min(p[3] for p in filled) if numeric else None
-    n = sum(p[0] for p in filled)
-    upper = sum(p[1] for p in parts) if distinct is None else distinct
-    return ValueProfile(n, upper, whole, span)
 
 
 def check_quasi_identifiers_on(
@@ -78,18 +55,16 @@ def check_quasi_identifiers_on(
 
     per_part = gather(client, client.map(counts, frames, columns=list(qi)))
     for column in qi:
-        found = [part[column] for part in per_part]
-        if not ValueProfile(sum(n for n, _ in found), sum(d for _, d in found)).near_unique:
+        if not ValueProfile.combined([part[column] for part in per_part]).near_unique:
             continue
-        spans = gather(client, client.map(numbers, frames, column=column))
-        parts = [(*nd, *whole_lo_hi) for nd, whole_lo_hi in zip(found, spans, strict=True)]
-        if not identifier_reason(column, combined_profile(parts), types[column]):
+        parts = gather(client, client.map(_profile, frames, column=column))
+        if not identifier_reason(column, ValueProfile.combined(parts), types[column]):
             continue
         values = gather(client, client.map(_distinct_values, frames, column=column))
         exact = len(pd.unique(np.concatenate(values))) if values else 0
-        reason = identifier_reason(column, combined_profile(parts, exact), types[column])
+        reason = identifier_reason(column, ValueProfile.combined(parts, exact), types[column])
         if reason:
             raise InputError(reason)
 
 
-__all__ = ["check_quasi_identifiers_on", "combined_profile", "counts", "numbers"]
+__all__ = ["check_quasi_identifiers_on", "counts"]
