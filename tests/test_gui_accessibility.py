@@ -201,8 +201,7 @@ def focus_unseen(window) -> list[str]:
         before = window.grab(area).toImage()
         widget.setFocus(Qt.FocusReason.TabFocusReason)
         QApplication.processEvents()
-        if window.grab(area).toImage() == before and not widget.hasFocus():
-            # the window lost the activation meanwhile (a loaded machine): give the focus again
+        if not widget.hasFocus():  # the window lost the activation (a loaded machine): again
             window.activateWindow()
             widget.setFocus(Qt.FocusReason.TabFocusReason)
             QApplication.processEvents()
