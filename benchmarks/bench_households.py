@@ -105,7 +105,7 @@ def group_table(households: int, t: float, k: int, seed: int, sizes: list[int]) 
     import engine.release.households as homes
     from engine import plan
     from engine.params import ReleaseParams
-    from engine.release.sizes import size_candidates
+    from engine.release import size_candidates
     from tests.survey_data import household_survey
 
     data = household_survey(households, seed=seed)

@@ -177,10 +177,10 @@ def test_ordinal_and_date_columns(people):
 
 
 def test_class_size_candidates_and_best_partition():
+    from engine.release import tclose_partition
     from engine.release.anonymize import best_partition
     from engine.release.metrics import sse_sst
-    from engine.release.partition import tclose_partition
-    from engine.release.sizes import class_size_candidates
+    from engine.release.partition import class_size_candidates
 
     assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
     assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k

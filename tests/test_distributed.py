@@ -31,8 +31,8 @@ from engine.distributed.release import anonymize_on_cluster
 from engine.distributed.verify import verify_parts
 from engine.errors import CancelledError, InputError
 from engine.params import ReleaseParams
+from engine.release import widest_dimension
 from engine.release.anonymize import anonymize
-from engine.release.blocks import widest_dimension
 from engine.release.buckets import make_buckets
 from engine.release.encode import encode_qi, resolve_columns
 from engine.release.metrics import sse_sst

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan, read_table, verify_release, write_release
 from engine.errors import InputError
-from engine.release.feasibility import max_classes
 from engine.release.missing_qi import pattern_groups, withhold_mixed
+from engine.release.partition import max_classes
 from engine.release.recode import recode_qi
 from engine.report.words import summary_words
 from engine.roles import ColumnType

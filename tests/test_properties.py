@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from engine.errors import InfeasibleError
 from engine.params import ReleaseParams
+from engine.release import tclose_partition
 from engine.release.anonymize import anonymize
-from engine.release.feasibility import class_bounds
-from engine.release.partition import tclose_partition
+from engine.release.partition import class_bounds
 from engine.release.verify import verify_release
 
 

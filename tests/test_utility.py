@@ -18,6 +18,7 @@ from engine.errors import InputError
 from engine.io import write_release
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, project_to_dict
+from engine.release import size_candidates
 from engine.release.anonymize import anonymize
 from engine.release.bucket_search import ladder
 from engine.release.buckets import Scale, dominated, make_buckets
@@ -25,7 +26,6 @@ from engine.release.cuts import step_at_least
 from engine.release.metrics import analysis_utility
 from engine.release.plan import plan
 from engine.release.recode import recode_qi
-from engine.release.sizes import size_candidates
 from engine.release.verify import verify_release
 from engine.report.html import render_report
 from engine.report.sweep import run_sweep

@@ -83,30 +83,30 @@ from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.anonymize import best_partition, choose_class_size, size_sample
-from engine.release.blocks import (
+from engine.release import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    check_feasible,
     default_rounds,
     form_classes,
     improve_within_bounds,
+    layout_counts,
+    size_candidates,
     split_nodes,
     spreads_from_sums,
     widest_dimension,
 )
+from engine.release.anonymize import best_partition, choose_class_size, size_sample
 from engine.release.bucket_search import ladder, search_sample
 from engine.release.buckets import bucket_count
 from engine.release.encode import resolve_columns
-from engine.release.feasibility import check_feasible
 from engine.release.metrics import QiSums
 from engine.release.missing_qi import MissingCount
-from engine.release.partition import layout_counts
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
 from engine.release.recode import recode_qi, release_confidential
 from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
 from engine.release.risk import RiskSummary, disclosure_risk
-from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
 from engine.release.verify import group_ids
 from engine.roles import ColumnType

@@ -22,15 +22,6 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.blas import one_blas_thread
-from engine.release.blocks import (
-    COMPILED_MIN_RECORDS,
-    DEFAULT_BLOCK_SIZE,
-    LARGE_FILE,
-    compiled_kernels,
-    tclose_blocks,
-    use_blocks,
-)
 from engine.release.encode import encode_qi
 from engine.release.households import (
     household_partition,
@@ -39,13 +30,22 @@ from engine.release.households import (
     separate_members,
 )
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
-from engine.release.microaggregation import microaggregate
 from engine.release.missing_qi import partition_by_group
-from engine.release.partition import tclose_partition
+from engine.release.partition import (
+    COMPILED_MIN_RECORDS,
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    compiled_kernels,
+    microaggregate,
+    one_blas_thread,
+    size_candidates,
+    tclose_blocks,
+    tclose_partition,
+    use_blocks,
+)
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
 from engine.release.result import InformationLoss, Release, RunSummary
-from engine.release.sizes import size_candidates
 from engine.release.summary import summarise_buckets
 from engine.release.tail import Published, finish, publish, withheld_qi
 

@@ -41,10 +41,15 @@ from engine.errors import FeasibleAlternative, InfeasibleError
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.blocks import default_rounds, form_classes, improve_within_bounds, split_nodes
 from engine.release.encode import encode_qi, numeric_values, ordinal_ranks
-from engine.release.feasibility import BoundRates
-from engine.release.partition import layout_counts
+from engine.release.partition import (
+    BoundRates,
+    default_rounds,
+    form_classes,
+    improve_within_bounds,
+    layout_counts,
+    split_nodes,
+)
 from engine.release.recode import decimals, recode_qi
 from engine.roles import ColumnType
 from engine.text import number, percent_fixed

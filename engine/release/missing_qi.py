@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from engine.progress import NO_TASK, Task
-from engine.release.feasibility import class_bounds, layout_ok
+from engine.release.partition import class_bounds, layout_ok
 from engine.release.result import MissingCount
 
 

@@ -671,7 +671,7 @@ def _noise_classes(
         )  # fmt: skip
         withheld = None  # the classes follow the households, not the missing patterns
     elif qi and params.k > 1:
-        from engine.release.microaggregation import microaggregate
+        from engine.release.partition import microaggregate
 
         classes = partition_by_group(
             groups,

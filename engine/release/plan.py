@@ -26,8 +26,6 @@ from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
-from engine.release import feasibility
-from engine.release.blas import one_blas_thread
 from engine.release.bucket_search import (
     BucketChoice,
     ConfidentialValues,
@@ -41,6 +39,7 @@ from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
 from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
 from engine.release.noise import ColumnPlan, column_fact, plan_columns
+from engine.release.partition import feasibility, one_blas_thread
 from engine.release.prepare import Prepared, prepare
 from engine.release.result import (
     P_RULE,

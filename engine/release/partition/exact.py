@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from engine.progress import NO_TASK, Task
-from engine.release.feasibility import BoundRates, check_feasible
+from engine.release.partition.feasibility import BoundRates, check_feasible
 
 
 def principal_order(X: np.ndarray) -> np.ndarray:

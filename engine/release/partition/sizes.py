@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from engine.release.feasibility import class_bounds
+from engine.release.partition.feasibility import class_bounds
 
 #: sizes are tried up to this multiple of t / (smallest share): past about t / p_min the
 #: rounding waste is gone and larger classes only coarsen the QIs, but the heuristic still

@@ -38,9 +38,9 @@ import numpy as np
 from scipy.sparse import coo_array
 
 from engine.progress import NO_TASK, Task
-from engine.release.feasibility import BoundRates, check_feasible
-from engine.release.improve import ClassBounds, improve_classes
-from engine.release.partition import layout_counts, tclose_partition
+from engine.release.partition.exact import layout_counts, tclose_partition
+from engine.release.partition.feasibility import BoundRates, check_feasible
+from engine.release.partition.improve import ClassBounds, improve_classes
 
 Method = Literal["lockstep", "exact"]
 
@@ -538,12 +538,12 @@ def compiled_kernels(compiled: bool | None = None):
         if os.environ.get("TCLOSE_COMPILED", "1") == "0":
             return None
         try:
-            from engine.release import compiled as kernels
+            from engine.release.partition import compiled as kernels
         except Exception:  # no numba, or one that cannot start here: numpy gives the same
             return None
         return kernels
     if compiled:
-        from engine.release import compiled as kernels
+        from engine.release.partition import compiled as kernels
 
         return kernels
     return None

@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.progress import NO_TASK, Task
-from engine.release.improve import improve_classes, relabel
+from engine.release.partition.improve import improve_classes, relabel
 
 #: largest number of records microaggregated in one piece; larger files are split into blocks
 DEFAULT_BLOCK_SIZE = 2000
