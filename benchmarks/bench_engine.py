@@ -286,7 +286,7 @@ if mode == "cold":
     small = 3000
     cc = np.bincount(codes[:small])
     sp = layout_counts(cc, 300)
-    timed("import", lambda: __import__("engine.release.compiled"))
+    timed("import", lambda: __import__("engine.release.partition.compiled"))
     Xs, cs = X[:small], codes[:small]
     node, end = timed(
         "first split", lambda: split_nodes(Xs, cs, sp, max_records=500, compiled=True)

@@ -28,8 +28,8 @@ import pandas as pd
 from engine.io import read_table
 from engine.io.write import ABOUT_SHEET, sidecar_path
 from engine.params import ReleaseParams
+from engine.release import table_risk
 from engine.release.guarantees import release_guarantees
-from engine.release.risk import table_risk
 from engine.release.verify import verify_release
 from engine.roles import ColumnType
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.release.result import Verification
+from engine.release import Verification
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLER = ROOT / "installer"
@@ -432,7 +432,7 @@ def test_spec_bundles_numba_where_it_is_installed(spec_run: dict[str, object]) -
     import importlib.util
 
     hidden = spec_run["hiddenimports"]
-    assert "engine.release.compiled" in hidden
+    assert "engine.release.partition.compiled" in hidden
     assert ("numba" in hidden) == (importlib.util.find_spec("numba") is not None)
 
 

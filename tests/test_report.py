@@ -14,7 +14,7 @@ import pytest
 from engine import Task
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import InformationLoss, Release, Verification
+from engine.release import InformationLoss, Release, Verification
 from engine.report.html import ReportFigure, figure_png, render_report, write_report
 from engine.report.sweep import sweep_figure
 from tests.factories import ADULT_QI, disease_buckets, summary_for

@@ -368,7 +368,7 @@ def test_the_sweep_has_a_b_axis(data, tmp_path, capsys):
 def test_a_coefficient_zero_up_to_rounding_reads_0(release):
     from dataclasses import replace
 
-    from engine.release.result import Coefficient, Regression
+    from engine.release.model import Coefficient, Regression
     from engine.report.html import coefficient_rows
 
     u = release.summary.analysis_utility["income"]

@@ -37,7 +37,15 @@ from engine.errors import InfeasibleError
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release import default_rounds, tclose_blocks, tclose_partition
+from engine.release import (
+    Buckets,
+    HouseholdSummary,
+    RunSummary,
+    Verification,
+    default_rounds,
+    tclose_blocks,
+    tclose_partition,
+)
 from engine.release.encode import encode_qi
 from engine.release.households import (
     Households,
@@ -52,7 +60,6 @@ from engine.release.households import (
 )
 from engine.release.metrics import sse_sst
 from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import Buckets, HouseholdSummary, RunSummary, Verification
 from engine.release.verify import verify_release
 from engine.text import number
 

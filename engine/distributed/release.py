@@ -86,8 +86,14 @@ from engine.progress import NO_TASK, Task
 from engine.release import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    Buckets,
+    InformationLoss,
+    RiskSummary,
+    RunSummary,
+    Verification,
     check_feasible,
     default_rounds,
+    disclosure_risk,
     form_classes,
     improve_within_bounds,
     layout_counts,
@@ -105,8 +111,6 @@ from engine.release.missing_qi import MissingCount
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
 from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
-from engine.release.risk import RiskSummary, disclosure_risk
 from engine.release.summary import summarise_buckets
 from engine.release.verify import group_ids
 from engine.roles import ColumnType

@@ -31,6 +31,7 @@ from engine.release.households import (
 )
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.missing_qi import partition_by_group
+from engine.release.model import InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,
     DEFAULT_BLOCK_SIZE,
@@ -45,7 +46,6 @@ from engine.release.partition import (
 )
 from engine.release.plan import Plan
 from engine.release.plan import plan as make_plan
-from engine.release.result import InformationLoss, Release, RunSummary
 from engine.release.summary import summarise_buckets
 from engine.release.tail import Published, finish, publish, withheld_qi
 

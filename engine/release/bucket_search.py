@@ -49,8 +49,8 @@ from engine.errors import InfeasibleError
 from engine.progress import NO_TASK, Task
 from engine.release.buckets import BucketInput, bucket_count
 from engine.release.metrics import confidential_loss, sse_sst
+from engine.release.model import Buckets
 from engine.release.partition import feasibility, size_candidates, tclose_partition
-from engine.release.result import Buckets
 from engine.roles import ColumnType
 
 #: the QI loss of every b is estimated on a random sample of at most this many records

@@ -67,7 +67,7 @@ from engine.release.cuts import (
     step_at_least,
 )
 from engine.release.encode import category_order, numeric_values, resolve_columns
-from engine.release.result import P_RULE, Buckets, BucketStat
+from engine.release.model import P_RULE, Buckets, BucketStat
 from engine.roles import ColumnType
 
 

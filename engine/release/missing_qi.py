@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from engine.progress import NO_TASK, Task
+from engine.release.model import MissingCount
 from engine.release.partition import class_bounds, layout_ok
-from engine.release.result import MissingCount
 
 
 def missing_mask(data: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:

@@ -67,15 +67,15 @@ from engine.release.households import (
 )
 from engine.release.metrics import sse_sst
 from engine.release.missing_qi import partition_by_group
-from engine.release.recode import decimals
-from engine.release.result import (
+from engine.release.model import (
     InformationLoss,
     NoiseColumn,
     NoiseSummary,
     Release,
+    RiskSummary,
     RunSummary,
 )
-from engine.release.risk import RiskSummary
+from engine.release.recode import decimals
 from engine.release.summary import summarise
 from engine.release.tail import Published, finish, publish, withheld_qi
 from engine.release.verify import class_distances

@@ -38,18 +38,19 @@ from engine.release.encode import encode_qi
 from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
 from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
-from engine.release.noise import ColumnPlan, column_fact, plan_columns
-from engine.release.partition import feasibility, one_blas_thread
-from engine.release.prepare import Prepared, prepare
-from engine.release.result import (
+from engine.release.model import (
     P_RULE,
     BucketRow,
     Buckets,
     NoiseColumn,
+    RiskSummary,
     bucket_rows,
     json_ready,
 )
-from engine.release.risk import RiskSummary, class_ids, disclosure_risk, original_sensitive
+from engine.release.noise import ColumnPlan, column_fact, plan_columns
+from engine.release.partition import feasibility, one_blas_thread
+from engine.release.prepare import Prepared, prepare
+from engine.release.risk import class_ids, disclosure_risk, original_sensitive
 from engine.release.weights import weighted_bucket_means
 from engine.roles import ColumnType
 from engine.text import number, percent

@@ -47,7 +47,7 @@ from engine.release.cuts import (
 )
 from engine.release.encode import category_order, numeric_values, ordinal_ranks
 from engine.release.missing_qi import missing_mask, withhold, withhold_mixed
-from engine.release.result import Buckets
+from engine.release.model import Buckets
 from engine.roles import ColumnType
 
 _EPOCH = pd.Timestamp("1970-01-01")

@@ -42,7 +42,6 @@ release.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -50,64 +49,10 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
+from engine.release.model import RiskComparison, RiskSummary
 
 #: default threshold of the re-identification risk: more than 1 in 5, i.e. classes below 5
 DEFAULT_THRESHOLD = 0.2
-
-
-@dataclass(frozen=True)
-class RiskSummary:
-    """Disclosure-risk figures of one table."""
-
-    n_records: int
-    n_classes: int
-    #: records unique on their QI values (class size 1)
-    n_unique: int
-    share_unique: float
-    #: individual re-identification risk (1/f, or the Benedetti–Franconi estimate with
-    #: weights): largest over records
-    max_risk: float
-    #: individual risk averaged over records (= n_classes / n_records without weights)
-    mean_risk: float
-    #: the threshold the next figure refers to
-    threshold: float
-    #: records whose risk exceeds ``threshold``
-    n_above: int
-    share_above: float
-    #: largest share of one class taking one confidential value/bucket; None without one
-    max_attribute_share: float | None = None
-    #: largest share of one confidential value/bucket in the whole table (the prior)
-    prior_max_share: float | None = None
-    #: size of the class where ``max_attribute_share`` is reached
-    attribute_class_size: int | None = None
-    #: the sum of the individual risks: how many records an intruder can expect to
-    #: re-identify by matching every record (sdcMicro ``global_risk_ER``)
-    expected_reidentifications: float = 0.0
-    #: whether the risks used sampling weights (sample → population) or 1/f
-    weighted: bool = False
-    #: households of the table (None without a household column)
-    n_households: int | None = None
-    #: household risk 1 − Π(1 − r_j) of each record's household: mean over records
-    #: (sdcMicro ``hier_risk``), largest, and sum over records (``hier_risk_ER``)
-    household_risk: float | None = None
-    household_max_risk: float | None = None
-    household_expected_reidentifications: float | None = None
-    #: households whose pattern of members' QI values no other household shares
-    n_household_unique: int | None = None
-    share_household_unique: float | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (for summaries and the report)."""
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class RiskComparison:
-    """The risk of the original records and of the release (review record only: *before*
-    is a statistic of the original data)."""
-
-    before: RiskSummary
-    after: RiskSummary
 
 
 def class_ids(table: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:

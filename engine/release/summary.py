@@ -16,7 +16,7 @@ from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.release.guarantees import release_guarantees
-from engine.release.result import (
+from engine.release.model import (
     Buckets,
     ClassSizes,
     RunSummary,

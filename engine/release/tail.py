@@ -27,10 +27,16 @@ from engine.progress import NO_TASK, Task
 from engine.release.households import Households, household_level_values, survey_columns
 from engine.release.metrics import analysis_utility, released_classes
 from engine.release.missing_qi import missing_counts, withhold
+from engine.release.model import (
+    Buckets,
+    ColumnUtility,
+    Release,
+    RiskSummary,
+    RunSummary,
+    Verification,
+)
 from engine.release.prepare import Prepared
 from engine.release.recode import build_release, recode_qi
-from engine.release.result import Buckets, ColumnUtility, Release, RunSummary, Verification
-from engine.release.risk import RiskSummary
 from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import verify_release
 

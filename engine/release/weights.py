@@ -30,7 +30,7 @@ from engine.i18n import _
 from engine.params import MAX_MAGNITUDE
 from engine.release.buckets import MEAN_SLACK, Scale, dominated
 from engine.release.encode import numeric_values
-from engine.release.result import Buckets
+from engine.release.model import Buckets
 from engine.roles import ColumnType
 
 

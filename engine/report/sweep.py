@@ -26,7 +26,7 @@ from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release
+from engine.release import Release
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -1,39 +1,29 @@
-"""What an anonymization run returns: the release and everything needed to explain it.
+"""The run summary: the one typed account of a run, and its parts.
 
-These are plain dataclasses shared by the command line, the GUI previews, the report and the
-tests.  Only :attr:`Release.table` is ever written out; the other fields (class of every input
-record, bucket of every input record) stay in memory for previews and metrics.
-:class:`RunSummary` is the one typed account of a run, the same shape for both mechanisms:
-the JSON sidecar, ``--summary``, the report, the xlsx About sheet and the preview read it.
+:class:`RunSummary` has the same shape for both mechanisms: the JSON sidecar, ``--summary``,
+the report, the xlsx About sheet and the preview read it.  Its parts are the class sizes, the
+missing QI values, the information loss, the noise of each column, the analysis utility, the
+survey's households and the disclosure risk before and after (:class:`RiskSummary`).
 
-A run is told in two documents, as statistical agencies do: the **published metadata**, which
-goes out with the release (the About sheet, the JSON beside a CSV or Parquet release, the
-Parquet file's own metadata), and the **review record** for the disclosure review board (the
-HTML report, the project file, ``--review``).  Every field of the summary says which it
-belongs to (:data:`PUBLIC` or :data:`REVIEW` in its declaration): published is only what a
-reader of the release may know, i.e. the parameters that applied, the guarantees, and numbers
-computable from the released file and those parameters alone.  Never the seed (with it and
-the public code the noise can be subtracted), and never a statistic of the original
-confidential values (it voids the ε of a noise release, and a mean with a variance pins an
-extreme earner's value down).  :meth:`RunSummary.public_dict` is the published form,
-:meth:`RunSummary.to_dict` the review record.
+Every field says whether it is published with the release or kept for the review record
+(:mod:`engine.release.model.published`): published is only what a reader of the release may
+know, i.e. the parameters that applied, the guarantees, and numbers computable from the
+released file and those parameters alone.  Never the seed (with it and the public code the
+noise can be subtracted), and never a statistic of the original confidential values (it voids
+the ε of a noise release, and a mean with a variance pins an extreme earner's value down).
+:meth:`RunSummary.public_dict` is the published form, :meth:`RunSummary.to_dict` the review
+record.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
-from types import MappingProxyType
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from engine.errors import VerificationError
 from engine.io.about import (
     IN_WORDS,
-    PUBLIC_KEY,
     PUBLISHED,
     RECORD_KEY,
     REVIEW_PARAMETERS,
@@ -43,268 +33,9 @@ from engine.mechanisms import MECHANISMS
 from engine.mechanisms.response import CorrectedShares
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee
-from engine.release.risk import RiskComparison
-from engine.release.words import public_words
-
-
-@dataclass(frozen=True)
-class BucketStat:
-    """What one bucket holds of one confidential column, computed over the whole file.
-
-    Numeric and date columns get a mean, a median and a standard deviation; ordinal and
-    nominal ones only the median or most frequent category (``median``) and the count.
-    """
-
-    count: int
-    #: the mean released with ``confidential_output="mean"``: rounded to the column's
-    #: precision and kept inside the central 99 %; the median where the bucket is
-    #: ``dominated``; the median or mode for categories
-    mean: Any
-    #: the median (or mode) released with ``confidential_output="median"``
-    median: Any
-    #: the standard deviation inside the bucket, 2 significant digits (None when withheld:
-    #: one or two records dominate the spread as well, or a category column)
-    sd: float | None
-    #: one or two records dominate the bucket's sum (the p%-rule, :data:`P_RULE`): its mean
-    #: would tell them apart, so the median is released instead
-    dominated: bool = False
-
-
-#: the p of the p%-rule (tabular SDC): a bucket's mean is withheld when the records other
-#: than the two largest contributions add up to less than this share of the largest one
-P_RULE = 0.10
-
-
-@dataclass
-class Buckets:
-    """The partition of the confidential values into buckets (KBS 2015 §6.1)."""
-
-    #: the released text of each bucket, e.g. ``"< 12500"``, ``"[12500, 40000)"`` or
-    #: ``"{Asthma, Cancer}"``
-    labels: list[str]
-    #: bucket index of every input record (aligned with the input rows); int64
-    codes: np.ndarray
-    #: records per bucket
-    counts: np.ndarray
-    #: per bucket: for one numeric or date column its public cut points (lo, hi), None where
-    #: open-ended (never an observed value); (lowest, highest) category for an ordinal one;
-    #: the set of categories for a nominal one; None for several columns or the missing bucket
-    bounds: list[Any]
-    #: per bucket: the median (or most frequent category) released with
-    #: ``confidential_output="median"`` (a tuple of values, one per confidential column)
-    representatives: list[tuple[Any, ...]]
-    #: index of the bucket that holds missing confidential values, or None
-    missing_bucket: int | None = None
-    #: the confidential columns, in the order of ``representatives`` and ``column_labels``
-    columns: tuple[str, ...] = ()
-    #: per bucket: the released label of each confidential column ("" = released as empty)
-    column_labels: list[tuple[str, ...]] | None = None
-    #: per bucket: one :class:`BucketStat` per confidential column (None for the missing
-    #: bucket); None when the buckets were built by hand
-    stats: list[tuple[BucketStat | None, ...]] | None = None
-
-    @property
-    def shares(self) -> np.ndarray:
-        """p_j: the share of each bucket in the whole file."""
-        return self.counts / self.counts.sum()
-
-    def released(self, output: str) -> list[tuple[Any, ...]]:
-        """Per bucket, the value each column is released as with ``confidential_output``.
-
-        ``"mean"``: the bucket means (the median where the p%-rule withholds a mean);
-        ``"median"`` and ``"label"``: the medians (a label output releases text, and the
-        median is what its numbers are measured with).
-        """
-        if output != "mean" or self.stats is None:
-            return list(self.representatives)
-        return [
-            tuple(rep if stat is None else stat.mean for rep, stat in zip(reps, stats, strict=True))
-            for reps, stats in zip(self.representatives, self.stats, strict=True)
-        ]
-
-
-@dataclass
-class Verification:
-    """What the independent verifier read off a released table (KBS 2015 Definition 4)."""
-
-    #: size of the smallest equivalence class
-    k: int
-    #: the largest d(class distribution, overall distribution) over classes; inf if a class
-    #: lacks a value the file has; None when no confidential column was checked
-    t: float | None
-    n_records: int
-    n_classes: int
-    #: sizes of all classes, largest first
-    class_sizes: np.ndarray
-    #: True when the requested bounds (k, t) hold
-    ok: bool
-    #: one sentence saying what holds or which class breaks what
-    message: str
-    #: the released QI values of the worst class (for the message and the GUI)
-    worst_class: dict[str, Any] | None = None
-    #: the released confidential values of the bucket where the worst class is farthest
-    worst_bucket: dict[str, Any] | None = None
-    #: the fewest distinct households in a class, and the households of the release (None
-    #: when no household column was checked)
-    households_k: int | None = None
-    n_households: int | None = None
-    #: households whose members differ in a household-level column (0 when all are alike)
-    split_households: int = 0
-    #: classes in which one household holds two or more records (informative: checked for
-    #: household-level confidential values, where members are kept apart)
-    shared_classes: int = 0
-
-    def raise_if_failed(self) -> None:
-        """Refuse the release when the bounds do not hold (:class:`VerificationError`).
-
-        Every route (one machine, the noise route, a cluster) calls this on its verifier's
-        answer, so that no release leaves the engine unverified.
-        """
-        if not self.ok:
-            raise VerificationError(
-                f"The release failed its independent check and was not written: {self.message}"
-            )
-
-
-@dataclass
-class Release:
-    """The outcome of :func:`engine.release.anonymize.anonymize`."""
-
-    #: the released table: QIs recoded, confidential protected, rows shuffled
-    table: pd.DataFrame
-    params: ReleaseParams
-    #: the numbers every run reports (the ``--summary`` file, the report, the preview)
-    summary: RunSummary
-    #: the independent check of ``table`` (always run; a failing release raises instead)
-    verification: Verification
-    #: equivalence-class index of every input record, in input order
-    classes: np.ndarray
-    #: the input after missing codes and types were applied (never released)
-    data: pd.DataFrame
-    #: the buckets (None for the noise mechanisms without buckets)
-    buckets: Buckets | None = None
-    #: warnings a user must see (e.g. values beyond the public bounds)
-    warnings: list[str] = field(default_factory=list)
-    #: the row of ``data`` each released row was made from (so that a preview can show the
-    #: two side by side); never written out: the released file's order links to nothing
-    source_rows: np.ndarray | None = field(default=None, repr=False)
-    #: the sampling weight and the household (0..H−1) of every record of ``data``, when the
-    #: run had them (for the risk figures; never written out)
-    weights: np.ndarray | None = field(default=None, repr=False)
-    households: np.ndarray | None = field(default=None, repr=False)
-
-
-def json_ready(value: Any) -> Any:
-    """``value`` with numpy scalars, tuples, sets and timestamps turned into JSON types.
-
-    Infinite and NaN floats become the strings "inf", "-inf" and null, which every JSON
-    reader accepts (``json.dumps`` would otherwise write the non-standard ``Infinity``).
-    """
-    if isinstance(value, dict):
-        return {str(k): json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(json_ready(v) for v in value)
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float):
-        if math.isnan(value):
-            return None
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return value
-    if value is None or isinstance(value, (str, int, bool)):
-        return value
-    return str(value)
-
-
-#: field metadata of a summary field that is published with the release (About sheet, sidecar
-#: JSON, Parquet metadata): computable from the released file and the public parameters alone
-PUBLIC = MappingProxyType({PUBLIC_KEY: True})
-#: field metadata of a summary field for the review record only (report, project,
-#: ``--review``): it tells of the original data or of the run (the seed, losses, timings)
-REVIEW = MappingProxyType({PUBLIC_KEY: False})
-
-
-def published(value: Any) -> Any:
-    """The published part of ``value``: of a summary dataclass the fields declared
-    :data:`PUBLIC` (recursively), of a list or dict that of each item; anything else as it is.
-
-    A dataclass that declares nothing (a :class:`~engine.privacy.Guarantee`) is published
-    whole, by its ``to_dict`` if it has one.
-    """
-    if is_dataclass(value) and not isinstance(value, type):
-        declared = [f for f in fields(value) if PUBLIC_KEY in f.metadata]
-        if not declared:
-            return value.to_dict() if hasattr(value, "to_dict") else asdict(value)
-        out = {}
-        for f in declared:
-            if f.metadata[PUBLIC_KEY]:
-                out[f.name] = published(getattr(value, f.name))
-        return out
-    if isinstance(value, (list, tuple)):
-        return [published(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: published(v) for k, v in value.items()}
-    return value
-
-
-@dataclass(frozen=True)
-class BucketRow:
-    """One confidential bucket as reported: what is released for it and how many records.
-
-    Published: the label, the count and share (the release shows them), the public limits and
-    the value the release holds for the bucket.  The bucket's statistics of the original
-    values (its exact mean, median and SD) are for the review only.
-    """
-
-    label: str = field(metadata=PUBLIC)
-    count: int = field(metadata=PUBLIC)
-    share: float = field(metadata=PUBLIC)
-    #: the bucket's public limits: [lower cut, upper cut] of a range (None = open end), the
-    #: categories of a set, None for joint buckets of several columns or the missing bucket
-    bounds: Any = field(metadata=PUBLIC)
-    #: the value an analyst finds for the bucket, per column: what ``confidential_output``
-    #: "mean" or "median" releases (the median with "label": then it is not in the release,
-    #: and :meth:`RunSummary.public_dict` leaves it out)
-    representative: tuple[Any, ...] = field(metadata=PUBLIC)
-    missing: bool = field(metadata=PUBLIC, default=False)
-    #: per column: the bucket's mean as released (rounded; the median where ``dominated``),
-    #: its median and its standard deviation (None where withheld or not a number)
-    mean: tuple[Any, ...] = field(metadata=REVIEW, default=())
-    median: tuple[Any, ...] = field(metadata=REVIEW, default=())
-    sd: tuple[float | None, ...] = field(metadata=REVIEW, default=())
-    #: per column: one or two records dominate the bucket's sum (p%-rule), so its median is
-    #: released instead of its mean (what the released value is; published with mean output)
-    dominated: tuple[bool, ...] = field(metadata=PUBLIC, default=())
-
-
-def bucket_rows(buckets: Buckets, output: str = "mean") -> list[BucketRow]:
-    """The rows of the bucket table of a plan, a summary and the report."""
-    total = int(buckets.counts.sum())
-    released = buckets.released(output)
-    rows = []
-    for j, label in enumerate(buckets.labels):
-        bounds = buckets.bounds[j]
-        if isinstance(bounds, frozenset):
-            bounds = tuple(sorted(bounds))
-        stats = buckets.stats[j] if buckets.stats is not None else ()
-        rows.append(
-            BucketRow(
-                label=label if j != buckets.missing_bucket else "(missing)",
-                count=int(buckets.counts[j]),
-                share=float(buckets.counts[j] / total) if total else 0.0,
-                bounds=bounds,
-                representative=tuple(released[j]),
-                missing=j == buckets.missing_bucket,
-                mean=tuple(None if s is None else s.mean for s in stats),
-                median=tuple(None if s is None else s.median for s in stats),
-                sd=tuple(None if s is None else s.sd for s in stats),
-                dominated=tuple(bool(s is not None and s.dominated) for s in stats),
-            )
-        )
-    return rows
+from engine.release.model.buckets import BucketRow
+from engine.release.model.published import PUBLIC, REVIEW, json_ready, published
+from engine.release.model.words import public_words
 
 
 @dataclass(frozen=True)
@@ -586,6 +317,61 @@ class HouseholdSummary:
     #: different classes; and the classes where one household still holds several records
     confidential_level: tuple[str, ...] = field(metadata=PUBLIC, default=())
     shared_classes: int = field(metadata=REVIEW, default=0)
+
+
+@dataclass(frozen=True)
+class RiskSummary:
+    """Disclosure-risk figures of one table."""
+
+    n_records: int
+    n_classes: int
+    #: records unique on their QI values (class size 1)
+    n_unique: int
+    share_unique: float
+    #: individual re-identification risk (1/f, or the Benedetti–Franconi estimate with
+    #: weights): largest over records
+    max_risk: float
+    #: individual risk averaged over records (= n_classes / n_records without weights)
+    mean_risk: float
+    #: the threshold the next figure refers to
+    threshold: float
+    #: records whose risk exceeds ``threshold``
+    n_above: int
+    share_above: float
+    #: largest share of one class taking one confidential value/bucket; None without one
+    max_attribute_share: float | None = None
+    #: largest share of one confidential value/bucket in the whole table (the prior)
+    prior_max_share: float | None = None
+    #: size of the class where ``max_attribute_share`` is reached
+    attribute_class_size: int | None = None
+    #: the sum of the individual risks: how many records an intruder can expect to
+    #: re-identify by matching every record (sdcMicro ``global_risk_ER``)
+    expected_reidentifications: float = 0.0
+    #: whether the risks used sampling weights (sample → population) or 1/f
+    weighted: bool = False
+    #: households of the table (None without a household column)
+    n_households: int | None = None
+    #: household risk 1 − Π(1 − r_j) of each record's household: mean over records
+    #: (sdcMicro ``hier_risk``), largest, and sum over records (``hier_risk_ER``)
+    household_risk: float | None = None
+    household_max_risk: float | None = None
+    household_expected_reidentifications: float | None = None
+    #: households whose pattern of members' QI values no other household shares
+    n_household_unique: int | None = None
+    share_household_unique: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (for summaries and the report)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RiskComparison:
+    """The risk of the original records and of the release (review record only: *before*
+    is a statistic of the original data)."""
+
+    before: RiskSummary
+    after: RiskSummary
 
 
 def headline_risk(after: Any, before: Any | None = None) -> dict[str, Any]:
