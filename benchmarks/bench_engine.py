@@ -112,9 +112,8 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     import resource
 
     from engine.params import ReleaseParams
-    from engine.release import use_blocks
+    from engine.release import encode_qi, resolve_columns, use_blocks
     from engine.release.anonymize import anonymize
-    from engine.release.encode import encode_qi, resolve_columns
 
     data, spec = _load(name, rows)
     config = ReleaseParams(

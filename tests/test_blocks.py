@@ -14,16 +14,17 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK
 from engine.release import (
     check_feasible,
+    encode_qi,
     form_classes,
     improve_within_bounds,
     layout_counts,
+    resolve_columns,
     split_nodes,
     tclose_blocks,
     tclose_partition,
     use_blocks,
 )
 from engine.release.anonymize import anonymize
-from engine.release.encode import encode_qi, resolve_columns
 from engine.release.metrics import sse_sst
 from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
 from engine.release.verify import class_distances, verify_release

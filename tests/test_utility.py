@@ -18,14 +18,13 @@ from engine.errors import InputError
 from engine.io import write_release
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, project_to_dict
-from engine.release import size_candidates
+from engine.release import recode_qi, size_candidates
 from engine.release.anonymize import anonymize
 from engine.release.bucket_search import ladder
 from engine.release.buckets import Scale, dominated, make_buckets
-from engine.release.cuts import step_at_least
+from engine.release.columns import step_at_least
 from engine.release.metrics import analysis_utility
 from engine.release.plan import plan
-from engine.release.recode import recode_qi
 from engine.release.verify import verify_release
 from engine.report.html import render_report
 from engine.report.sweep import run_sweep
@@ -404,7 +403,7 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
 
 
 def test_the_qi_loss_is_the_released_files(data, release):
-    from engine.release.encode import encode_qi
+    from engine.release import encode_qi
     from engine.release.metrics import sse_sst
     from engine.release.verify import group_ids
 

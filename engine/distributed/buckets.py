@@ -27,10 +27,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release import Buckets
+from engine.release import Buckets, numeric_values
 from engine.release.bucket_search import ConfidentialValues
 from engine.release.buckets import Scale, make_buckets, split_sorted
-from engine.release.encode import numeric_values
 from engine.release.metrics import confidential_loss
 from engine.roles import ColumnType
 

@@ -43,10 +43,12 @@ from engine.release import (
     RunSummary,
     Verification,
     default_rounds,
+    encode_qi,
+    recode_qi,
+    release_confidential,
     tclose_blocks,
     tclose_partition,
 )
-from engine.release.encode import encode_qi
 from engine.release.households import (
     Households,
     check_households,
@@ -59,7 +61,6 @@ from engine.release.households import (
     survey_columns,
 )
 from engine.release.metrics import sse_sst
-from engine.release.recode import recode_qi, release_confidential
 from engine.release.verify import verify_release
 from engine.text import number
 

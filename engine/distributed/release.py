@@ -88,6 +88,7 @@ from engine.release import (
     LARGE_FILE,
     Buckets,
     InformationLoss,
+    MissingCount,
     RiskSummary,
     RunSummary,
     Verification,
@@ -97,6 +98,9 @@ from engine.release import (
     form_classes,
     improve_within_bounds,
     layout_counts,
+    recode_qi,
+    release_confidential,
+    resolve_columns,
     size_candidates,
     split_nodes,
     spreads_from_sums,
@@ -105,12 +109,9 @@ from engine.release import (
 from engine.release.anonymize import best_partition, choose_class_size, size_sample
 from engine.release.bucket_search import ladder, search_sample
 from engine.release.buckets import bucket_count
-from engine.release.encode import resolve_columns
 from engine.release.metrics import QiSums
-from engine.release.missing_qi import MissingCount
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
-from engine.release.recode import recode_qi, release_confidential
 from engine.release.summary import summarise_buckets
 from engine.release.verify import group_ids
 from engine.roles import ColumnType
@@ -214,7 +215,7 @@ def read_input(
 def _stats_part(frame, qi, confidential, types, orders, limit):
     for col in (*qi, *confidential):  # the numbers one machine refuses (prepare)
         if types[col] == ColumnType.NUMERIC:
-            from engine.release.encode import numeric_values
+            from engine.release import numeric_values
 
             check_magnitudes(col, numeric_values(frame[col], ColumnType.NUMERIC))
     stats = column_stats(frame, qi, types, orders)
@@ -522,7 +523,7 @@ def _confidential_sums(
 ) -> dict[str, np.ndarray]:
     """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y
     (the bucket values ``output`` releases; a label release is measured at the medians)."""
-    from engine.release.encode import numeric_values
+    from engine.release import numeric_values
 
     out = {}
     for i, col in enumerate(buckets.columns):

@@ -23,12 +23,15 @@ if TYPE_CHECKING:
         paper_bucket_count,
         split_sorted,
     )
-    from engine.release.cuts import inner_range
-    from engine.release.encode import (
+    from engine.release.columns import (
         category_order,
+        decimals,
         encode_qi,
+        inner_range,
         numeric_values,
         ordinal_ranks,
+        recode_qi,
+        release_confidential,
         resolve_columns,
     )
     from engine.release.households import (
@@ -84,7 +87,6 @@ if TYPE_CHECKING:
     )
     from engine.release.plan import Fix, Plan, PlanData, plan, plan_data
     from engine.release.prepare import check_magnitudes
-    from engine.release.recode import decimals, recode_qi, release_confidential
     from engine.release.risk import (
         DEFAULT_THRESHOLD,
         class_ids,
@@ -117,12 +119,15 @@ _EXPORTS = {
     "make_buckets": "engine.release.buckets",
     "paper_bucket_count": "engine.release.buckets",
     "split_sorted": "engine.release.buckets",
-    "inner_range": "engine.release.cuts",
-    "category_order": "engine.release.encode",
-    "encode_qi": "engine.release.encode",
-    "numeric_values": "engine.release.encode",
-    "ordinal_ranks": "engine.release.encode",
-    "resolve_columns": "engine.release.encode",
+    "category_order": "engine.release.columns",
+    "decimals": "engine.release.columns",
+    "encode_qi": "engine.release.columns",
+    "inner_range": "engine.release.columns",
+    "numeric_values": "engine.release.columns",
+    "ordinal_ranks": "engine.release.columns",
+    "recode_qi": "engine.release.columns",
+    "release_confidential": "engine.release.columns",
+    "resolve_columns": "engine.release.columns",
     "Households": "engine.release.households",
     "check_households": "engine.release.households",
     "clashing_ids": "engine.release.households",
@@ -176,9 +181,6 @@ _EXPORTS = {
     "plan": "engine.release.plan",
     "plan_data": "engine.release.plan",
     "check_magnitudes": "engine.release.prepare",
-    "decimals": "engine.release.recode",
-    "recode_qi": "engine.release.recode",
-    "release_confidential": "engine.release.recode",
     "DEFAULT_THRESHOLD": "engine.release.risk",
     "class_ids": "engine.release.risk",
     "compare_risk": "engine.release.risk",

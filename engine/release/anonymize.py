@@ -22,7 +22,7 @@ import pandas as pd
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.encode import encode_qi
+from engine.release.columns import encode_qi, partition_by_group
 from engine.release.households import (
     household_partition,
     household_size,
@@ -30,7 +30,6 @@ from engine.release.households import (
     separate_members,
 )
 from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
-from engine.release.missing_qi import partition_by_group
 from engine.release.model import InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,

@@ -51,8 +51,9 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
-from engine.release.cuts import (
+from engine.release.columns import (
     NameList,
+    category_order,
     coarsest,
     date_separator,
     decimal_places,
@@ -62,11 +63,12 @@ from engine.release.cuts import (
     inner_range,
     multiple_of,
     nice_outward,
+    numeric_values,
     precision,
+    resolve_columns,
     round_inward,
     step_at_least,
 )
-from engine.release.encode import category_order, numeric_values, resolve_columns
 from engine.release.model import P_RULE, Buckets, BucketStat
 from engine.roles import ColumnType
 

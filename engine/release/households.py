@@ -41,7 +41,7 @@ from engine.errors import FeasibleAlternative, InfeasibleError
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.encode import encode_qi, numeric_values, ordinal_ranks
+from engine.release.columns import decimals, encode_qi, numeric_values, ordinal_ranks, recode_qi
 from engine.release.partition import (
     BoundRates,
     default_rounds,
@@ -50,7 +50,6 @@ from engine.release.partition import (
     layout_counts,
     split_nodes,
 )
-from engine.release.recode import decimals, recode_qi
 from engine.roles import ColumnType
 from engine.text import number, percent_fixed
 

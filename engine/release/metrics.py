@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release.encode import numeric_values, ordinal_ranks
+from engine.release.columns import numeric_values, ordinal_ranks
 from engine.release.model import Buckets, Coefficient, ColumnUtility, Correlation, Regression
 from engine.release.verify import group_ids
 from engine.roles import ColumnType

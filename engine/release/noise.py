@@ -60,13 +60,18 @@ from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
 from engine.progress import NO_TASK, Task
 from engine.release.buckets import paper_bucket_count
-from engine.release.encode import category_order, encode_qi, numeric_values
+from engine.release.columns import (
+    category_order,
+    decimals,
+    encode_qi,
+    numeric_values,
+    partition_by_group,
+)
 from engine.release.households import (
     household_partition,
     merge_for_households,
 )
 from engine.release.metrics import sse_sst
-from engine.release.missing_qi import partition_by_group
 from engine.release.model import (
     InformationLoss,
     NoiseColumn,
@@ -75,7 +80,6 @@ from engine.release.model import (
     RiskSummary,
     RunSummary,
 )
-from engine.release.recode import decimals
 from engine.release.summary import summarise
 from engine.release.tail import Published, finish, publish, withheld_qi
 from engine.release.verify import class_distances

@@ -34,14 +34,14 @@ from engine.release.bucket_search import (
     search_buckets,
     search_sample,
 )
-from engine.release.encode import encode_qi
+from engine.release.columns import encode_qi, missing_mask, pattern_groups
 from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan
-from engine.release.missing_qi import MissingCount, missing_mask, pattern_groups
 from engine.release.model import (
     P_RULE,
     BucketRow,
     Buckets,
+    MissingCount,
     NoiseColumn,
     RiskSummary,
     bucket_rows,

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.params import ReleaseParams
-from engine.release.missing_qi import missing_mask, withhold, withhold_mixed
+from engine.release.columns import missing_mask, withhold, withhold_mixed
 from engine.release.model import Buckets, HouseholdSummary, RiskSummary, Verification
 from engine.release.prepare import Prepared
 from engine.release.risk import compare_risk

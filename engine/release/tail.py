@@ -24,9 +24,9 @@ import pandas as pd
 
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
+from engine.release.columns import build_release, missing_counts, recode_qi, withhold
 from engine.release.households import Households, household_level_values, survey_columns
 from engine.release.metrics import analysis_utility, released_classes
-from engine.release.missing_qi import missing_counts, withhold
 from engine.release.model import (
     Buckets,
     ColumnUtility,
@@ -36,7 +36,6 @@ from engine.release.model import (
     Verification,
 )
 from engine.release.prepare import Prepared
-from engine.release.recode import build_release, recode_qi
 from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import verify_release
 

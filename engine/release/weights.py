@@ -29,7 +29,7 @@ from engine.errors import InputError
 from engine.i18n import _
 from engine.params import MAX_MAGNITUDE
 from engine.release.buckets import MEAN_SLACK, Scale, dominated
-from engine.release.encode import numeric_values
+from engine.release.columns import numeric_values
 from engine.release.model import Buckets
 from engine.roles import ColumnType
 

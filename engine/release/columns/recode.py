@@ -37,7 +37,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from engine.release.cuts import (
+from engine.release.columns.cuts import (
     NameList,
     date_range_ends,
     decimal_places,
@@ -45,8 +45,8 @@ from engine.release.cuts import (
     format_number,
     range_ends,
 )
-from engine.release.encode import category_order, numeric_values, ordinal_ranks
-from engine.release.missing_qi import missing_mask, withhold, withhold_mixed
+from engine.release.columns.encode import category_order, numeric_values, ordinal_ranks
+from engine.release.columns.missing_qi import missing_mask, withhold, withhold_mixed
 from engine.release.model import Buckets
 from engine.roles import ColumnType
 
