@@ -177,9 +177,8 @@ def test_ordinal_and_date_columns(people):
 
 
 def test_class_size_candidates_and_best_partition():
-    from engine.release import tclose_partition
+    from engine.release import sse_sst, tclose_partition
     from engine.release.anonymize import best_partition
-    from engine.release.metrics import sse_sst
     from engine.release.partition import class_size_candidates
 
     assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]

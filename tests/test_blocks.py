@@ -20,12 +20,12 @@ from engine.release import (
     layout_counts,
     resolve_columns,
     split_nodes,
+    sse_sst,
     tclose_blocks,
     tclose_partition,
     use_blocks,
 )
 from engine.release.anonymize import anonymize
-from engine.release.metrics import sse_sst
 from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
 from engine.release.verify import class_distances, verify_release
 

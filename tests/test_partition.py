@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.release import tclose_partition
-from engine.release.metrics import sse_sst
+from engine.release import sse_sst, tclose_partition
 from engine.release.partition import _pick, balanced_layout, class_bounds
 
 

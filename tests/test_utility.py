@@ -23,7 +23,7 @@ from engine.release.anonymize import anonymize
 from engine.release.bucket_search import ladder
 from engine.release.buckets import Scale, dominated, make_buckets
 from engine.release.columns import step_at_least
-from engine.release.metrics import analysis_utility
+from engine.release.measures import analysis_utility
 from engine.release.plan import plan
 from engine.release.verify import verify_release
 from engine.report.html import render_report
@@ -403,8 +403,7 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
 
 
 def test_the_qi_loss_is_the_released_files(data, release):
-    from engine.release import encode_qi
-    from engine.release.metrics import sse_sst
+    from engine.release import encode_qi, sse_sst
     from engine.release.verify import group_ids
 
     qi = list(release.params.qi)
@@ -446,7 +445,7 @@ def test_a_cps_like_wage_file_keeps_both_losses_low_at_the_default():
 def test_group_means_are_those_of_each_group_selected_by_a_mask():
     """The group-mean error groups the records once (a stable sort), with the same records in
     the same order as a mask per group: the same figure to the bit."""
-    from engine.release.metrics import MIN_GROUP, NEAR_ZERO, _group_mean_error, _groups
+    from engine.release.measures import MIN_GROUP, NEAR_ZERO, _group_mean_error, _groups
 
     def by_masks(y, z, mask, before, after, ctype):
         ga, gb = _groups(before, after, ctype)

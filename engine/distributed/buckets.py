@@ -27,10 +27,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release import Buckets, numeric_values
+from engine.release import Buckets, confidential_loss, numeric_values
 from engine.release.bucket_search import ConfidentialValues
 from engine.release.buckets import Scale, make_buckets, split_sorted
-from engine.release.metrics import confidential_loss
 from engine.roles import ColumnType
 
 #: above this many distinct values a numeric confidential column is cut on t-digest quantiles

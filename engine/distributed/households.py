@@ -46,6 +46,7 @@ from engine.release import (
     encode_qi,
     recode_qi,
     release_confidential,
+    sse_sst,
     tclose_blocks,
     tclose_partition,
 )
@@ -60,7 +61,6 @@ from engine.release.households import (
     separate_members,
     survey_columns,
 )
-from engine.release.metrics import sse_sst
 from engine.release.verify import verify_release
 from engine.text import number
 

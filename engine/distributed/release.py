@@ -89,6 +89,7 @@ from engine.release import (
     Buckets,
     InformationLoss,
     MissingCount,
+    QiSums,
     RiskSummary,
     RunSummary,
     Verification,
@@ -109,7 +110,6 @@ from engine.release import (
 from engine.release.anonymize import best_partition, choose_class_size, size_sample
 from engine.release.bucket_search import ladder, search_sample
 from engine.release.buckets import bucket_count
-from engine.release.metrics import QiSums
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
 from engine.release.summary import summarise_buckets

@@ -45,7 +45,16 @@ if TYPE_CHECKING:
         separate_members,
         survey_columns,
     )
-    from engine.release.metrics import QiSums, confidential_loss, sse_sst
+    from engine.release.measures import (
+        DEFAULT_THRESHOLD,
+        QiSums,
+        class_ids,
+        compare_risk,
+        confidential_loss,
+        disclosure_risk,
+        sse_sst,
+        table_risk,
+    )
     from engine.release.model import (
         CONTEXT,
         P_RULE,
@@ -87,13 +96,6 @@ if TYPE_CHECKING:
     )
     from engine.release.plan import Fix, Plan, PlanData, plan, plan_data
     from engine.release.prepare import check_magnitudes
-    from engine.release.risk import (
-        DEFAULT_THRESHOLD,
-        class_ids,
-        compare_risk,
-        disclosure_risk,
-        table_risk,
-    )
     from engine.release.summary import summarise_buckets
     from engine.release.verify import (
         class_distances,
@@ -137,9 +139,14 @@ _EXPORTS = {
     "merge_for_households": "engine.release.households",
     "separate_members": "engine.release.households",
     "survey_columns": "engine.release.households",
-    "QiSums": "engine.release.metrics",
-    "confidential_loss": "engine.release.metrics",
-    "sse_sst": "engine.release.metrics",
+    "DEFAULT_THRESHOLD": "engine.release.measures",
+    "QiSums": "engine.release.measures",
+    "class_ids": "engine.release.measures",
+    "compare_risk": "engine.release.measures",
+    "confidential_loss": "engine.release.measures",
+    "disclosure_risk": "engine.release.measures",
+    "sse_sst": "engine.release.measures",
+    "table_risk": "engine.release.measures",
     "Buckets": "engine.release.model",
     "CONTEXT": "engine.release.model",
     "HouseholdSummary": "engine.release.model",
@@ -181,11 +188,6 @@ _EXPORTS = {
     "plan": "engine.release.plan",
     "plan_data": "engine.release.plan",
     "check_magnitudes": "engine.release.prepare",
-    "DEFAULT_THRESHOLD": "engine.release.risk",
-    "class_ids": "engine.release.risk",
-    "compare_risk": "engine.release.risk",
-    "disclosure_risk": "engine.release.risk",
-    "table_risk": "engine.release.risk",
     "summarise_buckets": "engine.release.summary",
     "class_distances": "engine.release.verify",
     "failed_bounds": "engine.release.verify",

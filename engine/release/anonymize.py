@@ -29,7 +29,7 @@ from engine.release.households import (
     merge_for_households,
     separate_members,
 )
-from engine.release.metrics import QiSums, confidential_loss, released_values, sse_sst
+from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.model import InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,

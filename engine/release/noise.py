@@ -71,7 +71,7 @@ from engine.release.households import (
     household_partition,
     merge_for_households,
 )
-from engine.release.metrics import sse_sst
+from engine.release.measures import sse_sst
 from engine.release.model import (
     InformationLoss,
     NoiseColumn,

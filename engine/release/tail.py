@@ -26,7 +26,7 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.columns import build_release, missing_counts, recode_qi, withhold
 from engine.release.households import Households, household_level_values, survey_columns
-from engine.release.metrics import analysis_utility, released_classes
+from engine.release.measures import analysis_utility, released_classes
 from engine.release.model import (
     Buckets,
     ColumnUtility,
