@@ -20,8 +20,15 @@ import pandas as pd
 from benchmarks.data import absent, real_data
 from benchmarks.synthetic import generate
 from engine.io import apply_missing
-from engine.release import encode_qi, resolve_columns, sse_sst, tclose_blocks, tclose_partition
-from engine.release.buckets import make_buckets, paper_bucket_count
+from engine.release import (
+    encode_qi,
+    make_buckets,
+    paper_bucket_count,
+    resolve_columns,
+    sse_sst,
+    tclose_blocks,
+    tclose_partition,
+)
 from engine.release.verify import class_distances
 
 

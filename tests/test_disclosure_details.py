@@ -25,9 +25,8 @@ from engine.mechanisms.laplace import expected_abs_error, insensitive_release, l
 from engine.mechanisms.sampling import Seeded
 from engine.params import ReleaseParams
 from engine.project import new_project, save_project
-from engine.release import recode_qi
+from engine.release import MEAN_SLACK, Scale, make_buckets, recode_qi
 from engine.release.anonymize import anonymize
-from engine.release.buckets import MEAN_SLACK, Scale, make_buckets
 from engine.release.columns import grid_step, separator, step_at_least
 from engine.release.noise import (
     BoundsRequiredError,

@@ -31,9 +31,8 @@ from engine.distributed.release import anonymize_on_cluster
 from engine.distributed.verify import verify_parts
 from engine.errors import CancelledError, InputError
 from engine.params import ReleaseParams
-from engine.release import encode_qi, resolve_columns, sse_sst, widest_dimension
+from engine.release import encode_qi, make_buckets, resolve_columns, sse_sst, widest_dimension
 from engine.release.anonymize import anonymize
-from engine.release.buckets import make_buckets
 from engine.release.verify import group_ids, verify_release
 from engine.roles import ColumnType
 

@@ -18,10 +18,9 @@ from engine.errors import InputError
 from engine.io import write_release
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, project_to_dict
-from engine.release import recode_qi, size_candidates
+from engine.release import Scale, ladder, make_buckets, recode_qi, size_candidates
 from engine.release.anonymize import anonymize
-from engine.release.bucket_search import ladder
-from engine.release.buckets import Scale, dominated, make_buckets
+from engine.release.buckets import dominated
 from engine.release.columns import step_at_least
 from engine.release.measures import analysis_utility
 from engine.release.plan import plan

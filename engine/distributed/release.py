@@ -93,23 +93,24 @@ from engine.release import (
     RiskSummary,
     RunSummary,
     Verification,
+    bucket_count,
     check_feasible,
     default_rounds,
     disclosure_risk,
     form_classes,
     improve_within_bounds,
+    ladder,
     layout_counts,
     recode_qi,
     release_confidential,
     resolve_columns,
+    search_sample,
     size_candidates,
     split_nodes,
     spreads_from_sums,
     widest_dimension,
 )
 from engine.release.anonymize import best_partition, choose_class_size, size_sample
-from engine.release.bucket_search import ladder, search_sample
-from engine.release.buckets import bucket_count
 from engine.release.plan import Plan, PlanData, plan_data
 from engine.release.prepare import check_magnitudes
 from engine.release.summary import summarise_buckets

@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engine.release.anonymize import anonymize, best_partition, choose_class_size, size_sample
-    from engine.release.bucket_search import BucketChoice, ConfidentialValues, ladder, search_sample
     from engine.release.buckets import (
         MEAN_SLACK,
+        BucketChoice,
+        ConfidentialValues,
         Scale,
         bucket_count,
+        ladder,
         make_buckets,
         paper_bucket_count,
+        search_sample,
         split_sorted,
     )
     from engine.release.columns import (
@@ -111,15 +114,15 @@ _EXPORTS = {
     "best_partition": "engine.release.anonymize",
     "choose_class_size": "engine.release.anonymize",
     "size_sample": "engine.release.anonymize",
-    "BucketChoice": "engine.release.bucket_search",
-    "ConfidentialValues": "engine.release.bucket_search",
-    "ladder": "engine.release.bucket_search",
-    "search_sample": "engine.release.bucket_search",
+    "BucketChoice": "engine.release.buckets",
+    "ConfidentialValues": "engine.release.buckets",
     "MEAN_SLACK": "engine.release.buckets",
     "Scale": "engine.release.buckets",
     "bucket_count": "engine.release.buckets",
+    "ladder": "engine.release.buckets",
     "make_buckets": "engine.release.buckets",
     "paper_bucket_count": "engine.release.buckets",
+    "search_sample": "engine.release.buckets",
     "split_sorted": "engine.release.buckets",
     "category_order": "engine.release.columns",
     "decimals": "engine.release.columns",

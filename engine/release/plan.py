@@ -26,7 +26,7 @@ from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
 from engine.progress import NO_TASK, Task
-from engine.release.bucket_search import (
+from engine.release.buckets import (
     BucketChoice,
     ConfidentialValues,
     FrameValues,

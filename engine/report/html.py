@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from engine.io import ImportInfo
     from engine.privacy import Guarantee
-    from engine.release.bucket_search import BucketChoice
+    from engine.release import BucketChoice
 
 #: resolution of the embedded figures (sharp on paper, a few hundred kB per report)
 FIGURE_DPI = 110

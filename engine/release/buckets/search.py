@@ -47,7 +47,7 @@ import pandas as pd
 
 from engine.errors import InfeasibleError
 from engine.progress import NO_TASK, Task
-from engine.release.buckets import BucketInput, bucket_count
+from engine.release.buckets.buckets import BucketInput, bucket_count
 from engine.release.measures import confidential_loss, sse_sst
 from engine.release.model import Buckets
 from engine.release.partition import feasibility, size_candidates, tclose_partition
