@@ -39,27 +39,25 @@ from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release import (
     Buckets,
+    Households,
     HouseholdSummary,
     RunSummary,
     Verification,
-    default_rounds,
-    encode_qi,
-    recode_qi,
-    release_confidential,
-    sse_sst,
-    tclose_blocks,
-    tclose_partition,
-)
-from engine.release.households import (
-    Households,
     check_households,
     clashing_ids,
+    default_rounds,
+    encode_qi,
     find_households,
     household_codes,
     household_partition,
     merge_for_households,
+    recode_qi,
+    release_confidential,
     separate_members,
+    sse_sst,
     survey_columns,
+    tclose_blocks,
+    tclose_partition,
 )
 from engine.release.verify import verify_release
 from engine.text import number

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.release.anonymize import anonymize, best_partition, choose_class_size, size_sample
     from engine.release.buckets import (
-        MEAN_SLACK,
         BucketChoice,
         ConfidentialValues,
+        MEAN_SLACK,
         Scale,
         bucket_count,
         ladder,
@@ -59,12 +59,12 @@ if TYPE_CHECKING:
         table_risk,
     )
     from engine.release.model import (
-        CONTEXT,
-        P_RULE,
         Buckets,
+        CONTEXT,
         HouseholdSummary,
         InformationLoss,
         MissingCount,
+        P_RULE,
         Phrase,
         Release,
         RiskSummary,
@@ -200,21 +200,21 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "CONTEXT",
-    "DEFAULT_BLOCK_SIZE",
-    "DEFAULT_THRESHOLD",
-    "LARGE_FILE",
-    "MEAN_SLACK",
-    "P_RULE",
     "BoundsRequiredError",
     "BucketChoice",
     "Buckets",
+    "CONTEXT",
     "ConfidentialValues",
+    "DEFAULT_BLOCK_SIZE",
+    "DEFAULT_THRESHOLD",
     "Fix",
     "HouseholdSummary",
     "Households",
     "InformationLoss",
+    "LARGE_FILE",
+    "MEAN_SLACK",
     "MissingCount",
+    "P_RULE",
     "Phrase",
     "Plan",
     "PlanData",

@@ -67,10 +67,7 @@ from engine.release.columns import (
     numeric_values,
     partition_by_group,
 )
-from engine.release.households import (
-    household_partition,
-    merge_for_households,
-)
+from engine.release.households import household_partition, merge_for_households
 from engine.release.measures import sse_sst
 from engine.release.model import (
     InformationLoss,

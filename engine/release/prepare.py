@@ -30,8 +30,7 @@ from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.release.columns import numeric_values, resolve_columns
-from engine.release.households import Households, check_households, find_households
-from engine.release.weights import read_weights
+from engine.release.households import Households, check_households, find_households, read_weights
 from engine.roles import ColumnType
 
 

@@ -18,11 +18,11 @@ import pandas as pd
 
 from engine.params import ReleaseParams
 from engine.release.columns import missing_mask, withhold, withhold_mixed
+from engine.release.households import weighted_totals
 from engine.release.measures import compare_risk
 from engine.release.model import Buckets, HouseholdSummary, RiskSummary, Verification
 from engine.release.prepare import Prepared
 from engine.release.verify import verify_release
-from engine.release.weights import weighted_totals
 
 #: the column name the verifier reads the households from when the release leaves them out
 _HIDDEN = "\x00household"
