@@ -41,7 +41,7 @@ def run_case(
 
     from engine import anonymize
     from engine.params import ReleaseParams
-    from engine.release.verify import verify_release
+    from engine.release import verify_release
     from tests.survey_data import household_survey
 
     data = household_survey(households, seed=seed)

@@ -21,6 +21,7 @@ from benchmarks.data import absent, real_data
 from benchmarks.synthetic import generate
 from engine.io import apply_missing
 from engine.release import (
+    class_distances,
     encode_qi,
     make_buckets,
     paper_bucket_count,
@@ -29,7 +30,6 @@ from engine.release import (
     tclose_blocks,
     tclose_partition,
 )
-from engine.release.verify import class_distances
 
 
 def prepare(

@@ -13,7 +13,9 @@ from engine.errors import InfeasibleError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK
 from engine.release import (
+    anonymize,
     check_feasible,
+    class_distances,
     encode_qi,
     form_classes,
     improve_within_bounds,
@@ -24,10 +26,9 @@ from engine.release import (
     tclose_blocks,
     tclose_partition,
     use_blocks,
+    verify_release,
 )
-from engine.release.anonymize import anonymize
 from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
-from engine.release.verify import class_distances, verify_release
 
 
 def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

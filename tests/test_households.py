@@ -12,9 +12,14 @@ import pytest
 from engine import anonymize, plan
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
-from engine.release import find_households, household_codes, merge_for_households, separate_members
+from engine.release import (
+    find_households,
+    household_codes,
+    merge_for_households,
+    separate_members,
+    verify_release,
+)
 from engine.release.households import households_per_class, mean_step, recode_ids, shared_classes
-from engine.release.verify import verify_release
 from tests.cli_support import tclose
 from tests.survey_data import household_survey
 

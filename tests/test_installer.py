@@ -530,7 +530,6 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
 ) -> None:
     import numpy as np
 
-    import engine.release.tail
     from gui.smoke import run_smoke_test
 
     def broken_verifier(table, qi, confidential, *, t=None, k=None) -> Verification:
@@ -540,7 +539,7 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
         )  # fmt: skip
 
     # the engine's own check of every release (anonymize reads its table back)
-    monkeypatch.setattr(engine.release.tail, "verify_release", broken_verifier)
+    monkeypatch.setattr("engine.release.stages.tail.verify_release", broken_verifier)
     assert run_smoke_test(qapp) == 1
     assert "FAILED" in capsys.readouterr().out
 

@@ -18,13 +18,19 @@ from engine.errors import InputError
 from engine.io import write_release
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, project_to_dict
-from engine.release import Scale, ladder, make_buckets, recode_qi, size_candidates
-from engine.release.anonymize import anonymize
+from engine.release import (
+    Scale,
+    anonymize,
+    ladder,
+    make_buckets,
+    plan,
+    recode_qi,
+    size_candidates,
+    verify_release,
+)
 from engine.release.buckets import dominated
 from engine.release.columns import step_at_least
 from engine.release.measures import analysis_utility
-from engine.release.plan import plan
-from engine.release.verify import verify_release
 from engine.report.html import render_report
 from engine.report.sweep import run_sweep
 from engine.roles import ColumnType
@@ -402,8 +408,7 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
 
 
 def test_the_qi_loss_is_the_released_files(data, release):
-    from engine.release import encode_qi, sse_sst
-    from engine.release.verify import group_ids
+    from engine.release import encode_qi, group_ids, sse_sst
 
     qi = list(release.params.qi)
     table = release.table

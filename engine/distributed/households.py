@@ -58,8 +58,8 @@ from engine.release import (
     survey_columns,
     tclose_blocks,
     tclose_partition,
+    verify_release,
 )
-from engine.release.verify import verify_release
 from engine.text import number
 
 

@@ -89,32 +89,36 @@ from engine.release import (
     Buckets,
     InformationLoss,
     MissingCount,
+    Plan,
+    PlanData,
     QiSums,
     RiskSummary,
     RunSummary,
     Verification,
+    best_partition,
     bucket_count,
     check_feasible,
+    check_magnitudes,
+    choose_class_size,
     default_rounds,
     disclosure_risk,
     form_classes,
+    group_ids,
     improve_within_bounds,
     ladder,
     layout_counts,
+    plan_data,
     recode_qi,
     release_confidential,
     resolve_columns,
     search_sample,
     size_candidates,
+    size_sample,
     split_nodes,
     spreads_from_sums,
+    summarise_buckets,
     widest_dimension,
 )
-from engine.release.anonymize import best_partition, choose_class_size, size_sample
-from engine.release.plan import Plan, PlanData, plan_data
-from engine.release.prepare import check_magnitudes
-from engine.release.summary import summarise_buckets
-from engine.release.verify import group_ids
 from engine.roles import ColumnType
 
 #: records a worker partitions whole: a file up to this size gets one machine's classes, and

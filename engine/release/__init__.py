@@ -13,11 +13,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.release.anonymize import anonymize, best_partition, choose_class_size, size_sample
     from engine.release.buckets import (
+        MEAN_SLACK,
         BucketChoice,
         ConfidentialValues,
-        MEAN_SLACK,
         Scale,
         bucket_count,
         ladder,
@@ -59,12 +58,12 @@ if TYPE_CHECKING:
         table_risk,
     )
     from engine.release.model import (
-        Buckets,
         CONTEXT,
+        P_RULE,
+        Buckets,
         HouseholdSummary,
         InformationLoss,
         MissingCount,
-        P_RULE,
         Phrase,
         Release,
         RiskSummary,
@@ -97,9 +96,19 @@ if TYPE_CHECKING:
         use_blocks,
         widest_dimension,
     )
-    from engine.release.plan import Fix, Plan, PlanData, plan, plan_data
-    from engine.release.prepare import check_magnitudes
-    from engine.release.summary import summarise_buckets
+    from engine.release.stages import (
+        Fix,
+        Plan,
+        PlanData,
+        anonymize,
+        best_partition,
+        check_magnitudes,
+        choose_class_size,
+        plan,
+        plan_data,
+        size_sample,
+        summarise_buckets,
+    )
     from engine.release.verify import (
         class_distances,
         failed_bounds,
@@ -110,10 +119,6 @@ if TYPE_CHECKING:
 
 #: public name -> the part of engine.release that defines it
 _EXPORTS = {
-    "anonymize": "engine.release.anonymize",
-    "best_partition": "engine.release.anonymize",
-    "choose_class_size": "engine.release.anonymize",
-    "size_sample": "engine.release.anonymize",
     "BucketChoice": "engine.release.buckets",
     "ConfidentialValues": "engine.release.buckets",
     "MEAN_SLACK": "engine.release.buckets",
@@ -185,13 +190,17 @@ _EXPORTS = {
     "tclose_partition": "engine.release.partition",
     "use_blocks": "engine.release.partition",
     "widest_dimension": "engine.release.partition",
-    "Fix": "engine.release.plan",
-    "Plan": "engine.release.plan",
-    "PlanData": "engine.release.plan",
-    "plan": "engine.release.plan",
-    "plan_data": "engine.release.plan",
-    "check_magnitudes": "engine.release.prepare",
-    "summarise_buckets": "engine.release.summary",
+    "Fix": "engine.release.stages",
+    "Plan": "engine.release.stages",
+    "PlanData": "engine.release.stages",
+    "anonymize": "engine.release.stages",
+    "best_partition": "engine.release.stages",
+    "check_magnitudes": "engine.release.stages",
+    "choose_class_size": "engine.release.stages",
+    "plan": "engine.release.stages",
+    "plan_data": "engine.release.stages",
+    "size_sample": "engine.release.stages",
+    "summarise_buckets": "engine.release.stages",
     "class_distances": "engine.release.verify",
     "failed_bounds": "engine.release.verify",
     "group_ids": "engine.release.verify",
@@ -200,21 +209,21 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "CONTEXT",
+    "DEFAULT_BLOCK_SIZE",
+    "DEFAULT_THRESHOLD",
+    "LARGE_FILE",
+    "MEAN_SLACK",
+    "P_RULE",
     "BoundsRequiredError",
     "BucketChoice",
     "Buckets",
-    "CONTEXT",
     "ConfidentialValues",
-    "DEFAULT_BLOCK_SIZE",
-    "DEFAULT_THRESHOLD",
     "Fix",
     "HouseholdSummary",
     "Households",
     "InformationLoss",
-    "LARGE_FILE",
-    "MEAN_SLACK",
     "MissingCount",
-    "P_RULE",
     "Phrase",
     "Plan",
     "PlanData",

@@ -144,8 +144,7 @@ def run_sweep(
     not raised.  ``release_fn(params, task=)``, when given, computes each point
     instead (a cluster computes it from the file; ``data`` is then None).
     """
-    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
-    from engine.release.plan import plan
+    from engine.release import anonymize, plan  # imported here: the engine core is heavy
 
     levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]

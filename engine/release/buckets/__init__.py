@@ -30,11 +30,11 @@ from engine.release.buckets.search import (
 from engine.release.buckets.split import split_sorted
 
 __all__ = [
+    "MEAN_SLACK",
     "BucketChoice",
     "BucketInput",
     "ConfidentialValues",
     "FrameValues",
-    "MEAN_SLACK",
     "Scale",
     "best_choices",
     "bucket_count",

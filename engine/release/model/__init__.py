@@ -15,7 +15,7 @@ Plain dataclasses and the functions that describe them; nothing here computes a 
   (:class:`Phrase`; the public ones are published).
 """
 
-from engine.release.model.buckets import BucketRow, BucketStat, Buckets, P_RULE, bucket_rows
+from engine.release.model.buckets import P_RULE, BucketRow, Buckets, BucketStat, bucket_rows
 from engine.release.model.published import json_ready
 from engine.release.model.release import Release, Verification
 from engine.release.model.summary import (
@@ -47,10 +47,11 @@ from engine.release.model.words import (
 )
 
 __all__ = [
+    "CONTEXT",
+    "P_RULE",
     "BucketRow",
     "BucketStat",
     "Buckets",
-    "CONTEXT",
     "ClassSizes",
     "Coefficient",
     "ColumnUtility",
@@ -60,7 +61,6 @@ __all__ = [
     "MissingCount",
     "NoiseColumn",
     "NoiseSummary",
-    "P_RULE",
     "Phrase",
     "Regression",
     "Release",

@@ -52,11 +52,11 @@ from engine.release.partition.microaggregation import kd_blocks, mdav, microaggr
 from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
 
 __all__ = [
-    "BoundRates",
     "COMPILED_MIN_RECORDS",
-    "ClassBounds",
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
+    "BoundRates",
+    "ClassBounds",
     "_Classes",
     "_pick",
     "balanced_layout",

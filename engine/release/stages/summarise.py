@@ -15,7 +15,6 @@ from typing import Any
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
-from engine.release.guarantees import release_guarantees
 from engine.release.model import (
     Buckets,
     ClassSizes,
@@ -24,6 +23,7 @@ from engine.release.model import (
     bucket_rows,
     json_ready,
 )
+from engine.release.stages.guarantees import release_guarantees
 from engine.roles import ColumnType
 from engine.version import __version__
 

@@ -21,7 +21,7 @@ from engine.release.columns import missing_mask, withhold, withhold_mixed
 from engine.release.households import weighted_totals
 from engine.release.measures import compare_risk
 from engine.release.model import Buckets, HouseholdSummary, RiskSummary, Verification
-from engine.release.prepare import Prepared
+from engine.release.stages.prepare import Prepared
 from engine.release.verify import verify_release
 
 #: the column name the verifier reads the households from when the release leaves them out

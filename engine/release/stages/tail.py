@@ -35,8 +35,8 @@ from engine.release.model import (
     RunSummary,
     Verification,
 )
-from engine.release.prepare import Prepared
-from engine.release.survey import survey_summary, verify_survey_release, withhold_in_classes
+from engine.release.stages.prepare import Prepared
+from engine.release.stages.survey import survey_summary, verify_survey_release, withhold_in_classes
 from engine.release.verify import verify_release
 
 

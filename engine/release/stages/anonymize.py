@@ -43,10 +43,10 @@ from engine.release.partition import (
     tclose_partition,
     use_blocks,
 )
-from engine.release.plan import Plan
-from engine.release.plan import plan as make_plan
-from engine.release.summary import summarise_buckets
-from engine.release.tail import Published, finish, publish, withheld_qi
+from engine.release.stages.plan import Plan
+from engine.release.stages.plan import plan as make_plan
+from engine.release.stages.summarise import summarise_buckets
+from engine.release.stages.tail import Published, finish, publish, withheld_qi
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
@@ -180,7 +180,7 @@ def anonymize(
         raise InputError("The plan was made for other parameters or data; plan again.")
     plan.raise_if_infeasible()
     if params.noise:
-        from engine.release.noise import noise_release
+        from engine.release.stages.noise import noise_release
 
         return noise_release(data, plan, task=task.sub(0.1, 1.0))
     return _bucket_release(data, plan, started, task, own_plan=own_plan)

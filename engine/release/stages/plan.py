@@ -35,7 +35,6 @@ from engine.release.buckets import (
     search_sample,
 )
 from engine.release.columns import encode_qi, missing_mask, pattern_groups
-from engine.release.guarantees import release_guarantees
 from engine.release.households import HouseholdPlan, weighted_bucket_means
 from engine.release.measures import class_ids, disclosure_risk, original_sensitive
 from engine.release.model import (
@@ -50,7 +49,8 @@ from engine.release.model import (
 )
 from engine.release.noise import ColumnPlan, column_fact, plan_columns
 from engine.release.partition import feasibility, one_blas_thread
-from engine.release.prepare import Prepared, prepare
+from engine.release.stages.guarantees import release_guarantees
+from engine.release.stages.prepare import Prepared, prepare
 from engine.roles import ColumnType
 from engine.text import number, percent
 
