@@ -1,10 +1,34 @@
-"""Making a release: buckets, classes, recoding and the independent check.
+"""Making a release: everything between the cleaned input and the verified release table.
 
-Everything between the cleaned input and the verified release table lives here: the
-confidential buckets (KBS 2015 §6.1), the feasibility arithmetic, the t-close partition (exact
-or block-wise), k-anonymous microaggregation and its improvement pass, the recoding of the
-released columns, the verifier, the noise route (Construction B) and the plan that says what a
-run will do before it runs.
+The confidential buckets (KBS 2015 §6.1), the feasibility arithmetic, the t-close partition
+(exact, in blocks, or by households), k-anonymous microaggregation and its improvement pass,
+the recoding of the released columns, the noise route (Construction B), the plan that says what
+a run will do before it runs, the measures a run reports and the independent check.
+
+This module is the one door: every other part of tclose (the command line, the cluster, the
+report, project files, the app through :mod:`engine`, the benchmarks) imports from
+``engine.release`` and never from a part below it (an import-linter contract in
+``pyproject.toml`` enforces it).  The names are loaded on first use (PEP 562), so importing
+this package costs nothing; the compiled kernels (numba) load only when a large file needs
+them.
+
+The parts, top layer first; each imports only from the layers below it (``|``: neither imports
+the other), which a second contract enforces:
+
+* :mod:`~engine.release.stages`: the pipeline: prepare → plan → anonymize (the bucket route) or
+  the noise route → tail (build, verify and measure the table), the survey checks, the
+  summary and the guarantees;
+* :mod:`~engine.release.households` | :mod:`~engine.release.noise`: survey files (households,
+  the classes that respect them, sampling weights) | each column's share of the noise and
+  its draws;
+* :mod:`~engine.release.buckets`: the confidential buckets, their labels and the search of b;
+* :mod:`~engine.release.measures`: information loss, analysis utility, disclosure risk;
+* :mod:`~engine.release.columns`: a column's encoding, public labels, missing QI values, the
+  released columns;
+* :mod:`~engine.release.partition` | :mod:`~engine.release.verify`: the classes' arithmetic
+  and partitions on arrays | the independent check of a released table;
+* :mod:`~engine.release.model`: the release, its buckets and run summary as dataclasses, what
+  is published of them, and their plain words.
 """
 
 from __future__ import annotations

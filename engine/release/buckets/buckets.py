@@ -72,7 +72,7 @@ def bucket_count(t: float, k: int, n_buckets: int | None = None) -> int:
     """The b of the paper's layout: the user's ``n_buckets``, else b = t + 1 capped at k.
 
     More buckets than k would force classes larger than k, since every class holds every
-    bucket.  This is where the search of b starts (:func:`engine.release.plan.plan`) and
+    bucket.  This is where the search of b starts (:func:`engine.release.plan`) and
     what a noise run's redraw check uses.
     """
     if n_buckets is not None:
@@ -86,7 +86,7 @@ def _describe(
     """(label, bounds, :class:`BucketStat`) of a group of ordinal or nominal values.
 
     Categories are the column's codebook, not a person's value, so their names are the label
-    (printed by ``names``, the column's :class:`~engine.release.cuts.NameList`).
+    (printed by ``names``, the column's :class:`~engine.release.columns.NameList`).
     """
     values = series.dropna()
     if ctype == ColumnType.ORDINAL:
@@ -362,7 +362,7 @@ def _check_count(n_buckets: int) -> None:
 class BucketInput:
     """The confidential columns of a file as its buckets read them, for any number of b.
 
-    The search of b (:mod:`engine.release.bucket_search`) forms the buckets of several b on
+    The search of b (:mod:`engine.release.buckets.search`) forms the buckets of several b on
     one file: what does not depend on b (each column's numbers, their sorted distinct values
     and counts, its :class:`Scale`, the missing values) is computed here once.  The buckets
     of each b are :func:`make_buckets`'s, bit for bit.

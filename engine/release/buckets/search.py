@@ -12,7 +12,7 @@ formed on the whole file and two losses measured:
 * the **confidential loss** L_conf(b): SSE/SST of the released bucket values (means or
   medians, as released) against the originals, exactly, on every record;
 * the **QI loss** L_QI(b): SSE/SST of the QIs of the best t-close partition over the class
-  sizes the run would try (:func:`engine.release.sizes.size_candidates`), measured on a
+  sizes the run would try (:func:`engine.release.size_candidates`), measured on a
   fixed random sample of :data:`SEARCH_SAMPLE` records and carried to the whole file's
   scale.  A sample is sparser than the file, so its classes are coarser: on the 28,155
   records of a CPS-like wage file the sample's loss is three times the file's.  The loss of
@@ -32,7 +32,7 @@ the files of ``tests/data`` and a CPS-like wage file, equal weights gave the lea
 coefficient and group-mean errors of the b tried (``benchmarks/bench_utility.py``; the
 figures are in ``docs/performance.md``).  The rows of the search are the plan's trade-off
 curve (:class:`BucketChoice`), and its best other points are offered as one-click fixes
-(:attr:`engine.release.plan.Plan.alternatives`).
+(:attr:`engine.release.Plan.alternatives`).
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ into the equivalence classes a checker can find without any other information (K
   category for ordinal ones, the most frequent category for nominal ones, the mean date;
 * ``range``: ``lo–hi`` for numeric, ordinal and date columns, ``{A, B}`` for nominal ones
   (category names quoted when one of the column's names holds the separator, a quote or a
-  bracket: :class:`engine.release.cuts.NameList`).
+  bracket: :class:`engine.release.columns.NameList`).
   Numeric and date ends are public round numbers, never a person's value
-  (:func:`engine.release.cuts.range_ends`): inside the central 99 % of the column (between
+  (:func:`engine.release.columns.cuts.range_ends`): inside the central 99 % of the column (between
   its 0.5 and 99.5 percentiles) they are rounded outward to a grid of the 1–2–5 step at most
   1/100 of that spread (a calendar unit for dates); an end beyond it, an outlier's value, goes
   to the next number of the 1–2–5 series strictly beyond (563,569.08 → 1,000,000).  Classes
@@ -17,7 +17,7 @@ into the equivalence classes a checker can find without any other information (K
   t-closeness (a union of t-close classes is t-close).
 
 A missing QI value is released empty, never as its class's value
-(:mod:`engine.release.missing_qi`): classes are formed so that their records agree on which
+(:mod:`engine.release.columns.missing_qi`): classes are formed so that their records agree on which
 QIs are missing, and in a class that does not (one formed elsewhere), the QIs missing for
 some of its records are withheld for all of them, so that the class stays one released class.
 

@@ -22,9 +22,9 @@ household-level values are released, is :mod:`engine.release.households.structur
 
 Household groups are cut from the households sorted on their household-level values
 (:func:`household_order`), every group able to hold a t-close class against the whole file's
-bucket shares, as the blocks of :mod:`engine.release.blocks` are; the groups that release the
-same values form one *fence*, inside which the bucket-capped partition of
-:mod:`engine.release.blocks` forms the person classes (:func:`household_partition`).
+bucket shares, as the blocks of :mod:`engine.release.partition.blocks` are; the groups that
+release the same values form one *fence*, inside which the bucket-capped partition of
+:mod:`engine.release.partition.blocks` forms the person classes (:func:`household_partition`).
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def separate_members(
 
 
 def group_max_classes(counts: np.ndarray, shares: np.ndarray, t: float, k: int) -> np.ndarray:
-    """:func:`engine.release.feasibility.max_classes` of every row of ``counts`` at once."""
+    """:func:`engine.release.partition.max_classes` of every row of ``counts`` at once."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.int64))
     n = counts.sum(axis=1)
     needed = np.asarray(shares) > 0
@@ -417,7 +417,7 @@ def nested_classes(
     Every group is feasible against the file's ``shares`` (:func:`household_groups`); its
     balanced layout of as many classes as it admits is split k-d style along the person-level
     QIs ``X`` into blocks of at most ``block_size`` records, and the bucket-capped MDAV of
-    :mod:`engine.release.blocks` forms the classes of all blocks at once.  The improvement
+    :mod:`engine.release.partition.blocks` forms the classes of all blocks at once.  The improvement
     pass exchanges records only between classes of one group.
     """
     X = np.asarray(X, dtype=np.float64).reshape(len(codes), -1)
@@ -537,7 +537,7 @@ def household_size(
 ) -> int:
     """The smallest-loss class size among ``candidates`` for :func:`household_partition`.
 
-    As :func:`engine.release.anonymize.choose_class_size` does for the plain route (the
+    As :func:`engine.release.choose_class_size` does for the plain route (the
     rounding of the t-closeness bounds makes the best size often larger than k), but each
     candidate is tried with the household route itself, on whole households drawn at random
     (:meth:`Households.sample`) against the whole file's bucket shares.

@@ -329,7 +329,7 @@ def survey_columns(
     household, so a large household weighs no more than a small one), then carried to every
     member; the household id re-coded (:func:`recode_ids`) unless ``household_output`` is
     "none"; the weight unchanged unless ``weight_output`` is "none".  ``original`` is the
-    input's released rows (:meth:`engine.release.prepare.Prepared.released_input`);
+    input's released rows (:meth:`engine.release.stages.prepare.Prepared.released_input`);
     ``avoid_ids`` keeps the new numbers clear of the input's ids (:func:`recode_ids`; a cluster
     partition leaves that to the run, which sees every partition's ids).
     """

@@ -3,7 +3,7 @@
 A survey record stands for ``weight`` people of the population (the inverse of its inclusion
 probability, adjusted for non-response).  tclose uses weights for two things:
 
-* **the disclosure risk** (:mod:`engine.release.risk`): a combination of QI values that
+* **the disclosure risk** (:mod:`engine.release.measures.risk`): a combination of QI values that
   occurs once in the sample is far less risky when it stands for 500 people than for 1;
 * **weighted totals**: analysts estimate population totals as Σ wᵢ·yᵢ.  The released mean of
   a bucket is therefore the *weighted* mean Σ wᵢ·yᵢ / Σ wᵢ over the bucket's records, so that
@@ -77,7 +77,7 @@ def weighted_bucket_means(
 
     Numeric columns only (a category column releases its mode or median category).  A mean
     beyond the central 99 % is held inside it exactly as the unweighted one
-    (:class:`engine.release.buckets.Scale`); it is withheld (the median released) when one or
+    (:class:`engine.release.Scale`); it is withheld (the median released) when one or
     two records dominate the bucket's sum or its weighted sum (the p%-rule on wᵢ·yᵢ too: a
     record with a large weight and a large value would otherwise show through).  It is
     rounded to :func:`mean_step`: as coarse as one record can move it, so that it tells no

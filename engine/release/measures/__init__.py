@@ -7,6 +7,9 @@
   regression);
 * :mod:`~engine.release.measures.risk`: disclosure risk of a table (uniques, individual and
   household re-identification risk, attribute disclosure), before and after.
+
+Besides what the other parts use, the door gives the unit tests the group means of the
+analysis utility (``_groups``, ``_group_mean_error``), which they check against known answers.
 """
 
 from engine.release.measures.loss import (

@@ -64,7 +64,7 @@ class Verification:
 
 @dataclass
 class Release:
-    """The outcome of :func:`engine.release.anonymize.anonymize`."""
+    """The outcome of :func:`engine.release.anonymize`."""
 
     #: the released table: QIs recoded, confidential protected, rows shuffled
     table: pd.DataFrame

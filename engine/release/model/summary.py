@@ -69,7 +69,7 @@ class ClassSizes:
 @dataclass(frozen=True)
 class MissingCount:
     """Missing values of one QI: in the input, released empty, and known values withheld
-    (:mod:`engine.release.missing_qi`).
+    (:mod:`engine.release.columns.missing_qi`).
 
     Published: the cells released empty (a reader counts them in the release).  What was
     missing in the input, and so how many known values were withheld, is a count of the
@@ -144,7 +144,7 @@ class NoiseColumn:
     #: the share of the released values' variance the noise makes up (after the draw)
     noise_share: float | None = field(default=None, metadata=PUBLIC)
     #: how far the column's values typically lie apart (the spread of their middle half), on
-    #: the scale the noise is added to (:func:`engine.release.noise.typical_size`)
+    #: the scale the noise is added to (:func:`engine.release.noise.columns.typical_size`)
     typical_size: float | None = field(default=None, metadata=REVIEW)
     #: the expected error of one value over ``typical_size``: above 1 the noise drowns the
     #: values (None while the bounds are to be estimated privately)
@@ -452,15 +452,16 @@ class RunSummary:
     #: input records left out for a missing confidential value (``missing_confidential``)
     n_left_out: int = field(metadata=REVIEW, default=0)
     #: per confidential column: totals, variances, group means, correlations and a
-    #: regression, original against released (:func:`engine.release.metrics.analysis_utility`;
+    #: regression, original against released (:func:`engine.release.measures.analysis_utility`;
     #: empty for a release computed on a cluster)
     analysis_utility: dict[str, ColumnUtility] = field(metadata=REVIEW, default_factory=dict)
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = field(metadata=REVIEW, default=None)
     #: per QI with missing values: missing in the input, released empty, known values
-    #: withheld so that classes agree on which QIs are missing (:mod:`engine.release.missing_qi`;
-    #: published: only the cells released empty, which a reader counts in the release)
+    #: withheld so that classes agree on which QIs are missing
+    #: (:mod:`engine.release.columns.missing_qi`; published: only the cells released empty, which
+    #: a reader counts in the release)
     missing_qi: dict[str, MissingCount] = field(metadata=PUBLIC, default_factory=dict)
     #: the households of a survey file (``household``; published: what a reader of the
     #: release can see, :class:`HouseholdSummary`)

@@ -4,8 +4,8 @@ The guarantees of :mod:`engine.privacy` name their sources ("ε-differential pri
 (Proposition 3)", "stochastically 2-close"); a reader who is not a privacy researcher needs
 the same facts first in everyday words: "each group of at least 10 people looks like the
 whole file in its income mix, within a factor 2".  These functions say that, from a
-:class:`~engine.release.plan.Plan` (before a run) or a
-:class:`~engine.release.result.RunSummary` (after it), and nothing else: every number comes
+:class:`~engine.release.Plan` (before a run) or a
+:class:`~engine.release.RunSummary` (after it), and nothing else: every number comes
 from the plan or the summary, formatted by :mod:`engine.text`.
 
 Each sentence is a :class:`Phrase`: an English template with named fields and the values
@@ -16,7 +16,7 @@ finds them when it collects the app's strings (context ``words``); nothing here 
 
 A phrase of a summary knows which summary fields its values come from, and so whether it is
 **public**: computed only from fields the summary declares published
-(:data:`~engine.release.result.PUBLIC`).  The published metadata of a release (the About
+(:data:`~engine.release.model.published.PUBLIC`).  The published metadata of a release (the About
 sheet, the sidecar JSON) carries the public phrases (:func:`public_words`); the others quote
 the review's figures (statistics of the original data, values withheld) and stay in the
 report, the command line and the app.
@@ -39,7 +39,7 @@ from engine.text import number, percent
 if TYPE_CHECKING:
     from engine.mechanisms.response import CorrectedShares
 
-#: a :class:`~engine.release.plan.Plan` and a :class:`~engine.release.result.RunSummary`,
+#: a :class:`~engine.release.Plan` and a :class:`~engine.release.RunSummary`,
 #: read by attribute: both modules import this one (the summary's published metadata carries
 #: its public phrases), so it does not import them
 Plan = Any
@@ -78,10 +78,10 @@ def join(phrases: Iterable[Phrase], translate: Callable[[str], str] | None = Non
 
 def declared_public(owner: type, path: str) -> bool:
     """Whether the field at ``path`` ("n_classes", "missing_qi.withheld", "params.k") of the
-    summary class ``owner`` (:class:`~engine.release.result.RunSummary`) is declared
+    summary class ``owner`` (:class:`~engine.release.RunSummary`) is declared
     published.
 
-    Read from the declarations, as :func:`~engine.release.result.published` reads them: a
+    Read from the declarations, as :func:`~engine.release.model.published.published` reads them: a
     dataclass that declares some fields publishes only those marked public; one that
     declares none is published whole; of the parameters, all but the review's (the seed).
     """

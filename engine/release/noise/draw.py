@@ -50,7 +50,7 @@ class ColumnDraw:
     released: pd.Series
     #: numbers for the t check: released values (numeric) or category codes, NaN/−1 missing
     numbers: np.ndarray
-    #: what was drawn (:class:`~engine.release.result.NoiseColumn`)
+    #: what was drawn (:class:`~engine.release.model.NoiseColumn`)
     fact: NoiseColumn
     #: randomized response: the original shares estimated from the release and the channel
     corrected: CorrectedShares | None = None

@@ -17,6 +17,9 @@ of columns, files or parameters:
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
 * :mod:`~engine.release.partition.blas`: one BLAS thread around the partition.
+
+Besides what the other parts use, the door gives the unit tests the kernels they compare with
+a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange pass's state).
 """
 
 from engine.release.partition.blas import one_blas_thread

@@ -1,18 +1,18 @@
 """Scalable k-anonymous t-close partitions for large files (KBS 2015 §6.2).
 
-The exact partition (:func:`engine.release.partition.tclose_partition`, bucket-capped MDAV) costs
+The exact partition (:func:`engine.release.tclose_partition`, bucket-capped MDAV) costs
 O(N²/k); a million records need another route that keeps its guarantee and most of its
 quality.
 
-**Stratified k-d split.**  The whole file's balanced layout (:mod:`engine.release.feasibility`) says
-how many records of each bucket each of the C classes holds; it is valid when the parameters
-are feasible at all.  The classes are numbered 0..C−1 and a node of the k-d tree owns a range
-of them, hence an exact number of records of every bucket.  A node splits its class range in
-two halves and gives the lower half, bucket by bucket, the records of that bucket that lie
-lowest along the node's widest QI coordinate — exactly as many as the lower classes own.  So
-every node keeps the global bucket mix (to within one record per class and bucket), every block
-is feasible against the whole file's shares p_j, and, split all the way down, every leaf is a
-valid class by construction.  Each level is one integer sort: O(N log N) per level.
+**Stratified k-d split.**  The whole file's balanced layout
+(:mod:`engine.release.partition.feasibility`) says how many records of each bucket each of the C
+classes holds; it is valid when the parameters are feasible at all.  The classes are numbered 0..C−1
+and a node of the k-d tree owns a range of them, hence an exact number of records of every bucket.
+A node splits its class range in two halves and gives the lower half, bucket by bucket, the records
+of that bucket that lie lowest along the node's widest QI coordinate — exactly as many as the lower
+classes own.  So every node keeps the global bucket mix (to within one record per class and bucket),
+every block is feasible against the whole file's shares p_j, and, split all the way down, every leaf
+is a valid class by construction.  Each level is one integer sort: O(N log N) per level.
 
 **Classes inside blocks.**  The split stops at blocks of at most ``block_size`` records.
 Inside each block the rule of the exact partition applies (a class of m records takes its
@@ -22,7 +22,7 @@ with a reserve that keeps the rest feasible), run in all blocks at once by
 function itself, one call per block, is available as ``method="exact"`` (the reference).
 
 **Improvement.**  Finally records are exchanged and moved between neighbouring classes
-(:func:`engine.release.improve.improve_classes`) whenever that lowers the QI SSE and keeps
+(:func:`engine.release.partition.improve.improve_classes`) whenever that lowers the QI SSE and keeps
 both classes within their bucket bounds: this repairs the block borders and uses up the
 allowance t.  Every class therefore satisfies ceil(|E|·p_j/t) ≤ n_Ej ≤ floor(|E|·p_j·t) and
 |E| ≥ k at every stage, and the release verifier checks it again.
@@ -360,7 +360,7 @@ def capped_mdav(
 ) -> np.ndarray:
     """Bucket-capped MDAV inside every block.
 
-    The rule is :func:`engine.release.partition.tclose_partition`'s: a class of m records (⌊n/C⌋ or
+    The rule is :func:`engine.release.tclose_partition`'s: a class of m records (⌊n/C⌋ or
     ⌈n/C⌉ of the n records left for the C classes still to form) takes, for each bucket j, its
     ``lo_j`` nearest records of bucket j and then the nearest records whose bucket is below
     ``hi_j``, where (lo, hi) keep the reserve that lets the remaining classes be formed.  Seeds
@@ -368,7 +368,7 @@ def capped_mdav(
     farthest from that seed.
 
     Two implementations give the same classes bit for bit (their shared arithmetic and tie
-    rules are in :mod:`engine.release.compiled`): the compiled kernel, block by block,
+    rules are in :mod:`engine.release.partition.compiled`): the compiled kernel, block by block,
     when numba is installed (``compiled`` None or True), and numpy, where every step forms
     one class in every block with numpy operations over all blocks at once, so that the
     Python loop runs block_size / k times in all (``compiled=False``, or the environment
@@ -528,7 +528,7 @@ def _taken(
 
 
 def compiled_kernels(compiled: bool | None = None):
-    """The module of compiled kernels (:mod:`engine.release.compiled`), or None for numpy.
+    """The module of compiled kernels (:mod:`engine.release.partition.compiled`), or None for numpy.
 
     ``compiled`` None: the kernels when numba can be imported and the environment variable
     ``TCLOSE_COMPILED`` is not ``0``; True: the kernels (an ImportError without numba);
@@ -611,8 +611,8 @@ def _limits(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per block: (lo, hi) per bucket and size m of the next class, keeping the reserve.
 
-    The vectorised form of :func:`engine.release.partition._class_limits`: m is ⌊n/C⌋ when that
-    admits a class, else ⌈n/C⌉.
+    The vectorised form of :func:`engine.release.partition.exact._class_limits`: m is ⌊n/C⌋ when
+    that admits a class, else ⌈n/C⌉.
     """
     c = np.maximum(classes_left, 1)
     out_lo = np.zeros_like(remaining)
@@ -661,10 +661,10 @@ def tclose_blocks(
 ) -> np.ndarray:
     """Class label of every record: k-anonymous, t-close classes for a large file (module doc).
 
-    Same contract as :func:`engine.release.partition.tclose_partition`; raises
+    Same contract as :func:`engine.release.tclose_partition`; raises
     :class:`~engine.errors.InfeasibleError` when no valid partition exists.  ``method``:
     ``"lockstep"`` (default) runs the bucket-capped MDAV in all blocks at once,
-    ``"exact"`` calls :func:`~engine.release.partition.tclose_partition` block by block (the same
+    ``"exact"`` calls :func:`~engine.release.tclose_partition` block by block (the same
     rule, one Python call per block: the reference, slower on millions of records).
     ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
     file size; 0 rounds: no improvement).  ``workers`` threads form the classes of disjoint
@@ -811,11 +811,11 @@ GROUPS = 8
 def default_rounds(n: int) -> int:
     """Improvement rounds by file size: thorough up to 60,000 records, none for millions.
 
-    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions);
-    on a million records even two rounds would triple the time.  Eight rounds that also make
-    the changes a class's first change left out (:func:`engine.release.improve.improve_classes`)
-    lose less than twenty that did not, at about 40 % of their time (census-like file, t = 2,
-    k = 50: QI SSE/SST 0.130 against 0.143; t = 1.05, k = 500: 0.240 against 0.251).
+    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions); on a
+    million records even two rounds would triple the time.  Eight rounds that also make the changes
+    a class's first change left out (:func:`engine.release.partition.improve.improve_classes`) lose
+    less than twenty that did not, at about 40 % of their time (census-like file, t = 2, k = 50: QI
+    SSE/SST 0.130 against 0.143; t = 1.05, k = 500: 0.240 against 0.251).
     """
     if n <= 60_000:
         return 8
@@ -837,7 +837,8 @@ def improve_within_bounds(
     fence: np.ndarray | None = None,
 ) -> np.ndarray:
     """Exchanges and moves between neighbouring classes that keep every class t-close (and,
-    with a ``fence`` per record, inside its fence: :class:`~engine.release.improve.ClassBounds`)."""
+    with a ``fence`` per record, inside its fence:
+    :class:`~engine.release.partition.ClassBounds`)."""
     largest = int(np.bincount(labels).max())
     bounds = bucket_bounds(codes, shares, t, k, max(2 * k - 1, 2 * largest - 1))
     if fence is not None:

@@ -1,7 +1,7 @@
-"""The compiled kernels of :mod:`engine.release.blocks` (numba): the same results as its numpy code.
+"""The compiled kernels of the block partition (numba): the same results as its numpy code.
 
 **Bucket-capped MDAV in every block** (:func:`label_blocks`).  The rule is the one
-:func:`engine.release.blocks.capped_mdav` runs in numpy over all blocks at once; here it runs
+:func:`engine.release.partition.capped_mdav` runs in numpy over all blocks at once; here it runs
 block by block in compiled loops, and gives the same classes bit for bit.  Both follow one
 arithmetic, term by term:
 
@@ -18,8 +18,8 @@ made of, added in row order like numpy's, and each (node, bucket)'s lower half f
 selection on distinct integer keys instead of a sort of the whole file at every level.
 
 numba compiles without fast-math, so no sum is reordered or fused.  Only
-:mod:`engine.release.blocks` imports this module, and only when numba is installed (wheels exist
-for Windows, Linux and Apple-silicon macOS; Intel Macs run the numpy path).  The compiled code
+:mod:`engine.release.partition.blocks` imports this module, and only when numba is installed (wheels
+exist for Windows, Linux and Apple-silicon macOS; Intel Macs run the numpy path).  The compiled code
 is cached beside this file (or in numba's cache folder when that is read-only), so a process
 compiles it once per installation.
 """
@@ -34,7 +34,7 @@ import numpy as np
 def _limits(remaining, n_left, classes_left, low_tab, up_tab, k, lo, hi):  # pragma: no cover
     """(lo, hi) per bucket into ``lo``/``hi`` and the size m of the next class; 0 when none.
 
-    :func:`engine.release.blocks._limits` for one block, with L(m), U(m) read from tables.
+    :func:`engine.release.partition.blocks._limits` for one block, with L(m), U(m) read from tables.
     """
     n_b = len(remaining)
     c = max(classes_left, 1)
@@ -318,7 +318,7 @@ def node_sums(X, rows, node, n_nodes, square):  # pragma: no cover
 
 @numba.njit(cache=True, nogil=True)
 def split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi):  # pragma: no cover
-    """One level of :func:`engine.release.blocks.split_nodes` on the live ``rows``, in place.
+    """One level of :func:`engine.release.split_nodes` on the live ``rows``, in place.
 
     Every (node, bucket) gives its lower half the records lowest along the node's dimension
     ``dims[node]``: by rank for a sorted dimension, by (value ≠ 0, row) for a binary one; the

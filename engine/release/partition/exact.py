@@ -9,8 +9,8 @@
    caps ``hi_j`` go up to floor(m·p_j·t): a class may emphasise the buckets its neighbours
    fall in, which is what buys QI homogeneity ("using up the allowance t");
 3. ``lo_j``/``hi_j`` also hold a *reserve*: what remains after the class must still admit the
-   balanced layout of :mod:`engine.release.feasibility` with one class fewer.  That layout is
-   valid at the start (this is the feasibility check), and removing one of its classes leaves a
+   balanced layout of :mod:`engine.release.partition.feasibility` with one class fewer.  That layout
+   is valid at the start (this is the feasibility check), and removing one of its classes leaves a
    valid layout, so a class meeting the reserve always exists and the loop never gets stuck.  The
    last class takes what remains and meets the bounds by the same invariant.
 
@@ -20,7 +20,7 @@ are chunks of every bucket along the first principal axis of the QIs): the witne
 fallback should the greedy step ever find no class.
 
 The work is O(N²/k·d) in vectorised numpy, a few seconds for tens of thousands of records;
-``engine.release.blocks`` splits larger files and passes the whole file's ``shares``.
+``engine.release.partition.blocks`` splits larger files and passes the whole file's ``shares``.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def tclose_partition(
 ) -> np.ndarray:
     """Class label (0, 1, …) of every record; classes are k-anonymous and t-close.
 
-    ``X`` is the encoded QI matrix (:func:`engine.release.encode.encode_qi`), ``codes`` the
+    ``X`` is the encoded QI matrix (:func:`engine.release.encode_qi`), ``codes`` the
     bucket of every record.  ``shares`` are the p_j the bounds refer to: by default the shares of
     ``codes``; a caller partitioning one block of a larger file passes the whole file's.
     The result does not depend on ``seed`` (MDAV is deterministic; ties go to the earlier

@@ -5,7 +5,8 @@ k = 3.  Classes may hold between k and 2k − 1 records, and a Hartigan-style pa
 records to a neighbouring class, or exchanges two records between classes, whenever that
 lowers the within-class SSE; a class that only costs SSE can be dissolved into its
 neighbours.  With :class:`ClassBounds` every change must also keep each class's count of
-every bucket within the t-closeness bounds, which is how :mod:`engine.release.blocks` uses it.
+every bucket within the t-closeness bounds, which is how :mod:`engine.release.partition.blocks`
+uses it.
 Each accepted change lowers the SSE, so the pass ends.
 """
 
@@ -28,8 +29,8 @@ class ClassBounds:
     """Limits on the rows of each group a class may hold, for constrained improvement.
 
     A class of m rows may hold between ``low[m, j]`` and ``high[m, j]`` rows of group j
-    (``codes`` gives every row's group).  :mod:`engine.release.blocks` builds these from the
-    t-closeness bounds ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t); sizes beyond the table's last
+    (``codes`` gives every row's group).  :mod:`engine.release.partition.blocks` builds these from
+    the t-closeness bounds ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t); sizes beyond the table's last
     row are not allowed.
     """
 

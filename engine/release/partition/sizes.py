@@ -4,7 +4,7 @@ A class of m records needs ⌈m·p_j/t⌉ records of every bucket j.  While m·p
 rounding forces records of rare buckets into every class, from wherever they are, so the
 class size that loses least is often well above k; the partition heuristic is also not
 monotone in m.  The run therefore partitions a sample at several sizes and keeps the best
-(:func:`engine.release.anonymize.best_partition`); this module says which sizes.
+(:func:`engine.release.best_partition`); this module says which sizes.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """One release from one set of parameters: the function the command line, GUI and scripts call.
 
-:func:`anonymize` runs the :class:`~engine.release.plan.Plan` of the data and parameters.  The
+:func:`anonymize` runs the :class:`~engine.release.Plan` of the data and parameters.  The
 bucket mechanism (Construction A, KBS 2015 §6): the plan's buckets, records partitioned into
 k-anonymous t-close classes, the release table built and shuffled, and the independent
-verifier (:func:`engine.release.verify.verify_release`) reading it back.  A release whose
+verifier (:func:`engine.release.verify_release`) reading it back.  A release whose
 check fails raises :class:`~engine.errors.VerificationError` and is never returned, so nothing
 unverified can be written.  With no confidential column it is plain k-anonymous
 microaggregation; a noise mechanism (Construction B) is handed to
-:func:`engine.release.noise.noise_release`.
+:func:`engine.release.stages.noise.noise_release`.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def choose_class_size(
     file's bucket counts: each candidate is partitioned on the sample against the file's
     shares and the lowest QI loss wins (labels None when no candidate was feasible).  The
     sample is partitioned the way the whole file will be: exactly, or, for a file of more
-    than :data:`~engine.release.blocks.LARGE_FILE` records, in blocks of the same size and
+    than :data:`~engine.release.LARGE_FILE` records, in blocks of the same size and
     without improvement (the classes of such a file are formed block by block, so that is
     what the choice must compare; it also costs a tenth of the exact partition).
     ``shares`` are the shares the classes answer to when ``counts`` are one group's
@@ -133,7 +133,7 @@ def best_partition(
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`engine.release.blocks.use_blocks`) when the file is large.
+    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.
     ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
     """
     counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
@@ -168,7 +168,7 @@ def anonymize(
 ) -> Release:
     """Protect ``data`` as ``params`` say and return the verified release (module doc).
 
-    ``plan`` is what :func:`engine.release.plan.plan` said of this data and these parameters
+    ``plan`` is what :func:`engine.release.plan` said of this data and these parameters
     (the GUI has it from its privacy page); without it the plan is made here.  Parameters the
     plan found infeasible raise :class:`~engine.errors.InfeasibleError` with its fixes.
     """

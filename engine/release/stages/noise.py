@@ -1,6 +1,6 @@
 """Construction B end to end: k-anonymous QIs, ε-DP noise on the confidential columns.
 
-:func:`noise_release` is what :func:`engine.release.anonymize.anonymize` calls for every
+:func:`noise_release` is what :func:`engine.release.anonymize` calls for every
 mechanism but ``"buckets"``.  Steps (Construction B):
 
 1. declared missing codes become missing; column types are resolved as for the buckets route;
@@ -68,7 +68,7 @@ from engine.release.noise.draw import ColumnDraw, draw_columns
 
 
 class NoisePlan(Protocol):
-    """What :func:`noise_release` runs: the part of a :class:`~engine.release.plan.Plan` it
+    """What :func:`noise_release` runs: the part of a :class:`~engine.release.Plan` it
     reads (a protocol, so this module needs nothing from the plan's)."""
 
     params: ReleaseParams
@@ -84,8 +84,8 @@ class NoisePlan(Protocol):
 def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) -> Release:
     """Construction B: k-anonymous QIs and ε-DP confidential values (module doc).
 
-    Runs ``plan`` (from :func:`engine.release.plan.plan`, which fixed each column's ε and
-    bounds); call it through :func:`engine.release.anonymize.anonymize`.
+    Runs ``plan`` (from :func:`engine.release.plan`, which fixed each column's ε and
+    bounds); call it through :func:`engine.release.anonymize`.
     """
     started = time.perf_counter()
     params, prepared = plan.params, plan.prepared

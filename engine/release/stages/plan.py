@@ -1,7 +1,7 @@
 """What a run will do, known before the partition: :func:`plan`.
 
 The privacy page, the preview, the sweep, the report and ``tclose plan`` show a
-:class:`Plan`; :func:`engine.release.anonymize.anonymize` runs one.  Everything a user decides
+:class:`Plan`; :func:`engine.release.anonymize` runs one.  Everything a user decides
 on is here: the buckets (b, labels, counts, means) and, when b is searched, the trade-off
 curve between confidential and QI loss that chose it, whether the parameters can be met
 and, when not, the nearest settings that can (as one-click fixes), how large the classes
@@ -118,7 +118,7 @@ class Plan:
     #: ``n_records`` counts the records that are released
     n_left_out: int = 0
     #: the trade-off curve of the search of b (empty when the user gave b): one row per b
-    #: tried, the chosen one marked (:mod:`engine.release.bucket_search`)
+    #: tried, the chosen one marked (:mod:`engine.release.buckets.search`)
     bucket_choices: tuple[BucketChoice, ...] = ()
     #: per QI with missing values: missing in the input, and the known values that will be
     #: withheld (released empty) so that classes agree on which QIs are missing
@@ -447,7 +447,7 @@ def _missing_qi(
     X: np.ndarray | None,
 ) -> tuple[tuple[np.ndarray, np.ndarray] | None, dict[str, MissingCount]]:
     """The groups of records alike in their missing QIs, the values withheld, and per QI the
-    counts (:mod:`engine.release.missing_qi`); (None, {}) when no QI value is missing."""
+    counts (:mod:`engine.release.columns.missing_qi`); (None, {}) when no QI value is missing."""
     missing = missing_mask(prepared.clean, prepared.qi)
     if not missing.any():
         return None, {}

@@ -1,9 +1,9 @@
 """The summary of a verified release, filled the same way whichever route made it.
 
-One machine (:mod:`engine.release.anonymize`), the noise route (:mod:`engine.release.noise`)
+One machine (:mod:`engine.release.stages.anonymize`), the noise route (:mod:`engine.release.noise`)
 and a cluster (:mod:`engine.distributed.release`) each measure their own losses; what the
 verifier read off the table, the guarantees that follow from it, the bucket table, the seed
-policy and the column types go into the :class:`~engine.release.result.RunSummary` here, so
+policy and the column types go into the :class:`~engine.release.RunSummary` here, so
 that a release reads the same on every route.
 """
 
@@ -45,7 +45,7 @@ def summarise(
     guarantee of ``params`` at the release's own class sizes and achieved t (ε × ``draws``
     for noise redrawn until t-close); the rows of ``buckets`` as released; the seed policy
     and the type of every protected column.  ``fields`` are the other
-    :class:`~engine.release.result.RunSummary` fields, which only the route knows (its t and
+    :class:`~engine.release.RunSummary` fields, which only the route knows (its t and
     ε, its losses, its noise).
     """
     return RunSummary(

@@ -1,6 +1,6 @@
 """What every route does the same for a survey file: verify the households, summarise them.
 
-One machine (:mod:`engine.release.anonymize`) and the noise route
+One machine (:mod:`engine.release.stages.anonymize`) and the noise route
 (:mod:`engine.release.noise`) form their classes their own way; the check of the released
 table (k, t, and with a household column at least k households per class and household-level
 QIs alike within every household) and the survey part of the run summary (households,
@@ -39,7 +39,7 @@ def verify_survey_release(
     confidential: bool = True,
     verify: Callable[..., Verification] = verify_release,
 ) -> Verification:
-    """The independent check of ``table`` (:func:`engine.release.verify.verify_release`).
+    """The independent check of ``table`` (:func:`engine.release.verify_release`).
 
     With households, the verifier also counts the households of every class; when the
     release leaves the household id out (``household_output="none"``) it reads the re-coded
@@ -76,11 +76,12 @@ def withhold_in_classes(
 
     Classes merged for households, or formed inside household groups, may mix records whose
     QIs are missing with records whose QIs are known; a missing value stays missing
-    (:mod:`engine.release.missing_qi`), so the QIs missing for some record of a class are
-    withheld for all of them (:func:`~engine.release.missing_qi.withhold_mixed`).
+    (:mod:`engine.release.columns.missing_qi`), so the QIs missing for some record of a class are
+    withheld for all of them (:func:`~engine.release.columns.withhold_mixed`).
     ``withheld`` is what the missing-value groups already withheld (None: the values missing
     in the input).  Household-level QIs are withheld per household group instead
-    (:func:`engine.release.households.household_release`), so that a household stays whole.
+    (:func:`engine.release.households.structure.household_release`), so that a household stays
+    whole.
     """
     mask = withheld if withheld is not None else missing_mask(clean, qi)
     mask = withhold_mixed(mask, classes)
@@ -100,7 +101,7 @@ def survey_summary(
     groups: np.ndarray | None,
     risk_before: RiskSummary | None = None,
 ) -> dict[str, Any]:
-    """The :class:`~engine.release.result.RunSummary` fields of a survey file: the households,
+    """The :class:`~engine.release.RunSummary` fields of a survey file: the households,
     the weighted totals original → released, and the risk before (the plan's, when given)
     and after."""
     households, weights = prepared.households, prepared.weights

@@ -2,12 +2,12 @@
 
 Once the classes are formed and the confidential values decided (bucket values, or noise),
 both constructions finish the same way: the release table is built and shuffled
-(:func:`engine.release.recode.build_release`), the independent verifier reads it back and a
+(:func:`engine.release.columns.build_release`), the independent verifier reads it back and a
 table that fails is never returned, the equivalence classes of the released file are read
 off it (classes whose released QI values coincide have merged: the QI loss is measured on
 those, as the released file shows them), and the analysis utility compares what an analyst
 computes from the original and the released records.  :func:`publish` does all of it and
-:func:`finish` wraps the route's summary into the :class:`~engine.release.result.Release`.
+:func:`finish` wraps the route's summary into the :class:`~engine.release.Release`.
 A cluster builds its table part by part, but takes its plan, warnings and summary from the
 same places (:mod:`engine.distributed.release`).
 """
