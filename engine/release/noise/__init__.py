@@ -12,21 +12,29 @@ The release that uses them, from the cleaned input to the verified table, is the
 """
 
 from engine.release.noise.columns import (
+    NOISE_SHARE_WARNING,
     BoundsRequiredError,
     ColumnPlan,
     column_fact,
+    estimate_bounds,
     expected_errors,
+    noise_share_warning,
     plan_columns,
     require_bounds,
 )
-from engine.release.noise.draw import MAX_DRAWS
+from engine.release.noise.draw import MAX_DRAWS, ColumnDraw, draw_columns
 
 __all__ = [
     "MAX_DRAWS",
+    "NOISE_SHARE_WARNING",
     "BoundsRequiredError",
+    "ColumnDraw",
     "ColumnPlan",
     "column_fact",
+    "draw_columns",
+    "estimate_bounds",
     "expected_errors",
+    "noise_share_warning",
     "plan_columns",
     "require_bounds",
 ]

@@ -58,13 +58,14 @@ from engine.roles import ColumnType
 
 if TYPE_CHECKING:
     from engine.release.stages.prepare import Prepared
-from engine.release.noise.columns import (
+from engine.release.noise import (
     NOISE_SHARE_WARNING,
+    ColumnDraw,
     ColumnPlan,
+    draw_columns,
     estimate_bounds,
     noise_share_warning,
 )
-from engine.release.noise.draw import ColumnDraw, draw_columns
 
 
 class NoisePlan(Protocol):
