@@ -16,6 +16,10 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
+* :mod:`~engine.release.partition.refine`: the refinement every path's classes go through
+  (:func:`refine_classes`: the records of each bucket reassigned among the classes, then
+  the exchange pass within the t-closeness bounds);
+* :mod:`~engine.release.partition.kernels`: whether the compiled kernels run;
 * :mod:`~engine.release.partition.blas`: one BLAS thread around the partition.
 
 Besides what the other parts use, the door gives the unit tests the kernels they compare with
@@ -27,12 +31,8 @@ from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
-    bucket_bounds,
     capped_mdav,
-    compiled_kernels,
-    default_rounds,
     form_classes,
-    improve_within_bounds,
     node_spreads,
     split_nodes,
     spreads_from_sums,
@@ -51,7 +51,15 @@ from engine.release.partition.feasibility import (
     smallest_t,
 )
 from engine.release.partition.improve import ClassBounds, _Classes
+from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
+from engine.release.partition.refine import (
+    bucket_bounds,
+    default_rounds,
+    improve_within_bounds,
+    refine_classes,
+    transport_step,
+)
 from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
 
 __all__ = [
@@ -81,6 +89,7 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "refine_classes",
     "size_candidates",
     "smallest_t",
     "split_nodes",
@@ -88,6 +97,7 @@ __all__ = [
     "tclose_blocks",
     "tclose_partition",
     "top_size",
+    "transport_step",
     "use_blocks",
     "widest_dimension",
 ]

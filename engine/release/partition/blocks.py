@@ -40,7 +40,8 @@ from scipy.sparse import coo_array
 from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
-from engine.release.partition.improve import ClassBounds, improve_classes
+from engine.release.partition.kernels import compiled_kernels
+from engine.release.partition.refine import default_rounds, improve_within_bounds
 
 Method = Literal["lockstep", "exact"]
 
@@ -527,28 +528,6 @@ def _taken(
     return takes
 
 
-def compiled_kernels(compiled: bool | None = None):
-    """The module of compiled kernels (:mod:`engine.release.partition.compiled`), or None for numpy.
-
-    ``compiled`` None: the kernels when numba can be imported and the environment variable
-    ``TCLOSE_COMPILED`` is not ``0``; True: the kernels (an ImportError without numba);
-    False: None.  Both routes give the same results.
-    """
-    if compiled is None:
-        if os.environ.get("TCLOSE_COMPILED", "1") == "0":
-            return None
-        try:
-            from engine.release.partition import compiled as kernels
-        except Exception:  # no numba, or one that cannot start here: numpy gives the same
-            return None
-        return kernels
-    if compiled:
-        from engine.release.partition import compiled as kernels
-
-        return kernels
-    return None
-
-
 class _Lanes:
     """The live records of one bucket in every block: a (blocks × width) padded table, each row
     in row order; coordinates are kept (d × blocks × width) for the distance sums."""
@@ -808,68 +787,6 @@ COMPILED_MIN_RECORDS = 100_000
 GROUPS = 8
 
 
-def default_rounds(n: int) -> int:
-    """Improvement rounds by file size: thorough up to 60,000 records, none for millions.
-
-    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions); on a
-    million records even two rounds would triple the time.  Eight rounds that also make the changes
-    a class's first change left out (:func:`engine.release.partition.improve.improve_classes`) lose
-    less than twenty that did not, at about 40 % of their time (census-like file, t = 2, k = 50: QI
-    SSE/SST 0.130 against 0.143; t = 1.05, k = 500: 0.240 against 0.251).
-    """
-    if n <= 60_000:
-        return 8
-    if n <= LARGE_FILE:
-        return 3
-    return 0
-
-
-def improve_within_bounds(
-    X: np.ndarray,
-    labels: np.ndarray,
-    codes: np.ndarray,
-    shares: np.ndarray,
-    t: float,
-    k: int,
-    rounds: int,
-    task: Task,
-    *,
-    fence: np.ndarray | None = None,
-) -> np.ndarray:
-    """Exchanges and moves between neighbouring classes that keep every class t-close (and,
-    with a ``fence`` per record, inside its fence:
-    :class:`~engine.release.partition.ClassBounds`)."""
-    largest = int(np.bincount(labels).max())
-    bounds = bucket_bounds(codes, shares, t, k, max(2 * k - 1, 2 * largest - 1))
-    if fence is not None:
-        bounds = ClassBounds(bounds.codes, bounds.low, bounds.high, fence=fence)
-    return improve_classes(
-        X,
-        labels,
-        k,
-        bounds=bounds,
-        n_near=2,
-        swap_slack=1.0,
-        tol=1e-3,
-        max_rounds=rounds,
-        task=task,
-    )
-
-
-def bucket_bounds(
-    codes: np.ndarray, shares: np.ndarray, t: float, k: int, max_size: int
-) -> ClassBounds:
-    """The t-closeness bounds as a :class:`ClassBounds` table for classes up to ``max_size``.
-
-    A class of m ≥ k records may hold between ceil(m·p_j/t) and floor(m·p_j·t) records of
-    bucket j (KBS 2015 §6.2, with the feasibility module's rounding); sizes below k are ruled out.
-    """
-    sizes = np.arange(max_size + 1)
-    low, high = BoundRates(shares, t)(sizes[:, None].astype(np.float64))
-    low[sizes < k] = max_size + 1  # no count fits: too small a class
-    return ClassBounds(codes=np.asarray(codes, dtype=np.int64), low=low, high=high)
-
-
 def _dense(labels: np.ndarray) -> np.ndarray:
     _, inv = np.unique(labels, return_inverse=True)
     return inv.astype(np.int64)
@@ -880,7 +797,6 @@ __all__ = [
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
     "POINTS_THRESHOLD",
-    "bucket_bounds",
     "capped_mdav",
     "form_classes",
     "split_nodes",

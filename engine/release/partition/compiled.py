@@ -458,3 +458,119 @@ def split_segments(
         for t in range(size_cum[mid], size_cum[last]):
             perm[t] = tmp[t]
             lo[tmp[t]] = mid
+
+
+@numba.njit(cache=True, nogil=True)
+def transport(X, rows, centroids, cand, cap, eps_last, theta, max_bids):  # pragma: no cover
+    """The records ``rows`` (one bucket) reassigned among the classes, each class c taking
+    exactly ``cap[c]`` of them, at the least total squared distance to the class centroids.
+
+    ``cand[i]`` lists the classes record i may go to (its own first; −1 pads).  An auction
+    (Bertsekas & Castañon, *Parallel Computing* 17, 1991: the transportation problem as an
+    assignment of persons to the identical slots of each class) with ε-scaling: every phase
+    assigns every record again at the prices the last one left, bidding for the cheapest slot
+    of its best class and raising that slot's price by the margin over its second-best choice
+    plus ε; ε shrinks by ``theta`` from a quarter of the cost spread down to ``eps_last``
+    times it.  The result is within ``rows`` · ε of the least cost.  Returns (the new class of
+    every record, its cost, the cost of the current classes); classes −1 when ``max_bids``
+    bids did not settle it (the caller keeps the current classes).
+    """
+    n, q_max = cand.shape
+    d = X.shape[1]
+    n_c = len(cap)
+    cost = np.full((n, q_max), np.inf)
+    lo = np.inf
+    hi = -np.inf
+    for i in range(n):
+        r = rows[i]
+        for q in range(q_max):
+            c = cand[i, q]
+            if c < 0 or cap[c] == 0:
+                continue
+            s = 0.0
+            for j in range(d):
+                diff = X[r, j] - centroids[c, j]
+                s += diff * diff
+            cost[i, q] = s
+            lo = min(lo, s)
+            hi = max(hi, s)
+    before = 0.0
+    for i in range(n):
+        before += cost[i, 0]
+    assigned = np.full(n, -1, dtype=np.int64)
+    if n == 0:
+        return assigned, 0.0, 0.0
+    spread = max(hi - lo, 1e-300)
+    start = np.zeros(n_c + 1, dtype=np.int64)
+    for c in range(n_c):
+        start[c + 1] = start[c] + cap[c]
+    price = np.zeros(start[n_c])
+    owner = np.full(start[n_c], -1, dtype=np.int64)
+    choice = np.full(n, -1, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    eps = spread / 4.0
+    floor = spread * eps_last
+    bids = 0
+    while True:
+        owner[:] = -1
+        for i in range(n):
+            queue[i] = i
+            choice[i] = -1
+        head = 0
+        waiting = n
+        while waiting > 0:
+            i = queue[head]
+            head = head + 1 if head + 1 < n else 0
+            waiting -= 1
+            best = -np.inf
+            second = -np.inf
+            best_q = -1
+            best_s = -1
+            for q in range(q_max):
+                c = cand[i, q]
+                if c < 0 or cap[c] == 0:
+                    continue
+                s1 = -1
+                p1 = np.inf
+                p2 = np.inf
+                for s in range(start[c], start[c + 1]):
+                    p = price[s]
+                    if p < p1:
+                        p2 = p1
+                        p1 = p
+                        s1 = s
+                    elif p < p2:
+                        p2 = p
+                v1 = -cost[i, q] - p1
+                v2 = -cost[i, q] - p2
+                if v1 > best:
+                    second = max(second, best, v2)
+                    best = v1
+                    best_q = q
+                    best_s = s1
+                elif v1 > second:
+                    second = v1
+            if best_s < 0:
+                return assigned, 0.0, before
+            if second == -np.inf:
+                second = best - spread
+            price[best_s] += best - second + eps
+            previous = owner[best_s]
+            owner[best_s] = i
+            choice[i] = best_q
+            bids += 1
+            if bids > max_bids:
+                return assigned, 0.0, before
+            if previous >= 0:
+                choice[previous] = -1
+                tail = head + waiting
+                queue[tail if tail < n else tail - n] = previous
+                waiting += 1
+        if eps <= floor:
+            break
+        eps = max(eps / theta, floor)
+    after = 0.0
+    for i in range(n):
+        assigned[i] = cand[i, choice[i]]
+        after += cost[i, choice[i]]
+    return assigned, after, before
