@@ -41,7 +41,7 @@ from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
 from engine.release.partition.kernels import compiled_kernels
-from engine.release.partition.refine import default_rounds, improve_within_bounds
+from engine.release.partition.refine import refine_classes, refine_passes
 
 Method = Literal["lockstep", "exact"]
 
@@ -632,7 +632,7 @@ def tclose_blocks(
     shares: np.ndarray | None = None,
     method: Method = "lockstep",
     block_size: int | None = None,
-    improve_rounds: int | None = None,
+    refine: float | None = None,
     workers: int | None = None,
     compiled: bool | None = None,
     seed: int | None = None,
@@ -645,8 +645,10 @@ def tclose_blocks(
     ``"lockstep"`` (default) runs the bucket-capped MDAV in all blocks at once,
     ``"exact"`` calls :func:`~engine.release.tclose_partition` block by block (the same
     rule, one Python call per block: the reference, slower on millions of records).
-    ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
-    file size; 0 rounds: no improvement).  ``workers`` threads form the classes of disjoint
+    ``refine`` is the work the refinement of the classes may spend, in passes over the
+    records (:func:`~engine.release.partition.refine.refine_classes`; None: its budget for
+    blocks of ``block_size`` records, 0: no refinement), ``block_size`` the blocks (None: by
+    file size).  ``workers`` threads form the classes of disjoint
     groups of blocks (None: one per core); the classes do not depend on it, nor on
     ``compiled`` (None: the compiled kernels from :data:`COMPILED_MIN_RECORDS` records on,
     when numba is installed; see :func:`form_classes`).
@@ -667,8 +669,6 @@ def tclose_blocks(
         shares = counts / max(n, 1)
     n_classes = check_feasible(counts, t, k, shares)
     per_class = layout_counts(counts, n_classes)
-    if improve_rounds is None:
-        improve_rounds = default_rounds(n)
     if block_size is None:  # smaller blocks halve the time on millions of records
         block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
     if compiled is None and n < COMPILED_MIN_RECORDS:
@@ -682,7 +682,9 @@ def tclose_blocks(
         compiled=compiled,
         task=task.sub(0.0, 0.1),
     )
-    form = task.sub(0.1, 0.6 if improve_rounds else 1.0)
+    if refine is None:
+        refine = refine_passes(n, n / max(n_classes, 1), block=block_size)
+    form = task.sub(0.1, 0.6 if refine else 1.0)
     if method == "lockstep":
         labels = form_classes(
             X, codes, node, end, per_class, shares, t, k, workers=workers, compiled=compiled,
@@ -690,10 +692,10 @@ def tclose_blocks(
         )  # fmt: skip
     else:
         labels = _exact_in_blocks(X, codes, node, k, t, shares, form)
-    if improve_rounds:
-        labels = improve_within_bounds(
-            X, labels, codes, shares, t, k, improve_rounds, task.sub(0.6, 1.0)
-        )
+    if refine:
+        labels = refine_classes(
+            X, labels, codes, t=t, k=k, shares=shares, passes=refine, task=task.sub(0.6, 1.0),
+        )  # fmt: skip
     task.step(1.0, "Classes formed")
     return _dense(labels)
 

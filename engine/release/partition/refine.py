@@ -38,13 +38,17 @@ from engine.release.partition.feasibility import BoundRates
 from engine.release.partition.improve import ClassBounds, improve_classes
 from engine.release.partition.kernels import compiled_kernels
 
-#: classes a record may go to in a transportation step: its own and this many whose
-#: centroids lie nearest to its own class's
+#: classes a record may go to: its own and this many whose centroids lie nearest to it
 NEIGHBOURS = 8
-#: at most this many transportation steps
-MAX_STEPS = 4
-#: steps go on while the last one lowered the QI sum of squares by at least this share
-MIN_GAIN = 0.01
+#: the refinement may spend this share of the partition's work per record (refine_passes)
+BUDGET = 0.25
+#: ... but at least this many passes over the records, and at most this many
+MIN_PASSES = 2.0
+MAX_PASSES = 16.0
+#: a transportation step costs about this many passes (an exchange or a move sweep one)
+TRANSPORT_PASSES = 3.0
+#: steps go on while one gains at least this share of what the first one gained
+MIN_GAIN = 0.1
 #: the auction stops refining prices at this share of the spread of the costs
 EPS_LAST = 1e-3
 #: ε falls by this factor from one phase of the auction to the next
@@ -64,8 +68,7 @@ def refine_classes(
     k: int,
     shares: np.ndarray | None = None,
     fence: np.ndarray | None = None,
-    steps: int = MAX_STEPS,
-    rounds: int | None = None,
+    passes: float | None = None,
     compiled: bool | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -74,10 +77,11 @@ def refine_classes(
 
     ``shares`` are the p_j the bounds refer to (the codes' own by default; a group of a larger
     file passes the file's).  With a ``fence`` per record, records move only between classes
-    of their own fence (classes must not straddle fences).  ``steps`` bounds the
-    transportation steps (0: none), ``rounds`` the rounds of the exchange pass (None: by
-    the file's size, :func:`default_rounds`; 0: none).  Returns labels 0..C'−1 (C' ≤ C:
-    the exchange pass may empty a class).
+    of their own fence (classes must not straddle fences).  ``passes`` is the work allowed, in
+    passes over the records (module doc; None: :func:`refine_passes` of a partition into
+    classes of the present mean size, 0: none).  Without the compiled kernels the exchange
+    pass of :func:`improve_within_bounds` runs instead (:func:`default_rounds`).  Returns
+    labels 0..C'−1 (C' ≤ C: a class may empty).
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim == 1:
@@ -85,30 +89,125 @@ def refine_classes(
     labels = np.asarray(labels, dtype=np.int64)
     codes = np.asarray(codes, dtype=np.int64)
     n = len(labels)
+    if n == 0 or int(labels.max()) < 1 or X.shape[1] == 0:
+        return _dense(labels)
     if shares is None:
-        shares = np.bincount(codes) / max(n, 1)
-    if rounds is None:
-        rounds = default_rounds(n)
+        shares = np.bincount(codes) / n
     kernels = compiled_kernels(compiled)
-    if n == 0 or int(labels.max()) < 1:
-        return labels
-    labels = labels.copy()
-    if kernels is not None and steps > 0:
-        moving = task.sub(0.0, 0.5 if rounds else 1.0)
-        sse = _sse(X, labels)
-        for step in range(steps):
-            moving.step(step / steps, "Refining classes")
-            labels, after = transport_step(X, labels, codes, kernels, fence=fence)
-            gained = sse - after
-            sse = after
-            if gained < MIN_GAIN * max(sse, 1e-300):
+    if kernels is None:
+        rounds = default_rounds(n) if passes is None or passes > 0 else 0
+        if not rounds:
+            return _dense(labels)
+        return improve_within_bounds(X, labels, codes, shares, t, k, rounds, task, fence=fence)
+    labels = _dense(labels)
+    if passes is None:
+        passes = refine_passes(n, n / (int(labels.max()) + 1))
+    return _Refiner(X, labels, codes, shares, t, k, fence, kernels).run(passes, task)
+
+
+def refine_passes(n: int, class_size: float, block: int | None = None) -> float:
+    """The work the refinement may spend, in passes over the records: a share
+    (:data:`BUDGET`) of the partition's own work per record, between :data:`MIN_PASSES` and
+    :data:`MAX_PASSES`.
+
+    Bucket-capped MDAV compares every record with about the records still free when its class
+    is formed: n / (2·m) per class of m records on the whole file, ``block`` / (2·m) inside the
+    blocks of the large-file route.  The refinement's steps cost about a pass each, so small
+    files, whose exact partition costs most per record, are refined longest, and the cost per
+    record of the whole partition falls, never rises, as a file grows.
+    """
+    reach = n if block is None else min(n, block)
+    work = BUDGET * reach / (2.0 * max(class_size, 1.0))
+    return float(min(max(work, MIN_PASSES), MAX_PASSES))
+
+
+class _Refiner:
+    """The classes under refinement: labels, per-class sums, sizes and bucket counts, the
+    t-closeness bounds by class size, and each class's neighbours."""
+
+    def __init__(self, X, labels, codes, shares, t, k, fence, kernels) -> None:
+        self.X, self.labels, self.codes, self.kernels = X, labels, codes, kernels
+        self.t, self.k, self.shares = t, k, shares
+        self.m = m = int(labels.max()) + 1
+        self.n_b = n_b = max(int(codes.max()) + 1, len(shares))
+        self.sizes = np.bincount(labels, minlength=m).astype(np.int64)
+        self.sums = _sums(X, labels, m)
+        self.counts = np.bincount(labels * n_b + codes, minlength=m * n_b).reshape(m, n_b)
+        largest = int(self.sizes.max())
+        bounds = bucket_bounds(codes, shares, t, k, max(2 * k - 1, 2 * largest - 1))
+        self.low = np.ascontiguousarray(bounds.low, dtype=np.int64)
+        self.high = np.ascontiguousarray(bounds.high, dtype=np.int64)
+        self.fence, self.class_fence = fence, None
+        if fence is not None:
+            self.class_fence = np.zeros(m, dtype=np.int64)
+            self.class_fence[labels] = np.asarray(fence, dtype=np.int64)
+        self.eps = 1e-9 * max(float((X * X).sum(axis=1).mean()), 1e-300)
+
+    def sse(self) -> float:
+        live = self.sizes > 0
+        quad = float((self.X * self.X).sum())
+        return quad - float(((self.sums[live] ** 2).sum(axis=1) / self.sizes[live]).sum())
+
+    def neighbours(self) -> np.ndarray:
+        """Each class's nearest classes by centroid, itself first (−1: none, or another
+        fence's); empty classes have none."""
+        from scipy.spatial import cKDTree
+
+        live = np.flatnonzero(self.sizes > 0)
+        reach = min(len(live), NEIGHBOURS + 1)
+        near = np.full((self.m, max(reach, 1)), -1, dtype=np.int64)
+        if reach < 2:
+            near[live, 0] = live
+            return near
+        centroids = self.sums[live] / self.sizes[live][:, None]
+        found = cKDTree(centroids).query(centroids, k=reach)[1]
+        near[live] = _own_first(live, live[found.reshape(len(live), reach)], self.class_fence)
+        return near
+
+    def run(self, passes: float, task: Task) -> np.ndarray:
+        spent = 0.0
+        sse = self.sse()
+        first_gain = None
+        step = 0
+        while spent + 1.0 <= passes:
+            task.step(min(spent / max(passes, 1.0), 1.0), "Refining classes")
+            before = sse
+            near = self.neighbours()
+            self.exchange(near)
+            self.move(near)
+            spent += 2.0
+            if spent + TRANSPORT_PASSES <= passes and step % 2 == 1:
+                self.transport()
+                spent += TRANSPORT_PASSES
+            sse = self.sse()
+            gain = before - sse
+            first_gain = gain if first_gain is None else first_gain
+            step += 1
+            if gain <= MIN_GAIN * max(first_gain, 0.0) or gain <= self.eps:
                 break
-    if rounds:
-        labels = improve_within_bounds(
-            X, labels, codes, shares, t, k, rounds, task.sub(0.5, 1.0), fence=fence
-        )
-    task.step(1.0, "Classes refined")
-    return labels
+        task.step(1.0, "Classes refined")
+        return _dense(self.labels)
+
+    def exchange(self, near: np.ndarray) -> None:
+        key = self.labels * self.n_b + self.codes
+        perm = np.argsort(key, kind="stable").astype(np.int64)
+        off = np.zeros(self.m * self.n_b + 1, dtype=np.int64)
+        off[1:] = np.cumsum(np.bincount(key, minlength=self.m * self.n_b))
+        kernels, sizes = self.kernels, self.sizes.astype(np.float64)
+        kernels.exchange_sweep(self.X, self.labels, near, self.sums, sizes, perm, off, self.n_b)
+
+    def move(self, near: np.ndarray) -> None:
+        order = np.argsort(self.labels, kind="stable").astype(np.int64)
+        self.kernels.move_sweep(
+            self.X, self.labels, self.codes, near, self.sums, self.sizes, self.counts,
+            self.low, self.high, order, self.eps,
+        )  # fmt: skip
+
+    def transport(self) -> None:
+        labels, _ = transport_step(self.X, self.labels, self.codes, self.kernels, fence=self.fence)
+        # the step keeps every class's size and bucket counts: only the sums move
+        self.labels = labels
+        self.sums = _sums(self.X, labels, self.m)
 
 
 def transport_step(
@@ -265,11 +364,16 @@ def bucket_bounds(
     return ClassBounds(codes=np.asarray(codes, dtype=np.int64), low=low, high=high)
 
 
+def _dense(labels: np.ndarray) -> np.ndarray:
+    """Labels renumbered 0..C−1 keeping their order (empty classes dropped)."""
+    return np.unique(labels, return_inverse=True)[1].astype(np.int64).reshape(-1)
+
+
 __all__ = [
-    "MAX_STEPS",
     "bucket_bounds",
     "default_rounds",
     "improve_within_bounds",
     "refine_classes",
+    "refine_passes",
     "transport_step",
 ]

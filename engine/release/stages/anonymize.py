@@ -38,6 +38,7 @@ from engine.release.partition import (
     compiled_kernels,
     microaggregate,
     one_blas_thread,
+    refine_classes,
     size_candidates,
     tclose_blocks,
     tclose_partition,
@@ -99,7 +100,7 @@ def choose_class_size(
         # the whole file will load the compiled kernels anyway: the sample may as well use them
         fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
         partition = partial(
-            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0, compiled=fast
+            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, refine=0, compiled=fast
         )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
@@ -128,26 +129,32 @@ def best_partition(
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
-    """The t-close partition with the lowest QI SSE over :func:`size_candidates`.
+    """The t-close partition with the lowest QI SSE over :func:`size_candidates`, refined.
 
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.
-    ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
+    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.  The
+    classes are then refined (:func:`engine.release.partition.refine_classes`: records of a
+    bucket reassigned among the classes, then moves and exchanges within the bounds of t, and
+    of k, not of the class size tried).  ``shares`` are the whole file's when ``X`` and
+    ``codes`` are one group of it.
     """
     counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
-    partition = tclose_blocks if use_blocks(X) else tclose_partition
-    if len(size_candidates(counts, k, t)) == 1:
-        return partition(X, codes, k, t, shares=shares, seed=seed, task=task)
+    partition = partial(tclose_blocks, refine=0) if use_blocks(X) else tclose_partition
     n = len(codes)
-    sample = size_sample(n)
-    best, best_labels = choose_class_size(
-        X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.5),
-    )  # fmt: skip
-    if len(sample) == n and best_labels is not None:
-        return best_labels
-    return partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+    labels = None
+    best = k
+    if len(size_candidates(counts, k, t)) > 1:
+        sample = size_sample(n)
+        best, labels = choose_class_size(
+            X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.4),
+        )  # fmt: skip
+        if len(sample) < n:
+            labels = None
+    if labels is None:
+        labels = partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7))
+    return refine_classes(X, labels, codes, t=t, k=k, shares=shares, task=task.sub(0.7, 1.0))
 
 
 def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
