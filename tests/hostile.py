@@ -1724,6 +1724,102 @@ ROUND_TWO += tagged(
 )
 CASES += ROUND_TWO
 
+
+# -- round three: no silent change of meaning -----------------------------------------------
+
+
+def comma_names(folder: Path) -> Path:
+    """The survey with a column named ``Region, coded`` and one named ``say "no"``."""
+    table = rows()
+    table[0] = ["age", "income", "Region, coded"]
+    for i, row in enumerate(table[1:]):
+        row.append(f'say "{"ny"[i % 2]}"')
+    table[0].append('say "no"')
+    text = "".join(
+        ",".join('"' + str(v).replace('"', '""') + '"' for v in row) + "\n" for row in table
+    )
+    return write_csv(folder, text=text)
+
+
+def project_text(edit: Callable[[str], str]):
+    """A project file for ``plain`` whose JSON text is edited by ``edit`` (a key given twice
+    cannot be said with a dict)."""
+
+    def make(folder: Path) -> Path:
+        path = project()(folder)
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return path
+
+    return make
+
+
+def _k_twice(text: str) -> str:
+    """``"k": 5, …`` becomes ``"k": 5, "k": 1, …``: json keeps the last one silently."""
+    return text.replace('"k": 5,', '"k": 5, "k": 1,', 1)
+
+
+ROUND_THREE: list[Case] = tagged(
+    "meaning",  # what the user said is what is released, or exit 2 with one line
+    [
+        bad_project(
+            "project-key-given-twice",
+            project_text(_k_twice),
+            r"p\.json: the key 'k' is given twice \(5, then 1\); a project file gives each "
+            "key once",
+        ),
+        bad_project(
+            "project-no-qi",
+            project(_params(qi=[])),
+            r"p\.json: Project file: qi names no column; a release needs one or more "
+            "quasi-identifiers",
+        ),
+        refused(
+            "no-qi-on-the-command-line",
+            plain,
+            command("anonymize INPUT -o @out.csv --confidential income --t 3 --k 5"),
+            r"the following arguments are required: --qi",
+        ),
+        ok(
+            "comma-in-a-column-name",
+            comma_names,
+            command(
+                "anonymize INPUT -o @out.csv --qi 'age,\"Region, coded\"' "
+                '--keep \'"say ""no"""\' --confidential income --t 3 --k 5 --seed 1'
+            ),
+        ),
+        refused(
+            "unclosed-quote-in-a-column-list",
+            comma_names,
+            command(
+                "anonymize INPUT -o @out.csv --qi 'age,\"Region, coded' --confidential income "
+                "--t 3 --k 5"
+            ),
+            r"argument --qi: cannot read 'age,\"Region, coded' as a list: put a name that "
+            "holds a comma",
+        ),
+        ok("k-written-1e1", plain, release("--t 3 --k 1e1 --seed 1"), message=r"k = \d\d"),
+        refused(
+            "k-2.5-as-typed",
+            plain,
+            release("--t 3 --k 2.5e0"),
+            r"k must be a whole number ≥ 1, not 2\.5e0\.$",
+        ),
+        refused(
+            "epsilon-as-typed",
+            plain,
+            release("--epsilon 1e6 --k 5"),
+            r"epsilon must be a number > 0 and ≤ 700, not 1e6\.$",
+        ),
+        refused(
+            "type-given-twice",
+            plain,
+            release("--t 3 --k 5 --type age=numeric --type age=category"),
+            r"--type given twice for 'age'",
+        ),
+    ],
+)
+CASES += ROUND_THREE
+
 if __name__ == "__main__":
     for case in CASES:
         print(f"{case.name:40} exit {case.exit_code}  {case.run:7} {case.fault}")
