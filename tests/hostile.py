@@ -809,7 +809,7 @@ CASES += tagged(
             "epsilon-1e6-sweep",
             plain,
             command("sweep INPUT -o @s.csv --qi age --confidential income --epsilon 1,1e6 --k 5"),
-            r"epsilon must be a number > 0 and ≤ 700, not 1000000",
+            r"epsilon must be a number > 0 and ≤ 700, not 1e6",
         ),
         ok("epsilon-700-laplace", plain, release(f"--epsilon 700 --k 5 {LAPLACE}")),
         refused(
@@ -1758,6 +1758,48 @@ def _k_twice(text: str) -> str:
     return text.replace('"k": 5,', '"k": 5, "k": 1,', 1)
 
 
+def device_named_csv(folder: Path) -> Path:
+    """``in.csv`` is a link to the null device (reading it gives 0 bytes, for ever)."""
+    path = folder / "in.csv"
+    path.symlink_to(os.devnull)
+    return path
+
+
+def long_header(folder: Path) -> Path:
+    """The survey with a third column whose name is 5 MB long."""
+    table = rows()
+    table[0][2] = "x" * 5_000_000
+    return write_csv(folder, text=csv_text(table))
+
+
+#: temporary files a killed run left (two days old), one a live run is writing, and files
+#: that only look alike: (name, is a folder, days old)
+LEFTOVERS = [
+    (".~tcabc123", False, 2),
+    (".~tcdir001", True, 2),
+    (".~tcyoung1", False, 0),
+    (".~tcABC123", False, 2),
+    (".~tcabc1234", False, 2),
+    (".~tc-notes", False, 2),
+]
+
+
+def with_leftovers(folder: Path) -> Path:
+    """The survey, and in its folder what a run killed two days ago left (``kill -9``)."""
+    import time
+
+    for name, is_folder, days in LEFTOVERS:
+        path = folder / name
+        if is_folder:
+            path.mkdir()
+            (path / "part-0.parquet").write_bytes(b"PAR1")
+        else:
+            path.write_bytes(b"half a release")
+        then = time.time() - days * 86_400 - 60
+        os.utime(path, (then, then))
+    return write_csv(folder)
+
+
 ROUND_THREE: list[Case] = tagged(
     "meaning",  # what the user said is what is released, or exit 2 with one line
     [
@@ -1811,6 +1853,25 @@ ROUND_THREE: list[Case] = tagged(
             r"epsilon must be a number > 0 and ≤ 700, not 1e6\.$",
         ),
         refused(
+            "a-5mb-column-name-quoted-short",
+            long_header,
+            command("anonymize INPUT -o @out.csv --qi agex --confidential income --t 3 --k 5"),
+            r"^(?=.{0,400}$)tclose: No column named 'agex' in the input .*x…",
+        ),
+        ok(
+            "stale-temporary-files-removed",
+            with_leftovers,
+            anonymize(),
+            OK_CSV | {".~tcyoung1", ".~tcABC123", ".~tcabc1234", ".~tc-notes"},
+        ),
+        refused(
+            "cluster-local-1000-workers",
+            plain,
+            command(f"{CLUSTER_RELEASE} --cluster local:1000"),
+            r"--cluster local:1000: this computer has \d+ core\(s\), and a local cluster takes "
+            r"at most \d+ workers",
+        ),
+        refused(
             "type-given-twice",
             plain,
             release("--t 3 --k 5 --type age=numeric --type age=category"),
@@ -1818,6 +1879,18 @@ ROUND_THREE: list[Case] = tagged(
         ),
     ],
 )
+if sys.platform != "win32":  # a link to the null device (Windows links need privileges)
+    ROUND_THREE += tagged(
+        "meaning",
+        [
+            refused(
+                "input-is-a-device",
+                device_named_csv,
+                anonymize(),
+                r"in\.csv is a device, not a file of data",
+            )
+        ],
+    )
 CASES += ROUND_THREE
 
 if __name__ == "__main__":
