@@ -1871,6 +1871,57 @@ ROUND_THREE: list[Case] = tagged(
             r"--cluster local:1000: this computer has \d+ core\(s\), and a local cluster takes "
             r"at most \d+ workers",
         ),
+        ok(
+            "save-project-with-the-release",
+            plain,
+            release("--t 3 --k 5 --seed 1 --save-project @p.json"),
+            _in("in.csv", "out.csv", "out.json", "p.json"),
+        ),
+        ok(
+            "cluster-save-project-with-the-release",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --save-project @p.json"),
+            _in("in.csv", "out.csv", "out.json", "p.json"),
+            ON_DASK,
+        ),
+        refused(
+            "save-project-not-json",
+            plain,
+            release("--t 3 --k 5 --save-project @p.txt"),
+            r"p\.txt: a project file is a JSON file; name it …\.json",
+        ),
+        refused(
+            "save-project-over-the-input",
+            plain,
+            release("--t 3 --k 5 --save-project INPUT"),
+            r"in\.csv: a project file is a JSON file",
+        ),
+        refused(
+            "save-project-over-a-foreign-json",
+            with_foreign_json_beside,
+            release("--t 3 --k 5 --save-project @out.json", out="rel.csv"),
+            r"out\.json: the project file would replace a JSON file tclose did not write",
+            _in("in.csv", "out.json"),
+        ),
+        refused(
+            "save-project-of-a-dataset-folder",
+            dataset,
+            command(
+                f"anonymize INPUT -o @rel.csv --qi age --confidential income {PARQUET_RELEASE} "
+                "--save-project @p.json"
+            ),
+            r"--save-project: a project records one input file and its checksum",
+            DS,
+        ),
+        refused(
+            "plan-save-project-infeasible",
+            plain,
+            command(
+                "plan INPUT --qi age --confidential income --t 3 --k 500 --save-project @p.json"
+            ),
+            r"^tclose: infeasible: k = 500 needs at least 500 records",
+            code=3,
+        ),
         refused(
             "type-given-twice",
             plain,

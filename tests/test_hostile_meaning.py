@@ -164,3 +164,63 @@ def test_an_output_named_like_the_input_in_other_case_is_judged_by_the_disk(
         assert (tmp_path / "IN.csv").is_file()
     else:  # the same file under another spelling: refused
         assert code == 2 and "refusing to overwrite the input file" in err
+
+
+# -- a release made with flags, replayed from the project it saved -----------------------------
+
+
+def _release_argv(source: Path, out: Path, *extra: str) -> list[str]:
+    argv = ["anonymize", str(source), "-o", str(out), "--qi", "age,region"]
+    argv += ["--confidential", "income", "--t", "3", "--k", "5", "--seed", "11", "-q", *extra]
+    return argv
+
+
+def test_a_saved_project_replays_to_the_same_release_bytes(tmp_path, capsys) -> None:
+    from engine.project import load_project
+
+    source = write_csv(tmp_path)
+    first, project = tmp_path / "first.csv", tmp_path / "p.json"
+    assert main(_release_argv(source, first, "--save-project", str(project))) == 0
+    assert "the project file" in capsys.readouterr().err  # where the seed went
+    saved = load_project(project)
+    assert saved.params.qi == ("age", "region") and saved.params.seed == 11
+    assert saved.input.options.sep == "," and saved.output == first
+    again = tmp_path / "again.csv"
+    assert main(["run", str(project), "-o", str(again), "-q"]) == 0, capsys.readouterr().err
+    assert again.read_bytes() == first.read_bytes()
+
+
+def test_a_project_saved_by_plan_runs_the_planned_release(tmp_path, capsys) -> None:
+    source = write_csv(tmp_path)
+    project = tmp_path / "plan.json"
+    argv = ["plan", str(source), "--qi", "age", "--confidential", "income", "--t", "3"]
+    assert main([*argv, "--k", "5", "--seed", "3", "--save-project", str(project)]) == 0
+    assert "Project written to" in capsys.readouterr().err
+    planned = tmp_path / "planned.csv"
+    assert main(["run", str(project), "-o", str(planned), "-q"]) == 0
+    direct = tmp_path / "direct.csv"
+    flags = ["--qi", "age", "--confidential", "income", "--t", "3", "--k", "5", "--seed", "3"]
+    assert main(["anonymize", str(source), "-o", str(direct), *flags, "-q"]) == 0
+    assert planned.read_bytes() == direct.read_bytes()
+
+
+def test_an_infeasible_plan_saves_no_project(tmp_path, capsys) -> None:
+    source = write_csv(tmp_path)
+    argv = ["plan", str(source), "--qi", "age", "--confidential", "income", "--t", "1.01"]
+    assert main([*argv, "--k", "500", "--save-project", str(tmp_path / "p.json")]) == 3
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_a_workbook_sheet_is_saved_as_read(tmp_path, capsys) -> None:
+    from engine.project import load_project
+    from tests.hostile import write_book
+
+    table = rows()
+    source = write_book(tmp_path / "in.xlsx", {"Cover": [["A survey"]], "Data": table})
+    out, project = tmp_path / "out.csv", tmp_path / "p.json"
+    argv = _release_argv(source, out, "--sheet", "Data", "--save-project", str(project))
+    assert main(argv) == 0, capsys.readouterr().err
+    assert load_project(project).input.options.sheet == "Data"
+    again = tmp_path / "again.csv"
+    assert main(["run", str(project), "-o", str(again), "-q"]) == 0
+    assert again.read_bytes() == out.read_bytes()

@@ -335,12 +335,17 @@ def save_project(project: Project, path: str | Path, *, replace_foreign: bool = 
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = path.with_name(path.name + ".json")
-    doc = project_to_dict(project, base=path.resolve().parent)
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     output = Output(path, "project", replace_foreign)
     with write_outputs([output], inputs=[project.input.path]) as stage:
-        stage.write_utf8(path, text)
+        stage.write_utf8(path, project_text(project, path))
     return path
+
+
+def project_text(project: Project, path: str | Path) -> str:
+    """The text of ``project`` saved as ``path`` (its paths also relative to that folder):
+    what :func:`save_project` writes, for a caller that stages it with other files."""
+    doc = project_to_dict(project, base=Path(path).resolve().parent)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 class _DuplicateKey(ValueError):
