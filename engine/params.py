@@ -521,6 +521,10 @@ class ReleaseParams:
     identifiers: tuple[str, ...] = ()
     #: ``other`` columns released unchanged (only these; every unnamed column is dropped)
     keep: tuple[str, ...] = ()
+    #: released columns (quasi-identifiers, kept ones) that the identifier rule
+    #: (:mod:`engine.identifiers`) takes for identifiers and that are released all the same,
+    #: because the user says they are not; the run's review record names them
+    allow_identifier: tuple[str, ...] = ()
     #: the household id of every person (any type): every class then holds records of at
     #: least k households, household-level QIs are released alike for all members, and the
     #: id is released re-coded (``household_output``)
@@ -592,6 +596,7 @@ class ReleaseParams:
         "confidential": Texts(names=True, what=N_("a list of column names")),
         "identifiers": Texts(names=True, what=N_("a list of column names")),
         "keep": Texts(names=True, what=N_("a list of column names")),
+        "allow_identifier": Texts(names=True, what=N_("a list of column names")),
         "household": Optional(Name()),
         "weight": Optional(Name()),
         "household_level": Texts(names=True, what=N_("a list of column names")),
@@ -635,6 +640,14 @@ class ReleaseParams:
                 _("A column can have only one role: {columns}.").format(columns=listing(dupes))
             )
         self._check_survey()
+        stray = [c for c in self.allow_identifier if c not in (*self.qi, *self.keep)]
+        if stray:
+            raise InputError(
+                _(
+                    "allow_identifier names released columns (quasi-identifiers or kept "
+                    "ones); {columns} is not one."
+                ).format(columns=listing(stray))
+            )
         if self.t is not None and self.epsilon is not None:
             raise InputError(_("Give t or ε (epsilon), not both."))
         if self.confidential and self.t is None and self.epsilon is None:
@@ -777,6 +790,16 @@ class ReleaseParams:
             QT_TRANSLATE_NOOP(
                 "params",
                 "Columns released exactly as they are; a column named nowhere is left out.",
+            ),
+        ),
+        "allow_identifier": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "columns released although they look like identifiers"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Quasi-identifiers or kept columns that hold nearly one value per record (or "
+                "per household) and would be refused as identifiers in disguise; released "
+                "all the same because you know they are not identifiers. The review record "
+                "names them.",
             ),
         ),
         "household": FieldInfo(
@@ -1002,6 +1025,7 @@ class ReleaseParams:
         "confidential": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
         "identifiers": FlagInfo("columns", flag="--identifier", metavar="COL,…", form="columns"),
         "keep": FlagInfo("columns", metavar="COL,…", form="columns"),
+        "allow_identifier": FlagInfo("columns", metavar="COL,…", form="columns"),
         "household": FlagInfo("survey", metavar="COL"),
         "weight": FlagInfo("survey", metavar="COL"),
         "household_level": FlagInfo("survey", metavar="COL,…", form="columns"),
