@@ -18,7 +18,7 @@ from engine.identifiers import KEEP, QI, ValueProfile, check_identifiers, identi
 from engine.io import read_table
 from engine.io.types import infer_types
 from engine.params import ReleaseParams
-from engine.release.plan import plan
+from engine.release import plan
 from engine.roles import ColumnType
 from tests.conftest import DATA
 
