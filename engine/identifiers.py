@@ -32,7 +32,9 @@ So the rule is narrow:
 * a **date** column never.
 
 A household-level column (one value per household) is judged per household: a value of its
-own for nearly every household identifies households, and so their members.  Fewer than
+own for nearly every household identifies households, and so their members (by its values
+alone: household variables are named after the household, "household income", so the name
+says nothing there).  Fewer than
 :data:`MIN_VALUES` values say nothing either way.  The GUI computes a :class:`ValueProfile`
 per column once (off its main thread) and asks :func:`identifier_reason` when the roles
 change, so that the tag page and the engine apply the same rule; a cluster combines its
@@ -190,11 +192,11 @@ def identifier_reason(
     if ctype == ColumnType.NUMERIC:
         if not profile.whole:
             return ""
-        if not (
-            profile.running
-            or (profile.near_unique and (profile.dense or named_like_an_identifier(name)))
-        ):
-            return ""  # fmt: skip
+        # a household's values go by the household's name ("household income"): per
+        # household the name says nothing
+        named = role != HOUSEHOLD_LEVEL and named_like_an_identifier(name)
+        if not (profile.running or (profile.near_unique and (profile.dense or named))):
+            return ""
         like = _("whole numbers that run like a record number or ID")
     elif profile.near_unique:
         like = _("codes or texts of their own, like IDs, names or free text")
@@ -294,15 +296,19 @@ def check_identifiers(
         ctype = types.get(column) or column_kind(data[column])
         reason = released_reason(column, data[column], ctype, role, households)
         if reason and column in allowed:
-            notes.append(
-                _(
-                    "Column {name} looks like an identifier and is released all the same, "
-                    "because allow_identifier names it."
-                ).format(name=quoted(column))
-            )
+            notes.append(allowed_note(column))
         elif reason:
             raise InputError(reason)
     return notes
+
+
+def allowed_note(column: str) -> str:
+    """What the review record says of a column the rule refuses and ``allow_identifier``
+    releases all the same."""
+    return _(
+        "Column {name} looks like an identifier and is released all the same, because "
+        "allow_identifier names it."
+    ).format(name=quoted(column))
 
 
 def check_quasi_identifiers(
@@ -318,6 +324,7 @@ __all__ = [
     "KEEP",
     "QI",
     "ValueProfile",
+    "allowed_note",
     "check_identifiers",
     "check_quasi_identifiers",
     "column_kind",

@@ -542,7 +542,7 @@ CASES: list[Case] = [
     ok(
         "int64-beyond-2^53-to-xlsx",
         big_integers,
-        anonymize("out.xlsx", "--keep", "serial"),
+        anonymize("out.xlsx", "--keep", "serial", "--allow-identifier", "serial"),
         _in("in.csv", "out.xlsx"),
     ),
     refused(
@@ -1800,7 +1800,153 @@ def with_leftovers(folder: Path) -> Path:
     return write_csv(folder)
 
 
+def id_survey(folder: Path) -> Path:
+    """400 records: the survey with identifiers in disguise (a record number ``pid``, an
+    ``email``, a running number named ``note``, a record number ``serial`` with a quarter of
+    its records given another's number), weights (good; one 0; one text; one 1e308) and
+    households of two whose ``dwelling`` code is each household's own."""
+    table = rows(400)
+    table[0] += ["pid", "email", "note", "serial", "w", "w0", "wt", "wbig", "hid", "dwelling"]
+    for i, row in enumerate(table[1:]):
+        weight = 1.5 + (i % 7) / 4
+        serial = 5_000 + (i - 1 if i % 4 == 0 and i else i)  # 25 % repeat the last one
+        row += [7_000 + i, f"p{i}@example.org", 3 + i, serial, weight]
+        row += [0 if i == 333 else weight, "heavy" if i == 250 else weight]
+        row += ["1e308" if i == 120 else weight, i // 2, f"D{i // 2:04d}"]
+    return write_csv(folder, text=csv_text(table))
+
+
+def project_with(**changes: object):
+    """A project for ``id_survey`` with ``changes`` to its parameters."""
+
+    def make(folder: Path) -> Path:
+        from engine.params import ReleaseParams
+        from engine.project import new_project, project_to_dict
+
+        source = id_survey(folder)
+        params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
+        doc = project_to_dict(new_project(source, params), base=folder)
+        doc["params"].update(changes)
+        path = folder / "p.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return path
+
+    return make
+
+
+#: a release of ``id_survey`` with ``flags``
+def on_ids(flags: str, cluster: bool = False) -> Callable[[Path, Path], list[str]]:
+    line = f"anonymize INPUT -o @out.csv --qi age --confidential income --t 3 --k 5 {flags}"
+    return _cluster(line) if cluster else command(line)
+
+
+ID_IN = _in("in.csv")
+KEPT_ID = r"Column '{}' looks like an identifier: 400 of its 400 values are different .*kept"
+WEIGHT_0 = r"Weight column 'w0': record 334 holds 0; every weight must be a number > 0 \(1 rec"
+WEIGHT_TEXT = r"Weight column 'wt': record 251 holds 'heavy'; every weight must be a number > 0"
+DATE_ON_NUMBERS = r"Column 'income' is declared a date, but it holds numbers \(1000 is not a date\)"
+NO_NOPE = r"No column named 'nope' in the input \(it has: age, income, region, pid"
+
 ROUND_THREE: list[Case] = tagged(
+    "identifiers",  # an identifier in disguise, whatever its role
+    [
+        refused("keep-a-record-number", id_survey, on_ids("--keep pid"), KEPT_ID.format("pid")),
+        refused("keep-an-email", id_survey, on_ids("--keep email"), KEPT_ID.format("email")),
+        refused(
+            "keep-a-running-number-named-note",
+            id_survey,
+            on_ids("--keep note"),
+            KEPT_ID.format("note"),
+        ),
+        refused(
+            "cluster-keep-a-record-number",
+            id_survey,
+            on_ids("--keep pid", cluster=True),
+            KEPT_ID.format("pid"),
+        ),
+        refused(
+            "qi-record-number-with-25-percent-repeats",
+            id_survey,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,serial --confidential income --t 3 --k 5"
+            ),
+            r"Column 'serial' looks like an identifier, not a quasi-identifier: 3\d\d of its "
+            r"400 values are different \(\d\d %\), whole numbers that run like a record number",
+        ),
+        refused(
+            "household-level-code-of-its-own",
+            id_survey,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,dwelling --confidential income --t 3 --k 5 "
+                "--household hid"
+            ),
+            r"Column 'dwelling' looks like a household identifier: 200 of its 200 households",
+        ),
+        ok(
+            "keep-an-allowed-identifier",
+            id_survey,
+            on_ids("--keep pid --allow-identifier pid --seed 1"),
+        ),
+        bad_project(
+            "project-keep-an-email",
+            project_with(keep=["email"]),
+            r"^tclose: Column 'email' looks like an identifier",
+        ),
+        refused(
+            "allow-identifier-of-an-unreleased-column",
+            id_survey,
+            on_ids("--allow-identifier pid"),
+            r"allow_identifier names released columns \(quasi-identifiers or kept ones\); "
+            r"'pid' is not one",
+        ),
+    ],
+)
+ROUND_THREE += tagged(
+    "cluster-checks",  # the cluster refuses what one machine refuses, in the same words
+    [
+        refused("weight-0", id_survey, on_ids("--weight w0"), WEIGHT_0),
+        refused("cluster-weight-0", id_survey, on_ids("--weight w0", cluster=True), WEIGHT_0),
+        refused("weight-text", id_survey, on_ids("--weight wt"), WEIGHT_TEXT),
+        refused("cluster-weight-text", id_survey, on_ids("--weight wt", cluster=True), WEIGHT_TEXT),
+        refused(
+            "weight-1e308",
+            id_survey,
+            on_ids("--weight wbig"),
+            r"record 121 holds 1e\+308; every weight must be a number > 0 and at most "
+            r"1 × 10¹⁵⁰ \(1 record",
+        ),
+        refused("date-type-on-numbers", id_survey, on_ids("--type income=date"), DATE_ON_NUMBERS),
+        refused(
+            "cluster-date-type-on-numbers",
+            id_survey,
+            on_ids("--type income=date", cluster=True),
+            DATE_ON_NUMBERS,
+        ),
+        refused("type-for-a-missing-column", id_survey, on_ids("--type nope=numeric"), NO_NOPE),
+        refused(
+            "cluster-type-for-a-missing-column",
+            id_survey,
+            on_ids("--type nope=numeric", cluster=True),
+            NO_NOPE,
+        ),
+        bad_project(
+            "project-order-for-a-missing-column",
+            project_with(orders={"nope": ["a", "b"]}),
+            r"^tclose: No column named 'nope' in the input",
+        ),
+        bad_project(
+            "project-codes-for-a-missing-column",
+            project_with(column_missing={"nope": ["-9"]}),
+            r"No column named 'nope' in the input",
+        ),
+        bad_project(
+            "project-type-for-a-missing-column",
+            project_with(types={"nope": "numeric"}),
+            r"No column named 'nope' in the input",
+        ),
+    ],
+)
+ROUND_THREE += tagged(
     "meaning",  # what the user said is what is released, or exit 2 with one line
     [
         bad_project(

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.cli import main, one_line
@@ -224,3 +225,68 @@ def test_a_workbook_sheet_is_saved_as_read(tmp_path, capsys) -> None:
     again = tmp_path / "again.csv"
     assert main(["run", str(project), "-o", str(again), "-q"]) == 0
     assert again.read_bytes() == out.read_bytes()
+
+
+# -- the cluster refuses what one machine refuses, with the same line ---------------------------
+
+
+def survey_parts(folder: Path, n: int = 400) -> Path:
+    """A survey as a Parquet file of 50-record row groups (8 partitions on a cluster), with
+    identifiers in disguise, weights broken in a later partition, households."""
+    import pandas as pd
+
+    table = rows(n)
+    frame = pd.DataFrame(table[1:], columns=table[0])
+    frame["pid"] = np.arange(n) + 7_000
+    frame["email"] = [f"p{i}@example.org" for i in range(n)]
+    frame["w"] = 1.5 + (np.arange(n) % 7) / 4
+    frame["w0"] = frame["w"].where(np.arange(n) != 333, 0.0)
+    frame["wt"] = frame["w"].astype(str).where(np.arange(n) != 250, "heavy")
+    frame["wbig"] = frame["w"].where(np.arange(n) != 120, 1e308)
+    frame["hid"] = np.arange(n) // 2
+    frame["dwelling"] = [f"D{h:04d}" for h in frame["hid"]]
+    frame["code"] = frame["region"].where(np.arange(n) % 97 != 60, "N/A")
+    path = folder / "in.parquet"
+    frame.to_parquet(path, row_group_size=50)
+    return path
+
+
+#: flags one machine refuses (exit 2), and one it releases
+ONE_MACHINE = [
+    ("--keep pid", 2),
+    ("--keep email", 2),
+    ("--weight w0", 2),
+    ("--weight wt", 2),
+    ("--weight wbig", 2),
+    ("--type income=date", 2),
+    ("--type code=numeric --qi age,code", 2),
+    ("--type nope=numeric", 2),
+    ("--household hid --qi age,dwelling", 2),
+    ("--keep pid --allow-identifier pid --weight w", 0),
+]
+
+
+@pytest.mark.parametrize(("flags", "code"), ONE_MACHINE, ids=[f for f, _ in ONE_MACHINE])
+def test_the_cluster_refuses_what_one_machine_refuses_in_the_same_words(
+    flags, code, tmp_path
+) -> None:
+    from tests.hostile_build import scheduler_address
+    from tests.test_fuzz_cli import run_cli
+
+    source = survey_parts(tmp_path)
+    base = ["--qi", "age", "--confidential", "income", "--t", "3", "--k", "5", "--seed", "1"]
+    words = flags.split()
+    if "--qi" in words:  # the case's own quasi-identifiers
+        at = words.index("--qi")
+        base[1] = words[at + 1]
+        words = words[:at] + words[at + 2 :]
+    found = []
+    for where, cluster in (("one", []), ("dask", ["--cluster", scheduler_address()])):
+        out = tmp_path / f"{where}.csv"
+        argv = ["anonymize", str(source), "-o", str(out), *base, *words, "-q", *cluster]
+        found.append(run_cli(argv))
+    (one, _, one_err), (dask, _, dask_err) = found
+    assert one == dask == code, (one_err, dask_err)
+    if code:
+        assert one_err.strip() == dask_err.strip()
+        assert len(one_err.strip().splitlines()) == 1

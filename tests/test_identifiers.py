@@ -147,19 +147,31 @@ def test_a_kept_identifier_is_refused_and_an_allowed_one_released(people):
 
 
 def test_a_household_level_column_is_judged_per_household():
-    """Each household's own number, repeated for its members: per record only a third of
-    the values are distinct, per household every one is."""
+    """Each household's own code, repeated for its members: per record only a third of the
+    values are distinct, per household every one is.  A household's income, different for
+    every household but spread out, is no identifier, whatever its name."""
     homes = pd.Series(np.repeat(np.arange(150), 3))
-    frame = pd.DataFrame({"dwelling_no": 70_000 + homes * 7, "size": homes % 4 + 1})
-    roles = {"dwelling_no": QI, "size": QI}
-    types = {"dwelling_no": ColumnType.NUMERIC, "size": ColumnType.NUMERIC}
+    frame = pd.DataFrame(
+        {
+            "dwelling": [f"D{h:04d}" for h in homes],
+            "household income": 20_000 + (homes * 7_919) % 90_000,
+            "size": homes % 4 + 1,
+        }
+    )
+    roles = dict.fromkeys(frame.columns, QI)
+    types = {"dwelling": ColumnType.NOMINAL, "household income": ColumnType.NUMERIC}
+    types["size"] = ColumnType.NUMERIC
     assert check_identifiers(frame, roles, types) == []  # per record: 150 of 450
-    with pytest.raises(InputError, match=r"'dwelling_no' looks like a household identifier"):
+    with pytest.raises(InputError, match=r"'dwelling' looks like a household identifier"):
         check_identifiers(frame, roles, types, households=homes)
-    frame["dwelling_no"] = 70_000 + homes  # a running number per household
+    del roles["dwelling"]
+    assert check_identifiers(frame, roles, types, households=homes) == []
+    frame["dwelling"] = 70_000 + homes  # a running number per household
+    roles["dwelling"] = QI
+    types["dwelling"] = ColumnType.NUMERIC
     with pytest.raises(InputError, match=r"150 of its 150 households have a value of their"):
         check_identifiers(frame, roles, types, households=homes)
-    assert check_identifiers(frame, roles, types, households=homes, allowed=["dwelling_no"])
+    assert check_identifiers(frame, roles, types, households=homes, allowed=["dwelling"])
 
 
 def test_the_command_line_exits_2_naming_the_column(people, tmp_path, capsys):

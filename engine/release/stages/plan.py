@@ -230,6 +230,9 @@ class PlanData:
     survey: Callable[[Buckets | None], tuple[HouseholdPlan | None, RiskSummary | None]] | None = (
         None
     )
+    #: what the review record says of the input (a column released although it looks like
+    #: an identifier): facts of the original data, never published
+    review_notes: Sequence[str] = ()
 
 
 @one_blas_thread
@@ -292,6 +295,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         missing_qi=missing,
         weighted=weighted if prepared.weights is not None else None,
         survey=survey,
+        review_notes=tuple(prepared.notes),
     )
     noise_columns: list[ColumnPlan] = []
     if params.noise:
@@ -369,7 +373,7 @@ def plan_data(
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
-        review_warnings=tuple(review),
+        review_warnings=(*facts.review_notes, *review),
         n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
         missing_qi=missing_qi,

@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError, listing
+from engine.checks import check_columns, check_type, read_weights
+from engine.errors import InputError
 from engine.i18n import _
-from engine.identifiers import check_quasi_identifiers
+from engine.identifiers import KEEP, QI, check_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.release.columns import numeric_values, resolve_columns
-from engine.release.households import Households, check_households, find_households, read_weights
+from engine.release.households import Households, check_households, find_households
 from engine.roles import ColumnType
 
 
@@ -53,6 +54,9 @@ class Prepared:
     households: Households | None = field(default=None, repr=False)
     #: the sampling weight of every released record (``weight``)
     weights: np.ndarray | None = field(default=None, repr=False)
+    #: what the review record says of the run's input (a column released although it looks
+    #: like an identifier, ``allow_identifier``)
+    notes: list[str] = field(default_factory=list)
 
     def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
         """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
@@ -71,16 +75,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
                 "one column as confidential."
             ).format(mechanism=params.mechanism)
         )
-    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in data.columns]
-    if absent:
-        have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            _("No column named {columns} in the input (it has: {have}).").format(
-                columns=listing(absent), have=have
-            )
-        )
+    check_columns(params, list(data.columns))  # roles, types, orders, codes: all there
     n = len(data)
     if n == 0:
         raise InputError(_("The input has no records."))
@@ -104,12 +99,21 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
             rows = np.flatnonzero(~lacking)
             clean = clean.iloc[rows].reset_index(drop=True)
     types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
-    check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
+    for col in (*qi, *confidential):  # a declared type reads every value (a date no number)
+        check_type(clean[col], types[col])
+    prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    released = prepared.released_input(data)
+    # an identifier in disguise is refused whatever its role, per household where it is a
+    # household's value
+    shown = pd.concat([clean[qi], released[list(params.keep)]], axis=1)
+    roles = {**dict.fromkeys(qi, QI), **dict.fromkeys(params.keep, KEEP)}
+    homes = released[params.household] if params.household is not None else None
+    prepared.notes = check_identifiers(
+        shown, roles, types, allowed=params.allow_identifier, households=homes
+    )
     for col in (*qi, *confidential):
         if types[col] == ColumnType.NUMERIC:
             check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
-    prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
-    released = prepared.released_input(data)
     if params.weight is not None:
         prepared.weights = read_weights(released[params.weight], rows)
     if params.household is not None:
