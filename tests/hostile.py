@@ -1882,6 +1882,14 @@ ROUND_THREE: list[Case] = tagged(
             ),
             r"Column 'dwelling' looks like a household identifier: 200 of its 200 households",
         ),
+        refused(
+            "sweep-keep-a-record-number",
+            id_survey,
+            command(
+                "sweep INPUT -o @s.csv --qi age --confidential income --t 2,3 --k 5 --keep pid -q"
+            ),
+            KEPT_ID.format("pid"),
+        ),
         ok(
             "keep-an-allowed-identifier",
             id_survey,

@@ -159,7 +159,7 @@ def parse_bounds(items: Iterable[str]) -> dict[str, tuple[float, float]]:
             ) from None
         # the range (finite, LO < HI) is checked by ReleaseParams, as for a project file
         if column in bounds:
-            raise InputError(_("--bounds given twice for {column}.").format(column=repr(column)))
+            raise InputError(_("--bounds given twice for {column}.").format(column=quoted(column)))
         bounds[column] = (lo, hi)
     return bounds
 

@@ -93,7 +93,7 @@ def category_order(series: pd.Series, order: Sequence[str] | None = None) -> lis
             raise InputError(
                 _(
                     "Column {column}: values {values} are not in its declared category order."
-                ).format(column=repr(series.name), values=", ".join(unknown[:5]))
+                ).format(column=quoted(series.name), values=", ".join(unknown[:5]))
             )
         by_text = {str(v): v for v in values}
         return [by_text.get(str(o), o) for o in order]

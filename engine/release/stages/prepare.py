@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from engine.checks import check_columns, check_type, read_weights
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.identifiers import KEEP, QI, check_identifiers
 from engine.io import apply_missing
@@ -144,7 +144,7 @@ def check_magnitudes(column: str, values: np.ndarray) -> None:
             _(
                 "Column {column} holds {count:,} infinite value(s); correct them or declare "
                 "{codes} missing-value codes."
-            ).format(column=repr(column), count=count, codes=codes)
+            ).format(column=quoted(column), count=count, codes=codes)
         )
     raise InputError(
         _(
@@ -152,6 +152,10 @@ def check_magnitudes(column: str, values: np.ndarray) -> None:
             "compute with (numbers between {low:g} and {high:g} in size, "
             "or 0); rescale the column (e.g. in thousands) or correct the values."
         ).format(
-            column=repr(column), count=count, first=first, low=1 / MAX_MAGNITUDE, high=MAX_MAGNITUDE
+            column=quoted(column),
+            count=count,
+            first=first,
+            low=1 / MAX_MAGNITUDE,
+            high=MAX_MAGNITUDE,
         )
     )
