@@ -35,7 +35,7 @@ def test_every_release_format_is_written_and_read_back(suffix, tmp_path):
 def test_unlisted_suffixes_are_refused_by_every_writer(tmp_path):
     from engine.distributed.output import cluster_outputs
 
-    for name in ("release.sav", "release.pq", "release.html"):
+    for name in ("release.sas7bdat", "release.pq", "release.html"):
         with pytest.raises(InputError, match="unknown output type"):
             release_outputs(tmp_path / name)
     with pytest.raises(InputError, match="unknown output type"):
