@@ -37,6 +37,10 @@ Mechanism = str
 MissingConfidential = Literal["bucket", "drop"]
 Transform = Literal["none", "log"]
 HouseholdOutput = Literal["recode", "none"]
+#: who may obtain the release (the SDC guidance's release types, IHSN SDC practice guide)
+ReleaseType = Literal["public", "scientific", "licensed", "enclave"]
+#: the longest intruder scenario (a short text; the DDI and the About sheet quote it)
+MAX_SCENARIO = 1000
 WeightOutput = Literal["keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
@@ -287,6 +291,25 @@ class Optional(Constraint):
 
 
 @dataclass(frozen=True)
+class Text(Constraint):
+    """One short text (at most ``longest`` characters, no control characters but line
+    breaks)."""
+
+    longest: int = 1000
+
+    @property
+    def allowed(self) -> str:
+        return _("a text of at most {n} characters").format(n=self.longest)
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or len(value) > self.longest:
+            raise self.fail(name, value)
+        if any(ord(c) < 32 and c not in "\n\t" for c in value):
+            raise self.fail(name, value)
+        return value.strip()
+
+
+@dataclass(frozen=True)
 class Name(Constraint):
     """One column name (a non-empty text)."""
 
@@ -403,6 +426,7 @@ FLAG_GROUPS: dict[str, str] = {
     "level": N_("privacy level"),
     "form": N_("released form"),
     "noise": N_("noise mechanism (ε-differential privacy for the confidential columns)"),
+    "release": N_("release type and intruder scenario"),
 }
 
 
@@ -572,6 +596,14 @@ class ReleaseParams:
     confidential_output: ConfidentialOutput = "mean"
     #: None = fresh OS entropy (not reproducible); a number makes the run reproducible
     seed: int | None = None
+    #: who may obtain the release: "public" (a public-use file), "scientific" (registered
+    #: researchers), "licensed" (named users under an agreement) or "enclave" (used only in
+    #: a controlled environment); None = not stated; the plan compares k with the
+    #: guidance for a stated type
+    release_type: ReleaseType | None = None
+    #: the intruder scenario the release is protected against, in the agency's words (what
+    #: an intruder is assumed to know and do); published with the release
+    scenario: str = ""
 
     #: one declared constraint per field (checked in declaration order)
     CONSTRAINTS: ClassVar[dict[str, Constraint]] = {
@@ -606,6 +638,8 @@ class ReleaseParams:
             values=("mean", "median", "label"), aliases={"representative": "median"}
         ),
         "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
+        "release_type": Optional(Options(values=("public", "scientific", "licensed", "enclave"))),
+        "scenario": Text(longest=MAX_SCENARIO),
     }
 
     def __post_init__(self) -> None:
@@ -983,6 +1017,25 @@ class ReleaseParams:
         ),
     }
 
+    FIELDS["release_type"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "release type"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "Who may obtain the file: 'public' (anyone), 'scientific' (registered "
+            "researchers), 'licensed' (named users under an agreement) or 'enclave' (only "
+            "inside a controlled environment). The plan says when k is below what the "
+            "guidance asks for this type.",
+        ),
+    )
+    FIELDS["scenario"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "intruder scenario"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "What an intruder is assumed to know and do (e.g. 'a neighbour who knows age, "
+            "sex and commune'), in a sentence or two; published with the release.",
+        ),
+    )
+
     #: how each field is given on the command line, in the order of :attr:`CONSTRAINTS`
     FLAGS: ClassVar[dict[str, FlagInfo]] = {
         "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
@@ -1024,6 +1077,8 @@ class ReleaseParams:
         "qi_output": FlagInfo("form"),
         "confidential_output": FlagInfo("form"),
         "seed": FlagInfo("form", metavar="N"),
+        "release_type": FlagInfo("release"),
+        "scenario": FlagInfo("release", metavar="TEXT"),
     }
 
     @classmethod
@@ -1056,6 +1111,7 @@ __all__ = [
     "MissingConfidential",
     "QiOutput",
     "ReleaseParams",
+    "ReleaseType",
     "Transform",
     "WeightOutput",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,52 @@ MAX_CATEGORIES = 200
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 #: the DDI ``nature`` of each measurement level
 _NATURE = {"nominal": "nominal", "ordinal": "ordinal", "scale": "interval"}
+
+
+@dataclass
+class Tally:
+    """What the DDI says of a released table, counted part by part (a cluster release is
+    never whole on one computer): its records, and per column whether it is numeric and
+    its released values' frequencies (None once it has too many to list)."""
+
+    n_records: int = 0
+    numeric: dict[str, bool] = field(default_factory=dict)
+    counts: dict[str, pd.Series | None] = field(default_factory=dict)
+
+    def add(self, table: pd.DataFrame) -> Tally:
+        """Count one more part (or a whole table); returns itself."""
+        self.n_records += len(table)
+        for name in table.columns:
+            key = str(name)
+            column = table[name]
+            numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(
+                column
+            )
+            self.numeric[key] = self.numeric.get(key, numeric) and numeric
+            if key in self.counts and self.counts[key] is None:
+                continue
+            part = column.value_counts(dropna=True, sort=False)
+            before = self.counts.get(key)
+            merged = part if before is None else before.add(part, fill_value=0)
+            self.counts[key] = merged if len(merged) <= _KEEP_COUNTS else None
+        return self
+
+    @classmethod
+    def of(cls, table: pd.DataFrame) -> Tally:
+        return cls().add(table)
+
+    def values(self) -> pd.DataFrame:
+        """One row per distinct released value of each column (padded): what
+        :meth:`Codebook.released` needs to keep the labels of the released codes."""
+        columns = {}
+        for name, counts in self.counts.items():
+            values = list(counts.index) if counts is not None else []
+            columns[name] = pd.Series(values, dtype=float if self.numeric[name] else object)
+        return pd.DataFrame(columns)
+
+
+#: the most distinct values whose frequencies a tally keeps for one column
+_KEEP_COUNTS = 5_000
 
 
 def check_ddi_name(path: str | Path) -> Path:
@@ -73,7 +120,7 @@ def _sub(parent: ET.Element, tag: str, text: Any = None, **attrib: Any) -> ET.El
 
 
 def ddi_xml(
-    table: pd.DataFrame,
+    table: pd.DataFrame | Tally,
     metadata: Mapping[str, Any] | None,
     codebook: Codebook,
     *,
@@ -82,11 +129,13 @@ def ddi_xml(
 ) -> str:
     """The DDI-Codebook 2.5 XML of the release ``table`` (module doc).
 
-    ``metadata`` is the release's published metadata, ``codebook`` the release's labels
+    ``table`` may be given as its :class:`Tally` (a cluster's release, counted part by
+    part).  ``metadata`` is the release's published metadata, ``codebook`` the release's labels
     (:func:`engine.io.write.released_codebook`), ``file_name`` the release file it
     describes and ``title`` the study's title (by default the release's own).
     """
     meta = publishable(metadata)
+    tally = table if isinstance(table, Tally) else Tally.of(table)
     root = ET.Element(
         "codeBook",
         {
@@ -100,11 +149,11 @@ def ddi_xml(
     title = title or _("Release {name}").format(name=file_name)
     _doc_description(root, meta, title)
     _study_description(root, meta, title)
-    _file_description(root, table, file_name)
+    _file_description(root, tally, file_name)
     data = _sub(root, "dataDscr")
     params = meta.get("parameters") or {}
-    for i, name in enumerate(table.columns, 1):
-        _variable(data, f"V{i}", str(name), table[name], codebook.variable(str(name)), meta, params)
+    for i, name in enumerate(tally.numeric, 1):
+        _variable(data, f"V{i}", name, tally, codebook.variable(name), meta, params)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 
@@ -213,25 +262,25 @@ def _num(value: Any) -> str:
         return str(value)
 
 
-def _file_description(root: ET.Element, table: pd.DataFrame, file_name: str) -> None:
+def _file_description(root: ET.Element, tally: Tally, file_name: str) -> None:
     fd = _sub(root, "fileDscr", ID="F1")
     txt = _sub(fd, "fileTxt")
     _sub(txt, "fileName", file_name)
     dims = _sub(txt, "dimensns")
-    _sub(dims, "caseQnty", len(table))
-    _sub(dims, "varQnty", table.shape[1])
+    _sub(dims, "caseQnty", tally.n_records)
+    _sub(dims, "varQnty", len(tally.numeric))
 
 
 def _variable(
     parent: ET.Element,
     ident: str,
     name: str,
-    column: pd.Series,
+    tally: Tally,
     var: Variable,
     meta: Mapping[str, Any],
     params: Mapping[str, Any],
 ) -> None:
-    numeric = pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column)
+    numeric = tally.numeric[name]
     measure = var.measure or ("scale" if numeric else "nominal")
     element = _sub(
         parent, "var", ID=ident, name=name, files="F1",
@@ -243,7 +292,7 @@ def _variable(
         invalid = _sub(element, "invalrng")
         for code in var.missing:
             _sub(invalid, "item", VALUE=code_text(code) if not isinstance(code, str) else code)
-    for code, label, count, missing in _categories(column, var, measure):
+    for code, label, count, missing in _categories(tally.counts[name], var, measure):
         cat = _sub(element, "catgry", missing="Y" if missing else "")
         _sub(cat, "catValu", code)
         if label:
@@ -256,11 +305,12 @@ def _variable(
     _sub(element, "varFormat", type="numeric" if numeric else "character", schema="other")
 
 
-def _categories(column: pd.Series, var: Variable, measure: str) -> list[tuple[str, str, int, bool]]:
+def _categories(
+    counts: pd.Series | None, var: Variable, measure: str
+) -> list[tuple[str, str, int, bool]]:
     """(code, label, released frequency, missing) for each released category of a
     categorical column (or a labelled one); none for a continuous column."""
-    counts = column.value_counts(dropna=True, sort=False)
-    if measure == "scale" and not var.values:
+    if counts is None or (measure == "scale" and not var.values):
         return []
     if len(counts) > MAX_CATEGORIES and not var.values:
         return []
@@ -333,7 +383,7 @@ def _cut_points(buckets: Any, name: str, params: Mapping[str, Any]) -> str:
 def stage_ddi(
     stage: Staging,
     path: str | Path,
-    table: pd.DataFrame,
+    table: pd.DataFrame | Tally,
     metadata: Mapping[str, Any] | None,
     codebook: Codebook,
     *,
@@ -345,4 +395,12 @@ def stage_ddi(
     return path
 
 
-__all__ = ["NAMESPACE", "check_ddi_name", "ddi_path", "ddi_xml", "method_statement", "stage_ddi"]
+__all__ = [
+    "NAMESPACE",
+    "Tally",
+    "check_ddi_name",
+    "ddi_path",
+    "ddi_xml",
+    "method_statement",
+    "stage_ddi",
+]

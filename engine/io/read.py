@@ -26,7 +26,7 @@ from engine.io.files import (
     open_checked,
     too_large,
 )
-from engine.io.formats import format_for
+from engine.io.formats import format_for, format_of
 from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import is_parquet, read_parquet
 from engine.io.textblocks import GZIP_MAGIC
@@ -137,6 +137,21 @@ def read_text(
     data = read_delimited(path, content, info, options, task=task)
     info.codebook = _sidecar_codebook(path)
     return data
+
+
+def read_codebook(path: str | Path) -> Codebook:
+    """The labels a file carries, without reading its data (a cluster reads the data part
+    by part): an SPSS or Stata file's own, a text release's JSON sidecar's; an empty
+    codebook for any other file."""
+    path = Path(path)
+    fmt = format_of(path.name)
+    if fmt is not None and fmt.reader == "stats" and path.is_file():
+        from engine.io.stats import read_codebook as stats_codebook
+
+        return stats_codebook(path)
+    if fmt is not None and fmt.delimited and path.is_file():
+        return _sidecar_codebook(path)
+    return Codebook()
 
 
 def _sidecar_codebook(path: Path) -> Codebook:

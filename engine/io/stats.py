@@ -118,6 +118,22 @@ def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def read_codebook(path: Path) -> Codebook:
+    """The labels of an SPSS or Stata file, read without its data."""
+    pyreadstat = _pyreadstat(path, "read")
+    reader = pyreadstat.read_dta if path.suffix.lower() == ".dta" else pyreadstat.read_sav
+    try:
+        _frame, meta = reader(str(path), metadataonly=True, user_missing=True)
+    except Exception as exc:
+        raise InputError(
+            _(
+                "{name} cannot be read as a {suffix} file ({reason}). Save it again from "
+                "SPSS/Stata, or export it as CSV."
+            ).format(name=path.name, suffix=path.suffix, reason=exc)
+        ) from exc
+    return _codebook(meta)
+
+
 def _whole(col: pd.Series) -> bool:
     values = col.dropna().to_numpy(dtype=float)
     return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.guidance import guidance_warnings
 from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -345,6 +346,7 @@ def plan_data(
         warnings.append(forecast.reason)
     feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
+    warnings.extend(guidance_warnings(params))
     households, risk_before = None, None
     if facts.survey is not None:
         households, risk_before = facts.survey(bucket_data)
