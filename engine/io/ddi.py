@@ -190,12 +190,23 @@ def _study_description(root: ET.Element, meta: Mapping[str, Any], title: str) ->
     _sub(use, "conditions", _conditions(meta))
 
 
-def release_type(meta: Mapping[str, Any]) -> str:
-    return str((meta.get("parameters") or {}).get("release_type") or "public")
+def release_type(meta: Mapping[str, Any]) -> str | None:
+    """The release type the published parameters state (None: not stated)."""
+    kind = (meta.get("parameters") or {}).get("release_type")
+    return str(kind) if kind else None
+
+
+def _release_type_name(meta: Mapping[str, Any]) -> str:
+    from engine.guidance import RELEASE_TYPE_WORDS
+
+    kind = release_type(meta)
+    return _(RELEASE_TYPE_WORDS[kind]) if kind in RELEASE_TYPE_WORDS else _("not stated")
 
 
 def _release_type_words(meta: Mapping[str, Any]) -> str:
     kind = release_type(meta)
+    if kind is None:
+        return _("The release type was not stated.")
     words = {
         "public": _("Public-use file: anyone may obtain it."),
         "scientific": _("Scientific-use file: for registered researchers under a licence."),
@@ -215,10 +226,8 @@ def _conditions(meta: Mapping[str, Any]) -> str:
 def method_statement(meta: Mapping[str, Any]) -> str:
     """The method in one paragraph, with k, t or ε and the release type (published facts)."""
     parts = [
-        _("Released with {software} ({mechanism}); release type: {kind}.").format(
-            software=meta.get("software", "tclose"),
-            mechanism=meta.get("mechanism", ""),
-            kind=release_type(meta),
+        _("Released with tclose ({mechanism}); release type: {kind}.").format(
+            mechanism=meta.get("mechanism", ""), kind=_release_type_name(meta)
         )
     ]
     k = meta.get("k_achieved")
