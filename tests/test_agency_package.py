@@ -204,7 +204,9 @@ def check_ddi_structure(text: str) -> ET.Element:
 @pytest.mark.parametrize("suffix", [".sav", ".csv", ".parquet"])
 def test_the_ddi_follows_the_ddi_codebook_2_5_schema(released, suffix):
     target = released[suffix]
-    root = check_ddi_structure(target.with_name(target.name + ".ddi.xml").read_text(encoding="utf-8"))
+    root = check_ddi_structure(
+        target.with_name(target.name + ".ddi.xml").read_text(encoding="utf-8")
+    )
     cases = int(root.findtext("d:fileDscr/d:fileTxt/d:dimensns/d:caseQnty", namespaces=NS))
     assert cases == len(read_table(target).data)
     for var in root.iterfind("d:dataDscr/d:var", NS):

@@ -58,6 +58,8 @@ BUCKETS = ReleaseParams(
     household_level=("age",),
     household_output="none",
     weight_output="none",
+    release_type="scientific",
+    scenario="A researcher under contract knows age and region.",
 )
 
 
