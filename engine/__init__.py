@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from engine.params import ReleaseParams
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.progress import Task
+    from engine.recoding import Hierarchy, hierarchy_of
     from engine.release.anonymize import anonymize
     from engine.release.households import Households, find_households
     from engine.release.plan import Fix, Plan, plan
@@ -63,6 +64,8 @@ _EXPORTS = {
     "epsilon_from_t": "engine.privacy",
     "t_from_epsilon": "engine.privacy",
     "Task": "engine.progress",
+    "Hierarchy": "engine.recoding",
+    "hierarchy_of": "engine.recoding",
     "anonymize": "engine.release.anonymize",
     "Households": "engine.release.households",
     "find_households": "engine.release.households",
