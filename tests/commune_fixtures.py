@@ -40,7 +40,9 @@ def survey() -> pd.DataFrame:
     weights = 1.0 / np.arange(1, len(communes) + 1) ** 0.9
     weights = rng.permutation(weights / weights.sum())
     home = rng.choice(communes, HOUSEHOLDS, p=weights)
-    sizes = rng.choice(np.arange(1, 9), HOUSEHOLDS, p=[.12, .18, .2, .2, .13, .09, .05, .03])
+    sizes = rng.choice(
+        np.arange(1, 9), HOUSEHOLDS, p=[0.12, 0.18, 0.2, 0.2, 0.13, 0.09, 0.05, 0.03]
+    )
     rows = []
     for h, (commune, size) in enumerate(zip(home, sizes, strict=True), 1):
         urban = weights[np.searchsorted(communes, commune)] > 1.5 / len(communes)

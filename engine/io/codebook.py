@@ -50,6 +50,14 @@ def _code(value: Any) -> Code | None:
     return str(value)
 
 
+def _number(text: str) -> Code | None:
+    """A text that writes a number, as the number (the key value labels have)."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def code_text(code: Code) -> str:
     """A code as people and missing-value parameters write it: ``1`` not ``1.0``."""
     if isinstance(code, float) and code.is_integer() and abs(code) < 2**53:
@@ -156,9 +164,19 @@ class Codebook:
             kind = column_types.get(str(name), "")
             values: dict[Code, str] = {}
             if var.values:
-                present = {_code(v) for v in pd.unique(column.dropna())}
+                distinct = pd.unique(column.dropna())
+                present = {_code(v) for v in distinct}
                 keep = present | set(var.missing)
                 values = {c: t for c, t in var.values.items() if c in keep}
+                if not pd.api.types.is_numeric_dtype(column):
+                    # codes released as text (a hierarchy's levels: "1101", "11", "*") keep
+                    # the labels of the codes they name, keyed as the column holds them
+                    texts = {_number(v): v for v in distinct if isinstance(v, str)}
+                    values |= {
+                        texts[c]: t for c, t in var.values.items() if c in texts and c is not None
+                    }
+                    shown = set(texts.values())
+                    values = {c: t for c, t in values.items() if c in keep or c in shown}
             categories = var.measure != "scale" and any(c not in var.missing for c in values)
             measure = _measure(column, kind, var.measure, categories)
             out[str(name)] = Variable(var.label, values, var.missing, measure)
