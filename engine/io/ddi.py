@@ -348,13 +348,28 @@ def _order(value: Any) -> tuple[int, float, str]:
 def treatment(name: str, meta: Mapping[str, Any], params: Mapping[str, Any]) -> str:
     """What the release did to column ``name``, from the published metadata alone."""
     k = meta.get("k_achieved")
+    done = [text for text in _recoding(name, params) if text]
     if name in (params.get("qi") or ()):
         output = params.get("qi_output", "centroid")
-        how = _("its class's range") if output == "range" else _("its class's typical value")
-        return _(
-            "Quasi-identifier: microaggregated into classes of at least {k} records; each "
-            "record shows {how}."
-        ).format(k=k, how=how)
+        levels = ((params.get("hierarchies") or {}).get(name) or [[]])[0]
+        if levels:
+            how = _(
+                "the finest level of its hierarchy ({levels}) that every member of its class "
+                "holds ('*': none)"
+            ).format(levels=" → ".join(map(str, levels)))
+        elif output == "range":
+            how = _("its class's range")
+        elif output == "common":
+            how = _("the value every member of its class holds ('*' where they differ)")
+        else:
+            how = _("its class's typical value")
+        done.append(
+            _(
+                "Quasi-identifier: microaggregated into classes of at least {k} records; each "
+                "record shows {how}."
+            ).format(k=k, how=how)
+        )
+        return " ".join(done)
     if name in (params.get("confidential") or ()):
         noise = meta.get("noise") or {}
         column = (noise.get("columns") or {}).get(name)
@@ -365,18 +380,40 @@ def treatment(name: str, meta: Mapping[str, Any], params: Mapping[str, Any]) -> 
                 text += " " + _("Noise scale {scale}.").format(scale=_num(scale))
             return text
         cuts = _cut_points(meta.get("buckets") or (), name, params)
-        return _(
-            "Confidential: replaced by its bucket (t-closeness); the buckets' public cut "
-            "points: {cuts}."
-        ).format(cuts=cuts or _("categories grouped"))
+        done.append(
+            _(
+                "Confidential: replaced by its bucket (t-closeness); the buckets' public cut "
+                "points: {cuts}."
+            ).format(cuts=cuts or _("categories grouped"))
+        )
+        return " ".join(done)
     if name == params.get("household"):
         return _("Household: a fresh random numbering in this release; it links no record "
                  "to the source.")  # fmt: skip
     if name == params.get("weight"):
         return _("Sampling weight.")
     if name in (params.get("keep") or ()):
-        return _("Released unchanged.")
-    return ""
+        return " ".join(done) or _("Released unchanged.")
+    return " ".join(done)
+
+
+def _recoding(name: str, params: Mapping[str, Any]) -> list[str]:
+    """What was done to column ``name`` before the grouping (public codes and cut points)."""
+    out = []
+    top = (params.get("top_code") or {}).get(name)
+    bottom = (params.get("bottom_code") or {}).get(name)
+    if top is not None:
+        out.append(_("Top-coded at {value}.").format(value=_num(top)))
+    if bottom is not None:
+        out.append(_("Bottom-coded at {value}.").format(value=_num(bottom)))
+    cuts = (params.get("bands") or {}).get(name)
+    if cuts:
+        out.append(
+            _("Recoded into bands at the public cut points {cuts}.").format(
+                cuts=", ".join(_num(c) for c in cuts)
+            )
+        )
+    return out
 
 
 def _cut_points(buckets: Any, name: str, params: Mapping[str, Any]) -> str:
