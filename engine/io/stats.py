@@ -278,12 +278,15 @@ def _for_stats(
 
 
 def _document_lines(about: list[str]) -> list[str]:
-    """The About text as SPSS document lines (80 characters each, cut at spaces)."""
+    """The About text as SPSS document lines (80 bytes of UTF-8 each, cut at spaces)."""
     lines: list[str] = []
     for line in about:
-        while len(line) > _DOCUMENT_LINE:
-            cut = line.rfind(" ", 0, _DOCUMENT_LINE)
-            cut = cut if cut > 0 else _DOCUMENT_LINE
+        while len(line.encode("utf-8")) > _DOCUMENT_LINE:
+            fit = _DOCUMENT_LINE
+            while len(line[:fit].encode("utf-8")) > _DOCUMENT_LINE:
+                fit -= 1
+            cut = line.rfind(" ", 0, fit)
+            cut = cut if cut > 0 else fit
             lines.append(line[:cut])
             line = line[cut:].lstrip()
         lines.append(line)
