@@ -68,6 +68,7 @@ def run(data: pd.DataFrame, rows: list[list[str]], k: int, t: float, hierarchy: 
             loss.append(geo.level_of(s) / len(geo.levels))
         else:  # a commune: the distance from the person's own
             loss.append(geo.level_of(geo.common([o, s])) / len(geo.levels))
+    levels = pd.Series([geo.level_of(s) if s == ROOT or s not in geo.paths else 0 for s in shown])
     original = data.iloc[source].reset_index(drop=True)
     sse = {}
     for column in ("age", "education"):
@@ -81,8 +82,7 @@ def run(data: pd.DataFrame, rows: list[list[str]], k: int, t: float, hierarchy: 
         "false communes": false,
         "over-released": over,
         "commune loss": float(np.mean(loss)),
-        "levels": pd.Series([geo.level_of(s) if s == ROOT or s not in geo.paths else 0
-                             for s in shown]).value_counts().sort_index().to_dict(),  # fmt: skip
+        "levels": levels.value_counts().sort_index().to_dict(),
         "SSE/SST age": sse["age"],
         "SSE/SST education": sse["education"],
         "CPU s": seconds,

@@ -10,8 +10,7 @@ from engine.io import ImportInfo, read_table
 from engine.io.codebook import with_codebook
 from engine.progress import NO_TASK, Task
 from engine.project.files import InputChangedError, Project, check_input
-from engine.release.anonymize import anonymize
-from engine.release.result import Release
+from engine.release import Release, anonymize
 
 
 def replay(

@@ -26,7 +26,7 @@ from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release
+from engine.release import Release
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -144,8 +144,7 @@ def run_sweep(
     not raised.  ``release_fn(params, task=)``, when given, computes each point
     instead (a cluster computes it from the file; ``data`` is then None).
     """
-    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
-    from engine.release.plan import plan
+    from engine.release import anonymize, plan  # imported here: the engine core is heavy
 
     levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]
