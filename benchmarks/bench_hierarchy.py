@@ -75,6 +75,7 @@ def run(data: pd.DataFrame, rows: list[list[str]], k: int, t: float, hierarchy: 
         x = original[column].to_numpy(float)
         y = pd.to_numeric(table[column], errors="coerce").to_numpy(float)
         sse[column] = float(np.sum((x - y) ** 2) / np.sum((x - x.mean()) ** 2))
+    losses = [float(np.mean(loss)), sse["age"], sse["education"]]
     return {
         "route": "hierarchy" if hierarchy else "modal",
         "k": release.verification.k,
@@ -85,6 +86,7 @@ def run(data: pd.DataFrame, rows: list[list[str]], k: int, t: float, hierarchy: 
         "levels": levels.value_counts().sort_index().to_dict(),
         "SSE/SST age": sse["age"],
         "SSE/SST education": sse["education"],
+        "mean QI loss": float(np.mean(losses)),
         "CPU s": seconds,
     }
 

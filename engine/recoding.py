@@ -17,7 +17,7 @@ data, checked once, with the arithmetic the release needs:
 * :func:`apply_top_bottom` — values beyond a public top (bottom) code replaced by it.
 
 The parameters hold them (``hierarchies``, ``bands``, ``top_code``, ``bottom_code`` of
-:class:`engine.params.ReleaseParams`); :func:`recode_qi` applies them to a table.
+:class:`engine.params.ReleaseParams`); :func:`apply_recodings` applies them to a table.
 """
 
 from __future__ import annotations
@@ -186,14 +186,16 @@ class Hierarchy:
 
     def encode(self, values: pd.Series) -> np.ndarray:
         """The column as numbers whose squared Euclidean distance is the hierarchy's
-        distance: 0 for one commune, 1/L per level climbed to the lowest common one (L
-        levels; 1 for two values that share no level, as two plain categories).
+        distance: 0 for one commune, 1 per level climbed to the lowest common one (two
+        communes of one district 1, of one province 2, of nothing shared L).
 
-        Each level is one-hot encoded with weight √(1/(2L)): two records differ in two
-        indicator coordinates of every level below their lowest common one.
+        Each level is one-hot encoded as a plain nominal column is (weight √½): the
+        hierarchy counts as its L classifications, the commune, the district and the
+        province, each a nominal quasi-identifier; two records differ in two indicator
+        coordinates of every level below their lowest common one.
         """
         n_levels = len(self.levels)
-        weight = math.sqrt(1.0 / (2.0 * n_levels))
+        weight = math.sqrt(0.5)
         texts = values.map(value_text, na_action="ignore")
         blocks = []
         for level in range(n_levels):
@@ -276,7 +278,7 @@ class Recoded:
     hierarchies: dict[str, Hierarchy]
 
 
-def recode_qi(
+def apply_recodings(
     data: pd.DataFrame,
     *,
     hierarchies: Mapping[str, Sequence[Sequence[str]]] | None = None,
@@ -313,9 +315,9 @@ __all__ = [
     "Hierarchy",
     "Recoded",
     "apply_bands",
+    "apply_recodings",
     "apply_top_bottom",
     "band_labels",
     "hierarchy_of",
-    "recode_qi",
     "value_text",
 ]

@@ -17,9 +17,9 @@ from engine.recoding import (
     ROOT,
     Hierarchy,
     apply_bands,
+    apply_recodings,
     apply_top_bottom,
     band_labels,
-    recode_qi,
 )
 
 #: two provinces, three districts, six communes (codes distinct across levels)
@@ -60,9 +60,10 @@ def test_the_encoding_measures_the_hierarchy():
     x = GEO.encode(values)
     d2 = lambda i, j: float(np.sum((x[i] - x[j]) ** 2))  # noqa: E731
     assert d2(0, 0) == 0
-    assert d2(0, 1) == pytest.approx(1 / 3)  # same district
-    assert d2(0, 2) == pytest.approx(2 / 3)  # same province
-    assert d2(0, 3) == pytest.approx(1.0)  # nothing shared: as two plain categories
+    # each level counts as a nominal column: 1 per level climbed to the common one
+    assert d2(0, 1) == pytest.approx(1.0)  # same district
+    assert d2(0, 2) == pytest.approx(2.0)  # same province
+    assert d2(0, 3) == pytest.approx(3.0)  # nothing shared
     assert not x[4].any()  # a missing value has no coordinates
 
 
@@ -88,7 +89,7 @@ def test_a_value_missing_from_the_hierarchy_is_named():
     with pytest.raises(
         InputError, match=r"commune: 1 value\(s\) are not in .* \(commune\): '9999'"
     ):
-        recode_qi(pd.DataFrame({"commune": [1101, 9999]}), hierarchies={"commune": ROWS})
+        apply_recodings(pd.DataFrame({"commune": [1101, 9999]}), hierarchies={"commune": ROWS})
 
 
 def test_bands_and_codes():
@@ -99,7 +100,7 @@ def test_bands_and_codes():
     ]  # fmt: skip
     incomes = pd.Series([-5, 10, 500_000])
     assert apply_top_bottom(incomes, top=100_000, bottom=0).tolist() == [0, 10, 100_000]
-    recoded = recode_qi(
+    recoded = apply_recodings(
         pd.DataFrame({"age": [20, 70], "income": [1, 9e9]}),
         bands={"age": (15.0, 65.0)},
         top_code={"income": 1e6},
@@ -152,4 +153,4 @@ def test_every_pair_of_finest_values_is_as_far_as_its_lowest_common_level():
     x = GEO.encode(pd.Series(finest))
     for i, j in itertools.combinations(range(len(finest)), 2):
         level = GEO.level_of(GEO.common([finest[i], finest[j]]))
-        assert float(np.sum((x[i] - x[j]) ** 2)) == pytest.approx(level / 3)
+        assert float(np.sum((x[i] - x[j]) ** 2)) == pytest.approx(level)

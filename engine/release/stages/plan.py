@@ -254,7 +254,15 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
 
     def qi_codes() -> np.ndarray:
         if not encoded:
-            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+            encoded.append(
+                encode_qi(
+                    prepared.clean,
+                    prepared.qi,
+                    prepared.types,
+                    prepared.orders,
+                    prepared.hierarchies,
+                )
+            )
         return encoded[0]
 
     def search_qi() -> np.ndarray:
@@ -454,7 +462,9 @@ def _missing_qi(
     if not missing.any():
         return None, {}
     if X is None:
-        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+        X = encode_qi(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.hierarchies
+        )
     groups, withheld = pattern_groups(
         missing,
         params.k,
