@@ -196,8 +196,14 @@ def format_for(name: str, head: bytes) -> tuple[FileFormat, bool]:
     return (named or FORMATS[0]), False
 
 
-#: what a release can be written as (its first name: ".parquet", not ".pq")
-RELEASE_SUFFIXES = tuple(f.suffixes[0] for f in FORMATS if f.writes)
+def release_suffixes() -> tuple[str, ...]:
+    """What a release can be written as (its first name: ".parquet", not ".pq"), read from
+    the table when asked, so that a format added to it is written."""
+    return tuple(f.suffixes[0] for f in FORMATS if f.writes)
+
+
+#: what a release can be written as (as the table stands on import)
+RELEASE_SUFFIXES = release_suffixes()
 #: what the app offers first when it exports a release
 DEFAULT_EXPORT = ".xlsx"
 
@@ -236,5 +242,6 @@ __all__ = [
     "format_of",
     "open_patterns",
     "read_by",
+    "release_suffixes",
     "suffixes",
 ]

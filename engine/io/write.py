@@ -40,7 +40,7 @@ from engine.i18n import LANGUAGES, N_, _, use_language
 from engine.io.about import about_rows, publishable
 from engine.io.codebook import Codebook
 from engine.io.csvfast import CsvFormat, write_csv
-from engine.io.formats import RELEASE_SUFFIXES, WriteJob, format_of
+from engine.io.formats import WriteJob, format_of, release_suffixes
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.version import __version__
@@ -105,12 +105,13 @@ def release_outputs(
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in RELEASE_SUFFIXES:
+    known = release_suffixes()
+    if suffix not in known:
         raise InputError(
             _("{name}: unknown output type '{suffix}'; use .xlsx or .csv (or {others}).").format(
                 name=path.name,
                 suffix=suffix,
-                others=", ".join(s for s in RELEASE_SUFFIXES if s not in (".xlsx", ".csv")),
+                others=", ".join(s for s in known if s not in (".xlsx", ".csv")),
             )
         )
     outputs = [Output(path, "release")]
