@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Hierarchy, InputError, hierarchy_of, read_table
+from engine import ColumnType, Hierarchy, InputError, hierarchy_of, read_table
 from engine.io.formats import open_patterns
 from gui.fields import describe_widget
 from gui.numbers import number
@@ -39,6 +40,9 @@ def _number_text(value: float | None) -> str:
 
 class RecodingBox(QGroupBox):
     """Bands, top and bottom codes and a hierarchy for one column (module doc)."""
+
+    #: a recoding changed (the tag page shows the column's type again)
+    changed = Signal()
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,6 +130,7 @@ class RecodingBox(QGroupBox):
             self._fail(err.message)
             return
         self.show_column(self.column)
+        self.changed.emit()
 
     def _bands_edited(self) -> None:
         if self.column is None:
@@ -179,4 +184,7 @@ class RecodingBox(QGroupBox):
             hierarchies.pop(self.column, None)
         else:
             hierarchies[self.column] = geo.to_rows()
+            # codes with a hierarchy are categories, whatever they look like (commune 1101)
+            if self.session.column_type(self.column) != ColumnType.NOMINAL:
+                self.session.set_type(self.column, ColumnType.NOMINAL)
         self._write("hierarchies", hierarchies)

@@ -31,6 +31,7 @@ def test_the_recoding_box_writes_each_field(qtbot, window, data_dir, tmp_path):
     assert box.bands.accessibleName() == "bands"
     box.load(data_dir / "commune-hierarchy.csv")
     assert session.params.hierarchies["commune"][0] == ("commune", "district", "province")
+    assert session.params.types["commune"] == "nominal"  # codes with a hierarchy are categories
     assert "commune → district → province" in box.hierarchy.text()
     assert "96" in box.hierarchy.text() and box.remove.isEnabled()
     select(page, "age")

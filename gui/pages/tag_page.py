@@ -300,6 +300,7 @@ class TagPage(QWizardPage):
         self._households_key: tuple | None = None
         # how the selected column is recoded before the grouping (bands, codes, hierarchy)
         self.recoding = RecodingBox(self.session, self)
+        self.recoding.changed.connect(self._recoded)
         self.table.selectionModel().currentRowChanged.connect(
             lambda current, _previous: self._column_selected(current.row())
         )
@@ -395,6 +396,13 @@ class TagPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _recoded(self) -> None:
+        """A recoding changed: the column's type may have too (a hierarchy makes it nominal)."""
+        current = self.table.currentIndex()
+        self.model.reset()
+        self.table.setCurrentIndex(current)
+        self._changed()
 
     def _column_selected(self, row: int) -> None:
         """Show the recodings of the column whose row is current."""
