@@ -7,8 +7,9 @@ calls on the whole column and a cluster on every partition, combining the partit
 findings in file order (:func:`first_problem`):
 
 * **the named columns exist** (:func:`check_columns`): every column given a role, a type, a
-  category order or missing-value codes of its own is in the input; a type for a column the
-  file does not have would otherwise be ignored without a word;
+  category order, missing-value codes, a hierarchy, bands or a top or bottom code of its own
+  is in the input; a type for a column the file does not have would otherwise be ignored
+  without a word;
 * **the weights are weights** (:func:`weight_problem`, :func:`read_weights`): numbers > 0
   and no larger than :data:`~engine.params.MAX_MAGNITUDE`, each broken rule named with the
   first record that breaks it and how many do;
@@ -45,11 +46,12 @@ VALUE_LIMIT = 40
 
 
 def named_columns(params: ReleaseParams) -> list[str]:
-    """Every column ``params`` names, roles first, then those given a type, a category order
-    or missing-value codes of their own (each once, in that order)."""
+    """Every column ``params`` names, roles first, then those given a type, a category order,
+    missing-value codes or a recoding of their own (each once, in that order)."""
     named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
     named += [c for c in (params.household, params.weight) if c is not None]
     named += [*params.types, *params.orders, *params.column_missing]
+    named += [*params.hierarchies, *params.bands, *params.top_code, *params.bottom_code]
     return list(dict.fromkeys(named))
 
 

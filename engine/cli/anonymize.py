@@ -39,7 +39,8 @@ from engine.text import number
 
 HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
 DESCRIPTION = (
-    "Release INPUT as OUTPUT (.csv or .xlsx): quasi-identifiers recoded into classes of "
+    "Release INPUT as OUTPUT (.csv, .xlsx, .sav, .dta or .parquet): quasi-identifiers "
+    "recoded into classes of "
     "at least k records, confidential values replaced by buckets so that every class "
     "is t-close to the whole file (or given ε-DP noise). The release is verified "
     "before it is written."
@@ -48,7 +49,10 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUTPUT",
+        help=".csv, .xlsx, .sav or .dta (SPSS and Stata keep the input's labels), .parquet",
+    )  # fmt: skip
     p.add_argument(
         "--summary",
         metavar="FILE.json",
@@ -58,6 +62,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--report",
         metavar="FILE.html",
         help="write the release report (HTML; for the review, not for publication)",
+    )
+    p.add_argument(
+        "--ddi",
+        metavar="FILE.xml",
+        help="write a DDI-Codebook 2.5 description of the release (published facts only)",
     )
     add_record_arguments(p)
     add_project_argument(p)
@@ -69,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from engine.io import read_table, write_release
+    from engine.io.codebook import with_codebook
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
     from engine.release import anonymize
@@ -82,13 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:
         return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
-    outputs = release_outputs(args.output, report=args.report, summary=args.summary)
+    outputs = release_outputs(args.output, report=args.report, summary=args.summary, ddi=args.ddi)
     outputs += review_output(args) + project_output(args)
     check_outputs(outputs, inputs=[args.input])
     project = start_project(args, params, read_options(args))
     imported = read_table(args.input, options=read_options(args), task=args.task)
-    if project is not None:
+    if project is not None:  # the parameters as given: a replay reads the codebook again
         project = as_read(project, imported.info)
+    # value-labelled codes are categories, user-missing codes are missing (unless told)
+    params = with_codebook(params, imported.info.codebook)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)
@@ -100,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             args.output,
             metadata=published,
             input_path=args.input,
+            codebook=imported.info.codebook,
+            ddi=args.ddi,
             stage=stage,
             task=args.task,
         )
@@ -137,7 +151,7 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     # and committed together with the release
     summary, _release, _report = anonymize_file(
         backend, args.input, params, args.output, options=read_options(args),
-        anonymous=args.anonymous, extras=records,
+        anonymous=args.anonymous, extras=records, ddi=args.ddi,
         documents=lambda run: {**_records(run, args), **project_document(args, project)},
         task=args.task,
     )  # fmt: skip

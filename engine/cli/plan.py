@@ -65,9 +65,12 @@ def run(args: argparse.Namespace) -> int:
 
         result = plan_file(backend, args.input, params, options=read_options(args), task=args.task)
     else:
+        from engine.io.codebook import with_codebook
+
         imported = read_table(args.input, options=read_options(args), task=args.task)
-        if project is not None:
+        if project is not None:  # the parameters as given: a replay reads the codebook again
             project = as_read(project, imported.info)
+        params = with_codebook(params, imported.info.codebook)
         with bounds_hint_on_error():
             result = plan(imported.data, params, task=args.task)
     if args.json:
