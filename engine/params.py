@@ -21,10 +21,11 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
-from engine.errors import InputError, listing
+from engine.errors import InputError, cut, listing
 from engine.i18n import N_, SOURCE, _, language
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
@@ -80,10 +81,13 @@ class Constraint:
         """The value a command-line flag's text stands for (same checks, same message)."""
         return self.check(name, text)
 
-    def fail(self, name: str, value: Any) -> InputError:
+    def fail(self, name: str, value: Any, *, typed: str | None = None) -> InputError:
+        """The field's sentence for a bad ``value``; ``typed``: the text as the user wrote it
+        (a flag's ``1e400``), shown instead of the number it was read as."""
+        shown = cut(typed, 60) if typed is not None else _show(value)
         return InputError(
             _("{name} must be {allowed}, not {value}.").format(
-                name=name, allowed=self.allowed, value=_show(value)
+                name=name, allowed=self.allowed, value=shown
             )
         )
 
@@ -94,7 +98,7 @@ def _show(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else str(value)
     if isinstance(value, (list, dict, tuple)):
         text = type(value).__name__ + (f" {text}" if len(text) <= 40 else "")
-    return text if len(text) <= 60 else text[:57] + "…"
+    return cut(text, 60)
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,8 @@ class Number(Constraint):
         if isinstance(value, bool) or not isinstance(value, Real):
             raise self.fail(name, value)
         if self.whole:
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)  # 5.0 in a project file is the whole number 5
             if not isinstance(value, Integral):
                 raise self.fail(name, value)
             value = int(value)
@@ -144,14 +150,21 @@ class Number(Constraint):
         return value
 
     def parse(self, name: str, text: str) -> Any:
+        """The number ``text`` stands for, in any notation (``1000``, ``1e3``, ``1000.0`` are
+        the whole number 1000, read exactly); a refusal quotes the text as it was typed."""
         text = text.strip()
         try:
             value: Any = float(text)
         except ValueError:
             raise self.fail(name, text) from None
-        if self.whole and value.is_integer() and "." not in text and "e" not in text.lower():
-            value = int(text)
-        return self.check(name, value)
+        if self.whole and math.isfinite(value):
+            exact = Decimal(text)  # float() read it, so Decimal() reads it too
+            if exact == exact.to_integral_value():
+                value = int(exact)  # 1e20 is 10**20, not float(1e20)'s neighbour
+        try:
+            return self.check(name, value)
+        except InputError:
+            raise self.fail(name, value, typed=text) from None
 
 
 def _num(x: float) -> str:
@@ -573,6 +586,10 @@ class ReleaseParams:
     identifiers: tuple[str, ...] = ()
     #: ``other`` columns released unchanged (only these; every unnamed column is dropped)
     keep: tuple[str, ...] = ()
+    #: released columns (quasi-identifiers, kept ones) that the identifier rule
+    #: (:mod:`engine.identifiers`) takes for identifiers and that are released all the same,
+    #: because the user says they are not; the run's review record names them
+    allow_identifier: tuple[str, ...] = ()
     #: the household id of every person (any type): every class then holds records of at
     #: least k households, household-level QIs are released alike for all members, and the
     #: id is released re-coded (``household_output``)
@@ -662,6 +679,7 @@ class ReleaseParams:
         "confidential": Texts(names=True, what=N_("a list of column names")),
         "identifiers": Texts(names=True, what=N_("a list of column names")),
         "keep": Texts(names=True, what=N_("a list of column names")),
+        "allow_identifier": Texts(names=True, what=N_("a list of column names")),
         "household": Optional(Name()),
         "weight": Optional(Name()),
         "household_level": Texts(names=True, what=N_("a list of column names")),
@@ -711,6 +729,14 @@ class ReleaseParams:
                 _("A column can have only one role: {columns}.").format(columns=listing(dupes))
             )
         self._check_survey()
+        stray = [c for c in self.allow_identifier if c not in (*self.qi, *self.keep)]
+        if stray:
+            raise InputError(
+                _(
+                    "allow_identifier names released columns (quasi-identifiers or kept "
+                    "ones); {columns} is not one."
+                ).format(columns=listing(stray))
+            )
         if self.t is not None and self.epsilon is not None:
             raise InputError(_("Give t or ε (epsilon), not both."))
         if self.confidential and self.t is None and self.epsilon is None:
@@ -875,6 +901,16 @@ class ReleaseParams:
             QT_TRANSLATE_NOOP(
                 "params",
                 "Columns released exactly as they are; a column named nowhere is left out.",
+            ),
+        ),
+        "allow_identifier": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "columns released although they look like identifiers"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Quasi-identifiers or kept columns that hold nearly one value per record (or "
+                "per household) and would be refused as identifiers in disguise; released "
+                "all the same because you know they are not identifiers. The review record "
+                "names them.",
             ),
         ),
         "household": FieldInfo(
@@ -1149,10 +1185,11 @@ class ReleaseParams:
     )
     #: how each field is given on the command line, in the order of :attr:`CONSTRAINTS`
     FLAGS: ClassVar[dict[str, FlagInfo]] = {
-        "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
+        "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns", required=True),
         "confidential": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
         "identifiers": FlagInfo("columns", flag="--identifier", metavar="COL,…", form="columns"),
         "keep": FlagInfo("columns", metavar="COL,…", form="columns"),
+        "allow_identifier": FlagInfo("columns", metavar="COL,…", form="columns"),
         "household": FlagInfo("survey", metavar="COL"),
         "weight": FlagInfo("survey", metavar="COL"),
         "household_level": FlagInfo("survey", metavar="COL,…", form="columns"),

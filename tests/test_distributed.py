@@ -450,7 +450,7 @@ def test_the_layout_does_not_depend_on_how_many_workers_are_alive(client, tmp_pa
     data = generate(4_000, seed=11)
     data["id"] = np.arange(len(data))
     data.to_parquet(path, row_group_size=1_000)
-    params = PARAMS.replace(keep=("id",))
+    params = PARAMS.replace(keep=("id",), allow_identifier=("id",))  # a record number on purpose
 
     def released(on):
         release = anonymize_on_cluster(on, path, params)

@@ -31,7 +31,14 @@ def survey(n: int = 300, blanks: tuple[int, ...] = (7,)) -> pd.DataFrame:
     return pd.DataFrame({"age": rng.integers(18, 80, n), "income": income, "serial": serial})
 
 
-BUCKETS = ReleaseParams(qi=("age",), confidential=("income",), keep=("serial",), k=5, t=3.0)
+BUCKETS = ReleaseParams(
+    qi=("age",),
+    confidential=("income",),
+    keep=("serial",),
+    allow_identifier=("serial",),  # a record number kept on purpose: it tracks the records
+    k=5,
+    t=3.0,
+)
 
 
 def test_the_plan_blames_the_missing_bucket_and_offers_to_leave_it_out() -> None:
@@ -99,7 +106,8 @@ def test_dropped_records_leave_every_other_record_whole(blanks) -> None:
 def test_dropped_records_with_noise() -> None:
     data = survey(blanks=(1, 2, 3))
     params = ReleaseParams(
-        qi=("age",), confidential=("income",), keep=("serial",), k=5, epsilon=1.0,
+        qi=("age",), confidential=("income",), keep=("serial",), allow_identifier=("serial",),
+        k=5, epsilon=1.0,
         mechanism="laplace", bounds={"income": (0.0, 20000.0)}, missing_confidential="drop",
         seed=2,
     )  # fmt: skip

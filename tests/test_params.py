@@ -232,7 +232,7 @@ INVALID = [
     ("k", 2.5, "2.5", "k must be a whole number ≥ 1, not 2.5."),
     ("t", 0.5, "0.5", "t must be a number ≥ 1, not 0.5."),
     ("epsilon", -1.0, "-1", "epsilon must be a number > 0 and ≤ 700, not -1"),
-    ("epsilon", 1e6, "1e6", "epsilon must be a number > 0 and ≤ 700, not 1000000"),
+    ("epsilon", 1e6, "1000000", "epsilon must be a number > 0 and ≤ 700, not 1000000"),
     ("seed", -1, "-1", "seed must be a whole number ≥ 0"),
     ("n_buckets", 1, "1", "n_buckets must be 'auto' or a whole number ≥ 2, not 1."),
     ("utility_weight", 1.5, "1.5", "utility_weight must be a number ≥ 0 and ≤ 1, not 1.5."),

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from engine import streams
 from engine.cli import console
-from engine.errors import TcloseError
+from engine.errors import TcloseError, cut
 from engine.i18n import LANGUAGES, _, language_from_environment, use_language
 from engine.progress import Task
 from engine.version import __version__
@@ -113,6 +113,25 @@ def _asked_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: a word (no space) longer than this in a message is a quoted name or value, cut to
+#: :data:`~engine.errors.NAME_LIMIT` characters; a message longer than :data:`MESSAGE_LIMIT`
+#: is cut there
+WORD_LIMIT = 200
+MESSAGE_LIMIT = 1000
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line a person can read, whatever a library or a file put in it
+    (pyarrow quotes whole schemas, a header cell can hold megabytes): its lines joined, any
+    over-long word cut to its first characters and an ellipsis, the whole at most
+    :data:`MESSAGE_LIMIT` characters.  Messages quote names with
+    :func:`engine.errors.quoted` already; this is the last guard."""
+    lines = (line.strip() for line in message.splitlines())
+    words = " ".join(line for line in lines if line).split(" ")
+    text = " ".join(cut(word) if len(word) > WORD_LIMIT else word for word in words)
+    return cut(text, MESSAGE_LIMIT)
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         with console.sigterm_as_interrupt(), console.library_warnings_hidden():
@@ -122,9 +141,7 @@ def _run(args: argparse.Namespace) -> int:
                 if args.progress is not None:
                     args.progress.close()
     except TcloseError as err:
-        # one line, whatever a library put in the message (pyarrow quotes whole schemas)
-        lines = (line.strip() for line in err.message.splitlines())
-        print(f"tclose: {' '.join(line for line in lines if line)}", file=sys.stderr)
+        print(f"tclose: {one_line(err.message)}", file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
         sys.stderr.close()
@@ -138,7 +155,7 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("TCLOSE_DEBUG"):
             raise
-        said = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
+        said = one_line(str(err))
         print(
             f"tclose: internal error ({type(err).__name__}: {said}). "
             "Please report it; set TCLOSE_DEBUG=1 to see the traceback.",

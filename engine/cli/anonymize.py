@@ -18,6 +18,13 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.cli.project_args import (
+    add_project_argument,
+    as_read,
+    project_document,
+    project_output,
+    start_project,
+)
 from engine.cli.records import (
     add_record_arguments,
     json_text,
@@ -62,6 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="write a DDI-Codebook 2.5 description of the release (published facts only)",
     )
     add_record_arguments(p)
+    add_project_argument(p)
     add_release_arguments(p)
     add_cluster_argument(p)
 
@@ -85,9 +93,12 @@ def run(args: argparse.Namespace) -> int:
         return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
     outputs = release_outputs(args.output, report=args.report, summary=args.summary, ddi=args.ddi)
-    outputs += review_output(args)
+    outputs += review_output(args) + project_output(args)
     check_outputs(outputs, inputs=[args.input])
+    project = start_project(args, params, read_options(args))
     imported = read_table(args.input, options=read_options(args), task=args.task)
+    if project is not None:  # the parameters as given: a replay reads the codebook again
+        project = as_read(project, imported.info)
     # value-labelled codes are categories, user-missing codes are missing (unless told)
     params = with_codebook(params, imported.info.codebook)
     with bounds_hint_on_error():
@@ -111,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
 
             write_report(release, args.report, input_info=imported.info, stage=stage)
         _write_records(stage, summary, args)
+        for path, text in project_document(args, project).items():
+            stage.write_utf8(path, text)
     print(release_line(release.summary, args.output))
     if plain := plain_words(release.summary):
         print(plain)
@@ -130,15 +143,17 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
 
     if args.report:
         raise InputError(_("--report is not available with --cluster yet; use --review FILE.json."))
-    records = review_output(args)
+    records = review_output(args) + project_output(args)
     if args.summary:
         records.append(Output(Path(args.summary), "summary"))
+    project = start_project(args, params, read_options(args), backend=backend)
     # every output (the release, the summary, the review record) is checked before the run
     # and committed together with the release
     summary, _release, _report = anonymize_file(
         backend, args.input, params, args.output, options=read_options(args),
         anonymous=args.anonymous, extras=records, ddi=args.ddi,
-        documents=lambda run: _records(run, args), task=args.task,
+        documents=lambda run: {**_records(run, args), **project_document(args, project)},
+        task=args.task,
     )  # fmt: skip
     b = summary.backend or {}
     print(
@@ -170,7 +185,12 @@ def _records(summary, args: argparse.Namespace) -> dict[str, str]:
 
 
 def _say_where_the_seed_went(summary, args: argparse.Namespace) -> None:
-    note = seed_note(summary, review=args.review, report=getattr(args, "report", None))
+    note = seed_note(
+        summary,
+        review=args.review,
+        report=getattr(args, "report", None),
+        project=getattr(args, "save_project", None),
+    )
     if note:
         print(note, file=sys.stderr)
 

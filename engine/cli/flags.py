@@ -18,11 +18,13 @@ names a field except the syntax of the forms ("bounds" takes ``private[=SHARE]``
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
+import io
 from collections.abc import Iterable
 from typing import Any
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import DEFAULT_SHARE
@@ -36,33 +38,65 @@ PRIVATE = "private"
 # -- the texts of the flags: syntax only (the values are checked by ReleaseParams) -----------
 
 
+def _split(text: str) -> list[str]:
+    """The comma-separated items of ``text``, read as one line of a CSV file: an item that
+    holds a comma or a double quote is put in double quotes (``age,"Region, coded"``, a quote
+    inside doubled: ``"say ""no"" here"``); spaces around items are ignored."""
+    if '"' not in text:
+        return [item.strip() for item in text.split(",")]
+    try:
+        return [item.strip() for item in next(csv.reader([text], strict=True))]
+    except (csv.Error, StopIteration):
+        raise argparse.ArgumentTypeError(
+            _(
+                "cannot read {text} as a list: put a name that holds a comma or a quote in "
+                'double quotes, as in a CSV file (age,"Region, coded"), and double a quote '
+                "inside it"
+            ).format(text=quoted(text))
+        ) from None
+
+
 def columns(text: str) -> tuple[str, ...]:
-    """A comma-separated list of column names (spaces around names are ignored)."""
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    """A comma-separated list of column names (spaces around names are ignored; a name with a
+    comma or a quote in double quotes, as in a CSV file)."""
+    names = tuple(name for name in _split(text) if name)
     if not names:
         raise argparse.ArgumentTypeError("expected one or more column names, separated by commas")
     return names
 
 
 def codes(text: str) -> tuple[str, ...]:
-    """A comma-separated list of missing-value codes (kept as written)."""
-    return tuple(code.strip() for code in text.split(","))
+    """A comma-separated list of missing-value codes (kept as written; a code with a comma
+    or a quote in double quotes, as in a CSV file)."""
+    return tuple(_split(text)) or ("",)
+
+
+def csv_list(items: Iterable[str]) -> str:
+    """The inverse of :func:`columns` and :func:`codes`: ``age,"Region, coded"``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow(items)
+    return buffer.getvalue()
 
 
 def column_pairs(flag: str, items: Iterable[str], values: tuple[str, ...]) -> dict[str, str]:
     """``["age=numeric"]`` → ``{"age": "numeric"}`` (the values are checked by ReleaseParams)."""
     out: dict[str, str] = {}
     for item in items:
-        col, sep, value = item.partition("=")
+        col, sep, value = item.rpartition("=")  # a TYPE never holds "=", a name may
         if not sep or not col.strip():
             raise InputError(
                 _("--type takes COLUMN=TYPE with TYPE one of {allowed}, not {item}.").format(
-                    allowed=", ".join(values), item=repr(item)
+                    allowed=", ".join(values), item=quoted(item)
                 )
                 if flag == "--type"
-                else f"{flag} takes COLUMN=VALUE, not {item!r}."
+                else f"{flag} takes COLUMN=VALUE, not {quoted(item)}."
             )
-        out[col.strip()] = value.strip()
+        col = col.strip()
+        if col in out:
+            raise InputError(
+                _("{flag} given twice for {column}.").format(flag=flag, column=quoted(col))
+            )
+        out[col] = value.strip()
     return out
 
 
@@ -155,7 +189,7 @@ def parse_bounds(items: Iterable[str]) -> dict[str, tuple[float, float]]:
             ) from None
         # the range (finite, LO < HI) is checked by ReleaseParams, as for a project file
         if column in bounds:
-            raise InputError(_("--bounds given twice for {column}.").format(column=repr(column)))
+            raise InputError(_("--bounds given twice for {column}.").format(column=quoted(column)))
         bounds[column] = (lo, hi)
     return bounds
 
@@ -239,6 +273,13 @@ def flag_help(name: str, *, grid: bool = False) -> str:
         parts.append(_sentence("; ".join(f"{key}: {text}" for key, text in words.items())))
     else:
         parts.append(_sentence(_(P.describe(name).info.help)))
+    if info.form in ("columns", "codes"):
+        parts.append(
+            _(
+                "Separate them with commas; put one that holds a comma or a quote in double "
+                'quotes, as in a CSV file: age,"Region, coded".'
+            )
+        )
     if allowed := allowed_text(name):
         parts.append(_("Allowed: {allowed}.").format(allowed=allowed))
     if default := default_text(name):
@@ -391,7 +432,7 @@ def field_argv(name: str, value: Any) -> list[str]:
     if info.form == "off":
         return [] if value else [flag]
     if info.form in ("columns", "codes"):
-        return [f"{flag}={','.join(value)}"] if value else []
+        return [f"{flag}={csv_list(value)}"] if value else []
     if info.form == "pairs":
         return [f"{flag}={col}={_pair_text(v)}" for col, v in dict(value).items()]
     if info.form == "files":
@@ -448,6 +489,7 @@ __all__ = [
     "column_pairs",
     "column_tables",
     "columns",
+    "csv_list",
     "default_of",
     "default_text",
     "field_argv",

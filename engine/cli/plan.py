@@ -22,6 +22,13 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.cli.project_args import (
+    add_project_argument,
+    as_read,
+    project_document,
+    project_output,
+    start_project,
+)
 from engine.i18n import _
 from engine.report.words import join, plan_words
 from engine.text import number, percent
@@ -38,16 +45,21 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    add_project_argument(p)
     add_release_arguments(p)
     add_cluster_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
+    from engine.io.outputs import check_outputs, write_outputs
     from engine.release import plan
 
     params = params_from_args(args)
     backend = parse_cluster(args.cluster)
+    outputs = project_output(args)  # checked before the input is read
+    check_outputs(outputs, inputs=[args.input])
+    project = start_project(args, params, read_options(args), backend=backend)
     if backend.distributed:  # the plan a cluster run makes, from its partitions
         from engine.distributed.run import plan_file
 
@@ -56,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         from engine.io.codebook import with_codebook
 
         imported = read_table(args.input, options=read_options(args), task=args.task)
+        if project is not None:  # the parameters as given: a replay reads the codebook again
+            project = as_read(project, imported.info)
         params = with_codebook(params, imported.info.codebook)
         with bounds_hint_on_error():
             result = plan(imported.data, params, task=args.task)
@@ -69,6 +83,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 3
+    if project is not None:  # a plan that can be met, kept to be run: tclose run FILE.json
+        with write_outputs(outputs, inputs=[args.input]) as stage:
+            for path, text in project_document(args, project).items():
+                stage.write_utf8(path, text)
+        print(_("Project written to {path}.").format(path=args.save_project), file=sys.stderr)
     return 0
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import CancelledError, InputError, TcloseError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
@@ -60,6 +61,20 @@ class Backend:
         return parse_cluster((data or {}).get("cluster"))
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity where the system says, else all)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def max_local_workers() -> int:
+    """The most workers ``--cluster local:N`` starts: two per core, and 4 on any machine
+    (one per core is what computes at once; the rest leaves room for a test or a
+    demonstration on a small machine, and a thousand processes never start by a slip)."""
+    return max(4, 2 * cores())
+
+
 def parse_cluster(text: str | None) -> Backend:
     """``local``, ``local:N`` or ``tcp://HOST:PORT`` (None or empty: this computer)."""
     if text is None or not str(text).strip():
@@ -70,6 +85,16 @@ def parse_cluster(text: str | None) -> Backend:
         workers = int(match.group(1)) if match.group(1) else None
         if workers is not None and workers < 1:
             raise InputError("--cluster local:N needs at least one worker (N ≥ 1).")
+        most = max_local_workers()
+        if workers is not None and workers > most:
+            raise InputError(
+                _(
+                    "--cluster local:{n}: this computer has {cores} core(s), and a local "
+                    "cluster takes at most {most} workers (each is a process that computes on "
+                    "one core; more only take memory). Give local:{cores}, or local for one "
+                    "worker per core."
+                ).format(n=workers, cores=cores(), most=most)
+            )
         return Backend("local", workers)
     if _TCP.match(text):
         if text.startswith("tls://"):
@@ -248,7 +273,7 @@ def connect(backend: Backend) -> Iterator[Any]:
         from distributed import Client, LocalCluster
 
         if backend.address == "local":
-            n = backend.workers or os.cpu_count() or 1
+            n = backend.workers or cores()
             try:
                 with _stderr_to_null():
                     from multiprocessing import resource_tracker

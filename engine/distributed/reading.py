@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InputError, listing
+from engine.errors import InputError, cut, listing
+from engine.i18n import _
 from engine.io.info import ReadOptions
 from engine.io.textblocks import TextLayout, read_text_block, text_layout
 
@@ -72,8 +73,11 @@ def _select(names: list[str], columns: Sequence[str] | None) -> list[str]:
         return names
     absent = [c for c in columns if c not in names]
     if absent:
+        have = ", ".join(cut(n) for n in names[:12])
         raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
+            _("No column named {columns} in the input (it has: {have}).").format(
+                columns=listing(absent), have=have
+            )
         )
     return list(columns)
 

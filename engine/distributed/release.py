@@ -33,13 +33,22 @@ import math
 import operator
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from engine.checks import (
+    WeightProblem,
+    check_columns,
+    first_problem,
+    type_error,
+    type_problem,
+    weight_error,
+    weight_problem,
+)
 from engine.distributed.buckets import (
     DISTINCT_LIMIT,
     BucketLookup,
@@ -61,7 +70,7 @@ from engine.distributed.encode import (
     ordinal_order,
     ordinal_rank_moments,
 )
-from engine.distributed.identifiers import check_quasi_identifiers_on
+from engine.distributed.identifiers import check_identifiers_on
 from engine.distributed.reading import read_parts
 from engine.distributed.split import (
     Level,
@@ -78,7 +87,8 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError, listing
+from engine.errors import InputError
+from engine.identifiers import KEEP, QI
 from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
@@ -175,6 +185,30 @@ class ClusterInput:
     columns: list[str]
     types: dict[str, ColumnType]
     orders: dict[str, tuple]
+    #: what the review record says of the input (columns released although they look like
+    #: identifiers)
+    notes: list[str] = field(default_factory=list)
+
+
+def _type_problems(frame: pd.DataFrame, types: dict[str, ColumnType]) -> dict[str, Any]:
+    """One partition's first value each column's type cannot read (engine.checks)."""
+    return {col: type_problem(frame[col], ctype) for col, ctype in types.items()}
+
+
+def _weight_problem(frame: pd.DataFrame, params: ReleaseParams) -> WeightProblem | None:
+    """One raw partition's first bad weight among the records it releases (one machine
+    checks those only: with ``missing_confidential="drop"`` a record left out is not
+    read), its position counted in the raw partition, as the file numbers its records."""
+    kept = np.arange(len(frame))
+    if params.missing_confidential == "drop" and params.confidential:
+        used = list(params.confidential)
+        codes = {c: v for c, v in params.column_missing.items() if c in used}
+        present = apply_missing(frame[used], params.missing, codes).notna().all(axis=1)
+        kept = np.flatnonzero(present.to_numpy())
+    problem = weight_problem(frame[params.weight].iloc[kept])
+    if problem is None:
+        return None
+    return replace(problem, position=int(kept[problem.position]))
 
 
 def read_input(
@@ -185,20 +219,14 @@ def read_input(
     qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
     task.step(0.0, "Reading the partitions")
     raw, names = read_parts(client, path, None, options or sep)
-    named = [*qi, *confidential, *params.identifiers, *keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in names]
-    if absent:
-        raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
-        )
+    check_columns(params, names)  # roles, types, orders, codes: as one machine
     columns = [c for c in names if c in (*qi, *confidential, *keep)]
     frames = client.map(_prepare_part, raw, params=params)
     lengths = gather(client, client.map(len, frames), task=task, message="Reading the partitions")
+    raw_lengths = gather(client, client.map(len, raw))
     n_left_out = 0
     if params.missing_confidential == "drop" and confidential:
-        n_left_out = int(sum(gather(client, client.map(len, raw)))) - int(sum(lengths))
-    del raw
+        n_left_out = int(sum(raw_lengths)) - int(sum(lengths))
     n = int(sum(lengths))
     if n == 0 and n_left_out:
         raise InputError(
@@ -210,8 +238,25 @@ def read_input(
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
-    check_quasi_identifiers_on(client, frames, qi, types)  # on every row, as one machine
-    return ClusterInput(frames, offsets, n, n_left_out, columns, types, orders)
+    # one machine's checks, in its order, each on every partition and combined in file order
+    found = gather(client, client.map(_type_problems, frames, types=types))
+    for col in (*qi, *confidential):
+        problem = first_problem(zip(offsets, (part[col] for part in found), strict=True))
+        if problem is not None:
+            raise type_error(col, problem)
+    roles = {**dict.fromkeys(qi, QI), **dict.fromkeys(keep, KEEP)}
+    notes = check_identifiers_on(
+        client, frames, roles, types, allowed=params.allow_identifier,
+        household=params.household, head=head,
+    )  # fmt: skip
+    if params.weight is not None:
+        raw_offsets = np.r_[0, np.cumsum(raw_lengths)[:-1]].astype(np.int64)
+        weights = gather(client, client.map(_weight_problem, raw, params=params))
+        problem = first_problem(zip(raw_offsets, weights, strict=True))
+        if problem is not None:
+            raise weight_error(params.weight, problem)
+    del raw
+    return ClusterInput(frames, offsets, n, n_left_out, columns, types, orders, notes)
 
 
 # ----------------------------------------------------------------------------- planning
@@ -359,6 +404,7 @@ def plan_on_cluster(
         values=values,
         search_qi=lambda: X[at_search],
         survey=survey,
+        review_notes=tuple(data.notes),
     )
     planned = plan_data(facts, params, task=task.sub(0.5, 1.0))
     lookup = None

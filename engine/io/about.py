@@ -34,8 +34,9 @@ RECORD_KEY = "record"
 #: release (``engine.release.result.PUBLIC`` / ``REVIEW``)
 PUBLIC_KEY = "public"
 #: parameters for the review record only: with the seed and the public code the noise of a
-#: release can be drawn again and subtracted
-REVIEW_PARAMETERS = ("seed",)
+#: release can be drawn again and subtracted; the columns released although they look like
+#: identifiers are the reviewer's to weigh (engine.identifiers)
+REVIEW_PARAMETERS = ("seed", "allow_identifier")
 #: the key of the published metadata that holds what the release achieves in plain words
 #: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
 IN_WORDS = "in_words"

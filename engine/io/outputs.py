@@ -17,6 +17,9 @@ promises hold for each of them:
   Should one rename fail (a file that Excel holds open on Windows), the ones already renamed
   are put back as they were.  A failure or a cancellation leaves nothing new behind and the
   old files intact, and its message names the target, never a temporary file.
+* **Nothing left for long.**  A run killed outright (``kill -9``, a power cut) cannot clean
+  up; the next run that writes into the folder removes what it left (:func:`remove_stale`:
+  tclose's own temporary names only, a day old).
 """
 
 from __future__ import annotations
@@ -25,12 +28,15 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
+import stat
 import string
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -286,10 +292,10 @@ def _check_existing(output: Output, final: Path) -> None:
         ) from exc
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether ``path`` lies inside ``folder`` (both as :func:`_spelling_key` sees them)."""
-    inner, outer = _spelling_key(path), _spelling_key(folder)
-    return inner != outer and inner.startswith(outer.rstrip(os.sep) + os.sep)
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies inside the existing ``folder``, as the file system sees it: one of
+    the folders above ``path`` is ``folder`` (by any spelling or link)."""
+    return any(above.exists() and _same_existing(above, folder) for above in path.parents)
 
 
 def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None:
@@ -304,9 +310,12 @@ def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None
 def _check_not_input(output: Output, final: Path, source: Path) -> None:
     """Refuse an output that is the input (by any spelling or link), or that lies inside an
     input folder (a Parquet dataset: a file written there would become part of the data)."""
-    same = _spelling_key(source) == _spelling_key(final) or (
-        final.exists() and source.exists() and _same_existing(source, final)
-    )
+    # the file system judges, not the spelling: on a case-sensitive disk IN.csv beside
+    # in.csv is another file; on a case-insensitive one it exists and is the same file
+    if source.exists():
+        same = final.exists() and _same_existing(source, final)
+    else:
+        same = _spelling_key(source) == _spelling_key(final)
     if same:
         via = "" if os.path.abspath(source) == str(final) else f" {source}"
         what = "input folder" if source.is_dir() else "input file"
@@ -316,7 +325,7 @@ def _check_not_input(output: Output, final: Path, source: Path) -> None:
             path=output.path,
             reason="input",
         )
-    if source.is_dir() and _inside(final, source):
+    if source.is_dir() and _within(final, source):
         raise OutputError(
             f"{output.path}: refusing to write inside the input folder {source}: a file "
             "there would become part of the data read from it. Choose another folder for "
@@ -470,6 +479,46 @@ def _create_temp_folder(folder: Path, created: list[Path]) -> Path:
             continue
         return path
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
+
+
+#: a temporary file older than this (seconds since its last change) is a killed run's: a
+#: live run changes its files far more often (a staged sidecar can wait while the release is
+#: written, hence a whole day)
+STALE_AGE = 24 * 3600
+_TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + f"[{_TEMP_ALPHABET}]{{{_TEMP_RANDOM}}}")
+
+
+def remove_stale(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the temporary files and folders a killed run left in ``folder`` (``kill -9``
+    and a power cut skip every clean-up); returns what was removed.
+
+    Only tclose's own: the exact name :func:`_create_temp` gives (``.~tc`` and 6 lower-case
+    letters or digits), a file or folder (never a link), unchanged for :data:`STALE_AGE`,
+    and, where the system has owners, owned by this user.  Anything else that merely looks
+    alike is left as it is, and a file that cannot be removed is left without a word.
+    """
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        if not _TEMP_NAME.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        kind_ok = stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)
+        owner_ok = uid is None or info.st_uid == uid
+        if not (kind_ok and owner_ok and now - info.st_mtime > STALE_AGE):
+            continue
+        with contextlib.suppress(OSError):
+            _remove(Path(entry.path))
+            removed.append(Path(entry.path))
+    return removed
 
 
 def _remove(path: Path) -> None:
@@ -640,6 +689,9 @@ class Staging:
             if backup is not None:
                 with contextlib.suppress(OSError):
                     backup.unlink()
+        # the next run into a folder removes what a killed run left there
+        for folder in {str(staged.final.parent) for staged in self._staged.values()}:
+            remove_stale(Path(folder))
 
     @staticmethod
     def _commit_folder(staged: _Staged) -> None:
@@ -745,5 +797,6 @@ __all__ = [
     "check_outputs",
     "json_kind",
     "name_problem",
+    "remove_stale",
     "write_outputs",
 ]

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.release.buckets.scale import MEAN_SLACK, Scale
 from engine.release.buckets.split import (
@@ -169,7 +169,7 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
             _(
                 "The public bounds {lo}:{hi} of {column} do not overlap its values at all; "
                 "check them."
-            ).format(lo=format_number(lo), hi=format_number(hi), column=repr(column))
+            ).format(lo=format_number(lo), hi=format_number(hi), column=quoted(column))
         )
     inside = [x for x in cuts if not lo < x < hi]
     if inside:
@@ -180,7 +180,7 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
             ).format(
                 lo=format_number(lo),
                 hi=format_number(hi),
-                column=repr(column),
+                column=quoted(column),
                 cut=scale.fmt(inside[0]),
             )
         )
@@ -393,7 +393,7 @@ class BucketInput:
             if ctypes[col] != ColumnType.NUMERIC:
                 raise InputError(
                     _("Bounds apply to numeric columns only; {column} is {type}.").format(
-                        column=repr(col), type=ctypes[col]
+                        column=quoted(col), type=ctypes[col]
                     )
                 )
         frame = data[confidential]
@@ -552,7 +552,7 @@ def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[flo
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise InputError(
             _("The bounds of {column} must be two numbers LO < HI, not {lo}:{hi}.").format(
-                column=repr(column), lo=lo, hi=hi
+                column=quoted(column), lo=lo, hi=hi
             )
         )
     return lo, hi

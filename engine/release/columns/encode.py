@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError, listing
+from engine.checks import check_type
+from engine.errors import InputError, listing, quoted
 from engine.i18n import _
 from engine.io.columns import in_date_range
 from engine.recoding import Hierarchy
@@ -93,7 +94,7 @@ def category_order(series: pd.Series, order: Sequence[str] | None = None) -> lis
             raise InputError(
                 _(
                     "Column {column}: values {values} are not in its declared category order."
-                ).format(column=repr(series.name), values=", ".join(unknown[:5]))
+                ).format(column=quoted(series.name), values=", ".join(unknown[:5]))
             )
         by_text = {str(v): v for v in values}
         return [by_text.get(str(o), o) for o in order]
@@ -112,17 +113,16 @@ def ordinal_ranks(series: pd.Series, order: Sequence[str] | None = None) -> np.n
 
 
 def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
-    """Numbers of a numeric or date column (dates as days since 1970); NaN where missing."""
+    """Numbers of a numeric or date column (dates as days since 1970); NaN where missing.
+
+    A value the type cannot read (a text in a numeric column, a number or a text that is no
+    date in a date column) is refused by :func:`engine.checks.check_type`, the check every
+    route runs: it is a mistake in the data or in the column's type, never something to
+    release as missing silently.
+    """
+    check_type(series, ctype)
     if ctype == ColumnType.DATE:
         dates = pd.to_datetime(series, errors="coerce")
-        _require_parsed(
-            series,
-            dates,
-            _(
-                "Column {column} is a date column but {value} is not a date; declare it missing "
-                "or change the type."
-            ),
-        )
         outside = ~in_date_range(dates)
         if outside.any():
             raise InputError(
@@ -130,35 +130,11 @@ def numeric_values(series: pd.Series, ctype: ColumnType) -> np.ndarray:
                     "Column {column} holds the date {date}, outside "
                     "1678–2261, the dates tclose computes with; correct it, declare it missing, "
                     "or make the column nominal."
-                ).format(column=repr(series.name), date=series[outside].iloc[0])
+                ).format(column=quoted(series.name), date=series[outside].iloc[0])
             )
         days = (dates - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)
         return days.to_numpy(dtype=float, na_value=np.nan)
-    values = pd.to_numeric(series, errors="coerce")
-    _require_parsed(
-        series,
-        values,
-        _(
-            "Column {column} is numeric but {value} is not a number; declare it as a "
-            "missing-value code or change the column type."
-        ),
-    )
-    return values.to_numpy(dtype=float, na_value=np.nan)
-
-
-def _require_parsed(series: pd.Series, parsed: pd.Series, message: str) -> None:
-    """Raise an InputError naming the first value of ``series`` that ``parsed`` lost.
-
-    ``parsed`` is ``series`` read with ``errors="coerce"``: a value present in the one and
-    missing in the other did not parse.  ``message`` is the sentence, translated, with the
-    fields ``{column}`` and ``{value}``.
-
-    A value that is neither a number (or date) nor a declared missing code is a mistake in
-    the data or in the column's type, never something to release as missing silently.
-    """
-    bad = parsed.isna() & series.notna()
-    if bad.any():
-        raise InputError(message.format(column=repr(series.name), value=repr(series[bad].iloc[0])))
+    return pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
 
 
 def _standardise(values: np.ndarray) -> list[np.ndarray]:

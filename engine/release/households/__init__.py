@@ -32,7 +32,6 @@ from engine.release.households.structure import (
 )
 from engine.release.households.weights import (
     mean_step,
-    read_weights,
     weighted_bucket_means,
     weighted_totals,
 )
@@ -50,7 +49,6 @@ __all__ = [
     "households_per_class",
     "mean_step",
     "merge_for_households",
-    "read_weights",
     "recode_ids",
     "separate_members",
     "shared_classes",

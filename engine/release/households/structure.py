@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.errors import FeasibleAlternative, InfeasibleError, quoted
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.release.columns import decimals, recode_qi
@@ -148,14 +148,14 @@ class HouseholdPlan:
                     "value.",
                     count,
                 )
-            out.append(text.format(col=repr(col), n=number(count)))
+            out.append(text.format(col=quoted(col), n=number(count)))
         for col, share in self.nearly.items():
             out.append(
                 _(
                     "{col} is the same for all members in {share} of the households of two or "
                     "more persons: declare it household-level (household_level, "
                     "--household-level) to release it alike for every member."
-                ).format(col=repr(col), share=percent_fixed(share))
+                ).format(col=quoted(col), share=percent_fixed(share))
             )
         if self.n_missing:
             out.append(

@@ -1,4 +1,4 @@
-"""Sampling weights: read and check them, and keep weighted totals through a release.
+"""Sampling weights: keep weighted totals through a release (read and checked by engine.checks).
 
 A survey record stands for ``weight`` people of the population (the inverse of its inclusion
 probability, adjusted for non-response).  tclose uses weights for two things:
@@ -20,50 +20,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
-from engine.i18n import _
-from engine.params import MAX_MAGNITUDE
 from engine.release.buckets import MEAN_SLACK, Scale, dominated
 from engine.release.columns import numeric_values
 from engine.release.model import Buckets
 from engine.roles import ColumnType
-
-
-def read_weights(series: pd.Series, rows: np.ndarray | None = None) -> np.ndarray:
-    """The weights of a column as floats, refused unless every one is a number > 0.
-
-    ``rows`` are the input positions of the values (None: 0..n−1); the message names the
-    first bad record by its number in the input (the first data row is record 1).
-    """
-    values = pd.to_numeric(series.reset_index(drop=True), errors="coerce").to_numpy(
-        dtype=np.float64, na_value=np.nan
-    )
-    bad = ~np.isfinite(values) | (values <= 0) | (values > MAX_MAGNITUDE)
-    if bad.any():
-        first = int(np.argmax(bad))
-        record = (int(rows[first]) if rows is not None else first) + 1
-        raw = series.iloc[first]
-        shown = _("an empty cell") if pd.isna(raw) else repr(raw if isinstance(raw, str) else
-                                                          _plain(raw))  # fmt: skip
-        raise InputError(
-            _(
-                "Weight column {column}: record {record:,} holds {shown}; every weight must "
-                "be a number > 0 ({bad:,} record(s) are not)."
-            ).format(column=repr(series.name), record=record, shown=shown, bad=int(bad.sum()))
-        )
-    return values
-
-
-def _plain(value: Any) -> Any:
-    value = value.item() if isinstance(value, np.generic) else value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 def weighted_bucket_means(
@@ -169,4 +133,4 @@ def weighted_totals(
     return out
 
 
-__all__ = ["read_weights", "weighted_bucket_means", "weighted_totals"]
+__all__ = ["weighted_bucket_means", "weighted_totals"]

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.errors import FeasibleAlternative, InfeasibleError, quoted
 from engine.guidance import guidance_warnings
 from engine.i18n import _
 from engine.params import ReleaseParams
@@ -231,6 +231,9 @@ class PlanData:
     survey: Callable[[Buckets | None], tuple[HouseholdPlan | None, RiskSummary | None]] | None = (
         None
     )
+    #: what the review record says of the input (a column released although it looks like
+    #: an identifier): facts of the original data, never published
+    review_notes: Sequence[str] = ()
 
 
 @one_blas_thread
@@ -301,6 +304,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         missing_qi=missing,
         weighted=weighted if prepared.weights is not None else None,
         survey=survey,
+        review_notes=tuple(prepared.notes),
     )
     noise_columns: list[ColumnPlan] = []
     if params.noise:
@@ -379,7 +383,7 @@ def plan_data(
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
-        review_warnings=tuple(review),
+        review_warnings=(*facts.review_notes, *review),
         n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
         missing_qi=missing_qi,
@@ -492,7 +496,7 @@ def _withheld_warnings(
     hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
     if not hidden:
         return []
-    parts = [_("{n} of {column!r}").format(n=number(n), column=c) for c, n in hidden.items()]
+    parts = [_("{n} of {column}").format(n=number(n), column=quoted(c)) for c, n in hidden.items()]
     listed = (
         parts[0]
         if len(parts) == 1
@@ -543,9 +547,9 @@ def _outside_bounds(
         if n_out:
             out.append(
                 _(
-                    "{n} value(s) of {column!r} lie outside its public bounds {low}:{high}; "
+                    "{n} value(s) of {column} lie outside its public bounds {low}:{high}; "
                     "they are released in the outer buckets, as if clamped to the bounds."
-                ).format(n=number(n_out), column=col, low=number(lo), high=number(hi))
+                ).format(n=number(n_out), column=quoted(col), low=number(lo), high=number(hi))
             )
     return out
 
@@ -584,11 +588,11 @@ def _dominated_warnings(buckets: Buckets, params: ReleaseParams) -> list[str]:
             shown = ", ".join(hit[:3]) + (" …" if len(hit) > 3 else "")
             out.append(
                 _(
-                    "In {n} bucket(s) of {column!r} ({shown}) one or two records make up "
+                    "In {n} bucket(s) of {column} ({shown}) one or two records make up "
                     "nearly the whole sum (p%-rule, p = {p} %): their mean would tell "
                     "those records' values, so the bucket's median is released there instead, "
-                    "and the released total of {column!r} is not exact."
-                ).format(n=len(hit), column=col, shown=shown, p=number(P_RULE * 100))
+                    "and the released total of {column} is not exact."
+                ).format(n=len(hit), column=quoted(col), shown=shown, p=number(P_RULE * 100))
             )
     return out
 
@@ -805,10 +809,10 @@ def _drowned_warning(column: NoiseColumn, params: ReleaseParams) -> str:
     helps += [_("narrower public bounds (closer to where the values really lie)")]
     helps += [_("the buckets mechanism (no noise)"), _("a larger ε")]
     return _(
-        "The noise would drown the values of {column!r}: {size}. The released values would "
+        "The noise would drown the values of {column}: {size}. The released values would "
         "say little about anyone, and clamping the noise to the bounds would pull their mean "
         "towards the middle of the bounds. What helps: {helps}."
-    ).format(column=name, size=size, helps="; ".join(helps))
+    ).format(column=quoted(name), size=size, helps="; ".join(helps))
 
 
 def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, ...]:

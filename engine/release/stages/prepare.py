@@ -24,14 +24,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError, listing
+from engine.checks import check_columns, check_type, read_weights
+from engine.errors import InputError, quoted
 from engine.i18n import _
-from engine.identifiers import check_quasi_identifiers
+from engine.identifiers import KEEP, QI, check_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
 from engine.recoding import Hierarchy, apply_recodings
 from engine.release.columns import numeric_values, resolve_columns
-from engine.release.households import Households, check_households, find_households, read_weights
+from engine.release.households import Households, check_households, find_households
 from engine.roles import ColumnType
 
 
@@ -57,6 +58,9 @@ class Prepared:
     #: the hierarchy of each QI that has one (``hierarchies``): its distance forms the
     #: classes and its lowest common level is released
     hierarchies: dict[str, Hierarchy] = field(default_factory=dict)
+    #: what the review record says of the run's input (a column released although it looks
+    #: like an identifier, ``allow_identifier``)
+    notes: list[str] = field(default_factory=list)
 
     def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
         """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
@@ -75,16 +79,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
                 "one column as confidential."
             ).format(mechanism=params.mechanism)
         )
-    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in data.columns]
-    if absent:
-        have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            _("No column named {columns} in the input (it has: {have}).").format(
-                columns=listing(absent), have=have
-            )
-        )
+    check_columns(params, list(data.columns))  # roles, types, orders, codes: all there
     n = len(data)
     if n == 0:
         raise InputError(_("The input has no records."))
@@ -122,13 +117,22 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         {**params.types, **recoded.types},
         {**params.orders, **recoded.orders},
     )
-    check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
-    for col in (*qi, *confidential):
-        if types[col] == ColumnType.NUMERIC:
-            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
+    for col in (*qi, *confidential):  # a declared type reads every value (a date no number)
+        check_type(clean[col], types[col])
     prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
     prepared.hierarchies = recoded.hierarchies
     released = prepared.released_input(data)
+    # an identifier in disguise is refused whatever its role, per household where it is a
+    # household's value
+    shown = pd.concat([clean[qi], released[list(params.keep)]], axis=1)
+    roles = {**dict.fromkeys(qi, QI), **dict.fromkeys(params.keep, KEEP)}
+    homes = released[params.household] if params.household is not None else None
+    prepared.notes = check_identifiers(
+        shown, roles, types, allowed=params.allow_identifier, households=homes
+    )
+    for col in (*qi, *confidential):
+        if types[col] == ColumnType.NUMERIC:
+            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
     if params.weight is not None:
         prepared.weights = read_weights(released[params.weight], rows)
     if params.household is not None:
@@ -160,7 +164,7 @@ def check_magnitudes(column: str, values: np.ndarray) -> None:
             _(
                 "Column {column} holds {count:,} infinite value(s); correct them or declare "
                 "{codes} missing-value codes."
-            ).format(column=repr(column), count=count, codes=codes)
+            ).format(column=quoted(column), count=count, codes=codes)
         )
     raise InputError(
         _(
@@ -168,6 +172,10 @@ def check_magnitudes(column: str, values: np.ndarray) -> None:
             "compute with (numbers between {low:g} and {high:g} in size, "
             "or 0); rescale the column (e.g. in thousands) or correct the values."
         ).format(
-            column=repr(column), count=count, first=first, low=1 / MAX_MAGNITUDE, high=MAX_MAGNITUDE
+            column=quoted(column),
+            count=count,
+            first=first,
+            low=1 / MAX_MAGNITUDE,
+            high=MAX_MAGNITUDE,
         )
     )
