@@ -329,14 +329,10 @@ class MainWindow(QMainWindow):
             if level == "epsilon"
             else {"t": float(value), "epsilon": None}
         )
-        try:
+        try:  # the pages are bound to the session: they show the point by themselves
             self.session.update(k=int(k), **level_changes)
         except TcloseError as err:
             report_error(self, self.tr("Privacy–utility sweep"), err)
-            return
-        page = self.wizard.currentPage()
-        if page in (self.wizard.privacy_page, self.wizard.preview_page):
-            page.initializePage()
 
     def _open(self) -> None:
         self.wizard.restart()

@@ -312,7 +312,10 @@ def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
     page.set_mechanism("buckets")  # the box goes with the noise
     settle_privacy(qtbot, window)
     assert window.session.params.transform == "none" and not page.log_scale.isEnabled()
+    assert not page.log_scale.isChecked()  # the box shows what the session holds
     page.set_mechanism("laplace")
+    assert not page.log_scale.isChecked() and page.log_scale.isEnabled()
+    page.log_scale.setChecked(True)
     settle_privacy(qtbot, window)
     window.wizard.next()
     idle(qtbot, window)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
     QTextBrowser,
     QVBoxLayout,
     QWidget,
+    QWizard,
     QWizardPage,
 )
 
@@ -35,6 +35,7 @@ from engine import MECHANISMS, InfeasibleError, Release, ReleaseParams, RunSumma
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
+from gui.binding import Bindings
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.fields import NumberField
@@ -143,6 +144,8 @@ class PreviewPage(QWizardPage):
         self._tabs()
         self._lay_out(controls, release_format, summary)
         drop_repeated_names(self)  # a visible label is the field's name
+        if isinstance(wizard, QWizard):
+            wizard.currentIdChanged.connect(self._page_changed)
 
     # --- building ------------------------------------------------------------------------
     def _settings_rows(self) -> tuple[QHBoxLayout, QHBoxLayout]:
@@ -159,19 +162,19 @@ class PreviewPage(QWizardPage):
             confidential_output_choices(), self.tr("How the confidential values are released")
         )
         self.format_help = Hint()
-        # each control writes back its own field, and only when the user changed it
-        self.k.edited.connect(lambda v: self._settings_edited(k=v))
-        self.n_buckets.edited.connect(lambda v: self._settings_edited(n_buckets=v))
-        self.qi_output.currentIndexChanged.connect(
-            lambda _i: self._settings_edited(qi_output=str(self.qi_output.currentData()))
+        # each control is bound to its value of the session (gui.binding)
+        s = self.session
+        self.bindings = Bindings(s, self, self._settings_edited)
+        self.bindings.number(self.k)
+        self.bindings.number(self.n_buckets)
+        self.bindings.combo(
+            self.qi_output, lambda p: p.qi_output, lambda v: s.update(qi_output=str(v))
         )
-        self.confidential_output.currentIndexChanged.connect(
-            lambda _i: self._settings_edited(
-                confidential_output=str(self.confidential_output.currentData())
-            )
+        self.bindings.combo(
+            self.confidential_output,
+            lambda p: p.confidential_output,
+            lambda v: s.update(confidential_output=str(v)),
         )
-        for box in (self.k, self.n_buckets):
-            box.problem_changed.connect(lambda _text: self._settings_edited())
         self.status = Hint()
         controls = QHBoxLayout()
         add_with_label(controls, self.tr("&k:"), self.k)
@@ -307,30 +310,24 @@ class PreviewPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        self.show_params()
+        self.bindings.show()
+        self._enable()
         if not s.preview_is_current:
             self.run()
         else:
             self._show(self.preview)
 
-    def show_params(self) -> None:
-        """Set the controls from the session's parameters (without reacting to it)."""
-        p = self.session.params
-        boxes = (self.qi_output, self.confidential_output)
-        for box in boxes:
-            box.blockSignals(True)
-        self.k.set_value(p.k)
-        self.n_buckets.set_value(p.n_buckets)
-        # a field only some mechanisms read is offered when the chosen one reads it
-        reads = MECHANISMS[p.mechanism].fields
+    def _page_changed(self, _page_id: int) -> None:
+        """Shown (Back from the export too): the session's values."""
+        if self._wizard.currentPage() is self:
+            self.bindings.show()
+            self._enable()
+
+    def _enable(self) -> None:
+        """A field only some mechanisms read is offered when the chosen one reads it."""
+        reads = MECHANISMS[self.session.params.mechanism].fields
         self.n_buckets.setEnabled("n_buckets" in reads)
-        self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
-        self.confidential_output.setCurrentIndex(
-            max(0, self.confidential_output.findData(p.confidential_output))
-        )
         self.confidential_output.setEnabled("confidential_output" in reads)
-        for box in boxes:
-            box.blockSignals(False)
         self._explain_format()
 
     def isComplete(self) -> bool:
@@ -359,24 +356,19 @@ class PreviewPage(QWizardPage):
             conf = self.tr("Confidential: the values themselves, with random noise.")
         self.format_help.setText(f"{qi} {conf}")
 
-    def _settings_edited(self, **changes: Any) -> None:
-        """The user changed ``changes``: write those fields (and nothing else) back; the
-        shown release no longer matches and Next waits for a new run."""
-        problem = next((box.problem for box in (self.k, self.n_buckets) if box.problem), "")
-        if not problem and changes:
-            try:
-                self.session.update(**changes)
-            except TcloseError as err:
-                problem = err.message
+    def _settings_edited(self) -> None:
+        """The session changed (here or on another page), or an edit was refused: say so;
+        the shown release no longer matches and Next waits for a new run."""
+        problem = self.bindings.problem or self.bindings.notice
+        self._enable()
         if problem:
             self.status.setText(problem)
             self.status.set_warning(True)
-        elif not self.session.preview_is_current:
+        elif not self.session.preview_is_current and not self._wizard.runner.busy:
             self.status.setText(
                 self.tr("The settings changed: press Run again to see the release.")
             )
             self.status.set_warning(True)
-        self._explain_format()
         self._update_stale()
         self.completeChanged.emit()
 
@@ -385,7 +377,7 @@ class PreviewPage(QWizardPage):
         if self._wizard.runner.busy or s.data is None:
             return
         self._settings_edited()
-        if self.k.problem or self.n_buckets.problem:
+        if self.bindings.problem:
             return
         params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs

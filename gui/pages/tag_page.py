@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import ColumnType, InputError, Role, find_households
+from engine import ColumnType, Role, find_households
 from engine.io import apply_missing
+from gui.binding import Bindings
 from gui.help import HelpButton
 from gui.numbers import number, percent
 from gui.pages.host import Host
@@ -126,6 +127,14 @@ class RolesModel(QAbstractTableModel):
         self.beginResetModel()
         self._of = None
         self.endResetModel()
+
+    def refresh(self) -> None:
+        """Show the session's tags again (changed elsewhere: a project, another page)."""
+        if self._of is not self.session.columns:
+            self.reset()
+        elif self.rowCount():
+            last = self.index(self.rowCount() - 1, self.columnCount() - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
 
     def _column(self, row: int) -> str:
         if self._of is not self.session.columns:
@@ -292,12 +301,26 @@ class TagPage(QWizardPage):
         self.reason = Hint(warning=True)
         self.warning = Hint(warning=True)
         self.warning.hide()
+        #: why a code or name typed was not taken
+        self.refused = Hint(warning=True)
+        self.refused.hide()
         self.summary = Hint()
         # the household-level QIs found in the data (shown when a household column is tagged)
         self.households = Hint()
         self.households.hide()
         self._households_key: tuple | None = None
         self._lay_out()
+        # the codes and the household-level QIs are bound to the session (gui.binding)
+        s = self.session
+        self.bindings = Bindings(s, self, self._session_changed)
+        codes = {"parse": parse_codes, "format": ", ".join, "on_finish": True}
+        self.bindings.text(self.missing, lambda p: p.missing, s.set_missing, **codes)
+        self.bindings.text(
+            self.level,
+            lambda p: p.household_level,
+            lambda names: s.update(household_level=names),
+            **codes,
+        )
 
     # --- building ------------------------------------------------------------------------
     def _roles_table(self) -> None:
@@ -345,7 +368,6 @@ class TagPage(QWizardPage):
                 "them are treated as missing values"
             )
         )
-        self.missing.editingFinished.connect(self._missing_edited)
         self.level = QLineEdit()
         self.level.setPlaceholderText(self.tr("e.g. dwelling, district"))
         self.level.setAccessibleName(self.tr("Household-level quasi-identifiers"))
@@ -355,7 +377,6 @@ class TagPage(QWizardPage):
                 "those found constant within every household; separated by commas"
             )
         )
-        self.level.editingFinished.connect(self._level_edited)
 
     def _lay_out(self) -> None:
         """The table; the codes and help below it; then what the tags make and why Next is
@@ -373,13 +394,13 @@ class TagPage(QWizardPage):
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
         layout.addWidget(self.households)
+        layout.addWidget(self.refused)
         layout.addWidget(self.warning)
         layout.addWidget(self.reason)
 
     def initializePage(self) -> None:
         self.model.reset()
-        self.missing.setText(", ".join(self.session.params.missing))
-        self.level.setText(", ".join(self.session.params.household_level))
+        self.bindings.show()
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -425,24 +446,13 @@ class TagPage(QWizardPage):
         self.households.setText(text)
         self.households.show()
 
-    def _level_edited(self) -> None:
-        names = parse_codes(self.level.text())
-        if names == self.session.params.household_level:
-            return
-        try:
-            self.session.update(household_level=names)
-        except InputError as err:
-            self.warning.setText(html.escape(err.message))
-            self.warning.show()
-            return
+    def _session_changed(self) -> None:
+        """The session changed (here or elsewhere): the table and the notes follow."""
+        problem = self.bindings.problem
+        self.refused.setVisible(bool(problem))
+        self.refused.setText(html.escape(problem))
+        self.model.refresh()
         self._changed()
-
-    def _missing_edited(self) -> None:
-        codes = parse_codes(self.missing.text())
-        if codes != self.session.params.missing:
-            self.session.set_missing(codes)
-            self.model.reset()
-            self._changed()
 
     def _listed(self, names: tuple[str, ...]) -> str:
         shown = ", ".join(html.escape(n) for n in names[:LISTED])
