@@ -135,6 +135,33 @@ def test_a_callback_may_start_the_next_task(qtbot) -> None:
     assert results == [1, 2]
 
 
+def test_a_new_task_cancels_the_running_one_and_starts_when_it_stopped(qtbot) -> None:
+    """Starting a task while another runs cancels that one (its callbacks are not called)
+    and runs the new one after it; only the latest of several waiting requests runs."""
+    runner = TaskRunner()
+    outcome: list[str] = []
+
+    def slow(task):
+        for _ in range(2000):
+            task.step(0.5, "waiting")
+            time.sleep(0.005)
+        return "slow"
+
+    runner.start(
+        slow,
+        title="slow",
+        on_finished=outcome.append,
+        on_cancelled=lambda: outcome.append("slow cancelled"),
+    )
+    assert runner.busy
+    assert runner.start(lambda task: "middle", title="middle", on_finished=outcome.append) is None
+    runner.start(lambda task: "latest", title="latest", on_finished=outcome.append)
+    assert runner.busy  # no error: the running task is being cancelled
+    qtbot.waitUntil(lambda: outcome == ["latest"], timeout=10_000)
+    wait_until_idle(qtbot, runner)
+    assert outcome == ["latest"]
+
+
 def test_table_model_is_lazy_on_a_million_rows(qtbot, monkeypatch) -> None:
     """The view asks only for the cells it shows, and only those are formatted.
 

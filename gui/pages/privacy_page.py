@@ -128,6 +128,8 @@ class PrivacyPage(QWizardPage):
         self._problems: dict[ReleaseParams, str] = {}
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
+        #: the parameters of the plan asked for last
+        self._planning: ReleaseParams | None = None
         #: the privacy level as t and as ε (two views of the session's one level)
         self.level = Level()
 
@@ -513,8 +515,9 @@ class PrivacyPage(QWizardPage):
     def _request_plan(self) -> None:
         s = self.session
         params, data = s.params, s.data
-        if self._planner.busy or data is None:
-            return
+        if data is None or (self._planner.busy and self._planning == params):
+            return  # asked already (a newer request cancels an older one)
+        self._planning = params
 
         def done(plan: Plan) -> None:
             self._plans[params] = plan
