@@ -247,6 +247,10 @@ class ExportPage(QWizardPage):
             )
         self.check_target()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: the file type."""
+        return self.format
+
     def isComplete(self) -> bool:
         return bool(self.session.exported) and not self._wizard.runner.busy
 

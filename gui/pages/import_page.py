@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableView,
     QVBoxLayout,
+    QWidget,
     QWizardPage,
 )
 
@@ -210,6 +211,10 @@ class ImportPage(QWizardPage):
         return self.stack
 
     # --- wizard protocol ---------------------------------------------------------------
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown."""
+        return self.open_button
+
     def isComplete(self) -> bool:
         return self.session.data is not None and not self._wizard.runner.busy
 

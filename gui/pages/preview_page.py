@@ -330,6 +330,10 @@ class PreviewPage(QWizardPage):
         self.confidential_output.setEnabled("confidential_output" in reads)
         self._explain_format()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: k."""
+        return self.k
+
     def isComplete(self) -> bool:
         return self.session.preview_is_current and not self._wizard.runner.busy
 

@@ -399,6 +399,10 @@ class PrivacyPage(QWizardPage):
             self._enable()
             self.refresh()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on: the box of the privacy level."""
+        return self.t if self.t.isEnabled() else self.epsilon
+
     @property
     def mechanism(self) -> str:
         """The name of the mechanism chosen (a key of :data:`engine.MECHANISMS`)."""

@@ -406,6 +406,10 @@ class TagPage(QWizardPage):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
         self._changed()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: the roles table."""
+        return self.table
+
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
 
