@@ -82,10 +82,8 @@ def _one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
-def _language(value: Any) -> str:
-    from gui.i18n import LANGUAGES  # the languages the app ships
-
-    return _one_of("", *LANGUAGES)(value)
+#: the languages the app ships (gui.i18n.LANGUAGES, which imports this module)
+LANGUAGE_CODES = ("en", "es", "fr")
 
 
 def _texts(value: Any) -> list[str]:
@@ -136,7 +134,7 @@ LANGUAGE = Setting(
     QT_TRANSLATE_NOOP("Settings", "Language"),
     QT_TRANSLATE_NOOP("Settings", "The language of the app (empty: the system's)."),
     "",
-    _language,
+    _one_of("", *LANGUAGE_CODES),
 )
 COLOR_SCHEME = Setting(
     "color_scheme",

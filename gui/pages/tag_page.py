@@ -43,13 +43,14 @@ from gui.widgets import Hint
 Index = QModelIndex | QPersistentModelIndex
 translate = QCoreApplication.translate
 
-COL_NAME, COL_TYPE, COL_ROLE, COL_MISSING, COL_DISTINCT, COL_NOTE = range(6)
+COL_NAME, COL_TYPE, COL_ROLE, COL_MISSING, COL_DISTINCT, COL_EMPTY, COL_NOTE = range(7)
 HEADERS = [
     QT_TRANSLATE_NOOP("RolesModel", "Column"),
     QT_TRANSLATE_NOOP("RolesModel", "Type"),
     QT_TRANSLATE_NOOP("RolesModel", "Role"),
     QT_TRANSLATE_NOOP("RolesModel", "Missing-value codes"),
     QT_TRANSLATE_NOOP("RolesModel", "Distinct"),
+    QT_TRANSLATE_NOOP("RolesModel", "Empty"),
     QT_TRANSLATE_NOOP("RolesModel", "Why / note"),
 ]
 HEADER_TIPS = [
@@ -67,6 +68,9 @@ HEADER_TIPS = [
         "Values that mean 'missing' in this column, separated by commas (e.g. -1, 99, N/A)",
     ),
     QT_TRANSLATE_NOOP("RolesModel", "How many different values the column has"),
+    QT_TRANSLATE_NOOP(
+        "RolesModel", "The share of empty cells, once the missing-value codes are declared"
+    ),
     QT_TRANSLATE_NOOP("RolesModel", "Why a role or type was suggested"),
 ]
 TYPE_LABELS = {
@@ -153,6 +157,14 @@ class RolesModel(QAbstractTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
+    def empty(self, name: str) -> int | None:
+        """How many cells of column ``name`` are empty once its missing codes are declared
+        (None when the import did not count them)."""
+        suggested = self.session.columns[name].suggested
+        if suggested is None or suggested.profile is None:
+            return None
+        return self.session.n_rows - suggested.profile.n
+
     def note(self, name: str) -> str:
         """The note of a column: a warning first, then why a role was suggested."""
         s = self.session
@@ -182,9 +194,19 @@ class RolesModel(QAbstractTableModel):
                 return ", ".join(s.column_missing(name))
             if col == COL_DISTINCT:
                 return number(info.n_distinct)
+            if col == COL_EMPTY:
+                empty = self.empty(name)
+                return percent(empty / s.n_rows) if empty is not None and s.n_rows else ""
             if col == COL_NOTE:
                 return self.note(name)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_DISTINCT, COL_EMPTY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_EMPTY and self.empty(name) is not None and s.n_rows:
+                empty = self.empty(name) or 0
+                return _tr("{empty} of {rows} cells are empty ({share})").format(
+                    empty=number(empty), rows=number(s.n_rows), share=percent(empty / s.n_rows)
+                )
             if col == COL_ROLE:
                 return role_help(tag)
             if col == COL_TYPE:
