@@ -22,7 +22,7 @@ def test_every_setting_says_what_it_is_and_its_default_passes_its_check() -> Non
 def test_the_languages_a_setting_takes_are_those_the_app_ships() -> None:
     from gui.i18n import LANGUAGES
 
-    assert settings.LANGUAGE_CODES == tuple(LANGUAGES)
+    assert tuple(LANGUAGES) == settings.LANGUAGE_CODES
 
 
 def test_a_stored_value_its_check_refuses_reads_as_the_default(tmp_path) -> None:
