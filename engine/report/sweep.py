@@ -131,6 +131,7 @@ def run_sweep(
     buckets: Iterable[int | str | None] | None = None,
     task: Task = NO_TASK,
     release_fn: Callable[..., Any] | None = None,
+    on_point: Callable[[dict[str, Any]], None] | None = None,
 ) -> pd.DataFrame:
     """Plan and run every (level, k, b) of the grid (:func:`engine.release.plan.plan`, then
     :func:`engine.release.anonymize.anonymize`).
@@ -142,7 +143,9 @@ def run_sweep(
     equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the sweep
     (CancelledError); a point the plan finds infeasible is recorded with the plan's reason,
     not raised.  ``release_fn(params, task=)``, when given, computes each point
-    instead (a cluster computes it from the file; ``data`` is then None).
+    instead (a cluster computes it from the file; ``data`` is then None).  ``on_point(row)``,
+    when given, receives each row as soon as its point is done (the app shows the points as
+    they come: :func:`sweep_table` of the rows so far is the table up to then).
     """
     from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
     from engine.release.plan import plan
@@ -188,8 +191,10 @@ def run_sweep(
             row.update(_measured(release))
         row["seconds"] = round(time.perf_counter() - started, 3)
         rows.append(row)
+        if on_point is not None:
+            on_point(dict(row))
     task.step(1.0, "Sweep done")
-    return _sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
+    return sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
 
 
 def _measured(release: Any) -> dict[str, Any]:
@@ -210,8 +215,9 @@ def _measured(release: Any) -> dict[str, Any]:
     )
 
 
-def _sweep_table(rows: list[dict[str, Any]], level: str, measure: str) -> pd.DataFrame:
-    """The sweep's rows as a table of :data:`COLUMNS`, its dominated points marked."""
+def sweep_table(rows: list[dict[str, Any]], level: str, measure: str) -> pd.DataFrame:
+    """The sweep's rows as a table of :data:`COLUMNS`, its dominated points marked (the
+    whole sweep's, or the rows done so far)."""
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table["feasible"] = table["feasible"].astype(bool)
     table["message"] = table["message"].fillna("")
