@@ -41,7 +41,7 @@ from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
 from gui.i18n import format_label
-from gui.numbers import number
+from gui.numbers import number, reader_locale
 from gui.pages.host import Host
 from gui.widgets import (
     DECIMAL_LABELS,
@@ -55,7 +55,7 @@ from gui.widgets import (
 NOT_OURS = "not_ours"
 #: milliseconds between the last edit of the file name and checking it
 CHECK_DELAY_MS = 250
-#: what the CSV writer offers (the first is the default)
+#: what the CSV writer offers (the default follows the reader's decimal mark)
 SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
 
@@ -107,6 +107,11 @@ class ExportPage(QWizardPage):
             translated_choices(DECIMALS, DECIMAL_LABELS),
             self.tr("The decimal mark of numbers in the CSV file"),
         )
+        # the reader's spreadsheet opens a CSV in its own conventions: where the decimal mark
+        # is a comma (es, fr), a semicolon separates the values
+        comma = reader_locale().decimalPoint() == ","
+        self.separator.setCurrentIndex(self.separator.findData(";" if comma else ","))
+        self.decimal.setCurrentIndex(self.decimal.findData("," if comma else "."))
         self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
         self.bom.setChecked(True)
         self.bom.setToolTip(

@@ -74,8 +74,8 @@ class ImportPage(QWizardPage):
         self.setTitle(self.tr("1. Import"))
         self.setSubTitle(
             self.tr(
-                "Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, "
-                "SAS). You can also drop a file on this window."
+                "Open the spreadsheet that holds one row per person (CSV, Excel, "
+                "OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window."
             )
         )
         self.setAcceptDrops(True)

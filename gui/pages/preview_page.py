@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontInfo
@@ -468,6 +469,9 @@ class PreviewPage(QWizardPage):
         self.tabs.setTabText(
             0, self.tr("Confidential values") if noise else self.tr("Confidential buckets")
         )
+        # closeness compares each class's share of every bucket with the file's: noise makes
+        # no buckets, so there is nothing to show
+        self.tabs.setTabVisible(self.tabs.indexOf(self.views["closeness"]), not noise)
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name), figure_text(preview.texts.get(name)))
         self.qi_choice.blockSignals(True)
@@ -537,10 +541,12 @@ class PreviewPage(QWizardPage):
                 )
             )
         parts.extend(_figure_lines(release))
-        if release.warnings:
+        parts.extend(f"<p>{esc(sentence)}</p>" for sentence in noise_gap_sentences(release))
+        notes = [w for w in release.warnings if w != reason]  # the reason is said above
+        if notes:
             note_heading = translate("PreviewPage", "Please note")
             parts.append(f"<h4>{esc(note_heading)}</h4><ul>")
-            parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings if w != reason)
+            parts.extend(f"<li>{esc(w)}</li>" for w in notes)
             parts.append("</ul>")
         parts.extend(_risk_html(risk))
         parts.extend(_analysis_html(summary))
@@ -585,13 +591,7 @@ def _figure_lines(release: Release) -> list[str]:
             (translate("PreviewPage", "QI information loss"), percent(loss.qi_sse_sst), "SSE/SST")
         )
     if loss.confidential_sse_sst is not None:
-        rows.append(
-            (
-                translate("PreviewPage", "confidential loss"),
-                percent(loss.confidential_sse_sst),
-                "SSE/SST",
-            )
-        )
+        rows.append(confidential_loss_row(loss.confidential_sse_sst))
     for name, figures in loss.confidential_columns.items():
         if summary.noise is not None and "share_changed" in figures:
             rows.append(
@@ -618,6 +618,78 @@ def _figure_lines(release: Release) -> list[str]:
         shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
         parts.append(f"<div>{shown}{muted}</div>")
     return parts
+
+
+def confidential_loss_row(sse_sst: float) -> tuple[str, str, str]:
+    """The confidential loss as a line (name, value, note).  SSE/SST is a share up to 100 %
+    while the released values keep the original ones' order of spread; noise can make it far
+    larger (the released values vary more around the true ones than these vary among
+    themselves), and a percentage beyond 100 % would read as "more than everything lost":
+    it is then said as a multiple, with what it means."""
+    name = translate("PreviewPage", "confidential loss")
+    if sse_sst <= 1:
+        return name, percent(sse_sst), "SSE/SST"
+    return (
+        name,
+        translate("PreviewPage", "{times} × the values' own variation").format(
+            times=number(sse_sst, 3)
+        ),
+        translate(
+            "PreviewPage",
+            "SSE/SST above 100 %: the released values lie further from the true ones than "
+            "the true ones lie from their mean",
+        ),
+    )
+
+
+def noise_gap_sentences(release: Release) -> list[str]:
+    """Why the error a noise release shows differs from the one its plan expected, built
+    from the release: the share of values the noise pushed past a public bound (set to the
+    bound, which cuts their noise short), and averaging in groups of k (which moves each value
+    to its group's mean before the noise)."""
+    noise = release.summary.noise
+    if noise is None:
+        return []
+    out = []
+    for name, column in noise.columns.items():
+        expected, measured = column.expected_abs_error, column.mean_absolute_error
+        if expected is None or measured is None or column.bounds is None or expected <= 0:
+            continue
+        if abs(measured - expected) <= 0.1 * expected:
+            continue  # as expected: nothing to explain
+        lo, hi = column.bounds
+        values = pd.to_numeric(release.table[name], errors="coerce").dropna().to_numpy(float)
+        at_bound = float(np.mean((values <= lo) | (values >= hi))) if len(values) else 0.0
+        facts = {
+            "column": name,
+            "expected": number(expected, 3),
+            "measured": number(measured, 3),
+            "share": percent(at_bound),
+            "low": number(lo),
+            "high": number(hi),
+        }
+        if measured < expected and at_bound > 0:
+            text = translate(
+                "PreviewPage",
+                "{column}: the plan expected the noise to move each value by about "
+                "±{expected}; the release differs from the true values by {measured} on "
+                "average, less, because {share} of the released values were pushed past the "
+                "public bounds {low} to {high} and set to the bound, which cuts their noise "
+                "short.",
+            )
+        elif column.mechanism == "insensitive":
+            facts["k"] = number(release.params.k)
+            text = translate(
+                "PreviewPage",
+                "{column}: the plan expected the noise to move each value by about "
+                "±{expected}; the release differs from the true values by {measured} on "
+                "average, more, because each value was first replaced by the mean of its group "
+                "of {k} before the noise was added.",
+            )
+        else:
+            continue
+        out.append(text.format(**facts))
+    return out
 
 
 def _risk_html(risk: Sequence[tuple[str, str, str]]) -> list[str]:

@@ -661,7 +661,7 @@ class PrivacyPage(QWizardPage):
                     epsilon=number(col.epsilon),
                     keep=percent(col.keep_probability),
                     error=number(col.expected_abs_error),
-                    factor=number(col.typical_factor, 3),
+                    factor=number(col.typical_factor),  # written as t is
                 )
             )
         parts.extend(self.survey_sentences(plan))
