@@ -170,7 +170,12 @@ class RolesModel(QAbstractTableModel):
         s = self.session
         info = s.columns[name]
         if s.role(name) == Role.QI and info.id_like:
-            return _tr("Looks like an identifier: as a quasi-identifier it singles people out.")
+            return _tr(
+                QT_TRANSLATE_NOOP(
+                    "RolesModel",
+                    "Looks like an identifier: as a quasi-identifier it singles people out.",
+                )
+            )
         return info.suggestion or info.guess.note
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -204,15 +209,17 @@ class RolesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == COL_EMPTY and self.empty(name) is not None and s.n_rows:
                 empty = self.empty(name) or 0
-                return _tr("{empty} of {rows} cells are empty ({share})").format(
+                return _tr(
+                    QT_TRANSLATE_NOOP("RolesModel", "{empty} of {rows} cells are empty ({share})")
+                ).format(
                     empty=number(empty), rows=number(s.n_rows), share=percent(empty / s.n_rows)
                 )
             if col == COL_ROLE:
                 return role_help(tag)
             if col == COL_TYPE:
-                return _tr("{type}: {help} (guessed: {note})").format(
-                    type=type_label(ctype), help=_tr(TYPE_HELP[ctype]), note=info.guess.note
-                )
+                return _tr(
+                    QT_TRANSLATE_NOOP("RolesModel", "{type}: {help} (guessed: {note})")
+                ).format(type=type_label(ctype), help=_tr(TYPE_HELP[ctype]), note=info.guess.note)
             if col == COL_NOTE:
                 return self.note(name)
             return _tr(HEADER_TIPS[col])

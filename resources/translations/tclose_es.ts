@@ -59,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the default follows the reader&apos;s decimal mark) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exportar</translation>
     </message>
     <message>
@@ -273,10 +273,6 @@
         <translation>1. Importar</translation>
     </message>
     <message>
-        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
-        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, SPSS, Stata, SAS). También puede soltar un archivo sobre esta ventana.</translation>
-    </message>
-    <message>
         <source>&amp;Open file…</source>
         <translation>&amp;Abrir archivo…</translation>
     </message>
@@ -327,6 +323,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aún no hay ningún archivo abierto; Siguiente se activa cuando se ha leído una tabla.</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window.</source>
+        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). También puede soltar un archivo sobre esta ventana.</translation>
     </message>
     <message>
         <source>Rows of the file</source>
@@ -579,13 +579,21 @@
 <context>
     <name>Plots</name>
     <message>
-        <source>{column}: {b} buckets</source>
+        <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}: {b} tramos y uno para los valores que faltan</translation>
+    </message>
+    <message>
+        <source>{column}: {b} buckets</source>
         <translation>{column}: {b} tramos</translation>
     </message>
     <message>
         <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
         <translation>Los valores de {column} se agrupan en {b} tramos de {smallest} a {largest} registros.</translation>
+    </message>
+    <message>
+        <source>The missing values form a bucket of their own, with {count} records.</source>
+        <translation>Los valores que faltan forman un tramo propio, con {count} registros.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -976,6 +984,22 @@
         <translation>Tenga en cuenta</translation>
     </message>
     <message>
+        <source>{times} × the values&apos; own variation</source>
+        <translation>{times} × la variación propia de los valores</translation>
+    </message>
+    <message>
+        <source>SSE/SST above 100 %: the released values lie further from the true ones than the true ones lie from their mean</source>
+        <translation>SSE/SST por encima del 100 %: los valores publicados se alejan más de los verdaderos que estos de su media</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, less, because {share} of the released values were pushed past the public bounds {low} to {high} and set to the bound, which cuts their noise short.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, menos, porque el ruido llevó el {share} de los valores publicados más allá de los límites públicos {low} a {high} y se fijaron en el límite, lo que acorta su ruido.</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, more, because each value was first replaced by the mean of its group of {k} before the noise was added.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, más, porque cada valor se sustituyó primero por la media de su grupo de {k} antes de añadir el ruido.</translation>
+    </message>
+    <message>
         <source>Buckets</source>
         <translation>Tramos</translation>
     </message>
@@ -1064,7 +1088,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) plans the run off the GUI thread the parameters of the plan asked for last the privacy level as t and as ε (two views of the session&apos;s one level) every widget bound to its value of the session</extracomment>
         <translation>&amp;t (t-proximidad)</translation>
     </message>
     <message>
@@ -1155,6 +1179,10 @@
     <message>
         <source>In plain words</source>
         <translation>En palabras sencillas</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}</source>
+        <translation>No se ha cambiado: {reason}</translation>
     </message>
     <message>
         <source>The plan could not be made; see the log.</source>
@@ -1419,6 +1447,10 @@
         <translation>Distintos</translation>
     </message>
     <message>
+        <source>Empty</source>
+        <translation>Vacías</translation>
+    </message>
+    <message>
         <source>Why / note</source>
         <translation>Motivo / nota</translation>
     </message>
@@ -1441,6 +1473,10 @@
     <message>
         <source>How many different values the column has</source>
         <translation>Cuántos valores distintos tiene la columna</translation>
+    </message>
+    <message>
+        <source>The share of empty cells, once the missing-value codes are declared</source>
+        <translation>La proporción de celdas vacías, una vez declarados los códigos de valor que falta</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
@@ -1478,6 +1514,19 @@
         <source>dates; compared as numbers of days</source>
         <translation>fechas; se comparan como número de días</translation>
     </message>
+    <message>
+        <source>Looks like an identifier: as a quasi-identifier it singles people out.</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>Parece un identificador: como cuasi-identificador señala a las personas.</translation>
+    </message>
+    <message>
+        <source>{empty} of {rows} cells are empty ({share})</source>
+        <translation>{empty} de {rows} celdas están vacías ({share})</translation>
+    </message>
+    <message>
+        <source>{type}: {help} (guessed: {note})</source>
+        <translation>{type}: {help} (deducido: {note})</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1487,8 +1536,17 @@
         <translation>Escriba los límites como COLUMNA=MÍN:MÁX, p. ej. ingresos=0:250000 ({part}).</translation>
     </message>
     <message>
+        <source>The bounds of {column} are too large: at most {limit} in size.</source>
+        <extracomment>the largest bound in size the engine computes with (engine.params.MAX_MAGNITUDE)</extracomment>
+        <translation>Los límites de {column} son demasiado grandes: como mucho {limit} en valor absoluto.</translation>
+    </message>
+    <message>
+        <source>The low bound of {column} ({low}) must be below its high bound ({high}).</source>
+        <translation>El límite inferior de {column} ({low}) debe ser menor que su límite superior ({high}).</translation>
+    </message>
+    <message>
         <source>Open a file first.</source>
-        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Abra primero un archivo.</translation>
     </message>
     <message>
@@ -1502,6 +1560,58 @@
     <message>
         <source>The project names columns the file lacks: {names}.</source>
         <translation>El proyecto menciona columnas que el archivo no tiene: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>Recent files</source>
+        <extracomment>the version of the stored settings&apos; layout (1: the settings declared here) where the version is stored the key in QSettings what it is, for people (marked for translation in the context &quot;Settings&quot;) the value as stored → the value (ValueError when it is not one) the languages the app ships (gui.i18n.LANGUAGES, which imports this module)</extracomment>
+        <translation>Archivos recientes</translation>
+    </message>
+    <message>
+        <source>The files opened last, newest first (File › Open recent).</source>
+        <translation>Los últimos archivos abiertos, el más reciente primero (Archivo › Abrir reciente).</translation>
+    </message>
+    <message>
+        <source>Last folder</source>
+        <translation>Última carpeta</translation>
+    </message>
+    <message>
+        <source>Where File › Open starts: the folder of the last file.</source>
+        <translation>Dónde empieza Archivo › Abrir: la carpeta del último archivo.</translation>
+    </message>
+    <message>
+        <source>Export folder</source>
+        <translation>Carpeta de exportación</translation>
+    </message>
+    <message>
+        <source>Where a release is saved by default: the last export&apos;s.</source>
+        <translation>Dónde se guarda una publicación por omisión: donde se guardó la última.</translation>
+    </message>
+    <message>
+        <source>Window size and place</source>
+        <translation>Tamaño y posición de la ventana</translation>
+    </message>
+    <message>
+        <source>The main window as it was left.</source>
+        <translation>La ventana principal como se dejó.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>The language of the app (empty: the system&apos;s).</source>
+        <translation>El idioma de la aplicación (vacío: el del sistema).</translation>
+    </message>
+    <message>
+        <source>Colours</source>
+        <translation>Colores</translation>
+    </message>
+    <message>
+        <source>Light or dark (empty: as the system).</source>
+        <translation>Claro u oscuro (vacío: como el sistema).</translation>
     </message>
 </context>
 <context>
@@ -1587,11 +1697,12 @@
     </message>
     <message>
         <source>Privacy–utility sweep</source>
-        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose a point of the running sweep is done (its row; emitted from the worker thread)</extracomment>
         <translation>Barrido privacidad–utilidad</translation>
     </message>
     <message>
         <source>The {symbol} values to try, separated by commas</source>
+        <extracomment>the rows of the running sweep done so far, and how many points it has</extracomment>
         <translation>Los valores de {symbol} que se van a probar, separados por comas</translation>
     </message>
     <message>
@@ -1639,6 +1750,14 @@
         <translation>Barrido</translation>
     </message>
     <message>
+        <source>{done} of {points} points done…</source>
+        <translation>{done} de {points} puntos hechos…</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled after {done} of {points} points; those are shown.</source>
+        <translation>Barrido cancelado tras {done} de {points} puntos; se muestran esos.</translation>
+    </message>
+    <message>
         <source>Sweep cancelled.</source>
         <translation>Barrido cancelado.</translation>
     </message>
@@ -1667,7 +1786,6 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Asignar roles a las columnas</translation>
     </message>
     <message>
@@ -1676,6 +1794,7 @@
     </message>
     <message>
         <source>Columns and their roles</source>
+        <extracomment>why a code or name typed was not taken</extracomment>
         <translation>Columnas y sus funciones</translation>
     </message>
     <message>
@@ -1858,7 +1977,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it) whether the ends themselves are allowed what the texts are, in English marked with ``N_`` (translated in messages) column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the help groups of the command line&apos;s release flags, in the order ``--help`` lists them (the command line&apos;s words only: marked for the engine&apos;s catalogues, not the app&apos;s) the help group it is listed in (a key of :data:`FLAG_GROUPS`); &quot;&quot; = no flag of its own the flag, when it is not ``--`` + the field&apos;s name with dashes the placeholder of its value in ``--help`` (&quot;COL,…&quot;); &quot;&quot; for an on/off flag how the flag&apos;s text becomes the value: &quot;value&quot; (one value, read by :meth:`ReleaseParams.parse`), &quot;columns&quot; (names separated by commas), &quot;codes&quot; (codes separated by commas, kept as written), &quot;switch&quot; (on when given), &quot;off&quot; (a True field the flag turns off), &quot;pairs&quot; (COLUMN=VALUE, the flag repeated per column) or &quot;bounds&quot; (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) the words each COLUMN=VALUE of a &quot;pairs&quot; flag takes ``tclose sweep`` takes a list of values, one axis of its grid: an example of one the flag must be given flags of the same name here exclude each other (t and ε) the field is given with another field&apos;s flag (its name) why the field has no flag (project files and the app only) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>cuasi-identificadores</translation>
     </message>
     <message>
@@ -2098,7 +2217,7 @@
     <name>words</name>
     <message>
         <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
-        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <extracomment>a :class:`~engine.release.plan.Plan` and a :class:`~engine.release.result.RunSummary`, read by attribute: both modules import this one (the summary&apos;s published metadata carries its public phrases), so it does not import them the translation context of the templates in the app&apos;s .ts files every value (and the choice of the sentence) comes from summary fields declared published: the phrase may go out with the release (:func:`public_words`)</extracomment>
         <translation>Con este nivel, la publicación sería un único grupo con las {n} personas: cada cuasi-identificador se sustituiría por un mismo valor para todos.</translation>
     </message>
     <message>
