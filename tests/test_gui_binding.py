@@ -91,6 +91,9 @@ def mismatches(window: MainWindow) -> list[str]:
     check("privacy: b", privacy.n_buckets.value(), p.n_buckets)
     checked = [m for m, b in privacy.mechanism_buttons.items() if b.isChecked()]
     check("privacy: mechanism", checked, [p.mechanism])
+    check(
+        "privacy: drop missing", privacy.drop_missing.isChecked(), p.missing_confidential == "drop"
+    )
     check("privacy: insensitive", privacy.insensitive.isChecked(), p.insensitive)
     check("privacy: log scale", privacy.log_scale.isChecked(), p.transform == "log")
     check("privacy: bounds", parse_bounds(privacy.bounds.text()), dict(p.bounds))
@@ -228,6 +231,10 @@ def test_every_page_shows_the_session_after_every_kind_of_edit(
     on(PAGE_PRIVACY, "private bounds", lambda: privacy.private_bounds.setChecked(True))
     on(PAGE_PRIVACY, "choosing buckets", lambda: privacy.set_mechanism("buckets"))
     on(PAGE_PRIVACY, "a fix", lambda: privacy.apply(Fix("k = 4", {"k": 4, "n_buckets": None})))
+    drop = Fix("leave them out", {"missing_confidential": "drop"})
+    on(PAGE_PRIVACY, "a fix the page shows", lambda: privacy.apply(drop))
+    assert privacy.drop_missing.isChecked()
+    on(PAGE_PRIVACY, "undoing it", lambda: privacy.drop_missing.setChecked(False))
     on(PAGE_PRIVACY + 1, "k on the preview", lambda: typed(preview.k, "9"))
     on(PAGE_PRIVACY + 1, "b on the preview", lambda: typed(preview.n_buckets, "3"))
     ranges = preview.qi_output.findData("range")

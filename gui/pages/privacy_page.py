@@ -197,6 +197,11 @@ class PrivacyPage(QWizardPage):
     def _noise_widgets(self) -> None:
         """The number of buckets, the noise's options, the public bounds and the seed."""
         self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
+        # a one-click fix may choose it too: the page shows it, so it can be seen and undone
+        self.drop_missing = QCheckBox(
+            self.tr("Leave out the records whose confidential value is missing")
+        )
+        describe_widget(self.drop_missing, "missing_confidential")
         self.insensitive = QCheckBox(
             self.tr("Average in groups of k before adding noise (less noise)")
         )
@@ -228,6 +233,7 @@ class PrivacyPage(QWizardPage):
         form.addRow(self.tr("Smallest group size &k:"), self.k)
         form.addRow(self.tr("Mechanism:"), mechanism)
         form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
+        form.addRow("", self.drop_missing)
         form.addRow("", self.insensitive)
         form.addRow("", self.log_scale)
         form.addRow(self.tr("Public bounds:"), self.bounds)
@@ -353,6 +359,11 @@ class PrivacyPage(QWizardPage):
         b.number(self.k)
         b.choice(self.mechanism_buttons, lambda p: p.mechanism, self._mechanism_chosen)
         b.number(self.n_buckets)
+        b.check(
+            self.drop_missing,
+            lambda p: p.missing_confidential == "drop",
+            lambda on: s.update(missing_confidential="drop" if on else "bucket"),
+        )
         b.check(self.insensitive, lambda p: p.insensitive, lambda on: s.update(insensitive=on))
         b.check(
             self.log_scale,
@@ -493,6 +504,7 @@ class PrivacyPage(QWizardPage):
         self.t.setEnabled(not noise and p.epsilon is None)
         self.epsilon.setEnabled(noise or p.epsilon is not None)
         self.n_buckets.setEnabled(self.uses("n_buckets"))
+        self.drop_missing.setEnabled(not noise)
         self.insensitive.setEnabled(self.uses("insensitive"))
         self.log_scale.setEnabled(self.uses("transform"))
         private = self.uses("private_bounds")

@@ -1097,7 +1097,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Promediar en grupos de k antes de añadir ruido (menos ruido)</translation>
     </message>
     <message>
@@ -1119,6 +1118,11 @@
     <message>
         <source>Noise in proportion to each value (log scale)</source>
         <translation>Ruido proporcional a cada valor (escala logarítmica)</translation>
+    </message>
+    <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Dejar fuera los registros a los que les falta el valor confidencial</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>

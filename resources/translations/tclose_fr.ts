@@ -1097,7 +1097,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
     </message>
     <message>
@@ -1119,6 +1118,11 @@
     <message>
         <source>Noise in proportion to each value (log scale)</source>
         <translation>Bruit proportionnel à la valeur (échelle log.)</translation>
+    </message>
+    <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Laisser de côté les enregistrements dont la valeur confidentielle manque</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>
