@@ -8,7 +8,6 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -244,33 +243,8 @@ def parse_bounds(text: str) -> dict[str, tuple[float, float]]:
                 ),
             )
             raise ValueError(message.format(part=repr(part))) from None
-        _check_bound(name.strip(), low, high)
         bounds[name.strip()] = (low, high)
     return bounds
-
-
-#: the largest bound in size the engine computes with (engine.params.MAX_MAGNITUDE)
-BOUND_LIMIT = 1e150
-
-
-def _check_bound(column: str, low: float, high: float) -> None:
-    """The app's words for bounds the engine would refuse (its message names an exponent)."""
-    from gui.numbers import number
-
-    if not all(math.isfinite(v) and abs(v) <= BOUND_LIMIT for v in (low, high)):
-        text = QT_TRANSLATE_NOOP(
-            "Session", "The bounds of {column} are too large: at most {limit} in size."
-        )
-        raise ValueError(
-            _translate("Session", text).format(column=column, limit=number(BOUND_LIMIT))
-        )
-    if low >= high:
-        text = QT_TRANSLATE_NOOP(
-            "Session", "The low bound of {column} ({low}) must be below its high bound ({high})."
-        )
-        raise ValueError(
-            _translate("Session", text).format(column=column, low=number(low), high=number(high))
-        )
 
 
 def format_bounds(bounds: Mapping[str, tuple[float, float]]) -> str:

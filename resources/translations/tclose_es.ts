@@ -1540,15 +1540,6 @@
         <translation>Escriba los límites como COLUMNA=MÍN:MÁX, p. ej. ingresos=0:250000 ({part}).</translation>
     </message>
     <message>
-        <source>The bounds of {column} are too large: at most {limit} in size.</source>
-        <extracomment>the largest bound in size the engine computes with (engine.params.MAX_MAGNITUDE)</extracomment>
-        <translation>Los límites de {column} son demasiado grandes: como mucho {limit} en valor absoluto.</translation>
-    </message>
-    <message>
-        <source>The low bound of {column} ({low}) must be below its high bound ({high}).</source>
-        <translation>El límite inferior de {column} ({low}) debe ser menor que su límite superior ({high}).</translation>
-    </message>
-    <message>
         <source>Open a file first.</source>
         <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Abra primero un archivo.</translation>

@@ -1540,15 +1540,6 @@
         <translation>Écrivez les bornes sous la forme COLONNE=MIN:MAX, p. ex. revenu=0:250000 ({part}).</translation>
     </message>
     <message>
-        <source>The bounds of {column} are too large: at most {limit} in size.</source>
-        <extracomment>the largest bound in size the engine computes with (engine.params.MAX_MAGNITUDE)</extracomment>
-        <translation>Les bornes de {column} sont trop grandes&#xa0;: au plus {limit} en valeur absolue.</translation>
-    </message>
-    <message>
-        <source>The low bound of {column} ({low}) must be below its high bound ({high}).</source>
-        <translation>La borne inférieure de {column} ({low}) doit être plus petite que sa borne supérieure ({high}).</translation>
-    </message>
-    <message>
         <source>Open a file first.</source>
         <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Ouvrez d&apos;abord un fichier.</translation>
