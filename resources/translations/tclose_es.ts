@@ -581,7 +581,7 @@
     <message>
         <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
-        <translation>{column}: {b} tramos y uno para los valores que faltan</translation>
+        <translation>{column}: {b} tramos y uno para los valores ausentes</translation>
     </message>
     <message>
         <source>{column}: {b} buckets</source>
@@ -593,7 +593,7 @@
     </message>
     <message>
         <source>The missing values form a bucket of their own, with {count} records.</source>
-        <translation>Los valores que faltan forman un tramo propio, con {count} registros.</translation>
+        <translation>Los valores ausentes forman un tramo propio, con {count} registros.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -1480,7 +1480,7 @@
     </message>
     <message>
         <source>The share of empty cells, once the missing-value codes are declared</source>
-        <translation>La proporción de celdas vacías, una vez declarados los códigos de valor que falta</translation>
+        <translation>La proporción de celdas vacías, una vez declarados los códigos de valor perdido</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
