@@ -19,7 +19,7 @@ import pandas as pd
 
 from benchmarks.data import ROOT, absent, real_data
 from engine.io import read_table
-from engine.release.buckets import make_buckets
+from engine.release import make_buckets
 
 #: (file, column, missing code): numeric confidential columns with skewed tails
 COLUMNS = [

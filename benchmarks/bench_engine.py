@@ -112,9 +112,7 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     import resource
 
     from engine.params import ReleaseParams
-    from engine.release.anonymize import anonymize
-    from engine.release.blocks import use_blocks
-    from engine.release.encode import encode_qi, resolve_columns
+    from engine.release import anonymize, encode_qi, resolve_columns, use_blocks
 
     data, spec = _load(name, rows)
     config = ReleaseParams(
@@ -262,10 +260,10 @@ KERNEL_SCRIPT = r"""
 import json, sys, time
 import numpy as np
 from benchmarks.synthetic import generate
-from engine.release.blocks import form_classes, layout_counts, split_nodes
-from engine.release.buckets import make_buckets
-from engine.release.encode import encode_qi, resolve_columns
-from engine.release.feasibility import check_feasible
+from engine.release import (
+    check_feasible, encode_qi, form_classes, layout_counts, make_buckets, resolve_columns,
+    split_nodes,
+)
 rows, mode = int(sys.argv[1]), sys.argv[2]
 data = generate(rows, seed=0, cents=True)
 qi = ["age", "hours", "region", "sector"]
@@ -286,7 +284,7 @@ if mode == "cold":
     small = 3000
     cc = np.bincount(codes[:small])
     sp = layout_counts(cc, 300)
-    timed("import", lambda: __import__("engine.release.compiled"))
+    timed("import", lambda: __import__("engine.release.partition.compiled"))
     Xs, cs = X[:small], codes[:small]
     node, end = timed(
         "first split", lambda: split_nodes(Xs, cs, sp, max_records=500, compiled=True)
@@ -371,7 +369,7 @@ def peers(release_csv: Path, qi: list[str], confidential: list[str]) -> dict:
         return {"note": f"peers skipped: no environment at {PEERS_PYTHON.name}"}
     import pandas as pd
 
-    from engine.release.verify import verify_release
+    from engine.release import verify_release
 
     table = pd.read_csv(release_csv, dtype=str, keep_default_na=False)
     started = time.perf_counter()

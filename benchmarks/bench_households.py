@@ -41,7 +41,7 @@ def run_case(
 
     from engine import anonymize
     from engine.params import ReleaseParams
-    from engine.release.verify import verify_release
+    from engine.release import verify_release
     from tests.survey_data import household_survey
 
     data = household_survey(households, seed=seed)
@@ -100,13 +100,17 @@ def run_case(
 
 def group_table(households: int, t: float, k: int, seed: int, sizes: list[int]) -> None:
     """QI loss and commune kept for several sizes of household groups (GROUP_CLASSES)."""
+    import importlib
+
     import numpy as np
 
-    import engine.release.households as homes
     from engine import plan
     from engine.params import ReleaseParams
-    from engine.release.sizes import size_candidates
+    from engine.release import household_partition, size_candidates
     from tests.survey_data import household_survey
+
+    # the module of the household partition, whose GROUP_CLASSES this table varies
+    homes = importlib.import_module(household_partition.__module__)
 
     data = household_survey(households, seed=seed)
     params = ReleaseParams(qi=QI, confidential=("illness_days",), t=t, k=k,

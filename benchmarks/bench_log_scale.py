@@ -24,7 +24,7 @@ import pandas as pd
 from benchmarks.bench_utility import SETS, DataSet, pct, read
 from benchmarks.synthetic import generate
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
+from engine.release import anonymize
 from engine.report.sweep import utility_measures
 
 #: public bounds per data set (round numbers, lower bound 0: the log scale starts there)

@@ -20,12 +20,16 @@ import pandas as pd
 from benchmarks.data import absent, real_data
 from benchmarks.synthetic import generate
 from engine.io import apply_missing
-from engine.release.blocks import tclose_blocks
-from engine.release.buckets import make_buckets, paper_bucket_count
-from engine.release.encode import encode_qi, resolve_columns
-from engine.release.metrics import sse_sst
-from engine.release.partition import tclose_partition
-from engine.release.verify import class_distances
+from engine.release import (
+    class_distances,
+    encode_qi,
+    make_buckets,
+    paper_bucket_count,
+    resolve_columns,
+    sse_sst,
+    tclose_blocks,
+    tclose_partition,
+)
 
 
 def prepare(

@@ -37,10 +37,7 @@ import pandas as pd
 
 from benchmarks.data import absent, real_data
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
-from engine.release.buckets import MEAN_SLACK, bucket_count
-from engine.release.plan import plan
-from engine.release.verify import verify_release
+from engine.release import MEAN_SLACK, anonymize, bucket_count, plan, verify_release
 from engine.report.sweep import utility_measures
 
 

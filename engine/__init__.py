@@ -40,11 +40,19 @@ if TYPE_CHECKING:
     from engine.params import ReleaseParams
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.progress import Task
-    from engine.release.anonymize import anonymize
-    from engine.release.households import Households, find_households
-    from engine.release.plan import Fix, Plan, plan
-    from engine.release.result import Buckets, Release, RunSummary, Verification
-    from engine.release.verify import verify_release
+    from engine.release import (
+        Buckets,
+        Fix,
+        Households,
+        Plan,
+        Release,
+        RunSummary,
+        Verification,
+        anonymize,
+        find_households,
+        plan,
+        verify_release,
+    )
     from engine.roles import ColumnType, Role
 
 #: public name -> module that defines it
@@ -63,17 +71,17 @@ _EXPORTS = {
     "epsilon_from_t": "engine.privacy",
     "t_from_epsilon": "engine.privacy",
     "Task": "engine.progress",
-    "anonymize": "engine.release.anonymize",
-    "Households": "engine.release.households",
-    "find_households": "engine.release.households",
-    "Fix": "engine.release.plan",
-    "Plan": "engine.release.plan",
-    "plan": "engine.release.plan",
-    "Buckets": "engine.release.result",
-    "Release": "engine.release.result",
-    "RunSummary": "engine.release.result",
-    "Verification": "engine.release.result",
-    "verify_release": "engine.release.verify",
+    "anonymize": "engine.release",
+    "Households": "engine.release",
+    "find_households": "engine.release",
+    "Fix": "engine.release",
+    "Plan": "engine.release",
+    "plan": "engine.release",
+    "Buckets": "engine.release",
+    "Release": "engine.release",
+    "RunSummary": "engine.release",
+    "Verification": "engine.release",
+    "verify_release": "engine.release",
     "ColumnType": "engine.roles",
     "Role": "engine.roles",
 }

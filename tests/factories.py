@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from engine.params import ReleaseParams
-from engine.release.guarantees import release_guarantees
-from engine.release.result import Buckets, ClassSizes, InformationLoss, RunSummary, Verification
+from engine.release import Buckets, InformationLoss, RunSummary, Verification
+from engine.release.model import ClassSizes
+from engine.release.stages import release_guarantees
 from engine.text import seed_text
 
 #: the keys every run summary's JSON (``summary.to_dict()``, ``--summary``) promises its

@@ -28,9 +28,8 @@ import pandas as pd
 from engine.io import read_table
 from engine.io.write import ABOUT_SHEET, sidecar_path
 from engine.params import ReleaseParams
-from engine.release.guarantees import release_guarantees
-from engine.release.risk import table_risk
-from engine.release.verify import verify_release
+from engine.release import table_risk, verify_release
+from engine.release.stages import release_guarantees
 from engine.roles import ColumnType
 
 #: a number as the published files print it: 1,234.5, -17, 0.25, 1.2e-05

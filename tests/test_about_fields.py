@@ -16,7 +16,7 @@ from engine.i18n import _, use_language
 from engine.io import write_release
 from engine.io.about import IN_WORDS, about_rows, field_label
 from engine.mechanisms import MECHANISMS, Buckets
-from engine.release.result import P_RULE, RunSummary
+from engine.release import P_RULE, RunSummary
 from engine.report import html as report_html
 from engine.report.html import render_report
 from engine.report.words import declared_public, public_words, summary_words

@@ -10,8 +10,7 @@ import pytest
 
 from engine.errors import InfeasibleError, InputError, VerificationError
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
-from engine.release.verify import verify_release
+from engine.release import anonymize, verify_release
 from tests.factories import SUMMARY_KEYS
 
 
@@ -106,16 +105,14 @@ def test_no_confidential_column_is_plain_k_anonymity(people):
 
 
 def test_failed_verification_raises(people, monkeypatch):
-    import engine.release.tail as tail_module  # every route verifies there
-
-    real = tail_module.verify_release
+    from engine.release import verify_release as real
 
     def broken(table, qi, confidential, *, t=None, k=None):
         v = real(table, qi, confidential, t=t, k=k)
         v.ok = False
         return v
 
-    monkeypatch.setattr(tail_module, "verify_release", broken)
+    monkeypatch.setattr("engine.release.stages.tail.verify_release", broken)  # every route's check
     with pytest.raises(VerificationError):
         anonymize(people, config())
 
@@ -177,10 +174,8 @@ def test_ordinal_and_date_columns(people):
 
 
 def test_class_size_candidates_and_best_partition():
-    from engine.release.anonymize import best_partition
-    from engine.release.metrics import sse_sst
-    from engine.release.partition import tclose_partition
-    from engine.release.sizes import class_size_candidates
+    from engine.release import best_partition, sse_sst, tclose_partition
+    from engine.release.partition import class_size_candidates
 
     assert class_size_candidates(np.array([75, 25]), 5, 3.0) == [5, 8, 12]
     assert class_size_candidates(np.array([50, 50]), 5, 2.0) == [5]  # t/p_min = 4 ≤ k

@@ -12,22 +12,23 @@ from benchmarks.synthetic import generate
 from engine.errors import InfeasibleError
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK
-from engine.release.anonymize import anonymize
-from engine.release.blocks import (
-    bucket_bounds,
-    capped_mdav,
-    compiled_kernels,
+from engine.release import (
+    anonymize,
+    check_feasible,
+    class_distances,
+    encode_qi,
     form_classes,
     improve_within_bounds,
+    layout_counts,
+    resolve_columns,
     split_nodes,
+    sse_sst,
     tclose_blocks,
+    tclose_partition,
     use_blocks,
+    verify_release,
 )
-from engine.release.encode import encode_qi, resolve_columns
-from engine.release.feasibility import check_feasible
-from engine.release.metrics import sse_sst
-from engine.release.partition import layout_counts, tclose_partition
-from engine.release.verify import class_distances, verify_release
+from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
 
 
 def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -208,7 +209,7 @@ def test_the_split_in_two_threads_gives_the_same_nodes():
 def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
     # the changes the greedy batch leaves out are judged again one by one: each one made must
     # lower the SSE by exactly its recomputed gain and keep sizes (and bounds)
-    from engine.release.improve import _Classes
+    from engine.release.partition import _Classes
 
     X, codes = _toy(3000, 3, seed=4)
     k, t = 8, 2.5
@@ -254,7 +255,7 @@ def _one_fence_per_class(labels: np.ndarray, fence: np.ndarray) -> bool:
 def test_fences_hold_in_the_round_and_in_the_checked_pass():
     # classes formed inside fences (household groups) must stay inside them: the round's
     # moves and exchanges, and the left-out changes the checked pass judges again
-    from engine.release.improve import ClassBounds, _Classes
+    from engine.release.partition import ClassBounds, _Classes
 
     X, codes = _toy(3000, 3, seed=4)
     k, t = 8, 2.5

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import InputError
-from engine.release.buckets import BucketInput, make_buckets, paper_bucket_count, split_sorted
+from engine.release import make_buckets, paper_bucket_count, split_sorted
+from engine.release.buckets import BucketInput
 from engine.roles import ColumnType
 
 NUM = {"c": ColumnType.NUMERIC}

@@ -10,7 +10,7 @@ import pytest
 
 from engine.cli import main
 from engine.io import read_table
-from engine.release.verify import verify_release
+from engine.release import verify_release
 from tests.cli_support import cli_words
 
 

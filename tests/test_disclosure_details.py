@@ -25,16 +25,17 @@ from engine.mechanisms.laplace import expected_abs_error, insensitive_release, l
 from engine.mechanisms.sampling import Seeded
 from engine.params import ReleaseParams
 from engine.project import new_project, save_project
-from engine.release.anonymize import anonymize
-from engine.release.buckets import MEAN_SLACK, Scale, make_buckets
-from engine.release.cuts import grid_step, separator, step_at_least
-from engine.release.noise import (
+from engine.release import (
+    MEAN_SLACK,
     BoundsRequiredError,
-    expected_errors,
-    require_bounds,
+    Scale,
+    anonymize,
+    make_buckets,
+    recode_qi,
+    verify_release,
 )
-from engine.release.recode import recode_qi
-from engine.release.verify import verify_release
+from engine.release.columns import grid_step, separator, step_at_least
+from engine.release.noise import expected_errors, require_bounds
 from engine.report.html import write_report
 from engine.roles import ColumnType
 from tests.factories import laplace_params

@@ -31,12 +31,16 @@ from engine.distributed.release import anonymize_on_cluster
 from engine.distributed.verify import verify_parts
 from engine.errors import CancelledError, InputError
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
-from engine.release.blocks import widest_dimension
-from engine.release.buckets import make_buckets
-from engine.release.encode import encode_qi, resolve_columns
-from engine.release.metrics import sse_sst
-from engine.release.verify import group_ids, verify_release
+from engine.release import (
+    anonymize,
+    encode_qi,
+    group_ids,
+    make_buckets,
+    resolve_columns,
+    sse_sst,
+    verify_release,
+    widest_dimension,
+)
 from engine.roles import ColumnType
 
 QI = ("age", "hours", "region", "sector")
@@ -70,7 +74,7 @@ def test_default_install_imports_no_dask():
         "import sys, engine\n"
         "from benchmarks.synthetic import generate\n"
         "from engine.params import ReleaseParams\n"
-        "from engine.release.anonymize import anonymize\n"
+        "from engine.release import anonymize\n"
         "import engine.cli.anonymize, engine.cli.verify\n"
         "anonymize(generate(500), ReleaseParams(qi=('age','hours'), confidential=('income',),"
         " k=5, t=3.0))\n"
@@ -354,7 +358,7 @@ def real_files(tmp_path_factory, data_dir):
 
 
 def test_the_cluster_plans_and_releases_as_one_machine_on_real_files(client, real_files):
-    from engine.release.plan import plan
+    from engine.release import plan
 
     for data, path, params in real_files:
         one_plan = plan(data, params)

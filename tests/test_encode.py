@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError
-from engine.release.encode import encode_qi, numeric_values
+from engine.release import encode_qi, numeric_values
 from engine.roles import ColumnType
 
 

@@ -16,10 +16,7 @@ from engine.mechanisms import MECHANISMS, Mechanism
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, save_project
 from engine.project.replay import replay
-from engine.release.anonymize import anonymize
-from engine.release.plan import plan
-from engine.release.result import applied_parameters
-from engine.release.verify import verify_release
+from engine.release import anonymize, applied_parameters, plan, verify_release
 from engine.report.html import write_report
 from tests.cli_support import tclose
 

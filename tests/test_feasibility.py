@@ -6,15 +6,14 @@ import numpy as np
 import pytest
 
 from engine.errors import InfeasibleError
-from engine.release.feasibility import (
-    check_feasible,
+from engine.release import check_feasible, layout_counts
+from engine.release.partition import (
     class_bounds,
     layout_ok,
     max_classes,
     nearest_feasible,
     smallest_t,
 )
-from engine.release.partition import layout_counts
 
 
 def test_class_bounds_of_figure2():

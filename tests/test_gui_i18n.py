@@ -26,7 +26,7 @@ LANGUAGES = ("es", "fr")
 #: help texts of the parameters' declared fields, and what a chooser shows of each mechanism
 SOURCES = [
     ROOT / "gui",
-    ROOT / "engine" / "release" / "words.py",
+    ROOT / "engine" / "release" / "model" / "words.py",
     ROOT / "engine" / "params.py",
     ROOT / "engine" / "mechanisms",
     ROOT / "engine" / "io" / "formats.py",

@@ -140,8 +140,7 @@ def adult_session(unpacked, tmp_path: Path) -> Session:
 
 def test_project_saved_from_gui_replays_from_cli(qtbot, adult_session, tmp_path) -> None:
     """GUI save → ``tclose run`` → the same release, verified the same, as the GUI's own run."""
-    from engine.release.anonymize import anonymize
-    from engine.release.verify import verify_release
+    from engine.release import anonymize, verify_release
 
     project_path = save_project_file(None, adult_session, tmp_path / "adult")
     assert project_path == tmp_path / "adult.json"

@@ -112,7 +112,7 @@ def export(qtbot, win: MainWindow, target: Path, report: bool = True) -> list[Pa
 
 
 def verify_exported(path: Path, roles: dict[str, Role], t: float, k: int) -> None:
-    from engine.release.verify import verify_release
+    from engine.release import verify_release
 
     table = read_table(path).data
     qi = [c for c, r in roles.items() if r == Role.QI]

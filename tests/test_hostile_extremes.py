@@ -17,8 +17,8 @@ from engine import InputError, ReleaseParams, anonymize, plan
 from engine.mechanisms.laplace import check_bounds, laplace_release
 from engine.mechanisms.sampling import MAX_SCALE, Seeded, integer_scale
 from engine.params import MAX_MAGNITUDE, MIN_NOISE_EPSILON
-from engine.release.sizes import class_size_candidates, size_candidates, top_size
-from engine.release.verify import verify_release
+from engine.release import size_candidates, verify_release
+from engine.release.partition import class_size_candidates, top_size
 
 
 def survey(n: int = 120, **columns) -> pd.DataFrame:

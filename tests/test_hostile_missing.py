@@ -18,7 +18,7 @@ import pytest
 
 from engine import InputError, ReleaseParams, anonymize, plan
 from engine.cli import main
-from engine.release.verify import verify_release
+from engine.release import verify_release
 
 
 def survey(n: int = 300, blanks: tuple[int, ...] = (7,)) -> pd.DataFrame:

@@ -12,17 +12,14 @@ import pytest
 from engine import anonymize, plan
 from engine.errors import InfeasibleError, InputError
 from engine.params import ReleaseParams
-from engine.release.households import (
+from engine.release import (
     find_households,
     household_codes,
-    households_per_class,
     merge_for_households,
-    recode_ids,
     separate_members,
-    shared_classes,
+    verify_release,
 )
-from engine.release.verify import verify_release
-from engine.release.weights import mean_step
+from engine.release.households import households_per_class, mean_step, recode_ids, shared_classes
 from tests.cli_support import tclose
 from tests.survey_data import household_survey
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine.distributed.release import anonymize_on_cluster
 from engine.params import ReleaseParams
-from engine.release.verify import verify_release
+from engine.release import verify_release
 from tests.survey_data import household_survey
 
 QI = ("commune", "age", "sex")

@@ -15,7 +15,7 @@ from engine.errors import InputError
 from engine.identifiers import ValueProfile, identifier_reason
 from engine.io import read_table
 from engine.params import ReleaseParams
-from engine.release.plan import plan
+from engine.release import plan
 from engine.roles import ColumnType
 from tests.conftest import DATA
 

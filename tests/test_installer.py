@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.release.result import Verification
+from engine.release import Verification
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLER = ROOT / "installer"
@@ -432,7 +432,7 @@ def test_spec_bundles_numba_where_it_is_installed(spec_run: dict[str, object]) -
     import importlib.util
 
     hidden = spec_run["hiddenimports"]
-    assert "engine.release.compiled" in hidden
+    assert "engine.release.partition.compiled" in hidden
     assert ("numba" in hidden) == (importlib.util.find_spec("numba") is not None)
 
 
@@ -530,7 +530,6 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
 ) -> None:
     import numpy as np
 
-    import engine.release.tail
     from gui.smoke import run_smoke_test
 
     def broken_verifier(table, qi, confidential, *, t=None, k=None) -> Verification:
@@ -540,7 +539,7 @@ def test_smoke_test_fails_when_the_release_does_not_verify(
         )  # fmt: skip
 
     # the engine's own check of every release (anonymize reads its table back)
-    monkeypatch.setattr(engine.release.tail, "verify_release", broken_verifier)
+    monkeypatch.setattr("engine.release.stages.tail.verify_release", broken_verifier)
     assert run_smoke_test(qapp) == 1
     assert "FAILED" in capsys.readouterr().out
 

@@ -14,8 +14,7 @@ from engine import privacy as pv
 from engine.i18n import set_language
 from engine.mechanisms import MECHANISMS, ColumnGuarantee, GroupBound, Laplace
 from engine.params import Options, ReleaseParams
-from engine.release.anonymize import anonymize
-from engine.release.plan import plan
+from engine.release import anonymize, plan
 
 
 @pytest.mark.parametrize("name", list(MECHANISMS))

@@ -8,8 +8,8 @@ import pytest
 
 from engine import Task
 from engine.errors import CancelledError, InputError
-from engine.release.metrics import sse_sst
-from engine.release.microaggregation import kd_blocks, mdav, microaggregate
+from engine.release import sse_sst
+from engine.release.partition import kd_blocks, mdav, microaggregate
 
 # Plain MDAV's published 100·SSE/SST (Domingo-Ferrer & Torra 2005); sse_sst gives the fraction
 PUBLISHED = {

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan, read_table, verify_release, write_release
 from engine.errors import InputError
-from engine.release.feasibility import max_classes
-from engine.release.missing_qi import pattern_groups, withhold_mixed
-from engine.release.recode import recode_qi
+from engine.release import recode_qi
+from engine.release.columns import pattern_groups, withhold_mixed
+from engine.release.partition import max_classes
 from engine.report.words import summary_words
 from engine.roles import ColumnType
 

@@ -16,8 +16,8 @@ from engine.cli.noise_args import add_noise_arguments, noise_config_kwargs
 from engine.errors import CancelledError, InfeasibleError, InputError
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
-from engine.release import noise as rel
-from engine.release.anonymize import anonymize
+from engine.release import BoundsRequiredError, anonymize
+from engine.release.noise import MAX_DRAWS
 from tests.factories import SUMMARY_KEYS, laplace_params
 
 #: and what its noise part says
@@ -156,7 +156,7 @@ def test_insensitive_variant_has_less_noise(acs, acs_release) -> None:
 
 
 def test_laplace_never_takes_its_bounds_from_the_data(acs) -> None:
-    with pytest.raises(rel.BoundsRequiredError, match="'Income' needs public bounds") as err:
+    with pytest.raises(BoundsRequiredError, match="'Income' needs public bounds") as err:
         anonymize(acs.iloc[::12], acs_config(bounds={}))
     assert err.value.columns == ["Income"] and err.value.exit_code == 2
     assert "--bounds" not in err.value.message  # the engine speaks to every front end
@@ -219,7 +219,7 @@ def test_resample_until_t_reaches_an_actually_t_close_release() -> None:
     release = anonymize(_synthetic(), config)
     s = release.summary.to_dict()
     s.update(s["noise"])
-    assert 1 < s["draws"] <= rel.MAX_DRAWS
+    assert 1 < s["draws"] <= MAX_DRAWS
     assert s["epsilon_spent"] == pytest.approx(0.5 * s["draws"])
     assert s["t_achieved"] <= 2.0 and s["t_kind"] == "actual (resampled)"
     # a checker with the table alone finds the same t on quantile buckets of the release
@@ -239,7 +239,7 @@ def test_resample_until_t_reaches_an_actually_t_close_release() -> None:
 
 
 def test_resample_gives_up_with_a_clear_message(monkeypatch) -> None:
-    monkeypatch.setattr(rel, "MAX_DRAWS", 3)
+    monkeypatch.setattr("engine.release.noise.draw.MAX_DRAWS", 3)
     config = _resampled(resample_until_t=1.01)
     with pytest.raises(InfeasibleError, match="None of 3 draws"):
         anonymize(_synthetic(), config)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.release.feasibility import class_bounds
-from engine.release.metrics import sse_sst
-from engine.release.partition import _pick, balanced_layout, tclose_partition
+from engine.release import sse_sst, tclose_partition
+from engine.release.partition import _pick, balanced_layout, class_bounds
 
 
 def assert_valid(labels, codes, k, t, shares=None):

@@ -10,7 +10,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from engine.params import ReleaseParams
-from engine.release.result import Buckets, Release, Verification
+from engine.release import Buckets, Release, Verification
 from engine.report import plots
 
 

@@ -229,7 +229,7 @@ def adult_small(unpacked, tmp_path: Path) -> Path:
 def test_cli_run_replays_and_checks(tmp_path: Path, adult_small: Path, capsys) -> None:
     from engine.cli import main
     from engine.io import read_table
-    from engine.release.anonymize import anonymize
+    from engine.release import anonymize
 
     cfg = ReleaseParams(
         qi=("age", "sex", "education"), confidential=("salary-class",), k=5, t=2.0, seed=9

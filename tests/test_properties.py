@@ -9,10 +9,8 @@ from hypothesis import strategies as st
 
 from engine.errors import InfeasibleError
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
-from engine.release.feasibility import class_bounds
-from engine.release.partition import tclose_partition
-from engine.release.verify import verify_release
+from engine.release import anonymize, tclose_partition, verify_release
+from engine.release.partition import class_bounds
 
 
 @st.composite

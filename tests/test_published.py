@@ -262,15 +262,10 @@ def test_two_releases_differing_in_one_earner_do_not_give_the_wage_away(survey, 
 def test_published_form_is_declared_for_every_summary_field():
     from dataclasses import fields
 
+    from engine.io.about import PUBLIC_KEY
     from engine.mechanisms.response import CorrectedShares
-    from engine.release.result import (
-        PUBLIC_KEY,
-        BucketRow,
-        ClassSizes,
-        MissingCount,
-        NoiseSummary,
-        RunSummary,
-    )
+    from engine.release import MissingCount, RunSummary
+    from engine.release.model import BucketRow, ClassSizes, NoiseSummary
 
     for cls in (RunSummary, BucketRow, NoiseSummary, ClassSizes, MissingCount):
         undeclared = [f.name for f in fields(cls) if PUBLIC_KEY not in f.metadata]
@@ -288,7 +283,8 @@ def test_every_noise_detail_is_declared_published_or_review(released):
     them all, the published files only the public ones."""
     from dataclasses import fields
 
-    from engine.release.result import PUBLIC_KEY, NoiseColumn
+    from engine.io.about import PUBLIC_KEY
+    from engine.release.model import NoiseColumn
 
     declared = {f.name: f.metadata.get(PUBLIC_KEY) for f in fields(NoiseColumn)}
     assert set(declared.values()) == {True, False}, "say whether each noise fact is published"

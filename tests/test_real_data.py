@@ -20,7 +20,7 @@ import pytest
 from engine.cli import main
 from engine.io import read_table, write_release
 from engine.params import ReleaseParams
-from engine.release.anonymize import anonymize
+from engine.release import anonymize
 from tests.factories import ADULT_QI
 
 #: records of each file in the grid cases (a seeded sample; the round trips use whole files)

@@ -14,7 +14,7 @@ import pytest
 from engine import Task
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import InformationLoss, Release, Verification
+from engine.release import InformationLoss, Release, Verification
 from engine.report.html import ReportFigure, figure_png, render_report, write_report
 from engine.report.sweep import sweep_figure
 from tests.factories import ADULT_QI, disease_buckets, summary_for
@@ -156,7 +156,7 @@ def test_write_report_needs_html_suffix(tmp_path: Path) -> None:
 def adult_report(unpacked, tmp_path_factory) -> tuple[Release, str, Path]:
     """adult.csv at t = 2, k = 10 (the issue's example), its report written to disk."""
     from engine.io import read_table
-    from engine.release.anonymize import anonymize
+    from engine.release import anonymize
 
     imported = read_table(unpacked("adult.csv.gz"))
     config = ReleaseParams(qi=ADULT_QI, confidential=("salary-class",), k=10, t=2.0, seed=11)

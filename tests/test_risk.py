@@ -10,8 +10,8 @@ import pytest
 
 from engine.errors import InputError
 from engine.params import ReleaseParams
-from engine.release.result import Release, Verification
-from engine.release.risk import household_pattern_uniques, household_risks, individual_risk
+from engine.release import Release, Verification
+from engine.release.measures import household_pattern_uniques, household_risks, individual_risk
 from engine.report.risk import class_ids, disclosure_risk, release_risk, table_risk
 from tests.factories import disease_buckets, summary_for
 

@@ -180,7 +180,7 @@ def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
     """A row of the table is what a direct run with the same parameters gives."""
     from dataclasses import replace
 
-    from engine.release.anonymize import anonymize
+    from engine.release import anonymize
 
     cfg = replace(adult_sweep.attrs["config"], t=3.0, k=10)
     release = anonymize(adult_sweep.attrs["data"], cfg)

@@ -18,15 +18,19 @@ from engine.errors import InputError
 from engine.io import write_release
 from engine.params import ReleaseParams
 from engine.project import load_project, new_project, project_to_dict
-from engine.release.anonymize import anonymize
-from engine.release.bucket_search import ladder
-from engine.release.buckets import Scale, dominated, make_buckets
-from engine.release.cuts import step_at_least
-from engine.release.metrics import analysis_utility
-from engine.release.plan import plan
-from engine.release.recode import recode_qi
-from engine.release.sizes import size_candidates
-from engine.release.verify import verify_release
+from engine.release import (
+    Scale,
+    anonymize,
+    ladder,
+    make_buckets,
+    plan,
+    recode_qi,
+    size_candidates,
+    verify_release,
+)
+from engine.release.buckets import dominated
+from engine.release.columns import step_at_least
+from engine.release.measures import analysis_utility
 from engine.report.html import render_report
 from engine.report.sweep import run_sweep
 from engine.roles import ColumnType
@@ -368,7 +372,7 @@ def test_the_sweep_has_a_b_axis(data, tmp_path, capsys):
 def test_a_coefficient_zero_up_to_rounding_reads_0(release):
     from dataclasses import replace
 
-    from engine.release.result import Coefficient, Regression
+    from engine.release.model import Coefficient, Regression
     from engine.report.html import coefficient_rows
 
     u = release.summary.analysis_utility["income"]
@@ -404,9 +408,7 @@ def test_the_plan_offers_its_best_other_points_as_one_click_fixes(data):
 
 
 def test_the_qi_loss_is_the_released_files(data, release):
-    from engine.release.encode import encode_qi
-    from engine.release.metrics import sse_sst
-    from engine.release.verify import group_ids
+    from engine.release import encode_qi, group_ids, sse_sst
 
     qi = list(release.params.qi)
     table = release.table
@@ -447,7 +449,7 @@ def test_a_cps_like_wage_file_keeps_both_losses_low_at_the_default():
 def test_group_means_are_those_of_each_group_selected_by_a_mask():
     """The group-mean error groups the records once (a stable sort), with the same records in
     the same order as a mask per group: the same figure to the bit."""
-    from engine.release.metrics import MIN_GROUP, NEAR_ZERO, _group_mean_error, _groups
+    from engine.release.measures import MIN_GROUP, NEAR_ZERO, _group_mean_error, _groups
 
     def by_masks(y, z, mask, before, after, ctype):
         ga, gb = _groups(before, after, ctype)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from engine.errors import InputError, VerificationError
-from engine.release.verify import class_distances, group_ids, verify_release
+from engine.release import class_distances, group_ids, verify_release
 
 
 def figure2_release() -> pd.DataFrame:

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import read_table, write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
-    from engine.release.anonymize import anonymize
+    from engine.release import anonymize
 
     params = params_from_args(args)
     if args.report and Path(args.report).suffix.lower() not in {".html", ".htm"}:

@@ -43,7 +43,7 @@ def bounds_hint(columns: list[str]) -> str:
 @contextlib.contextmanager
 def bounds_hint_on_error() -> Iterator[None]:
     """Add the command line's ways of giving bounds to the engine's "needs public bounds"."""
-    from engine.release.noise import BoundsRequiredError
+    from engine.release import BoundsRequiredError
 
     try:
         yield

@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
-    from engine.release.plan import plan
+    from engine.release import plan
 
     params = params_from_args(args)
     backend = parse_cluster(args.cluster)

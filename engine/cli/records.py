@@ -22,7 +22,7 @@ from engine.i18n import _
 
 if TYPE_CHECKING:
     from engine.io.outputs import Output
-    from engine.release.result import RunSummary
+    from engine.release import RunSummary
 
 
 def add_record_arguments(p: argparse.ArgumentParser) -> None:

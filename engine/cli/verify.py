@@ -50,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
     from engine.params import ReleaseParams
-    from engine.release.verify import verify_release
+    from engine.release import verify_release
 
     # the bounds are read as the release parameters are: t ≥ 1 finite, k a whole number ≥ 1
     t_bound = None if args.t is None else ReleaseParams.parse("t", args.t)

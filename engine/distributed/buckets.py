@@ -27,11 +27,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release.bucket_search import ConfidentialValues
-from engine.release.buckets import Scale, make_buckets, split_sorted
-from engine.release.encode import numeric_values
-from engine.release.metrics import confidential_loss
-from engine.release.result import Buckets
+from engine.release import (
+    Buckets,
+    ConfidentialValues,
+    Scale,
+    confidential_loss,
+    make_buckets,
+    numeric_values,
+    split_sorted,
+)
 from engine.roles import ColumnType
 
 #: above this many distinct values a numeric confidential column is cut on t-digest quantiles

@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release.encode import category_order, numeric_values, ordinal_ranks
-from engine.release.recode import decimals
+from engine.release import category_order, decimals, numeric_values, ordinal_ranks
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)

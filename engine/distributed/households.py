@@ -37,24 +37,29 @@ from engine.errors import InfeasibleError
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.blocks import default_rounds, tclose_blocks
-from engine.release.encode import encode_qi
-from engine.release.households import (
+from engine.release import (
+    Buckets,
     Households,
+    HouseholdSummary,
+    RunSummary,
+    Verification,
     check_households,
     clashing_ids,
+    default_rounds,
+    encode_qi,
     find_households,
     household_codes,
     household_partition,
     merge_for_households,
+    recode_qi,
+    release_confidential,
     separate_members,
+    sse_sst,
     survey_columns,
+    tclose_blocks,
+    tclose_partition,
+    verify_release,
 )
-from engine.release.metrics import sse_sst
-from engine.release.partition import tclose_partition
-from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import Buckets, HouseholdSummary, RunSummary, Verification
-from engine.release.verify import verify_release
 from engine.text import number
 
 

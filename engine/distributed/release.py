@@ -83,32 +83,42 @@ from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.anonymize import best_partition, choose_class_size, size_sample
-from engine.release.blocks import (
+from engine.release import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    Buckets,
+    InformationLoss,
+    MissingCount,
+    Plan,
+    PlanData,
+    QiSums,
+    RiskSummary,
+    RunSummary,
+    Verification,
+    best_partition,
+    bucket_count,
+    check_feasible,
+    check_magnitudes,
+    choose_class_size,
     default_rounds,
+    disclosure_risk,
     form_classes,
+    group_ids,
     improve_within_bounds,
+    ladder,
+    layout_counts,
+    plan_data,
+    recode_qi,
+    release_confidential,
+    resolve_columns,
+    search_sample,
+    size_candidates,
+    size_sample,
     split_nodes,
     spreads_from_sums,
+    summarise_buckets,
     widest_dimension,
 )
-from engine.release.bucket_search import ladder, search_sample
-from engine.release.buckets import bucket_count
-from engine.release.encode import resolve_columns
-from engine.release.feasibility import check_feasible
-from engine.release.metrics import QiSums
-from engine.release.missing_qi import MissingCount
-from engine.release.partition import layout_counts
-from engine.release.plan import Plan, PlanData, plan_data
-from engine.release.prepare import check_magnitudes
-from engine.release.recode import recode_qi, release_confidential
-from engine.release.result import Buckets, InformationLoss, RunSummary, Verification
-from engine.release.risk import RiskSummary, disclosure_risk
-from engine.release.sizes import size_candidates
-from engine.release.summary import summarise_buckets
-from engine.release.verify import group_ids
 from engine.roles import ColumnType
 
 #: records a worker partitions whole: a file up to this size gets one machine's classes, and
@@ -210,7 +220,7 @@ def read_input(
 def _stats_part(frame, qi, confidential, types, orders, limit):
     for col in (*qi, *confidential):  # the numbers one machine refuses (prepare)
         if types[col] == ColumnType.NUMERIC:
-            from engine.release.encode import numeric_values
+            from engine.release import numeric_values
 
             check_magnitudes(col, numeric_values(frame[col], ColumnType.NUMERIC))
     stats = column_stats(frame, qi, types, orders)
@@ -518,7 +528,7 @@ def _confidential_sums(
 ) -> dict[str, np.ndarray]:
     """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y
     (the bucket values ``output`` releases; a label release is measured at the medians)."""
-    from engine.release.encode import numeric_values
+    from engine.release import numeric_values
 
     out = {}
     for i, col in enumerate(buckets.columns):

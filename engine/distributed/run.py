@@ -21,8 +21,7 @@ from engine.io.info import ReadOptions
 from engine.io.outputs import Output
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release.plan import Plan
-from engine.release.result import RunSummary, Verification
+from engine.release import Plan, RunSummary, Verification
 
 
 def anonymize_file(

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release.blocks import node_spreads
+from engine.release import node_spreads
 
 #: bins of the histogram that locates a node's split value
 N_BINS = 1024

@@ -20,8 +20,7 @@ import pandas as pd
 
 from engine.distributed.cluster import gather
 from engine.progress import NO_TASK, Task
-from engine.release.result import Verification
-from engine.release.verify import failed_bounds, verdict
+from engine.release import Verification, failed_bounds, verdict
 
 _NA = "\x00NA"
 

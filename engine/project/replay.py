@@ -9,8 +9,7 @@ from __future__ import annotations
 from engine.io import ImportInfo, read_table
 from engine.progress import NO_TASK, Task
 from engine.project.files import InputChangedError, Project, check_input
-from engine.release.anonymize import anonymize
-from engine.release.result import Release
+from engine.release import Release, anonymize
 
 
 def replay(

@@ -23,7 +23,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _, ngettext
-from engine.release.result import Verification
+from engine.release.model import Verification
 from engine.text import number
 
 #: relative slack for float rounding in the t comparison (far below any meaningful t)

@@ -32,7 +32,7 @@ from engine.i18n import N_, _, language, ngettext
 from engine.io.about import field_label, mechanism_title, noise_words, value_words
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release.result import P_RULE, Release, RunSummary, applied_parameters
+from engine.release import P_RULE, Release, RunSummary, applied_parameters
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
 from engine.report.words import join, summary_words
 from engine.text import fixed, number, percent
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
     from engine.io import ImportInfo
     from engine.privacy import Guarantee
-    from engine.release.bucket_search import BucketChoice
+    from engine.release import BucketChoice
 
 #: resolution of the embedded figures (sharp on paper, a few hundred kB per report)
 FIGURE_DPI = 110

@@ -28,9 +28,7 @@ from matplotlib.image import AxesImage
 from matplotlib.ticker import MaxNLocator
 
 from engine.i18n import _
-from engine.release.cuts import inner_range
-from engine.release.result import Release
-from engine.release.verify import group_ids
+from engine.release import Release, group_ids, inner_range
 from engine.text import number
 
 #: default size in inches (the GUI rescales to its widget; the report keeps this)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 from engine.i18n import _
-from engine.release.result import Release
-from engine.release.risk import (
+from engine.release import (
     DEFAULT_THRESHOLD,
+    Release,
     RiskSummary,
     class_ids,
     compare_risk,

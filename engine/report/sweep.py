@@ -26,7 +26,7 @@ from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.progress import NO_TASK, Task
-from engine.release.result import Release
+from engine.release import Release
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -147,8 +147,7 @@ def run_sweep(
     when given, receives each row as soon as its point is done (the app shows the points as
     they come: :func:`sweep_table` of the rows so far is the table up to then).
     """
-    from engine.release.anonymize import anonymize  # imported here: the engine core is heavy
-    from engine.release.plan import plan
+    from engine.release import anonymize, plan  # imported here: the engine core is heavy
 
     levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]

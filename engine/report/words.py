@@ -5,7 +5,7 @@ summary's published metadata can carry its public phrases (the About sheet, the 
 JSON); this module is where the report, the command line and the app take them from.
 """
 
-from engine.release.words import (
+from engine.release import (
     CONTEXT,
     Phrase,
     corrected_phrase,

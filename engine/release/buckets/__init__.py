@@ -1,0 +1,48 @@
+"""The confidential buckets (KBS 2015 §6.1): how many, where the cuts fall, what is released.
+
+* :mod:`~engine.release.buckets.buckets`: :func:`make_buckets`, the buckets of one or several
+  confidential columns (jointly or per column), their labels and statistics; the paper's
+  number of buckets for t (:func:`paper_bucket_count`);
+* :mod:`~engine.release.buckets.split`: cutting sorted values, categories and value vectors
+  into groups of near-equal mass;
+* :mod:`~engine.release.buckets.scale`: a numeric or date column's public rounding rule
+  (:class:`Scale`) and the p%-rule on released means (:func:`dominated`);
+* :mod:`~engine.release.buckets.search`: the search of the number of buckets b for the least
+  combined loss, on a sample partitioned as the file will be.
+"""
+
+from engine.release.buckets.buckets import (
+    BucketInput,
+    bucket_count,
+    make_buckets,
+    paper_bucket_count,
+)
+from engine.release.buckets.scale import MEAN_SLACK, Scale, dominated
+from engine.release.buckets.search import (
+    BucketChoice,
+    ConfidentialValues,
+    FrameValues,
+    best_choices,
+    ladder,
+    search_buckets,
+    search_sample,
+)
+from engine.release.buckets.split import split_sorted
+
+__all__ = [
+    "MEAN_SLACK",
+    "BucketChoice",
+    "BucketInput",
+    "ConfidentialValues",
+    "FrameValues",
+    "Scale",
+    "best_choices",
+    "bucket_count",
+    "dominated",
+    "ladder",
+    "make_buckets",
+    "paper_bucket_count",
+    "search_buckets",
+    "search_sample",
+    "split_sorted",
+]

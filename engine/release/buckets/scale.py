@@ -1,0 +1,271 @@
+"""How a numeric or date column's buckets are labelled and their means released (:class:`Scale`).
+
+Labels never print a person's value (:mod:`engine.release.columns.cuts`).  Numeric and date
+buckets are intervals between public cut points, the coarsest round number (1–2–5 series;
+calendar boundaries for dates) in the gap between two neighbouring buckets: "< 18000",
+"[18000, 40000)", "≥ 40000".  In dense data that gap is a cent wide, so a boundary may move
+by up to 5 % of the smaller of its two buckets to where a rounder cut falls.  The outer
+buckets are open-ended, or end at the user's public bounds ("[0, 18000)", "[40000, 250000]";
+values beyond them count as the bound).  A bucket whose records share one value inside the
+central 99 % of the column is labelled with it (a value a whole bucket shares is not one
+person's).
+
+Every bucket also gets its statistics over the whole file: the median, and for numbers the
+mean and standard deviation.  The released mean is what ``confidential_output="mean"``
+publishes: it keeps totals, and it is as public as the label, being a fixed function of the
+whole bucket (never of a class×bucket cell, which can hold one person).  Like a cell of a
+magnitude table it obeys the p%-rule (:func:`dominated`, p = 10 %): measured from the
+bucket's public lower cut, when the records other than the two largest contributions add up
+to less than p of the largest one, those two could be told apart from the mean, and the
+bucket's median is released instead.  Means are rounded to the column's precision; a mean
+(rare) or a median beyond the central 99 % goes to a round limit inside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine.release.columns import (
+    coarsest,
+    date_separator,
+    decimal_places,
+    format_date,
+    format_number,
+    guard_range,
+    inner_range,
+    multiple_of,
+    nice_outward,
+    precision,
+    round_inward,
+    step_at_least,
+)
+from engine.release.model import P_RULE, BucketStat
+
+
+def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
+    """The p%-rule: do the other records add up to less than p of the largest contribution?
+
+    ``contributions`` are non-negative (values measured from the bucket's lower limit).
+    When the total minus the two largest is below p times the largest, the second largest
+    contributor could estimate the largest to within p from the total (Hundepool et al.,
+    *Statistical Disclosure Control*, 2012, §4.2).
+    """
+    c = np.sort(np.asarray(contributions, dtype=float))[::-1]
+    if len(c) == 0 or c[0] <= 0:
+        return False
+    rest = float(c.sum() - c[: min(2, len(c))].sum())
+    return rest < p * float(c[0])
+
+
+def _two_digits(x: float) -> float:
+    return float(f"{x:.2g}")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How one numeric or date column's buckets are labelled (the rule of the module doc).
+
+    Built from the whole column: its central 99 % (``inner``), the round limits that keep a
+    representative inside it (``guard``) and the user's public bounds, if any.
+    """
+
+    date: bool
+    inner: tuple[float, float]
+    guard: tuple[float, float]
+    public: tuple[float, float] | None = None
+    #: the decimal places the column is recorded with (means are rounded to them)
+    places: int = 0
+    #: the limits of a released mean: the central 99 % rounded inward to 2 digits
+    mean_limits: tuple[float, float] = (-math.inf, math.inf)
+    #: where an open-ended bucket may end for its mean (:meth:`open_end`): the central 99 %
+    #: rounded outward to 2 digits
+    outer: tuple[float, float] = (-math.inf, math.inf)
+
+    @classmethod
+    def of(cls, keys: np.ndarray, date: bool, public: tuple[float, float] | None) -> Scale:
+        keys = np.asarray(keys, dtype=float)
+        keys = keys[~np.isnan(keys)]
+        inner, guard = inner_range(keys), guard_range(keys, date)
+        places, limits, outer = 0, guard, (math.floor(inner[0]), math.ceil(inner[1]))
+        if not date:
+            places = decimal_places(keys)
+            low, high = round_inward(inner[0], up=True), round_inward(inner[1], up=False)
+            if low <= high:
+                limits = (low, high)
+            # round_inward rounds up for a lower limit: used the other way round, outward
+            outer = (round_inward(inner[0], up=False), round_inward(inner[1], up=True))
+        return cls(date, inner, guard, public, places, limits, outer)
+
+    def fmt(self, x: float) -> str:
+        return format_date(x) if self.date else format_number(x)
+
+    def cut(self, a: float, c: float) -> float:
+        """The public cut between values ≤ a and values ≥ c, inside the central 99 % if it can."""
+        pick = date_separator if self.date else coarsest
+        lo_q, hi_q = self.inner
+        if a < hi_q and c >= lo_q:
+            if lo_q > a:
+                return pick(lo_q, min(c, hi_q), lo_open=False)
+            return pick(a, min(c, hi_q), lo_open=True)
+        return pick(a, c, lo_open=True)
+
+    def describe(
+        self,
+        keys: np.ndarray,
+        lo: float | None,
+        hi: float | None,
+        *,
+        distinct: np.ndarray | None = None,
+    ) -> tuple:
+        """(label, bounds, :class:`BucketStat`) of a bucket between the cuts ``lo`` and ``hi``.
+
+        None is an open end (the public bound when there is one).  A bucket whose records all
+        share one value inside the central 99 % is labelled with that value: a value a whole
+        bucket shares is not one person's.  ``distinct``: the sorted distinct ``keys`` when
+        the caller has them.
+        """
+        closed = False
+        if self.public is not None:
+            if lo is None:
+                lo = self.public[0]
+            if hi is None:
+                hi, closed = self.public[1], True
+        if distinct is None:
+            distinct = np.unique(keys)
+        if len(distinct) == 1 and self.inner[0] <= distinct[0] <= self.inner[1]:
+            label = self.fmt(distinct[0])
+        elif lo is None and hi is None:
+            label = "all"
+        elif lo is None:
+            label = f"< {self.fmt(hi)}"
+        elif hi is None:
+            label = f"≥ {self.fmt(lo)}"
+        else:
+            label = f"[{self.fmt(lo)}, {self.fmt(hi)}{']' if closed else ')'}"
+        if self.date:
+            bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
+        else:
+            bounds = (lo, hi)
+        return label, bounds, self.stat(keys, lo, hi)
+
+    def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
+        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
+
+        The mean is a sum query: it is taken over the values held within the bucket's range
+        (:meth:`limits`) and rounded to a step that one record cannot cross
+        (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
+        measured from the bucket's own smallest value, which only makes the p%-rule stricter.
+        """
+        keys = np.asarray(keys, dtype=float)
+        low, high = self.limits(keys, lo, hi)
+        held = np.clip(keys, low, high)
+        median = self.representative(keys, lo, hi)
+        base = float(lo) if lo is not None else float(held.min())
+        withheld = dominated(np.maximum(held - base, 0.0))
+        # a value the whole bucket shares is no one's: kept as it is
+        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
+        mean = median if withheld else self._released(float(held.mean()), low, high, step)
+        sd: float | None = None
+        if len(keys) > 1 and not withheld:
+            spread = (keys - keys.mean()) ** 2
+            if not dominated(spread):
+                sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
+        return BucketStat(len(keys), mean, median, sd, withheld)
+
+    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+        """The range a record of the bucket ``keys`` counts within for its mean: between the
+        public cut points (or bounds); an open end at :meth:`open_end`."""
+        keys = np.asarray(keys, dtype=float)
+        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
+        return min(low, high), max(low, high)
+
+    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+        """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
+        number, never a value.
+
+        The central 99 % rounded outward (:attr:`outer`), values beyond it counting as that
+        limit; or, when those values hold more beyond it than the coarser rounding step of
+        the wider range costs the bucket's sum (a quarter of a step per record), the extreme
+        value rounded strictly beyond on the 1–2–5 series (a top-coded income of 246,000
+        that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
+        """
+        near = self.outer[1] if up else self.outer[0]
+        beyond = keys[keys > near] - near if up else near - keys[keys < near]
+        if self.date or not beyond.size:
+            return near
+        far = nice_outward(float(keys.max() if up else keys.min()), up)
+
+        def rounding(end: float) -> float:
+            width = abs(end - other)
+            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+
+        return far if beyond.sum() + rounding(near) > rounding(far) else near
+
+    @property
+    def unit(self) -> float:
+        """The finest step a released number takes: the column's precision (a day)."""
+        return 1.0 if self.date else 10.0**-self.places
+
+    def mean_step(self, low: float, high: float, count: int) -> float:
+        """The rounding step of a mean of ``count`` values held within [low, high].
+
+        One record changed (or left out) moves such a mean by at most (high − low) / count:
+        the step is the smallest number of the 1–2–5 series at least that large, and no finer
+        than the column's precision.  Two releases that differ in one record then tell its
+        value only to within about the bucket's width, which its label says anyway.
+        """
+        if high <= low:
+            return self.unit
+        return max(step_at_least((high - low) / count), self.unit)
+
+    def _released(self, value: float, low: float, high: float, step: float) -> Any:
+        """A bucket mean as released: rounded to ``step`` (:meth:`mean_step`), inside the
+        bucket's range [low, high].  A mean beyond the central 99 % by more than
+        :data:`MEAN_SLACK` of its width (possible only in a range between cut points beyond
+        it) goes to the 0.5 or 99.5 percentile rounded inward first.
+        """
+        slack = MEAN_SLACK * (self.inner[1] - self.inner[0])
+        if not self.inner[0] - slack <= value <= self.inner[1] + slack:
+            value = float(np.clip(value, *self.mean_limits))
+        rounded = multiple_of(value, step)
+        while rounded > high and rounded - step >= low:
+            rounded = multiple_of(rounded - step, step)
+        while rounded < low and rounded + step <= high:
+            rounded = multiple_of(rounded + step, step)
+        if self.date:
+            return format_date(round(rounded))
+        return int(rounded) if float(rounded).is_integer() else rounded
+
+    def representative(
+        self, keys: np.ndarray, lo: float | None = None, hi: float | None = None
+    ) -> Any:
+        """The bucket's median, clipped to the round limits inside the central 99 % and, for
+        numbers, rounded one digit finer than the bucket's cut points print (a median of
+        [200, 300) to tens), finer only where needed to stay inside the bucket: never one
+        person's exact value.  A value the whole bucket shares stays as it is."""
+        med = float(np.clip(np.median(keys), *self.guard))
+        if not self.date and len(keys) and np.ptp(keys) > 0:
+            med = self._rounded_median(med, lo, hi)
+        if self.date:
+            return format_date(round(med))
+        return int(med) if med.is_integer() else med
+
+    def _rounded_median(self, med: float, lo: float | None, hi: float | None) -> float:
+        cuts = [p for p in (precision(c) for c in (lo, hi) if c is not None) if p is not None]
+        step = min(cuts) / 10 if cuts else 10.0 ** (math.floor(math.log10(abs(med) or 1)) - 1)
+        while step > self.unit:
+            rounded = multiple_of(med, step)
+            if (lo is None or rounded >= lo) and (hi is None or rounded < hi or rounded == med):
+                return rounded
+            step /= 10
+        return multiple_of(med, self.unit)
+
+
+#: an outer bucket's mean may lie this share of the central 99 %'s width beyond it before the
+#: bucket merges with its neighbour (a mean closer than that is clipped)
+MEAN_SLACK = 0.01

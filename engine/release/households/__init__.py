@@ -1,0 +1,60 @@
+"""Survey files: persons in households, and sampling weights.
+
+* :mod:`~engine.release.households.structure`: which records share a household
+  (:func:`find_households`, :class:`Households`), the household-level QIs, how the household
+  id and the household-level values are released, and the plan's household part
+  (:class:`HouseholdPlan`);
+* :mod:`~engine.release.households.classes`: classes that respect households (at least k
+  households per class, household-level values alike within a household): household groups,
+  nested person classes, and the class size of the household route;
+* :mod:`~engine.release.households.weights`: sampling weights, read and checked, the weighted
+  bucket means and the weighted totals kept through a release.
+"""
+
+from engine.release.households.classes import (
+    household_partition,
+    household_size,
+    households_per_class,
+    merge_for_households,
+    separate_members,
+    shared_classes,
+)
+from engine.release.households.structure import (
+    HouseholdPlan,
+    Households,
+    check_households,
+    clashing_ids,
+    find_households,
+    household_codes,
+    household_level_values,
+    recode_ids,
+    survey_columns,
+)
+from engine.release.households.weights import (
+    mean_step,
+    read_weights,
+    weighted_bucket_means,
+    weighted_totals,
+)
+
+__all__ = [
+    "HouseholdPlan",
+    "Households",
+    "check_households",
+    "clashing_ids",
+    "find_households",
+    "household_codes",
+    "household_level_values",
+    "household_partition",
+    "household_size",
+    "households_per_class",
+    "mean_step",
+    "merge_for_households",
+    "read_weights",
+    "recode_ids",
+    "separate_members",
+    "shared_classes",
+    "survey_columns",
+    "weighted_bucket_means",
+    "weighted_totals",
+]

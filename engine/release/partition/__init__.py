@@ -1,0 +1,93 @@
+"""Classes of records: how many a bucket mix allows, and forming them.
+
+The arithmetic and the partitions work on arrays (encoded QIs, bucket codes) and know nothing
+of columns, files or parameters:
+
+* :mod:`~engine.release.partition.feasibility`: when a class of m records can be t-close
+  (the bounds ceil(m·p/t) ≤ n ≤ floor(m·p·t)), the balanced layout, the nearest feasible k
+  and t;
+* :mod:`~engine.release.partition.sizes`: the class sizes worth trying for given k and t;
+* :mod:`~engine.release.partition.exact`: MDAV with per-bucket caps on the whole file
+  (:func:`tclose_partition`);
+* :mod:`~engine.release.partition.blocks`: the same partition on a large file, in blocks of a
+  stratified k-d split, and the exchanges between neighbouring classes;
+* :mod:`~engine.release.partition.compiled`: numba kernels of the block route (imported only
+  when used, never by this door);
+* :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
+  buckets (the noise route);
+* :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
+* :mod:`~engine.release.partition.blas`: one BLAS thread around the partition.
+
+Besides what the other parts use, the door gives the unit tests the kernels they compare with
+a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange pass's state).
+"""
+
+from engine.release.partition.blas import one_blas_thread
+from engine.release.partition.blocks import (
+    COMPILED_MIN_RECORDS,
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    bucket_bounds,
+    capped_mdav,
+    compiled_kernels,
+    default_rounds,
+    form_classes,
+    improve_within_bounds,
+    node_spreads,
+    split_nodes,
+    spreads_from_sums,
+    tclose_blocks,
+    use_blocks,
+    widest_dimension,
+)
+from engine.release.partition.exact import _pick, balanced_layout, layout_counts, tclose_partition
+from engine.release.partition.feasibility import (
+    BoundRates,
+    check_feasible,
+    class_bounds,
+    layout_ok,
+    max_classes,
+    nearest_feasible,
+    smallest_t,
+)
+from engine.release.partition.improve import ClassBounds, _Classes
+from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
+from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
+
+__all__ = [
+    "COMPILED_MIN_RECORDS",
+    "DEFAULT_BLOCK_SIZE",
+    "LARGE_FILE",
+    "BoundRates",
+    "ClassBounds",
+    "_Classes",
+    "_pick",
+    "balanced_layout",
+    "bucket_bounds",
+    "capped_mdav",
+    "check_feasible",
+    "class_bounds",
+    "class_size_candidates",
+    "compiled_kernels",
+    "default_rounds",
+    "form_classes",
+    "improve_within_bounds",
+    "kd_blocks",
+    "layout_counts",
+    "layout_ok",
+    "max_classes",
+    "mdav",
+    "microaggregate",
+    "nearest_feasible",
+    "node_spreads",
+    "one_blas_thread",
+    "size_candidates",
+    "smallest_t",
+    "split_nodes",
+    "spreads_from_sums",
+    "tclose_blocks",
+    "tclose_partition",
+    "top_size",
+    "use_blocks",
+    "widest_dimension",
+]

@@ -1,0 +1,337 @@
+"""One release from one set of parameters: the function the command line, GUI and scripts call.
+
+:func:`anonymize` runs the :class:`~engine.release.Plan` of the data and parameters.  The
+bucket mechanism (Construction A, KBS 2015 §6): the plan's buckets, records partitioned into
+k-anonymous t-close classes, the release table built and shuffled, and the independent
+verifier (:func:`engine.release.verify_release`) reading it back.  A release whose
+check fails raises :class:`~engine.errors.VerificationError` and is never returned, so nothing
+unverified can be written.  With no confidential column it is plain k-anonymous
+microaggregation; a noise mechanism (Construction B) is handed to
+:func:`engine.release.stages.noise.noise_release`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from engine.errors import InfeasibleError, InputError
+from engine.params import ReleaseParams
+from engine.progress import NO_TASK, Task
+from engine.release.columns import encode_qi, partition_by_group
+from engine.release.households import (
+    household_partition,
+    household_size,
+    merge_for_households,
+    separate_members,
+)
+from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
+from engine.release.model import InformationLoss, Release, RunSummary
+from engine.release.partition import (
+    COMPILED_MIN_RECORDS,
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    compiled_kernels,
+    microaggregate,
+    one_blas_thread,
+    size_candidates,
+    tclose_blocks,
+    tclose_partition,
+    use_blocks,
+)
+from engine.release.stages.plan import Plan
+from engine.release.stages.plan import plan as make_plan
+from engine.release.stages.summarise import summarise_buckets
+from engine.release.stages.tail import Published, finish, publish, withheld_qi
+
+
+def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
+    """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
+    return np.asarray(microaggregate(X, k, seed=seed, task=task))
+
+
+#: above this many records the class size is chosen on a random sample of this size
+SIZE_SAMPLE = 15_000
+
+
+def size_sample(n: int) -> np.ndarray:
+    """Positions of the records the class size is chosen on: all, or a fixed random sample.
+
+    Fixed (seeded with 0) so that the same file gives the same choice, on one machine or on a
+    cluster (which fetches these rows from its partitions).
+    """
+    if n <= SIZE_SAMPLE:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
+
+
+def choose_class_size(
+    Xs: np.ndarray,
+    cs: np.ndarray,
+    counts: np.ndarray,
+    k: int,
+    t: float,
+    *,
+    shares: np.ndarray | None = None,
+    task: Task = NO_TASK,
+) -> tuple[int, np.ndarray | None]:
+    """(best minimum class size, its labels on the sample) over the candidates.
+
+    ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
+    file's bucket counts: each candidate is partitioned on the sample against the file's
+    shares and the lowest QI loss wins (labels None when no candidate was feasible).  The
+    sample is partitioned the way the whole file will be: exactly, or, for a file of more
+    than :data:`~engine.release.LARGE_FILE` records, in blocks of the same size and
+    without improvement (the classes of such a file are formed block by block, so that is
+    what the choice must compare; it also costs a tenth of the exact partition).
+    ``shares`` are the shares the classes answer to when ``counts`` are one group's
+    (records alike in their missing QIs) rather than the whole file's.
+    """
+    if shares is None:
+        shares = counts / counts.sum()
+    sizes = size_candidates(counts, k, t)
+    partition = tclose_partition
+    if int(counts.sum()) > LARGE_FILE:
+        # the whole file will load the compiled kernels anyway: the sample may as well use them
+        fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
+        partition = partial(
+            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0, compiled=fast
+        )
+    best, best_loss, best_labels = sizes[0], math.inf, None
+    if len(sizes) == 1:
+        return best, None
+    for i, size in enumerate(sizes):
+        task.step(i / len(sizes), "Choosing the class size")
+        if size > len(cs):
+            continue
+        try:
+            labels = partition(Xs, cs, size, t, shares=shares, task=task.silent())
+        except InfeasibleError:  # the sample's bucket mix can stray from the file's
+            continue
+        loss = sse_sst(Xs, labels)
+        if loss < best_loss - 1e-12:
+            best, best_loss, best_labels = size, loss, labels
+    return best, best_labels
+
+
+def best_partition(
+    X: np.ndarray,
+    codes: np.ndarray,
+    k: int,
+    t: float,
+    *,
+    shares: np.ndarray | None = None,
+    seed: int | None = None,
+    task: Task = NO_TASK,
+) -> np.ndarray:
+    """The t-close partition with the lowest QI SSE over :func:`size_candidates`.
+
+    Every candidate is at least k, so each result is k-anonymous.  On a large file the
+    candidates are compared on a fixed random sample (the choice depends on the bucket shares
+    and the local density of the QIs, which a sample keeps), then the winner runs once on all
+    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.
+    ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
+    """
+    counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
+    partition = tclose_blocks if use_blocks(X) else tclose_partition
+    if len(size_candidates(counts, k, t)) == 1:
+        return partition(X, codes, k, t, shares=shares, seed=seed, task=task)
+    n = len(codes)
+    sample = size_sample(n)
+    best, best_labels = choose_class_size(
+        X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.5),
+    )  # fmt: skip
+    if len(sample) == n and best_labels is not None:
+        return best_labels
+    return partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+
+
+def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
+    """The plan's groups of records alike in their missing QIs and the values it withholds
+    (one group and nothing withheld when no QI value is missing)."""
+    if plan.missing_groups is not None:
+        return plan.missing_groups
+    return np.zeros(plan.n_records, dtype=np.int64), None
+
+
+@one_blas_thread
+def anonymize(
+    data: pd.DataFrame,
+    params: ReleaseParams,
+    *,
+    plan: Plan | None = None,
+    task: Task = NO_TASK,
+) -> Release:
+    """Protect ``data`` as ``params`` say and return the verified release (module doc).
+
+    ``plan`` is what :func:`engine.release.plan` said of this data and these parameters
+    (the GUI has it from its privacy page); without it the plan is made here.  Parameters the
+    plan found infeasible raise :class:`~engine.errors.InfeasibleError` with its fixes.
+    """
+    started = time.perf_counter()
+    own_plan = plan is None or plan.prepared is None
+    if plan is None or plan.prepared is None:
+        plan = make_plan(data, params, task=task.sub(0.0, 0.1))
+    elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
+        raise InputError("The plan was made for other parameters or data; plan again.")
+    plan.raise_if_infeasible()
+    if params.noise:
+        from engine.release.stages.noise import noise_release
+
+        return noise_release(data, plan, task=task.sub(0.1, 1.0))
+    return _bucket_release(data, plan, started, task, own_plan=own_plan)
+
+
+def _bucket_release(
+    data: pd.DataFrame, plan: Plan, started: float, task: Task, *, own_plan: bool
+) -> Release:
+    """Construction A: t-close (or k-anonymous) classes over the plan's buckets, released
+    and verified (``task``'s progress from 0.1, where :func:`anonymize` left it);
+    ``own_plan``: nobody else holds the plan, so its encoded QIs may be dropped early."""
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    qi, clean = prepared.qi, prepared.clean
+    X = (
+        plan.encoded
+        if plan.encoded is not None
+        else encode_qi(clean, qi, prepared.types, prepared.orders)
+    )
+    if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
+        plan.encoded = None
+    classes, homes, household_loss, withheld = _bucket_classes(X, plan, task)
+    released_qi = withheld_qi(clean, qi, classes, withheld, prepared.households, homes)
+    # the QI sums now, so that the encoded QIs (the largest array) are freed before the
+    # release table is built: on a million records that is 176 MB less at the peak
+    qi_sums = QiSums.of(X, classes) if homes is None else None
+    X = None
+    task.step(0.85, "Building the release")
+    buckets, output = plan.bucket_data, params.confidential_output
+    published = publish(
+        params,
+        prepared,
+        classes,
+        t=plan.t,
+        qi_values=released_qi,
+        original=prepared.released_input(data),
+        keep=params.keep,
+        buckets=buckets,
+        released=released_values(buckets, output) if buckets is not None else {},
+        released_as={c: f"bucket {output}" for c in prepared.confidential},
+        checked=prepared.confidential,
+        homes=homes,
+        task=task.sub(0.85, 0.95),
+    )
+    # the QI loss of the released file: classes whose released values coincide have merged
+    # (household groups: the loss the household partition measured)
+    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
+    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
+    task.step(1.0, "Done")
+    return finish(
+        params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
+    )
+
+
+def _bucket_classes(
+    X: np.ndarray, plan: Plan, task: Task
+) -> tuple[np.ndarray, np.ndarray | None, float, np.ndarray | None]:
+    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85): (the class of
+    every record, its household group or None, the QI loss of household groups (0 without),
+    which QI values the classes withhold).
+
+    t-close classes over the plan's buckets (k-anonymous ones without buckets) formed apart
+    in each group of records alike in which QIs are missing; or, with household-level QIs,
+    classes inside groups of whole households.
+    """
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    qi, clean, types, orders = prepared.qi, prepared.clean, prepared.types, prepared.orders
+    t, buckets = plan.t, plan.bucket_data
+    households, homes, qi_loss = prepared.households, None, 0.0
+    # records alike in which QIs are missing form classes together (missing stays missing)
+    groups, withheld = missing_groups(plan)
+    if households is not None and households.level:
+        # household-level QIs: classes inside groups of whole households
+        codes = None if buckets is None else buckets.codes
+        size = params.k
+        if codes is not None:
+            assert t is not None
+            size = household_size(
+                clean, qi, types, orders, households, codes, t, params.k,
+                size_candidates(np.bincount(codes), params.k, t),
+                mode=params.qi_output, task=task.sub(0.1, 0.3),
+            )  # fmt: skip
+        classes, homes, qi_loss = household_partition(
+            clean, qi, types, orders, households, codes, t, params.k, size,
+            mode=params.qi_output, task=task.sub(0.3, 0.85),
+        )  # fmt: skip
+        return classes, homes, qi_loss, None  # the classes follow the households
+    if buckets is not None:
+        assert t is not None
+        codes, shares = buckets.codes, buckets.shares
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: best_partition(
+                X[rows], codes[rows], params.k, t, shares=shares, seed=params.seed, task=sub
+            ),
+            task.sub(0.1, 0.85),
+        )
+    else:
+        classes = partition_by_group(
+            groups,
+            lambda rows, sub: _k_anonymous_classes(X[rows], params.k, params.seed, sub),
+            task.sub(0.1, 0.85),
+        )
+    if households is not None:
+        if households.confidential_level and buckets is not None:
+            classes = separate_members(X, classes, buckets.codes, households.codes)
+        classes = merge_for_households(X, classes, households.codes, params.k)
+    return classes, homes, qi_loss, withheld
+
+
+def _bucket_summary(
+    plan: Plan,
+    published: Published,
+    classes: np.ndarray,
+    qi_loss: float,
+    homes: np.ndarray | None,
+    started: float,
+) -> RunSummary:
+    """The run summary of a bucket release: its guarantees, losses and buckets."""
+    params, prepared = plan.params, plan.prepared
+    assert prepared is not None
+    clean, buckets, output = prepared.clean, plan.bucket_data, params.confidential_output
+    conf_loss, conf_columns = (
+        confidential_loss(clean, buckets, prepared.types, output)
+        if buckets is not None
+        else (None, {})
+    )
+    return summarise_buckets(
+        params,
+        published.verification,
+        t=plan.t,
+        n_records=len(clean),
+        column_types=prepared.types,
+        buckets=buckets,
+        n_left_out=prepared.n_left_out,
+        n_partition_classes=int(classes.max()) + 1 if len(classes) else 0,
+        information_loss=InformationLoss(
+            qi_sse_sst=qi_loss,
+            confidential_sse_sst=conf_loss,
+            confidential_columns=conf_columns,
+        ),
+        warnings=plan.warnings,
+        **published.summary_fields(
+            params,
+            prepared,
+            clean,
+            prepared.qi,
+            buckets=buckets,
+            homes=homes,
+            risk_before=plan.risk_before,
+            started=started,
+        ),
+    )

@@ -1,0 +1,153 @@
+"""What every mechanism does first: check the columns and the size, apply missing codes, type.
+
+Both constructions (buckets and noise) start from the same cleaned, typed view of the columns
+they protect, so the checks and messages are the same whichever mechanism the user chose.
+Three things are settled here for both:
+
+* a quasi-identifier whose values are (nearly) one per record is an identifier in disguise
+  and is refused (:mod:`engine.identifiers`), naming the column and the identifier role;
+* the numbers of a numeric column must be ones tclose can compute with: finite, and no larger
+  than :data:`~engine.params.MAX_MAGNITUDE` in size (nor, apart from 0, smaller than its
+  inverse), so that means, widths and sums of squares stay finite numbers;
+* records with a missing confidential value are released in a bucket of their own, or, with
+  ``missing_confidential="drop"``, left out of the release (:attr:`Prepared.rows` says which
+  records remain, :attr:`Prepared.n_left_out` how many went).  Merging them into a value
+  bucket is not offered: the released label would be false for them, and the one truthful
+  merge, a label "X or missing", would blur every record of bucket X instead of the few
+  missing ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from engine.errors import InputError, listing
+from engine.i18n import _
+from engine.identifiers import check_quasi_identifiers
+from engine.io import apply_missing
+from engine.params import MAX_MAGNITUDE, ReleaseParams
+from engine.release.columns import numeric_values, resolve_columns
+from engine.release.households import Households, check_households, find_households, read_weights
+from engine.roles import ColumnType
+
+
+@dataclass
+class Prepared:
+    """The quasi-identifier and confidential columns, cleaned and typed (never released)."""
+
+    qi: list[str]
+    confidential: list[str]
+    #: QI and confidential columns with declared missing codes as NA, index 0..n-1 (only the
+    #: records that are released)
+    clean: pd.DataFrame
+    types: dict[str, ColumnType]
+    orders: dict[str, tuple]
+    #: positions in the input of the records in ``clean`` (None: every record, in order)
+    rows: np.ndarray | None = field(default=None, repr=False)
+    #: records left out because a confidential value is missing (``missing_confidential``)
+    n_left_out: int = 0
+    #: the household of every released record and the household-level QIs (``household``)
+    households: Households | None = field(default=None, repr=False)
+    #: the sampling weight of every released record (``weight``)
+    weights: np.ndarray | None = field(default=None, repr=False)
+
+    def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
+        """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
+        data = data.reset_index(drop=True)
+        return data if self.rows is None else data.iloc[self.rows].reset_index(drop=True)
+
+
+def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
+    """Check ``data`` against ``params`` and return the cleaned, typed protected columns."""
+    if not params.qi and not params.confidential:
+        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
+    if params.noise and not params.confidential:
+        raise InputError(
+            _(
+                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
+                "one column as confidential."
+            ).format(mechanism=params.mechanism)
+        )
+    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
+    named += [c for c in (params.household, params.weight) if c is not None]
+    absent = [c for c in named if c not in data.columns]
+    if absent:
+        have = ", ".join(map(str, data.columns[:12]))
+        raise InputError(
+            _("No column named {columns} in the input (it has: {have}).").format(
+                columns=listing(absent), have=have
+            )
+        )
+    n = len(data)
+    if n == 0:
+        raise InputError(_("The input has no records."))
+    qi, confidential = list(params.qi), list(params.confidential)
+    # missing codes matter only where values are protected; keep columns pass unchanged
+    used = [c for c in data.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
+    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    rows, left_out = None, 0
+    if params.missing_confidential == "drop" and confidential:
+        lacking = clean[confidential].isna().any(axis=1).to_numpy()
+        left_out = int(lacking.sum())
+        if left_out == n:
+            raise InputError(
+                _(
+                    "Every record has a missing confidential value: leaving them out "
+                    "(missing_confidential 'drop') leaves nothing to release."
+                )
+            )
+        if left_out:
+            rows = np.flatnonzero(~lacking)
+            clean = clean.iloc[rows].reset_index(drop=True)
+    types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
+    check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
+    for col in (*qi, *confidential):
+        if types[col] == ColumnType.NUMERIC:
+            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
+    prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    released = prepared.released_input(data)
+    if params.weight is not None:
+        prepared.weights = read_weights(released[params.weight], rows)
+    if params.household is not None:
+        prepared.households = find_households(
+            released[params.household], clean, qi, params.household_level, confidential
+        )
+        check_households(prepared.households.n_households, params.k)
+    return prepared
+
+
+def check_magnitudes(column: str, values: np.ndarray) -> None:
+    """Refuse infinite numbers, and numbers too large (or too small) to compute with.
+
+    An infinite value has no place in a class mean or a bucket range; a value of 1e300 makes
+    the sum of squares of a column overflow.  The message names the value and the way out.
+    """
+    size = np.abs(values)
+    bad = ~np.isnan(values) & (
+        ~np.isfinite(values) | (size > MAX_MAGNITUDE) | ((size > 0) & (size < 1 / MAX_MAGNITUDE))
+    )
+    if not bad.any():
+        return
+    first = float(values[np.argmax(bad)])
+    count = int(bad.sum())
+    if not np.isfinite(values[bad]).all():
+        codes = " and ".join(repr(str(v)) for v in sorted({*values[bad]}) if not np.isfinite(v))
+        raise InputError(
+            _(
+                "Column {column} holds {count:,} infinite value(s); correct them or declare "
+                "{codes} missing-value codes."
+            ).format(column=repr(column), count=count, codes=codes)
+        )
+    raise InputError(
+        _(
+            "Column {column} holds {count:,} value(s) such as {first:g} that tclose cannot "
+            "compute with (numbers between {low:g} and {high:g} in size, "
+            "or 0); rescale the column (e.g. in thousands) or correct the values."
+        ).format(
+            column=repr(column), count=count, first=first, low=1 / MAX_MAGNITUDE, high=MAX_MAGNITUDE
+        )
+    )
