@@ -13,6 +13,7 @@ not an error: an infeasible corner is part of the answer.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -132,6 +133,7 @@ def run_sweep(
     task: Task = NO_TASK,
     release_fn: Callable[..., Any] | None = None,
     on_point: Callable[[dict[str, Any]], None] | None = None,
+    share_trials: bool = True,
 ) -> pd.DataFrame:
     """Plan and run every (level, k, b) of the grid (:func:`engine.release.plan.plan`, then
     :func:`engine.release.anonymize.anonymize`).
@@ -146,6 +148,8 @@ def run_sweep(
     instead (a cluster computes it from the file; ``data`` is then None).  ``on_point(row)``,
     when given, receives each row as soon as its point is done (the app shows the points as
     they come: :func:`sweep_table` of the rows so far is the table up to then).
+    The trial partitions two points share are formed once (``share_trials=False`` forms
+    every one afresh, to measure what sharing saves; the rows are the same).
     """
     from engine.release import shared_trials  # imported here: the engine core is heavy
 
@@ -157,7 +161,7 @@ def run_sweep(
     rows: list[dict[str, Any]] = []
     # the points are releases of one file: the trial partitions of the b search and of the
     # class size that two points share are formed once (engine.release.partition.trials)
-    with shared_trials():
+    with shared_trials() if share_trials else contextlib.nullcontext():
         for i, point in enumerate(grid):
             row = _point_row(data, params, point, i, len(grid), buckets is not None, task,
                              release_fn)  # fmt: skip
