@@ -4,9 +4,10 @@ A sweep asks for many releases of one file that differ only in t, k and b.  The 
 and the choice of the class size form many trial partitions of the same fixed samples, and
 points that share t and b form some of the same partitions again (on the census-like file of
 ``benchmarks/bench_sweep.py``, 60 of the 504 of a 15-point sweep: the searched b differs
-between most points).  Inside :func:`shared_trials` a partition is formed once for the same
-inputs (the same arrays, by content, and the same size, t, shares and options) and handed out
-again as a copy; outside it, :func:`trial` just forms the partition and keeps nothing.
+between most points, so the saving is small; ``docs/performance.md``).  Inside
+:func:`shared_trials` a partition is formed once for the same inputs (the same arrays, by
+content, and the same size, t, shares and options) and handed out again as a copy; outside
+it, :func:`trial` just forms the partition and keeps nothing.
 
 The scope is a context variable, as the language is (:mod:`engine.i18n`): only the code run
 inside the ``with`` block shares trials, and a caller that opens no scope pays nothing.
@@ -24,13 +25,13 @@ from typing import Any
 import numpy as np
 
 #: the partitions formed in the open scope, by their inputs (None: no scope open)
-_TRIALS: ContextVar[dict[Hashable, np.ndarray] | None] = ContextVar("trials", default=None)
+_TRIALS: ContextVar[dict[Hashable, Any] | None] = ContextVar("trials", default=None)
 
 
 @contextmanager
-def shared_trials() -> Iterator[dict[Hashable, np.ndarray]]:
+def shared_trials() -> Iterator[dict[Hashable, Any]]:
     """A scope in which :func:`trial` forms each partition once (the dict it keeps)."""
-    kept: dict[Hashable, np.ndarray] = {}
+    kept: dict[Hashable, Any] = {}
     token = _TRIALS.set(kept)
     try:
         yield kept
@@ -58,8 +59,12 @@ def trial(partition: Callable[..., Any], X: np.ndarray, codes: np.ndarray, size:
     )
     found = kept.get(key)
     if found is None:
-        found = kept[key] = np.asarray(partition(X, codes, size, t, **options)).copy()
-    return found.copy()
+        labels = np.asarray(partition(X, codes, size, t, **options))
+        # kept as 32-bit class numbers (half the memory of a sweep's hundreds of trials)
+        small = labels.size and labels.min() >= 0 and labels.max() < 2**31
+        found = kept[key] = (labels.astype(np.int32) if small else labels.copy(), labels.dtype)
+    kept_labels, dtype = found
+    return kept_labels.astype(dtype)
 
 
 def _name(partition: Callable[..., Any]) -> Hashable:
