@@ -50,6 +50,7 @@ from gui.widgets import (
     DisclosureButton,
     Hint,
     Lead,
+    choice_box,
     choice_label,
     mnemonic_of,
     mnemonics_under,
@@ -220,11 +221,31 @@ class PrivacyPage(QWizardPage):
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
         describe_widget(self.seed, "seed")
 
+    def _release_widgets(self) -> None:
+        """Who may obtain the file and the intruder scenario (published with the release;
+        the plan compares k with the guidance for the type)."""
+        self.release_type = choice_box(
+            {
+                None: self.tr("not stated"),
+                "public": self.tr("public-use file (anyone)"),
+                "scientific": self.tr("scientific-use file (registered researchers)"),
+                "licensed": self.tr("licensed file (named users, an agreement)"),
+                "enclave": self.tr("data enclave (a controlled environment)"),
+            },
+            field_help("release_type"),
+        )
+        describe_widget(self.release_type, "release_type")
+        self.scenario = QLineEdit()
+        self.scenario.setPlaceholderText(self.tr("e.g. a neighbour who knows age, sex and region"))
+        self.scenario.setMaxLength(1000)
+        describe_widget(self.scenario, "scenario")
+
     def _parameters_box(self) -> QGroupBox:
         """The "Parameters" box: every setting of the page, in one form."""
         self._level_widgets()
         mechanism = self._mechanism_choice()
         self._noise_widgets()
+        self._release_widgets()
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -242,6 +263,8 @@ class PrivacyPage(QWizardPage):
         private.layout().addStretch(1)
         form.addRow("", private)
         form.addRow(self.tr("Random seed:"), self.seed)
+        form.addRow(self.tr("Release type:"), self.release_type)
+        form.addRow(self.tr("Intruder scenario:"), self.scenario)
         return params
 
     def _feasibility_box(self) -> QGroupBox:
@@ -393,6 +416,14 @@ class PrivacyPage(QWizardPage):
             lambda seed: s.update(seed=seed),
             parse=lambda text: ReleaseParams.parse("seed", text),
             format=lambda seed: "" if seed is None else str(seed),
+        )
+        b.combo(self.release_type, lambda p: p.release_type, lambda v: s.update(release_type=v))
+        b.text(
+            self.scenario,
+            lambda p: p.scenario,
+            lambda text: s.update(scenario=text),
+            parse=str,
+            format=str,
         )
 
     # --- wizard protocol ---------------------------------------------------------------

@@ -36,6 +36,7 @@ from gui.binding import Bindings
 from gui.help import HelpButton
 from gui.numbers import number, percent
 from gui.pages.host import Host
+from gui.recoding_box import RecodingBox
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
 from gui.widgets import Hint
@@ -338,6 +339,12 @@ class TagPage(QWizardPage):
         self.households = Hint()
         self.households.hide()
         self._households_key: tuple | None = None
+        # how the selected column is recoded before the grouping (bands, codes, hierarchy)
+        self.recoding = RecodingBox(self.session, self)
+        self.recoding.changed.connect(self._recoded)
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self._column_selected(current.row())
+        )
         self._lay_out()
         # the codes and the household-level QIs are bound to the session (gui.binding)
         s = self.session
@@ -420,6 +427,7 @@ class TagPage(QWizardPage):
         bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.recoding)
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
         layout.addWidget(self.households)
@@ -430,6 +438,7 @@ class TagPage(QWizardPage):
     def initializePage(self) -> None:
         self.model.reset()
         self.bindings.show()
+        self._column_selected(self.table.currentIndex().row())
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -441,6 +450,18 @@ class TagPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _recoded(self) -> None:
+        """A recoding changed: the column's type may have too (a hierarchy makes it nominal)."""
+        current = self.table.currentIndex()
+        self.model.reset()
+        self.table.setCurrentIndex(current)
+        self._changed()
+
+    def _column_selected(self, row: int) -> None:
+        """Show the recodings of the column whose row is current."""
+        names = list(self.session.columns)
+        self.recoding.show_column(names[row] if 0 <= row < len(names) else None)
 
     def _show_households(self) -> None:
         """Which QIs are household-level (constant within every household), when a household
