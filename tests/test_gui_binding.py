@@ -101,6 +101,8 @@ def mismatches(window: MainWindow) -> list[str]:
     if p.private_bounds is not None:
         check("privacy: share", privacy.private_share.value(), p.private_bounds)
     check("privacy: seed", privacy.seed.text(), "" if p.seed is None else str(p.seed))
+    check("privacy: release type", privacy.release_type.currentData(), p.release_type)
+    check("privacy: scenario", privacy.scenario.text(), p.scenario)
     check("preview: k", preview.k.value(), p.k)
     check("preview: b", preview.n_buckets.value(), p.n_buckets)
     check("preview: QIs as", preview.qi_output.currentData(), p.qi_output)
@@ -228,6 +230,14 @@ def test_every_page_shows_the_session_after_every_kind_of_edit(
     on(PAGE_PRIVACY, "ticking insensitive", lambda: privacy.insensitive.setChecked(True))
     on(PAGE_PRIVACY, "ticking log scale", lambda: privacy.log_scale.setChecked(True))
     on(PAGE_PRIVACY, "typing a seed", lambda: privacy.seed.setText("42"))
+    other = next(
+        privacy.release_type.itemData(i)
+        for i in range(privacy.release_type.count())
+        if privacy.release_type.itemData(i) != s.params.release_type
+    )
+    release_type = privacy.release_type.findData(other)
+    on(PAGE_PRIVACY, "a release type", lambda: privacy.release_type.setCurrentIndex(release_type))
+    on(PAGE_PRIVACY, "a scenario", lambda: privacy.scenario.setText("a neighbour who knows age"))
     on(PAGE_PRIVACY, "private bounds", lambda: privacy.private_bounds.setChecked(True))
     on(PAGE_PRIVACY, "choosing buckets", lambda: privacy.set_mechanism("buckets"))
     on(PAGE_PRIVACY, "a fix", lambda: privacy.apply(Fix("k = 4", {"k": 4, "n_buckets": None})))
