@@ -429,8 +429,12 @@ def _bounds(where: str, value: Any) -> tuple[float, float]:
         lo, hi = (number.check(where, v) for v in value)
     except InputError:
         raise InputError(message) from None
-    if not lo < hi:
-        raise InputError(message)
+    if not lo < hi:  # the numbers are fine: only their order is said
+        raise InputError(
+            _("{where} must be [low, high] with low < high, not {value}.").format(
+                where=where, value=shown
+            )
+        )
     return (lo, hi)
 
 

@@ -85,3 +85,25 @@ def _not_exported(fmt: FileFormat) -> FileFormat:
     from dataclasses import replace
 
     return replace(fmt, exported_by_app=False)
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize(
+    ("language", "sep", "decimal"), [("en", ",", "."), ("es", ";", ","), ("fr", ";", ",")]
+)
+def test_the_csv_options_follow_the_language(qtbot, language, sep, decimal):
+    """A Spanish or French spreadsheet reads "1,5" as a number and ";" between values."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gui import i18n
+    from gui.wizard import MainWindow
+
+    app = QCoreApplication.instance()
+    try:
+        i18n.install(app, language)
+        window = MainWindow()
+        qtbot.addWidget(window)
+        page = window.wizard.export_page
+        assert (page.separator.currentData(), page.decimal.currentData()) == (sep, decimal)
+    finally:
+        i18n.install(app, "en")

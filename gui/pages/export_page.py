@@ -42,7 +42,7 @@ from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
 from gui.i18n import format_label
-from gui.numbers import number
+from gui.numbers import number, reader_locale
 from gui.pages.host import Host
 from gui.widgets import (
     DECIMAL_LABELS,
@@ -56,7 +56,7 @@ from gui.widgets import (
 NOT_OURS = "not_ours"
 #: milliseconds between the last edit of the file name and checking it
 CHECK_DELAY_MS = 250
-#: what the CSV writer offers (the first is the default)
+#: what the CSV writer offers (the default follows the reader's decimal mark)
 SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
 
@@ -108,6 +108,11 @@ class ExportPage(QWizardPage):
             translated_choices(DECIMALS, DECIMAL_LABELS),
             self.tr("The decimal mark of numbers in the CSV file"),
         )
+        # the reader's spreadsheet opens a CSV in its own conventions: where the decimal mark
+        # is a comma (es, fr), a semicolon separates the values
+        comma = reader_locale().decimalPoint() == ","
+        self.separator.setCurrentIndex(self.separator.findData(";" if comma else ","))
+        self.decimal.setCurrentIndex(self.decimal.findData("," if comma else "."))
         self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
         self.bom.setChecked(True)
         self.bom.setToolTip(
@@ -258,6 +263,10 @@ class ExportPage(QWizardPage):
                 )
             )
         self.check_target()
+
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: the file type."""
+        return self.format
 
     def isComplete(self) -> bool:
         return bool(self.session.exported) and not self._wizard.runner.busy

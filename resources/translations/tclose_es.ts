@@ -59,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the default follows the reader&apos;s decimal mark) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exportar</translation>
     </message>
     <message>
@@ -281,10 +281,6 @@
         <translation>1. Importar</translation>
     </message>
     <message>
-        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
-        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, SPSS, Stata, SAS). También puede soltar un archivo sobre esta ventana.</translation>
-    </message>
-    <message>
         <source>&amp;Open file…</source>
         <translation>&amp;Abrir archivo…</translation>
     </message>
@@ -335,6 +331,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aún no hay ningún archivo abierto; Siguiente se activa cuando se ha leído una tabla.</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window.</source>
+        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). También puede soltar un archivo sobre esta ventana.</translation>
     </message>
     <message>
         <source>Rows of the file</source>
@@ -587,13 +587,21 @@
 <context>
     <name>Plots</name>
     <message>
-        <source>{column}: {b} buckets</source>
+        <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}: {b} tramos y uno para los valores ausentes</translation>
+    </message>
+    <message>
+        <source>{column}: {b} buckets</source>
         <translation>{column}: {b} tramos</translation>
     </message>
     <message>
         <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
         <translation>Los valores de {column} se agrupan en {b} tramos de {smallest} a {largest} registros.</translation>
+    </message>
+    <message>
+        <source>The missing values form a bucket of their own, with {count} records.</source>
+        <translation>Los valores ausentes forman un tramo propio, con {count} registros.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -984,6 +992,22 @@
         <translation>Tenga en cuenta</translation>
     </message>
     <message>
+        <source>{times} × the values&apos; own variation</source>
+        <translation>{times} × la variación propia de los valores</translation>
+    </message>
+    <message>
+        <source>SSE/SST above 100 %: the released values lie further from the true ones than the true ones lie from their mean</source>
+        <translation>SSE/SST por encima del 100 %: los valores publicados se alejan más de los verdaderos que estos de su media</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, less, because {share} of the released values were pushed past the public bounds {low} to {high} and set to the bound, which cuts their noise short.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, menos, porque el ruido llevó el {share} de los valores publicados más allá de los límites públicos {low} a {high} y se fijaron en el límite, lo que acorta su ruido.</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, more, because each value was first replaced by the mean of its group of {k} before the noise was added.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, más, porque cada valor se sustituyó primero por la media de su grupo de {k} antes de añadir el ruido.</translation>
+    </message>
+    <message>
         <source>Buckets</source>
         <translation>Tramos</translation>
     </message>
@@ -1072,7 +1096,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) plans the run off the GUI thread the parameters of the plan asked for last the privacy level as t and as ε (two views of the session&apos;s one level) every widget bound to its value of the session</extracomment>
         <translation>&amp;t (t-proximidad)</translation>
     </message>
     <message>
@@ -1081,7 +1105,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Promediar en grupos de k antes de añadir ruido (menos ruido)</translation>
     </message>
     <message>
@@ -1103,6 +1126,11 @@
     <message>
         <source>Noise in proportion to each value (log scale)</source>
         <translation>Ruido proporcional a cada valor (escala logarítmica)</translation>
+    </message>
+    <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Dejar fuera los registros a los que les falta el valor confidencial</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>
@@ -1195,6 +1223,10 @@
     <message>
         <source>In plain words</source>
         <translation>En palabras sencillas</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}</source>
+        <translation>No se ha cambiado: {reason}</translation>
     </message>
     <message>
         <source>The plan could not be made; see the log.</source>
@@ -1527,6 +1559,10 @@
         <translation>Distintos</translation>
     </message>
     <message>
+        <source>Empty</source>
+        <translation>Vacías</translation>
+    </message>
+    <message>
         <source>Why / note</source>
         <translation>Motivo / nota</translation>
     </message>
@@ -1549,6 +1585,10 @@
     <message>
         <source>How many different values the column has</source>
         <translation>Cuántos valores distintos tiene la columna</translation>
+    </message>
+    <message>
+        <source>The share of empty cells, once the missing-value codes are declared</source>
+        <translation>La proporción de celdas vacías, una vez declarados los códigos de valor perdido</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
@@ -1586,6 +1626,19 @@
         <source>dates; compared as numbers of days</source>
         <translation>fechas; se comparan como número de días</translation>
     </message>
+    <message>
+        <source>Looks like an identifier: as a quasi-identifier it singles people out.</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>Parece un identificador: como cuasi-identificador señala a las personas.</translation>
+    </message>
+    <message>
+        <source>{empty} of {rows} cells are empty ({share})</source>
+        <translation>{empty} de {rows} celdas están vacías ({share})</translation>
+    </message>
+    <message>
+        <source>{type}: {help} (guessed: {note})</source>
+        <translation>{type}: {help} (deducido: {note})</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1596,7 +1649,7 @@
     </message>
     <message>
         <source>Open a file first.</source>
-        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Abra primero un archivo.</translation>
     </message>
     <message>
@@ -1610,6 +1663,58 @@
     <message>
         <source>The project names columns the file lacks: {names}.</source>
         <translation>El proyecto menciona columnas que el archivo no tiene: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>Recent files</source>
+        <extracomment>the version of the stored settings&apos; layout (1: the settings declared here) where the version is stored the key in QSettings what it is, for people (marked for translation in the context &quot;Settings&quot;) the value as stored → the value (ValueError when it is not one) the languages the app ships (gui.i18n.LANGUAGES, which imports this module)</extracomment>
+        <translation>Archivos recientes</translation>
+    </message>
+    <message>
+        <source>The files opened last, newest first (File › Open recent).</source>
+        <translation>Los últimos archivos abiertos, el más reciente primero (Archivo › Abrir reciente).</translation>
+    </message>
+    <message>
+        <source>Last folder</source>
+        <translation>Última carpeta</translation>
+    </message>
+    <message>
+        <source>Where File › Open starts: the folder of the last file.</source>
+        <translation>Dónde empieza Archivo › Abrir: la carpeta del último archivo.</translation>
+    </message>
+    <message>
+        <source>Export folder</source>
+        <translation>Carpeta de exportación</translation>
+    </message>
+    <message>
+        <source>Where a release is saved by default: the last export&apos;s.</source>
+        <translation>Dónde se guarda una publicación por omisión: donde se guardó la última.</translation>
+    </message>
+    <message>
+        <source>Window size and place</source>
+        <translation>Tamaño y posición de la ventana</translation>
+    </message>
+    <message>
+        <source>The main window as it was left.</source>
+        <translation>La ventana principal como se dejó.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>The language of the app (empty: the system&apos;s).</source>
+        <translation>El idioma de la aplicación (vacío: el del sistema).</translation>
+    </message>
+    <message>
+        <source>Colours</source>
+        <translation>Colores</translation>
+    </message>
+    <message>
+        <source>Light or dark (empty: as the system).</source>
+        <translation>Claro u oscuro (vacío: como el sistema).</translation>
     </message>
 </context>
 <context>
@@ -1695,11 +1800,12 @@
     </message>
     <message>
         <source>Privacy–utility sweep</source>
-        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose a point of the running sweep is done (its row; emitted from the worker thread)</extracomment>
         <translation>Barrido privacidad–utilidad</translation>
     </message>
     <message>
         <source>The {symbol} values to try, separated by commas</source>
+        <extracomment>the rows of the running sweep done so far, and how many points it has</extracomment>
         <translation>Los valores de {symbol} que se van a probar, separados por comas</translation>
     </message>
     <message>
@@ -1747,6 +1853,14 @@
         <translation>Barrido</translation>
     </message>
     <message>
+        <source>{done} of {points} points done…</source>
+        <translation>{done} de {points} puntos hechos…</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled after {done} of {points} points; those are shown.</source>
+        <translation>Barrido cancelado tras {done} de {points} puntos; se muestran esos.</translation>
+    </message>
+    <message>
         <source>Sweep cancelled.</source>
         <translation>Barrido cancelado.</translation>
     </message>
@@ -1775,7 +1889,6 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Asignar roles a las columnas</translation>
     </message>
     <message>
@@ -1784,6 +1897,7 @@
     </message>
     <message>
         <source>Columns and their roles</source>
+        <extracomment>why a code or name typed was not taken</extracomment>
         <translation>Columnas y sus funciones</translation>
     </message>
     <message>

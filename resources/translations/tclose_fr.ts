@@ -59,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the default follows the reader&apos;s decimal mark) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exporter</translation>
     </message>
     <message>
@@ -281,10 +281,6 @@
         <translation>1. Importer</translation>
     </message>
     <message>
-        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
-        <translation>Ouvrez le tableur qui contient une ligne par personne (CSV, Excel, SPSS, Stata, SAS). Vous pouvez aussi déposer un fichier sur cette fenêtre.</translation>
-    </message>
-    <message>
         <source>&amp;Open file…</source>
         <translation>&amp;Ouvrir un fichier…</translation>
     </message>
@@ -335,6 +331,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aucun fichier ouvert pour l&apos;instant&#xa0;; Suivant s&apos;active dès qu&apos;une table a été lue.</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window.</source>
+        <translation>Ouvrez le tableur qui contient une ligne par personne (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). Vous pouvez aussi déposer un fichier sur cette fenêtre.</translation>
     </message>
     <message>
         <source>Rows of the file</source>
@@ -587,13 +587,21 @@
 <context>
     <name>Plots</name>
     <message>
-        <source>{column}: {b} buckets</source>
+        <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}&#xa0;: {b} tranches et une pour les valeurs manquantes</translation>
+    </message>
+    <message>
+        <source>{column}: {b} buckets</source>
         <translation>{column}&#xa0;: {b} tranches</translation>
     </message>
     <message>
         <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
         <translation>Les valeurs de {column} sont regroupées en {b} tranches de {smallest} à {largest} enregistrements.</translation>
+    </message>
+    <message>
+        <source>The missing values form a bucket of their own, with {count} records.</source>
+        <translation>Les valeurs manquantes forment une tranche à part, de {count} enregistrements.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -984,6 +992,22 @@
         <translation>À noter</translation>
     </message>
     <message>
+        <source>{times} × the values&apos; own variation</source>
+        <translation>{times} × la variation propre des valeurs</translation>
+    </message>
+    <message>
+        <source>SSE/SST above 100 %: the released values lie further from the true ones than the true ones lie from their mean</source>
+        <translation>SSE/SST au-delà de 100&#xa0;%&#xa0;: les valeurs publiées s’écartent davantage des vraies que celles-ci de leur moyenne</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, less, because {share} of the released values were pushed past the public bounds {low} to {high} and set to the bound, which cuts their noise short.</source>
+        <translation>{column}&#xa0;: le plan prévoyait que le bruit déplace chaque valeur d’environ ±{expected}&#xa0;; la publication s’écarte des vraies valeurs de {measured} en moyenne, moins, car le bruit a poussé {share} des valeurs publiées au-delà des bornes publiques {low} à {high} et elles ont été ramenées à la borne, ce qui écourte leur bruit.</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, more, because each value was first replaced by the mean of its group of {k} before the noise was added.</source>
+        <translation>{column}&#xa0;: le plan prévoyait que le bruit déplace chaque valeur d’environ ±{expected}&#xa0;; la publication s’écarte des vraies valeurs de {measured} en moyenne, plus, car chaque valeur a d’abord été remplacée par la moyenne de son groupe de {k} avant l’ajout du bruit.</translation>
+    </message>
+    <message>
         <source>Buckets</source>
         <translation>Tranches</translation>
     </message>
@@ -1072,7 +1096,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) plans the run off the GUI thread the parameters of the plan asked for last the privacy level as t and as ε (two views of the session&apos;s one level) every widget bound to its value of the session</extracomment>
         <translation>&amp;t (t-proximité)</translation>
     </message>
     <message>
@@ -1081,7 +1105,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
     </message>
     <message>
@@ -1103,6 +1126,11 @@
     <message>
         <source>Noise in proportion to each value (log scale)</source>
         <translation>Bruit proportionnel à la valeur (échelle log.)</translation>
+    </message>
+    <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Laisser de côté les enregistrements dont la valeur confidentielle manque</translation>
     </message>
     <message>
         <source>empty = fresh randomness (recommended)</source>
@@ -1195,6 +1223,10 @@
     <message>
         <source>In plain words</source>
         <translation>En termes simples</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}</source>
+        <translation>Non modifié&#xa0;: {reason}</translation>
     </message>
     <message>
         <source>The plan could not be made; see the log.</source>
@@ -1527,6 +1559,10 @@
         <translation>Distinctes</translation>
     </message>
     <message>
+        <source>Empty</source>
+        <translation>Vides</translation>
+    </message>
+    <message>
         <source>Why / note</source>
         <translation>Raison / remarque</translation>
     </message>
@@ -1549,6 +1585,10 @@
     <message>
         <source>How many different values the column has</source>
         <translation>Combien de valeurs différentes la colonne contient</translation>
+    </message>
+    <message>
+        <source>The share of empty cells, once the missing-value codes are declared</source>
+        <translation>La part des cellules vides, une fois déclarés les codes de valeur manquante</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
@@ -1586,6 +1626,19 @@
         <source>dates; compared as numbers of days</source>
         <translation>dates&#xa0;; comparées en nombre de jours</translation>
     </message>
+    <message>
+        <source>Looks like an identifier: as a quasi-identifier it singles people out.</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>Ressemble à un identifiant&#xa0;: comme quasi-identifiant, il distingue les personnes.</translation>
+    </message>
+    <message>
+        <source>{empty} of {rows} cells are empty ({share})</source>
+        <translation>{empty} cellules sur {rows} sont vides ({share})</translation>
+    </message>
+    <message>
+        <source>{type}: {help} (guessed: {note})</source>
+        <translation>{type}&#xa0;: {help} (déduit&#xa0;: {note})</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1596,7 +1649,7 @@
     </message>
     <message>
         <source>Open a file first.</source>
-        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Ouvrez d&apos;abord un fichier.</translation>
     </message>
     <message>
@@ -1610,6 +1663,58 @@
     <message>
         <source>The project names columns the file lacks: {names}.</source>
         <translation>Le projet nomme des colonnes absentes du fichier&#xa0;: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>Recent files</source>
+        <extracomment>the version of the stored settings&apos; layout (1: the settings declared here) where the version is stored the key in QSettings what it is, for people (marked for translation in the context &quot;Settings&quot;) the value as stored → the value (ValueError when it is not one) the languages the app ships (gui.i18n.LANGUAGES, which imports this module)</extracomment>
+        <translation>Fichiers récents</translation>
+    </message>
+    <message>
+        <source>The files opened last, newest first (File › Open recent).</source>
+        <translation>Les derniers fichiers ouverts, le plus récent d’abord (Fichier › Ouvrir un fichier récent).</translation>
+    </message>
+    <message>
+        <source>Last folder</source>
+        <translation>Dernier dossier</translation>
+    </message>
+    <message>
+        <source>Where File › Open starts: the folder of the last file.</source>
+        <translation>Où commence Fichier › Ouvrir&#xa0;: le dossier du dernier fichier.</translation>
+    </message>
+    <message>
+        <source>Export folder</source>
+        <translation>Dossier d’export</translation>
+    </message>
+    <message>
+        <source>Where a release is saved by default: the last export&apos;s.</source>
+        <translation>Où une publication est enregistrée par défaut&#xa0;: là où l’a été la dernière.</translation>
+    </message>
+    <message>
+        <source>Window size and place</source>
+        <translation>Taille et position de la fenêtre</translation>
+    </message>
+    <message>
+        <source>The main window as it was left.</source>
+        <translation>La fenêtre principale telle qu’elle a été laissée.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>The language of the app (empty: the system&apos;s).</source>
+        <translation>La langue de l’application (vide&#xa0;: celle du système).</translation>
+    </message>
+    <message>
+        <source>Colours</source>
+        <translation>Couleurs</translation>
+    </message>
+    <message>
+        <source>Light or dark (empty: as the system).</source>
+        <translation>Clair ou sombre (vide&#xa0;: comme le système).</translation>
     </message>
 </context>
 <context>
@@ -1695,11 +1800,12 @@
     </message>
     <message>
         <source>Privacy–utility sweep</source>
-        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose a point of the running sweep is done (its row; emitted from the worker thread)</extracomment>
         <translation>Balayage confidentialité–utilité</translation>
     </message>
     <message>
         <source>The {symbol} values to try, separated by commas</source>
+        <extracomment>the rows of the running sweep done so far, and how many points it has</extracomment>
         <translation>Les valeurs de {symbol} à essayer, séparées par des virgules</translation>
     </message>
     <message>
@@ -1747,6 +1853,14 @@
         <translation>Balayage</translation>
     </message>
     <message>
+        <source>{done} of {points} points done…</source>
+        <translation>{done} points sur {points} faits…</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled after {done} of {points} points; those are shown.</source>
+        <translation>Balayage annulé après {done} points sur {points}&#xa0;; ceux-ci sont affichés.</translation>
+    </message>
+    <message>
         <source>Sweep cancelled.</source>
         <translation>Balayage annulé.</translation>
     </message>
@@ -1775,7 +1889,6 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Attribuer un rôle aux colonnes</translation>
     </message>
     <message>
@@ -1784,6 +1897,7 @@
     </message>
     <message>
         <source>Columns and their roles</source>
+        <extracomment>why a code or name typed was not taken</extracomment>
         <translation>Colonnes et leurs rôles</translation>
     </message>
     <message>

@@ -50,7 +50,7 @@ from engine.progress import NO_TASK, Task
 from engine.release.buckets.buckets import BucketInput, bucket_count
 from engine.release.measures import confidential_loss, sse_sst
 from engine.release.model import Buckets
-from engine.release.partition import feasibility, size_candidates, tclose_partition
+from engine.release.partition import feasibility, size_candidates, tclose_partition, trial
 from engine.roles import ColumnType
 
 #: the QI loss of every b is estimated on a random sample of at most this many records
@@ -268,7 +268,7 @@ def _slope(
     (sample / N)^slope (:func:`_scale`).  None when it cannot be measured.
     """
     try:
-        labels = tclose_partition(Xh, codes, size, t, shares=shares)
+        labels = trial(tclose_partition, Xh, codes, size, t, shares=shares)
     except InfeasibleError:
         return None
     loss = sse_sst(Xh, labels)
@@ -332,7 +332,7 @@ def _qi_loss(
             continue
         seen.add(n_classes)
         try:
-            labels = tclose_partition(Xs, codes, size, t, shares=shares, task=task)
+            labels = trial(tclose_partition, Xs, codes, size, t, shares=shares, task=task)
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)

@@ -16,7 +16,9 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
-* :mod:`~engine.release.partition.blas`: one BLAS thread around the partition.
+* :mod:`~engine.release.partition.blas`: one BLAS thread around the partition;
+* :mod:`~engine.release.partition.trials`: trial partitions formed once for a series of
+  releases of one file (a sweep's points).
 
 Besides what the other parts use, the door gives the unit tests the kernels they compare with
 a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange pass's state).
@@ -53,6 +55,7 @@ from engine.release.partition.feasibility import (
 from engine.release.partition.improve import ClassBounds, _Classes
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
 from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
+from engine.release.partition.trials import shared_trials, trial
 
 __all__ = [
     "COMPILED_MIN_RECORDS",
@@ -81,6 +84,7 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "shared_trials",
     "size_candidates",
     "smallest_t",
     "split_nodes",
@@ -88,6 +92,7 @@ __all__ = [
     "tclose_blocks",
     "tclose_partition",
     "top_size",
+    "trial",
     "use_blocks",
     "widest_dimension",
 ]

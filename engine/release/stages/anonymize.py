@@ -41,6 +41,7 @@ from engine.release.partition import (
     size_candidates,
     tclose_blocks,
     tclose_partition,
+    trial,
     use_blocks,
 )
 from engine.release.stages.plan import Plan
@@ -109,7 +110,7 @@ def choose_class_size(
         if size > len(cs):
             continue
         try:
-            labels = partition(Xs, cs, size, t, shares=shares, task=task.silent())
+            labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)
@@ -139,7 +140,7 @@ def best_partition(
     counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
     partition = tclose_blocks if use_blocks(X) else tclose_partition
     if len(size_candidates(counts, k, t)) == 1:
-        return partition(X, codes, k, t, shares=shares, seed=seed, task=task)
+        return trial(partition, X, codes, k, t, shares=shares, seed=seed, task=task)
     n = len(codes)
     sample = size_sample(n)
     best, best_labels = choose_class_size(
@@ -147,7 +148,7 @@ def best_partition(
     )  # fmt: skip
     if len(sample) == n and best_labels is not None:
         return best_labels
-    return partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+    return trial(partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
 
 
 def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
