@@ -20,7 +20,9 @@ So the rule is narrow:
 
   - at least :data:`DISTINCT_SHARE` of them are distinct and they lie close together like a
     running number (distinct values fill at least :data:`DENSE_SHARE` of the range between
-    the smallest and the largest) or the column's name is an identifier's ("respondent_id",
+    the smallest and the largest; with no more than :data:`RUNNING_DISTINCT` values, at
+    least :data:`TIGHT_SHARE` of it, as 1 to n with few gaps does and a small file's mostly
+    distinct ages never do) or the column's name is an identifier's ("respondent_id",
     "CaseNo", "e-mail"); or
   - they run like a record number with some numbers repeated: dense as above, at least
     :data:`RUNNING_SHARE` of them distinct, and more than :data:`RUNNING_DISTINCT` different
@@ -60,6 +62,9 @@ DISTINCT_SHARE = 0.9
 MIN_VALUES = 20
 #: whole numbers whose distinct values fill this share of their range run like a record number
 DENSE_SHARE = 0.5
+#: a column with no more than RUNNING_DISTINCT values runs like a record number only when its
+#: distinct values fill this share of their range (exact ages on a small file fill about half)
+TIGHT_SHARE = 0.9
 #: a running number with some numbers repeated: this share of its values distinct ...
 RUNNING_SHARE = 0.7
 #: ... and more different values than this (no age, no count of hours reaches it)
@@ -173,6 +178,15 @@ class ValueProfile:
         """Whole numbers that run like a record number (1, 2, 3, … with few gaps)."""
         return self.span is not None and self.distinct >= DENSE_SHARE * (self.span + 1)
 
+    @property
+    def record_like(self) -> bool:
+        """Dense as a record number is: with more than :data:`RUNNING_DISTINCT` values,
+        :attr:`dense`; with fewer (a small file), filling :data:`TIGHT_SHARE` of the range,
+        which a column of exact ages that is also mostly distinct never does."""
+        if self.distinct > RUNNING_DISTINCT:
+            return self.dense
+        return self.span is not None and self.distinct >= TIGHT_SHARE * (self.span + 1)
+
 
 #: the roles a column is released under, and what the release does with it
 QI, KEEP, HOUSEHOLD_LEVEL = "qi", "keep", "household_level"
@@ -195,7 +209,7 @@ def identifier_reason(
         # a household's values go by the household's name ("household income"): per
         # household the name says nothing
         named = role != HOUSEHOLD_LEVEL and named_like_an_identifier(name)
-        if not (profile.running or (profile.near_unique and (profile.dense or named))):
+        if not (profile.running or (profile.near_unique and (profile.record_like or named))):
             return ""
         like = _("whole numbers that run like a record number or ID")
     elif profile.near_unique:

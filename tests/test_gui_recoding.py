@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.roles import Role
+from engine.roles import ColumnType, Role
 from tests.test_gui_wizard import open_file, tag
 
 pytestmark = pytest.mark.gui
@@ -31,7 +31,8 @@ def test_the_recoding_box_writes_each_field(qtbot, window, data_dir, tmp_path):
     assert box.bands.accessibleName() == "bands"
     box.load(data_dir / "commune-hierarchy.csv")
     assert session.params.hierarchies["commune"][0] == ("commune", "district", "province")
-    assert session.params.types["commune"] == "nominal"  # codes with a hierarchy are categories
+    # codes with a hierarchy are categories (the type guess already reads commune codes so)
+    assert session.column_type("commune") == ColumnType.NOMINAL
     assert "commune → district → province" in box.hierarchy.text()
     assert "96" in box.hierarchy.text() and box.remove.isEnabled()
     select(page, "age")
