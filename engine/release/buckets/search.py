@@ -120,6 +120,12 @@ class ConfidentialValues:
         """Per column with public bounds, how many values lie beyond them."""
         raise NotImplementedError
 
+    def distinct(self) -> int | None:
+        """How many distinct values (tuples of several columns) the records without a
+        missing confidential value hold: no bucketing forms more buckets.  None where the
+        route does not count them."""
+        return None
+
 
 class FrameValues(ConfidentialValues):
     """:class:`ConfidentialValues` of the cleaned columns held in memory (one machine)."""
@@ -162,6 +168,9 @@ class FrameValues(ConfidentialValues):
             values = pd.to_numeric(self.clean[col], errors="coerce")
             out[col] = int(((values < lo) | (values > hi)).sum())
         return out
+
+    def distinct(self) -> int | None:
+        return len(self.clean[list(self.confidential)].dropna().drop_duplicates())
 
 
 def search_sample(n: int) -> np.ndarray:

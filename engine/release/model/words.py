@@ -131,7 +131,8 @@ def _factor(epsilon: float) -> str:
 def plan_words(plan: Plan) -> list[Phrase]:
     """What a release with this plan will promise, in plain words, most important first."""
     p = plan.params
-    k = number(min(p.k, plan.n_records) if plan.n_records else p.k)
+    # the fewest people any group holds: k, or the t-close minimum when that is larger
+    k = number(plan.class_sizes.smallest if plan.n_records else p.k)
     out: list[Phrase] = []
     if not plan.feasibility.ok:
         return out
@@ -157,7 +158,7 @@ def plan_words(plan: Plan) -> list[Phrase]:
                     "Each group of at least {k} people looks like the whole file in its "
                     "{columns} mix, within a factor {t}.",
                 ),
-                {"k": k, "columns": columns, "t": number(plan.t, 3)},
+                {"k": k, "columns": columns, "t": number(plan.t)},
             )
         )
         out.append(
@@ -182,13 +183,14 @@ def plan_words(plan: Plan) -> list[Phrase]:
                 {"qis": qis, "k": k},
             )
         )
-    if not one_class and plan.class_sizes.smallest > p.k and plan.class_sizes.reason:
+    if not one_class and plan.class_sizes.average > p.k and plan.class_sizes.reason:
         out.append(
             Phrase(
                 QT_TRANSLATE_NOOP(
-                    "words", "The groups will hold at least {smallest} people, not {k}."
+                    "words",
+                    "The groups will hold {average} people or more on average (k = {k} was asked).",
                 ),
-                {"smallest": number(plan.class_sizes.smallest), "k": number(p.k)},
+                {"average": number(plan.class_sizes.average), "k": number(p.k)},
             )
         )
     out += _noise_words(plan, columns)
@@ -362,8 +364,8 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                     ),
                     {
                         **values,
-                        "t": number(summary.t_achieved, 3),
-                        "asked": number(summary.t, 3),
+                        "t": number(summary.t_achieved),
+                        "asked": number(summary.t),
                     },
                     "n_classes",
                     "k_achieved",
