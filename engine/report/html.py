@@ -394,8 +394,14 @@ def _buckets_text(release: Release) -> str:
             "(searched together with the class size for the least {weight} × "
             "confidential loss + {rest} × QI loss)"
         ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
-    missing = _(" and one for missing values") if b.missing_bucket is not None else ""
-    return f"{n_b}{missing}{how}"
+    total = len(b.counts)  # the count the plan, the app and the About sheet show
+    if b.missing_bucket is not None:
+        count = _("{total} buckets: {n} of values and one for missing values").format(
+            total=number(total), n=number(n_b)
+        )
+    else:
+        count = ngettext("{total} bucket", "{total} buckets", total).format(total=number(total))
+    return f"{count}{how}"
 
 
 def _bounds_rows(release: Release) -> list[tuple[str, str]]:

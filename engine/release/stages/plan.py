@@ -348,14 +348,14 @@ def plan_data(
         noise = [column_fact(c, params) for c in noise_columns]
     review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
     task.step(0.8, "Checking what the data allows")
+    households, risk_before = None, None
+    if facts.survey is not None:
+        households, risk_before = facts.survey(bucket_data)
     feasible = _feasibility(params, n, bucket_data, t)
     missing_groups, missing_qi = None, {}
     if feasible.ok and facts.missing_qi is not None:
         missing_groups, missing_qi, withheld = facts.missing_qi(bucket_data, t)
         warnings.extend(withheld)
-    households, risk_before = None, None
-    if facts.survey is not None:
-        households, risk_before = facts.survey(bucket_data)
     forecast = _forecast(params, n, bucket_data, t, max_classes, households)
     if forecast.reason:
         warnings.append(forecast.reason)
@@ -626,6 +626,8 @@ def _feasibility(
     params: ReleaseParams, n: int, buckets: Buckets | None, t: float | None
 ) -> Feasibility:
     """Infeasible means k > N: with the file's own shares one class of everything is t-close.
+    (k above the number of households of a survey file is refused when the file is
+    prepared, :func:`~engine.release.households.check_households`.)
 
     The fix offered is the largest k that still leaves two or more classes at this t (a
     release whose QIs say something), or k = N when no k does.
