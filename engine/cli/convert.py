@@ -13,6 +13,7 @@ import argparse
 import math
 import sys
 
+from engine.i18n import _
 from engine.params import MAX_EPSILON, Number
 from engine.privacy import Guarantee, calculator_mechanisms, guarantees
 from engine.streams import json_text
@@ -63,6 +64,8 @@ def format_table(items: list[Guarantee], header: str) -> str:
         lines.append(f"    {g.statement}")
         if g.holds:
             lines.append(f"    Assumes: {g.assumption}")
+            if g.broken_by:
+                lines.append("    " + _("Broken by: {what}").format(what=g.broken_by))
         lines.append(f"    Source: {g.source}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

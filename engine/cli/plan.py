@@ -251,6 +251,8 @@ def _feasibility_lines(plan) -> list[str]:
         if g.holds:
             lines.append(f"  - {g.name}: {g.statement}")
             lines.append(f"    assumes: {g.assumption}")
+            if g.broken_by:
+                lines.append("    " + _("broken by: {what}").format(what=g.broken_by))
     lines.append("What does not follow:")
     for g in plan.guarantees:
         if not g.holds:

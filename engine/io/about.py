@@ -335,6 +335,8 @@ def _guarantees(items: list[Any]) -> list[AboutRow]:
         rows.append(AboutRow(str(g.get("name", "")), str(g.get("statement", ""))))
         if g.get("assumption") and g["assumption"] != "—":
             rows.append(AboutRow("    " + _("assumes"), str(g["assumption"])))
+        if g.get("broken_by"):
+            rows.append(AboutRow("    " + _("broken by"), str(g["broken_by"])))
         if g.get("source"):
             rows.append(AboutRow("    " + _("source"), str(g["source"])))
     caveats = [g for g in items if isinstance(g, Mapping) and not g.get("holds", True)]

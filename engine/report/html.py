@@ -210,6 +210,13 @@ def guarantees_html(items: Iterable[Guarantee]) -> str:
                 if g.assumption and g.assumption != "—"
                 else ""
             )
+            + (
+                _('<p class="assume"><b>What breaks it:</b> {breaks}</p>').format(
+                    breaks=_e(g.broken_by)
+                )
+                if g.broken_by
+                else ""
+            )
             + f'<p class="source">{_e(g.source)}</p></div>'
         )
     caveats = [g for g in items if not g.holds]
