@@ -442,19 +442,51 @@ def _error_words(summary: RunSummary) -> list[Phrase]:
             if name in corrected:
                 out.append(corrected_phrase(summary, str(name), corrected[name]))
         elif "mean_absolute_error" in figures:
-            out.append(
-                _said(
-                    summary,
-                    QT_TRANSLATE_NOOP(
-                        "words",
-                        "{column}: the released values differ from the true ones by {error} "
-                        "on average.",
-                    ),
-                    {"column": str(name), "error": number(figures["mean_absolute_error"], 3)},
-                    "information_loss.confidential_columns",
-                )
-            )
+            out.append(_measured_error(summary, str(name), figures["mean_absolute_error"]))
     return out
+
+
+def _measured_error(summary: RunSummary, name: str, measured: float) -> Phrase:
+    """How far the released values of a noise column lie from the true ones, set beside the
+    error the noise alone has on average (the plan's ±), with what makes them differ: the
+    clamping of the noisy values to the public limits brings values back (less error), the
+    averaging in groups and the values clamped before the noise add their own (more)."""
+    values = {"column": name, "error": number(measured, 3)}
+    column = summary.noise.columns.get(name) if summary.noise is not None else None
+    expected = getattr(column, "expected_abs_error", None)
+    reads = ("information_loss.confidential_columns", "noise.columns")
+    if expected is None or column.bounds is None:
+        return _said(
+            summary,
+            QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the released values differ from the true ones by {error} on average.",
+            ),
+            values,
+            *reads,
+        )
+    values |= {
+        "expected": number(expected, 3),
+        "low": number(column.bounds[0]),
+        "high": number(column.bounds[1]),
+    }
+    if measured <= expected:
+        template = QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the released values differ from the true ones by {error} on average, "
+            "less than the ±{expected} the noise alone adds on average: a noisy value beyond "
+            "the public limits {low} and {high} is clamped back to them, which brings it "
+            "closer to the true one.",
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the released values differ from the true ones by {error} on average, "
+            "more than the ±{expected} the noise alone adds on average: values outside the "
+            "public limits {low} and {high} are clamped to them before the noise, and "
+            "values averaged in groups lose their own detail.",
+        )
+    return _said(summary, template, values, *reads)
 
 
 # categories named in a sentence of corrected shares (the commonest first)
