@@ -10,6 +10,7 @@ and roundings of the plan, the report and the About sheet agree.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan
 from engine.errors import InfeasibleError
-from engine.io.about import about_rows
+from engine.io.about import about_rows, field_label
 from engine.release import join, plan_words
 from engine.report.html import render_report
 from engine.text import number
@@ -160,3 +161,19 @@ def test_the_plan_the_report_and_the_about_sheet_agree(case) -> None:
     )
     assert f"<td>{shown_t}</td>" in report
     assert any(r.value == shown_t for r in rows if r.label and "t" in r.label.lower())
+
+
+def test_the_report_and_the_about_sheet_list_the_same_parameters() -> None:
+    """Both tables come from the declared fields: every parameter the sheet lists (b's
+    search weight among them) is a row of the report, under the same label."""
+    data = _adult().head(600)
+    params = ReleaseParams(qi=("age", "sex"), confidential=("education",), k=5, t=2.0)
+    release = anonymize(data, params)
+    sheet = about_rows(release.summary.public_dict())
+    start = next(i for i, r in enumerate(sheet) if r.section and r.label == "Parameters")
+    end = next(i for i, r in enumerate(sheet) if r.section and i > start)
+    labels = [r.label for r in sheet[start + 1 : end]]
+    assert field_label("utility_weight") in labels
+    report = render_report(release, figures=[])
+    for label in labels:
+        assert f"<th>{html.escape(label)}</th>" in report, label

@@ -29,7 +29,13 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _, language, ngettext
-from engine.io.about import field_label, mechanism_title, noise_words, value_words
+from engine.io.about import (
+    field_label,
+    mechanism_title,
+    noise_words,
+    parameter_rows,
+    value_words,
+)
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release import P_RULE, Release, RunSummary, applied_parameters
@@ -308,10 +314,11 @@ def _column_types(release: Release) -> dict[str, str]:
     return types
 
 
-def _survey_rows(release: Release) -> list[tuple[str, str]]:
-    """The households and the sampling weight of a survey file, as the run treated them."""
+def _survey_rows(release: Release) -> dict[str, tuple[str, str]]:
+    """The households and the sampling weight of a survey file, as the run treated them
+    (by the field each row stands for)."""
     cfg, homes = release.params, release.summary.households
-    rows = []
+    rows = {}
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
         kept = value_words("household_output", homes.output) or homes.output
@@ -332,60 +339,53 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
                 "Declared household-level but varying within households: {varied}; each "
                 "such household got its members' most frequent value."
             ).format(varied=varied)
-        rows.append((field_label("household"), text))
+        rows["household"] = (field_label("household"), text)
     if cfg.weight is not None:
         kept = value_words("weight_output", cfg.weight_output) or cfg.weight_output
-        rows.append(
-            (
-                field_label("weight"),
-                _(
-                    "{column}: used for the risk estimates and the weighted bucket means; {kept}."
-                ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
-            )
+        rows["weight"] = (
+            field_label("weight"),
+            _(
+                "{column}: used for the risk estimates and the weighted bucket means; {kept}."
+            ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
         )
     return rows
 
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
-    """The parameters that applied to the run, each named by its declared label
-    (:func:`~engine.io.about.field_label`); a mechanism's own settings appear as its class
-    declares them (:attr:`Mechanism.fields`, :func:`applied_parameters`)."""
+    """The parameters that applied to the run: the About sheet's rows
+    (:func:`~engine.io.about.parameter_rows`, from the declared fields, in their order), a
+    few of them told at more length for the review (the noise each column got, the count of
+    buckets and who chose it, the households and the weight, the bounds and where they came
+    from, the missing-value codes), and t = exp(ε/2) when ε drives buckets."""
     cfg = release.params
-    applied = applied_parameters(cfg)
-    rows = [(field_label("mechanism"), _e(_mechanism_words(release)))]
-    rows.append((field_label("k"), number(cfg.k)))
-    if cfg.t is not None:
-        rows.append((field_label("t"), number(cfg.t)))
-    if cfg.epsilon is not None:
-        rows.append((field_label("epsilon"), number(cfg.epsilon)))
-        if release.buckets is not None:  # the buckets answer to t = exp(ε/2)
-            rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
+    noise = release.summary.public_dict().get("noise")
+    survey = _survey_rows(release)
+    bounds = _bounds_rows(release)
+    longer: dict[str, list[tuple[str, str]]] = {
+        "mechanism": [(field_label("mechanism"), _e(_mechanism_words(release)))],
+        "bounds": bounds,
+        **{name: [row] for name, row in survey.items()},
+    }
     if release.buckets is not None:
-        rows.append((field_label("n_buckets"), _buckets_text(release)))
-    rows.extend(_survey_rows(release))
-    for name in ("qi_output", "confidential_output"):
-        if name in applied:
-            words = value_words(name, getattr(cfg, name)) or str(getattr(cfg, name))
-            rows.append((field_label(name), _e(words)))
-    if "joint" in applied:
-        rows.append(
-            (
-                field_label("joint"),
-                _("jointly (one bucket per tuple)") if cfg.joint else _("per column"),
-            )
-        )
-    rows.extend(_bounds_rows(release))
-    if cfg.resample_until_t is not None:
-        rows.append((field_label("resample_until_t"), number(cfg.resample_until_t)))
+        longer["n_buckets"] = [(field_label("n_buckets"), _buckets_text(release))]
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
-        rows.append((field_label("missing"), codes))
-    if cfg.missing_confidential == "drop":
-        rows.append(
-            (field_label("missing_confidential"), _e(value_words("missing_confidential", "drop")))
-        )
+        longer["missing"] = [(field_label("missing"), codes)]
+        longer["column_missing"] = []
+    rows: list[tuple[str, str]] = []
+    shown = set()
+    for name, label, value in parameter_rows(applied_parameters(cfg), noise):
+        if name in longer:
+            rows.extend(longer[name])
+            shown.add(name)
+        else:
+            rows.append((label, _e(number(value) if isinstance(value, int) else value)))
+        if name == "epsilon" and release.buckets is not None:  # buckets answer to exp(ε/2)
+            rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
+    if "bounds" not in shown:  # estimated privately: no public bounds were given
+        rows.extend(bounds)
     return rows
 
 
