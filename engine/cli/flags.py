@@ -377,8 +377,10 @@ def argv_for(params: P, *, every: bool = False) -> list[str]:
         if not info.group and not info.via:
             if value != default:
                 raise InputError(
-                    f"{name} cannot be given on the command line ({info.no_flag}); "
-                    "save a project file and use tclose run."
+                    _(
+                        "{name} cannot be given on the command line ({no_flag}); save a project "
+                        "file and use tclose run."
+                    ).format(name=name, no_flag=info.no_flag)
                 )
             continue
         if not every and value == default and not info.required:

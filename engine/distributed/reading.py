@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError, listing
+from engine.i18n import _
 from engine.io.info import ReadOptions
 from engine.io.textblocks import TextLayout, read_text_block, text_layout
 
@@ -73,7 +74,9 @@ def _select(names: list[str], columns: Sequence[str] | None) -> list[str]:
     absent = [c for c in columns if c not in names]
     if absent:
         raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
+            _("No column named {columns} in the input (it has: {have}).").format(
+                columns=listing(absent), have=", ".join(names[:12])
+            )
         )
     return list(columns)
 
@@ -84,7 +87,7 @@ def _parquet_parts(client: Any, path: Path, columns: Sequence[str] | None):
     pieces, names = parquet_pieces(path)
     wanted = _select(names, columns)
     if not pieces:
-        raise InputError(f"{path.name} holds no records.")
+        raise InputError(_("{name} holds no records.").format(name=path.name))
     futures = [client.submit(read_piece, f, i, names, wanted, pure=False) for f, i in pieces]
     return futures, names
 

@@ -38,6 +38,7 @@ from engine.io.formats import RELEASE_SUFFIXES, format_of, read_by
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.io.parquet import write_parquet
 from engine.progress import NO_TASK, Task
+from engine.text import number
 from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
@@ -170,7 +171,7 @@ def write_release(
             _stage_release(own, table, path, metadata, csv_format, task)
     else:
         _stage_release(stage, table, path, metadata, csv_format, task)
-    task.step(1.0, f"Wrote {path.name}")
+    task.step(1.0, _("Wrote {name}").format(name=path.name))
     return [o.path for o in outputs]
 
 
@@ -182,7 +183,7 @@ def _stage_release(
     csv_format: CsvFormat,
     task: Task,
 ) -> None:
-    task.step(0.0, f"Writing {path.name}")
+    task.step(0.0, _("Writing {name}").format(name=path.name))
     meta = _with_defaults(publishable(metadata))
     if _metadata_inside(path):
         _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), task)
@@ -196,7 +197,7 @@ def _stage_release(
         sidecar_path(path),
         json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
     )
-    task.step(0.99, "Finishing")
+    task.step(0.99, _("Finishing"))
 
 
 def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,7 +243,7 @@ def _write_xlsx(
     book = Workbook(write_only=True)
     try:
         _fill_xlsx(book, table, meta, scratch, task)
-        task.step(0.95, "Saving the workbook")
+        task.step(0.95, _("Saving the workbook"))
         book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         with tmp.open("wb") as fh:
             archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
@@ -310,7 +311,10 @@ def _fill_xlsx(
         cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
-        task.step(0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+        task.step(
+            0.9 * stop / max(n, 1),
+            _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+        )
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
@@ -555,7 +559,10 @@ def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: T
                 fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
-            task.step(0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            task.step(
+                0.95 * stop / max(n, 1),
+                _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+            )
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

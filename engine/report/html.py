@@ -154,7 +154,7 @@ def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFig
         )
     out = []
     for i, (title, caption, make) in enumerate(makers):
-        task.step(i / len(makers), f"Drawing {title.lower()}")
+        task.step(i / len(makers), _("Drawing {lower}").format(lower=title.lower()))
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
@@ -1217,7 +1217,7 @@ def write_report(
     """
     path = Path(path)
     if path.suffix.lower() not in {".html", ".htm"}:
-        raise InputError(f"{path}: the report is an HTML file; name it ….html.")
+        raise InputError(_("{path}: the report is an HTML file; name it ….html.").format(path=path))
     output = Output(path, "report")
     source = input_info.path if input_info is not None else None
     if stage is None:

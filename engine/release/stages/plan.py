@@ -254,7 +254,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     column is absent, no records, a noise column without public bounds); parameters that
     cannot be met on this data give a plan whose ``feasibility`` says so, with fixes.
     """
-    task.step(0.0, "Looking at the data")
+    task.step(0.0, _("Looking at the data"))
     prepared = prepare(data, params)
     values = None
     if params.confidential and not params.noise:
@@ -332,7 +332,7 @@ def plan_data(
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
-    task.step(0.2, "Forming buckets")
+    task.step(0.2, _("Forming buckets"))
     bucket_data: Buckets | None = None
     noise: list[NoiseColumn] = []
     wanted_b = None
@@ -347,7 +347,7 @@ def plan_data(
     elif params.noise:
         noise = [column_fact(c, params) for c in noise_columns]
     review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
-    task.step(0.8, "Checking what the data allows")
+    task.step(0.8, _("Checking what the data allows"))
     households, risk_before = None, None
     if facts.survey is not None:
         households, risk_before = facts.survey(bucket_data)
@@ -366,7 +366,7 @@ def plan_data(
     items = release_guarantees(
         params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
-    task.step(1.0, "Planned")
+    task.step(1.0, _("Planned"))
     return Plan(
         params=params,
         n_records=n,
