@@ -47,22 +47,26 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         words = " ".join(self.prog.split()[:2])  # "tclose" or "tclose plan"
-        self.exit(2, f"tclose: {message} (see '{words} --help')\n")
+        self.exit(
+            2, _("tclose: {message} (see '{words} --help')\n").format(message=message, words=words)
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tclose",
         description=(
-            "Publish microdata with k-anonymity and t-closeness (or ε-differential privacy) "
-            "for the confidential columns, and verify any release independently."
+            _(
+                "Publish microdata with k-anonymity and t-closeness (or ε-differential privacy) "
+                "for the confidential columns, and verify any release independently."
+            )
         ),
     )
     parser.add_argument("--version", action="version", version=f"tclose {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         module = importlib.import_module(f"engine.cli.{name}")
-        command = sub.add_parser(name, help=module.HELP, description=module.DESCRIPTION)
+        command = sub.add_parser(name, help=_(module.HELP), description=_(module.DESCRIPTION))
         module.add_arguments(command)
         command.set_defaults(func=module.run)
     for command in sub.choices.values():
@@ -71,8 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
             "--lang",
             choices=sorted(LANGUAGES),
             default=None,
-            help="the language of the report, the About sheet and the messages "
-            "(default: from LC_ALL, LC_MESSAGES, LANGUAGE or LANG, else English)",
+            help=_(
+                "the language of the report, the About sheet and the messages "
+                "(default: from LC_ALL, LC_MESSAGES, LANGUAGE or LANG, else English)"
+            ),
         )
     return parser
 
@@ -80,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_quiet(parser: argparse.ArgumentParser) -> None:
     """``-q``/``--quiet`` for a command that does not define it itself."""
     if "--quiet" not in parser._option_string_actions:
-        parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+        parser.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,7 +130,10 @@ def _run(args: argparse.Namespace) -> int:
     except TcloseError as err:
         # one line, whatever a library put in the message (pyarrow quotes whole schemas)
         lines = (line.strip() for line in err.message.splitlines())
-        print(f"tclose: {' '.join(line for line in lines if line)}", file=sys.stderr)
+        print(
+            _("tclose: {line}").format(line=" ".join(line for line in lines if line)),
+            file=sys.stderr,
+        )
         return err.exit_code
     except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
         sys.stderr.close()
@@ -140,8 +149,10 @@ def _run(args: argparse.Namespace) -> int:
             raise
         said = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
         print(
-            f"tclose: internal error ({type(err).__name__}: {said}). "
-            "Please report it; set TCLOSE_DEBUG=1 to see the traceback.",
+            _(
+                "tclose: internal error ({type}: {said}). Please report it; set TCLOSE_DEBUG=1 to"
+                " see the traceback."
+            ).format(type=type(err).__name__, said=said),
             file=sys.stderr,
         )
         return 1

@@ -60,7 +60,7 @@ def column_pairs(flag: str, items: Iterable[str], values: tuple[str, ...]) -> di
                     allowed=", ".join(values), item=repr(item)
                 )
                 if flag == "--type"
-                else f"{flag} takes COLUMN=VALUE, not {item!r}."
+                else _("{flag} takes COLUMN=VALUE, not {item}.").format(flag=flag, item=repr(item))
             )
         out[col.strip()] = value.strip()
     return out
@@ -215,7 +215,11 @@ def flag_help(name: str, *, grid: bool = False) -> str:
         parts.append(_("Default: {default}.").format(default=default))
     for other, other_info in P.FLAGS.items():  # fields given through this flag
         if other_info.via == name:
-            parts.append(f"{PRIVATE}[=SHARE]: {_sentence(_label(other))}")
+            parts.append(
+                _("{PRIVATE}[=SHARE]: {sentence}").format(
+                    PRIVATE=PRIVATE, sentence=_sentence(_label(other))
+                )
+            )
             parts.append(_sentence(_(P.describe(other).info.help)))
             parts.append(_("Allowed: {allowed}.").format(allowed=allowed_text(other)))
             parts.append(_("Default: {default}.").format(default=f"{DEFAULT_SHARE:g}"))
