@@ -35,14 +35,32 @@ from engine.version import __version__
 COMMANDS = ("anonymize", "plan", "verify", "convert", "sweep", "run")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help with its own words ("usage:") in the reader's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        return super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and one line (no usage dump) on a bad flag."""
+    """argparse that exits with 2 and one line (no usage dump) on a bad flag, and whose help
+    is in the reader's language throughout: argparse's own words (the section titles, the
+    help of -h, "usage:") are the engine's, translated as its other messages are."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]):  # type: ignore[override]
         # "--t=--": argparse drops the "--" and hands the option an empty list, unchecked
         value = super()._get_values(action, arg_strings)
         if action.option_strings and action.nargs is None and value == []:
-            raise argparse.ArgumentError(action, "expected one argument")
+            raise argparse.ArgumentError(action, _("expected one argument"))
         return value
 
     def error(self, message: str) -> None:  # type: ignore[override]
@@ -62,7 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
             )
         ),
     )
-    parser.add_argument("--version", action="version", version=f"tclose {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"tclose {__version__}",
+        help=_("show the version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         module = importlib.import_module(f"engine.cli.{name}")
