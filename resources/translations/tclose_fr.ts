@@ -724,50 +724,6 @@
 <context>
     <name>PreviewPage</name>
     <message>
-        <source>one typical value per group</source>
-        <translation>une valeur type par groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par une valeur type (la moyenne d&apos;un nombre, la catégorie la plus fréquente).</translation>
-    </message>
-    <message>
-        <source>the range of the group</source>
-        <translation>l&apos;intervalle du groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par l&apos;intervalle qu&apos;elles couvrent, arrondi vers l&apos;extérieur à des nombres ronds publics.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s label</source>
-        <translation>le libellé de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par le libellé de sa tranche, p. ex. «&#xa0;de 20 000 à 40 000&#xa0;»&#xa0;: exactement ce que la garantie protège.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s mean</source>
-        <translation>la moyenne de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la moyenne de sa tranche sur l&apos;ensemble du fichier&#xa0;; les totaux et les moyennes restent exacts.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s median</source>
-        <translation>la médiane de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la médiane de sa tranche sur l&apos;ensemble du fichier.</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is released as “{value}”.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est publiée sous la forme «&#xa0;{value}&#xa0;».</translation>
-    </message>
-    <message>
         <source>4. Preview</source>
         <translation>4. Aperçu</translation>
     </message>
@@ -1858,7 +1814,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it) whether the ends themselves are allowed what the texts are, in English marked with ``N_`` (translated in messages) column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the help groups of the command line&apos;s release flags, in the order ``--help`` lists them (the command line&apos;s words only: marked for the engine&apos;s catalogues, not the app&apos;s) the help group it is listed in (a key of :data:`FLAG_GROUPS`); &quot;&quot; = no flag of its own the flag, when it is not ``--`` + the field&apos;s name with dashes the placeholder of its value in ``--help`` (&quot;COL,…&quot;); &quot;&quot; for an on/off flag how the flag&apos;s text becomes the value: &quot;value&quot; (one value, read by :meth:`ReleaseParams.parse`), &quot;columns&quot; (names separated by commas), &quot;codes&quot; (codes separated by commas, kept as written), &quot;switch&quot; (on when given), &quot;off&quot; (a True field the flag turns off), &quot;pairs&quot; (COLUMN=VALUE, the flag repeated per column) or &quot;bounds&quot; (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) the words each COLUMN=VALUE of a &quot;pairs&quot; flag takes ``tclose sweep`` takes a list of values, one axis of its grid: an example of one the flag must be given flags of the same name here exclude each other (t and ε) the field is given with another field&apos;s flag (its name) why the field has no flag (project files and the app only) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>quasi-identifiants</translation>
     </message>
     <message>
@@ -2098,7 +2054,7 @@
     <name>words</name>
     <message>
         <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
-        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <extracomment>a :class:`~engine.release.Plan` and a :class:`~engine.release.RunSummary`, read by attribute: both modules import this one (the summary&apos;s published metadata carries its public phrases), so it does not import them the translation context of the templates in the app&apos;s .ts files every value (and the choice of the sentence) comes from summary fields declared published: the phrase may go out with the release (:func:`public_words`)</extracomment>
         <translation>À ce niveau, la publication serait un seul groupe réunissant les {n} personnes&#xa0;: chaque quasi-identifiant serait remplacé par une même valeur pour tout le monde.</translation>
     </message>
     <message>
@@ -2114,8 +2070,8 @@
         <translation>Chaque combinaison publiée de {qis} est partagée par au moins {k} personnes&#xa0;: personne ne peut donc être isolé par elles.</translation>
     </message>
     <message>
-        <source>The groups will hold at least {smallest} people, not {k}.</source>
-        <translation>Les groupes compteront au moins {smallest} personnes, et non {k}.</translation>
+        <source>The groups will hold {average} people or more on average (k = {k} was asked).</source>
+        <translation>Les groupes contiendront {average} personnes ou plus en moyenne (k = {k} demandé).</translation>
     </message>
     <message>
         <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
@@ -2176,6 +2132,14 @@
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, less than the ±{expected} the noise alone adds on average: a noisy value beyond the public limits {low} and {high} is clamped back to them, which brings it closer to the true one.</source>
+        <translation>{column} : les valeurs publiées diffèrent des vraies de {error} en moyenne, moins que les ±{expected} qu'ajoute le bruit seul en moyenne : une valeur bruitée au-delà des limites publiques {low} et {high} y est ramenée, ce qui la rapproche de la vraie.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, more than the ±{expected} the noise alone adds on average: values outside the public limits {low} and {high} are clamped to them before the noise, and values averaged in groups lose their own detail.</source>
+        <translation>{column} : les valeurs publiées diffèrent des vraies de {error} en moyenne, plus que les ±{expected} qu'ajoute le bruit seul en moyenne : les valeurs hors des limites publiques {low} et {high} y sont ramenées avant le bruit, et les valeurs moyennées par groupes perdent leur propre détail.</translation>
     </message>
     <message>
         <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>
