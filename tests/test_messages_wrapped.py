@@ -119,3 +119,36 @@ def test_the_scan_finds_an_unwrapped_message(tmp_path: Path) -> None:
     )
     hits = unwrapped(module, cli=True)
     assert [hit.split(" ")[-1] for hit in hits] == ["InputError", "step", "print", "add_argument"]
+
+
+def _own_scope(node: ast.AST):
+    """The nodes of a function's own scope (not of the functions, lambdas and comprehensions
+    inside it, which have scopes of their own)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(
+            child,
+            ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+            | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
+        ):  # fmt: skip
+            continue
+        yield child
+        yield from _own_scope(child)
+
+
+def test_no_function_hides_the_translation_function() -> None:
+    """``host, _, port = …`` in a function that also says ``_("…")`` makes ``_`` a string
+    there: the message fails with a TypeError instead of reaching the reader."""
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            scope = list(_own_scope(fn))
+            hides = any(
+                isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                for n in scope
+            )
+            says = any(isinstance(n, ast.Call) and _name(n) == "_" for n in scope)
+            if hides and says:
+                found.append(f"{path.relative_to(ENGINE.parent)}: {fn.name}")
+    assert not found, "a local '_' hides the translation function in:\n" + "\n".join(found)

@@ -124,11 +124,17 @@ def survey_text(plan) -> list[str]:
                     percent=percent(risk.share_household_unique or 0.0),
                 )
             )
-        lines.append(
-            _("  After the release every record's risk is at most 1/k = {value}.").format(
-                value=number(1 / plan.params.k, 3)
+        # the bound is 1/class size: set it beside the weighted figures only as what it is
+        after = (
+            _(
+                "  After the release every record's risk counted as 1/class size is at most "
+                "1/k = {value}; the estimate with the sampling weights is measured after the "
+                "run (the report and the preview)."
             )
+            if risk.weighted
+            else _("  After the release every record's risk is at most 1/k = {value}.")
         )
+        lines.append(after.format(value=number(1 / plan.params.k, 3)))
     return lines
 
 

@@ -123,12 +123,12 @@ def probe_scheduler(address: str, timeout: float = PROBE_TIMEOUT) -> dict[str, A
 
     import msgpack
 
-    host, _, port = address.split("://", 1)[1].rpartition(":")
+    host, _colon, port = address.split("://", 1)[1].rpartition(":")
     host = host.strip("[]")
-    other = (
-        f"--cluster {address}: the program that answers there is not a Dask scheduler. Check "
+    other = _(
+        "--cluster {address}: the program that answers there is not a Dask scheduler. Check "
         "the address (the scheduler prints it when it starts, e.g. tcp://10.0.0.5:8786)."
-    )
+    ).format(address=address)
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as sock:
             sock.settimeout(timeout)

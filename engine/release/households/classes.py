@@ -120,7 +120,7 @@ def merge_for_households(
             # classes of other fences lie at least 1e3·spread away: never the nearest
             cent = np.column_stack([cent, own * (1e3 * spread * np.sqrt(X.shape[1] + 1))])
         tree = cKDTree(cent)
-        _, near = tree.query(cent[bad], k=min(2, m))
+        _dist, near = tree.query(cent[bad], k=min(2, m))
         near = np.asarray(near).reshape(len(bad), -1)
         target = np.where(near[:, 0] == bad, near[:, -1], near[:, 0])
         if fence is not None:
@@ -130,7 +130,7 @@ def merge_for_households(
                     _("A household group holds records of fewer than {k} households.").format(k=k)
                 )
         graph = coo_array((np.ones(len(bad)), (bad, target)), shape=(m, m))
-        _, joined = connected_components(graph, directed=False)
+        _count, joined = connected_components(graph, directed=False)
         classes = _dense(joined[classes])
 
 
