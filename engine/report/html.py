@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from engine.io import ImportInfo
+    from engine.params import ReleaseParams
     from engine.privacy import Guarantee
     from engine.release import BucketChoice
 
@@ -374,6 +375,7 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
         longer["missing"] = [(field_label("missing"), codes)]
         longer["column_missing"] = []
+    longer.update(_recoding_rows(cfg))
     rows: list[tuple[str, str]] = []
     shown = set()
     for name, label, value in parameter_rows(applied_parameters(cfg), noise):
@@ -386,6 +388,27 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
             rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
     if "bounds" not in shown:  # estimated privately: no public bounds were given
         rows.extend(bounds)
+    return rows
+
+
+def _recoding_rows(cfg: ReleaseParams) -> dict[str, list[tuple[str, str]]]:
+    """The recodings before the grouping, by field: each hierarchy's levels, the bands' cut
+    points, the top and bottom codes."""
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for col, table in cfg.hierarchies.items():
+        levels = " → ".join(table[0])
+        text = _("{column}: {levels} ({n} values at the finest level)").format(
+            column=col, levels=levels, n=number(len(table) - 1)
+        )
+        rows.setdefault("hierarchies", []).append((field_label("hierarchies"), _e(text)))
+    for name in ("bands", "top_code", "bottom_code"):
+        values = getattr(cfg, name)
+        if values:
+            text = "; ".join(
+                f"{col}: " + (":".join(number(c) for c in v) if isinstance(v, tuple) else number(v))
+                for col, v in values.items()
+            )
+            rows[name] = [(field_label(name), _e(text))]
     return rows
 
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.guidance import guidance_warnings
 from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -267,7 +268,15 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
 
     def qi_codes() -> np.ndarray:
         if not encoded:
-            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+            encoded.append(
+                encode_qi(
+                    prepared.clean,
+                    prepared.qi,
+                    prepared.types,
+                    prepared.orders,
+                    prepared.hierarchies,
+                )
+            )
         return encoded[0]
 
     def search_qi() -> np.ndarray:
@@ -361,6 +370,7 @@ def plan_data(
         warnings.append(forecast.reason)
     feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
+    warnings.extend(guidance_warnings(params))
     if households is not None:  # counts of households in the original data: review only
         review.extend(households.warnings())
     items = release_guarantees(
@@ -466,7 +476,9 @@ def _missing_qi(
     if not missing.any():
         return None, {}
     if X is None:
-        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+        X = encode_qi(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.hierarchies
+        )
     groups, withheld = pattern_groups(
         missing,
         params.k,
