@@ -13,11 +13,11 @@ import sys
 from engine.cli.cluster_args import add_cluster_argument, parse_cluster
 from engine.cli.params_args import columns
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.streams import json_text
 
-HELP = "check the k and t a released table achieves"
-DESCRIPTION = (
+HELP = N_("check the k and t a released table achieves")
+DESCRIPTION = N_(
     "Read RELEASE, group its rows by the released quasi-identifier values and compare "
     "the released confidential values of every class with the whole file "
     "(KBS 2015, Definition 4)."
@@ -25,25 +25,25 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("release", metavar="RELEASE", help="released table (.csv, .xlsx, .parquet)")
+    p.add_argument("release", metavar="RELEASE", help=_("released table (.csv, .xlsx, .parquet)"))
     p.add_argument("--qi", type=columns, default=(), metavar="COL,…")
     p.add_argument("--confidential", type=columns, default=(), metavar="COL,…")
-    p.add_argument("--t", metavar="T", help="fail unless every class is t-close")
-    p.add_argument("--k", metavar="K", help="fail unless every class has ≥ K records")
+    p.add_argument("--t", metavar="T", help=_("fail unless every class is t-close"))
+    p.add_argument("--k", metavar="K", help=_("fail unless every class has ≥ K records"))
     p.add_argument(
         "--household",
         metavar="COL",
-        help="the release's household ids: every class must also hold records of ≥ K households",
+        help=_("the release's household ids: every class must also hold records of ≥ K households"),
     )
     p.add_argument(
         "--household-level",
         type=columns,
         default=(),
         metavar="COL,…",
-        help="columns every member of a household must share (needs --household)",
+        help=_("columns every member of a household must share (needs --household)"),
     )
-    p.add_argument("--sep", metavar="SEP", help="CSV separator (sniffed if omitted)")
-    p.add_argument("--sheet", metavar="NAME", help="sheet of an Excel release")
+    p.add_argument("--sep", metavar="SEP", help=_("CSV separator (sniffed if omitted)"))
+    p.add_argument("--sheet", metavar="NAME", help=_("sheet of an Excel release"))
     add_cluster_argument(p)
 
 
@@ -98,6 +98,6 @@ def run(args: argparse.Namespace) -> int:
         )
     print(json_text(out, default=str))
     if not v.ok:
-        print(f"tclose: {v.message}", file=sys.stderr)
+        print(_("tclose: {message}").format(message=v.message), file=sys.stderr)
         return 4
     return 0

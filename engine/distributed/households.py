@@ -229,7 +229,7 @@ def release_households_on_cluster(
     n_out = max(1, min(max(workers, -(-n // node_records)), n // max(size, 1)))
     salt = int(np.random.default_rng(params.seed).integers(2**63)) if params.seed is not None \
         else secrets.randbits(63)  # fmt: skip
-    task.step(0.0, "Moving households to partitions")
+    task.step(0.0, _("Moving households to partitions"))
     cut = client.map(_cut, parts, column=params.household, n_out=n_out, salt=salt)
     out = [client.submit(_join, *[client.submit(_pick, c, j) for c in cut]) for j in range(n_out)]
     del cut
@@ -247,7 +247,7 @@ def release_households_on_cluster(
     tables = client.map(_pick, done, i=0)
     stats = [s for s in gather(client, client.map(_pick, done, i=1)) if s.get("n")]
     del done
-    task.step(0.85, "Verifying the release")
+    task.step(0.85, _("Verifying the release"))
     verification = verify_parts(client, tables, params.qi, params.confidential, t=t, k=params.k,
                                 task=task.sub(0.85, 1.0))  # fmt: skip
     verification = _with_households(verification, stats, params, numbering.n_households)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
+from engine.i18n import _
 from engine.io.about import publishable
 from engine.io.codebook import Codebook
 from engine.io.csvfast import write_csv_parts
@@ -42,6 +43,7 @@ from engine.io.write import (
     write_release,
 )
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 
 def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataFrame]:
@@ -74,8 +76,10 @@ def cluster_outputs(
     suffix = path.suffix.lower()
     if suffix not in CLUSTER_SUFFIXES:
         raise InputError(
-            f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv, "
-            ".xlsx, .sav or .dta."
+            _(
+                "{name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv, "
+                ".xlsx, .sav or .dta."
+            ).format(name=path.name, suffix=suffix)
         )
     if suffix == "":
         outputs = [Output(path, "release")]
@@ -101,8 +105,10 @@ def check_cluster_outputs(
     if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
         check_not_input(release, inputs)
         raise OutputError(
-            f"{release.path} exists already; a release named without a suffix is written as a "
-            "new Parquet dataset folder. Choose a new name for the release.",
+            _(
+                "{path} exists already; a release named without a suffix is written as a new "
+                "Parquet dataset folder. Choose a new name for the release."
+            ).format(path=release.path),
             path=release.path,
             reason="name",
         )
@@ -155,9 +161,17 @@ def write_cluster_release(
     if fmt is not None and fmt.metadata_inside:  # a workbook, SPSS, Stata: written whole
         if suffix == ".xlsx" and (n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS):
             raise InputError(
-                f"{path.name}: {n_rows:,} rows × {len(columns):,} columns do not fit in an "
-                f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
-                f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
+                _(
+                    "{name}: {n_rows} rows × {value} columns do not fit in an Excel sheet (at "
+                    "most {value2} rows below the header and {EXCEL_MAX_COLUMNS} columns); export"
+                    " as .csv or .parquet instead."
+                ).format(
+                    name=path.name,
+                    n_rows=number(n_rows),
+                    value=number(len(columns)),
+                    value2=number(EXCEL_MAX_ROWS - 1),
+                    EXCEL_MAX_COLUMNS=number(EXCEL_MAX_COLUMNS),
+                )
             )
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
         with write_outputs(outputs, inputs=sources) as stage:
@@ -218,7 +232,10 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task, tally=
                 writer = pq.ParquetWriter(target, schema, compression="zstd")
             writer.write_table(arrow.cast(schema))
             written += len(table)
-            task.step(0.95 * written / max(n_rows, 1), f"Wrote {written:,} rows")
+            task.step(
+                0.95 * written / max(n_rows, 1),
+                _("Wrote {written} rows").format(written=number(written)),
+            )
     finally:
         if writer is not None:
             writer.close()
@@ -247,7 +264,7 @@ def _write_folder(
         for i, future in enumerate(parts):
             target = tmp / f"part-{i:05d}.parquet"
             _write_parquet_parts(client, [future], target, meta, n_rows, task.silent(), tally)
-            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
+            task.step(0.95 * (i + 1) / len(parts), _("Wrote part {value}").format(value=i + 1))
         (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
         stage_extras(stage)
     return [o.path for o in outputs]

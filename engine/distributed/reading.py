@@ -88,7 +88,7 @@ def _parquet_parts(client: Any, path: Path, columns: Sequence[str] | None):
     pieces, names = parquet_pieces(path)
     wanted = _select(names, columns)
     if not pieces:
-        raise InputError(f"{path.name} holds no records.")
+        raise InputError(_("{name} holds no records.").format(name=path.name))
     futures = [client.submit(read_piece, f, i, names, wanted, pure=False) for f, i in pieces]
     return futures, names
 

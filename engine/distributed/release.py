@@ -88,6 +88,7 @@ from engine.distributed.split import (
 )
 from engine.distributed.verify import verify_parts
 from engine.errors import InputError
+from engine.i18n import _
 from engine.identifiers import KEEP, QI
 from engine.io import ReadOptions, apply_missing
 from engine.mechanisms import MECHANISMS
@@ -217,7 +218,7 @@ def read_input(
 ) -> ClusterInput:  # fmt: skip
     """Read and clean ``path`` partition by partition, with one machine's checks and words."""
     qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
-    task.step(0.0, "Reading the partitions")
+    task.step(0.0, _("Reading the partitions"))
     raw, names = read_parts(client, path, None, options or sep)
     check_columns(params, names)  # roles, types, orders, codes: as one machine
     columns = [c for c in names if c in (*qi, *confidential, *keep)]
@@ -230,11 +231,13 @@ def read_input(
     n = int(sum(lengths))
     if n == 0 and n_left_out:
         raise InputError(
-            "Every record has a missing confidential value: leaving them out "
-            "(missing_confidential 'drop') leaves nothing to release."
+            _(
+                "Every record has a missing confidential value: leaving them out "
+                "(missing_confidential 'drop') leaves nothing to release."
+            )
         )
     if n == 0:
-        raise InputError("The input has no records.")
+        raise InputError(_("The input has no records."))
     offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
     head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
     types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
@@ -344,7 +347,7 @@ def plan_on_cluster(
     the partitions' counts and the fixed samples of records (module doc, step 2)."""
     qi, confidential = list(params.qi), list(params.confidential)
     types, orders, n = data.types, dict(data.orders), data.n
-    task.step(0.0, "Counting values")
+    task.step(0.0, _("Counting values"))
     stats = gather(
         client, client.map(_stats_part, data.frames, qi=qi, confidential=confidential,
                            types=types, orders=orders, limit=distinct_limit),
@@ -363,7 +366,7 @@ def plan_on_cluster(
         ordinal_moments[col] = m
     spec = make_spec(col_stats, qi, types, orders, ordinal_moments)
     # the records the search of b and the class size are tried on, fetched once
-    task.step(0.4, "Fetching the samples")
+    task.step(0.4, _("Fetching the samples"))
     rows = np.union1d(search_sample(n), size_sample(n))
     which = np.searchsorted(data.offsets, rows, side="right") - 1
     taken = gather(client, [
@@ -430,8 +433,10 @@ def _digest_values(
         ColumnType.DATE,
     ):
         raise InputError(
-            "The confidential values have too many distinct values to count on a "
-            "cluster; use one numeric confidential column or fewer distinct values."
+            _(
+                "The confidential values have too many distinct values to count on a "
+                "cluster; use one numeric confidential column or fewer distinct values."
+            )
         )
     col, ctype = confidential[0], types[confidential[0]]
     t = params.bucket_t
@@ -637,11 +642,13 @@ def refuse_unsupported(params: ReleaseParams) -> None:
     """What a cluster does not compute yet, in one sentence each (exit code 2)."""
     if not MECHANISMS[params.mechanism].cluster:
         raise InputError(
-            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
-            "computer (without --cluster)."
+            _(
+                "Only the bucket mechanism runs on a cluster; compute noise releases on this "
+                "computer (without --cluster)."
+            )
         )
     if not params.confidential:
-        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
+        raise InputError(_("Name the confidential column(s): a cluster computes t-close releases."))
     recoded = [
         name
         for name in ("hierarchies", "bands", "top_code", "bottom_code")
@@ -649,8 +656,10 @@ def refuse_unsupported(params: ReleaseParams) -> None:
     ]
     if recoded or params.qi_output == "common":
         raise InputError(
-            "Recoding before the grouping (hierarchies, bands, top and bottom codes) and the "
-            "'common' output are computed on this computer only; run without --cluster."
+            _(
+                "Recoding before the grouping (hierarchies, bands, top and bottom codes) and the "
+                "'common' output are computed on this computer only; run without --cluster."
+            )
         )
 
 
@@ -699,7 +708,7 @@ def anonymize_on_cluster(
         confidential_output=params.confidential_output, seed=params.seed,
     )  # fmt: skip
     if recipe.whole:
-        task.step(0.2, "Forming classes")
+        task.step(0.2, _("Forming classes"))
         done = [client.submit(_release_part, client.submit(_whole, *parts), recipe, None, 0, 0)]
     else:
         done = _release_nodes(client, parts, planned, recipe, target, task.sub(0.2, 0.4))
@@ -710,7 +719,7 @@ def anonymize_on_cluster(
     between = _merged_between(client, stats, list(params.qi))
     part_stats = gather(client, client.map(_without_keys, stats))
     del done, stats
-    task.step(0.85, "Verifying the release")
+    task.step(0.85, _("Verifying the release"))
     verification = verify_parts(
         client, tables, params.qi, params.confidential, t=t, k=params.k,
         task=task.sub(0.85, 1.0),
@@ -723,13 +732,13 @@ def anonymize_on_cluster(
         n_left_out=data.n_left_out,
         seconds=round(time.perf_counter() - started, 3),
     )
-    task.step(1.0, "Done")
+    task.step(1.0, _("Done"))
     return ClusterRelease(tables, data.columns, summary, verification, warnings, plan)
 
 
 def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
     """The class size, chosen on one machine's sample (fetched with the plan)."""
-    task.step(0.0, "Choosing the class size")
+    task.step(0.0, _("Choosing the class size"))
     buckets = planned.plan.bucket_data
     assert buckets is not None
     counts_b = buckets.counts
@@ -738,7 +747,7 @@ def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
         at = planned.at(size_sample(planned.plan.n_records))
         codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
         assert codes is not None
-        size, _ = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
+        size, _loss = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
     return size
 
 
@@ -766,7 +775,7 @@ def _release_nodes(
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
     for li, (names_l, ends_l) in enumerate(levels):
-        task.step(0.1 + 0.8 * li / max(len(levels), 1), "Splitting on the cluster")
+        task.step(0.1 + 0.8 * li / max(len(levels), 1), _("Splitting on the cluster"))
         sums = gather(client, client.map(level_sums, parts, names=names_l), task=task.silent())
         cnt = sum(s[0] for s in sums)
         s1 = sum(s[1] for s in sums)
@@ -786,7 +795,7 @@ def _release_nodes(
         per_part = choose_values(level, vals)
         parts = client.map(level_apply, parts, per_part, n_b=n_b)
     # one shuffle: whole nodes into partitions
-    task.step(0.9, "Moving nodes to partitions")
+    task.step(0.9, _("Moving nodes to partitions"))
     starts = pack_nodes(nodes, size_cum, target)
     cut = client.map(pieces, parts, starts=starts)
     out = [

@@ -32,6 +32,7 @@ from engine.io.sniff import (
     sniff_layout,
 )
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 #: rows per chunk handed to the parser between two progress reports
 CHUNK_ROWS = 100_000
@@ -80,7 +81,7 @@ def read_delimited(
     name = path.name
     options.check(name, text=True)
     text = _line_ends(_decode(path, data, options.encoding, info), info)
-    task.step(0.05, f"Reading {name}")
+    task.step(0.05, _("Reading {name}").format(name=name))
     if not text.strip():
         raise InputError(_("{name} is empty: there is nothing to import.").format(name=name))
     text, sep, header_row = _layout(text, options.sep, options.header_row, info)
@@ -369,7 +370,9 @@ def _parse(
             for chunk in reader:
                 chunks.append(chunk)
                 done += len(chunk)
-                task.step(0.05 + 0.8 * done / total, f"Read {done:,} rows")
+                task.step(
+                    0.05 + 0.8 * done / total, _("Read {done} rows").format(done=number(done))
+                )
     except pd.errors.ParserWarning as exc:
         raise _long_row(path, encoded, sep, skip_lines, len(names)) from exc
     except pd.errors.ParserError as exc:
@@ -467,7 +470,7 @@ def _type_columns(
     """Text columns (and columns the chunks disagreed on) get the type their cells support."""
     out: dict[str, pd.Series] = {}
     for j, name in enumerate(frame.columns):
-        task.step(0.85 + 0.14 * j / frame.shape[1], f"Column '{name}'")
+        task.step(0.85 + 0.14 * j / frame.shape[1], _("Column '{name}'").format(name=name))
         col = frame[name]
         if pd.api.types.is_bool_dtype(col):
             col = col.map({True: "True", False: "False"}).astype("str")

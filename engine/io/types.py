@@ -191,8 +191,9 @@ def apply_missing(
     unknown = [c for c in column_codes if c not in out.columns]
     if unknown:
         raise InputError(
-            f"Missing codes were given for column(s) {', '.join(map(repr, unknown))}, which "
-            "the table does not have."
+            _(
+                "Missing codes were given for column(s) {repr}, which the table does not have."
+            ).format(repr=", ".join(map(repr, unknown)))
         )
     for col in out.columns:
         all_codes = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]

@@ -43,6 +43,7 @@ from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.formats import WriteJob, format_of, release_suffixes
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.progress import NO_TASK, Task
+from engine.text import number
 from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
@@ -194,7 +195,7 @@ def write_release(
             _stage_release(own, table, path, metadata, codebook, csv_format, ddi, task)
     else:
         _stage_release(stage, table, path, metadata, codebook, csv_format, ddi, task)
-    task.step(1.0, f"Wrote {path.name}")
+    task.step(1.0, _("Wrote {name}").format(name=path.name))
     return [o.path for o in outputs]
 
 
@@ -217,7 +218,7 @@ def _stage_release(
     ddi: str | Path | None,
     task: Task,
 ) -> None:
-    task.step(0.0, f"Writing {path.name}")
+    task.step(0.0, _("Writing {name}").format(name=path.name))
     meta = _with_defaults(publishable(metadata))
     fmt = format_of(path.name)
     assert fmt is not None and fmt.write  # release_outputs refused any other name
@@ -240,7 +241,7 @@ def _stage_release(
         sidecar_path(path),
         json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
     )
-    task.step(0.99, "Finishing")
+    task.step(0.99, _("Finishing"))
 
 
 def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
@@ -295,7 +296,7 @@ def _write_xlsx(
         _fill_xlsx(book, table, meta, scratch, task)
         if codebook is not None and _has_labels(codebook):
             _write_codebook(book, codebook, scratch)
-        task.step(0.95, "Saving the workbook")
+        task.step(0.95, _("Saving the workbook"))
         book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         with tmp.open("wb") as fh:
             archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
@@ -363,7 +364,10 @@ def _fill_xlsx(
         cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
-        task.step(0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+        task.step(
+            0.9 * stop / max(n, 1),
+            _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+        )
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
@@ -657,7 +661,10 @@ def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: T
                 fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
-            task.step(0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            task.step(
+                0.95 * stop / max(n, 1),
+                _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+            )
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

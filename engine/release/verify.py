@@ -199,7 +199,9 @@ def household_check(
     """
     missing = [c for c in household_level if c not in table.columns]
     if missing:
-        raise InputError(f"The release has no column {', '.join(map(repr, missing))}.")
+        raise InputError(
+            _("The release has no column {repr}.").format(repr=", ".join(map(repr, missing)))
+        )
     hh = pd.factorize(table[household].astype("string"), use_na_sentinel=False)[0]
     hh = hh.astype(np.int64)
     n_h = int(hh.max()) + 1

@@ -740,50 +740,6 @@
 <context>
     <name>PreviewPage</name>
     <message>
-        <source>one typical value per group</source>
-        <translation>un valor típico por grupo</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
-        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por un valor típico (la media de un número, la categoría más frecuente).</translation>
-    </message>
-    <message>
-        <source>the range of the group</source>
-        <translation>el intervalo del grupo</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
-        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por el intervalo que abarcan, redondeado hacia fuera a números redondos públicos.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s label</source>
-        <translation>la etiqueta del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
-        <translation>Confidencial: cada valor se sustituye por la etiqueta de su tramo, p. ej. «de 20.000 a 40.000»: exactamente lo que protege la garantía.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s mean</source>
-        <translation>la media del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
-        <translation>Confidencial: cada valor se sustituye por la media de su tramo en todo el archivo, de modo que los totales y las medias se mantienen.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s median</source>
-        <translation>la mediana del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
-        <translation>Confidencial: cada valor se sustituye por la mediana de su tramo en todo el archivo.</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is released as “{value}”.</source>
-        <translation>Confidencial: cada valor se publica como «{value}».</translation>
-    </message>
-    <message>
         <source>4. Preview</source>
         <translation>4. Vista previa</translation>
     </message>
@@ -2397,8 +2353,8 @@
         <translation>Cada combinación publicada de {qis} la comparten al menos {k} personas, así que nadie puede ser singularizado por ellas.</translation>
     </message>
     <message>
-        <source>The groups will hold at least {smallest} people, not {k}.</source>
-        <translation>Los grupos tendrán al menos {smallest} personas, no {k}.</translation>
+        <source>The groups will hold {average} people or more on average (k = {k} was asked).</source>
+        <translation>Los grupos tendrán {average} personas o más en promedio (se pidió k = {k}).</translation>
     </message>
     <message>
         <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
@@ -2459,6 +2415,14 @@
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, less than the ±{expected} the noise alone adds on average: a noisy value beyond the public limits {low} and {high} is clamped back to them, which brings it closer to the true one.</source>
+        <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio, menos que los ±{expected} que añade el ruido solo en promedio: un valor con ruido más allá de los límites públicos {low} y {high} se recorta a ellos, lo que lo acerca al verdadero.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, more than the ±{expected} the noise alone adds on average: values outside the public limits {low} and {high} are clamped to them before the noise, and values averaged in groups lose their own detail.</source>
+        <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio, más que los ±{expected} que añade el ruido solo en promedio: los valores fuera de los límites públicos {low} y {high} se recortan a ellos antes del ruido, y los valores promediados en grupos pierden su propio detalle.</translation>
     </message>
     <message>
         <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>

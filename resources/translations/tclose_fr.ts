@@ -740,50 +740,6 @@
 <context>
     <name>PreviewPage</name>
     <message>
-        <source>one typical value per group</source>
-        <translation>une valeur type par groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par une valeur type (la moyenne d&apos;un nombre, la catégorie la plus fréquente).</translation>
-    </message>
-    <message>
-        <source>the range of the group</source>
-        <translation>l&apos;intervalle du groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par l&apos;intervalle qu&apos;elles couvrent, arrondi vers l&apos;extérieur à des nombres ronds publics.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s label</source>
-        <translation>le libellé de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par le libellé de sa tranche, p. ex. «&#xa0;de 20 000 à 40 000&#xa0;»&#xa0;: exactement ce que la garantie protège.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s mean</source>
-        <translation>la moyenne de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la moyenne de sa tranche sur l&apos;ensemble du fichier&#xa0;; les totaux et les moyennes restent exacts.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s median</source>
-        <translation>la médiane de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la médiane de sa tranche sur l&apos;ensemble du fichier.</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is released as “{value}”.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est publiée sous la forme «&#xa0;{value}&#xa0;».</translation>
-    </message>
-    <message>
         <source>4. Preview</source>
         <translation>4. Aperçu</translation>
     </message>
@@ -2397,8 +2353,8 @@
         <translation>Chaque combinaison publiée de {qis} est partagée par au moins {k} personnes&#xa0;: personne ne peut donc être isolé par elles.</translation>
     </message>
     <message>
-        <source>The groups will hold at least {smallest} people, not {k}.</source>
-        <translation>Les groupes compteront au moins {smallest} personnes, et non {k}.</translation>
+        <source>The groups will hold {average} people or more on average (k = {k} was asked).</source>
+        <translation>Les groupes contiendront {average} personnes ou plus en moyenne (k = {k} demandé).</translation>
     </message>
     <message>
         <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
@@ -2459,6 +2415,14 @@
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, less than the ±{expected} the noise alone adds on average: a noisy value beyond the public limits {low} and {high} is clamped back to them, which brings it closer to the true one.</source>
+        <translation>{column}&#xa0;: les valeurs publiées diffèrent des vraies de {error} en moyenne, moins que les ±{expected} qu&apos;ajoute le bruit seul en moyenne&#xa0;: une valeur bruitée au-delà des limites publiques {low} et {high} y est ramenée, ce qui la rapproche de la vraie.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, more than the ±{expected} the noise alone adds on average: values outside the public limits {low} and {high} are clamped to them before the noise, and values averaged in groups lose their own detail.</source>
+        <translation>{column}&#xa0;: les valeurs publiées diffèrent des vraies de {error} en moyenne, plus que les ±{expected} qu&apos;ajoute le bruit seul en moyenne&#xa0;: les valeurs hors des limites publiques {low} et {high} y sont ramenées avant le bruit, et les valeurs moyennées par groupes perdent leur propre détail.</translation>
     </message>
     <message>
         <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>

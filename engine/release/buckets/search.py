@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.buckets.buckets import BucketInput, bucket_count
 from engine.release.measures import confidential_loss, sse_sst
@@ -120,6 +121,12 @@ class ConfidentialValues:
         """Per column with public bounds, how many values lie beyond them."""
         raise NotImplementedError
 
+    def distinct(self) -> int | None:
+        """How many distinct values (tuples of several columns) the records without a
+        missing confidential value hold: no bucketing forms more buckets.  None where the
+        route does not count them."""
+        return None
+
 
 class FrameValues(ConfidentialValues):
     """:class:`ConfidentialValues` of the cleaned columns held in memory (one machine)."""
@@ -162,6 +169,9 @@ class FrameValues(ConfidentialValues):
             values = pd.to_numeric(self.clean[col], errors="coerce")
             out[col] = int(((values < lo) | (values > hi)).sum())
         return out
+
+    def distinct(self) -> int | None:
+        return len(self.clean[list(self.confidential)].dropna().drop_duplicates())
 
 
 def search_sample(n: int) -> np.ndarray:
@@ -210,7 +220,7 @@ def search_buckets(
     formed_before = -1
     candidates = ladder(t, k, n)
     for i, b in enumerate(candidates):
-        task.step(i / len(candidates), f"Trying {b} buckets")
+        task.step(i / len(candidates), _("Trying {b} buckets").format(b=b))
         buckets = values.buckets(b)
         formed = len(buckets.counts) - (buckets.missing_bucket is not None)
         if formed <= formed_before:
@@ -249,7 +259,7 @@ def search_buckets(
     choices = [
         BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _) in enumerate(rows)
     ]
-    task.step(1.0, "Buckets chosen")
+    task.step(1.0, _("Buckets chosen"))
     return rows[pick][1], choices
 
 

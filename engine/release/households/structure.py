@@ -405,11 +405,15 @@ def check_households(n_households: int, k: int) -> None:
     the largest k that can be met)."""
     if k > n_households:
         raise InfeasibleError(
-            f"k = {k:,} needs records of at least {k:,} households in every class, but the "
-            f"file has {n_households:,} households.",
+            _(
+                "k = {k} needs records of at least {k2} households in every class, but the file "
+                "has {n_households} households."
+            ).format(k=number(k), k2=number(k), n_households=number(n_households)),
             alternatives=[
                 FeasibleAlternative(
-                    f"k = {n_households:,} (one class holding every household)",
+                    _("k = {n_households} (one class holding every household)").format(
+                        n_households=number(n_households)
+                    ),
                     {"k": n_households},
                 )
             ],

@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.release.model import RiskComparison, RiskSummary
 
@@ -63,7 +64,9 @@ def class_ids(table: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
     """
     missing = [c for c in qi if c not in table.columns]
     if missing:
-        raise InputError(f"Column(s) not in the table: {', '.join(missing)}.")
+        raise InputError(
+            _("Column(s) not in the table: {missing}.").format(missing=", ".join(missing))
+        )
     if not qi:
         return np.zeros(len(table), dtype=np.int64)
     return table.groupby(list(qi), dropna=False, sort=False).ngroup().to_numpy(np.int64)
@@ -78,7 +81,7 @@ def individual_risk(classes: np.ndarray, weights: np.ndarray | None = None) -> n
         return 1.0 / f[labels]
     w = np.asarray(weights, dtype=np.float64)
     if len(w) != len(labels):
-        raise InputError("The weights and the classes differ in length.")
+        raise InputError(_("The weights and the classes differ in length."))
     big_f = np.maximum(np.bincount(labels, weights=w), f)  # a population holds its sample
     p = f / big_f
     r = np.empty(len(f))
@@ -167,11 +170,13 @@ def disclosure_risk(
     weight of every row and ``households`` its household (module doc).
     """
     if not 0 < threshold <= 1:
-        raise InputError(f"The risk threshold must lie in (0, 1], not {threshold}.")
+        raise InputError(
+            _("The risk threshold must lie in (0, 1], not {threshold}.").format(threshold=threshold)
+        )
     labels = pd.factorize(np.asarray(classes), use_na_sentinel=False)[0]
     n = len(labels)
     if n == 0:
-        raise InputError("The table has no records; there is no risk to measure.")
+        raise InputError(_("The table has no records; there is no risk to measure."))
     sizes = np.bincount(labels)
     risk = individual_risk(labels, weights)
     above = int((risk > threshold).sum())
@@ -192,7 +197,7 @@ def disclosure_risk(
     if households is not None:
         hh = pd.factorize(np.asarray(households), use_na_sentinel=False)[0].astype(np.int64)
         if len(hh) != n:
-            raise InputError("The households and the classes differ in length.")
+            raise InputError(_("The households and the classes differ in length."))
         home = household_risks(risk, hh)
         unique, n_h = household_pattern_uniques(labels, hh)
         result.update(
@@ -206,7 +211,7 @@ def disclosure_risk(
     if sensitive is not None:
         codes = _value_codes(sensitive)
         if len(codes) != n:
-            raise InputError("The confidential values and the classes differ in length.")
+            raise InputError(_("The confidential values and the classes differ in length."))
         width = int(codes.max()) + 1
         pairs, counts = np.unique(labels.astype(np.int64) * width + codes, return_counts=True)
         per_class_max = np.zeros(len(sizes), dtype=np.int64)
@@ -232,7 +237,9 @@ def table_risk(
     ``household`` name its weight and household columns, when it has them)."""
     missing = [c for c in (*confidential, weight, household) if c and c not in table.columns]
     if missing:
-        raise InputError(f"Column(s) not in the table: {', '.join(missing)}.")
+        raise InputError(
+            _("Column(s) not in the table: {missing}.").format(missing=", ".join(missing))
+        )
     sensitive = table[list(confidential)] if confidential else None
     return disclosure_risk(
         class_ids(table, qi),

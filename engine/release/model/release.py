@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.release.model.buckets import Buckets
 from engine.release.model.summary import RunSummary
@@ -58,7 +59,9 @@ class Verification:
         """
         if not self.ok:
             raise VerificationError(
-                f"The release failed its independent check and was not written: {self.message}"
+                _("The release failed its independent check and was not written: {message}").format(
+                    message=self.message
+                )
             )
 
 

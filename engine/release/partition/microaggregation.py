@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.improve import improve_classes, relabel
 
@@ -60,10 +61,10 @@ def microaggregate(
     n = X.shape[0]
     k = int(k)
     if k < 1:
-        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+        raise InputError(_("k must be a whole number ≥ 1, not {k}.").format(k=k))
     if n < k:
-        raise InputError(f"The data have {n} records, fewer than k = {k}.")
-    task.step(0.0, "Microaggregating")
+        raise InputError(_("The data have {n} records, fewer than k = {k}.").format(n=n, k=k))
+    task.step(0.0, _("Microaggregating"))
     if k == 1:
         return np.arange(n, dtype=np.int64)
 
@@ -90,7 +91,7 @@ def microaggregate(
         )
     labels = np.empty(n, dtype=np.int64)
     labels[order] = labels_o
-    task.step(1.0, "Microaggregation done")
+    task.step(1.0, _("Microaggregation done"))
     return relabel(labels)
 
 
@@ -160,7 +161,7 @@ def mdav_blocks(
         return seed_x
 
     while count.min() >= 3 * k:
-        task.step(1.0 - count.max() / start_width, "Microaggregating")
+        task.step(1.0 - count.max() / start_width, _("Microaggregating"))
         centroid = total / count[:, None]
         d2 = ((Z - centroid[:, None, :]) ** 2).sum(axis=2)
         d2[~alive] = -np.inf
@@ -227,9 +228,11 @@ def _as_matrix(X: np.ndarray) -> np.ndarray:
     if X.ndim == 1:
         X = X[:, None]
     if X.ndim != 2:
-        raise InputError("Microaggregation needs a table of numbers (records × columns).")
+        raise InputError(_("Microaggregation needs a table of numbers (records × columns)."))
     if not np.isfinite(X).all():
-        raise InputError("Microaggregation needs numbers everywhere: the data have missing values.")
+        raise InputError(
+            _("Microaggregation needs numbers everywhere: the data have missing values.")
+        )
     return X
 
 

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.columns import encode_qi, partition_by_group
@@ -106,7 +107,7 @@ def choose_class_size(
     if len(sizes) == 1:
         return best, None
     for i, size in enumerate(sizes):
-        task.step(i / len(sizes), "Choosing the class size")
+        task.step(i / len(sizes), _("Choosing the class size"))
         if size > len(cs):
             continue
         try:
@@ -178,7 +179,7 @@ def anonymize(
     if plan is None or plan.prepared is None:
         plan = make_plan(data, params, task=task.sub(0.0, 0.1))
     elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
-        raise InputError("The plan was made for other parameters or data; plan again.")
+        raise InputError(_("The plan was made for other parameters or data; plan again."))
     plan.raise_if_infeasible()
     if params.noise:
         from engine.release.stages.noise import noise_release
@@ -209,7 +210,7 @@ def _bucket_release(
     # release table is built: on a million records that is 176 MB less at the peak
     qi_sums = QiSums.of(X, classes) if homes is None else None
     X = None
-    task.step(0.85, "Building the release")
+    task.step(0.85, _("Building the release"))
     buckets, output = plan.bucket_data, params.confidential_output
     published = publish(
         params,
@@ -230,7 +231,7 @@ def _bucket_release(
     # (household groups: the loss the household partition measured)
     qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
     summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
-    task.step(1.0, "Done")
+    task.step(1.0, _("Done"))
     return finish(
         params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
     )

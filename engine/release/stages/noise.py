@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
 from engine.mechanisms.sampling import noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -94,7 +95,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     qi, clean = prepared.qi, prepared.clean
     original = prepared.released_input(data)  # without the records left out ("drop")
 
-    task.step(0.05, "Grouping records")
+    task.step(0.05, _("Grouping records"))
     X = encode_qi(clean, qi, prepared.types, prepared.orders, prepared.hierarchies)
     classes, homes, qi_loss, released_qi = _noise_classes(X, plan, task.sub(0.05, 0.5))
 
@@ -103,7 +104,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     plans = estimate_bounds(plan.noise_columns, source, warnings)
     column_draws, draws, achieved_t, b = draw_columns(plans, classes, params, source, task)
     warnings += _noise_share_warnings(column_draws)
-    task.step(0.86, "Building the release")
+    task.step(0.86, _("Building the release"))
     published = publish(
         params,
         prepared,
@@ -135,7 +136,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         warnings=warnings,
         started=started,
     )
-    task.step(1.0, "Done")
+    task.step(1.0, _("Done"))
     return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
 
 

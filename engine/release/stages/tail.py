@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.columns import build_release, missing_counts, recode_qi, withhold
@@ -159,7 +160,7 @@ def publish(
         extra=extra,
         hierarchies=prepared.hierarchies,
     )
-    task.step(0.5, "Verifying the release")
+    task.step(0.5, _("Verifying the release"))
     verification = _verify(table, source_rows, params, prepared, level, t, checked)
     verification.raise_if_failed()
     groups = released_classes(table, qi, classes[source_rows])
@@ -175,7 +176,7 @@ def publish(
             orders=prepared.orders,
             released_as=released_as,
         )
-    task.step(1.0, "Verified")
+    task.step(1.0, _("Verified"))
     return Published(table, source_rows, verification, groups, utility)
 
 
