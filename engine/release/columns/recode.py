@@ -31,6 +31,7 @@ shuffled so that position does not link back to the input.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -62,6 +63,45 @@ def _by_class(values: np.ndarray, classes: np.ndarray) -> pd.core.groupby.Series
     return pd.Series(values).groupby(classes)
 
 
+def _per_record(per_class: pd.Series, classes: np.ndarray) -> np.ndarray:
+    """Each record's value of its class, from one value per class (``per_class``, indexed
+    by the sorted class numbers, as a group-by over ``classes`` gives them).
+
+    A positional take, not ``reindex``: the index lookup of a million labels took longer
+    than the group-by itself.
+    """
+    values = per_class.to_numpy()
+    index = per_class.index.to_numpy()
+    if len(index) and index[0] == 0 and index[-1] == len(index) - 1:  # classes 0..C-1
+        return values[classes]
+    return values[np.searchsorted(index, classes)]
+
+
+def _category_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """(code of every value, −1 where missing; the categories in sorted order): a column's
+    values as small integers, so that classes are counted with ``np.bincount`` and sorts of
+    integers, never by grouping a million values as text."""
+    codes, uniques = pd.factorize(series, sort=True)
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _class_counts(
+    classes: np.ndarray, codes: np.ndarray, n_codes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (class, code) pairs present, each once, ordered by class then code, and how many
+    records hold each: (classes, codes, counts).  ``codes`` −1 (missing) are left out."""
+    present = codes >= 0
+    key = classes[present].astype(np.int64) * n_codes + codes[present]
+    n_classes = int(classes.max()) + 1 if len(classes) else 0
+    if n_classes * n_codes <= max(4 * len(key), 1 << 20):  # a table of counts is small
+        table = np.bincount(key, minlength=n_classes * n_codes)
+        pairs = np.flatnonzero(table)
+        counts = table[pairs]
+    else:
+        pairs, counts = np.unique(key, return_counts=True)
+    return pairs // n_codes, pairs % n_codes, counts
+
+
 def _numeric_centroid(
     series: pd.Series, ctype: ColumnType, classes: np.ndarray, places: int | None = None
 ) -> pd.Series:
@@ -71,34 +111,76 @@ def _numeric_centroid(
         per_class = means.round().map(
             lambda d: pd.NaT if pd.isna(d) else _EPOCH + pd.Timedelta(days=d)
         )
-        return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+        return pd.Series(_per_record(per_class, classes), name=series.name)
     places = decimals(series) if places is None else places
     per_class = means.round(places)
-    out = pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+    out = pd.Series(_per_record(per_class, classes), name=series.name)
     if places == 0 and not (out.abs() >= 2**63).any():  # whole numbers beyond int64 stay floats
         out = out.astype("Int64") if out.isna().any() else out.astype("int64")
     return out
 
 
 def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: np.ndarray):
+    """Each class's median category (the lower middle one of an even count); missing for a
+    class whose values are missing.  One sort of (class, rank) integers."""
     cats = category_order(series, order)
     ranks = ordinal_ranks(series, order)
-    med = _by_class(ranks, classes).quantile(0.5, interpolation="lower")
-    per_class = med.map(lambda r: None if pd.isna(r) else cats[int(r)])
-    return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name)
+    present = ~np.isnan(ranks)
+    n_ranks = max(len(cats), 1)
+    n_classes = int(classes.max()) + 1 if len(classes) else 0
+    inside = classes[present].astype(np.int64)
+    key = np.sort(inside * n_ranks + ranks[present].astype(np.int64))
+    counts = np.bincount(inside, minlength=n_classes)
+    starts = np.cumsum(counts) - counts
+    held = counts > 0
+    median = np.full(n_classes, np.nan)
+    # the lower median of n sorted ranks is the ((n − 1) // 2)-th
+    median[held] = key[starts[held] + (counts[held] - 1) // 2] % n_ranks
+    used = np.flatnonzero(np.bincount(classes, minlength=n_classes))
+    # one category per class (as the group-by's quantile gave it, so its type is the same)
+    per_class = pd.Series(median[used], index=used).map(
+        lambda r: None if pd.isna(r) else cats[int(r)]
+    )
+    return pd.Series(_per_record(per_class, classes), name=series.name)
 
 
 def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
     """Each class's most frequent category (ties: the first in sorted order); missing for a
     class whose values are missing (:func:`recode_qi` makes classes agree on that)."""
-    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()}).dropna(subset=["v"])
-    sizes = frame.groupby(["c", "v"], sort=True).size().reset_index(name="n")
-    sizes["neg"] = -sizes["n"]
-    top = sizes.sort_values(["c", "neg"], kind="stable").drop_duplicates("c")
-    per_class = pd.Series(top["v"].to_numpy(), index=top["c"].to_numpy())
-    return pd.Series(per_class.reindex(classes).to_numpy(), name=series.name).astype(
+    codes, uniques = _category_codes(series)
+    n_classes = int(classes.max()) + 1 if len(classes) else 0
+    top = np.full(n_classes, -1, dtype=np.int64)
+    if len(uniques):
+        cls, code, counts = _class_counts(classes, codes, len(uniques))
+        # most records first; a stable sort keeps ties in category order
+        order = np.lexsort((-counts, cls))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = cls[order][1:] != cls[order][:-1]
+        top[cls[order][first]] = code[order][first]
+    values = pd.api.extensions.take(uniques.array, top[classes], allow_fill=True)
+    return pd.Series(values, name=series.name).astype(
         series.dtype if series.dtype != object else object
     )
+
+
+def _nominal_range(series: pd.Series, classes: np.ndarray) -> pd.Series:
+    """Each class's ``{A, B}``: the categories its records hold, in sorted order."""
+    text = series.astype("string")
+    codes, uniques = pd.factorize(text)
+    names = [str(u) for u in uniques]
+    rank = np.empty(len(names), dtype=np.int64)  # codes renumbered in sorted order
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    by_rank = sorted(names)
+    codes = np.where(codes >= 0, rank[np.maximum(codes, 0)], -1) if names else codes
+    n_classes = int(classes.max()) + 1 if len(classes) else 0
+    per_class = np.full(n_classes, None, dtype=object)
+    if names:
+        listing = NameList(names)
+        cls, code, _counts = _class_counts(classes, codes, len(names))
+        bounds = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1], True])
+        for a, b in itertools.pairwise(bounds):
+            per_class[cls[a]] = listing.set([by_rank[c] for c in code[a:b]])
+    return pd.Series(per_class[classes], name=series.name, dtype="string")
 
 
 def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, classes):
@@ -108,11 +190,7 @@ def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, cl
     one person's exact value and an outlier shows only as a round number beyond it.
     """
     if ctype == ColumnType.NOMINAL:
-        frame = pd.DataFrame({"c": classes, "v": series.astype("string")}).dropna()
-        names = NameList(frame["v"].unique())
-        sets = frame.groupby("c")["v"].agg(lambda v: sorted(set(v)))
-        text = sets.map(names.set)
-        return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
+        return _nominal_range(series, classes)
     if ctype == ColumnType.ORDINAL:
         cats = category_order(series, order)
         keys = ordinal_ranks(series, order)
@@ -141,7 +219,7 @@ def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, cl
         index=lo.index,
         dtype=object,
     )
-    return pd.Series(text.reindex(classes).to_numpy(), name=series.name, dtype="string")
+    return pd.Series(_per_record(text, classes), name=series.name, dtype="string")
 
 
 def recode_qi(

@@ -213,3 +213,19 @@ def confidential_loss(
         sst_total += 1.0 if sst > 0 else 0.0
     overall = sse_total / sst_total if sst_total > 0 else 0.0
     return overall, columns
+
+
+def counted_loss(values: np.ndarray, counts: np.ndarray, released: np.ndarray) -> float:
+    """SSE/SST of ``released`` against ``values``, each pair held ``counts`` times: the
+    confidential loss of one numeric column (:func:`confidential_loss` without ``detail``)
+    from its table of distinct values, which the search of b measures for every b tried
+    without a pass over the records (0 when SST is 0)."""
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    known = ~np.isnan(released)
+    if not known.any():
+        return 0.0
+    x, w, y = values[known], counts[known], np.asarray(released, dtype=float)[known]
+    sse = float(np.dot(w, (x - y) ** 2))
+    sst = float(np.dot(w, (x - np.dot(w, x) / w.sum()) ** 2))
+    return sse / sst if sst > 0 else 0.0

@@ -192,10 +192,12 @@ def _groups(
         gb = np.where(np.isnan(b), -1, np.searchsorted(edges, b, side="right"))
         return ga, gb
     codes, cats = pd.factorize(before.astype("string"))
-    text = after.astype("string")
-    gb = pd.Index(cats).get_indexer(text)  # -1: a category the original lacks
-    gb = np.where(gb < 0, -2, gb)
-    gb[text.isna().to_numpy()] = -1
+    # the released values as codes first, then their few distinct values looked up among
+    # the original's categories: never a million texts looked up one by one
+    released, distinct = pd.factorize(after.astype("string"))  # −1: missing
+    lookup = pd.Index(cats).get_indexer(distinct)
+    lookup = np.where(lookup < 0, -2, lookup)  # −2: a category the original lacks
+    gb = np.where(released >= 0, lookup[np.maximum(released, 0)] if len(lookup) else -1, -1)
     return codes, gb.astype(np.int64)
 
 
