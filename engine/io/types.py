@@ -124,7 +124,9 @@ def apply_missing(
     and the text "-10000.0").  A text column that holds only numbers once its codes are gone
     becomes a numeric column.
     """
-    out = df.copy()
+    # a shallow copy: every column that changes is replaced below, never written into, so
+    # (copy-on-write) ``df`` stays as it is and the unchanged columns are not held twice
+    out = df.copy(deep=False)
     column_codes = column_codes or {}
     unknown = [c for c in column_codes if c not in out.columns]
     if unknown:

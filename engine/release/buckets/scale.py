@@ -69,7 +69,6 @@ def dominated_counted(values: np.ndarray, counts: np.ndarray, p: float = P_RULE)
     its distinct values.
     """
     values = np.asarray(values, dtype=float)
-    counts = np.asarray(counts)
     if len(values) == 0:
         return False
     top = int(np.argmax(values))
@@ -78,12 +77,19 @@ def dominated_counted(values: np.ndarray, counts: np.ndarray, p: float = P_RULE)
         return False
     if counts[top] >= 2:
         second = largest
-    elif len(values) > 1:
-        second = float(np.max(np.delete(values, top)))
-    else:
-        second = 0.0
-    rest = float(np.dot(values, counts)) - (largest + second)
+    else:  # the largest of the others (no copy of the table without it)
+        second = max(
+            float(values[:top].max()) if top else 0.0,
+            float(values[top + 1 :].max()) if top + 1 < len(values) else 0.0,
+        )
+    rest = _weighted_sum(values, counts) - (largest + second)
     return rest < p * largest
+
+
+def _weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
+    """Σ values × counts, summed pairwise by numpy (the same on every machine, unlike a BLAS
+    dot product, whose threads also cost more than the sum on a busy machine)."""
+    return float(np.multiply(values, counts, dtype=float).sum())
 
 
 def _weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
@@ -209,22 +215,27 @@ class Scale:
         sorted table, so that no bucket's records are sorted again."""
         values = np.asarray(values, dtype=float)
         counts = np.asarray(counts, dtype=np.int64)
+        weights = counts.astype(float)
         n = int(counts.sum())
         low, high = self._limits(values, counts, lo, hi)
         held = np.clip(values, low, high)
         median = self._representative(values, counts, lo, hi)
         base = float(lo) if lo is not None else float(held[0])
-        withheld = dominated_counted(np.maximum(held - base, 0.0), counts)
+        above = held - base
+        withheld = dominated_counted(np.maximum(above, 0.0, out=above), weights)
         # a value the whole bucket shares is no one's: kept as it is
         step = self.mean_step(low, high, n) if held[-1] > held[0] else self.unit
         mean = (
-            median if withheld else self._released(float(np.dot(held, counts)) / n, low, high, step)
+            median
+            if withheld
+            else self._released(_weighted_sum(held, weights) / n, low, high, step)
         )
         sd: float | None = None
         if n > 1 and not withheld:
-            spread = (values - float(np.dot(values, counts)) / n) ** 2
-            if not dominated_counted(spread, counts):
-                sd = _two_digits(float(np.sqrt(float(np.dot(spread, counts)) / (n - 1))))
+            spread = values - _weighted_sum(values, weights) / n
+            np.square(spread, out=spread)
+            if not dominated_counted(spread, weights):
+                sd = _two_digits(float(np.sqrt(_weighted_sum(spread, weights) / (n - 1))))
         return BucketStat(n, mean, median, sd, withheld)
 
     def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
@@ -260,7 +271,7 @@ class Scale:
         outside = values > near if up else values < near
         if self.date or not outside.any():
             return near
-        beyond = float(np.dot(np.abs(values[outside] - near), counts[outside]))
+        beyond = _weighted_sum(np.abs(values[outside] - near), counts[outside])
         far = nice_outward(float(values[-1] if up else values[0]), up)
         n = int(counts.sum())
 

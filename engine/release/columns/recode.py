@@ -253,6 +253,13 @@ def recode_qi(
     return pd.DataFrame(out, index=pd.RangeIndex(len(classes)))
 
 
+def _as_numbers(per_bucket: pd.Series) -> pd.Series:
+    """The released value of every bucket as numbers when every one is a number (ints stay
+    ints), else as they are: converted once per bucket, not once per record."""
+    numeric = pd.to_numeric(per_bucket, errors="coerce")
+    return numeric if numeric.notna().sum() == per_bucket.notna().sum() else per_bucket
+
+
 def release_confidential(
     buckets: Buckets, mode: Literal["mean", "median", "label"] = "mean"
 ) -> pd.DataFrame:
@@ -262,12 +269,8 @@ def release_confidential(
     released = buckets.released(mode)
     for i, col in enumerate(buckets.columns):
         if mode != "label":
-            per_bucket = pd.Series([rep[i] for rep in released])
-            values = per_bucket.iloc[codes].reset_index(drop=True)
-            numeric = pd.to_numeric(values, errors="coerce")
-            if numeric.notna().sum() == values.notna().sum():
-                values = numeric
-            out[col] = values
+            per_bucket = _as_numbers(pd.Series([rep[i] for rep in released]))
+            out[col] = per_bucket.iloc[codes].reset_index(drop=True)
         else:
             labels = buckets.column_labels or [(lab,) for lab in buckets.labels]
             per_bucket = pd.Series([lab[i] or None for lab in labels], dtype="string")

@@ -150,6 +150,10 @@ def released_values(buckets: Buckets, output: str) -> dict[str, pd.Series]:
     out = {}
     for i, col in enumerate(buckets.columns):
         per_bucket = pd.Series([r[i] for r in released], dtype=object)
+        # numbers as a numeric column (converted once per bucket, not once per record)
+        numeric = pd.to_numeric(per_bucket, errors="coerce")
+        if numeric.notna().sum() == per_bucket.notna().sum():
+            per_bucket = numeric
         out[col] = per_bucket.iloc[buckets.codes].reset_index(drop=True)
     return out
 
@@ -226,6 +230,7 @@ def counted_loss(values: np.ndarray, counts: np.ndarray, released: np.ndarray) -
     if not known.any():
         return 0.0
     x, w, y = values[known], counts[known], np.asarray(released, dtype=float)[known]
-    sse = float(np.dot(w, (x - y) ** 2))
-    sst = float(np.dot(w, (x - np.dot(w, x) / w.sum()) ** 2))
+    # numpy's pairwise sums (not a BLAS dot product: the same figures on every machine)
+    sse = float((w * (x - y) ** 2).sum())
+    sst = float((w * (x - float((w * x).sum()) / w.sum()) ** 2).sum())
     return sse / sst if sst > 0 else 0.0

@@ -101,7 +101,10 @@ def _numeric_utility(
     group means per QI, correlations with numeric QIs and the regression on all QIs."""
     ctype = types[col]
     y = numeric_values(original[col].reset_index(drop=True), ctype)
-    z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if pd.api.types.is_numeric_dtype(values.dtype):  # numbers already
+        z = pd.Series(values).to_numpy(dtype=float, na_value=np.nan)
+    else:
+        z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
     if ctype == ColumnType.DATE:
         z = numeric_values(pd.Series(values), ctype)
     mask = ~np.isnan(y) & ~np.isnan(z)
