@@ -24,7 +24,8 @@ Every measurement runs in a process of its own, so that its peak resident memory
 * **Compiled kernels** (``--no-kernels`` leaves it out): the k-d split and class forming of
   the largest synthetic file with numba and with the numpy route (``TCLOSE_COMPILED=0``),
   checked to give the same classes; and the first-run cost of compiling them (a fresh
-  ``NUMBA_CACHE_DIR``) against loading them from the cache.
+  ``NUMBA_CACHE_DIR``, which the engine honours instead of the user's cache folder) against
+  loading them from that cache (the first split includes loading the kernels).
 * **Peers**, for context, from a separate virtual environment (they pin old library
   versions and are never a dependency): pycanon's ``k_anonymity``/``t_closeness`` against our
   verifier on the same released table, and anjana's ``t_closeness`` on adult with simple
@@ -311,7 +312,6 @@ if mode == "cold":
     small = 3000
     cc = np.bincount(codes[:small])
     sp = layout_counts(cc, 300)
-    timed("import", lambda: __import__("engine.release.partition.compiled"))
     Xs, cs = X[:small], codes[:small]
     node, end = timed(
         "first split", lambda: split_nodes(Xs, cs, sp, max_records=500, compiled=True)
