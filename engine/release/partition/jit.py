@@ -104,7 +104,7 @@ def writable(folder: Path) -> bool:
 @functools.cache
 def _locator_class() -> type:
     """:class:`KernelCacheLocator`, made when numba is there (this module imports without it)."""
-    from numba.core.caching import UserWideCacheLocator
+    from numba.core.caching import UserWideCacheLocator  # numba >= 0.62
 
     class KernelCacheLocator(UserWideCacheLocator):
         """numba's user-wide cache locator (which also serves a frozen app, keyed by its
