@@ -56,6 +56,8 @@ _EPOCH = pd.Timestamp("1970-01-01")
 
 def decimals(series: pd.Series) -> int:
     """Decimal places the column is recorded with (0 for whole numbers, at most 6)."""
+    if pd.api.types.is_integer_dtype(series.dtype):  # whole numbers by their type
+        return 0
     return decimal_places(pd.to_numeric(series, errors="coerce").to_numpy(dtype=float))
 
 
@@ -63,18 +65,43 @@ def _by_class(values: np.ndarray, classes: np.ndarray) -> pd.core.groupby.Series
     return pd.Series(values).groupby(classes)
 
 
-def _per_record(per_class: pd.Series, classes: np.ndarray) -> np.ndarray:
-    """Each record's value of its class, from one value per class (``per_class``, indexed
-    by the sorted class numbers, as a group-by over ``classes`` gives them).
+def _class_means(values: np.ndarray, classes: np.ndarray) -> pd.Series:
+    """Each class's mean of ``values`` (missing ones left out), indexed by class.
+
+    Whole numbers with no value missing, whose sums are exact in a double, are summed
+    with ``np.bincount``: the same means as the group-by's (whose compensated sums are
+    exact there too) without hashing a million class labels."""
+    if (
+        len(values)
+        and not np.isnan(values).any()
+        and np.all(np.floor(values) == values)
+        and float(np.abs(values).max()) * len(values) < 2**53
+    ):
+        counts = np.bincount(classes)
+        used = np.flatnonzero(counts)
+        sums = np.bincount(classes, weights=values)[used]
+        return pd.Series(sums / counts[used], index=used)
+    return _by_class(values, classes).mean()
+
+
+def _positions(index: pd.Index, at: np.ndarray) -> np.ndarray:
+    """Where each released record's class (``at``) sits among the per-class values indexed
+    by the sorted class numbers ``index`` (as a group-by gives them).
 
     A positional take, not ``reindex``: the index lookup of a million labels took longer
     than the group-by itself.
     """
-    values = per_class.to_numpy()
-    index = per_class.index.to_numpy()
-    if len(index) and index[0] == 0 and index[-1] == len(index) - 1:  # classes 0..C-1
-        return values[classes]
-    return values[np.searchsorted(index, classes)]
+    labels = index.to_numpy()
+    if len(labels) and labels[0] == 0 and labels[-1] == len(labels) - 1:  # classes 0..C-1
+        return at
+    return np.searchsorted(labels, at)
+
+
+def _spread(per_class: pd.Series, at: np.ndarray, name: object, dtype: str | None = None):
+    """The column of the released records from one value per class: the values' type is
+    settled on the few per-class values (as it would be on the million), then taken."""
+    values = pd.Series(per_class.to_numpy(), dtype=dtype, copy=False)
+    return pd.Series(values.array.take(_positions(per_class.index, at)), name=name)
 
 
 def _category_codes(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -103,26 +130,37 @@ def _class_counts(
 
 
 def _numeric_centroid(
-    series: pd.Series, ctype: ColumnType, classes: np.ndarray, places: int | None = None
+    series: pd.Series,
+    ctype: ColumnType,
+    classes: np.ndarray,
+    places: int | None = None,
+    at: np.ndarray | None = None,
 ) -> pd.Series:
+    at = classes if at is None else at
     nums = numeric_values(series, ctype)
-    means = _by_class(nums, classes).mean()
+    means = _class_means(nums, classes)
     if ctype == ColumnType.DATE:
         per_class = means.round().map(
             lambda d: pd.NaT if pd.isna(d) else _EPOCH + pd.Timedelta(days=d)
         )
-        return pd.Series(_per_record(per_class, classes), name=series.name)
+        return _spread(per_class, at, series.name)
     places = decimals(series) if places is None else places
     per_class = means.round(places)
-    out = pd.Series(_per_record(per_class, classes), name=series.name)
+    out = _spread(per_class, at, series.name)
     if places == 0 and not (out.abs() >= 2**63).any():  # whole numbers beyond int64 stay floats
         out = out.astype("Int64") if out.isna().any() else out.astype("int64")
     return out
 
 
-def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: np.ndarray):
+def _ordinal_centroid(
+    series: pd.Series,
+    order: Sequence[str] | None,
+    classes: np.ndarray,
+    at: np.ndarray | None = None,
+):
     """Each class's median category (the lower middle one of an even count); missing for a
     class whose values are missing.  One sort of (class, rank) integers."""
+    at = classes if at is None else at
     cats = category_order(series, order)
     ranks = ordinal_ranks(series, order)
     present = ~np.isnan(ranks)
@@ -141,12 +179,15 @@ def _ordinal_centroid(series: pd.Series, order: Sequence[str] | None, classes: n
     per_class = pd.Series(median[used], index=used).map(
         lambda r: None if pd.isna(r) else cats[int(r)]
     )
-    return pd.Series(_per_record(per_class, classes), name=series.name)
+    return _spread(per_class, at, series.name)
 
 
-def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
+def _nominal_centroid(
+    series: pd.Series, classes: np.ndarray, at: np.ndarray | None = None
+) -> pd.Series:
     """Each class's most frequent category (ties: the first in sorted order); missing for a
     class whose values are missing (:func:`recode_qi` makes classes agree on that)."""
+    at = classes if at is None else at
     codes, uniques = _category_codes(series)
     n_classes = int(classes.max()) + 1 if len(classes) else 0
     top = np.full(n_classes, -1, dtype=np.int64)
@@ -157,13 +198,13 @@ def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
         first = np.ones(len(order), dtype=bool)
         first[1:] = cls[order][1:] != cls[order][:-1]
         top[cls[order][first]] = code[order][first]
-    values = pd.api.extensions.take(uniques.array, top[classes], allow_fill=True)
+    values = pd.api.extensions.take(uniques.array, top[at], allow_fill=True)
     return pd.Series(values, name=series.name).astype(
         series.dtype if series.dtype != object else object
     )
 
 
-def _nominal_range(series: pd.Series, classes: np.ndarray) -> pd.Series:
+def _nominal_range(series: pd.Series, classes: np.ndarray, at: np.ndarray) -> pd.Series:
     """Each class's ``{A, B}``: the categories its records hold, in sorted order."""
     text = series.astype("string")
     codes, uniques = pd.factorize(text)
@@ -180,17 +221,24 @@ def _nominal_range(series: pd.Series, classes: np.ndarray) -> pd.Series:
         bounds = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1], True])
         for a, b in itertools.pairwise(bounds):
             per_class[cls[a]] = listing.set([by_rank[c] for c in code[a:b]])
-    return pd.Series(per_class[classes], name=series.name, dtype="string")
+    return pd.Series(pd.array(per_class, dtype="string").take(at), name=series.name)
 
 
-def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, classes):
+def _range(
+    series: pd.Series,
+    ctype: ColumnType,
+    order: Sequence[str] | None,
+    classes: np.ndarray,
+    at: np.ndarray | None = None,
+):
     """Each class's ``lo–hi`` (numeric, date, ordinal) or ``{A, B}`` (nominal) as text.
 
     Numeric and date ends are public: rounded outward (module doc), so a range never ends at
     one person's exact value and an outlier shows only as a round number beyond it.
     """
+    at = classes if at is None else at
     if ctype == ColumnType.NOMINAL:
-        return _nominal_range(series, classes)
+        return _nominal_range(series, classes, at)
     if ctype == ColumnType.ORDINAL:
         cats = category_order(series, order)
         keys = ordinal_ranks(series, order)
@@ -219,7 +267,7 @@ def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, cl
         index=lo.index,
         dtype=object,
     )
-    return pd.Series(_per_record(text, classes), name=series.name, dtype="string")
+    return _spread(text, at, series.name, dtype="string")
 
 
 def recode_qi(
@@ -230,27 +278,33 @@ def recode_qi(
     classes: np.ndarray,
     mode: Literal["centroid", "range"] = "centroid",
     places: Mapping[str, int] | None = None,
+    *,
+    rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """The released QI columns: one value per class (module doc).
 
     ``places`` gives the decimals of numeric columns when ``data`` is one part of a file
     (a cluster recodes partition by partition; the precision is the whole column's).
+    ``rows``: the input record of each released row (the release's shuffled order), so that
+    the per-class values are spread to the rows once, in their final order; None: the
+    rows of ``data``, in order.
     """
     # a class whose records disagree on which QIs are missing would fall apart on release
     data = withhold(data, qi, withhold_mixed(missing_mask(data, qi), classes))
+    at = classes if rows is None else classes[rows]
     out = {}
     for col in qi:
         series = data[col].reset_index(drop=True)
         ctype = types[col]
         if mode == "range":
-            out[col] = _range(series, ctype, orders.get(col), classes)
+            out[col] = _range(series, ctype, orders.get(col), classes, at)
         elif ctype in (ColumnType.NUMERIC, ColumnType.DATE):
-            out[col] = _numeric_centroid(series, ctype, classes, (places or {}).get(col))
+            out[col] = _numeric_centroid(series, ctype, classes, (places or {}).get(col), at)
         elif ctype == ColumnType.ORDINAL:
-            out[col] = _ordinal_centroid(series, orders.get(col), classes)
+            out[col] = _ordinal_centroid(series, orders.get(col), classes, at)
         else:
-            out[col] = _nominal_centroid(series, classes)
-    return pd.DataFrame(out, index=pd.RangeIndex(len(classes)))
+            out[col] = _nominal_centroid(series, classes, at)
+    return pd.DataFrame(out, index=pd.RangeIndex(len(at)))
 
 
 def _as_numbers(per_bucket: pd.Series) -> pd.Series:
@@ -261,11 +315,15 @@ def _as_numbers(per_bucket: pd.Series) -> pd.Series:
 
 
 def release_confidential(
-    buckets: Buckets, mode: Literal["mean", "median", "label"] = "mean"
+    buckets: Buckets,
+    mode: Literal["mean", "median", "label"] = "mean",
+    *,
+    rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """The released confidential columns: each record's bucket mean, median or label."""
+    """The released confidential columns: each record's bucket mean, median or label
+    (``rows``: the input record of each released row, as for :func:`recode_qi`)."""
     out = {}
-    codes = buckets.codes
+    codes = buckets.codes if rows is None else buckets.codes[rows]
     released = buckets.released(mode)
     for i, col in enumerate(buckets.columns):
         if mode != "label":
@@ -301,16 +359,19 @@ def build_release(
     ``data`` (household-level QIs, the re-coded household id, the weight:
     :mod:`engine.release.households`).
     """
-    parts = [recode_qi(data, qi, types, orders, classes, qi_output)]
+    # the rows' order first: every column is made in it at once (a shuffle of the finished
+    # table took every text column a second time)
+    order = rng.permutation(len(classes))
+    parts = [recode_qi(data, qi, types, orders, classes, qi_output, rows=order)]
     if buckets is not None:
-        parts.append(release_confidential(buckets, confidential_output))
+        parts.append(release_confidential(buckets, confidential_output, rows=order))
     source = original if original is not None else data
     if keep:
-        parts.append(source[list(keep)].reset_index(drop=True))
+        parts.append(source[list(keep)].iloc[order].reset_index(drop=True))
     if extra:
-        parts.append(pd.DataFrame({c: v.reset_index(drop=True) for c, v in extra.items()}))
+        parts.append(
+            pd.DataFrame({c: v.iloc[order].reset_index(drop=True) for c, v in extra.items()})
+        )
     table = pd.concat(parts, axis=1)
     ordered = [c for c in source.columns if c in table.columns]
-    table = table[ordered]
-    order = rng.permutation(len(table))
-    return table.iloc[order].reset_index(drop=True), order
+    return table[ordered], order
