@@ -22,6 +22,7 @@ import pandas as pd
 from engine.errors import InputError, listing
 from engine.i18n import _
 from engine.io.columns import in_date_range
+from engine.recoding import Hierarchy
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
@@ -217,13 +218,27 @@ def encode_column(
     return out
 
 
+def encode_hierarchy(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
+    """A nominal column with a hierarchy: its levels one-hot encoded so that the squared
+    distance is the hierarchy's (:meth:`engine.recoding.Hierarchy.encode`: 1 per level
+    climbed to the common one), plus an indicator that puts a missing value as far from
+    every value as two values that share nothing."""
+    block = hierarchy.encode(series)
+    missing = series.isna().to_numpy()
+    if missing.any():
+        block = np.column_stack([block, missing * np.sqrt(len(hierarchy.levels) / 2)])
+    return block
+
+
 def encode_qi(
     data: pd.DataFrame,
     qi: Sequence[str],
     types: Mapping[str, ColumnType] | None = None,
     orders: Mapping[str, Sequence[str]] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
 ) -> np.ndarray:
-    """The QI columns of ``data`` as an (n, d) float array for distances (see module doc).
+    """The QI columns of ``data`` as an (n, d) float array for distances (see module doc);
+    a column with a hierarchy is encoded with its distance (:func:`encode_hierarchy`).
 
     With no QI at all the result is an (n, 1) array of zeros: every record is alike.  The
     matrix is allocated once and every column written into it: stacking per-column blocks
@@ -233,8 +248,14 @@ def encode_qi(
     if not qi:
         return np.zeros((len(data), 1))
     resolved, orders = resolve_columns(data, qi, types, orders)
-    # the small parts first (codes, z-scores), then the matrix
-    columns = [_column_parts(data[c], resolved[c], orders.get(c)) for c in qi]
+    hierarchies = hierarchies or {}
+    # the small parts first (codes, z-scores, a hierarchy's levels), then the matrix
+    columns = [
+        ([*encode_hierarchy(data[c], hierarchies[c]).T], None, 0)
+        if c in hierarchies
+        else _column_parts(data[c], resolved[c], orders.get(c))
+        for c in qi
+    ]
     at = 0
     out = np.zeros((len(data), sum(_width(p) for p in columns)))
     for parts in columns:

@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from engine.recoding import ROOT, Hierarchy, value_text
 from engine.release.columns.cuts import (
     NameList,
     date_range_ends,
@@ -224,6 +225,30 @@ def _nominal_range(series: pd.Series, classes: np.ndarray, at: np.ndarray) -> pd
     return pd.Series(pd.array(per_class, dtype="string").take(at), name=series.name)
 
 
+def _common(
+    series: pd.Series,
+    hierarchy: Hierarchy | None,
+    classes: np.ndarray,
+    at: np.ndarray | None = None,
+) -> pd.Series:
+    """Each class's lowest common level: with a hierarchy, the finest value of it that every
+    member holds (commune, else district, …, else ``*``); without one, the value when every
+    member holds it, else ``*``.  Never a category a member does not hold; missing for a
+    class whose values are missing (:func:`recode_qi` makes classes agree on that)."""
+    at = classes if at is None else at
+    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()}).dropna(subset=["v"])
+    if hierarchy is None:
+        texts = frame["v"].map(value_text)
+        per_class = texts.groupby(frame["c"]).agg(lambda v: v.iloc[0] if v.nunique() == 1 else ROOT)
+    else:
+        distinct = frame.groupby("c")["v"].agg(lambda v: list(pd.unique(v)))
+        per_class = distinct.map(hierarchy.common)
+    every = np.full(int(classes.max()) + 1 if len(classes) else 0, None, dtype=object)
+    every[per_class.index.to_numpy(dtype=np.int64)] = per_class.to_numpy()
+    out = pd.Series(every[at], name=series.name, dtype=object)
+    return out.where(out.notna(), None)
+
+
 def _range(
     series: pd.Series,
     ctype: ColumnType,
@@ -276,19 +301,24 @@ def recode_qi(
     types: Mapping[str, ColumnType],
     orders: Mapping[str, Sequence[str]],
     classes: np.ndarray,
-    mode: Literal["centroid", "range"] = "centroid",
+    mode: Literal["centroid", "range", "common"] = "centroid",
     places: Mapping[str, int] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
     *,
     rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """The released QI columns: one value per class (module doc).
 
     ``places`` gives the decimals of numeric columns when ``data`` is one part of a file
-    (a cluster recodes partition by partition; the precision is the whole column's).
-    ``rows``: the input record of each released row (the release's shuffled order), so that
-    the per-class values are spread to the rows once, in their final order; None: the
-    rows of ``data``, in order.
+    (a cluster recodes partition by partition; the precision is the whole column's).  A
+    column with a hierarchy (``hierarchies``) releases its class's lowest common level
+    whatever the mode; ``common`` does the same for every nominal column (the value all
+    members hold, else ``*``) and releases the others as ``centroid`` does.  ``rows``: the
+    input record of each released row (the release's shuffled order), so that the
+    per-class values are spread to the rows once, in their final order; None: the rows of
+    ``data``, in order.
     """
+    hierarchies = hierarchies or {}
     # a class whose records disagree on which QIs are missing would fall apart on release
     data = withhold(data, qi, withhold_mixed(missing_mask(data, qi), classes))
     at = classes if rows is None else classes[rows]
@@ -296,7 +326,9 @@ def recode_qi(
     for col in qi:
         series = data[col].reset_index(drop=True)
         ctype = types[col]
-        if mode == "range":
+        if col in hierarchies or (mode == "common" and ctype == ColumnType.NOMINAL):
+            out[col] = _common(series, hierarchies.get(col), classes, at)
+        elif mode == "range":
             out[col] = _range(series, ctype, orders.get(col), classes, at)
         elif ctype in (ColumnType.NUMERIC, ColumnType.DATE):
             out[col] = _numeric_centroid(series, ctype, classes, (places or {}).get(col), at)
@@ -345,11 +377,12 @@ def build_release(
     orders: Mapping[str, Sequence[str]],
     classes: np.ndarray,
     buckets: Buckets | None,
-    qi_output: Literal["centroid", "range"],
+    qi_output: Literal["centroid", "range", "common"],
     confidential_output: Literal["mean", "median", "label"],
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
     extra: Mapping[str, pd.Series] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The whole released table, columns in input order, rows shuffled; and the input row of
     every released row (kept in memory for previews, never written).
@@ -362,7 +395,9 @@ def build_release(
     # the rows' order first: every column is made in it at once (a shuffle of the finished
     # table took every text column a second time)
     order = rng.permutation(len(classes))
-    parts = [recode_qi(data, qi, types, orders, classes, qi_output, rows=order)]
+    parts = [
+        recode_qi(data, qi, types, orders, classes, qi_output, hierarchies=hierarchies, rows=order)
+    ]
     if buckets is not None:
         parts.append(release_confidential(buckets, confidential_output, rows=order))
     source = original if original is not None else data
