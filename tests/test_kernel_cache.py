@@ -37,14 +37,17 @@ print(json.dumps({"compiled": route.compiled, "cache": route.cache, "reason": ro
 """
 
 #: as CHECK, in a process where numba cannot be imported (an Intel Mac, a broken bundle)
-WITHOUT_NUMBA = """
+WITHOUT_NUMBA = (
+    """
 import sys
 class _NoNumba:
     def find_spec(self, name, path=None, target=None):
         if name == "numba" or name.startswith(("numba.", "llvmlite")):
             raise ImportError("no numba here")
 sys.meta_path.insert(0, _NoNumba())
-""" + CHECK
+"""
+    + CHECK
+)
 
 
 def _run(code: str, **env: str) -> tuple[dict, str, str]:
@@ -72,9 +75,7 @@ def _notes(stderr: str) -> list[str]:
 def _written_in_package(since: float) -> list[Path]:
     """numba cache files written beside the kernels' source since ``since``."""
     return [
-        p
-        for p in PACKAGE.rglob("*")
-        if p.suffix in {".nbi", ".nbc"} and p.stat().st_mtime >= since
+        p for p in PACKAGE.rglob("*") if p.suffix in {".nbi", ".nbc"} and p.stat().st_mtime >= since
     ]
 
 
