@@ -61,6 +61,48 @@ def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
     return rest < p * float(c[0])
 
 
+def dominated_counted(values: np.ndarray, counts: np.ndarray, p: float = P_RULE) -> bool:
+    """:func:`dominated` of the contributions ``values`` held ``counts`` times each.
+
+    The largest contribution and the second (the same value when two records hold it) are
+    found without sorting, so a bucket of a million records is judged from the table of
+    its distinct values.
+    """
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return False
+    top = int(np.argmax(values))
+    largest = float(values[top])
+    if largest <= 0:
+        return False
+    if counts[top] >= 2:
+        second = largest
+    else:  # the largest of the others (no copy of the table without it)
+        second = max(
+            float(values[:top].max()) if top else 0.0,
+            float(values[top + 1 :].max()) if top + 1 < len(values) else 0.0,
+        )
+    rest = _weighted_sum(values, counts) - (largest + second)
+    return rest < p * largest
+
+
+def _weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
+    """Σ values × counts, summed pairwise by numpy (the same on every machine, unlike a BLAS
+    dot product, whose threads also cost more than the sum on a busy machine)."""
+    return float(np.multiply(values, counts, dtype=float).sum())
+
+
+def _weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
+    """``np.median`` of ``values`` (sorted, distinct) held ``counts`` times each."""
+    ends = np.cumsum(counts)
+    n = int(ends[-1])
+    upper = values[np.searchsorted(ends, n // 2, side="right")]
+    if n % 2:
+        return float(upper)
+    lower = values[np.searchsorted(ends, n // 2 - 1, side="right")]
+    return float(np.mean([lower, upper]))
+
+
 def _two_digits(x: float) -> float:
     return float(f"{x:.2g}")
 
@@ -115,27 +157,29 @@ class Scale:
 
     def describe(
         self,
-        keys: np.ndarray,
+        keys: np.ndarray | None,
         lo: float | None,
         hi: float | None,
         *,
         distinct: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> tuple:
         """(label, bounds, :class:`BucketStat`) of a bucket between the cuts ``lo`` and ``hi``.
 
         None is an open end (the public bound when there is one).  A bucket whose records all
         share one value inside the central 99 % is labelled with that value: a value a whole
-        bucket shares is not one person's.  ``distinct``: the sorted distinct ``keys`` when
-        the caller has them.
+        bucket shares is not one person's.  The bucket is its values ``keys``, or (what the
+        buckets of a large file pass) its sorted ``distinct`` values held ``counts`` times
+        each: the same figures either way.
         """
+        if counts is None or distinct is None:
+            distinct, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
         closed = False
         if self.public is not None:
             if lo is None:
                 lo = self.public[0]
             if hi is None:
                 hi, closed = self.public[1], True
-        if distinct is None:
-            distinct = np.unique(keys)
         if len(distinct) == 1 and self.inner[0] <= distinct[0] <= self.inner[1]:
             label = self.fmt(distinct[0])
         elif lo is None and hi is None:
@@ -150,7 +194,7 @@ class Scale:
             bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
         else:
             bounds = (lo, hi)
-        return label, bounds, self.stat(keys, lo, hi)
+        return label, bounds, self.stat_counted(distinct, counts, lo, hi)
 
     def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
         """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
@@ -160,28 +204,53 @@ class Scale:
         (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
         measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
-        keys = np.asarray(keys, dtype=float)
-        low, high = self.limits(keys, lo, hi)
-        held = np.clip(keys, low, high)
-        median = self.representative(keys, lo, hi)
-        base = float(lo) if lo is not None else float(held.min())
-        withheld = dominated(np.maximum(held - base, 0.0))
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self.stat_counted(values, counts, lo, hi)
+
+    def stat_counted(
+        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None = None
+    ) -> BucketStat:
+        """:meth:`stat` of the sorted distinct ``values`` held ``counts`` times each: sums
+        weighted by the counts, the median and the largest contributions found in the
+        sorted table, so that no bucket's records are sorted again."""
+        values = np.asarray(values, dtype=float)
+        counts = np.asarray(counts, dtype=np.int64)
+        weights = counts.astype(float)
+        n = int(counts.sum())
+        low, high = self._limits(values, counts, lo, hi)
+        held = np.clip(values, low, high)
+        median = self._representative(values, counts, lo, hi)
+        base = float(lo) if lo is not None else float(held[0])
+        above = held - base
+        withheld = dominated_counted(np.maximum(above, 0.0, out=above), weights)
         # a value the whole bucket shares is no one's: kept as it is
-        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
-        mean = median if withheld else self._released(float(held.mean()), low, high, step)
+        step = self.mean_step(low, high, n) if held[-1] > held[0] else self.unit
+        mean = (
+            median
+            if withheld
+            else self._released(_weighted_sum(held, weights) / n, low, high, step)
+        )
         sd: float | None = None
-        if len(keys) > 1 and not withheld:
-            spread = (keys - keys.mean()) ** 2
-            if not dominated(spread):
-                sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
-        return BucketStat(len(keys), mean, median, sd, withheld)
+        if n > 1 and not withheld:
+            spread = values - _weighted_sum(values, weights) / n
+            np.square(spread, out=spread)
+            if not dominated_counted(spread, weights):
+                sd = _two_digits(float(np.sqrt(_weighted_sum(spread, weights) / (n - 1))))
+        return BucketStat(n, mean, median, sd, withheld)
 
     def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
         """The range a record of the bucket ``keys`` counts within for its mean: between the
         public cut points (or bounds); an open end at :meth:`open_end`."""
-        keys = np.asarray(keys, dtype=float)
-        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
-        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self._limits(values, counts, lo, hi)
+
+    def _limits(
+        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None
+    ) -> tuple[float, float]:
+        low = (
+            float(lo) if lo is not None else self._open_end(values, counts, self.outer[1], up=False)
+        )
+        high = float(hi) if hi is not None else self._open_end(values, counts, low, up=True)
         return min(low, high), max(low, high)
 
     def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
@@ -194,17 +263,23 @@ class Scale:
         value rounded strictly beyond on the 1–2–5 series (a top-coded income of 246,000
         that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
         """
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self._open_end(values, counts, other, up=up)
+
+    def _open_end(self, values: np.ndarray, counts: np.ndarray, other: float, *, up: bool) -> float:
         near = self.outer[1] if up else self.outer[0]
-        beyond = keys[keys > near] - near if up else near - keys[keys < near]
-        if self.date or not beyond.size:
+        outside = values > near if up else values < near
+        if self.date or not outside.any():
             return near
-        far = nice_outward(float(keys.max() if up else keys.min()), up)
+        beyond = _weighted_sum(np.abs(values[outside] - near), counts[outside])
+        far = nice_outward(float(values[-1] if up else values[0]), up)
+        n = int(counts.sum())
 
         def rounding(end: float) -> float:
             width = abs(end - other)
-            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+            return n * (step_at_least(width / n) if width > 0 else 0.0) / 4
 
-        return far if beyond.sum() + rounding(near) > rounding(far) else near
+        return far if beyond + rounding(near) > rounding(far) else near
 
     @property
     def unit(self) -> float:
@@ -248,8 +323,14 @@ class Scale:
         numbers, rounded one digit finer than the bucket's cut points print (a median of
         [200, 300) to tens), finer only where needed to stay inside the bucket: never one
         person's exact value.  A value the whole bucket shares stays as it is."""
-        med = float(np.clip(np.median(keys), *self.guard))
-        if not self.date and len(keys) and np.ptp(keys) > 0:
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self._representative(values, counts, lo, hi)
+
+    def _representative(
+        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None
+    ) -> Any:
+        med = float(np.clip(_weighted_median(values, counts), *self.guard))
+        if not self.date and len(values) > 1:
             med = self._rounded_median(med, lo, hi)
         if self.date:
             return format_date(round(med))

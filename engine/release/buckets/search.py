@@ -109,6 +109,12 @@ class ConfidentialValues:
         """The buckets of b asked for, on the whole file (cached: the search asks again)."""
         raise NotImplementedError
 
+    def candidate(self, b: int) -> Buckets:
+        """The buckets of b as the search weighs them (counts, labels, statistics); their
+        records' codes may be left out, :meth:`codes_at` and :meth:`loss` answer for them.
+        The whole file's codes are made for the b chosen only (:meth:`buckets`)."""
+        return self.buckets(b)
+
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
         """The bucket of the records at positions ``rows`` (file order)."""
         raise NotImplementedError
@@ -147,20 +153,34 @@ class FrameValues(ConfidentialValues):
         self._made: dict[int, Buckets] = {}
         self._input: BucketInput | None = None  # what every b reads, made at the first
 
+    def _source(self) -> BucketInput:
+        if self._input is None:
+            self._input = BucketInput(
+                self.clean, self.confidential, self.types,
+                orders=self.orders, bounds=self.bounds,
+            )  # fmt: skip
+        return self._input
+
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
-            if self._input is None:
-                self._input = BucketInput(
-                    self.clean, self.confidential, self.types,
-                    orders=self.orders, bounds=self.bounds,
-                )  # fmt: skip
-            self._made[b] = self._input.buckets(b, joint=self.joint)
+            self._made[b] = self._source().buckets(b, joint=self.joint)
         return self._made[b]
 
+    def candidate(self, b: int) -> Buckets:
+        if b in self._made:
+            return self._made[b]
+        made = self._source().candidate(b, joint=self.joint)
+        if len(made.codes):  # whole buckets (not made on distinct values): kept for later
+            self._made[b] = made
+        return made
+
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
-        return buckets.codes[rows]
+        return self._source().codes_at(buckets, rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        counted = self._source().loss(buckets, output)
+        if counted is not None:  # from the table of distinct values
+            return counted
         return confidential_loss(self.clean, buckets, self.types, output, detail=False)[0]
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
@@ -221,7 +241,7 @@ def search_buckets(
     candidates = ladder(t, k, n)
     for i, b in enumerate(candidates):
         task.step(i / len(candidates), _("Trying {b} buckets").format(b=b))
-        buckets = values.buckets(b)
+        buckets = values.candidate(b)
         formed = len(buckets.counts) - (buckets.missing_bucket is not None)
         if formed <= formed_before:
             break  # the values allow no finer buckets
@@ -254,13 +274,14 @@ def search_buckets(
     # every row on the same scale, from every b's slope
     scale = _scale(slopes, len(sample), n)
     rows = [(_scaled(row, weight, scale), buckets) for row, buckets in rows]
-    scored = [i for i, (row, _) in enumerate(rows) if row.score is not None]
+    scored = [i for i, (row, _b) in enumerate(rows) if row.score is not None]
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0
     choices = [
-        BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _) in enumerate(rows)
+        BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _b) in enumerate(rows)
     ]
     task.step(1.0, _("Buckets chosen"))
-    return rows[pick][1], choices
+    # the whole file's codes for the b chosen only
+    return values.buckets(choices[pick].b), choices
 
 
 def _expected_size(counts: np.ndarray, t: float, size: int, n: int) -> int:

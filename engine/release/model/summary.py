@@ -458,6 +458,10 @@ class RunSummary:
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = field(metadata=REVIEW, default=None)
+    #: the route that formed the classes, when the run asked for the compiled kernels (a
+    #: large file): "compiled kernels (numba …), cached in …", "… not cached: …" or
+    #: "numpy route …: …" (engine.release.partition.jit); None when it did not ask
+    kernels: str | None = field(metadata=REVIEW, default=None)
     #: per QI with missing values: missing in the input, released empty, known values
     #: withheld so that classes agree on which QIs are missing
     #: (:mod:`engine.release.columns.missing_qi`; published: only the cells released empty, which

@@ -13,6 +13,8 @@ of columns, files or parameters:
   stratified k-d split, and the exchanges between neighbouring classes;
 * :mod:`~engine.release.partition.compiled`: numba kernels of the block route (imported only
   when used, never by this door);
+* :mod:`~engine.release.partition.jit`: loading them, their cache in the user's cache folder,
+  and the route a run took (said when it is not the compiled kernels with a cache);
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
@@ -53,6 +55,7 @@ from engine.release.partition.feasibility import (
     smallest_t,
 )
 from engine.release.partition.improve import ClassBounds, _Classes
+from engine.release.partition.jit import KernelRoute, kernel_check, kernel_route, kernels_asked
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
 from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
 from engine.release.partition.trials import shared_trials, trial
@@ -63,6 +66,7 @@ __all__ = [
     "LARGE_FILE",
     "BoundRates",
     "ClassBounds",
+    "KernelRoute",
     "_Classes",
     "_pick",
     "balanced_layout",
@@ -76,6 +80,9 @@ __all__ = [
     "form_classes",
     "improve_within_bounds",
     "kd_blocks",
+    "kernel_check",
+    "kernel_route",
+    "kernels_asked",
     "layout_counts",
     "layout_ok",
     "max_classes",

@@ -42,6 +42,7 @@ from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
 from engine.release.partition.improve import ClassBounds, improve_classes
+from engine.release.partition.jit import load_kernels
 
 Method = Literal["lockstep", "exact"]
 
@@ -538,14 +539,12 @@ def compiled_kernels(compiled: bool | None = None):
     if compiled is None:
         if os.environ.get("TCLOSE_COMPILED", "1") == "0":
             return None
-        try:
-            from engine.release.partition import compiled as kernels
-        except Exception:  # no numba, or one that cannot start here: numpy gives the same
-            return None
-        return kernels
+        # no numba, or one that cannot start here: numpy gives the same (and jit says so)
+        return load_kernels()
     if compiled:
-        from engine.release.partition import compiled as kernels
-
+        kernels = load_kernels()
+        if kernels is None:
+            raise ImportError("the compiled kernels cannot be loaded here (numba)")
         return kernels
     return None
 

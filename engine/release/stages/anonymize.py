@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -37,6 +38,8 @@ from engine.release.partition import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
     compiled_kernels,
+    kernel_route,
+    kernels_asked,
     microaggregate,
     one_blas_thread,
     size_candidates,
@@ -204,7 +207,10 @@ def _bucket_release(
     )
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None
+    asked = kernels_asked()
     classes, homes, household_loss, withheld = _bucket_classes(X, plan, task)
+    # the route that formed the classes, for the review record (when the kernels were asked)
+    route = kernel_route() if kernels_asked() > asked else None
     released_qi = withheld_qi(clean, qi, classes, withheld, prepared.households, homes)
     # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
@@ -231,6 +237,8 @@ def _bucket_release(
     # (household groups: the loss the household partition measured)
     qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
     summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
+    if route is not None:
+        summary = replace(summary, kernels=route.sentence())
     task.step(1.0, _("Done"))
     return finish(
         params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
