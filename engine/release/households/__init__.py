@@ -19,6 +19,13 @@ from engine.release.households.classes import (
     separate_members,
     shared_classes,
 )
+from engine.release.households.patterns import (
+    QI_BUDGET,
+    PatternClasses,
+    fence_levels,
+    linked_classes,
+    pattern_loss,
+)
 from engine.release.households.structure import (
     HouseholdPlan,
     Households,
@@ -29,32 +36,39 @@ from engine.release.households.structure import (
     household_level_values,
     recode_ids,
     survey_columns,
+    unit_level_values,
 )
 from engine.release.households.weights import (
-    mean_step,
+    class_weights,
     read_weights,
     weighted_bucket_means,
     weighted_totals,
 )
 
 __all__ = [
+    "QI_BUDGET",
     "HouseholdPlan",
     "Households",
+    "PatternClasses",
     "check_households",
     "clashing_ids",
+    "class_weights",
+    "fence_levels",
     "find_households",
     "household_codes",
     "household_level_values",
     "household_partition",
     "household_size",
     "households_per_class",
-    "mean_step",
+    "linked_classes",
     "merge_for_households",
+    "pattern_loss",
     "read_weights",
     "recode_ids",
     "separate_members",
     "shared_classes",
     "survey_columns",
+    "unit_level_values",
     "weighted_bucket_means",
     "weighted_totals",
 ]

@@ -40,7 +40,13 @@ from engine.release.partition.blocks import (
     use_blocks,
     widest_dimension,
 )
-from engine.release.partition.exact import _pick, balanced_layout, layout_counts, tclose_partition
+from engine.release.partition.exact import (
+    _pick,
+    balanced_layout,
+    layout_counts,
+    principal_order,
+    tclose_partition,
+)
 from engine.release.partition.feasibility import (
     BoundRates,
     check_feasible,
@@ -81,6 +87,7 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "principal_order",
     "size_candidates",
     "smallest_t",
     "split_nodes",
