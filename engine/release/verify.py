@@ -251,6 +251,7 @@ def linking_check(
     *,
     k: int | None,
     t: float | None,
+    shares: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """What an intruder learns who follows the released household ids (SPEC §1, household).
 
@@ -261,7 +262,8 @@ def linking_check(
     :class:`Verification` fields ``pattern_k`` (fewest households sharing a pattern),
     ``linking_t`` (largest distance, KBS 2015 Definition 4, of the records a pattern and a
     class leave against the whole file), ``households_below_k``, ``records_without_id`` and,
-    under ``"failed"``, the bounds they miss.
+    under ``"failed"``, the bounds they miss.  ``shares`` are the whole file's bucket shares
+    when these rows are part of it (a cluster's partition); by default the rows' own.
     """
     linked = hh >= 0
     out: dict[str, Any] = {
@@ -289,7 +291,8 @@ def linking_check(
             below,
         ).format(n=number(below), k=number(k))
     if buckets is not None:
-        shares = np.bincount(buckets) / len(buckets)
+        if shares is None:
+            shares = np.bincount(buckets) / len(buckets)
         cell = pd.factorize(pattern[homes] * (int(inside.max()) + 1) + inside)[0]
         linking_t = float(class_distances(cell, buckets[linked], shares).max())
         out["linking_t"] = linking_t
@@ -310,13 +313,16 @@ def weight_check(
     *,
     k: int | None,
     t: float | None,
+    shares: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """k and t of the release with its weight as one more key (SPEC §1, weight: weights
     reveal strata), as the :class:`Verification` fields ``weight_k`` and ``weight_t`` and,
-    under ``"failed"``, the bounds they miss."""
+    under ``"failed"``, the bounds they miss (``shares``: as for :func:`linking_check`)."""
     cells = group_ids(table, [*qi, weight])
     weight_k = int(np.bincount(cells).min())
-    weight_t = float(class_distances(cells, buckets).max()) if buckets is not None else None
+    weight_t = None
+    if buckets is not None:
+        weight_t = float(class_distances(cells, buckets, shares).max())
     failed = {}
     if k is not None and weight_k < k:
         failed["weight_k"] = _(

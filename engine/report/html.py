@@ -303,7 +303,7 @@ def _column_types(release: Release) -> dict[str, str]:
 
 def _survey_rows(release: Release) -> list[tuple[str, str]]:
     """The households and the sampling weight of a survey file, as the run treated them."""
-    cfg, homes = release.params, release.summary.households
+    homes = release.summary.households
     rows = []
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
