@@ -20,8 +20,8 @@ from engine.release import (
     table_risk,
     verify_release,
 )
-from engine.release.households import households_per_class, recode_ids, shared_classes
 from engine.release.columns import step_at_least
+from engine.release.households import households_per_class, recode_ids, shared_classes
 from tests.cli_support import tclose
 from tests.survey_data import household_survey
 

@@ -44,8 +44,8 @@ def test_households_stay_whole_and_are_checked_on_a_cluster(client, tmp_path):
     # partition lose their id)
     assert homes.records_without_id == int((~given).sum()) <= 0.3 * len(table)
     sizes = table[given].groupby("household").size().sort_values().to_numpy()
-    assert len(set(table["household"].dropna())) == len(sizes) == 300 - (
-        homes.households_without_id
+    assert (
+        len(set(table["household"].dropna())) == len(sizes) == 300 - (homes.households_without_id)
     )
     assert (table.groupby("household")["commune"].nunique() == 1).all()
     v = verify_release(table, QI, ["illness_days"], t=3.0, k=8, household="household",

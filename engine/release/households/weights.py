@@ -123,7 +123,13 @@ def weighted_bucket_means(
             if dominated(np.maximum(np.clip(y, *stat.limits) - low, 0.0) * w):
                 row.append(replace(stat, mean=stat.median, dominated=True))
                 continue
-            row.append(replace(stat, mean=scale.weighted_mean(y, w, stat.limits)))
+            mean = scale.weighted_mean(y, w, stat.limits)
+            if not stat.limits[0] <= float(mean) <= stat.limits[1]:
+                # one record holds so much of the bucket's weight that no step it cannot
+                # cross falls inside the bucket: its mean would tell that record
+                row.append(replace(stat, mean=stat.median, dominated=True))
+                continue
+            row.append(replace(stat, mean=mean))
         stats.append(tuple(row))
     return replace(buckets, stats=stats)
 
