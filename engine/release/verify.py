@@ -237,10 +237,12 @@ def household_patterns(classes: np.ndarray, hh: np.ndarray) -> np.ndarray:
     for size in np.unique(sizes[sizes > 0]).tolist():
         homes = np.flatnonzero(sizes == size)
         members = ranked[starts[homes][:, None] + np.arange(size)]
-        _, inverse = np.unique(members, axis=0, return_inverse=True)
-        inverse = inverse.ravel()
-        pattern[homes] = taken + inverse
-        taken += int(inverse.max()) + 1
+        order = np.lexsort(members.T[::-1])
+        ranked_rows = members[order]
+        new = np.r_[True, (ranked_rows[1:] != ranked_rows[:-1]).any(axis=1)]
+        number = np.cumsum(new) - 1
+        pattern[homes[order]] = taken + number
+        taken += int(number[-1]) + 1
     return pattern
 
 

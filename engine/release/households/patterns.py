@@ -44,6 +44,8 @@ from engine.release.columns import encode_qi
 from engine.release.households.structure import Households, household_frame
 from engine.release.measures import sse_sst
 from engine.release.partition import (
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
     BoundRates,
     microaggregate,
     principal_order,
@@ -144,37 +146,69 @@ class _Cells:
     k: int
     shares: np.ndarray | None = None
     t: float | None = None
+    #: the exchange pass of microaggregation runs on the groups (skipped on large files, as
+    #: for persons: it triples the time for a tenth of the loss)
+    improve: bool = True
+    #: households per block of microaggregation (blocks of about a hundred groups on large
+    #: files, as for persons: MDAV's cost grows with the block)
+    block_size: int = DEFAULT_BLOCK_SIZE
 
 
-def _position_blocks(counts: np.ndarray, size: int, rates: BoundRates) -> np.ndarray | None:
-    """Block of every position of one group (``counts``: (positions, buckets) of its
-    records; ``size``: its households): adjacent positions joined until every block is
-    t-close; None when even one block of all positions is not."""
-    s = len(counts)
-    blocks = [[j] for j in range(s)]
-    sums = [counts[j].copy() for j in range(s)]
+def _position_blocks(
+    counts: np.ndarray, members: np.ndarray, rates: BoundRates
+) -> tuple[np.ndarray, np.ndarray]:
+    """(block of every position of every group, whether every block is t-close): adjacent
+    positions joined until every block is t-close, for many groups at once.
 
-    def misses(c: np.ndarray, width: int) -> int:
-        low, high = rates(float(size * width))
-        return int(np.maximum(low - c, 0).sum() + np.maximum(c - high, 0).sum())
-
+    ``counts``: (groups, positions, buckets) records; ``members``: households per group.  A
+    block of w positions holds w · members records.  Each round joins, in every group that
+    still misses the bounds, its first block that misses them to the neighbouring block with
+    which the joined block misses least; a group whose one block of all positions misses
+    them is not t-close.
+    """
+    n_groups, s, b = counts.shape
+    label = np.tile(np.arange(s), (n_groups, 1))  # nondecreasing: blocks are runs
+    widths = np.arange(1, s + 1, dtype=np.float64)
+    lows, highs = rates(members[:, None, None] * widths[None, :, None])  # (groups, s, b)
+    rows = np.arange(n_groups)
     while True:
-        bad = [i for i, block in enumerate(blocks) if misses(sums[i], len(block))]
-        if not bad:
-            break
-        if len(blocks) == 1:
-            return None
-        i = bad[0]
-        near = [j for j in (i - 1, i + 1) if 0 <= j < len(blocks)]
-        j = min(near, key=lambda j: misses(sums[i] + sums[j], len(blocks[i]) + len(blocks[j])))
-        a, b = sorted((i, j))
-        blocks[a] += blocks[b]
-        sums[a] = sums[a] + sums[b]
-        del blocks[b], sums[b]
-    out = np.empty(s, dtype=np.int64)
-    for number, block in enumerate(blocks):
-        out[block] = number
-    return out
+        n_blocks = label.max(axis=1) + 1
+        sums = np.zeros((n_groups, s, b), dtype=np.int64)
+        np.add.at(sums, (rows[:, None], label), counts)
+        width = np.zeros((n_groups, s), dtype=np.int64)
+        np.add.at(width, (rows[:, None], label), 1)
+        miss = _misses(sums, width, lows, highs)  # (groups, s): 0 where fine or no block
+        bad = miss > 0
+        live = bad.any(axis=1) & (n_blocks > 1)
+        if not live.any():
+            return label, ~bad.any(axis=1)
+        g = np.flatnonzero(live)
+        first = np.argmax(bad[g], axis=1)
+        options = []
+        for step in (-1, 1):
+            other = first + step
+            exists = (other >= 0) & (other < n_blocks[g])
+            other = np.clip(other, 0, s - 1)
+            joined = sums[g, first] + sums[g, other]
+            w = width[g, first] + width[g, other]
+            cost = _misses(joined[:, None], w[:, None], lows[g], highs[g])[:, 0]
+            options.append(np.where(exists, cost, np.iinfo(np.int64).max))
+        other = np.where(options[0] <= options[1], first - 1, first + 1)
+        keep, drop = np.minimum(first, other), np.maximum(first, other)
+        sub = label[g]
+        sub = np.where(sub == drop[:, None], keep[:, None], sub)
+        sub = np.where(sub > drop[:, None], sub - 1, sub)
+        label[g] = sub
+
+
+def _misses(sums: np.ndarray, width: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> np.ndarray:
+    """Records missing from or beyond the bounds of every block (``width`` positions; 0 for
+    an empty block), for (groups, blocks) at once."""
+    at = np.clip(width - 1, 0, lows.shape[1] - 1)
+    low = np.take_along_axis(lows, at[:, :, None], axis=1)
+    high = np.take_along_axis(highs, at[:, :, None], axis=1)
+    miss = np.maximum(low - sums, 0).sum(axis=2) + np.maximum(sums - high, 0).sum(axis=2)
+    return np.where(width > 0, miss, 0)
 
 
 def _group_cell(
@@ -194,20 +228,13 @@ def _group_cell(
     if with_house:
         parts.append(cells.X_house[homes] * np.sqrt(s))
     V = np.concatenate(parts, axis=1)
-    if s == 1 and cells.codes is not None and cells.rates is not None:
-        # households of one: a group is a class, formed as for persons (bucket-capped MDAV)
-        try:
-            group = tclose_partition(V, cells.codes[rows[:, 0]], k, float(cells.t or 1.0),
-                                     shares=cells.shares)  # fmt: skip
-        except InfeasibleError:
-            return None
-        return group, np.zeros((int(group.max()) + 1, 1), dtype=np.int64), rows
     if n >= 2 * k:
         pieces = [np.arange(n)] if n <= PIECE else _pieces(V, PIECE)
         group = np.empty(n, dtype=np.int64)
         taken = 0
         for piece in pieces:
-            labels = microaggregate(V[piece], k, improve=len(piece) <= PIECE)
+            labels = microaggregate(V[piece], k, improve=cells.improve,
+                                    block_size=cells.block_size)  # fmt: skip
             group[piece] = labels + taken
             taken += int(labels.max()) + 1
     else:
@@ -217,79 +244,146 @@ def _group_cell(
     if cells.codes is None or cells.rates is None:
         return group, np.tile(np.arange(s), (int(group.max()) + 1, 1)), rows
     b = cells.n_buckets
-    bucket = cells.codes[rows]
     while True:
-        n_groups = int(group.max()) + 1
-        members = np.bincount(group, minlength=n_groups)
-        index = (group[:, None] * s + np.arange(s)) * b + bucket
-        counts = np.bincount(index.ravel(), minlength=n_groups * s * b).reshape(n_groups, s, b)
-        low, high = cells.rates(members[:, None].astype(np.float64))
-        fine = ((counts >= low[:, None, :]) & (counts <= high[:, None, :])).all(axis=2)
-        blocks = np.tile(np.arange(s), (n_groups, 1))
-        failed = []
-        for g in np.flatnonzero(~fine.all(axis=1)).tolist():
-            if 1 < s <= MATCH_SIZE:
-                inside = np.flatnonzero(group == g)
-                balanced = _balance_positions(cells.X_person, rows[inside], bucket[inside],
-                                              b, cells.rates)  # fmt: skip
-                if balanced is not None:
-                    rows[inside] = balanced
-                    bucket[inside] = cells.codes[balanced]
-                    continue
-            joined = _position_blocks(counts[g], int(members[g]), cells.rates)
-            if joined is None:
-                failed.append(g)
-            else:
-                blocks[g] = joined
-        if not failed:
+        counts, members = _position_counts(cells.codes[rows], group, b)
+        fine = _within(counts, members, cells.rates).all(axis=1)
+        if 1 < s <= MATCH_SIZE and not fine.all():
+            rows = _balance_groups(cells.X_person, rows, cells.codes, group, ~fine, b,
+                                   cells.rates)  # fmt: skip
+            counts, members = _position_counts(cells.codes[rows], group, b)
+            fine = _within(counts, members, cells.rates).all(axis=1)
+        blocks = np.tile(np.arange(s), (len(members), 1))
+        failed = np.zeros(0, dtype=np.int64)
+        if not fine.all():
+            todo = np.flatnonzero(~fine)
+            joined, ok = _position_blocks(counts[todo], members[todo], cells.rates)
+            blocks[todo] = joined
+            failed = todo[~ok]
+        if not len(failed):
             return group, blocks, rows
-        if n_groups == 1:
+        if len(members) == 1:
             return None
-        group = _join_nearest(V, group, np.asarray(failed))
+        group = _join_nearest(V, group, failed)
 
 
-def _balance_positions(
-    X: np.ndarray, rows: np.ndarray, bucket: np.ndarray, n_buckets: int, rates: BoundRates
-) -> np.ndarray | None:
-    """The records of one group (``rows``: households × positions) reordered within their
-    households so that every position is t-close, or None when reordering cannot do it.
+def _position_counts(
+    bucket: np.ndarray, group: np.ndarray, b: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(records of every bucket at every position of every group, households per group)."""
+    n_groups = int(group.max()) + 1
+    s = bucket.shape[1]
+    members = np.bincount(group, minlength=n_groups)
+    index = (group[:, None] * s + np.arange(s)) * b + bucket
+    counts = np.bincount(index.ravel(), minlength=n_groups * s * b).reshape(n_groups, s, b)
+    return counts, members
 
-    Greedy: each step gives one household the order of its members that removes the most
-    records missing from or beyond the bounds, the one that moves its members least from the
-    positions' centroids among those.
+
+def _within(counts: np.ndarray, members: np.ndarray, rates: BoundRates) -> np.ndarray:
+    """Per group and position: its records are t-close (within the bounds of its size)."""
+    low, high = rates(members[:, None].astype(np.float64))
+    return ((counts >= low[:, None, :]) & (counts <= high[:, None, :])).all(axis=2)
+
+
+#: households of the groups balanced in one piece (the moves of every household of a piece
+#: are weighed at once: households × orders × positions × buckets numbers)
+BALANCE_PIECE = 20_000
+
+
+def _balance_groups(
+    X: np.ndarray,
+    rows: np.ndarray,
+    codes: np.ndarray,
+    group: np.ndarray,
+    failing: np.ndarray,
+    n_buckets: int,
+    rates: BoundRates,
+) -> np.ndarray:
+    """``rows`` with the members of the households of the ``failing`` groups reordered
+    within their households, so that as many positions as can be are t-close.
+
+    Which member of a household sits at which position of its group is free (every household
+    of the group keeps one member per position, so the pattern is the same), so a group whose
+    positions miss the bounds can move records between its positions.  Greedy, all failing
+    groups at once: each round gives one household of every such group the order of its
+    members that removes the most records missing from or beyond the bounds, among those the
+    one that moves its members least from the positions' centroids, until no order helps.
     """
     from itertools import permutations
 
-    m, s = rows.shape
+    s = rows.shape[1]
     orders = np.array(list(permutations(range(s))), dtype=np.int64)
-    low, high = rates(float(m))
-    eye = np.eye(n_buckets, dtype=np.int64)
-    for _ in range(2 * m):
-        counts = np.zeros((s, n_buckets), dtype=np.int64)
-        np.add.at(counts, (np.arange(s)[None, :].repeat(m, 0), bucket), 1)
-        miss = np.maximum(low - counts, 0).sum() + np.maximum(counts - high, 0).sum()
-        if miss == 0:
-            return rows
-        P = X[rows]
-        centre = P.mean(axis=0)  # (s, d)
-        # every household, every order: the positions' counts and the distance
-        own = eye[bucket]  # (m, s, b): household's records' buckets at their positions
-        moved = own[:, orders, :]  # (m, orders, s, b): at position j the member orders[o][j]
-        new = counts[None, None] - own[:, None] + moved
-        new_miss = (np.maximum(low - new, 0).sum(axis=(2, 3))
-                    + np.maximum(new - high, 0).sum(axis=(2, 3)))  # fmt: skip
-        spread = ((P[:, orders, :] - centre[None, None]) ** 2).sum(axis=(2, 3))
-        spread -= spread[:, :1]
-        gain = miss - new_miss
-        if gain.max() <= 0:
-            return None
-        best = np.flatnonzero(gain == gain.max())
-        h, o = np.unravel_index(best[np.argmin(spread.ravel()[best])], gain.shape)
-        rows = rows.copy()
-        bucket = bucket.copy()
-        rows[h] = rows[h, orders[o]]
-        bucket[h] = bucket[h, orders[o]]
-    return None
+    todo = np.flatnonzero(failing[group])
+    if not len(todo):
+        return rows
+    rows = rows.copy()
+    # pieces of whole groups, so that the arrays of the moves stay small
+    order = todo[np.argsort(group[todo], kind="stable")]
+    cuts = np.flatnonzero(np.diff(group[order])) + 1
+    starts = np.r_[0, cuts]
+    piece: list[int] = []
+    total = 0
+    for a, b in zip(starts, np.r_[cuts, len(order)], strict=True):
+        piece.append(a)
+        total += (b - a) * len(orders)
+        if total >= BALANCE_PIECE * 24 or b == len(order):
+            inside = order[piece[0] : b]
+            rows[inside] = _balance_piece(X, rows[inside], codes, group[inside], orders,
+                                          n_buckets, rates)  # fmt: skip
+            piece, total = [], 0
+    return rows
+
+
+def _balance_piece(
+    X: np.ndarray,
+    rows: np.ndarray,
+    codes: np.ndarray,
+    group: np.ndarray,
+    orders: np.ndarray,
+    n_buckets: int,
+    rates: BoundRates,
+) -> np.ndarray:
+    """:func:`_balance_groups` on the households of some whole groups."""
+    gid = pd.factorize(group)[0].astype(np.int64)
+    n_groups = int(gid.max()) + 1
+    h, s = rows.shape
+    members = np.bincount(gid, minlength=n_groups)
+    low, high = rates(members[:, None].astype(np.float64))  # (groups, buckets)
+    # what each order costs in distance to the positions' centroids (fixed at the start)
+    P = X[rows]
+    centre = np.zeros((n_groups, s, X.shape[1]))
+    np.add.at(centre, gid, P)
+    centre /= members[:, None, None]
+    cost = ((P[:, :, None, :] - centre[gid][:, None, :, :]) ** 2).sum(axis=3)  # (h, member, pos)
+    order_cost = cost[:, orders, np.arange(s)].sum(axis=2)  # (h, orders)
+    current = np.zeros(h, dtype=np.int64)  # the order each household now has (of ``rows``)
+    original = codes[rows]  # (h, s)
+    eye = np.eye(n_buckets, dtype=np.int32)
+    moved = eye[original[:, orders]]  # (h, orders, s, b): the buckets at the positions
+    for _ in range(2 * int(members.max()) + 1):
+        now = moved[np.arange(h), current]  # (h, s, b)
+        counts = np.zeros((n_groups, s, n_buckets), dtype=np.int32)
+        np.add.at(counts, gid, now)
+        miss = (np.maximum(low[:, None, :] - counts, 0).sum(axis=(1, 2))
+                + np.maximum(counts - high[:, None, :], 0).sum(axis=(1, 2)))  # fmt: skip
+        if not miss.any():
+            break
+        new = counts[gid][:, None] - now[:, None] + moved  # (h, orders, s, b)
+        lo, hi = low[gid][:, None, None, :], high[gid][:, None, None, :]
+        new_miss = (np.maximum(lo - new, 0).sum(axis=(2, 3))
+                    + np.maximum(new - hi, 0).sum(axis=(2, 3)))  # fmt: skip
+        gain = miss[gid][:, None] - new_miss  # (h, orders)
+        extra = order_cost - order_cost[np.arange(h), current][:, None]
+        best = np.argmax(gain - 1e-9 * (extra - extra.min()) / max(np.ptp(extra), 1e-12), axis=1)
+        best_gain = gain[np.arange(h), best]
+        best_extra = extra[np.arange(h), best]
+        # one household per group: the largest gain, then the least extra distance
+        pick = np.lexsort((best_extra, -best_gain, gid))
+        first = pick[np.r_[True, gid[pick][1:] != gid[pick][:-1]]]
+        first = first[best_gain[first] > 0]
+        if not len(first):
+            break
+        current[first] = best[first]
+    return np.take_along_axis(rows, orders[current], axis=1)
 
 
 #: households of up to this many members have their members matched to their group's
@@ -369,6 +463,7 @@ def pattern_partition(
     k: int,
     levels: Sequence[np.ndarray],
     *,
+    improve: bool | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """The classes of a release that carries household ids (module doc).
@@ -376,13 +471,18 @@ def pattern_partition(
     ``X_person``: the person-level QIs of every record; ``X_house``: the household-level QIs
     of every household; ``X_all``: all QIs of every record (for the members of households
     released without an id, classed as persons); ``codes``/``shares``/``t``: the buckets
-    (None: k-anonymity only); ``levels``: the fences (:func:`fence_levels`).
+    (None: k-anonymity only); ``levels``: the fences (:func:`fence_levels`); ``improve``:
+    run microaggregation's exchange pass on the groups (by default on files of at most
+    :data:`~engine.release.LARGE_FILE` records).
     """
     hh = np.asarray(hh, dtype=np.int64)
     n_households = int(hh.max()) + 1 if len(hh) else 0
     rates = BoundRates(shares, t) if codes is not None and shares is not None and t else None
+    if improve is None:
+        improve = len(hh) <= LARGE_FILE
     cells = _Cells(X_person, X_house, codes, rates, 0 if shares is None else len(shares), k,
-                   shares, t)  # fmt: skip
+                   shares, t, improve=improve,
+                   block_size=DEFAULT_BLOCK_SIZE if improve else max(100 * k, 200))  # fmt: skip
     by_size = member_rows(X_person, hh)
     classes = np.full(len(hh), -1, dtype=np.int64)
     homes = np.full(len(hh), -1, dtype=np.int64)
@@ -444,36 +544,42 @@ def _pool_classes(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Classes for the members of the households no group could take (released without an
     id): t-close classes of at least k households formed as for persons; when they cannot
-    form one, the groups nearest to them give up their ids and join them, until they can."""
+    form one, the groups nearest to them give up their ids and join them (one, then two,
+    four, … groups; those formed in the coarsest fence, where the households of the pool
+    failed, first), until they can."""
     from engine.release.households.classes import merge_for_households
 
     classes, homes, level_of = classes.copy(), homes.copy(), level_of.copy()
+    coarsest = int(level_of.max())
     while True:
-        pool = level_of[hh] < 0
-        rows = np.flatnonzero(pool)
+        rows = np.flatnonzero(level_of[hh] < 0)
         labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
         if labels is not None:
             labels = merge_for_households(X_all[rows], labels, hh[rows], k)
             classes[rows] = labels + n_classes
             homes[rows] = labels + n_groups
             return classes, homes, level_of
-        grouped = np.flatnonzero(~pool)
-        if not len(grouped):
+        while coarsest >= 0 and not (level_of == coarsest).any():
+            coarsest -= 1
+        if coarsest < 0:
             raise InfeasibleError(f"The households cannot form a class of at least {k} households.")
-        # the group nearest to the pool gives up its ids (half as many more each time)
-        centre = X_all[rows].mean(axis=0)
-        group_ids = homes[grouped]
-        m = int(group_ids.max()) + 1
-        sizes = np.bincount(group_ids, minlength=m).astype(np.float64)
-        present = sizes > 0
-        cent = np.stack([np.bincount(group_ids, weights=X_all[grouped, j], minlength=m)
-                         for j in range(X_all.shape[1])], 1)  # fmt: skip
-        dist = np.full(m, np.inf)
-        dist[present] = (((cent[present] / sizes[present, None]) - centre) ** 2).sum(axis=1)
-        take = np.argsort(dist)[: max(1, len(np.unique(homes[rows])) // 2)]
-        take = take[np.isfinite(dist[take])]
-        leaving = np.unique(hh[grouped[np.isin(group_ids, take)]])
-        level_of[leaving] = -1
+        # the groups of the coarsest fence left, nearest to the pool, give up their ids
+        grouped = np.flatnonzero(level_of[hh] == coarsest)
+        group_ids, first = pd.factorize(homes[grouped])
+        n_found = len(first)
+        sizes = np.bincount(group_ids, minlength=n_found).astype(np.float64)
+        cent = np.stack([np.bincount(group_ids, weights=X_all[grouped, j], minlength=n_found)
+                         for j in range(X_all.shape[1])], 1) / sizes[:, None]  # fmt: skip
+        dist = ((cent - X_all[rows].mean(axis=0)) ** 2).sum(axis=1)
+        take = 1
+        while True:
+            nearest = np.argsort(dist)[:take]
+            level_of[np.unique(hh[grouped[np.isin(group_ids, nearest)]])] = -1
+            rows = np.flatnonzero(level_of[hh] < 0)
+            labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
+            if labels is not None or take >= n_found:
+                break
+            take *= 2
 
 
 def _person_classes(
@@ -510,6 +616,7 @@ def linked_classes(
     *,
     X: np.ndarray | None = None,
     coarser: Sequence[np.ndarray] = (),
+    improve: bool | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """:func:`pattern_partition` of a survey file: the QIs encoded, person-level ones per
@@ -525,7 +632,9 @@ def linked_classes(
     if X is None:
         X = encode_qi(clean, qi, types, orders)
     levels = fence_levels(frame, level, coarser)
-    return pattern_partition(X_person, X_house, X, hh, codes, shares, t, k, levels, task=task)
+    return pattern_partition(
+        X_person, X_house, X, hh, codes, shares, t, k, levels, improve=improve, task=task
+    )
 
 
 #: the search of b keeps only buckets that leave at least this share of the records an id
@@ -564,7 +673,8 @@ def pattern_loss(
     homes = households.subset(rows)
     X = encode_qi(sub, qi, types, orders)
     try:
-        found = linked_classes(sub, qi, types, orders, homes, codes[rows], shares, t, k, X=X)
+        found = linked_classes(sub, qi, types, orders, homes, codes[rows], shares, t, k, X=X,
+                               improve=len(clean) <= LARGE_FILE)  # fmt: skip
     except InfeasibleError:
         return None
     if found.linked[homes.codes].mean() < MIN_LINKED:
