@@ -93,7 +93,10 @@ def class_distances(
     if shares is None:
         n_buckets = int(buckets.max()) + 1
         shares = np.bincount(buckets, minlength=n_buckets) / n
-    n_buckets = len(shares)
+        needed = n_buckets  # every code up to the largest is a bucket
+    else:
+        n_buckets = len(shares)
+        needed = int((shares > 0).sum())  # the buckets the whole file holds
     sizes = np.bincount(classes, minlength=n_classes)
     pairs, counts = np.unique(classes * n_buckets + buckets, return_counts=True)
     cls, bkt = pairs // n_buckets, pairs % n_buckets
@@ -101,7 +104,7 @@ def class_distances(
     worst = np.zeros(n_classes)
     np.maximum.at(worst, cls, np.maximum(ratio, 1.0 / ratio))
     present = np.bincount(cls, minlength=n_classes)
-    worst[present < int((shares > 0).sum())] = np.inf
+    worst[present < needed] = np.inf
     return worst
 
 
