@@ -34,12 +34,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
 from engine.progress import NO_TASK, Task
+from engine.recoding import value_text
 from engine.release.columns import encode_qi
 from engine.release.households.structure import Households, household_frame
 from engine.release.measures import sse_sst
@@ -626,15 +628,38 @@ def linked_classes(
     hh = households.codes
     level = list(households.level)
     person = [c for c in qi if c not in level]
-    X_person = encode_qi(clean, person, types, orders)
+    hierarchies = households.hierarchies
+    X_person = encode_qi(clean, person, types, orders, hierarchies)
     frame = household_frame(clean, level, hh)
-    X_house = encode_qi(frame, level, types, orders)
+    X_house = encode_qi(frame, level, types, orders, hierarchies)
     if X is None:
-        X = encode_qi(clean, qi, types, orders)
+        X = encode_qi(clean, qi, types, orders, hierarchies)
+    if not coarser:
+        coarser = ancestor_keys(frame, level, hierarchies)
     levels = fence_levels(frame, level, coarser)
     return pattern_partition(
         X_person, X_house, X, hh, codes, shares, t, k, levels, improve=improve, task=task
     )
+
+
+def ancestor_keys(
+    frame: pd.DataFrame, columns: Sequence[str], hierarchies: Mapping[str, Any]
+) -> list[np.ndarray]:
+    """The units of the coarser levels of the first household-level QI with a hierarchy
+    (a commune's district, then its province), a key per household each, finest first; none
+    without a hierarchy."""
+    column = next((c for c in columns if c in hierarchies), None)
+    if column is None:
+        return []
+    hierarchy = hierarchies[column]
+    keys = []
+    for depth in range(1, len(hierarchy.levels)):
+        names = frame[column].map(
+            lambda v, d=depth, p=hierarchy.paths: p.get(value_text(v), (None,) * (d + 1))[d],
+            na_action="ignore",
+        )
+        keys.append(pd.factorize(names.astype("string"), use_na_sentinel=False)[0])
+    return keys
 
 
 #: the search of b keeps only buckets that leave at least this share of the records an id
@@ -686,6 +711,7 @@ __all__ = [
     "MIN_LINKED",
     "QI_BUDGET",
     "PatternClasses",
+    "ancestor_keys",
     "fence_levels",
     "linked_classes",
     "member_rows",

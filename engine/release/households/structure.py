@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -63,6 +63,9 @@ class Households:
     #: confidential columns constant within every household (household expenditure): the
     #: members of a household are kept in different classes (:func:`separate_members`)
     confidential_level: tuple[str, ...] = ()
+    #: the hierarchy of each QI that has one (engine.recoding): household groups are formed
+    #: with its distance and release its lowest common level
+    hierarchies: dict[str, Any] = field(default_factory=dict)
 
     def sizes(self) -> np.ndarray:
         """Members of every household."""
@@ -321,11 +324,14 @@ def unit_level_values(
     types: Mapping[str, ColumnType],
     orders: Mapping[str, Sequence[str]],
     units: np.ndarray,
-    mode: Literal["centroid", "range"] = "centroid",
+    mode: Literal["centroid", "range", "common"] = "centroid",
+    hierarchies: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """The released household-level QIs of every record, recoded per ``units`` (of every
     record): a pattern group (whole households of one size, so one record per member weighs
     every household alike) or, for a household released without an id, its member's class.
+    A column with a hierarchy (``hierarchies``) releases the unit's lowest common level (a
+    group of households of two communes of one district: the district).
 
     A value missing for a record of a unit is withheld for the whole unit (a known value
     withheld, never one made up), so that every household of a group keeps one released
@@ -333,7 +339,7 @@ def unit_level_values(
     """
     frame = clean[list(columns)].reset_index(drop=True)
     places = {c: decimals(frame[c]) for c in columns}
-    released = recode_qi(frame, columns, types, orders, units, mode, places)
+    released = recode_qi(frame, columns, types, orders, units, mode, places, hierarchies)
     for col in columns:
         lacking = frame[col].isna().to_numpy()
         if not lacking.any():
@@ -389,7 +395,7 @@ def survey_columns(
     if households is not None and groups is not None and households.level:
         if linked is not None:
             level = unit_level_values(clean, households.level, types, orders, groups,
-                                      params.qi_output)  # fmt: skip
+                                      params.qi_output, households.hierarchies)  # fmt: skip
         else:
             level = household_level_values(clean, types, orders, households, groups,
                                            params.qi_output)  # fmt: skip
@@ -425,7 +431,9 @@ def household_release(
     group_of = np.zeros(households.n_households, dtype=np.int64)
     group_of[households.codes] = groups
     places = {c: decimals(frame[c]) for c in households.level}
-    released = recode_qi(frame, households.level, types, orders, group_of, mode, places)
+    released = recode_qi(
+        frame, households.level, types, orders, group_of, mode, places, households.hierarchies
+    )
     for col in households.level:
         lacking = frame[col].isna().to_numpy()
         if not lacking.any():

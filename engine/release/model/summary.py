@@ -327,8 +327,10 @@ class HouseholdSummary:
     records_without_id: int = field(metadata=PUBLIC, default=0)
     households_without_id: int = field(metadata=REVIEW, default=0)
     #: per household-level QI: the records released with their own value (their household's
-    #: group lay within one such value, a commune)
+    #: group lay within one such value, a commune), and, for a QI with a hierarchy, those
+    #: released with one of its ancestors (the group lay within one district)
     kept_own: dict[str, int] = field(metadata=REVIEW, default_factory=dict)
+    kept_ancestor: dict[str, int] = field(metadata=REVIEW, default_factory=dict)
 
 
 @dataclass(frozen=True)

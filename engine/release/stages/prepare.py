@@ -29,6 +29,7 @@ from engine.i18n import _
 from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
+from engine.recoding import Hierarchy, apply_recodings
 from engine.release.columns import numeric_values, resolve_columns
 from engine.release.households import Households, check_households, find_households, read_weights
 from engine.roles import ColumnType
@@ -53,6 +54,9 @@ class Prepared:
     households: Households | None = field(default=None, repr=False)
     #: the sampling weight of every released record (``weight``)
     weights: np.ndarray | None = field(default=None, repr=False)
+    #: the hierarchy of each QI that has one (``hierarchies``): its distance forms the
+    #: classes and its lowest common level is released
+    hierarchies: dict[str, Hierarchy] = field(default_factory=dict)
 
     def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
         """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
@@ -89,6 +93,15 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     used = [c for c in data.columns if c in (*qi, *confidential)]
     column_missing = {c: v for c, v in params.column_missing.items() if c in used}
     clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    # the agency's public recodings, before any record is grouped (engine.recoding)
+    recoded = apply_recodings(
+        clean,
+        hierarchies={c: h for c, h in params.hierarchies.items() if c in qi},
+        bands={c: b for c, b in params.bands.items() if c in qi},
+        top_code={c: v for c, v in params.top_code.items() if c in used},
+        bottom_code={c: v for c, v in params.bottom_code.items() if c in used},
+    )
+    clean = recoded.data
     rows, left_out = None, 0
     if params.missing_confidential == "drop" and confidential:
         lacking = clean[confidential].isna().any(axis=1).to_numpy()
@@ -103,12 +116,18 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         if left_out:
             rows = np.flatnonzero(~lacking)
             clean = clean.iloc[rows].reset_index(drop=True)
-    types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
+    types, orders = resolve_columns(
+        clean,
+        [*qi, *confidential],
+        {**params.types, **recoded.types},
+        {**params.orders, **recoded.orders},
+    )
     check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
     for col in (*qi, *confidential):
         if types[col] == ColumnType.NUMERIC:
             check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
     prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    prepared.hierarchies = recoded.hierarchies
     released = prepared.released_input(data)
     if params.weight is not None:
         prepared.weights = read_weights(released[params.weight], rows)
@@ -116,6 +135,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         prepared.households = find_households(
             released[params.household], clean, qi, params.household_level, confidential
         )
+        prepared.households.hierarchies = prepared.hierarchies
         check_households(prepared.households.n_households, params.k)
     return prepared
 

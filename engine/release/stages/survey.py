@@ -19,6 +19,7 @@ import pandas as pd
 
 from engine.params import ReleaseParams
 from engine.progress import Task
+from engine.recoding import value_text
 from engine.release.columns import missing_mask, withhold, withhold_mixed
 from engine.release.households import (
     class_weights,
@@ -215,6 +216,11 @@ def survey_summary(
             records_without_id=verification.records_without_id,
             households_without_id=0 if linked is None else int((~linked).sum()),
             kept_own={c: _kept_own(prepared.clean[c], by_record[c]) for c in level},
+            kept_ancestor={
+                c: _kept_ancestor(prepared.clean[c], by_record[c], households.hierarchies[c])
+                for c in level
+                if c in households.hierarchies
+            },
         )
     if params.weight is not None:
         out["weight"] = WeightSummary(
@@ -242,6 +248,20 @@ def survey_summary(
         before=risk_before,
     )
     return out
+
+
+def _kept_ancestor(original: pd.Series, released: pd.Series, hierarchy: Any) -> int:
+    """Records released with an ancestor of their own value in ``hierarchy`` (a district
+    for a commune; their own value not counted)."""
+    paths = hierarchy.paths
+    pairs = zip(original.reset_index(drop=True), released.reset_index(drop=True), strict=True)
+    count = 0
+    for own, shown in pairs:
+        if pd.isna(own) or pd.isna(shown):
+            continue
+        path = paths.get(value_text(own), ())
+        count += value_text(shown) in path[1:]
+    return count
 
 
 def _kept_own(original: pd.Series, released: pd.Series) -> int:
