@@ -237,6 +237,18 @@ def release_line(summary, output: str | Path) -> str:
             "{t} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
         ).format(epsilon=number(summary.epsilon), t=number(summary.t))
+    homes = summary.households
+    if homes is not None and homes.records_without_id:
+        line += "\n" + _(
+            "{n:,} records are released without a household id (too few households of "
+            "their size could share their pattern of classes)."
+        ).format(n=homes.records_without_id)
+    weight = summary.weight
+    if weight is not None and weight.output == "keep" and weight.k is not None:
+        line += "\n" + _(
+            "The weights are released unchanged: with the weight as a key the release has "
+            "k = {k:,}{t}."
+        ).format(k=weight.k, t="" if weight.t is None else f", t = {number(weight.t)}")
     return line
 
 

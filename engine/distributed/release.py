@@ -821,8 +821,8 @@ def _households_on_cluster(
     """The household route (:mod:`engine.distributed.households`), summarised as here."""
     from engine.distributed.households import release_households_on_cluster
 
-    survey = [params.household] if params.household_output == "recode" else []
-    if params.weight is not None and params.weight_output == "keep":
+    survey = [params.household] if params.released_household() else []
+    if params.released_weight():
         survey.append(params.weight)
     columns = [*data.columns, *(c for c in survey if c not in data.columns)]
     workers = max(n_workers(client), 1)

@@ -174,7 +174,11 @@ VALUE_WORDS = {
         "recode": N_("re-coded (a fresh random numbering)"),
         "none": N_("left out"),
     },
-    "weight_output": {"keep": N_("released unchanged"), "none": N_("left out")},
+    "weight_output": {
+        "class": N_("its class's mean weight (the weight never splits a class)"),
+        "keep": N_("released unchanged (a key like a quasi-identifier)"),
+        "none": N_("left out"),
+    },
     "joint": {True: N_("jointly (one bucket per tuple)"), False: N_("per column")},
 }
 
@@ -251,6 +255,7 @@ _SUMMARY_KEYS = {
     "missing_qi",
     "risk",
     "households",
+    "weight",
     # the headline figures repeat the risk section's
     "expected_reidentifications",
     "household_risk",
@@ -277,6 +282,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _noise(meta.get("noise"))
     rows += _missing_qi(meta.get("missing_qi") or {})
     rows += _households(meta.get("households"))
+    rows += _weight(meta.get("weight"))
     rows += _risk((meta.get("risk") or {}).get("after"))
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
@@ -561,6 +567,27 @@ def _households(households: Any) -> list[AboutRow]:
     rows.append(
         AboutRow(_("released alike for every member of a household"), ", ".join(level) or _("none"))
     )
+    if households.get("pattern_k") is not None:
+        rows.append(
+            AboutRow(
+                _("fewest households sharing a released id's pattern of classes"),
+                number(households["pattern_k"]),
+            )
+        )
+    if households.get("linking_t") is not None:
+        rows.append(
+            AboutRow(
+                _("largest distance left of a member's bucket by following the household id"),
+                number(households["linking_t"], 4),
+            )
+        )
+    if households.get("records_without_id"):
+        rows.append(
+            AboutRow(
+                _("records released without a household id (too few households like theirs)"),
+                number(households["records_without_id"]),
+            )
+        )
     alike = households.get("confidential_level") or []
     if alike:
         rows.append(
@@ -572,6 +599,25 @@ def _households(households: Any) -> list[AboutRow]:
                 ", ".join(alike),
             )
         )
+    return rows
+
+
+def _weight(weight: Any) -> list[AboutRow]:
+    """The sampling weight: how it is released and the k and t with it as a key."""
+    if not isinstance(weight, Mapping):
+        return []
+    rows = [AboutRow(_("Sampling weight"), section=True)]
+    column = str(weight.get("column", ""))
+    rows.append(
+        AboutRow(
+            _("weight ({column})").format(column=column),
+            value_words("weight_output", weight.get("output")) or "",
+        )
+    )
+    if weight.get("k") is not None:
+        rows.append(AboutRow(_("k with the weight as a key"), number(weight["k"])))
+    if weight.get("t") is not None:
+        rows.append(AboutRow(_("t with the weight as a key"), number(weight["t"], 4)))
     return rows
 
 

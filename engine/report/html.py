@@ -318,7 +318,7 @@ def _column_types(release: Release) -> dict[str, str]:
 def _survey_rows(release: Release) -> dict[str, tuple[str, str]]:
     """The households and the sampling weight of a survey file, as the run treated them
     (by the field each row stands for)."""
-    cfg, homes = release.params, release.summary.households
+    homes = release.summary.households
     rows = {}
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
@@ -334,6 +334,22 @@ def _survey_rows(release: Release) -> dict[str, tuple[str, str]]:
             level=level,
             kept=_e(kept),
         )
+        if homes.pattern_k is not None:
+            text += " " + _(
+                "Every released id's pattern of classes is shared by at least {k} households; "
+                "an intruder who follows an id is left at distance {t} from a member's bucket."
+            ).format(
+                k=number(homes.pattern_k),
+                t=_e(number(homes.linking_t, 4)) if homes.linking_t is not None else "—",
+            )
+        if homes.records_without_id:
+            text += " " + ngettext(
+                "{n} record is released without a household id: too few households of its "
+                "household's size could share its pattern.",
+                "{n} records are released without a household id: too few households of "
+                "their household's size could share their pattern.",
+                homes.records_without_id,
+            ).format(n=number(homes.records_without_id))
         if homes.varied:
             varied = ", ".join(f"{_e(c)} ({number(n)})" for c, n in homes.varied.items())
             text += " " + _(
@@ -341,14 +357,18 @@ def _survey_rows(release: Release) -> dict[str, tuple[str, str]]:
                 "such household got its members' most frequent value."
             ).format(varied=varied)
         rows["household"] = (field_label("household"), text)
-    if cfg.weight is not None:
-        kept = value_words("weight_output", cfg.weight_output) or cfg.weight_output
-        rows["weight"] = (
-            field_label("weight"),
-            _(
-                "{column}: used for the risk estimates and the weighted bucket means; {kept}."
-            ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
-        )
+    weight = release.summary.weight
+    if weight is not None:
+        kept = value_words("weight_output", weight.output) or weight.output
+        text = _(
+            "{column}: used for the risk estimates and the weighted bucket means; {kept}."
+        ).format(column=f"<code>{_e(weight.column)}</code>", kept=_e(kept))
+        if weight.k is not None:
+            text += " " + _("With the weight as a key the release has k = {k}{t}.").format(
+                k=number(weight.k),
+                t="" if weight.t is None else _(", t = {t}").format(t=number(weight.t, 4)),
+            )
+        rows["weight"] = (field_label("weight"), text)
     return rows
 
 

@@ -236,7 +236,7 @@ class Scale:
             np.square(spread, out=spread)
             if not dominated_counted(spread, weights):
                 sd = _two_digits(float(np.sqrt(_weighted_sum(spread, weights) / (n - 1))))
-        return BucketStat(n, mean, median, sd, withheld)
+        return BucketStat(n, mean, median, sd, withheld, (low, high))
 
     def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
         """The range a record of the bucket ``keys`` counts within for its mean: between the
@@ -297,6 +297,31 @@ class Scale:
         if high <= low:
             return self.unit
         return max(step_at_least((high - low) / count), self.unit)
+
+    def weighted_mean(
+        self, keys: np.ndarray, weights: np.ndarray, limits: tuple[float, float]
+    ) -> Any:
+        """The mean of ``keys`` weighted by ``weights``, held within the bucket's public
+        ``limits`` (:attr:`BucketStat.limits`) and rounded as :meth:`stat` rounds the mean.
+
+        One record moves a weighted mean by at most wᵢ · (high − low) / Σw, so the step is
+        the smallest number of the 1–2–5 series at least max wᵢ · (high − low) / Σw: the
+        bucket's public range sets it, never its own values, so two releases that differ in
+        one record tell its value no better than the unweighted mean does.  Unlike the
+        unweighted mean it may be finer than the column's precision, so that the weighted
+        total survives (a count column's mean of 2.27 released as 2 would lose an eighth of
+        its total).
+        """
+        low, high = limits
+        keys = np.clip(np.asarray(keys, dtype=float), low, high)
+        weights = np.asarray(weights, dtype=float)
+        total = float(weights.sum())
+        value = float(np.dot(weights, keys) / total)
+        if high <= low or np.ptp(keys) == 0:
+            step = self.unit
+        else:
+            step = step_at_least(float(weights.max()) * (high - low) / total)
+        return self._released(value, low, high, step)
 
     def _released(self, value: float, low: float, high: float, step: float) -> Any:
         """A bucket mean as released: rounded to ``step`` (:meth:`mean_step`), inside the

@@ -38,7 +38,7 @@ curve (:class:`BucketChoice`), and its best other points are offered as one-clic
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -224,11 +224,17 @@ def search_buckets(
     k: int,
     weight: float,
     output: str,
+    qi_loss: Callable[[Buckets], float | None] | None = None,
+    qi_limit: float | None = None,
     task: Task = NO_TASK,
 ) -> tuple[Buckets, list[BucketChoice]]:
     """The buckets of the b with the least J(b) (module doc), and every b's row.
 
     ``Xs`` are the encoded QIs of the records at :func:`search_sample` (``values.n``).
+    ``qi_loss`` measures a route whose classes are formed otherwise (households as units,
+    :func:`engine.release.households.pattern_loss`): the QI loss of the buckets, on its own
+    sample and at its own scale, with classes of at least k; ``qi_limit`` the QI loss a b
+    may reach to be chosen (when none stays within it, the b with the least QI loss).
     """
     n = values.n
     sample = search_sample(n)
@@ -239,6 +245,8 @@ def search_buckets(
     worse = 0
     formed_before = -1
     candidates = ladder(t, k, n)
+    if qi_loss is not None:  # households as units: classes of k households, b from 2
+        candidates = sorted({2, *candidates})
     for i, b in enumerate(candidates):
         task.step(i / len(candidates), _("Trying {b} buckets").format(b=b))
         buckets = values.candidate(b)
@@ -248,8 +256,11 @@ def search_buckets(
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
-        size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
-        if measured is not None and n > len(sample):
+        if qi_loss is not None:
+            size, measured = k, qi_loss(buckets)
+        else:
+            size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
+        if qi_loss is None and measured is not None and n > len(sample):
             slope = _slope(Xs[half], codes[half], buckets.shares, size, t, measured)
             if slope is not None:
                 slopes.append(slope)
@@ -264,6 +275,8 @@ def search_buckets(
             qi_loss_sample=measured,
         )
         rows.append((row, buckets))
+        if qi_limit is not None and measured is not None and measured > qi_limit:
+            break  # finer buckets only cost more QI detail: none of them can be chosen
         score = _score(row, weight, _scale(slopes, len(sample), n))
         if score is not None and score < best_score - 1e-12:
             best_score, worse = score, 0
@@ -275,6 +288,10 @@ def search_buckets(
     scale = _scale(slopes, len(sample), n)
     rows = [(_scaled(row, weight, scale), buckets) for row, buckets in rows]
     scored = [i for i, (row, _b) in enumerate(rows) if row.score is not None]
+    if qi_limit is not None:
+        within = [i for i in scored if (rows[i][0].qi_loss or 0.0) <= qi_limit]
+        least = min(scored, key=lambda i: (rows[i][0].qi_loss, i)) if scored else None
+        scored = within or ([least] if least is not None else [])
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0
     choices = [
         BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _b) in enumerate(rows)

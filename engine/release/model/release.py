@@ -50,6 +50,18 @@ class Verification:
     #: classes in which one household holds two or more records (informative: checked for
     #: household-level confidential values, where members are kept apart)
     shared_classes: int = 0
+    #: an intruder who follows the released household ids: the fewest households sharing a
+    #: released id's pattern (the multiset of its members' classes), and the largest distance
+    #: of a member's bucket distribution among the records its pattern and class leave (None
+    #: when no id was followed, or no confidential column was checked)
+    pattern_k: int | None = None
+    linking_t: float | None = None
+    #: households whose pattern fewer than k households share, and the records without an id
+    households_below_k: int = 0
+    records_without_id: int = 0
+    #: k and t with the weight as one more key (None when no weight was checked)
+    weight_k: int | None = None
+    weight_t: float | None = None
 
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).

@@ -44,7 +44,13 @@ from engine.release.partition.blocks import (
     use_blocks,
     widest_dimension,
 )
-from engine.release.partition.exact import _pick, balanced_layout, layout_counts, tclose_partition
+from engine.release.partition.exact import (
+    _pick,
+    balanced_layout,
+    layout_counts,
+    principal_order,
+    tclose_partition,
+)
 from engine.release.partition.feasibility import (
     BoundRates,
     check_feasible,
@@ -91,6 +97,7 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "principal_order",
     "shared_trials",
     "size_candidates",
     "smallest_t",

@@ -32,7 +32,7 @@ from engine.release.households import (
     separate_members,
 )
 from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
-from engine.release.model import InformationLoss, Release, RunSummary
+from engine.release.model import Buckets, InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,
     DEFAULT_BLOCK_SIZE,
@@ -51,6 +51,7 @@ from engine.release.partition import (
 from engine.release.stages.plan import Plan
 from engine.release.stages.plan import plan as make_plan
 from engine.release.stages.summarise import summarise_buckets
+from engine.release.stages.survey import SurveyClasses, released_buckets, survey_classes
 from engine.release.stages.tail import Published, finish, publish, withheld_qi
 
 
@@ -208,16 +209,19 @@ def _bucket_release(
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None
     asked = kernels_asked()
-    classes, homes, household_loss, withheld = _bucket_classes(X, plan, task)
+    formed = _bucket_classes(X, plan, task)
+    classes, homes = formed.classes, formed.homes
     # the route that formed the classes, for the review record (when the kernels were asked)
     route = kernel_route() if kernels_asked() > asked else None
-    released_qi = withheld_qi(clean, qi, classes, withheld, prepared.households, homes)
+    released_qi = withheld_qi(clean, qi, classes, formed.withheld, prepared.households, homes)
     # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    qi_sums = QiSums.of(X, classes) if homes is None else None
+    qi_sums = QiSums.of(X, classes) if formed.qi_loss is None else None
     X = None
     task.step(0.85, _("Building the release"))
-    buckets, output = plan.bucket_data, params.confidential_output
+    # the bucket means weighted by the weights the release carries
+    buckets = released_buckets(plan.bucket_data, params, prepared, classes)
+    output = params.confidential_output
     published = publish(
         params,
         prepared,
@@ -231,12 +235,14 @@ def _bucket_release(
         released_as={c: f"bucket {output}" for c in prepared.confidential},
         checked=prepared.confidential,
         homes=homes,
+        linked=formed.linked,
         task=task.sub(0.85, 0.95),
     )
     # the QI loss of the released file: classes whose released values coincide have merged
     # (household groups: the loss the household partition measured)
-    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
-    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
+    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else formed.qi_loss
+    assert qi_loss is not None
+    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started, buckets)
     if route is not None:
         summary = replace(summary, kernels=route.sentence())
     task.step(1.0, _("Done"))
@@ -245,24 +251,24 @@ def _bucket_release(
     )
 
 
-def _bucket_classes(
-    X: np.ndarray, plan: Plan, task: Task
-) -> tuple[np.ndarray, np.ndarray | None, float, np.ndarray | None]:
-    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85): (the class of
-    every record, its household group or None, the QI loss of household groups (0 without),
-    which QI values the classes withhold).
+def _bucket_classes(X: np.ndarray, plan: Plan, task: Task) -> SurveyClasses:
+    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85).
 
     t-close classes over the plan's buckets (k-anonymous ones without buckets) formed apart
-    in each group of records alike in which QIs are missing; or, with household-level QIs,
-    classes inside groups of whole households.
+    in each group of records alike in which QIs are missing; with household ids released,
+    households microaggregated as units (:func:`survey_classes`); or, with household-level
+    QIs, classes inside groups of whole households.
     """
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
     qi, clean, types, orders = prepared.qi, prepared.clean, prepared.types, prepared.orders
     t, buckets = plan.t, plan.bucket_data
-    households, homes, qi_loss = prepared.households, None, 0.0
+    households = prepared.households
     # records alike in which QIs are missing form classes together (missing stays missing)
     groups, withheld = missing_groups(plan)
+    linked = survey_classes(params, prepared, X, buckets, t, task.sub(0.1, 0.85))
+    if linked is not None:
+        return linked
     if households is not None and households.level:
         # household-level QIs: classes inside groups of whole households
         codes = None if buckets is None else buckets.codes
@@ -278,7 +284,7 @@ def _bucket_classes(
             clean, qi, types, orders, households, codes, t, params.k, size,
             mode=params.qi_output, task=task.sub(0.3, 0.85),
         )  # fmt: skip
-        return classes, homes, qi_loss, None  # the classes follow the households
+        return SurveyClasses(classes, homes, qi_loss)  # the classes follow the households
     if buckets is not None:
         assert t is not None
         codes, shares = buckets.codes, buckets.shares
@@ -299,7 +305,7 @@ def _bucket_classes(
         if households.confidential_level and buckets is not None:
             classes = separate_members(X, classes, buckets.codes, households.codes)
         classes = merge_for_households(X, classes, households.codes, params.k)
-    return classes, homes, qi_loss, withheld
+    return SurveyClasses(classes, None, None, withheld)
 
 
 def _bucket_summary(
@@ -309,11 +315,12 @@ def _bucket_summary(
     qi_loss: float,
     homes: np.ndarray | None,
     started: float,
+    buckets: Buckets | None,
 ) -> RunSummary:
     """The run summary of a bucket release: its guarantees, losses and buckets."""
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
-    clean, buckets, output = prepared.clean, plan.bucket_data, params.confidential_output
+    clean, output = prepared.clean, params.confidential_output
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, prepared.types, output)
         if buckets is not None

@@ -36,7 +36,12 @@ from engine.release.buckets import (
     search_sample,
 )
 from engine.release.columns import encode_qi, missing_mask, pattern_groups
-from engine.release.households import HouseholdPlan, weighted_bucket_means
+from engine.release.households import (
+    QI_BUDGET,
+    HouseholdPlan,
+    pattern_loss,
+    weighted_bucket_means,
+)
 from engine.release.measures import class_ids, disclosure_risk, original_sensitive
 from engine.release.model import (
     P_RULE,
@@ -248,6 +253,10 @@ class PlanData:
     #: what the review record says of the input (a column released although it looks like
     #: an identifier): facts of the original data, never published
     review_notes: Sequence[str] = ()
+    #: given the buckets and t: the QI loss of households microaggregated as units (a survey
+    #: whose household ids are released), on a sample of whole households; the search of b
+    #: weighs it instead of the loss of classes of persons.  None on other routes
+    pattern_loss: Callable[[Buckets, float], float | None] | None = None
 
 
 @one_blas_thread
@@ -305,9 +314,18 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
             original_sensitive(prepared.clean, params, None if buckets is None else buckets.codes),
             weights=prepared.weights,
             households=None if homes is None else homes.codes,
+            linked=homes is not None,
         )
         return (None if homes is None else HouseholdPlan.of(homes)), risk
 
+    def linked_loss(buckets: Buckets, t: float) -> float | None:
+        assert prepared.households is not None
+        return pattern_loss(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.households,
+            buckets.codes, buckets.shares, t, params.k,
+        )  # fmt: skip
+
+    linking = prepared.households is not None and params.released_household()
     facts = PlanData(
         n=len(prepared.clean),
         n_left_out=prepared.n_left_out,
@@ -319,6 +337,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         weighted=weighted if prepared.weights is not None else None,
         survey=survey,
         review_notes=tuple(prepared.notes),
+        pattern_loss=linked_loss if linking else None,
     )
     noise_columns: list[ColumnPlan] = []
     if params.noise:
@@ -374,6 +393,7 @@ def plan_data(
         warnings.append(forecast.reason)
     feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
+    warnings.extend(weight_warnings(params))
     warnings.extend(guidance_warnings(params))
     if households is not None:  # counts of households in the original data: review only
         review.extend(households.warnings())
@@ -424,6 +444,7 @@ def _plan_buckets(
     choices: list[BucketChoice] = []
     if params.n_buckets is None:
         assert facts.search_qi is not None
+        search = task.sub(0.0, 0.3) if facts.pattern_loss is not None else task
         bucket_data, choices = search_buckets(
             values,
             facts.search_qi(),
@@ -431,8 +452,24 @@ def _plan_buckets(
             k=params.k,
             weight=params.utility_weight,
             output=params.confidential_output,
-            task=task,
+            task=search,
         )
+        if facts.pattern_loss is not None:
+            # households as units: b searched on their own route, its QI loss held within
+            # QI_BUDGET times what persons alone would lose (fewer buckets first)
+            linked_loss = facts.pattern_loss
+            plain = next(c.qi_loss for c in choices if c.chosen)
+            bucket_data, choices = search_buckets(
+                values,
+                facts.search_qi(),
+                t=t,
+                k=params.k,
+                weight=params.utility_weight,
+                output=params.confidential_output,
+                qi_loss=lambda b: linked_loss(b, t),
+                qi_limit=None if plain is None else QI_BUDGET * plain,
+                task=task.sub(0.3, 1.0),
+            )
         wanted_b = next(c.b for c in choices if c.chosen)
     else:
         wanted_b = params.n_buckets
@@ -816,6 +853,22 @@ def _missing(buckets: Buckets) -> bool:
     """Whether the missing bucket is (one of) the rarest, the one that caps the classes."""
     j = buckets.missing_bucket
     return j is not None and int(buckets.counts[j]) == int(buckets.counts.min())
+
+
+def weight_warnings(params: ReleaseParams) -> list[str]:
+    """What releasing the weights unchanged costs: a weight is a key like any QI (weights
+    reveal the sampling stratum), so it can split a class; the run reports the k and t the
+    release has with it.  Empty unless ``weight_output="keep"``."""
+    if params.released_weight() != "keep":
+        return []
+    return [
+        _(
+            "The weights ({column}) are released unchanged: a weight is a key like a "
+            "quasi-identifier (weights reveal the sampling stratum), so the run reports the k "
+            "and t the release has with the weight as a key; weight_output 'class' releases "
+            "every class's mean weight instead."
+        ).format(column=repr(params.weight))
+    ]
 
 
 def seed_warnings(params: ReleaseParams) -> list[str]:
