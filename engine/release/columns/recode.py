@@ -211,6 +211,7 @@ def build_release(
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
     extra: Mapping[str, pd.Series] | None = None,
+    places: Mapping[str, int] | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The whole released table, columns in input order, rows shuffled; and the input row of
     every released row (kept in memory for previews, never written).
@@ -218,9 +219,10 @@ def build_release(
     ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied);
     ``extra`` holds columns released in a form made elsewhere, aligned with the rows of
     ``data`` (household-level QIs, the re-coded household id, the weight:
-    :mod:`engine.release.households`).
+    :mod:`engine.release.households`); ``places`` the decimals of numeric QIs when ``data``
+    is one part of a file (:func:`recode_qi`).
     """
-    parts = [recode_qi(data, qi, types, orders, classes, qi_output)]
+    parts = [recode_qi(data, qi, types, orders, classes, qi_output, places)]
     if buckets is not None:
         parts.append(release_confidential(buckets, confidential_output))
     source = original if original is not None else data

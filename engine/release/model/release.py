@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.release.model.buckets import Buckets
 from engine.release.model.summary import RunSummary
@@ -50,6 +51,11 @@ class Verification:
     #: household-level confidential values, where members are kept apart)
     shared_classes: int = 0
 
+    @classmethod
+    def empty(cls) -> Verification:
+        """What the verifier says of a release without records: nothing holds."""
+        return cls(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, _("Empty release."))
+
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
 
@@ -58,7 +64,9 @@ class Verification:
         """
         if not self.ok:
             raise VerificationError(
-                f"The release failed its independent check and was not written: {self.message}"
+                _("The release failed its independent check and was not written: {reason}").format(
+                    reason=self.message
+                )
             )
 
 

@@ -19,7 +19,9 @@ Three things are settled here for both:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,53 +63,22 @@ class Prepared:
 
 
 def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
-    """Check ``data`` against ``params`` and return the cleaned, typed protected columns."""
-    if not params.qi and not params.confidential:
-        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
-    if params.noise and not params.confidential:
-        raise InputError(
-            _(
-                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
-                "one column as confidential."
-            ).format(mechanism=params.mechanism)
-        )
-    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in data.columns]
-    if absent:
-        have = ", ".join(map(str, data.columns[:12]))
-        raise InputError(
-            _("No column named {columns} in the input (it has: {have}).").format(
-                columns=listing(absent), have=have
-            )
-        )
-    n = len(data)
-    if n == 0:
-        raise InputError(_("The input has no records."))
+    """Check ``data`` against ``params`` and return the cleaned, typed protected columns.
+
+    Each check is a function of its own (below), so that a cluster, which holds the file in
+    partitions, runs the same ones with the same words: on the column names
+    (:func:`check_roles`, :func:`check_columns`), on every partition (:func:`clean_columns`,
+    :func:`check_numbers`) and on the counts added up (:func:`check_records`).
+    """
+    check_roles(params)
+    check_columns(params, data.columns)
     qi, confidential = list(params.qi), list(params.confidential)
-    # missing codes matter only where values are protected; keep columns pass unchanged
-    used = [c for c in data.columns if c in (*qi, *confidential)]
-    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
-    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
-    rows, left_out = None, 0
-    if params.missing_confidential == "drop" and confidential:
-        lacking = clean[confidential].isna().any(axis=1).to_numpy()
-        left_out = int(lacking.sum())
-        if left_out == n:
-            raise InputError(
-                _(
-                    "Every record has a missing confidential value: leaving them out "
-                    "(missing_confidential 'drop') leaves nothing to release."
-                )
-            )
-        if left_out:
-            rows = np.flatnonzero(~lacking)
-            clean = clean.iloc[rows].reset_index(drop=True)
+    clean, rows = clean_columns(data, params)
+    left_out = 0 if rows is None else len(data) - len(rows)
+    check_records(len(data), left_out)
     types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
     check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
-    for col in (*qi, *confidential):
-        if types[col] == ColumnType.NUMERIC:
-            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
+    check_numbers(clean, [*qi, *confidential], types)
     prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
     released = prepared.released_input(data)
     if params.weight is not None:
@@ -118,6 +89,88 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         )
         check_households(prepared.households.n_households, params.k)
     return prepared
+
+
+def check_roles(params: ReleaseParams) -> None:
+    """Refuse parameters that protect nothing: no column tagged, or noise without a
+    confidential column."""
+    if not params.qi and not params.confidential:
+        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
+    if params.noise and not params.confidential:
+        raise InputError(
+            _(
+                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
+                "one column as confidential."
+            ).format(mechanism=params.mechanism)
+        )
+
+
+def named_columns(params: ReleaseParams) -> list[str]:
+    """Every column ``params`` give a role, in the order of the roles (quasi-identifiers,
+    confidential, identifiers, kept, household, weight)."""
+    named = [*params.qi, *params.confidential, *params.identifiers, *params.keep]
+    return named + [c for c in (params.household, params.weight) if c is not None]
+
+
+def check_columns(params: ReleaseParams, names: Sequence[Any]) -> None:
+    """Refuse ``params`` when a column they name is not among the input's ``names``."""
+    have = set(map(str, names))
+    absent = [c for c in named_columns(params) if c not in have]
+    if absent:
+        shown = ", ".join(map(str, list(names)[:12]))
+        raise InputError(
+            _("No column named {columns} in the input (it has: {have}).").format(
+                columns=listing(absent), have=shown
+            )
+        )
+
+
+def clean_columns(
+    data: pd.DataFrame, params: ReleaseParams
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """(the quasi-identifier and confidential columns of ``data`` in its column order, with
+    the declared missing codes as NA and index 0..n-1; the positions of the records that
+    are released, None for all).
+
+    Missing codes matter only where values are protected: ``keep`` columns pass unchanged.
+    With ``missing_confidential="drop"`` a record with a missing confidential value is left
+    out.  A cluster cleans every partition with this function.
+    """
+    qi, confidential = list(params.qi), list(params.confidential)
+    used = [c for c in data.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
+    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    if params.missing_confidential != "drop" or not confidential:
+        return clean, None
+    lacking = clean[confidential].isna().any(axis=1).to_numpy()
+    if not lacking.any():
+        return clean, None
+    rows = np.flatnonzero(~lacking)
+    return clean.iloc[rows].reset_index(drop=True), rows
+
+
+def check_records(n: int, left_out: int) -> None:
+    """Refuse an input of ``n`` records that leaves none to release (``left_out`` of them
+    left out for a missing confidential value)."""
+    if n == 0:
+        raise InputError(_("The input has no records."))
+    if left_out == n:
+        raise InputError(
+            _(
+                "Every record has a missing confidential value: leaving them out "
+                "(missing_confidential 'drop') leaves nothing to release."
+            )
+        )
+
+
+def check_numbers(
+    clean: pd.DataFrame, columns: Sequence[str], types: Mapping[str, ColumnType]
+) -> None:
+    """Refuse numbers tclose cannot compute with in the numeric ``columns``
+    (:func:`check_magnitudes`)."""
+    for col in columns:
+        if types[col] == ColumnType.NUMERIC:
+            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
 
 
 def check_magnitudes(column: str, values: np.ndarray) -> None:
