@@ -20,6 +20,7 @@ representative (bucket median) is then the digest's estimate.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,11 +29,11 @@ import numpy as np
 import pandas as pd
 
 from engine.release import (
+    BucketInput,
     Buckets,
     ConfidentialValues,
     Scale,
     confidential_loss,
-    make_buckets,
     numeric_values,
     split_sorted,
 )
@@ -125,26 +126,18 @@ def expand_counts(
 
 
 def _bucket_expanded(
-    expanded: pd.DataFrame,
-    counts: pd.DataFrame,
-    confidential: Sequence[str],
-    types: Mapping[str, ColumnType],
-    n_buckets: int,
-    **options: Any,
+    source: BucketInput, counts: pd.DataFrame, n_buckets: int, *, joint: bool = True
 ) -> tuple[Buckets, BucketLookup]:
-    """``make_buckets`` on the multiset (codes in its order) and the lookup by value."""
-    confidential = list(confidential)
-    buckets = make_buckets(
-        expanded, confidential, {c: types[c] for c in confidential}, n_buckets, **options
-    )
+    """One machine's buckets of the multiset ``source`` (codes in its order) and the lookup by
+    value (``counts``: the distinct values, in the multiset's order, with their counts)."""
+    confidential = source.confidential
+    buckets = source.buckets(n_buckets, joint=joint)
     weights = counts["n"].to_numpy(dtype=np.int64)
     keys = counts[confidential].reset_index(drop=True)
     first = np.r_[0, np.cumsum(weights)[:-1]].astype(np.int64)
     codes = buckets.codes[first] if len(keys) else np.zeros(0, dtype=np.int64)
-    lookup = BucketLookup(
-        tuple(confidential), {c: types[c] for c in confidential}, keys, codes,
-        buckets.missing_bucket,
-    )  # fmt: skip
+    types = {c: source.ctypes[c] for c in confidential}
+    lookup = BucketLookup(tuple(confidential), types, keys, codes, buckets.missing_bucket)
     return buckets, lookup
 
 
@@ -165,10 +158,9 @@ def make_buckets_from_counts(
     the :class:`BucketLookup`.
     """
     expanded = expand_counts(counts, n_missing, confidential)
-    buckets, lookup = _bucket_expanded(
-        expanded, counts, confidential, types, n_buckets,
-        joint=joint, orders=orders, bounds=bounds,
-    )  # fmt: skip
+    types = {c: types[c] for c in confidential}
+    source = BucketInput(expanded, confidential, types, orders=orders, bounds=bounds)
+    buckets, lookup = _bucket_expanded(source, counts, n_buckets, joint=joint)
     return replace(buckets, codes=np.zeros(0, dtype=np.int64)), lookup
 
 
@@ -212,6 +204,7 @@ class CountedValues(ConfidentialValues):
         self.n = int(counts["n"].sum()) + n_missing
         self._made: dict[int, tuple[Buckets, Buckets, BucketLookup]] = {}
         self._expanded: pd.DataFrame | None = None
+        self._input: BucketInput | None = None  # what every b reads, made at the first
 
     def _made_for(self, buckets: Buckets) -> tuple[Buckets, Buckets, BucketLookup]:
         for made in self._made.values():
@@ -221,12 +214,13 @@ class CountedValues(ConfidentialValues):
 
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
-            if self._expanded is None:
+            if self._input is None:
                 self._expanded = expand_counts(self.counts, self.n_missing, self.confidential)
-            full, lookup = _bucket_expanded(
-                self._expanded, self.counts, self.confidential, self.types, b,
-                joint=self.joint, orders=self.orders, bounds=self.bounds,
-            )  # fmt: skip
+                self._input = BucketInput(
+                    self._expanded, self.confidential, self.types,
+                    orders=self.orders, bounds=self.bounds,
+                )  # fmt: skip
+            full, lookup = _bucket_expanded(self._input, self.counts, b, joint=self.joint)
             self._made[b] = (replace(full, codes=np.zeros(0, dtype=np.int64)), full, lookup)
         return self._made[b][0]
 
@@ -238,9 +232,16 @@ class CountedValues(ConfidentialValues):
         return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        return self.loss_detail(buckets, output, detail=False)[0]
+
+    def loss_detail(
+        self, buckets: Buckets, output: str, *, detail: bool = True
+    ) -> tuple[float, dict[str, dict[str, float]]]:
+        """One machine's :func:`~engine.release.confidential_loss` of the released values,
+        on the multiset (what the run summary reports; equal up to the order of the sums)."""
         assert self._expanded is not None
         full = self._made_for(buckets)[1]
-        return confidential_loss(self._expanded, full, self.types, output)[0]
+        return confidential_loss(self._expanded, full, self.types, output, detail=detail)
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         out = {}
@@ -423,14 +424,37 @@ class DigestValues(ConfidentialValues):
         return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        return self.loss_detail(buckets, output)[0]
+
+    def loss_detail(
+        self, buckets: Buckets, output: str
+    ) -> tuple[float, dict[str, dict[str, float]]]:
+        """The loss of the released values (``output``) and the column's statistics, from
+        every interval's count, Σx and Σx² (the numbers :func:`~engine.release.confidential_loss`
+        reports of a column held in memory)."""
         reps = np.array([float(r[0]) if r[0] is not None else np.nan
                          for r in buckets.released(output)])  # fmt: skip
         rep = reps[self.lookup(buckets).codes]  # per interval
-        used = self.cnt > 0
-        sse = float((self.s2 - 2 * rep * self.s1 + self.cnt * rep * rep)[used].sum())
-        m = float(self.cnt.sum())
-        sst = float(self.s2.sum() - self.s1.sum() ** 2 / m) if m else 0.0
-        return sse / sst if sst > 0 else 0.0
+        used = (self.cnt > 0) & ~np.isnan(rep)
+        m, sx, sxx = float(self.cnt[used].sum()), self.s1[used].sum(), self.s2[used].sum()
+        if not m:
+            return 0.0, {}
+        sy = float((self.cnt * rep)[used].sum())
+        syy = float((self.cnt * rep * rep)[used].sum())
+        sxy = float((self.s1 * rep)[used].sum())
+        sse, sst = sxx - 2 * sxy + syy, sxx - sx * sx / m
+        vx, vy = sxx / m - (sx / m) ** 2, syy / m - (sy / m) ** 2
+        cov = sxy / m - sx * sy / m / m
+        loss = float(sse / sst) if sst > 0 else 0.0
+        column = {
+            "sse_sst": loss,
+            "mean_original": float(sx / m),
+            "mean_released": float(sy / m),
+            "variance_original": float(vx),
+            "variance_released": float(vy),
+            "correlation": float(cov / math.sqrt(vx * vy)) if vx > 0 and vy > 0 else 1.0,
+        }
+        return loss, {self.col: column}
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         return {self.col: int(sum(p[6] for p in self.parts))} if self.col in bounds else {}

@@ -51,6 +51,7 @@ from engine.release import (
     household_codes,
     household_partition,
     merge_for_households,
+    missing_counts,
     recode_qi,
     release_confidential,
     separate_members,
@@ -79,9 +80,6 @@ class _Recipe:
     level: tuple[str, ...]
     confidential_level: tuple[str, ...]
     rounds: int
-    #: per numeric confidential column, the sums the summary's confidential loss needs
-    #: (:func:`engine.distributed.release._confidential_sums`, handed over by the caller)
-    confidential_sums: Any
 
 
 def _cut(part: Part, column: str, n_out: int, salt: int) -> list[tuple[pd.DataFrame, np.ndarray]]:
@@ -181,18 +179,11 @@ def _release(
         "classes": int(classes.max()) + 1,
         "loss": loss,
         "groups": int(groups.max()) + 1 if groups is not None else 0,
-        "confidential": r.confidential_sums(
-            frame, r.buckets, codes, r.types, p.confidential_output
-        ),
         # the summary's QI loss is replaced by ``loss`` (the household route's own measure)
         "sq": 0.0,
         "total": np.zeros(1),
         # missing QI values in the input and released empty
-        "missing_qi": {
-            c: (int(frame[c].isna().sum()), int(table[c].isna().sum()))
-            for c in qi
-            if c in table.columns
-        },
+        "missing_qi": missing_counts(frame, table, [c for c in qi if c in table.columns]),
     }
     return table, stats
 
@@ -213,16 +204,14 @@ def release_households_on_cluster(
     workers: int,
     node_records: int,
     summarise: Any,
-    confidential_sums: Any,
     task: Task = NO_TASK,
 ) -> tuple[list[Any], Verification, RunSummary]:
     """The verified release of a survey file on the cluster (module doc).
 
     ``parts`` are the partitions after the encoding and the buckets
     (:class:`~engine.distributed.split.Part`); ``summarise(verification, part_stats)`` makes
-    the run summary the route without households makes, ``confidential_sums`` measures a
-    partition's confidential loss.  Returns the futures of the released parts, the
-    verification and the summary.
+    the run summary the route without households makes.  Returns the futures of the released
+    parts, the verification and the summary.
     """
     assert params.household is not None
     shares = buckets.counts / buckets.counts.sum()
@@ -237,8 +226,7 @@ def release_households_on_cluster(
     numbering = _HouseholdNumbering.of(detections, params, salt, n_out)
     level, conf_level = numbering.level, numbering.confidential_level
     recipe = _Recipe(params, buckets, shares, t, size, types, orders, places, columns, level,
-                     conf_level, default_rounds(numbering.most_in_a_part),
-                     confidential_sums)  # fmt: skip
+                     conf_level, default_rounds(numbering.most_in_a_part))  # fmt: skip
     recipe_f = client.scatter(recipe, broadcast=True)
     offsets = numbering.offsets
     done = [client.submit(_release, out[j], recipe_f, int(offsets[j]), j) for j in range(n_out)]

@@ -18,7 +18,7 @@ import pandas as pd
 
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
-from engine.io.about import publishable
+from engine.i18n import _
 from engine.io.csvfast import write_csv_parts
 from engine.io.formats import CLUSTER_SUFFIXES
 from engine.io.outputs import (
@@ -31,10 +31,11 @@ from engine.io.outputs import (
 )
 from engine.io.parquet import METADATA_KEY
 from engine.io.write import (
-    EXCEL_MAX_COLUMNS,
-    EXCEL_MAX_ROWS,
+    check_sheet_size,
+    release_metadata,
     release_outputs,
     sidecar_path,
+    sidecar_text,
     write_release,
 )
 from engine.progress import NO_TASK, Task
@@ -55,11 +56,6 @@ def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataF
             raise
 
 
-def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> str:
-    text = json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
-    return text + "\n"
-
-
 def cluster_outputs(path: str | Path, *, extras: Sequence[Output] = ()) -> list[Output]:
     """The files a cluster release to ``path`` writes: the release (a file, or a dataset
     folder when the name has no suffix), its JSON metadata beside a text or Parquet file,
@@ -68,8 +64,10 @@ def cluster_outputs(path: str | Path, *, extras: Sequence[Output] = ()) -> list[
     suffix = path.suffix.lower()
     if suffix not in CLUSTER_SUFFIXES:
         raise InputError(
-            f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv "
-            "or .xlsx."
+            _(
+                "{name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv "
+                "or .xlsx."
+            ).format(name=path.name, suffix=suffix)
         )
     outputs = [Output(path, "release")] if suffix == "" else release_outputs(path)
     return [*outputs, *extras]
@@ -120,7 +118,7 @@ def write_cluster_release(
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    meta = publishable(metadata)  # never the review record
+    meta = release_metadata(metadata)  # never the review record
     sources = [input_path, *inputs]
     texts = {str(Path(k)): v for k, v in (documents or {}).items()}
     outputs = check_cluster_outputs(path, extras=extras, inputs=sources)
@@ -130,12 +128,7 @@ def write_cluster_release(
             stage.write_utf8(extra.path, texts[str(extra.path)])
 
     if suffix == ".xlsx":
-        if n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS:
-            raise InputError(
-                f"{path.name}: {n_rows:,} rows × {len(columns):,} columns do not fit in an "
-                f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
-                f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
-            )
+        check_sheet_size(path.name, n_rows, len(columns))
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
         with write_outputs(outputs, inputs=sources) as stage:
             write_release(table, path, metadata=meta, stage=stage, task=task)
@@ -158,7 +151,7 @@ def write_cluster_release(
         else:
             write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
                             n_rows=n_rows, task=task)  # fmt: skip
-        stage.write_utf8(side, _sidecar(path, meta, dtypes))
+        stage.write_utf8(side, sidecar_text(meta, dtypes))
         stage_extras(stage)
     return [o.path for o in outputs]
 
@@ -179,7 +172,9 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task):
             arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
             if writer is None:
                 fields = arrow.schema.remove_metadata()
-                schema = fields.with_metadata({METADATA_KEY: json.dumps(meta, default=str)})
+                schema = fields.with_metadata(
+                    {METADATA_KEY: json.dumps(meta, ensure_ascii=False, default=str)}
+                )
                 writer = pq.ParquetWriter(target, schema, compression="zstd")
             writer.write_table(arrow.cast(schema))
             written += len(table)
@@ -204,6 +199,6 @@ def _write_folder(
             target = tmp / f"part-{i:05d}.parquet"
             _write_parquet_parts(client, [future], target, meta, n_rows, task.silent())
             task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
-        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+        (tmp / "_tclose.json").write_text(sidecar_text(meta, {}), encoding="utf-8")
         stage_extras(stage)
     return [o.path for o in outputs]
