@@ -201,16 +201,20 @@ def test_buckets_from_counts_equal_the_one_machine_buckets(columns, b):
     assert np.array_equal(codes, want.codes)
 
 
-def test_t_digest_buckets_never_split_ties_and_count_exactly():
+@pytest.mark.parametrize("public", [None, (0.0, 90_000.0)])
+def test_t_digest_buckets_never_split_ties_and_count_exactly(public):
     data = generate(8_000, seed=5)
     types = {"income": ColumnType.NUMERIC}
     parts = [data.iloc[i::4] for i in range(4)]
     digests = [dist.digest(p, "income", types["income"]) for p in parts]
-    scale, sample = dist.digest_scale(digests, types["income"], None, 4)
+    scale, sample = dist.digest_scale(digests, types["income"], public, 4)
     thresholds = dist.digest_thresholds(scale, sample)
-    counted = [dist.interval_counts(p, "income", types["income"], thresholds) for p in parts]
+    limits = dist.digest_limits(scale)
+    counted = [
+        dist.interval_counts(p, "income", types["income"], thresholds, limits=limits) for p in parts
+    ]
     buckets, lookup = dist.buckets_from_intervals(
-        counted, scale, sample, thresholds, "income", types["income"], 4
+        dist.Intervals.merged(counted), scale, sample, thresholds, "income", types["income"], 4
     )
     codes = lookup(data)
     assert np.array_equal(np.bincount(codes), buckets.counts)
@@ -222,7 +226,14 @@ def test_t_digest_buckets_never_split_ties_and_count_exactly():
     assert all(x in set(thresholds) for x in inner) and inner == sorted(inner)
     for j, b in enumerate(buckets.bounds):
         inside = data["income"][codes == j]
-        assert (b[0] is None or inside.min() >= b[0]) and (b[1] is None or inside.max() < b[1])
+        last = j == len(buckets.bounds) - 1  # the outer ends: open, or the public bounds
+        assert (j == 0 or inside.min() >= b[0]) and (last or inside.max() < b[1])
+        # the released mean and spread are one machine's, on the bucket's own values, from the
+        # partitions' sums (the median is the digest's estimate)
+        (stat,) = buckets.stats[j]
+        want = scale.stat(inside.to_numpy(float), *b)
+        assert (stat.mean, stat.sd, stat.dominated) == (want.mean, want.sd, want.dominated)
+    assert [r[0] for r in buckets.released("mean")] == [s[0].mean for s in buckets.stats]
 
 
 def test_partition_encoding_equals_encode_qi():
@@ -330,6 +341,9 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     rows = release.summary.buckets
     assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
     assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
+    # the means asked for are released (exact, from the partitions' sums), not the medians
+    assert [r.representative for r in rows] == [r.mean for r in rows]
+    assert sorted(table["income"].unique()) == sorted(r.mean[0] for r in rows)
 
 
 # ----------------------------------------------------------------------------- every route plans

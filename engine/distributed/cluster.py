@@ -250,6 +250,18 @@ def _stderr_to_null() -> Iterator[None]:
         os.close(null)
 
 
+#: Dask's settings for a tclose run (in this process, and in the local workers it starts):
+#: no statistical profiler (it samples every task's stack 100 times a second for a
+#: dashboard tclose does not open), and the event loops' watchdog and system monitor woken
+#: once a second rather than 50 and twice: on two cores they cost a third more CPU than the
+#: release itself (benchmarks/bench_distributed.py)
+LEAN = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "1s",
+}
+
+
 @contextlib.contextmanager
 def connect(backend: Backend) -> Iterator[Any]:
     """A Dask client for ``backend``; a local cluster is started and stopped with it.
@@ -260,7 +272,9 @@ def connect(backend: Backend) -> Iterator[Any]:
     A scheduler address is probed first (:func:`probe_scheduler`).
     """
     _need_dask()
-    with quiet_cluster():
+    import dask
+
+    with quiet_cluster(), dask.config.set(LEAN):
         from distributed import Client, LocalCluster
 
         if backend.address == "local":

@@ -30,6 +30,7 @@ from engine.distributed.buckets import (
     CountedValues,
     DigestValues,
     digest,
+    digest_limits,
     digest_scale,
     digest_thresholds,
     interval_counts,
@@ -245,8 +246,13 @@ def _digest_values(
     scale, quantiles = digest_scale(digests, ctype, params.bounds.get(col), finest)
     thresholds = digest_thresholds(scale, quantiles)
     count = functools.partial(
-        interval_counts, col=col, ctype=ctype, thresholds=thresholds, bounds=params.bounds.get(col)
-    )  # a large array as a keyword of client.map trips Dask's scheduler
+        interval_counts,
+        col=col,
+        ctype=ctype,
+        thresholds=thresholds,
+        bounds=params.bounds.get(col),
+        limits=digest_limits(scale),
+    )  # a large array as a keyword of client.map trips Dask's scheduler; fmt: skip
     counted = gather(client, client.map(count, data.frames))
     return DigestValues(counted, scale, quantiles, thresholds, col, ctype, rows, sample)
 

@@ -54,11 +54,89 @@ def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
     contributor could estimate the largest to within p from the total (Hundepool et al.,
     *Statistical Disclosure Control*, 2012, §4.2).
     """
-    c = np.sort(np.asarray(contributions, dtype=float))[::-1]
-    if len(c) == 0 or c[0] <= 0:
+    return p_rule(*largest(contributions), p=p)
+
+
+def largest(values: np.ndarray) -> tuple[float, float, float]:
+    """(the total, the largest and the second largest) of ``values`` (0 where absent): what
+    the p%-rule reads of them (:func:`p_rule`)."""
+    c = np.sort(np.asarray(values, dtype=float))[::-1]
+    if len(c) == 0:
+        return 0.0, 0.0, 0.0
+    return float(c.sum()), float(c[0]), float(c[1]) if len(c) > 1 else 0.0
+
+
+def p_rule(total: float, first: float, second: float, *, p: float = P_RULE) -> bool:
+    """:func:`dominated` of contributions known by their ``total`` and their ``first`` and
+    ``second`` largest (a cluster adds these up over its partitions)."""
+    if first <= 0:
         return False
-    rest = float(c.sum() - c[: min(2, len(c))].sum())
-    return rest < p * float(c[0])
+    return total - (first + second) < p * first
+
+
+class BucketValues:
+    """The values of one bucket as its statistics read them (:meth:`Scale.stat_of`).
+
+    One machine holds them in memory (:class:`ArrayValues`); a cluster adds up what each
+    partition found of them, so the statistics ask for sums and extremes only.
+    """
+
+    count: int
+
+    def extreme(self, up: bool) -> float:
+        """The largest value (``up``) or the smallest."""
+        raise NotImplementedError
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        """How many values lie beyond ``near`` (above it when ``up``), and their distance to
+        it added up."""
+        raise NotImplementedError
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        """Of the values clipped to [low, high]: their mean, whether they differ, the
+        smallest."""
+        raise NotImplementedError
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        """:func:`largest` of the clipped values measured from ``base``."""
+        raise NotImplementedError
+
+    def spread(self) -> tuple[float, float, float, float]:
+        """:func:`largest` of the squared deviations from the mean, and their plain sum."""
+        raise NotImplementedError
+
+
+class ArrayValues(BucketValues):
+    """A bucket's values held in memory."""
+
+    def __init__(self, keys: np.ndarray) -> None:
+        self.keys = np.asarray(keys, dtype=float)
+        self.count = len(self.keys)
+        self._held: tuple[float, float, np.ndarray] | None = None
+
+    def extreme(self, up: bool) -> float:
+        return float(self.keys.max() if up else self.keys.min())
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        keys = self.keys
+        past = keys[keys > near] - near if up else near - keys[keys < near]
+        return past.size, float(past.sum()) if past.size else 0.0
+
+    def _clipped(self, low: float, high: float) -> np.ndarray:
+        if self._held is None or self._held[:2] != (low, high):
+            self._held = (low, high, np.clip(self.keys, low, high))
+        return self._held[2]
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        held = self._clipped(low, high)
+        return float(held.mean()), bool(np.ptp(held) > 0), float(held.min())
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        return largest(np.maximum(self._clipped(low, high) - base, 0.0))
+
+    def spread(self) -> tuple[float, float, float, float]:
+        squares = (self.keys - self.keys.mean()) ** 2
+        return (*largest(squares), float(squares.sum()))
 
 
 def _two_digits(x: float) -> float:
@@ -153,38 +231,46 @@ class Scale:
         return label, bounds, self.stat(keys, lo, hi)
 
     def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
-        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
+        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread, of
+        its values ``keys`` (:meth:`stat_of`)."""
+        return self.stat_of(ArrayValues(keys), lo, hi, self.representative(keys, lo, hi))
+
+    def stat_of(
+        self, values: BucketValues, lo: float | None, hi: float | None, median: Any
+    ) -> BucketStat:
+        """The bucket's released mean (p%-rule, measured from ``lo``) and spread, and its
+        ``median`` (:meth:`representative`), from what the statistics read of its values.
 
         The mean is a sum query: it is taken over the values held within the bucket's range
         (:meth:`limits`) and rounded to a step that one record cannot cross
         (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
         measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
-        keys = np.asarray(keys, dtype=float)
-        low, high = self.limits(keys, lo, hi)
-        held = np.clip(keys, low, high)
-        median = self.representative(keys, lo, hi)
-        base = float(lo) if lo is not None else float(held.min())
-        withheld = dominated(np.maximum(held - base, 0.0))
+        low, high = self.limits(values, lo, hi)
+        held_mean, varies, held_min = values.held(low, high)
+        base = float(lo) if lo is not None else held_min
+        withheld = p_rule(*values.contributions(low, high, base))
         # a value the whole bucket shares is no one's: kept as it is
-        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
-        mean = median if withheld else self._released(float(held.mean()), low, high, step)
+        step = self.mean_step(low, high, values.count) if varies else self.unit
+        mean = median if withheld else self._released(held_mean, low, high, step)
         sd: float | None = None
-        if len(keys) > 1 and not withheld:
-            spread = (keys - keys.mean()) ** 2
-            if not dominated(spread):
-                sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
-        return BucketStat(len(keys), mean, median, sd, withheld)
+        if values.count > 1 and not withheld:
+            total, first, second, plain = values.spread()
+            if not p_rule(total, first, second):
+                sd = _two_digits(float(np.sqrt(plain / (values.count - 1))))
+        return BucketStat(values.count, mean, median, sd, withheld)
 
-    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+    def limits(
+        self, keys: np.ndarray | BucketValues, lo: float | None, hi: float | None
+    ) -> tuple[float, float]:
         """The range a record of the bucket ``keys`` counts within for its mean: between the
         public cut points (or bounds); an open end at :meth:`open_end`."""
-        keys = np.asarray(keys, dtype=float)
-        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
-        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
+        values = keys if isinstance(keys, BucketValues) else ArrayValues(keys)
+        low = float(lo) if lo is not None else self.open_end(values, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(values, low, up=True)
         return min(low, high), max(low, high)
 
-    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+    def open_end(self, values: BucketValues, other: float, *, up: bool) -> float:
         """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
         number, never a value.
 
@@ -195,16 +281,17 @@ class Scale:
         that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
         """
         near = self.outer[1] if up else self.outer[0]
-        beyond = keys[keys > near] - near if up else near - keys[keys < near]
-        if self.date or not beyond.size:
+        n_beyond, beyond = values.beyond(near, up)
+        if self.date or not n_beyond:
             return near
-        far = nice_outward(float(keys.max() if up else keys.min()), up)
+        far = nice_outward(values.extreme(up), up)
+        count = values.count
 
         def rounding(end: float) -> float:
             width = abs(end - other)
-            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+            return count * (step_at_least(width / count) if width > 0 else 0.0) / 4
 
-        return far if beyond.sum() + rounding(near) > rounding(far) else near
+        return far if beyond + rounding(near) > rounding(far) else near
 
     @property
     def unit(self) -> float:
