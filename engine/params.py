@@ -15,6 +15,7 @@ whichever way the value came in: a flag, a project file or a GUI field.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections import Counter
@@ -27,16 +28,21 @@ from engine.errors import InputError, listing
 from engine.i18n import N_, SOURCE, _, language
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
+from engine.recoding import Hierarchy
 from engine.roles import ColumnType
 from engine.text import number
 
-QiOutput = Literal["centroid", "range"]
+QiOutput = Literal["centroid", "range", "common"]
 ConfidentialOutput = Literal["mean", "median", "label"]
 #: the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`)
 Mechanism = str
 MissingConfidential = Literal["bucket", "drop"]
 Transform = Literal["none", "log"]
 HouseholdOutput = Literal["recode", "none"]
+#: who may obtain the release (the SDC guidance's release types, IHSN SDC practice guide)
+ReleaseType = Literal["public", "scientific", "licensed", "enclave"]
+#: the longest intruder scenario (a short text; the DDI and the About sheet quote it)
+MAX_SCENARIO = 1000
 WeightOutput = Literal["keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
@@ -287,6 +293,25 @@ class Optional(Constraint):
 
 
 @dataclass(frozen=True)
+class Text(Constraint):
+    """One short text (at most ``longest`` characters, no control characters but line
+    breaks)."""
+
+    longest: int = 1000
+
+    @property
+    def allowed(self) -> str:
+        return _("a text of at most {n} characters").format(n=self.longest)
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or len(value) > self.longest:
+            raise self.fail(name, value)
+        if any(ord(c) < 32 and c not in "\n\t" for c in value):
+            raise self.fail(name, value)
+        return value.strip()
+
+
+@dataclass(frozen=True)
 class Name(Constraint):
     """One column name (a non-empty text)."""
 
@@ -337,6 +362,43 @@ def _category_order(where: str, value: Any) -> tuple[str, ...]:
 
 def _codes(where: str, value: Any) -> tuple[str, ...]:
     return Texts(what=N_("a list of missing-value codes")).check(where, value)
+
+
+def _hierarchy(where: str, value: Any) -> tuple[tuple[str, ...], ...]:
+    """A hierarchy as a table of texts (header first), checked (engine.recoding)."""
+    if isinstance(value, Hierarchy):
+        return tuple(tuple(r) for r in value.to_rows())
+    return tuple(tuple(r) for r in Hierarchy.from_rows(value, where).to_rows())
+
+
+def _cuts(where: str, value: Any) -> tuple[float, ...]:
+    """Cut points: increasing finite numbers, as a list or as "15:25:45"."""
+    message = _("{where} must be increasing cut points (e.g. 15:25:45), not {value}.").format(
+        where=where, value=_show(value)
+    )
+    if isinstance(value, str):
+        parts = [p for p in value.replace(",", ":").split(":") if p.strip()]
+        try:
+            value = [float(p) for p in parts]
+        except ValueError:
+            raise InputError(message) from None
+    if not isinstance(value, (list, tuple)) or not value:
+        raise InputError(message)
+    number = Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE)
+    try:
+        cuts = tuple(number.check(where, v) for v in value)
+    except InputError:
+        raise InputError(message) from None
+    if any(b <= a for a, b in itertools.pairwise(cuts)):
+        raise InputError(message)
+    return cuts
+
+
+def _code_value(where: str, value: Any) -> float:
+    """A public top or bottom code: a finite number (a text of one from a flag)."""
+    if isinstance(value, str):
+        return Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE).parse(where, value)
+    return Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE).check(where, value)
 
 
 def _bounds(where: str, value: Any) -> tuple[float, float]:
@@ -403,6 +465,8 @@ FLAG_GROUPS: dict[str, str] = {
     "level": N_("privacy level"),
     "form": N_("released form"),
     "noise": N_("noise mechanism (ε-differential privacy for the confidential columns)"),
+    "release": N_("release type and intruder scenario"),
+    "recoding": N_("recoding of quasi-identifiers before the grouping"),
 }
 
 
@@ -425,8 +489,9 @@ class FlagInfo:
     #: how the flag's text becomes the value: "value" (one value, read by
     #: :meth:`ReleaseParams.parse`), "columns" (names separated by commas), "codes" (codes
     #: separated by commas, kept as written), "switch" (on when given), "off" (a True field
-    #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column) or "bounds"
-    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``)
+    #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column), "bounds"
+    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or
+    #: "files" (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook)
     form: str = "value"
     #: the words each COLUMN=VALUE of a "pairs" flag takes
     values: tuple[str, ...] = ()
@@ -572,6 +637,24 @@ class ReleaseParams:
     confidential_output: ConfidentialOutput = "mean"
     #: None = fresh OS entropy (not reproducible); a number makes the run reproducible
     seed: int | None = None
+    #: who may obtain the release: "public" (a public-use file), "scientific" (registered
+    #: researchers), "licensed" (named users under an agreement) or "enclave" (used only in
+    #: a controlled environment); None = not stated; the plan compares k with the
+    #: guidance for a stated type
+    release_type: ReleaseType | None = None
+    #: the intruder scenario the release is protected against, in the agency's words (what
+    #: an intruder is assumed to know and do); published with the release
+    scenario: str = ""
+    #: per nominal quasi-identifier, its classification from the finest level to the
+    #: coarsest (a table, header first: engine.recoding.Hierarchy); classes are formed with
+    #: its distance and release their members' lowest common level
+    hierarchies: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    #: per numeric quasi-identifier, public cut points: its values are released as bands
+    bands: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    #: per numeric column, a public top code: larger values are replaced by it
+    top_code: Mapping[str, float] = field(default_factory=dict)
+    #: per numeric column, a public bottom code: smaller values are replaced by it
+    bottom_code: Mapping[str, float] = field(default_factory=dict)
 
     #: one declared constraint per field (checked in declaration order)
     CONSTRAINTS: ClassVar[dict[str, Constraint]] = {
@@ -601,11 +684,17 @@ class ReleaseParams:
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
         "transform": Options(values=("none", "log")),
-        "qi_output": Options(values=("centroid", "range")),
+        "qi_output": Options(values=("centroid", "range", "common")),
         "confidential_output": Choice(
             values=("mean", "median", "label"), aliases={"representative": "median"}
         ),
         "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
+        "release_type": Optional(Options(values=("public", "scientific", "licensed", "enclave"))),
+        "scenario": Text(longest=MAX_SCENARIO),
+        "hierarchies": PerColumn(_hierarchy),
+        "bands": PerColumn(_cuts),
+        "top_code": PerColumn(_code_value),
+        "bottom_code": PerColumn(_code_value),
     }
 
     def __post_init__(self) -> None:
@@ -636,6 +725,7 @@ class ReleaseParams:
                         "{columns} must be ≥ 0."
                     ).format(columns=", ".join(map(repr, negative)))
                 )
+        self._check_recoding()
         stray = sorted(set(self.bounds) - set(self.confidential))
         if stray:
             raise InputError(
@@ -643,6 +733,23 @@ class ReleaseParams:
                     columns=", ".join(map(repr, stray))
                 )
             )
+
+    def _check_recoding(self) -> None:
+        """A column is banded or has a hierarchy, not both; a bottom code lies below the
+        top code and the bands of its column."""
+        both = sorted(set(self.hierarchies) & set(self.bands))
+        if both:
+            raise InputError(
+                _("{columns}: a column has bands or a hierarchy, not both.").format(
+                    columns=listing(both)
+                )
+            )
+        for column, low in self.bottom_code.items():
+            high = self.top_code.get(column)
+            if high is not None and not low < high:
+                raise InputError(
+                    _("{column}: the bottom code must be below the top code.").format(column=column)
+                )
 
     def _check_survey(self) -> None:
         """The household and weight options need their column; household-level are QIs."""
@@ -709,6 +816,10 @@ class ReleaseParams:
                 value = {c: str(t) for c, t in value.items()}
             elif name == "bounds":
                 value = {c: [lo, hi] for c, (lo, hi) in value.items()}
+            elif name == "hierarchies":
+                value = {c: [list(r) for r in rows] for c, rows in value.items()}
+            elif name in ("top_code", "bottom_code"):
+                value = dict(value)
             elif isinstance(value, Mapping):
                 value = {c: list(v) for c, v in value.items()}
             elif isinstance(value, tuple):
@@ -983,6 +1094,59 @@ class ReleaseParams:
         ),
     }
 
+    FIELDS["release_type"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "release type"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "Who may obtain the file: 'public' (anyone), 'scientific' (registered "
+            "researchers), 'licensed' (named users under an agreement) or 'enclave' (only "
+            "inside a controlled environment). The plan says when k is below what the "
+            "guidance asks for this type.",
+        ),
+    )
+    FIELDS["scenario"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "intruder scenario"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "What an intruder is assumed to know and do (e.g. 'a neighbour who knows age, "
+            "sex and commune'), in a sentence or two; published with the release.",
+        ),
+    )
+
+    FIELDS["hierarchies"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "hierarchies"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A nominal quasi-identifier's classification, from the finest level to the "
+            "coarsest (commune, district, province): groups are formed with it, and each "
+            "releases the finest level all its members share, never a category one of them "
+            "does not hold.",
+        ),
+    )
+    FIELDS["bands"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "bands"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "Public cut points of a numeric quasi-identifier (COLUMN=15:25:45:65): its values "
+            "are replaced by their band before the records are grouped.",
+        ),
+    )
+    FIELDS["top_code"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "top codes"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A public top code of a numeric column (COLUMN=VALUE): larger values are "
+            "replaced by it before the records are grouped.",
+        ),
+    )
+    FIELDS["bottom_code"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "bottom codes"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A public bottom code of a numeric column (COLUMN=VALUE): smaller values are "
+            "replaced by it before the records are grouped.",
+        ),
+    )
     #: how each field is given on the command line, in the order of :attr:`CONSTRAINTS`
     FLAGS: ClassVar[dict[str, FlagInfo]] = {
         "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
@@ -1024,6 +1188,12 @@ class ReleaseParams:
         "qi_output": FlagInfo("form"),
         "confidential_output": FlagInfo("form"),
         "seed": FlagInfo("form", metavar="N"),
+        "release_type": FlagInfo("release"),
+        "scenario": FlagInfo("release", metavar="TEXT"),
+        "hierarchies": FlagInfo("recoding", flag="--hierarchy", metavar="COL=FILE", form="files"),
+        "bands": FlagInfo("recoding", flag="--bands", metavar="COL=CUT:CUT:…", form="pairs"),
+        "top_code": FlagInfo("recoding", metavar="COL=VALUE", form="pairs"),
+        "bottom_code": FlagInfo("recoding", metavar="COL=VALUE", form="pairs"),
     }
 
     @classmethod
@@ -1056,6 +1226,7 @@ __all__ = [
     "MissingConfidential",
     "QiOutput",
     "ReleaseParams",
+    "ReleaseType",
     "Transform",
     "WeightOutput",
 ]

@@ -27,6 +27,7 @@ from engine.io import (
     infer_types,
     read_table,
 )
+from engine.io.codebook import with_codebook
 from engine.progress import NO_TASK
 
 
@@ -321,6 +322,8 @@ class Session:
             column_missing={},
             bounds={},
         )
+        # an SPSS/Stata file says itself which codes are categories and which mean missing
+        self.params = with_codebook(self.params, info.codebook)
         self.invalidate()
 
     @property

@@ -757,7 +757,7 @@ BAD_PARAMS = [
     (
         "project-qi-output-bogus",
         {"qi_output": "bogus"},
-        r"qi_output must be one of 'centroid' or 'range', not 'bogus'",
+        r"qi_output must be one of 'centroid', 'range' or 'common', not 'bogus'",
     ),
     (
         "project-confidential-output-5",

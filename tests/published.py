@@ -110,6 +110,31 @@ def published_documents(release: Path) -> dict[str, Any]:
     return docs
 
 
+#: DDI elements whose text is not about the data (the software, the date it was written)
+DDI_SKIPPED = {"software", "prodDate", "fileName", "titl"}
+
+
+def ddi_numbers(path: Path) -> list[Printed]:
+    """Every number the DDI codebook of a release prints, in its texts and its attributes
+    (but the schema's own: its version, the date, the software, the element ids)."""
+    import xml.etree.ElementTree as ET
+
+    out: list[Printed] = []
+    root = ET.parse(path).getroot()
+    for element in root.iter():
+        tag = element.tag.rpartition("}")[2]
+        if tag in DDI_SKIPPED or tag == "codeBook":
+            continue
+        where = f"DDI {tag}"
+        if element.text and element.text.strip():
+            out += list(_numbers_in(element.text, where))
+        for key, value in element.attrib.items():
+            if key in ("ID", "files", "name", "date"):
+                continue
+            out += list(_numbers_in(value, f"{where}@{key}"))
+    return out
+
+
 def published_text(release: Path) -> str:
     """All published documents of ``release`` as one text (to search for a seed)."""
     return json.dumps(published_documents(release), ensure_ascii=False, default=str)

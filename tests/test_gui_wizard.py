@@ -160,7 +160,11 @@ def test_whole_wizard_on_adult(qtbot, window, unpacked, tmp_path) -> None:
     choose(qtbot, window, t=2.0, k=10)
     preview(qtbot, window)
     files = export(qtbot, window, tmp_path / "adult-release.csv", report=False)
-    assert [f.name for f in files] == ["adult-release.csv", "adult-release.json"]
+    assert [f.name for f in files] == [
+        "adult-release.csv",
+        "adult-release.json",
+        "adult-release.ddi.xml",
+    ]
     verify_exported(files[0], ADULT_ROLES, t=2.0, k=10)
 
 

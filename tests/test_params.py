@@ -128,6 +128,11 @@ def valid_params(draw, extremes: bool = False) -> ReleaseParams:
             }
     if draw(st.booleans()):
         fields["types"] = {qi[0]: "nominal" if qi[0] in NOMINAL else "numeric"}
+    if draw(st.booleans()):
+        fields["release_type"] = draw(
+            st.sampled_from(["public", "scientific", "licensed", "enclave"])
+        )
+        fields["scenario"] = draw(st.sampled_from(["", "A neighbour knows age and sex.", "é; =1"]))
     return ReleaseParams(**fields)
 
 
@@ -162,6 +167,10 @@ def flags(params: ReleaseParams) -> list[str]:
     if params.insensitive:
         out.append("--insensitive")
     out += ["--transform", params.transform]
+    if params.release_type is not None:
+        out += ["--release-type", params.release_type]
+    if params.scenario:
+        out += [f"--scenario={params.scenario}"]
     return out
 
 

@@ -58,6 +58,13 @@ BUCKETS = ReleaseParams(
     household_level=("age",),
     household_output="none",
     weight_output="none",
+    release_type="scientific",
+    scenario="A researcher under contract knows age and region.",
+    hierarchies={"region": [["region", "country"], ["north", "X"], ["south", "X"]]},
+    bands={"age": (15.0, 25.0, 65.0)},
+    top_code={"income": 100000.0},
+    bottom_code={"income": 0.0},
+    qi_output="common",
 )
 
 

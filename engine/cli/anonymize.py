@@ -32,7 +32,8 @@ from engine.text import number
 
 HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
 DESCRIPTION = (
-    "Release INPUT as OUTPUT (.csv or .xlsx): quasi-identifiers recoded into classes of "
+    "Release INPUT as OUTPUT (.csv, .xlsx, .sav, .dta or .parquet): quasi-identifiers "
+    "recoded into classes of "
     "at least k records, confidential values replaced by buckets so that every class "
     "is t-close to the whole file (or given ε-DP noise). The release is verified "
     "before it is written."
@@ -41,7 +42,10 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUTPUT",
+        help=".csv, .xlsx, .sav or .dta (SPSS and Stata keep the input's labels), .parquet",
+    )  # fmt: skip
     p.add_argument(
         "--summary",
         metavar="FILE.json",
@@ -52,6 +56,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE.html",
         help="write the release report (HTML; for the review, not for publication)",
     )
+    p.add_argument(
+        "--ddi",
+        metavar="FILE.xml",
+        help="write a DDI-Codebook 2.5 description of the release (published facts only)",
+    )
     add_record_arguments(p)
     add_release_arguments(p)
     add_cluster_argument(p)
@@ -61,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from engine.io import read_table, write_release
+    from engine.io.codebook import with_codebook
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
     from engine.release import anonymize
@@ -74,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:
         return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
-    outputs = release_outputs(args.output, report=args.report, summary=args.summary)
+    outputs = release_outputs(args.output, report=args.report, summary=args.summary, ddi=args.ddi)
     outputs += review_output(args)
     check_outputs(outputs, inputs=[args.input])
     imported = read_table(args.input, options=read_options(args), task=args.task)
+    # value-labelled codes are categories, user-missing codes are missing (unless told)
+    params = with_codebook(params, imported.info.codebook)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)
@@ -89,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
             args.output,
             metadata=published,
             input_path=args.input,
+            codebook=imported.info.codebook,
+            ddi=args.ddi,
             stage=stage,
             task=args.task,
         )
@@ -123,7 +137,7 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     # and committed together with the release
     summary, _release, _report = anonymize_file(
         backend, args.input, params, args.output, options=read_options(args),
-        anonymous=args.anonymous, extras=records,
+        anonymous=args.anonymous, extras=records, ddi=args.ddi,
         documents=lambda run: _records(run, args), task=args.task,
     )  # fmt: skip
     b = summary.backend or {}

@@ -66,6 +66,36 @@ def column_pairs(flag: str, items: Iterable[str], values: tuple[str, ...]) -> di
     return out
 
 
+def column_tables(flag: str, items: Iterable[str]) -> dict[str, list[list[str]]]:
+    """``["commune=communes.csv"]`` → ``{"commune": rows}``: each FILE read as a table
+    (a CSV or a workbook, as an input is read), its header first; ReleaseParams checks it."""
+    from engine.io import read_table
+
+    out: dict[str, list[list[str]]] = {}
+    for item in items:
+        col, sep, path = item.partition("=")
+        if not sep or not col.strip() or not path.strip():
+            raise InputError(f"{flag} takes COLUMN=FILE, not {item!r}.")
+        table = read_table(path.strip()).data
+        rows = [[str(c) for c in table.columns]]
+        rows += [["" if _missing(v) else _cell(v) for v in r] for r in table.to_numpy()]
+        out[col.strip()] = rows
+    return out
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(value is None or value != value)
+    except (TypeError, ValueError):
+        return False
+
+
+def _cell(value: Any) -> str:
+    from engine.recoding import value_text
+
+    return value_text(value)
+
+
 def parse_private(items: Iterable[str]) -> tuple[list[str], float | None]:
     """The ``private[=SHARE]`` items taken out of ``--bounds``: (the rest, the share or None).
 
@@ -245,7 +275,7 @@ def _argument(name: str, info: FlagInfo, grid: bool) -> dict[str, Any]:
     kwargs["metavar"] = _metavar(info, grid)
     if info.required:
         kwargs["required"] = True
-    if info.form in ("pairs", "bounds"):
+    if info.form in ("pairs", "bounds", "files"):
         return {**kwargs, "action": "append"}
     if info.form == "columns":
         return {**kwargs, "type": columns}
@@ -292,6 +322,8 @@ def _read(name: str, info: FlagInfo, raw: Any) -> dict[str, Any]:
         return {name: P.parse(name, raw)}
     if info.form == "pairs":
         return {name: column_pairs(info.option(name), raw, info.values)}
+    if info.form == "files":
+        return {name: column_tables(info.option(name), raw)}
     if info.form == "bounds":
         rest, share = parse_private(raw)
         out: dict[str, Any] = {name: parse_bounds(rest)}
@@ -338,6 +370,13 @@ def _text(value: Any) -> str:
     return str(getattr(value, "value", value))
 
 
+def _pair_text(value: Any) -> str:
+    """A COLUMN=VALUE pair's value: cut points as 15:25:45."""
+    if isinstance(value, (tuple, list)):
+        return ":".join(_text(v) for v in value)
+    return _text(value)
+
+
 def field_argv(name: str, value: Any) -> list[str]:
     """The flags that give field ``name`` the value ``value`` ([] for a field without a flag
     or a value its flag cannot say, e.g. ``joint=True``: it is the default)."""
@@ -354,7 +393,14 @@ def field_argv(name: str, value: Any) -> list[str]:
     if info.form in ("columns", "codes"):
         return [f"{flag}={','.join(value)}"] if value else []
     if info.form == "pairs":
-        return [f"{flag}={col}={_text(v)}" for col, v in dict(value).items()]
+        return [f"{flag}={col}={_pair_text(v)}" for col, v in dict(value).items()]
+    if info.form == "files":
+        if value:
+            raise InputError(
+                f"{name} are read from files ({flag} COLUMN=FILE); save a project file and "
+                "use tclose run to give them without one."
+            )
+        return []
     if info.form == "bounds":
         return [f"{flag}={col}={_text(lo)}:{_text(hi)}" for col, (lo, hi) in dict(value).items()]
     if value is None:
@@ -400,6 +446,7 @@ __all__ = [
     "argv_for",
     "codes",
     "column_pairs",
+    "column_tables",
     "columns",
     "default_of",
     "default_text",

@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
 
         result = plan_file(backend, args.input, params, options=read_options(args), task=args.task)
     else:
+        from engine.io.codebook import with_codebook
+
         imported = read_table(args.input, options=read_options(args), task=args.task)
+        params = with_codebook(params, imported.info.codebook)
         with bounds_hint_on_error():
             result = plan(imported.data, params, task=args.task)
     if args.json:

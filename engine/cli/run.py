@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             output,
             metadata=_published(summary, args),
             input_path=project.input.path,
+            codebook=info.codebook,
             stage=stage,
             task=args.task,
         )

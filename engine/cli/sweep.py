@@ -107,7 +107,10 @@ def run(args: argparse.Namespace) -> int:
 
             table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:
+        from engine.io.codebook import with_codebook
+
         imported = read_table(args.input, options=read_options(args))
+        params = with_codebook(params, imported.info.codebook)
         table = run_sweep(imported.data, params, **grid, task=Task(progress))
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")

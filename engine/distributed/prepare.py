@@ -80,7 +80,8 @@ def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
     """One partition as one machine cleans a table (:func:`engine.release.clean_columns`), with
     the columns released or read unchanged (kept, household, weight) beside it, in the
     input's column order."""
-    clean, rows = clean_columns(frame, params)
+    recoded, rows = clean_columns(frame, params)
+    clean = recoded.data
     raw = frame.reset_index(drop=True)
     raw = raw if rows is None else raw.iloc[rows].reset_index(drop=True)
     passed = (*params.keep, *(c for c in (params.household, params.weight) if c is not None))

@@ -134,6 +134,18 @@ def refuse_unsupported(params: ReleaseParams) -> None:
         )
     if not params.confidential:
         raise InputError(_("Name the confidential column(s): a cluster computes t-close releases."))
+    recoded = [
+        name
+        for name in ("hierarchies", "bands", "top_code", "bottom_code")
+        if getattr(params, name)
+    ]
+    if recoded or params.qi_output == "common":
+        raise InputError(
+            _(
+                "Recoding before the grouping (hierarchies, bands, top and bottom codes) and "
+                "the 'common' output are computed on this computer only; run without --cluster."
+            )
+        )
 
 
 def _getitem(value: Any, i: int) -> Any:

@@ -357,12 +357,27 @@ def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
             value = words
         elif key == "mechanism":
             value = _mechanism_words(str(value), noise)
+        elif key == "hierarchies" and isinstance(value, Mapping) and value:
+            value = _hierarchy_words(value)
         elif value in (None, [], {}, ()):
             continue
         rows.append(AboutRow(field_label(key), _text(value)))
     for key in sorted(set(params) - set(ReleaseParams.FIELDS)):
         rows.append(AboutRow(key, _text(params[key])))
     return rows
+
+
+def _hierarchy_words(hierarchies: Mapping[str, Any]) -> str:
+    """Each hierarchy by its levels and size (the whole table is in the JSON metadata)."""
+    parts = []
+    for column, table in hierarchies.items():
+        levels = " → ".join(str(v) for v in table[0]) if table else ""
+        parts.append(
+            _("{column}: {levels} ({n} values at the finest level)").format(
+                column=column, levels=levels, n=max(len(table) - 1, 0)
+            )
+        )
+    return "; ".join(parts)
 
 
 def _mechanism_words(mechanism: str, noise: Any) -> str:

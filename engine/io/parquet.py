@@ -374,6 +374,34 @@ def _decoded(table: Any) -> Any:
     return pa.table(columns, names=table.column_names)
 
 
+def read_file(
+    path: Path,
+    head: bytes,
+    size: int,
+    info: Any,
+    options: Any,
+    *,
+    memory_limit: int | None,
+    task: Any,
+) -> pd.DataFrame:
+    """The Parquet format's reader (:data:`engine.io.formats.FORMATS`)."""
+    from engine.io.codebook import sidecar_codebook
+
+    info.format = "parquet"
+    data = read_parquet(path, memory_limit=memory_limit, notes=info.notes)
+    info.codebook = sidecar_codebook(read_metadata(path))
+    return data
+
+
+def write_file(job: Any) -> None:
+    """The Parquet format's writer: the table, and the published metadata (with the
+    codebook, when the release has labels) inside the file's schema."""
+    meta = dict(job.metadata)
+    if job.codebook:
+        meta["codebook"] = job.codebook.to_dict()
+    write_parquet(job.table, job.target, meta)
+
+
 def to_pandas(table: Any) -> pd.DataFrame:
     """A pyarrow table as the frame every reader returns (categories decoded, dates as
     timestamps)."""

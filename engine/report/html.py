@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from engine.io import ImportInfo
+    from engine.params import ReleaseParams
     from engine.privacy import Guarantee
     from engine.release import BucketChoice
 
@@ -379,6 +380,32 @@ def _parameter_rows(release: Release) -> list[tuple[str, str]]:
         rows.append(
             (field_label("missing_confidential"), _e(value_words("missing_confidential", "drop")))
         )
+    rows += _recoding_rows(cfg)
+    if cfg.release_type is not None:
+        rows.append((field_label("release_type"), _e(cfg.release_type)))
+    if cfg.scenario:
+        rows.append((field_label("scenario"), _e(cfg.scenario)))
+    return rows
+
+
+def _recoding_rows(cfg: ReleaseParams) -> list[tuple[str, str]]:
+    """The recodings before the grouping: each hierarchy's levels, the bands' cut points,
+    the top and bottom codes."""
+    rows = []
+    for col, table in cfg.hierarchies.items():
+        levels = " → ".join(table[0])
+        text = _("{column}: {levels} ({n} values at the finest level)").format(
+            column=col, levels=levels, n=number(len(table) - 1)
+        )
+        rows.append((field_label("hierarchies"), _e(text)))
+    for name in ("bands", "top_code", "bottom_code"):
+        values = getattr(cfg, name)
+        if values:
+            text = "; ".join(
+                f"{col}: " + (":".join(number(c) for c in v) if isinstance(v, tuple) else number(v))
+                for col, v in values.items()
+            )
+            rows.append((field_label(name), _e(text)))
     return rows
 
 

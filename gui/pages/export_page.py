@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
+from engine.io.ddi import ddi_path
 from engine.io.formats import FileFormat, export_formats
 from engine.report.html import write_report
 from gui import settings
@@ -147,6 +148,16 @@ class ExportPage(QWizardPage):
             )
         )
         self.report.toggled.connect(self._path_changed)
+        self.ddi = QCheckBox(self.tr("Also write a DDI codebook (XML) beside it"))
+        self.ddi.setChecked(True)
+        self.ddi.setToolTip(
+            self.tr(
+                "A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata "
+                "Library): each released variable with its label, categories and released "
+                "frequencies, and what was done to it; published facts only"
+            )
+        )
+        self.ddi.toggled.connect(self._path_changed)
         self.anonymous = QCheckBox(
             self.tr("Leave the input file's name out of the published files")
         )
@@ -206,6 +217,7 @@ class ExportPage(QWizardPage):
             save_as.setBuddy(self.path)
             self.path.setAccessibleName(save_as.text().rstrip(":").strip())
         form.addRow("", self.report)
+        form.addRow("", self.ddi)
         form.addRow("", self.anonymous)
         return box
 
@@ -268,6 +280,14 @@ class ExportPage(QWizardPage):
         target = Path(text)
         return target.with_name(f"{target.stem}-report.html")
 
+    @property
+    def ddi_path(self) -> Path | None:
+        """The DDI codebook written beside the release (None when not asked for)."""
+        text = self.path.text().strip()
+        if not text or not self.ddi.isChecked():
+            return None
+        return ddi_path(Path(text))
+
     # --- checking the target -------------------------------------------------------------
     def _path_changed(self) -> None:
         """The name changed: check it a moment after the last keystroke (the check creates and
@@ -290,7 +310,7 @@ class ExportPage(QWizardPage):
         if target.suffix.lower() not in {f.suffixes[0] for f in self.formats}:
             return self._must_end(), "name"
         try:
-            outputs = release_outputs(target, report=self.report_path)
+            outputs = release_outputs(target, report=self.report_path, ddi=self.ddi_path)
             check_outputs(outputs, inputs=[self.session.path])
         except OutputError as err:
             return err.message, err.reason
@@ -380,11 +400,14 @@ class ExportPage(QWizardPage):
         metadata = s.release.summary.public_dict(anonymous=self.anonymous.isChecked())
         input_path = s.path
         release, info = s.release, s.info
-        report_path = self.report_path
+        report_path, ddi = self.report_path, self.ddi_path
+        codebook = info.codebook if info is not None else None
         options = {"decimal": decimal, "bom": self.bom.isChecked()}
 
         def work(task: Task) -> list[Path]:
-            outputs = release_outputs(target, report=report_path, replace_foreign=replace_foreign)
+            outputs = release_outputs(
+                target, report=report_path, ddi=ddi, replace_foreign=replace_foreign
+            )
             with write_outputs(outputs, inputs=[input_path]) as stage:
                 write_release(
                     table,
@@ -393,6 +416,8 @@ class ExportPage(QWizardPage):
                     sep=sep,
                     input_path=input_path,
                     replace_foreign=replace_foreign,
+                    codebook=codebook,
+                    ddi=ddi,
                     stage=stage,
                     **options,
                     task=task.sub(0.0, 0.8 if report_path else 1.0),

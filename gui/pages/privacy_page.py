@@ -49,6 +49,7 @@ from gui.widgets import (
     DisclosureButton,
     Hint,
     Lead,
+    choice_box,
     choice_label,
     mnemonic_of,
     mnemonics_under,
@@ -212,11 +213,31 @@ class PrivacyPage(QWizardPage):
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
         describe_widget(self.seed, "seed")
 
+    def _release_widgets(self) -> None:
+        """Who may obtain the file and the intruder scenario (published with the release;
+        the plan compares k with the guidance for the type)."""
+        self.release_type = choice_box(
+            {
+                None: self.tr("not stated"),
+                "public": self.tr("public-use file (anyone)"),
+                "scientific": self.tr("scientific-use file (registered researchers)"),
+                "licensed": self.tr("licensed file (named users, an agreement)"),
+                "enclave": self.tr("data enclave (a controlled environment)"),
+            },
+            field_help("release_type"),
+        )
+        describe_widget(self.release_type, "release_type")
+        self.scenario = QLineEdit()
+        self.scenario.setPlaceholderText(self.tr("e.g. a neighbour who knows age, sex and region"))
+        self.scenario.setMaxLength(1000)
+        describe_widget(self.scenario, "scenario")
+
     def _parameters_box(self) -> QGroupBox:
         """The "Parameters" box: every setting of the page, in one form."""
         self._level_widgets()
         mechanism = self._mechanism_choice()
         self._noise_widgets()
+        self._release_widgets()
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -233,6 +254,8 @@ class PrivacyPage(QWizardPage):
         private.layout().addStretch(1)
         form.addRow("", private)
         form.addRow(self.tr("Random seed:"), self.seed)
+        form.addRow(self.tr("Release type:"), self.release_type)
+        form.addRow(self.tr("Intruder scenario:"), self.scenario)
         return params
 
     def _feasibility_box(self) -> QGroupBox:
@@ -352,6 +375,10 @@ class PrivacyPage(QWizardPage):
         self.private_bounds.toggled.connect(lambda _on: self._private_edited())
         self.private_share.edited.connect(lambda _v: self._private_edited())
         self.seed.textChanged.connect(self._seed_edited)
+        self.release_type.currentIndexChanged.connect(
+            lambda _i: self._write(release_type=self.release_type.currentData())
+        )
+        self.scenario.textChanged.connect(lambda text: self._write(scenario=text))
         for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
             box.problem_changed.connect(lambda _text: self._edited())
 
@@ -382,6 +409,8 @@ class PrivacyPage(QWizardPage):
             self.log_scale,
             self.private_bounds,
             self.seed,
+            self.release_type,
+            self.scenario,
         )
         for w in widgets:
             w.blockSignals(True)
@@ -404,6 +433,8 @@ class PrivacyPage(QWizardPage):
         if p.private_bounds is not None:
             self.private_share.set_value(p.private_bounds)
         self.seed.setText("" if p.seed is None else str(p.seed))
+        self.release_type.setCurrentIndex(max(self.release_type.findData(p.release_type), 0))
+        self.scenario.setText(p.scenario)
         for w in widgets:
             w.blockSignals(False)
         self._enable()

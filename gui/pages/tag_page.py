@@ -35,6 +35,7 @@ from engine.io import apply_missing
 from gui.help import HelpButton
 from gui.numbers import number, percent
 from gui.pages.host import Host
+from gui.recoding_box import RecodingBox
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
 from gui.widgets import Hint
@@ -297,6 +298,12 @@ class TagPage(QWizardPage):
         self.households = Hint()
         self.households.hide()
         self._households_key: tuple | None = None
+        # how the selected column is recoded before the grouping (bands, codes, hierarchy)
+        self.recoding = RecodingBox(self.session, self)
+        self.recoding.changed.connect(self._recoded)
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self._column_selected(current.row())
+        )
         self._lay_out()
 
     # --- building ------------------------------------------------------------------------
@@ -370,6 +377,7 @@ class TagPage(QWizardPage):
         bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.recoding)
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
         layout.addWidget(self.households)
@@ -380,6 +388,7 @@ class TagPage(QWizardPage):
         self.model.reset()
         self.missing.setText(", ".join(self.session.params.missing))
         self.level.setText(", ".join(self.session.params.household_level))
+        self._column_selected(self.table.currentIndex().row())
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
@@ -387,6 +396,18 @@ class TagPage(QWizardPage):
 
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _recoded(self) -> None:
+        """A recoding changed: the column's type may have too (a hierarchy makes it nominal)."""
+        current = self.table.currentIndex()
+        self.model.reset()
+        self.table.setCurrentIndex(current)
+        self._changed()
+
+    def _column_selected(self, row: int) -> None:
+        """Show the recodings of the column whose row is current."""
+        names = list(self.session.columns)
+        self.recoding.show_column(names[row] if 0 <= row < len(names) else None)
 
     def _show_households(self) -> None:
         """Which QIs are household-level (constant within every household), when a household

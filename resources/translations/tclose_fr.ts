@@ -111,6 +111,14 @@
         <translation>Une page autonome pour le comité d&apos;examen de la divulgation, pas pour la publication&#xa0;: paramètres, garanties et leurs hypothèses, intervalles, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information, la graine</translation>
     </message>
     <message>
+        <source>Also write a DDI codebook (XML) beside it</source>
+        <translation>Écrire aussi un dictionnaire des codes DDI (XML) à côté</translation>
+    </message>
+    <message>
+        <source>A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata Library): each released variable with its label, categories and released frequencies, and what was done to it; published facts only</source>
+        <translation>Une description DDI-Codebook 2.5 pour un catalogue de données (NADA, la Microdata Library) : chaque variable diffusée avec son libellé, ses catégories et leurs fréquences diffusées, et ce qui lui a été fait ; uniquement des faits publiés</translation>
+    </message>
+    <message>
         <source>Leave the input file&apos;s name out of the published files</source>
         <translation>Ne pas mettre le nom du fichier d&apos;entrée dans les fichiers publiés</translation>
     </message>
@@ -1101,6 +1109,30 @@
         <translation>vide = aléa neuf (recommandé)</translation>
     </message>
     <message>
+        <source>not stated</source>
+        <translation>non indiqué</translation>
+    </message>
+    <message>
+        <source>public-use file (anyone)</source>
+        <translation>fichier à usage public (tout le monde)</translation>
+    </message>
+    <message>
+        <source>scientific-use file (registered researchers)</source>
+        <translation>fichier à usage scientifique (chercheurs enregistrés)</translation>
+    </message>
+    <message>
+        <source>licensed file (named users, an agreement)</source>
+        <translation>fichier sous licence (utilisateurs nommés, un accord)</translation>
+    </message>
+    <message>
+        <source>data enclave (a controlled environment)</source>
+        <translation>enclave de données (un environnement contrôlé)</translation>
+    </message>
+    <message>
+        <source>e.g. a neighbour who knows age, sex and region</source>
+        <translation>p. ex. un voisin qui connaît l’âge, le sexe et la région</translation>
+    </message>
+    <message>
         <source>Parameters</source>
         <translation>Paramètres</translation>
     </message>
@@ -1127,6 +1159,14 @@
     <message>
         <source>Random seed:</source>
         <translation>Graine aléatoire&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Release type:</source>
+        <translation>Type de diffusion&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Intruder scenario:</source>
+        <translation>Scénario d’intrusion&#xa0;:</translation>
     </message>
     <message>
         <source>What this file allows</source>
@@ -1329,6 +1369,73 @@
     <message>
         <source>Locate {name}</source>
         <translation>Localiser {name}</translation>
+    </message>
+</context>
+<context>
+    <name>RecodingBox</name>
+    <message>
+        <source>e.g. 15:25:45:65</source>
+        <translation>p. ex. 15:25:45:65</translation>
+    </message>
+    <message>
+        <source>e.g. 90</source>
+        <translation>p. ex. 90</translation>
+    </message>
+    <message>
+        <source>e.g. 0</source>
+        <translation>p. ex. 0</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;hierarchy file…</source>
+        <translation>Choisir un fichier de &amp;hiérarchie…</translation>
+    </message>
+    <message>
+        <source>A CSV file or a workbook whose columns are the levels, the finest first (commune, district, province), one row per finest value</source>
+        <translation>Un fichier CSV ou un classeur dont les colonnes sont les niveaux, le plus fin d’abord (commune, district, province), une ligne par valeur du niveau le plus fin</translation>
+    </message>
+    <message>
+        <source>Remove the hierarchy</source>
+        <translation>Retirer la hiérarchie</translation>
+    </message>
+    <message>
+        <source>Bands (cut points):</source>
+        <translation>Tranches (seuils) :</translation>
+    </message>
+    <message>
+        <source>Top code:</source>
+        <translation>Code plafond :</translation>
+    </message>
+    <message>
+        <source>Bottom code:</source>
+        <translation>Code plancher :</translation>
+    </message>
+    <message>
+        <source>Hierarchy:</source>
+        <translation>Hiérarchie :</translation>
+    </message>
+    <message>
+        <source>Recoding of {column} before the grouping</source>
+        <translation>Recodage de {column} avant le regroupement</translation>
+    </message>
+    <message>
+        <source>Recoding before the grouping (select a column)</source>
+        <translation>Recodage avant le regroupement (sélectionnez une colonne)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>{levels} ({n} values at the finest level)</source>
+        <translation>{levels} ({n} valeurs au niveau le plus fin)</translation>
+    </message>
+    <message>
+        <source>Choose a hierarchy file</source>
+        <translation>Choisir un fichier de hiérarchie</translation>
+    </message>
+    <message>
+        <source>Tables ({patterns})</source>
+        <translation>Tables ({patterns})</translation>
     </message>
 </context>
 <context>
@@ -1787,6 +1894,7 @@
     <name>formats</name>
     <message>
         <source>CSV text</source>
+        <extracomment>the function that reads it (&quot;module:function&quot;; module doc) the function that writes a release in it (&quot;module:function&quot;; &quot;&quot; = not written) the bytes a file of this format starts with (its content decides before its name) when a file&apos;s first bytes match several formats, the highest priority reads it the staged file (renamed onto the target when every output is written) the suffix the release is named with (&quot;.sav&quot; or &quot;.zsav&quot; for one writer) the published metadata (``RunSummary.public_dict()``), with the software and time the release&apos;s labels (:class:`engine.io.codebook.Codebook`) separator, decimal mark and byte-order mark of a text release a new scratch file beside the target (a workbook spools its sheets there)</extracomment>
         <translation>Texte CSV</translation>
     </message>
     <message>
@@ -1820,6 +1928,10 @@
     <message>
         <source>SPSS data</source>
         <translation>Données SPSS</translation>
+    </message>
+    <message>
+        <source>SPSS compressed data</source>
+        <translation>Données SPSS compressées</translation>
     </message>
     <message>
         <source>Stata data</source>
@@ -1858,7 +1970,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) who may obtain the release (the SDC guidance&apos;s release types, IHSN SDC practice guide) the longest intruder scenario (a short text; the DDI and the About sheet quote it) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it) whether the ends themselves are allowed what the texts are, in English marked with ``N_`` (translated in messages) column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the help groups of the command line&apos;s release flags, in the order ``--help`` lists them (the command line&apos;s words only: marked for the engine&apos;s catalogues, not the app&apos;s) the help group it is listed in (a key of :data:`FLAG_GROUPS`); &quot;&quot; = no flag of its own the flag, when it is not ``--`` + the field&apos;s name with dashes the placeholder of its value in ``--help`` (&quot;COL,…&quot;); &quot;&quot; for an on/off flag how the flag&apos;s text becomes the value: &quot;value&quot; (one value, read by :meth:`ReleaseParams.parse`), &quot;columns&quot; (names separated by commas), &quot;codes&quot; (codes separated by commas, kept as written), &quot;switch&quot; (on when given), &quot;off&quot; (a True field the flag turns off), &quot;pairs&quot; (COLUMN=VALUE, the flag repeated per column), &quot;bounds&quot; (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or &quot;files&quot; (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook) the words each COLUMN=VALUE of a &quot;pairs&quot; flag takes ``tclose sweep`` takes a list of values, one axis of its grid: an example of one the flag must be given flags of the same name here exclude each other (t and ε) the field is given with another field&apos;s flag (its name) why the field has no flag (project files and the app only) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible who may obtain the release: &quot;public&quot; (a public-use file), &quot;scientific&quot; (registered researchers), &quot;licensed&quot; (named users under an agreement) or &quot;enclave&quot; (used only in a controlled environment); None = not stated; the plan compares k with the guidance for a stated type the intruder scenario the release is protected against, in the agency&apos;s words (what an intruder is assumed to know and do); published with the release per nominal quasi-identifier, its classification from the finest level to the coarsest (a table, header first: engine.recoding.Hierarchy); classes are formed with its distance and release their members&apos; lowest common level per numeric quasi-identifier, public cut points: its values are released as bands per numeric column, a public top code: larger values are replaced by it per numeric column, a public bottom code: smaller values are replaced by it one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>quasi-identifiants</translation>
     </message>
     <message>
@@ -2093,12 +2205,60 @@
         <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
         <translation>Un nombre entier rend le calcul reproductible pour un audit&#xa0;; la publication n&apos;est alors confidentielle que si la graine reste secrète</translation>
     </message>
+    <message>
+        <source>release type</source>
+        <translation>type de diffusion</translation>
+    </message>
+    <message>
+        <source>Who may obtain the file: &apos;public&apos; (anyone), &apos;scientific&apos; (registered researchers), &apos;licensed&apos; (named users under an agreement) or &apos;enclave&apos; (only inside a controlled environment). The plan says when k is below what the guidance asks for this type.</source>
+        <translation>Qui peut obtenir le fichier&#xa0;: &apos;public&apos; (tout le monde), &apos;scientific&apos; (chercheurs enregistrés), &apos;licensed&apos; (utilisateurs nommés sous accord) ou &apos;enclave&apos; (uniquement dans un environnement contrôlé). Le plan signale quand k est inférieur à ce que le guide demande pour ce type.</translation>
+    </message>
+    <message>
+        <source>intruder scenario</source>
+        <translation>scénario d’intrusion</translation>
+    </message>
+    <message>
+        <source>What an intruder is assumed to know and do (e.g. &apos;a neighbour who knows age, sex and commune&apos;), in a sentence or two; published with the release.</source>
+        <translation>Ce qu’un intrus est censé savoir et faire (p. ex. «&#xa0;un voisin qui connaît l’âge, le sexe et la commune&#xa0;»), en une ou deux phrases&#xa0;; publié avec la diffusion.</translation>
+    </message>
+    <message>
+        <source>hierarchies</source>
+        <translation>hiérarchies</translation>
+    </message>
+    <message>
+        <source>A nominal quasi-identifier&apos;s classification, from the finest level to the coarsest (commune, district, province): groups are formed with it, and each releases the finest level all its members share, never a category one of them does not hold.</source>
+        <translation>La classification d’un quasi-identifiant nominal, du niveau le plus fin au plus large (commune, district, province) : les groupes sont formés avec elle, et chacun diffuse le niveau le plus fin que partagent tous ses membres, jamais une catégorie que l’un d’eux n’a pas.</translation>
+    </message>
+    <message>
+        <source>bands</source>
+        <translation>tranches</translation>
+    </message>
+    <message>
+        <source>Public cut points of a numeric quasi-identifier (COLUMN=15:25:45:65): its values are replaced by their band before the records are grouped.</source>
+        <translation>Seuils publics d’un quasi-identifiant numérique (COLONNE=15:25:45:65) : ses valeurs sont remplacées par leur tranche avant le regroupement des enregistrements.</translation>
+    </message>
+    <message>
+        <source>top codes</source>
+        <translation>codes plafonds</translation>
+    </message>
+    <message>
+        <source>A public top code of a numeric column (COLUMN=VALUE): larger values are replaced by it before the records are grouped.</source>
+        <translation>Un code plafond public d’une colonne numérique (COLONNE=VALEUR) : les valeurs plus grandes sont remplacées par lui avant le regroupement des enregistrements.</translation>
+    </message>
+    <message>
+        <source>bottom codes</source>
+        <translation>codes planchers</translation>
+    </message>
+    <message>
+        <source>A public bottom code of a numeric column (COLUMN=VALUE): smaller values are replaced by it before the records are grouped.</source>
+        <translation>Un code plancher public d’une colonne numérique (COLONNE=VALEUR) : les valeurs plus petites sont remplacées par lui avant le regroupement des enregistrements.</translation>
+    </message>
 </context>
 <context>
     <name>words</name>
     <message>
         <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
-        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <extracomment>a :class:`~engine.release.plan.Plan` and a :class:`~engine.release.result.RunSummary`, read by attribute: both modules import this one (the summary&apos;s published metadata carries its public phrases), so it does not import them the translation context of the templates in the app&apos;s .ts files every value (and the choice of the sentence) comes from summary fields declared published: the phrase may go out with the release (:func:`public_words`)</extracomment>
         <translation>À ce niveau, la publication serait un seul groupe réunissant les {n} personnes&#xa0;: chaque quasi-identifiant serait remplacé par une même valeur pour tout le monde.</translation>
     </message>
     <message>

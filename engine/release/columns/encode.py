@@ -22,6 +22,7 @@ import pandas as pd
 from engine.errors import InputError, listing
 from engine.i18n import _
 from engine.io.columns import in_date_range
+from engine.recoding import Hierarchy
 from engine.roles import ColumnType
 
 _NOMINAL_SCALE = 1.0 / np.sqrt(2.0)
@@ -194,18 +195,38 @@ def encode_column(
     return np.column_stack(cols)
 
 
+def encode_hierarchy(series: pd.Series, hierarchy: Hierarchy) -> np.ndarray:
+    """A nominal column with a hierarchy: its levels one-hot encoded so that the squared
+    distance is the hierarchy's (:meth:`engine.recoding.Hierarchy.encode`: 1 per level
+    climbed to the common one), plus an indicator that puts a missing value as far from
+    every value as two values that share nothing."""
+    block = hierarchy.encode(series)
+    missing = series.isna().to_numpy()
+    if missing.any():
+        block = np.column_stack([block, missing * np.sqrt(len(hierarchy.levels) / 2)])
+    return block
+
+
 def encode_qi(
     data: pd.DataFrame,
     qi: Sequence[str],
     types: Mapping[str, ColumnType] | None = None,
     orders: Mapping[str, Sequence[str]] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
 ) -> np.ndarray:
-    """The QI columns of ``data`` as an (n, d) float array for distances (see module doc).
+    """The QI columns of ``data`` as an (n, d) float array for distances (see module doc);
+    a column with a hierarchy is encoded with its distance (:func:`encode_hierarchy`).
 
     With no QI at all the result is an (n, 1) array of zeros: every record is alike.
     """
     if not qi:
         return np.zeros((len(data), 1))
     resolved, orders = resolve_columns(data, qi, types, orders)
-    blocks = [encode_column(data[c], resolved[c], orders.get(c)) for c in qi]
+    hierarchies = hierarchies or {}
+    blocks = [
+        encode_hierarchy(data[c], hierarchies[c])
+        if c in hierarchies
+        else encode_column(data[c], resolved[c], orders.get(c))
+        for c in qi
+    ]
     return np.ascontiguousarray(np.column_stack(blocks), dtype=float)

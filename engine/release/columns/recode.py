@@ -37,6 +37,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from engine.recoding import ROOT, Hierarchy, value_text
 from engine.release.columns.cuts import (
     NameList,
     date_range_ends,
@@ -101,6 +102,22 @@ def _nominal_centroid(series: pd.Series, classes: np.ndarray) -> pd.Series:
     )
 
 
+def _common(series: pd.Series, hierarchy: Hierarchy | None, classes: np.ndarray) -> pd.Series:
+    """Each class's lowest common level: with a hierarchy, the finest value of it that every
+    member holds (commune, else district, …, else ``*``); without one, the value when every
+    member holds it, else ``*``.  Never a category a member does not hold; missing for a
+    class whose values are missing (:func:`recode_qi` makes classes agree on that)."""
+    frame = pd.DataFrame({"c": classes, "v": series.to_numpy()}).dropna(subset=["v"])
+    if hierarchy is None:
+        texts = frame["v"].map(value_text)
+        per_class = texts.groupby(frame["c"]).agg(lambda v: v.iloc[0] if v.nunique() == 1 else ROOT)
+    else:
+        distinct = frame.groupby("c")["v"].agg(lambda v: list(pd.unique(v)))
+        per_class = distinct.map(hierarchy.common)
+    out = pd.Series(per_class.reindex(classes).to_numpy(), name=series.name, dtype=object)
+    return out.where(out.notna(), None)
+
+
 def _range(series: pd.Series, ctype: ColumnType, order: Sequence[str] | None, classes):
     """Each class's ``lo–hi`` (numeric, date, ordinal) or ``{A, B}`` (nominal) as text.
 
@@ -150,21 +167,28 @@ def recode_qi(
     types: Mapping[str, ColumnType],
     orders: Mapping[str, Sequence[str]],
     classes: np.ndarray,
-    mode: Literal["centroid", "range"] = "centroid",
+    mode: Literal["centroid", "range", "common"] = "centroid",
     places: Mapping[str, int] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
 ) -> pd.DataFrame:
     """The released QI columns: one value per class (module doc).
 
     ``places`` gives the decimals of numeric columns when ``data`` is one part of a file
-    (a cluster recodes partition by partition; the precision is the whole column's).
+    (a cluster recodes partition by partition; the precision is the whole column's).  A
+    column with a hierarchy (``hierarchies``) releases its class's lowest common level
+    whatever the mode; ``common`` does the same for every nominal column (the value all
+    members hold, else ``*``) and releases the others as ``centroid`` does.
     """
+    hierarchies = hierarchies or {}
     # a class whose records disagree on which QIs are missing would fall apart on release
     data = withhold(data, qi, withhold_mixed(missing_mask(data, qi), classes))
     out = {}
     for col in qi:
         series = data[col].reset_index(drop=True)
         ctype = types[col]
-        if mode == "range":
+        if col in hierarchies or (mode == "common" and ctype == ColumnType.NOMINAL):
+            out[col] = _common(series, hierarchies.get(col), classes)
+        elif mode == "range":
             out[col] = _range(series, ctype, orders.get(col), classes)
         elif ctype in (ColumnType.NUMERIC, ColumnType.DATE):
             out[col] = _numeric_centroid(series, ctype, classes, (places or {}).get(col))
@@ -206,11 +230,12 @@ def build_release(
     orders: Mapping[str, Sequence[str]],
     classes: np.ndarray,
     buckets: Buckets | None,
-    qi_output: Literal["centroid", "range"],
+    qi_output: Literal["centroid", "range", "common"],
     confidential_output: Literal["mean", "median", "label"],
     rng: np.random.Generator,
     original: pd.DataFrame | None = None,
     extra: Mapping[str, pd.Series] | None = None,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
     places: Mapping[str, int] | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The whole released table, columns in input order, rows shuffled; and the input row of
@@ -222,7 +247,7 @@ def build_release(
     :mod:`engine.release.households`); ``places`` the decimals of numeric QIs when ``data``
     is one part of a file (:func:`recode_qi`).
     """
-    parts = [recode_qi(data, qi, types, orders, classes, qi_output, places)]
+    parts = [recode_qi(data, qi, types, orders, classes, qi_output, places, hierarchies)]
     if buckets is not None:
         parts.append(release_confidential(buckets, confidential_output))
     source = original if original is not None else data

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -63,6 +63,9 @@ class Households:
     #: confidential columns constant within every household (household expenditure): the
     #: members of a household are kept in different classes (:func:`separate_members`)
     confidential_level: tuple[str, ...] = ()
+    #: the hierarchy of each QI that has one (engine.recoding): household groups are formed
+    #: with its distance and release its lowest common level
+    hierarchies: dict[str, Any] = field(default_factory=dict)
 
     def sizes(self) -> np.ndarray:
         """Members of every household."""
@@ -365,7 +368,9 @@ def household_release(
     group_of = np.zeros(households.n_households, dtype=np.int64)
     group_of[households.codes] = groups
     places = {c: decimals(frame[c]) for c in households.level}
-    released = recode_qi(frame, households.level, types, orders, group_of, mode, places)
+    released = recode_qi(
+        frame, households.level, types, orders, group_of, mode, places, households.hierarchies
+    )
     for col in households.level:
         lacking = frame[col].isna().to_numpy()
         if not lacking.any():

@@ -198,7 +198,7 @@ def _bucket_release(
     X = (
         plan.encoded
         if plan.encoded is not None
-        else encode_qi(clean, qi, prepared.types, prepared.orders)
+        else encode_qi(clean, qi, prepared.types, prepared.orders, prepared.hierarchies)
     )
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None

@@ -95,7 +95,7 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     original = prepared.released_input(data)  # without the records left out ("drop")
 
     task.step(0.05, "Grouping records")
-    X = encode_qi(clean, qi, prepared.types, prepared.orders)
+    X = encode_qi(clean, qi, prepared.types, prepared.orders, prepared.hierarchies)
     classes, homes, qi_loss, released_qi = _noise_classes(X, plan, task.sub(0.05, 0.5))
 
     source = noise_source(params.seed)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.guidance import guidance_warnings
 from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -253,7 +254,15 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
 
     def qi_codes() -> np.ndarray:
         if not encoded:
-            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+            encoded.append(
+                encode_qi(
+                    prepared.clean,
+                    prepared.qi,
+                    prepared.types,
+                    prepared.orders,
+                    prepared.hierarchies,
+                )
+            )
         return encoded[0]
 
     def search_qi() -> np.ndarray:
@@ -344,6 +353,7 @@ def plan_data(
         warnings.append(forecast.reason)
     feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
+    warnings.extend(guidance_warnings(params))
     households, risk_before = None, None
     if facts.survey is not None:
         households, risk_before = facts.survey(bucket_data)
@@ -452,7 +462,9 @@ def _missing_qi(
     if not missing.any():
         return None, {}
     if X is None:
-        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+        X = encode_qi(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.hierarchies
+        )
     groups, withheld = pattern_groups(
         missing,
         params.k,

@@ -20,7 +20,7 @@ Three things are settled here for both:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,7 @@ from engine.i18n import _
 from engine.identifiers import check_quasi_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
+from engine.recoding import Hierarchy, Recoded, apply_recodings
 from engine.release.columns import numeric_values, resolve_columns
 from engine.release.households import Households, check_households, find_households, read_weights
 from engine.roles import ColumnType
@@ -55,6 +56,9 @@ class Prepared:
     households: Households | None = field(default=None, repr=False)
     #: the sampling weight of every released record (``weight``)
     weights: np.ndarray | None = field(default=None, repr=False)
+    #: the hierarchy of each QI that has one (``hierarchies``): its distance forms the
+    #: classes and its lowest common level is released
+    hierarchies: dict[str, Hierarchy] = field(default_factory=dict)
 
     def released_input(self, data: pd.DataFrame) -> pd.DataFrame:
         """The rows of the input ``data`` that are released, index 0..n-1 (keep columns)."""
@@ -73,13 +77,20 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     check_roles(params)
     check_columns(params, data.columns)
     qi, confidential = list(params.qi), list(params.confidential)
-    clean, rows = clean_columns(data, params)
+    recoded, rows = clean_columns(data, params)
+    clean = recoded.data
     left_out = 0 if rows is None else len(data) - len(rows)
     check_records(len(data), left_out)
-    types, orders = resolve_columns(clean, [*qi, *confidential], params.types, params.orders)
+    types, orders = resolve_columns(
+        clean,
+        [*qi, *confidential],
+        {**params.types, **recoded.types},
+        {**params.orders, **recoded.orders},
+    )
     check_quasi_identifiers(clean, qi, types)  # an identifier in disguise is refused
     check_numbers(clean, [*qi, *confidential], types)
     prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
+    prepared.hierarchies = recoded.hierarchies
     released = prepared.released_input(data)
     if params.weight is not None:
         prepared.weights = read_weights(released[params.weight], rows)
@@ -87,6 +98,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         prepared.households = find_households(
             released[params.household], clean, qi, params.household_level, confidential
         )
+        prepared.households.hierarchies = prepared.hierarchies
         check_households(prepared.households.n_households, params.k)
     return prepared
 
@@ -125,12 +137,11 @@ def check_columns(params: ReleaseParams, names: Sequence[Any]) -> None:
         )
 
 
-def clean_columns(
-    data: pd.DataFrame, params: ReleaseParams
-) -> tuple[pd.DataFrame, np.ndarray | None]:
+def clean_columns(data: pd.DataFrame, params: ReleaseParams) -> tuple[Recoded, np.ndarray | None]:
     """(the quasi-identifier and confidential columns of ``data`` in its column order, with
-    the declared missing codes as NA and index 0..n-1; the positions of the records that
-    are released, None for all).
+    the declared missing codes as NA, the agency's public recodings applied
+    (:mod:`engine.recoding`) and index 0..n-1, with the types, orders and hierarchies the
+    recodings give; the positions of the records that are released, None for all).
 
     Missing codes matter only where values are protected: ``keep`` columns pass unchanged.
     With ``missing_confidential="drop"`` a record with a missing confidential value is left
@@ -140,13 +151,21 @@ def clean_columns(
     used = [c for c in data.columns if c in (*qi, *confidential)]
     column_missing = {c: v for c, v in params.column_missing.items() if c in used}
     clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    # the agency's public recodings, before any record is grouped
+    recoded = apply_recodings(
+        clean,
+        hierarchies={c: h for c, h in params.hierarchies.items() if c in qi},
+        bands={c: b for c, b in params.bands.items() if c in qi},
+        top_code={c: v for c, v in params.top_code.items() if c in used},
+        bottom_code={c: v for c, v in params.bottom_code.items() if c in used},
+    )
     if params.missing_confidential != "drop" or not confidential:
-        return clean, None
-    lacking = clean[confidential].isna().any(axis=1).to_numpy()
+        return recoded, None
+    lacking = recoded.data[confidential].isna().any(axis=1).to_numpy()
     if not lacking.any():
-        return clean, None
+        return recoded, None
     rows = np.flatnonzero(~lacking)
-    return clean.iloc[rows].reset_index(drop=True), rows
+    return replace(recoded, data=recoded.data.iloc[rows].reset_index(drop=True)), rows
 
 
 def check_records(n: int, left_out: int) -> None:

@@ -157,6 +157,7 @@ def publish(
         rng=rng,
         original=original,
         extra=extra,
+        hierarchies=prepared.hierarchies,
     )
     task.step(0.5, "Verifying the release")
     verification = _verify(table, source_rows, params, prepared, level, t, checked)
@@ -217,7 +218,10 @@ def _qi_centroids(
         back = np.empty_like(source_rows)
         back[source_rows] = np.arange(len(source_rows))
         return table[list(qi)].iloc[back].reset_index(drop=True)
-    centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+    centroids = recode_qi(
+        source, qi, prepared.types, prepared.orders, classes, "centroid",
+        hierarchies=prepared.hierarchies,
+    )  # fmt: skip
     level = households.level if households is not None and homes is not None else ()
     if level:  # household-level QIs: the centroids of the household groups
         assert households is not None and homes is not None
