@@ -59,6 +59,7 @@ from engine.release import (
     survey_columns,
     tclose_blocks,
     tclose_partition,
+    use_blocks,
     verify_release,
 )
 from engine.text import number
@@ -140,7 +141,7 @@ def _release(
         )  # fmt: skip
     else:
         X = encode_qi(frame, qi, r.types, r.orders)
-        partition = tclose_blocks if len(frame) > 20_000 else tclose_partition
+        partition = tclose_blocks if use_blocks(X) else tclose_partition
         try:
             classes = partition(X, codes, r.size, r.t, shares=r.shares)
         except InfeasibleError:  # a partition's mix strays from the file's: one class

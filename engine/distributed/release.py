@@ -73,8 +73,6 @@ from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release import (
-    DEFAULT_BLOCK_SIZE,
-    LARGE_FILE,
     Buckets,
     InformationLoss,
     MissingCount,
@@ -83,6 +81,7 @@ from engine.release import (
     RunSummary,
     Verification,
     anonymize,
+    block_size,
     build_release,
     check_feasible,
     choose_class_size,
@@ -410,7 +409,7 @@ def _release_by_parts(
         )  # fmt: skip
     recipe = _Recipe(
         shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
-        block_size=DEFAULT_BLOCK_SIZE if data.n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
+        block_size=block_size(data.n),
         improve_rounds=default_rounds(data.n),
         qi=list(params.qi), keep=list(params.keep), types=data.types, orders=data.orders,
         places=planned.spec.places, buckets=buckets, qi_output=params.qi_output,

@@ -110,6 +110,7 @@ if TYPE_CHECKING:
     from engine.release.partition import (
         DEFAULT_BLOCK_SIZE,
         LARGE_FILE,
+        block_size,
         check_feasible,
         default_rounds,
         form_classes,
@@ -117,6 +118,7 @@ if TYPE_CHECKING:
         layout_counts,
         node_spreads,
         size_candidates,
+        size_sample,
         split_nodes,
         spreads_from_sums,
         tclose_blocks,
@@ -140,7 +142,6 @@ if TYPE_CHECKING:
         named_columns,
         plan,
         plan_data,
-        size_sample,
         summarise_buckets,
     )
     from engine.release.verify import (
@@ -229,6 +230,8 @@ _EXPORTS = {
     "tclose_partition": "engine.release.partition",
     "use_blocks": "engine.release.partition",
     "widest_dimension": "engine.release.partition",
+    "size_sample": "engine.release.partition",
+    "block_size": "engine.release.partition",
     "Fix": "engine.release.stages",
     "Plan": "engine.release.stages",
     "PlanData": "engine.release.stages",
@@ -238,7 +241,6 @@ _EXPORTS = {
     "choose_class_size": "engine.release.stages",
     "plan": "engine.release.stages",
     "plan_data": "engine.release.stages",
-    "size_sample": "engine.release.stages",
     "summarise_buckets": "engine.release.stages",
     "check_roles": "engine.release.stages",
     "check_columns": "engine.release.stages",
@@ -284,6 +286,7 @@ __all__ = [
     "anonymize",
     "applied_parameters",
     "best_partition",
+    "block_size",
     "bucket_count",
     "build_release",
     "category_order",

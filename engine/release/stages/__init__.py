@@ -18,12 +18,7 @@
   assumption.
 """
 
-from engine.release.stages.anonymize import (
-    anonymize,
-    best_partition,
-    choose_class_size,
-    size_sample,
-)
+from engine.release.stages.anonymize import anonymize, best_partition, choose_class_size
 from engine.release.stages.guarantees import release_guarantees
 from engine.release.stages.plan import Fix, Plan, PlanData, plan, plan_data
 from engine.release.stages.prepare import (
@@ -54,6 +49,5 @@ __all__ = [
     "plan",
     "plan_data",
     "release_guarantees",
-    "size_sample",
     "summarise_buckets",
 ]
