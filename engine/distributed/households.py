@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.checks import read_weights
 from engine.distributed.cluster import gather, wait_all
 from engine.distributed.split import Part
 from engine.distributed.verify import verify_parts
@@ -59,7 +60,7 @@ from engine.release import (
     linked_classes,
     linking_check,
     merge_for_households,
-    read_weights,
+    missing_counts,
     recode_qi,
     release_confidential,
     released_households,
@@ -68,6 +69,7 @@ from engine.release import (
     survey_columns,
     tclose_blocks,
     tclose_partition,
+    use_blocks,
     verify_release,
     weight_check,
 )
@@ -90,9 +92,6 @@ class _Recipe:
     level: tuple[str, ...]
     confidential_level: tuple[str, ...]
     rounds: int
-    #: per numeric confidential column, the sums the summary's confidential loss needs
-    #: (:func:`engine.distributed.release._confidential_sums`, handed over by the caller)
-    confidential_sums: Any
 
 
 def _cut(part: Part, column: str, n_out: int, salt: int) -> list[tuple[pd.DataFrame, np.ndarray]]:
@@ -163,7 +162,7 @@ def _release(
         )  # fmt: skip
     else:
         X = encode_qi(frame, qi, r.types, r.orders)
-        partition = tclose_blocks if len(frame) > 20_000 else tclose_partition
+        partition = tclose_blocks if use_blocks(X) else tclose_partition
         try:
             classes = partition(X, codes, r.size, r.t, shares=r.shares)
         except InfeasibleError:  # a partition's mix strays from the file's: one class
@@ -209,18 +208,11 @@ def _release(
         "weight_t": survey["weight_t"],
         "loss": loss,
         "groups": int(groups.max()) + 1 if groups is not None else 0,
-        "confidential": r.confidential_sums(
-            frame, r.buckets, codes, r.types, p.confidential_output
-        ),
         # the summary's QI loss is replaced by ``loss`` (the household route's own measure)
         "sq": 0.0,
         "total": np.zeros(1),
         # missing QI values in the input and released empty
-        "missing_qi": {
-            c: (int(frame[c].isna().sum()), int(table[c].isna().sum()))
-            for c in qi
-            if c in table.columns
-        },
+        "missing_qi": missing_counts(frame, table, [c for c in qi if c in table.columns]),
     }
     return table, stats
 
@@ -269,16 +261,14 @@ def release_households_on_cluster(
     workers: int,
     node_records: int,
     summarise: Any,
-    confidential_sums: Any,
     task: Task = NO_TASK,
 ) -> tuple[list[Any], Verification, RunSummary]:
     """The verified release of a survey file on the cluster (module doc).
 
     ``parts`` are the partitions after the encoding and the buckets
     (:class:`~engine.distributed.split.Part`); ``summarise(verification, part_stats)`` makes
-    the run summary the route without households makes, ``confidential_sums`` measures a
-    partition's confidential loss.  Returns the futures of the released parts, the
-    verification and the summary.
+    the run summary the route without households makes.  Returns the futures of the released
+    parts, the verification and the summary.
     """
     assert params.household is not None
     shares = buckets.counts / buckets.counts.sum()
@@ -293,8 +283,7 @@ def release_households_on_cluster(
     numbering = _HouseholdNumbering.of(detections, params, salt, n_out)
     level, conf_level = numbering.level, numbering.confidential_level
     recipe = _Recipe(params, buckets, shares, t, size, types, orders, places, columns, level,
-                     conf_level, default_rounds(numbering.most_in_a_part),
-                     confidential_sums)  # fmt: skip
+                     conf_level, default_rounds(numbering.most_in_a_part))  # fmt: skip
     recipe_f = client.scatter(recipe, broadcast=True)
     offsets = numbering.offsets
     done = [client.submit(_release, out[j], recipe_f, int(offsets[j]), j) for j in range(n_out)]

@@ -134,6 +134,25 @@ def release_outputs(
     return outputs
 
 
+def check_sheet_size(name: str, rows: int, columns: int) -> None:
+    """Refuse a table of ``rows`` × ``columns`` that does not fit in one Excel sheet (with
+    its header), before anything is written."""
+    if rows >= EXCEL_MAX_ROWS or columns > EXCEL_MAX_COLUMNS:
+        raise InputError(
+            _(
+                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
+                "Excel sheet (at most {max_rows:,} rows below the header and "
+                "{max_cols:,} columns); export as .csv instead."
+            ).format(
+                name=name,
+                rows=rows,
+                cols=columns,
+                max_rows=EXCEL_MAX_ROWS - 1,
+                max_cols=EXCEL_MAX_COLUMNS,
+            )
+        )
+
+
 def write_release(
     table: pd.DataFrame,
     path: str | Path,
@@ -176,20 +195,8 @@ def write_release(
     csv_format = CsvFormat(sep=sep, decimal=decimal, bom=bom)
     if not _metadata_inside(path):
         csv_format.check(path.name)
-    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
-        raise InputError(
-            _(
-                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
-                "Excel sheet (at most {max_rows:,} rows below the header and "
-                "{max_cols:,} columns); export as .csv instead."
-            ).format(
-                name=path.name,
-                rows=len(table),
-                cols=table.shape[1],
-                max_rows=EXCEL_MAX_ROWS - 1,
-                max_cols=EXCEL_MAX_COLUMNS,
-            )
-        )
+    if suffix == ".xlsx":
+        check_sheet_size(path.name, *table.shape)
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
             _stage_release(own, table, path, metadata, codebook, csv_format, ddi, task)
@@ -219,7 +226,7 @@ def _stage_release(
     task: Task,
 ) -> None:
     task.step(0.0, _("Writing {name}").format(name=path.name))
-    meta = _with_defaults(publishable(metadata))
+    meta = release_metadata(metadata)
     fmt = format_of(path.name)
     assert fmt is not None and fmt.write  # release_outputs refused any other name
     labels = released_codebook(table, meta, codebook)
@@ -234,19 +241,31 @@ def _stage_release(
         stage_ddi(stage, ddi, table, meta, labels, release=path)
     if fmt.metadata_inside:
         return
-    payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
-    if codebook:
-        payload["codebook"] = labels.to_dict()
+    columns = {str(c): str(t) for c, t in table.dtypes.items()}
     stage.write_utf8(
-        sidecar_path(path),
-        json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
+        sidecar_path(path), sidecar_text(meta, columns, labels.to_dict() if codebook else None)
     )
     task.step(0.99, _("Finishing"))
 
 
-def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The caller's metadata plus the software version and the time of writing."""
-    meta = dict(metadata)
+def sidecar_text(
+    meta: Mapping[str, Any],
+    columns: Mapping[str, str],
+    codebook: Mapping[str, Any] | None = None,
+) -> str:
+    """The JSON sidecar of a text or Parquet release: its metadata (:func:`release_metadata`),
+    the type of every column and, when the release has one, its codebook."""
+    payload = {**meta, "columns": dict(columns)}
+    if codebook:
+        payload["codebook"] = dict(codebook)
+    return json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n"
+
+
+def release_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What is published with a release: the caller's metadata (never a review record:
+    :func:`~engine.io.about.publishable`) plus the software version and the time of
+    writing."""
+    meta = dict(publishable(metadata))
     meta.setdefault("software", f"tclose {__version__}")
     meta.setdefault("written", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
     return meta

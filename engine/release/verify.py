@@ -126,6 +126,24 @@ def worst_bucket_of(classes: np.ndarray, buckets: np.ndarray, cls: int) -> int:
     return int(np.argmax(np.maximum(ratio, 1.0 / ratio)))
 
 
+def check_release_columns(named: Sequence[str], names: Sequence[Any]) -> None:
+    """Refuse a check that names a column twice, or one the release does not have
+    (``names``: its columns; a cluster checks a file's names before reading its parts)."""
+    twice = sorted({c for c in named if list(named).count(c) > 1})
+    if twice:
+        raise InputError(
+            _("A column can be named only once: {columns}.").format(
+                columns=", ".join(map(repr, twice))
+            )
+        )
+    have = set(names)
+    absent = [c for c in named if c not in have]
+    if absent:
+        raise InputError(
+            _("The release has no column {columns}.").format(columns=", ".join(map(repr, absent)))
+        )
+
+
 def verify_release(
     table: pd.DataFrame,
     qi: Sequence[str],
@@ -154,21 +172,10 @@ def verify_release(
     named = [*qi, *confidential, *([household] if household is not None else []), *follow]
     if weight is not None:
         named.append(weight)
-    twice = sorted({c for c in named if named.count(c) > 1})
-    if twice:
-        raise InputError(
-            _("A column can be named only once: {columns}.").format(
-                columns=", ".join(map(repr, twice))
-            )
-        )
-    absent = [c for c in named if c not in table.columns]
-    if absent:
-        raise InputError(
-            _("The release has no column {columns}.").format(columns=", ".join(map(repr, absent)))
-        )
+    check_release_columns(named, table.columns)
     n = len(table)
     if n == 0:
-        return Verification(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, "Empty release.")
+        return Verification.empty()
     classes = group_ids(table, qi)
     sizes = np.bincount(classes)
     achieved_k = int(sizes.min())

@@ -54,36 +54,117 @@ def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
     contributor could estimate the largest to within p from the total (Hundepool et al.,
     *Statistical Disclosure Control*, 2012, §4.2).
     """
-    c = np.sort(np.asarray(contributions, dtype=float))[::-1]
-    if len(c) == 0 or c[0] <= 0:
+    return p_rule(*largest(contributions), p=p)
+
+
+def largest(values: np.ndarray) -> tuple[float, float, float]:
+    """(the total, the largest and the second largest) of ``values`` (0 where absent): what
+    the p%-rule reads of them (:func:`p_rule`)."""
+    c = np.sort(np.asarray(values, dtype=float))[::-1]
+    if len(c) == 0:
+        return 0.0, 0.0, 0.0
+    return float(c.sum()), float(c[0]), float(c[1]) if len(c) > 1 else 0.0
+
+
+def p_rule(total: float, first: float, second: float, *, p: float = P_RULE) -> bool:
+    """:func:`dominated` of contributions known by their ``total`` and their ``first`` and
+    ``second`` largest (a cluster adds these up over its partitions)."""
+    if first <= 0:
         return False
-    rest = float(c.sum() - c[: min(2, len(c))].sum())
-    return rest < p * float(c[0])
+    return total - (first + second) < p * first
 
 
-def dominated_counted(values: np.ndarray, counts: np.ndarray, p: float = P_RULE) -> bool:
-    """:func:`dominated` of the contributions ``values`` held ``counts`` times each.
+class BucketValues:
+    """The values of one bucket as its statistics read them (:meth:`Scale.stat_of`).
 
-    The largest contribution and the second (the same value when two records hold it) are
-    found without sorting, so a bucket of a million records is judged from the table of
-    its distinct values.
+    One machine holds them in memory (:class:`TableValues`); a cluster adds up what each
+    partition found of them, so the statistics ask for sums and extremes only.
     """
+
+    count: int
+
+    def extreme(self, up: bool) -> float:
+        """The largest value (``up``) or the smallest."""
+        raise NotImplementedError
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        """How many values lie beyond ``near`` (above it when ``up``), and their distance to
+        it added up."""
+        raise NotImplementedError
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        """Of the values clipped to [low, high]: their mean, whether they differ, the
+        smallest."""
+        raise NotImplementedError
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        """:func:`largest` of the clipped values measured from ``base``."""
+        raise NotImplementedError
+
+    def spread(self) -> tuple[float, float, float, float]:
+        """:func:`largest` of the squared deviations from the mean, and their plain sum."""
+        raise NotImplementedError
+
+
+class TableValues(BucketValues):
+    """A bucket's values held in memory as its sorted distinct ``values``, held ``counts``
+    times each: sums weighted by the counts and the largest contributions found in the
+    table, so a bucket of a million records is read from its distinct values."""
+
+    def __init__(self, values: np.ndarray, counts: np.ndarray) -> None:
+        self.values = np.asarray(values, dtype=float)
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.count = int(self.counts.sum())
+
+    @classmethod
+    def of(cls, keys: np.ndarray) -> TableValues:
+        """The table of a bucket's values ``keys``."""
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return cls(values, counts)
+
+    def extreme(self, up: bool) -> float:
+        return float(self.values[-1] if up else self.values[0])
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        outside = self.values > near if up else self.values < near
+        n = int(self.counts[outside].sum())
+        if not n:
+            return 0, 0.0
+        return n, _weighted_sum(np.abs(self.values[outside] - near), self.counts[outside])
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        held = np.clip(self.values, low, high)
+        return (
+            _weighted_sum(held, self.counts) / self.count,
+            bool(held[-1] > held[0]),
+            float(held[0]),
+        )
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        above = np.maximum(np.clip(self.values, low, high) - base, 0.0)
+        return largest_counted(above, self.counts)
+
+    def spread(self) -> tuple[float, float, float, float]:
+        squares = np.square(self.values - _weighted_sum(self.values, self.counts) / self.count)
+        return (*largest_counted(squares, self.counts), _weighted_sum(squares, self.counts))
+
+
+def largest_counted(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+    """:func:`largest` of ``values`` held ``counts`` times each, found without sorting (the
+    second largest is the largest again when two records hold it)."""
     values = np.asarray(values, dtype=float)
     if len(values) == 0:
-        return False
+        return 0.0, 0.0, 0.0
     top = int(np.argmax(values))
-    largest = float(values[top])
-    if largest <= 0:
-        return False
+    first = float(values[top])
     if counts[top] >= 2:
-        second = largest
+        second = first
     else:  # the largest of the others (no copy of the table without it)
         second = max(
             float(values[:top].max()) if top else 0.0,
             float(values[top + 1 :].max()) if top + 1 < len(values) else 0.0,
         )
-    rest = _weighted_sum(values, counts) - (largest + second)
-    return rest < p * largest
+    return _weighted_sum(values, counts), first, second
 
 
 def _weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
@@ -197,63 +278,55 @@ class Scale:
         return label, bounds, self.stat_counted(distinct, counts, lo, hi)
 
     def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
-        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
+        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread, of
+        its values ``keys`` (:meth:`stat_of`)."""
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self.stat_counted(values, counts, lo, hi)
+
+    def stat_of(
+        self, values: BucketValues, lo: float | None, hi: float | None, median: Any
+    ) -> BucketStat:
+        """The bucket's released mean (p%-rule, measured from ``lo``) and spread, and its
+        ``median`` (:meth:`representative`), from what the statistics read of its values.
 
         The mean is a sum query: it is taken over the values held within the bucket's range
         (:meth:`limits`) and rounded to a step that one record cannot cross
         (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
         measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
-        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
-        return self.stat_counted(values, counts, lo, hi)
+        low, high = self.limits(values, lo, hi)
+        held_mean, varies, held_min = values.held(low, high)
+        base = float(lo) if lo is not None else held_min
+        withheld = p_rule(*values.contributions(low, high, base))
+        # a value the whole bucket shares is no one's: kept as it is
+        step = self.mean_step(low, high, values.count) if varies else self.unit
+        mean = median if withheld else self._released(held_mean, low, high, step)
+        sd: float | None = None
+        if values.count > 1 and not withheld:
+            total, first, second, plain = values.spread()
+            if not p_rule(total, first, second):
+                sd = _two_digits(float(np.sqrt(plain / (values.count - 1))))
+        return BucketStat(values.count, mean, median, sd, withheld, (low, high))
 
     def stat_counted(
         self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None = None
     ) -> BucketStat:
-        """:meth:`stat` of the sorted distinct ``values`` held ``counts`` times each: sums
-        weighted by the counts, the median and the largest contributions found in the
-        sorted table, so that no bucket's records are sorted again."""
-        values = np.asarray(values, dtype=float)
-        counts = np.asarray(counts, dtype=np.int64)
-        weights = counts.astype(float)
-        n = int(counts.sum())
-        low, high = self._limits(values, counts, lo, hi)
-        held = np.clip(values, low, high)
+        """:meth:`stat` of the sorted distinct ``values`` held ``counts`` times each
+        (:class:`TableValues`), so that no bucket's records are sorted again."""
         median = self._representative(values, counts, lo, hi)
-        base = float(lo) if lo is not None else float(held[0])
-        above = held - base
-        withheld = dominated_counted(np.maximum(above, 0.0, out=above), weights)
-        # a value the whole bucket shares is no one's: kept as it is
-        step = self.mean_step(low, high, n) if held[-1] > held[0] else self.unit
-        mean = (
-            median
-            if withheld
-            else self._released(_weighted_sum(held, weights) / n, low, high, step)
-        )
-        sd: float | None = None
-        if n > 1 and not withheld:
-            spread = values - _weighted_sum(values, weights) / n
-            np.square(spread, out=spread)
-            if not dominated_counted(spread, weights):
-                sd = _two_digits(float(np.sqrt(_weighted_sum(spread, weights) / (n - 1))))
-        return BucketStat(n, mean, median, sd, withheld, (low, high))
+        return self.stat_of(TableValues(values, counts), lo, hi, median)
 
-    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+    def limits(
+        self, keys: np.ndarray | BucketValues, lo: float | None, hi: float | None
+    ) -> tuple[float, float]:
         """The range a record of the bucket ``keys`` counts within for its mean: between the
         public cut points (or bounds); an open end at :meth:`open_end`."""
-        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
-        return self._limits(values, counts, lo, hi)
-
-    def _limits(
-        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None
-    ) -> tuple[float, float]:
-        low = (
-            float(lo) if lo is not None else self._open_end(values, counts, self.outer[1], up=False)
-        )
-        high = float(hi) if hi is not None else self._open_end(values, counts, low, up=True)
+        values = keys if isinstance(keys, BucketValues) else TableValues.of(keys)
+        low = float(lo) if lo is not None else self.open_end(values, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(values, low, up=True)
         return min(low, high), max(low, high)
 
-    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+    def open_end(self, values: BucketValues, other: float, *, up: bool) -> float:
         """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
         number, never a value.
 
@@ -263,21 +336,16 @@ class Scale:
         value rounded strictly beyond on the 1–2–5 series (a top-coded income of 246,000
         that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
         """
-        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
-        return self._open_end(values, counts, other, up=up)
-
-    def _open_end(self, values: np.ndarray, counts: np.ndarray, other: float, *, up: bool) -> float:
         near = self.outer[1] if up else self.outer[0]
-        outside = values > near if up else values < near
-        if self.date or not outside.any():
+        n_beyond, beyond = values.beyond(near, up)
+        if self.date or not n_beyond:
             return near
-        beyond = _weighted_sum(np.abs(values[outside] - near), counts[outside])
-        far = nice_outward(float(values[-1] if up else values[0]), up)
-        n = int(counts.sum())
+        far = nice_outward(values.extreme(up), up)
+        count = values.count
 
         def rounding(end: float) -> float:
             width = abs(end - other)
-            return n * (step_at_least(width / n) if width > 0 else 0.0) / 4
+            return count * (step_at_least(width / count) if width > 0 else 0.0) / 4
 
         return far if beyond + rounding(near) > rounding(far) else near
 

@@ -383,6 +383,7 @@ def build_release(
     original: pd.DataFrame | None = None,
     extra: Mapping[str, pd.Series] | None = None,
     hierarchies: Mapping[str, Hierarchy] | None = None,
+    places: Mapping[str, int] | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The whole released table, columns in input order, rows shuffled; and the input row of
     every released row (kept in memory for previews, never written).
@@ -390,13 +391,14 @@ def build_release(
     ``original`` supplies the ``keep`` columns unchanged (before missing codes were applied);
     ``extra`` holds columns released in a form made elsewhere, aligned with the rows of
     ``data`` (household-level QIs, the re-coded household id, the weight:
-    :mod:`engine.release.households`).
+    :mod:`engine.release.households`); ``places`` the decimals of numeric QIs when ``data``
+    is one part of a file (:func:`recode_qi`).
     """
     # the rows' order first: every column is made in it at once (a shuffle of the finished
     # table took every text column a second time)
     order = rng.permutation(len(classes))
     parts = [
-        recode_qi(data, qi, types, orders, classes, qi_output, hierarchies=hierarchies, rows=order)
+        recode_qi(data, qi, types, orders, classes, qi_output, places, hierarchies, rows=order)
     ]
     if buckets is not None:
         parts.append(release_confidential(buckets, confidential_output, rows=order))

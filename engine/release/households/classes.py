@@ -47,6 +47,8 @@ from engine.release.households.structure import (
     household_release,
 )
 from engine.release.partition import (
+    DEFAULT_BLOCK_SIZE,
+    SIZE_SAMPLE,
     BoundRates,
     default_rounds,
     form_classes,
@@ -62,10 +64,6 @@ from engine.roles import ColumnType
 #: cost the persons nothing (``python -m benchmarks.bench_households --groups 2,8,32`` measures
 #: the QI loss and the share of persons who keep their own commune)
 GROUP_CLASSES = 2
-
-
-#: records per block when large household groups are split for the person classes
-BLOCK_SIZE = 2000
 
 
 # -- classes with enough households ---------------------------------------------------------
@@ -523,7 +521,7 @@ def nested_classes(
     size: int,
     *,
     improve_rounds: int = 0,
-    block_size: int = BLOCK_SIZE,
+    block_size: int = DEFAULT_BLOCK_SIZE,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """t-close classes of at least ``size`` records, each inside one household ``group``.
@@ -626,10 +624,6 @@ def household_partition(
         classes = separate_members(X_person, classes, codes, hh, fence)
     classes = merge_for_households(X_person, classes, hh, k, fence=fence)
     return classes, groups, nested_loss(X_house, groups, X_person, classes)
-
-
-#: records of the sample the class size of the household route is chosen on
-SIZE_SAMPLE = 15_000
 
 
 #: improvement rounds of the trial partitions (the choice needs the ranking, not the polish)

@@ -63,6 +63,11 @@ class Verification:
     weight_k: int | None = None
     weight_t: float | None = None
 
+    @classmethod
+    def empty(cls) -> Verification:
+        """What the verifier says of a release without records: nothing holds."""
+        return cls(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, _("Empty release."))
+
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
 

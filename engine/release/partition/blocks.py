@@ -43,16 +43,15 @@ from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
 from engine.release.partition.improve import ClassBounds, improve_classes
 from engine.release.partition.jit import load_kernels
+from engine.release.partition.sizes import LARGE_FILE
+from engine.release.partition.sizes import block_size as file_block_size
 
 Method = Literal["lockstep", "exact"]
 
-#: records per block: larger blocks give better classes and cost linearly more
-DEFAULT_BLOCK_SIZE = 2000
 #: files larger than this may take the block path (see :func:`use_blocks`)
 BLOCKS_THRESHOLD = 20_000
 #: ... when they have more distinct QI points than this, or more records than LARGE_FILE
 POINTS_THRESHOLD = 20_000
-LARGE_FILE = 200_000
 
 
 def use_blocks(X: np.ndarray) -> bool:
@@ -690,8 +689,8 @@ def tclose_blocks(
     per_class = layout_counts(counts, n_classes)
     if improve_rounds is None:
         improve_rounds = default_rounds(n)
-    if block_size is None:  # smaller blocks halve the time on millions of records
-        block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
+    if block_size is None:
+        block_size = file_block_size(n)
     if compiled is None and n < COMPILED_MIN_RECORDS:
         compiled = False
     task.step(0.0, _("Splitting into blocks"))
@@ -877,8 +876,6 @@ def _dense(labels: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "BLOCKS_THRESHOLD",
-    "DEFAULT_BLOCK_SIZE",
-    "LARGE_FILE",
     "POINTS_THRESHOLD",
     "bucket_bounds",
     "capped_mdav",

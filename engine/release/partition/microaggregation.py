@@ -31,13 +31,10 @@ from engine.errors import InputError
 from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.improve import improve_classes, relabel
+from engine.release.partition.sizes import DEFAULT_BLOCK_SIZE, LARGE_FILE
 
-#: largest number of records microaggregated in one piece; larger files are split into blocks
-DEFAULT_BLOCK_SIZE = 2000
 #: above this many records the improvement pass uses its cheaper settings
 LARGE = 50_000
-#: above this many records blocks shrink to ~100 classes and the improvement pass is skipped
-HUGE = 200_000
 
 
 def microaggregate(
@@ -70,14 +67,14 @@ def microaggregate(
 
     order = np.arange(n) if seed is None else np.random.default_rng(seed).permutation(n)
     Xo = X[order]
-    huge = n > HUGE
+    huge = n > LARGE_FILE  # blocks shrink to ~100 classes and the improvement pass is skipped
     if huge:  # MDAV costs N · block / k: blocks of ~100 classes keep millions in seconds
         block_size = min(int(block_size), 100 * k)
     blocks = kd_blocks(Xo, max(int(block_size), 4 * k))
     labels_o = mdav_blocks(Xo, blocks, k, task=task.sub(0.0, 0.4))
     if improve and not huge:
         # large files: fewer candidate classes, exchanges only towards a nearer centroid, and
-        # stop when a round gains < 0.1 %.  Above HUGE records the pass is skipped: on a
+        # stop when a round gains < 0.1 %.  Above LARGE_FILE records the pass is skipped: on a
         # million records three rounds gain about 11 % of SSE/SST and triple the time.
         large = n > LARGE
         labels_o = improve_classes(
@@ -237,7 +234,6 @@ def _as_matrix(X: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
-    "DEFAULT_BLOCK_SIZE",
     "kd_blocks",
     "mdav",
     "microaggregate",

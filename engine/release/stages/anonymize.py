@@ -35,14 +35,15 @@ from engine.release.measures import QiSums, confidential_loss, released_values, 
 from engine.release.model import Buckets, InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,
-    DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    block_size,
     compiled_kernels,
     kernel_route,
     kernels_asked,
     microaggregate,
     one_blas_thread,
     size_candidates,
+    size_sample,
     tclose_blocks,
     tclose_partition,
     trial,
@@ -58,21 +59,6 @@ from engine.release.stages.tail import Published, finish, publish, withheld_qi
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
     return np.asarray(microaggregate(X, k, seed=seed, task=task))
-
-
-#: above this many records the class size is chosen on a random sample of this size
-SIZE_SAMPLE = 15_000
-
-
-def size_sample(n: int) -> np.ndarray:
-    """Positions of the records the class size is chosen on: all, or a fixed random sample.
-
-    Fixed (seeded with 0) so that the same file gives the same choice, on one machine or on a
-    cluster (which fetches these rows from its partitions).
-    """
-    if n <= SIZE_SAMPLE:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
 
 
 def choose_class_size(
@@ -105,7 +91,10 @@ def choose_class_size(
         # the whole file will load the compiled kernels anyway: the sample may as well use them
         fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
         partition = partial(
-            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, improve_rounds=0, compiled=fast
+            tclose_blocks,
+            block_size=block_size(int(counts.sum())),
+            improve_rounds=0,
+            compiled=fast,
         )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
