@@ -44,7 +44,7 @@ HouseholdOutput = Literal["recode", "none"]
 ReleaseType = Literal["public", "scientific", "licensed", "enclave"]
 #: the longest intruder scenario (a short text; the DDI and the About sheet quote it)
 MAX_SCENARIO = 1000
-WeightOutput = Literal["keep", "none"]
+WeightOutput = Literal["class", "keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
@@ -599,7 +599,7 @@ class ReleaseParams:
     #: id is released re-coded (``household_output``)
     household: str | None = None
     #: the sampling weight of every record (numeric, > 0): used for the risk estimates and
-    #: the weighted bucket means, released unchanged unless ``weight_output`` is "none"
+    #: the weighted bucket means, released as ``weight_output`` says
     weight: str | None = None
     #: QIs declared household-level (released alike for every member of a household) on top
     #: of those found constant within every household
@@ -607,9 +607,11 @@ class ReleaseParams:
     #: the household id in the release: "recode" (a fresh random numbering per release, so
     #: that members can be grouped and no id links back) or "none" (left out)
     household_output: HouseholdOutput = "recode"
-    #: the weight in the release: "keep" (unchanged; weights can reveal the sampling
-    #: stratum) or "none" (left out)
-    weight_output: WeightOutput = "keep"
+    #: the weight in the release: "class" (every record carries its class's mean weight, so
+    #: the weight never splits a class and each class's sum of weights is kept), "keep"
+    #: (unchanged: a key like any QI, since weights reveal the sampling stratum) or "none"
+    #: (left out)
+    weight_output: WeightOutput = "class"
     #: type overrides; columns not named here have their type inferred
     types: Mapping[str, ColumnType] = field(default_factory=dict)
     #: category order of ordinal columns (lowest first); inferred when absent
@@ -688,7 +690,7 @@ class ReleaseParams:
         "weight": Optional(Name()),
         "household_level": Texts(names=True, what=N_("a list of column names")),
         "household_output": Options(values=("recode", "none")),
-        "weight_output": Options(values=("keep", "none")),
+        "weight_output": Options(values=("class", "keep", "none")),
         "types": PerColumn(_column_type),
         "orders": PerColumn(_category_order),
         "missing": Texts(what=N_("a list of missing-value codes")),
@@ -798,7 +800,8 @@ class ReleaseParams:
                         options=", ".join(used)
                     )
                 )
-        if self.weight is None and self.weight_output != "keep":
+        # "keep" without a weight is what project files saved before "class" was the default
+        if self.weight is None and self.weight_output == "none":
             raise InputError(_("weight_output needs a weight column (weight)."))
         stray = [c for c in self.household_level if c not in self.qi]
         if stray:
@@ -827,6 +830,21 @@ class ReleaseParams:
     def noise(self) -> bool:
         """True for Construction B (noise on the confidential values)."""
         return MECHANISMS[self.mechanism].noise
+
+    def released_weight(self) -> WeightOutput | None:
+        """How the release carries the weight: "class" (its class's mean), "keep"
+        (unchanged), or None (no weight column, or left out).
+
+        The one place that decides whether the weight is released: the survey's columns, the
+        cluster, the verifier's keys, the run summary and the report all ask here.
+        """
+        if self.weight is None or self.weight_output == "none":
+            return None
+        return self.weight_output
+
+    def released_household(self) -> bool:
+        """Whether the release carries a (re-coded) household id column."""
+        return self.household is not None and self.household_output == "recode"
 
     # -- changing and serialising ------------------------------------------------------
 
@@ -954,7 +972,10 @@ class ReleaseParams:
             QT_TRANSLATE_NOOP("params", "weight released as"),
             QT_TRANSLATE_NOOP(
                 "params",
-                "'keep': unchanged (weights can reveal the sampling stratum); 'none': left out.",
+                "'class': every record carries its class's mean weight (the weight never "
+                "splits a class; each class's sum of weights is kept); 'keep': unchanged "
+                "(weights can reveal the sampling stratum: the run reports k and t with the "
+                "weight as a key); 'none': left out.",
             ),
         ),
         "types": FieldInfo(

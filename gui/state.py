@@ -395,7 +395,7 @@ class Session:
             if household
             else (),
             household_output=p.household_output if household else "recode",
-            weight_output=p.weight_output if weight else "keep",
+            weight_output=p.weight_output if weight else "class",
         )
 
     def set_type(self, column: str, type_: ColumnType) -> None:

@@ -269,6 +269,10 @@ def computable(
     # when it carries them), with its confidential values or without (noisy numbers)
     weight = params.weight if params.weight in table.columns else None
     household = params.household if params.household in table.columns else None
+    if weight or household:  # what the verifier reads off the ids and the weight
+        survey = verify_release(table, qi, conf, household=household, weight=weight)
+        base += [survey.households_k, survey.n_households, survey.pattern_k, survey.linking_t,
+                 survey.records_without_id, survey.weight_k, survey.weight_t]  # fmt: skip
     for sensitive in ({*conf} & set(table.columns), ()):
         risk = table_risk(table, qi, sorted(sensitive), weight=weight, household=household)
         base += [x.value for x in _walk(risk.as_dict(), "risk")]

@@ -33,12 +33,12 @@ from engine.cli.records import (
     seed_note,
 )
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.report.words import join, summary_words
 from engine.text import number
 
-HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
-DESCRIPTION = (
+HELP = N_("release a table with k-anonymity and t-closeness (or ε-DP noise)")
+DESCRIPTION = N_(
     "Release INPUT as OUTPUT (.csv, .xlsx, .sav, .dta or .parquet): quasi-identifiers "
     "recoded into classes of "
     "at least k records, confidential values replaced by buckets so that every class "
@@ -51,22 +51,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument(
         "-o", "--output", required=True, metavar="OUTPUT",
-        help=".csv, .xlsx, .sav or .dta (SPSS and Stata keep the input's labels), .parquet",
+        help=_(".csv, .xlsx, .sav or .dta (SPSS and Stata keep the input's labels), .parquet"),
     )  # fmt: skip
     p.add_argument(
         "--summary",
         metavar="FILE.json",
-        help="write the published metadata as JSON (what the sidecar or About sheet holds)",
+        help=_("write the published metadata as JSON (what the sidecar or About sheet holds)"),
     )
     p.add_argument(
         "--report",
         metavar="FILE.html",
-        help="write the release report (HTML; for the review, not for publication)",
+        help=_("write the release report (HTML; for the review, not for publication)"),
     )
     p.add_argument(
         "--ddi",
         metavar="FILE.xml",
-        help="write a DDI-Codebook 2.5 description of the release (published facts only)",
+        help=_("write a DDI-Codebook 2.5 description of the release (published facts only)"),
     )
     add_record_arguments(p)
     add_project_argument(p)
@@ -128,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
     if plain := plain_words(release.summary):
         print(plain)
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
-        print(f"note: {note}", file=sys.stderr)
+        print(_("note: {note}").format(note=note), file=sys.stderr)
     for warning in release.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=warning), file=sys.stderr)
     _say_where_the_seed_went(summary, args)
     return 0
 
@@ -158,12 +158,15 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
     b = summary.backend or {}
     print(
         release_line(summary, args.output)
-        + f" Computed on Dask: {b.get('workers')} workers, {b.get('partitions')} partitions."
+        + " "
+        + _("Computed on Dask: {workers} workers, {partitions} partitions.").format(
+            workers=b.get("workers"), partitions=b.get("partitions")
+        )
     )
     if plain := plain_words(summary):
         print(plain)
     for warning in summary.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=warning), file=sys.stderr)
     _say_where_the_seed_went(summary, args)
     return 0
 
@@ -234,6 +237,18 @@ def release_line(summary, output: str | Path) -> str:
             "{t} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
         ).format(epsilon=number(summary.epsilon), t=number(summary.t))
+    homes = summary.households
+    if homes is not None and homes.records_without_id:
+        line += "\n" + _(
+            "{n:,} records are released without a household id (too few households of "
+            "their size could share their pattern of classes)."
+        ).format(n=homes.records_without_id)
+    weight = summary.weight
+    if weight is not None and weight.output == "keep" and weight.k is not None:
+        line += "\n" + _(
+            "The weights are released unchanged: with the weight as a key the release has "
+            "k = {k:,}{t}."
+        ).format(k=weight.k, t="" if weight.t is None else f", t = {number(weight.t)}")
     return line
 
 

@@ -89,7 +89,9 @@ def column_pairs(flag: str, items: Iterable[str], values: tuple[str, ...]) -> di
                     allowed=", ".join(values), item=quoted(item)
                 )
                 if flag == "--type"
-                else f"{flag} takes COLUMN=VALUE, not {quoted(item)}."
+                else _("{flag} takes COLUMN=VALUE, not {item}.").format(
+                    flag=flag, item=quoted(item)
+                )
             )
         col = col.strip()
         if col in out:
@@ -109,7 +111,9 @@ def column_tables(flag: str, items: Iterable[str]) -> dict[str, list[list[str]]]
     for item in items:
         col, sep, path = item.partition("=")
         if not sep or not col.strip() or not path.strip():
-            raise InputError(f"{flag} takes COLUMN=FILE, not {item!r}.")
+            raise InputError(
+                _("{flag} takes COLUMN=FILE, not {item!r}.").format(flag=flag, item=item)
+            )
         table = read_table(path.strip()).data
         rows = [[str(c) for c in table.columns]]
         rows += [["" if _missing(v) else _cell(v) for v in r] for r in table.to_numpy()]
@@ -286,7 +290,11 @@ def flag_help(name: str, *, grid: bool = False) -> str:
         parts.append(_("Default: {default}.").format(default=default))
     for other, other_info in P.FLAGS.items():  # fields given through this flag
         if other_info.via == name:
-            parts.append(f"{PRIVATE}[=SHARE]: {_sentence(_label(other))}")
+            parts.append(
+                _("{PRIVATE}[=SHARE]: {sentence}").format(
+                    PRIVATE=PRIVATE, sentence=_sentence(_label(other))
+                )
+            )
             parts.append(_sentence(_(P.describe(other).info.help)))
             parts.append(_("Allowed: {allowed}.").format(allowed=allowed_text(other)))
             parts.append(_("Default: {default}.").format(default=f"{DEFAULT_SHARE:g}"))
@@ -438,8 +446,10 @@ def field_argv(name: str, value: Any) -> list[str]:
     if info.form == "files":
         if value:
             raise InputError(
-                f"{name} are read from files ({flag} COLUMN=FILE); save a project file and "
-                "use tclose run to give them without one."
+                _(
+                    "{name} are read from files ({flag} COLUMN=FILE); save a project file and use"
+                    " tclose run to give them without one."
+                ).format(name=name, flag=flag)
             )
         return []
     if info.form == "bounds":
@@ -464,8 +474,10 @@ def argv_for(params: P, *, every: bool = False) -> list[str]:
         if not info.group and not info.via:
             if value != default:
                 raise InputError(
-                    f"{name} cannot be given on the command line ({info.no_flag}); "
-                    "save a project file and use tclose run."
+                    _(
+                        "{name} cannot be given on the command line ({no_flag}); save a project "
+                        "file and use tclose run."
+                    ).format(name=name, no_flag=info.no_flag)
                 )
             continue
         if not every and value == default and not info.required:

@@ -29,13 +29,15 @@ def add_record_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--review",
         metavar="FILE.json",
-        help="write the review record (seed, input checksum, losses against the original "
-        "data): for the disclosure review, not for publication",
+        help=_(
+            "write the review record (seed, input checksum, losses against the original "
+            "data): for the disclosure review, not for publication"
+        ),
     )
     p.add_argument(
         "--anonymous",
         action="store_true",
-        help="leave the input file's name out of the published files",
+        help=_("leave the input file's name out of the published files"),
     )
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from engine.distributed.cluster import raise_for
 from engine.errors import InputError
-from engine.io.about import publishable
+from engine.i18n import _
 from engine.io.codebook import Codebook
 from engine.io.csvfast import write_csv_parts
 from engine.io.ddi import Tally, stage_ddi
@@ -33,15 +33,16 @@ from engine.io.outputs import (
 )
 from engine.io.parquet import METADATA_KEY
 from engine.io.write import (
-    EXCEL_MAX_COLUMNS,
-    EXCEL_MAX_ROWS,
-    _with_defaults,
+    check_sheet_size,
+    release_metadata,
     release_outputs,
     released_codebook,
     sidecar_path,
+    sidecar_text,
     write_release,
 )
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 
 def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataFrame]:
@@ -59,11 +60,6 @@ def _parts(client: Any, futures: Sequence[Any], task: Task) -> Iterator[pd.DataF
             raise
 
 
-def _sidecar(path: Path, metadata: dict[str, Any], columns: dict[str, str]) -> str:
-    text = json.dumps({**metadata, "columns": columns}, indent=2, ensure_ascii=False, default=str)
-    return text + "\n"
-
-
 def cluster_outputs(
     path: str | Path, *, extras: Sequence[Output] = (), ddi: str | Path | None = None
 ) -> list[Output]:
@@ -74,8 +70,10 @@ def cluster_outputs(
     suffix = path.suffix.lower()
     if suffix not in CLUSTER_SUFFIXES:
         raise InputError(
-            f"{path.name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv, "
-            ".xlsx, .sav or .dta."
+            _(
+                "{name}: unknown output type '{suffix}'; use .parquet, a folder name, .csv, "
+                ".xlsx, .sav or .dta."
+            ).format(name=path.name, suffix=suffix)
         )
     if suffix == "":
         outputs = [Output(path, "release")]
@@ -101,8 +99,10 @@ def check_cluster_outputs(
     if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
         check_not_input(release, inputs)
         raise OutputError(
-            f"{release.path} exists already; a release named without a suffix is written as a "
-            "new Parquet dataset folder. Choose a new name for the release.",
+            _(
+                "{path} exists already; a release named without a suffix is written as a new "
+                "Parquet dataset folder. Choose a new name for the release."
+            ).format(path=release.path),
             path=release.path,
             reason="name",
         )
@@ -138,7 +138,7 @@ def write_cluster_release(
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    meta = publishable(metadata)  # never the review record
+    meta = release_metadata(metadata)  # never the review record
     sources = [input_path, *inputs]
     texts = {str(Path(k)): v for k, v in (documents or {}).items()}
     outputs = check_cluster_outputs(path, extras=extras, inputs=sources, ddi=ddi)
@@ -149,16 +149,12 @@ def write_cluster_release(
             stage.write_utf8(extra.path, texts[str(extra.path)])
         if ddi is not None:
             labels = released_codebook(tally.values(), meta, codebook)
-            stage_ddi(stage, ddi, tally, _with_defaults(meta), labels, release=path)
+            stage_ddi(stage, ddi, tally, meta, labels, release=path)
 
     fmt = format_of(path.name)
     if fmt is not None and fmt.metadata_inside:  # a workbook, SPSS, Stata: written whole
-        if suffix == ".xlsx" and (n_rows >= EXCEL_MAX_ROWS or len(columns) > EXCEL_MAX_COLUMNS):
-            raise InputError(
-                f"{path.name}: {n_rows:,} rows × {len(columns):,} columns do not fit in an "
-                f"Excel sheet (at most {EXCEL_MAX_ROWS - 1:,} rows below the header and "
-                f"{EXCEL_MAX_COLUMNS:,} columns); export as .csv or .parquet instead."
-            )
+        if suffix == ".xlsx":
+            check_sheet_size(path.name, n_rows, len(columns))
         table = pd.concat(list(_parts(client, parts, task)), ignore_index=True)
         with write_outputs(outputs, inputs=sources) as stage:
             write_release(
@@ -187,11 +183,8 @@ def write_cluster_release(
         else:
             write_csv_parts(tracked(), columns, stage.temp(path), sep=sep, bom=True,
                             n_rows=n_rows, task=task)  # fmt: skip
-        side_meta = dict(meta)
-        if codebook:
-            labels = released_codebook(tally.values(), meta, codebook)
-            side_meta["codebook"] = labels.to_dict()
-        stage.write_utf8(side, _sidecar(path, side_meta, dtypes))
+        labels = released_codebook(tally.values(), meta, codebook) if codebook else None
+        stage.write_utf8(side, sidecar_text(meta, dtypes, labels.to_dict() if labels else None))
         stage_extras(stage)
     return [o.path for o in outputs]
 
@@ -214,11 +207,16 @@ def _write_parquet_parts(client, parts, target: Path, meta, n_rows, task, tally=
             arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
             if writer is None:
                 fields = arrow.schema.remove_metadata()
-                schema = fields.with_metadata({METADATA_KEY: json.dumps(meta, default=str)})
+                schema = fields.with_metadata(
+                    {METADATA_KEY: json.dumps(meta, ensure_ascii=False, default=str)}
+                )
                 writer = pq.ParquetWriter(target, schema, compression="zstd")
             writer.write_table(arrow.cast(schema))
             written += len(table)
-            task.step(0.95 * written / max(n_rows, 1), f"Wrote {written:,} rows")
+            task.step(
+                0.95 * written / max(n_rows, 1),
+                _("Wrote {written} rows").format(written=number(written)),
+            )
     finally:
         if writer is not None:
             writer.close()
@@ -247,7 +245,7 @@ def _write_folder(
         for i, future in enumerate(parts):
             target = tmp / f"part-{i:05d}.parquet"
             _write_parquet_parts(client, [future], target, meta, n_rows, task.silent(), tally)
-            task.step(0.95 * (i + 1) / len(parts), f"Wrote part {i + 1}")
-        (tmp / "_tclose.json").write_text(_sidecar(path, meta, {}), encoding="utf-8")
+            task.step(0.95 * (i + 1) / len(parts), _("Wrote part {value}").format(value=i + 1))
+        (tmp / "_tclose.json").write_text(sidecar_text(meta, {}), encoding="utf-8")
         stage_extras(stage)
     return [o.path for o in outputs]

@@ -10,12 +10,7 @@ from typing import Any
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import check_cluster_outputs, write_cluster_release
 from engine.distributed.reading import read_parts
-from engine.distributed.release import (
-    anonymize_on_cluster,
-    plan_on_cluster,
-    read_input,
-    refuse_unsupported,
-)
+from engine.distributed.release import anonymize_on_cluster, plan_of_file, refuse_unsupported
 from engine.distributed.verify import verify_parts
 from engine.io.codebook import with_codebook
 from engine.io.info import ReadOptions
@@ -23,7 +18,7 @@ from engine.io.outputs import Output
 from engine.io.read import read_codebook
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release import Plan, RunSummary, Verification
+from engine.release import Plan, RunSummary, Verification, check_release_columns
 
 
 def anonymize_file(
@@ -86,8 +81,7 @@ def plan_file(
     one machine reads it (``options``)."""
     refuse_unsupported(params)
     with connect(backend) as client:
-        data = read_input(client, source, params, sep=sep, options=options, task=task.sub(0.0, 0.3))
-        return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
+        return plan_of_file(client, source, params, options=options or sep, task=task)
 
 
 def verify_file(
@@ -104,5 +98,6 @@ def verify_file(
     """The independent check of a released file (any format one machine reads), partition
     by partition."""
     with connect(backend) as client:
-        parts, _ = read_parts(client, path, [*qi, *confidential], options)
+        parts, names = read_parts(client, path, [*qi, *confidential], options)
+        check_release_columns([*qi, *confidential], names)
         return verify_parts(client, parts, qi, confidential, t=t, k=k, task=task)

@@ -338,7 +338,7 @@ def read_workbook(
     finally:
         if source is not None:
             source.close()  # calamine has read what it needs
-    task.step(0.1, f"Opened {path.name}")
+    task.step(0.1, _("Opened {name}").format(name=path.name))
     try:
         info.sheets = _worksheets(book)
         visible = _visible_worksheets(book)
@@ -372,7 +372,7 @@ def read_workbook(
             f"Sheet '{name}': {len(refs):,} cell(s) far from the table were left out ({shown}); "
             f"the table is {table}."
         )
-    task.step(0.5, f"Read sheet '{name}'")
+    task.step(0.5, _("Read sheet '{name}'").format(name=name))
     return _to_frame(
         path, name, rows, merged, origin, info, options.header_row, options.decimal, task,
     )  # fmt: skip
@@ -691,7 +691,7 @@ def _typed_frame(
             info.mixed[name] = mixed
         if name in renamed:
             kept_renamed[name] = renamed[name]
-        task.step(0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
+        task.step(0.5 + 0.45 * (j + 1) / len(names), _("Column '{name}'").format(name=name))
     if not data:
         raise InputError(_("{where} has no column with data.").format(where=where))
     if any(c.texts for c in columns):

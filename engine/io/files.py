@@ -222,7 +222,7 @@ def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
             while chunk := fh.read(1 << 20):
                 digest.update(chunk)
                 done += len(chunk)
-                task.step(done / size if size else 1.0, f"Checking {path.name}")
+                task.step(done / size if size else 1.0, _("Checking {name}").format(name=path.name))
     except OSError as err:
         raise InputError(
             _("{path}: cannot be read ({reason}).").format(path=path, reason=err.strerror or err)

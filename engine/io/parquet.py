@@ -333,7 +333,9 @@ def parquet_pieces(path: str | Path) -> tuple[list[tuple[Path, int]], list[str]]
             meta = pq.ParquetFile(f).metadata
         except (pa.ArrowException, OSError) as exc:
             raise InputError(
-                f"{f.name} is not a readable Parquet file ({_first_line(exc)})."
+                _("{name} is not a readable Parquet file ({first_line}).").format(
+                    name=f.name, first_line=_first_line(exc)
+                )
             ) from exc
         own = meta.schema.to_arrow_schema().names
         check_names(f, own)
@@ -355,7 +357,9 @@ def read_piece(file: Path, index: int, names: list[str], columns: list[str] | No
         table = handle.read_row_group(index, columns=[c for c in wanted if c in own])
     except (pa.ArrowException, OSError) as exc:
         raise InputError(
-            f"{file.name}: cannot read the Parquet data ({_first_line(exc)})."
+            _("{name}: cannot read the Parquet data ({first_line}).").format(
+                name=file.name, first_line=_first_line(exc)
+            )
         ) from exc
     frame = to_pandas(plain_table(_decoded(table)))
     return frame.reindex(columns=wanted)
@@ -417,7 +421,11 @@ def write_parquet(table: pd.DataFrame, tmp: Path, metadata: dict[str, Any] | Non
     try:
         arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
     except (pa.ArrowException, TypeError, ValueError) as exc:
-        raise InputError(f"{tmp.name}: the table cannot be stored as Parquet ({exc}).") from exc
+        raise InputError(
+            _("{name}: the table cannot be stored as Parquet ({exc}).").format(
+                name=tmp.name, exc=exc
+            )
+        ) from exc
     meta = dict(arrow.schema.metadata or {})
     meta.pop(b"pandas", None)
     if metadata is not None:

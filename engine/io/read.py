@@ -31,6 +31,7 @@ from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import is_parquet, read_parquet
 from engine.io.textblocks import GZIP_MAGIC
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
@@ -74,7 +75,7 @@ def read_table(
     if Path(path).is_dir() and is_parquet(Path(path)):
         return _read_folder(Path(path), memory_limit, task)
     path, head, size = open_checked(path)
-    task.step(0.0, f"Reading {path.name}")
+    task.step(0.0, _("Reading {name}").format(name=path.name))
     suffix = path.suffix.lower()
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
     try:
@@ -91,7 +92,12 @@ def read_table(
         ) from exc
     data = data.reset_index(drop=True)
     info.n_rows, info.n_columns = data.shape
-    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(
+        1.0,
+        _("Read {n_rows} rows × {n_columns} columns").format(
+            n_rows=number(info.n_rows), n_columns=info.n_columns
+        ),
+    )
     return ImportResult(data, info)
 
 
@@ -199,9 +205,14 @@ def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes | bytearra
 
 def _read_folder(path: Path, memory_limit: int | None, task: Task) -> ImportResult:
     """A Parquet dataset folder (the only kind of folder that holds one table)."""
-    task.step(0.0, f"Reading {path.name}")
+    task.step(0.0, _("Reading {name}").format(name=path.name))
     notes: list[str] = []
     data = read_parquet(path, memory_limit=memory_limit, notes=notes)
     info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1], notes=notes)
-    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(
+        1.0,
+        _("Read {n_rows} rows × {n_columns} columns").format(
+            n_rows=number(info.n_rows), n_columns=info.n_columns
+        ),
+    )
     return ImportResult(data, info)

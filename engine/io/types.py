@@ -30,7 +30,7 @@ The rules, in order:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -186,13 +186,16 @@ def apply_missing(
     and the text "-10000.0").  A text column that holds only numbers once its codes are gone
     becomes a numeric column.
     """
-    out = df.copy()
+    # a shallow copy: every column that changes is replaced below, never written into, so
+    # (copy-on-write) ``df`` stays as it is and the unchanged columns are not held twice
+    out = df.copy(deep=False)
     column_codes = column_codes or {}
     unknown = [c for c in column_codes if c not in out.columns]
     if unknown:
         raise InputError(
-            f"Missing codes were given for column(s) {', '.join(map(repr, unknown))}, which "
-            "the table does not have."
+            _(
+                "Missing codes were given for column(s) {repr}, which the table does not have."
+            ).format(repr=", ".join(map(repr, unknown)))
         )
     for col in out.columns:
         all_codes = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
@@ -299,11 +302,19 @@ def code_reason(name: str, values: pd.Series, *, labelled: bool = False) -> str 
 
 
 def _numeric_guess(values: pd.Series, name: str = "") -> TypeGuess:
-    counts = values.value_counts()
-    sentinel = _sentinel(values, counts)
+    # the values' counts only where a rule reads them: a column of a million distinct
+    # amounts with no negative code is told apart without counting them
+    counted: list[pd.Series] = []
+
+    def counts_of() -> pd.Series:
+        if not counted:
+            counted.append(values.value_counts())
+        return counted[0]
+
+    sentinel = _sentinel(values, counts_of)
     suggested = (_number_text(sentinel),) if sentinel is not None else ()
     if sentinel is not None:
-        n = int(counts[sentinel])
+        n = int(counts_of()[sentinel])
         return TypeGuess(
             ColumnType.NUMERIC,
             0.9,
@@ -317,7 +328,8 @@ def _numeric_guess(values: pd.Series, name: str = "") -> TypeGuess:
     if reason is not None:
         return TypeGuess(ColumnType.NOMINAL, 0.8, reason)
     whole = bool(np.all(np.floor(values) == values))
-    if whole and len(counts) <= _FEW_CODES and len(values) >= 4 * len(counts):
+    counts = counts_of() if whole else None
+    if counts is not None and len(counts) <= _FEW_CODES and len(values) >= 4 * len(counts):
         shown = ", ".join(_number_text(v) for v in sorted(counts.index))
         return TypeGuess(
             ColumnType.NUMERIC,
@@ -330,17 +342,19 @@ def _numeric_guess(values: pd.Series, name: str = "") -> TypeGuess:
     return TypeGuess(ColumnType.NUMERIC, 1.0, _("all values are numbers"))
 
 
-def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
+def _sentinel(values: pd.Series, counts_of: Callable[[], pd.Series]) -> float | None:
     """The smallest value when it looks like a code for 'missing' (-9, -99, -10000...).
 
     It must be negative, code-like (a single digit, all nines, or a power of ten), and
     frequent (at least 5 times, 0.5% of the values, and three times as common as the typical
-    value): a real minimum is rarely all three.
+    value): a real minimum is rarely all three.  ``counts_of()`` gives the values' counts
+    (asked only for a negative whole minimum).
     """
-    if len(counts) < 3:
-        return None
     value = float(values.min())
     if value > -1 or not value.is_integer():
+        return None
+    counts = counts_of()
+    if len(counts) < 3:
         return None
     digits = str(int(-value))
     code_like = len(digits) == 1 or set(digits) == {"9"} or digits.rstrip("0") == "1"

@@ -43,6 +43,7 @@ from engine.io.csvfast import CsvFormat, write_csv
 from engine.io.formats import WriteJob, format_of, release_suffixes
 from engine.io.outputs import Output, Staging, write_outputs
 from engine.progress import NO_TASK, Task
+from engine.text import number
 from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
@@ -133,6 +134,25 @@ def release_outputs(
     return outputs
 
 
+def check_sheet_size(name: str, rows: int, columns: int) -> None:
+    """Refuse a table of ``rows`` × ``columns`` that does not fit in one Excel sheet (with
+    its header), before anything is written."""
+    if rows >= EXCEL_MAX_ROWS or columns > EXCEL_MAX_COLUMNS:
+        raise InputError(
+            _(
+                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
+                "Excel sheet (at most {max_rows:,} rows below the header and "
+                "{max_cols:,} columns); export as .csv instead."
+            ).format(
+                name=name,
+                rows=rows,
+                cols=columns,
+                max_rows=EXCEL_MAX_ROWS - 1,
+                max_cols=EXCEL_MAX_COLUMNS,
+            )
+        )
+
+
 def write_release(
     table: pd.DataFrame,
     path: str | Path,
@@ -175,26 +195,14 @@ def write_release(
     csv_format = CsvFormat(sep=sep, decimal=decimal, bom=bom)
     if not _metadata_inside(path):
         csv_format.check(path.name)
-    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
-        raise InputError(
-            _(
-                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
-                "Excel sheet (at most {max_rows:,} rows below the header and "
-                "{max_cols:,} columns); export as .csv instead."
-            ).format(
-                name=path.name,
-                rows=len(table),
-                cols=table.shape[1],
-                max_rows=EXCEL_MAX_ROWS - 1,
-                max_cols=EXCEL_MAX_COLUMNS,
-            )
-        )
+    if suffix == ".xlsx":
+        check_sheet_size(path.name, *table.shape)
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
             _stage_release(own, table, path, metadata, codebook, csv_format, ddi, task)
     else:
         _stage_release(stage, table, path, metadata, codebook, csv_format, ddi, task)
-    task.step(1.0, f"Wrote {path.name}")
+    task.step(1.0, _("Wrote {name}").format(name=path.name))
     return [o.path for o in outputs]
 
 
@@ -217,8 +225,8 @@ def _stage_release(
     ddi: str | Path | None,
     task: Task,
 ) -> None:
-    task.step(0.0, f"Writing {path.name}")
-    meta = _with_defaults(publishable(metadata))
+    task.step(0.0, _("Writing {name}").format(name=path.name))
+    meta = release_metadata(metadata)
     fmt = format_of(path.name)
     assert fmt is not None and fmt.write  # release_outputs refused any other name
     labels = released_codebook(table, meta, codebook)
@@ -233,19 +241,31 @@ def _stage_release(
         stage_ddi(stage, ddi, table, meta, labels, release=path)
     if fmt.metadata_inside:
         return
-    payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
-    if codebook:
-        payload["codebook"] = labels.to_dict()
+    columns = {str(c): str(t) for c, t in table.dtypes.items()}
     stage.write_utf8(
-        sidecar_path(path),
-        json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
+        sidecar_path(path), sidecar_text(meta, columns, labels.to_dict() if codebook else None)
     )
-    task.step(0.99, "Finishing")
+    task.step(0.99, _("Finishing"))
 
 
-def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The caller's metadata plus the software version and the time of writing."""
-    meta = dict(metadata)
+def sidecar_text(
+    meta: Mapping[str, Any],
+    columns: Mapping[str, str],
+    codebook: Mapping[str, Any] | None = None,
+) -> str:
+    """The JSON sidecar of a text or Parquet release: its metadata (:func:`release_metadata`),
+    the type of every column and, when the release has one, its codebook."""
+    payload = {**meta, "columns": dict(columns)}
+    if codebook:
+        payload["codebook"] = dict(codebook)
+    return json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n"
+
+
+def release_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What is published with a release: the caller's metadata (never a review record:
+    :func:`~engine.io.about.publishable`) plus the software version and the time of
+    writing."""
+    meta = dict(publishable(metadata))
     meta.setdefault("software", f"tclose {__version__}")
     meta.setdefault("written", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
     return meta
@@ -295,7 +315,7 @@ def _write_xlsx(
         _fill_xlsx(book, table, meta, scratch, task)
         if codebook is not None and _has_labels(codebook):
             _write_codebook(book, codebook, scratch)
-        task.step(0.95, "Saving the workbook")
+        task.step(0.95, _("Saving the workbook"))
         book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         with tmp.open("wb") as fh:
             archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
@@ -363,7 +383,10 @@ def _fill_xlsx(
         cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
-        task.step(0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+        task.step(
+            0.9 * stop / max(n, 1),
+            _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+        )
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
@@ -657,7 +680,10 @@ def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: T
                 fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
-            task.step(0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            task.step(
+                0.95 * stop / max(n, 1),
+                _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+            )
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

@@ -456,10 +456,12 @@ def check_input(project: Project, *, task: Task = NO_TASK) -> str:
     current = file_sha256(path, task=task)
     if current != project.input.sha256:
         raise InputChangedError(
-            f"The input file {path.name} changed since the project was saved (its SHA-256 "
-            f"checksum is {current[:12]}…, the project expects {project.input.sha256[:12]}…); "
-            "the same parameters would give another release. Restore the original file, or "
-            "accept the change explicitly (tclose run --accept-changed-input).",
+            _(
+                "The input file {name} changed since the project was saved (its SHA-256 checksum "
+                "is {current}…, the project expects {sha256}…); the same parameters would give "
+                "another release. Restore the original file, or accept the change explicitly "
+                "(tclose run --accept-changed-input)."
+            ).format(name=path.name, current=current[:12], sha256=project.input.sha256[:12]),
         )
     return current
 

@@ -71,10 +71,10 @@ def sweep_grid(
     t_list = _levels(ts, "t")
     e_list = _levels(epsilons, "epsilon")
     if bool(t_list) == bool(e_list):
-        raise InputError("Give the privacy levels of the sweep as t values or as ε values.")
+        raise InputError(_("Give the privacy levels of the sweep as t values or as ε values."))
     k_list = _levels(ks, "k")
     if not k_list:
-        raise InputError("Give the k values of the sweep as whole numbers ≥ 1.")
+        raise InputError(_("Give the k values of the sweep as whole numbers ≥ 1."))
     name, levels = ("t", t_list) if t_list else ("epsilon", e_list)
     return [(name, level, k) for k in k_list for level in levels]
 
@@ -156,7 +156,7 @@ def run_sweep(
     levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]
     if params.noise and buckets is not None:
-        raise InputError("The b axis applies to the buckets mechanism only.")
+        raise InputError(_("The b axis applies to the buckets mechanism only."))
     grid = [(name, level, k, b) for b in b_axis for name, level, k in levels]
     rows: list[dict[str, Any]] = []
     # the points are releases of one file: the trial partitions of the b search and of the
@@ -168,7 +168,7 @@ def run_sweep(
             rows.append(row)
             if on_point is not None:
                 on_point(dict(row))
-    task.step(1.0, "Sweep done")
+    task.step(1.0, _("Sweep done"))
     return sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
 
 
@@ -190,7 +190,7 @@ def _point_row(
     label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
     if b_axis:
         label += f", b = {b if b is not None else 'auto'}"
-    task.step(i / n, f"{label} ({i + 1} of {n})")
+    task.step(i / n, _("{label} ({value} of {n})").format(label=label, value=i + 1, n=n))
     if name == "t":
         asked = params.replace(t=level, epsilon=None, k=k, n_buckets=b)
     else:
@@ -454,5 +454,9 @@ def pick_point(
     if buckets is not None and "buckets" in table:
         hit = hit[_b_text(hit["buckets"]) == str(buckets)]
     if hit.empty:
-        raise InputError(f"The sweep has no point {level} = {value:g}, k = {k}.")
+        raise InputError(
+            _("The sweep has no point {level} = {value:g}, k = {k}.").format(
+                level=level, value=value, k=k
+            )
+        )
     return hit.iloc[0].to_dict()

@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import MECHANISMS, InfeasibleError, Release, ReleaseParams, RunSummary, TcloseError
+from engine import MECHANISMS, InfeasibleError, Release, RunSummary, TcloseError
+from engine.io import value_choices
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
@@ -67,59 +68,15 @@ PREVIEW_ROWS = 1000
 
 
 def qi_output_choices() -> dict[str, tuple[str, str]]:
-    """qi_output value → (label, one-line explanation)."""
-    return {
-        "centroid": (
-            translate("PreviewPage", "one typical value per group"),
-            translate(
-                "PreviewPage",
-                "Quasi-identifiers: each group's values are replaced by one typical value "
-                "(the mean of a number, the most common category).",
-            ),
-        ),
-        "range": (
-            translate("PreviewPage", "the range of the group"),
-            translate(
-                "PreviewPage",
-                "Quasi-identifiers: each group's values are replaced by the range they span, "
-                "rounded outward to public round numbers.",
-            ),
-        ),
-    }
+    """qi_output value → (label, one-line explanation): the engine's one description of the
+    values, which the About sheet and the report print too."""
+    return value_choices("qi_output")
 
 
 def confidential_output_choices() -> dict[str, tuple[str, str]]:
-    """confidential_output value → (label, one-line explanation), for the values known here;
-    a value the engine adds later is offered under its own name."""
-    known = {
-        "label": (
-            translate("PreviewPage", "the bucket's label"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by its bucket's label, e.g. “20,000 to "
-                "40,000”: exactly what the guarantee protects.",
-            ),
-        ),
-        "mean": (
-            translate("PreviewPage", "the bucket's mean"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by the mean of its bucket over the whole "
-                "file, so totals and averages stay right.",
-            ),
-        ),
-        "median": (
-            translate("PreviewPage", "the bucket's median"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by the median of its bucket over the "
-                "whole file.",
-            ),
-        ),
-    }
-    values = ReleaseParams.CONSTRAINTS["confidential_output"].values  # type: ignore[attr-defined]
-    generic = translate("PreviewPage", "Confidential: each value is released as “{value}”.")
-    return {v: known.get(v, (v, generic.format(value=v))) for v in values}
+    """confidential_output value → (label, one-line explanation), for every value the
+    parameters allow (the engine's words, as for :func:`qi_output_choices`)."""
+    return value_choices("confidential_output")
 
 
 class PreviewPage(QWizardPage):

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.columns import encode_qi, numeric_values, ordinal_ranks
 from engine.release.households.structure import (
@@ -46,6 +47,8 @@ from engine.release.households.structure import (
     household_release,
 )
 from engine.release.partition import (
+    DEFAULT_BLOCK_SIZE,
+    SIZE_SAMPLE,
     BoundRates,
     default_rounds,
     form_classes,
@@ -61,10 +64,6 @@ from engine.roles import ColumnType
 #: cost the persons nothing (``python -m benchmarks.bench_households --groups 2,8,32`` measures
 #: the QI loss and the share of persons who keep their own commune)
 GROUP_CLASSES = 2
-
-
-#: records per block when large household groups are split for the person classes
-BLOCK_SIZE = 2000
 
 
 # -- classes with enough households ---------------------------------------------------------
@@ -119,17 +118,17 @@ def merge_for_households(
             # classes of other fences lie at least 1e3·spread away: never the nearest
             cent = np.column_stack([cent, own * (1e3 * spread * np.sqrt(X.shape[1] + 1))])
         tree = cKDTree(cent)
-        _, near = tree.query(cent[bad], k=min(2, m))
+        _dist, near = tree.query(cent[bad], k=min(2, m))
         near = np.asarray(near).reshape(len(bad), -1)
         target = np.where(near[:, 0] == bad, near[:, -1], near[:, 0])
         if fence is not None:
             same = own[target] == own[bad]
             if not same.all():  # a fence of one class: the caller's guarantee was broken
                 raise InfeasibleError(
-                    f"A household group holds records of fewer than {k} households."
+                    _("A household group holds records of fewer than {k} households.").format(k=k)
                 )
         graph = coo_array((np.ones(len(bad)), (bad, target)), shape=(m, m))
-        _, joined = connected_components(graph, directed=False)
+        _count, joined = connected_components(graph, directed=False)
         classes = _dense(joined[classes])
 
 
@@ -340,7 +339,9 @@ def household_groups(
     cuts = _group_cuts(stretches, run_stop, k, target, coarser)
     if not stretches.feasible(0, n_households)[0] and len(cuts) == 2:
         raise InfeasibleError(
-            f"The households cannot form a t-close group of at least {size} records."
+            _("The households cannot form a t-close group of at least {size} records.").format(
+                size=size
+            )
         )
     group_of_position = np.repeat(np.arange(len(cuts) - 1), np.diff(cuts))
     group_of = np.empty(n_households, dtype=np.int64)
@@ -520,7 +521,7 @@ def nested_classes(
     size: int,
     *,
     improve_rounds: int = 0,
-    block_size: int = BLOCK_SIZE,
+    block_size: int = DEFAULT_BLOCK_SIZE,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """t-close classes of at least ``size`` records, each inside one household ``group``.
@@ -537,10 +538,10 @@ def nested_classes(
     counts = np.bincount(group * b + codes, minlength=n_groups * b).reshape(n_groups, b)
     per_group = group_max_classes(counts, shares, t, size)
     if (per_group < 1).any():
-        raise InfeasibleError("A household group admits no t-close class.")
+        raise InfeasibleError(_("A household group admits no t-close class."))
     offsets = np.r_[0, np.cumsum(per_group)]
     per_class = np.vstack([layout_counts(counts[g], int(per_group[g])) for g in range(n_groups)])
-    task.step(0.0, "Forming classes inside household groups")
+    task.step(0.0, _("Forming classes inside household groups"))
     node, end = split_nodes(X, codes, per_class, max_records=block_size,
                             start=(offsets[group], offsets[group + 1]))  # fmt: skip
     labels = form_classes(X, codes, node, end, per_class, shares, t, size,
@@ -603,7 +604,7 @@ def household_partition(
         shares = np.bincount(codes) / len(codes)
     if improve_rounds is None:
         improve_rounds = default_rounds(len(codes))
-    task.step(0.0, "Grouping households")
+    task.step(0.0, _("Grouping households"))
     frame = household_frame(clean, households.level, hh)
     order, runs = household_order(frame, households.level, types, orders, households.hierarchies)
     separate = bool(households.confidential_level) and t > 1.0  # real buckets
@@ -623,10 +624,6 @@ def household_partition(
         classes = separate_members(X_person, classes, codes, hh, fence)
     classes = merge_for_households(X_person, classes, hh, k, fence=fence)
     return classes, groups, nested_loss(X_house, groups, X_person, classes)
-
-
-#: records of the sample the class size of the household route is chosen on
-SIZE_SAMPLE = 15_000
 
 
 #: improvement rounds of the trial partitions (the choice needs the ranking, not the polish)
@@ -662,9 +659,9 @@ def household_size(
     homes = households.subset(rows)
     best, best_loss = int(candidates[0]), np.inf
     for i, size in enumerate(candidates):
-        task.step(i / len(candidates), "Choosing the class size")
+        task.step(i / len(candidates), _("Choosing the class size"))
         try:
-            _, _, loss = household_partition(
+            _groups, _members, loss = household_partition(
                 sub, qi, types, orders, homes, codes[rows], t, k, int(size),
                 mode=mode, shares=shares, improve_rounds=SIZE_ROUNDS,
             )  # fmt: skip

@@ -6,13 +6,16 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.feasibility`: when a class of m records can be t-close
   (the bounds ceil(m·p/t) ≤ n ≤ floor(m·p·t)), the balanced layout, the nearest feasible k
   and t;
-* :mod:`~engine.release.partition.sizes`: the class sizes worth trying for given k and t;
+* :mod:`~engine.release.partition.sizes`: the class sizes worth trying for given k and t, and
+  what a file's size decides (its blocks, the sample its class size is chosen on);
 * :mod:`~engine.release.partition.exact`: MDAV with per-bucket caps on the whole file
   (:func:`tclose_partition`);
 * :mod:`~engine.release.partition.blocks`: the same partition on a large file, in blocks of a
   stratified k-d split, and the exchanges between neighbouring classes;
 * :mod:`~engine.release.partition.compiled`: numba kernels of the block route (imported only
   when used, never by this door);
+* :mod:`~engine.release.partition.jit`: loading them, their cache in the user's cache folder,
+  and the route a run took (said when it is not the compiled kernels with a cache);
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
@@ -27,8 +30,6 @@ a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange p
 from engine.release.partition.blas import one_blas_thread
 from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
-    DEFAULT_BLOCK_SIZE,
-    LARGE_FILE,
     bucket_bounds,
     capped_mdav,
     compiled_kernels,
@@ -42,7 +43,13 @@ from engine.release.partition.blocks import (
     use_blocks,
     widest_dimension,
 )
-from engine.release.partition.exact import _pick, balanced_layout, layout_counts, tclose_partition
+from engine.release.partition.exact import (
+    _pick,
+    balanced_layout,
+    layout_counts,
+    principal_order,
+    tclose_partition,
+)
 from engine.release.partition.feasibility import (
     BoundRates,
     check_feasible,
@@ -53,19 +60,32 @@ from engine.release.partition.feasibility import (
     smallest_t,
 )
 from engine.release.partition.improve import ClassBounds, _Classes
+from engine.release.partition.jit import KernelRoute, kernel_check, kernel_route, kernels_asked
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
-from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
+from engine.release.partition.sizes import (
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    SIZE_SAMPLE,
+    block_size,
+    class_size_candidates,
+    size_candidates,
+    size_sample,
+    top_size,
+)
 from engine.release.partition.trials import shared_trials, trial
 
 __all__ = [
     "COMPILED_MIN_RECORDS",
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
+    "SIZE_SAMPLE",
     "BoundRates",
     "ClassBounds",
+    "KernelRoute",
     "_Classes",
     "_pick",
     "balanced_layout",
+    "block_size",
     "bucket_bounds",
     "capped_mdav",
     "check_feasible",
@@ -76,6 +96,9 @@ __all__ = [
     "form_classes",
     "improve_within_bounds",
     "kd_blocks",
+    "kernel_check",
+    "kernel_route",
+    "kernels_asked",
     "layout_counts",
     "layout_ok",
     "max_classes",
@@ -84,8 +107,10 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "principal_order",
     "shared_trials",
     "size_candidates",
+    "size_sample",
     "smallest_t",
     "split_nodes",
     "spreads_from_sums",

@@ -19,7 +19,8 @@ Three things are settled here for both:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ from engine.i18n import _
 from engine.identifiers import KEEP, QI, check_identifiers
 from engine.io import apply_missing
 from engine.params import MAX_MAGNITUDE, ReleaseParams
-from engine.recoding import Hierarchy, apply_recodings
+from engine.recoding import Hierarchy, Recoded, apply_recodings
 from engine.release.columns import numeric_values, resolve_columns
 from engine.release.households import Households, check_households, find_households
 from engine.roles import ColumnType
@@ -69,48 +70,20 @@ class Prepared:
 
 
 def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
-    """Check ``data`` against ``params`` and return the cleaned, typed protected columns."""
-    if not params.qi and not params.confidential:
-        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
-    if params.noise and not params.confidential:
-        raise InputError(
-            _(
-                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
-                "one column as confidential."
-            ).format(mechanism=params.mechanism)
-        )
-    check_columns(params, list(data.columns))  # roles, types, orders, codes: all there
-    n = len(data)
-    if n == 0:
-        raise InputError(_("The input has no records."))
+    """Check ``data`` against ``params`` and return the cleaned, typed protected columns.
+
+    Each check is a function of its own (below), so that a cluster, which holds the file in
+    partitions, runs the same ones with the same words: on the column names
+    (:func:`check_roles`, :func:`check_columns`), on every partition (:func:`clean_columns`,
+    :func:`check_numbers`) and on the counts added up (:func:`check_records`).
+    """
+    check_roles(params)
+    check_columns(params, data.columns)
     qi, confidential = list(params.qi), list(params.confidential)
-    # missing codes matter only where values are protected; keep columns pass unchanged
-    used = [c for c in data.columns if c in (*qi, *confidential)]
-    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
-    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
-    # the agency's public recodings, before any record is grouped (engine.recoding)
-    recoded = apply_recodings(
-        clean,
-        hierarchies={c: h for c, h in params.hierarchies.items() if c in qi},
-        bands={c: b for c, b in params.bands.items() if c in qi},
-        top_code={c: v for c, v in params.top_code.items() if c in used},
-        bottom_code={c: v for c, v in params.bottom_code.items() if c in used},
-    )
+    recoded, rows = clean_columns(data, params)
     clean = recoded.data
-    rows, left_out = None, 0
-    if params.missing_confidential == "drop" and confidential:
-        lacking = clean[confidential].isna().any(axis=1).to_numpy()
-        left_out = int(lacking.sum())
-        if left_out == n:
-            raise InputError(
-                _(
-                    "Every record has a missing confidential value: leaving them out "
-                    "(missing_confidential 'drop') leaves nothing to release."
-                )
-            )
-        if left_out:
-            rows = np.flatnonzero(~lacking)
-            clean = clean.iloc[rows].reset_index(drop=True)
+    left_out = 0 if rows is None else len(data) - len(rows)
+    check_records(len(data), left_out)
     types, orders = resolve_columns(
         clean,
         [*qi, *confidential],
@@ -119,6 +92,7 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     )
     for col in (*qi, *confidential):  # a declared type reads every value (a date no number)
         check_type(clean[col], types[col])
+    check_numbers(clean, [*qi, *confidential], types)
     prepared = Prepared(qi, confidential, clean, types, orders, rows, left_out)
     prepared.hierarchies = recoded.hierarchies
     released = prepared.released_input(data)
@@ -130,9 +104,6 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
     prepared.notes = check_identifiers(
         shown, roles, types, allowed=params.allow_identifier, households=homes
     )
-    for col in (*qi, *confidential):
-        if types[col] == ColumnType.NUMERIC:
-            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
     if params.weight is not None:
         prepared.weights = read_weights(released[params.weight], rows)
     if params.household is not None:
@@ -142,6 +113,75 @@ def prepare(data: pd.DataFrame, params: ReleaseParams) -> Prepared:
         prepared.households.hierarchies = prepared.hierarchies
         check_households(prepared.households.n_households, params.k)
     return prepared
+
+
+def check_roles(params: ReleaseParams) -> None:
+    """Refuse parameters that protect nothing: no column tagged, or noise without a
+    confidential column."""
+    if not params.qi and not params.confidential:
+        raise InputError(_("Tag at least one column as quasi-identifier or confidential."))
+    if params.noise and not params.confidential:
+        raise InputError(
+            _(
+                "The {mechanism} mechanism adds noise to confidential columns; tag at least "
+                "one column as confidential."
+            ).format(mechanism=params.mechanism)
+        )
+
+
+def clean_columns(data: pd.DataFrame, params: ReleaseParams) -> tuple[Recoded, np.ndarray | None]:
+    """(the quasi-identifier and confidential columns of ``data`` in its column order, with
+    the declared missing codes as NA, the agency's public recodings applied
+    (:mod:`engine.recoding`) and index 0..n-1, with the types, orders and hierarchies the
+    recodings give; the positions of the records that are released, None for all).
+
+    Missing codes matter only where values are protected: ``keep`` columns pass unchanged.
+    With ``missing_confidential="drop"`` a record with a missing confidential value is left
+    out.  A cluster cleans every partition with this function.
+    """
+    qi, confidential = list(params.qi), list(params.confidential)
+    used = [c for c in data.columns if c in (*qi, *confidential)]
+    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
+    clean = apply_missing(data[used], params.missing, column_missing).reset_index(drop=True)
+    # the agency's public recodings, before any record is grouped
+    recoded = apply_recodings(
+        clean,
+        hierarchies={c: h for c, h in params.hierarchies.items() if c in qi},
+        bands={c: b for c, b in params.bands.items() if c in qi},
+        top_code={c: v for c, v in params.top_code.items() if c in used},
+        bottom_code={c: v for c, v in params.bottom_code.items() if c in used},
+    )
+    if params.missing_confidential != "drop" or not confidential:
+        return recoded, None
+    lacking = recoded.data[confidential].isna().any(axis=1).to_numpy()
+    if not lacking.any():
+        return recoded, None
+    rows = np.flatnonzero(~lacking)
+    return replace(recoded, data=recoded.data.iloc[rows].reset_index(drop=True)), rows
+
+
+def check_records(n: int, left_out: int) -> None:
+    """Refuse an input of ``n`` records that leaves none to release (``left_out`` of them
+    left out for a missing confidential value)."""
+    if n == 0:
+        raise InputError(_("The input has no records."))
+    if left_out == n:
+        raise InputError(
+            _(
+                "Every record has a missing confidential value: leaving them out "
+                "(missing_confidential 'drop') leaves nothing to release."
+            )
+        )
+
+
+def check_numbers(
+    clean: pd.DataFrame, columns: Sequence[str], types: Mapping[str, ColumnType]
+) -> None:
+    """Refuse numbers tclose cannot compute with in the numeric ``columns``
+    (:func:`check_magnitudes`)."""
+    for col in columns:
+        if types[col] == ColumnType.NUMERIC:
+            check_magnitudes(col, numeric_values(clean[col], ColumnType.NUMERIC))
 
 
 def check_magnitudes(column: str, values: np.ndarray) -> None:
