@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         Verification,
         anonymize,
         find_households,
+        kernel_check,
         plan,
         verify_release,
     )
@@ -77,6 +78,7 @@ _EXPORTS = {
     "anonymize": "engine.release",
     "Households": "engine.release",
     "find_households": "engine.release",
+    "kernel_check": "engine.release",
     "Fix": "engine.release",
     "Plan": "engine.release",
     "plan": "engine.release",
@@ -115,6 +117,7 @@ __all__ = [
     "epsilon_from_t",
     "find_households",
     "hierarchy_of",
+    "kernel_check",
     "plan",
     "read_table",
     "t_from_epsilon",

@@ -76,7 +76,7 @@ def numba_expected(system: str = sys.platform, machine: str = platform.machine()
 def _compiled_kernels() -> tuple[str, bool]:
     """Run the compiled kernels on a few thousand records against the numpy route: which
     route ran, where it is cached, and whether it agreed (and ran where it should)."""
-    from engine.release import kernel_check
+    from engine import kernel_check
 
     route, n_classes, same = kernel_check()
     agreed = "the same as" if same else "NOT the same as"

@@ -28,7 +28,6 @@ from engine.release.stages.prepare import (
     check_records,
     check_roles,
     clean_columns,
-    named_columns,
 )
 from engine.release.stages.summarise import summarise_buckets
 
@@ -45,7 +44,6 @@ __all__ = [
     "check_roles",
     "choose_class_size",
     "clean_columns",
-    "named_columns",
     "plan",
     "plan_data",
     "release_guarantees",
