@@ -64,34 +64,55 @@ def make_parquet(rows: int, path: Path) -> Path:
 
 
 def run_measured(cmd: list[str]) -> dict:
-    """Run ``cmd``; wall time and the peak RSS of it and of its largest child process."""
+    """Run ``cmd``: wall time, CPU seconds of it and every process it started (the local
+    cluster's scheduler and workers), and the peak RSS of it and of its largest child.
+
+    The CPU seconds are the kernel's count for the command and the descendants it waited for
+    (``wait4``), which a LocalCluster's workers are; the sum of the last CPU times sampled for
+    every process seen (``cpu_sampled``) is a check of it that misses only the last 0.2 s of
+    each process.
+    """
     import psutil
 
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    root = psutil.Process(proc.pid)
-    peak_main, peak_child, n_children = 0, 0, 0
-    while proc.poll() is None:
-        try:
-            peak_main = max(peak_main, root.memory_info().rss)
-            children = root.children(recursive=True)
-            n_children = max(n_children, len(children))
-            for child in children:
-                with contextlib.suppress(psutil.Error):
-                    peak_child = max(peak_child, child.memory_info().rss)
-        except psutil.Error:
-            pass
-        time.sleep(0.2)
-    out, err = proc.communicate()
-    seconds = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise RuntimeError(err.decode(errors="replace").strip().splitlines()[-1])
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=err)
+        root = psutil.Process(proc.pid)
+        peak_main, peak_child, n_children = 0, 0, 0
+        cpu_seen: dict[int, float] = {}
+        status, usage = None, None
+        while status is None:
+            with contextlib.suppress(psutil.Error):
+                peak_main = max(peak_main, root.memory_info().rss)
+                times = root.cpu_times()
+                cpu_seen[root.pid] = times.user + times.system
+                children = root.children(recursive=True)
+                n_children = max(n_children, len(children))
+                for child in children:
+                    with contextlib.suppress(psutil.Error):
+                        peak_child = max(peak_child, child.memory_info().rss)
+                        times = child.cpu_times()
+                        cpu_seen[child.pid] = times.user + times.system
+            pid, code, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                status = os.waitstatus_to_exitcode(code)
+            else:
+                time.sleep(0.2)
+        proc.returncode = status
+        seconds = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if status != 0:
+        raise RuntimeError(stderr.decode(errors="replace").strip().splitlines()[-1])
     return {
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "cpu_sampled": round(sum(cpu_seen.values()), 1),
         "peak_main_mb": round(peak_main / 2**20),
         "peak_worker_mb": round(peak_child / 2**20),
         "processes": 1 + n_children,
-        "stdout": out.decode(errors="replace").strip(),
+        "stdout": stdout.decode(errors="replace").strip(),
     }
 
 
@@ -124,7 +145,7 @@ def one_run(source: Path, out: Path, summary: Path, t: float, k: int, cluster: s
         k=s["k_achieved"],
         t=round(s["t_achieved"], 3),
         n_released=s["n_released"],
-        partitions=s.get("backend", {}).get("partitions", 1),
+        partitions=(s.get("backend") or {}).get("partitions", 1),
     )
     return row
 
@@ -162,8 +183,8 @@ def real_runs(args: argparse.Namespace) -> int:
     """One machine against the cluster on real files, default settings (``--real``)."""
     print(f"t = {args.t:g}, k = {args.k}, default settings; {os.cpu_count()} CPUs")
     header = (
-        f"{'data':<12} {'run':<14} {'seconds':>8} {'b':>3} {'QI loss':>8} {'conf loss':>9} "
-        f"{'k':>4} {'t':>6} {'QI ratio':>8}"
+        f"{'data':<12} {'run':<14} {'seconds':>8} {'CPU s':>7} {'b':>3} {'QI loss':>8} "
+        f"{'conf loss':>9} {'k':>4} {'t':>6} {'QI ratio':>8}"
     )
     print(header)
     print("-" * len(header))
@@ -190,9 +211,9 @@ def real_runs(args: argparse.Namespace) -> int:
                 base = qi_loss if base is None else base
                 b = sum(1 for row_b in s["buckets"] if not row_b.get("missing"))
                 print(
-                    f"{name:<12} {run:<14} {row['seconds']:>8.1f} {b:>3} {qi_loss:>8.4f} "
-                    f"{loss['confidential_sse_sst']:>9.4f} {s['k_achieved']:>4} "
-                    f"{s['t_achieved']:>6.3f} {qi_loss / base:>8.4f}",
+                    f"{name:<12} {run:<14} {row['seconds']:>8.1f} {row['cpu_seconds']:>7.1f} "
+                    f"{b:>3} {qi_loss:>8.4f} {loss['confidential_sse_sst']:>9.4f} "
+                    f"{s['k_achieved']:>4} {s['t_achieved']:>6.3f} {qi_loss / base:>8.4f}",
                     flush=True,
                 )
     return 0
@@ -216,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         return real_runs(args)
     print(f"t = {args.t:g}, k = {args.k}; {os.cpu_count()} CPUs; data in {args.data}")
     header = (
-        f"{'rows':>11} {'run':<14} {'seconds':>8} {'I/O ×':>6} {'main MB':>8} "
+        f"{'rows':>11} {'run':<14} {'seconds':>8} {'CPU s':>7} {'I/O ×':>6} {'main MB':>8} "
         f"{'worker MB':>9} {'parts':>5} {'SSE/SST':>8} {'k':>4} {'t':>6}"
     )
     print(header)
@@ -252,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                            pandas_io_seconds=round(denominator, 2))  # fmt: skip
                 rows.append(row)
                 print(
-                    f"{n:>11,} {name:<14} {row['seconds']:>8.1f} {row['io_ratio']:>6.1f} "
+                    f"{n:>11,} {name:<14} {row['seconds']:>8.1f} {row['cpu_seconds']:>7.1f} "
+                    f"{row['io_ratio']:>6.1f} "
                     f"{row['peak_main_mb']:>8} {row['peak_worker_mb']:>9} "
                     f"{row['partitions']:>5} {row['qi_sse_sst']:>8.4f} {row['k']:>4} "
                     f"{row['t']:>6.3f}",

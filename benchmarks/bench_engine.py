@@ -24,7 +24,8 @@ Every measurement runs in a process of its own, so that its peak resident memory
 * **Compiled kernels** (``--no-kernels`` leaves it out): the k-d split and class forming of
   the largest synthetic file with numba and with the numpy route (``TCLOSE_COMPILED=0``),
   checked to give the same classes; and the first-run cost of compiling them (a fresh
-  ``NUMBA_CACHE_DIR``) against loading them from the cache.
+  ``NUMBA_CACHE_DIR``, which the engine honours instead of the user's cache folder) against
+  loading them from that cache (the first split includes loading the kernels).
 * **Peers**, for context, from a separate virtual environment (they pin old library
   versions and are never a dependency): pycanon's ``k_anonymity``/``t_closeness`` against our
   verifier on the same released table, and anjana's ``t_closeness`` on adult with simple
@@ -188,16 +189,29 @@ def _worker(args: list[str]) -> dict:
     return json.loads(done["stdout"].strip().splitlines()[-1])
 
 
-def _write_synthetic(rows: int, path: Path) -> None:
+def _write_synthetic(rows: int, path: Path, name: str = "synthetic") -> None:
+    if name == "census-like":
+        from benchmarks.census_like import generate as census
+
+        census(rows, seed=0).to_csv(path, index=False)
+        return
     from benchmarks.synthetic import generate
 
     generate(rows, seed=0, cents=True).to_csv(path, index=False)
 
 
-def _cli(src: Path, out: Path, t: float, k: int, extra: tuple[str, ...] = ()) -> list[str]:
+def _cli(
+    src: Path,
+    out: Path,
+    t: float,
+    k: int,
+    extra: tuple[str, ...] = (),
+    name: str = "synthetic",
+) -> list[str]:
+    spec = CENSUS_LIKE if name == "census-like" else SYNTHETIC
     return [
         sys.executable, "-m", "engine", "anonymize", str(src), "-o", str(out),
-        "--qi", ",".join(SYNTHETIC["qi"]), "--confidential", "income",
+        "--qi", ",".join(spec["qi"]), "--confidential", ",".join(spec["confidential"]),
         "--t", str(t), "--k", str(k), "--seed", "0", *extra,
     ]  # fmt: skip
 
@@ -211,18 +225,29 @@ print(json.dumps({"cpu": time.process_time() - c, "wall": time.perf_counter() - 
 """
 
 
-def io_ratio(src: Path, t: float, k: int, workdir: Path, repeat: int) -> dict:
+def io_ratio(
+    src: Path, t: float, k: int, workdir: Path, repeat: int, name: str = "synthetic"
+) -> dict:
     """Whole command line run against pandas read + write of the same CSV (median of runs).
 
     The command line is timed whole (start-up, imports, reading, planning, anonymizing,
     verifying, writing); pandas only for its ``read_csv`` + ``to_csv`` (in a process of its
-    own, timed inside).  The two alternate, so that a change of the machine's load hits both.
+    own, timed inside), and its peak RSS is that process's (interpreter and pandas import
+    included, as the command line's is).  The two alternate, so that a change of the
+    machine's load hits both.  ``release_sha256`` fingerprints the released file, so that a
+    change meant only for speed can be shown to release the same bytes.
     """
+    import hashlib
+
     pandas, cli = [], []
+    digests = set()
     for _ in range(repeat):
         done = _run([sys.executable, "-c", PANDAS_SCRIPT, str(src), str(workdir / "copy.csv")])
-        pandas.append(json.loads(done["stdout"].strip().splitlines()[-1]) | {"peak_mb": 0.0})
-        cli.append(_run(_cli(src, workdir / "release.csv", t, k)))
+        pandas.append(
+            json.loads(done["stdout"].strip().splitlines()[-1]) | {"peak_mb": done["peak_mb"]}
+        )
+        cli.append(_run(_cli(src, workdir / "release.csv", t, k, name=name)))
+        digests.add(hashlib.sha256((workdir / "release.csv").read_bytes()).hexdigest())
     med = {
         key: {
             "pandas": statistics.median(r[key] for r in pandas),
@@ -237,8 +262,11 @@ def io_ratio(src: Path, t: float, k: int, workdir: Path, repeat: int) -> dict:
         "cli_wall": round(med["wall"]["cli"], 2),
         "cli_cpu": round(med["cpu"]["cli"], 2),
         "cli_peak_mb": round(med["peak_mb"]["cli"]),
-        "ratio_wall": round(med["wall"]["cli"] / med["wall"]["pandas"], 1),
-        "ratio_cpu": round(med["cpu"]["cli"] / med["cpu"]["pandas"], 1),
+        "pandas_peak_mb": round(med["peak_mb"]["pandas"]),
+        "ratio_wall": round(med["wall"]["cli"] / med["wall"]["pandas"], 2),
+        "ratio_cpu": round(med["cpu"]["cli"] / med["cpu"]["pandas"], 2),
+        "ratio_peak": round(med["peak_mb"]["cli"] / med["peak_mb"]["pandas"], 2),
+        "release_sha256": sorted(digests),
     }
 
 
@@ -284,7 +312,6 @@ if mode == "cold":
     small = 3000
     cc = np.bincount(codes[:small])
     sp = layout_counts(cc, 300)
-    timed("import", lambda: __import__("engine.release.partition.compiled"))
     Xs, cs = X[:small], codes[:small]
     node, end = timed(
         "first split", lambda: split_nodes(Xs, cs, sp, max_records=500, compiled=True)
@@ -421,6 +448,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--t", type=float, default=3.0)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3, help="runs of the I/O ratio")
+    parser.add_argument(
+        "--io-data",
+        choices=("synthetic", "census-like"),
+        default="synthetic",
+        help="the file of the I/O ratio (census-like: 51 states one-hot, the widest QIs)",
+    )
     parser.add_argument("--memory-sizes", default="1000000,3000000")
     parser.add_argument("--no-table", action="store_true", help="leave out the engine table")
     parser.add_argument("--no-io", action="store_true")
@@ -476,15 +509,17 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         if not args.no_io:
-            src = workdir / f"synthetic-{max(sizes)}.csv"
-            _write_synthetic(max(sizes), src)
-            io = io_ratio(src, args.t, args.k, workdir, args.repeat)
+            src = workdir / f"{args.io_data}-{max(sizes)}.csv"
+            _write_synthetic(max(sizes), src, args.io_data)
+            io = io_ratio(src, args.t, args.k, workdir, args.repeat, args.io_data)
             report["io"] = io
             print(
-                f"\nI/O ratio ({max(sizes):,} rows, median of {io['runs']}): tclose anonymize "
-                f"{io['cli_wall']} s wall, {io['cli_cpu']} s CPU, {io['cli_peak_mb']} MB; "
-                f"pandas read+write {io['pandas_wall']} s wall, {io['pandas_cpu']} s CPU: "
-                f"{io['ratio_wall']}x wall, {io['ratio_cpu']}x CPU",
+                f"\nI/O ratio ({args.io_data}, {max(sizes):,} rows, median of {io['runs']}): "
+                f"tclose anonymize {io['cli_wall']} s wall, {io['cli_cpu']} s CPU, "
+                f"{io['cli_peak_mb']} MB; pandas read+write {io['pandas_wall']} s wall, "
+                f"{io['pandas_cpu']} s CPU, {io['pandas_peak_mb']} MB: {io['ratio_wall']}x wall, "
+                f"{io['ratio_cpu']}x CPU, {io['ratio_peak']}x peak; released file sha256 "
+                f"{', '.join(d[:16] for d in io['release_sha256'])}",
                 flush=True,
             )
             src.unlink()

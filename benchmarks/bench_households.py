@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_households                       # 400,000 households (~1M)
     python -m benchmarks.bench_households --households 5741     # the size of an agency survey
+    python -m benchmarks.bench_households --households 5741 --t 2 --k 10   # the survey's bar
     python -m benchmarks.bench_households --households 5741 --groups 2,8,32   # group sizes
 
 The file is the seeded synthetic household survey of ``tests/survey_data.py`` (households of
@@ -12,9 +13,13 @@ release, the plan included), each in a process of its own so that its peak memor
 own: the QIs commune, age, sex, married, educ with the confidential ``illness_days`` at the
 given t and k, once without and once with ``--household household --weight weight``.  The
 table shows wall and CPU seconds, peak memory, QI loss and classes; the ratio of the two runs
-is the cost of the households.  For the household run it also checks what the release must
-hold (the ids re-coded, every household's members in one released commune, every class of at
-least k households, the weighted total kept) and prints the risk figures of the summary.
+is the cost of the households (and the confidential loss of each, with its number of
+buckets: the household route pays for the protection of the ids with fewer buckets first).
+For the household run it also checks, from the released table alone, what the release must
+hold (the ids re-coded, the share of persons who keep one, every household's members in one
+released commune, every class of at least k households, every released id's pattern shared
+by k households and t-close under linking, k and t with the weight as a key, the weighted
+total kept) and prints the risk figures of the summary (after: following the ids).
 """
 
 from __future__ import annotations
@@ -61,14 +66,18 @@ def run_case(
         "k": release.summary.k_achieved,
         "t": release.summary.t_achieved,
     }
+    out["confidential_loss"] = release.summary.information_loss.confidential_sse_sst
+    out["buckets"] = len(release.buckets.counts) if release.buckets is not None else None
     if household:
         table, rows = release.table, release.source_rows
         original = data["household"].to_numpy()[rows]
-        pairs = {(a, b) for a, b in zip(original, table["household"], strict=True)}
+        given = table["household"].notna().to_numpy()
+        pairs = {(a, b) for a, b in zip(original[given], table["household"][given], strict=True)}
         level = ["commune"] if "commune" in qi else []
-        v = verify_release(table, qi, ["illness_days"], t=t, k=k,
-                           household="household", household_level=level)  # fmt: skip
-        w = data["weight"].to_numpy()[rows]
+        # the release alone, as an intruder reads it: the ids followed, the weight a key
+        v = verify_release(table, qi, ["illness_days"], t=t, k=k, household="household",
+                           household_level=level, weight="weight")  # fmt: skip
+        w = table["weight"].to_numpy()
         before = float((data["weight"] * data["illness_days"]).sum())
         after = float((w * table["illness_days"]).sum())
         summary = release.summary.to_dict()
@@ -78,13 +87,21 @@ def run_case(
                 np.mean(table["commune"].to_numpy() == data["commune"].to_numpy()[rows])
             )
             shares_commune = bool((table.groupby("household")["commune"].nunique() == 1).all())
+        spearman = pd.Series(original[given]).corr(
+            pd.Series(table["household"][given].to_numpy(dtype=float)), method="spearman"
+        )
         out.update(
-            # one released id per household, and the numbering says nothing of the original
-            ids_recoded=len(pairs) == out["households"]
-            and len({b for _, b in pairs}) == out["households"]
-            and abs(float(pd.Series(original).corr(table["household"], method="spearman"))) < 0.01,
+            # one released id per household that has one, and the numbering says nothing of
+            # the original
+            ids_recoded=len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
+            and abs(float(spearman)) < 0.01,
+            persons_with_id=float(given.mean()),
             members_share_commune=shares_commune,
             households_per_class=v.households_k,
+            pattern_k=v.pattern_k,
+            linking_t=v.linking_t,
+            weight_k=v.weight_k,
+            weight_t=v.weight_t,
             verified=v.ok,
             weighted_total_error=abs(after - before) / before,
             commune_kept=commune_kept,
@@ -99,7 +116,8 @@ def run_case(
 
 
 def group_table(households: int, t: float, k: int, seed: int, sizes: list[int]) -> None:
-    """QI loss and commune kept for several sizes of household groups (GROUP_CLASSES)."""
+    """QI loss and commune kept for several sizes of household groups (GROUP_CLASSES): the
+    route of a release that leaves the household ids out."""
     import importlib
 
     import numpy as np
@@ -195,7 +213,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{100 * r['qi_loss']:>8.2f}%{r['classes']:>9,}")  # fmt: skip
     print(f"ratio (household / plain): wall {house['seconds'] / plain['seconds']:.2f}, "
           f"CPU {house['cpu_seconds'] / plain['cpu_seconds']:.2f}")  # fmt: skip
-    checks = ("ids_recoded", "members_share_commune", "households_per_class", "verified",
+    print(f"confidential loss: {plain['confidential_loss']:.3f} ({plain['buckets']} buckets) "
+          f"without households, {house['confidential_loss']:.3f} ({house['buckets']} buckets) "
+          f"with; QI loss ratio {house['qi_loss'] / plain['qi_loss']:.2f}")  # fmt: skip
+    checks = ("ids_recoded", "persons_with_id", "members_share_commune", "households_per_class",
+              "pattern_k", "linking_t", "weight_k", "weight_t", "verified",
               "weighted_total_error", "commune_kept", "expected_reidentifications",
               "household_risk", "household_unique")  # fmt: skip
     for key in checks:

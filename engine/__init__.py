@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from engine.params import ReleaseParams
     from engine.privacy import Guarantee, epsilon_from_t, t_from_epsilon
     from engine.progress import Task
+    from engine.recoding import Hierarchy, hierarchy_of
     from engine.release import (
         Buckets,
         Fix,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
         Verification,
         anonymize,
         find_households,
+        kernel_check,
         plan,
         verify_release,
     )
@@ -71,9 +73,12 @@ _EXPORTS = {
     "epsilon_from_t": "engine.privacy",
     "t_from_epsilon": "engine.privacy",
     "Task": "engine.progress",
+    "Hierarchy": "engine.recoding",
+    "hierarchy_of": "engine.recoding",
     "anonymize": "engine.release",
     "Households": "engine.release",
     "find_households": "engine.release",
+    "kernel_check": "engine.release",
     "Fix": "engine.release",
     "Plan": "engine.release",
     "plan": "engine.release",
@@ -93,6 +98,7 @@ __all__ = [
     "ColumnType",
     "Fix",
     "Guarantee",
+    "Hierarchy",
     "Households",
     "InfeasibleError",
     "InputError",
@@ -110,6 +116,8 @@ __all__ = [
     "anonymize",
     "epsilon_from_t",
     "find_households",
+    "hierarchy_of",
+    "kernel_check",
     "plan",
     "read_table",
     "t_from_epsilon",

@@ -12,11 +12,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the most characters of one name (a column, a sheet, a value) a message quotes
+NAME_LIMIT = 40
+
+
+def cut(text: object, limit: int = NAME_LIMIT) -> str:
+    """``text`` as a message shows it: at most ``limit`` characters, the rest an ellipsis (a
+    header cell can hold megabytes, and a message is one line a person reads)."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quoted(name: object, limit: int = NAME_LIMIT) -> str:
+    """A name as a message quotes it, ``'Region, coded'``, cut to about ``limit`` characters
+    (``'aaaa…'``): the quotes show where it starts and ends, the cut keeps the message short."""
+    text = repr(name) if isinstance(name, str) else repr(str(name))
+    return text if len(text) <= limit + 2 else text[: limit + 1] + "…" + text[-1]
+
 
 def listing(values: Sequence[object], limit: int = 8) -> str:
     """``'a', 'b', 'c' and 79,997 more``: the names a message quotes, never thousands of them
-    (a project file can name 80,000 columns)."""
-    shown = ", ".join(map(repr, values[:limit]))
+    (a project file can name 80,000 columns), each cut to :data:`NAME_LIMIT` characters."""
+    shown = ", ".join(map(quoted, values[:limit]))
     return shown + (f" and {len(values) - limit:,} more" if len(values) > limit else "")
 
 

@@ -15,29 +15,36 @@ whichever way the value came in: a flag, a project file or a GUI field.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
-from engine.errors import InputError, listing
+from engine.errors import InputError, cut, listing
 from engine.i18n import N_, SOURCE, _, language
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
+from engine.recoding import Hierarchy
 from engine.roles import ColumnType
 from engine.text import number
 
-QiOutput = Literal["centroid", "range"]
+QiOutput = Literal["centroid", "range", "common"]
 ConfidentialOutput = Literal["mean", "median", "label"]
 #: the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`)
 Mechanism = str
 MissingConfidential = Literal["bucket", "drop"]
 Transform = Literal["none", "log"]
 HouseholdOutput = Literal["recode", "none"]
-WeightOutput = Literal["keep", "none"]
+#: who may obtain the release (the SDC guidance's release types, IHSN SDC practice guide)
+ReleaseType = Literal["public", "scientific", "licensed", "enclave"]
+#: the longest intruder scenario (a short text; the DDI and the About sheet quote it)
+MAX_SCENARIO = 1000
+WeightOutput = Literal["class", "keep", "none"]
 
 #: the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304)
 MAX_EPSILON = 700.0
@@ -74,10 +81,13 @@ class Constraint:
         """The value a command-line flag's text stands for (same checks, same message)."""
         return self.check(name, text)
 
-    def fail(self, name: str, value: Any) -> InputError:
+    def fail(self, name: str, value: Any, *, typed: str | None = None) -> InputError:
+        """The field's sentence for a bad ``value``; ``typed``: the text as the user wrote it
+        (a flag's ``1e400``), shown instead of the number it was read as."""
+        shown = cut(typed, 60) if typed is not None else _show(value)
         return InputError(
             _("{name} must be {allowed}, not {value}.").format(
-                name=name, allowed=self.allowed, value=_show(value)
+                name=name, allowed=self.allowed, value=shown
             )
         )
 
@@ -88,7 +98,7 @@ def _show(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else str(value)
     if isinstance(value, (list, dict, tuple)):
         text = type(value).__name__ + (f" {text}" if len(text) <= 40 else "")
-    return text if len(text) <= 60 else text[:57] + "…"
+    return cut(text, 60)
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,8 @@ class Number(Constraint):
         if isinstance(value, bool) or not isinstance(value, Real):
             raise self.fail(name, value)
         if self.whole:
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)  # 5.0 in a project file is the whole number 5
             if not isinstance(value, Integral):
                 raise self.fail(name, value)
             value = int(value)
@@ -138,14 +150,21 @@ class Number(Constraint):
         return value
 
     def parse(self, name: str, text: str) -> Any:
+        """The number ``text`` stands for, in any notation (``1000``, ``1e3``, ``1000.0`` are
+        the whole number 1000, read exactly); a refusal quotes the text as it was typed."""
         text = text.strip()
         try:
             value: Any = float(text)
         except ValueError:
             raise self.fail(name, text) from None
-        if self.whole and value.is_integer() and "." not in text and "e" not in text.lower():
-            value = int(text)
-        return self.check(name, value)
+        if self.whole and math.isfinite(value):
+            exact = Decimal(text)  # float() read it, so Decimal() reads it too
+            if exact == exact.to_integral_value():
+                value = int(exact)  # 1e20 is 10**20, not float(1e20)'s neighbour
+        try:
+            return self.check(name, value)
+        except InputError:
+            raise self.fail(name, value, typed=text) from None
 
 
 def _num(x: float) -> str:
@@ -287,6 +306,25 @@ class Optional(Constraint):
 
 
 @dataclass(frozen=True)
+class Text(Constraint):
+    """One short text (at most ``longest`` characters, no control characters but line
+    breaks)."""
+
+    longest: int = 1000
+
+    @property
+    def allowed(self) -> str:
+        return _("a text of at most {n} characters").format(n=self.longest)
+
+    def check(self, name: str, value: Any) -> Any:
+        if not isinstance(value, str) or len(value) > self.longest:
+            raise self.fail(name, value)
+        if any(ord(c) < 32 and c not in "\n\t" for c in value):
+            raise self.fail(name, value)
+        return value.strip()
+
+
+@dataclass(frozen=True)
 class Name(Constraint):
     """One column name (a non-empty text)."""
 
@@ -339,6 +377,43 @@ def _codes(where: str, value: Any) -> tuple[str, ...]:
     return Texts(what=N_("a list of missing-value codes")).check(where, value)
 
 
+def _hierarchy(where: str, value: Any) -> tuple[tuple[str, ...], ...]:
+    """A hierarchy as a table of texts (header first), checked (engine.recoding)."""
+    if isinstance(value, Hierarchy):
+        return tuple(tuple(r) for r in value.to_rows())
+    return tuple(tuple(r) for r in Hierarchy.from_rows(value, where).to_rows())
+
+
+def _cuts(where: str, value: Any) -> tuple[float, ...]:
+    """Cut points: increasing finite numbers, as a list or as "15:25:45"."""
+    message = _("{where} must be increasing cut points (e.g. 15:25:45), not {value}.").format(
+        where=where, value=_show(value)
+    )
+    if isinstance(value, str):
+        parts = [p for p in value.replace(",", ":").split(":") if p.strip()]
+        try:
+            value = [float(p) for p in parts]
+        except ValueError:
+            raise InputError(message) from None
+    if not isinstance(value, (list, tuple)) or not value:
+        raise InputError(message)
+    number = Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE)
+    try:
+        cuts = tuple(number.check(where, v) for v in value)
+    except InputError:
+        raise InputError(message) from None
+    if any(b <= a for a, b in itertools.pairwise(cuts)):
+        raise InputError(message)
+    return cuts
+
+
+def _code_value(where: str, value: Any) -> float:
+    """A public top or bottom code: a finite number (a text of one from a flag)."""
+    if isinstance(value, str):
+        return Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE).parse(where, value)
+    return Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE).check(where, value)
+
+
 def _bounds(where: str, value: Any) -> tuple[float, float]:
     # a pair reads [5, 1] whether it came as a JSON list or a parsed flag (a tuple)
     pair = isinstance(value, (list, tuple)) and len(value) == 2
@@ -354,8 +429,12 @@ def _bounds(where: str, value: Any) -> tuple[float, float]:
         lo, hi = (number.check(where, v) for v in value)
     except InputError:
         raise InputError(message) from None
-    if not lo < hi:
-        raise InputError(message)
+    if not lo < hi:  # the numbers are fine: only their order is said
+        raise InputError(
+            _("{where} must be [low, high] with low < high, not {value}.").format(
+                where=where, value=shown
+            )
+        )
     return (lo, hi)
 
 
@@ -403,6 +482,8 @@ FLAG_GROUPS: dict[str, str] = {
     "level": N_("privacy level"),
     "form": N_("released form"),
     "noise": N_("noise mechanism (ε-differential privacy for the confidential columns)"),
+    "release": N_("release type and intruder scenario"),
+    "recoding": N_("recoding of quasi-identifiers before the grouping"),
 }
 
 
@@ -425,8 +506,9 @@ class FlagInfo:
     #: how the flag's text becomes the value: "value" (one value, read by
     #: :meth:`ReleaseParams.parse`), "columns" (names separated by commas), "codes" (codes
     #: separated by commas, kept as written), "switch" (on when given), "off" (a True field
-    #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column) or "bounds"
-    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``)
+    #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column), "bounds"
+    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or
+    #: "files" (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook)
     form: str = "value"
     #: the words each COLUMN=VALUE of a "pairs" flag takes
     values: tuple[str, ...] = ()
@@ -508,12 +590,16 @@ class ReleaseParams:
     identifiers: tuple[str, ...] = ()
     #: ``other`` columns released unchanged (only these; every unnamed column is dropped)
     keep: tuple[str, ...] = ()
+    #: released columns (quasi-identifiers, kept ones) that the identifier rule
+    #: (:mod:`engine.identifiers`) takes for identifiers and that are released all the same,
+    #: because the user says they are not; the run's review record names them
+    allow_identifier: tuple[str, ...] = ()
     #: the household id of every person (any type): every class then holds records of at
     #: least k households, household-level QIs are released alike for all members, and the
     #: id is released re-coded (``household_output``)
     household: str | None = None
     #: the sampling weight of every record (numeric, > 0): used for the risk estimates and
-    #: the weighted bucket means, released unchanged unless ``weight_output`` is "none"
+    #: the weighted bucket means, released as ``weight_output`` says
     weight: str | None = None
     #: QIs declared household-level (released alike for every member of a household) on top
     #: of those found constant within every household
@@ -521,9 +607,11 @@ class ReleaseParams:
     #: the household id in the release: "recode" (a fresh random numbering per release, so
     #: that members can be grouped and no id links back) or "none" (left out)
     household_output: HouseholdOutput = "recode"
-    #: the weight in the release: "keep" (unchanged; weights can reveal the sampling
-    #: stratum) or "none" (left out)
-    weight_output: WeightOutput = "keep"
+    #: the weight in the release: "class" (every record carries its class's mean weight, so
+    #: the weight never splits a class and each class's sum of weights is kept), "keep"
+    #: (unchanged: a key like any QI, since weights reveal the sampling stratum) or "none"
+    #: (left out)
+    weight_output: WeightOutput = "class"
     #: type overrides; columns not named here have their type inferred
     types: Mapping[str, ColumnType] = field(default_factory=dict)
     #: category order of ordinal columns (lowest first); inferred when absent
@@ -572,6 +660,24 @@ class ReleaseParams:
     confidential_output: ConfidentialOutput = "mean"
     #: None = fresh OS entropy (not reproducible); a number makes the run reproducible
     seed: int | None = None
+    #: who may obtain the release: "public" (a public-use file), "scientific" (registered
+    #: researchers), "licensed" (named users under an agreement) or "enclave" (used only in
+    #: a controlled environment); None = not stated; the plan compares k with the
+    #: guidance for a stated type
+    release_type: ReleaseType | None = None
+    #: the intruder scenario the release is protected against, in the agency's words (what
+    #: an intruder is assumed to know and do); published with the release
+    scenario: str = ""
+    #: per nominal quasi-identifier, its classification from the finest level to the
+    #: coarsest (a table, header first: engine.recoding.Hierarchy); classes are formed with
+    #: its distance and release their members' lowest common level
+    hierarchies: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    #: per numeric quasi-identifier, public cut points: its values are released as bands
+    bands: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    #: per numeric column, a public top code: larger values are replaced by it
+    top_code: Mapping[str, float] = field(default_factory=dict)
+    #: per numeric column, a public bottom code: smaller values are replaced by it
+    bottom_code: Mapping[str, float] = field(default_factory=dict)
 
     #: one declared constraint per field (checked in declaration order)
     CONSTRAINTS: ClassVar[dict[str, Constraint]] = {
@@ -579,11 +685,12 @@ class ReleaseParams:
         "confidential": Texts(names=True, what=N_("a list of column names")),
         "identifiers": Texts(names=True, what=N_("a list of column names")),
         "keep": Texts(names=True, what=N_("a list of column names")),
+        "allow_identifier": Texts(names=True, what=N_("a list of column names")),
         "household": Optional(Name()),
         "weight": Optional(Name()),
         "household_level": Texts(names=True, what=N_("a list of column names")),
         "household_output": Options(values=("recode", "none")),
-        "weight_output": Options(values=("keep", "none")),
+        "weight_output": Options(values=("class", "keep", "none")),
         "types": PerColumn(_column_type),
         "orders": PerColumn(_category_order),
         "missing": Texts(what=N_("a list of missing-value codes")),
@@ -601,11 +708,17 @@ class ReleaseParams:
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
         "transform": Options(values=("none", "log")),
-        "qi_output": Options(values=("centroid", "range")),
+        "qi_output": Options(values=("centroid", "range", "common")),
         "confidential_output": Choice(
             values=("mean", "median", "label"), aliases={"representative": "median"}
         ),
         "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
+        "release_type": Optional(Options(values=("public", "scientific", "licensed", "enclave"))),
+        "scenario": Text(longest=MAX_SCENARIO),
+        "hierarchies": PerColumn(_hierarchy),
+        "bands": PerColumn(_cuts),
+        "top_code": PerColumn(_code_value),
+        "bottom_code": PerColumn(_code_value),
     }
 
     def __post_init__(self) -> None:
@@ -622,6 +735,14 @@ class ReleaseParams:
                 _("A column can have only one role: {columns}.").format(columns=listing(dupes))
             )
         self._check_survey()
+        stray = [c for c in self.allow_identifier if c not in (*self.qi, *self.keep)]
+        if stray:
+            raise InputError(
+                _(
+                    "allow_identifier names released columns (quasi-identifiers or kept "
+                    "ones); {columns} is not one."
+                ).format(columns=listing(stray))
+            )
         if self.t is not None and self.epsilon is not None:
             raise InputError(_("Give t or ε (epsilon), not both."))
         if self.confidential and self.t is None and self.epsilon is None:
@@ -636,6 +757,7 @@ class ReleaseParams:
                         "{columns} must be ≥ 0."
                     ).format(columns=", ".join(map(repr, negative)))
                 )
+        self._check_recoding()
         stray = sorted(set(self.bounds) - set(self.confidential))
         if stray:
             raise InputError(
@@ -643,6 +765,23 @@ class ReleaseParams:
                     columns=", ".join(map(repr, stray))
                 )
             )
+
+    def _check_recoding(self) -> None:
+        """A column is banded or has a hierarchy, not both; a bottom code lies below the
+        top code and the bands of its column."""
+        both = sorted(set(self.hierarchies) & set(self.bands))
+        if both:
+            raise InputError(
+                _("{columns}: a column has bands or a hierarchy, not both.").format(
+                    columns=listing(both)
+                )
+            )
+        for column, low in self.bottom_code.items():
+            high = self.top_code.get(column)
+            if high is not None and not low < high:
+                raise InputError(
+                    _("{column}: the bottom code must be below the top code.").format(column=column)
+                )
 
     def _check_survey(self) -> None:
         """The household and weight options need their column; household-level are QIs."""
@@ -661,7 +800,8 @@ class ReleaseParams:
                         options=", ".join(used)
                     )
                 )
-        if self.weight is None and self.weight_output != "keep":
+        # "keep" without a weight is what project files saved before "class" was the default
+        if self.weight is None and self.weight_output == "none":
             raise InputError(_("weight_output needs a weight column (weight)."))
         stray = [c for c in self.household_level if c not in self.qi]
         if stray:
@@ -691,6 +831,21 @@ class ReleaseParams:
         """True for Construction B (noise on the confidential values)."""
         return MECHANISMS[self.mechanism].noise
 
+    def released_weight(self) -> WeightOutput | None:
+        """How the release carries the weight: "class" (its class's mean), "keep"
+        (unchanged), or None (no weight column, or left out).
+
+        The one place that decides whether the weight is released: the survey's columns, the
+        cluster, the verifier's keys, the run summary and the report all ask here.
+        """
+        if self.weight is None or self.weight_output == "none":
+            return None
+        return self.weight_output
+
+    def released_household(self) -> bool:
+        """Whether the release carries a (re-coded) household id column."""
+        return self.household is not None and self.household_output == "recode"
+
     # -- changing and serialising ------------------------------------------------------
 
     def replace(self, **changes: Any) -> ReleaseParams:
@@ -709,6 +864,10 @@ class ReleaseParams:
                 value = {c: str(t) for c, t in value.items()}
             elif name == "bounds":
                 value = {c: [lo, hi] for c, (lo, hi) in value.items()}
+            elif name == "hierarchies":
+                value = {c: [list(r) for r in rows] for c, rows in value.items()}
+            elif name in ("top_code", "bottom_code"):
+                value = dict(value)
             elif isinstance(value, Mapping):
                 value = {c: list(v) for c, v in value.items()}
             elif isinstance(value, tuple):
@@ -766,6 +925,16 @@ class ReleaseParams:
                 "Columns released exactly as they are; a column named nowhere is left out.",
             ),
         ),
+        "allow_identifier": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "columns released although they look like identifiers"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Quasi-identifiers or kept columns that hold nearly one value per record (or "
+                "per household) and would be refused as identifiers in disguise; released "
+                "all the same because you know they are not identifiers. The review record "
+                "names them.",
+            ),
+        ),
         "household": FieldInfo(
             QT_TRANSLATE_NOOP("params", "household column"),
             QT_TRANSLATE_NOOP(
@@ -803,7 +972,10 @@ class ReleaseParams:
             QT_TRANSLATE_NOOP("params", "weight released as"),
             QT_TRANSLATE_NOOP(
                 "params",
-                "'keep': unchanged (weights can reveal the sampling stratum); 'none': left out.",
+                "'class': every record carries its class's mean weight (the weight never "
+                "splits a class; each class's sum of weights is kept); 'keep': unchanged "
+                "(weights can reveal the sampling stratum: the run reports k and t with the "
+                "weight as a key); 'none': left out.",
             ),
         ),
         "types": FieldInfo(
@@ -983,12 +1155,66 @@ class ReleaseParams:
         ),
     }
 
+    FIELDS["release_type"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "release type"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "Who may obtain the file: 'public' (anyone), 'scientific' (registered "
+            "researchers), 'licensed' (named users under an agreement) or 'enclave' (only "
+            "inside a controlled environment). The plan says when k is below what the "
+            "guidance asks for this type.",
+        ),
+    )
+    FIELDS["scenario"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "intruder scenario"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "What an intruder is assumed to know and do (e.g. 'a neighbour who knows age, "
+            "sex and commune'), in a sentence or two; published with the release.",
+        ),
+    )
+
+    FIELDS["hierarchies"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "hierarchies"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A nominal quasi-identifier's classification, from the finest level to the "
+            "coarsest (commune, district, province): groups are formed with it, and each "
+            "releases the finest level all its members share, never a category one of them "
+            "does not hold.",
+        ),
+    )
+    FIELDS["bands"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "bands"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "Public cut points of a numeric quasi-identifier (COLUMN=15:25:45:65): its values "
+            "are replaced by their band before the records are grouped.",
+        ),
+    )
+    FIELDS["top_code"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "top codes"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A public top code of a numeric column (COLUMN=VALUE): larger values are "
+            "replaced by it before the records are grouped.",
+        ),
+    )
+    FIELDS["bottom_code"] = FieldInfo(
+        QT_TRANSLATE_NOOP("params", "bottom codes"),
+        QT_TRANSLATE_NOOP(
+            "params",
+            "A public bottom code of a numeric column (COLUMN=VALUE): smaller values are "
+            "replaced by it before the records are grouped.",
+        ),
+    )
     #: how each field is given on the command line, in the order of :attr:`CONSTRAINTS`
     FLAGS: ClassVar[dict[str, FlagInfo]] = {
-        "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
+        "qi": FlagInfo("columns", metavar="COL[,COL…]", form="columns", required=True),
         "confidential": FlagInfo("columns", metavar="COL[,COL…]", form="columns"),
         "identifiers": FlagInfo("columns", flag="--identifier", metavar="COL,…", form="columns"),
         "keep": FlagInfo("columns", metavar="COL,…", form="columns"),
+        "allow_identifier": FlagInfo("columns", metavar="COL,…", form="columns"),
         "household": FlagInfo("survey", metavar="COL"),
         "weight": FlagInfo("survey", metavar="COL"),
         "household_level": FlagInfo("survey", metavar="COL,…", form="columns"),
@@ -1024,6 +1250,12 @@ class ReleaseParams:
         "qi_output": FlagInfo("form"),
         "confidential_output": FlagInfo("form"),
         "seed": FlagInfo("form", metavar="N"),
+        "release_type": FlagInfo("release"),
+        "scenario": FlagInfo("release", metavar="TEXT"),
+        "hierarchies": FlagInfo("recoding", flag="--hierarchy", metavar="COL=FILE", form="files"),
+        "bands": FlagInfo("recoding", flag="--bands", metavar="COL=CUT:CUT:…", form="pairs"),
+        "top_code": FlagInfo("recoding", metavar="COL=VALUE", form="pairs"),
+        "bottom_code": FlagInfo("recoding", metavar="COL=VALUE", form="pairs"),
     }
 
     @classmethod
@@ -1056,6 +1288,7 @@ __all__ = [
     "MissingConfidential",
     "QiOutput",
     "ReleaseParams",
+    "ReleaseType",
     "Transform",
     "WeightOutput",
 ]

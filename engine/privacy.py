@@ -198,6 +198,10 @@ class Guarantee:
     #: paper and result
     source: str
     holds: bool = True
+    #: what breaks it: the use of the release (or of several releases) under which the
+    #: statement no longer holds, named so that nobody publishes past it ("" when nothing
+    #: beyond the assumption does)
+    broken_by: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (infinite values become the string "inf")."""
@@ -246,6 +250,15 @@ NON_IMPLICATIONS: tuple[NonImplication, ...] = (
 )
 
 
+def _another_draw() -> str:
+    """What breaks every ε of noise: the ε adds up over releases, and a known seed undoes it."""
+    return _(
+        "Another release of the same people with fresh noise (the ε of the releases add up: "
+        "averaging them removes the noise), or a published seed (with it and the public code "
+        "the noise can be drawn again and subtracted)."
+    )
+
+
 def _fmt(x: float) -> str:
     """A t or ε in a guarantee's sentence: 4 significant digits, plain (never "2.203e+04")."""
     return number(x, 4)
@@ -276,6 +289,10 @@ def k_anonymity(k: int) -> Guarantee:
         ).format(k=number(int(k))),
         assumption=_("The intruder links records through the quasi-identifiers only."),
         source="Samarati & Sweeney 1998",
+        broken_by=_(
+            "Another release of overlapping records with other classes: intersecting a "
+            "person's classes in both can leave fewer than {k} records."
+        ).format(k=number(int(k))),
     )
 
 
@@ -380,6 +397,11 @@ def _bucket_guarantees(
             ).format(t=_fmt(t)),
             assumption=_("Shares are measured on the released buckets, class by class."),
             source=f"{KBS}, " + _("Definition 4 and Section 6"),
+            broken_by=_(
+                "Another release of nearly the same file: its classes and buckets are formed "
+                "anew, and a person's class in one release intersected with their class in "
+                "the other can be far from the whole file's shares."
+            ),
         ),
         Guarantee(
             name=_("ε-differential privacy (Proposition 3)"),
@@ -390,6 +412,13 @@ def _bucket_guarantees(
             ).format(t=_fmt(t), epsilon=_fmt(eps)),
             assumption=assumption_prior,
             source=f"{KBS}, " + _("Proposition 3"),
+            broken_by=_(
+                "Differencing two releases of nearly the same file: the buckets and classes "
+                "are computed without noise, so two files one person apart give releases "
+                "that differ deterministically (a bucket's count changes by one), and a "
+                "reader holding both can tell that person's bucket far beyond a factor "
+                "e^ε. The ε holds for one release read against the published distribution."
+            ),
         ),
     ]
     if k is not None and n is not None and k < n:
@@ -471,6 +500,7 @@ def _values_dp(epsilon: float, column: ColumnGuarantee, extra: str = "") -> Guar
         ).format(factor=_fmt(_exp(epsilon)), epsilon=_fmt(epsilon), what=column.what),
         assumption=" ".join(a for a in (assumption, column.assumption, extra) if a),
         source=column.source,
+        broken_by=_another_draw(),
     )
 
 
@@ -497,6 +527,7 @@ def _local_dp(local_eps: float) -> Guarantee:
         ).format(epsilon=_fmt(local_eps)),
         assumption=_("The noise of each record is drawn independently of all others."),
         source=f"{TIFS}, " + _("Definition of ε-LDP"),
+        broken_by=_another_draw(),
     )
 
 
@@ -538,9 +569,15 @@ def _class_guarantees(local_eps: float, k: int, n: int) -> list[Guarantee]:
             values={"group": group, "epsilon": eps_group, "n": n},
             statement=_(
                 "Removing any {group} records changes the probability of any bucket "
-                "of released values by a factor of at most {t} "
-                "(ε = ln t = {epsilon})."
-            ).format(group=number(group), t=_fmt(t_k), epsilon=_fmt(eps_group)),
+                "of released values by a factor of at most {t}: ({group}, ε′)-differential "
+                "privacy with ε′ = ln {t} = {epsilon}, a bound for groups of {group} "
+                "records, not the ε = {noise} of one record's noise."
+            ).format(
+                group=number(group),
+                t=_fmt(t_k),
+                epsilon=_fmt(eps_group),
+                noise=_fmt(local_eps),
+            ),
             assumption=_("Equivalent to the (k, t)-closeness above."),
             source=f"{TIFS}, " + _("Theorem 4"),
         ),

@@ -56,6 +56,9 @@ def make_app(lang: str | None = None, color_scheme: str | None = None) -> QAppli
     app.setOrganizationName("tclose")
     app.setApplicationName("tclose")
     app.setApplicationDisplayName("tclose")
+    from gui import settings
+
+    settings.migrate()  # stored settings in this version's layout
     apply_look(app, color_scheme)
     from gui import i18n
 

@@ -47,6 +47,25 @@ class _LastFrame:
     """Stands for the table sent with the previous call (tables are sent once, not per run)."""
 
 
+class Stream:
+    """A callback argument of an engine call that is called as the work goes on (a sweep's
+    points, each as it is done): from the helper process its calls come back as messages,
+    and ``callback(payload)`` runs on the calling thread while the call still runs."""
+
+    def __init__(self, callback: Callable[[Any], None]) -> None:
+        self.callback = callback
+
+    def __call__(self, payload: Any) -> None:
+        self.callback(payload)
+
+
+class _StreamSlot:
+    """Stands for a :class:`Stream` argument on its way to the helper (by its name)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 def _find_frame(obj: Any, depth: int = 2) -> pd.DataFrame | None:
     """The table a result carries (a DataFrame, or one in ``.data`` or a tuple), if any.
 
@@ -106,6 +125,10 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             return
         fn, args, kwargs, lang = request
         args = tuple(kept[0] if isinstance(a, _LastFrame) else a for a in args)
+        kwargs = {
+            name: _sender(conn, value.name) if isinstance(value, _StreamSlot) else value
+            for name, value in kwargs.items()
+        }
         for a in args:
             if isinstance(a, pd.DataFrame):
                 kept[0] = a
@@ -127,6 +150,15 @@ def _serve(conn: Connection, cancel_event: Any) -> None:
             except Exception as err:
                 detail = traceback.format_exc()
                 conn.send(("error", (RuntimeError(f"cannot return the result: {err}"), detail)))
+
+
+def _sender(conn: Connection, name: str) -> Callable[[Any], None]:
+    """What the helper gives a function for a :class:`Stream` argument: each call is sent."""
+
+    def send(payload: Any) -> None:
+        conn.send(("partial", (name, payload)))
+
+    return send
 
 
 class EngineProcess:
@@ -202,7 +234,9 @@ class EngineProcess:
             sent = tuple(
                 _LastFrame() if a is self._last_frame and a is not None else a for a in args
             )
-            self._conn.send((fn, sent, kwargs, language()))
+            streams = {k: v for k, v in kwargs.items() if isinstance(v, Stream)}
+            sent_kwargs = {k: _StreamSlot(k) if k in streams else v for k, v in kwargs.items()}
+            self._conn.send((fn, sent, sent_kwargs, language()))
             if frames:
                 self._last_frame = frames[-1]
         except Exception as err:
@@ -236,6 +270,10 @@ class EngineProcess:
             elif kind == "progress":
                 if cancelled_at is None:
                     task.report(*payload)
+            elif kind == "partial":
+                name, part = payload
+                if cancelled_at is None:
+                    streams[name](part)
             elif kind == "result":
                 found = _find_frame(payload)
                 if found is not None:

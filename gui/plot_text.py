@@ -67,11 +67,18 @@ def bucket_words(release: Release) -> PlotWords | None:
         return None
     name = ", ".join(release.params.confidential)
     rows = [(_label(row.label, row.missing), row.count, row.share) for row in summary.buckets]
-    largest = max(rows, key=lambda r: r[1])
-    smallest = min(rows, key=lambda r: r[1])
+    # the buckets formed; the missing values' own bucket is counted apart, as the report does
+    formed = [r for r, row in zip(rows, summary.buckets, strict=True) if not row.missing] or rows
+    missing = len(formed) < len(rows)
+    largest = max(formed, key=lambda r: r[1])
+    smallest = min(formed, key=lambda r: r[1])
+    facts = {"column": name, "b": len(formed)}
     return PlotWords(
         title=Words(
-            QT_TRANSLATE_NOOP("Plots", "{column}: {b} buckets"), {"column": name, "b": len(rows)}
+            QT_TRANSLATE_NOOP("Plots", "{column}: {b} buckets and one for missing values")
+            if missing
+            else QT_TRANSLATE_NOOP("Plots", "{column}: {b} buckets"),
+            facts,
         ),
         point=[
             Words(
@@ -80,7 +87,20 @@ def bucket_words(release: Release) -> PlotWords | None:
                     "The values of {column} are grouped into {b} buckets of {smallest} to "
                     "{largest} records.",
                 ),
-                {"column": name, "b": len(rows), "smallest": smallest[1], "largest": largest[1]},
+                {**facts, "smallest": smallest[1], "largest": largest[1]},
+            ),
+            *(
+                [
+                    Words(
+                        QT_TRANSLATE_NOOP(
+                            "Plots",
+                            "The missing values form a bucket of their own, with {count} records.",
+                        ),
+                        {"count": sum(r[1] for r in rows) - sum(r[1] for r in formed)},
+                    )
+                ]
+                if missing
+                else []
             ),
             Words(
                 QT_TRANSLATE_NOOP(

@@ -9,7 +9,7 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -27,6 +27,7 @@ from engine.io import (
     infer_types,
     read_table,
 )
+from engine.io.codebook import with_codebook
 from engine.progress import NO_TASK
 
 
@@ -285,6 +286,21 @@ class Session:
     release: Release | None = None
     #: files written by the last export
     exported: list[Path] = field(default_factory=list)
+    #: called after every change of :attr:`params`, with the session (the pages' bindings:
+    #: a widget shows what the session holds whichever page or dialog changed it)
+    watchers: list[Callable[[Session], None]] = field(
+        default_factory=list, repr=False, compare=False
+    )
+
+    def watch(self, callback: Callable[[Session], None]) -> None:
+        """Call ``callback(session)`` after every change of :attr:`params`."""
+        self.watchers.append(callback)
+
+    def _set_params(self, params: ReleaseParams) -> None:
+        """The one place :attr:`params` changes: every watcher hears of it."""
+        self.params = params
+        for callback in list(self.watchers):
+            callback(self)
 
     # --- import ------------------------------------------------------------------------
     def set_data(
@@ -310,17 +326,21 @@ class Session:
                 roles[suggested.role].append(str(name))
         # codes that look like missing values ("N/A", "refused", a frequent -9) are only
         # suggested, in the column's note: tclose never declares a value missing by itself
-        self.params = self.params.replace(
-            qi=tuple(roles[Role.QI]),
-            confidential=tuple(roles[Role.CONFIDENTIAL]),
-            identifiers=tuple(roles[Role.IDENTIFIER]),
-            keep=tuple(roles[Role.OTHER]),
-            types={},
-            orders={},
-            missing=(),
-            column_missing={},
-            bounds={},
+        self._set_params(
+            self.params.replace(
+                qi=tuple(roles[Role.QI]),
+                confidential=tuple(roles[Role.CONFIDENTIAL]),
+                identifiers=tuple(roles[Role.IDENTIFIER]),
+                keep=tuple(roles[Role.OTHER]),
+                types={},
+                orders={},
+                missing=(),
+                column_missing={},
+                bounds={},
+            )
         )
+        # an SPSS/Stata file says itself which codes are categories and which mean missing
+        self.params = with_codebook(self.params, info.codebook)
         self.invalidate()
 
     @property
@@ -375,7 +395,7 @@ class Session:
             if household
             else (),
             household_output=p.household_output if household else "recode",
-            weight_output=p.weight_output if weight else "keep",
+            weight_output=p.weight_output if weight else "class",
         )
 
     def set_type(self, column: str, type_: ColumnType) -> None:
@@ -392,20 +412,23 @@ class Session:
             per_column[column] = codes
         else:
             per_column.pop(column, None)
-        self.update(column_missing=per_column)
-        self._reinfer(column)
+        new = self.params.replace(column_missing=per_column)
+        self._reinfer(column, new)  # before the watchers hear of it: they read the guesses
+        self._commit(new)
 
     def set_missing(self, codes: tuple[str, ...]) -> None:
-        self.update(missing=codes)
+        new = self.params.replace(missing=codes)
         for name in self.columns:
-            self._reinfer(name)
+            self._reinfer(name, new)
+        self._commit(new)
 
-    def _reinfer(self, column: str) -> None:
+    def _reinfer(self, column: str, params: ReleaseParams | None = None) -> None:
         """Guess the type again once missing codes are known (``N/A`` hides a number)."""
         if self.data is None:
             return
+        p = self.params if params is None else params
         frame = apply_missing(
-            self.data[[column]], self.params.missing, {column: self.column_missing(column)}
+            self.data[[column]], p.missing, {column: tuple(p.column_missing.get(column, ()))}
         )
         self.columns[column].guess = infer_types(frame)[column]
         suggested = self.columns[column].suggested
@@ -441,10 +464,12 @@ class Session:
     # --- parameters --------------------------------------------------------------------
     def update(self, **changes: Any) -> None:
         """Change fields of :attr:`params` (InputError, and nothing changed, when invalid)."""
-        new = self.params.replace(**changes)
+        self._commit(self.params.replace(**changes))
+
+    def _commit(self, new: ReleaseParams) -> None:
         if new != self.params:
-            self.params = new
             self.invalidate()
+            self._set_params(new)
 
     def adopt(self, params: ReleaseParams) -> None:
         """Take over ``params`` whole (a project's): every column they name must exist."""
@@ -457,11 +482,11 @@ class Session:
                 QT_TRANSLATE_NOOP("Session", "The project names columns the file lacks: {names}."),
             )
             raise InputError(message.format(names=", ".join(absent)))
-        self.params = params
         for name in self.columns:
-            self._reinfer(name)
+            self._reinfer(name, params)
         self.release = None
         self.invalidate()
+        self._set_params(params)
 
     def prepared_data(self) -> pd.DataFrame:
         """The table with the declared missing codes applied (what the engine works on)."""

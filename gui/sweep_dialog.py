@@ -1,7 +1,9 @@
 """The privacy–utility sweep dialog: try a grid of t (or ε) and k, see the cost, pick a point.
 
 The sweep itself is :func:`engine.report.sweep.run_sweep`; this dialog only collects the grid, runs
-the sweep on a worker thread (progress and Cancel in the dialog), draws the curves with
+the sweep in the engine's helper process (:mod:`gui.engine_process`, as the preview: the
+window never waits for it; progress and Cancel in the dialog), shows each point as soon as it
+is done (the table and the curves grow), draws the curves with
 :func:`engine.report.sweep.sweep_figure`, and lets the user choose a point by clicking it in the
 plot or in the table.  "Use this point" emits :attr:`SweepDialog.point_chosen` with
 ``("t" | "epsilon", value, k)`` and closes; the wizard adopts the parameters.
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,7 +36,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine import InputError, ReleaseParams, Task
-from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid
+from engine.report.sweep import main_measure, run_sweep, sweep_figure, sweep_grid, sweep_table
+from gui.engine_process import Stream, run_engine
 from gui.errors import report_error
 from gui.numbers import exact, number, parse, parse_whole, reader_locale
 from gui.plot_text import figure_text, plot_fonts, sweep_words
@@ -107,6 +110,8 @@ class SweepDialog(QDialog):
 
     #: ("t" or "epsilon", value, k) of the point the user chose
     point_chosen = Signal(str, float, int)
+    #: a point of the running sweep is done (its row; emitted from the worker thread)
+    point_done = Signal(object)
 
     def __init__(
         self,
@@ -128,6 +133,10 @@ class SweepDialog(QDialog):
         self.table: pd.DataFrame | None = None
         self.chosen: tuple[str, float, int] | None = None
         self.runner = TaskRunner(self, delay_ms=0)
+        #: the rows of the running sweep done so far, and how many points it has
+        self._rows: list[dict] = []
+        self._points = 0
+        self.point_done.connect(self._point_done)
 
         symbol = "ε" if use_epsilon else "t"
         self.levels_edit = QLineEdit(format_numbers(DEFAULT_EPSILON if use_epsilon else DEFAULT_T))
@@ -213,10 +222,13 @@ class SweepDialog(QDialog):
             return
         data, params, level = self.data, self.params, self.level
         kwargs = {"ts": levels} if level == "t" else {"epsilons": levels}
+        stream = Stream(self.point_done.emit)  # each row, back on the GUI thread
 
         def work(task: Task) -> pd.DataFrame:
-            return run_sweep(data, params, ks=ks, task=task, **kwargs)
+            return run_engine(run_sweep, data, params, ks=ks, task=task, on_point=stream, **kwargs)
 
+        self._rows = []
+        self._points = len(levels) * len(set(ks))
         self.status.setText("")
         title = self.tr("Sweep")
         self.runner.start(
@@ -224,7 +236,7 @@ class SweepDialog(QDialog):
             title=title,
             on_finished=self._finished,
             on_failed=lambda err, detail: report_error(self, title, err, detail),
-            on_cancelled=lambda: self.status.setText(self.tr("Sweep cancelled.")),
+            on_cancelled=self._cancelled,
         )
 
     def cancel(self) -> None:
@@ -234,6 +246,32 @@ class SweepDialog(QDialog):
         self.run_button.setEnabled(not busy)
         self.levels_edit.setEnabled(not busy)
         self.k_edit.setEnabled(not busy)
+
+    @Slot(object)
+    def _point_done(self, row: dict) -> None:
+        """A point is done: the table and the curves show the points so far."""
+        if not self.runner.busy:
+            return  # a point of a sweep cancelled meanwhile
+        self._rows.append(row)
+        table = sweep_table(self._rows, self.level, self.measure)
+        self.table = table
+        self._fill_table(table)
+        self._draw()
+        self.status.setText(
+            self.tr("{done} of {points} points done…").format(
+                done=number(len(self._rows)), points=number(self._points)
+            )
+        )
+
+    def _cancelled(self) -> None:
+        done = len(self._rows)
+        self.status.setText(
+            self.tr("Sweep cancelled after {done} of {points} points; those are shown.").format(
+                done=number(done), points=number(self._points)
+            )
+            if done
+            else self.tr("Sweep cancelled.")
+        )
 
     def _finished(self, table: pd.DataFrame) -> None:
         self.table = table

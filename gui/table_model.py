@@ -71,6 +71,9 @@ class DataFrameModel(QAbstractTableModel):
         #: table of 10,000 columns must not cost 10,000 look-ups before it shows)
         self._arrays: dict[int, Any] = {}
         self._numeric: dict[int, bool] = {}
+        #: per date column: whether it holds dates without times (shown as dates, not
+        #: "1942-10-07 00:00:00"); decided once per column, when it is first shown
+        self._dates_only: dict[int, bool] = {}
         self._rows = 0
         self.row_limit = row_limit
         #: the reader's decimal mark (the cells are shown, never written, with it)
@@ -85,7 +88,7 @@ class DataFrameModel(QAbstractTableModel):
     def set_frame(self, frame: pd.DataFrame | None) -> None:
         self.beginResetModel()
         self._frame = pd.DataFrame() if frame is None else frame
-        self._arrays, self._numeric = {}, {}
+        self._arrays, self._numeric, self._dates_only = {}, {}, {}
         self._point = reader_locale().decimalPoint()
         n = len(self._frame)
         self._rows = n if self.row_limit is None else min(n, self.row_limit)
@@ -105,6 +108,23 @@ class DataFrameModel(QAbstractTableModel):
             numeric = self._numeric[column] = pd.api.types.is_numeric_dtype(dtype)
         return numeric
 
+    def _is_dates_only(self, column: int) -> bool:
+        only = self._dates_only.get(column)
+        if only is None:
+            values = self._frame.iloc[:, column]
+            only = pd.api.types.is_datetime64_any_dtype(values.dtype) and bool(
+                (values.dropna() == values.dropna().dt.normalize()).all()
+            )
+            self._dates_only[column] = only
+        return only
+
+    def text(self, row: int, column: int) -> str:
+        """The text of one cell as the table shows it."""
+        value = self.value(row, column)
+        if isinstance(value, pd.Timestamp) and self._is_dates_only(column):
+            return value.date().isoformat()
+        return format_value(value, self._point)
+
     def value(self, row: int, column: int) -> Any:
         """The raw value of one cell."""
         return self._array(column)[row]
@@ -119,7 +139,7 @@ class DataFrameModel(QAbstractTableModel):
         if not index.isValid():
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            text = format_value(self.value(index.row(), index.column()), self._point)
+            text = self.text(index.row(), index.column())
             return missing_text() if text == MISSING_TEXT else text
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if self._is_numeric(index.column()):

@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -186,11 +186,40 @@ class ProgressPanel(QFrame):
             self.message.setText(QCoreApplication.translate("Progress", message))
 
     def _busy(self, busy: bool) -> None:
+        # Esc cancels from whichever control has the focus: while a task runs, the panel
+        # sees the key before the control does (a text field, a spin box, a table or a
+        # browser would otherwise take Esc for itself, and the button's shortcut never fire)
+        app = QApplication.instance()
         if busy:
             self.bar.setValue(0)
             self.message.setText("")
+            self.cancel_button.setEnabled(True)  # a new task: the last one's "Cancelling…"
+            self.cancel_button.setText(self.tr("Cancel"))  # is over
+            if app is not None:
+                app.installEventFilter(self)
         else:
+            if app is not None:
+                app.removeEventFilter(self)
             self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Esc in this panel's window cancels the running task (a popup list or menu that
+        is open takes it first, to close)."""
+        if (
+            event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and isinstance(watched, QWidget)
+            and watched.window() is self.window()
+            and QApplication.activePopupWidget() is None
+            and self.runner.busy
+        ):
+            if event.type() == QEvent.Type.KeyPress and self.cancel_button.isEnabled():
+                self._cancel()
+            event.accept()
+            return True
+        return False
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
     QWizard,
 )
+from shiboken6 import Shiboken
 
 from engine import TcloseError
 from engine.version import __version__
@@ -103,6 +104,45 @@ class TcloseWizard(QWizard):
         self.button(QWizard.WizardButton.BackButton).setToolTip(self.tr("Go back one step (Alt+B)"))
         self.import_page.loaded.connect(self._data_loaded)
         runner.busy_changed.connect(self._busy_changed)
+        self.currentIdChanged.connect(self._focus_first_input)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, old: QWidget | None, _new: QWidget | None) -> None:
+        """QWizard hides its pages for a moment when it lays out its buttons again (a task
+        ends and Next is enabled): the focus would fall to "< Back".  A control of the page
+        that lost the focus only by being hidden gets it back once the page is shown again;
+        a control the user left (Tab, a click) is visible when it loses the focus."""
+        page = self.currentPage()
+        if (
+            old is None
+            or page is None
+            or not Shiboken.isValid(old)
+            or old.isVisible()
+            or not page.isAncestorOf(old)
+        ):
+            return
+
+        def restore() -> None:
+            if Shiboken.isValid(old) and old.isVisible() and old.isEnabled():
+                focused = QApplication.focusWidget()
+                if focused is None or not page.isAncestorOf(focused):
+                    old.setFocus(Qt.FocusReason.OtherFocusReason)
+
+        QTimer.singleShot(0, self, restore)
+
+    def _focus_first_input(self, _page_id: int) -> None:
+        """A page shown starts with the focus on its first input, not on "?" or "< Back"
+        (where QWizard leaves it); after QWizard's own handling of the change."""
+
+        def focus() -> None:
+            page = self.currentPage()
+            first = getattr(page, "first_input", None)
+            if first is not None and page is not None and page.isVisible():
+                first().setFocus(Qt.FocusReason.TabFocusReason)
+
+        QTimer.singleShot(0, self, focus)
 
     def _busy_changed(self, busy: bool) -> None:
         self.button(QWizard.WizardButton.BackButton).setEnabled(not busy and self.currentId() > 0)
@@ -329,14 +369,10 @@ class MainWindow(QMainWindow):
             if level == "epsilon"
             else {"t": float(value), "epsilon": None}
         )
-        try:
+        try:  # the pages are bound to the session: they show the point by themselves
             self.session.update(k=int(k), **level_changes)
         except TcloseError as err:
             report_error(self, self.tr("Privacy–utility sweep"), err)
-            return
-        page = self.wizard.currentPage()
-        if page in (self.wizard.privacy_page, self.wizard.preview_page):
-            page.initializePage()
 
     def _open(self) -> None:
         self.wizard.restart()

@@ -118,6 +118,8 @@ class TaskRunner(QObject):
         self._outcome: tuple[int, tuple[Any, ...]] = (2, ())
         #: set by :meth:`shutdown`: no new task starts, no callback runs
         self._closed = False
+        #: the task asked for while another ran: it starts once that one has stopped
+        self._next: tuple[Work, str, tuple[Any, Any, Any]] | None = None
 
     @property
     def busy(self) -> bool:
@@ -138,12 +140,22 @@ class TaskRunner(QObject):
     ) -> Job | None:
         """Start ``work`` on a fresh thread; the callbacks run on the GUI thread.
 
-        Returns None, and starts nothing, once the runner is shut down.
+        A task already running is cancelled and ``work`` starts as soon as it has stopped
+        (Orange3's ``ConcurrentMixin.start``): the latest request wins, and the superseded
+        task's callbacks are not called (its result, if any, is of settings no longer
+        wanted).  Returns the job when it starts now; None when it waits for the running
+        one to stop, or when the runner is shut down.
         """
         if self._closed:
             return None
+        request = (work, title, (on_finished, on_failed, on_cancelled))
         if self._job is not None:
-            raise RuntimeError("a task is already running")
+            self._job.cancel()
+            self._next = request  # a request waiting before it is replaced too
+            return None
+        return self._start_now(*request)
+
+    def _start_now(self, work: Work, title: str, callbacks: tuple[Any, Any, Any]) -> Job:
         job = Job(work, title)
         thread = QThread()
         thread.setObjectName(f"tclose-worker:{title}")
@@ -156,7 +168,7 @@ class TaskRunner(QObject):
         job.failed.connect(self._on_failed)
         job.cancelled.connect(self._on_cancelled)
         job.done.connect(self._on_done)
-        self._callbacks = (on_finished, on_failed, on_cancelled)
+        self._callbacks = callbacks
         self._job, self._thread, self._title = job, thread, title
         self.busy_changed.emit(True)
         self._timer.start(self.delay_ms)
@@ -164,6 +176,8 @@ class TaskRunner(QObject):
         return job
 
     def cancel(self) -> None:
+        """Stop the running task, and forget one waiting to start."""
+        self._next = None
         if self._job is not None:
             self._job.cancel()
 
@@ -218,6 +232,10 @@ class TaskRunner(QObject):
         del job, thread
         callbacks, (which, args) = self._callbacks, self._outcome
         self._callbacks, self._outcome = (None, None, None), (2, ())
+        waiting, self._next = self._next, None
+        if waiting is not None and not self._closed:
+            self._start_now(*waiting)  # the superseded task's callbacks are not called
+            return
         self.busy_changed.emit(False)
         if self._closed:
             return

@@ -11,7 +11,10 @@ releases for ``verify``, and signals; then (round two) the cluster path (every o
 checked first, every format read, a scheduler address probed), Parquet column types and
 dataset folders, identifiers in disguise as quasi-identifiers, a project's output paths,
 archives that unpack to gigabytes, awkward workbooks and encodings, and a local cluster that
-loses a worker or is interrupted.
+loses a worker or is interrupted; then (round three: no silent change of meaning) identifiers
+in disguise under every role, the checks a cluster runs as one machine does (weights, types,
+named columns), project files read as strictly as flags, column names with commas, numbers
+as typed, devices, leftovers of a killed run, and projects saved from the command line.
 """
 
 from __future__ import annotations

@@ -542,7 +542,7 @@ CASES: list[Case] = [
     ok(
         "int64-beyond-2^53-to-xlsx",
         big_integers,
-        anonymize("out.xlsx", "--keep", "serial"),
+        anonymize("out.xlsx", "--keep", "serial", "--allow-identifier", "serial"),
         _in("in.csv", "out.xlsx"),
     ),
     refused(
@@ -757,7 +757,7 @@ BAD_PARAMS = [
     (
         "project-qi-output-bogus",
         {"qi_output": "bogus"},
-        r"qi_output must be one of 'centroid' or 'range', not 'bogus'",
+        r"qi_output must be one of 'centroid', 'range' or 'common', not 'bogus'",
     ),
     (
         "project-confidential-output-5",
@@ -809,7 +809,7 @@ CASES += tagged(
             "epsilon-1e6-sweep",
             plain,
             command("sweep INPUT -o @s.csv --qi age --confidential income --epsilon 1,1e6 --k 5"),
-            r"epsilon must be a number > 0 and ≤ 700, not 1000000",
+            r"epsilon must be a number > 0 and ≤ 700, not 1e6",
         ),
         ok("epsilon-700-laplace", plain, release(f"--epsilon 700 --k 5 {LAPLACE}")),
         refused(
@@ -1723,6 +1723,380 @@ ROUND_TWO += tagged(
     ],
 )
 CASES += ROUND_TWO
+
+
+# -- round three: no silent change of meaning -----------------------------------------------
+
+
+def comma_names(folder: Path) -> Path:
+    """The survey with a column named ``Region, coded`` and one named ``say "no"``."""
+    table = rows()
+    table[0] = ["age", "income", "Region, coded"]
+    for i, row in enumerate(table[1:]):
+        row.append(f'say "{"ny"[i % 2]}"')
+    table[0].append('say "no"')
+    text = "".join(
+        ",".join('"' + str(v).replace('"', '""') + '"' for v in row) + "\n" for row in table
+    )
+    return write_csv(folder, text=text)
+
+
+def project_text(edit: Callable[[str], str]):
+    """A project file for ``plain`` whose JSON text is edited by ``edit`` (a key given twice
+    cannot be said with a dict)."""
+
+    def make(folder: Path) -> Path:
+        path = project()(folder)
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return path
+
+    return make
+
+
+def _k_twice(text: str) -> str:
+    """``"k": 5, …`` becomes ``"k": 5, "k": 1, …``: json keeps the last one silently."""
+    return text.replace('"k": 5,', '"k": 5, "k": 1,', 1)
+
+
+def device_named_csv(folder: Path) -> Path:
+    """``in.csv`` is a link to the null device (reading it gives 0 bytes, for ever)."""
+    path = folder / "in.csv"
+    path.symlink_to(os.devnull)
+    return path
+
+
+def long_header(folder: Path) -> Path:
+    """The survey with a third column whose name is 5 MB long."""
+    table = rows()
+    table[0][2] = "x" * 5_000_000
+    return write_csv(folder, text=csv_text(table))
+
+
+#: temporary files a killed run left (two days old), one a live run is writing, and files
+#: that only look alike: (name, is a folder, days old)
+LEFTOVERS = [
+    (".~tcabc123", False, 2),
+    (".~tcdir001", True, 2),
+    (".~tcyoung1", False, 0),
+    (".~tcABC123", False, 2),
+    (".~tcabc1234", False, 2),
+    (".~tc-notes", False, 2),
+]
+
+
+def with_leftovers(folder: Path) -> Path:
+    """The survey, and in its folder what a run killed two days ago left (``kill -9``)."""
+    import time
+
+    for name, is_folder, days in LEFTOVERS:
+        path = folder / name
+        if is_folder:
+            path.mkdir()
+            (path / "part-0.parquet").write_bytes(b"PAR1")
+        else:
+            path.write_bytes(b"half a release")
+        then = time.time() - days * 86_400 - 60
+        os.utime(path, (then, then))
+    return write_csv(folder)
+
+
+def id_survey(folder: Path) -> Path:
+    """400 records: the survey with identifiers in disguise (a record number ``pid``, an
+    ``email``, a running number named ``note``, a record number ``serial`` with a quarter of
+    its records given another's number), weights (good; one 0; one text; one 1e308) and
+    households of two whose ``dwelling`` code is each household's own."""
+    table = rows(400)
+    table[0] += ["pid", "email", "note", "serial", "w", "w0", "wt", "wbig", "hid", "dwelling"]
+    for i, row in enumerate(table[1:]):
+        weight = 1.5 + (i % 7) / 4
+        serial = 5_000 + (i - 1 if i % 4 == 0 and i else i)  # 25 % repeat the last one
+        row += [7_000 + i, f"p{i}@example.org", 3 + i, serial, weight]
+        row += [0 if i == 333 else weight, "heavy" if i == 250 else weight]
+        row += ["1e308" if i == 120 else weight, i // 2, f"D{i // 2:04d}"]
+    return write_csv(folder, text=csv_text(table))
+
+
+def project_with(**changes: object):
+    """A project for ``id_survey`` with ``changes`` to its parameters."""
+
+    def make(folder: Path) -> Path:
+        from engine.params import ReleaseParams
+        from engine.project import new_project, project_to_dict
+
+        source = id_survey(folder)
+        params = ReleaseParams(qi=("age",), confidential=("income",), k=5, t=3.0, seed=1)
+        doc = project_to_dict(new_project(source, params), base=folder)
+        doc["params"].update(changes)
+        path = folder / "p.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return path
+
+    return make
+
+
+#: a release of ``id_survey`` with ``flags``
+def on_ids(flags: str, cluster: bool = False) -> Callable[[Path, Path], list[str]]:
+    line = f"anonymize INPUT -o @out.csv --qi age --confidential income --t 3 --k 5 {flags}"
+    return _cluster(line) if cluster else command(line)
+
+
+ID_IN = _in("in.csv")
+KEPT_ID = r"Column '{}' looks like an identifier: 400 of its 400 values are different .*kept"
+WEIGHT_0 = r"Weight column 'w0': record 334 holds 0; every weight must be a number > 0 \(1 rec"
+WEIGHT_TEXT = r"Weight column 'wt': record 251 holds 'heavy'; every weight must be a number > 0"
+DATE_ON_NUMBERS = r"Column 'income' is declared a date, but it holds numbers \(1000 is not a date\)"
+NO_NOPE = r"No column named 'nope' in the input \(it has: age, income, region, pid"
+
+ROUND_THREE: list[Case] = tagged(
+    "identifiers",  # an identifier in disguise, whatever its role
+    [
+        refused("keep-a-record-number", id_survey, on_ids("--keep pid"), KEPT_ID.format("pid")),
+        refused("keep-an-email", id_survey, on_ids("--keep email"), KEPT_ID.format("email")),
+        refused(
+            "keep-a-running-number-named-note",
+            id_survey,
+            on_ids("--keep note"),
+            KEPT_ID.format("note"),
+        ),
+        refused(
+            "cluster-keep-a-record-number",
+            id_survey,
+            on_ids("--keep pid", cluster=True),
+            KEPT_ID.format("pid"),
+        ),
+        refused(
+            "qi-record-number-with-25-percent-repeats",
+            id_survey,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,serial --confidential income --t 3 --k 5"
+            ),
+            r"Column 'serial' looks like an identifier, not a quasi-identifier: 3\d\d of its "
+            r"400 values are different \(\d\d %\), whole numbers that run like a record number",
+        ),
+        refused(
+            "household-level-code-of-its-own",
+            id_survey,
+            command(
+                "anonymize INPUT -o @out.csv --qi age,dwelling --confidential income --t 3 --k 5 "
+                "--household hid"
+            ),
+            r"Column 'dwelling' looks like a household identifier: 200 of its 200 households",
+        ),
+        refused(
+            "sweep-keep-a-record-number",
+            id_survey,
+            command(
+                "sweep INPUT -o @s.csv --qi age --confidential income --t 2,3 --k 5 --keep pid -q"
+            ),
+            KEPT_ID.format("pid"),
+        ),
+        ok(
+            "keep-an-allowed-identifier",
+            id_survey,
+            on_ids("--keep pid --allow-identifier pid --seed 1"),
+        ),
+        bad_project(
+            "project-keep-an-email",
+            project_with(keep=["email"]),
+            r"^tclose: Column 'email' looks like an identifier",
+        ),
+        refused(
+            "allow-identifier-of-an-unreleased-column",
+            id_survey,
+            on_ids("--allow-identifier pid"),
+            r"allow_identifier names released columns \(quasi-identifiers or kept ones\); "
+            r"'pid' is not one",
+        ),
+    ],
+)
+ROUND_THREE += tagged(
+    "cluster-checks",  # the cluster refuses what one machine refuses, in the same words
+    [
+        refused("weight-0", id_survey, on_ids("--weight w0"), WEIGHT_0),
+        refused("cluster-weight-0", id_survey, on_ids("--weight w0", cluster=True), WEIGHT_0),
+        refused("weight-text", id_survey, on_ids("--weight wt"), WEIGHT_TEXT),
+        refused("cluster-weight-text", id_survey, on_ids("--weight wt", cluster=True), WEIGHT_TEXT),
+        refused(
+            "weight-1e308",
+            id_survey,
+            on_ids("--weight wbig"),
+            r"record 121 holds 1e\+308; every weight must be a number > 0 and at most "
+            r"1 × 10¹⁵⁰ \(1 record",
+        ),
+        refused("date-type-on-numbers", id_survey, on_ids("--type income=date"), DATE_ON_NUMBERS),
+        refused(
+            "cluster-date-type-on-numbers",
+            id_survey,
+            on_ids("--type income=date", cluster=True),
+            DATE_ON_NUMBERS,
+        ),
+        refused("type-for-a-missing-column", id_survey, on_ids("--type nope=numeric"), NO_NOPE),
+        refused(
+            "cluster-type-for-a-missing-column",
+            id_survey,
+            on_ids("--type nope=numeric", cluster=True),
+            NO_NOPE,
+        ),
+        bad_project(
+            "project-order-for-a-missing-column",
+            project_with(orders={"nope": ["a", "b"]}),
+            r"^tclose: No column named 'nope' in the input",
+        ),
+        bad_project(
+            "project-codes-for-a-missing-column",
+            project_with(column_missing={"nope": ["-9"]}),
+            r"No column named 'nope' in the input",
+        ),
+        bad_project(
+            "project-type-for-a-missing-column",
+            project_with(types={"nope": "numeric"}),
+            r"No column named 'nope' in the input",
+        ),
+    ],
+)
+ROUND_THREE += tagged(
+    "meaning",  # what the user said is what is released, or exit 2 with one line
+    [
+        bad_project(
+            "project-key-given-twice",
+            project_text(_k_twice),
+            r"p\.json: the key 'k' is given twice \(5, then 1\); a project file gives each "
+            "key once",
+        ),
+        bad_project(
+            "project-no-qi",
+            project(_params(qi=[])),
+            r"p\.json: Project file: qi names no column; a release needs one or more "
+            "quasi-identifiers",
+        ),
+        refused(
+            "no-qi-on-the-command-line",
+            plain,
+            command("anonymize INPUT -o @out.csv --confidential income --t 3 --k 5"),
+            r"the following arguments are required: --qi",
+        ),
+        ok(
+            "comma-in-a-column-name",
+            comma_names,
+            command(
+                "anonymize INPUT -o @out.csv --qi 'age,\"Region, coded\"' "
+                '--keep \'"say ""no"""\' --confidential income --t 3 --k 5 --seed 1'
+            ),
+        ),
+        refused(
+            "unclosed-quote-in-a-column-list",
+            comma_names,
+            command(
+                "anonymize INPUT -o @out.csv --qi 'age,\"Region, coded' --confidential income "
+                "--t 3 --k 5"
+            ),
+            r"argument --qi: cannot read 'age,\"Region, coded' as a list: put a name that "
+            "holds a comma",
+        ),
+        ok("k-written-1e1", plain, release("--t 3 --k 1e1 --seed 1"), message=r"k = \d\d"),
+        refused(
+            "k-2.5-as-typed",
+            plain,
+            release("--t 3 --k 2.5e0"),
+            r"k must be a whole number ≥ 1, not 2\.5e0\.$",
+        ),
+        refused(
+            "epsilon-as-typed",
+            plain,
+            release("--epsilon 1e6 --k 5"),
+            r"epsilon must be a number > 0 and ≤ 700, not 1e6\.$",
+        ),
+        refused(
+            "a-5mb-column-name-quoted-short",
+            long_header,
+            command("anonymize INPUT -o @out.csv --qi agex --confidential income --t 3 --k 5"),
+            r"^(?=.{0,400}$)tclose: No column named 'agex' in the input .*x…",
+        ),
+        ok(
+            "stale-temporary-files-removed",
+            with_leftovers,
+            anonymize(),
+            OK_CSV | {".~tcyoung1", ".~tcABC123", ".~tcabc1234", ".~tc-notes"},
+        ),
+        refused(
+            "cluster-local-1000-workers",
+            plain,
+            command(f"{CLUSTER_RELEASE} --cluster local:1000"),
+            r"--cluster local:1000: this computer has \d+ core\(s\), and a local cluster takes "
+            r"at most \d+ workers",
+        ),
+        ok(
+            "save-project-with-the-release",
+            plain,
+            release("--t 3 --k 5 --seed 1 --save-project @p.json"),
+            _in("in.csv", "out.csv", "out.json", "p.json"),
+        ),
+        ok(
+            "cluster-save-project-with-the-release",
+            plain,
+            _cluster(f"{CLUSTER_RELEASE} --save-project @p.json"),
+            _in("in.csv", "out.csv", "out.json", "p.json"),
+            ON_DASK,
+        ),
+        refused(
+            "save-project-not-json",
+            plain,
+            release("--t 3 --k 5 --save-project @p.txt"),
+            r"p\.txt: a project file is a JSON file; name it …\.json",
+        ),
+        refused(
+            "save-project-over-the-input",
+            plain,
+            release("--t 3 --k 5 --save-project INPUT"),
+            r"in\.csv: a project file is a JSON file",
+        ),
+        refused(
+            "save-project-over-a-foreign-json",
+            with_foreign_json_beside,
+            release("--t 3 --k 5 --save-project @out.json", out="rel.csv"),
+            r"out\.json: the project file would replace a JSON file tclose did not write",
+            _in("in.csv", "out.json"),
+        ),
+        refused(
+            "save-project-of-a-dataset-folder",
+            dataset,
+            command(
+                f"anonymize INPUT -o @rel.csv --qi age --confidential income {PARQUET_RELEASE} "
+                "--save-project @p.json"
+            ),
+            r"--save-project: a project records one input file and its checksum",
+            DS,
+        ),
+        refused(
+            "plan-save-project-infeasible",
+            plain,
+            command(
+                "plan INPUT --qi age --confidential income --t 3 --k 500 --save-project @p.json"
+            ),
+            r"^tclose: infeasible: k = 500 needs at least 500 records",
+            code=3,
+        ),
+        refused(
+            "type-given-twice",
+            plain,
+            release("--t 3 --k 5 --type age=numeric --type age=category"),
+            r"--type given twice for 'age'",
+        ),
+    ],
+)
+if sys.platform != "win32":  # a link to the null device (Windows links need privileges)
+    ROUND_THREE += tagged(
+        "meaning",
+        [
+            refused(
+                "input-is-a-device",
+                device_named_csv,
+                anonymize(),
+                r"in\.csv is a device, not a file of data",
+            )
+        ],
+    )
+CASES += ROUND_THREE
 
 if __name__ == "__main__":
     for case in CASES:

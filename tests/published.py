@@ -110,6 +110,31 @@ def published_documents(release: Path) -> dict[str, Any]:
     return docs
 
 
+#: DDI elements whose text is not about the data (the software, the date it was written)
+DDI_SKIPPED = {"software", "prodDate", "fileName", "titl"}
+
+
+def ddi_numbers(path: Path) -> list[Printed]:
+    """Every number the DDI codebook of a release prints, in its texts and its attributes
+    (but the schema's own: its version, the date, the software, the element ids)."""
+    import xml.etree.ElementTree as ET
+
+    out: list[Printed] = []
+    root = ET.parse(path).getroot()
+    for element in root.iter():
+        tag = element.tag.rpartition("}")[2]
+        if tag in DDI_SKIPPED or tag == "codeBook":
+            continue
+        where = f"DDI {tag}"
+        if element.text and element.text.strip():
+            out += list(_numbers_in(element.text, where))
+        for key, value in element.attrib.items():
+            if key in ("ID", "files", "name", "date"):
+                continue
+            out += list(_numbers_in(value, f"{where}@{key}"))
+    return out
+
+
 def published_text(release: Path) -> str:
     """All published documents of ``release`` as one text (to search for a seed)."""
     return json.dumps(published_documents(release), ensure_ascii=False, default=str)
@@ -244,6 +269,10 @@ def computable(
     # when it carries them), with its confidential values or without (noisy numbers)
     weight = params.weight if params.weight in table.columns else None
     household = params.household if params.household in table.columns else None
+    if weight or household:  # what the verifier reads off the ids and the weight
+        survey = verify_release(table, qi, conf, household=household, weight=weight)
+        base += [survey.households_k, survey.n_households, survey.pattern_k, survey.linking_t,
+                 survey.records_without_id, survey.weight_k, survey.weight_t]  # fmt: skip
     for sensitive in ({*conf} & set(table.columns), ()):
         risk = table_risk(table, qi, sorted(sensitive), weight=weight, household=household)
         base += [x.value for x in _walk(risk.as_dict(), "risk")]

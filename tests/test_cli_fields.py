@@ -156,7 +156,8 @@ def test_project_only_fields_cannot_be_said_with_flags() -> None:
 
 
 def test_the_sweep_takes_lists_of_the_grid_fields() -> None:
-    argv = ["in.csv", "-o", "s.csv", "--confidential", "y", "--t", "1.5,2", "--k", "5,10"]
+    argv = ["in.csv", "-o", "s.csv", "--qi", "x", "--confidential", "y"]
+    argv += ["--t", "1.5,2", "--k", "5,10"]
     args = subparser("sweep").parse_args([*argv, "--buckets", "3,auto"])
     assert (args.t, args.k, args.n_buckets) == ("1.5,2", "5,10", "3,auto")
     params = params_from_args(args, k=5, t=1.5)  # the sweep's first point; b read by it

@@ -303,7 +303,9 @@ def test_every_command_takes_quiet() -> None:
     (sub,) = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
     for name, command in sub.choices.items():
         assert {"-q", "--quiet"} <= set(command._option_string_actions), name
-    args = parser.parse_args(["anonymize", "in.csv", "-o", "out.csv", "--k", "5", "-q"])
+    args = parser.parse_args(
+        ["anonymize", "in.csv", "-o", "out.csv", "--qi", "a", "--k", "5", "-q"]
+    )
     assert args.quiet is True
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -200,16 +201,20 @@ def test_buckets_from_counts_equal_the_one_machine_buckets(columns, b):
     assert np.array_equal(codes, want.codes)
 
 
-def test_t_digest_buckets_never_split_ties_and_count_exactly():
+@pytest.mark.parametrize("public", [None, (0.0, 90_000.0)])
+def test_t_digest_buckets_never_split_ties_and_count_exactly(public):
     data = generate(8_000, seed=5)
     types = {"income": ColumnType.NUMERIC}
     parts = [data.iloc[i::4] for i in range(4)]
     digests = [dist.digest(p, "income", types["income"]) for p in parts]
-    scale, sample = dist.digest_scale(digests, types["income"], None, 4)
+    scale, sample = dist.digest_scale(digests, types["income"], public, 4)
     thresholds = dist.digest_thresholds(scale, sample)
-    counted = [dist.interval_counts(p, "income", types["income"], thresholds) for p in parts]
+    limits = dist.digest_limits(scale)
+    counted = [
+        dist.interval_counts(p, "income", types["income"], thresholds, limits=limits) for p in parts
+    ]
     buckets, lookup = dist.buckets_from_intervals(
-        counted, scale, sample, thresholds, "income", types["income"], 4
+        dist.Intervals.merged(counted), scale, sample, thresholds, "income", types["income"], 4
     )
     codes = lookup(data)
     assert np.array_equal(np.bincount(codes), buckets.counts)
@@ -221,7 +226,14 @@ def test_t_digest_buckets_never_split_ties_and_count_exactly():
     assert all(x in set(thresholds) for x in inner) and inner == sorted(inner)
     for j, b in enumerate(buckets.bounds):
         inside = data["income"][codes == j]
-        assert (b[0] is None or inside.min() >= b[0]) and (b[1] is None or inside.max() < b[1])
+        last = j == len(buckets.bounds) - 1  # the outer ends: open, or the public bounds
+        assert (j == 0 or inside.min() >= b[0]) and (last or inside.max() < b[1])
+        # the released mean and spread are one machine's, on the bucket's own values, from the
+        # partitions' sums (the median is the digest's estimate)
+        (stat,) = buckets.stats[j]
+        want = scale.stat(inside.to_numpy(float), *b)
+        assert (stat.mean, stat.sd, stat.dominated) == (want.mean, want.sd, want.dominated)
+    assert [r[0] for r in buckets.released("mean")] == [s[0].mean for s in buckets.stats]
 
 
 def test_partition_encoding_equals_encode_qi():
@@ -322,13 +334,16 @@ def test_many_distinct_confidential_values_take_the_t_digest_path(client, tmp_pa
     data = generate(4_000, seed=9)
     data["income"] = data["income"] + np.arange(len(data)) % 97  # ~ 4,000 distinct values
     data.to_parquet(path)
-    release = anonymize_on_cluster(client, path, PARAMS, distinct_limit=50)
+    release = anonymize_on_cluster(client, path, PARAMS, distinct_limit=50, node_records=1_000)
     table = pd.concat(client.gather(release.parts), ignore_index=True)
     assert len(table) == 4_000 and release.verification.ok
     assert verify_release(table, QI, ["income"], t=3.0, k=10).ok
     rows = release.summary.buckets
     assert sum(b.count for b in rows) == 4_000 and len(rows) == 4
     assert rows[0].bounds[0] is None and rows[-1].bounds[1] is None  # open outer ends
+    # the means asked for are released (exact, from the partitions' sums), not the medians
+    assert [r.representative for r in rows] == [r.mean for r in rows]
+    assert sorted(table["income"].unique()) == sorted(r.mean[0] for r in rows)
 
 
 # ----------------------------------------------------------------------------- every route plans
@@ -357,13 +372,17 @@ def real_files(tmp_path_factory, data_dir):
     return out
 
 
-def test_the_cluster_plans_and_releases_as_one_machine_on_real_files(client, real_files):
+def test_the_cluster_plans_as_one_machine_from_the_partitions_counts(client, real_files):
+    """A file larger than a node is planned from its partitions' counts and samples: the
+    search of b, the buckets, the warnings and the risk of the original records are one
+    machine's, and so is the confidential loss of the release."""
     from engine.release import plan
 
     for data, path, params in real_files:
         one_plan = plan(data, params)
         one = anonymize(data, params, plan=one_plan)
-        release = anonymize_on_cluster(client, path, params)
+        release = anonymize_on_cluster(client, path, params, node_records=len(data) // 3)
+        assert release.summary.backend["partitions"] >= 3
         # the same plan: the search of b tried the same b with the same losses and chose one
         assert release.plan is not None and len(one_plan.bucket_choices) >= 2
         got, want = release.plan.bucket_choices, one_plan.bucket_choices
@@ -375,17 +394,78 @@ def test_the_cluster_plans_and_releases_as_one_machine_on_real_files(client, rea
         )
         assert release.plan.buckets == one_plan.buckets
         assert release.plan.warnings == one_plan.warnings
+        assert release.plan.risk_before == one_plan.risk_before
         assert release.summary.buckets == one.summary.buckets
-        # a file one worker holds is partitioned by one machine's code: the same classes
-        a, b = one.summary, release.summary
-        assert (b.n_classes, b.k_achieved) == (a.n_classes, a.k_achieved)
-        assert b.t_achieved == a.t_achieved
-        ratio = b.information_loss.qi_sse_sst / a.information_loss.qi_sse_sst
-        assert ratio == pytest.approx(1.0, abs=1e-9)
-        assert b.information_loss.confidential_sse_sst == pytest.approx(
-            a.information_loss.confidential_sse_sst
-        )
-        assert not any("not searched" in w for w in b.warnings)
+        a, b = one.summary.information_loss, release.summary.information_loss
+        assert b.confidential_sse_sst == pytest.approx(a.confidential_sse_sst, rel=1e-12)
+        assert b.confidential_columns.keys() == a.confidential_columns.keys()
+        for column, measures in a.confidential_columns.items():
+            assert b.confidential_columns[column] == pytest.approx(measures, rel=1e-9)
+        assert not any("not searched" in w for w in release.summary.warnings)
+
+
+def _facts(review: Path) -> dict:
+    """A run's metadata or review record without what says where, when and how long it ran."""
+    facts = json.loads(review.read_text(encoding="utf-8"))
+    for key in ("backend", "seconds", "cpu_seconds", "peak_rss_mb", "written"):
+        facts.pop(key, None)
+    return facts
+
+
+def test_a_file_one_worker_holds_is_one_machines_release_byte_for_byte(
+    client, tmp_path, capsys, data_dir
+):
+    """A file a worker holds runs one machine's stages on it: the same release file (a seed
+    given), the same published metadata and the same review record (survey weights,
+    missing codes, missing QI values withheld, the analysis utility and the risk included)."""
+    from engine.cli import main
+    from engine.io import read_table
+
+    acs = read_table(data_dir / "acs-census-sample.csv.gz").data.sample(3_000, random_state=1)
+    source = tmp_path / "acs.csv"
+    acs.to_csv(source, index=False)
+    args = ["anonymize", str(source), "--qi", "Age,Sex,Marital status,Education",
+            "--confidential", "Income", "--weight", "Weight", "--missing", "N/A",
+            "--t", "2", "--k", "5", "--seed", "11", "-q"]  # fmt: skip
+    made = {}
+    for name, extra in (("one", []), ("cluster", ["--cluster", client.scheduler.address])):
+        out = tmp_path / name / "release.csv"
+        out.parent.mkdir()
+        review = out.parent / "review.json"
+        assert main([*args, "-o", str(out), "--review", str(review), *extra]) == 0
+        made[name] = (out.read_bytes(), _facts(out.with_suffix(".json")), _facts(review))
+    assert made["cluster"][0] == made["one"][0]
+    assert made["cluster"][1] == made["one"][1]
+    assert made["cluster"][2] == made["one"][2]
+    assert made["one"][2]["analysis_utility"] and made["one"][2]["risk"]["after"]
+
+
+def test_the_cluster_refuses_as_one_machine_in_the_users_language(client, tmp_path, capsys):
+    """A missing column, checked on the file's names, and a number no one can compute with,
+    found by a worker in its partition: the cluster's sentence is one machine's, in
+    Spanish."""
+    from engine.cli import main
+    from engine.i18n import use_language
+
+    data = generate(1_200, seed=3)
+    path = tmp_path / "file.parquet"
+    data.to_parquet(path, row_group_size=400)
+    args = ["anonymize", str(path), "-o", str(tmp_path / "out.csv"), "--qi", "age,nope",
+            "--confidential", "income", "--t", "3", "--k", "5", "--lang", "es"]  # fmt: skip
+    capsys.readouterr()
+    assert main(args) == 2
+    alone = capsys.readouterr().err
+    assert main([*args, "--cluster", client.scheduler.address]) == 2
+    assert capsys.readouterr().err == alone
+    assert "No hay ninguna columna llamada 'nope'" in alone
+    huge = data.assign(income=data["income"].astype(float).where(data.index != 1_000, 1e300))
+    huge.to_parquet(path, row_group_size=400)
+    with use_language("es"), pytest.raises(InputError) as one:
+        anonymize(huge, PARAMS)
+    with use_language("es"), pytest.raises(InputError) as cluster:
+        anonymize_on_cluster(client, path, PARAMS, node_records=500)
+    assert cluster.value.message == one.value.message
+    assert one.value.message.startswith("La columna 'income'")
 
 
 def test_k_larger_than_the_file_exits_as_on_one_machine(client, tmp_path, capsys):
@@ -450,7 +530,7 @@ def test_the_layout_does_not_depend_on_how_many_workers_are_alive(client, tmp_pa
     data = generate(4_000, seed=11)
     data["id"] = np.arange(len(data))
     data.to_parquet(path, row_group_size=1_000)
-    params = PARAMS.replace(keep=("id",))
+    params = PARAMS.replace(keep=("id",), allow_identifier=("id",))  # a record number on purpose
 
     def released(on):
         release = anonymize_on_cluster(on, path, params)

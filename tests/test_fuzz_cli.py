@@ -42,10 +42,14 @@ NUMBERS = [
     *("9223372036854775807", "9223372036854775808", "18446744073709551615"),
     *("18446744073709551616", "9" * 400, "1_000", "0x10", "٣", "2,3", "2,3,5", "1,,2"),
     *("abc", "", " ", "-", "--", "1e6", "120", "121", "150"),
+    *("1e3", "1000.0", "5.0", "2.5e0", "1e19", "1e1"),  # whole numbers in other notations
 ]
 COLUMNS = [
     *("age", "income", "region", "serial", "age,income", "age,region", "income,region"),
     *("age,age", "AGE", " age ", "nope", "", ",", "age,nope", "région"),
+    # CSV-style names, identifiers in disguise, a megabyte of name
+    *('age,"Region, coded"', '"Region, coded"', 'age,"inc', '"a""b"', '"age"', "serial"),
+    *("pid", "email", "note", "age,serial", "x" * 100_000),
 ]
 FILES = [
     *("out.csv", "out.xlsx", "out.json", "s.json", "r.html", "plot.png", "out.tsv", "out.txt"),
@@ -54,6 +58,7 @@ FILES = [
 ]
 #: --cluster values that must be refused (a valid one would start a Dask cluster)
 CLUSTERS = ["", " ", "bogus", "local:0", "local:-1", "local:x", "tcp:/x", "udp://h:1"]
+CLUSTERS += ["local:100000", "local:" + "9" * 30]
 BOUNDS = [
     *("income=0:5000", "income=0:4000", "income=-1e308:1e308", "income=0:1e150"),
     *("income=0:1e151", "income=5:5", "income=9000:10000", "income=nan:1", "income=0:inf"),
@@ -63,6 +68,7 @@ BOUNDS = [
 TYPES = [
     *("age=numeric", "age=ordinal", "age=nominal", "age=date", "income=date", "region=numeric"),
     *("income=ordinal", "age=bogus", "=numeric", "age", "nope=numeric"),
+    *("region=date", "serial=date", "Region, coded=nominal", "a=b=numeric"),
 ]
 READING = [",", ";", "\t", "|", "", "ab", ".", "utf-8", "cp1252", "utf-16", "bogus", "Sheet1"]
 JUNK = ["--bogus", "-x", "extra", "--", "-", "--t=", "--k=2", "--qi=age", "-q", "--help"]
@@ -86,8 +92,12 @@ POOLS: dict[str, list[str]] = {
     "encoding": READING,
     "decimal": READING,
     "cluster": CLUSTERS,
+    "save_project": FILES,
+    "allow_identifier": COLUMNS,
+    "weight": ["w", "wt", "w0", "income", "region", "serial", "nope", ""],
+    "household": ["hh", "serial", "region", "nope", ""],
 }
-PATHS = {"output", "summary", "report", "plot", "input"}
+PATHS = {"output", "summary", "report", "plot", "input", "save_project"}
 
 #: a valid command line per command (FOLDER is the example's folder)
 BASES: dict[str, list[str]] = {
@@ -110,11 +120,14 @@ BASES: dict[str, list[str]] = {
 
 
 def survey() -> str:
-    """150 records with a blank income and a serial number column."""
+    """150 records with a blank income, a serial number, identifiers in disguise (an e-mail,
+    a running number named "note"), weights (one 0, one text), households."""
     table = rows(150)
-    table[0].append("serial")
+    table[0] += ["serial", "pid", "email", "note", "w", "w0", "wt", "hh"]
     for i, row in enumerate(table[1:]):
-        row.append(1000 + i)
+        weight = 1.5 + (i % 7) / 4
+        row += [1000 + i, 7000 + i, f"p{i}@example.org", 3 + i, weight]
+        row += [0 if i == 8 else weight, "heavy" if i == 5 else weight, i // 3]
     table[9][1] = ""
     return csv_text(table)
 

@@ -60,6 +60,9 @@ HOSTILE: list[Any] = [
     *({"age": [0, 1]}, {"income": [None, 1]}, {"income": [0, 1e308]}),
     *({"income": [-1e308, 1e308]}, {"income": [5, 5]}, {"age": "numeric"}),
     *({"income": "date"}, {"income": ["b", "a"]}, {"": "numeric"}, {"a": {"b": {"c": []}}}),
+    # unknown columns in per-column fields, identifiers in disguise, whole numbers as floats
+    *({"nope": "numeric"}, {"nope": ["a"]}, {"region": "date"}, ["serial"], ["email"]),
+    *(["pid", "note"], ["w0"], ["wt"], "w0", "wt", "hh", 5.0, 1e3),
 ]
 VALUES = st.one_of(st.sampled_from(HOSTILE), TREES)
 
@@ -161,4 +164,37 @@ def test_deep_nesting_is_refused_in_one_line(tmp_path):
         text = json.dumps(doc)
         if depth == 100_000:
             text = text.replace('"qi": []', '"qi": ' + "[" * depth + "]" * depth)
+        check_file(folder, text, with_output=True)
+
+
+def text_with_a_key_twice(doc: dict[str, Any], section: str, key: str, value: Any) -> str:
+    """The project's JSON text with ``key`` given twice in ``section`` ("" for the top
+    level): first as the file has it (or ``value``), then as ``value``; json.loads alone
+    would keep the second without a word."""
+    target = doc if not section else doc[section]
+    first = target.get(key, value)
+    target[key] = "\u0000TWICE"
+    text = json.dumps(doc)
+    pair = f"{json.dumps(key)}: {json.dumps(first)}, {json.dumps(key)}: {json.dumps(value)}"
+    return text.replace(f'{json.dumps(key)}: "\\u0000TWICE"', pair, 1)
+
+
+@settings(max_examples=60)
+@given(
+    section=st.sampled_from(["", "input", "params", "output"]),
+    key=st.one_of(st.sampled_from(["k", "qi", "t", "seed", "path", "release", "format"]), TEXT),
+    value=st.sampled_from(HOSTILE),
+)
+def test_a_key_given_twice_is_refused_naming_it(section, key, value):
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = survey_folder(tmp)
+        text = text_with_a_key_twice(valid_doc(folder), section, key, value)
+        path = folder / "p.json"
+        path.write_text(text, encoding="utf-8")
+        try:
+            load_project(path)
+        except InputError as err:
+            assert "is given twice" in err.message and "\n" not in err.message
+        else:
+            raise AssertionError("a key given twice was read")
         check_file(folder, text, with_output=True)

@@ -12,7 +12,7 @@ import pytest
 from engine import Task
 from engine.errors import CancelledError, InputError
 from engine.progress import NO_TASK
-from gui.engine_process import EngineProcess, EngineProcessError, EngineStartError
+from gui.engine_process import EngineProcess, EngineProcessError, EngineStartError, Stream
 from tests.timing import CANCEL_SECONDS, check_time, retry_once
 
 #: when the tests below press Cancel (seconds after the call started)
@@ -24,6 +24,13 @@ def add_up(frame: pd.DataFrame, extra: int = 0, *, task=NO_TASK) -> int:
         task.step(i / 5, f"part {i}")
         time.sleep(0.12)
     return int(frame["x"].sum()) + extra
+
+
+def counts_out_loud(n: int, *, said, task=NO_TASK) -> int:
+    """Say each number (and where it was said) as it is counted."""
+    for i in range(n):
+        said({"i": i, "pid": os.getpid()})
+    return os.getpid()
 
 
 def refuse(*, task=NO_TASK) -> None:
@@ -48,6 +55,15 @@ def helper():
     engine.start()
     yield engine
     engine.stop()
+
+
+def test_a_stream_argument_brings_each_part_back_while_the_call_runs(helper) -> None:
+    """A sweep's points come back one by one from the helper, in order, before its result."""
+    heard: list[dict] = []
+    pid = helper.call(counts_out_loud, 5, said=Stream(heard.append))
+    assert pid != os.getpid()  # counted in the helper
+    assert [h["i"] for h in heard] == list(range(5))
+    assert {h["pid"] for h in heard} == {pid}
 
 
 def test_result_progress_and_the_table_sent_once(helper) -> None:

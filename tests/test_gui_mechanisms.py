@@ -95,8 +95,9 @@ def test_a_third_mechanism_is_a_third_choice(page_of) -> None:
 
 def test_a_noise_mechanism_reads_the_noise_options_it_does_not_list(page_of) -> None:
     window, page = page_of(Jitter)
-    page.insensitive.setChecked(True)  # written when a mechanism reading it is chosen
+    assert not page.insensitive.isEnabled()  # the buckets do not read it
     page.set_mechanism("jitter")
+    page.insensitive.setChecked(True)  # enabled, and written, for a noise mechanism
     params = window.session.params
     assert params.mechanism == "jitter" and params.epsilon is not None and params.t is None
     assert params.insensitive and params.n_buckets is None

@@ -42,6 +42,44 @@ def dialog(qtbot) -> SweepDialog:
     return dlg
 
 
+def test_the_sweep_runs_in_the_engine_process_and_shows_each_point_as_it_is_done(
+    qtbot, dialog, monkeypatch
+) -> None:
+    import gui.sweep_dialog
+    from engine.report.sweep import run_sweep
+
+    called = []
+    real = gui.sweep_dialog.run_engine
+
+    def spy(fn, *args, **kwargs):
+        called.append(fn)
+        return real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(gui.sweep_dialog, "run_engine", spy)
+    shown: list[int] = []  # rows in the table whenever a point arrived during the run
+    dialog.point_done.connect(lambda _row: shown.append(dialog.results.rowCount()))
+    dialog.levels_edit.setText("2, 3, 4")
+    dialog.k_edit.setText("5, 10")
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.runner.busy, timeout=60_000)
+    assert called == [run_sweep]
+    assert len(shown) == 6 and dialog.results.rowCount() == 6
+    assert shown[0] <= 1 < 6  # the table grew point by point
+    assert "6 points" in dialog.status.text()
+
+
+def test_cancelling_a_sweep_keeps_the_points_done(qtbot, dialog) -> None:
+    dialog.levels_edit.setText("1.5, 2, 2.5, 3, 3.5, 4, 5, 6")
+    dialog.k_edit.setText("5, 10, 20")
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.results.rowCount() >= 1, timeout=60_000)
+    dialog.cancel()
+    qtbot.waitUntil(lambda: not dialog.runner.busy, timeout=10_000)
+    done = dialog.results.rowCount()
+    assert 1 <= done < 24
+    assert dialog.status.text().startswith(f"Sweep cancelled after {done} of 24 points")
+
+
 def test_sweep_runs_in_background_and_emits_the_chosen_point(qtbot, dialog) -> None:
     dialog.levels_edit.setText("2, 4")
     dialog.k_edit.setText("5, 20")
@@ -127,7 +165,7 @@ def test_project_saved_from_gui_replays_from_cli(qtbot, adult_session, tmp_path)
         expected.table.astype(str).reset_index(drop=True),
         check_dtype=False,
     )
-    assert report.is_file() and "achieved k = 10" in report.read_text(encoding="utf-8")
+    assert report.is_file() and f"achieved k = {ours.k}," in report.read_text(encoding="utf-8")
 
 
 def test_open_project_restores_the_session(qtbot, adult_session, tmp_path) -> None:

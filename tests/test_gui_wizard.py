@@ -160,7 +160,11 @@ def test_whole_wizard_on_adult(qtbot, window, unpacked, tmp_path) -> None:
     choose(qtbot, window, t=2.0, k=10)
     preview(qtbot, window)
     files = export(qtbot, window, tmp_path / "adult-release.csv", report=False)
-    assert [f.name for f in files] == ["adult-release.csv", "adult-release.json"]
+    assert [f.name for f in files] == [
+        "adult-release.csv",
+        "adult-release.json",
+        "adult-release.ddi.xml",
+    ]
     verify_exported(files[0], ADULT_ROLES, t=2.0, k=10)
 
 
@@ -295,7 +299,10 @@ def test_noise_mechanism_with_public_bounds(qtbot, window, sample_workbook) -> N
     release = window.session.release
     assert release.buckets is None and release.verification.k >= 5
     assert not any("No public bounds" in w for w in release.warnings)
-    assert window.wizard.preview_page.tabs.tabText(0) == "Confidential values"
+    tabs = window.wizard.preview_page.tabs
+    assert tabs.tabText(0) == "Confidential values"
+    # noise makes no buckets: no closeness map, so no empty tab for it
+    assert not tabs.isTabVisible(tabs.indexOf(window.wizard.preview_page.views["closeness"]))
 
 
 def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
@@ -312,7 +319,10 @@ def test_noise_on_the_log_scale(qtbot, window, sample_workbook) -> None:
     page.set_mechanism("buckets")  # the box goes with the noise
     settle_privacy(qtbot, window)
     assert window.session.params.transform == "none" and not page.log_scale.isEnabled()
+    assert not page.log_scale.isChecked()  # the box shows what the session holds
     page.set_mechanism("laplace")
+    assert not page.log_scale.isChecked() and page.log_scale.isEnabled()
+    page.log_scale.setChecked(True)
     settle_privacy(qtbot, window)
     window.wizard.next()
     idle(qtbot, window)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QApplication
 
 from engine.errors import InputError
-from gui.table_model import MISSING_TEXT, DataFrameModel, format_value
+from gui.table_model import MISSING_TEXT, DataFrameModel, format_value, missing_text
 from gui.worker import TaskRunner
 from tests.timing import CANCEL_SECONDS, check_time, retry_once
 
@@ -135,6 +135,33 @@ def test_a_callback_may_start_the_next_task(qtbot) -> None:
     assert results == [1, 2]
 
 
+def test_a_new_task_cancels_the_running_one_and_starts_when_it_stopped(qtbot) -> None:
+    """Starting a task while another runs cancels that one (its callbacks are not called)
+    and runs the new one after it; only the latest of several waiting requests runs."""
+    runner = TaskRunner()
+    outcome: list[str] = []
+
+    def slow(task):
+        for _ in range(2000):
+            task.step(0.5, "waiting")
+            time.sleep(0.005)
+        return "slow"
+
+    runner.start(
+        slow,
+        title="slow",
+        on_finished=outcome.append,
+        on_cancelled=lambda: outcome.append("slow cancelled"),
+    )
+    assert runner.busy
+    assert runner.start(lambda task: "middle", title="middle", on_finished=outcome.append) is None
+    runner.start(lambda task: "latest", title="latest", on_finished=outcome.append)
+    assert runner.busy  # no error: the running task is being cancelled
+    qtbot.waitUntil(lambda: outcome == ["latest"], timeout=10_000)
+    wait_until_idle(qtbot, runner)
+    assert outcome == ["latest"]
+
+
 def test_table_model_is_lazy_on_a_million_rows(qtbot, monkeypatch) -> None:
     """The view asks only for the cells it shows, and only those are formatted.
 
@@ -232,3 +259,17 @@ def test_unexpected_errors_are_logged_and_shown(qtbot, tmp_path, monkeypatch, re
     friendly = error_box(parent, "Import", InputError("age: not a number", detail="row 7: 'x'"))
     assert friendly.text() == "age: not a number"
     assert friendly.detailedText() == "row 7: 'x'"
+
+
+def test_a_date_column_without_times_shows_dates() -> None:
+    frame = pd.DataFrame(
+        {
+            "born": pd.to_datetime(["1942-10-07", None, "1950-01-02"]),
+            "seen": pd.to_datetime(["2020-01-01 08:30", "2020-01-02 00:00", None]),
+        }
+    )
+    model = DataFrameModel(frame)
+    shown = [[model.index(r, c).data() for c in range(2)] for r in range(3)]
+    assert [row[0] for row in shown] == ["1942-10-07", missing_text(), "1950-01-02"]
+    # a column with times keeps them, midnight included
+    assert shown[0][1] == "2020-01-01 08:30:00" and shown[1][1] == "2020-01-02 00:00:00"

@@ -7,7 +7,9 @@
 * **The cluster**: the survey in every format and encoding one machine reads (and with a NUL
   byte), released with ``--cluster`` on a shared local Dask cluster, outputs drawn from those
   that must be refused (the input, a file inside an input folder, the summary over the
-  release).
+  release); and a survey in eight partitions with any mix of the flags whose checks both
+  routes run (weights, declared types, kept identifiers, households), which must give one
+  machine's verdict and line.
 
 The promises, as in ``tests/test_fuzz_cli.py``: the exit code is 0, 2 or 3, never 1; no
 traceback and no library log line; a failure is one line starting "tclose: " and leaves the
@@ -279,3 +281,41 @@ def test_the_cluster_keeps_every_promise_and_reads_what_one_machine_reads(
             assert code == code_one or code_one == 3, (err, err_one)
             if code_one == 2:
                 assert err.strip() == err_one.strip(), (err, err_one)
+
+
+# -- the cluster refuses what one machine refuses ----------------------------------------------
+
+#: flags whose checks must give the same verdict and the same line on both routes
+CHECKED = [
+    "--keep pid", "--keep email", "--keep note", "--keep region", "--weight w", "--weight w0",
+    "--weight wt", "--weight wbig", "--type income=date", "--type region=numeric",
+    "--type nope=numeric", "--type age=date", "--household hid", "--allow-identifier pid",
+    "--missing-confidential drop", "--missing=1000",
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@settings(max_examples=EXAMPLES or 12, suppress_health_check=[HealthCheck.too_slow])
+@given(flags=st.lists(st.sampled_from(CHECKED), min_size=1, max_size=3, unique=True))
+def test_the_cluster_gives_one_machine_s_verdict_on_its_checks(flags):
+    """Any mix of weights, declared types, kept columns and households: the cluster (eight
+    partitions) exits as one machine does, and a refusal is the same line."""
+    from tests.test_hostile_meaning import survey_parts
+
+    address = scheduler_address()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        source = survey_parts(folder)
+        words = " ".join(flags).split()
+        base = ["--qi", "age", "--confidential", "income", "--t", "3", "--k", "5", "--seed", "1"]
+        found = []
+        for where, cluster in (("one", []), ("dask", ["--cluster", address])):
+            argv = ["anonymize", str(source), "-o", str(folder / f"{where}.csv"), *base, *words]
+            found.append(run_cli([*argv, "-q", *cluster]))
+        (one, _one_out, one_err), (dask, dask_out, dask_err) = found
+        check_outcome(dask, dask_out, dask_err)
+        assert one == dask or (one == 0 and "not available with --cluster" in dask_err), (
+            flags, one_err, dask_err,
+        )  # fmt: skip
+        if one == dask == 2:
+            assert one_err.strip() == dask_err.strip(), flags

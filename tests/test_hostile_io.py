@@ -201,7 +201,10 @@ def execute(
     emulate(case.fault, folder, monkeypatch)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(args)
+        try:
+            code = main(args)
+        except SystemExit as stop:  # a flag argparse refuses: it exits, as the process would
+            code = int(stop.code or 0)
     return source, code, out.getvalue(), err.getvalue()
 
 

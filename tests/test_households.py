@@ -17,9 +17,11 @@ from engine.release import (
     household_codes,
     merge_for_households,
     separate_members,
+    table_risk,
     verify_release,
 )
-from engine.release.households import households_per_class, mean_step, recode_ids, shared_classes
+from engine.release.columns import step_at_least
+from engine.release.households import households_per_class, recode_ids, shared_classes
 from tests.cli_support import tclose
 from tests.survey_data import household_survey
 
@@ -74,13 +76,21 @@ def test_generator_makes_households_of_1_to_12_with_stratified_weights(survey):
 def test_household_ids_are_recoded_and_still_group_the_members(survey, release):
     table = release.table
     original = survey["household"].to_numpy()[release.source_rows]
-    released = table["household"].to_numpy()
-    assert not set(released) & set(survey["household"])  # no id links back
+    released = table["household"]
+    given = released.notna().to_numpy()
+    assert not set(released.dropna()) & set(survey["household"])  # no id links back
     # one released id per household and one household per released id
-    pairs = pd.DataFrame({"o": original, "r": released}).drop_duplicates()
+    pairs = pd.DataFrame({"o": original[given], "r": released[given]}).drop_duplicates()
     assert pairs["o"].is_unique and pairs["r"].is_unique
-    assert sorted(released.tolist()) != sorted(original.tolist())
-    assert set(released) == set(range(1, survey["household"].nunique() + 1))
+    assert set(released.dropna()) == set(range(1, len(pairs) + 1))
+    # the households released without an id are counted, and are few
+    homes = release.summary.households
+    assert (
+        homes.records_without_id == int((~given).sum()) == (release.verification.records_without_id)
+    )
+    lacking = pd.Series(original[~given]).nunique()
+    assert homes.households_without_id == lacking
+    assert given.mean() >= 0.9
 
 
 def test_members_share_one_released_commune_and_classes_hold_k_households(release):
@@ -90,28 +100,57 @@ def test_members_share_one_released_commune_and_classes_hold_k_households(releas
                        household="household", household_level=["commune"])  # fmt: skip
     assert v.ok, v.message
     assert v.households_k >= 3 and v.split_households == 0
-    assert release.summary.households.households_k == v.households_k
+    # the table alone counts every record without an id as a household of its own
+    assert v.households_k >= release.summary.households.households_k >= 3
+    # following the ids: every pattern shared by 3 households, and t still holds
+    assert v.pattern_k >= 3 and v.linking_t <= 3.0 * (1 + 1e-9)
+    assert release.summary.households.pattern_k == v.pattern_k
 
 
-def test_weighted_total_is_kept_and_reported(survey, release):
+def test_weights_are_class_means_and_keep_each_class_population(survey, release):
+    table = release.table
     w = survey["weight"].to_numpy()[release.source_rows]
-    released = float((w * release.table["illness_days"]).sum())
-    original = float((survey["weight"] * survey["illness_days"]).sum())
-    # kept up to the rounding of each bucket's weighted mean to the step one record can
-    # move it by (on the 660 persons here; 0.02 % on 15,073: benchmarks/bench_households.py)
-    codes = release.buckets.codes
-    weights, days = survey["weight"].to_numpy(), survey["illness_days"].to_numpy()
-    slack = 0.0
-    for j in range(len(release.buckets.counts)):
-        w_j, y_j = weights[codes == j], days[codes == j]
-        slack += w_j.sum() * mean_step(w_j.max() / w_j.sum() * np.ptp(y_j)) / 2
-    assert abs(released - original) <= slack + 1e-6
-    assert abs(released - original) / original < 0.05
+    released = table["weight"].to_numpy()
+    classes = release.classes[release.source_rows]
+    frame = pd.DataFrame({"c": classes, "w": w, "r": released})
+    # one weight per class: the weight never splits a class (two classes whose released
+    # values coincide may hold two weights: each part still holds k records, checked below)
+    assert (frame.groupby("c")["r"].nunique() == 1).all()
+    # Σ w per class kept to the weights' own cents
+    sums = frame.groupby("c")[["w", "r"]].sum()
+    assert np.allclose(sums["w"].round(2), sums["r"].round(2), rtol=0, atol=0.005 + 1e-9)
+    # with the weight as a key the release is still k-anonymous and t-close
+    v = verify_release(table, SURVEY_QI, ["illness_days"], t=3.0, k=3, weight="weight")
+    assert v.ok and v.weight_k == v.k and v.weight_t == pytest.approx(v.t)
+    assert release.summary.weight.output == "class" and release.summary.weight.k == v.k
+
+
+def test_weighted_totals_are_reported_with_the_released_weights(survey, release):
+    rows = release.source_rows
+    w = survey["weight"].to_numpy()
+    original = float((w * survey["illness_days"]).sum())
+    released = float((release.table["weight"] * release.table["illness_days"]).sum())
     totals = release.summary.weighted_totals["illness_days"]
     assert totals["original"] == pytest.approx(original)
     assert totals["released"] == pytest.approx(released)
-    # the weights are released unchanged, each with its record
-    assert (release.table["weight"].to_numpy() == w).all()
+    # the bucket means are weighted by the released weights: the release's weighted total
+    # is that of the original values with those weights, up to the rounding of each mean to
+    # the step one record can move it by within the bucket's public limits
+    weights = release.table["weight"].to_numpy()
+    days = survey["illness_days"].to_numpy()[rows]
+    mine = float((weights * days).sum())
+    codes = release.buckets.codes[rows]
+    slack = 0.0
+    for j, stats in enumerate(release.buckets.stats):
+        low, high = stats[0].limits
+        w_j = weights[codes == j]
+        slack += w_j.sum() * step_at_least(w_j.max() * (high - low) / w_j.sum()) / 2
+    assert abs(released - mine) <= slack + 1e-6
+    assert abs(released - mine) / mine < 0.05
+    # the other numeric columns move by the covariance of weight and value within classes
+    age = release.summary.weighted_totals["age"]
+    assert age["original"] == pytest.approx(float((w * survey["age"]).sum()))
+    assert age["relative_error"] < 0.05
 
 
 def test_summary_carries_risk_before_and_after(release):
@@ -121,9 +160,17 @@ def test_summary_carries_risk_before_and_after(release):
     risk = summary["household_risk"]
     assert 0 <= risk["after"] < risk["before"] <= 1
     detail = summary["risk"]["after"]
-    assert detail["weighted"] and detail["n_households"] == 250
-    assert detail["max_risk"] <= 1 / 3 + 1e-12  # every class holds ≥ 3 records
+    assert detail["weighted"] and detail["linked"] and summary["risk"]["before"]["linked"]
+    # the released ids, each record without one a household of its own
+    homes = release.summary.households
+    assert detail["n_households"] == 250 - homes.households_without_id + (homes.records_without_id)
+    assert detail["max_risk"] <= 1 / 3 + 1e-12  # every cell an intruder can reach holds ≥ 3
     assert summary["households"]["household_level"] == ["commune"]
+    # computed from the release alone: its QIs, its weights and its ids, following the ids
+    again = table_risk(release.table, SURVEY_QI, ["illness_days"], weight="weight",
+                       household="household")  # fmt: skip
+    assert again.expected_reidentifications == pytest.approx(detail["expected_reidentifications"])
+    assert again.household_risk == pytest.approx(detail["household_risk"])
 
 
 # -- household-level QIs ---------------------------------------------------------------------
@@ -175,6 +222,19 @@ def test_noise_route_nests_households_too(survey):
     assert (table.groupby("household")["commune"].nunique() == 1).all()
     v = verify_release(table, SURVEY_QI, [], k=3, household="household")
     assert v.ok and v.households_k >= 3
+
+
+def test_weights_kept_unchanged_warn_and_report_k_and_t_with_the_weight(survey):
+    planned = plan(survey, survey_params(weight_output="keep"))
+    assert any("released unchanged" in w for w in planned.warnings)
+    release = anonymize(survey, planned.params, plan=planned)
+    w = survey["weight"].to_numpy()[release.source_rows]
+    assert (release.table["weight"].to_numpy() == w).all()
+    v = verify_release(release.table, SURVEY_QI, ["illness_days"], weight="weight")
+    weight = release.summary.weight
+    assert weight.output == "keep" and weight.k == v.weight_k and weight.t == v.weight_t
+    assert weight.k < release.summary.k_achieved  # near-unique weights split the classes
+    assert "weight" in release.summary.public_dict()
 
 
 def test_household_and_weight_can_be_left_out(survey):
@@ -339,7 +399,8 @@ def test_household_level_confidential_keeps_members_apart(survey):
     assert homes.shared_classes <= 0.1 * release.summary.n_classes
     v = verify_release(release.table, SURVEY_QI, ["expenditure"], t=3.0, k=3,
                        household="household", household_level=["commune"])  # fmt: skip
-    assert v.ok and v.shared_classes == homes.shared_classes
+    # the table alone sees the households with an id (those without one count alone)
+    assert v.ok and v.shared_classes <= homes.shared_classes
 
 
 # -- what is published -----------------------------------------------------------------------

@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cli import main
 from engine.errors import InputError
-from engine.identifiers import ValueProfile, identifier_reason
+from engine.identifiers import KEEP, QI, ValueProfile, check_identifiers, identifier_reason
 from engine.io import read_table
+from engine.io.types import infer_types
 from engine.params import ReleaseParams
 from engine.release import plan
 from engine.roles import ColumnType
@@ -74,22 +77,109 @@ def test_the_rule_reads_the_type_and_the_name():
     assert not identifier_reason("id", halves, ColumnType.NUMERIC)  # not whole numbers
 
 
-@pytest.mark.parametrize(
-    ("name", "qi"),
-    [
-        ("casc-census.csv.gz", "AFNLWGT,AGI,EMCONTRB,FEDTAX,PTOTVAL,STATETAX,TAXINC"),
-        ("adult.csv.gz", "age,sex,race,marital-status,education"),
-    ],
-)
-def test_the_test_data_quasi_identifiers_pass(name, qi):
+#: every real file of tests/data with the columns it is released with: its usual
+#: quasi-identifiers, and every other column kept (released unchanged) where it has any
+REAL = [
+    ("adult.csv.gz", "age,sex,race,marital-status,education", "*"),
+    ("acs-census-sample.csv.gz", "Age,Sex,Marital status,Education", "*"),
+    ("casc-census.csv.gz", "*", ""),
+    ("casc-tarragona.csv.gz", "*", ""),
+    ("casc-eia.csv.gz", "*", ""),
+    ("li2007-table.csv", "ZIP Code,Age", "Salary,Disease"),
+    ("tiny-age-gender-zip.xlsx", "*", ""),
+    ("labelled-survey.sav", "age,sex,region", "*"),
+    ("labelled-survey.dta", "age,sex,region", "*"),
+    ("commune-survey.csv.gz", "age,sex,education,commune", "member"),
+]
+#: files of households: the household column (judged per household, never released as such)
+HOUSEHOLDS = {"commune-survey.csv.gz": "household"}
+
+
+def _released(data: pd.DataFrame, qi: str, keep: str) -> dict[str, str]:
+    qis = list(data.columns) if qi == "*" else qi.split(",")
+    kept = [c for c in data.columns if c not in qis] if keep == "*" else keep.split(",")
+    return {**dict.fromkeys(qis, QI), **dict.fromkeys([k for k in kept if k], KEEP)}
+
+
+@pytest.mark.parametrize(("name", "qi", "keep"), REAL, ids=[r[0] for r in REAL])
+def test_no_real_file_is_refused_with_its_usual_columns(name, qi, keep):
+    """The rule's thresholds keep false positives out: on the whole file and on samples as
+    small as a teaching file, no quasi-identifier or kept column of the real data sets is
+    taken for an identifier."""
     data = read_table(DATA / name).data
-    columns = tuple(qi.split(","))
-    assert all(
-        not identifier_reason(
-            c, ValueProfile.of(data[c]), "numeric" if data[c].dtype.kind in "if" else "nominal"
-        )
-        for c in columns
+    home = HOUSEHOLDS.get(name)
+    roles = _released(data.drop(columns=[home] if home else []), qi, keep)
+    types = {c: t.type for c, t in infer_types(data[list(roles)]).items()}
+    rng = np.random.default_rng(5)
+    for size in (len(data), 2_000, 500, 150, 60):
+        part = data if size >= len(data) else data.iloc[rng.choice(len(data), size, False)]
+        part = part.reset_index(drop=True)
+        homes = part[home] if home else None
+        assert check_identifiers(part, roles, types, households=homes) == []
+
+
+@pytest.mark.parametrize("repeated", [0.1, 0.25, 0.3])
+def test_a_record_number_with_some_numbers_repeated_is_refused(repeated):
+    """400 records numbered 1 to 400, a share of them given another record's number: the
+    class means of such a column are still real record numbers."""
+    rng = np.random.default_rng(3)
+    numbers = np.arange(1, 401)
+    copies = rng.choice(400, int(400 * repeated), replace=False)
+    numbers[copies] = rng.choice(numbers, len(copies))
+    profile = ValueProfile.of(pd.Series(numbers))
+    assert profile.running
+    reason = identifier_reason("serial", profile, ColumnType.NUMERIC)
+    assert "whole numbers that run like a record number" in reason
+
+
+@settings(max_examples=60)
+@given(n=st.integers(20, 400), low=st.integers(0, 30), width=st.integers(40, 100))
+def test_exact_ages_on_a_small_file_are_never_an_identifier(n, low, width):
+    """Ages are dense whole numbers, mostly distinct on a small file, but never have more
+    than a hundred values: the rule for a record number with repeats leaves them alone."""
+    ages = np.random.default_rng(n).integers(low, low + width, n)
+    assert not identifier_reason("age", ValueProfile.of(pd.Series(ages)), ColumnType.NUMERIC)
+
+
+def test_a_kept_identifier_is_refused_and_an_allowed_one_released(people):
+    roles = {"age": QI, "respondent_id": KEEP, "note": KEEP}
+    with pytest.raises(InputError) as err:
+        check_identifiers(people, roles, {"age": ColumnType.NUMERIC})
+    assert "Column 'respondent_id' looks like an identifier" in err.value.message
+    assert "kept, it would be released unchanged" in err.value.message
+    assert "--allow-identifier" in err.value.message
+    notes = check_identifiers(
+        people, roles, {"age": ColumnType.NUMERIC}, allowed=("respondent_id", "note")
     )
+    assert len(notes) == 2 and "'note'" in notes[1]
+
+
+def test_a_household_level_column_is_judged_per_household():
+    """Each household's own code, repeated for its members: per record only a third of the
+    values are distinct, per household every one is.  A household's income, different for
+    every household but spread out, is no identifier, whatever its name."""
+    homes = pd.Series(np.repeat(np.arange(150), 3))
+    frame = pd.DataFrame(
+        {
+            "dwelling": [f"D{h:04d}" for h in homes],
+            "household income": 20_000 + (homes * 7_919) % 90_000,
+            "size": homes % 4 + 1,
+        }
+    )
+    roles = dict.fromkeys(frame.columns, QI)
+    types = {"dwelling": ColumnType.NOMINAL, "household income": ColumnType.NUMERIC}
+    types["size"] = ColumnType.NUMERIC
+    assert check_identifiers(frame, roles, types) == []  # per record: 150 of 450
+    with pytest.raises(InputError, match=r"'dwelling' looks like a household identifier"):
+        check_identifiers(frame, roles, types, households=homes)
+    del roles["dwelling"]
+    assert check_identifiers(frame, roles, types, households=homes) == []
+    frame["dwelling"] = 70_000 + homes  # a running number per household
+    roles["dwelling"] = QI
+    types["dwelling"] = ColumnType.NUMERIC
+    with pytest.raises(InputError, match=r"150 of its 150 households have a value of their"):
+        check_identifiers(frame, roles, types, households=homes)
+    assert check_identifiers(frame, roles, types, households=homes, allowed=["dwelling"])
 
 
 def test_the_command_line_exits_2_naming_the_column(people, tmp_path, capsys):

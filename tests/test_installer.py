@@ -522,6 +522,45 @@ def test_smoke_test_passes_in_process(qapp, capsys: pytest.CaptureFixture[str]) 
     assert "(read by the engine process)" in line
     assert "t = " in line and "(asked 2)" in line and "verified ok" in line
     assert "Laplace ε = 1: k = " in line  # the OpenDP path ran in this process too
+    # the compiled kernels ran on their own (the sample is too small for them), and the line
+    # says which route ran
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is not None:
+        assert "compiled kernels (numba " in line
+    else:
+        assert "numpy route" in line
+    assert "classes, the same as the numpy route" in line
+
+
+@pytest.mark.parametrize(
+    ("system", "machine"),
+    [("win32", "AMD64"), ("win32", "ARM64"), ("linux", "x86_64"), ("linux", "aarch64"),
+     ("darwin", "arm64"), ("darwin", "x86_64"), ("linux", "ppc64le")],
+)  # fmt: skip
+def test_the_smoke_test_expects_numba_where_pyproject_installs_it(system, machine) -> None:
+    from packaging.requirements import Requirement
+
+    from gui.smoke import numba_expected
+
+    marker = Requirement(_numba_requirement()).marker
+    wanted = marker.evaluate({"sys_platform": system, "platform_machine": machine})
+    assert numba_expected(system, machine) == wanted
+
+
+@pytest.mark.gui
+def test_smoke_test_fails_when_the_compiled_kernels_should_run_and_do_not(
+    qapp, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.release import KernelRoute
+    from gui.smoke import run_smoke_test
+
+    missing = KernelRoute(False, None, "numba is not installed here")
+    monkeypatch.setattr("engine.release.kernel_check", lambda: (missing, 300, True))
+    monkeypatch.setattr("gui.smoke.numba_expected", lambda: True)  # a Windows build, say
+    assert run_smoke_test(qapp) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("tclose smoke test FAILED:") and "numpy route" in line
 
 
 @pytest.mark.gui

@@ -8,7 +8,7 @@ import pytest
 
 from engine.errors import InputError
 from engine.io import apply_missing, infer_types
-from engine.io.types import infer_type
+from engine.io.types import code_reason, infer_type
 from engine.roles import ColumnType
 
 
@@ -73,13 +73,71 @@ def test_dates():
         (["3rd", "1st", "2nd", "4th"], ("1st", "2nd", "3rd", "4th")),
         (["30-39", "<20", "60+", "20-29"], ("<20", "20-29", "30-39", "60+")),
         (["Grade 10", "Grade 2", "Grade 1"], ("Grade 1", "Grade 2", "Grade 10")),
+        (["alto", "bajo", "medio"], ("bajo", "medio", "alto")),
+        (
+            ["De acuerdo", "Totalmente en desacuerdo", "En desacuerdo"],
+            ("Totalmente en desacuerdo", "En desacuerdo", "De acuerdo"),
+        ),
+        (["Moyen", "Élevé", "Faible"], ("Faible", "Moyen", "Élevé")),
+        # education levels as the adult (CPS) and American Community Survey files write them
+        (
+            ["Bachelors", "HS-grad", "11th", "Masters", "Preschool", "Doctorate", "7th-8th",
+             "Some-college", "Assoc-voc", "Prof-school", "1st-4th"],
+            ("Preschool", "1st-4th", "7th-8th", "11th", "HS-grad", "Some-college", "Assoc-voc",
+             "Bachelors", "Masters", "Prof-school", "Doctorate"),
+        ),
+        (
+            ["High school", "Bachelor's degree", "College dropout (>1 year)", "No schooling",
+             "Grade 12 (no diploma)", "GED", "Kindergarten", "Doctorate degree", "Grade 3",
+             "College dropout (<1 year)", "Associate's degree", "Master's degree"],
+            ("No schooling", "Kindergarten", "Grade 3", "Grade 12 (no diploma)", "High school",
+             "GED", "College dropout (<1 year)", "College dropout (>1 year)",
+             "Associate's degree", "Bachelor's degree", "Master's degree", "Doctorate degree"),
+        ),
     ],
-)
+)  # fmt: skip
 def test_ordinal_heuristic_proposes_an_order(values, order):
     g = guess(values)
     assert g.type == ColumnType.ORDINAL
     assert g.order == order
     assert " < ".join(order) in g.note
+
+
+def test_an_education_column_with_a_missing_word_is_ordered_once_the_word_is_declared():
+    """Until "N/A" is declared missing the levels are categories (an order has no place for
+    it), and the note proposes the order; declared, the column is ordinal."""
+    values = pd.DataFrame(
+        {"school": ["N/A", "Master's degree", "High school", "Bachelor's degree", "N/A"]}
+    )
+    order = ("High school", "Bachelor's degree", "Master's degree")
+    g = infer_type(values["school"])
+    assert g.type == ColumnType.NOMINAL and g.suggested_missing == ("N/A",)
+    assert g.order == order and " < ".join(order) in g.note and "'N/A'" in g.note
+    declared = infer_types(apply_missing(values, ["N/A"]))["school"]
+    assert declared.type == ColumnType.ORDINAL and declared.order == order
+
+
+def test_integer_codes_named_like_codes_are_nominal_with_the_reason():
+    rng = np.random.default_rng(3)
+    communes = rng.integers(1, 300, 6000)
+    g = infer_type(pd.Series(communes, name="commune"))
+    assert g.type == ColumnType.NOMINAL
+    assert "299 different values repeated about 20 times" in g.note and "'commune'" in g.note
+    for name in ("REGION", "id_municipio", "naicsCode", "CodPostal", "departement"):
+        assert infer_type(pd.Series(communes, name=name)).type == ColumnType.NOMINAL, name
+    # quantities keep their type, whatever their repeats: the name is not a code's
+    for name in ("age", "income", "hours", "children"):
+        assert infer_type(pd.Series(communes, name=name)).type == ColumnType.NUMERIC, name
+    # a code on few records each is an identifier's business, not a category
+    assert code_reason("region_id", pd.Series(np.arange(500))) is None
+    # fractions are never codes
+    assert code_reason("region", pd.Series(rng.integers(1, 5, 100) + 0.5)) is None
+
+
+def test_integer_codes_with_value_labels_are_codes_whatever_their_name():
+    reason = code_reason("q17", pd.Series([1, 2, 2, 1, 3]), labelled=True)
+    assert reason is not None and "value labels (3 different)" in reason
+    assert code_reason("q17", pd.Series([1, 2, 2, 1, 3])) is None
 
 
 def test_unordered_categories_are_nominal():
@@ -93,8 +151,11 @@ def test_unordered_categories_are_nominal():
 def test_missing_words_are_suggested_in_text_columns():
     g = guess(["Yes", "No", "N/A", "Yes"])
     assert g.type == ColumnType.NOMINAL and g.suggested_missing == ("N/A",)
+    # ordered once N/A is declared missing; until then categories a release can take (an
+    # ordinal guess would refuse the N/A it has no rank for)
     ordinal = guess(["Low", "High", "N/A", "Medium"])
-    assert ordinal.type == ColumnType.ORDINAL and ordinal.suggested_missing == ("N/A",)
+    assert ordinal.type == ColumnType.NOMINAL and ordinal.suggested_missing == ("N/A",)
+    assert ordinal.order == ("Low", "Medium", "High")
 
 
 def test_all_different_values_look_like_an_identifier():

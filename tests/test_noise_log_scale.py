@@ -39,6 +39,7 @@ def laplace(transform: str, epsilon: float = 20.0, **extra) -> ReleaseParams:
         qi=("age",),
         confidential=("income",),
         keep=("row",),
+        allow_identifier=("row",),  # a record number kept on purpose: it matches the records
         k=5,
         epsilon=epsilon,
         mechanism="laplace",
@@ -115,7 +116,8 @@ def test_command_line_plan_and_release(incomes, tmp_path, capsys) -> None:
     src, out = tmp_path / "incomes.csv", tmp_path / "released.csv"
     incomes.to_csv(src, index=False)
     options = (
-        "--qi age --confidential income --keep row --k 5 --epsilon 20 --mechanism laplace "
+        "--qi age --confidential income --keep row --allow-identifier row --k 5 --epsilon 20 "
+        "--mechanism laplace "
         "--bounds income=0:1000000 --transform log --seed 4"
     )
     assert tclose(f"plan {{src}} {options}", src=src) == 0

@@ -128,6 +128,11 @@ def valid_params(draw, extremes: bool = False) -> ReleaseParams:
             }
     if draw(st.booleans()):
         fields["types"] = {qi[0]: "nominal" if qi[0] in NOMINAL else "numeric"}
+    if draw(st.booleans()):
+        fields["release_type"] = draw(
+            st.sampled_from(["public", "scientific", "licensed", "enclave"])
+        )
+        fields["scenario"] = draw(st.sampled_from(["", "A neighbour knows age and sex.", "é; =1"]))
     return ReleaseParams(**fields)
 
 
@@ -162,6 +167,10 @@ def flags(params: ReleaseParams) -> list[str]:
     if params.insensitive:
         out.append("--insensitive")
     out += ["--transform", params.transform]
+    if params.release_type is not None:
+        out += ["--release-type", params.release_type]
+    if params.scenario:
+        out += [f"--scenario={params.scenario}"]
     return out
 
 
@@ -223,7 +232,7 @@ INVALID = [
     ("k", 2.5, "2.5", "k must be a whole number ≥ 1, not 2.5."),
     ("t", 0.5, "0.5", "t must be a number ≥ 1, not 0.5."),
     ("epsilon", -1.0, "-1", "epsilon must be a number > 0 and ≤ 700, not -1"),
-    ("epsilon", 1e6, "1e6", "epsilon must be a number > 0 and ≤ 700, not 1000000"),
+    ("epsilon", 1e6, "1000000", "epsilon must be a number > 0 and ≤ 700, not 1000000"),
     ("seed", -1, "-1", "seed must be a whole number ≥ 0"),
     ("n_buckets", 1, "1", "n_buckets must be 'auto' or a whole number ≥ 2, not 1."),
     ("utility_weight", 1.5, "1.5", "utility_weight must be a number ≥ 0 and ≤ 1, not 1.5."),
@@ -295,10 +304,8 @@ def test_unknown_and_mistyped_fields_are_refused() -> None:
 def test_bad_public_bounds_get_the_same_message_everywhere(
     low, high, survey_csv, tmp_path, capsys
 ) -> None:
-    message = (
-        "bounds['income'] must be [low, high] with numbers between -1e+150 and 1e+150, "
-        f"low < high, not [{low}, {high}]."
-    )
+    # the order alone is wrong: the message says so, not the largest number allowed
+    message = f"bounds['income'] must be [low, high] with low < high, not [{low}, {high}]."
     noise = {"qi": ["age"], "confidential": ["income"], "k": 5, "epsilon": 1.0}
     noise.update(mechanism="laplace", bounds={"income": [0, 100]})
     path = save_project(

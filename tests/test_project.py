@@ -28,7 +28,8 @@ FULL = ReleaseParams(
     k=7,
     epsilon=1.5,
     identifiers=("name",),
-    keep=("weight",),
+    keep=("weight", "note"),
+    allow_identifier=("note",),
     types={"age": ColumnType.NUMERIC, "sex": ColumnType.NOMINAL, "disease": ColumnType.ORDINAL},
     orders={"disease": ("mild", "severe")},
     missing=("-9", "N/A"),
@@ -58,6 +59,13 @@ BUCKETS = ReleaseParams(
     household_level=("age",),
     household_output="none",
     weight_output="none",
+    release_type="scientific",
+    scenario="A researcher under contract knows age and region.",
+    hierarchies={"region": [["region", "country"], ["north", "X"], ["south", "X"]]},
+    bands={"age": (15.0, 25.0, 65.0)},
+    top_code={"income": 100000.0},
+    bottom_code={"income": 0.0},
+    qi_output="common",
 )
 
 
@@ -117,7 +125,8 @@ def test_layout_version_1_files_still_open(tmp_path: Path, csv_file: Path) -> No
     )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert load_project(path).params == FULL.replace(private_bounds=None, transform="none")
+    layout_2_only = {"private_bounds": None, "transform": "none", "allow_identifier": ()}
+    assert load_project(path).params == FULL.replace(**layout_2_only)
 
 
 def test_project_file_is_readable_json(tmp_path: Path, csv_file: Path) -> None:

@@ -25,6 +25,7 @@ from tests.published import (
     computable,
     corrected_shares,
     cut_points,
+    ddi_numbers,
     leaks,
     original_statistics,
     published_documents,
@@ -127,7 +128,9 @@ def released(survey, gappy, tmp_path_factory) -> dict[str, tuple[Path, Path, lis
     for name, flags in RELEASES.items():
         _, path = gappy if name in GAPPY else survey
         target, review = folder / name, folder / f"{name}.review.json"
-        argv = ["anonymize", str(path), "-o", str(target), "--qi", ",".join(QI), *flags]
+        ddi = folder / f"{name}.ddi.xml"
+        argv = ["anonymize", str(path), "-o", str(target), "--qi", ",".join(QI), *flags,
+                "--ddi", str(ddi)]  # fmt: skip
         assert main([*argv, "--seed", str(SEED), "--review", str(review)]) == 0
         out[name] = (target, review, flags)
     return out
@@ -160,6 +163,39 @@ def check_published(target: Path, flags: list[str], data: pd.DataFrame, column: 
     assert not unknown, [(p.where, p.text) for p in unknown]
     statistics = original_statistics(data, column, QI) if column == "wage" else {}
     statistics.update(_bucket_statistics(data, column, meta))
+    released_values = set(pd.to_numeric(table[column], errors="coerce").dropna())
+    found = [(s, p) for s, p in leaks(printed, statistics) if p.value not in released_values]
+    assert not found, [(s, p.where, p.text) for s, p in found]
+
+
+@pytest.mark.parametrize("name", list(RELEASES))
+def test_the_ddi_codebook_holds_only_numbers_the_release_gives(survey, gappy, released, name):
+    """The DDI beside a release is published too: every number it prints is a released
+    frequency, a count of the release, a public cut point or a number the release and its
+    public parameters give; none is a statistic of the original wage; never the seed."""
+    data, _ = gappy if name in GAPPY else survey
+    target, _, flags = released[name]
+    ddi = target.with_name(f"{name}.ddi.xml")
+    text = ddi.read_text(encoding="utf-8")
+    assert str(SEED) not in text
+    column = flags[flags.index("--confidential") + 1]
+    table = read_release(target)
+    types = _types(data, column)
+    noise = (published_documents(target).get("sidecar") or {}).get("noise") or {}
+    categories = {c: d["categories"] for c, d in (noise.get("columns") or {}).items()
+                  if "categories" in d}  # fmt: skip
+    allowed = [*computable(table, params_of(flags), types, noise.get("draws", 1), categories)]
+    allowed += cut_points(target)
+    for col in table.columns:  # the released values and their frequencies
+        counts = table[col].value_counts(dropna=True)
+        allowed += [float(v) for v in counts.to_numpy()]
+        allowed += list(pd.to_numeric(pd.Series(counts.index), errors="coerce").dropna())
+    allowed += [len(table), table.shape[1]]
+    printed = ddi_numbers(ddi)
+    assert printed
+    unknown = unexplained(printed, allowed)
+    assert not unknown, [(p.where, p.text) for p in unknown]
+    statistics = original_statistics(data, column, QI) if column == "wage" else {}
     released_values = set(pd.to_numeric(table[column], errors="coerce").dropna())
     found = [(s, p) for s, p in leaks(printed, statistics) if p.value not in released_values]
     assert not found, [(s, p.where, p.text) for s, p in found]

@@ -177,17 +177,48 @@ def test_adult_sweep_holds_what_theory_guarantees(adult_sweep: pd.DataFrame) -> 
 
 
 def test_sweep_rows_are_the_engine_runs(adult_sweep: pd.DataFrame) -> None:
-    """A row of the table is what a direct run with the same parameters gives."""
+    """Every row of the table is what a direct run with the same parameters gives: the
+    trial partitions the sweep's points share (formed once) change no point."""
     from dataclasses import replace
 
     from engine.release import anonymize
 
-    cfg = replace(adult_sweep.attrs["config"], t=3.0, k=10)
-    release = anonymize(adult_sweep.attrs["data"], cfg)
-    row = pick_point(adult_sweep, "t", 3.0, 10)
-    assert row["qi_sse_sst"] == pytest.approx(release.summary.information_loss.qi_sse_sst)
-    assert row["achieved_t"] == pytest.approx(release.verification.t)
-    assert row["n_classes"] == release.verification.n_classes
+    for t, k in ((1.5, 5), (3.0, 10), (3.0, 25), (10.0, 5)):
+        cfg = replace(adult_sweep.attrs["config"], t=t, k=k)
+        release = anonymize(adult_sweep.attrs["data"], cfg)
+        row = pick_point(adult_sweep, "t", t, k)
+        assert row["qi_sse_sst"] == release.summary.information_loss.qi_sse_sst, (t, k)
+        assert row["achieved_t"] == pytest.approx(release.verification.t)
+        assert row["n_classes"] == release.verification.n_classes
+
+
+def test_a_trial_is_formed_once_inside_a_scope_and_every_time_outside() -> None:
+    from functools import partial
+
+    from engine.release.partition import shared_trials, trial
+
+    calls: list[int] = []
+
+    def partition(X, codes, size, t, *, shares=None, task=None, extra=0):
+        calls.append(size)
+        return np.arange(len(codes)) // size + extra
+
+    X, codes = np.arange(12.0).reshape(6, 2), np.array([0, 1, 0, 1, 0, 1])
+    trial(partition, X, codes, 2, 2.0)
+    trial(partition, X, codes, 2, 2.0)
+    assert calls == [2, 2]  # no scope: nothing kept
+    with shared_trials() as kept:
+        first = trial(partition, X, codes, 2, 2.0, task=object())
+        first[:] = -1  # a copy: the kept partition is not changed through it
+        again = trial(partition, X.copy(), codes.copy(), 2, 2.0)  # equal content, new arrays
+        assert calls == [2, 2, 2] and again.tolist() == [0, 0, 1, 1, 2, 2]
+        trial(partition, X, codes, 3, 2.0)  # another size
+        trial(partition, X, codes, 2, 3.0)  # another t
+        trial(partial(partition, extra=1), X, codes, 2, 2.0)  # another bound option
+        trial(partition, X + 1, codes, 2, 2.0)  # other QIs
+        assert len(calls) == 7 and len(kept) == 5
+    trial(partition, X, codes, 2, 2.0)
+    assert len(calls) == 8  # the scope is closed: nothing kept
 
 
 def test_sweep_can_be_cancelled(data_dir) -> None:

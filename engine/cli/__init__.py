@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from engine import streams
 from engine.cli import console
-from engine.errors import TcloseError
+from engine.errors import TcloseError, cut
 from engine.i18n import LANGUAGES, _, language_from_environment, use_language
 from engine.progress import Task
 from engine.version import __version__
@@ -35,34 +35,61 @@ from engine.version import __version__
 COMMANDS = ("anonymize", "plan", "verify", "convert", "sweep", "run")
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help with its own words ("usage:") in the reader's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        return super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with 2 and one line (no usage dump) on a bad flag."""
+    """argparse that exits with 2 and one line (no usage dump) on a bad flag, and whose help
+    is in the reader's language throughout: argparse's own words (the section titles, the
+    help of -h, "usage:") are the engine's, translated as its other messages are."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]):  # type: ignore[override]
         # "--t=--": argparse drops the "--" and hands the option an empty list, unchecked
         value = super()._get_values(action, arg_strings)
         if action.option_strings and action.nargs is None and value == []:
-            raise argparse.ArgumentError(action, "expected one argument")
+            raise argparse.ArgumentError(action, _("expected one argument"))
         return value
 
     def error(self, message: str) -> None:  # type: ignore[override]
         words = " ".join(self.prog.split()[:2])  # "tclose" or "tclose plan"
-        self.exit(2, f"tclose: {message} (see '{words} --help')\n")
+        self.exit(
+            2, _("tclose: {message} (see '{words} --help')\n").format(message=message, words=words)
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tclose",
         description=(
-            "Publish microdata with k-anonymity and t-closeness (or ε-differential privacy) "
-            "for the confidential columns, and verify any release independently."
+            _(
+                "Publish microdata with k-anonymity and t-closeness (or ε-differential privacy) "
+                "for the confidential columns, and verify any release independently."
+            )
         ),
     )
-    parser.add_argument("--version", action="version", version=f"tclose {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"tclose {__version__}",
+        help=_("show the version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         module = importlib.import_module(f"engine.cli.{name}")
-        command = sub.add_parser(name, help=module.HELP, description=module.DESCRIPTION)
+        command = sub.add_parser(name, help=_(module.HELP), description=_(module.DESCRIPTION))
         module.add_arguments(command)
         command.set_defaults(func=module.run)
     for command in sub.choices.values():
@@ -71,8 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
             "--lang",
             choices=sorted(LANGUAGES),
             default=None,
-            help="the language of the report, the About sheet and the messages "
-            "(default: from LC_ALL, LC_MESSAGES, LANGUAGE or LANG, else English)",
+            help=_(
+                "the language of the report, the About sheet and the messages "
+                "(default: from LC_ALL, LC_MESSAGES, LANGUAGE or LANG, else English)"
+            ),
         )
     return parser
 
@@ -80,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_quiet(parser: argparse.ArgumentParser) -> None:
     """``-q``/``--quiet`` for a command that does not define it itself."""
     if "--quiet" not in parser._option_string_actions:
-        parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+        parser.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,6 +142,25 @@ def _asked_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: a word (no space) longer than this in a message is a quoted name or value, cut to
+#: :data:`~engine.errors.NAME_LIMIT` characters; a message longer than :data:`MESSAGE_LIMIT`
+#: is cut there
+WORD_LIMIT = 200
+MESSAGE_LIMIT = 1000
+
+
+def one_line(message: str) -> str:
+    """``message`` as one line a person can read, whatever a library or a file put in it
+    (pyarrow quotes whole schemas, a header cell can hold megabytes): its lines joined, any
+    over-long word cut to its first characters and an ellipsis, the whole at most
+    :data:`MESSAGE_LIMIT` characters.  Messages quote names with
+    :func:`engine.errors.quoted` already; this is the last guard."""
+    lines = (line.strip() for line in message.splitlines())
+    words = " ".join(line for line in lines if line).split(" ")
+    text = " ".join(cut(word) if len(word) > WORD_LIMIT else word for word in words)
+    return cut(text, MESSAGE_LIMIT)
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         with console.sigterm_as_interrupt(), console.library_warnings_hidden():
@@ -122,9 +170,7 @@ def _run(args: argparse.Namespace) -> int:
                 if args.progress is not None:
                     args.progress.close()
     except TcloseError as err:
-        # one line, whatever a library put in the message (pyarrow quotes whole schemas)
-        lines = (line.strip() for line in err.message.splitlines())
-        print(f"tclose: {' '.join(line for line in lines if line)}", file=sys.stderr)
+        print(_("tclose: {line}").format(line=one_line(err.message)), file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:  # e.g. `tclose verify … | head`: the reader has gone, not an error
         sys.stderr.close()
@@ -138,10 +184,12 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as err:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("TCLOSE_DEBUG"):
             raise
-        said = " ".join(line.strip() for line in str(err).splitlines() if line.strip())
+        said = one_line(str(err))
         print(
-            f"tclose: internal error ({type(err).__name__}: {said}). "
-            "Please report it; set TCLOSE_DEBUG=1 to see the traceback.",
+            _(
+                "tclose: internal error ({type}: {said}). Please report it; set TCLOSE_DEBUG=1 to"
+                " see the traceback."
+            ).format(type=type(err).__name__, said=said),
             file=sys.stderr,
         )
         return 1

@@ -18,6 +18,13 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
+from engine.cli.project_args import (
+    add_project_argument,
+    as_read,
+    project_document,
+    project_output,
+    start_project,
+)
 from engine.cli.records import (
     add_record_arguments,
     json_text,
@@ -26,13 +33,14 @@ from engine.cli.records import (
     seed_note,
 )
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.report.words import join, summary_words
 from engine.text import number
 
-HELP = "release a table with k-anonymity and t-closeness (or ε-DP noise)"
-DESCRIPTION = (
-    "Release INPUT as OUTPUT (.csv or .xlsx): quasi-identifiers recoded into classes of "
+HELP = N_("release a table with k-anonymity and t-closeness (or ε-DP noise)")
+DESCRIPTION = N_(
+    "Release INPUT as OUTPUT (.csv, .xlsx, .sav, .dta or .parquet): quasi-identifiers "
+    "recoded into classes of "
     "at least k records, confidential values replaced by buckets so that every class "
     "is t-close to the whole file (or given ε-DP noise). The release is verified "
     "before it is written."
@@ -41,18 +49,27 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help=".csv or .xlsx")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUTPUT",
+        help=_(".csv, .xlsx, .sav or .dta (SPSS and Stata keep the input's labels), .parquet"),
+    )  # fmt: skip
     p.add_argument(
         "--summary",
         metavar="FILE.json",
-        help="write the published metadata as JSON (what the sidecar or About sheet holds)",
+        help=_("write the published metadata as JSON (what the sidecar or About sheet holds)"),
     )
     p.add_argument(
         "--report",
         metavar="FILE.html",
-        help="write the release report (HTML; for the review, not for publication)",
+        help=_("write the release report (HTML; for the review, not for publication)"),
+    )
+    p.add_argument(
+        "--ddi",
+        metavar="FILE.xml",
+        help=_("write a DDI-Codebook 2.5 description of the release (published facts only)"),
     )
     add_record_arguments(p)
+    add_project_argument(p)
     add_release_arguments(p)
     add_cluster_argument(p)
 
@@ -61,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from engine.io import read_table, write_release
+    from engine.io.codebook import with_codebook
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
     from engine.release import anonymize
@@ -74,10 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if backend.distributed:
         return _run_on_cluster(args, params, backend)
     # every output is checked before the (long) run, and written together after it
-    outputs = release_outputs(args.output, report=args.report, summary=args.summary)
-    outputs += review_output(args)
+    outputs = release_outputs(args.output, report=args.report, summary=args.summary, ddi=args.ddi)
+    outputs += review_output(args) + project_output(args)
     check_outputs(outputs, inputs=[args.input])
+    project = start_project(args, params, read_options(args))
     imported = read_table(args.input, options=read_options(args), task=args.task)
+    if project is not None:  # the parameters as given: a replay reads the codebook again
+        project = as_read(project, imported.info)
+    # value-labelled codes are categories, user-missing codes are missing (unless told)
+    params = with_codebook(params, imported.info.codebook)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)
@@ -89,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             args.output,
             metadata=published,
             input_path=args.input,
+            codebook=imported.info.codebook,
+            ddi=args.ddi,
             stage=stage,
             task=args.task,
         )
@@ -97,13 +122,15 @@ def run(args: argparse.Namespace) -> int:
 
             write_report(release, args.report, input_info=imported.info, stage=stage)
         _write_records(stage, summary, args)
+        for path, text in project_document(args, project).items():
+            stage.write_utf8(path, text)
     print(release_line(release.summary, args.output))
     if plain := plain_words(release.summary):
         print(plain)
     for note in imported.info.notes:  # what the reader noticed in the file (sheet, footnotes…)
-        print(f"note: {note}", file=sys.stderr)
+        print(_("note: {note}").format(note=note), file=sys.stderr)
     for warning in release.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=warning), file=sys.stderr)
     _say_where_the_seed_went(summary, args)
     return 0
 
@@ -116,25 +143,30 @@ def _run_on_cluster(args: argparse.Namespace, params, backend) -> int:
 
     if args.report:
         raise InputError(_("--report is not available with --cluster yet; use --review FILE.json."))
-    records = review_output(args)
+    records = review_output(args) + project_output(args)
     if args.summary:
         records.append(Output(Path(args.summary), "summary"))
+    project = start_project(args, params, read_options(args), backend=backend)
     # every output (the release, the summary, the review record) is checked before the run
     # and committed together with the release
     summary, _release, _report = anonymize_file(
         backend, args.input, params, args.output, options=read_options(args),
-        anonymous=args.anonymous, extras=records,
-        documents=lambda run: _records(run, args), task=args.task,
+        anonymous=args.anonymous, extras=records, ddi=args.ddi,
+        documents=lambda run: {**_records(run, args), **project_document(args, project)},
+        task=args.task,
     )  # fmt: skip
     b = summary.backend or {}
     print(
         release_line(summary, args.output)
-        + f" Computed on Dask: {b.get('workers')} workers, {b.get('partitions')} partitions."
+        + " "
+        + _("Computed on Dask: {workers} workers, {partitions} partitions.").format(
+            workers=b.get("workers"), partitions=b.get("partitions")
+        )
     )
     if plain := plain_words(summary):
         print(plain)
     for warning in summary.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(_("warning: {warning}").format(warning=warning), file=sys.stderr)
     _say_where_the_seed_went(summary, args)
     return 0
 
@@ -156,7 +188,12 @@ def _records(summary, args: argparse.Namespace) -> dict[str, str]:
 
 
 def _say_where_the_seed_went(summary, args: argparse.Namespace) -> None:
-    note = seed_note(summary, review=args.review, report=getattr(args, "report", None))
+    note = seed_note(
+        summary,
+        review=args.review,
+        report=getattr(args, "report", None),
+        project=getattr(args, "save_project", None),
+    )
     if note:
         print(note, file=sys.stderr)
 
@@ -200,6 +237,18 @@ def release_line(summary, output: str | Path) -> str:
             "{t} (Proposition 3: ε-differential privacy for the confidential "
             "data under the t-closeness assumptions)."
         ).format(epsilon=number(summary.epsilon), t=number(summary.t))
+    homes = summary.households
+    if homes is not None and homes.records_without_id:
+        line += "\n" + _(
+            "{n:,} records are released without a household id (too few households of "
+            "their size could share their pattern of classes)."
+        ).format(n=homes.records_without_id)
+    weight = summary.weight
+    if weight is not None and weight.output == "keep" and weight.k is not None:
+        line += "\n" + _(
+            "The weights are released unchanged: with the weight as a key the release has "
+            "k = {k:,}{t}."
+        ).format(k=weight.k, t="" if weight.t is None else f", t = {number(weight.t)}")
     return line
 
 

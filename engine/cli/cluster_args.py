@@ -11,13 +11,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from engine.i18n import _
+
 
 def add_cluster_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--cluster",
         metavar="local[:N]|tcp://HOST:PORT",
-        help="compute on a Dask cluster: local (N worker processes) or a scheduler address "
-        "(needs tclose[distributed])",
+        help=_(
+            "compute on a Dask cluster: local (N worker processes) or a scheduler address "
+            "(needs tclose[distributed])"
+        ),
     )
 
 

@@ -13,6 +13,7 @@ import argparse
 import math
 import sys
 
+from engine.i18n import N_, _
 from engine.params import MAX_EPSILON, Number
 from engine.privacy import Guarantee, calculator_mechanisms, guarantees
 from engine.streams import json_text
@@ -22,8 +23,8 @@ from engine.streams import json_text
 MECHANISMS: tuple[str, ...] = calculator_mechanisms()
 
 
-HELP = "translate t into ε and back, with every guarantee that follows"
-DESCRIPTION = (
+HELP = N_("translate t into ε and back, with every guarantee that follows")
+DESCRIPTION = N_(
     "Print every guarantee that follows from t or ε (and, when given, k and N): "
     "t = exp(ε/2) under t-closeness's assumption, the stochastic t of ε-DP noise, "
     "(k, t)-closeness and (N − k, ε)-DP, and what does not follow."
@@ -32,19 +33,21 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     level = p.add_mutually_exclusive_group(required=True)
-    level.add_argument("--t", metavar="T", help="t-closeness level (≥ 1)")
+    level.add_argument("--t", metavar="T", help=_("t-closeness level (≥ 1)"))
     level.add_argument(
-        "--epsilon", metavar="E", help=f"ε of differential privacy (0 … {MAX_EPSILON:g})"
+        "--epsilon",
+        metavar="E",
+        help=_("ε of differential privacy (0 … {MAX_EPSILON:g})").format(MAX_EPSILON=MAX_EPSILON),
     )
-    p.add_argument("--k", metavar="K", help="smallest class size")
-    p.add_argument("--n", metavar="N", help="number of records")
+    p.add_argument("--k", metavar="K", help=_("smallest class size"))
+    p.add_argument("--n", metavar="N", help=_("number of records"))
     p.add_argument(
         "--mechanism",
         choices=MECHANISMS,
         default="buckets",
-        help="how the confidential values are protected (default: buckets, i.e. t-closeness)",
+        help=_("how the confidential values are protected (default: buckets, i.e. t-closeness)"),
     )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
 
 
 def _value(v: float | int) -> str:
@@ -58,12 +61,14 @@ def format_table(items: list[Guarantee], header: str) -> str:
     lines = [header, ""]
     for g in items:
         values = ", ".join(f"{key} = {_value(v)}" for key, v in g.values.items())
-        mark = "follows" if g.holds else "does not follow"
+        mark = _("follows") if g.holds else _("does not follow")
         lines.append(f"[{mark}] {g.name}" + (f": {values}" if values else ""))
         lines.append(f"    {g.statement}")
         if g.holds:
-            lines.append(f"    Assumes: {g.assumption}")
-        lines.append(f"    Source: {g.source}")
+            lines.append(_("    Assumes: {assumption}").format(assumption=g.assumption))
+            if g.broken_by:
+                lines.append("    " + _("Broken by: {what}").format(what=g.broken_by))
+        lines.append(_("    Source: {source}").format(source=g.source))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -106,5 +111,6 @@ def run(args: argparse.Namespace) -> int:
         for name, v in (("t", args.t), ("ε", args.epsilon), ("k", args.k), ("N", args.n))
         if v is not None
     )
-    sys.stdout.write(format_table(items, f"{given} (mechanism: {args.mechanism})"))
+    header = _("{given} (mechanism: {mechanism})").format(given=given, mechanism=args.mechanism)
+    sys.stdout.write(format_table(items, header))
     return 0

@@ -18,11 +18,13 @@ names a field except the syntax of the forms ("bounds" takes ``private[=SHARE]``
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
+import io
 from collections.abc import Iterable
 from typing import Any
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import DEFAULT_SHARE
@@ -36,34 +38,100 @@ PRIVATE = "private"
 # -- the texts of the flags: syntax only (the values are checked by ReleaseParams) -----------
 
 
+def _split(text: str) -> list[str]:
+    """The comma-separated items of ``text``, read as one line of a CSV file: an item that
+    holds a comma or a double quote is put in double quotes (``age,"Region, coded"``, a quote
+    inside doubled: ``"say ""no"" here"``); spaces around items are ignored."""
+    if '"' not in text:
+        return [item.strip() for item in text.split(",")]
+    try:
+        return [item.strip() for item in next(csv.reader([text], strict=True))]
+    except (csv.Error, StopIteration):
+        raise argparse.ArgumentTypeError(
+            _(
+                "cannot read {text} as a list: put a name that holds a comma or a quote in "
+                'double quotes, as in a CSV file (age,"Region, coded"), and double a quote '
+                "inside it"
+            ).format(text=quoted(text))
+        ) from None
+
+
 def columns(text: str) -> tuple[str, ...]:
-    """A comma-separated list of column names (spaces around names are ignored)."""
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    """A comma-separated list of column names (spaces around names are ignored; a name with a
+    comma or a quote in double quotes, as in a CSV file)."""
+    names = tuple(name for name in _split(text) if name)
     if not names:
         raise argparse.ArgumentTypeError("expected one or more column names, separated by commas")
     return names
 
 
 def codes(text: str) -> tuple[str, ...]:
-    """A comma-separated list of missing-value codes (kept as written)."""
-    return tuple(code.strip() for code in text.split(","))
+    """A comma-separated list of missing-value codes (kept as written; a code with a comma
+    or a quote in double quotes, as in a CSV file)."""
+    return tuple(_split(text)) or ("",)
+
+
+def csv_list(items: Iterable[str]) -> str:
+    """The inverse of :func:`columns` and :func:`codes`: ``age,"Region, coded"``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow(items)
+    return buffer.getvalue()
 
 
 def column_pairs(flag: str, items: Iterable[str], values: tuple[str, ...]) -> dict[str, str]:
     """``["age=numeric"]`` → ``{"age": "numeric"}`` (the values are checked by ReleaseParams)."""
     out: dict[str, str] = {}
     for item in items:
-        col, sep, value = item.partition("=")
+        col, sep, value = item.rpartition("=")  # a TYPE never holds "=", a name may
         if not sep or not col.strip():
             raise InputError(
                 _("--type takes COLUMN=TYPE with TYPE one of {allowed}, not {item}.").format(
-                    allowed=", ".join(values), item=repr(item)
+                    allowed=", ".join(values), item=quoted(item)
                 )
                 if flag == "--type"
-                else f"{flag} takes COLUMN=VALUE, not {item!r}."
+                else _("{flag} takes COLUMN=VALUE, not {item}.").format(
+                    flag=flag, item=quoted(item)
+                )
             )
-        out[col.strip()] = value.strip()
+        col = col.strip()
+        if col in out:
+            raise InputError(
+                _("{flag} given twice for {column}.").format(flag=flag, column=quoted(col))
+            )
+        out[col] = value.strip()
     return out
+
+
+def column_tables(flag: str, items: Iterable[str]) -> dict[str, list[list[str]]]:
+    """``["commune=communes.csv"]`` → ``{"commune": rows}``: each FILE read as a table
+    (a CSV or a workbook, as an input is read), its header first; ReleaseParams checks it."""
+    from engine.io import read_table
+
+    out: dict[str, list[list[str]]] = {}
+    for item in items:
+        col, sep, path = item.partition("=")
+        if not sep or not col.strip() or not path.strip():
+            raise InputError(
+                _("{flag} takes COLUMN=FILE, not {item!r}.").format(flag=flag, item=item)
+            )
+        table = read_table(path.strip()).data
+        rows = [[str(c) for c in table.columns]]
+        rows += [["" if _missing(v) else _cell(v) for v in r] for r in table.to_numpy()]
+        out[col.strip()] = rows
+    return out
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(value is None or value != value)
+    except (TypeError, ValueError):
+        return False
+
+
+def _cell(value: Any) -> str:
+    from engine.recoding import value_text
+
+    return value_text(value)
 
 
 def parse_private(items: Iterable[str]) -> tuple[list[str], float | None]:
@@ -125,7 +193,7 @@ def parse_bounds(items: Iterable[str]) -> dict[str, tuple[float, float]]:
             ) from None
         # the range (finite, LO < HI) is checked by ReleaseParams, as for a project file
         if column in bounds:
-            raise InputError(_("--bounds given twice for {column}.").format(column=repr(column)))
+            raise InputError(_("--bounds given twice for {column}.").format(column=quoted(column)))
         bounds[column] = (lo, hi)
     return bounds
 
@@ -209,13 +277,24 @@ def flag_help(name: str, *, grid: bool = False) -> str:
         parts.append(_sentence("; ".join(f"{key}: {text}" for key, text in words.items())))
     else:
         parts.append(_sentence(_(P.describe(name).info.help)))
+    if info.form in ("columns", "codes"):
+        parts.append(
+            _(
+                "Separate them with commas; put one that holds a comma or a quote in double "
+                'quotes, as in a CSV file: age,"Region, coded".'
+            )
+        )
     if allowed := allowed_text(name):
         parts.append(_("Allowed: {allowed}.").format(allowed=allowed))
     if default := default_text(name):
         parts.append(_("Default: {default}.").format(default=default))
     for other, other_info in P.FLAGS.items():  # fields given through this flag
         if other_info.via == name:
-            parts.append(f"{PRIVATE}[=SHARE]: {_sentence(_label(other))}")
+            parts.append(
+                _("{PRIVATE}[=SHARE]: {sentence}").format(
+                    PRIVATE=PRIVATE, sentence=_sentence(_label(other))
+                )
+            )
             parts.append(_sentence(_(P.describe(other).info.help)))
             parts.append(_("Allowed: {allowed}.").format(allowed=allowed_text(other)))
             parts.append(_("Default: {default}.").format(default=f"{DEFAULT_SHARE:g}"))
@@ -245,7 +324,7 @@ def _argument(name: str, info: FlagInfo, grid: bool) -> dict[str, Any]:
     kwargs["metavar"] = _metavar(info, grid)
     if info.required:
         kwargs["required"] = True
-    if info.form in ("pairs", "bounds"):
+    if info.form in ("pairs", "bounds", "files"):
         return {**kwargs, "action": "append"}
     if info.form == "columns":
         return {**kwargs, "type": columns}
@@ -292,6 +371,8 @@ def _read(name: str, info: FlagInfo, raw: Any) -> dict[str, Any]:
         return {name: P.parse(name, raw)}
     if info.form == "pairs":
         return {name: column_pairs(info.option(name), raw, info.values)}
+    if info.form == "files":
+        return {name: column_tables(info.option(name), raw)}
     if info.form == "bounds":
         rest, share = parse_private(raw)
         out: dict[str, Any] = {name: parse_bounds(rest)}
@@ -338,6 +419,13 @@ def _text(value: Any) -> str:
     return str(getattr(value, "value", value))
 
 
+def _pair_text(value: Any) -> str:
+    """A COLUMN=VALUE pair's value: cut points as 15:25:45."""
+    if isinstance(value, (tuple, list)):
+        return ":".join(_text(v) for v in value)
+    return _text(value)
+
+
 def field_argv(name: str, value: Any) -> list[str]:
     """The flags that give field ``name`` the value ``value`` ([] for a field without a flag
     or a value its flag cannot say, e.g. ``joint=True``: it is the default)."""
@@ -352,9 +440,18 @@ def field_argv(name: str, value: Any) -> list[str]:
     if info.form == "off":
         return [] if value else [flag]
     if info.form in ("columns", "codes"):
-        return [f"{flag}={','.join(value)}"] if value else []
+        return [f"{flag}={csv_list(value)}"] if value else []
     if info.form == "pairs":
-        return [f"{flag}={col}={_text(v)}" for col, v in dict(value).items()]
+        return [f"{flag}={col}={_pair_text(v)}" for col, v in dict(value).items()]
+    if info.form == "files":
+        if value:
+            raise InputError(
+                _(
+                    "{name} are read from files ({flag} COLUMN=FILE); save a project file and use"
+                    " tclose run to give them without one."
+                ).format(name=name, flag=flag)
+            )
+        return []
     if info.form == "bounds":
         return [f"{flag}={col}={_text(lo)}:{_text(hi)}" for col, (lo, hi) in dict(value).items()]
     if value is None:
@@ -377,8 +474,10 @@ def argv_for(params: P, *, every: bool = False) -> list[str]:
         if not info.group and not info.via:
             if value != default:
                 raise InputError(
-                    f"{name} cannot be given on the command line ({info.no_flag}); "
-                    "save a project file and use tclose run."
+                    _(
+                        "{name} cannot be given on the command line ({no_flag}); save a project "
+                        "file and use tclose run."
+                    ).format(name=name, no_flag=info.no_flag)
                 )
             continue
         if not every and value == default and not info.required:
@@ -400,7 +499,9 @@ __all__ = [
     "argv_for",
     "codes",
     "column_pairs",
+    "column_tables",
     "columns",
+    "csv_list",
     "default_of",
     "default_text",
     "field_argv",

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.cli.flags import add_field_flags, fields_from_args, parse_bounds, parse_private
 from engine.errors import InputError
+from engine.i18n import _
 
 
 def add_noise_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +38,7 @@ def noise_config_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 def bounds_hint(columns: list[str]) -> str:
     """The command-line way to give missing bounds, appended to the engine's message."""
     flags = " ".join(f"--bounds {c}=LO:HI" for c in columns)
-    return f"On the command line: {flags}, or --bounds private[=SHARE]."
+    return _("On the command line: {flags}, or --bounds private[=SHARE].").format(flags=flags)
 
 
 @contextlib.contextmanager

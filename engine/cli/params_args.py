@@ -21,6 +21,7 @@ from engine.cli.flags import (
     fields_from_args,
     is_list,
 )
+from engine.i18n import _
 from engine.io import ReadOptions
 from engine.params import ReleaseParams
 
@@ -32,12 +33,14 @@ def column_types(items: list[str] | None) -> dict[str, str]:
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     """INPUT and how to read it (every reading option is detected when not given)."""
-    parser.add_argument("input", metavar="INPUT", help="input table (.csv, .tsv, .txt, .xlsx, …)")
-    group = parser.add_argument_group("reading the input (detected when not given)")
-    group.add_argument("--sep", metavar="SEP", help="CSV separator")
-    group.add_argument("--sheet", metavar="NAME", help="sheet of a workbook")
-    group.add_argument("--encoding", metavar="NAME", help="text encoding of a CSV")
-    group.add_argument("--decimal", metavar="MARK", help="decimal mark, . or ,")
+    parser.add_argument(
+        "input", metavar="INPUT", help=_("input table (.csv, .tsv, .txt, .xlsx, …)")
+    )
+    group = parser.add_argument_group(_("reading the input (detected when not given)"))
+    group.add_argument("--sep", metavar="SEP", help=_("CSV separator"))
+    group.add_argument("--sheet", metavar="NAME", help=_("sheet of a workbook"))
+    group.add_argument("--encoding", metavar="NAME", help=_("text encoding of a CSV"))
+    group.add_argument("--decimal", metavar="MARK", help=_("decimal mark, . or ,"))
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:

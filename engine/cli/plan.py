@@ -22,12 +22,19 @@ from engine.cli.params_args import (
     params_from_args,
     read_options,
 )
-from engine.i18n import _
+from engine.cli.project_args import (
+    add_project_argument,
+    as_read,
+    project_document,
+    project_output,
+    start_project,
+)
+from engine.i18n import N_, _
 from engine.report.words import join, plan_words
 from engine.text import number, percent
 
-HELP = "say what anonymize would do with these flags (buckets, feasibility, guarantees)"
-DESCRIPTION = (
+HELP = N_("say what anonymize would do with these flags (buckets, feasibility, guarantees)")
+DESCRIPTION = N_(
     "Read INPUT and report, before any release is made, the buckets of the "
     "confidential values, whether k and t (or ε) can be met and the nearest settings "
     "that can, the class sizes to expect, every guarantee with its assumption and the "
@@ -37,23 +44,33 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the plan as JSON"))
+    add_project_argument(p)
     add_release_arguments(p)
     add_cluster_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.io import read_table
+    from engine.io.outputs import check_outputs, write_outputs
     from engine.release import plan
 
     params = params_from_args(args)
     backend = parse_cluster(args.cluster)
+    outputs = project_output(args)  # checked before the input is read
+    check_outputs(outputs, inputs=[args.input])
+    project = start_project(args, params, read_options(args), backend=backend)
     if backend.distributed:  # the plan a cluster run makes, from its partitions
         from engine.distributed.run import plan_file
 
         result = plan_file(backend, args.input, params, options=read_options(args), task=args.task)
     else:
+        from engine.io.codebook import with_codebook
+
         imported = read_table(args.input, options=read_options(args), task=args.task)
+        if project is not None:  # the parameters as given: a replay reads the codebook again
+            project = as_read(project, imported.info)
+        params = with_codebook(params, imported.info.codebook)
         with bounds_hint_on_error():
             result = plan(imported.data, params, task=args.task)
     if args.json:
@@ -66,6 +83,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 3
+    if project is not None:  # a plan that can be met, kept to be run: tclose run FILE.json
+        with write_outputs(outputs, inputs=[args.input]) as stage:
+            for path, text in project_document(args, project).items():
+                stage.write_utf8(path, text)
+        print(_("Project written to {path}.").format(path=args.save_project), file=sys.stderr)
     return 0
 
 
@@ -83,46 +105,75 @@ def survey_text(plan) -> list[str]:
     homes = plan.households
     if homes is not None:
         lines.append("")
-        level = ", ".join(homes.household_level) or "none"
+        level = ", ".join(homes.household_level) or _("none")
         lines.append(
-            f"Households ({homes.column}): {homes.n_households:,}, up to {homes.largest:,} "
-            f"persons; every class will hold records of at least {plan.params.k:,} of them. "
-            f"Household-level QIs (released alike for every member): {level}."
+            _(
+                "Households ({column}): {n_households}, up to {largest} persons; every class will"
+                " hold records of at least {k} of them. Household-level QIs (released alike for "
+                "every member): {level}."
+            ).format(
+                column=homes.column,
+                n_households=number(homes.n_households),
+                largest=number(homes.largest),
+                k=number(plan.params.k),
+                level=level,
+            )
         )
     risk = plan.risk_before
     if risk is not None:
         lines.append("")
-        how = "with the sampling weights" if risk.weighted else "1/class size"
-        lines.append(f"Re-identification risk of the original records ({how}):")
+        how = _("with the sampling weights") if risk.weighted else _("1/class size")
+        lines.append(_("Re-identification risk of the original records ({how}):").format(how=how))
         lines.append(
-            f"  largest {number(risk.max_risk, 3)}, mean {number(risk.mean_risk, 3)}; "
-            f"{risk.n_unique:,} records unique on their QIs; expected re-identifications "
-            f"{number(risk.expected_reidentifications, 4)}."
+            _(
+                "  largest {value}, mean {value2}; {n_unique} records unique on their QIs; "
+                "expected re-identifications {value3}."
+            ).format(
+                value=number(risk.max_risk, 3),
+                value2=number(risk.mean_risk, 3),
+                n_unique=number(risk.n_unique),
+                value3=number(risk.expected_reidentifications, 4),
+            )
         )
         if risk.household_risk is not None:
             lines.append(
-                f"  household risk: mean {number(risk.household_risk, 3)}, largest "
-                f"{number(risk.household_max_risk, 3)}; "
-                f"{percent(risk.share_household_unique or 0.0)} of the households unique on "
-                "their members' QI values."
+                _(
+                    "  household risk: mean {value}, largest {value2}; {percent} of the "
+                    "households unique on their members' QI values."
+                ).format(
+                    value=number(risk.household_risk, 3),
+                    value2=number(risk.household_max_risk, 3),
+                    percent=percent(risk.share_household_unique or 0.0),
+                )
             )
-        lines.append(
-            f"  After the release every record's risk is at most 1/k = "
-            f"{number(1 / plan.params.k, 3)}."
+        # the bound is 1/class size: set it beside the weighted figures only as what it is
+        after = (
+            _(
+                "  After the release every record's risk counted as 1/class size is at most "
+                "1/k = {value}; the estimate with the sampling weights is measured after the "
+                "run (the report and the preview)."
+            )
+            if risk.weighted
+            else _("  After the release every record's risk is at most 1/k = {value}.")
         )
+        lines.append(after.format(value=number(1 / plan.params.k, 3)))
     return lines
 
 
 def plan_text(plan) -> str:
     """The plan as plain text, one topic per paragraph."""
     p = plan.params
-    lines = [f"{plan.n_records:,} records; k = {p.k}"]
+    lines = [_("{n} records; k = {k}").format(n=number(plan.n_records), k=number(p.k))]
     if plan.n_left_out:
-        lines[0] = f"{plan.n_records:,} records ({plan.n_left_out:,} left out); k = {p.k}"
+        lines[0] = _("{n} records ({left_out} left out); k = {k}").format(
+            n=number(plan.n_records), left_out=number(plan.n_left_out), k=number(p.k)
+        )
     if plan.t is not None:
         lines[0] += f", t = {number(plan.t)} (ε = {number(plan.epsilon)})"
     elif plan.epsilon is not None:
-        lines[0] += f", ε = {number(plan.epsilon)} ({p.mechanism} noise)"
+        lines[0] += _(", ε = {epsilon} ({mechanism} noise)").format(
+            epsilon=number(plan.epsilon), mechanism=p.mechanism
+        )
     lines[0] += "."
     plain = plan_words(plan)
     if plain:
@@ -132,7 +183,7 @@ def plan_text(plan) -> str:
     lines += _feasibility_lines(plan)
     for warning in (*plan.review_warnings, *plan.warnings):
         lines.append("")
-        lines.append(f"warning: {warning}")
+        lines.append(_("warning: {warning}").format(warning=warning))
     return "\n".join(lines)
 
 
@@ -142,14 +193,23 @@ def _bucket_lines(plan) -> list[str]:
     lines: list[str] = []
     if plan.buckets:
         lines.append("")
-        how = "given" if p.n_buckets is not None else "searched"
+        how = _("given") if p.n_buckets is not None else _("searched")
         lines.append(
-            f"Buckets of {', '.join(p.confidential)} (b = {plan.n_buckets}, {how}; released "
-            f"as the bucket's {p.confidential_output}):"
+            _(
+                "Buckets of {confidential} (b = {n_buckets}, {how}; released as the bucket's "
+                "{confidential_output}):"
+            ).format(
+                confidential=", ".join(p.confidential),
+                n_buckets=plan.n_buckets,
+                how=how,
+                confidential_output=p.confidential_output,
+            )
         )
-        lines.append(f"  {'':<32} {'records':>10}  {'share':>8}  {'mean':>12}  {'median':>12}")
+        lines.append(
+            f"  {'':<32} {_('records'):>10}  {_('share'):>8}  {_('mean'):>12}  {_('median'):>12}"
+        )
         for row in plan.buckets:
-            mean = "; ".join("withheld" if d else _value(m) for m, d in _pairs(row))
+            mean = "; ".join(_("withheld") if d else _value(m) for m, d in _pairs(row))
             median = "; ".join(_value(m) for m in row.median) if row.median else ""
             lines.append(
                 f"  {row.label:<32} {row.count:>10,}  {percent(row.share):>8}  {mean:>12}  "
@@ -159,12 +219,14 @@ def _bucket_lines(plan) -> list[str]:
         w = p.utility_weight
         lines.append("")
         lines.append(
-            f"Choice of b: the least {number(w, 3)} × confidential loss + "
-            f"{number(1 - w, 3)} × QI loss (the file's QI loss, estimated from a sample):"
+            _(
+                "Choice of b: the least {value} × confidential loss + {value2} × QI loss (the "
+                "file's QI loss, estimated from a sample):"
+            ).format(value=number(w, 3), value2=number(1 - w, 3))
         )
         lines.append(
-            f"  {'b':>4} {'buckets':>8} {'class size':>11} {'QI loss':>9} "
-            f"{'confidential loss':>18} {'score':>8}"
+            f"  {'b':>4} {_('buckets'):>8} {_('class size'):>11} {_('QI loss'):>9} "
+            f"{_('confidential loss'):>18} {_('score'):>8}"
         )
         for c in plan.bucket_choices:
             lines.append(
@@ -175,8 +237,10 @@ def _bucket_lines(plan) -> list[str]:
         chosen = next((c for c in plan.bucket_choices if c.chosen), None)
         if plan.alternatives and chosen is not None:
             lines.append(
-                f"Other good choices, beside b = {chosen.n_buckets} (confidential loss "
-                f"{percent(chosen.confidential_loss)}); give --buckets B:"
+                _(
+                    "Other good choices, beside b = {n_buckets} (confidential loss {percent}); "
+                    "give --buckets B:"
+                ).format(n_buckets=chosen.n_buckets, percent=percent(chosen.confidential_loss))
             )
             lines.extend(f"  {fix.description}" for fix in plan.alternatives)
     return lines
@@ -189,34 +253,65 @@ def _noise_lines(plan) -> list[str]:
         lines.append("")
         if col.keep_probability is not None:  # randomized response over categories
             lines.append(
-                f"{col.name}: randomized response over {col.n_categories} categories at "
-                f"ε = {number(col.epsilon)}; each value is kept with probability "
-                f"{percent(col.keep_probability)}."
+                _(
+                    "{name}: randomized response over {n_categories} categories at ε = {epsilon};"
+                    " each value is kept with probability {percent}."
+                ).format(
+                    name=col.name,
+                    n_categories=col.n_categories,
+                    epsilon=number(col.epsilon),
+                    percent=percent(col.keep_probability),
+                )
             )
             continue
-        head = f"{col.name}: {col.mechanism} noise at ε = {number(col.epsilon)}"
+        head = _("{column}: {mechanism} noise at ε = {epsilon}").format(
+            column=col.name, mechanism=col.mechanism, epsilon=number(col.epsilon)
+        )
         if col.bounds is None:
             lines.append(
-                f"{head}, within bounds estimated privately with ε = "
-                f"{number(col.bounds_epsilon)}; the error is known after the run."
+                _(
+                    "{head}, within bounds estimated privately with ε = {bounds_epsilon}; the "
+                    "error is known after the run."
+                ).format(head=head, bounds_epsilon=number(col.bounds_epsilon))
             )
         elif col.typical_factor is not None:
             lines.append(
-                f"{head} on log(1 + value) within [{number(col.bounds[0])}, "
-                f"{number(col.bounds[1])}]; half of the values stay within a factor "
-                f"{number(col.typical_factor, 3)} of their true value."
+                _(
+                    "{head} on log(1 + value) within [{bounds}, {bounds2}]; half of the values "
+                    "stay within a factor {value} of their true value."
+                ).format(
+                    head=head,
+                    bounds=number(col.bounds[0]),
+                    bounds2=number(col.bounds[1]),
+                    value=number(col.typical_factor, 3),
+                )
             )
         else:
             lines.append(
-                f"{head} within [{number(col.bounds[0])}, {number(col.bounds[1])}]; expected "
-                f"absolute error {number(col.expected_abs_error)} per value."
+                _(
+                    "{head} within [{bounds}, {bounds2}]; expected absolute error "
+                    "{expected_abs_error} per value."
+                ).format(
+                    head=head,
+                    bounds=number(col.bounds[0]),
+                    bounds2=number(col.bounds[1]),
+                    expected_abs_error=number(col.expected_abs_error),
+                )
             )
         if col.error_ratio is not None:
+            template = (
+                _(
+                    "  The noise is {ratio} times the spread of the middle half of the values "
+                    "({size} on the log scale; above 1 it drowns them)."
+                )
+                if col.typical_factor is not None
+                else _(
+                    "  The noise is {ratio} times the spread of the middle half of the values "
+                    "({size}; above 1 it drowns them)."
+                )
+            )
             lines.append(
-                f"  The noise is {number(col.error_ratio, 2)} times the spread of the middle "
-                f"half of the values ({number(col.typical_size, 3)}"
-                + (" on the log scale" if col.typical_factor is not None else "")
-                + "; above 1 it drowns them)."
+                template.format(ratio=number(col.error_ratio, 2), size=number(col.typical_size, 3))
             )
     lines.extend(survey_text(plan))
     return lines
@@ -229,29 +324,39 @@ def _feasibility_lines(plan) -> list[str]:
     feas = plan.feasibility
     if feas.ok:
         forecast = plan.class_sizes
-        text = "Feasible."
+        text = _("Feasible.")
         if forecast.max_classes:
-            text += (
-                f" At most {forecast.max_classes:,} classes; the smallest will hold at least "
-                f"{forecast.smallest:,} records."
+            text += " " + _(
+                "At most {classes} classes, of {average} records or more on average; each "
+                "will hold at least {smallest} records."
+            ).format(
+                classes=number(forecast.max_classes),
+                average=number(forecast.average),
+                smallest=number(forecast.smallest),
             )
         lines.append(text)
         for fix in feas.fixes:
             flags = join_argv(
                 a for key, value in fix.changes.items() for a in field_argv(key, value)
             )
-            lines.append(f"  suggested: {fix.description} ({flags})")
+            lines.append(
+                _("  suggested: {description} ({flags})").format(
+                    description=fix.description, flags=flags
+                )
+            )
     else:
-        lines.append(f"Infeasible: {feas.message}")
+        lines.append(_("Infeasible: {message}").format(message=feas.message))
         for fix in feas.fixes:
-            lines.append(f"  nearest feasible: {fix.description}")
+            lines.append(_("  nearest feasible: {description}").format(description=fix.description))
     lines.append("")
-    lines.append("Guarantees:")
+    lines.append(_("Guarantees:"))
     for g in plan.guarantees:
         if g.holds:
             lines.append(f"  - {g.name}: {g.statement}")
-            lines.append(f"    assumes: {g.assumption}")
-    lines.append("What does not follow:")
+            lines.append(_("    assumes: {assumption}").format(assumption=g.assumption))
+            if g.broken_by:
+                lines.append("    " + _("broken by: {what}").format(what=g.broken_by))
+    lines.append(_("What does not follow:"))
     for g in plan.guarantees:
         if not g.holds:
             lines.append(f"  - {g.name}: {g.statement}")

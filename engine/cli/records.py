@@ -29,13 +29,15 @@ def add_record_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--review",
         metavar="FILE.json",
-        help="write the review record (seed, input checksum, losses against the original "
-        "data): for the disclosure review, not for publication",
+        help=_(
+            "write the review record (seed, input checksum, losses against the original "
+            "data): for the disclosure review, not for publication"
+        ),
     )
     p.add_argument(
         "--anonymous",
         action="store_true",
-        help="leave the input file's name out of the published files",
+        help=_("leave the input file's name out of the published files"),
     )
 
 
@@ -66,15 +68,24 @@ def json_text(document: dict) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def seed_note(summary: RunSummary, *, review: str | Path | None, report: str | Path | None) -> str:
+def seed_note(
+    summary: RunSummary,
+    *,
+    review: str | Path | None,
+    report: str | Path | None,
+    project: str | Path | None = None,
+) -> str:
     """Where the seed went ("" without one): never to the published files."""
     seed = summary.params.seed
     if seed is None:
         return ""
     kept = [str(p) for p in (review, report) if p]
+    places = [f"the review record ({' and '.join(kept)})"] if kept else []
+    if project:
+        places.append(f"the project file ({project})")
     where = (
-        f"it is written only to the review record ({' and '.join(kept)})"
-        if kept
+        f"it is written only to {' and '.join(places)}"
+        if places
         else "it is written to no file: keep it with the review record (--review FILE.json)"
     )
     return (

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 from engine.cli.records import add_record_arguments
-from engine.i18n import _
+from engine.i18n import N_, _
 
-HELP = "redo a release from a project file (input checked by its checksum)"
-DESCRIPTION = (
+HELP = N_("redo a release from a project file (input checked by its checksum)")
+DESCRIPTION = N_(
     "Replay a project saved by the GUI or written by hand: check the input file's "
     "checksum, anonymize with the saved parameters, verify, and write the release "
     "(and the report, if the project or --report asks for one)."
@@ -26,32 +26,32 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("project", type=Path, metavar="PROJECT.json")
     p.add_argument(
-        "-o", "--output", type=Path, help="release file (.csv/.xlsx); default: the project's"
+        "-o", "--output", type=Path, help=_("release file (.csv/.xlsx); default: the project's")
     )
     p.add_argument(
         "--report",
         type=Path,
         metavar="FILE.html",
-        help="write the release report (for the review, not for publication)",
+        help=_("write the release report (for the review, not for publication)"),
     )
     add_record_arguments(p)
     p.add_argument(
         "--input",
         type=Path,
         metavar="FILE",
-        help="read this file instead of the project's (its checksum must still match)",
+        help=_("read this file instead of the project's (its checksum must still match)"),
     )
     p.add_argument(
         "--accept-changed-input",
         action="store_true",
-        help="run even if the input's checksum differs from the project's (says so)",
+        help=_("run even if the input's checksum differs from the project's (says so)"),
     )
-    p.add_argument("--check", action="store_true", help="only check the input's checksum")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--check", action="store_true", help=_("only check the input's checksum"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
     p.add_argument(
         "--cluster",
         metavar="local[:N]|tcp://HOST:PORT",
-        help="compute on a Dask cluster (overrides the project's backend field)",
+        help=_("compute on a Dask cluster (overrides the project's backend field)"),
     )
 
 
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             check_input(project)
         except InputChangedError as err:
-            print(f"tclose run: warning: {err.message}", file=sys.stderr)
+            print(_("tclose run: warning: {message}").format(message=err.message), file=sys.stderr)
     release, info = replay(project, accept_changed_input=args.accept_changed_input, task=args.task)
     summary = release.summary
     with write_outputs(outputs, inputs=inputs) as stage:
@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             output,
             metadata=_published(summary, args),
             input_path=project.input.path,
+            codebook=info.codebook,
             stage=stage,
             task=args.task,
         )
@@ -149,10 +150,10 @@ def run(args: argparse.Namespace) -> int:
     ver = release.verification
     if not args.quiet:
         print(ver.message, file=sys.stderr)
-    print("Wrote " + ", ".join(str(p) for p in written))
+    print(_("Wrote {files}").format(files=", ".join(str(p) for p in written)))
     note = seed_note(summary, review=args.review, report=report)
     if note and not args.quiet:
-        print(f"{note} It is also in the project file.", file=sys.stderr)
+        print(_("{note} It is also in the project file.").format(note=note), file=sys.stderr)
     return 0
 
 
@@ -182,7 +183,7 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
     except InputChangedError as err:
         if not args.accept_changed_input:
             raise
-        print(f"tclose run: warning: {err.message}", file=sys.stderr)
+        print(_("tclose run: warning: {message}").format(message=err.message), file=sys.stderr)
 
     def documents(summary) -> dict:
         if not args.review:
@@ -197,8 +198,8 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
     )  # fmt: skip
     if not args.quiet:
         print(ver.message, file=sys.stderr)
-    print("Wrote " + ", ".join(str(p) for p in written))
+    print(_("Wrote {files}").format(files=", ".join(str(p) for p in written)))
     note = seed_note(summary, review=args.review, report=None)
     if note and not args.quiet:
-        print(f"{note} It is also in the project file.", file=sys.stderr)
+        print(_("{note} It is also in the project file.").format(note=note), file=sys.stderr)
     return 0

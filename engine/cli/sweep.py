@@ -26,7 +26,7 @@ from engine.cli.params_args import (
     read_options,
 )
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.params import ReleaseParams
 from engine.progress import Task
 
@@ -34,8 +34,8 @@ from engine.progress import Task
 POINT = re.compile(r"\(\d+ of \d+\)$")
 
 
-HELP = "tabulate and plot information loss over a grid of t (or ε), k and b"
-DESCRIPTION = (
+HELP = N_("tabulate and plot information loss over a grid of t (or ε), k and b")
+DESCRIPTION = N_(
     "Run the anonymization for every combination of privacy level and k and write "
     "one row per point: t, epsilon, k, buckets (asked) and n_buckets (formed), "
     "feasible, qi_sse_sst, confidential_sse_sst, total_error, group_mean_error, "
@@ -48,8 +48,8 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument("-o", "--output", type=Path, required=True, metavar="TABLE.csv")
-    p.add_argument("--plot", type=Path, metavar="PLOT.png", help="also draw the curves")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--plot", type=Path, metavar="PLOT.png", help=_("also draw the curves"))
+    p.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
     add_release_arguments(p, grid=True)
     add_cluster_argument(p)
 
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     def progress(fraction: float, message: str) -> None:
         if not args.quiet and POINT.search(message) and message != last[0]:
             last[0] = message
-            print(f"tclose sweep: {message}", file=sys.stderr)
+            print(_("tclose sweep: {message}").format(message=message), file=sys.stderr)
 
     grid = {"ts": ts or None, "epsilons": epsilons or None, "ks": ks, "buckets": buckets}
     if backend.distributed:
@@ -107,7 +107,10 @@ def run(args: argparse.Namespace) -> int:
 
             table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:
+        from engine.io.codebook import with_codebook
+
         imported = read_table(args.input, options=read_options(args))
+        params = with_codebook(params, imported.info.codebook)
         table = run_sweep(imported.data, params, **grid, task=Task(progress))
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")

@@ -20,6 +20,7 @@ representative (bucket median) is then the digest's estimate.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,11 +29,12 @@ import numpy as np
 import pandas as pd
 
 from engine.release import (
+    BucketInput,
     Buckets,
+    BucketValues,
     ConfidentialValues,
     Scale,
     confidential_loss,
-    make_buckets,
     numeric_values,
     split_sorted,
 )
@@ -125,26 +127,18 @@ def expand_counts(
 
 
 def _bucket_expanded(
-    expanded: pd.DataFrame,
-    counts: pd.DataFrame,
-    confidential: Sequence[str],
-    types: Mapping[str, ColumnType],
-    n_buckets: int,
-    **options: Any,
+    source: BucketInput, counts: pd.DataFrame, n_buckets: int, *, joint: bool = True
 ) -> tuple[Buckets, BucketLookup]:
-    """``make_buckets`` on the multiset (codes in its order) and the lookup by value."""
-    confidential = list(confidential)
-    buckets = make_buckets(
-        expanded, confidential, {c: types[c] for c in confidential}, n_buckets, **options
-    )
+    """One machine's buckets of the multiset ``source`` (codes in its order) and the lookup by
+    value (``counts``: the distinct values, in the multiset's order, with their counts)."""
+    confidential = source.confidential
+    buckets = source.buckets(n_buckets, joint=joint)
     weights = counts["n"].to_numpy(dtype=np.int64)
     keys = counts[confidential].reset_index(drop=True)
     first = np.r_[0, np.cumsum(weights)[:-1]].astype(np.int64)
     codes = buckets.codes[first] if len(keys) else np.zeros(0, dtype=np.int64)
-    lookup = BucketLookup(
-        tuple(confidential), {c: types[c] for c in confidential}, keys, codes,
-        buckets.missing_bucket,
-    )  # fmt: skip
+    types = {c: source.ctypes[c] for c in confidential}
+    lookup = BucketLookup(tuple(confidential), types, keys, codes, buckets.missing_bucket)
     return buckets, lookup
 
 
@@ -165,10 +159,9 @@ def make_buckets_from_counts(
     the :class:`BucketLookup`.
     """
     expanded = expand_counts(counts, n_missing, confidential)
-    buckets, lookup = _bucket_expanded(
-        expanded, counts, confidential, types, n_buckets,
-        joint=joint, orders=orders, bounds=bounds,
-    )  # fmt: skip
+    types = {c: types[c] for c in confidential}
+    source = BucketInput(expanded, confidential, types, orders=orders, bounds=bounds)
+    buckets, lookup = _bucket_expanded(source, counts, n_buckets, joint=joint)
     return replace(buckets, codes=np.zeros(0, dtype=np.int64)), lookup
 
 
@@ -212,6 +205,7 @@ class CountedValues(ConfidentialValues):
         self.n = int(counts["n"].sum()) + n_missing
         self._made: dict[int, tuple[Buckets, Buckets, BucketLookup]] = {}
         self._expanded: pd.DataFrame | None = None
+        self._input: BucketInput | None = None  # what every b reads, made at the first
 
     def _made_for(self, buckets: Buckets) -> tuple[Buckets, Buckets, BucketLookup]:
         for made in self._made.values():
@@ -221,12 +215,13 @@ class CountedValues(ConfidentialValues):
 
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
-            if self._expanded is None:
+            if self._input is None:
                 self._expanded = expand_counts(self.counts, self.n_missing, self.confidential)
-            full, lookup = _bucket_expanded(
-                self._expanded, self.counts, self.confidential, self.types, b,
-                joint=self.joint, orders=self.orders, bounds=self.bounds,
-            )  # fmt: skip
+                self._input = BucketInput(
+                    self._expanded, self.confidential, self.types,
+                    orders=self.orders, bounds=self.bounds,
+                )  # fmt: skip
+            full, lookup = _bucket_expanded(self._input, self.counts, b, joint=self.joint)
             self._made[b] = (replace(full, codes=np.zeros(0, dtype=np.int64)), full, lookup)
         return self._made[b][0]
 
@@ -238,9 +233,16 @@ class CountedValues(ConfidentialValues):
         return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        return self.loss_detail(buckets, output, detail=False)[0]
+
+    def loss_detail(
+        self, buckets: Buckets, output: str, *, detail: bool = True
+    ) -> tuple[float, dict[str, dict[str, float]]]:
+        """One machine's :func:`~engine.release.confidential_loss` of the released values,
+        on the multiset (what the run summary reports; equal up to the order of the sums)."""
         assert self._expanded is not None
         full = self._made_for(buckets)[1]
-        return confidential_loss(self._expanded, full, self.types, output)[0]
+        return confidential_loss(self._expanded, full, self.types, output, detail=detail)
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         out = {}
@@ -288,16 +290,67 @@ def digest_thresholds(scale: Scale, sample: np.ndarray) -> np.ndarray:
     return np.unique(np.asarray(cuts, dtype=float))
 
 
+@dataclass
+class Intervals:
+    """What the partitions found between consecutive cuts (the intervals a digest's buckets
+    are made of), added up: per interval the count, the smallest and largest value, Σx, Σx²,
+    the two largest and two smallest values, and beyond each of a few limits how many values
+    lie and how far; the missing values, and the values beyond the public bounds."""
+
+    count: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    s1: np.ndarray
+    s2: np.ndarray
+    #: per interval the two largest values (−inf where absent), and the two smallest (+inf)
+    top: np.ndarray
+    bottom: np.ndarray
+    #: (limit, up) → per interval: how many values lie beyond the limit, their distance to it
+    past: dict[tuple[float, bool], tuple[np.ndarray, np.ndarray]]
+    missing: int
+    outside: int
+
+    @classmethod
+    def merged(cls, parts: Sequence[Intervals]) -> Intervals:
+        """The file's intervals from its partitions'."""
+        top = np.sort(np.concatenate([p.top for p in parts], axis=1), axis=1)[:, ::-1][:, :2]
+        bottom = np.sort(np.concatenate([p.bottom for p in parts], axis=1), axis=1)[:, :2]
+        past = {
+            key: (sum(p.past[key][0] for p in parts), sum(p.past[key][1] for p in parts))
+            for key in parts[0].past
+        }
+        return cls(
+            sum(p.count for p in parts), np.min([p.low for p in parts], axis=0),
+            np.max([p.high for p in parts], axis=0), sum(p.s1 for p in parts),
+            sum(p.s2 for p in parts), top, bottom, past, sum(p.missing for p in parts),
+            sum(p.outside for p in parts),
+        )  # fmt: skip
+
+
+def _two(x: np.ndarray, interval: np.ndarray, m: int, *, up: bool) -> np.ndarray:
+    """Per interval the two largest (``up``) or smallest values of ``x`` (±inf where absent)."""
+    out = np.full((m, 2), -np.inf if up else np.inf)
+    order = np.lexsort((-x if up else x, interval))
+    ranked, values = interval[order], x[order]
+    first = np.searchsorted(ranked, np.arange(m))
+    for k in range(2):
+        at = first + k
+        ok = at < len(ranked)
+        ok[ok] &= ranked[at[ok]] == np.arange(m)[ok]
+        out[ok, k] = values[at[ok]]
+    return out
+
+
 def interval_counts(
     data: pd.DataFrame,
     col: str,
     ctype: ColumnType,
     thresholds: np.ndarray,
     bounds: tuple[float, float] | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, int]:
-    """Per interval between cuts: count, min, max (exact); the missing count; per interval
-    Σx and Σx² (the confidential loss of any bucket representative); values beyond the
-    public ``bounds``."""
+    limits: Sequence[tuple[float, bool]] = (),
+) -> Intervals:
+    """One partition's :class:`Intervals` between the cuts ``thresholds``, with the values
+    beyond each of the ``limits`` ((limit, up) pairs) and beyond the public ``bounds``."""
     x = numeric_values(data[col], ctype)
     miss = np.isnan(x)
     x = x[~miss]
@@ -310,12 +363,74 @@ def interval_counts(
     np.maximum.at(hi, interval, x)
     s1 = np.bincount(interval, weights=x, minlength=m)
     s2 = np.bincount(interval, weights=x * x, minlength=m)
+    past = {}
+    for limit, up in limits:
+        distance = x - limit if up else limit - x
+        beyond = distance > 0
+        past[(limit, up)] = (
+            np.bincount(interval[beyond], minlength=m),
+            np.bincount(interval[beyond], weights=distance[beyond], minlength=m),
+        )
     outside = 0 if bounds is None else int(((x < bounds[0]) | (x > bounds[1])).sum())
-    return cnt, lo, hi, int(miss.sum()), s1, s2, outside
+    top, bottom = _two(x, interval, m, up=True), _two(x, interval, m, up=False)
+    return Intervals(cnt, lo, hi, s1, s2, top, bottom, past, int(miss.sum()), outside)
+
+
+def digest_limits(scale: Scale) -> list[tuple[float, bool]]:
+    """The limits a bucket's mean may clip its values to beyond its cuts (:meth:`Scale.limits`):
+    the central 99 % rounded outward, and the public bounds."""
+    limits = [(scale.outer[0], False), (scale.outer[1], True)]
+    if scale.public is not None:
+        limits += [(float(scale.public[0]), False), (float(scale.public[1]), True)]
+    return limits
+
+
+class IntervalValues(BucketValues):
+    """A bucket's values as its statistics read them (:class:`~engine.release.Scale`), from
+    the :class:`Intervals` it is made of (``members``)."""
+
+    def __init__(self, intervals: Intervals, members: np.ndarray) -> None:
+        self.i, self.members = intervals, members
+        self.count = int(intervals.count[members].sum())
+        self.total = float(intervals.s1[members].sum())
+        self.top = np.sort(intervals.top[members].ravel())[::-1][:2]
+        self.bottom = np.sort(intervals.bottom[members].ravel())[:2]
+
+    def extreme(self, up: bool) -> float:
+        return float(self.i.high[self.members].max() if up else self.i.low[self.members].min())
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        if (near, up) not in self.i.past:  # a limit beyond every value of the bucket
+            assert (near >= self.extreme(True)) if up else (near <= self.extreme(False))
+            return 0, 0.0
+        counts, distances = self.i.past[(near, up)]
+        return int(counts[self.members].sum()), float(distances[self.members].sum())
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        held = self.total - self.beyond(high, True)[1] + self.beyond(low, False)[1]
+        smallest = float(np.clip(self.extreme(False), low, high))
+        return held / self.count, float(np.clip(self.extreme(True), low, high)) > smallest, smallest
+
+    def _values(self) -> np.ndarray:
+        """The extreme values, each record once: the two smallest and the two largest."""
+        if self.count <= 4:
+            return np.r_[self.bottom[: min(2, self.count)], self.top[: max(self.count - 2, 0)]]
+        return np.r_[self.bottom, self.top]
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        held = self.held(low, high)[0] * self.count
+        top = np.maximum(np.clip(self.top[: min(2, self.count)], low, high) - base, 0.0)
+        return held - self.count * base, float(top[0]), float(top[1]) if len(top) > 1 else 0.0
+
+    def spread(self) -> tuple[float, float, float, float]:
+        mean = self.total / self.count
+        plain = max(float(self.i.s2[self.members].sum()) - self.count * mean * mean, 0.0)
+        squares = np.sort((self._values() - mean) ** 2)[::-1]
+        return plain, float(squares[0]), float(squares[1]) if len(squares) > 1 else 0.0, plain
 
 
 def buckets_from_intervals(
-    parts: Sequence[tuple[Any, ...]],
+    intervals: Intervals,
     scale: Scale,
     sample: np.ndarray,
     thresholds: np.ndarray,
@@ -326,12 +441,10 @@ def buckets_from_intervals(
     """Buckets of consecutive intervals, cut by their exact counts like distinct values.
 
     A bucket's limits are cuts (public round numbers; the outer ends open, or the public
-    bounds); its representative is the median of the digest's sample inside it.
+    bounds); its mean and spread are one machine's (:meth:`~engine.release.Scale.stat_of`) on
+    the intervals' sums, its median that of the digest's sample inside it.
     """
-    cnt = sum(p[0] for p in parts)
-    lo = np.min([p[1] for p in parts], axis=0)
-    hi = np.max([p[2] for p in parts], axis=0)
-    n_missing = sum(p[3] for p in parts)
+    cnt, lo, hi = intervals.count, intervals.low, intervals.high
     used = np.flatnonzero(cnt)
     ends = split_sorted(cnt[used], n_buckets)
     group_used = np.searchsorted(np.asarray(ends), np.arange(len(used)), side="right")
@@ -340,8 +453,9 @@ def buckets_from_intervals(
     nxt = np.minimum(np.searchsorted(used, np.arange(m)), len(used) - 1)
     interval_bucket = group_used[nxt]
     n_value = int(group_used.max()) + 1
-    missing_bucket = n_value if n_missing else None
-    labels, bounds, reps, counts = [], [], [], []
+    missing_bucket = n_value if intervals.missing else None
+    labels, bounds, reps, counts, stats = [], [], [], [], []
+    public = scale.public or (None, None)
     for j in range(n_value):
         members = used[group_used == j]
         first, last = int(members.min()), int(members.max())
@@ -350,16 +464,24 @@ def buckets_from_intervals(
         a, b = float(lo[members].min()), float(hi[members].max())
         inside = sample[(sample >= a) & (sample <= b)]
         keys = np.array([a]) if a == b else (inside if len(inside) else np.array([a, b]))
-        label, bound, stat = scale.describe(keys, lo_cut, hi_cut)
+        label, bound, estimated = scale.describe(keys, lo_cut, hi_cut)
+        stat = scale.stat_of(
+            IntervalValues(intervals, members),
+            public[0] if lo_cut is None else lo_cut,
+            public[1] if hi_cut is None else hi_cut,
+            estimated.median,
+        )
         labels.append(label)
         bounds.append(bound)
-        reps.append((stat.median,))  # the sample's mean is no bucket mean: stats stay None
+        reps.append((stat.median,))
+        stats.append((stat,))
         counts.append(int(cnt[members].sum()))
     if missing_bucket is not None:
         labels.append("")
         bounds.append(None)
         reps.append((None,))
-        counts.append(n_missing)
+        stats.append((None,))
+        counts.append(intervals.missing)
     buckets = Buckets(
         labels=labels,
         codes=np.zeros(0, dtype=np.int64),
@@ -369,6 +491,7 @@ def buckets_from_intervals(
         missing_bucket=missing_bucket,
         columns=(col,),
         column_labels=[(lab,) for lab in labels],
+        stats=stats,
     )
     lookup = BucketLookup(
         (col,), {col: ctype}, None, interval_bucket, missing_bucket, thresholds=thresholds
@@ -387,7 +510,7 @@ class DigestValues(ConfidentialValues):
 
     def __init__(
         self,
-        parts: Sequence[tuple[Any, ...]],
+        parts: Sequence[Intervals],
         scale: Scale,
         sample_q: np.ndarray,
         thresholds: np.ndarray,
@@ -396,20 +519,19 @@ class DigestValues(ConfidentialValues):
         rows: np.ndarray,
         sample: pd.DataFrame,
     ) -> None:
-        self.parts, self.scale, self.sample_q, self.thresholds = parts, scale, sample_q, thresholds
+        self.intervals = Intervals.merged(parts)
+        self.scale, self.sample_q, self.thresholds = scale, sample_q, thresholds
         self.col, self.ctype = col, ctype
         self.rows, self.sample = np.asarray(rows), sample.reset_index(drop=True)
-        self.cnt = sum(p[0] for p in parts)
-        self.s1 = sum(p[4] for p in parts)
-        self.s2 = sum(p[5] for p in parts)
-        self.n_missing = sum(p[3] for p in parts)
+        self.cnt, self.s1, self.s2 = self.intervals.count, self.intervals.s1, self.intervals.s2
+        self.n_missing = self.intervals.missing
         self.n = int(self.cnt.sum()) + self.n_missing
         self._made: dict[int, tuple[Buckets, BucketLookup]] = {}
 
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
             self._made[b] = buckets_from_intervals(
-                self.parts, self.scale, self.sample_q, self.thresholds, self.col, self.ctype, b
+                self.intervals, self.scale, self.sample_q, self.thresholds, self.col, self.ctype, b
             )
         return self._made[b][0]
 
@@ -423,14 +545,37 @@ class DigestValues(ConfidentialValues):
         return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        return self.loss_detail(buckets, output)[0]
+
+    def loss_detail(
+        self, buckets: Buckets, output: str
+    ) -> tuple[float, dict[str, dict[str, float]]]:
+        """The loss of the released values (``output``) and the column's statistics, from
+        every interval's count, Σx and Σx² (the numbers :func:`~engine.release.confidential_loss`
+        reports of a column held in memory)."""
         reps = np.array([float(r[0]) if r[0] is not None else np.nan
                          for r in buckets.released(output)])  # fmt: skip
         rep = reps[self.lookup(buckets).codes]  # per interval
-        used = self.cnt > 0
-        sse = float((self.s2 - 2 * rep * self.s1 + self.cnt * rep * rep)[used].sum())
-        m = float(self.cnt.sum())
-        sst = float(self.s2.sum() - self.s1.sum() ** 2 / m) if m else 0.0
-        return sse / sst if sst > 0 else 0.0
+        used = (self.cnt > 0) & ~np.isnan(rep)
+        m, sx, sxx = float(self.cnt[used].sum()), self.s1[used].sum(), self.s2[used].sum()
+        if not m:
+            return 0.0, {}
+        sy = float((self.cnt * rep)[used].sum())
+        syy = float((self.cnt * rep * rep)[used].sum())
+        sxy = float((self.s1 * rep)[used].sum())
+        sse, sst = sxx - 2 * sxy + syy, sxx - sx * sx / m
+        vx, vy = sxx / m - (sx / m) ** 2, syy / m - (sy / m) ** 2
+        cov = sxy / m - sx * sy / m / m
+        loss = float(sse / sst) if sst > 0 else 0.0
+        column = {
+            "sse_sst": loss,
+            "mean_original": float(sx / m),
+            "mean_released": float(sy / m),
+            "variance_original": float(vx),
+            "variance_released": float(vy),
+            "correlation": float(cov / math.sqrt(vx * vy)) if vx > 0 and vy > 0 else 1.0,
+        }
+        return loss, {self.col: column}
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
-        return {self.col: int(sum(p[6] for p in self.parts))} if self.col in bounds else {}
+        return {self.col: self.intervals.outside} if self.col in bounds else {}

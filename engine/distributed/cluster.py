@@ -10,14 +10,16 @@ and cancellation, and turns a lost worker into one clear sentence.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import CancelledError, InputError, TcloseError
+from engine.i18n import _, language, use_language
 from engine.progress import NO_TASK, Task
 
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
@@ -60,6 +62,20 @@ class Backend:
         return parse_cluster((data or {}).get("cluster"))
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity where the system says, else all)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def max_local_workers() -> int:
+    """The most workers ``--cluster local:N`` starts: two per core, and 4 on any machine
+    (one per core is what computes at once; the rest leaves room for a test or a
+    demonstration on a small machine, and a thousand processes never start by a slip)."""
+    return max(4, 2 * cores())
+
+
 def parse_cluster(text: str | None) -> Backend:
     """``local``, ``local:N`` or ``tcp://HOST:PORT`` (None or empty: this computer)."""
     if text is None or not str(text).strip():
@@ -69,18 +85,32 @@ def parse_cluster(text: str | None) -> Backend:
     if match:
         workers = int(match.group(1)) if match.group(1) else None
         if workers is not None and workers < 1:
-            raise InputError("--cluster local:N needs at least one worker (N ≥ 1).")
+            raise InputError(_("--cluster local:N needs at least one worker (N ≥ 1)."))
+        most = max_local_workers()
+        if workers is not None and workers > most:
+            raise InputError(
+                _(
+                    "--cluster local:{n}: this computer has {cores} core(s), and a local "
+                    "cluster takes at most {most} workers (each is a process that computes on "
+                    "one core; more only take memory). Give local:{cores}, or local for one "
+                    "worker per core."
+                ).format(n=workers, cores=cores(), most=most)
+            )
         return Backend("local", workers)
     if _TCP.match(text):
         if text.startswith("tls://"):
             raise InputError(
-                f"--cluster {text}: tclose connects to a scheduler over tcp:// only (a tls:// "
-                "scheduler needs certificates tclose cannot be given); use a tcp:// address "
-                "on a trusted network, or --cluster local."
+                _(
+                    "--cluster {text}: tclose connects to a scheduler over tcp:// only (a tls:// "
+                    "scheduler needs certificates tclose cannot be given); use a tcp:// address "
+                    "on a trusted network, or --cluster local."
+                ).format(text=text)
             )
         return Backend(text)
     raise InputError(
-        f"--cluster takes local, local:N or tcp://HOST:PORT (a Dask scheduler), not {text!r}."
+        _(
+            "--cluster takes local, local:N or tcp://HOST:PORT (a Dask scheduler), not {text}."
+        ).format(text=repr(text))
     )
 
 
@@ -90,7 +120,10 @@ def _need_dask() -> None:
         import distributed  # noqa: F401
     except ImportError as exc:
         raise InputError(
-            "Computing on a cluster needs the distributed extra: pip install tclose[distributed]."
+            _(
+                "Computing on a cluster needs the distributed extra: pip install "
+                "tclose[distributed]."
+            )
         ) from exc
 
 
@@ -98,6 +131,15 @@ def _need_dask() -> None:
 PROBE_TIMEOUT = 10.0
 #: the largest greeting a scheduler sends (a few dozen bytes: compression, Python, pickle)
 _GREETING_LIMIT = 1 << 16
+
+
+def _no_scheduler(address: str, reason: object) -> InputError:
+    return InputError(
+        _(
+            "--cluster {address}: no Dask scheduler answers there ({reason}). Start one with "
+            "'dask scheduler' and workers with 'dask worker ADDRESS', or use --cluster local."
+        ).format(address=address, reason=reason)
+    )
 
 
 def probe_scheduler(address: str, timeout: float = PROBE_TIMEOUT) -> dict[str, Any]:
@@ -115,12 +157,12 @@ def probe_scheduler(address: str, timeout: float = PROBE_TIMEOUT) -> dict[str, A
 
     import msgpack
 
-    host, _, port = address.split("://", 1)[1].rpartition(":")
+    host, _colon, port = address.split("://", 1)[1].rpartition(":")
     host = host.strip("[]")
-    other = (
-        f"--cluster {address}: the program that answers there is not a Dask scheduler. Check "
+    other = _(
+        "--cluster {address}: the program that answers there is not a Dask scheduler. Check "
         "the address (the scheduler prints it when it starts, e.g. tcp://10.0.0.5:8786)."
-    )
+    ).format(address=address)
     try:
         with socket.create_connection((host, int(port)), timeout=timeout) as sock:
             sock.settimeout(timeout)
@@ -131,15 +173,13 @@ def probe_scheduler(address: str, timeout: float = PROBE_TIMEOUT) -> dict[str, A
             body = _recv_exactly(sock, total)
     except TimeoutError as exc:
         raise InputError(
-            f"--cluster {address}: the program there did not answer as a Dask scheduler within "
-            f"{timeout:g} seconds. Check the address, or use --cluster local."
+            _(
+                "--cluster {address}: the program there did not answer as a Dask scheduler "
+                "within {seconds:g} seconds. Check the address, or use --cluster local."
+            ).format(address=address, seconds=timeout)
         ) from exc
     except OSError as exc:
-        raise InputError(
-            f"--cluster {address}: no Dask scheduler answers there ({exc.strerror or exc}). "
-            "Start one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use "
-            "--cluster local."
-        ) from exc
+        raise _no_scheduler(address, exc.strerror or exc) from exc
     except EOFError as exc:
         raise InputError(other) from exc
     try:
@@ -234,6 +274,18 @@ def _stderr_to_null() -> Iterator[None]:
         os.close(null)
 
 
+#: Dask's settings for a tclose run (in this process, and in the local workers it starts):
+#: no statistical profiler (it samples every task's stack 100 times a second for a
+#: dashboard tclose does not open), and the event loops' watchdog and system monitor woken
+#: once a second rather than 50 and twice: on two cores they cost a third more CPU than the
+#: release itself (benchmarks/bench_distributed.py)
+LEAN = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "1s",
+}
+
+
 @contextlib.contextmanager
 def connect(backend: Backend) -> Iterator[Any]:
     """A Dask client for ``backend``; a local cluster is started and stopped with it.
@@ -244,11 +296,13 @@ def connect(backend: Backend) -> Iterator[Any]:
     A scheduler address is probed first (:func:`probe_scheduler`).
     """
     _need_dask()
-    with quiet_cluster():
+    import dask
+
+    with quiet_cluster(), dask.config.set(LEAN):
         from distributed import Client, LocalCluster
 
         if backend.address == "local":
-            n = backend.workers or os.cpu_count() or 1
+            n = backend.workers or cores()
             try:
                 with _stderr_to_null():
                     from multiprocessing import resource_tracker
@@ -258,7 +312,9 @@ def connect(backend: Backend) -> Iterator[Any]:
                         n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
                     )
             except Exception as exc:  # no port, no fork: say so in one line
-                raise ClusterError(f"Could not start a local Dask cluster ({exc}).") from exc
+                raise ClusterError(
+                    _("Could not start a local Dask cluster ({exc}).").format(exc=exc)
+                ) from exc
             with cluster, Client(cluster) as client, _lost_connection_is_a_cluster_error():
                 yield client
             return
@@ -266,11 +322,7 @@ def connect(backend: Backend) -> Iterator[Any]:
         try:
             client = Client(backend.address, timeout="20s")
         except (OSError, TimeoutError) as exc:
-            raise InputError(
-                f"--cluster {backend.address}: no Dask scheduler answers there ({exc}). Start "
-                "one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use "
-                "--cluster local."
-            ) from exc
+            raise _no_scheduler(str(backend.address), exc) from exc
         with client, _lost_connection_is_a_cluster_error():
             yield client
 
@@ -290,10 +342,27 @@ def _lost_connection_is_a_cluster_error() -> Iterator[None]:
         # a future cancelled by the cluster (its data lost with a worker, the scheduler
         # restarted), not by the user: tclose cancels through its task, as CancelledError
         raise ClusterError(
-            "The Dask cluster lost a worker or its connection while computing the release "
-            f"({type(exc).__name__}), and could not recover; nothing was written. Run it again, "
-            "or give the workers more memory."
+            _(
+                "The Dask cluster lost a worker or its connection while computing the release "
+                "({reason}), and could not recover; nothing was written. Run it again, or give "
+                "the workers more memory."
+            ).format(reason=type(exc).__name__)
         ) from exc
+
+
+def speaking(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` as a task that runs in the language of this process.
+
+    A worker's thread speaks English unless told otherwise (the language is context-local,
+    :mod:`engine.i18n`): a task that may refuse the input carries the user's language with
+    it, so that its message reads as one machine's would.
+    """
+    return functools.partial(_in_language, language(), function)
+
+
+def _in_language(code: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with use_language(code):
+        return function(*args, **kwargs)
 
 
 def n_workers(client: Any) -> int:
@@ -346,15 +415,19 @@ def raise_for(future: Any) -> None:
         future.result()
     except KilledWorker as exc:
         raise ClusterError(
-            "A Dask worker was lost while computing the release (it ran out of memory or was "
-            "stopped) and retrying did not help; nothing was written. Give the workers more "
-            "memory or use more of them."
+            _(
+                "A Dask worker was lost while computing the release (it ran out of memory or "
+                "was stopped) and retrying did not help; nothing was written. Give the workers "
+                "more memory or use more of them."
+            )
         ) from exc
     except TcloseError:
         raise
     except (OSError, EOFError) as exc:
         raise ClusterError(
-            f"The connection to the Dask cluster broke ({exc}); nothing was written."
+            _("The connection to the Dask cluster broke ({reason}); nothing was written.").format(
+                reason=exc
+            )
         ) from exc
 
 

@@ -11,14 +11,18 @@ buckets are cut from the whole file's counts and the class size is chosen
    households and its bucket mix is the file's up to sampling noise;
 2. every partition reports which QIs are constant within each of its households; a QI is
    household-level when it is in every partition (or declared);
-3. every partition runs the one-machine household route
-   (:func:`engine.release.households.household_partition`, or the block partition and the
-   household merge when no QI is household-level) against the whole file's bucket shares,
-   and builds its part of the release: household ids re-coded into a range of its own (the
-   ranges in a random order), weights passed through;
+3. every partition runs the one-machine household route against the whole file's bucket
+   shares: households microaggregated as units when their ids are released
+   (:func:`engine.release.linked_classes`: patterns formed in the partition), else the
+   household groups (:func:`engine.release.households.household_partition`, or the block
+   partition and the household merge when no QI is household-level), and builds its part of
+   the release: household ids re-coded into a range of its own (the ranges in a random
+   order), weights released as one machine releases them (its classes' means by default);
 4. the distributed verifier checks k and t on the released parts; every partition checks its
    households (classes never cross partitions, and a union of classes of ≥ k households
-   holds ≥ k households).
+   holds ≥ k households), follows its released ids and takes the weight as a key against
+   the whole file's bucket shares (a pattern or cell shared across partitions is a union of
+   checked ones).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.checks import read_weights
 from engine.distributed.cluster import gather, wait_all
 from engine.distributed.split import Part
 from engine.distributed.verify import verify_parts
@@ -43,22 +48,30 @@ from engine.release import (
     HouseholdSummary,
     RunSummary,
     Verification,
+    WeightSummary,
     check_households,
     clashing_ids,
     default_rounds,
     encode_qi,
     find_households,
+    group_ids,
     household_codes,
     household_partition,
+    linked_classes,
+    linking_check,
     merge_for_households,
+    missing_counts,
     recode_qi,
     release_confidential,
+    released_households,
     separate_members,
     sse_sst,
     survey_columns,
     tclose_blocks,
     tclose_partition,
+    use_blocks,
     verify_release,
+    weight_check,
 )
 from engine.text import number
 
@@ -79,9 +92,6 @@ class _Recipe:
     level: tuple[str, ...]
     confidential_level: tuple[str, ...]
     rounds: int
-    #: per numeric confidential column, the sums the summary's confidential loss needs
-    #: (:func:`engine.distributed.release._confidential_sums`, handed over by the caller)
-    confidential_sums: Any
 
 
 def _cut(part: Part, column: str, n_out: int, salt: int) -> list[tuple[pd.DataFrame, np.ndarray]]:
@@ -134,15 +144,25 @@ def _release(
     hh, n_h, _ = household_codes(frame[p.household])
     homes = Households(column=p.household, codes=hh, n_households=n_h, level=r.level,
                        confidential_level=r.confidential_level)  # fmt: skip
-    groups = None
-    if r.level:
+    groups = linked = None
+    weights = read_weights(frame[p.weight]) if p.weight is not None else None
+    if p.released_household():
+        # the ids are released: households as units, patterns formed in this partition (a
+        # household never spans partitions)
+        X = encode_qi(frame, qi, r.types, r.orders)
+        found = linked_classes(frame, qi, r.types, r.orders, homes, codes, r.shares, r.t, p.k,
+                               X=X)  # fmt: skip
+        classes, linked = found.classes, found.linked
+        groups = found.homes if r.level else None
+        loss = sse_sst(X, classes)
+    elif r.level:
         classes, groups, loss = household_partition(
             frame, qi, r.types, r.orders, homes, codes, r.t, p.k, r.size,
             mode=p.qi_output, shares=r.shares, improve_rounds=r.rounds,
         )  # fmt: skip
     else:
         X = encode_qi(frame, qi, r.types, r.orders)
-        partition = tclose_blocks if len(frame) > 20_000 else tclose_partition
+        partition = tclose_blocks if use_blocks(X) else tclose_partition
         try:
             classes = partition(X, codes, r.size, r.t, shares=r.shares)
         except InfeasibleError:  # a partition's mix strays from the file's: one class
@@ -159,17 +179,18 @@ def _release(
     if p.keep:
         parts.append(frame[list(p.keep)].reset_index(drop=True))
     extra = survey_columns(p, frame, r.types, r.orders, homes, groups, frame, rng,
-                           avoid_ids=False)  # fmt: skip
+                           avoid_ids=False, classes=classes, weights=weights,
+                           linked=linked)  # fmt: skip
     if p.household in extra:
         extra[p.household] = extra[p.household] + offset
     parts.append(pd.DataFrame(extra))
     table = pd.concat(parts, axis=1)
-    hidden = None
-    if p.household not in table.columns:  # checked, then left out
-        hidden = "\x00household"
-        table[hidden] = hh
-    check = verify_release(table, qi, [], k=p.k, household=hidden or p.household,
-                           household_level=level)  # fmt: skip
+    # households per class on every record's household, the id released or not
+    hidden = "\x00household"
+    table[hidden] = hh
+    check = verify_release(table, qi, [], k=p.k, household=hidden, household_level=level,
+                           linked=p.household if p.household in table.columns else "")  # fmt: skip
+    survey = _survey_check(table, qi, codes, recipe)
     table = table[[c for c in r.columns if c in table.columns]]
     table = table.iloc[rng.permutation(len(table))].reset_index(drop=True)
     stats = {
@@ -179,22 +200,49 @@ def _release(
         "split": check.split_households,
         "shared": check.shared_classes,
         "classes": int(classes.max()) + 1,
+        "pattern_k": survey["pattern_k"],
+        "linking_t": survey["linking_t"],
+        "without_id": survey["records_without_id"],
+        "households_without_id": 0 if linked is None else int((~linked).sum()),
+        "weight_k": survey["weight_k"],
+        "weight_t": survey["weight_t"],
         "loss": loss,
         "groups": int(groups.max()) + 1 if groups is not None else 0,
-        "confidential": r.confidential_sums(
-            frame, r.buckets, codes, r.types, p.confidential_output
-        ),
         # the summary's QI loss is replaced by ``loss`` (the household route's own measure)
         "sq": 0.0,
         "total": np.zeros(1),
         # missing QI values in the input and released empty
-        "missing_qi": {
-            c: (int(frame[c].isna().sum()), int(table[c].isna().sum()))
-            for c in qi
-            if c in table.columns
-        },
+        "missing_qi": missing_counts(frame, table, [c for c in qi if c in table.columns]),
     }
     return table, stats
+
+
+def _survey_check(
+    table: pd.DataFrame, qi: list[str], codes: np.ndarray, recipe: _Recipe
+) -> dict[str, Any]:
+    """What an intruder learns in one partition's part by following its released ids and by
+    taking the weight as a key, against the whole file's bucket shares (the figures of
+    :func:`engine.release.verify_release`).
+
+    A partition's classes never leave it and a household never spans partitions, so a
+    pattern or a cell that other partitions share in the whole release is a union of ones
+    checked here: shared by more households, and t-close as a union of t-close parts.
+    """
+    p = recipe.params
+    classes = group_ids(table, qi)
+    out: dict[str, Any] = {"pattern_k": None, "linking_t": None, "records_without_id": 0,
+                           "weight_k": None, "weight_t": None}  # fmt: skip
+    buckets = codes if p.confidential else None
+    if p.household in table.columns:
+        ids = released_households(table[p.household])
+        linking = linking_check(classes, buckets, ids, k=p.k, t=recipe.t, shares=recipe.shares)
+        out.update({key: linking[key] for key in ("pattern_k", "linking_t",
+                                                   "records_without_id")})  # fmt: skip
+    if p.weight in table.columns:
+        keyed = weight_check(table, qi, p.weight, buckets, k=p.k, t=recipe.t,
+                             shares=recipe.shares)  # fmt: skip
+        out.update(weight_k=keyed["weight_k"], weight_t=keyed["weight_t"])
+    return out
 
 
 def release_households_on_cluster(
@@ -213,23 +261,21 @@ def release_households_on_cluster(
     workers: int,
     node_records: int,
     summarise: Any,
-    confidential_sums: Any,
     task: Task = NO_TASK,
 ) -> tuple[list[Any], Verification, RunSummary]:
     """The verified release of a survey file on the cluster (module doc).
 
     ``parts`` are the partitions after the encoding and the buckets
     (:class:`~engine.distributed.split.Part`); ``summarise(verification, part_stats)`` makes
-    the run summary the route without households makes, ``confidential_sums`` measures a
-    partition's confidential loss.  Returns the futures of the released parts, the
-    verification and the summary.
+    the run summary the route without households makes.  Returns the futures of the released
+    parts, the verification and the summary.
     """
     assert params.household is not None
     shares = buckets.counts / buckets.counts.sum()
     n_out = max(1, min(max(workers, -(-n // node_records)), n // max(size, 1)))
     salt = int(np.random.default_rng(params.seed).integers(2**63)) if params.seed is not None \
         else secrets.randbits(63)  # fmt: skip
-    task.step(0.0, "Moving households to partitions")
+    task.step(0.0, _("Moving households to partitions"))
     cut = client.map(_cut, parts, column=params.household, n_out=n_out, salt=salt)
     out = [client.submit(_join, *[client.submit(_pick, c, j) for c in cut]) for j in range(n_out)]
     del cut
@@ -237,8 +283,7 @@ def release_households_on_cluster(
     numbering = _HouseholdNumbering.of(detections, params, salt, n_out)
     level, conf_level = numbering.level, numbering.confidential_level
     recipe = _Recipe(params, buckets, shares, t, size, types, orders, places, columns, level,
-                     conf_level, default_rounds(numbering.most_in_a_part),
-                     confidential_sums)  # fmt: skip
+                     conf_level, default_rounds(numbering.most_in_a_part))  # fmt: skip
     recipe_f = client.scatter(recipe, broadcast=True)
     offsets = numbering.offsets
     done = [client.submit(_release, out[j], recipe_f, int(offsets[j]), j) for j in range(n_out)]
@@ -247,7 +292,7 @@ def release_households_on_cluster(
     tables = client.map(_pick, done, i=0)
     stats = [s for s in gather(client, client.map(_pick, done, i=1)) if s.get("n")]
     del done
-    task.step(0.85, "Verifying the release")
+    task.step(0.85, _("Verifying the release"))
     verification = verify_parts(client, tables, params.qi, params.confidential, t=t, k=params.k,
                                 task=task.sub(0.85, 1.0))  # fmt: skip
     verification = _with_households(verification, stats, params, numbering.n_households)
@@ -305,34 +350,80 @@ def _with_households(
     were released with different household-level values."""
     homes_k = min(s["households_k"] for s in stats)
     split = sum(s["split"] for s in stats)
+    pattern_k = _least(s["pattern_k"] for s in stats)
+    linking_t = _most(s["linking_t"] for s in stats)
+    weight_k = _least(s["weight_k"] for s in stats)
+    weight_t = _most(s["weight_t"] for s in stats)
     verification = replace(
         verification,
         households_k=homes_k,
         n_households=n_households,
         split_households=split,
         shared_classes=sum(s["shared"] for s in stats),
+        pattern_k=pattern_k,
+        linking_t=linking_t,
+        records_without_id=sum(s["without_id"] for s in stats),
+        weight_k=weight_k,
+        weight_t=weight_t,
     )
-    if homes_k < params.k or split:
-        verification.ok = False
-        problem = (
+    problems = []
+    if homes_k < params.k:
+        problems.append(
             ngettext(
                 "a class holds records of only {n} household (k = {k} required)",
                 "a class holds records of only {n} households (k = {k} required)",
                 homes_k,
             ).format(n=number(homes_k), k=number(params.k))
-            if homes_k < params.k
-            else ngettext(
+        )
+    if split:
+        problems.append(
+            ngettext(
                 "{n} household has members with different household-level values",
                 "{n} households have members with different household-level values",
                 split,
             ).format(n=number(split))
         )
-        verification.message = _("Verification failed: {problems}.").format(problems=problem)
+    t = verification.t if params.bucket_t is None else params.bucket_t
+    if pattern_k is not None and pattern_k < params.k:
+        problems.append(
+            _(
+                "households share their pattern of classes with fewer than {k} households "
+                "(an intruder who follows the household id finds their members)"
+            ).format(k=number(params.k))
+        )
+    if linking_t is not None and t is not None and linking_t > t * (1 + 1e-7):
+        problems.append(
+            _(
+                "an intruder who follows the household ids is left at distance {shown} from "
+                "a member's bucket (t = {t} required)"
+            ).format(shown=number(linking_t, 4), t=number(t, 6))
+        )
+    if params.released_weight() == "class" and weight_k is not None and weight_k < params.k:
+        problems.append(
+            _("with the weight as a key a class has only {n} records (k = {k} required)").format(
+                n=number(weight_k), k=number(params.k)
+            )
+        )
+    if problems:
+        verification.ok = False
+        verification.message = _("Verification failed: {problems}.").format(
+            problems="; ".join(problems)
+        )
     verification.raise_if_failed()
     verification.message = verification.message[:-1] + _(
         "; every class holds records of ≥ {n} households."
     ).format(n=number(homes_k))
     return verification
+
+
+def _least(values: Any) -> Any:
+    present = [v for v in values if v is not None]
+    return min(present) if present else None
+
+
+def _most(values: Any) -> Any:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
 
 
 def _household_summary(
@@ -357,6 +448,18 @@ def _household_summary(
             n_groups=sum(s["groups"] for s in stats) or None,
             confidential_level=numbering.confidential_level,
             shared_classes=sum(s["shared"] for s in stats),
+            pattern_k=_least(s["pattern_k"] for s in stats),
+            linking_t=_most(s["linking_t"] for s in stats),
+            records_without_id=sum(s["without_id"] for s in stats),
+            households_without_id=sum(s["households_without_id"] for s in stats),
+        ),
+        weight=None
+        if params.weight is None
+        else WeightSummary(
+            column=params.weight,
+            output=params.weight_output,
+            k=_least(s["weight_k"] for s in stats),
+            t=_most(s["weight_t"] for s in stats),
         ),
         warnings=(*summary.warnings, *_cluster_notes(params)),
     )
@@ -368,8 +471,8 @@ def _cluster_notes(params: ReleaseParams) -> list[str]:
     return [
         _(
             "On a cluster the bucket means are not weighted and the risk figures are not "
-            "computed; the weights are released as they are. Run on one computer for weighted "
-            "means, weighted totals and the risk with weights."
+            "computed. Run on one computer for weighted means, weighted totals and the risk "
+            "with weights."
         )
     ]
 

@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InputError, listing
+from engine.distributed.cluster import speaking
+from engine.errors import InputError
+from engine.i18n import _
 from engine.io.info import ReadOptions
 from engine.io.textblocks import TextLayout, read_text_block, text_layout
 
@@ -50,7 +52,7 @@ def read_parts(
     options: ReadOptions | str | None = None,
 ) -> tuple[list[Any], list[str]]:
     """Futures of the file's partitions (pandas frames, in file order) and its column names;
-    with ``columns`` the partitions hold those columns only (each must exist)."""
+    with ``columns`` the partitions hold those of them the file has."""
     from engine.io.files import open_checked
     from engine.io.parquet import PARQUET_MAGIC, is_parquet
 
@@ -68,14 +70,9 @@ def read_parts(
 
 
 def _select(names: list[str], columns: Sequence[str] | None) -> list[str]:
-    if columns is None:
-        return names
-    absent = [c for c in columns if c not in names]
-    if absent:
-        raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
-        )
-    return list(columns)
+    """The ``columns`` the file has (all of them for None): each stage checks the names it
+    needs on the file's names first, in its own words."""
+    return names if columns is None else [c for c in columns if c in names]
 
 
 def _parquet_parts(client: Any, path: Path, columns: Sequence[str] | None):
@@ -84,8 +81,9 @@ def _parquet_parts(client: Any, path: Path, columns: Sequence[str] | None):
     pieces, names = parquet_pieces(path)
     wanted = _select(names, columns)
     if not pieces:
-        raise InputError(f"{path.name} holds no records.")
-    futures = [client.submit(read_piece, f, i, names, wanted, pure=False) for f, i in pieces]
+        raise InputError(_("{name} holds no records.").format(name=path.name))
+    read = speaking(read_piece)
+    futures = [client.submit(read, f, i, names, wanted, pure=False) for f, i in pieces]
     return futures, names
 
 
@@ -116,9 +114,9 @@ def _text_parts(client: Any, layout: TextLayout, path: Path, columns: Sequence[s
 
     names = list(layout.names)
     wanted = _select(names, columns)
-    _, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=BLOCK_BYTES, sample=False)
+    _sample, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=BLOCK_BYTES, sample=False)
     tasks = [
-        dask.delayed(read_text_block)(block, layout, i == 0, wanted)
+        dask.delayed(speaking(read_text_block))(block, layout, i == 0, wanted)
         for i, block in enumerate(blocks[0])
     ]
     return client.compute(tasks), names

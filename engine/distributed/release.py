@@ -1,35 +1,41 @@
-"""One release computed on a Dask cluster: the one-machine plan and construction, partition-wise.
+"""One release computed on a Dask cluster: one machine's stages, partition by partition.
 
-The steps follow :func:`engine.release.anonymize.anonymize`:
+The stages are :mod:`engine.release`'s, in its order (read → prepare → plan → partition →
+release tail → verify → write), with its messages and output choices; what only a cluster
+does is here and in the modules beside it: lay the file out in partitions, gather what a
+stage needs of them, and add up what the stages found in each.
 
-1. partitions are read where they lie (Parquet row groups, CSV blocks), missing codes applied
-   (:func:`read_input`);
-2. **the plan** (:func:`plan_on_cluster`): one pass gathers what the encoding needs (means,
-   deviations, categories) and the exact counts of the confidential values; the records of
-   the fixed search and class-size samples are fetched; then the one-machine planner
-   (:func:`engine.release.plan.plan_data`) runs on those: the search of b, the warnings, the
-   feasibility and its fixes are one machine's, from the same numbers;
-3. **the classes**: a file that one worker can hold (at most :data:`NODE_RECORDS` records) is
-   partitioned whole by the one-machine code (:func:`engine.release.anonymize.best_partition`),
-   so its classes are one machine's; a larger file runs the top levels of the stratified k-d
-   split as aggregation passes (:mod:`engine.distributed.split`) until every node fits a
-   worker, one shuffle puts whole nodes in partitions, and each partition runs the
-   one-machine split and capped MDAV on its nodes (class numbers are the layout's, so classes
-   never cross partitions and each node is feasible by construction).  Which records form a
-   node depends on the data, the layout and :data:`NODE_RECORDS` only, never on how many
-   workers are alive, so a run that lost a worker gives the same release;
-4. each partition builds its part of the release and shuffles its rows;
-5. the independent check (:mod:`engine.distributed.verify`) reads only the released parts;
-   the summary is filled as on one machine (:func:`engine.release.summary.summarise_buckets`).
+1. **Read** (:mod:`engine.distributed.reading`): partitions are read where they lie (Parquet
+   row groups, CSV blocks) by one machine's readers; the columns the parameters name are
+   checked on the file's names (:func:`engine.release.check_columns`).
+2. **A file one worker holds** (at most :data:`NODE_RECORDS` records) is gathered on one
+   worker, which runs one machine's pipeline on it (:func:`engine.release.plan`, then
+   :func:`engine.release.anonymize`): the same checks, plan, classes, release table,
+   independent check and summary, so the same release, byte for byte with a seed.
+3. **A larger file** runs the stages partition by partition (:func:`_release_by_parts`):
+   every partition is cleaned and checked by one machine's functions
+   (:func:`engine.release.clean_columns`, :func:`engine.release.check_numbers`; the count by
+   :func:`engine.release.check_records`); the plan is one machine's
+   (:func:`engine.release.plan_data`) on the partitions' counts and fixed samples of records
+   (:mod:`engine.distributed.plan`); the top levels of the stratified k-d split run as
+   aggregation passes (:mod:`engine.distributed.split`) until every node fits a worker, one
+   shuffle puts whole nodes in partitions, and each partition forms its classes with one
+   machine's split and capped MDAV and builds its part of the release with one machine's
+   :func:`engine.release.build_release` (class numbers are the layout's, so classes never
+   cross partitions and each node is feasible by construction).  Which records form a node
+   depends on the data, the layout and :data:`NODE_RECORDS` only, never on how many workers
+   are alive, so a run that lost a worker gives the same release.
+4. The independent check (:mod:`engine.distributed.verify`) reads only the released parts;
+   the summary is one machine's (:func:`engine.release.summarise_buckets`) on the partitions'
+   sums added up.
 
+Every task that can refuse the input runs in the user's language (:func:`speaking`).
 Futures carry progress and cancellation; a worker lost mid-run is recomputed by Dask from
 the file, and a task that keeps killing workers ends the run with a clear message.
 """
 
 from __future__ import annotations
 
-import functools
-import math
 import operator
 import time
 from collections.abc import Sequence
@@ -40,29 +46,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.distributed.buckets import (
-    DISTINCT_LIMIT,
-    BucketLookup,
-    CountedValues,
-    DigestValues,
-    digest,
-    digest_scale,
-    digest_thresholds,
-    interval_counts,
-    merge_counts,
-    value_counts,
-)
-from engine.distributed.cluster import gather, n_workers, wait_all
-from engine.distributed.encode import (
-    Spec,
-    column_stats,
-    encode_part,
-    make_spec,
-    ordinal_order,
-    ordinal_rank_moments,
-)
-from engine.distributed.identifiers import check_quasi_identifiers_on
-from engine.distributed.reading import read_parts
+from engine.distributed.buckets import DISTINCT_LIMIT
+from engine.distributed.cluster import gather, n_workers, speaking, wait_all
+from engine.distributed.encode import encode_part
+from engine.distributed.plan import ClusterPlan, plan_on_cluster
+from engine.distributed.prepare import ClusterInput, RawInput, prepare_parts, read_raw
 from engine.distributed.split import (
     Level,
     Part,
@@ -78,40 +66,32 @@ from engine.distributed.split import (
     pieces,
 )
 from engine.distributed.verify import verify_parts
-from engine.errors import InputError, listing
-from engine.io import ReadOptions, apply_missing
+from engine.errors import InputError
+from engine.i18n import _
+from engine.io import ReadOptions
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release import (
-    DEFAULT_BLOCK_SIZE,
-    LARGE_FILE,
     Buckets,
     InformationLoss,
     MissingCount,
     Plan,
-    PlanData,
     QiSums,
-    RiskSummary,
     RunSummary,
     Verification,
-    best_partition,
-    bucket_count,
+    anonymize,
+    block_size,
+    build_release,
     check_feasible,
-    check_magnitudes,
     choose_class_size,
     default_rounds,
-    disclosure_risk,
     form_classes,
     group_ids,
     improve_within_bounds,
-    ladder,
     layout_counts,
-    plan_data,
-    recode_qi,
-    release_confidential,
-    resolve_columns,
-    search_sample,
+    missing_counts,
+    plan,
     size_candidates,
     size_sample,
     split_nodes,
@@ -119,14 +99,12 @@ from engine.release import (
     summarise_buckets,
     widest_dimension,
 )
-from engine.roles import ColumnType
 
-#: records a worker partitions whole: a file up to this size gets one machine's classes, and
-#: the distributed levels of a larger one stop at nodes of at most this many records (fixed,
-#: so that the layout never depends on how many workers are alive)
+#: records a worker releases whole: a file up to this size is released by one machine's
+#: pipeline on one worker, and the distributed levels of a larger one stop at nodes of at
+#: most this many records (fixed, so that the layout never depends on how many workers are
+#: alive)
 NODE_RECORDS = 1_000_000
-#: rows read to infer the column types (give --type for certainty)
-TYPE_SAMPLE = 50_000
 #: a missing released value, as a group key (as the independent check writes it)
 _NA = "\x00NA"
 
@@ -144,302 +122,150 @@ class ClusterRelease:
     plan: Plan | None = None
 
 
-# ----------------------------------------------------------------------------- reading
-
-
-def _prepare_part(frame: pd.DataFrame, params: ReleaseParams) -> pd.DataFrame:
-    """Missing codes applied to the protected columns; ``keep`` columns unchanged."""
-    used = [*params.qi, *params.confidential]
-    column_missing = {c: v for c, v in params.column_missing.items() if c in used}
-    clean = apply_missing(frame[used], params.missing, column_missing)
-    for col in (*params.keep, *(c for c in (params.household, params.weight) if c)):
-        clean[col] = frame[col]
-    if params.missing_confidential == "drop" and params.confidential:
-        # as on one machine (engine.release.prepare): the record is left out, not released
-        clean = clean[clean[list(params.confidential)].notna().all(axis=1)]
-    return clean.reset_index(drop=True)
-
-
-@dataclass
-class ClusterInput:
-    """The prepared partitions of a file on the cluster, and what one machine's
-    :func:`~engine.release.prepare.prepare` knows of them."""
-
-    #: futures of the prepared partitions (file order)
-    frames: list[Any]
-    #: position in the file of every partition's first record
-    offsets: np.ndarray
-    n: int
-    n_left_out: int
-    #: the released columns in the input's order
-    columns: list[str]
-    types: dict[str, ColumnType]
-    orders: dict[str, tuple]
-
-
-def read_input(
-    client: Any, path: str | Path, params: ReleaseParams, *, sep: str | None = None,
-    options: ReadOptions | None = None, task: Task = NO_TASK,
-) -> ClusterInput:  # fmt: skip
-    """Read and clean ``path`` partition by partition, with one machine's checks and words."""
-    qi, confidential, keep = list(params.qi), list(params.confidential), list(params.keep)
-    task.step(0.0, "Reading the partitions")
-    raw, names = read_parts(client, path, None, options or sep)
-    named = [*qi, *confidential, *params.identifiers, *keep]
-    named += [c for c in (params.household, params.weight) if c is not None]
-    absent = [c for c in named if c not in names]
-    if absent:
+def refuse_unsupported(params: ReleaseParams) -> None:
+    """What a cluster does not compute yet, in one sentence each (exit code 2)."""
+    if not MECHANISMS[params.mechanism].cluster:
         raise InputError(
-            f"No column named {listing(absent)} in the input (it has: {', '.join(names[:12])})."
+            _(
+                "Only the bucket mechanism runs on a cluster; compute noise releases on this "
+                "computer (without --cluster)."
+            )
         )
-    columns = [c for c in names if c in (*qi, *confidential, *keep)]
-    frames = client.map(_prepare_part, raw, params=params)
-    lengths = gather(client, client.map(len, frames), task=task, message="Reading the partitions")
-    n_left_out = 0
-    if params.missing_confidential == "drop" and confidential:
-        n_left_out = int(sum(gather(client, client.map(len, raw)))) - int(sum(lengths))
-    del raw
-    n = int(sum(lengths))
-    if n == 0 and n_left_out:
+    if not params.confidential:
+        raise InputError(_("Name the confidential column(s): a cluster computes t-close releases."))
+    recoded = [
+        name
+        for name in ("hierarchies", "bands", "top_code", "bottom_code")
+        if getattr(params, name)
+    ]
+    if recoded or params.qi_output == "common":
         raise InputError(
-            "Every record has a missing confidential value: leaving them out "
-            "(missing_confidential 'drop') leaves nothing to release."
+            _(
+                "Recoding before the grouping (hierarchies, bands, top and bottom codes) and "
+                "the 'common' output are computed on this computer only; run without --cluster."
+            )
         )
-    if n == 0:
-        raise InputError("The input has no records.")
-    offsets = np.r_[0, np.cumsum(lengths)[:-1]].astype(np.int64)
-    head = client.submit(lambda f: f.head(TYPE_SAMPLE), frames[0]).result()
-    types, orders = resolve_columns(head, [*qi, *confidential], params.types, params.orders)
-    check_quasi_identifiers_on(client, frames, qi, types)  # on every row, as one machine
-    return ClusterInput(frames, offsets, n, n_left_out, columns, types, orders)
 
 
-# ----------------------------------------------------------------------------- planning
+def _getitem(value: Any, i: int) -> Any:
+    return operator.getitem(value, i)
 
 
-def _stats_part(frame, qi, confidential, types, orders, limit):
-    for col in (*qi, *confidential):  # the numbers one machine refuses (prepare)
-        if types[col] == ColumnType.NUMERIC:
-            from engine.release import numeric_values
-
-            check_magnitudes(col, numeric_values(frame[col], ColumnType.NUMERIC))
-    stats = column_stats(frame, qi, types, orders)
-    if not confidential:
-        return stats, None
-    counts = value_counts(frame, confidential, types)
-    if len(counts[0]) > limit:
-        return stats, "too many"
-    return stats, counts
+# ---------------------------------------------------------------------- a file one worker holds
 
 
-def _rows(frame: pd.DataFrame, positions: np.ndarray, columns: Sequence[str]) -> pd.DataFrame:
-    return frame.iloc[positions][list(columns)]
+def _whole(*frames: pd.DataFrame) -> pd.DataFrame:
+    """The partitions of a file as one table (file order)."""
+    if len(frames) == 1:
+        return frames[0].reset_index(drop=True)
+    return pd.concat(frames, ignore_index=True)
 
 
-@dataclass
-class ClusterPlan:
-    """The plan of a file on a cluster, and what the release needs beyond it."""
-
-    plan: Plan
-    spec: Spec
-    #: how a partition finds its records' buckets (None without confidential columns)
-    lookup: BucketLookup | None
-    #: fetched records: file positions (sorted), their prepared columns and encoded QIs
-    rows: np.ndarray
-    sample: pd.DataFrame
-    X: np.ndarray
-    #: what only a cluster says (e.g. bucket medians estimated from a t-digest)
-    warnings: list[str]
-
-    def at(self, positions: np.ndarray) -> np.ndarray:
-        """Indices into the fetched records of the file positions ``positions``."""
-        return np.searchsorted(self.rows, positions)
+def _one_machine(
+    data: pd.DataFrame, params: ReleaseParams, *, release: bool = True
+) -> tuple[pd.DataFrame | None, dict[str, Any]]:
+    """One machine's pipeline on a whole file (a task, on the worker that holds it): its plan
+    and, when ``release`` and the plan is feasible, its verified release table with the
+    summary, verification and warnings."""
+    planned = plan(data, params)
+    facts: dict[str, Any] = {"plan": planned}
+    if not release or not planned.feasibility.ok:
+        return None, facts
+    made = anonymize(data, params, plan=planned)
+    facts.update(summary=made.summary, verification=made.verification,
+                 warnings=list(made.warnings), columns=list(made.table.columns))  # fmt: skip
+    return made.table, facts
 
 
-def _risk_counts(
-    frame: pd.DataFrame, spec: Spec, lookup: BucketLookup | None, weight: str | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One partition's distinct (encoded QIs, bucket) rows, their counts and sums of weights."""
-    X = encode_part(frame, spec)
-    X = np.where(np.isnan(X), -np.inf, X)  # a missing value is a value of its own
-    codes = lookup(frame) if lookup is not None else np.zeros(len(frame), dtype=np.int64)
-    keys = np.column_stack([X, codes.astype(np.float64)]) if len(frame) else np.zeros((0, 1))
-    rows, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    w = np.ones(len(frame)) if weight is None else frame[weight].to_numpy(dtype=np.float64)
-    return rows, counts, np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
+def _on_one_worker(
+    client: Any, raw: RawInput, params: ReleaseParams, *, release: bool, task: Task
+) -> tuple[Any, dict[str, Any]]:
+    """(the future of the release table, its facts) of :func:`_one_machine` on ``raw``."""
+    data = client.submit(_whole, *raw.frames)
+    done = client.submit(speaking(_one_machine), data, params, release=release)
+    del data
+    wait_all(client, [done], task=task, message="Forming classes")
+    facts = client.submit(_getitem, done, 1).result()
+    if release:
+        facts["plan"].raise_if_infeasible()  # as one machine: the same message and exit code
+    return client.submit(_getitem, done, 0), facts
 
 
-def _risk_of_counts(
-    counted: list[tuple[np.ndarray, np.ndarray, np.ndarray]], weighted: bool, buckets: bool
-) -> RiskSummary:
-    """:func:`engine.release.risk.disclosure_risk` of the records the partitions counted."""
-    rows = np.concatenate([c[0] for c in counted if len(c[0])])
-    counts = np.concatenate([c[1] for c in counted])
-    sums = np.concatenate([c[2] for c in counted])
-    rows, inverse = np.unique(rows, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    counts = np.bincount(inverse, weights=counts).astype(np.int64)
-    sums = np.bincount(inverse, weights=sums)
-    _, classes = np.unique(rows[:, :-1], axis=0, return_inverse=True)
-    labels = np.repeat(classes.ravel(), counts)
-    codes = np.repeat(rows[:, -1].astype(np.int64), counts)
-    weights = np.repeat(sums / counts, counts) if weighted else None
-    return disclosure_risk(labels, codes if buckets else None, weights=weights)
+def _release_whole(
+    client: Any, raw: RawInput, params: ReleaseParams, started: float, task: Task
+) -> ClusterRelease:
+    table, facts = _on_one_worker(client, raw, params, release=True, task=task)
+    summary = replace(
+        facts["summary"],
+        backend={"name": "dask", "workers": n_workers(client), "partitions": 1},
+        seconds=round(time.perf_counter() - started, 3),
+    )
+    task.step(1.0, _("Done"))
+    return ClusterRelease([table], facts["columns"], summary, facts["verification"],
+                          facts["warnings"], facts["plan"])  # fmt: skip
 
 
-def plan_on_cluster(
+# ----------------------------------------------------------------------------- the run
+
+
+def plan_of_file(
     client: Any,
-    data: ClusterInput,
+    path: str | Path,
     params: ReleaseParams,
     *,
+    options: ReadOptions | str | None = None,
+    node_records: int | None = None,
+    task: Task = NO_TASK,
+) -> Plan:
+    """The plan a cluster run of the file at ``path`` makes (``tclose plan --cluster``)."""
+    refuse_unsupported(params)
+    raw = read_raw(client, path, params, options=options, task=task.sub(0.0, 0.1))
+    if raw.n <= (node_records or NODE_RECORDS):
+        return _on_one_worker(client, raw, params, release=False, task=task.sub(0.1, 1.0))[1][
+            "plan"
+        ]
+    data = prepare_parts(client, raw, params, task=task.sub(0.1, 0.3))
+    return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
+
+
+def anonymize_on_cluster(
+    client: Any,
+    path: str | Path,
+    params: ReleaseParams,
+    *,
+    sep: str | None = None,
+    options: ReadOptions | None = None,
+    node_records: int | None = None,
     distinct_limit: int = DISTINCT_LIMIT,
     task: Task = NO_TASK,
-) -> ClusterPlan:
-    """The one-machine plan of the file (:func:`engine.release.plan.plan_data`), computed from
-    the partitions' counts and the fixed samples of records (module doc, step 2)."""
-    qi, confidential = list(params.qi), list(params.confidential)
-    types, orders, n = data.types, dict(data.orders), data.n
-    task.step(0.0, "Counting values")
-    stats = gather(
-        client, client.map(_stats_part, data.frames, qi=qi, confidential=confidential,
-                           types=types, orders=orders, limit=distinct_limit),
-        task=task.sub(0.0, 0.4), message="Counting values",
-    )  # fmt: skip
-    col_stats = [s[0] for s in stats]
-    ordinal_moments = {}
-    for col in (c for c in qi if types[c] == ColumnType.ORDINAL):
-        order = ordinal_order(col_stats, col, orders.get(col))
-        orders[col] = tuple(order)
-        parts_m = gather(client, client.map(ordinal_rank_moments, data.frames, col=col,
-                                            order=order))  # fmt: skip
-        m = parts_m[0]
-        for other in parts_m[1:]:
-            m = m.merge(other)
-        ordinal_moments[col] = m
-    spec = make_spec(col_stats, qi, types, orders, ordinal_moments)
-    # the records the search of b and the class size are tried on, fetched once
-    task.step(0.4, "Fetching the samples")
-    rows = np.union1d(search_sample(n), size_sample(n))
-    which = np.searchsorted(data.offsets, rows, side="right") - 1
-    taken = gather(client, [
-        client.submit(_rows, data.frames[p], rows[which == p] - data.offsets[p],
-                      [*qi, *confidential])
-        for p in np.unique(which)
-    ])  # fmt: skip
-    sample = pd.concat(taken, ignore_index=True)
-    X = encode_part(sample, spec)
-    warnings: list[str] = []
-    values = None
-    if confidential and not params.noise:
-        if any(isinstance(s[1], str) for s in stats):
-            values = _digest_values(client, data, params, rows, sample, warnings)
-        else:
-            counts, n_missing = merge_counts([s[1] for s in stats])
-            values = CountedValues(
-                counts, n_missing, confidential, types, orders, rows, sample,
-                joint=params.joint, bounds=params.bounds,
-            )  # fmt: skip
-    del stats
-    at_search = np.searchsorted(rows, search_sample(n))
+) -> ClusterRelease:
+    """The verified bucket release of the file at ``path``, computed on ``client``'s cluster.
 
-    def survey(buckets: Buckets | None) -> tuple[None, RiskSummary]:
-        # the risk of the original records, as one machine measures it, from the partitions'
-        # counts of QI combinations (and buckets, and sums of weights); the households of a
-        # file are gathered only for its release, so the plan has no household figures here
-        find = None if values is None or buckets is None else values.lookup(buckets)
-        counted = gather(client, client.map(_risk_counts, data.frames, spec=spec, lookup=find,
-                                            weight=params.weight))  # fmt: skip
-        return None, _risk_of_counts(counted, params.weight is not None, find is not None)
-
-    facts = PlanData(
-        n=n,
-        n_left_out=data.n_left_out,
-        types=types,
-        confidential=confidential,
-        values=values,
-        search_qi=lambda: X[at_search],
-        survey=survey,
+    ``node_records`` overrides :data:`NODE_RECORDS` (tests use small nodes to exercise the
+    distributed stages on small files).
+    """
+    refuse_unsupported(params)
+    started = time.perf_counter()
+    raw = read_raw(client, path, params, options=options or sep, task=task.sub(0.0, 0.05))
+    target = node_records or NODE_RECORDS
+    if raw.n <= target:
+        return _release_whole(client, raw, params, started, task.sub(0.05, 1.0))
+    data = prepare_parts(client, raw, params, task=task.sub(0.05, 0.1))
+    del raw
+    planned = plan_on_cluster(
+        client, data, params, distinct_limit=distinct_limit, task=task.sub(0.1, 0.2)
     )
-    planned = plan_data(facts, params, task=task.sub(0.5, 1.0))
-    lookup = None
-    if values is not None and planned.bucket_data is not None:
-        lookup = values.lookup(planned.bucket_data)
-    data.orders.update(orders)
-    return ClusterPlan(planned, spec, lookup, rows, sample, X, warnings)
+    planned.plan.raise_if_infeasible()  # as one machine: the same message and exit code
+    return _release_by_parts(client, data, planned, params, target, started, task)
 
 
-def _digest_values(
-    client: Any,
-    data: ClusterInput,
-    params: ReleaseParams,
-    rows: np.ndarray,
-    sample: pd.DataFrame,
-    warnings: list[str],
-) -> DigestValues:
-    """Buckets of a column with too many distinct values to count, from t-digest cuts fine
-    enough for every b the plan may ask for."""
-    confidential, types = list(params.confidential), data.types
-    if len(confidential) > 1 or types[confidential[0]] not in (
-        ColumnType.NUMERIC,
-        ColumnType.DATE,
-    ):
-        raise InputError(
-            "The confidential values have too many distinct values to count on a "
-            "cluster; use one numeric confidential column or fewer distinct values."
-        )
-    col, ctype = confidential[0], types[confidential[0]]
-    t = params.bucket_t
-    assert t is not None
-    finest = params.n_buckets or max(ladder(t, params.k, data.n))
-    finest = max(finest, bucket_count(t, params.k))
-    digests = gather(client, client.map(digest, data.frames, col=col, ctype=ctype))
-    scale, quantiles = digest_scale(digests, ctype, params.bounds.get(col), finest)
-    thresholds = digest_thresholds(scale, quantiles)
-    count = functools.partial(
-        interval_counts, col=col, ctype=ctype, thresholds=thresholds, bounds=params.bounds.get(col)
-    )  # a large array as a keyword of client.map trips Dask's scheduler
-    counted = gather(client, client.map(count, data.frames))
-    if params.confidential_output == "mean":
-        warnings.append(
-            f"{col!r} has too many distinct values for exact bucket means on a cluster: "
-            "the bucket medians (estimated from a t-digest) are released instead."
-        )
-    return DigestValues(counted, scale, quantiles, thresholds, col, ctype, rows, sample)
-
-
-def _make_part(frame: pd.DataFrame, offset: int, spec: Spec, lookup: BucketLookup | None):
-    X = encode_part(frame, spec)
-    n = len(frame)
-    codes = lookup(frame) if lookup is not None else np.zeros(n, dtype=np.int64)
-    zeros = np.zeros(n, dtype=np.int64)
-    return Part(frame, X, codes, zeros, zeros.copy(), offset + np.arange(n, dtype=np.int64))
-
-
-def _whole(*parts: Part) -> Part:
-    """The partitions of a file as one (file order)."""
-    return Part(
-        pd.concat([p.frame for p in parts], ignore_index=True),
-        np.concatenate([p.X for p in parts]),
-        np.concatenate([p.codes for p in parts]),
-        np.concatenate([p.lo for p in parts]),
-        np.concatenate([p.hi for p in parts]),
-        np.concatenate([p.row for p in parts]),
-    )
-
-
-def _set_root(part: Part, n_classes: int) -> Part:
-    return replace(part, lo=np.zeros(len(part.row), np.int64), hi=np.full(len(part.row), n_classes))
-
-
-# ----------------------------------------------------------------------------- releasing
+# ----------------------------------------------------------------------------- a larger file
 
 
 @dataclass
 class _Recipe:
     """Everything a partition needs to form its classes and release its records."""
 
-    #: the whole file in one partition: one machine's partition (best_partition)
-    whole: bool
     shares: np.ndarray
     t: float
     k: int
@@ -447,22 +273,30 @@ class _Recipe:
     improve_rounds: int
     qi: list[str]
     keep: list[str]
-    columns: list[str]
     types: dict
     orders: dict
     places: dict
-    buckets: Buckets | None
+    buckets: Buckets
     qi_output: str
     confidential_output: str
     seed: int | None
 
 
-def _classes(part: Part, r: _Recipe, per_class: np.ndarray | None, first: int) -> np.ndarray:
-    """The classes of a partition: one machine's for the whole file, else its nodes' blocks."""
+def _make_part(frame: pd.DataFrame, offset: int, spec: Any, lookup: Any) -> Part:
+    X = encode_part(frame, spec)
+    n = len(frame)
+    codes = lookup(frame) if lookup is not None else np.zeros(n, dtype=np.int64)
+    zeros = np.zeros(n, dtype=np.int64)
+    return Part(frame, X, codes, zeros, zeros.copy(), offset + np.arange(n, dtype=np.int64))
+
+
+def _set_root(part: Part, n_classes: int) -> Part:
+    return replace(part, lo=np.zeros(len(part.row), np.int64), hi=np.full(len(part.row), n_classes))
+
+
+def _classes(part: Part, r: _Recipe, per_class: np.ndarray, first: int) -> np.ndarray:
+    """The classes of a partition: one machine's split and capped MDAV on its nodes."""
     X, codes = part.X, part.codes
-    if r.whole:
-        return best_partition(X, codes, r.k, r.t, seed=r.seed)
-    assert per_class is not None
     start = (part.lo - first, part.hi - first)
     node, end = split_nodes(X, codes, per_class, max_records=r.block_size, start=start)
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
@@ -474,36 +308,32 @@ def _classes(part: Part, r: _Recipe, per_class: np.ndarray | None, first: int) -
 
 
 def _release_part(
-    part: Part, recipe: _Recipe, per_class: np.ndarray | None, first: int, index: int
+    part: Part, recipe: _Recipe, per_class: np.ndarray, first: int, index: int
 ) -> tuple[pd.DataFrame, dict]:
-    """Classes of one partition, its part of the release, and its loss sums.
+    """Classes of one partition, its part of the release (one machine's
+    :func:`~engine.release.build_release`), and the sums its summary needs.
 
     ``per_class`` is the layout of this partition's classes only, from class ``first`` on (the
     whole layout of 10⁸ records would be megabytes in every task).
     """
     r = recipe
     labels = _classes(part, r, per_class, first)
-    _, labels = np.unique(labels, return_inverse=True)
+    _kept, labels = np.unique(labels, return_inverse=True)
     labels = labels.astype(np.int64)
-    frame = part.frame
-    released_qi = recode_qi(frame, r.qi, r.types, r.orders, labels, r.qi_output, r.places)
-    pieces_ = [released_qi]
-    if r.buckets is not None:
-        pieces_.append(
-            release_confidential(replace(r.buckets, codes=part.codes), r.confidential_output)
-        )
-    if r.keep:
-        pieces_.append(frame[r.keep].reset_index(drop=True))
-    table = pd.concat(pieces_, axis=1)
-    table = table[[c for c in r.columns if c in table.columns]]
     rng = np.random.default_rng(None if r.seed is None else [r.seed, index])
-    table = table.iloc[rng.permutation(len(table))].reset_index(drop=True)
+    table, order = build_release(
+        part.frame, qi=r.qi, keep=r.keep, types=r.types, orders=r.orders, classes=labels,
+        buckets=replace(r.buckets, codes=part.codes), qi_output=r.qi_output,
+        confidential_output=r.confidential_output, rng=rng, places=r.places,
+    )  # fmt: skip
     # the QI loss of the released file: classes whose released values coincide merge (here,
-    # and across partitions by their released values: _merged_loss)
-    groups = group_ids(released_qi, r.qi)
+    # and across partitions by their released values: _merged_between)
+    released = group_ids(table, r.qi)
+    groups = np.empty_like(released)
+    groups[order] = released
     sums = QiSums.of(part.X, groups)
-    keyed = released_qi[r.qi].astype("string").fillna(_NA)
-    keyed = keyed.iloc[np.unique(groups, return_index=True)[1]].reset_index(drop=True)
+    keyed = table[r.qi].astype("string").fillna(_NA)
+    keyed = keyed.iloc[np.unique(released, return_index=True)[1]].reset_index(drop=True)
     keyed["_n"] = sums.sizes
     for j in range(sums.sums.shape[1]):
         keyed[f"_s{j}"] = sums.sums[:, j]
@@ -514,37 +344,9 @@ def _release_part(
         "keyed": keyed,
         "classes": int(labels.max()) + 1 if len(labels) else 0,
         # missing QI values in the input and released empty (classes that mix them withhold)
-        "missing_qi": {c: (int(frame[c].isna().sum()), int(table[c].isna().sum())) for c in r.qi},
+        "missing_qi": missing_counts(part.frame, table, r.qi),
     }
-    if r.buckets is not None:
-        stats["confidential"] = _confidential_sums(
-            frame, r.buckets, part.codes, r.types, r.confidential_output
-        )
     return table, stats
-
-
-def _confidential_sums(
-    frame, buckets: Buckets, codes, types, output: str = "mean"
-) -> dict[str, np.ndarray]:
-    """Per numeric confidential column: n, Σx, Σx², Σy, Σy², Σxy of value x and released y
-    (the bucket values ``output`` releases; a label release is measured at the medians)."""
-    from engine.release import numeric_values
-
-    out = {}
-    for i, col in enumerate(buckets.columns):
-        if types[col] not in (ColumnType.NUMERIC, ColumnType.DATE):
-            continue
-        reps = pd.Series([rep[i] for rep in buckets.released(output)]).iloc[codes]
-        x = numeric_values(frame[col].reset_index(drop=True), types[col])
-        y = numeric_values(reps.reset_index(drop=True), types[col])
-        ok = ~np.isnan(x) & ~np.isnan(y)
-        x, y = x[ok], y[ok]
-        out[col] = np.array([len(x), x.sum(), (x * x).sum(), y.sum(), (y * y).sum(), (x * y).sum()])
-    return out
-
-
-def _getitem(value: Any, i: int) -> Any:
-    return operator.getitem(value, i)
 
 
 def _without_keys(stats: dict) -> dict:
@@ -584,69 +386,36 @@ def _merged_between(client: Any, stats: list[Any], qi: list[str]) -> float:
     return float(sum(gather(client, parts)))
 
 
-# ----------------------------------------------------------------------------- the run
-
-
-def refuse_unsupported(params: ReleaseParams) -> None:
-    """What a cluster does not compute yet, in one sentence each (exit code 2)."""
-    if not MECHANISMS[params.mechanism].cluster:
-        raise InputError(
-            "Only the bucket mechanism runs on a cluster; compute noise releases on this "
-            "computer (without --cluster)."
-        )
-    if not params.confidential:
-        raise InputError("Name the confidential column(s): a cluster computes t-close releases.")
-
-
-def anonymize_on_cluster(
+def _release_by_parts(
     client: Any,
-    path: str | Path,
+    data: ClusterInput,
+    planned: ClusterPlan,
     params: ReleaseParams,
-    *,
-    sep: str | None = None,
-    options: ReadOptions | None = None,
-    node_records: int | None = None,
-    distinct_limit: int = DISTINCT_LIMIT,
-    task: Task = NO_TASK,
+    target: int,
+    started: float,
+    task: Task,
 ) -> ClusterRelease:
-    """The verified bucket release of the file at ``path``, computed on ``client``'s cluster.
-
-    ``node_records`` overrides :data:`NODE_RECORDS` (tests use small nodes to exercise the
-    distributed levels on small files).
-    """
-    refuse_unsupported(params)
-    started = time.perf_counter()
-    data = read_input(client, path, params, sep=sep, options=options, task=task.sub(0.0, 0.1))
-    planned = plan_on_cluster(
-        client, data, params, distinct_limit=distinct_limit, task=task.sub(0.1, 0.2)
-    )
+    """The release of a file larger than a node (module doc, step 3)."""
     plan = planned.plan
-    plan.raise_if_infeasible()  # as one machine: the same message and exit code
     buckets, t = plan.bucket_data, plan.t
     assert buckets is not None and t is not None
     parts = client.map(_make_part, data.frames, list(data.offsets), spec=planned.spec,
                        lookup=planned.lookup)  # fmt: skip
-    n = data.n
-    target = node_records or NODE_RECORDS
     if params.household is not None:  # whole households on one partition each
         size = _class_size(planned, params.k, t, task.sub(0.2, 0.25))
         return _households_on_cluster(
-            client, parts, params, plan, buckets, t, size, data, planned, node_records,
-            [*plan.warnings, *planned.warnings], started, task.sub(0.25, 1.0),
+            client, parts, params, plan, buckets, t, size, data, planned, target,
+            started, task.sub(0.25, 1.0),
         )  # fmt: skip
     recipe = _Recipe(
-        whole=n <= target, shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
-        block_size=DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2,
-        improve_rounds=default_rounds(n), qi=list(params.qi), keep=list(params.keep),
-        columns=data.columns, types=data.types, orders=data.orders, places=planned.spec.places,
-        buckets=buckets, qi_output=params.qi_output,
+        shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
+        block_size=block_size(data.n),
+        improve_rounds=default_rounds(data.n),
+        qi=list(params.qi), keep=list(params.keep), types=data.types, orders=data.orders,
+        places=planned.spec.places, buckets=buckets, qi_output=params.qi_output,
         confidential_output=params.confidential_output, seed=params.seed,
     )  # fmt: skip
-    if recipe.whole:
-        task.step(0.2, "Forming classes")
-        done = [client.submit(_release_part, client.submit(_whole, *parts), recipe, None, 0, 0)]
-    else:
-        done = _release_nodes(client, parts, planned, recipe, target, task.sub(0.2, 0.4))
+    done = _release_nodes(client, parts, planned, recipe, target, task.sub(0.2, 0.4))
     del parts
     wait_all(client, done, task=task.sub(0.4, 0.85), message="Forming classes")
     tables = client.map(_getitem, done, i=0)
@@ -654,26 +423,26 @@ def anonymize_on_cluster(
     between = _merged_between(client, stats, list(params.qi))
     part_stats = gather(client, client.map(_without_keys, stats))
     del done, stats
-    task.step(0.85, "Verifying the release")
+    task.step(0.85, _("Verifying the release"))
     verification = verify_parts(
         client, tables, params.qi, params.confidential, t=t, k=params.k,
         task=task.sub(0.85, 1.0),
     )  # fmt: skip
     verification.raise_if_failed()
-    warnings = [*plan.warnings, *planned.warnings]
     summary = replace(
-        _summary(params, plan, verification, buckets, part_stats, between, data.types, warnings),
+        _summary(params, planned, verification, part_stats, between, data.types),
         backend={"name": "dask", "workers": n_workers(client), "partitions": len(tables)},
         n_left_out=data.n_left_out,
         seconds=round(time.perf_counter() - started, 3),
     )
-    task.step(1.0, "Done")
-    return ClusterRelease(tables, data.columns, summary, verification, warnings, plan)
+    task.step(1.0, _("Done"))
+    columns = [c for c in data.columns if c in (*params.qi, *params.confidential, *params.keep)]
+    return ClusterRelease(tables, columns, summary, verification, list(plan.warnings), plan)
 
 
 def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
     """The class size, chosen on one machine's sample (fetched with the plan)."""
-    task.step(0.0, "Choosing the class size")
+    task.step(0.0, _("Choosing the class size"))
     buckets = planned.plan.bucket_data
     assert buckets is not None
     counts_b = buckets.counts
@@ -682,7 +451,7 @@ def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
         at = planned.at(size_sample(planned.plan.n_records))
         codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
         assert codes is not None
-        size, _ = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
+        size, _labels = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
     return size
 
 
@@ -694,8 +463,8 @@ def _release_nodes(
     target: int,
     task: Task,
 ) -> list[Any]:
-    """A file larger than a node: the class size, the distributed levels of the split, one
-    shuffle of whole nodes, then every partition's classes and release (futures)."""
+    """The class size, the distributed levels of the split, one shuffle of whole nodes, then
+    every partition's classes and release (futures)."""
     plan = planned.plan
     buckets, t, k = plan.bucket_data, recipe.t, recipe.k
     assert buckets is not None
@@ -710,7 +479,7 @@ def _release_nodes(
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
     for li, (names_l, ends_l) in enumerate(levels):
-        task.step(0.1 + 0.8 * li / max(len(levels), 1), "Splitting on the cluster")
+        task.step(0.1 + 0.8 * li / max(len(levels), 1), _("Splitting on the cluster"))
         sums = gather(client, client.map(level_sums, parts, names=names_l), task=task.silent())
         cnt = sum(s[0] for s in sums)
         s1 = sum(s[1] for s in sums)
@@ -730,7 +499,7 @@ def _release_nodes(
         per_part = choose_values(level, vals)
         parts = client.map(level_apply, parts, per_part, n_b=n_b)
     # one shuffle: whole nodes into partitions
-    task.step(0.9, "Moving nodes to partitions")
+    task.step(0.9, _("Moving nodes to partitions"))
     starts = pack_nodes(nodes, size_cum, target)
     cut = client.map(pieces, parts, starts=starts)
     out = [
@@ -750,27 +519,25 @@ def _release_nodes(
 
 
 def _households_on_cluster(
-    client, parts, params, plan, buckets, t, size, data, planned, node_records, warnings,
-    started, task,
+    client, parts, params, plan, buckets, t, size, data, planned, node_records, started, task,
 ) -> ClusterRelease:  # fmt: skip
     """The household route (:mod:`engine.distributed.households`), summarised as here."""
     from engine.distributed.households import release_households_on_cluster
 
-    survey = [params.household] if params.household_output == "recode" else []
-    if params.weight is not None and params.weight_output == "keep":
+    survey = [params.household] if params.released_household() else []
+    if params.released_weight():
         survey.append(params.weight)
     columns = [*data.columns, *(c for c in survey if c not in data.columns)]
     workers = max(n_workers(client), 1)
 
     def summarise(verification: Verification, part_stats: list[dict]) -> RunSummary:
         # the QI loss is the household route's own (replaced by the caller): no between-sum
-        return _summary(params, plan, verification, buckets, part_stats, 0.0, data.types, warnings)
+        return _summary(params, planned, verification, part_stats, 0.0, data.types)
 
     tables, verification, summary = release_households_on_cluster(
         client, parts, params=params, buckets=buckets, t=t, size=size, types=data.types,
         orders=data.orders, places=planned.spec.places, columns=columns, n=data.n,
-        workers=workers, node_records=node_records or NODE_RECORDS, summarise=summarise,
-        confidential_sums=_confidential_sums, task=task,
+        workers=workers, node_records=node_records, summarise=summarise, task=task,
     )  # fmt: skip
     summary = replace(
         summary,
@@ -783,43 +550,24 @@ def _households_on_cluster(
 
 def _summary(
     params: ReleaseParams,
-    plan: Plan,
+    planned: ClusterPlan,
     verification: Verification,
-    buckets: Buckets,
     part_stats: list[dict],
     between: float,
     types: dict,
-    warnings: list[str],
 ) -> RunSummary:
     """The :class:`RunSummary` one machine gives, from the partitions' sums (``between``:
-    Σ |Σx|² / size over the released file's classes, :func:`_merged_between`)."""
+    Σ |Σx|² / size over the released file's classes, :func:`_merged_between`) and the
+    confidential loss of the plan's values (one machine's measure on the multiset)."""
+    plan = planned.plan
+    assert plan.bucket_data is not None and planned.values is not None
     sq = sum(s["sq"] for s in part_stats)
     total = sum(s["total"] for s in part_stats)
     n = plan.n_records
     sst = sq - float((total * total).sum()) / n if n else 0.0
     qi_loss = max(sq - between, 0.0) / sst if sst > 0 else 0.0
-    conf_columns: dict[str, dict[str, float]] = {}
-    for col in buckets.columns:
-        parts = [s["confidential"][col] for s in part_stats if col in s.get("confidential", {})]
-        if not parts:
-            continue
-        m, sx, sxx, sy, syy, sxy = sum(parts)
-        if m == 0:
-            continue
-        vx, vy = sxx / m - (sx / m) ** 2, syy / m - (sy / m) ** 2
-        sse_c = sxx - 2 * sxy + syy
-        sst_c = sxx - sx * sx / m
-        cov = sxy / m - sx * sy / m / m
-        conf_columns[col] = {
-            "sse_sst": float(sse_c / sst_c) if sst_c > 0 else 0.0,
-            "mean_original": float(sx / m),
-            "mean_released": float(sy / m),
-            "variance_original": float(vx),
-            "variance_released": float(vy),
-            "correlation": float(cov / math.sqrt(vx * vy)) if vx > 0 and vy > 0 else 1.0,
-        }
-    conf_loss = (
-        float(np.mean([c["sse_sst"] for c in conf_columns.values()])) if conf_columns else None
+    conf_loss, conf_columns = planned.values.loss_detail(
+        plan.bucket_data, params.confidential_output
     )
     return summarise_buckets(
         params,
@@ -827,14 +575,14 @@ def _summary(
         t=plan.t,
         n_records=plan.n_records,
         column_types=types,
-        buckets=buckets,
+        buckets=plan.bucket_data,
         n_partition_classes=int(sum(s["classes"] for s in part_stats)),
         information_loss=InformationLoss(
             qi_sse_sst=qi_loss,
-            confidential_sse_sst=conf_loss,
+            confidential_sse_sst=conf_loss if conf_columns else None,
             confidential_columns=conf_columns,
         ),
-        warnings=warnings,
+        warnings=list(plan.warnings),
         missing_qi=_missing_qi(part_stats, params.qi),
     )
 
@@ -843,8 +591,8 @@ def _missing_qi(part_stats: list[dict], qi: Sequence[str]) -> dict[str, MissingC
     """Per QI with missing values: the partitions' counts added up."""
     out = {}
     for col in qi:
-        before = sum(s["missing_qi"][col][0] for s in part_stats)
-        after = sum(s["missing_qi"][col][1] for s in part_stats)
-        if before or after:
+        found = [s["missing_qi"][col] for s in part_stats if col in s.get("missing_qi", {})]
+        if found:
+            before, after = sum(m.input for m in found), sum(m.released for m in found)
             out[col] = MissingCount(before, after, after - before)
     return out

@@ -10,18 +10,15 @@ from typing import Any
 from engine.distributed.cluster import Backend, connect
 from engine.distributed.output import check_cluster_outputs, write_cluster_release
 from engine.distributed.reading import read_parts
-from engine.distributed.release import (
-    anonymize_on_cluster,
-    plan_on_cluster,
-    read_input,
-    refuse_unsupported,
-)
+from engine.distributed.release import anonymize_on_cluster, plan_of_file, refuse_unsupported
 from engine.distributed.verify import verify_parts
+from engine.io.codebook import with_codebook
 from engine.io.info import ReadOptions
 from engine.io.outputs import Output
+from engine.io.read import read_codebook
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
-from engine.release import Plan, RunSummary, Verification
+from engine.release import Plan, RunSummary, Verification, check_release_columns
 
 
 def anonymize_file(
@@ -36,6 +33,7 @@ def anonymize_file(
     extras: Sequence[Output] = (),
     documents: Callable[[RunSummary], Mapping[str | Path, str]] | None = None,
     inputs: Sequence[str | Path] = (),
+    ddi: str | Path | None = None,
     task: Task = NO_TASK,
 ) -> tuple[RunSummary, Verification, list[Path]]:
     """Release ``source`` on the cluster, verify it there, write it to ``output``.
@@ -46,11 +44,15 @@ def anonymize_file(
     they are committed together.  The release carries the published metadata only
     (``RunSummary.public_dict``; ``anonymous`` leaves the input's name out too) and
     ``metadata``.  Returns (summary, verification, files written).  Nothing is written unless
-    the release passed its check.
+    the release passed its check.  The input's labels (an SPSS or Stata file's, read
+    without its data) are carried as one machine carries them, and ``ddi`` names a DDI
+    codebook written beside the release.
     """
     refuse_unsupported(params)  # before a cluster starts
     sources = [source, *inputs]
-    check_cluster_outputs(output, extras=extras, inputs=sources)
+    check_cluster_outputs(output, extras=extras, inputs=sources, ddi=ddi)
+    codebook = read_codebook(source)
+    params = with_codebook(params, codebook)
     with connect(backend) as client:
         release = anonymize_on_cluster(
             client, source, params, options=options, task=task.sub(0.0, 0.9)
@@ -60,7 +62,8 @@ def anonymize_file(
         written = write_cluster_release(
             client, release.parts, output, n_rows=release.verification.n_records,
             columns=release.columns, metadata=published, inputs=sources, extras=extras,
-            documents=documents(summary) if documents else None, task=task.sub(0.9, 1.0),
+            documents=documents(summary) if documents else None, codebook=codebook, ddi=ddi,
+            task=task.sub(0.9, 1.0),
         )  # fmt: skip
     return summary, release.verification, written
 
@@ -78,8 +81,7 @@ def plan_file(
     one machine reads it (``options``)."""
     refuse_unsupported(params)
     with connect(backend) as client:
-        data = read_input(client, source, params, sep=sep, options=options, task=task.sub(0.0, 0.3))
-        return plan_on_cluster(client, data, params, task=task.sub(0.3, 1.0)).plan
+        return plan_of_file(client, source, params, options=options or sep, task=task)
 
 
 def verify_file(
@@ -96,5 +98,6 @@ def verify_file(
     """The independent check of a released file (any format one machine reads), partition
     by partition."""
     with connect(backend) as client:
-        parts, _ = read_parts(client, path, [*qi, *confidential], options)
+        parts, names = read_parts(client, path, [*qi, *confidential], options)
+        check_release_columns([*qi, *confidential], names)
         return verify_parts(client, parts, qi, confidential, t=t, k=k, task=task)

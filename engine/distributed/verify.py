@@ -129,7 +129,7 @@ def verify_parts(
     sizes = np.concatenate([r["sizes"] for r in results])
     n = int(sizes.sum())
     if n == 0:
-        return Verification(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, "Empty release.")
+        return Verification.empty()
     achieved_k = int(sizes.min())
     smallest = min((r for r in results if "smallest" in r), key=lambda r: r["smallest"][0])
     achieved_t = None

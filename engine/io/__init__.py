@@ -1,5 +1,6 @@
 """Reading spreadsheets and writing releases: never loses data, explains every bad file."""
 
+from engine.io.about import value_choices
 from engine.io.excel import list_sheets
 from engine.io.outputs import Output, OutputError, check_outputs, write_outputs
 from engine.io.read import ImportInfo, ImportResult, ReadOptions, read_table
@@ -19,6 +20,7 @@ __all__ = [
     "list_sheets",
     "read_table",
     "release_outputs",
+    "value_choices",
     "write_outputs",
     "write_release",
 ]

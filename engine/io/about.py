@@ -34,8 +34,9 @@ RECORD_KEY = "record"
 #: release (``engine.release.result.PUBLIC`` / ``REVIEW``)
 PUBLIC_KEY = "public"
 #: parameters for the review record only: with the seed and the public code the noise of a
-#: release can be drawn again and subtracted
-REVIEW_PARAMETERS = ("seed",)
+#: release can be drawn again and subtracted; the columns released although they look like
+#: identifiers are the reviewer's to weigh (engine.identifiers)
+REVIEW_PARAMETERS = ("seed", "allow_identifier")
 #: the key of the published metadata that holds what the release achieves in plain words
 #: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
 IN_WORDS = "in_words"
@@ -92,6 +93,65 @@ def mechanism_title(name: str) -> str:
     return _(mechanism.title) if mechanism is not None else name
 
 
+#: the values of a choice among ways of releasing, each with its short name (a choice in the
+#: app) and what it does (the app's explanation, the About sheet's and the report's words)
+_CHOICES: dict[str, dict[Any, tuple[str, str]]] = {
+    "qi_output": {
+        "centroid": (
+            N_("one typical value per group"),
+            N_(
+                "Each group's values are replaced by one typical value (the rounded mean of a "
+                "number, the median or most frequent category); a missing value stays empty."
+            ),
+        ),
+        "range": (
+            N_("the range of the group"),
+            N_(
+                "Each group's values are replaced by the range they span (the set of its "
+                "categories for a category), rounded outward to public round numbers; a "
+                "missing value stays empty."
+            ),
+        ),
+    },
+    "confidential_output": {
+        "mean": (
+            N_("the bucket's mean"),
+            N_(
+                "Each value is replaced by the mean of its bucket over the whole file, so "
+                "totals and averages stay right (the median where one or two records dominate "
+                "the bucket)."
+            ),
+        ),
+        "median": (
+            N_("the bucket's median"),
+            N_("Each value is replaced by the median of its bucket over the whole file."),
+        ),
+        "label": (
+            N_("the bucket's label"),
+            N_(
+                "Each value is replaced by its bucket's label, a range or set of values such "
+                "as “20,000 to 40,000”: exactly what the guarantee protects."
+            ),
+        ),
+    },
+}
+
+
+def value_choices(name: str) -> dict[Any, tuple[str, str]]:
+    """Every value field ``name`` allows → (its short name, what it does), in the reader's
+    language: the one description of a parameter's values, which the app offers as choices
+    and the About sheet and the report print (:func:`value_words`).  A value without
+    declared words is offered under its own name."""
+    declared = _CHOICES.get(name, {})
+    allowed = getattr(ReleaseParams.CONSTRAINTS[name], "values", ()) or tuple(declared)
+    generic = _("Released as “{value}”.")
+    return {
+        v: (_(declared[v][0]), _(declared[v][1])) if v in declared
+        else (str(v), generic.format(value=v))
+        for v in allowed
+    }  # fmt: skip
+
+
 #: parameter values, in words (the About sheet and the report)
 VALUE_WORDS = {
     "missing_confidential": {
@@ -103,26 +163,23 @@ VALUE_WORDS = {
         "log": N_("yes: the noise is added to log(1 + value)"),
     },
     "confidential_output": {
-        "mean": N_(
-            "the mean of the record's whole bucket (keeps totals; the median where one or two "
-            "records dominate the bucket)"
-        ),
-        "median": N_("the median of the record's whole bucket"),
-        "label": N_("the bucket's label (a range or set of values)"),
+        value: description
+        for value, (_label, description) in _CHOICES["confidential_output"].items()
     },
     "qi_output": {
-        "centroid": N_(
-            "one typical value per class (rounded mean, median category, most frequent "
-            "category); a missing value stays empty"
-        ),
-        "range": N_("the range or set of values of each class; a missing value stays empty"),
+        value: description for value, (_label, description) in _CHOICES["qi_output"].items()
     },
     "n_buckets": {None: N_("auto (searched with the class size)")},
     "household_output": {
         "recode": N_("re-coded (a fresh random numbering)"),
         "none": N_("left out"),
     },
-    "weight_output": {"keep": N_("released unchanged"), "none": N_("left out")},
+    "weight_output": {
+        "class": N_("its class's mean weight (the weight never splits a class)"),
+        "keep": N_("released unchanged (a key like a quasi-identifier)"),
+        "none": N_("left out"),
+    },
+    "joint": {True: N_("jointly (one bucket per tuple)"), False: N_("per column")},
 }
 
 
@@ -198,6 +255,7 @@ _SUMMARY_KEYS = {
     "missing_qi",
     "risk",
     "households",
+    "weight",
     # the headline figures repeat the risk section's
     "expected_reidentifications",
     "household_risk",
@@ -224,6 +282,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _noise(meta.get("noise"))
     rows += _missing_qi(meta.get("missing_qi") or {})
     rows += _households(meta.get("households"))
+    rows += _weight(meta.get("weight"))
     rows += _risk((meta.get("risk") or {}).get("after"))
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
@@ -335,6 +394,8 @@ def _guarantees(items: list[Any]) -> list[AboutRow]:
         rows.append(AboutRow(str(g.get("name", "")), str(g.get("statement", ""))))
         if g.get("assumption") and g["assumption"] != "—":
             rows.append(AboutRow("    " + _("assumes"), str(g["assumption"])))
+        if g.get("broken_by"):
+            rows.append(AboutRow("    " + _("broken by"), str(g["broken_by"])))
         if g.get("source"):
             rows.append(AboutRow("    " + _("source"), str(g["source"])))
     caveats = [g for g in items if isinstance(g, Mapping) and not g.get("holds", True)]
@@ -348,6 +409,21 @@ def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
     """The parameters as published (those that applied to the mechanism, no seed), each
     named by its declared label, in the order the fields are declared."""
     rows = [AboutRow(_("Parameters"), section=True)]
+    rows += [AboutRow(label, value) for _name, label, value in parameter_rows(params, noise)]
+    return rows
+
+
+def parameter_rows(params: Mapping[str, Any], noise: Any = None) -> list[tuple[str, str, Any]]:
+    """(field, label, value) of every parameter in ``params`` (a ``to_dict()`` form, e.g.
+    :func:`~engine.release.applied_parameters`), in the order the fields are declared.
+
+    The one list of a release's parameters in words: the About sheet shows it, the report
+    builds its parameter table from it, so a new field appears in both without an edit.
+    Each is named by its declared label (:func:`field_label`), its value in words where the
+    field declares words for it (:func:`value_words`), the mechanism by its title and the
+    noise its columns got; empty values are left out, unknown keys follow by name.
+    """
+    rows: list[tuple[str, str, Any]] = []
     for key in ReleaseParams.FIELDS:
         if key not in params:
             continue
@@ -357,12 +433,27 @@ def _parameters(params: Mapping[str, Any], noise: Any = None) -> list[AboutRow]:
             value = words
         elif key == "mechanism":
             value = _mechanism_words(str(value), noise)
+        elif key == "hierarchies" and isinstance(value, Mapping) and value:
+            value = _hierarchy_words(value)
         elif value in (None, [], {}, ()):
             continue
-        rows.append(AboutRow(field_label(key), _text(value)))
+        rows.append((key, field_label(key), _text(value)))
     for key in sorted(set(params) - set(ReleaseParams.FIELDS)):
-        rows.append(AboutRow(key, _text(params[key])))
+        rows.append((key, key, _text(params[key])))
     return rows
+
+
+def _hierarchy_words(hierarchies: Mapping[str, Any]) -> str:
+    """Each hierarchy by its levels and size (the whole table is in the JSON metadata)."""
+    parts = []
+    for column, table in hierarchies.items():
+        levels = " → ".join(str(v) for v in table[0]) if table else ""
+        parts.append(
+            _("{column}: {levels} ({n} values at the finest level)").format(
+                column=column, levels=levels, n=max(len(table) - 1, 0)
+            )
+        )
+    return "; ".join(parts)
 
 
 def _mechanism_words(mechanism: str, noise: Any) -> str:
@@ -476,6 +567,27 @@ def _households(households: Any) -> list[AboutRow]:
     rows.append(
         AboutRow(_("released alike for every member of a household"), ", ".join(level) or _("none"))
     )
+    if households.get("pattern_k") is not None:
+        rows.append(
+            AboutRow(
+                _("fewest households sharing a released id's pattern of classes"),
+                number(households["pattern_k"]),
+            )
+        )
+    if households.get("linking_t") is not None:
+        rows.append(
+            AboutRow(
+                _("largest distance left of a member's bucket by following the household id"),
+                number(households["linking_t"], 4),
+            )
+        )
+    if households.get("records_without_id"):
+        rows.append(
+            AboutRow(
+                _("records released without a household id (too few households like theirs)"),
+                number(households["records_without_id"]),
+            )
+        )
     alike = households.get("confidential_level") or []
     if alike:
         rows.append(
@@ -487,6 +599,25 @@ def _households(households: Any) -> list[AboutRow]:
                 ", ".join(alike),
             )
         )
+    return rows
+
+
+def _weight(weight: Any) -> list[AboutRow]:
+    """The sampling weight: how it is released and the k and t with it as a key."""
+    if not isinstance(weight, Mapping):
+        return []
+    rows = [AboutRow(_("Sampling weight"), section=True)]
+    column = str(weight.get("column", ""))
+    rows.append(
+        AboutRow(
+            _("weight ({column})").format(column=column),
+            value_words("weight_output", weight.get("output")) or "",
+        )
+    )
+    if weight.get("k") is not None:
+        rows.append(AboutRow(_("k with the weight as a key"), number(weight["k"])))
+    if weight.get("t") is not None:
+        rows.append(AboutRow(_("t with the weight as a key"), number(weight["t"], 4)))
     return rows
 
 

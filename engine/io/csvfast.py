@@ -30,6 +30,7 @@ import pandas as pd
 from engine.errors import InputError
 from engine.i18n import _
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -163,7 +164,7 @@ def write_csv_parts(
                 pacsv.write_csv(data.slice(start, stop - start), fh, write_options=options)
                 done = written + stop
                 total = max(n_rows or done, 1)
-                task.step(0.95 * done / total, f"Wrote {done:,} rows")
+                task.step(0.95 * done / total, _("Wrote {done} rows").format(done=number(done)))
             written += n
     return True
 

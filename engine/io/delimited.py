@@ -32,6 +32,7 @@ from engine.io.sniff import (
     sniff_layout,
 )
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 #: rows per chunk handed to the parser between two progress reports
 CHUNK_ROWS = 100_000
@@ -80,7 +81,7 @@ def read_delimited(
     name = path.name
     options.check(name, text=True)
     text = _line_ends(_decode(path, data, options.encoding, info), info)
-    task.step(0.05, f"Reading {name}")
+    task.step(0.05, _("Reading {name}").format(name=name))
     if not text.strip():
         raise InputError(_("{name} is empty: there is nothing to import.").format(name=name))
     text, sep, header_row = _layout(text, options.sep, options.header_row, info)
@@ -181,7 +182,7 @@ def _read_frame(
 ) -> pd.DataFrame:
     """The parsed table, with columns whose leading zeros matter kept as text, and read
     again as text where a number would lose digits (an ID beyond 2^53)."""
-    as_text = _leading_zero_columns(text, sep, len(names))
+    as_text = _leading_zero_columns(text, sep, len(names), encoded)
     dtype = {names[i]: "str" for i in as_text if i < len(names)} if as_text else None
     if as_text == "all":
         dtype = dict.fromkeys(names, "str")
@@ -298,16 +299,21 @@ def _inexact_columns(frame: pd.DataFrame) -> list[str]:
     return out
 
 
-def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str:
+def _leading_zero_columns(
+    text: str, sep: str, n_columns: int, encoded: bytes | None = None
+) -> set[int] | str:
     """Indices of columns with a cell such as ``007`` (the parser would make it 7).
 
     A scan of the whole text for a separator or line break followed by an optional quote and
-    ``0<digit>``; one literal prefix per pattern keeps the scan at C speed.  (Signed codes
-    such as ``-007`` are not looked for: nobody writes them.)  The
-    column of a hit is the number of separators before it on its line (quotes are not
+    ``0<digit>``.  (Signed codes such as ``-007`` are not looked for: nobody writes them.)
+    The column of a hit is the number of separators before it on its line (quotes are not
     followed, so a quoted separator may pick a wrong column, which only costs speed: that
-    column is typed cell by cell and still comes out right).
+    column is typed cell by cell and still comes out right).  With the text's UTF-8 bytes
+    (``encoded``) and a one-byte separator, the scan is a few numpy comparisons over the
+    bytes, in slices (a regular expression per pattern went over the text four times).
     """
+    if encoded is not None and len(sep.encode("utf-8")) == 1:
+        return _leading_zero_bytes(encoded, sep, n_columns)
     found: set[int] = set()
     n = 0
     for start in (sep, "\n"):
@@ -326,6 +332,47 @@ def _leading_zero_columns(text: str, sep: str, n_columns: int) -> set[int] | str
                 if len(found) >= n_columns:
                     return found
     return found
+
+
+#: bytes per slice of the scans over a file's bytes (a few times this in temporaries)
+_SCAN_BYTES = 1 << 22
+
+
+def _leading_zero_bytes(encoded: bytes, sep: str, n_columns: int) -> set[int] | str:
+    """:func:`_leading_zero_columns` on the bytes of the text (a one-byte separator): every
+    ``0`` followed by a digit, then those after a separator or line break (and an optional
+    quote), taken in the order the patterns of the text scan take them."""
+    raw = np.frombuffer(encoded, dtype=np.uint8)
+    s, nl, quote = ord(sep), ord("\n"), ord('"')
+    hits: list[np.ndarray] = []
+    for lo in range(1, max(len(raw) - 1, 1), _SCAN_BYTES):
+        hi = min(lo + _SCAN_BYTES, len(raw) - 1)  # a '0' at lo..hi−1, its digit after it
+        digit = (raw[lo + 1 : hi + 1] - ord("0")) <= 9  # uint8: below '0' wraps around
+        hits.append(np.flatnonzero((raw[lo:hi] == ord("0")) & digit) + lo)
+    pos = np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
+    before = raw[pos - 1]
+    quoted = (before == quote) & (pos >= 2)
+    start = np.where(quoted, raw[np.maximum(pos - 2, 0)], before)
+    keep = (start == s) | (start == nl)
+    # the patterns in the order of the text scan: separator, separator and quote, line
+    # break, line break and quote; each in the order of the text
+    pattern = 2 * (start[keep] == nl) + quoted[keep]
+    pos = pos[keep][np.argsort(pattern, kind="stable")]
+    if len(pos) > _MAX_ZERO_MATCHES:  # the scan gives up there, unless all columns were found
+        pos = pos[: _MAX_ZERO_MATCHES + 1]
+    columns: set[int] = set()
+    for n, at in enumerate(pos.tolist(), start=1):
+        if n > _MAX_ZERO_MATCHES:
+            return "all"
+        mark = at - 1 - (encoded[at - 1] == quote)  # the separator or line break
+        if encoded[mark] == nl:
+            columns.add(0)
+        else:
+            line_start = encoded.rfind(b"\n", 0, mark) + 1
+            columns.add(encoded.count(sep.encode("utf-8"), line_start, mark) + 1)
+        if len(columns) >= n_columns:
+            return columns
+    return columns
 
 
 def _parse(
@@ -369,7 +416,9 @@ def _parse(
             for chunk in reader:
                 chunks.append(chunk)
                 done += len(chunk)
-                task.step(0.05 + 0.8 * done / total, f"Read {done:,} rows")
+                task.step(
+                    0.05 + 0.8 * done / total, _("Read {done} rows").format(done=number(done))
+                )
     except pd.errors.ParserWarning as exc:
         raise _long_row(path, encoded, sep, skip_lines, len(names)) from exc
     except pd.errors.ParserError as exc:
@@ -394,14 +443,15 @@ def _report_short_rows(
     record in two.  Counted with numpy on the bytes (separators per line); files with quotes
     are skipped, since a quoted separator would be miscounted.
     """
-    raw = np.frombuffer(encoded, dtype=np.uint8)
-    if n_fields < 2 or (raw == ord('"')).any():
+    if n_fields < 2 or b'"' in encoded:
         return
+    raw = np.frombuffer(encoded, dtype=np.uint8)
     breaks = np.flatnonzero(raw == ord("\n"))
-    seps = np.flatnonzero(raw == ord(sep))
-    per_line = np.bincount(np.searchsorted(breaks, seps), minlength=len(breaks) + 1)
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [len(raw)]))
+    # separators per line: between the positions of its start and the next line's start
+    seps = np.flatnonzero(raw == ord(sep))
+    per_line = np.diff(np.searchsorted(seps, np.append(starts, len(raw))))
     blank = (ends - starts) <= 1  # empty lines (or a lone carriage return) are skipped anyway
     short = np.flatnonzero((per_line < n_fields - 1) & ~blank)
     short = short[short > skip_lines]  # title lines and the header are not data
@@ -467,7 +517,7 @@ def _type_columns(
     """Text columns (and columns the chunks disagreed on) get the type their cells support."""
     out: dict[str, pd.Series] = {}
     for j, name in enumerate(frame.columns):
-        task.step(0.85 + 0.14 * j / frame.shape[1], f"Column '{name}'")
+        task.step(0.85 + 0.14 * j / frame.shape[1], _("Column '{name}'").format(name=name))
         col = frame[name]
         if pd.api.types.is_bool_dtype(col):
             col = col.map({True: "True", False: "False"}).astype("str")

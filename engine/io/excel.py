@@ -32,6 +32,7 @@ import python_calamine
 
 from engine.errors import InputError, TcloseError
 from engine.i18n import _
+from engine.io.codebook import Codebook
 from engine.io.columns import (
     LEADING_ZERO,
     comma_to_dot,
@@ -60,7 +61,7 @@ from engine.io.files import (
 from engine.io.formats import read_by
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
-from engine.io.write import about_sheet_names
+from engine.io.write import CODEBOOK_SHEET, metadata_sheet_names
 from engine.progress import NO_TASK, Task
 
 EXCEL_SUFFIXES = frozenset(read_by("workbook"))
@@ -293,6 +294,24 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
     check_memory(path, needed, memory_limit)
 
 
+def read_book(
+    path: Path,
+    head: bytes,
+    size: int,
+    info: ImportInfo,
+    options: ReadOptions,
+    *,
+    memory_limit: int | None = None,
+    task: Task = NO_TASK,
+) -> pd.DataFrame:
+    """The workbook formats' reader (:data:`engine.io.formats.FORMATS`): a file named as a
+    workbook that is not one inside is refused by :func:`read_workbook` with the same words,
+    whatever reading settings were given."""
+    if not head.startswith((ZIP_MAGIC, OLE_MAGIC)):
+        options = ReadOptions()
+    return read_workbook(path, head, size, info, options, memory_limit=memory_limit, task=task)
+
+
 def read_workbook(
     path: Path,
     head: bytes,
@@ -319,7 +338,7 @@ def read_workbook(
     finally:
         if source is not None:
             source.close()  # calamine has read what it needs
-    task.step(0.1, f"Opened {path.name}")
+    task.step(0.1, _("Opened {name}").format(name=path.name))
     try:
         info.sheets = _worksheets(book)
         visible = _visible_worksheets(book)
@@ -334,6 +353,7 @@ def read_workbook(
             if note:
                 info.notes.append(note)
             rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
+        info.codebook = _codebook_sheet(book, info.sheets)
         hidden = [s for s in info.sheets if s not in visible]
         if sheet is None and hidden:
             info.notes.append(
@@ -352,10 +372,53 @@ def read_workbook(
             f"Sheet '{name}': {len(refs):,} cell(s) far from the table were left out ({shown}); "
             f"the table is {table}."
         )
-    task.step(0.5, f"Read sheet '{name}'")
+    task.step(0.5, _("Read sheet '{name}'").format(name=name))
     return _to_frame(
         path, name, rows, merged, origin, info, options.header_row, options.decimal, task,
     )  # fmt: skip
+
+
+def _codebook_sheet(book: python_calamine.CalamineWorkbook, sheets: list[str]) -> Codebook:
+    """The labels of a release tclose wrote (its "Codebook" sheet), so that they survive
+    the release being read again; an empty codebook for any other workbook."""
+    from engine.io.codebook import Variable
+
+    names = [s for s in sheets if s in _names_of(CODEBOOK_SHEET)]
+    if not names:
+        return Codebook()
+    rows = book.get_sheet_by_name(names[0]).to_python()
+    variables: dict[str, dict] = {}
+    for row in rows[1:]:
+        cells = [*row, *[""] * 6][:6]
+        name, label, measure, code, text, missing = (str(c) if c is not None else "" for c in cells)
+        if not name:
+            continue
+        var = variables.setdefault(name, {"values": [], "missing": []})
+        if label:
+            var["label"] = label
+        if measure:
+            var["measure"] = measure
+        if code:
+            key = float(code) if _is_number(code) else code
+            if text:
+                var["values"].append([key, text])
+            if missing:
+                var["missing"].append(key)
+    return Codebook({n: Variable.from_dict(v) for n, v in variables.items()})
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _names_of(text: str) -> set[str]:
+    from engine.io.write import _names
+
+    return _names(text)
 
 
 def _best_sheet(
@@ -375,7 +438,7 @@ def _best_sheet(
     for name in candidates:
         rows, merged, origin = _read_sheet(path, book, name, extents, memory_limit)
         # the metadata sheet of tclose's own export is never the data
-        score = -1.0 if name in about_sheet_names() else _table_score(rows)
+        score = -1.0 if name in metadata_sheet_names() else _table_score(rows)
         scores[name] = int(score)
         if best is None or score > best[0]:
             best = (score, name, rows, merged, origin)
@@ -628,7 +691,7 @@ def _typed_frame(
             info.mixed[name] = mixed
         if name in renamed:
             kept_renamed[name] = renamed[name]
-        task.step(0.5 + 0.45 * (j + 1) / len(names), f"Column '{name}'")
+        task.step(0.5 + 0.45 * (j + 1) / len(names), _("Column '{name}'").format(name=name))
     if not data:
         raise InputError(_("{where} has no column with data.").format(where=where))
     if any(c.texts for c in columns):

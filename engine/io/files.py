@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -34,6 +35,19 @@ def human_size(n_bytes: float) -> str:
     return f"{size:.1f} GB"  # pragma: no cover - loop always returns
 
 
+def special_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words ("" for a regular file)."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return ""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return _("a device")
+    if stat.S_ISFIFO(mode):
+        return _("a pipe")
+    if stat.S_ISSOCK(mode):
+        return _("a socket")
+    return _("a special file")
+
+
 def check_readable(path: Path) -> int:
     """Size in bytes of ``path``, or an InputError saying why it cannot be read."""
     try:
@@ -48,6 +62,14 @@ def check_readable(path: Path) -> int:
                 _("{path} is a folder, not a file. Choose the data file inside it.").format(
                     path=path
                 )
+            )
+        kind = special_kind(path.stat().st_mode)
+        if kind:  # read before opening: a pipe blocks, /dev/zero never ends
+            raise InputError(
+                _(
+                    "{path} is {kind}, not a file of data; tclose reads a table from a file "
+                    "(save the data to a file first)."
+                ).format(path=path, kind=kind)
             )
         with path.open("rb") as fh:
             fh.read(1)
@@ -200,7 +222,7 @@ def file_sha256(path: str | Path, *, task: Task = NO_TASK) -> str:
             while chunk := fh.read(1 << 20):
                 digest.update(chunk)
                 done += len(chunk)
-                task.step(done / size if size else 1.0, f"Checking {path.name}")
+                task.step(done / size if size else 1.0, _("Checking {name}").format(name=path.name))
     except OSError as err:
         raise InputError(
             _("{path}: cannot be read ({reason}).").format(path=path, reason=err.strerror or err)

@@ -1,25 +1,34 @@
-"""Every kind of file tclose reads or writes, in one table: :data:`FORMATS`.
+"""Every kind of file tclose reads or writes, registered in one table: :data:`FORMATS`.
 
-Each row says which names (suffixes) the format goes by, which reader reads it, whether a
-release can be written in it, what the app's file dialogs call it and whether a cluster
-reads or writes it.  The readers, the writers, the cluster and the app all take their
-suffix sets from here (the model is glue's ``data_factory`` / ``data_exporter``
-registries), so a format is added in one place.
+Each entry (a :class:`FileFormat`) names the format (its label and suffixes), the function
+that reads it and the function that writes a release in it, the bytes a file of it starts
+with, its priority when a file's content matches several, whether it holds its published
+metadata inside, and whether the app and a cluster offer it.  The readers
+(:func:`engine.io.read.read_table`), the writers (:func:`engine.io.write.write_release`),
+the cluster and the app all read this table and call the functions it names, so a new
+format is one entry here and its two functions (the model is glue's ``DataFactoryRegistry``
+and ``DataExporterRegistry``: a function, a label, an identifier and a priority).
+
+The functions are named as ``"module:function"`` and imported when first called, so that
+importing the table stays cheap and the optional packages (pyarrow, pyreadstat) are needed
+only by the formats that use them.  A reader is called as ``read(path, head, size, info,
+options, memory_limit=…, task=…)`` and returns the table (its labels, if the format
+carries any, go to ``info.codebook``); a writer as ``write(job)`` with a :class:`WriteJob`.
 
 The labels are marked for the app's translation files (context ``formats``): the app
 shows them translated; the engine's messages keep them in English.
 
-The reader names the module that reads it: ``delimited`` (:mod:`engine.io.delimited`,
-which also unpacks gzip), ``workbook`` (:mod:`engine.io.excel`), ``stats``
-(:mod:`engine.io.stats`, the optional pyreadstat) and ``parquet``
-(:mod:`engine.io.parquet`).  :func:`engine.io.read.read_table` dispatches on a file's
-content first (a workbook named ``.csv`` is read as a workbook) and on its name second.
+:func:`engine.io.read.read_table` dispatches on a file's content first (a workbook named
+``.csv`` is read as a workbook) and on its name second.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
@@ -47,6 +56,26 @@ class FileFormat:
     # a cluster reads it (partition by partition) / writes a release in it
     cluster_reads: bool = False
     cluster_writes: bool = False
+    #: the function that reads it ("module:function"; module doc)
+    read: str = ""
+    #: the function that writes a release in it ("module:function"; "" = not written)
+    write: str = ""
+    #: the bytes a file of this format starts with (its content decides before its name)
+    magic: tuple[bytes, ...] = ()
+    #: when a file's first bytes match several formats, the highest priority reads it
+    priority: int = 0
+
+    def reader_function(self) -> Callable[..., Any]:
+        """The function that reads this format (imported on first use)."""
+        return _function(self.read)
+
+    def writer_function(self) -> Callable[[WriteJob], None]:
+        """The function that writes a release in this format (imported on first use)."""
+        return _function(self.write)
+
+    def matches(self, head: bytes) -> bool:
+        """Whether a file starting with ``head`` is of this format by its content."""
+        return bool(self.magic) and head.startswith(self.magic)
 
     @property
     def patterns(self) -> str:
@@ -60,24 +89,70 @@ class FileFormat:
         return self.reader == "delimited"
 
 
+@dataclass
+class WriteJob:
+    """What a writer is given: the released table, the staged file to write it to, the
+    published metadata, the release's codebook, and for text the CSV settings."""
+
+    table: Any  # pandas.DataFrame
+    #: the staged file (renamed onto the target when every output is written)
+    target: Path
+    #: the suffix the release is named with (".sav" or ".zsav" for one writer)
+    suffix: str
+    #: the published metadata (``RunSummary.public_dict()``), with the software and time
+    metadata: dict[str, Any]
+    #: the release's labels (:class:`engine.io.codebook.Codebook`)
+    codebook: Any
+    #: separator, decimal mark and byte-order mark of a text release
+    csv_format: Any
+    #: a new scratch file beside the target (a workbook spools its sheets there)
+    scratch: Callable[[], Path]
+    task: Any
+
+
+def _function(spec: str) -> Callable[..., Any]:
+    module, _, name = spec.partition(":")
+    if not module or not name:
+        raise ValueError(f"format function {spec!r}: name it as 'module:function'")
+    return getattr(importlib.import_module(module), name)
+
+
+_ZIP = b"PK\x03\x04"
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_TEXT = {"read": "engine.io.read:read_text", "write": "engine.io.write:write_text"}
+_BOOK = {"read": "engine.io.excel:read_book"}
+_STATS = {"read": "engine.io.stats:read_file", "write": "engine.io.stats:write_file"}
+
 FORMATS: tuple[FileFormat, ...] = (
     FileFormat(QT_TRANSLATE_NOOP("formats", "CSV text"), (".csv",), "delimited",
-               writes=True, exported_by_app=True, cluster_reads=True, cluster_writes=True),
+               writes=True, exported_by_app=True, cluster_reads=True, cluster_writes=True,
+               **_TEXT),
     FileFormat(QT_TRANSLATE_NOOP("formats", "Tab-separated text"), (".tsv",), "delimited",
-               writes=True, cluster_reads=True, cluster_writes=True),
+               writes=True, cluster_reads=True, cluster_writes=True, **_TEXT),
     FileFormat(QT_TRANSLATE_NOOP("formats", "Text"), (".txt",), "delimited",
-               writes=True, cluster_reads=True, cluster_writes=True),
+               writes=True, cluster_reads=True, cluster_writes=True, **_TEXT),
     FileFormat(QT_TRANSLATE_NOOP("formats", "Excel workbook"), (".xlsx",), "workbook",
-               writes=True, metadata_inside=True, exported_by_app=True, cluster_writes=True),
+               writes=True, metadata_inside=True, exported_by_app=True, cluster_writes=True,
+               write="engine.io.write:write_xlsx", magic=(_ZIP,), priority=2, **_BOOK),
     FileFormat(QT_TRANSLATE_NOOP("formats", "Excel workbook with macros"), (".xlsm",),
-               "workbook"),
-    FileFormat(QT_TRANSLATE_NOOP("formats", "Excel 97–2003 workbook"), (".xls",), "workbook"),
+               "workbook", magic=(_ZIP,), priority=1, **_BOOK),
+    FileFormat(QT_TRANSLATE_NOOP("formats", "Excel 97–2003 workbook"), (".xls",), "workbook",
+               magic=(_OLE,), priority=1, **_BOOK),
     FileFormat(QT_TRANSLATE_NOOP("formats", "OpenDocument spreadsheet"), (".ods",),
-               "workbook"),
+               "workbook", magic=(_ZIP,), **_BOOK),
     FileFormat(QT_TRANSLATE_NOOP("formats", "Parquet"), (".parquet", ".pq", ".parq"),
-               "parquet", writes=True, cluster_reads=True, cluster_writes=True),
-    FileFormat(QT_TRANSLATE_NOOP("formats", "SPSS data"), (".sav", ".zsav"), "stats"),
-    FileFormat(QT_TRANSLATE_NOOP("formats", "Stata data"), (".dta",), "stats"),
+               "parquet", writes=True, cluster_reads=True, cluster_writes=True,
+               read="engine.io.parquet:read_file", write="engine.io.parquet:write_file",
+               magic=(b"PAR1",), priority=3),
+    FileFormat(QT_TRANSLATE_NOOP("formats", "SPSS data"), (".sav",), "stats",
+               writes=True, metadata_inside=True, exported_by_app=True, cluster_writes=True,
+               magic=(b"$FL2",), **_STATS),
+    FileFormat(QT_TRANSLATE_NOOP("formats", "SPSS compressed data"), (".zsav",), "stats",
+               writes=True, metadata_inside=True, cluster_writes=True, magic=(b"$FL3",),
+               **_STATS),
+    FileFormat(QT_TRANSLATE_NOOP("formats", "Stata data"), (".dta",), "stats",
+               writes=True, metadata_inside=True, exported_by_app=True, cluster_writes=True,
+               magic=(b"<stata_dta>",), **_STATS),
 )  # fmt: skip
 
 
@@ -98,8 +173,37 @@ def format_of(name: str) -> FileFormat | None:
     return next((f for f in FORMATS if suffix in f.suffixes), None)
 
 
-#: what a release can be written as (its first name: ".parquet", not ".pq")
-RELEASE_SUFFIXES = tuple(f.suffixes[0] for f in FORMATS if f.writes)
+def format_by_content(head: bytes) -> FileFormat | None:
+    """The format a file's first bytes say it is (the highest priority among those whose
+    ``magic`` they start with); None when no format recognises them."""
+    found = [f for f in FORMATS if f.matches(head)]
+    return max(found, key=lambda f: f.priority) if found else None
+
+
+def format_for(name: str, head: bytes) -> tuple[FileFormat, bool]:
+    """The format a file is read as, and whether its content overruled its name.
+
+    A name whose own format recognises the content wins; otherwise the content decides
+    (a workbook named ``.csv``); a content no format recognises is read by its name, and a
+    name no format knows as delimited text (CSV).
+    """
+    named = format_of(name)
+    if named is not None and named.matches(head):
+        return named, False
+    found = format_by_content(head)
+    if found is not None:
+        return found, named is None or named.reader != found.reader
+    return (named or FORMATS[0]), False
+
+
+def release_suffixes() -> tuple[str, ...]:
+    """What a release can be written as (its first name: ".parquet", not ".pq"), read from
+    the table when asked, so that a format added to it is written."""
+    return tuple(f.suffixes[0] for f in FORMATS if f.writes)
+
+
+#: what a release can be written as (as the table stands on import)
+RELEASE_SUFFIXES = release_suffixes()
 #: what the app offers first when it exports a release
 DEFAULT_EXPORT = ".xlsx"
 
@@ -131,9 +235,13 @@ __all__ = [
     "QT_TRANSLATE_NOOP",
     "RELEASE_SUFFIXES",
     "FileFormat",
+    "WriteJob",
     "export_formats",
+    "format_by_content",
+    "format_for",
     "format_of",
     "open_patterns",
     "read_by",
+    "release_suffixes",
     "suffixes",
 ]

@@ -10,6 +10,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
+from engine.io.codebook import Codebook
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ class ImportInfo:
     blank_rows: int = 0
     #: lines under a sheet's table left out as footnotes (text in the first column only)
     footnotes: list[str] = field(default_factory=list)
+    #: the labels the file carries with its data (SPSS/Stata: variable and value labels,
+    #: missing codes); empty for a file that carries none
+    codebook: Codebook = field(default_factory=Codebook)
 
 
 @dataclass

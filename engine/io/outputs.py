@@ -17,6 +17,9 @@ promises hold for each of them:
   Should one rename fail (a file that Excel holds open on Windows), the ones already renamed
   are put back as they were.  A failure or a cancellation leaves nothing new behind and the
   old files intact, and its message names the target, never a temporary file.
+* **Nothing left for long.**  A run killed outright (``kill -9``, a power cut) cannot clean
+  up; the next run that writes into the folder removes what it left (:func:`remove_stale`:
+  tclose's own temporary names only, a day old).
 """
 
 from __future__ import annotations
@@ -25,17 +28,21 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
+import stat
 import string
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import InputError
+from engine.i18n import N_, _
 
 #: first characters of every temporary or scratch file (hidden on macOS and Linux)
 TEMP_PREFIX = ".~tc"
@@ -251,13 +258,17 @@ def _probe_folder(folder: Path, shown: Path) -> None:
 def _check_existing(output: Output, final: Path) -> None:
     if final.is_dir():
         raise OutputError(
-            f"{output.path} is a folder; {output.label} needs a file name.",
+            _("{path} is a folder; {label} needs a file name.").format(
+                path=output.path, label=output.label
+            ),
             path=output.path,
             reason="name",
         )
     if not final.is_file():
         raise OutputError(
-            f"{output.path} exists and is not an ordinary file; choose another name.",
+            _("{path} exists and is not an ordinary file; choose another name.").format(
+                path=output.path
+            ),
             path=output.path,
             reason="name",
         )
@@ -267,8 +278,10 @@ def _check_existing(output: Output, final: Path) -> None:
             raise OutputError(problem, path=output.path, reason="not_ours")
     if not os.access(final, os.W_OK):
         raise OutputError(
-            f"{output.path} is read-only, so it cannot be replaced. Choose another name, or "
-            "make it writable first.",
+            _(
+                "{path} is read-only, so it cannot be replaced. Choose another name, or make it "
+                "writable first."
+            ).format(path=output.path),
             path=output.path,
             reason="read_only",
         )
@@ -279,17 +292,19 @@ def _check_existing(output: Output, final: Path) -> None:
             pass
     except OSError as exc:
         raise OutputError(
-            f"{output.path} is open in another program (such as Excel), so it cannot be "
-            "replaced. Close it there and try again, or choose another name.",
+            _(
+                "{path} is open in another program (such as Excel), so it cannot be replaced. "
+                "Close it there and try again, or choose another name."
+            ).format(path=output.path),
             path=output.path,
             reason="locked",
         ) from exc
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether ``path`` lies inside ``folder`` (both as :func:`_spelling_key` sees them)."""
-    inner, outer = _spelling_key(path), _spelling_key(folder)
-    return inner != outer and inner.startswith(outer.rstrip(os.sep) + os.sep)
+def _within(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies inside the existing ``folder``, as the file system sees it: one of
+    the folders above ``path`` is ``folder`` (by any spelling or link)."""
+    return any(above.exists() and _same_existing(above, folder) for above in path.parents)
 
 
 def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None:
@@ -304,23 +319,29 @@ def check_not_input(output: Output, inputs: Iterable[str | Path | None]) -> None
 def _check_not_input(output: Output, final: Path, source: Path) -> None:
     """Refuse an output that is the input (by any spelling or link), or that lies inside an
     input folder (a Parquet dataset: a file written there would become part of the data)."""
-    same = _spelling_key(source) == _spelling_key(final) or (
-        final.exists() and source.exists() and _same_existing(source, final)
-    )
+    # the file system judges, not the spelling: on a case-sensitive disk IN.csv beside
+    # in.csv is another file; on a case-insensitive one it exists and is the same file
+    if source.exists():
+        same = final.exists() and _same_existing(source, final)
+    else:
+        same = _spelling_key(source) == _spelling_key(final)
     if same:
         via = "" if os.path.abspath(source) == str(final) else f" {source}"
         what = "input folder" if source.is_dir() else "input file"
         raise OutputError(
-            f"{output.path}: refusing to overwrite the {what}{via}; tclose never "
-            f"overwrites its input. Choose another name for {output.label}.",
+            _(
+                "{path}: refusing to overwrite the {what}{via}; tclose never overwrites its "
+                "input. Choose another name for {label}."
+            ).format(path=output.path, what=what, via=via, label=output.label),
             path=output.path,
             reason="input",
         )
-    if source.is_dir() and _inside(final, source):
+    if source.is_dir() and _within(final, source):
         raise OutputError(
-            f"{output.path}: refusing to write inside the input folder {source}: a file "
-            "there would become part of the data read from it. Choose another folder for "
-            f"{output.label}.",
+            _(
+                "{path}: refusing to write inside the input folder {source}: a file there would "
+                "become part of the data read from it. Choose another folder for {label}."
+            ).format(path=output.path, source=source, label=output.label),
             path=output.path,
             reason="input",
         )
@@ -352,22 +373,27 @@ def check_outputs(
         if not folder.is_dir():
             what = "is not a folder" if folder.exists() else "does not exist"
             raise OutputError(
-                f"{shown}: the folder {folder} {what}. Create it or choose another folder.",
+                _(
+                    "{shown}: the folder {folder} {what}. Create it or choose another folder."
+                ).format(shown=shown, folder=folder, what=what),
                 path=shown,
                 reason="folder",
             )
         if len(os.fsencode(final.name)) > _name_max(folder):
             raise OutputError(
-                f"{shown}: the file name is too long for this disk ({len(final.name)} "
-                f"characters; at most {_name_max(folder)}). Choose a shorter name.",
+                _(
+                    "{shown}: the file name is too long for this disk ({value} characters; at "
+                    "most {name_max}). Choose a shorter name."
+                ).format(shown=shown, value=len(final.name), name_max=_name_max(folder)),
                 path=shown,
                 reason="name",
             )
         if len(str(final)) > _path_max(folder):
             raise OutputError(
-                f"{shown}: the path is too long ({len(str(final))} characters; this system "
-                f"allows {_path_max(folder)}). Choose a shorter name or a folder nearer the "
-                "top of the disk.",
+                _(
+                    "{shown}: the path is too long ({value} characters; this system allows "
+                    "{path_max}). Choose a shorter name or a folder nearer the top of the disk."
+                ).format(shown=shown, value=len(str(final)), path_max=_path_max(folder)),
                 path=shown,
                 reason="name",
             )
@@ -379,8 +405,10 @@ def check_outputs(
             )
             if same:
                 raise OutputError(
-                    f"{shown}: {output.label} and {other.label} would be the same file; "
-                    "choose different names.",
+                    _(
+                        "{shown}: {label} and {label2} would be the same file; choose different "
+                        "names."
+                    ).format(shown=shown, label=output.label, label2=other.label),
                     path=shown,
                     reason="duplicate",
                 )
@@ -440,8 +468,10 @@ def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, 
     With ``created``, the path is added to it *before* the file exists, so that an interruption
     at any moment (SIGTERM and Ctrl+C arrive between any two steps) still finds and removes it.
     """
-    for _ in range(100):
-        name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
+    for _attempt in range(100):
+        name = TEMP_PREFIX + "".join(
+            secrets.choice(_TEMP_ALPHABET) for _char in range(_TEMP_RANDOM)
+        )
         path = os.path.join(folder, name)
         if created is not None:
             created.append(Path(path))
@@ -459,8 +489,10 @@ def _create_temp(folder: Path, created: list[Path] | None = None) -> tuple[int, 
 def _create_temp_folder(folder: Path, created: list[Path]) -> Path:
     """A new, empty, private folder ``.~tcXXXXXX`` in ``folder``, recorded in ``created``
     before it exists (as :func:`_create_temp` records a file)."""
-    for _ in range(100):
-        name = TEMP_PREFIX + "".join(secrets.choice(_TEMP_ALPHABET) for _ in range(_TEMP_RANDOM))
+    for _attempt in range(100):
+        name = TEMP_PREFIX + "".join(
+            secrets.choice(_TEMP_ALPHABET) for _char in range(_TEMP_RANDOM)
+        )
         path = Path(folder) / name
         created.append(path)
         try:
@@ -470,6 +502,46 @@ def _create_temp_folder(folder: Path, created: list[Path]) -> Path:
             continue
         return path
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))  # pragma: no cover
+
+
+#: a temporary file older than this (seconds since its last change) is a killed run's: a
+#: live run changes its files far more often (a staged sidecar can wait while the release is
+#: written, hence a whole day)
+STALE_AGE = 24 * 3600
+_TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + f"[{_TEMP_ALPHABET}]{{{_TEMP_RANDOM}}}")
+
+
+def remove_stale(folder: Path, *, now: float | None = None) -> list[Path]:
+    """Remove the temporary files and folders a killed run left in ``folder`` (``kill -9``
+    and a power cut skip every clean-up); returns what was removed.
+
+    Only tclose's own: the exact name :func:`_create_temp` gives (``.~tc`` and 6 lower-case
+    letters or digits), a file or folder (never a link), unchanged for :data:`STALE_AGE`,
+    and, where the system has owners, owned by this user.  Anything else that merely looks
+    alike is left as it is, and a file that cannot be removed is left without a word.
+    """
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        if not _TEMP_NAME.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        kind_ok = stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)
+        owner_ok = uid is None or info.st_uid == uid
+        if not (kind_ok and owner_ok and now - info.st_mtime > STALE_AGE):
+            continue
+        with contextlib.suppress(OSError):
+            _remove(Path(entry.path))
+            removed.append(Path(entry.path))
+    return removed
 
 
 def _remove(path: Path) -> None:
@@ -491,32 +563,38 @@ def _new_file_mode(final: Path) -> int:
 
 
 _ERRNO_WORDS = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is exhausted",
-    errno.EFBIG: "the file is too large for this disk or system",
-    errno.ENAMETOOLONG: "the file name or path is too long",
-    errno.EROFS: "the disk is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.ENOENT: "the folder no longer exists",
-    errno.EIO: "the disk reported an input/output error",
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is exhausted"),
+    errno.EFBIG: N_("the file is too large for this disk or system"),
+    errno.ENAMETOOLONG: N_("the file name or path is too long"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.ENOENT: N_("the folder no longer exists"),
+    errno.EIO: N_("the disk reported an input/output error"),
 }
 
 
 def _os_error(shown: Path, exc: OSError, *, where: Path | None = None) -> OutputError:
     """An OSError as a one-line message about ``shown`` (never the temporary file)."""
-    words = _ERRNO_WORDS.get(exc.errno or -1) or (exc.strerror or str(exc)).rstrip(".")
+    known = _ERRNO_WORDS.get(exc.errno or -1)
+    words = _(known) if known else (exc.strerror or str(exc)).rstrip(".")
     if where is not None and exc.errno == errno.ENOENT and where.is_dir():
         # /proc and similar system folders exist but refuse every new file with ENOENT
-        words = "the system does not allow new files in this folder"
+        words = _("the system does not allow new files in this folder")
     if where is not None:
         return OutputError(
-            f"{shown}: cannot write in the folder {where} ({words}). Choose another folder.",
+            _(
+                "{shown}: cannot write in the folder {where} ({words}). Choose another folder."
+            ).format(shown=shown, where=where, words=words),
             path=shown,
             reason="folder",
         )
-    return OutputError(f"{shown}: cannot write ({words}). Nothing was written.", path=shown,
-                       reason="write")  # fmt: skip
+    return OutputError(
+        _("{shown}: cannot write ({words}). Nothing was written.").format(shown=shown, words=words),
+        path=shown,
+        reason="write",
+    )
 
 
 @dataclass
@@ -640,13 +718,18 @@ class Staging:
             if backup is not None:
                 with contextlib.suppress(OSError):
                     backup.unlink()
+        # the next run into a folder removes what a killed run left there
+        for folder in {str(staged.final.parent) for staged in self._staged.values()}:
+            remove_stale(Path(folder))
 
     @staticmethod
     def _commit_folder(staged: _Staged) -> None:
         if staged.final.exists() or staged.final.is_symlink():
             raise OutputError(
-                f"{staged.output.path} appeared while the release was computed; nothing was "
-                "written. Choose a new name for the release.",
+                _(
+                    "{path} appeared while the release was computed; nothing was written. Choose "
+                    "a new name for the release."
+                ).format(path=staged.output.path),
                 path=staged.output.path,
                 reason="name",
             )
@@ -697,9 +780,11 @@ class Staging:
 def _replace_error(output: Output, exc: OSError) -> OutputError:
     if isinstance(exc, PermissionError) or exc.errno in (errno.EACCES, errno.EPERM, errno.EBUSY):
         return OutputError(
-            f"{output.path} cannot be replaced: it is open in another program (such as Excel) "
-            "or write-protected. Close it and try again, or choose another name. Nothing was "
-            "written.",
+            _(
+                "{path} cannot be replaced: it is open in another program (such as Excel) or "
+                "write-protected. Close it and try again, or choose another name. Nothing was "
+                "written."
+            ).format(path=output.path),
             path=output.path,
             reason="locked",
         )
@@ -745,5 +830,6 @@ __all__ = [
     "check_outputs",
     "json_kind",
     "name_problem",
+    "remove_stale",
     "write_outputs",
 ]

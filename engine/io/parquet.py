@@ -333,7 +333,9 @@ def parquet_pieces(path: str | Path) -> tuple[list[tuple[Path, int]], list[str]]
             meta = pq.ParquetFile(f).metadata
         except (pa.ArrowException, OSError) as exc:
             raise InputError(
-                f"{f.name} is not a readable Parquet file ({_first_line(exc)})."
+                _("{name} is not a readable Parquet file ({first_line}).").format(
+                    name=f.name, first_line=_first_line(exc)
+                )
             ) from exc
         own = meta.schema.to_arrow_schema().names
         check_names(f, own)
@@ -355,7 +357,9 @@ def read_piece(file: Path, index: int, names: list[str], columns: list[str] | No
         table = handle.read_row_group(index, columns=[c for c in wanted if c in own])
     except (pa.ArrowException, OSError) as exc:
         raise InputError(
-            f"{file.name}: cannot read the Parquet data ({_first_line(exc)})."
+            _("{name}: cannot read the Parquet data ({first_line}).").format(
+                name=file.name, first_line=_first_line(exc)
+            )
         ) from exc
     frame = to_pandas(plain_table(_decoded(table)))
     return frame.reindex(columns=wanted)
@@ -374,6 +378,34 @@ def _decoded(table: Any) -> Any:
     return pa.table(columns, names=table.column_names)
 
 
+def read_file(
+    path: Path,
+    head: bytes,
+    size: int,
+    info: Any,
+    options: Any,
+    *,
+    memory_limit: int | None,
+    task: Any,
+) -> pd.DataFrame:
+    """The Parquet format's reader (:data:`engine.io.formats.FORMATS`)."""
+    from engine.io.codebook import sidecar_codebook
+
+    info.format = "parquet"
+    data = read_parquet(path, memory_limit=memory_limit, notes=info.notes)
+    info.codebook = sidecar_codebook(read_metadata(path))
+    return data
+
+
+def write_file(job: Any) -> None:
+    """The Parquet format's writer: the table, and the published metadata (with the
+    codebook, when the release has labels) inside the file's schema."""
+    meta = dict(job.metadata)
+    if job.codebook:
+        meta["codebook"] = job.codebook.to_dict()
+    write_parquet(job.table, job.target, meta)
+
+
 def to_pandas(table: Any) -> pd.DataFrame:
     """A pyarrow table as the frame every reader returns (categories decoded, dates as
     timestamps)."""
@@ -389,7 +421,11 @@ def write_parquet(table: pd.DataFrame, tmp: Path, metadata: dict[str, Any] | Non
     try:
         arrow = pa.Table.from_pandas(_plain_columns(table), preserve_index=False)
     except (pa.ArrowException, TypeError, ValueError) as exc:
-        raise InputError(f"{tmp.name}: the table cannot be stored as Parquet ({exc}).") from exc
+        raise InputError(
+            _("{name}: the table cannot be stored as Parquet ({exc}).").format(
+                name=tmp.name, exc=exc
+            )
+        ) from exc
     meta = dict(arrow.schema.metadata or {})
     meta.pop(b"pandas", None)
     if metadata is not None:

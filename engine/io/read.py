@@ -8,6 +8,7 @@ clear message.  The result is always the complete table or an :class:`InputError
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from pathlib import Path
 
@@ -15,22 +16,22 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
+from engine.io.codebook import Codebook, sidecar_codebook
 from engine.io.delimited import read_delimited
-from engine.io.excel import EXCEL_SUFFIXES, list_sheets, read_workbook
+from engine.io.excel import list_sheets
 from engine.io.files import (
-    OLE_MAGIC,
-    ZIP_MAGIC,
     check_memory,
     human_size,
     memory_budget,
     open_checked,
     too_large,
 )
+from engine.io.formats import format_for, format_of
 from engine.io.info import ImportInfo, ImportResult, ReadOptions
-from engine.io.parquet import PARQUET_MAGIC, is_parquet, read_parquet
-from engine.io.stats import STATS_SUFFIXES, read_stats
+from engine.io.parquet import is_parquet, read_parquet
 from engine.io.textblocks import GZIP_MAGIC
 from engine.progress import NO_TASK, Task
+from engine.text import number
 
 #: bytes in memory per byte of a CSV file, roughly (the text, its UTF-8 copy and the frame)
 CSV_EXPANSION = 4
@@ -74,7 +75,7 @@ def read_table(
     if Path(path).is_dir() and is_parquet(Path(path)):
         return _read_folder(Path(path), memory_limit, task)
     path, head, size = open_checked(path)
-    task.step(0.0, f"Reading {path.name}")
+    task.step(0.0, _("Reading {name}").format(name=path.name))
     suffix = path.suffix.lower()
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
     try:
@@ -91,7 +92,12 @@ def read_table(
         ) from exc
     data = data.reset_index(drop=True)
     info.n_rows, info.n_columns = data.shape
-    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(
+        1.0,
+        _("Read {n_rows} rows × {n_columns} columns").format(
+            n_rows=number(info.n_rows), n_columns=info.n_columns
+        ),
+    )
     return ImportResult(data, info)
 
 
@@ -105,24 +111,28 @@ def _read_any(
     memory_limit: int | None,
     task: Task,
 ) -> pd.DataFrame:
-    """Dispatch on the file's content first and on its name second."""
-    suffix = path.suffix.lower()
-    if head.startswith(PARQUET_MAGIC):
-        info.format = "parquet"
-        return read_parquet(path, memory_limit=memory_limit, notes=info.notes)
-    if head.startswith(ZIP_MAGIC) or (head.startswith(OLE_MAGIC) and suffix not in STATS_SUFFIXES):
-        if suffix not in EXCEL_SUFFIXES:
-            info.notes.append(f"{path.name} is a workbook despite its name; read as one.")
-            info.format = "xlsx" if head.startswith(ZIP_MAGIC) else "xls"
-        return read_workbook(
-            path, head, size, info, options, memory_limit=memory_limit, task=task,
-        )  # fmt: skip
-    if suffix in EXCEL_SUFFIXES:
-        # not a workbook inside: read_workbook explains that, whatever the reading settings
-        return read_workbook(path, head, size, info, ReadOptions(), memory_limit=memory_limit)
-    if suffix in STATS_SUFFIXES:
-        check_memory(path, size * CSV_EXPANSION, memory_limit)
-        return read_stats(path, info)
+    """Dispatch on the file's content first and on its name second (the format table,
+    :func:`engine.io.formats.format_for`), to the reader the format registers."""
+    fmt, overruled = format_for(path.name, head)
+    if overruled:
+        noun = "a workbook" if fmt.reader == "workbook" else f"a {fmt.label} file"
+        info.notes.append(f"{path.name} is {noun} despite its name; read as one.")
+        info.format = fmt.suffixes[0].lstrip(".")
+    read = fmt.reader_function()
+    return read(path, head, size, info, options, memory_limit=memory_limit, task=task)
+
+
+def read_text(
+    path: Path,
+    head: bytes,
+    size: int,
+    info: ImportInfo,
+    options: ReadOptions,
+    *,
+    memory_limit: int | None,
+    task: Task,
+) -> pd.DataFrame:
+    """Delimited text (CSV, TSV, TXT), unpacked first when it is gzip-compressed."""
     info.format = "csv"
     if head.startswith(GZIP_MAGIC):
         content = _gunzip(path, size, memory_limit)
@@ -130,7 +140,35 @@ def _read_any(
     else:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         content = path.read_bytes()
-    return read_delimited(path, content, info, options, task=task)
+    data = read_delimited(path, content, info, options, task=task)
+    info.codebook = _sidecar_codebook(path)
+    return data
+
+
+def read_codebook(path: str | Path) -> Codebook:
+    """The labels a file carries, without reading its data (a cluster reads the data part
+    by part): an SPSS or Stata file's own, a text release's JSON sidecar's; an empty
+    codebook for any other file."""
+    path = Path(path)
+    fmt = format_of(path.name)
+    if fmt is not None and fmt.reader == "stats" and path.is_file():
+        from engine.io.stats import read_codebook as stats_codebook
+
+        return stats_codebook(path)
+    if fmt is not None and fmt.delimited and path.is_file():
+        return _sidecar_codebook(path)
+    return Codebook()
+
+
+def _sidecar_codebook(path: Path) -> Codebook:
+    """The labels a release tclose wrote keeps beside it (``out.csv`` → ``out.json``)."""
+    side = path.with_suffix(".json")
+    if side == path or not side.is_file():
+        return Codebook()
+    try:
+        return sidecar_codebook(json.loads(side.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return Codebook()
 
 
 def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes | bytearray:
@@ -167,9 +205,14 @@ def _gunzip(path: Path, size: int, memory_limit: int | None) -> bytes | bytearra
 
 def _read_folder(path: Path, memory_limit: int | None, task: Task) -> ImportResult:
     """A Parquet dataset folder (the only kind of folder that holds one table)."""
-    task.step(0.0, f"Reading {path.name}")
+    task.step(0.0, _("Reading {name}").format(name=path.name))
     notes: list[str] = []
     data = read_parquet(path, memory_limit=memory_limit, notes=notes)
     info = ImportInfo(path, "parquet", n_rows=len(data), n_columns=data.shape[1], notes=notes)
-    task.step(1.0, f"Read {info.n_rows:,} rows × {info.n_columns} columns")
+    task.step(
+        1.0,
+        _("Read {n_rows} rows × {n_columns} columns").format(
+            n_rows=number(info.n_rows), n_columns=info.n_columns
+        ),
+    )
     return ImportResult(data, info)

@@ -6,6 +6,11 @@ The rules, in order:
 
 * **date**: a datetime column, or texts that are all dates (ISO, or day/month/year that is
   unambiguous); mostly dates with a few texts gives a date guess with lower confidence.
+* **codes** (:func:`code_reason`): whole numbers repeated many times (each value on
+  :data:`CODE_REPEATS` records or more on average) in a column named like a code (commune,
+  region, code, ``id_*`` …) are codes of categories, guessed nominal with the reason; their
+  mean (commune "117") would mean nothing.  Integer codes with value labels are codes too
+  (``labelled=True``).
 * **numeric**: numbers.  Whole numbers with very few different values (1..5) might be codes of
   categories, so the confidence drops and the note says so.  A frequent value that is the only
   negative one (``-9``, ``-10000``) is suggested as a missing code.
@@ -15,7 +20,9 @@ The rules, in order:
 * **ordinal** (a heuristic, deliberately simple): every category belongs to one known ordered
   scale (low/medium/high, never…always, disagree…agree, poor…excellent, S/M/L, …), or every
   category carries a number that orders it (``1st``, ``2nd``; ``20-29``, ``30-39``, ``60+``).
-  ``TypeGuess.order`` proposes the order.
+  Education levels (no schooling … preschool … grade 9 … high school … bachelor's … doctorate,
+  in the spellings of census files) are one such scale.  ``TypeGuess.order`` proposes the
+  order.
 * **nominal**: any other text; a column whose values are all different is flagged as a
   possible identifier.
 """
@@ -23,7 +30,7 @@ The rules, in order:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,7 +85,46 @@ ORDERED_SCALES: tuple[tuple[tuple[str, ...], ...], ...] = (
         ("xxl",),
     ),
     (("primary",), ("lower secondary",), ("secondary", "upper secondary"), ("tertiary",)),
+    (  # the same levels and agreement in Spanish and French
+        ("muy bajo", "muy baja", "très faible", "très bas", "très basse"),
+        ("bajo", "baja", "faible", "bas", "basse"),
+        ("medio", "media", "moyen", "moyenne", "intermedio", "intermedia"),
+        ("alto", "alta", "élevé", "élevée", "haut", "haute"),
+        ("muy alto", "muy alta", "très élevé", "très élevée", "très haut", "très haute"),
+    ),
+    (
+        ("totalmente en desacuerdo", "muy en desacuerdo", "pas du tout d'accord"),
+        ("en desacuerdo", "pas d'accord", "plutôt pas d'accord"),
+        ("ni de acuerdo ni en desacuerdo", "neutro", "neutre", "ni d'accord ni pas d'accord"),
+        ("de acuerdo", "d'accord", "plutôt d'accord"),
+        ("totalmente de acuerdo", "muy de acuerdo", "tout à fait d'accord"),
+    ),
     (("child",), ("teen", "teenager", "adolescent"), ("adult",), ("senior", "elderly")),
+)
+#: education levels, from none to a doctorate: (pattern, rank), the first that matches wins
+#: (the spellings of census files: "HS-grad", "Some-college", "Grade 12 (no diploma)",
+#: "College dropout (>1 year)", "Associate's degree", "Prof-school" …)
+EDUCATION_LEVELS: tuple[tuple[re.Pattern[str], float], ...] = tuple(
+    (re.compile(pattern), rank)
+    for pattern, rank in (
+        (r"\b(doctor|doctorate|doctoral|phd|ph d|doctorado|doctorat)\b", 8.0),
+        (r"\bprof(essional)?\b.*\b(degree|school)\b", 7.5),
+        (r"\b(master|masters|master's|msc|mba|maestria|maestría|máster)\b", 7.0),
+        (r"(?<!under)\bgraduate\b(?! high)", 7.0),
+        (r"\b(bachelor|bachelors|bachelor's|undergraduate|licenciatura|licence)\b", 6.0),
+        (r"\b(college|university) (graduate|degree)\b", 6.0),
+        (r"\b(assoc|associate|associates|associate's|vocational|technical)\b", 5.0),
+        (r"\b(some college|college dropout|some university)\b.*(>|more than|or more)", 4.6),
+        (r"\b(some college|college dropout|some university|college, no degree)\b", 4.5),
+        (r"\bgrade (\d{1,2})\b|\b(\d{1,2})(st|nd|rd|th)\b", -1.0),  # 2 + grade/20
+        (r"\bged\b", 4.1),
+        (r"\b(high school|hs grad|upper secondary|secondary|bachillerato|lycee|lycée)\b", 4.0),
+        (r"\b(lower secondary|middle school|junior high)\b", 3.0),
+        (r"\b(primary|elementary|primaria|primaire)\b", 2.3),
+        (r"\b(kindergarten|kinder|maternelle)\b", 1.5),
+        (r"\b(preschool|pre school|nursery|preescolar)\b", 1.0),
+        (r"\b(no schooling|no school|no education|never attended|sin estudios|none)\b", 0.0),
+    )
 )
 #: a number inside a category label (``1st``, ``20-29``, ``60+``, ``Grade 3``)
 _NUMBER_IN_LABEL = re.compile(r"(\d+(?:[.,]\d+)?)")
@@ -95,6 +141,22 @@ MISSING_WORDS = frozenset(
 _MAX_NUMBERED = 30
 #: how many missing-code candidates a guess names
 _MAX_SUGGESTED = 10
+#: whole numbers whose values repeat this often on average (records per value) may be codes
+CODE_REPEATS = 5
+#: words (English, Spanish, French) that name a column of codes of categories
+CODE_WORDS = frozenset(
+    {
+        "code", "codes", "cod", "codigo", "código", "id", "commune", "comuna", "municipality",
+        "municipio", "municipalite", "municipalité", "region", "región", "région", "province",
+        "provincia", "district", "distrito", "county", "comarca", "canton", "state", "estado",
+        "department", "departamento", "departement", "département", "zone", "zona",
+        "sector", "industry", "occupation", "ocupacion", "ocupación", "profession", "nace",
+        "isco", "naics", "ciuo", "cno", "nuts", "zip", "postcode", "postal", "geo", "country",
+        "pais", "país", "pays", "nationality", "nacionalidad", "nationalite", "nationalité",
+        "ethnicity", "race", "religion", "marital", "status", "type", "tipo", "category",
+        "categoria", "categoría", "categorie", "catégorie", "class", "clase", "classe",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -124,13 +186,16 @@ def apply_missing(
     and the text "-10000.0").  A text column that holds only numbers once its codes are gone
     becomes a numeric column.
     """
-    out = df.copy()
+    # a shallow copy: every column that changes is replaced below, never written into, so
+    # (copy-on-write) ``df`` stays as it is and the unchanged columns are not held twice
+    out = df.copy(deep=False)
     column_codes = column_codes or {}
     unknown = [c for c in column_codes if c not in out.columns]
     if unknown:
         raise InputError(
-            f"Missing codes were given for column(s) {', '.join(map(repr, unknown))}, which "
-            "the table does not have."
+            _(
+                "Missing codes were given for column(s) {repr}, which the table does not have."
+            ).format(repr=", ".join(map(repr, unknown)))
         )
     for col in out.columns:
         all_codes = [str(c).strip() for c in (*codes, *column_codes.get(col, ()))]
@@ -190,7 +255,7 @@ def infer_type(series: pd.Series) -> TypeGuess:
             )
         return TypeGuess(ColumnType.DATE, 1.0, _("all values are dates"))
     if pd.api.types.is_numeric_dtype(values):
-        return _numeric_guess(values.astype(float))
+        return _numeric_guess(values.astype(float), str(series.name or ""))
     return _text_guess(values.astype("str"))
 
 
@@ -199,12 +264,57 @@ def infer_types(df: pd.DataFrame) -> dict[str, TypeGuess]:
     return {col: infer_type(df[col]) for col in df.columns}
 
 
-def _numeric_guess(values: pd.Series) -> TypeGuess:
-    counts = values.value_counts()
-    sentinel = _sentinel(values, counts)
+def named_like_codes(name: str) -> bool:
+    """Whether ``name`` is one a column of category codes goes by ("commune", "REGION",
+    "id_occupation", "naics_code", "CodPostal")."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name))
+    tokens = [t for t in re.split(r"[^0-9a-zA-Z\u00C0-\u024F]+", spaced.lower()) if t]
+    words = {t.strip("0123456789") for t in tokens}
+    return bool(words & CODE_WORDS) or any(t.startswith(("cod", "id")) for t in tokens[:1])
+
+
+def code_reason(name: str, values: pd.Series, *, labelled: bool = False) -> str | None:
+    """Why the numbers of column ``name`` are codes of categories (None: they are not).
+
+    Whole numbers are codes when they carry value labels (``labelled``: a statistics file's
+    "1 = urban, 2 = rural"), or when each value is repeated on :data:`CODE_REPEATS` records
+    or more on average and the name is a code's (:func:`named_like_codes`).  A quantity
+    named "age" or "income" stays a number; a near-unique code is an identifier's business
+    (the role suggestion), not this rule's.
+    """
+    known = pd.to_numeric(values.dropna(), errors="coerce").dropna()
+    if known.empty or not bool(np.all(np.floor(known) == known)):
+        return None
+    distinct = int(known.nunique())
+    if labelled:
+        return _(
+            "whole numbers with value labels ({distinct} different): codes of categories, "
+            "typed nominal"
+        ).format(distinct=number(distinct))
+    repeats = len(known) / distinct
+    if distinct < 2 or repeats < CODE_REPEATS or not named_like_codes(name):
+        return None
+    return _(
+        "whole numbers, {distinct} different values repeated about {repeats} times each, "
+        "in a column named like a code ('{name}'): codes of categories, typed nominal "
+        "(choose numeric if they are quantities)"
+    ).format(distinct=number(distinct), repeats=number(round(repeats)), name=name)
+
+
+def _numeric_guess(values: pd.Series, name: str = "") -> TypeGuess:
+    # the values' counts only where a rule reads them: a column of a million distinct
+    # amounts with no negative code is told apart without counting them
+    counted: list[pd.Series] = []
+
+    def counts_of() -> pd.Series:
+        if not counted:
+            counted.append(values.value_counts())
+        return counted[0]
+
+    sentinel = _sentinel(values, counts_of)
     suggested = (_number_text(sentinel),) if sentinel is not None else ()
     if sentinel is not None:
-        n = int(counts[sentinel])
+        n = int(counts_of()[sentinel])
         return TypeGuess(
             ColumnType.NUMERIC,
             0.9,
@@ -214,8 +324,12 @@ def _numeric_guess(values: pd.Series) -> TypeGuess:
             ).format(sentinel=_number_text(sentinel), n=number(n)),
             suggested,
         )
+    reason = code_reason(name, values)
+    if reason is not None:
+        return TypeGuess(ColumnType.NOMINAL, 0.8, reason)
     whole = bool(np.all(np.floor(values) == values))
-    if whole and len(counts) <= _FEW_CODES and len(values) >= 4 * len(counts):
+    counts = counts_of() if whole else None
+    if counts is not None and len(counts) <= _FEW_CODES and len(values) >= 4 * len(counts):
         shown = ", ".join(_number_text(v) for v in sorted(counts.index))
         return TypeGuess(
             ColumnType.NUMERIC,
@@ -228,17 +342,19 @@ def _numeric_guess(values: pd.Series) -> TypeGuess:
     return TypeGuess(ColumnType.NUMERIC, 1.0, _("all values are numbers"))
 
 
-def _sentinel(values: pd.Series, counts: pd.Series) -> float | None:
+def _sentinel(values: pd.Series, counts_of: Callable[[], pd.Series]) -> float | None:
     """The smallest value when it looks like a code for 'missing' (-9, -99, -10000...).
 
     It must be negative, code-like (a single digit, all nines, or a power of ten), and
     frequent (at least 5 times, 0.5% of the values, and three times as common as the typical
-    value): a real minimum is rarely all three.
+    value): a real minimum is rarely all three.  ``counts_of()`` gives the values' counts
+    (asked only for a negative whole minimum).
     """
-    if len(counts) < 3:
-        return None
     value = float(values.min())
     if value > -1 or not value.is_integer():
+        return None
+    counts = counts_of()
+    if len(counts) < 3:
         return None
     digits = str(int(-value))
     code_like = len(digits) == 1 or set(digits) == {"9"} or digits.rstrip("0") == "1"
@@ -298,6 +414,18 @@ def _text_guess(values: pd.Series) -> TypeGuess:
     codes = tuple(str(t) for t in counts.index if str(t).strip().casefold() in MISSING_WORDS)
     if codes:
         rest = _text_guess(values[~values.isin(codes)]) if counts.drop(list(codes)).size else None
+        if rest is not None and rest.type == ColumnType.ORDINAL:
+            # ordered only once the code is declared missing (the order has no place for
+            # it): categories until then, the order proposed in the note
+            return TypeGuess(
+                ColumnType.NOMINAL,
+                rest.confidence * 0.9,
+                _("once {codes} (a missing-value code) is declared missing: {note}").format(
+                    note=rest.note, codes=_quoted(codes)
+                ),
+                codes,
+                rest.order,
+            )
         if rest is not None and rest.type != ColumnType.NOMINAL:
             return TypeGuess(
                 rest.type,
@@ -371,6 +499,16 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
                 ),
                 order=order,
             )
+    education = _education_order(categories, folded)
+    if education is not None:
+        return TypeGuess(
+            ColumnType.ORDINAL,
+            0.8,
+            _("education levels in order ({order}); check the order").format(
+                order=" < ".join(education)
+            ),
+            order=education,
+        )
     if not 3 <= len(categories) <= _MAX_NUMBERED:
         return None
     keys = []
@@ -395,6 +533,36 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
         ),
         order=order,
     )
+
+
+def education_rank(label: str) -> float | None:
+    """The rank of an education level named ``label`` (0 none … 8 doctorate; grades 1 to 13
+    between preschool and high school), or None when it does not name one."""
+    folded = " ".join(label.casefold().replace("_", " ").replace("-", " ").split())
+    for pattern, rank in EDUCATION_LEVELS:
+        found = pattern.search(folded)
+        if found is None:
+            continue
+        if rank < 0:  # a grade: "grade 9", "9th", "7th 8th" (its first number)
+            grade = int(next(g for g in found.groups() if g and g.isdigit()))
+            return 2.0 + grade / 20 if 1 <= grade <= 13 else None
+        return rank
+    return None
+
+
+def _education_order(categories: list[str], folded: list[str]) -> tuple[str, ...] | None:
+    """The categories in the order of the education levels they name, when every one names
+    a level, three levels or more are named, and at least one is a school or degree (not
+    only grades, which the numbered rule orders)."""
+    if len(categories) < 3:
+        return None
+    ranks = [education_rank(c) for c in folded]
+    if any(r is None for r in ranks) or len(set(ranks)) < 3:
+        return None
+    if all(2.0 < r < 2.7 for r in ranks if r is not None):
+        return None
+    keyed = sorted(zip(ranks, folded, categories, strict=True), key=lambda x: (x[0], x[1]))
+    return tuple(c for _, _, c in keyed)
 
 
 def _quoted(texts: Iterable[str]) -> str:

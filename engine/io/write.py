@@ -1,4 +1,9 @@
-"""Writing a release: .xlsx with an "About this release" sheet, or CSV with a JSON sidecar.
+"""Writing a release: .xlsx with an "About this release" sheet, CSV or Parquet with a JSON
+sidecar, SPSS or Stata with the labels and the About text inside; a DDI codebook beside any.
+
+Each format writes through the function it registers in :data:`engine.io.formats.FORMATS`;
+this module stages the files, writes the JSON sidecar of a format that keeps its metadata
+outside, and holds the workbook and text writers.
 
 Safe to open in Excel: text cells that a spreadsheet would run as a formula (starting with
 ``=``, ``+``, ``-``, ``@``, tab or carriage return) are written as text, while numbers stay
@@ -33,11 +38,12 @@ from openpyxl.writer.excel import ExcelWriter
 from engine.errors import InputError
 from engine.i18n import LANGUAGES, N_, _, use_language
 from engine.io.about import about_rows, publishable
+from engine.io.codebook import Codebook
 from engine.io.csvfast import CsvFormat, write_csv
-from engine.io.formats import RELEASE_SUFFIXES, format_of, read_by
+from engine.io.formats import WriteJob, format_of, release_suffixes
 from engine.io.outputs import Output, Staging, write_outputs
-from engine.io.parquet import write_parquet
 from engine.progress import NO_TASK, Task
+from engine.text import number
 from engine.version import __version__
 
 #: first characters that make Excel or LibreOffice treat a typed text as a formula
@@ -50,6 +56,8 @@ EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLUMNS = 16_384
 #: the metadata sheet's name (in the language of the context, see :func:`about_sheet_names`)
 ABOUT_SHEET = N_("About this release")
+#: the codebook sheet's name (labels of the released variables and codes)
+CODEBOOK_SHEET = N_("Codebook")
 #: rows between two progress reports / cancellation checks
 _BATCH = 5_000
 _DATE_FORMAT = "yyyy-mm-dd"
@@ -86,21 +94,25 @@ def release_outputs(
     *,
     report: str | Path | None = None,
     summary: str | Path | None = None,
+    ddi: str | Path | None = None,
     replace_foreign: bool = False,
 ) -> list[Output]:
     """The files a release to ``path`` writes (the release, its JSON metadata for a text
-    file), plus an optional report and summary: what to give :func:`check_outputs` before
-    the run and :func:`write_outputs` after it.
+    file), plus an optional report, summary and DDI codebook: what to give
+    :func:`check_outputs` before the run and :func:`write_outputs` after it.
 
     ``replace_foreign`` allows the JSON files to replace an existing JSON file that tclose
     did not write (the GUI asks first; the command line never does).
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix not in RELEASE_SUFFIXES:
+    known = release_suffixes()
+    if suffix not in known:
         raise InputError(
-            _("{name}: unknown output type '{suffix}'; use .xlsx or .csv (or .parquet).").format(
-                name=path.name, suffix=suffix
+            _("{name}: unknown output type '{suffix}'; use .xlsx or .csv (or {others}).").format(
+                name=path.name,
+                suffix=suffix,
+                others=", ".join(s for s in known if s not in (".xlsx", ".csv")),
             )
         )
     outputs = [Output(path, "release")]
@@ -115,7 +127,30 @@ def release_outputs(
         outputs.append(Output(report, "report"))
     if summary is not None:
         outputs.append(Output(Path(summary), "summary", replace_foreign))
+    if ddi is not None:
+        from engine.io.ddi import check_ddi_name
+
+        outputs.append(Output(check_ddi_name(ddi), "ddi"))
     return outputs
+
+
+def check_sheet_size(name: str, rows: int, columns: int) -> None:
+    """Refuse a table of ``rows`` × ``columns`` that does not fit in one Excel sheet (with
+    its header), before anything is written."""
+    if rows >= EXCEL_MAX_ROWS or columns > EXCEL_MAX_COLUMNS:
+        raise InputError(
+            _(
+                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
+                "Excel sheet (at most {max_rows:,} rows below the header and "
+                "{max_cols:,} columns); export as .csv instead."
+            ).format(
+                name=name,
+                rows=rows,
+                cols=columns,
+                max_rows=EXCEL_MAX_ROWS - 1,
+                max_cols=EXCEL_MAX_COLUMNS,
+            )
+        )
 
 
 def write_release(
@@ -128,14 +163,23 @@ def write_release(
     decimal: str = ".",
     bom: bool = True,
     replace_foreign: bool = False,
+    codebook: Codebook | None = None,
+    ddi: str | Path | None = None,
     stage: Staging | None = None,
     task: Task = NO_TASK,
 ) -> list[Path]:
-    """Write ``table`` to ``path`` (.xlsx, or .csv/.tsv/.txt) with its metadata.
+    """Write ``table`` to ``path`` (any format of :data:`~engine.io.formats.FORMATS` that
+    writes) with its metadata.
 
-    For .xlsx the metadata fills a second sheet ``About this release``; for text files it
-    goes to a JSON sidecar ``<name>.json``.  The metadata is published with the release: a
+    For .xlsx the metadata fills a second sheet ``About this release``; for SPSS and Stata
+    it is the file's documents or notes; for text and Parquet files it goes to a JSON
+    sidecar ``<name>.json``.  The metadata is published with the release: a
     run's ``RunSummary.public_dict()``, never its review record (refused).
+    ``codebook`` is the input's labels (:class:`~engine.io.codebook.Codebook`): the
+    release carries them for the columns and codes it holds (:func:`released_codebook`).
+    ``ddi`` names the DDI-Codebook 2.5 XML written beside the release
+    (:mod:`engine.io.ddi`); a caller that stages the files itself lists it in
+    :func:`release_outputs` too.
     ``sep``/``decimal`` apply to text files; ``bom`` starts a CSV with a UTF-8 byte-order
     mark so that Excel shows accented letters right.
     Returns the files written.  Refuses to overwrite ``input_path`` or a JSON file tclose did
@@ -145,33 +189,30 @@ def write_release(
     :func:`release_outputs` of ``path``) the files join a larger set committed by the
     caller, such as the release, its report and its summary.
     """
-    outputs = release_outputs(path, replace_foreign=replace_foreign)
+    outputs = release_outputs(path, ddi=ddi, replace_foreign=replace_foreign)
     path = outputs[0].path
     suffix = path.suffix.lower()
     csv_format = CsvFormat(sep=sep, decimal=decimal, bom=bom)
-    if suffix != ".xlsx":
+    if not _metadata_inside(path):
         csv_format.check(path.name)
-    if suffix == ".xlsx" and (len(table) >= EXCEL_MAX_ROWS or table.shape[1] > EXCEL_MAX_COLUMNS):
-        raise InputError(
-            _(
-                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
-                "Excel sheet (at most {max_rows:,} rows below the header and "
-                "{max_cols:,} columns); export as .csv instead."
-            ).format(
-                name=path.name,
-                rows=len(table),
-                cols=table.shape[1],
-                max_rows=EXCEL_MAX_ROWS - 1,
-                max_cols=EXCEL_MAX_COLUMNS,
-            )
-        )
+    if suffix == ".xlsx":
+        check_sheet_size(path.name, *table.shape)
     if stage is None:
         with write_outputs(outputs, inputs=[input_path]) as own:
-            _stage_release(own, table, path, metadata, csv_format, task)
+            _stage_release(own, table, path, metadata, codebook, csv_format, ddi, task)
     else:
-        _stage_release(stage, table, path, metadata, csv_format, task)
-    task.step(1.0, f"Wrote {path.name}")
+        _stage_release(stage, table, path, metadata, codebook, csv_format, ddi, task)
+    task.step(1.0, _("Wrote {name}").format(name=path.name))
     return [o.path for o in outputs]
+
+
+def released_codebook(
+    table: pd.DataFrame, metadata: Mapping[str, Any] | None, codebook: Codebook | None
+) -> Codebook:
+    """The codebook a release carries: the input's labels for the released columns and
+    codes (:meth:`Codebook.released`), measured by the types the release gave them."""
+    types = (metadata or {}).get("column_types") or {}
+    return (codebook or Codebook()).released(table, types)
 
 
 def _stage_release(
@@ -179,29 +220,52 @@ def _stage_release(
     table: pd.DataFrame,
     path: Path,
     metadata: Mapping[str, Any] | None,
+    codebook: Codebook | None,
     csv_format: CsvFormat,
+    ddi: str | Path | None,
     task: Task,
 ) -> None:
-    task.step(0.0, f"Writing {path.name}")
-    meta = _with_defaults(publishable(metadata))
-    if _metadata_inside(path):
-        _write_xlsx(table, stage.temp(path), meta, lambda: stage.scratch(path), task)
+    task.step(0.0, _("Writing {name}").format(name=path.name))
+    meta = release_metadata(metadata)
+    fmt = format_of(path.name)
+    assert fmt is not None and fmt.write  # release_outputs refused any other name
+    labels = released_codebook(table, meta, codebook)
+    job = WriteJob(
+        table, stage.temp(path), path.suffix.lower(), meta, labels, csv_format,
+        lambda: stage.scratch(path), task,
+    )  # fmt: skip
+    fmt.writer_function()(job)
+    if ddi is not None:
+        from engine.io.ddi import stage_ddi
+
+        stage_ddi(stage, ddi, table, meta, labels, release=path)
+    if fmt.metadata_inside:
         return
-    if path.suffix.lower() in read_by("parquet"):
-        write_parquet(table, stage.temp(path), meta)
-    else:
-        _write_csv(table, stage.temp(path), csv_format, task=task)
-    payload = {**meta, "columns": {str(c): str(t) for c, t in table.dtypes.items()}}
+    columns = {str(c): str(t) for c, t in table.dtypes.items()}
     stage.write_utf8(
-        sidecar_path(path),
-        json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n",
+        sidecar_path(path), sidecar_text(meta, columns, labels.to_dict() if codebook else None)
     )
-    task.step(0.99, "Finishing")
+    task.step(0.99, _("Finishing"))
 
 
-def _with_defaults(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The caller's metadata plus the software version and the time of writing."""
-    meta = dict(metadata)
+def sidecar_text(
+    meta: Mapping[str, Any],
+    columns: Mapping[str, str],
+    codebook: Mapping[str, Any] | None = None,
+) -> str:
+    """The JSON sidecar of a text or Parquet release: its metadata (:func:`release_metadata`),
+    the type of every column and, when the release has one, its codebook."""
+    payload = {**meta, "columns": dict(columns)}
+    if codebook:
+        payload["codebook"] = dict(codebook)
+    return json.dumps(payload, indent=2, ensure_ascii=False, default=_json_default) + "\n"
+
+
+def release_metadata(metadata: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What is published with a release: the caller's metadata (never a review record:
+    :func:`~engine.io.about.publishable`) plus the software version and the time of
+    writing."""
+    meta = dict(publishable(metadata))
     meta.setdefault("software", f"tclose {__version__}")
     meta.setdefault("written", dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
     return meta
@@ -226,12 +290,19 @@ def _json_default(value: object) -> object:
 # --------------------------------------------------------------------------- xlsx
 
 
+def write_xlsx(job: WriteJob) -> None:
+    """The workbook format's writer: the release sheet, the About sheet, and a codebook
+    sheet when the release has labels."""
+    _write_xlsx(job.table, job.target, job.metadata, job.scratch, job.task, job.codebook)
+
+
 def _write_xlsx(
     table: pd.DataFrame,
     tmp: Path,
     meta: dict[str, Any],
     scratch: Callable[[], Path],
     task: Task,
+    codebook: Codebook | None = None,
 ) -> None:
     """Stream the workbook to ``tmp``; its sheets spool to ``scratch()`` files beside it.
 
@@ -242,7 +313,9 @@ def _write_xlsx(
     book = Workbook(write_only=True)
     try:
         _fill_xlsx(book, table, meta, scratch, task)
-        task.step(0.95, "Saving the workbook")
+        if codebook is not None and _has_labels(codebook):
+            _write_codebook(book, codebook, scratch)
+        task.step(0.95, _("Saving the workbook"))
         book.properties.modified = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         with tmp.open("wb") as fh:
             archive = zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
@@ -310,7 +383,10 @@ def _fill_xlsx(
         cells = [_column_cells(sheet, part.iloc[:, j], notes) for j in range(part.shape[1])]
         for row in zip(*cells, strict=True):
             sheet.append(list(row))
-        task.step(0.9 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+        task.step(
+            0.9 * stop / max(n, 1),
+            _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+        )
     if notes:
         meta = {**meta, "export notes": _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
@@ -318,10 +394,20 @@ def _fill_xlsx(
 
 def about_sheet_names() -> set[str]:
     """The About sheet's name in every language a release may have been written in."""
+    return _names(ABOUT_SHEET)
+
+
+def metadata_sheet_names() -> set[str]:
+    """The names of a release's metadata sheets (About, Codebook) in every language: a
+    reader never takes them for the data."""
+    return _names(ABOUT_SHEET) | _names(CODEBOOK_SHEET)
+
+
+def _names(text: str) -> set[str]:
     names = set()
     for code in LANGUAGES:
         with use_language(code):
-            names.add(_(ABOUT_SHEET))
+            names.add(_(text))
     return names
 
 
@@ -352,6 +438,40 @@ def _write_about(book: Workbook, meta: Mapping[str, Any], scratch: Callable[[], 
         if isinstance(value.value, int) and not isinstance(value.value, bool):
             value.number_format = "#,##0"
         about.append([label, value])
+
+
+def _has_labels(codebook: Codebook) -> bool:
+    return any(v.label or v.values or v.missing for v in codebook.variables.values())
+
+
+def _write_codebook(book: Workbook, codebook: Codebook, scratch: Callable[[], Path]) -> None:
+    """The "Codebook" sheet: one row per released variable and per labelled code (variable,
+    its label, its measurement level, a code, what the code stands for, whether it means
+    missing); every text written as text, never run as a formula."""
+    from engine.io.codebook import code_text
+
+    sheet = book.create_sheet(_(CODEBOOK_SHEET))
+    _spool_beside(sheet, scratch())
+    for letter, width in zip("ABCDEF", (24, 48, 12, 12, 48, 10), strict=True):
+        sheet.column_dimensions[letter].width = width
+    head = [_("variable"), _("label"), _("measure"), _("code"), _("code label"), _("missing")]
+    cells = []
+    for text in head:
+        cell = _text_cell(sheet, text)
+        cell.font = Font(bold=True)
+        cells.append(cell)
+    sheet.append(cells)
+    for name, var in codebook.variables.items():
+        sheet.append([_text_cell(sheet, name), _text_cell(sheet, var.label),
+                      _text_cell(sheet, var.measure)])  # fmt: skip
+        codes = dict(var.values)
+        for code in var.missing:
+            codes.setdefault(code, "")
+        for code, label in codes.items():
+            shown = code if isinstance(code, str) else code_text(code)
+            missing = _("yes") if code in var.missing else ""
+            sheet.append([_text_cell(sheet, name), None, None, _text_cell(sheet, shown),
+                          _text_cell(sheet, label), _text_cell(sheet, missing)])  # fmt: skip
 
 
 def _big_number_notes(notes: Mapping[str, str], table: pd.DataFrame) -> dict[str, str]:
@@ -534,6 +654,11 @@ def _about_cell(sheet: Any, value: object) -> WriteOnlyCell:
 # --------------------------------------------------------------------------- csv
 
 
+def write_text(job: WriteJob) -> None:
+    """The delimited formats' writer (CSV, TSV, TXT)."""
+    _write_csv(job.table, job.target, job.csv_format, task=job.task)
+
+
 def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: Task) -> None:
     """UTF-8 text; text cells that look like formulas get a leading apostrophe."""
     if write_csv(table, tmp, csv_format, task=task):
@@ -555,7 +680,10 @@ def _write_csv(table: pd.DataFrame, tmp: Path, csv_format: CsvFormat, *, task: T
                 fh, sep=csv_format.sep, decimal=csv_format.decimal, index=False, header=False,
                 lineterminator="\r\n",
             )  # fmt: skip
-            task.step(0.95 * stop / max(n, 1), f"Wrote {stop:,} of {n:,} rows")
+            task.step(
+                0.95 * stop / max(n, 1),
+                _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
+            )
 
 
 def _guard_column(col: pd.Series) -> pd.Series:

@@ -52,6 +52,7 @@ from functools import cache
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.mechanisms.sampling import NoiseSource, integer_scale
 
 #: mantissas of the public candidate grid (about 10 % apart)
@@ -156,11 +157,15 @@ def private_bounds(values: np.ndarray, epsilon: float, source: NoiseSource) -> P
     candidate above ``lo``: post-processing, free under DP.
     """
     if not (epsilon > 0 and math.isfinite(epsilon)):
-        raise InputError(f"The ε for private bounds must be a positive number, not {epsilon}.")
+        raise InputError(
+            _("The ε for private bounds must be a positive number, not {epsilon}.").format(
+                epsilon=epsilon
+            )
+        )
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if x.size == 0:
-        raise InputError("Private bounds need at least one value.")
+        raise InputError(_("Private bounds need at least one value."))
     one = epsilon * (1 - MEDIAN_SHARE) / 2
     alpha, coarse = quantile_alpha(int(x.size), one)
     centre = dp_quantile(x, 0.5, epsilon * MEDIAN_SHARE, source)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.errors import InputError
-from engine.i18n import N_
+from engine.i18n import N_, _
 from engine.mechanisms.base import QT_TRANSLATE_NOOP, Mechanism
 
 
@@ -42,7 +42,9 @@ class Buckets(Mechanism):
         ]
         if only_noise:
             raise InputError(
-                f"{', '.join(only_noise)} only apply to a noise mechanism (mechanism 'laplace')."
+                _("{only_noise} only apply to a noise mechanism (mechanism 'laplace').").format(
+                    only_noise=", ".join(only_noise)
+                )
             )
 
     @classmethod

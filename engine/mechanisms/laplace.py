@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.mechanisms.sampling import NoiseSource, integer_scale
 from engine.progress import NO_TASK, Task
@@ -79,7 +79,7 @@ class LaplaceOutcome:
 
 def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
     """Finite bounds with lo < hi, or an InputError naming the column."""
-    name = _(" of {column}").format(column=repr(column)) if column else ""
+    name = _(" of {column}").format(column=quoted(column)) if column else ""
     lo, hi = float(lo), float(hi)
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
         raise InputError(

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.mechanisms.sampling import NoiseSource
 
 #: resolution of the keep probability (exact integer comparison)
@@ -133,7 +134,7 @@ def channel_t(channel: np.ndarray, prior: np.ndarray) -> float:
 def uniform_keep_probability(epsilon: float, n_categories: int) -> float:
     """p with e^ε = 1 + n·p/(1 − p), i.e. p = (e^ε − 1)/(e^ε − 1 + n)."""
     if n_categories < 1:
-        raise InputError("Randomized response needs at least one category.")
+        raise InputError(_("Randomized response needs at least one category."))
     if math.isinf(epsilon):
         return 1.0
     grow = math.expm1(epsilon)
@@ -184,7 +185,7 @@ def randomized_response(
     ``codes`` are category indices 0 … n − 1, −1 for missing (kept missing).
     """
     if not epsilon > 0:
-        raise InputError(f"ε must be a positive number, not {epsilon}.")
+        raise InputError(_("ε must be a positive number, not {epsilon}.").format(epsilon=epsilon))
     keep = uniform_keep_probability(epsilon, n_categories)
 
     def uniform(size: int) -> np.ndarray:
@@ -205,7 +206,7 @@ def empirical_response(codes: np.ndarray, keep: float, source: NoiseSource) -> R
     codes = np.asarray(codes, dtype=np.int64)
     present_codes = codes[codes >= 0]
     if present_codes.size == 0:
-        raise InputError("The column has no values to randomise.")
+        raise InputError(_("The column has no values to randomise."))
     n_categories = int(present_codes.max()) + 1
     shares = np.bincount(present_codes, minlength=n_categories) / present_codes.size
 

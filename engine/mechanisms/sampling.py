@@ -30,6 +30,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 
 #: distinguishes the noise stream from other streams derived from the same user seed
@@ -53,8 +54,10 @@ def integer_scale(sensitivity: float, epsilon: float, what: str = "the noise") -
     ratio = sensitivity / epsilon if epsilon > 0 else math.inf
     if not ratio <= MAX_SCALE:
         raise InputError(
-            f"ε = {epsilon:.3g} is too small for {what}: the noise would be wider than any "
-            "number tclose can draw exactly. Use a larger ε (or a larger share of it)."
+            _(
+                "ε = {epsilon:.3g} is too small for {what}: the noise would be wider than any "
+                "number tclose can draw exactly. Use a larger ε (or a larger share of it)."
+            ).format(epsilon=epsilon, what=what)
         )
     return max(1, math.ceil(ratio))
 
@@ -178,14 +181,14 @@ class OsEntropy:
 
         # OpenDP's sampler runs in its native library, called without the interpreter lock:
         # chunks drawn on every core take about half the time on two cores (1M: 6 s, not 11 s)
-        task.step(0.0, "Drawing noise")
+        task.step(0.0, _("Drawing noise"))
         workers = max(1, min(len(starts), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(draw, start) for start in starts]
             try:
                 for done, future in enumerate(as_completed(futures), start=1):
                     future.result()
-                    task.step(done / len(futures), "Drawing noise")
+                    task.step(done / len(futures), _("Drawing noise"))
             except BaseException:
                 for future in futures:
                     future.cancel()
@@ -211,9 +214,9 @@ class Seeded:
         return self._rng.integers(0, np.asarray(high, dtype=np.int64), dtype=np.int64)
 
     def discrete_laplace(self, scale: int, size: int, *, task: Task = NO_TASK) -> np.ndarray:
-        task.step(0.0, "Drawing noise")
+        task.step(0.0, _("Drawing noise"))
         out = exact_discrete_laplace(scale, size, self.below)
-        task.step(1.0, "Noise drawn")
+        task.step(1.0, _("Noise drawn"))
         return out
 
 

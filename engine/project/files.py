@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InputError, TcloseError
+from engine.errors import InputError, TcloseError, cut, quoted
 from engine.i18n import _
 from engine.io.files import file_sha256
 from engine.io.info import ReadOptions
@@ -299,6 +299,13 @@ def project_from_dict(doc: Mapping[str, Any], *, base: Path | None = None) -> Pr
     if raw is None:
         raise InputError(_("Project file: the parameters ('params') are missing."))
     params = ReleaseParams.from_dict(raw)
+    if not params.qi:  # as `--qi` must name a column, and as the app saves no project without
+        raise InputError(
+            _(
+                "Project file: qi names no column; a release needs one or more "
+                "quasi-identifiers, as --qi does on the command line."
+            )
+        )
 
     def resolve(p: str | None) -> Path | None:
         if not p:
@@ -328,19 +335,62 @@ def save_project(project: Project, path: str | Path, *, replace_foreign: bool = 
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = path.with_name(path.name + ".json")
-    doc = project_to_dict(project, base=path.resolve().parent)
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     output = Output(path, "project", replace_foreign)
     with write_outputs([output], inputs=[project.input.path]) as stage:
-        stage.write_utf8(path, text)
+        stage.write_utf8(path, project_text(project, path))
     return path
 
 
+def project_text(project: Project, path: str | Path) -> str:
+    """The text of ``project`` saved as ``path`` (its paths also relative to that folder):
+    what :func:`save_project` writes, for a caller that stages it with other files."""
+    doc = project_to_dict(project, base=Path(path).resolve().parent)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object names the same key twice (``{"k": 5, "k": 1}``)."""
+
+    def __init__(self, key: str, first: Any, second: Any) -> None:
+        super().__init__(key)
+        self.key, self.first, self.second = key, first, second
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict, refusing a key given twice: ``json.loads`` would keep
+    the last value without a word, so ``"k": 5, "k": 1`` would silently release k = 1."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key, out[key], value)
+        out[key] = value
+    return out
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as a message quotes it: short."""
+    return cut(json.dumps(value, ensure_ascii=False), 40)
+
+
 def load_project(path: str | Path) -> Project:
-    """Read a project file (does not yet look at the input file; see :func:`check_input`)."""
+    """Read a project file (does not yet look at the input file; see :func:`check_input`).
+
+    Read as strictly as the command line reads its flags: a key given twice is refused (a
+    flag's value cannot be two things either), and every parameter goes through
+    :meth:`ReleaseParams.from_dict`, whose sentences are the flags' own.
+    """
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as err:
+        raise InputError(
+            _(
+                "{path}: the key {key} is given twice ({first}, then {second}); a project "
+                "file gives each key once, so that it cannot say two things."
+            ).format(
+                path=path, key=quoted(err.key), first=_shown(err.first), second=_shown(err.second)
+            )
+        ) from None
     except FileNotFoundError as err:
         raise InputError(_("{path}: no such project file.").format(path=path)) from err
     except (OSError, UnicodeDecodeError) as err:
@@ -406,10 +456,12 @@ def check_input(project: Project, *, task: Task = NO_TASK) -> str:
     current = file_sha256(path, task=task)
     if current != project.input.sha256:
         raise InputChangedError(
-            f"The input file {path.name} changed since the project was saved (its SHA-256 "
-            f"checksum is {current[:12]}…, the project expects {project.input.sha256[:12]}…); "
-            "the same parameters would give another release. Restore the original file, or "
-            "accept the change explicitly (tclose run --accept-changed-input).",
+            _(
+                "The input file {name} changed since the project was saved (its SHA-256 checksum "
+                "is {current}…, the project expects {sha256}…); the same parameters would give "
+                "another release. Restore the original file, or accept the change explicitly "
+                "(tclose run --accept-changed-input)."
+            ).format(name=path.name, current=current[:12], sha256=project.input.sha256[:12]),
         )
     return current
 

@@ -7,6 +7,7 @@ and writes without the engine's release machinery.
 from __future__ import annotations
 
 from engine.io import ImportInfo, read_table
+from engine.io.codebook import with_codebook
 from engine.progress import NO_TASK, Task
 from engine.project.files import InputChangedError, Project, check_input
 from engine.release import Release, anonymize
@@ -33,7 +34,10 @@ def replay(
         options=project.input.options,
         task=task.sub(0.05, 0.15),
     )
-    release = anonymize(imported.data, project.params, task=task.sub(0.15, 1.0))
+    # the file's labels say what the saved parameters leave unsaid (labelled codes are
+    # categories, user-missing codes are missing), as on the first run
+    params = with_codebook(project.params, imported.info.codebook)
+    release = anonymize(imported.data, params, task=task.sub(0.15, 1.0))
     return release, imported.info
 
 

@@ -79,20 +79,32 @@ def _text_codes(series: pd.Series) -> np.ndarray:
     return pd.factorize(series.astype("string").fillna(_MISSING))[0].astype(np.int64)
 
 
-def class_distances(classes: np.ndarray, buckets: np.ndarray) -> np.ndarray:
-    """d(class distribution, file distribution) of every class (KBS 2015, Definition 4)."""
+def class_distances(
+    classes: np.ndarray, buckets: np.ndarray, shares: np.ndarray | None = None
+) -> np.ndarray:
+    """d(class distribution, file distribution) of every class (KBS 2015, Definition 4).
+
+    ``shares`` are the file's bucket shares when ``classes`` label only some of its records
+    (the records an intruder following household ids is left with); by default the records'
+    own.
+    """
     n = len(classes)
     n_classes = int(classes.max()) + 1
-    n_buckets = int(buckets.max()) + 1
+    if shares is None:
+        n_buckets = int(buckets.max()) + 1
+        shares = np.bincount(buckets, minlength=n_buckets) / n
+        needed = n_buckets  # every code up to the largest is a bucket
+    else:
+        n_buckets = len(shares)
+        needed = int((shares > 0).sum())  # the buckets the whole file holds
     sizes = np.bincount(classes, minlength=n_classes)
-    shares = np.bincount(buckets, minlength=n_buckets) / n
     pairs, counts = np.unique(classes * n_buckets + buckets, return_counts=True)
     cls, bkt = pairs // n_buckets, pairs % n_buckets
     ratio = counts / sizes[cls] / shares[bkt]
     worst = np.zeros(n_classes)
     np.maximum.at(worst, cls, np.maximum(ratio, 1.0 / ratio))
     present = np.bincount(cls, minlength=n_classes)
-    worst[present < n_buckets] = np.inf
+    worst[present < needed] = np.inf
     return worst
 
 
@@ -114,6 +126,24 @@ def worst_bucket_of(classes: np.ndarray, buckets: np.ndarray, cls: int) -> int:
     return int(np.argmax(np.maximum(ratio, 1.0 / ratio)))
 
 
+def check_release_columns(named: Sequence[str], names: Sequence[Any]) -> None:
+    """Refuse a check that names a column twice, or one the release does not have
+    (``names``: its columns; a cluster checks a file's names before reading its parts)."""
+    twice = sorted({c for c in named if list(named).count(c) > 1})
+    if twice:
+        raise InputError(
+            _("A column can be named only once: {columns}.").format(
+                columns=", ".join(map(repr, twice))
+            )
+        )
+    have = set(names)
+    absent = [c for c in named if c not in have]
+    if absent:
+        raise InputError(
+            _("The release has no column {columns}.").format(columns=", ".join(map(repr, absent)))
+        )
+
+
 def verify_release(
     table: pd.DataFrame,
     qi: Sequence[str],
@@ -123,29 +153,29 @@ def verify_release(
     k: int | None = None,
     household: str | None = None,
     household_level: Sequence[str] = (),
+    linked: str | None = None,
+    weight: str | None = None,
 ) -> Verification:
     """Achieved k and t of a released table, and whether they meet the given bounds.
 
     With ``household`` (the column of household ids), k also bounds the distinct households
     of every class, and the ``household_level`` columns must be alike within every household.
+    ``linked`` is the column of released household ids an intruder can follow (by default
+    ``household``; "" for none): every id's pattern must be shared by k households and what
+    it leaves of a member's bucket must be t-close (:func:`linking_check`).  With ``weight``,
+    k and t must also hold with the weight as one more key (:func:`weight_check`).
     """
     qi, confidential = list(qi), list(confidential)
-    named = [*qi, *confidential, *([household] if household is not None else [])]
-    twice = sorted({c for c in named if named.count(c) > 1})
-    if twice:
-        raise InputError(
-            _("A column can be named only once: {columns}.").format(
-                columns=", ".join(map(repr, twice))
-            )
-        )
-    absent = [c for c in named if c not in table.columns]
-    if absent:
-        raise InputError(
-            _("The release has no column {columns}.").format(columns=", ".join(map(repr, absent)))
-        )
+    if linked is None:
+        linked = household
+    follow = [linked] if linked and linked != household else []
+    named = [*qi, *confidential, *([household] if household is not None else []), *follow]
+    if weight is not None:
+        named.append(weight)
+    check_release_columns(named, table.columns)
     n = len(table)
     if n == 0:
-        return Verification(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, "Empty release.")
+        return Verification.empty()
     classes = group_ids(table, qi)
     sizes = np.bincount(classes)
     achieved_k = int(sizes.min())
@@ -158,8 +188,19 @@ def verify_release(
     failed = failed_bounds(achieved_k, achieved_t, k=k, t=t)
     homes = None
     if household is not None:
-        homes = household_check(table, classes, household, household_level, k=k)
+        # members are compared on the ids an intruder can follow (all, when none is named)
+        homes = household_check(table, classes, household, household_level, k=k,
+                                alike=linked or household)  # fmt: skip
         failed.update(homes.pop("failed"))
+    if linked:
+        follow_homes = released_households(table[linked])
+        linking = linking_check(classes, buckets, follow_homes, k=k, t=t)
+        failed.update(linking.pop("failed"))
+        homes = {**(homes or {}), **linking}
+    if weight is not None:
+        keyed = weight_check(table, qi, weight, buckets, k=k, t=t)
+        failed.update(keyed.pop("failed"))
+        homes = {**(homes or {}), **keyed}
     # the class to name: the farthest one, unless only k fails (then the smallest)
     if distances is not None and ("t" in failed or "k" not in failed):
         worst = int(np.argmax(distances))
@@ -177,11 +218,134 @@ def verify_release(
     result = verdict(sizes, achieved_t, failed, worst_class, worst_bucket)
     if homes is not None:
         result = replace(result, **homes)
-        if result.ok:
+        if result.ok and result.households_k is not None:
             result.message = result.message[:-1] + _(
                 "; every class holds records of ≥ {n} households."
             ).format(n=number(result.households_k))
     return result
+
+
+def released_households(ids: pd.Series) -> np.ndarray:
+    """Household number (0..H−1) of every row of a released id column; −1 where the id is
+    empty (a record released without an id: nobody can group it with anyone)."""
+    codes = pd.factorize(ids.astype("string"), use_na_sentinel=True)[0]
+    return codes.astype(np.int64)
+
+
+def household_patterns(classes: np.ndarray, hh: np.ndarray) -> np.ndarray:
+    """Pattern number of every household 0..H−1: households whose members fall in the same
+    multiset of classes share one (exact: the sorted classes of every household compared
+    whole, one household size at a time)."""
+    hh = np.asarray(hh, dtype=np.int64)
+    n_h = int(hh.max()) + 1 if len(hh) else 0
+    sizes = np.bincount(hh, minlength=n_h)
+    order = np.lexsort((classes, hh))
+    ranked = np.asarray(classes, dtype=np.int64)[order]
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    pattern = np.zeros(n_h, dtype=np.int64)
+    taken = 0
+    for size in np.unique(sizes[sizes > 0]).tolist():
+        homes = np.flatnonzero(sizes == size)
+        members = ranked[starts[homes][:, None] + np.arange(size)]
+        order = np.lexsort(members.T[::-1])
+        ranked_rows = members[order]
+        new = np.r_[True, (ranked_rows[1:] != ranked_rows[:-1]).any(axis=1)]
+        number = np.cumsum(new) - 1
+        pattern[homes[order]] = taken + number
+        taken += int(number[-1]) + 1
+    return pattern
+
+
+def linking_check(
+    classes: np.ndarray,
+    buckets: np.ndarray | None,
+    hh: np.ndarray,
+    *,
+    k: int | None,
+    t: float | None,
+    shares: np.ndarray | None = None,
+) -> dict[str, Any]:
+    """What an intruder learns who follows the released household ids (SPEC §1, household).
+
+    Knowing every member's QIs, the intruder knows the *pattern* of the household they look
+    for (the multiset of its members' classes) and keeps the released households with that
+    pattern; a member is then one of the records of its class among them.  ``hh`` is the
+    household of every row (−1: released without an id, never linked).  Returns the
+    :class:`Verification` fields ``pattern_k`` (fewest households sharing a pattern),
+    ``linking_t`` (largest distance, KBS 2015 Definition 4, of the records a pattern and a
+    class leave against the whole file), ``households_below_k``, ``records_without_id`` and,
+    under ``"failed"``, the bounds they miss.  ``shares`` are the whole file's bucket shares
+    when these rows are part of it (a cluster's partition); by default the rows' own.
+    """
+    linked = hh >= 0
+    out: dict[str, Any] = {
+        "pattern_k": None,
+        "linking_t": None,
+        "households_below_k": 0,
+        "records_without_id": int((~linked).sum()),
+        "failed": {},
+    }
+    if not linked.any():
+        return out
+    homes = pd.factorize(hh[linked])[0].astype(np.int64)
+    inside = np.asarray(classes, dtype=np.int64)[linked]
+    pattern = household_patterns(inside, homes)
+    per_pattern = np.bincount(pattern)
+    out["pattern_k"] = int(per_pattern.min())
+    below = int((per_pattern[pattern] < k).sum()) if k is not None else 0
+    out["households_below_k"] = below
+    if below:
+        out["failed"]["patterns"] = ngettext(
+            "{n} household shares its pattern of classes with fewer than {k} households (an "
+            "intruder who follows the household id finds its members)",
+            "{n} households share their pattern of classes with fewer than {k} households (an "
+            "intruder who follows the household id finds their members)",
+            below,
+        ).format(n=number(below), k=number(k))
+    if buckets is not None:
+        if shares is None:
+            shares = np.bincount(buckets) / len(buckets)
+        cell = pd.factorize(pattern[homes] * (int(inside.max()) + 1) + inside)[0]
+        linking_t = float(class_distances(cell, buckets[linked], shares).max())
+        out["linking_t"] = linking_t
+        if t is not None and not linking_t <= t * (1 + T_RTOL):
+            shown = _("infinite") if math.isinf(linking_t) else number(linking_t, 4)
+            out["failed"]["linking"] = _(
+                "an intruder who follows the household ids is left at distance {shown} from a "
+                "member's bucket (t = {t} required)"
+            ).format(shown=shown, t=number(t, 6))
+    return out
+
+
+def weight_check(
+    table: pd.DataFrame,
+    qi: Sequence[str],
+    weight: str,
+    buckets: np.ndarray | None,
+    *,
+    k: int | None,
+    t: float | None,
+    shares: np.ndarray | None = None,
+) -> dict[str, Any]:
+    """k and t of the release with its weight as one more key (SPEC §1, weight: weights
+    reveal strata), as the :class:`Verification` fields ``weight_k`` and ``weight_t`` and,
+    under ``"failed"``, the bounds they miss (``shares``: as for :func:`linking_check`)."""
+    cells = group_ids(table, [*qi, weight])
+    weight_k = int(np.bincount(cells).min())
+    weight_t = None
+    if buckets is not None:
+        weight_t = float(class_distances(cells, buckets, shares).max())
+    failed = {}
+    if k is not None and weight_k < k:
+        failed["weight_k"] = _(
+            "with the weight as a key a class has only {n} records (k = {k} required)"
+        ).format(n=number(weight_k), k=number(k))
+    if t is not None and weight_t is not None and not weight_t <= t * (1 + T_RTOL):
+        shown = _("infinite") if math.isinf(weight_t) else number(weight_t, 4)
+        failed["weight_t"] = _(
+            "with the weight as a key a class is at distance {shown} (t = {t} required)"
+        ).format(shown=shown, t=number(t, 6))
+    return {"weight_k": weight_k, "weight_t": weight_t, "failed": failed}
 
 
 def household_check(
@@ -191,17 +355,23 @@ def household_check(
     household_level: Sequence[str],
     *,
     k: int | None,
+    alike: str | None = None,
 ) -> dict[str, Any]:
     """Households per class and households split on a household-level column.
 
-    Returns the :class:`Verification` fields (``households_k``, ``n_households``,
-    ``split_households``, ``shared_classes``) and, under ``"failed"``, the bounds they miss.
+    ``alike`` is the column of ids whose members must share the household-level values (by
+    default ``household``; the released ids, when the check also holds the households of
+    records released without one).  Returns the :class:`Verification` fields
+    (``households_k``, ``n_households``, ``split_households``, ``shared_classes``) and, under
+    ``"failed"``, the bounds they miss.
     """
     missing = [c for c in household_level if c not in table.columns]
     if missing:
-        raise InputError(f"The release has no column {', '.join(map(repr, missing))}.")
-    hh = pd.factorize(table[household].astype("string"), use_na_sentinel=False)[0]
-    hh = hh.astype(np.int64)
+        raise InputError(
+            _("The release has no column {repr}.").format(repr=", ".join(map(repr, missing)))
+        )
+    hh = released_households(table[household])
+    hh = np.where(hh < 0, int(hh.max(initial=-1)) + 1 + np.cumsum(hh < 0) - 1, hh)
     n_h = int(hh.max()) + 1
     pairs, counts = np.unique(classes * n_h + hh, return_counts=True)
     per_class = np.bincount(pairs // n_h, minlength=int(classes.max()) + 1)
@@ -209,9 +379,12 @@ def household_check(
     households_k = int(per_class.min())
     split = 0
     if household_level:
-        values = group_ids(table, list(household_level))
-        per_home = np.unique(hh * (int(values.max()) + 1) + values) // (int(values.max()) + 1)
-        split = int((np.bincount(per_home, minlength=n_h) > 1).sum())
+        same = hh if alike in (None, household) else released_households(table[alike])
+        inside = same >= 0
+        values = group_ids(table, list(household_level))[inside]
+        width = int(values.max(initial=0)) + 1
+        per_home = np.unique(same[inside] * width + values) // width
+        split = int((np.bincount(per_home) > 1).sum()) if len(per_home) else 0
     failed = {}
     if k is not None and households_k < k:
         failed["households"] = ngettext(

@@ -29,7 +29,13 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.i18n import N_, _, language, ngettext
-from engine.io.about import field_label, mechanism_title, noise_words, value_words
+from engine.io.about import (
+    field_label,
+    mechanism_title,
+    noise_words,
+    parameter_rows,
+    value_words,
+)
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
 from engine.release import P_RULE, Release, RunSummary, applied_parameters
@@ -43,6 +49,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from engine.io import ImportInfo
+    from engine.params import ReleaseParams
     from engine.privacy import Guarantee
     from engine.release import BucketChoice
 
@@ -148,7 +155,7 @@ def preview_figures(release: Release, *, task: Task = NO_TASK) -> list[ReportFig
         )
     out = []
     for i, (title, caption, make) in enumerate(makers):
-        task.step(i / len(makers), f"Drawing {title.lower()}")
+        task.step(i / len(makers), _("Drawing {lower}").format(lower=title.lower()))
         try:
             png = figure_png(make())
         except Exception as err:  # a broken plot must not cost the user the whole report
@@ -208,6 +215,13 @@ def guarantees_html(items: Iterable[Guarantee]) -> str:
                     assumption=_e(g.assumption)
                 )
                 if g.assumption and g.assumption != "—"
+                else ""
+            )
+            + (
+                _('<p class="assume"><b>What breaks it:</b> {breaks}</p>').format(
+                    breaks=_e(g.broken_by)
+                )
+                if g.broken_by
                 else ""
             )
             + f'<p class="source">{_e(g.source)}</p></div>'
@@ -301,10 +315,11 @@ def _column_types(release: Release) -> dict[str, str]:
     return types
 
 
-def _survey_rows(release: Release) -> list[tuple[str, str]]:
-    """The households and the sampling weight of a survey file, as the run treated them."""
-    cfg, homes = release.params, release.summary.households
-    rows = []
+def _survey_rows(release: Release) -> dict[str, tuple[str, str]]:
+    """The households and the sampling weight of a survey file, as the run treated them
+    (by the field each row stands for)."""
+    homes = release.summary.households
+    rows = {}
     if homes is not None:
         level = _cols(homes.household_level) if homes.household_level else _e(_("none"))
         kept = value_words("household_output", homes.output) or homes.output
@@ -319,66 +334,101 @@ def _survey_rows(release: Release) -> list[tuple[str, str]]:
             level=level,
             kept=_e(kept),
         )
+        if homes.pattern_k is not None:
+            text += " " + _(
+                "Every released id's pattern of classes is shared by at least {k} households; "
+                "an intruder who follows an id is left at distance {t} from a member's bucket."
+            ).format(
+                k=number(homes.pattern_k),
+                t=_e(number(homes.linking_t, 4)) if homes.linking_t is not None else "—",
+            )
+        if homes.records_without_id:
+            text += " " + ngettext(
+                "{n} record is released without a household id: too few households of its "
+                "household's size could share its pattern.",
+                "{n} records are released without a household id: too few households of "
+                "their household's size could share their pattern.",
+                homes.records_without_id,
+            ).format(n=number(homes.records_without_id))
         if homes.varied:
             varied = ", ".join(f"{_e(c)} ({number(n)})" for c, n in homes.varied.items())
             text += " " + _(
                 "Declared household-level but varying within households: {varied}; each "
                 "such household got its members' most frequent value."
             ).format(varied=varied)
-        rows.append((field_label("household"), text))
-    if cfg.weight is not None:
-        kept = value_words("weight_output", cfg.weight_output) or cfg.weight_output
-        rows.append(
-            (
-                field_label("weight"),
-                _(
-                    "{column}: used for the risk estimates and the weighted bucket means; {kept}."
-                ).format(column=f"<code>{_e(cfg.weight)}</code>", kept=_e(kept)),
+        rows["household"] = (field_label("household"), text)
+    weight = release.summary.weight
+    if weight is not None:
+        kept = value_words("weight_output", weight.output) or weight.output
+        text = _(
+            "{column}: used for the risk estimates and the weighted bucket means; {kept}."
+        ).format(column=f"<code>{_e(weight.column)}</code>", kept=_e(kept))
+        if weight.k is not None:
+            text += " " + _("With the weight as a key the release has k = {k}{t}.").format(
+                k=number(weight.k),
+                t="" if weight.t is None else _(", t = {t}").format(t=number(weight.t, 4)),
             )
-        )
+        rows["weight"] = (field_label("weight"), text)
     return rows
 
 
 def _parameter_rows(release: Release) -> list[tuple[str, str]]:
-    """The parameters that applied to the run, each named by its declared label
-    (:func:`~engine.io.about.field_label`); a mechanism's own settings appear as its class
-    declares them (:attr:`Mechanism.fields`, :func:`applied_parameters`)."""
+    """The parameters that applied to the run: the About sheet's rows
+    (:func:`~engine.io.about.parameter_rows`, from the declared fields, in their order), a
+    few of them told at more length for the review (the noise each column got, the count of
+    buckets and who chose it, the households and the weight, the bounds and where they came
+    from, the missing-value codes), and t = exp(ε/2) when ε drives buckets."""
     cfg = release.params
-    applied = applied_parameters(cfg)
-    rows = [(field_label("mechanism"), _e(_mechanism_words(release)))]
-    rows.append((field_label("k"), number(cfg.k)))
-    if cfg.t is not None:
-        rows.append((field_label("t"), number(cfg.t)))
-    if cfg.epsilon is not None:
-        rows.append((field_label("epsilon"), number(cfg.epsilon)))
-        if release.buckets is not None:  # the buckets answer to t = exp(ε/2)
-            rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
+    noise = release.summary.public_dict().get("noise")
+    survey = _survey_rows(release)
+    bounds = _bounds_rows(release)
+    longer: dict[str, list[tuple[str, str]]] = {
+        "mechanism": [(field_label("mechanism"), _e(_mechanism_words(release)))],
+        "bounds": bounds,
+        **{name: [row] for name, row in survey.items()},
+    }
     if release.buckets is not None:
-        rows.append((field_label("n_buckets"), _buckets_text(release)))
-    rows.extend(_survey_rows(release))
-    for name in ("qi_output", "confidential_output"):
-        if name in applied:
-            words = value_words(name, getattr(cfg, name)) or str(getattr(cfg, name))
-            rows.append((field_label(name), _e(words)))
-    if "joint" in applied:
-        rows.append(
-            (
-                field_label("joint"),
-                _("jointly (one bucket per tuple)") if cfg.joint else _("per column"),
-            )
-        )
-    rows.extend(_bounds_rows(release))
-    if cfg.resample_until_t is not None:
-        rows.append((field_label("resample_until_t"), number(cfg.resample_until_t)))
+        longer["n_buckets"] = [(field_label("n_buckets"), _buckets_text(release))]
     if cfg.missing or cfg.column_missing:
         codes = ", ".join(f"<code>{_e(c)}</code>" for c in cfg.missing) or "—"
         for col, cs in cfg.column_missing.items():
             codes += f"; {_e(col)}: " + ", ".join(f"<code>{_e(c)}</code>" for c in cs)
-        rows.append((field_label("missing"), codes))
-    if cfg.missing_confidential == "drop":
-        rows.append(
-            (field_label("missing_confidential"), _e(value_words("missing_confidential", "drop")))
+        longer["missing"] = [(field_label("missing"), codes)]
+        longer["column_missing"] = []
+    longer.update(_recoding_rows(cfg))
+    rows: list[tuple[str, str]] = []
+    shown = set()
+    for name, label, value in parameter_rows(applied_parameters(cfg), noise):
+        if name in longer:
+            rows.extend(longer[name])
+            shown.add(name)
+        else:
+            rows.append((label, _e(number(value) if isinstance(value, int) else value)))
+        if name == "epsilon" and release.buckets is not None:  # buckets answer to exp(ε/2)
+            rows.append(("t = exp(ε/2)", number(cfg.bucket_t)))
+    if "bounds" not in shown:  # estimated privately: no public bounds were given
+        rows.extend(bounds)
+    return rows
+
+
+def _recoding_rows(cfg: ReleaseParams) -> dict[str, list[tuple[str, str]]]:
+    """The recodings before the grouping, by field: each hierarchy's levels, the bands' cut
+    points, the top and bottom codes."""
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for col, table in cfg.hierarchies.items():
+        levels = " → ".join(table[0])
+        text = _("{column}: {levels} ({n} values at the finest level)").format(
+            column=col, levels=levels, n=number(len(table) - 1)
         )
+        rows.setdefault("hierarchies", []).append((field_label("hierarchies"), _e(text)))
+    for name in ("bands", "top_code", "bottom_code"):
+        values = getattr(cfg, name)
+        if values:
+            text = "; ".join(
+                f"{col}: " + (":".join(number(c) for c in v) if isinstance(v, tuple) else number(v))
+                for col, v in values.items()
+            )
+            rows[name] = [(field_label(name), _e(text))]
     return rows
 
 
@@ -394,8 +444,14 @@ def _buckets_text(release: Release) -> str:
             "(searched together with the class size for the least {weight} × "
             "confidential loss + {rest} × QI loss)"
         ).format(weight=number(cfg.utility_weight, 3), rest=number(1 - cfg.utility_weight, 3))
-    missing = _(" and one for missing values") if b.missing_bucket is not None else ""
-    return f"{n_b}{missing}{how}"
+    total = len(b.counts)  # the count the plan, the app and the About sheet show
+    if b.missing_bucket is not None:
+        count = _("{total} buckets: {n} of values and one for missing values").format(
+            total=number(total), n=number(n_b)
+        )
+    else:
+        count = ngettext("{total} bucket", "{total} buckets", total).format(total=number(total))
+    return f"{count}{how}"
 
 
 def _bounds_rows(release: Release) -> list[tuple[str, str]]:
@@ -1204,7 +1260,7 @@ def write_report(
     """
     path = Path(path)
     if path.suffix.lower() not in {".html", ".htm"}:
-        raise InputError(f"{path}: the report is an HTML file; name it ….html.")
+        raise InputError(_("{path}: the report is an HTML file; name it ….html.").format(path=path))
     output = Output(path, "report")
     source = input_info.path if input_info is not None else None
     if stage is None:

@@ -199,11 +199,22 @@ def bucket_histogram(release: Release, theme: Theme = LIGHT) -> Figure:
             ax.axvline(x, color=theme.accent, linestyle="--", linewidth=1.2)
         ax.set_xlabel(name)
         ax.set_ylabel(_("records"))
+        # the buckets formed, and the one of the missing values said apart (as the report
+        # and the summary count them: "16 and one for missing values")
+        missing = buckets.missing_bucket is not None
         if cuts:
-            title = _("{column}: {n} buckets (boundaries dashed)")
+            title = (
+                _("{column}: {n} buckets and one for missing values (boundaries dashed)")
+                if missing
+                else _("{column}: {n} buckets (boundaries dashed)")
+            )
         else:
-            title = _("{column}: {n} buckets")
-        ax.set_title(title.format(column=name, n=number(len(buckets.counts))))
+            title = (
+                _("{column}: {n} buckets and one for missing values")
+                if missing
+                else _("{column}: {n} buckets")
+            )
+        ax.set_title(title.format(column=name, n=number(len(buckets.counts) - missing)))
         if buckets.missing_bucket is not None:
             n_missing = int(buckets.counts[buckets.missing_bucket])
             ax.text(

@@ -13,6 +13,7 @@ not an error: an infeasible corner is part of the answer.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -70,10 +71,10 @@ def sweep_grid(
     t_list = _levels(ts, "t")
     e_list = _levels(epsilons, "epsilon")
     if bool(t_list) == bool(e_list):
-        raise InputError("Give the privacy levels of the sweep as t values or as ε values.")
+        raise InputError(_("Give the privacy levels of the sweep as t values or as ε values."))
     k_list = _levels(ks, "k")
     if not k_list:
-        raise InputError("Give the k values of the sweep as whole numbers ≥ 1.")
+        raise InputError(_("Give the k values of the sweep as whole numbers ≥ 1."))
     name, levels = ("t", t_list) if t_list else ("epsilon", e_list)
     return [(name, level, k) for k in k_list for level in levels]
 
@@ -131,6 +132,8 @@ def run_sweep(
     buckets: Iterable[int | str | None] | None = None,
     task: Task = NO_TASK,
     release_fn: Callable[..., Any] | None = None,
+    on_point: Callable[[dict[str, Any]], None] | None = None,
+    share_trials: bool = True,
 ) -> pd.DataFrame:
     """Plan and run every (level, k, b) of the grid (:func:`engine.release.plan.plan`, then
     :func:`engine.release.anonymize.anonymize`).
@@ -142,53 +145,77 @@ def run_sweep(
     equivalent ``epsilon = 2 ln t`` are filled in.  Cancelling stops the sweep
     (CancelledError); a point the plan finds infeasible is recorded with the plan's reason,
     not raised.  ``release_fn(params, task=)``, when given, computes each point
-    instead (a cluster computes it from the file; ``data`` is then None).
+    instead (a cluster computes it from the file; ``data`` is then None).  ``on_point(row)``,
+    when given, receives each row as soon as its point is done (the app shows the points as
+    they come: :func:`sweep_table` of the rows so far is the table up to then).
+    The trial partitions two points share are formed once (``share_trials=False`` forms
+    every one afresh, to measure what sharing saves; the rows are the same).
     """
-    from engine.release import anonymize, plan  # imported here: the engine core is heavy
+    from engine.release import shared_trials  # imported here: the engine core is heavy
 
     levels = sweep_grid(ts=ts, epsilons=epsilons, ks=ks)
     b_axis = _bucket_levels(buckets) if buckets is not None else [params.n_buckets]
     if params.noise and buckets is not None:
-        raise InputError("The b axis applies to the buckets mechanism only.")
+        raise InputError(_("The b axis applies to the buckets mechanism only."))
     grid = [(name, level, k, b) for b in b_axis for name, level, k in levels]
     rows: list[dict[str, Any]] = []
-    n = len(grid)
-    for i, (name, level, k, b) in enumerate(grid):
-        label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
-        if buckets is not None:
-            label += f", b = {b if b is not None else 'auto'}"
-        task.step(i / n, f"{label} ({i + 1} of {n})")
-        if name == "t":
-            point = params.replace(t=level, epsilon=None, k=k, n_buckets=b)
+    # the points are releases of one file: the trial partitions of the b search and of the
+    # class size that two points share are formed once (engine.release.partition.trials)
+    with shared_trials() if share_trials else contextlib.nullcontext():
+        for i, point in enumerate(grid):
+            row = _point_row(data, params, point, i, len(grid), buckets is not None, task,
+                             release_fn)  # fmt: skip
+            rows.append(row)
+            if on_point is not None:
+                on_point(dict(row))
+    task.step(1.0, _("Sweep done"))
+    return sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
+
+
+def _point_row(
+    data: pd.DataFrame | None,
+    params: ReleaseParams,
+    point: tuple[str, float, int, int | None],
+    i: int,
+    n: int,
+    b_axis: bool,
+    task: Task,
+    release_fn: Callable[..., Any] | None,
+) -> dict[str, Any]:
+    """The row of the sweep's point ``i`` of ``n``: its level, k and b, and its figures (or
+    why the data cannot meet it)."""
+    from engine.release import anonymize, plan
+
+    name, level, k, b = point
+    label = f"{'t' if name == 't' else 'ε'} = {level:g}, k = {k}"
+    if b_axis:
+        label += f", b = {b if b is not None else 'auto'}"
+    task.step(i / n, _("{label} ({value} of {n})").format(label=label, value=i + 1, n=n))
+    if name == "t":
+        asked = params.replace(t=level, epsilon=None, k=k, n_buckets=b)
+    else:
+        asked = params.replace(t=None, epsilon=level, k=k, n_buckets=b)
+    row: dict[str, Any] = {
+        "t": asked.bucket_t if name == "t" or not asked.noise else math.nan,
+        "epsilon": level if name == "epsilon" else epsilon_from_t(level),
+        "k": k,
+        "buckets": "" if asked.noise else str(b) if b is not None else "auto",
+    }
+    started = time.perf_counter()
+    part = task.sub(i / n, (i + 1) / n)
+    try:
+        if release_fn is not None:
+            release = release_fn(asked, task=part)
         else:
-            point = params.replace(t=None, epsilon=level, k=k, n_buckets=b)
-        row: dict[str, Any] = {
-            "t": point.bucket_t if name == "t" or not point.noise else math.nan,
-            "epsilon": level if name == "epsilon" else epsilon_from_t(level),
-            "k": k,
-            "buckets": "" if point.noise else str(b) if b is not None else "auto",
-        }
-        started = time.perf_counter()
-        try:
-            if release_fn is not None:
-                release = release_fn(point, task=task.sub(i / n, (i + 1) / n))
-            else:
-                planned = plan(data, point, task=task.silent())
-                planned.raise_if_infeasible()
-                release = anonymize(
-                    data,
-                    point,
-                    plan=planned,
-                    task=task.sub(i / n, (i + 1) / n),
-                )
-        except (InfeasibleError, VerificationError) as err:
-            row.update(feasible=False, message=err.message)
-        else:
-            row.update(_measured(release))
-        row["seconds"] = round(time.perf_counter() - started, 3)
-        rows.append(row)
-    task.step(1.0, "Sweep done")
-    return _sweep_table(rows, grid[0][0] if grid else "t", main_measure(params))
+            planned = plan(data, asked, task=task.silent())
+            planned.raise_if_infeasible()
+            release = anonymize(data, asked, plan=planned, task=part)
+    except (InfeasibleError, VerificationError) as err:
+        row.update(feasible=False, message=err.message)
+    else:
+        row.update(_measured(release))
+    row["seconds"] = round(time.perf_counter() - started, 3)
+    return row
 
 
 def _measured(release: Any) -> dict[str, Any]:
@@ -209,8 +236,9 @@ def _measured(release: Any) -> dict[str, Any]:
     )
 
 
-def _sweep_table(rows: list[dict[str, Any]], level: str, measure: str) -> pd.DataFrame:
-    """The sweep's rows as a table of :data:`COLUMNS`, its dominated points marked."""
+def sweep_table(rows: list[dict[str, Any]], level: str, measure: str) -> pd.DataFrame:
+    """The sweep's rows as a table of :data:`COLUMNS`, its dominated points marked (the
+    whole sweep's, or the rows done so far)."""
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     table["feasible"] = table["feasible"].astype(bool)
     table["message"] = table["message"].fillna("")
@@ -426,5 +454,9 @@ def pick_point(
     if buckets is not None and "buckets" in table:
         hit = hit[_b_text(hit["buckets"]) == str(buckets)]
     if hit.empty:
-        raise InputError(f"The sweep has no point {level} = {value:g}, k = {k}.")
+        raise InputError(
+            _("The sweep has no point {level} = {value:g}, k = {k}.").format(
+                level=level, value=value, k=k
+            )
+        )
     return hit.iloc[0].to_dict()

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from engine import Task, TcloseError
 from engine.io import OutputError, check_outputs, release_outputs, write_outputs, write_release
+from engine.io.ddi import ddi_path
 from engine.io.formats import FileFormat, export_formats
 from engine.report.html import write_report
 from gui import settings
@@ -41,7 +42,7 @@ from gui.accessibility import announce
 from gui.errors import report_error
 from gui.help import HelpButton
 from gui.i18n import format_label
-from gui.numbers import number
+from gui.numbers import number, reader_locale
 from gui.pages.host import Host
 from gui.widgets import (
     DECIMAL_LABELS,
@@ -55,7 +56,7 @@ from gui.widgets import (
 NOT_OURS = "not_ours"
 #: milliseconds between the last edit of the file name and checking it
 CHECK_DELAY_MS = 250
-#: what the CSV writer offers (the first is the default)
+#: what the CSV writer offers (the default follows the reader's decimal mark)
 SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
 
@@ -107,6 +108,11 @@ class ExportPage(QWizardPage):
             translated_choices(DECIMALS, DECIMAL_LABELS),
             self.tr("The decimal mark of numbers in the CSV file"),
         )
+        # the reader's spreadsheet opens a CSV in its own conventions: where the decimal mark
+        # is a comma (es, fr), a semicolon separates the values
+        comma = reader_locale().decimalPoint() == ","
+        self.separator.setCurrentIndex(self.separator.findData(";" if comma else ","))
+        self.decimal.setCurrentIndex(self.decimal.findData("," if comma else "."))
         self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
         self.bom.setChecked(True)
         self.bom.setToolTip(
@@ -147,6 +153,16 @@ class ExportPage(QWizardPage):
             )
         )
         self.report.toggled.connect(self._path_changed)
+        self.ddi = QCheckBox(self.tr("Also write a DDI codebook (XML) beside it"))
+        self.ddi.setChecked(True)
+        self.ddi.setToolTip(
+            self.tr(
+                "A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata "
+                "Library): each released variable with its label, categories and released "
+                "frequencies, and what was done to it; published facts only"
+            )
+        )
+        self.ddi.toggled.connect(self._path_changed)
         self.anonymous = QCheckBox(
             self.tr("Leave the input file's name out of the published files")
         )
@@ -206,6 +222,7 @@ class ExportPage(QWizardPage):
             save_as.setBuddy(self.path)
             self.path.setAccessibleName(save_as.text().rstrip(":").strip())
         form.addRow("", self.report)
+        form.addRow("", self.ddi)
         form.addRow("", self.anonymous)
         return box
 
@@ -247,6 +264,10 @@ class ExportPage(QWizardPage):
             )
         self.check_target()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: the file type."""
+        return self.format
+
     def isComplete(self) -> bool:
         return bool(self.session.exported) and not self._wizard.runner.busy
 
@@ -267,6 +288,14 @@ class ExportPage(QWizardPage):
             return None
         target = Path(text)
         return target.with_name(f"{target.stem}-report.html")
+
+    @property
+    def ddi_path(self) -> Path | None:
+        """The DDI codebook written beside the release (None when not asked for)."""
+        text = self.path.text().strip()
+        if not text or not self.ddi.isChecked():
+            return None
+        return ddi_path(Path(text))
 
     # --- checking the target -------------------------------------------------------------
     def _path_changed(self) -> None:
@@ -290,7 +319,7 @@ class ExportPage(QWizardPage):
         if target.suffix.lower() not in {f.suffixes[0] for f in self.formats}:
             return self._must_end(), "name"
         try:
-            outputs = release_outputs(target, report=self.report_path)
+            outputs = release_outputs(target, report=self.report_path, ddi=self.ddi_path)
             check_outputs(outputs, inputs=[self.session.path])
         except OutputError as err:
             return err.message, err.reason
@@ -380,11 +409,14 @@ class ExportPage(QWizardPage):
         metadata = s.release.summary.public_dict(anonymous=self.anonymous.isChecked())
         input_path = s.path
         release, info = s.release, s.info
-        report_path = self.report_path
+        report_path, ddi = self.report_path, self.ddi_path
+        codebook = info.codebook if info is not None else None
         options = {"decimal": decimal, "bom": self.bom.isChecked()}
 
         def work(task: Task) -> list[Path]:
-            outputs = release_outputs(target, report=report_path, replace_foreign=replace_foreign)
+            outputs = release_outputs(
+                target, report=report_path, ddi=ddi, replace_foreign=replace_foreign
+            )
             with write_outputs(outputs, inputs=[input_path]) as stage:
                 write_release(
                     table,
@@ -393,6 +425,8 @@ class ExportPage(QWizardPage):
                     sep=sep,
                     input_path=input_path,
                     replace_foreign=replace_foreign,
+                    codebook=codebook,
+                    ddi=ddi,
                     stage=stage,
                     **options,
                     task=task.sub(0.0, 0.8 if report_path else 1.0),

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableView,
     QVBoxLayout,
+    QWidget,
     QWizardPage,
 )
 
@@ -73,8 +74,8 @@ class ImportPage(QWizardPage):
         self.setTitle(self.tr("1. Import"))
         self.setSubTitle(
             self.tr(
-                "Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, "
-                "SAS). You can also drop a file on this window."
+                "Open the spreadsheet that holds one row per person (CSV, Excel, "
+                "OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window."
             )
         )
         self.setAcceptDrops(True)
@@ -210,6 +211,10 @@ class ImportPage(QWizardPage):
         return self.stack
 
     # --- wizard protocol ---------------------------------------------------------------
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown."""
+        return self.open_button
+
     def isComplete(self) -> bool:
         return self.session.data is not None and not self._wizard.runner.busy
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
 
+import numpy as np
 import pandas as pd
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFontInfo
@@ -28,13 +28,16 @@ from PySide6.QtWidgets import (
     QTextBrowser,
     QVBoxLayout,
     QWidget,
+    QWizard,
     QWizardPage,
 )
 
-from engine import MECHANISMS, InfeasibleError, Release, ReleaseParams, RunSummary, TcloseError
+from engine import MECHANISMS, InfeasibleError, Release, RunSummary, TcloseError
+from engine.io import value_choices
 from engine.report.html import analysis_rows, guarantees_html
 from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
+from gui.binding import Bindings
 from gui.engine_process import run_engine
 from gui.errors import report_error
 from gui.fields import NumberField
@@ -65,59 +68,15 @@ PREVIEW_ROWS = 1000
 
 
 def qi_output_choices() -> dict[str, tuple[str, str]]:
-    """qi_output value → (label, one-line explanation)."""
-    return {
-        "centroid": (
-            translate("PreviewPage", "one typical value per group"),
-            translate(
-                "PreviewPage",
-                "Quasi-identifiers: each group's values are replaced by one typical value "
-                "(the mean of a number, the most common category).",
-            ),
-        ),
-        "range": (
-            translate("PreviewPage", "the range of the group"),
-            translate(
-                "PreviewPage",
-                "Quasi-identifiers: each group's values are replaced by the range they span, "
-                "rounded outward to public round numbers.",
-            ),
-        ),
-    }
+    """qi_output value → (label, one-line explanation): the engine's one description of the
+    values, which the About sheet and the report print too."""
+    return value_choices("qi_output")
 
 
 def confidential_output_choices() -> dict[str, tuple[str, str]]:
-    """confidential_output value → (label, one-line explanation), for the values known here;
-    a value the engine adds later is offered under its own name."""
-    known = {
-        "label": (
-            translate("PreviewPage", "the bucket's label"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by its bucket's label, e.g. “20,000 to "
-                "40,000”: exactly what the guarantee protects.",
-            ),
-        ),
-        "mean": (
-            translate("PreviewPage", "the bucket's mean"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by the mean of its bucket over the whole "
-                "file, so totals and averages stay right.",
-            ),
-        ),
-        "median": (
-            translate("PreviewPage", "the bucket's median"),
-            translate(
-                "PreviewPage",
-                "Confidential: each value is replaced by the median of its bucket over the "
-                "whole file.",
-            ),
-        ),
-    }
-    values = ReleaseParams.CONSTRAINTS["confidential_output"].values  # type: ignore[attr-defined]
-    generic = translate("PreviewPage", "Confidential: each value is released as “{value}”.")
-    return {v: known.get(v, (v, generic.format(value=v))) for v in values}
+    """confidential_output value → (label, one-line explanation), for every value the
+    parameters allow (the engine's words, as for :func:`qi_output_choices`)."""
+    return value_choices("confidential_output")
 
 
 class PreviewPage(QWizardPage):
@@ -143,6 +102,8 @@ class PreviewPage(QWizardPage):
         self._tabs()
         self._lay_out(controls, release_format, summary)
         drop_repeated_names(self)  # a visible label is the field's name
+        if isinstance(wizard, QWizard):
+            wizard.currentIdChanged.connect(self._page_changed)
 
     # --- building ------------------------------------------------------------------------
     def _settings_rows(self) -> tuple[QHBoxLayout, QHBoxLayout]:
@@ -159,19 +120,19 @@ class PreviewPage(QWizardPage):
             confidential_output_choices(), self.tr("How the confidential values are released")
         )
         self.format_help = Hint()
-        # each control writes back its own field, and only when the user changed it
-        self.k.edited.connect(lambda v: self._settings_edited(k=v))
-        self.n_buckets.edited.connect(lambda v: self._settings_edited(n_buckets=v))
-        self.qi_output.currentIndexChanged.connect(
-            lambda _i: self._settings_edited(qi_output=str(self.qi_output.currentData()))
+        # each control is bound to its value of the session (gui.binding)
+        s = self.session
+        self.bindings = Bindings(s, self, self._settings_edited)
+        self.bindings.number(self.k)
+        self.bindings.number(self.n_buckets)
+        self.bindings.combo(
+            self.qi_output, lambda p: p.qi_output, lambda v: s.update(qi_output=str(v))
         )
-        self.confidential_output.currentIndexChanged.connect(
-            lambda _i: self._settings_edited(
-                confidential_output=str(self.confidential_output.currentData())
-            )
+        self.bindings.combo(
+            self.confidential_output,
+            lambda p: p.confidential_output,
+            lambda v: s.update(confidential_output=str(v)),
         )
-        for box in (self.k, self.n_buckets):
-            box.problem_changed.connect(lambda _text: self._settings_edited())
         self.status = Hint()
         controls = QHBoxLayout()
         add_with_label(controls, self.tr("&k:"), self.k)
@@ -307,31 +268,29 @@ class PreviewPage(QWizardPage):
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         s = self.session
-        self.show_params()
+        self.bindings.show()
+        self._enable()
         if not s.preview_is_current:
             self.run()
         else:
             self._show(self.preview)
 
-    def show_params(self) -> None:
-        """Set the controls from the session's parameters (without reacting to it)."""
-        p = self.session.params
-        boxes = (self.qi_output, self.confidential_output)
-        for box in boxes:
-            box.blockSignals(True)
-        self.k.set_value(p.k)
-        self.n_buckets.set_value(p.n_buckets)
-        # a field only some mechanisms read is offered when the chosen one reads it
-        reads = MECHANISMS[p.mechanism].fields
+    def _page_changed(self, _page_id: int) -> None:
+        """Shown (Back from the export too): the session's values."""
+        if self._wizard.currentPage() is self:
+            self.bindings.show()
+            self._enable()
+
+    def _enable(self) -> None:
+        """A field only some mechanisms read is offered when the chosen one reads it."""
+        reads = MECHANISMS[self.session.params.mechanism].fields
         self.n_buckets.setEnabled("n_buckets" in reads)
-        self.qi_output.setCurrentIndex(max(0, self.qi_output.findData(p.qi_output)))
-        self.confidential_output.setCurrentIndex(
-            max(0, self.confidential_output.findData(p.confidential_output))
-        )
         self.confidential_output.setEnabled("confidential_output" in reads)
-        for box in boxes:
-            box.blockSignals(False)
         self._explain_format()
+
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: k."""
+        return self.k
 
     def isComplete(self) -> bool:
         return self.session.preview_is_current and not self._wizard.runner.busy
@@ -359,24 +318,19 @@ class PreviewPage(QWizardPage):
             conf = self.tr("Confidential: the values themselves, with random noise.")
         self.format_help.setText(f"{qi} {conf}")
 
-    def _settings_edited(self, **changes: Any) -> None:
-        """The user changed ``changes``: write those fields (and nothing else) back; the
-        shown release no longer matches and Next waits for a new run."""
-        problem = next((box.problem for box in (self.k, self.n_buckets) if box.problem), "")
-        if not problem and changes:
-            try:
-                self.session.update(**changes)
-            except TcloseError as err:
-                problem = err.message
+    def _settings_edited(self) -> None:
+        """The session changed (here or on another page), or an edit was refused: say so;
+        the shown release no longer matches and Next waits for a new run."""
+        problem = self.bindings.problem or self.bindings.notice
+        self._enable()
         if problem:
             self.status.setText(problem)
             self.status.set_warning(True)
-        elif not self.session.preview_is_current:
+        elif not self.session.preview_is_current and not self._wizard.runner.busy:
             self.status.setText(
                 self.tr("The settings changed: press Run again to see the release.")
             )
             self.status.set_warning(True)
-        self._explain_format()
         self._update_stale()
         self.completeChanged.emit()
 
@@ -385,7 +339,7 @@ class PreviewPage(QWizardPage):
         if self._wizard.runner.busy or s.data is None:
             return
         self._settings_edited()
-        if self.k.problem or self.n_buckets.problem:
+        if self.bindings.problem:
             return
         params, data = s.params, s.data
         view = self.tabs.currentWidget() or self.tabs
@@ -472,6 +426,9 @@ class PreviewPage(QWizardPage):
         self.tabs.setTabText(
             0, self.tr("Confidential values") if noise else self.tr("Confidential buckets")
         )
+        # closeness compares each class's share of every bucket with the file's: noise makes
+        # no buckets, so there is nothing to show
+        self.tabs.setTabVisible(self.tabs.indexOf(self.views["closeness"]), not noise)
         for name, view in self.views.items():
             view.set_figure(preview.figures.get(name), figure_text(preview.texts.get(name)))
         self.qi_choice.blockSignals(True)
@@ -541,10 +498,12 @@ class PreviewPage(QWizardPage):
                 )
             )
         parts.extend(_figure_lines(release))
-        if release.warnings:
+        parts.extend(f"<p>{esc(sentence)}</p>" for sentence in noise_gap_sentences(release))
+        notes = [w for w in release.warnings if w != reason]  # the reason is said above
+        if notes:
             note_heading = translate("PreviewPage", "Please note")
             parts.append(f"<h4>{esc(note_heading)}</h4><ul>")
-            parts.extend(f"<li>{esc(w)}</li>" for w in release.warnings if w != reason)
+            parts.extend(f"<li>{esc(w)}</li>" for w in notes)
             parts.append("</ul>")
         parts.extend(_risk_html(risk))
         parts.extend(_analysis_html(summary))
@@ -589,13 +548,7 @@ def _figure_lines(release: Release) -> list[str]:
             (translate("PreviewPage", "QI information loss"), percent(loss.qi_sse_sst), "SSE/SST")
         )
     if loss.confidential_sse_sst is not None:
-        rows.append(
-            (
-                translate("PreviewPage", "confidential loss"),
-                percent(loss.confidential_sse_sst),
-                "SSE/SST",
-            )
-        )
+        rows.append(confidential_loss_row(loss.confidential_sse_sst))
     for name, figures in loss.confidential_columns.items():
         if summary.noise is not None and "share_changed" in figures:
             rows.append(
@@ -622,6 +575,78 @@ def _figure_lines(release: Release) -> list[str]:
         shown = line.format(name=esc(name), value=f"<b>{esc(value)}</b>")
         parts.append(f"<div>{shown}{muted}</div>")
     return parts
+
+
+def confidential_loss_row(sse_sst: float) -> tuple[str, str, str]:
+    """The confidential loss as a line (name, value, note).  SSE/SST is a share up to 100 %
+    while the released values keep the original ones' order of spread; noise can make it far
+    larger (the released values vary more around the true ones than these vary among
+    themselves), and a percentage beyond 100 % would read as "more than everything lost":
+    it is then said as a multiple, with what it means."""
+    name = translate("PreviewPage", "confidential loss")
+    if sse_sst <= 1:
+        return name, percent(sse_sst), "SSE/SST"
+    return (
+        name,
+        translate("PreviewPage", "{times} × the values' own variation").format(
+            times=number(sse_sst, 3)
+        ),
+        translate(
+            "PreviewPage",
+            "SSE/SST above 100 %: the released values lie further from the true ones than "
+            "the true ones lie from their mean",
+        ),
+    )
+
+
+def noise_gap_sentences(release: Release) -> list[str]:
+    """Why the error a noise release shows differs from the one its plan expected, built
+    from the release: the share of values the noise pushed past a public bound (set to the
+    bound, which cuts their noise short), and averaging in groups of k (which moves each value
+    to its group's mean before the noise)."""
+    noise = release.summary.noise
+    if noise is None:
+        return []
+    out = []
+    for name, column in noise.columns.items():
+        expected, measured = column.expected_abs_error, column.mean_absolute_error
+        if expected is None or measured is None or column.bounds is None or expected <= 0:
+            continue
+        if abs(measured - expected) <= 0.1 * expected:
+            continue  # as expected: nothing to explain
+        lo, hi = column.bounds
+        values = pd.to_numeric(release.table[name], errors="coerce").dropna().to_numpy(float)
+        at_bound = float(np.mean((values <= lo) | (values >= hi))) if len(values) else 0.0
+        facts = {
+            "column": name,
+            "expected": number(expected, 3),
+            "measured": number(measured, 3),
+            "share": percent(at_bound),
+            "low": number(lo),
+            "high": number(hi),
+        }
+        if measured < expected and at_bound > 0:
+            text = translate(
+                "PreviewPage",
+                "{column}: the plan expected the noise to move each value by about "
+                "±{expected}; the release differs from the true values by {measured} on "
+                "average, less, because {share} of the released values were pushed past the "
+                "public bounds {low} to {high} and set to the bound, which cuts their noise "
+                "short.",
+            )
+        elif column.mechanism == "insensitive":
+            facts["k"] = number(release.params.k)
+            text = translate(
+                "PreviewPage",
+                "{column}: the plan expected the noise to move each value by about "
+                "±{expected}; the release differs from the true values by {measured} on "
+                "average, more, because each value was first replaced by the mean of its group "
+                "of {k} before the noise was added.",
+            )
+        else:
+            continue
+        out.append(text.format(**facts))
+    return out
 
 
 def _risk_html(risk: Sequence[tuple[str, str, str]]) -> list[str]:

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import MECHANISMS, ReleaseParams, TcloseError, epsilon_from_t, t_from_epsilon
+from engine import MECHANISMS, ReleaseParams, TcloseError
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
 from engine.report.words import plan_words
 from gui.accessibility import announce, drop_repeated_names
+from gui.binding import Bindings, Level
 from gui.engine_process import run_engine
 from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
@@ -49,6 +50,7 @@ from gui.widgets import (
     DisclosureButton,
     Hint,
     Lead,
+    choice_box,
     choice_label,
     mnemonic_of,
     mnemonics_under,
@@ -125,15 +127,12 @@ class PrivacyPage(QWizardPage):
         self._plans: dict[ReleaseParams, Plan] = {}
         #: why the engine could not plan some parameters (a column it cannot use, …)
         self._problems: dict[ReleaseParams, str] = {}
-        #: why the session refused the last edits ("" when it took them)
-        self._refused = ""
-        #: why the bounds or the seed typed do not read as such ("" when they do)
-        self._bounds_problem = self._seed_problem = ""
         #: plans the run off the GUI thread
         self._planner = TaskRunner(self)
-
-        #: edits the session refused so far (field → value), tried again with the next edit
-        self._pending: dict[str, Any] = {}
+        #: the parameters of the plan asked for last
+        self._planning: ReleaseParams | None = None
+        #: the privacy level as t and as ε (two views of the session's one level)
+        self.level = Level()
 
         # the widgets are made in the order the keyboard reaches them
         params = self._parameters_box()
@@ -148,7 +147,12 @@ class PrivacyPage(QWizardPage):
         self._timer.setSingleShot(True)
         self._timer.setInterval(200)
         self._timer.timeout.connect(self.refresh)
-        self._connect_edits()
+        #: every widget bound to its value of the session
+        self.bindings = Bindings(self.session, self, self._changed)
+        self._bind()
+        self._enable()
+        if isinstance(wizard, QWizard):
+            wizard.currentIdChanged.connect(self._page_changed)
 
     # --- building ------------------------------------------------------------------------
     def _level_widgets(self) -> None:
@@ -194,6 +198,11 @@ class PrivacyPage(QWizardPage):
     def _noise_widgets(self) -> None:
         """The number of buckets, the noise's options, the public bounds and the seed."""
         self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
+        # a one-click fix may choose it too: the page shows it, so it can be seen and undone
+        self.drop_missing = QCheckBox(
+            self.tr("Leave out the records whose confidential value is missing")
+        )
+        describe_widget(self.drop_missing, "missing_confidential")
         self.insensitive = QCheckBox(
             self.tr("Average in groups of k before adding noise (less noise)")
         )
@@ -206,17 +215,37 @@ class PrivacyPage(QWizardPage):
         self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, using"))
         self.private_bounds.setToolTip(field_help("private_bounds"))
         self.private_share = NumberField("private_bounds")
-        self.private_share.set_value(DEFAULT_PRIVATE_SHARE)
+        self.private_share.set_value(DEFAULT_PRIVATE_SHARE)  # offered when ticked
         # a seed is a code, not a quantity: a text field (a spin box would be read as "0")
         self.seed = QLineEdit()
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
         describe_widget(self.seed, "seed")
+
+    def _release_widgets(self) -> None:
+        """Who may obtain the file and the intruder scenario (published with the release;
+        the plan compares k with the guidance for the type)."""
+        self.release_type = choice_box(
+            {
+                None: self.tr("not stated"),
+                "public": self.tr("public-use file (anyone)"),
+                "scientific": self.tr("scientific-use file (registered researchers)"),
+                "licensed": self.tr("licensed file (named users, an agreement)"),
+                "enclave": self.tr("data enclave (a controlled environment)"),
+            },
+            field_help("release_type"),
+        )
+        describe_widget(self.release_type, "release_type")
+        self.scenario = QLineEdit()
+        self.scenario.setPlaceholderText(self.tr("e.g. a neighbour who knows age, sex and region"))
+        self.scenario.setMaxLength(1000)
+        describe_widget(self.scenario, "scenario")
 
     def _parameters_box(self) -> QGroupBox:
         """The "Parameters" box: every setting of the page, in one form."""
         self._level_widgets()
         mechanism = self._mechanism_choice()
         self._noise_widgets()
+        self._release_widgets()
         params = QGroupBox(self.tr("Parameters"))
         form = QFormLayout(params)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -225,6 +254,7 @@ class PrivacyPage(QWizardPage):
         form.addRow(self.tr("Smallest group size &k:"), self.k)
         form.addRow(self.tr("Mechanism:"), mechanism)
         form.addRow(self.tr("Number of &buckets:"), self.n_buckets)
+        form.addRow("", self.drop_missing)
         form.addRow("", self.insensitive)
         form.addRow("", self.log_scale)
         form.addRow(self.tr("Public bounds:"), self.bounds)
@@ -233,6 +263,8 @@ class PrivacyPage(QWizardPage):
         private.layout().addStretch(1)
         form.addRow("", private)
         form.addRow(self.tr("Random seed:"), self.seed)
+        form.addRow(self.tr("Release type:"), self.release_type)
+        form.addRow(self.tr("Intruder scenario:"), self.scenario)
         return params
 
     def _feasibility_box(self) -> QGroupBox:
@@ -336,84 +368,90 @@ class PrivacyPage(QWizardPage):
                     }
                 button.setText(with_mnemonic(button.text(), taken))
 
-    def _connect_edits(self) -> None:
-        """Each widget writes back its own field, and only when the user changed it."""
-        self.t.edited.connect(lambda v: self._write(t=v, epsilon=None))
-        self.epsilon.edited.connect(lambda v: self._write(epsilon=v, t=None))
-        self.k.edited.connect(lambda v: self._write(k=v))
-        self.n_buckets.edited.connect(lambda v: self._write(n_buckets=v))
-        self.by_t.toggled.connect(self._level_chosen)
-        self.by_epsilon.toggled.connect(self._level_chosen)
-        for button in self.mechanism_buttons.values():
-            button.toggled.connect(self._mechanism_chosen)
-        self.insensitive.toggled.connect(lambda on: self._write(insensitive=on))
-        self.log_scale.toggled.connect(lambda on: self._write(transform="log" if on else "none"))
-        self.bounds.textChanged.connect(self._bounds_edited)
-        self.private_bounds.toggled.connect(lambda _on: self._private_edited())
-        self.private_share.edited.connect(lambda _v: self._private_edited())
-        self.seed.textChanged.connect(self._seed_edited)
-        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
-            box.problem_changed.connect(lambda _text: self._edited())
+    def _bind(self) -> None:
+        """Each widget is bound to its value of the session (:mod:`gui.binding`): it shows
+        the session's value whenever that changes, and writes back what the user did."""
+        s, b, level = self.session, self.bindings, self.level
+        b.choice(
+            {"t": self.by_t, "epsilon": self.by_epsilon},
+            lambda p: "t" if p.epsilon is None else "epsilon",
+            self._level_chosen,
+        )
+        b.number(self.t, level.t, lambda v: s.update(t=v, epsilon=None))
+        b.number(self.epsilon, level.epsilon, lambda v: s.update(epsilon=v, t=None))
+        b.number(self.k)
+        b.choice(self.mechanism_buttons, lambda p: p.mechanism, self._mechanism_chosen)
+        b.number(self.n_buckets)
+        b.check(
+            self.drop_missing,
+            lambda p: p.missing_confidential == "drop",
+            lambda on: s.update(missing_confidential="drop" if on else "bucket"),
+        )
+        b.check(self.insensitive, lambda p: p.insensitive, lambda on: s.update(insensitive=on))
+        b.check(
+            self.log_scale,
+            lambda p: p.transform == "log",
+            lambda on: s.update(transform="log" if on else "none"),
+        )
+        b.text(
+            self.bounds,
+            lambda p: dict(p.bounds),
+            lambda bounds: s.update(bounds=bounds),
+            parse=parse_bounds,
+            format=format_bounds,
+        )
+        b.check(
+            self.private_bounds,
+            lambda p: p.private_bounds is not None,
+            lambda on: s.update(private_bounds=self.private_share.value() if on else None),
+        )
+        b.number(
+            self.private_share,
+            lambda p: self.private_share.value() if p.private_bounds is None else p.private_bounds,
+            lambda v: s.update(private_bounds=v) if s.params.private_bounds is not None else None,
+        )
+        b.text(
+            self.seed,
+            lambda p: p.seed,
+            lambda seed: s.update(seed=seed),
+            parse=lambda text: ReleaseParams.parse("seed", text),
+            format=lambda seed: "" if seed is None else str(seed),
+        )
+        b.combo(self.release_type, lambda p: p.release_type, lambda v: s.update(release_type=v))
+        b.text(
+            self.scenario,
+            lambda p: p.scenario,
+            lambda text: s.update(scenario=text),
+            parse=str,
+            format=str,
+        )
 
     # --- wizard protocol ---------------------------------------------------------------
     def initializePage(self) -> None:
         self._plans.clear()
         self._problems.clear()
         self.applied.hide()
-        self.show_params()
+        self.bindings.show()
         self.refresh()
 
-    def show_params(self) -> None:
-        """Set the widgets from the session's parameters (without reacting to it).
+    def _page_changed(self, _page_id: int) -> None:
+        """Shown (Back from the preview too): the session's values and their plan."""
+        if self._wizard.currentPage() is self:
+            self.bindings.show()
+            self._enable()
+            self.refresh()
 
-        Every value is shown exactly as the parameters hold it; a level the user did not
-        choose (t when ε was given) is offered computed from the other, rounded to its
-        declared decimals, and written only if the user picks it.
-        """
-        p = self.session.params
-        self._pending.clear()
-        self._refused = self._bounds_problem = self._seed_problem = ""
-        widgets = (
-            self.by_t,
-            self.by_epsilon,
-            *self.mechanism_buttons.values(),
-            self.bounds,
-            self.insensitive,
-            self.log_scale,
-            self.private_bounds,
-            self.seed,
-        )
-        for w in widgets:
-            w.blockSignals(True)
-        if p.t is not None:
-            self.t.set_value(p.t)
-            self.epsilon.offer(epsilon_from_t(p.t))
-        if p.epsilon is not None:
-            self.epsilon.set_value(p.epsilon)
-            if not p.noise:
-                self.t.offer(t_from_epsilon(p.epsilon))
-        self.k.set_value(p.k)
-        self.by_epsilon.setChecked(p.epsilon is not None)
-        self.by_t.setChecked(p.epsilon is None)
-        self.mechanism_buttons[p.mechanism].setChecked(True)
-        self.n_buckets.set_value(p.n_buckets)
-        self.bounds.setText(format_bounds(p.bounds))
-        self.insensitive.setChecked(p.insensitive)
-        self.log_scale.setChecked(p.transform == "log")
-        self.private_bounds.setChecked(p.private_bounds is not None)
-        if p.private_bounds is not None:
-            self.private_share.set_value(p.private_bounds)
-        self.seed.setText("" if p.seed is None else str(p.seed))
-        for w in widgets:
-            w.blockSignals(False)
-        self._enable()
+    def first_input(self) -> QWidget:
+        """The control the focus starts on: the box of the privacy level."""
+        return self.t if self.t.isEnabled() else self.epsilon
 
     @property
     def mechanism(self) -> str:
         """The name of the mechanism chosen (a key of :data:`engine.MECHANISMS`)."""
-        return next(name for name, b in self.mechanism_buttons.items() if b.isChecked())
+        return self.session.params.mechanism
 
     def set_mechanism(self, mechanism: str) -> None:
+        """Choose ``mechanism`` as the user does (its radio button)."""
         self.mechanism_buttons[mechanism].setChecked(True)
 
     @property
@@ -421,10 +459,11 @@ class PrivacyPage(QWizardPage):
         """The class of the mechanism chosen."""
         return MECHANISMS[self.mechanism]
 
-    def uses(self, field: str) -> bool:
-        """Whether the mechanism chosen reads ``field`` (one of :data:`MECHANISM_FIELDS`):
-        its control is enabled only then.  A noise mechanism reads the noise's options."""
-        chosen = self.chosen
+    def uses(self, field: str, mechanism: str | None = None) -> bool:
+        """Whether ``mechanism`` (default: the one chosen) reads ``field`` (one of
+        :data:`MECHANISM_FIELDS`): its control is enabled only then.  A noise mechanism
+        reads the noise's options."""
+        chosen = MECHANISMS[mechanism or self.mechanism]
         return field in chosen.fields or (chosen.noise and field in NOISE_FIELDS)
 
     def isComplete(self) -> bool:
@@ -449,113 +488,59 @@ class PrivacyPage(QWizardPage):
         self._timer.stop()
         self._planner.cancel()
 
-    # --- reacting to edits -------------------------------------------------------------
-    def _write(self, **changes: Any) -> None:
-        """Write the fields the user changed to the session (which validates them).
-
-        Only ``changes`` are written, exactly as given.  When the session refuses them (a
-        log scale with a negative bound …), they wait with the others refused so far and are
-        tried again, together, with the next edit: the page says why until they fit.
-        """
-        self._pending.update(changes)
-        try:
-            self.session.update(**self._pending)
-        except TcloseError as err:
-            self._refused = err.message
+    # --- what a choice writes ------------------------------------------------------------
+    def _level_chosen(self, view: str) -> None:
+        """t or ε chosen as the level's view: the session takes the level the other box
+        shows (the same level, in the other unit)."""
+        p = self.session.params
+        if view == "epsilon":
+            self.session.update(epsilon=self.level.epsilon(p), t=None)
         else:
-            self._pending.clear()
-            self._refused = ""
-        self._edited()
+            self.session.update(t=self.level.t(p), epsilon=None)
 
-    def _level_chosen(self, checked: bool) -> None:
-        if not checked:
-            return  # the other button of the pair reports the choice
-        if self.by_epsilon.isChecked():
-            self._write(epsilon=self.epsilon.value(), t=None)
-        else:
-            self._write(t=self.t.value(), epsilon=None)
-
-    def _mechanism_chosen(self, checked: bool) -> None:
-        """The mechanism changed: the fields of this page's controls that it reads take the
-        controls' values, the others go back to their defaults; a noise mechanism takes ε."""
-        if not checked:
-            return  # the button unchecked reports nothing: the one checked does
-        noise = self.chosen.noise
-        if noise and not self.by_epsilon.isChecked():
-            self.by_epsilon.blockSignals(True)
-            self.by_epsilon.setChecked(True)
-            self.by_epsilon.blockSignals(False)
-        changes: dict[str, Any] = (
-            {"epsilon": self.epsilon.value(), "t": None}
-            if self.by_epsilon.isChecked()
-            else {"t": self.t.value(), "epsilon": None}
-        )
-        shown = {
-            "n_buckets": self.n_buckets.value(),
-            "insensitive": self.insensitive.isChecked(),
-            "transform": "log" if self.log_scale.isChecked() else "none",
-            "private_bounds": self._private_share(),
-        }
+    def _mechanism_chosen(self, mechanism: str) -> None:
+        """The mechanism changed: a noise mechanism takes the level as ε (the same level: t
+        = 1.01 becomes ε = 0.0199), and the fields of this page that it does not read go
+        back to their defaults."""
+        p = self.session.params
+        changes: dict[str, Any] = {"mechanism": mechanism}
+        if MECHANISMS[mechanism].noise and p.epsilon is None:
+            changes.update(epsilon=self.level.epsilon(p), t=None)
         for field in MECHANISM_FIELDS:
-            if not self.uses(field):
+            if not self.uses(field, mechanism):
                 changes[field] = DEFAULTS[field]
-            elif field in shown:
-                changes[field] = shown[field]
-        self._write(mechanism=self.mechanism, **changes)
-
-    def _private_share(self) -> float | None:
-        return self.private_share.value() if self.private_bounds.isChecked() else None
-
-    def _private_edited(self) -> None:
-        self._write(private_bounds=self._private_share())
-
-    def _seed_edited(self, text: str) -> None:
-        try:
-            seed = ReleaseParams.parse("seed", text)
-        except TcloseError as err:
-            self._pending.pop("seed", None)
-            self._seed_problem = err.message
-            self._edited()
-            return
-        self._seed_problem = ""
-        self._write(seed=seed)
-
-    def _bounds_edited(self, text: str) -> None:
-        try:
-            bounds = parse_bounds(text)
-        except ValueError as err:
-            self._pending.pop("bounds", None)
-            self._bounds_problem = str(err)
-            self._edited()
-            return
-        self._bounds_problem = ""
-        self._write(bounds=bounds)
+        self.session.update(**changes)
 
     @property
     def problem(self) -> str:
-        """Why the widgets do not make valid parameters ("" when they do)."""
-        for box in (self.t, self.epsilon, self.k, self.n_buckets, self.private_share):
-            if box.isEnabled() and box.problem:
-                return box.problem
-        return self._bounds_problem or self._seed_problem or self._refused
+        """Why the widgets do not hold valid parameters ("" when they do)."""
+        return self.bindings.problem
 
-    def _edited(self) -> None:
+    def _changed(self) -> None:
+        """The session changed, or an edit was refused: what the page derives follows."""
         self._enable()
-        self.applied.hide()
+        self.applied.setVisible(bool(self.bindings.notice))
+        if self.bindings.notice:
+            self.applied.setText(
+                self.tr("Not changed: {reason}").format(reason=html.escape(self.bindings.notice))
+            )
         if self._wizard.currentPage() is self:
             self._timer.start()
+        self.completeChanged.emit()
 
     def _enable(self) -> None:
+        p = self.session.params
         noise = self.chosen.noise
         self.by_t.setEnabled(not noise)
-        self.t.setEnabled(not noise and self.by_t.isChecked())
-        self.epsilon.setEnabled(noise or self.by_epsilon.isChecked())
+        self.t.setEnabled(not noise and p.epsilon is None)
+        self.epsilon.setEnabled(noise or p.epsilon is not None)
         self.n_buckets.setEnabled(self.uses("n_buckets"))
+        self.drop_missing.setEnabled(not noise)
         self.insensitive.setEnabled(self.uses("insensitive"))
         self.log_scale.setEnabled(self.uses("transform"))
         private = self.uses("private_bounds")
         self.private_bounds.setEnabled(private)
-        self.private_share.setEnabled(private and self.private_bounds.isChecked())
+        self.private_share.setEnabled(private and p.private_bounds is not None)
         self.private_share_label.setEnabled(private)
 
     def refresh(self) -> None:
@@ -577,8 +562,9 @@ class PrivacyPage(QWizardPage):
     def _request_plan(self) -> None:
         s = self.session
         params, data = s.params, s.data
-        if self._planner.busy or data is None:
-            return
+        if data is None or (self._planner.busy and self._planning == params):
+            return  # asked already (a newer request cancels an older one)
+        self._planning = params
 
         def done(plan: Plan) -> None:
             self._plans[params] = plan
@@ -718,7 +704,7 @@ class PrivacyPage(QWizardPage):
                     epsilon=number(col.epsilon),
                     keep=percent(col.keep_probability),
                     error=number(col.expected_abs_error),
-                    factor=number(col.typical_factor, 3),
+                    factor=number(col.typical_factor),  # written as t is
                 )
             )
         parts.extend(self.survey_sentences(plan))
@@ -799,7 +785,6 @@ class PrivacyPage(QWizardPage):
             for name in fix.changes
             if getattr(before, name) != getattr(after, name)
         ]
-        self.show_params()
         self.refresh()
         self.applied.setText(
             self.tr("Changed: {changes}.").format(changes="; ".join(changed))

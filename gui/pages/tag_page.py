@@ -30,11 +30,13 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import ColumnType, InputError, Role, find_households
+from engine import ColumnType, Role, find_households
 from engine.io import apply_missing
+from gui.binding import Bindings
 from gui.help import HelpButton
 from gui.numbers import number, percent
 from gui.pages.host import Host
+from gui.recoding_box import RecodingBox
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
 from gui.widgets import Hint
@@ -42,13 +44,14 @@ from gui.widgets import Hint
 Index = QModelIndex | QPersistentModelIndex
 translate = QCoreApplication.translate
 
-COL_NAME, COL_TYPE, COL_ROLE, COL_MISSING, COL_DISTINCT, COL_NOTE = range(6)
+COL_NAME, COL_TYPE, COL_ROLE, COL_MISSING, COL_DISTINCT, COL_EMPTY, COL_NOTE = range(7)
 HEADERS = [
     QT_TRANSLATE_NOOP("RolesModel", "Column"),
     QT_TRANSLATE_NOOP("RolesModel", "Type"),
     QT_TRANSLATE_NOOP("RolesModel", "Role"),
     QT_TRANSLATE_NOOP("RolesModel", "Missing-value codes"),
     QT_TRANSLATE_NOOP("RolesModel", "Distinct"),
+    QT_TRANSLATE_NOOP("RolesModel", "Empty"),
     QT_TRANSLATE_NOOP("RolesModel", "Why / note"),
 ]
 HEADER_TIPS = [
@@ -66,6 +69,9 @@ HEADER_TIPS = [
         "Values that mean 'missing' in this column, separated by commas (e.g. -1, 99, N/A)",
     ),
     QT_TRANSLATE_NOOP("RolesModel", "How many different values the column has"),
+    QT_TRANSLATE_NOOP(
+        "RolesModel", "The share of empty cells, once the missing-value codes are declared"
+    ),
     QT_TRANSLATE_NOOP("RolesModel", "Why a role or type was suggested"),
 ]
 TYPE_LABELS = {
@@ -127,6 +133,14 @@ class RolesModel(QAbstractTableModel):
         self._of = None
         self.endResetModel()
 
+    def refresh(self) -> None:
+        """Show the session's tags again (changed elsewhere: a project, another page)."""
+        if self._of is not self.session.columns:
+            self.reset()
+        elif self.rowCount():
+            last = self.index(self.rowCount() - 1, self.columnCount() - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
     def _column(self, row: int) -> str:
         if self._of is not self.session.columns:
             self._names, self._of = list(self.session.columns), self.session.columns
@@ -144,12 +158,25 @@ class RolesModel(QAbstractTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
+    def empty(self, name: str) -> int | None:
+        """How many cells of column ``name`` are empty once its missing codes are declared
+        (None when the import did not count them)."""
+        suggested = self.session.columns[name].suggested
+        if suggested is None or suggested.profile is None:
+            return None
+        return self.session.n_rows - suggested.profile.n
+
     def note(self, name: str) -> str:
         """The note of a column: a warning first, then why a role was suggested."""
         s = self.session
         info = s.columns[name]
         if s.role(name) == Role.QI and info.id_like:
-            return _tr("Looks like an identifier: as a quasi-identifier it singles people out.")
+            return _tr(
+                QT_TRANSLATE_NOOP(
+                    "RolesModel",
+                    "Looks like an identifier: as a quasi-identifier it singles people out.",
+                )
+            )
         return info.suggestion or info.guess.note
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -173,15 +200,27 @@ class RolesModel(QAbstractTableModel):
                 return ", ".join(s.column_missing(name))
             if col == COL_DISTINCT:
                 return number(info.n_distinct)
+            if col == COL_EMPTY:
+                empty = self.empty(name)
+                return percent(empty / s.n_rows) if empty is not None and s.n_rows else ""
             if col == COL_NOTE:
                 return self.note(name)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_DISTINCT, COL_EMPTY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == COL_EMPTY and self.empty(name) is not None and s.n_rows:
+                empty = self.empty(name) or 0
+                return _tr(
+                    QT_TRANSLATE_NOOP("RolesModel", "{empty} of {rows} cells are empty ({share})")
+                ).format(
+                    empty=number(empty), rows=number(s.n_rows), share=percent(empty / s.n_rows)
+                )
             if col == COL_ROLE:
                 return role_help(tag)
             if col == COL_TYPE:
-                return _tr("{type}: {help} (guessed: {note})").format(
-                    type=type_label(ctype), help=_tr(TYPE_HELP[ctype]), note=info.guess.note
-                )
+                return _tr(
+                    QT_TRANSLATE_NOOP("RolesModel", "{type}: {help} (guessed: {note})")
+                ).format(type=type_label(ctype), help=_tr(TYPE_HELP[ctype]), note=info.guess.note)
             if col == COL_NOTE:
                 return self.note(name)
             return _tr(HEADER_TIPS[col])
@@ -292,12 +331,32 @@ class TagPage(QWizardPage):
         self.reason = Hint(warning=True)
         self.warning = Hint(warning=True)
         self.warning.hide()
+        #: why a code or name typed was not taken
+        self.refused = Hint(warning=True)
+        self.refused.hide()
         self.summary = Hint()
         # the household-level QIs found in the data (shown when a household column is tagged)
         self.households = Hint()
         self.households.hide()
         self._households_key: tuple | None = None
+        # how the selected column is recoded before the grouping (bands, codes, hierarchy)
+        self.recoding = RecodingBox(self.session, self)
+        self.recoding.changed.connect(self._recoded)
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self._column_selected(current.row())
+        )
         self._lay_out()
+        # the codes and the household-level QIs are bound to the session (gui.binding)
+        s = self.session
+        self.bindings = Bindings(s, self, self._session_changed)
+        codes = {"parse": parse_codes, "format": ", ".join, "on_finish": True}
+        self.bindings.text(self.missing, lambda p: p.missing, s.set_missing, **codes)
+        self.bindings.text(
+            self.level,
+            lambda p: p.household_level,
+            lambda names: s.update(household_level=names),
+            **codes,
+        )
 
     # --- building ------------------------------------------------------------------------
     def _roles_table(self) -> None:
@@ -345,7 +404,6 @@ class TagPage(QWizardPage):
                 "them are treated as missing values"
             )
         )
-        self.missing.editingFinished.connect(self._missing_edited)
         self.level = QLineEdit()
         self.level.setPlaceholderText(self.tr("e.g. dwelling, district"))
         self.level.setAccessibleName(self.tr("Household-level quasi-identifiers"))
@@ -355,7 +413,6 @@ class TagPage(QWizardPage):
                 "those found constant within every household; separated by commas"
             )
         )
-        self.level.editingFinished.connect(self._level_edited)
 
     def _lay_out(self) -> None:
         """The table; the codes and help below it; then what the tags make and why Next is
@@ -370,23 +427,41 @@ class TagPage(QWizardPage):
         bottom.addWidget(HelpButton("step-2-tag-the-columns", self))
         layout = QVBoxLayout(self)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.recoding)
         layout.addLayout(bottom)
         layout.addWidget(self.summary)
         layout.addWidget(self.households)
+        layout.addWidget(self.refused)
         layout.addWidget(self.warning)
         layout.addWidget(self.reason)
 
     def initializePage(self) -> None:
         self.model.reset()
-        self.missing.setText(", ".join(self.session.params.missing))
-        self.level.setText(", ".join(self.session.params.household_level))
+        self.bindings.show()
+        self._column_selected(self.table.currentIndex().row())
         self.table.resizeColumnsToContents()
         for col, width in ((COL_ROLE, 190), (COL_TYPE, 100), (COL_MISSING, 160)):
             self.table.setColumnWidth(col, max(self.table.columnWidth(col), width))
         self._changed()
 
+    def first_input(self) -> QWidget:
+        """The control the focus starts on when the page is shown: the roles table."""
+        return self.table
+
     def isComplete(self) -> bool:
         return not self.session.tagging_problem()
+
+    def _recoded(self) -> None:
+        """A recoding changed: the column's type may have too (a hierarchy makes it nominal)."""
+        current = self.table.currentIndex()
+        self.model.reset()
+        self.table.setCurrentIndex(current)
+        self._changed()
+
+    def _column_selected(self, row: int) -> None:
+        """Show the recodings of the column whose row is current."""
+        names = list(self.session.columns)
+        self.recoding.show_column(names[row] if 0 <= row < len(names) else None)
 
     def _show_households(self) -> None:
         """Which QIs are household-level (constant within every household), when a household
@@ -425,24 +500,13 @@ class TagPage(QWizardPage):
         self.households.setText(text)
         self.households.show()
 
-    def _level_edited(self) -> None:
-        names = parse_codes(self.level.text())
-        if names == self.session.params.household_level:
-            return
-        try:
-            self.session.update(household_level=names)
-        except InputError as err:
-            self.warning.setText(html.escape(err.message))
-            self.warning.show()
-            return
+    def _session_changed(self) -> None:
+        """The session changed (here or elsewhere): the table and the notes follow."""
+        problem = self.bindings.problem
+        self.refused.setVisible(bool(problem))
+        self.refused.setText(html.escape(problem))
+        self.model.refresh()
         self._changed()
-
-    def _missing_edited(self) -> None:
-        codes = parse_codes(self.missing.text())
-        if codes != self.session.params.missing:
-            self.session.set_missing(codes)
-            self.model.reset()
-            self._changed()
 
     def _listed(self, names: tuple[str, ...]) -> str:
         shown = ", ".join(html.escape(n) for n in names[:LISTED])

@@ -59,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the default follows the reader&apos;s decimal mark) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exportar</translation>
     </message>
     <message>
@@ -109,6 +109,14 @@
     <message>
         <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
         <translation>Una página autónoma para el comité de revisión de divulgación, no para publicar: parámetros, garantías con sus supuestos, intervalos, tamaños de las clases, los gráficos de la vista previa, la pérdida de información, la semilla</translation>
+    </message>
+    <message>
+        <source>Also write a DDI codebook (XML) beside it</source>
+        <translation>Escribir también un libro de códigos DDI (XML) al lado</translation>
+    </message>
+    <message>
+        <source>A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata Library): each released variable with its label, categories and released frequencies, and what was done to it; published facts only</source>
+        <translation>Una descripción DDI-Codebook 2.5 para un catálogo de datos (NADA, la Microdata Library): cada variable publicada con su etiqueta, categorías y frecuencias publicadas, y lo que se le hizo; solo datos publicados</translation>
     </message>
     <message>
         <source>Leave the input file&apos;s name out of the published files</source>
@@ -273,10 +281,6 @@
         <translation>1. Importar</translation>
     </message>
     <message>
-        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
-        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, SPSS, Stata, SAS). También puede soltar un archivo sobre esta ventana.</translation>
-    </message>
-    <message>
         <source>&amp;Open file…</source>
         <translation>&amp;Abrir archivo…</translation>
     </message>
@@ -327,6 +331,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aún no hay ningún archivo abierto; Siguiente se activa cuando se ha leído una tabla.</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window.</source>
+        <translation>Abra la hoja de cálculo que tiene una fila por persona (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). También puede soltar un archivo sobre esta ventana.</translation>
     </message>
     <message>
         <source>Rows of the file</source>
@@ -579,13 +587,21 @@
 <context>
     <name>Plots</name>
     <message>
-        <source>{column}: {b} buckets</source>
+        <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}: {b} tramos y uno para los valores ausentes</translation>
+    </message>
+    <message>
+        <source>{column}: {b} buckets</source>
         <translation>{column}: {b} tramos</translation>
     </message>
     <message>
         <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
         <translation>Los valores de {column} se agrupan en {b} tramos de {smallest} a {largest} registros.</translation>
+    </message>
+    <message>
+        <source>The missing values form a bucket of their own, with {count} records.</source>
+        <translation>Los valores ausentes forman un tramo propio, con {count} registros.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -723,50 +739,6 @@
 </context>
 <context>
     <name>PreviewPage</name>
-    <message>
-        <source>one typical value per group</source>
-        <translation>un valor típico por grupo</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
-        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por un valor típico (la media de un número, la categoría más frecuente).</translation>
-    </message>
-    <message>
-        <source>the range of the group</source>
-        <translation>el intervalo del grupo</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
-        <translation>Cuasi-identificadores: los valores de cada grupo se sustituyen por el intervalo que abarcan, redondeado hacia fuera a números redondos públicos.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s label</source>
-        <translation>la etiqueta del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
-        <translation>Confidencial: cada valor se sustituye por la etiqueta de su tramo, p. ej. «de 20.000 a 40.000»: exactamente lo que protege la garantía.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s mean</source>
-        <translation>la media del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
-        <translation>Confidencial: cada valor se sustituye por la media de su tramo en todo el archivo, de modo que los totales y las medias se mantienen.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s median</source>
-        <translation>la mediana del tramo</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
-        <translation>Confidencial: cada valor se sustituye por la mediana de su tramo en todo el archivo.</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is released as “{value}”.</source>
-        <translation>Confidencial: cada valor se publica como «{value}».</translation>
-    </message>
     <message>
         <source>4. Preview</source>
         <translation>4. Vista previa</translation>
@@ -976,6 +948,22 @@
         <translation>Tenga en cuenta</translation>
     </message>
     <message>
+        <source>{times} × the values&apos; own variation</source>
+        <translation>{times} × la variación propia de los valores</translation>
+    </message>
+    <message>
+        <source>SSE/SST above 100 %: the released values lie further from the true ones than the true ones lie from their mean</source>
+        <translation>SSE/SST por encima del 100 %: los valores publicados se alejan más de los verdaderos que estos de su media</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, less, because {share} of the released values were pushed past the public bounds {low} to {high} and set to the bound, which cuts their noise short.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, menos, porque el ruido llevó el {share} de los valores publicados más allá de los límites públicos {low} a {high} y se fijaron en el límite, lo que acorta su ruido.</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, more, because each value was first replaced by the mean of its group of {k} before the noise was added.</source>
+        <translation>{column}: el plan preveía que el ruido moviera cada valor unos ±{expected}; la publicación difiere de los valores verdaderos en {measured} de media, más, porque cada valor se sustituyó primero por la media de su grupo de {k} antes de añadir el ruido.</translation>
+    </message>
+    <message>
         <source>Buckets</source>
         <translation>Tramos</translation>
     </message>
@@ -1064,7 +1052,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) plans the run off the GUI thread the parameters of the plan asked for last the privacy level as t and as ε (two views of the session&apos;s one level) every widget bound to its value of the session</extracomment>
         <translation>&amp;t (t-proximidad)</translation>
     </message>
     <message>
@@ -1073,7 +1061,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Promediar en grupos de k antes de añadir ruido (menos ruido)</translation>
     </message>
     <message>
@@ -1097,8 +1084,37 @@
         <translation>Ruido proporcional a cada valor (escala logarítmica)</translation>
     </message>
     <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Dejar fuera los registros a los que les falta el valor confidencial</translation>
+    </message>
+    <message>
         <source>empty = fresh randomness (recommended)</source>
         <translation>vacío = aleatoriedad nueva (recomendado)</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>no indicado</translation>
+    </message>
+    <message>
+        <source>public-use file (anyone)</source>
+        <translation>archivo de uso público (cualquiera)</translation>
+    </message>
+    <message>
+        <source>scientific-use file (registered researchers)</source>
+        <translation>archivo de uso científico (investigadores registrados)</translation>
+    </message>
+    <message>
+        <source>licensed file (named users, an agreement)</source>
+        <translation>archivo con licencia (usuarios designados, un acuerdo)</translation>
+    </message>
+    <message>
+        <source>data enclave (a controlled environment)</source>
+        <translation>enclave de datos (un entorno controlado)</translation>
+    </message>
+    <message>
+        <source>e.g. a neighbour who knows age, sex and region</source>
+        <translation>p. ej. un vecino que conoce la edad, el sexo y la región</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1129,6 +1145,14 @@
         <translation>Semilla aleatoria:</translation>
     </message>
     <message>
+        <source>Release type:</source>
+        <translation>Tipo de publicación:</translation>
+    </message>
+    <message>
+        <source>Intruder scenario:</source>
+        <translation>Escenario de intrusión:</translation>
+    </message>
+    <message>
         <source>What this file allows</source>
         <translation>Lo que permite este archivo</translation>
     </message>
@@ -1155,6 +1179,10 @@
     <message>
         <source>In plain words</source>
         <translation>En palabras sencillas</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}</source>
+        <translation>No se ha cambiado: {reason}</translation>
     </message>
     <message>
         <source>The plan could not be made; see the log.</source>
@@ -1332,6 +1360,74 @@
     </message>
 </context>
 <context>
+    <name>RecodingBox</name>
+    <message>
+        <source>e.g. 15:25:45:65</source>
+        <extracomment>a recoding changed (the tag page shows the column&apos;s type again)</extracomment>
+        <translation>p. ej. 15:25:45:65</translation>
+    </message>
+    <message>
+        <source>e.g. 90</source>
+        <translation>p. ej. 90</translation>
+    </message>
+    <message>
+        <source>e.g. 0</source>
+        <translation>p. ej. 0</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;hierarchy file…</source>
+        <translation>Elegir un archivo de &amp;jerarquía…</translation>
+    </message>
+    <message>
+        <source>A CSV file or a workbook whose columns are the levels, the finest first (commune, district, province), one row per finest value</source>
+        <translation>Un archivo CSV o un libro cuyas columnas son los niveles, el más fino primero (municipio, distrito, provincia), una fila por valor del nivel más fino</translation>
+    </message>
+    <message>
+        <source>Remove the hierarchy</source>
+        <translation>Quitar la jerarquía</translation>
+    </message>
+    <message>
+        <source>Bands (cut points):</source>
+        <translation>Tramos (puntos de corte):</translation>
+    </message>
+    <message>
+        <source>Top code:</source>
+        <translation>Código superior:</translation>
+    </message>
+    <message>
+        <source>Bottom code:</source>
+        <translation>Código inferior:</translation>
+    </message>
+    <message>
+        <source>Hierarchy:</source>
+        <translation>Jerarquía:</translation>
+    </message>
+    <message>
+        <source>Recoding of {column} before the grouping</source>
+        <translation>Recodificación de {column} antes de agrupar</translation>
+    </message>
+    <message>
+        <source>Recoding before the grouping (select a column)</source>
+        <translation>Recodificación antes de agrupar (seleccione una columna)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguna</translation>
+    </message>
+    <message>
+        <source>{levels} ({n} values at the finest level)</source>
+        <translation>{levels} ({n} valores en el nivel más fino)</translation>
+    </message>
+    <message>
+        <source>Choose a hierarchy file</source>
+        <translation>Elegir un archivo de jerarquía</translation>
+    </message>
+    <message>
+        <source>Tables ({patterns})</source>
+        <translation>Tablas ({patterns})</translation>
+    </message>
+</context>
+<context>
     <name>Roles</name>
     <message>
         <source>not released</source>
@@ -1419,6 +1515,10 @@
         <translation>Distintos</translation>
     </message>
     <message>
+        <source>Empty</source>
+        <translation>Vacías</translation>
+    </message>
+    <message>
         <source>Why / note</source>
         <translation>Motivo / nota</translation>
     </message>
@@ -1441,6 +1541,10 @@
     <message>
         <source>How many different values the column has</source>
         <translation>Cuántos valores distintos tiene la columna</translation>
+    </message>
+    <message>
+        <source>The share of empty cells, once the missing-value codes are declared</source>
+        <translation>La proporción de celdas vacías, una vez declarados los códigos de valor perdido</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
@@ -1478,6 +1582,19 @@
         <source>dates; compared as numbers of days</source>
         <translation>fechas; se comparan como número de días</translation>
     </message>
+    <message>
+        <source>Looks like an identifier: as a quasi-identifier it singles people out.</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>Parece un identificador: como cuasi-identificador señala a las personas.</translation>
+    </message>
+    <message>
+        <source>{empty} of {rows} cells are empty ({share})</source>
+        <translation>{empty} de {rows} celdas están vacías ({share})</translation>
+    </message>
+    <message>
+        <source>{type}: {help} (guessed: {note})</source>
+        <translation>{type}: {help} (deducido: {note})</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1488,7 +1605,7 @@
     </message>
     <message>
         <source>Open a file first.</source>
-        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Abra primero un archivo.</translation>
     </message>
     <message>
@@ -1502,6 +1619,58 @@
     <message>
         <source>The project names columns the file lacks: {names}.</source>
         <translation>El proyecto menciona columnas que el archivo no tiene: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>Recent files</source>
+        <extracomment>the version of the stored settings&apos; layout (1: the settings declared here) where the version is stored the key in QSettings what it is, for people (marked for translation in the context &quot;Settings&quot;) the value as stored → the value (ValueError when it is not one) the languages the app ships (gui.i18n.LANGUAGES, which imports this module)</extracomment>
+        <translation>Archivos recientes</translation>
+    </message>
+    <message>
+        <source>The files opened last, newest first (File › Open recent).</source>
+        <translation>Los últimos archivos abiertos, el más reciente primero (Archivo › Abrir reciente).</translation>
+    </message>
+    <message>
+        <source>Last folder</source>
+        <translation>Última carpeta</translation>
+    </message>
+    <message>
+        <source>Where File › Open starts: the folder of the last file.</source>
+        <translation>Dónde empieza Archivo › Abrir: la carpeta del último archivo.</translation>
+    </message>
+    <message>
+        <source>Export folder</source>
+        <translation>Carpeta de exportación</translation>
+    </message>
+    <message>
+        <source>Where a release is saved by default: the last export&apos;s.</source>
+        <translation>Dónde se guarda una publicación por omisión: donde se guardó la última.</translation>
+    </message>
+    <message>
+        <source>Window size and place</source>
+        <translation>Tamaño y posición de la ventana</translation>
+    </message>
+    <message>
+        <source>The main window as it was left.</source>
+        <translation>La ventana principal como se dejó.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Idioma</translation>
+    </message>
+    <message>
+        <source>The language of the app (empty: the system&apos;s).</source>
+        <translation>El idioma de la aplicación (vacío: el del sistema).</translation>
+    </message>
+    <message>
+        <source>Colours</source>
+        <translation>Colores</translation>
+    </message>
+    <message>
+        <source>Light or dark (empty: as the system).</source>
+        <translation>Claro u oscuro (vacío: como el sistema).</translation>
     </message>
 </context>
 <context>
@@ -1587,11 +1756,12 @@
     </message>
     <message>
         <source>Privacy–utility sweep</source>
-        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose a point of the running sweep is done (its row; emitted from the worker thread)</extracomment>
         <translation>Barrido privacidad–utilidad</translation>
     </message>
     <message>
         <source>The {symbol} values to try, separated by commas</source>
+        <extracomment>the rows of the running sweep done so far, and how many points it has</extracomment>
         <translation>Los valores de {symbol} que se van a probar, separados por comas</translation>
     </message>
     <message>
@@ -1639,6 +1809,14 @@
         <translation>Barrido</translation>
     </message>
     <message>
+        <source>{done} of {points} points done…</source>
+        <translation>{done} de {points} puntos hechos…</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled after {done} of {points} points; those are shown.</source>
+        <translation>Barrido cancelado tras {done} de {points} puntos; se muestran esos.</translation>
+    </message>
+    <message>
         <source>Sweep cancelled.</source>
         <translation>Barrido cancelado.</translation>
     </message>
@@ -1667,7 +1845,6 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Asignar roles a las columnas</translation>
     </message>
     <message>
@@ -1676,6 +1853,7 @@
     </message>
     <message>
         <source>Columns and their roles</source>
+        <extracomment>why a code or name typed was not taken</extracomment>
         <translation>Columnas y sus funciones</translation>
     </message>
     <message>
@@ -1787,6 +1965,7 @@
     <name>formats</name>
     <message>
         <source>CSV text</source>
+        <extracomment>the function that reads it (&quot;module:function&quot;; module doc) the function that writes a release in it (&quot;module:function&quot;; &quot;&quot; = not written) the bytes a file of this format starts with (its content decides before its name) when a file&apos;s first bytes match several formats, the highest priority reads it the staged file (renamed onto the target when every output is written) the suffix the release is named with (&quot;.sav&quot; or &quot;.zsav&quot; for one writer) the published metadata (``RunSummary.public_dict()``), with the software and time the release&apos;s labels (:class:`engine.io.codebook.Codebook`) separator, decimal mark and byte-order mark of a text release a new scratch file beside the target (a workbook spools its sheets there)</extracomment>
         <translation>Texto CSV</translation>
     </message>
     <message>
@@ -1820,6 +1999,10 @@
     <message>
         <source>SPSS data</source>
         <translation>Datos de SPSS</translation>
+    </message>
+    <message>
+        <source>SPSS compressed data</source>
+        <translation>Datos SPSS comprimidos</translation>
     </message>
     <message>
         <source>Stata data</source>
@@ -1858,7 +2041,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) who may obtain the release (the SDC guidance&apos;s release types, IHSN SDC practice guide) the longest intruder scenario (a short text; the DDI and the About sheet quote it) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it) whether the ends themselves are allowed what the texts are, in English marked with ``N_`` (translated in messages) column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the help groups of the command line&apos;s release flags, in the order ``--help`` lists them (the command line&apos;s words only: marked for the engine&apos;s catalogues, not the app&apos;s) the help group it is listed in (a key of :data:`FLAG_GROUPS`); &quot;&quot; = no flag of its own the flag, when it is not ``--`` + the field&apos;s name with dashes the placeholder of its value in ``--help`` (&quot;COL,…&quot;); &quot;&quot; for an on/off flag how the flag&apos;s text becomes the value: &quot;value&quot; (one value, read by :meth:`ReleaseParams.parse`), &quot;columns&quot; (names separated by commas), &quot;codes&quot; (codes separated by commas, kept as written), &quot;switch&quot; (on when given), &quot;off&quot; (a True field the flag turns off), &quot;pairs&quot; (COLUMN=VALUE, the flag repeated per column), &quot;bounds&quot; (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or &quot;files&quot; (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook) the words each COLUMN=VALUE of a &quot;pairs&quot; flag takes ``tclose sweep`` takes a list of values, one axis of its grid: an example of one the flag must be given flags of the same name here exclude each other (t and ε) the field is given with another field&apos;s flag (its name) why the field has no flag (project files and the app only) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) released columns (quasi-identifiers, kept ones) that the identifier rule (:mod:`engine.identifiers`) takes for identifiers and that are released all the same, because the user says they are not; the run&apos;s review record names them the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released as ``weight_output`` says QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;class&quot; (every record carries its class&apos;s mean weight, so the weight never splits a class and each class&apos;s sum of weights is kept), &quot;keep&quot; (unchanged: a key like any QI, since weights reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible who may obtain the release: &quot;public&quot; (a public-use file), &quot;scientific&quot; (registered researchers), &quot;licensed&quot; (named users under an agreement) or &quot;enclave&quot; (used only in a controlled environment); None = not stated; the plan compares k with the guidance for a stated type the intruder scenario the release is protected against, in the agency&apos;s words (what an intruder is assumed to know and do); published with the release per nominal quasi-identifier, its classification from the finest level to the coarsest (a table, header first: engine.recoding.Hierarchy); classes are formed with its distance and release their members&apos; lowest common level per numeric quasi-identifier, public cut points: its values are released as bands per numeric column, a public top code: larger values are replaced by it per numeric column, a public bottom code: smaller values are replaced by it one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>cuasi-identificadores</translation>
     </message>
     <message>
@@ -1888,6 +2071,14 @@
     <message>
         <source>Columns released exactly as they are; a column named nowhere is left out.</source>
         <translation>Columnas que se publican tal como son; una columna que no se nombra en ninguna parte queda fuera.</translation>
+    </message>
+    <message>
+        <source>columns released although they look like identifiers</source>
+        <translation>columnas publicadas aunque parezcan identificadores</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers or kept columns that hold nearly one value per record (or per household) and would be refused as identifiers in disguise; released all the same because you know they are not identifiers. The review record names them.</source>
+        <translation>Cuasi-identificadores o columnas conservadas que tienen casi un valor por registro (o por hogar) y se rechazarían como identificadores encubiertos; se publican de todos modos porque usted sabe que no son identificadores. El registro de revisión las nombra.</translation>
     </message>
     <message>
         <source>household column</source>
@@ -1926,8 +2117,8 @@
         <translation>peso publicado como</translation>
     </message>
     <message>
-        <source>&apos;keep&apos;: unchanged (weights can reveal the sampling stratum); &apos;none&apos;: left out.</source>
-        <translation>«keep»: sin cambios (los pesos pueden revelar el estrato de muestreo); «none»: se deja fuera.</translation>
+        <source>&apos;class&apos;: every record carries its class&apos;s mean weight (the weight never splits a class; each class&apos;s sum of weights is kept); &apos;keep&apos;: unchanged (weights can reveal the sampling stratum: the run reports k and t with the weight as a key); &apos;none&apos;: left out.</source>
+        <translation>&apos;class&apos;: cada registro lleva el peso medio de su clase (el peso nunca divide una clase; se conserva la suma de pesos de cada clase); &apos;keep&apos;: sin cambios (los pesos pueden revelar el estrato de muestreo: la ejecución indica k y t con el peso como clave); &apos;none&apos;: se omite.</translation>
     </message>
     <message>
         <source>column types</source>
@@ -2093,12 +2284,60 @@
         <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
         <translation>Un número entero hace reproducible el cálculo para una auditoría; la publicación es entonces tan privada como secreta sea la semilla</translation>
     </message>
+    <message>
+        <source>release type</source>
+        <translation>tipo de publicación</translation>
+    </message>
+    <message>
+        <source>Who may obtain the file: &apos;public&apos; (anyone), &apos;scientific&apos; (registered researchers), &apos;licensed&apos; (named users under an agreement) or &apos;enclave&apos; (only inside a controlled environment). The plan says when k is below what the guidance asks for this type.</source>
+        <translation>Quién puede obtener el archivo: &apos;public&apos; (cualquiera), &apos;scientific&apos; (investigadores registrados), &apos;licensed&apos; (usuarios designados con un acuerdo) o &apos;enclave&apos; (solo dentro de un entorno controlado). El plan avisa cuando k está por debajo de lo que la guía pide para este tipo.</translation>
+    </message>
+    <message>
+        <source>intruder scenario</source>
+        <translation>escenario de intrusión</translation>
+    </message>
+    <message>
+        <source>What an intruder is assumed to know and do (e.g. &apos;a neighbour who knows age, sex and commune&apos;), in a sentence or two; published with the release.</source>
+        <translation>Lo que se supone que un intruso sabe y hace (p. ej. «un vecino que conoce la edad, el sexo y el municipio»), en una o dos frases; se publica con los datos.</translation>
+    </message>
+    <message>
+        <source>hierarchies</source>
+        <translation>jerarquías</translation>
+    </message>
+    <message>
+        <source>A nominal quasi-identifier&apos;s classification, from the finest level to the coarsest (commune, district, province): groups are formed with it, and each releases the finest level all its members share, never a category one of them does not hold.</source>
+        <translation>La clasificación de un cuasi-identificador nominal, del nivel más fino al más grueso (municipio, distrito, provincia): los grupos se forman con ella, y cada uno publica el nivel más fino que comparten todos sus miembros, nunca una categoría que uno de ellos no tenga.</translation>
+    </message>
+    <message>
+        <source>bands</source>
+        <translation>tramos</translation>
+    </message>
+    <message>
+        <source>Public cut points of a numeric quasi-identifier (COLUMN=15:25:45:65): its values are replaced by their band before the records are grouped.</source>
+        <translation>Puntos de corte públicos de un cuasi-identificador numérico (COLUMNA=15:25:45:65): sus valores se sustituyen por su tramo antes de agrupar los registros.</translation>
+    </message>
+    <message>
+        <source>top codes</source>
+        <translation>códigos superiores</translation>
+    </message>
+    <message>
+        <source>A public top code of a numeric column (COLUMN=VALUE): larger values are replaced by it before the records are grouped.</source>
+        <translation>Un código superior público de una columna numérica (COLUMNA=VALOR): los valores mayores se sustituyen por él antes de agrupar los registros.</translation>
+    </message>
+    <message>
+        <source>bottom codes</source>
+        <translation>códigos inferiores</translation>
+    </message>
+    <message>
+        <source>A public bottom code of a numeric column (COLUMN=VALUE): smaller values are replaced by it before the records are grouped.</source>
+        <translation>Un código inferior público de una columna numérica (COLUMNA=VALOR): los valores menores se sustituyen por él antes de agrupar los registros.</translation>
+    </message>
 </context>
 <context>
     <name>words</name>
     <message>
         <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
-        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <extracomment>a :class:`~engine.release.Plan` and a :class:`~engine.release.RunSummary`, read by attribute: both modules import this one (the summary&apos;s published metadata carries its public phrases), so it does not import them the translation context of the templates in the app&apos;s .ts files every value (and the choice of the sentence) comes from summary fields declared published: the phrase may go out with the release (:func:`public_words`)</extracomment>
         <translation>Con este nivel, la publicación sería un único grupo con las {n} personas: cada cuasi-identificador se sustituiría por un mismo valor para todos.</translation>
     </message>
     <message>
@@ -2114,8 +2353,8 @@
         <translation>Cada combinación publicada de {qis} la comparten al menos {k} personas, así que nadie puede ser singularizado por ellas.</translation>
     </message>
     <message>
-        <source>The groups will hold at least {smallest} people, not {k}.</source>
-        <translation>Los grupos tendrán al menos {smallest} personas, no {k}.</translation>
+        <source>The groups will hold {average} people or more on average (k = {k} was asked).</source>
+        <translation>Los grupos tendrán {average} personas o más en promedio (se pidió k = {k}).</translation>
     </message>
     <message>
         <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
@@ -2176,6 +2415,14 @@
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, less than the ±{expected} the noise alone adds on average: a noisy value beyond the public limits {low} and {high} is clamped back to them, which brings it closer to the true one.</source>
+        <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio, menos que los ±{expected} que añade el ruido solo en promedio: un valor con ruido más allá de los límites públicos {low} y {high} se recorta a ellos, lo que lo acerca al verdadero.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, more than the ±{expected} the noise alone adds on average: values outside the public limits {low} and {high} are clamped to them before the noise, and values averaged in groups lose their own detail.</source>
+        <translation>{column}: los valores publicados difieren de los verdaderos en {error} en promedio, más que los ±{expected} que añade el ruido solo en promedio: los valores fuera de los límites públicos {low} y {high} se recortan a ellos antes del ruido, y los valores promediados en grupos pierden su propio detalle.</translation>
     </message>
     <message>
         <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>

@@ -59,7 +59,7 @@
     <name>ExportPage</name>
     <message>
         <source>5. Export</source>
-        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the first is the default) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
+        <extracomment>the reason of an OutputError that the user may override (replace a JSON file not ours) milliseconds between the last edit of the file name and checking it what the CSV writer offers (the default follows the reader&apos;s decimal mark) why the target cannot be written (&quot;&quot; when it can) and the writer&apos;s reason for it</extracomment>
         <translation>5. Exporter</translation>
     </message>
     <message>
@@ -109,6 +109,14 @@
     <message>
         <source>A self-contained page for the disclosure review board, not for publication: parameters, guarantees with their assumptions, buckets, class sizes, the preview&apos;s plots, information loss, the seed</source>
         <translation>Une page autonome pour le comité d&apos;examen de la divulgation, pas pour la publication&#xa0;: paramètres, garanties et leurs hypothèses, intervalles, tailles des classes, graphiques de l&apos;aperçu, perte d&apos;information, la graine</translation>
+    </message>
+    <message>
+        <source>Also write a DDI codebook (XML) beside it</source>
+        <translation>Écrire aussi un dictionnaire des codes DDI (XML) à côté</translation>
+    </message>
+    <message>
+        <source>A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata Library): each released variable with its label, categories and released frequencies, and what was done to it; published facts only</source>
+        <translation>Une description DDI-Codebook 2.5 pour un catalogue de données (NADA, la Microdata Library) : chaque variable diffusée avec son libellé, ses catégories et leurs fréquences diffusées, et ce qui lui a été fait ; uniquement des faits publiés</translation>
     </message>
     <message>
         <source>Leave the input file&apos;s name out of the published files</source>
@@ -273,10 +281,6 @@
         <translation>1. Importer</translation>
     </message>
     <message>
-        <source>Open the spreadsheet that holds one row per person (CSV, Excel, SPSS, Stata, SAS). You can also drop a file on this window.</source>
-        <translation>Ouvrez le tableur qui contient une ligne par personne (CSV, Excel, SPSS, Stata, SAS). Vous pouvez aussi déposer un fichier sur cette fenêtre.</translation>
-    </message>
-    <message>
         <source>&amp;Open file…</source>
         <translation>&amp;Ouvrir un fichier…</translation>
     </message>
@@ -327,6 +331,10 @@
     <message>
         <source>No file open yet; Next is enabled once a table has been read.</source>
         <translation>Aucun fichier ouvert pour l&apos;instant&#xa0;; Suivant s&apos;active dès qu&apos;une table a été lue.</translation>
+    </message>
+    <message>
+        <source>Open the spreadsheet that holds one row per person (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). You can also drop a file on this window.</source>
+        <translation>Ouvrez le tableur qui contient une ligne par personne (CSV, Excel, OpenDocument, Parquet, SPSS, Stata). Vous pouvez aussi déposer un fichier sur cette fenêtre.</translation>
     </message>
     <message>
         <source>Rows of the file</source>
@@ -579,13 +587,21 @@
 <context>
     <name>Plots</name>
     <message>
-        <source>{column}: {b} buckets</source>
+        <source>{column}: {b} buckets and one for missing values</source>
         <extracomment>at most this many values of a category are listed in a before/after table a numeric before/after table has this many ranges of equal width</extracomment>
+        <translation>{column}&#xa0;: {b} tranches et une pour les valeurs manquantes</translation>
+    </message>
+    <message>
+        <source>{column}: {b} buckets</source>
         <translation>{column}&#xa0;: {b} tranches</translation>
     </message>
     <message>
         <source>The values of {column} are grouped into {b} buckets of {smallest} to {largest} records.</source>
         <translation>Les valeurs de {column} sont regroupées en {b} tranches de {smallest} à {largest} enregistrements.</translation>
+    </message>
+    <message>
+        <source>The missing values form a bucket of their own, with {count} records.</source>
+        <translation>Les valeurs manquantes forment une tranche à part, de {count} enregistrements.</translation>
     </message>
     <message>
         <source>The largest bucket is {label}, with {count} records ({share}).</source>
@@ -723,50 +739,6 @@
 </context>
 <context>
     <name>PreviewPage</name>
-    <message>
-        <source>one typical value per group</source>
-        <translation>une valeur type par groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by one typical value (the mean of a number, the most common category).</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par une valeur type (la moyenne d&apos;un nombre, la catégorie la plus fréquente).</translation>
-    </message>
-    <message>
-        <source>the range of the group</source>
-        <translation>l&apos;intervalle du groupe</translation>
-    </message>
-    <message>
-        <source>Quasi-identifiers: each group&apos;s values are replaced by the range they span, rounded outward to public round numbers.</source>
-        <translation>Quasi-identifiants&#xa0;: les valeurs de chaque groupe sont remplacées par l&apos;intervalle qu&apos;elles couvrent, arrondi vers l&apos;extérieur à des nombres ronds publics.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s label</source>
-        <translation>le libellé de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by its bucket&apos;s label, e.g. “20,000 to 40,000”: exactly what the guarantee protects.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par le libellé de sa tranche, p. ex. «&#xa0;de 20 000 à 40 000&#xa0;»&#xa0;: exactement ce que la garantie protège.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s mean</source>
-        <translation>la moyenne de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the mean of its bucket over the whole file, so totals and averages stay right.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la moyenne de sa tranche sur l&apos;ensemble du fichier&#xa0;; les totaux et les moyennes restent exacts.</translation>
-    </message>
-    <message>
-        <source>the bucket&apos;s median</source>
-        <translation>la médiane de la tranche</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is replaced by the median of its bucket over the whole file.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est remplacée par la médiane de sa tranche sur l&apos;ensemble du fichier.</translation>
-    </message>
-    <message>
-        <source>Confidential: each value is released as “{value}”.</source>
-        <translation>Confidentiel&#xa0;: chaque valeur est publiée sous la forme «&#xa0;{value}&#xa0;».</translation>
-    </message>
     <message>
         <source>4. Preview</source>
         <translation>4. Aperçu</translation>
@@ -976,6 +948,22 @@
         <translation>À noter</translation>
     </message>
     <message>
+        <source>{times} × the values&apos; own variation</source>
+        <translation>{times} × la variation propre des valeurs</translation>
+    </message>
+    <message>
+        <source>SSE/SST above 100 %: the released values lie further from the true ones than the true ones lie from their mean</source>
+        <translation>SSE/SST au-delà de 100&#xa0;%&#xa0;: les valeurs publiées s’écartent davantage des vraies que celles-ci de leur moyenne</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, less, because {share} of the released values were pushed past the public bounds {low} to {high} and set to the bound, which cuts their noise short.</source>
+        <translation>{column}&#xa0;: le plan prévoyait que le bruit déplace chaque valeur d’environ ±{expected}&#xa0;; la publication s’écarte des vraies valeurs de {measured} en moyenne, moins, car le bruit a poussé {share} des valeurs publiées au-delà des bornes publiques {low} à {high} et elles ont été ramenées à la borne, ce qui écourte leur bruit.</translation>
+    </message>
+    <message>
+        <source>{column}: the plan expected the noise to move each value by about ±{expected}; the release differs from the true values by {measured} on average, more, because each value was first replaced by the mean of its group of {k} before the noise was added.</source>
+        <translation>{column}&#xa0;: le plan prévoyait que le bruit déplace chaque valeur d’environ ±{expected}&#xa0;; la publication s’écarte des vraies valeurs de {measured} en moyenne, plus, car chaque valeur a d’abord été remplacée par la moyenne de son groupe de {k} avant l’ajout du bruit.</translation>
+    </message>
+    <message>
         <source>Buckets</source>
         <translation>Tranches</translation>
     </message>
@@ -1064,7 +1052,7 @@
     </message>
     <message>
         <source>&amp;t (t-closeness)</source>
-        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) why the session refused the last edits (&quot;&quot; when it took them) why the bounds or the seed typed do not read as such (&quot;&quot; when they do) plans the run off the GUI thread edits the session refused so far (field → value), tried again with the next edit</extracomment>
+        <extracomment>plans received for the session&apos;s data, by parameters why the engine could not plan some parameters (a column it cannot use, …) plans the run off the GUI thread the parameters of the plan asked for last the privacy level as t and as ε (two views of the session&apos;s one level) every widget bound to its value of the session</extracomment>
         <translation>&amp;t (t-proximité)</translation>
     </message>
     <message>
@@ -1073,7 +1061,6 @@
     </message>
     <message>
         <source>Average in groups of k before adding noise (less noise)</source>
-        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
         <translation>Moyenne par groupes de k avant le bruit (moins de bruit)</translation>
     </message>
     <message>
@@ -1097,8 +1084,37 @@
         <translation>Bruit proportionnel à la valeur (échelle log.)</translation>
     </message>
     <message>
+        <source>Leave out the records whose confidential value is missing</source>
+        <extracomment>the radio button and the note of each mechanism, by name</extracomment>
+        <translation>Laisser de côté les enregistrements dont la valeur confidentielle manque</translation>
+    </message>
+    <message>
         <source>empty = fresh randomness (recommended)</source>
         <translation>vide = aléa neuf (recommandé)</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>non indiqué</translation>
+    </message>
+    <message>
+        <source>public-use file (anyone)</source>
+        <translation>fichier à usage public (tout le monde)</translation>
+    </message>
+    <message>
+        <source>scientific-use file (registered researchers)</source>
+        <translation>fichier à usage scientifique (chercheurs enregistrés)</translation>
+    </message>
+    <message>
+        <source>licensed file (named users, an agreement)</source>
+        <translation>fichier sous licence (utilisateurs nommés, un accord)</translation>
+    </message>
+    <message>
+        <source>data enclave (a controlled environment)</source>
+        <translation>enclave de données (un environnement contrôlé)</translation>
+    </message>
+    <message>
+        <source>e.g. a neighbour who knows age, sex and region</source>
+        <translation>p. ex. un voisin qui connaît l’âge, le sexe et la région</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1129,6 +1145,14 @@
         <translation>Graine aléatoire&#xa0;:</translation>
     </message>
     <message>
+        <source>Release type:</source>
+        <translation>Type de diffusion&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Intruder scenario:</source>
+        <translation>Scénario d’intrusion&#xa0;:</translation>
+    </message>
+    <message>
         <source>What this file allows</source>
         <translation>Ce que permet ce fichier</translation>
     </message>
@@ -1155,6 +1179,10 @@
     <message>
         <source>In plain words</source>
         <translation>En termes simples</translation>
+    </message>
+    <message>
+        <source>Not changed: {reason}</source>
+        <translation>Non modifié&#xa0;: {reason}</translation>
     </message>
     <message>
         <source>The plan could not be made; see the log.</source>
@@ -1332,6 +1360,74 @@
     </message>
 </context>
 <context>
+    <name>RecodingBox</name>
+    <message>
+        <source>e.g. 15:25:45:65</source>
+        <extracomment>a recoding changed (the tag page shows the column&apos;s type again)</extracomment>
+        <translation>p. ex. 15:25:45:65</translation>
+    </message>
+    <message>
+        <source>e.g. 90</source>
+        <translation>p. ex. 90</translation>
+    </message>
+    <message>
+        <source>e.g. 0</source>
+        <translation>p. ex. 0</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;hierarchy file…</source>
+        <translation>Choisir un fichier de &amp;hiérarchie…</translation>
+    </message>
+    <message>
+        <source>A CSV file or a workbook whose columns are the levels, the finest first (commune, district, province), one row per finest value</source>
+        <translation>Un fichier CSV ou un classeur dont les colonnes sont les niveaux, le plus fin d’abord (commune, district, province), une ligne par valeur du niveau le plus fin</translation>
+    </message>
+    <message>
+        <source>Remove the hierarchy</source>
+        <translation>Retirer la hiérarchie</translation>
+    </message>
+    <message>
+        <source>Bands (cut points):</source>
+        <translation>Tranches (seuils)&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Top code:</source>
+        <translation>Code plafond&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Bottom code:</source>
+        <translation>Code plancher&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Hierarchy:</source>
+        <translation>Hiérarchie&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Recoding of {column} before the grouping</source>
+        <translation>Recodage de {column} avant le regroupement</translation>
+    </message>
+    <message>
+        <source>Recoding before the grouping (select a column)</source>
+        <translation>Recodage avant le regroupement (sélectionnez une colonne)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <source>{levels} ({n} values at the finest level)</source>
+        <translation>{levels} ({n} valeurs au niveau le plus fin)</translation>
+    </message>
+    <message>
+        <source>Choose a hierarchy file</source>
+        <translation>Choisir un fichier de hiérarchie</translation>
+    </message>
+    <message>
+        <source>Tables ({patterns})</source>
+        <translation>Tables ({patterns})</translation>
+    </message>
+</context>
+<context>
     <name>Roles</name>
     <message>
         <source>not released</source>
@@ -1419,6 +1515,10 @@
         <translation>Distinctes</translation>
     </message>
     <message>
+        <source>Empty</source>
+        <translation>Vides</translation>
+    </message>
+    <message>
         <source>Why / note</source>
         <translation>Raison / remarque</translation>
     </message>
@@ -1441,6 +1541,10 @@
     <message>
         <source>How many different values the column has</source>
         <translation>Combien de valeurs différentes la colonne contient</translation>
+    </message>
+    <message>
+        <source>The share of empty cells, once the missing-value codes are declared</source>
+        <translation>La part des cellules vides, une fois déclarés les codes de valeur manquante</translation>
     </message>
     <message>
         <source>Why a role or type was suggested</source>
@@ -1478,6 +1582,19 @@
         <source>dates; compared as numbers of days</source>
         <translation>dates&#xa0;; comparées en nombre de jours</translation>
     </message>
+    <message>
+        <source>Looks like an identifier: as a quasi-identifier it singles people out.</source>
+        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
+        <translation>Ressemble à un identifiant&#xa0;: comme quasi-identifiant, il distingue les personnes.</translation>
+    </message>
+    <message>
+        <source>{empty} of {rows} cells are empty ({share})</source>
+        <translation>{empty} cellules sur {rows} sont vides ({share})</translation>
+    </message>
+    <message>
+        <source>{type}: {help} (guessed: {note})</source>
+        <translation>{type}&#xa0;: {help} (déduit&#xa0;: {note})</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1488,7 +1605,7 @@
     </message>
     <message>
         <source>Open a file first.</source>
-        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export</extracomment>
+        <extracomment>the table as read (missing codes not yet applied) the last preview (its parameters are ``release.params``) files written by the last export called after every change of :attr:`params`, with the session (the pages&apos; bindings: a widget shows what the session holds whichever page or dialog changed it)</extracomment>
         <translation>Ouvrez d&apos;abord un fichier.</translation>
     </message>
     <message>
@@ -1502,6 +1619,58 @@
     <message>
         <source>The project names columns the file lacks: {names}.</source>
         <translation>Le projet nomme des colonnes absentes du fichier&#xa0;: {names}.</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>Recent files</source>
+        <extracomment>the version of the stored settings&apos; layout (1: the settings declared here) where the version is stored the key in QSettings what it is, for people (marked for translation in the context &quot;Settings&quot;) the value as stored → the value (ValueError when it is not one) the languages the app ships (gui.i18n.LANGUAGES, which imports this module)</extracomment>
+        <translation>Fichiers récents</translation>
+    </message>
+    <message>
+        <source>The files opened last, newest first (File › Open recent).</source>
+        <translation>Les derniers fichiers ouverts, le plus récent d’abord (Fichier › Ouvrir un fichier récent).</translation>
+    </message>
+    <message>
+        <source>Last folder</source>
+        <translation>Dernier dossier</translation>
+    </message>
+    <message>
+        <source>Where File › Open starts: the folder of the last file.</source>
+        <translation>Où commence Fichier › Ouvrir&#xa0;: le dossier du dernier fichier.</translation>
+    </message>
+    <message>
+        <source>Export folder</source>
+        <translation>Dossier d’export</translation>
+    </message>
+    <message>
+        <source>Where a release is saved by default: the last export&apos;s.</source>
+        <translation>Où une publication est enregistrée par défaut&#xa0;: là où l’a été la dernière.</translation>
+    </message>
+    <message>
+        <source>Window size and place</source>
+        <translation>Taille et position de la fenêtre</translation>
+    </message>
+    <message>
+        <source>The main window as it was left.</source>
+        <translation>La fenêtre principale telle qu’elle a été laissée.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Langue</translation>
+    </message>
+    <message>
+        <source>The language of the app (empty: the system&apos;s).</source>
+        <translation>La langue de l’application (vide&#xa0;: celle du système).</translation>
+    </message>
+    <message>
+        <source>Colours</source>
+        <translation>Couleurs</translation>
+    </message>
+    <message>
+        <source>Light or dark (empty: as the system).</source>
+        <translation>Clair ou sombre (vide&#xa0;: comme le système).</translation>
     </message>
 </context>
 <context>
@@ -1587,11 +1756,12 @@
     </message>
     <message>
         <source>Privacy–utility sweep</source>
-        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose</extracomment>
+        <extracomment>(&quot;t&quot; or &quot;epsilon&quot;, value, k) of the point the user chose a point of the running sweep is done (its row; emitted from the worker thread)</extracomment>
         <translation>Balayage confidentialité–utilité</translation>
     </message>
     <message>
         <source>The {symbol} values to try, separated by commas</source>
+        <extracomment>the rows of the running sweep done so far, and how many points it has</extracomment>
         <translation>Les valeurs de {symbol} à essayer, séparées par des virgules</translation>
     </message>
     <message>
@@ -1639,6 +1809,14 @@
         <translation>Balayage</translation>
     </message>
     <message>
+        <source>{done} of {points} points done…</source>
+        <translation>{done} points sur {points} faits…</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled after {done} of {points} points; those are shown.</source>
+        <translation>Balayage annulé après {done} points sur {points}&#xa0;; ceux-ci sont affichés.</translation>
+    </message>
+    <message>
         <source>Sweep cancelled.</source>
         <translation>Balayage annulé.</translation>
     </message>
@@ -1667,7 +1845,6 @@
     <name>TagPage</name>
     <message>
         <source>2. Tag the columns</source>
-        <extracomment>names listed in the summary line per role before &quot;and N more&quot; rows the Type/Role/… columns are sized by (a file may have 10,000 columns) records the household-level QIs are looked for in on this page (fast on any file) the column names in order, for the session&apos;s columns dict ``_of`` (a new file brings a new dict)</extracomment>
         <translation>2. Attribuer un rôle aux colonnes</translation>
     </message>
     <message>
@@ -1676,6 +1853,7 @@
     </message>
     <message>
         <source>Columns and their roles</source>
+        <extracomment>why a code or name typed was not taken</extracomment>
         <translation>Colonnes et leurs rôles</translation>
     </message>
     <message>
@@ -1787,6 +1965,7 @@
     <name>formats</name>
     <message>
         <source>CSV text</source>
+        <extracomment>the function that reads it (&quot;module:function&quot;; module doc) the function that writes a release in it (&quot;module:function&quot;; &quot;&quot; = not written) the bytes a file of this format starts with (its content decides before its name) when a file&apos;s first bytes match several formats, the highest priority reads it the staged file (renamed onto the target when every output is written) the suffix the release is named with (&quot;.sav&quot; or &quot;.zsav&quot; for one writer) the published metadata (``RunSummary.public_dict()``), with the software and time the release&apos;s labels (:class:`engine.io.codebook.Codebook`) separator, decimal mark and byte-order mark of a text release a new scratch file beside the target (a workbook spools its sheets there)</extracomment>
         <translation>Texte CSV</translation>
     </message>
     <message>
@@ -1820,6 +1999,10 @@
     <message>
         <source>SPSS data</source>
         <translation>Données SPSS</translation>
+    </message>
+    <message>
+        <source>SPSS compressed data</source>
+        <translation>Données SPSS compressées</translation>
     </message>
     <message>
         <source>Stata data</source>
@@ -1858,7 +2041,7 @@
     <name>params</name>
     <message>
         <source>quasi-identifiers</source>
-        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) how the allowed values read in a message, e.g. &quot;a whole number ≥ 1&quot; whether the ends themselves are allowed column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released unchanged unless ``weight_output`` is &quot;none&quot; QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;keep&quot; (unchanged; weights can reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
+        <extracomment>the name of a registered mechanism (:data:`engine.mechanisms.MECHANISMS`) who may obtain the release (the SDC guidance&apos;s release types, IHSN SDC practice guide) the longest intruder scenario (a short text; the DDI and the About sheet quote it) the largest ε accepted: t = exp(ε/2) and e^ε must stay finite numbers (e^700 ≈ 1e304) the largest size of a number tclose computes with (public bounds, protected values): sums of squares over millions of records must stay finite (1e150² · 1e9 ≪ 1.8e308) the largest seed (numpy&apos;s generators take any integer in [0, 2^64)) the allowed values in English, marked with ``N_`` (:attr:`allowed` translates it) whether the ends themselves are allowed what the texts are, in English marked with ``N_`` (translated in messages) column names must be non-empty and unique; codes may be anything the field&apos;s name for people (&quot;smallest group size k&quot;) one or two sentences: what it does and which way is more private the unit of the value as shown (&quot;records&quot;, &quot;%&quot;); &quot;&quot; when it has none the symbol the field is known by in formulas (&quot;k&quot;, &quot;t&quot;, &quot;ε&quot;); &quot;&quot; when none decimals a value is offered with when the app computes it (t from ε) or steps it; a value as given is always kept and shown exactly, never rounded to these how much one step (arrow key, spin button) changes the value the app shows value × scale (100: a share shown in percent) the help groups of the command line&apos;s release flags, in the order ``--help`` lists them (the command line&apos;s words only: marked for the engine&apos;s catalogues, not the app&apos;s) the help group it is listed in (a key of :data:`FLAG_GROUPS`); &quot;&quot; = no flag of its own the flag, when it is not ``--`` + the field&apos;s name with dashes the placeholder of its value in ``--help`` (&quot;COL,…&quot;); &quot;&quot; for an on/off flag how the flag&apos;s text becomes the value: &quot;value&quot; (one value, read by :meth:`ReleaseParams.parse`), &quot;columns&quot; (names separated by commas), &quot;codes&quot; (codes separated by commas, kept as written), &quot;switch&quot; (on when given), &quot;off&quot; (a True field the flag turns off), &quot;pairs&quot; (COLUMN=VALUE, the flag repeated per column), &quot;bounds&quot; (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or &quot;files&quot; (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook) the words each COLUMN=VALUE of a &quot;pairs&quot; flag takes ``tclose sweep`` takes a list of values, one axis of its grid: an example of one the flag must be given flags of the same name here exclude each other (t and ε) the field is given with another field&apos;s flag (its name) why the field has no flag (project files and the app only) the numeric range, from the constraint (None: unbounded on that side) whether ``low`` and ``high`` themselves are allowed None is a value of the field (&quot;auto&quot; or &quot;none&quot;) None means &quot;the engine chooses&quot; (shown as &quot;automatic&quot;) ``other`` columns released unchanged (only these; every unnamed column is dropped) released columns (quasi-identifiers, kept ones) that the identifier rule (:mod:`engine.identifiers`) takes for identifiers and that are released all the same, because the user says they are not; the run&apos;s review record names them the household id of every person (any type): every class then holds records of at least k households, household-level QIs are released alike for all members, and the id is released re-coded (``household_output``) the sampling weight of every record (numeric, &gt; 0): used for the risk estimates and the weighted bucket means, released as ``weight_output`` says QIs declared household-level (released alike for every member of a household) on top of those found constant within every household the household id in the release: &quot;recode&quot; (a fresh random numbering per release, so that members can be grouped and no id links back) or &quot;none&quot; (left out) the weight in the release: &quot;class&quot; (every record carries its class&apos;s mean weight, so the weight never splits a class and each class&apos;s sum of weights is kept), &quot;keep&quot; (unchanged: a key like any QI, since weights reveal the sampling stratum) or &quot;none&quot; (left out) type overrides; columns not named here have their type inferred category order of ordinal columns (lowest first); inferred when absent missing-value codes for every column (compared as text and, where numeric, as numbers) missing-value codes for single columns, added to ``missing`` records with a missing confidential value: &quot;bucket&quot; releases them in a bucket of their own (released empty), which every class must then hold; &quot;drop&quot; leaves them out of the release (the plan, the summary and the report state how many) smallest class size number of confidential buckets b; None (&quot;auto&quot;) = searched with the class size for the least combined loss (:func:`engine.release.plan.plan`, ``utility_weight``) how the search of b weighs the confidential loss against the QI loss: it minimises w · confidential SSE/SST + (1 − w) · QI SSE/SST (0 = only the QIs count, 1 = only the confidential values; 0.5: both alike, which gave the analyses the least error) several confidential columns form one joint bucket (KBS 2015 §4); False = per column public bounds (lo, hi) of numeric confidential columns, known without the data: the noise mechanism clamps to them; the buckets mechanism ends its outer labels at them noise mechanism: the share of each column&apos;s ε spent on estimating the bounds of a numeric confidential column that has no public bounds (DP quantiles); None = every such column needs public bounds noise mechanism: aggregate confidential values in insensitive groups of k first noise mechanism: redraw until the release is also t-close on the buckets noise mechanism, numeric columns: &quot;log&quot; adds the noise to log(1 + value) and releases the result back on the column&apos;s scale, so that the error grows with the value (for positive, skewed columns such as incomes); the bounds must then be ≥ 0 a bucket&apos;s released value: the mean of the whole bucket (&quot;mean&quot;, which keeps totals; the median where one or two records dominate the bucket&apos;s sum), its &quot;median&quot;, or its &quot;label&quot; (the interval or category set); &quot;representative&quot; is read as &quot;median&quot; None = fresh OS entropy (not reproducible); a number makes the run reproducible who may obtain the release: &quot;public&quot; (a public-use file), &quot;scientific&quot; (registered researchers), &quot;licensed&quot; (named users under an agreement) or &quot;enclave&quot; (used only in a controlled environment); None = not stated; the plan compares k with the guidance for a stated type the intruder scenario the release is protected against, in the agency&apos;s words (what an intruder is assumed to know and do); published with the release per nominal quasi-identifier, its classification from the finest level to the coarsest (a table, header first: engine.recoding.Hierarchy); classes are formed with its distance and release their members&apos; lowest common level per numeric quasi-identifier, public cut points: its values are released as bands per numeric column, a public top code: larger values are replaced by it per numeric column, a public bottom code: smaller values are replaced by it one declared constraint per field (checked in declaration order) one :class:`FieldInfo` per field, in the order of :attr:`CONSTRAINTS`</extracomment>
         <translation>quasi-identifiants</translation>
     </message>
     <message>
@@ -1888,6 +2071,14 @@
     <message>
         <source>Columns released exactly as they are; a column named nowhere is left out.</source>
         <translation>Colonnes publiées exactement telles quelles&#xa0;; une colonne nommée nulle part est laissée de côté.</translation>
+    </message>
+    <message>
+        <source>columns released although they look like identifiers</source>
+        <translation>colonnes publiées bien qu’elles ressemblent à des identifiants</translation>
+    </message>
+    <message>
+        <source>Quasi-identifiers or kept columns that hold nearly one value per record (or per household) and would be refused as identifiers in disguise; released all the same because you know they are not identifiers. The review record names them.</source>
+        <translation>Quasi-identifiants ou colonnes conservées qui ont presque une valeur par enregistrement (ou par ménage) et seraient refusés comme identifiants déguisés ; publiés malgré tout parce que vous savez que ce ne sont pas des identifiants. Le dossier de revue les nomme.</translation>
     </message>
     <message>
         <source>household column</source>
@@ -1926,8 +2117,8 @@
         <translation>poids publié comme</translation>
     </message>
     <message>
-        <source>&apos;keep&apos;: unchanged (weights can reveal the sampling stratum); &apos;none&apos;: left out.</source>
-        <translation>«&#xa0;keep&#xa0;»&#xa0;: inchangé (les poids peuvent révéler la strate d&apos;échantillonnage)&#xa0;; «&#xa0;none&#xa0;»&#xa0;: laissé de côté.</translation>
+        <source>&apos;class&apos;: every record carries its class&apos;s mean weight (the weight never splits a class; each class&apos;s sum of weights is kept); &apos;keep&apos;: unchanged (weights can reveal the sampling stratum: the run reports k and t with the weight as a key); &apos;none&apos;: left out.</source>
+        <translation>&apos;class&apos;&#xa0;: chaque enregistrement porte le poids moyen de sa classe (le poids ne divise jamais une classe&#xa0;; la somme des poids de chaque classe est conservée)&#xa0;; &apos;keep&apos;&#xa0;: inchangé (les poids peuvent révéler la strate d&apos;échantillonnage&#xa0;: l&apos;exécution indique k et t avec le poids comme clé)&#xa0;; &apos;none&apos;&#xa0;: omis.</translation>
     </message>
     <message>
         <source>column types</source>
@@ -2093,12 +2284,60 @@
         <source>A whole number makes the run reproducible for an audit; the release is then only as private as the seed is secret</source>
         <translation>Un nombre entier rend le calcul reproductible pour un audit&#xa0;; la publication n&apos;est alors confidentielle que si la graine reste secrète</translation>
     </message>
+    <message>
+        <source>release type</source>
+        <translation>type de diffusion</translation>
+    </message>
+    <message>
+        <source>Who may obtain the file: &apos;public&apos; (anyone), &apos;scientific&apos; (registered researchers), &apos;licensed&apos; (named users under an agreement) or &apos;enclave&apos; (only inside a controlled environment). The plan says when k is below what the guidance asks for this type.</source>
+        <translation>Qui peut obtenir le fichier&#xa0;: &apos;public&apos; (tout le monde), &apos;scientific&apos; (chercheurs enregistrés), &apos;licensed&apos; (utilisateurs nommés sous accord) ou &apos;enclave&apos; (uniquement dans un environnement contrôlé). Le plan signale quand k est inférieur à ce que le guide demande pour ce type.</translation>
+    </message>
+    <message>
+        <source>intruder scenario</source>
+        <translation>scénario d’intrusion</translation>
+    </message>
+    <message>
+        <source>What an intruder is assumed to know and do (e.g. &apos;a neighbour who knows age, sex and commune&apos;), in a sentence or two; published with the release.</source>
+        <translation>Ce qu’un intrus est censé savoir et faire (p. ex. «&#xa0;un voisin qui connaît l’âge, le sexe et la commune&#xa0;»), en une ou deux phrases&#xa0;; publié avec la diffusion.</translation>
+    </message>
+    <message>
+        <source>hierarchies</source>
+        <translation>hiérarchies</translation>
+    </message>
+    <message>
+        <source>A nominal quasi-identifier&apos;s classification, from the finest level to the coarsest (commune, district, province): groups are formed with it, and each releases the finest level all its members share, never a category one of them does not hold.</source>
+        <translation>La classification d’un quasi-identifiant nominal, du niveau le plus fin au plus large (commune, district, province)&#xa0;: les groupes sont formés avec elle, et chacun diffuse le niveau le plus fin que partagent tous ses membres, jamais une catégorie que l’un d’eux n’a pas.</translation>
+    </message>
+    <message>
+        <source>bands</source>
+        <translation>tranches</translation>
+    </message>
+    <message>
+        <source>Public cut points of a numeric quasi-identifier (COLUMN=15:25:45:65): its values are replaced by their band before the records are grouped.</source>
+        <translation>Seuils publics d’un quasi-identifiant numérique (COLONNE=15:25:45:65)&#xa0;: ses valeurs sont remplacées par leur tranche avant le regroupement des enregistrements.</translation>
+    </message>
+    <message>
+        <source>top codes</source>
+        <translation>codes plafonds</translation>
+    </message>
+    <message>
+        <source>A public top code of a numeric column (COLUMN=VALUE): larger values are replaced by it before the records are grouped.</source>
+        <translation>Un code plafond public d’une colonne numérique (COLONNE=VALEUR)&#xa0;: les valeurs plus grandes sont remplacées par lui avant le regroupement des enregistrements.</translation>
+    </message>
+    <message>
+        <source>bottom codes</source>
+        <translation>codes planchers</translation>
+    </message>
+    <message>
+        <source>A public bottom code of a numeric column (COLUMN=VALUE): smaller values are replaced by it before the records are grouped.</source>
+        <translation>Un code plancher public d’une colonne numérique (COLONNE=VALEUR)&#xa0;: les valeurs plus petites sont remplacées par lui avant le regroupement des enregistrements.</translation>
+    </message>
 </context>
 <context>
     <name>words</name>
     <message>
         <source>At this level the release would be one single group of all {n} people: every quasi-identifier would be replaced by one value for everybody.</source>
-        <extracomment>the translation context of the templates in the app&apos;s .ts files</extracomment>
+        <extracomment>a :class:`~engine.release.Plan` and a :class:`~engine.release.RunSummary`, read by attribute: both modules import this one (the summary&apos;s published metadata carries its public phrases), so it does not import them the translation context of the templates in the app&apos;s .ts files every value (and the choice of the sentence) comes from summary fields declared published: the phrase may go out with the release (:func:`public_words`)</extracomment>
         <translation>À ce niveau, la publication serait un seul groupe réunissant les {n} personnes&#xa0;: chaque quasi-identifiant serait remplacé par une même valeur pour tout le monde.</translation>
     </message>
     <message>
@@ -2114,8 +2353,8 @@
         <translation>Chaque combinaison publiée de {qis} est partagée par au moins {k} personnes&#xa0;: personne ne peut donc être isolé par elles.</translation>
     </message>
     <message>
-        <source>The groups will hold at least {smallest} people, not {k}.</source>
-        <translation>Les groupes compteront au moins {smallest} personnes, et non {k}.</translation>
+        <source>The groups will hold {average} people or more on average (k = {k} was asked).</source>
+        <translation>Les groupes contiendront {average} personnes ou plus en moyenne (k = {k} demandé).</translation>
     </message>
     <message>
         <source>Whether or not any one person is in the file changes the chance of any released {columns} value by at most a factor {factor} (ε = {epsilon}).</source>
@@ -2176,6 +2415,14 @@
     <message>
         <source>{column}: the released values differ from the true ones by {error} on average.</source>
         <translation>{column}&#xa0;: les valeurs publiées s&apos;écartent des vraies de {error} en moyenne.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, less than the ±{expected} the noise alone adds on average: a noisy value beyond the public limits {low} and {high} is clamped back to them, which brings it closer to the true one.</source>
+        <translation>{column}&#xa0;: les valeurs publiées diffèrent des vraies de {error} en moyenne, moins que les ±{expected} qu&apos;ajoute le bruit seul en moyenne&#xa0;: une valeur bruitée au-delà des limites publiques {low} et {high} y est ramenée, ce qui la rapproche de la vraie.</translation>
+    </message>
+    <message>
+        <source>{column}: the released values differ from the true ones by {error} on average, more than the ±{expected} the noise alone adds on average: values outside the public limits {low} and {high} are clamped to them before the noise, and values averaged in groups lose their own detail.</source>
+        <translation>{column}&#xa0;: les valeurs publiées diffèrent des vraies de {error} en moyenne, plus que les ±{expected} qu&apos;ajoute le bruit seul en moyenne&#xa0;: les valeurs hors des limites publiques {low} et {high} y sont ramenées avant le bruit, et les valeurs moyennées par groupes perdent leur propre détail.</translation>
     </message>
     <message>
         <source>{column}: the shares in the file are pulled towards equal shares by the random answers; corrected for that (from the released answers and the public chance of keeping one), the original shares are estimated at {shares}.</source>

@@ -6,7 +6,8 @@
 * :mod:`~engine.release.buckets.split`: cutting sorted values, categories and value vectors
   into groups of near-equal mass;
 * :mod:`~engine.release.buckets.scale`: a numeric or date column's public rounding rule
-  (:class:`Scale`) and the p%-rule on released means (:func:`dominated`);
+  (:class:`Scale`), the p%-rule on released means (:func:`dominated`) and what a bucket's
+  statistics read of its values (:class:`BucketValues`: in memory, or a cluster's sums);
 * :mod:`~engine.release.buckets.search`: the search of the number of buckets b for the least
   combined loss, on a sample partitioned as the file will be.
 """
@@ -17,7 +18,7 @@ from engine.release.buckets.buckets import (
     make_buckets,
     paper_bucket_count,
 )
-from engine.release.buckets.scale import MEAN_SLACK, Scale, dominated
+from engine.release.buckets.scale import MEAN_SLACK, BucketValues, Scale, dominated
 from engine.release.buckets.search import (
     BucketChoice,
     ConfidentialValues,
@@ -33,6 +34,7 @@ __all__ = [
     "MEAN_SLACK",
     "BucketChoice",
     "BucketInput",
+    "BucketValues",
     "ConfidentialValues",
     "FrameValues",
     "Scale",

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.release.buckets.scale import MEAN_SLACK, Scale
 from engine.release.buckets.split import (
@@ -52,6 +52,7 @@ from engine.release.columns import (
     numeric_values,
     resolve_columns,
 )
+from engine.release.measures import counted_loss
 from engine.release.model import Buckets, BucketStat
 from engine.roles import ColumnType
 
@@ -169,7 +170,7 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
             _(
                 "The public bounds {lo}:{hi} of {column} do not overlap its values at all; "
                 "check them."
-            ).format(lo=format_number(lo), hi=format_number(hi), column=repr(column))
+            ).format(lo=format_number(lo), hi=format_number(hi), column=quoted(column))
         )
     inside = [x for x in cuts if not lo < x < hi]
     if inside:
@@ -180,7 +181,7 @@ def _check_public(column: str, keys: np.ndarray, cuts: list[float], scale: Scale
             ).format(
                 lo=format_number(lo),
                 hi=format_number(hi),
-                column=repr(column),
+                column=quoted(column),
                 cut=scale.fmt(inside[0]),
             )
         )
@@ -219,13 +220,42 @@ def _sorted_column(
     return _SortedColumn(mask, keys, distinct, inverse, weights)
 
 
-def _by_group(codes: np.ndarray, n_groups: int) -> list[np.ndarray]:
-    """Positions of each group's members, in file order (as ``codes == j`` selects them)."""
-    # a stable sort of small integers is a radix sort: ten times faster than of int64
-    narrow = codes.astype(np.int16) if n_groups < 2**15 else codes
-    order = np.argsort(narrow, kind="stable")
-    starts = np.searchsorted(narrow[order], np.arange(n_groups + 1), side="left")
-    return [order[starts[j] : starts[j + 1]] for j in range(n_groups)]
+def _numeric_groups(
+    column: _SortedColumn, b: int, scale: Scale, name: str
+) -> tuple[np.ndarray, list[tuple]]:
+    """The buckets of b of a numeric or date column, on its table of distinct values: the
+    bucket of every distinct value, and each bucket's (label, bounds, statistics).
+
+    Nothing here reads the records one by one: the cuts, the labels and every statistic
+    (:meth:`Scale.stat_counted`) come from the sorted distinct values and their counts,
+    so the search of b tries a b at the cost of the distinct values, and the records'
+    codes are made once, for the b chosen (``value_group[column.inverse]``).
+    """
+    assert column.distinct is not None and column.weights is not None
+    distinct, weights = column.distinct, column.weights
+    ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
+    ends = _merge_extreme_means(distinct, weights, ends, scale.inner)
+    cum = np.cumsum(weights)
+    cuts = []
+    for i in range(len(ends) - 1):
+        start = ends[i - 1] if i else 0
+        ends[i], cut = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
+        cuts.append(cut)
+    _check_public(name, distinct, cuts, scale)
+    value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
+    walls = [None, *cuts, None]
+    firsts = [0, *ends[:-1]]
+    described = [
+        scale.describe(
+            None,
+            walls[j],
+            walls[j + 1],
+            distinct=distinct[firsts[j] : ends[j]],
+            counts=weights[firsts[j] : ends[j]],
+        )
+        for j in range(len(ends))
+    ]
+    return value_group, described
 
 
 def _column_buckets(
@@ -251,31 +281,12 @@ def _column_buckets(
     mask = column.mask
     if not mask.any():
         return codes, []
-    present = series[mask]
     if ctype in (ColumnType.NUMERIC, ColumnType.DATE):
-        assert scale is not None and column.distinct is not None
-        keys, distinct, weights = column.keys, column.distinct, column.weights
-        ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
-        ends = _merge_extreme_means(distinct, weights, ends, scale.inner)
-        cum = np.cumsum(weights)
-        cuts = []
-        for i in range(len(ends) - 1):
-            start = ends[i - 1] if i else 0
-            ends[i], cut = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
-            cuts.append(cut)
-        _check_public(str(series.name), keys, cuts, scale)
-        value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
+        assert scale is not None
+        value_group, described = _numeric_groups(column, b, scale, str(series.name))
         codes[mask] = value_group[column.inverse]
-        walls = [None, *cuts, None]
-        firsts = [0, *ends[:-1]]
-        members = _by_group(codes[mask], len(ends))
-        described = [
-            scale.describe(
-                keys[members[j]], walls[j], walls[j + 1], distinct=distinct[firsts[j] : ends[j]]
-            )
-            for j in range(len(ends))
-        ]
         return codes, described
+    present = series[mask]
     if ctype == ColumnType.NOMINAL:
         cat_codes = column.keys
         group = _group_categories(np.bincount(cat_codes), b)
@@ -359,6 +370,15 @@ def _check_count(n_buckets: int) -> None:
         )
 
 
+@dataclass(frozen=True)
+class _Counted:
+    """The buckets of one b of a numeric or date column made on its distinct values: the
+    buckets without the records' codes, and the bucket of every distinct value."""
+
+    buckets: Buckets
+    value_group: np.ndarray
+
+
 class BucketInput:
     """The confidential columns of a file as its buckets read them, for any number of b.
 
@@ -393,7 +413,7 @@ class BucketInput:
             if ctypes[col] != ColumnType.NUMERIC:
                 raise InputError(
                     _("Bounds apply to numeric columns only; {column} is {type}.").format(
-                        column=repr(col), type=ctypes[col]
+                        column=quoted(col), type=ctypes[col]
                     )
                 )
         frame = data[confidential]
@@ -416,6 +436,8 @@ class BucketInput:
         self.missing = frame.isna().any(axis=1).to_numpy()
         self._columns: dict[str, _SortedColumn] = {}
         self._names: dict[str, NameList] = {}
+        self._counted: dict[int, _Counted] = {}
+        self._rank: np.ndarray | None = None  # a record's position among the present ones
 
     def _column(self, col: str) -> tuple[_SortedColumn | None, NameList | None]:
         series = self.frame[col]
@@ -427,10 +449,96 @@ class BucketInput:
             self._names[col] = _names(series[self._columns[col].mask])
         return self._columns[col], self._names.get(col)
 
+    def _counted_column(self) -> str | None:
+        """The column whose buckets are made on its distinct values (one numeric or date
+        column with values); None when the buckets read the records."""
+        if len(self.confidential) != 1 or self.confidential[0] not in self.scales:
+            return None
+        return self.confidential[0]
+
+    def _table(self, n_buckets: int) -> _Counted:
+        """The buckets of ``n_buckets`` of the one numeric or date column, on its distinct
+        values (made once per b)."""
+        if n_buckets not in self._counted:
+            _check_count(n_buckets)
+            col = self._counted_column()
+            assert col is not None
+            column, _ = self._column(col)
+            assert column is not None and column.weights is not None
+            value_group, parts = _numeric_groups(column, n_buckets, self.scales[col], col)
+            counts = np.bincount(value_group, weights=column.weights, minlength=len(parts))
+            buckets = _bucket_table(
+                [[p] for p in parts],
+                np.zeros(0, dtype=np.int64),
+                self.missing,
+                self.confidential,
+                counts=counts.astype(np.int64),
+            )
+            self._counted[n_buckets] = _Counted(buckets, value_group)
+        return self._counted[n_buckets]
+
+    def candidate(self, n_buckets: int, *, joint: bool = True) -> Buckets:
+        """The buckets of ``n_buckets`` as the search of b weighs them: counts, labels and
+        statistics, and for one numeric or date column no codes (``codes`` empty; the
+        records' buckets come from :meth:`codes_at`, the loss from :meth:`loss`), so that a
+        b tried costs the table of distinct values, not a pass over every record."""
+        if self._counted_column() is None:
+            return self.buckets(n_buckets, joint=joint)
+        return self._table(n_buckets).buckets
+
+    def _made_for(self, buckets: Buckets) -> _Counted | None:
+        for counted in self._counted.values():
+            if counted.buckets is buckets:
+                return counted
+        return None
+
+    def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
+        """The bucket of the records at positions ``rows`` among ``buckets`` (those of
+        :meth:`candidate` or :meth:`buckets`)."""
+        counted = self._made_for(buckets)
+        if counted is None:
+            return buckets.codes[rows]
+        col = self._counted_column()
+        assert col is not None
+        column = self._columns[col]
+        assert column.inverse is not None
+        if self._rank is None:
+            self._rank = np.cumsum(column.mask) - 1
+        rows = np.asarray(rows, dtype=np.int64)
+        present = column.mask[rows]
+        codes = np.full(len(rows), -1 if buckets.missing_bucket is None else buckets.missing_bucket)
+        codes[present] = counted.value_group[column.inverse[self._rank[rows[present]]]]
+        return codes.astype(np.int64)
+
+    def loss(self, buckets: Buckets, output: str) -> float | None:
+        """Confidential SSE/SST of ``buckets`` released as ``output``, from the table of
+        distinct values (the buckets of :meth:`candidate` of one numeric or date column);
+        None for other buckets."""
+        counted = self._made_for(buckets)
+        if counted is None:
+            return None
+        col = self._counted_column()
+        assert col is not None
+        column = self._columns[col]
+        assert column.distinct is not None and column.weights is not None
+        released = pd.Series([r[0] for r in buckets.released(output)], dtype=object)
+        numbers = numeric_values(released, self.ctypes[col])
+        return counted_loss(column.distinct, column.weights, numbers[counted.value_group])
+
     def buckets(self, n_buckets: int, *, joint: bool = True) -> Buckets:
         """The buckets of ``n_buckets`` asked for (:func:`make_buckets`)."""
         _check_count(n_buckets)
         confidential, frame, missing = self.confidential, self.frame, self.missing
+        col = self._counted_column()
+        if col is not None:  # the records' codes from the table of distinct values
+            counted = self._table(n_buckets)
+            column = self._columns[col]
+            assert column.inverse is not None
+            codes = np.full(len(frame), -1, dtype=np.int64)
+            codes[column.mask] = counted.value_group[column.inverse]
+            if counted.buckets.missing_bucket is not None:
+                codes[missing] = counted.buckets.missing_bucket
+            return replace(counted.buckets, codes=codes)
         codes = np.full(len(frame), -1, dtype=np.int64)
         present = ~missing
         described: list[list[tuple]] = []
@@ -504,16 +612,24 @@ def _bucket_table(
     codes: np.ndarray,
     missing: np.ndarray,
     confidential: Sequence[str],
+    *,
+    counts: np.ndarray | None = None,
 ) -> Buckets:
     """The :class:`Buckets` of the value buckets ``described`` (per bucket, a (label, bounds,
-    stat) per column) and, when a record has a missing value, a last bucket of its own."""
+    stat) per column) and, when a record has a missing value, a last bucket of its own.
+
+    ``counts``: the records of each value bucket, when ``codes`` are left out (empty)."""
     n_value_buckets = len(described)
     missing_bucket = None
     if missing.any():
         missing_bucket = n_value_buckets
-        codes[missing] = missing_bucket
+        if len(codes):
+            codes[missing] = missing_bucket
     n_total = n_value_buckets + (missing_bucket is not None)
-    counts = np.bincount(codes, minlength=n_total).astype(np.int64)
+    if counts is None:
+        counts = np.bincount(codes, minlength=n_total).astype(np.int64)
+    elif missing_bucket is not None:
+        counts = np.append(counts, int(missing.sum())).astype(np.int64)
 
     labels: list[str] = []
     bucket_bounds: list[Any] = []
@@ -552,7 +668,7 @@ def _public(column: str, bounds: Mapping[str, tuple[float, float]]) -> tuple[flo
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise InputError(
             _("The bounds of {column} must be two numbers LO < HI, not {lo}:{hi}.").format(
-                column=repr(column), lo=lo, hi=hi
+                column=quoted(column), lo=lo, hi=hi
             )
         )
     return lo, hi

@@ -54,11 +54,134 @@ def dominated(contributions: np.ndarray, p: float = P_RULE) -> bool:
     contributor could estimate the largest to within p from the total (Hundepool et al.,
     *Statistical Disclosure Control*, 2012, §4.2).
     """
-    c = np.sort(np.asarray(contributions, dtype=float))[::-1]
-    if len(c) == 0 or c[0] <= 0:
+    return p_rule(*largest(contributions), p=p)
+
+
+def largest(values: np.ndarray) -> tuple[float, float, float]:
+    """(the total, the largest and the second largest) of ``values`` (0 where absent): what
+    the p%-rule reads of them (:func:`p_rule`)."""
+    c = np.sort(np.asarray(values, dtype=float))[::-1]
+    if len(c) == 0:
+        return 0.0, 0.0, 0.0
+    return float(c.sum()), float(c[0]), float(c[1]) if len(c) > 1 else 0.0
+
+
+def p_rule(total: float, first: float, second: float, *, p: float = P_RULE) -> bool:
+    """:func:`dominated` of contributions known by their ``total`` and their ``first`` and
+    ``second`` largest (a cluster adds these up over its partitions)."""
+    if first <= 0:
         return False
-    rest = float(c.sum() - c[: min(2, len(c))].sum())
-    return rest < p * float(c[0])
+    return total - (first + second) < p * first
+
+
+class BucketValues:
+    """The values of one bucket as its statistics read them (:meth:`Scale.stat_of`).
+
+    One machine holds them in memory (:class:`TableValues`); a cluster adds up what each
+    partition found of them, so the statistics ask for sums and extremes only.
+    """
+
+    count: int
+
+    def extreme(self, up: bool) -> float:
+        """The largest value (``up``) or the smallest."""
+        raise NotImplementedError
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        """How many values lie beyond ``near`` (above it when ``up``), and their distance to
+        it added up."""
+        raise NotImplementedError
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        """Of the values clipped to [low, high]: their mean, whether they differ, the
+        smallest."""
+        raise NotImplementedError
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        """:func:`largest` of the clipped values measured from ``base``."""
+        raise NotImplementedError
+
+    def spread(self) -> tuple[float, float, float, float]:
+        """:func:`largest` of the squared deviations from the mean, and their plain sum."""
+        raise NotImplementedError
+
+
+class TableValues(BucketValues):
+    """A bucket's values held in memory as its sorted distinct ``values``, held ``counts``
+    times each: sums weighted by the counts and the largest contributions found in the
+    table, so a bucket of a million records is read from its distinct values."""
+
+    def __init__(self, values: np.ndarray, counts: np.ndarray) -> None:
+        self.values = np.asarray(values, dtype=float)
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.count = int(self.counts.sum())
+
+    @classmethod
+    def of(cls, keys: np.ndarray) -> TableValues:
+        """The table of a bucket's values ``keys``."""
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return cls(values, counts)
+
+    def extreme(self, up: bool) -> float:
+        return float(self.values[-1] if up else self.values[0])
+
+    def beyond(self, near: float, up: bool) -> tuple[int, float]:
+        outside = self.values > near if up else self.values < near
+        n = int(self.counts[outside].sum())
+        if not n:
+            return 0, 0.0
+        return n, _weighted_sum(np.abs(self.values[outside] - near), self.counts[outside])
+
+    def held(self, low: float, high: float) -> tuple[float, bool, float]:
+        held = np.clip(self.values, low, high)
+        return (
+            _weighted_sum(held, self.counts) / self.count,
+            bool(held[-1] > held[0]),
+            float(held[0]),
+        )
+
+    def contributions(self, low: float, high: float, base: float) -> tuple[float, float, float]:
+        above = np.maximum(np.clip(self.values, low, high) - base, 0.0)
+        return largest_counted(above, self.counts)
+
+    def spread(self) -> tuple[float, float, float, float]:
+        squares = np.square(self.values - _weighted_sum(self.values, self.counts) / self.count)
+        return (*largest_counted(squares, self.counts), _weighted_sum(squares, self.counts))
+
+
+def largest_counted(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+    """:func:`largest` of ``values`` held ``counts`` times each, found without sorting (the
+    second largest is the largest again when two records hold it)."""
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return 0.0, 0.0, 0.0
+    top = int(np.argmax(values))
+    first = float(values[top])
+    if counts[top] >= 2:
+        second = first
+    else:  # the largest of the others (no copy of the table without it)
+        second = max(
+            float(values[:top].max()) if top else 0.0,
+            float(values[top + 1 :].max()) if top + 1 < len(values) else 0.0,
+        )
+    return _weighted_sum(values, counts), first, second
+
+
+def _weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
+    """Σ values × counts, summed pairwise by numpy (the same on every machine, unlike a BLAS
+    dot product, whose threads also cost more than the sum on a busy machine)."""
+    return float(np.multiply(values, counts, dtype=float).sum())
+
+
+def _weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
+    """``np.median`` of ``values`` (sorted, distinct) held ``counts`` times each."""
+    ends = np.cumsum(counts)
+    n = int(ends[-1])
+    upper = values[np.searchsorted(ends, n // 2, side="right")]
+    if n % 2:
+        return float(upper)
+    lower = values[np.searchsorted(ends, n // 2 - 1, side="right")]
+    return float(np.mean([lower, upper]))
 
 
 def _two_digits(x: float) -> float:
@@ -115,27 +238,29 @@ class Scale:
 
     def describe(
         self,
-        keys: np.ndarray,
+        keys: np.ndarray | None,
         lo: float | None,
         hi: float | None,
         *,
         distinct: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> tuple:
         """(label, bounds, :class:`BucketStat`) of a bucket between the cuts ``lo`` and ``hi``.
 
         None is an open end (the public bound when there is one).  A bucket whose records all
         share one value inside the central 99 % is labelled with that value: a value a whole
-        bucket shares is not one person's.  ``distinct``: the sorted distinct ``keys`` when
-        the caller has them.
+        bucket shares is not one person's.  The bucket is its values ``keys``, or (what the
+        buckets of a large file pass) its sorted ``distinct`` values held ``counts`` times
+        each: the same figures either way.
         """
+        if counts is None or distinct is None:
+            distinct, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
         closed = False
         if self.public is not None:
             if lo is None:
                 lo = self.public[0]
             if hi is None:
                 hi, closed = self.public[1], True
-        if distinct is None:
-            distinct = np.unique(keys)
         if len(distinct) == 1 and self.inner[0] <= distinct[0] <= self.inner[1]:
             label = self.fmt(distinct[0])
         elif lo is None and hi is None:
@@ -150,41 +275,58 @@ class Scale:
             bounds = tuple(None if x is None else format_date(x) for x in (lo, hi))
         else:
             bounds = (lo, hi)
-        return label, bounds, self.stat(keys, lo, hi)
+        return label, bounds, self.stat_counted(distinct, counts, lo, hi)
 
     def stat(self, keys: np.ndarray, lo: float | None, hi: float | None = None) -> BucketStat:
-        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread.
+        """The bucket's released mean (p%-rule, measured from ``lo``), median and spread, of
+        its values ``keys`` (:meth:`stat_of`)."""
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self.stat_counted(values, counts, lo, hi)
+
+    def stat_of(
+        self, values: BucketValues, lo: float | None, hi: float | None, median: Any
+    ) -> BucketStat:
+        """The bucket's released mean (p%-rule, measured from ``lo``) and spread, and its
+        ``median`` (:meth:`representative`), from what the statistics read of its values.
 
         The mean is a sum query: it is taken over the values held within the bucket's range
         (:meth:`limits`) and rounded to a step that one record cannot cross
         (:meth:`_released`).  Without a lower cut (the bottom bucket) contributions are
         measured from the bucket's own smallest value, which only makes the p%-rule stricter.
         """
-        keys = np.asarray(keys, dtype=float)
-        low, high = self.limits(keys, lo, hi)
-        held = np.clip(keys, low, high)
-        median = self.representative(keys, lo, hi)
-        base = float(lo) if lo is not None else float(held.min())
-        withheld = dominated(np.maximum(held - base, 0.0))
+        low, high = self.limits(values, lo, hi)
+        held_mean, varies, held_min = values.held(low, high)
+        base = float(lo) if lo is not None else held_min
+        withheld = p_rule(*values.contributions(low, high, base))
         # a value the whole bucket shares is no one's: kept as it is
-        step = self.mean_step(low, high, len(keys)) if np.ptp(held) > 0 else self.unit
-        mean = median if withheld else self._released(float(held.mean()), low, high, step)
+        step = self.mean_step(low, high, values.count) if varies else self.unit
+        mean = median if withheld else self._released(held_mean, low, high, step)
         sd: float | None = None
-        if len(keys) > 1 and not withheld:
-            spread = (keys - keys.mean()) ** 2
-            if not dominated(spread):
-                sd = _two_digits(float(np.sqrt(spread.sum() / (len(keys) - 1))))
-        return BucketStat(len(keys), mean, median, sd, withheld)
+        if values.count > 1 and not withheld:
+            total, first, second, plain = values.spread()
+            if not p_rule(total, first, second):
+                sd = _two_digits(float(np.sqrt(plain / (values.count - 1))))
+        return BucketStat(values.count, mean, median, sd, withheld, (low, high))
 
-    def limits(self, keys: np.ndarray, lo: float | None, hi: float | None) -> tuple[float, float]:
+    def stat_counted(
+        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None = None
+    ) -> BucketStat:
+        """:meth:`stat` of the sorted distinct ``values`` held ``counts`` times each
+        (:class:`TableValues`), so that no bucket's records are sorted again."""
+        median = self._representative(values, counts, lo, hi)
+        return self.stat_of(TableValues(values, counts), lo, hi, median)
+
+    def limits(
+        self, keys: np.ndarray | BucketValues, lo: float | None, hi: float | None
+    ) -> tuple[float, float]:
         """The range a record of the bucket ``keys`` counts within for its mean: between the
         public cut points (or bounds); an open end at :meth:`open_end`."""
-        keys = np.asarray(keys, dtype=float)
-        low = float(lo) if lo is not None else self.open_end(keys, self.outer[1], up=False)
-        high = float(hi) if hi is not None else self.open_end(keys, low, up=True)
+        values = keys if isinstance(keys, BucketValues) else TableValues.of(keys)
+        low = float(lo) if lo is not None else self.open_end(values, self.outer[1], up=False)
+        high = float(hi) if hi is not None else self.open_end(values, low, up=True)
         return min(low, high), max(low, high)
 
-    def open_end(self, keys: np.ndarray, other: float, *, up: bool) -> float:
+    def open_end(self, values: BucketValues, other: float, *, up: bool) -> float:
         """Where an open-ended bucket ends for its mean (its other end at ``other``): a round
         number, never a value.
 
@@ -195,16 +337,17 @@ class Scale:
         that hundreds share: 500,000; one income of 9,876,543: 10,000,000).
         """
         near = self.outer[1] if up else self.outer[0]
-        beyond = keys[keys > near] - near if up else near - keys[keys < near]
-        if self.date or not beyond.size:
+        n_beyond, beyond = values.beyond(near, up)
+        if self.date or not n_beyond:
             return near
-        far = nice_outward(float(keys.max() if up else keys.min()), up)
+        far = nice_outward(values.extreme(up), up)
+        count = values.count
 
         def rounding(end: float) -> float:
             width = abs(end - other)
-            return len(keys) * (step_at_least(width / len(keys)) if width > 0 else 0.0) / 4
+            return count * (step_at_least(width / count) if width > 0 else 0.0) / 4
 
-        return far if beyond.sum() + rounding(near) > rounding(far) else near
+        return far if beyond + rounding(near) > rounding(far) else near
 
     @property
     def unit(self) -> float:
@@ -222,6 +365,31 @@ class Scale:
         if high <= low:
             return self.unit
         return max(step_at_least((high - low) / count), self.unit)
+
+    def weighted_mean(
+        self, keys: np.ndarray, weights: np.ndarray, limits: tuple[float, float]
+    ) -> Any:
+        """The mean of ``keys`` weighted by ``weights``, held within the bucket's public
+        ``limits`` (:attr:`BucketStat.limits`) and rounded as :meth:`stat` rounds the mean.
+
+        One record moves a weighted mean by at most wᵢ · (high − low) / Σw, so the step is
+        the smallest number of the 1–2–5 series at least max wᵢ · (high − low) / Σw: the
+        bucket's public range sets it, never its own values, so two releases that differ in
+        one record tell its value no better than the unweighted mean does.  Unlike the
+        unweighted mean it may be finer than the column's precision, so that the weighted
+        total survives (a count column's mean of 2.27 released as 2 would lose an eighth of
+        its total).
+        """
+        low, high = limits
+        keys = np.clip(np.asarray(keys, dtype=float), low, high)
+        weights = np.asarray(weights, dtype=float)
+        total = float(weights.sum())
+        value = float(np.dot(weights, keys) / total)
+        if high <= low or np.ptp(keys) == 0:
+            step = self.unit
+        else:
+            step = step_at_least(float(weights.max()) * (high - low) / total)
+        return self._released(value, low, high, step)
 
     def _released(self, value: float, low: float, high: float, step: float) -> Any:
         """A bucket mean as released: rounded to ``step`` (:meth:`mean_step`), inside the
@@ -248,8 +416,14 @@ class Scale:
         numbers, rounded one digit finer than the bucket's cut points print (a median of
         [200, 300) to tens), finer only where needed to stay inside the bucket: never one
         person's exact value.  A value the whole bucket shares stays as it is."""
-        med = float(np.clip(np.median(keys), *self.guard))
-        if not self.date and len(keys) and np.ptp(keys) > 0:
+        values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
+        return self._representative(values, counts, lo, hi)
+
+    def _representative(
+        self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None
+    ) -> Any:
+        med = float(np.clip(_weighted_median(values, counts), *self.guard))
+        if not self.date and len(values) > 1:
             med = self._rounded_median(med, lo, hi)
         if self.date:
             return format_date(round(med))

@@ -38,7 +38,7 @@ curve (:class:`BucketChoice`), and its best other points are offered as one-clic
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,11 +46,12 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.buckets.buckets import BucketInput, bucket_count
 from engine.release.measures import confidential_loss, sse_sst
 from engine.release.model import Buckets
-from engine.release.partition import feasibility, size_candidates, tclose_partition
+from engine.release.partition import feasibility, size_candidates, tclose_partition, trial
 from engine.roles import ColumnType
 
 #: the QI loss of every b is estimated on a random sample of at most this many records
@@ -108,6 +109,12 @@ class ConfidentialValues:
         """The buckets of b asked for, on the whole file (cached: the search asks again)."""
         raise NotImplementedError
 
+    def candidate(self, b: int) -> Buckets:
+        """The buckets of b as the search weighs them (counts, labels, statistics); their
+        records' codes may be left out, :meth:`codes_at` and :meth:`loss` answer for them.
+        The whole file's codes are made for the b chosen only (:meth:`buckets`)."""
+        return self.buckets(b)
+
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
         """The bucket of the records at positions ``rows`` (file order)."""
         raise NotImplementedError
@@ -119,6 +126,12 @@ class ConfidentialValues:
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
         """Per column with public bounds, how many values lie beyond them."""
         raise NotImplementedError
+
+    def distinct(self) -> int | None:
+        """How many distinct values (tuples of several columns) the records without a
+        missing confidential value hold: no bucketing forms more buckets.  None where the
+        route does not count them."""
+        return None
 
 
 class FrameValues(ConfidentialValues):
@@ -140,20 +153,34 @@ class FrameValues(ConfidentialValues):
         self._made: dict[int, Buckets] = {}
         self._input: BucketInput | None = None  # what every b reads, made at the first
 
+    def _source(self) -> BucketInput:
+        if self._input is None:
+            self._input = BucketInput(
+                self.clean, self.confidential, self.types,
+                orders=self.orders, bounds=self.bounds,
+            )  # fmt: skip
+        return self._input
+
     def buckets(self, b: int) -> Buckets:
         if b not in self._made:
-            if self._input is None:
-                self._input = BucketInput(
-                    self.clean, self.confidential, self.types,
-                    orders=self.orders, bounds=self.bounds,
-                )  # fmt: skip
-            self._made[b] = self._input.buckets(b, joint=self.joint)
+            self._made[b] = self._source().buckets(b, joint=self.joint)
         return self._made[b]
 
+    def candidate(self, b: int) -> Buckets:
+        if b in self._made:
+            return self._made[b]
+        made = self._source().candidate(b, joint=self.joint)
+        if len(made.codes):  # whole buckets (not made on distinct values): kept for later
+            self._made[b] = made
+        return made
+
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
-        return buckets.codes[rows]
+        return self._source().codes_at(buckets, rows)
 
     def loss(self, buckets: Buckets, output: str) -> float:
+        counted = self._source().loss(buckets, output)
+        if counted is not None:  # from the table of distinct values
+            return counted
         return confidential_loss(self.clean, buckets, self.types, output, detail=False)[0]
 
     def outside(self, bounds: Mapping[str, tuple[float, float]]) -> dict[str, int]:
@@ -162,6 +189,9 @@ class FrameValues(ConfidentialValues):
             values = pd.to_numeric(self.clean[col], errors="coerce")
             out[col] = int(((values < lo) | (values > hi)).sum())
         return out
+
+    def distinct(self) -> int | None:
+        return len(self.clean[list(self.confidential)].dropna().drop_duplicates())
 
 
 def search_sample(n: int) -> np.ndarray:
@@ -194,11 +224,17 @@ def search_buckets(
     k: int,
     weight: float,
     output: str,
+    qi_loss: Callable[[Buckets], float | None] | None = None,
+    qi_limit: float | None = None,
     task: Task = NO_TASK,
 ) -> tuple[Buckets, list[BucketChoice]]:
     """The buckets of the b with the least J(b) (module doc), and every b's row.
 
     ``Xs`` are the encoded QIs of the records at :func:`search_sample` (``values.n``).
+    ``qi_loss`` measures a route whose classes are formed otherwise (households as units,
+    :func:`engine.release.households.pattern_loss`): the QI loss of the buckets, on its own
+    sample and at its own scale, with classes of at least k; ``qi_limit`` the QI loss a b
+    may reach to be chosen (when none stays within it, the b with the least QI loss).
     """
     n = values.n
     sample = search_sample(n)
@@ -209,17 +245,22 @@ def search_buckets(
     worse = 0
     formed_before = -1
     candidates = ladder(t, k, n)
+    if qi_loss is not None:  # households as units: classes of k households, b from 2
+        candidates = sorted({2, *candidates})
     for i, b in enumerate(candidates):
-        task.step(i / len(candidates), f"Trying {b} buckets")
-        buckets = values.buckets(b)
+        task.step(i / len(candidates), _("Trying {b} buckets").format(b=b))
+        buckets = values.candidate(b)
         formed = len(buckets.counts) - (buckets.missing_bucket is not None)
         if formed <= formed_before:
             break  # the values allow no finer buckets
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
-        size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
-        if measured is not None and n > len(sample):
+        if qi_loss is not None:
+            size, measured = k, qi_loss(buckets)
+        else:
+            size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
+        if qi_loss is None and measured is not None and n > len(sample):
             slope = _slope(Xs[half], codes[half], buckets.shares, size, t, measured)
             if slope is not None:
                 slopes.append(slope)
@@ -234,6 +275,8 @@ def search_buckets(
             qi_loss_sample=measured,
         )
         rows.append((row, buckets))
+        if qi_limit is not None and measured is not None and measured > qi_limit:
+            break  # finer buckets only cost more QI detail: none of them can be chosen
         score = _score(row, weight, _scale(slopes, len(sample), n))
         if score is not None and score < best_score - 1e-12:
             best_score, worse = score, 0
@@ -244,13 +287,18 @@ def search_buckets(
     # every row on the same scale, from every b's slope
     scale = _scale(slopes, len(sample), n)
     rows = [(_scaled(row, weight, scale), buckets) for row, buckets in rows]
-    scored = [i for i, (row, _) in enumerate(rows) if row.score is not None]
+    scored = [i for i, (row, _b) in enumerate(rows) if row.score is not None]
+    if qi_limit is not None:
+        within = [i for i in scored if (rows[i][0].qi_loss or 0.0) <= qi_limit]
+        least = min(scored, key=lambda i: (rows[i][0].qi_loss, i)) if scored else None
+        scored = within or ([least] if least is not None else [])
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0
     choices = [
-        BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _) in enumerate(rows)
+        BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _b) in enumerate(rows)
     ]
-    task.step(1.0, "Buckets chosen")
-    return rows[pick][1], choices
+    task.step(1.0, _("Buckets chosen"))
+    # the whole file's codes for the b chosen only
+    return values.buckets(choices[pick].b), choices
 
 
 def _expected_size(counts: np.ndarray, t: float, size: int, n: int) -> int:
@@ -268,7 +316,7 @@ def _slope(
     (sample / N)^slope (:func:`_scale`).  None when it cannot be measured.
     """
     try:
-        labels = tclose_partition(Xh, codes, size, t, shares=shares)
+        labels = trial(tclose_partition, Xh, codes, size, t, shares=shares)
     except InfeasibleError:
         return None
     loss = sse_sst(Xh, labels)
@@ -332,7 +380,7 @@ def _qi_loss(
             continue
         seen.add(n_classes)
         try:
-            labels = tclose_partition(Xs, codes, size, t, shares=shares, task=task)
+            labels = trial(tclose_partition, Xs, codes, size, t, shares=shares, task=task)
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)

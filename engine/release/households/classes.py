@@ -31,12 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.columns import encode_qi, numeric_values, ordinal_ranks
 from engine.release.households.structure import (
@@ -46,6 +47,8 @@ from engine.release.households.structure import (
     household_release,
 )
 from engine.release.partition import (
+    DEFAULT_BLOCK_SIZE,
+    SIZE_SAMPLE,
     BoundRates,
     default_rounds,
     form_classes,
@@ -61,10 +64,6 @@ from engine.roles import ColumnType
 #: cost the persons nothing (``python -m benchmarks.bench_households --groups 2,8,32`` measures
 #: the QI loss and the share of persons who keep their own commune)
 GROUP_CLASSES = 2
-
-
-#: records per block when large household groups are split for the person classes
-BLOCK_SIZE = 2000
 
 
 # -- classes with enough households ---------------------------------------------------------
@@ -119,17 +118,17 @@ def merge_for_households(
             # classes of other fences lie at least 1e3·spread away: never the nearest
             cent = np.column_stack([cent, own * (1e3 * spread * np.sqrt(X.shape[1] + 1))])
         tree = cKDTree(cent)
-        _, near = tree.query(cent[bad], k=min(2, m))
+        _dist, near = tree.query(cent[bad], k=min(2, m))
         near = np.asarray(near).reshape(len(bad), -1)
         target = np.where(near[:, 0] == bad, near[:, -1], near[:, 0])
         if fence is not None:
             same = own[target] == own[bad]
             if not same.all():  # a fence of one class: the caller's guarantee was broken
                 raise InfeasibleError(
-                    f"A household group holds records of fewer than {k} households."
+                    _("A household group holds records of fewer than {k} households.").format(k=k)
                 )
         graph = coo_array((np.ones(len(bad)), (bad, target)), shape=(m, m))
-        _, joined = connected_components(graph, directed=False)
+        _count, joined = connected_components(graph, directed=False)
         classes = _dense(joined[classes])
 
 
@@ -244,18 +243,31 @@ def household_order(
     columns: Sequence[str],
     types: Mapping[str, ColumnType],
     orders: Mapping[str, Sequence[str]],
+    hierarchies: Mapping[str, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(households in order, run of equal values at every position) for the household file.
 
     Households are sorted on their household-level values, the column with the most distinct
     values first (a commune before its region: the finer geography keeps the coarser one
-    together too), numbers and ordered categories by value, so that equal households are
-    adjacent and close ones near; a *run* is a stretch of households with equal values.
+    together too), numbers and ordered categories by value, a column with a hierarchy by its
+    path from the coarsest level down (the communes of one district adjacent, the districts
+    of one province), so that equal households are adjacent and close ones near; a *run* is
+    a stretch of households with equal values.
     """
     keys = []
+    hierarchies = hierarchies or {}
     for col in columns:
         series = frame[col]
-        if types[col] in (ColumnType.NUMERIC, ColumnType.DATE):
+        if col in hierarchies:
+            paths = hierarchies[col].paths
+            key = pd.factorize(
+                series.map(
+                    lambda v, p=paths: "\x1f".join(reversed(p[v])), na_action="ignore"
+                ).astype("string"),
+                sort=True,
+                use_na_sentinel=False,
+            )[0]
+        elif types[col] in (ColumnType.NUMERIC, ColumnType.DATE):
             values = numeric_values(series, types[col])
             key = np.unique(values, return_inverse=True)[1].ravel()  # NaN sorts last
         elif types[col] == ColumnType.ORDINAL:
@@ -275,6 +287,24 @@ def household_order(
     return order, np.cumsum(change) - 1
 
 
+def _coarser_levels(
+    frame: pd.DataFrame, order: np.ndarray, households: Households
+) -> np.ndarray | None:
+    """The keys of the coarser levels of the first household-level QI with a hierarchy, for
+    the households in ``order`` (None when none has one)."""
+    column = next((c for c in households.level if c in households.hierarchies), None)
+    if column is None:
+        return None
+    paths = households.hierarchies[column].paths
+    values = frame[column].iloc[order]
+    n_levels = len(households.hierarchies[column].levels)
+    out = np.zeros((len(order), n_levels - 1), dtype=np.int64)
+    for level in range(1, n_levels):
+        names = values.map(lambda v, lv=level, p=paths: p[v][lv], na_action="ignore")
+        out[:, level - 1] = pd.factorize(names.astype("string"), use_na_sentinel=False)[0]
+    return out
+
+
 def household_groups(
     order: np.ndarray,
     runs: np.ndarray,
@@ -286,8 +316,14 @@ def household_groups(
     k: int,
     *,
     target: int,
+    coarser: np.ndarray | None = None,
 ) -> np.ndarray:
     """Household group (0..G−1) of every record: whole households, every group feasible.
+
+    ``coarser`` (households in ``order`` × levels, coarsest last) holds the key of each
+    coarser level of a hierarchy: a group then ends where a coarser unit ends when it can,
+    so that it spans as few districts (provinces) as it must and releases the finest level
+    its households share.
 
     The households, in ``order`` (:func:`household_order`, with ``runs`` of equal values),
     are cut into consecutive groups of about ``target`` records.  A group must be feasible:
@@ -300,10 +336,12 @@ def household_groups(
     n_households = len(order)
     stretches = _Stretches.of(order, codes, hh, shares, t, size, k)
     run_stop = np.r_[np.flatnonzero(runs[1:] != runs[:-1]) + 1, n_households]
-    cuts = _group_cuts(stretches, run_stop, k, target)
+    cuts = _group_cuts(stretches, run_stop, k, target, coarser)
     if not stretches.feasible(0, n_households)[0] and len(cuts) == 2:
         raise InfeasibleError(
-            f"The households cannot form a t-close group of at least {size} records."
+            _("The households cannot form a t-close group of at least {size} records.").format(
+                size=size
+            )
         )
     group_of_position = np.repeat(np.arange(len(cuts) - 1), np.diff(cuts))
     group_of = np.empty(n_households, dtype=np.int64)
@@ -366,32 +404,106 @@ class _Stretches:
         return None
 
 
-def _group_cuts(stretches: _Stretches, run_stop: np.ndarray, k: int, target: int) -> list[int]:
+def _unit_stops(coarser: np.ndarray | None) -> list[np.ndarray]:
+    """Where each unit of every coarser level ends, coarsest level first."""
+    if coarser is None:
+        return []
+    n = len(coarser)
+    stops = []
+    for level in range(coarser.shape[1] - 1, -1, -1):
+        key = coarser[:, level]
+        stops.append(np.r_[np.flatnonzero(key[1:] != key[:-1]) + 1, n])
+    return stops
+
+
+def _coarse_end(
+    stretches: _Stretches, unit_stops: list[np.ndarray], s: int, end: int, target: int
+) -> int:
+    """``end`` moved to the end of a coarser unit (a district, a province) when the group
+    [s, end) would otherwise cross into the next one: back to the last unit end inside it
+    when that leaves a group of at least half the target, else on to the end of the unit it
+    reaches into when that is near; the coarsest level first, each move feasible."""
+    persons, feasible = stretches.persons, stretches.feasible
+    for stops in unit_stops:
+        inside = stops[(stops > s) & (stops < end)]
+        if inside.size:
+            back = int(inside[-1])
+            if persons[back] - persons[s] >= target // 2 and feasible(s, back)[0]:
+                end = back
+                continue
+            forward = int(stops[np.searchsorted(stops, end - 1, side="right")])
+            near = persons[forward] - persons[s] <= 2 * max(target, persons[end] - persons[s])
+            if forward != end and near and feasible(s, forward)[0]:
+                end = forward
+    return end
+
+
+def _group_cuts(
+    stretches: _Stretches,
+    run_stop: np.ndarray,
+    k: int,
+    target: int,
+    coarser: np.ndarray | None = None,
+) -> list[int]:
     """Where the groups of households start, and the end: consecutive feasible stretches of
     about ``target`` persons, cut inside a run of equal values (``run_stop``: where each run
     ends) when it is long enough, else at a run's end nearby; the last group joins the ones
-    before it until it is feasible."""
-    persons, feasible, first = stretches.persons, stretches.feasible, stretches.first
-    n_households = len(persons) - 1
+    before it until it is feasible.
+
+    With the units of a hierarchy's coarsest level (``coarser``), each unit that can stand
+    alone is cut on its own (its last group joining the ones before it inside the unit), so
+    that no group spans two provinces that could each be grouped apart; the units that
+    cannot join the ones around them."""
+    unit_stops = _unit_stops(coarser)
+    n_households = len(stretches.persons) - 1
+    if not unit_stops:
+        return _cuts_between(stretches, run_stop, k, target, 0, n_households, [])
     cuts = [0]
-    s = 0
-    while s < n_households:
+    start = 0
+    for stop in unit_stops[0]:
+        stop = int(stop)
+        if stop != n_households and not stretches.feasible(start, stop)[0]:
+            continue  # this unit (with the ones before it) cannot stand alone yet
+        inner = _cuts_between(stretches, run_stop, k, target, start, stop, unit_stops[1:])
+        cuts += inner[1:]
+        start = stop
+    while len(cuts) > 2 and not stretches.feasible(cuts[-2], cuts[-1])[0]:
+        del cuts[-2]
+    return cuts
+
+
+def _cuts_between(
+    stretches: _Stretches,
+    run_stop: np.ndarray,
+    k: int,
+    target: int,
+    begin: int,
+    finish: int,
+    unit_stops: list[np.ndarray],
+) -> list[int]:
+    """The cuts of :func:`_group_cuts` for the households [begin, finish)."""
+    persons, feasible, first = stretches.persons, stretches.feasible, stretches.first
+    cuts = [begin]
+    s = begin
+    while s < finish:
         reach = max(s + k, int(np.searchsorted(persons, persons[s] + target)))
-        stop = int(run_stop[np.searchsorted(run_stop, s, side="right")])
+        stop = min(int(run_stop[np.searchsorted(run_stop, s, side="right")]), finish)
         end: int | None
         if reach <= stop and feasible(s, stop)[0]:
             # enough of this run left: cut inside it, leaving a feasible rest (or none)
             end = first(s, reach, stop, tail=stop) or stop
         else:
-            end = first(s, min(reach, n_households), n_households)
+            end = first(s, min(reach, finish), finish)
             if end is None:
-                end = n_households  # the file's tail: joins the groups before it below
+                end = finish  # the tail: joins the groups before it below
             else:
                 # end at the end of the run it reaches into, when that run ends nearby
-                run_end = int(run_stop[np.searchsorted(run_stop, end - 1, side="right")])
+                run_end = min(int(run_stop[np.searchsorted(run_stop, end - 1, side="right")]),
+                              finish)  # fmt: skip
                 near = persons[run_end] - persons[s] <= 2 * max(target, persons[end] - persons[s])
                 if run_end != end and near and feasible(s, run_end)[0]:
                     end = run_end
+                end = min(_coarse_end(stretches, unit_stops, s, end, target), finish)
         cuts.append(end)
         s = end
     # the last group joins the ones before it until it is feasible
@@ -409,7 +521,7 @@ def nested_classes(
     size: int,
     *,
     improve_rounds: int = 0,
-    block_size: int = BLOCK_SIZE,
+    block_size: int = DEFAULT_BLOCK_SIZE,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """t-close classes of at least ``size`` records, each inside one household ``group``.
@@ -426,10 +538,10 @@ def nested_classes(
     counts = np.bincount(group * b + codes, minlength=n_groups * b).reshape(n_groups, b)
     per_group = group_max_classes(counts, shares, t, size)
     if (per_group < 1).any():
-        raise InfeasibleError("A household group admits no t-close class.")
+        raise InfeasibleError(_("A household group admits no t-close class."))
     offsets = np.r_[0, np.cumsum(per_group)]
     per_class = np.vstack([layout_counts(counts[g], int(per_group[g])) for g in range(n_groups)])
-    task.step(0.0, "Forming classes inside household groups")
+    task.step(0.0, _("Forming classes inside household groups"))
     node, end = split_nodes(X, codes, per_class, max_records=block_size,
                             start=(offsets[group], offsets[group + 1]))  # fmt: skip
     labels = form_classes(X, codes, node, end, per_class, shares, t, size,
@@ -484,22 +596,23 @@ def household_partition(
     """
     hh = households.codes
     person = [c for c in qi if c not in households.level]
-    X_house = encode_qi(clean, households.level, types, orders)
-    X_person = encode_qi(clean, person, types, orders)
+    X_house = encode_qi(clean, households.level, types, orders, households.hierarchies)
+    X_person = encode_qi(clean, person, types, orders, households.hierarchies)
     if codes is None or t is None:  # k-anonymity only: one bucket, every class "t-close"
         codes, t, shares = np.zeros(len(clean), dtype=np.int64), 1.0, None
     if shares is None:
         shares = np.bincount(codes) / len(codes)
     if improve_rounds is None:
         improve_rounds = default_rounds(len(codes))
-    task.step(0.0, "Grouping households")
+    task.step(0.0, _("Grouping households"))
     frame = household_frame(clean, households.level, hh)
-    order, runs = household_order(frame, households.level, types, orders)
+    order, runs = household_order(frame, households.level, types, orders, households.hierarchies)
     separate = bool(households.confidential_level) and t > 1.0  # real buckets
     # members kept apart need a class each: groups of as many classes as the largest household
     reach = max(GROUP_CLASSES, int(households.sizes().max())) if separate else GROUP_CLASSES
     groups = household_groups(order, runs, codes, hh, shares, t, size, k,
-                              target=reach * size)  # fmt: skip
+                              target=reach * size,
+                              coarser=_coarser_levels(frame, order, households))  # fmt: skip
     released = household_release(frame, households, types, orders, groups, mode)
     fence = released.groupby(list(released.columns), dropna=False, sort=False).ngroup()
     fence = fence.to_numpy(dtype=np.int64)[hh]
@@ -511,10 +624,6 @@ def household_partition(
         classes = separate_members(X_person, classes, codes, hh, fence)
     classes = merge_for_households(X_person, classes, hh, k, fence=fence)
     return classes, groups, nested_loss(X_house, groups, X_person, classes)
-
-
-#: records of the sample the class size of the household route is chosen on
-SIZE_SAMPLE = 15_000
 
 
 #: improvement rounds of the trial partitions (the choice needs the ranking, not the polish)
@@ -550,9 +659,9 @@ def household_size(
     homes = households.subset(rows)
     best, best_loss = int(candidates[0]), np.inf
     for i, size in enumerate(candidates):
-        task.step(i / len(candidates), "Choosing the class size")
+        task.step(i / len(candidates), _("Choosing the class size"))
         try:
-            _, _, loss = household_partition(
+            _groups, _members, loss = household_partition(
                 sub, qi, types, orders, homes, codes[rows], t, k, int(size),
                 mode=mode, shares=shares, improve_rounds=SIZE_ROUNDS,
             )  # fmt: skip

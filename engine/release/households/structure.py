@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.errors import FeasibleAlternative, InfeasibleError, quoted
 from engine.i18n import _, ngettext
 from engine.params import ReleaseParams
 from engine.release.columns import decimals, recode_qi
@@ -63,6 +63,9 @@ class Households:
     #: confidential columns constant within every household (household expenditure): the
     #: members of a household are kept in different classes (:func:`separate_members`)
     confidential_level: tuple[str, ...] = ()
+    #: the hierarchy of each QI that has one (engine.recoding): household groups are formed
+    #: with its distance and release its lowest common level
+    hierarchies: dict[str, Any] = field(default_factory=dict)
 
     def sizes(self) -> np.ndarray:
         """Members of every household."""
@@ -145,14 +148,14 @@ class HouseholdPlan:
                     "value.",
                     count,
                 )
-            out.append(text.format(col=repr(col), n=number(count)))
+            out.append(text.format(col=quoted(col), n=number(count)))
         for col, share in self.nearly.items():
             out.append(
                 _(
                     "{col} is the same for all members in {share} of the households of two or "
                     "more persons: declare it household-level (household_level, "
                     "--household-level) to release it alike for every member."
-                ).format(col=repr(col), share=percent_fixed(share))
+                ).format(col=quoted(col), share=percent_fixed(share))
             )
         if self.n_missing:
             out.append(
@@ -290,20 +293,65 @@ def recode_ids(
     n_households: int,
     rng: np.random.Generator,
     original: pd.Series | None = None,
-) -> np.ndarray:
+    linked: np.ndarray | None = None,
+) -> pd.Series:
     """A fresh random numbering of the households (one per release; nothing links back).
 
     The numbers are 1..H in random order, or, when one of those is also an id of the input
     (``original``: households numbered 1, 2, … already), the same shifted past every numeric
     id of the input (1..H + 10^d, d the digits of the largest), so that no released id is an
     input id: a released 17 can never be mistaken for the input's household 17.
+    ``linked`` (per household) says which households are released with an id; the others'
+    members get an empty id (H counts only the linked ones).
     """
-    numbers = rng.permutation(n_households).astype(np.int64) + 1
+    keep = np.ones(n_households, dtype=bool) if linked is None else np.asarray(linked, bool)
+    count = int(keep.sum())
+    numbers = np.zeros(n_households, dtype=np.int64)
+    numbers[keep] = rng.permutation(count).astype(np.int64) + 1
     if original is not None:
-        clash, digits = clashing_ids(original, n_households)
+        clash, digits = clashing_ids(original, count)
         if clash:
-            numbers += 10**digits
-    return numbers[hh]
+            numbers[keep] += 10**digits
+    out = pd.array(numbers[hh], dtype="Int64")
+    if not keep.all():
+        out[~keep[hh]] = pd.NA
+    return pd.Series(out)
+
+
+def unit_level_values(
+    clean: pd.DataFrame,
+    columns: Sequence[str],
+    types: Mapping[str, ColumnType],
+    orders: Mapping[str, Sequence[str]],
+    units: np.ndarray,
+    mode: Literal["centroid", "range", "common"] = "centroid",
+    hierarchies: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """The released household-level QIs of every record, recoded per ``units`` (of every
+    record): a pattern group (whole households of one size, so one record per member weighs
+    every household alike) or, for a household released without an id, its member's class.
+    A column with a hierarchy (``hierarchies``) releases the unit's lowest common level (a
+    group of households of two communes of one district: the district).
+
+    A value missing for a record of a unit is withheld for the whole unit (a known value
+    withheld, never one made up), so that every household of a group keeps one released
+    tuple.
+    """
+    frame = clean[list(columns)].reset_index(drop=True)
+    places = {c: decimals(frame[c]) for c in columns}
+    released = recode_qi(frame, columns, types, orders, units, mode, places, hierarchies)
+    for col in columns:
+        lacking = frame[col].isna().to_numpy()
+        if not lacking.any():
+            continue
+        hidden = np.isin(units, np.unique(units[lacking]))
+        values = released[col]
+        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_extension_array_dtype(
+            values
+        ):
+            values = values.astype("Int64")
+        released[col] = values.mask(hidden)
+    return released
 
 
 def _dense(labels: np.ndarray) -> np.ndarray:
@@ -322,27 +370,45 @@ def survey_columns(
     rng: np.random.Generator,
     *,
     avoid_ids: bool = True,
+    classes: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
+    linked: np.ndarray | None = None,
 ) -> dict[str, pd.Series]:
     """The released columns a survey adds, aligned with the records of ``clean``.
 
-    Household-level QIs recoded per household group on the household file (one record per
-    household, so a large household weighs no more than a small one), then carried to every
-    member; the household id re-coded (:func:`recode_ids`) unless ``household_output`` is
-    "none"; the weight unchanged unless ``weight_output`` is "none".  ``original`` is the
-    input's released rows (:meth:`engine.release.stages.prepare.Prepared.released_input`);
-    ``avoid_ids`` keeps the new numbers clear of the input's ids (:func:`recode_ids`; a cluster
-    partition leaves that to the run, which sees every partition's ids).
+    Household-level QIs recoded per household group (``groups``, of every record): on the
+    household file (one record per household, so a large household weighs no more than a
+    small one), then carried to every member; or, on the route of pattern groups
+    (``linked``: per household, released with an id; :mod:`.patterns`), per group of
+    households of one size and, for a household without an id, per class.  The household id
+    re-coded (:func:`recode_ids`) when the release carries it; the weight as
+    :meth:`ReleaseParams.released_weight` says: its class's mean (``classes``, ``weights``:
+    the records' classes and weights, :func:`~engine.release.households.class_weights`) or
+    unchanged.  ``original`` is the input's released rows
+    (:meth:`engine.release.stages.prepare.Prepared.released_input`); ``avoid_ids`` keeps the
+    new numbers clear of the input's ids (:func:`recode_ids`; a cluster partition leaves
+    that to the run, which sees every partition's ids).
     """
+    from engine.release.households.weights import class_weights
+
     out: dict[str, pd.Series] = {}
     if households is not None and groups is not None and households.level:
-        level = household_level_values(clean, types, orders, households, groups, params.qi_output)
+        if linked is not None:
+            level = unit_level_values(clean, households.level, types, orders, groups,
+                                      params.qi_output, households.hierarchies)  # fmt: skip
+        else:
+            level = household_level_values(clean, types, orders, households, groups,
+                                           params.qi_output)  # fmt: skip
         out.update({c: level[c] for c in level.columns})
-    if households is not None and params.household_output == "recode":
+    if households is not None and params.released_household():
         avoid = original[households.column] if avoid_ids else None
-        ids = recode_ids(households.codes, households.n_households, rng, avoid)
-        out[households.column] = pd.Series(ids, name=households.column)
-    if params.weight is not None and params.weight_output == "keep":
+        ids = recode_ids(households.codes, households.n_households, rng, avoid, linked)
+        out[households.column] = ids.rename(households.column)
+    released = params.released_weight()
+    if released == "keep":
         out[params.weight] = original[params.weight].reset_index(drop=True)
+    elif released == "class" and classes is not None and weights is not None:
+        out[params.weight] = pd.Series(class_weights(weights, classes), name=params.weight)
     return out
 
 
@@ -365,7 +431,9 @@ def household_release(
     group_of = np.zeros(households.n_households, dtype=np.int64)
     group_of[households.codes] = groups
     places = {c: decimals(frame[c]) for c in households.level}
-    released = recode_qi(frame, households.level, types, orders, group_of, mode, places)
+    released = recode_qi(
+        frame, households.level, types, orders, group_of, mode, places, households.hierarchies
+    )
     for col in households.level:
         lacking = frame[col].isna().to_numpy()
         if not lacking.any():
@@ -400,11 +468,15 @@ def check_households(n_households: int, k: int) -> None:
     the largest k that can be met)."""
     if k > n_households:
         raise InfeasibleError(
-            f"k = {k:,} needs records of at least {k:,} households in every class, but the "
-            f"file has {n_households:,} households.",
+            _(
+                "k = {k} needs records of at least {k2} households in every class, but the file "
+                "has {n_households} households."
+            ).format(k=number(k), k2=number(k), n_households=number(n_households)),
             alternatives=[
                 FeasibleAlternative(
-                    f"k = {n_households:,} (one class holding every household)",
+                    _("k = {n_households} (one class holding every household)").format(
+                        n_households=number(n_households)
+                    ),
                     {"k": n_households},
                 )
             ],
@@ -422,4 +494,5 @@ __all__ = [
     "household_level_values",
     "recode_ids",
     "survey_columns",
+    "unit_level_values",
 ]

@@ -1,69 +1,36 @@
-"""Sampling weights: read and check them, and keep weighted totals through a release.
+"""Sampling weights: read and check them, release them, and keep weighted totals.
 
 A survey record stands for ``weight`` people of the population (the inverse of its inclusion
-probability, adjusted for non-response).  tclose uses weights for two things:
+probability, adjusted for non-response).  tclose uses weights for three things:
 
 * **the disclosure risk** (:mod:`engine.release.measures.risk`): a combination of QI values that
   occurs once in the sample is far less risky when it stands for 500 people than for 1;
+* **the released weight**: a weight is a key like any QI, since weights reveal the sampling
+  stratum (a region sampled at another rate has other weights), and a weight of its own
+  picks a record out of its class.  By default every record carries its class's mean weight
+  (:func:`class_weights`): the weight never splits a class, and every class's sum of weights,
+  the population it stands for, is kept.  ``weight_output="keep"`` releases the weights
+  unchanged (the run then reports the k and t the release has with the weight as a key),
+  ``"none"`` leaves them out;
 * **weighted totals**: analysts estimate population totals as Σ wᵢ·yᵢ.  The released mean of
-  a bucket is therefore the *weighted* mean Σ wᵢ·yᵢ / Σ wᵢ over the bucket's records, so that
-  Σ wᵢ · (released value)ᵢ = Σ wᵢ·yᵢ for every confidential column, up to the rounding of the
-  means and wherever the p%-rule withholds a mean (:func:`weighted_bucket_means`).
-
-The weights themselves are released unchanged by default: dropping them would make every
-estimate from the release wrong.  They can reveal the sampling stratum (a region sampled at
-another rate has other weights); ``weight_output="none"`` leaves them out.
+  a bucket is therefore the *weighted* mean Σ wᵢ·yᵢ / Σ wᵢ over the bucket's records, with the
+  weights the release carries, so that Σ wᵢ · (released value)ᵢ = Σ wᵢ·yᵢ for every
+  confidential column, up to the rounding of the means and wherever the p%-rule withholds a
+  mean (:func:`weighted_bucket_means`); :func:`weighted_totals` measures what is left.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
-from engine.i18n import _
-from engine.params import MAX_MAGNITUDE
-from engine.release.buckets import MEAN_SLACK, Scale, dominated
-from engine.release.columns import numeric_values
+from engine.release.buckets import Scale, dominated
+from engine.release.columns import decimal_places, numeric_values
 from engine.release.model import Buckets
 from engine.roles import ColumnType
-
-
-def read_weights(series: pd.Series, rows: np.ndarray | None = None) -> np.ndarray:
-    """The weights of a column as floats, refused unless every one is a number > 0.
-
-    ``rows`` are the input positions of the values (None: 0..n−1); the message names the
-    first bad record by its number in the input (the first data row is record 1).
-    """
-    values = pd.to_numeric(series.reset_index(drop=True), errors="coerce").to_numpy(
-        dtype=np.float64, na_value=np.nan
-    )
-    bad = ~np.isfinite(values) | (values <= 0) | (values > MAX_MAGNITUDE)
-    if bad.any():
-        first = int(np.argmax(bad))
-        record = (int(rows[first]) if rows is not None else first) + 1
-        raw = series.iloc[first]
-        shown = _("an empty cell") if pd.isna(raw) else repr(raw if isinstance(raw, str) else
-                                                          _plain(raw))  # fmt: skip
-        raise InputError(
-            _(
-                "Weight column {column}: record {record:,} holds {shown}; every weight must "
-                "be a number > 0 ({bad:,} record(s) are not)."
-            ).format(column=repr(series.name), record=record, shown=shown, bad=int(bad.sum()))
-        )
-    return values
-
-
-def _plain(value: Any) -> Any:
-    value = value.item() if isinstance(value, np.generic) else value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 def weighted_bucket_means(
@@ -75,14 +42,15 @@ def weighted_bucket_means(
 ) -> Buckets:
     """``buckets`` whose released means are weighted: Σ wᵢ·yᵢ / Σ wᵢ over each bucket.
 
-    Numeric columns only (a category column releases its mode or median category).  A mean
-    beyond the central 99 % is held inside it exactly as the unweighted one
-    (:class:`engine.release.Scale`); it is withheld (the median released) when one or
-    two records dominate the bucket's sum or its weighted sum (the p%-rule on wᵢ·yᵢ too: a
-    record with a large weight and a large value would otherwise show through).  It is
-    rounded to :func:`mean_step`: as coarse as one record can move it, so that it tells no
-    one's value, and no coarser, so that the weighted total survives (a count column's mean
-    of 2.27 released as 2 would lose an eighth of its total).
+    Numeric columns only (a category column releases its mode or median category).  Each
+    value counts within the bucket's public range as for the unweighted mean
+    (:attr:`BucketStat.limits`), and the mean is held inside the central 99 % and rounded
+    to a step one record cannot cross, from that public range and the largest share of the
+    bucket's weight one record holds (:meth:`engine.release.Scale.weighted_mean`): never
+    from the bucket's own values, and without floating-point residue.  It is withheld (the
+    median released) when one or two records dominate the bucket's sum or its weighted sum
+    (the p%-rule on wᵢ·yᵢ too: a record with a large weight and a large value would
+    otherwise show through).
     """
     if buckets.stats is None:
         return buckets
@@ -96,13 +64,16 @@ def weighted_bucket_means(
         scales[col] = (Scale.of(keys, False, public), keys)
     if not scales:
         return buckets
+    weights = np.asarray(weights, dtype=np.float64)
+    order = np.argsort(buckets.codes, kind="stable")
+    starts = np.searchsorted(buckets.codes[order], np.arange(len(buckets.stats) + 1))
     stats = []
     for j, per_column in enumerate(buckets.stats):
-        members = buckets.codes == j
+        members = order[starts[j] : starts[j + 1]]
         row = []
         for i, stat in enumerate(per_column):
             col = columns[i]
-            if stat is None or col not in scales or stat.dominated:
+            if stat is None or col not in scales or stat.dominated or stat.limits is None:
                 row.append(stat)
                 continue
             scale, keys = scales[col]
@@ -112,38 +83,40 @@ def weighted_bucket_means(
             if not len(y):
                 row.append(stat)
                 continue
-            base = float(y.min())
-            if dominated(np.maximum(y - base, 0.0) * w):
+            low = stat.limits[0]
+            if dominated(np.maximum(np.clip(y, *stat.limits) - low, 0.0) * w):
                 row.append(replace(stat, mean=stat.median, dominated=True))
                 continue
-            mean = held_mean(scale, float(np.dot(w, y) / w.sum()))
-            step = mean_step(float(w.max() / w.sum()) * float(np.ptp(y)))
-            if step:
-                mean = round(round(mean / step) * step, max(0, -math.floor(math.log10(step))))
-            row.append(replace(stat, mean=int(mean) if float(mean).is_integer() else mean))
+            mean = scale.weighted_mean(y, w, stat.limits)
+            if not stat.limits[0] <= float(mean) <= stat.limits[1]:
+                # one record holds so much of the bucket's weight that no step it cannot
+                # cross falls inside the bucket: its mean would tell that record
+                row.append(replace(stat, mean=stat.median, dominated=True))
+                continue
+            row.append(replace(stat, mean=mean))
         stats.append(tuple(row))
     return replace(buckets, stats=stats)
 
 
-def held_mean(scale: Scale, value: float) -> float:
-    """A bucket mean held inside the central 99 % (by :data:`MEAN_SLACK` of its width)."""
-    slack = MEAN_SLACK * (scale.inner[1] - scale.inner[0])
-    if not scale.inner[0] - slack <= value <= scale.inner[1] + slack:
-        return float(np.clip(value, *scale.mean_limits))
-    return value
+def class_weights(weights: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The weight every record is released with (``weight_output="class"``): its class's
+    mean weight, one value per class, so that the weight never splits a class.
 
-
-def mean_step(influence: float) -> float:
-    """The smallest number of the 1–2–5 series at least ``influence`` (0 for 0): the most
-    one record can move a bucket mean, max wᵢ · (range of the bucket) / Σ w."""
-    if not influence > 0:
-        return 0.0
-    exponent = math.floor(math.log10(influence))
-    for mantissa in (1, 2, 5, 10):
-        step = mantissa * 10.0**exponent
-        if step >= influence * (1 - 1e-12):
-            return float(f"{step:.12g}")
-    return 10.0 ** (exponent + 1)
+    Σ wᵢ over every class (the estimated population of the class) is kept: the mean is
+    rounded to the weights' own decimals plus the digits of the largest class, so that the
+    class's size times its released weight gives its sum of weights back to the weights'
+    own precision; printed without floating-point residue.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    classes = np.asarray(classes, dtype=np.int64)
+    if not len(weights):
+        return weights.copy()
+    sizes = np.bincount(classes)
+    sums = np.bincount(classes, weights=weights)
+    means = sums / np.maximum(sizes, 1)
+    places = decimal_places(weights) + len(str(int(sizes.max())))
+    released = np.array([float(f"{m:.{places}f}") for m in means])
+    return released[classes]
 
 
 def weighted_totals(
@@ -152,10 +125,19 @@ def weighted_totals(
     columns: Sequence[str],
     weights: np.ndarray,
     types: Mapping[str, ColumnType],
+    released_weights: np.ndarray | None = None,
 ) -> dict[str, dict[str, float | None]]:
-    """Per numeric column: Σ wᵢ·yᵢ of the original and of the released values, and their
-    relative difference (records whose value is missing on either side left out)."""
+    """Per numeric column: the weighted total an analyst estimates from the original records,
+    Σ wᵢ·yᵢ, and from the release, Σ w'ᵢ·rᵢ (``released_weights`` w': the weights the release
+    carries, its class means; the original weights when it carries them unchanged or none),
+    and their relative difference (records whose value is missing on either side left out).
+
+    ``released`` is aligned with ``original`` (record by record).  With class weights a
+    column's total moves by the covariance of weight and value within the classes: this is
+    what it costs (review record).
+    """
     out: dict[str, dict[str, float | None]] = {}
+    after_w = weights if released_weights is None else released_weights
     for col in columns:
         if types.get(col) != ColumnType.NUMERIC or col not in released.columns:
             continue
@@ -163,10 +145,14 @@ def weighted_totals(
         r = pd.to_numeric(released[col], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
         both = ~np.isnan(y) & ~np.isnan(r)
         before = float(np.dot(weights[both], y[both]))
-        after = float(np.dot(weights[both], r[both]))
+        after = float(np.dot(after_w[both], r[both]))
         rel = abs(after - before) / abs(before) if before else None
         out[col] = {"original": before, "released": after, "relative_error": rel}
     return out
 
 
-__all__ = ["read_weights", "weighted_bucket_means", "weighted_totals"]
+__all__ = [
+    "class_weights",
+    "weighted_bucket_means",
+    "weighted_totals",
+]

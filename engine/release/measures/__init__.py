@@ -15,6 +15,7 @@ analysis utility (``_groups``, ``_group_mean_error``), which they check against 
 from engine.release.measures.loss import (
     QiSums,
     confidential_loss,
+    counted_loss,
     released_classes,
     released_values,
     sse_sst,
@@ -49,6 +50,7 @@ __all__ = [
     "class_ids",
     "compare_risk",
     "confidential_loss",
+    "counted_loss",
     "disclosure_risk",
     "household_pattern_uniques",
     "household_risks",

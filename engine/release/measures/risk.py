@@ -31,6 +31,11 @@ identical QI values; missing counts as a value):
   no other household shares.  An intruder holding a household id can group its members, and a
   household of a 44-year-old man, a 41-year-old woman and three children may be one of a kind
   even when each member's class is large;
+- **linking**: with household ids, the figures above are computed as if the intruder follows
+  them (``linked``): knowing every member's QIs, the intruder keeps the households of the
+  same pattern, and a member's record is one of those of its class among them.  The class of
+  a record is then that *cell* (its household's pattern and its class), whose size and sum of
+  weights give its risk; a record without an id keeps its class;
 - **attribute disclosure**: the largest share of a class that takes one confidential value
   (bucket), compared with that value's share in the whole table (what the intruder knows
   anyway); t-closeness bounds the ratio of the two by t (KBS 2015, Definition 4).
@@ -48,8 +53,10 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.release.model import RiskComparison, RiskSummary
+from engine.release.verify import household_patterns
 
 #: default threshold of the re-identification risk: more than 1 in 5, i.e. classes below 5
 DEFAULT_THRESHOLD = 0.2
@@ -63,7 +70,9 @@ def class_ids(table: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
     """
     missing = [c for c in qi if c not in table.columns]
     if missing:
-        raise InputError(f"Column(s) not in the table: {', '.join(missing)}.")
+        raise InputError(
+            _("Column(s) not in the table: {missing}.").format(missing=", ".join(missing))
+        )
     if not qi:
         return np.zeros(len(table), dtype=np.int64)
     return table.groupby(list(qi), dropna=False, sort=False).ngroup().to_numpy(np.int64)
@@ -78,7 +87,7 @@ def individual_risk(classes: np.ndarray, weights: np.ndarray | None = None) -> n
         return 1.0 / f[labels]
     w = np.asarray(weights, dtype=np.float64)
     if len(w) != len(labels):
-        raise InputError("The weights and the classes differ in length.")
+        raise InputError(_("The weights and the classes differ in length."))
     big_f = np.maximum(np.bincount(labels, weights=w), f)  # a population holds its sample
     p = f / big_f
     r = np.empty(len(f))
@@ -104,38 +113,34 @@ def household_risks(risk: np.ndarray, hh: np.ndarray) -> np.ndarray:
     return per_home[hh]
 
 
-_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))
-
-
-def _splitmix(x: np.ndarray, salt: np.uint64) -> np.ndarray:
-    z = x.astype(np.uint64) + salt
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
 def household_pattern_uniques(classes: np.ndarray, hh: np.ndarray) -> tuple[int, int]:
     """(households unique on their members' pattern of classes, households).
 
-    A household's pattern is the multiset of its members' classes; it is keyed by two
-    independent 64-bit hashes summed over the members (order-free) and the household size,
-    so patterns are compared in O(N) without building them.
+    A household's pattern is the multiset of its members' classes, compared exactly
+    (:func:`engine.release.verify.household_patterns`).
+    """
+    labels = pd.factorize(np.asarray(classes), use_na_sentinel=False)[0].astype(np.int64)
+    hh = pd.factorize(np.asarray(hh), use_na_sentinel=False)[0].astype(np.int64)
+    pattern = household_patterns(labels, hh)
+    per_pattern = np.bincount(pattern)
+    return int((per_pattern[pattern] == 1).sum()), len(pattern)
+
+
+def linked_cells(classes: np.ndarray, hh: np.ndarray) -> np.ndarray:
+    """The class of every record as an intruder who follows the household ids sees it: its
+    household's pattern and its class (``hh`` < 0: released without an id, its class alone).
     """
     labels = pd.factorize(np.asarray(classes), use_na_sentinel=False)[0].astype(np.int64)
     hh = np.asarray(hh, dtype=np.int64)
-    n_h = int(hh.max()) + 1 if len(hh) else 0
-    order = np.argsort(hh, kind="stable")
-    starts = np.flatnonzero(np.r_[True, hh[order][1:] != hh[order][:-1]])
-    keys = []
-    for salt in _MIX:
-        mixed = _splitmix(labels[order], salt)
-        with np.errstate(over="ignore"):
-            keys.append(np.add.reduceat(mixed, starts))
-    size = np.diff(np.r_[starts, len(order)]).astype(np.uint64)
-    table = np.column_stack([*keys, size])
-    _, inverse, counts = np.unique(table, axis=0, return_inverse=True, return_counts=True)
-    return int((counts[inverse.ravel()] == 1).sum()), n_h
+    linked = hh >= 0
+    if not linked.any():
+        return labels
+    homes = pd.factorize(hh[linked])[0].astype(np.int64)
+    pattern = household_patterns(labels[linked], homes)
+    width = int(labels.max()) + 1
+    cell = labels.copy()
+    cell[linked] = width * (1 + pattern[homes]) + labels[linked]
+    return pd.factorize(cell)[0].astype(np.int64)
 
 
 def _value_codes(values: pd.DataFrame | pd.Series | np.ndarray) -> np.ndarray:
@@ -158,20 +163,36 @@ def disclosure_risk(
     threshold: float = DEFAULT_THRESHOLD,
     weights: np.ndarray | None = None,
     households: np.ndarray | None = None,
+    linked: bool = False,
 ) -> RiskSummary:
     """Risk figures from the class of every row and, optionally, its confidential value(s).
 
     ``classes`` is any integer labelling of the rows by equivalence class (see
     :func:`class_ids`); ``sensitive`` gives each row's confidential value, bucket code or tuple
     of values (a DataFrame with several columns is taken jointly); ``weights`` the sampling
-    weight of every row and ``households`` its household (module doc).
+    weight of every row and ``households`` its household (module doc; a missing household,
+    None or NaN, is a record released without an id: a household of its own that nobody can
+    link).  ``linked``: the intruder follows the household ids (:func:`linked_cells`), and
+    the re-identification and attribute figures are those of the cells.
     """
     if not 0 < threshold <= 1:
-        raise InputError(f"The risk threshold must lie in (0, 1], not {threshold}.")
+        raise InputError(
+            _("The risk threshold must lie in (0, 1], not {threshold}.").format(threshold=threshold)
+        )
     labels = pd.factorize(np.asarray(classes), use_na_sentinel=False)[0]
     n = len(labels)
     if n == 0:
-        raise InputError("The table has no records; there is no risk to measure.")
+        raise InputError(_("The table has no records; there is no risk to measure."))
+    hh = None
+    if households is not None:
+        hh = pd.factorize(pd.Series(np.asarray(households, dtype=object)))[0].astype(np.int64)
+        if len(hh) != n:
+            raise InputError(_("The households and the classes differ in length."))
+        if linked:
+            labels = linked_cells(labels, hh)
+        # a record without an id: a household of its own
+        alone = hh < 0
+        hh = np.where(alone, int(hh.max(initial=-1)) + 1 + np.cumsum(alone) - 1, hh)
     sizes = np.bincount(labels)
     risk = individual_risk(labels, weights)
     above = int((risk > threshold).sum())
@@ -188,11 +209,9 @@ def disclosure_risk(
         "share_above": above / n,
         "expected_reidentifications": float(risk.sum()),
         "weighted": weights is not None,
+        "linked": bool(linked and hh is not None),
     }
-    if households is not None:
-        hh = pd.factorize(np.asarray(households), use_na_sentinel=False)[0].astype(np.int64)
-        if len(hh) != n:
-            raise InputError("The households and the classes differ in length.")
+    if hh is not None:
         home = household_risks(risk, hh)
         unique, n_h = household_pattern_uniques(labels, hh)
         result.update(
@@ -206,7 +225,7 @@ def disclosure_risk(
     if sensitive is not None:
         codes = _value_codes(sensitive)
         if len(codes) != n:
-            raise InputError("The confidential values and the classes differ in length.")
+            raise InputError(_("The confidential values and the classes differ in length."))
         width = int(codes.max()) + 1
         pairs, counts = np.unique(labels.astype(np.int64) * width + codes, return_counts=True)
         per_class_max = np.zeros(len(sizes), dtype=np.int64)
@@ -227,19 +246,24 @@ def table_risk(
     threshold: float = DEFAULT_THRESHOLD,
     weight: str | None = None,
     household: str | None = None,
+    linked: bool = True,
 ) -> RiskSummary:
     """Risk figures of a table, classes formed by its ``qi`` columns (``weight`` and
-    ``household`` name its weight and household columns, when it has them)."""
+    ``household`` name its weight and household columns, when it has them; ``linked``: the
+    intruder follows the household ids, as the run's published risk assumes)."""
     missing = [c for c in (*confidential, weight, household) if c and c not in table.columns]
     if missing:
-        raise InputError(f"Column(s) not in the table: {', '.join(missing)}.")
+        raise InputError(
+            _("Column(s) not in the table: {missing}.").format(missing=", ".join(missing))
+        )
     sensitive = table[list(confidential)] if confidential else None
     return disclosure_risk(
         class_ids(table, qi),
         sensitive,
         threshold=threshold,
         weights=None if weight is None else table[weight].to_numpy(dtype=np.float64),
-        households=None if household is None else table[household].to_numpy(),
+        households=None if household is None else table[household].to_numpy(dtype=object),
+        linked=linked and household is not None,
     )
 
 
@@ -275,10 +299,14 @@ def compare_risk(
 ) -> RiskComparison:
     """The risk of the original records (``data``) and of the released ``table``.
 
-    *Before* groups the original records by their raw QI values; *after* groups the released
-    table by its released QI values; both with the run's ``weights`` and ``households`` (per
-    record of ``data``; ``source_rows`` says which record every released row was made from;
-    ``bucket_codes`` the bucket of every record).
+    *Before* groups the original records by their raw QI values, with the run's ``weights``
+    and ``households`` (per record of ``data``); *after* groups the released table by its
+    released QI values, with the weights and the household ids the release carries
+    (:meth:`ReleaseParams.released_weight`, :meth:`ReleaseParams.released_household`), so
+    that a reader recomputes it from the release; where the release leaves them out, with
+    the run's (``source_rows``: the record every released row was made from).  With
+    household ids both sides follow them (:func:`linked_cells`): an intruder who knows
+    every member's QIs.  ``bucket_codes`` is the bucket of every record.
     Attribute disclosure compares the same thing on both sides where it can: the confidential
     buckets when the release has buckets (a raw numeric value is nearly always unique, so the
     raw values would say nothing), the released categories of a noise release otherwise; a
@@ -291,22 +319,31 @@ def compare_risk(
     released_conf = [c for c in params.confidential if c in table.columns]
     if before_sensitive is None:  # noisy numbers: shares of exact values say nothing
         released_conf = []
-    if before is None or before.threshold != threshold:
+    linked = households is not None
+    if before is None or before.threshold != threshold or before.linked != linked:
         before = disclosure_risk(
             class_ids(data, qi),
             before_sensitive,
             threshold=threshold,
             weights=weights,
             households=households,
+            linked=linked,
         )
     rows = np.arange(len(table)) if source_rows is None else np.asarray(source_rows)
     released_qi = [c for c in params.qi if c in table.columns]
+    after_weights = None if weights is None else np.asarray(weights)[rows]
+    if weights is not None and params.released_weight() and params.weight in table.columns:
+        after_weights = pd.to_numeric(table[params.weight]).to_numpy(dtype=np.float64)
+    after_homes = None if households is None else np.asarray(households)[rows]
+    if households is not None and params.released_household() and params.household in table:
+        after_homes = table[params.household].to_numpy(dtype=object)
     after = disclosure_risk(
         class_ids(table, released_qi),
         table[released_conf] if released_conf else None,
         threshold=threshold,
-        weights=None if weights is None else np.asarray(weights)[rows],
-        households=None if households is None else np.asarray(households)[rows],
+        weights=after_weights,
+        households=after_homes,
+        linked=after_homes is not None and params.released_household(),
     )
     return RiskComparison(before, after)
 
@@ -321,6 +358,7 @@ __all__ = [
     "household_pattern_uniques",
     "household_risks",
     "individual_risk",
+    "linked_cells",
     "original_sensitive",
     "table_risk",
 ]

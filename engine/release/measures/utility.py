@@ -101,7 +101,10 @@ def _numeric_utility(
     group means per QI, correlations with numeric QIs and the regression on all QIs."""
     ctype = types[col]
     y = numeric_values(original[col].reset_index(drop=True), ctype)
-    z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+    if pd.api.types.is_numeric_dtype(values.dtype):  # numbers already
+        z = pd.Series(values).to_numpy(dtype=float, na_value=np.nan)
+    else:
+        z = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
     if ctype == ColumnType.DATE:
         z = numeric_values(pd.Series(values), ctype)
     mask = ~np.isnan(y) & ~np.isnan(z)
@@ -192,10 +195,12 @@ def _groups(
         gb = np.where(np.isnan(b), -1, np.searchsorted(edges, b, side="right"))
         return ga, gb
     codes, cats = pd.factorize(before.astype("string"))
-    text = after.astype("string")
-    gb = pd.Index(cats).get_indexer(text)  # -1: a category the original lacks
-    gb = np.where(gb < 0, -2, gb)
-    gb[text.isna().to_numpy()] = -1
+    # the released values as codes first, then their few distinct values looked up among
+    # the original's categories: never a million texts looked up one by one
+    released, distinct = pd.factorize(after.astype("string"))  # −1: missing
+    lookup = pd.Index(cats).get_indexer(distinct)
+    lookup = np.where(lookup < 0, -2, lookup)  # −2: a category the original lacks
+    gb = np.where(released >= 0, lookup[np.maximum(released, 0)] if len(lookup) else -1, -1)
     return codes, gb.astype(np.int64)
 
 
@@ -220,8 +225,8 @@ def _group_mean_error(
     floor = NEAR_ZERO * abs(float(y[mask].mean()))
     # the records of each group in file order, as a mask of the group would select them
     n_groups = int(ga.max()) + 1 if len(ga) else 0
-    original = _members(np.where(mask, ga, -1), n_groups)
-    release = _members(np.where(mask, gb, -1), n_groups)
+    original = _members(ga, n_groups, mask)
+    release = _members(gb, n_groups, mask)
     errors, weights = [], []
     for g in np.flatnonzero([len(rows) for rows in original]):
         members = original[g]
@@ -237,15 +242,19 @@ def _group_mean_error(
     return float(np.average(errors, weights=weights)) if errors else None
 
 
-def _members(groups: np.ndarray, n_groups: int) -> list[np.ndarray]:
+def _members(groups: np.ndarray, n_groups: int, keep: np.ndarray | None = None) -> list[np.ndarray]:
     """Positions of the records of each group 0..n_groups − 1, in file order (negative
-    numbers: in no group).  One stable sort instead of a pass over the file per group."""
-    groups = np.asarray(groups, dtype=np.int64)
-    inside = np.flatnonzero((groups >= 0) & (groups < n_groups))
-    keys = groups[inside]
-    # a stable sort of small integers is a radix sort
-    order = inside[np.argsort(keys.astype(np.int16) if n_groups < 2**15 else keys, kind="stable")]
-    starts = np.searchsorted(groups[order], np.arange(n_groups + 1))
+    numbers, and records not in ``keep``: in no group).  One stable sort of small integers
+    (a radix sort) instead of a pass over the file per group; the records in no group sort
+    last, after a sentinel group."""
+    groups = np.asarray(groups)
+    inside = (groups >= 0) & (groups < n_groups)
+    if keep is not None:
+        inside &= keep
+    small = n_groups < 2**15 - 1
+    key = np.where(inside, groups, n_groups).astype(np.int16 if small else np.int64)
+    order = np.argsort(key, kind="stable")
+    starts = np.r_[0, np.cumsum(np.bincount(key, minlength=n_groups + 1))]
     return [order[starts[g] : starts[g + 1]] for g in range(n_groups)]
 
 

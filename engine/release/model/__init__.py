@@ -32,6 +32,7 @@ from engine.release.model.summary import (
     RiskComparison,
     RiskSummary,
     RunSummary,
+    WeightSummary,
     applied_parameters,
 )
 from engine.release.model.words import (
@@ -68,6 +69,7 @@ __all__ = [
     "RiskSummary",
     "RunSummary",
     "Verification",
+    "WeightSummary",
     "applied_parameters",
     "bucket_rows",
     "corrected_phrase",

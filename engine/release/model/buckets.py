@@ -37,6 +37,10 @@ class BucketStat:
     #: one or two records dominate the bucket's sum (the p%-rule, :data:`P_RULE`): its mean
     #: would tell them apart, so the median is released instead
     dominated: bool = False
+    #: the public range [low, high] a record counts within for the mean (the bucket's cut
+    #: points, or round numbers at an open end; never a value): a weighted mean is held and
+    #: rounded within it as the mean is (None for categories)
+    limits: tuple[float, float] | None = None
 
 
 #: the p of the p%-rule (tabular SDC): a bucket's mean is withheld when the records other

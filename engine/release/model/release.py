@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import VerificationError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.release.model.buckets import Buckets
 from engine.release.model.summary import RunSummary
@@ -49,6 +50,23 @@ class Verification:
     #: classes in which one household holds two or more records (informative: checked for
     #: household-level confidential values, where members are kept apart)
     shared_classes: int = 0
+    #: an intruder who follows the released household ids: the fewest households sharing a
+    #: released id's pattern (the multiset of its members' classes), and the largest distance
+    #: of a member's bucket distribution among the records its pattern and class leave (None
+    #: when no id was followed, or no confidential column was checked)
+    pattern_k: int | None = None
+    linking_t: float | None = None
+    #: households whose pattern fewer than k households share, and the records without an id
+    households_below_k: int = 0
+    records_without_id: int = 0
+    #: k and t with the weight as one more key (None when no weight was checked)
+    weight_k: int | None = None
+    weight_t: float | None = None
+
+    @classmethod
+    def empty(cls) -> Verification:
+        """What the verifier says of a release without records: nothing holds."""
+        return cls(0, None, 0, 0, np.zeros(0, dtype=np.int64), False, _("Empty release."))
 
     def raise_if_failed(self) -> None:
         """Refuse the release when the bounds do not hold (:class:`VerificationError`).
@@ -58,7 +76,9 @@ class Verification:
         """
         if not self.ok:
             raise VerificationError(
-                f"The release failed its independent check and was not written: {self.message}"
+                _("The release failed its independent check and was not written: {message}").format(
+                    message=self.message
+                )
             )
 
 

@@ -317,6 +317,36 @@ class HouseholdSummary:
     #: different classes; and the classes where one household still holds several records
     confidential_level: tuple[str, ...] = field(metadata=PUBLIC, default=())
     shared_classes: int = field(metadata=REVIEW, default=0)
+    #: an intruder who follows the released ids (the verifier's): the fewest households
+    #: sharing a released id's pattern of classes, and the largest distance of what a
+    #: pattern and a class leave of a member's bucket (None: no id released, or no bucket)
+    pattern_k: int | None = field(metadata=PUBLIC, default=None)
+    linking_t: float | None = field(metadata=PUBLIC, default=None)
+    #: records released without a household id (their household could not share its
+    #: pattern with k − 1 others; a reader counts the empty ids), and their households
+    records_without_id: int = field(metadata=PUBLIC, default=0)
+    households_without_id: int = field(metadata=REVIEW, default=0)
+    #: per household-level QI: the records released with their own value (their household's
+    #: group lay within one such value, a commune), and, for a QI with a hierarchy, those
+    #: released with one of its ancestors (the group lay within one district)
+    kept_own: dict[str, int] = field(metadata=REVIEW, default_factory=dict)
+    kept_ancestor: dict[str, int] = field(metadata=REVIEW, default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WeightSummary:
+    """How a run released the sampling weight of a survey file.
+
+    Published: how the weight is released and the k and t the release has with the weight
+    as one more key (the verifier's, computed from the release).
+    """
+
+    column: str = field(metadata=PUBLIC)
+    #: "class" (every record its class's mean weight), "keep" (unchanged) or "none"
+    output: str = field(metadata=PUBLIC)
+    #: k and t of the release with the weight as a key (None when it is left out)
+    k: int | None = field(metadata=PUBLIC, default=None)
+    t: float | None = field(metadata=PUBLIC, default=None)
 
 
 @dataclass(frozen=True)
@@ -349,6 +379,9 @@ class RiskSummary:
     expected_reidentifications: float = 0.0
     #: whether the risks used sampling weights (sample → population) or 1/f
     weighted: bool = False
+    #: whether the intruder follows the household ids: the classes are then the cells of a
+    #: household's pattern and a member's class (:func:`engine.release.measures.linked_cells`)
+    linked: bool = False
     #: households of the table (None without a household column)
     n_households: int | None = None
     #: household risk 1 − Π(1 − r_j) of each record's household: mean over records
@@ -458,6 +491,10 @@ class RunSummary:
     #: where it was computed, when not on this computer: {"name": "dask", "workers": W,
     #: "partitions": P} (engine.distributed)
     backend: dict[str, Any] | None = field(metadata=REVIEW, default=None)
+    #: the route that formed the classes, when the run asked for the compiled kernels (a
+    #: large file): "compiled kernels (numba …), cached in …", "… not cached: …" or
+    #: "numpy route …: …" (engine.release.partition.jit); None when it did not ask
+    kernels: str | None = field(metadata=REVIEW, default=None)
     #: per QI with missing values: missing in the input, released empty, known values
     #: withheld so that classes agree on which QIs are missing
     #: (:mod:`engine.release.columns.missing_qi`; published: only the cells released empty, which
@@ -466,7 +503,10 @@ class RunSummary:
     #: the households of a survey file (``household``; published: what a reader of the
     #: release can see, :class:`HouseholdSummary`)
     households: HouseholdSummary | None = field(metadata=PUBLIC, default=None)
-    #: per numeric confidential column: the weighted total Σ w·y original → released
+    #: the sampling weight (``weight``): how it is released, and k and t with it as a key
+    weight: WeightSummary | None = field(metadata=PUBLIC, default=None)
+    #: per numeric released column (confidential, QI, kept): the weighted total an analyst
+    #: estimates, Σ w·y of the original → Σ w'·r of the release with the weights it carries
     #: (``weight``; a statistic of the original data)
     weighted_totals: dict[str, dict[str, float | None]] = field(
         metadata=REVIEW, default_factory=dict
@@ -495,6 +535,7 @@ class RunSummary:
         out["analysis_utility"] = {c: asdict(u) for c, u in self.analysis_utility.items()}
         out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
         out["households"] = asdict(self.households) if self.households is not None else None
+        out["weight"] = asdict(self.weight) if self.weight is not None else None
         out["risk"] = asdict(self.risk) if self.risk is not None else None
         if self.risk is not None:
             out.update(headline_risk(self.risk.after, self.risk.before))
@@ -523,8 +564,8 @@ class RunSummary:
         if anonymous or self.input is None:
             del out["input"]
         p = self.params
-        weights_out = p.weight is None or p.weight_output == "keep"
-        homes_out = p.household is None or p.household_output == "recode"
+        weights_out = p.weight is None or p.released_weight() is not None
+        homes_out = p.household is None or p.released_household()
         if self.risk is not None and weights_out and homes_out:
             out["risk"] = {"after": asdict(self.risk.after)}
             out.update(headline_risk(self.risk.after))

@@ -131,7 +131,8 @@ def _factor(epsilon: float) -> str:
 def plan_words(plan: Plan) -> list[Phrase]:
     """What a release with this plan will promise, in plain words, most important first."""
     p = plan.params
-    k = number(min(p.k, plan.n_records) if plan.n_records else p.k)
+    # the fewest people any group holds: k, or the t-close minimum when that is larger
+    k = number(plan.class_sizes.smallest if plan.n_records else p.k)
     out: list[Phrase] = []
     if not plan.feasibility.ok:
         return out
@@ -157,7 +158,7 @@ def plan_words(plan: Plan) -> list[Phrase]:
                     "Each group of at least {k} people looks like the whole file in its "
                     "{columns} mix, within a factor {t}.",
                 ),
-                {"k": k, "columns": columns, "t": number(plan.t, 3)},
+                {"k": k, "columns": columns, "t": number(plan.t)},
             )
         )
         out.append(
@@ -182,13 +183,14 @@ def plan_words(plan: Plan) -> list[Phrase]:
                 {"qis": qis, "k": k},
             )
         )
-    if not one_class and plan.class_sizes.smallest > p.k and plan.class_sizes.reason:
+    if not one_class and plan.class_sizes.average > p.k and plan.class_sizes.reason:
         out.append(
             Phrase(
                 QT_TRANSLATE_NOOP(
-                    "words", "The groups will hold at least {smallest} people, not {k}."
+                    "words",
+                    "The groups will hold {average} people or more on average (k = {k} was asked).",
                 ),
-                {"smallest": number(plan.class_sizes.smallest), "k": number(p.k)},
+                {"average": number(plan.class_sizes.average), "k": number(p.k)},
             )
         )
     out += _noise_words(plan, columns)
@@ -362,8 +364,8 @@ def summary_words(summary: RunSummary) -> list[Phrase]:
                     ),
                     {
                         **values,
-                        "t": number(summary.t_achieved, 3),
-                        "asked": number(summary.t, 3),
+                        "t": number(summary.t_achieved),
+                        "asked": number(summary.t),
                     },
                     "n_classes",
                     "k_achieved",
@@ -440,19 +442,51 @@ def _error_words(summary: RunSummary) -> list[Phrase]:
             if name in corrected:
                 out.append(corrected_phrase(summary, str(name), corrected[name]))
         elif "mean_absolute_error" in figures:
-            out.append(
-                _said(
-                    summary,
-                    QT_TRANSLATE_NOOP(
-                        "words",
-                        "{column}: the released values differ from the true ones by {error} "
-                        "on average.",
-                    ),
-                    {"column": str(name), "error": number(figures["mean_absolute_error"], 3)},
-                    "information_loss.confidential_columns",
-                )
-            )
+            out.append(_measured_error(summary, str(name), figures["mean_absolute_error"]))
     return out
+
+
+def _measured_error(summary: RunSummary, name: str, measured: float) -> Phrase:
+    """How far the released values of a noise column lie from the true ones, set beside the
+    error the noise alone has on average (the plan's ±), with what makes them differ: the
+    clamping of the noisy values to the public limits brings values back (less error), the
+    averaging in groups and the values clamped before the noise add their own (more)."""
+    values = {"column": name, "error": number(measured, 3)}
+    column = summary.noise.columns.get(name) if summary.noise is not None else None
+    expected = getattr(column, "expected_abs_error", None)
+    reads = ("information_loss.confidential_columns", "noise.columns")
+    if expected is None or column.bounds is None:
+        return _said(
+            summary,
+            QT_TRANSLATE_NOOP(
+                "words",
+                "{column}: the released values differ from the true ones by {error} on average.",
+            ),
+            values,
+            *reads,
+        )
+    values |= {
+        "expected": number(expected, 3),
+        "low": number(column.bounds[0]),
+        "high": number(column.bounds[1]),
+    }
+    if measured <= expected:
+        template = QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the released values differ from the true ones by {error} on average, "
+            "less than the ±{expected} the noise alone adds on average: a noisy value beyond "
+            "the public limits {low} and {high} is clamped back to them, which brings it "
+            "closer to the true one.",
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "words",
+            "{column}: the released values differ from the true ones by {error} on average, "
+            "more than the ±{expected} the noise alone adds on average: values outside the "
+            "public limits {low} and {high} are clamped to them before the noise, and "
+            "values averaged in groups lose their own detail.",
+        )
+    return _said(summary, template, values, *reads)
 
 
 # categories named in a sentence of corrected shares (the commonest first)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from engine.errors import InputError
+from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.io.about import MOSTLY_NOISE
 from engine.mechanisms import MECHANISMS
@@ -168,11 +168,11 @@ def noise_share_warning(column: str, share: float) -> str:
     """The published warning that a column's released values are mostly noise."""
     return _(
         "The noise makes up about {share} of the spread of the released values of "
-        "{column!r}: they are mostly noise, and say little about any one person or group "
+        "{column}: they are mostly noise, and say little about any one person or group "
         "(measured on the released values and the public scale of the noise). Averaging in "
         "groups of k before the noise, narrower public bounds, the buckets mechanism or a "
         "larger ε would keep more of the data."
-    ).format(share=percent(share), column=column)
+    ).format(share=percent(share), column=quoted(column))
 
 
 def expected_errors(
@@ -250,7 +250,7 @@ def plan_columns(
         if not series.notna().any():
             raise InputError(
                 _("Confidential column {column} has no values (all are missing).").format(
-                    column=repr(col)
+                    column=quoted(col)
                 )
             )
         if ctype == ColumnType.NUMERIC:
@@ -262,7 +262,7 @@ def plan_columns(
                 _(
                     "The noise mechanism cannot protect the {type} column {column}; declare it "
                     "numeric or nominal, or use the buckets mechanism."
-                ).format(type=ctype, column=repr(col))
+                ).format(type=ctype, column=quoted(col))
             )
     return plans
 
@@ -274,7 +274,9 @@ def _numeric_plan(
     private bounds, for estimating them) and its public bounds, checked against its values."""
     values = numeric_values(series, ColumnType.NUMERIC)
     if np.isnan(values).all():
-        raise InputError(_("Confidential column {column} has no values.").format(column=repr(col)))
+        raise InputError(
+            _("Confidential column {column} has no values.").format(column=quoted(col))
+        )
     if col in params.bounds:
         lo, hi = check_bounds(*params.bounds[col], column=col)
         if hi < np.nanmin(values) or lo > np.nanmax(values):
@@ -282,7 +284,7 @@ def _numeric_plan(
                 _(
                     "The bounds {lo:g}:{hi:g} of {column} do not overlap its values at "
                     "all; check them."
-                ).format(lo=lo, hi=hi, column=repr(col))
+                ).format(lo=lo, hi=hi, column=quoted(col))
             )
         origin, spent = "public", 0.0
         bounds: tuple[float, float] | None = (lo, hi)
@@ -314,7 +316,7 @@ def _category_plan(
     if col in params.bounds:
         raise InputError(
             _("Bounds apply to numeric columns only; {column} is {type}.").format(
-                column=repr(col), type=ctype
+                column=quoted(col), type=ctype
             )
         )
     if ctype == ColumnType.ORDINAL:
@@ -322,7 +324,9 @@ def _category_plan(
     else:
         categories = sorted(pd.unique(series.dropna()), key=str)
     if not categories:
-        raise InputError(_("Confidential column {column} has no values.").format(column=repr(col)))
+        raise InputError(
+            _("Confidential column {column} has no values.").format(column=quoted(col))
+        )
     lookup = {str(c): i for i, c in enumerate(categories)}
     codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
     return ColumnPlan(col, ctype, budget["noise"], categories=categories, values=codes)
@@ -396,9 +400,9 @@ def estimate_bounds(
             if estimate.coarse:
                 warnings.append(
                     _(
-                        "The private bounds of {column!r} ({low}:{high}) rest on few records "
+                        "The private bounds of {column} ({low}:{high}) rest on few records "
                         "for their share of ε and may be poor; public bounds would be better."
-                    ).format(column=column.name, low=number(lo), high=number(hi))
+                    ).format(column=quoted(column.name), low=number(lo), high=number(hi))
                 )
             column = replace(column, bounds=(lo, hi), bounds_source=estimate.source)
         out.append(column)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.laplace import (
     factor_of_scale,
@@ -205,7 +206,9 @@ def draw_columns(
             return column_draws, draws, achieved_t, b
         if draws >= max_draws:
             raise InfeasibleError(
-                f"None of {max_draws} draws of the noise was actually {target_t:g}-close on "
-                f"{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
-                "larger t, a larger k or fewer records, or rely on the stochastic t."
+                _(
+                    "None of {max_draws} draws of the noise was actually {target_t:g}-close on "
+                    "{b} buckets (the last was {achieved_t:.4g}); nothing was released. Use a "
+                    "larger t, a larger k or fewer records, or rely on the stochastic t."
+                ).format(max_draws=max_draws, target_t=target_t, b=b, achieved_t=achieved_t)
             )

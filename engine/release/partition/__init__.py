@@ -6,21 +6,26 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.feasibility`: when a class of m records can be t-close
   (the bounds ceil(m·p/t) ≤ n ≤ floor(m·p·t)), the balanced layout, the nearest feasible k
   and t;
-* :mod:`~engine.release.partition.sizes`: the class sizes worth trying for given k and t;
+* :mod:`~engine.release.partition.sizes`: the class sizes worth trying for given k and t, and
+  what a file's size decides (its blocks, the sample its class size is chosen on);
 * :mod:`~engine.release.partition.exact`: MDAV with per-bucket caps on the whole file
   (:func:`tclose_partition`);
 * :mod:`~engine.release.partition.blocks`: the same partition on a large file, in blocks of a
   stratified k-d split, and the exchanges between neighbouring classes;
 * :mod:`~engine.release.partition.compiled`: numba kernels of the block route (imported only
   when used, never by this door);
+* :mod:`~engine.release.partition.jit`: loading them, their cache in the user's cache folder,
+  and the route a run took (said when it is not the compiled kernels with a cache);
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
 * :mod:`~engine.release.partition.refine`: the refinement every path's classes go through
-  (:func:`refine_classes`: the records of each bucket reassigned among the classes, then
-  the exchange pass within the t-closeness bounds);
+  (:func:`refine_classes`: the records of each bucket reassigned among the classes, exact
+  exchanges and bounded moves between neighbouring classes, within the t-closeness bounds);
 * :mod:`~engine.release.partition.kernels`: whether the compiled kernels run;
-* :mod:`~engine.release.partition.blas`: one BLAS thread around the partition.
+* :mod:`~engine.release.partition.blas`: one BLAS thread around the partition;
+* :mod:`~engine.release.partition.trials`: trial partitions formed once for a series of
+  releases of one file (a sweep's points).
 
 Besides what the other parts use, the door gives the unit tests the kernels they compare with
 a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange pass's state).
@@ -29,8 +34,6 @@ a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange p
 from engine.release.partition.blas import one_blas_thread
 from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
-    DEFAULT_BLOCK_SIZE,
-    LARGE_FILE,
     capped_mdav,
     form_classes,
     node_spreads,
@@ -40,7 +43,13 @@ from engine.release.partition.blocks import (
     use_blocks,
     widest_dimension,
 )
-from engine.release.partition.exact import _pick, balanced_layout, layout_counts, tclose_partition
+from engine.release.partition.exact import (
+    _pick,
+    balanced_layout,
+    layout_counts,
+    principal_order,
+    tclose_partition,
+)
 from engine.release.partition.feasibility import (
     BoundRates,
     check_feasible,
@@ -51,6 +60,7 @@ from engine.release.partition.feasibility import (
     smallest_t,
 )
 from engine.release.partition.improve import ClassBounds, _Classes
+from engine.release.partition.jit import KernelRoute, kernel_check, kernel_route, kernels_asked
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
 from engine.release.partition.refine import (
@@ -58,19 +68,33 @@ from engine.release.partition.refine import (
     default_rounds,
     improve_within_bounds,
     refine_classes,
+    refine_passes,
     transport_step,
 )
-from engine.release.partition.sizes import class_size_candidates, size_candidates, top_size
+from engine.release.partition.sizes import (
+    DEFAULT_BLOCK_SIZE,
+    LARGE_FILE,
+    SIZE_SAMPLE,
+    block_size,
+    class_size_candidates,
+    size_candidates,
+    size_sample,
+    top_size,
+)
+from engine.release.partition.trials import shared_trials, trial
 
 __all__ = [
     "COMPILED_MIN_RECORDS",
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
+    "SIZE_SAMPLE",
     "BoundRates",
     "ClassBounds",
+    "KernelRoute",
     "_Classes",
     "_pick",
     "balanced_layout",
+    "block_size",
     "bucket_bounds",
     "capped_mdav",
     "check_feasible",
@@ -81,6 +105,9 @@ __all__ = [
     "form_classes",
     "improve_within_bounds",
     "kd_blocks",
+    "kernel_check",
+    "kernel_route",
+    "kernels_asked",
     "layout_counts",
     "layout_ok",
     "max_classes",
@@ -89,8 +116,12 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "principal_order",
     "refine_classes",
+    "refine_passes",
+    "shared_trials",
     "size_candidates",
+    "size_sample",
     "smallest_t",
     "split_nodes",
     "spreads_from_sums",
@@ -98,6 +129,7 @@ __all__ = [
     "tclose_partition",
     "top_size",
     "transport_step",
+    "trial",
     "use_blocks",
     "widest_dimension",
 ]

@@ -37,21 +37,21 @@ from typing import Literal
 import numpy as np
 from scipy.sparse import coo_array
 
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.refine import refine_classes, refine_passes
+from engine.release.partition.sizes import LARGE_FILE
+from engine.release.partition.sizes import block_size as file_block_size
 
 Method = Literal["lockstep", "exact"]
 
-#: records per block: larger blocks give better classes and cost linearly more
-DEFAULT_BLOCK_SIZE = 2000
 #: files larger than this may take the block path (see :func:`use_blocks`)
 BLOCKS_THRESHOLD = 20_000
 #: ... when they have more distinct QI points than this, or more records than LARGE_FILE
 POINTS_THRESHOLD = 20_000
-LARGE_FILE = 200_000
 
 
 def use_blocks(X: np.ndarray) -> bool:
@@ -260,7 +260,7 @@ class _Splitter:
         """Split the nodes of the records ``scope`` (None: all) for at most ``most`` levels."""
         lo, hi, size_cum, max_records = self.lo, self.hi, self.size_cum, self.max_records
         for level in range(most):
-            task.step(min(level / self.total_levels, 1.0), "Splitting into blocks")
+            task.step(min(level / self.total_levels, 1.0), _("Splitting into blocks"))
             if scope is None:
                 live = (hi - lo > 1) & (size_cum[hi] - size_cum[lo] > max_records)
                 everything = bool(live.all())
@@ -386,7 +386,7 @@ def capped_mdav(
     firsts, block_of, classes_left = _blocks_of(node, node_end, n_classes)
     kernels = compiled_kernels(compiled)
     if kernels is not None:
-        task.step(0.0, "Forming classes")
+        task.step(0.0, _("Forming classes"))
         widest = int(np.bincount(block_of, minlength=len(firsts)).max(initial=0))
         low_tab, up_tab = rates(np.arange(widest + 1, dtype=np.float64)[:, None])
         return kernels.label_blocks(X, codes, block_of, classes_left, firsts, low_tab, up_tab, k)
@@ -422,7 +422,7 @@ def _capped_mdav_lockstep(
         on = classes_left > 0
         if not on.any():
             break
-        task.step(s / (2 * steps), "Forming classes")
+        task.step(s / (2 * steps), _("Forming classes"))
         # the seed: farthest from the live centroid, or (every other step) from the last seed
         ref = total / np.maximum(n_left, 1)[:, None] if s % 2 == 0 else seed.copy()
         seed = _farthest_records(lanes, ref, X, seed)
@@ -520,9 +520,9 @@ def _taken(
     chosen = np.zeros(opt_d_all.shape, dtype=bool)
     rows_b = np.arange(n_blocks)
     chosen[rows_b[:, None], rank_opt] = np.arange(rank_opt.shape[1])[None, :] < need[:, None]
-    offsets = np.cumsum([0] + [p.shape[1] for p, _ in near])
+    offsets = np.cumsum([0] + [p.shape[1] for p, _rows in near])
     takes = []
-    for j, (pos, _) in enumerate(near):
+    for j, (pos, _dist) in enumerate(near):
         rank = np.arange(pos.shape[1])[None, :]
         takes.append((rank < lo[:, j : j + 1]) | chosen[:, offsets[j] : offsets[j + 1]])
     return takes
@@ -669,11 +669,11 @@ def tclose_blocks(
         shares = counts / max(n, 1)
     n_classes = check_feasible(counts, t, k, shares)
     per_class = layout_counts(counts, n_classes)
-    if block_size is None:  # smaller blocks halve the time on millions of records
-        block_size = DEFAULT_BLOCK_SIZE if n <= LARGE_FILE else DEFAULT_BLOCK_SIZE // 2
+    if block_size is None:
+        block_size = file_block_size(n)
     if compiled is None and n < COMPILED_MIN_RECORDS:
         compiled = False
-    task.step(0.0, "Splitting into blocks")
+    task.step(0.0, _("Splitting into blocks"))
     node, end = split_nodes(
         X,
         codes,
@@ -696,7 +696,7 @@ def tclose_blocks(
         labels = refine_classes(
             X, labels, codes, t=t, k=k, shares=shares, passes=refine, task=task.sub(0.6, 1.0),
         )  # fmt: skip
-    task.step(1.0, "Classes formed")
+    task.step(1.0, _("Classes formed"))
     return _dense(labels)
 
 
@@ -716,7 +716,7 @@ def _exact_in_blocks(
     labels = np.empty(len(codes), dtype=np.int64)
     offset = 0
     for i in range(len(cuts) - 1):
-        task.step(i / (len(cuts) - 1), "Forming classes")
+        task.step(i / (len(cuts) - 1), _("Forming classes"))
         members = order[cuts[i] : cuts[i + 1]]
         sub = tclose_partition(X[members], codes[members], k, t, shares=shares)
         labels[members] = sub + offset
@@ -796,8 +796,6 @@ def _dense(labels: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "BLOCKS_THRESHOLD",
-    "DEFAULT_BLOCK_SIZE",
-    "LARGE_FILE",
     "POINTS_THRESHOLD",
     "capped_mdav",
     "form_classes",

@@ -18,10 +18,11 @@ made of, added in row order like numpy's, and each (node, bucket)'s lower half f
 selection on distinct integer keys instead of a sort of the whole file at every level.
 
 numba compiles without fast-math, so no sum is reordered or fused.  Only
-:mod:`engine.release.partition.blocks` imports this module, and only when numba is installed (wheels
-exist for Windows, Linux and Apple-silicon macOS; Intel Macs run the numpy path).  The compiled code
-is cached beside this file (or in numba's cache folder when that is read-only), so a process
-compiles it once per installation.
+:mod:`engine.release.partition.jit` imports this module, and only when numba is installed (wheels
+exist for Windows, Linux and Apple-silicon macOS; Intel Macs run the numpy path).  The kernels
+are defined without a cache: :func:`engine.release.partition.jit.load_kernels` gives them one
+in the user's cache folder (never this package's folder), so a user compiles them once per
+version of tclose, and where no folder can be written they still compile, in every process.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numba
 import numpy as np
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _limits(remaining, n_left, classes_left, low_tab, up_tab, k, lo, hi):  # pragma: no cover
     """(lo, hi) per bucket into ``lo``/``hi`` and the size m of the next class; 0 when none.
 
@@ -66,7 +67,7 @@ def _limits(remaining, n_left, classes_left, low_tab, up_tab, k, lo, hi):  # pra
     return 0
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def mdav_blocks(
     X, codes, rows, starts, classes_left0, label_first, low_tab, up_tab, k, labels
 ):  # pragma: no cover
@@ -133,7 +134,7 @@ def mdav_blocks(
     return 0
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _load_block(X, codes, rows, a0, a1, Z, total, code, rec, alive, remaining):  # pragma: no cover
     """Copy the records ``rows[a0:a1]`` of a block into the work arrays (coordinates by
     column in ``Z``, buckets, rows, all alive), with their coordinate sums (in row order)
@@ -156,7 +157,7 @@ def _load_block(X, codes, rows, a0, a1, Z, total, code, rec, alive, remaining): 
     return w
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _farthest(Z, code, alive, dist, w, n_b, seed):  # pragma: no cover
     """Set ``seed`` to the live record of largest ``dist``: ties to the lowest bucket, then
     the first row (no live record: ``seed`` is left as it is)."""
@@ -173,7 +174,7 @@ def _farthest(Z, code, alive, dist, w, n_b, seed):  # pragma: no cover
             seed[c] = Z[c, best_i]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _nearest_per_bucket(dist, code, alive, hi, w, top_d, top_i, found):  # pragma: no cover
     """Every bucket j's hi_j nearest live records by (distance, row), nearest first: their
     distances in ``top_d[j]``, positions in ``top_i[j]``, how many in ``found[j]``."""
@@ -198,7 +199,7 @@ def _nearest_per_bucket(dist, code, alive, hi, w, top_d, top_i, found):  # pragm
             found[j] = f + 1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _choose(found, lo, m, top_d, opt_d, opt_j, opt_r, chosen):  # pragma: no cover
     """Mark in ``chosen[j, rank]`` the records of the next class of m: the first lo_j of every
     bucket, then the nearest of the next ones by (distance, bucket, rank)."""
@@ -224,7 +225,7 @@ def _choose(found, lo, m, top_d, opt_d, opt_j, opt_r, chosen):  # pragma: no cov
         opt_r[best_q] = -1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _take(found, chosen, top_i, rec, label, labels, alive, Z, total, remaining):  # pragma: no cover
     """Label the ``chosen`` records ``label`` and take them out of the block (their sums
     off ``total``, bucket by bucket, nearest first)."""
@@ -239,7 +240,7 @@ def _take(found, chosen, top_i, rec, label, labels, alive, Z, total, remaining):
                 remaining[j] -= 1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _compact(Z, code, rec, alive, w):  # pragma: no cover
     """Move the live records to the front, in row order; returns how many."""
     live = 0
@@ -254,7 +255,7 @@ def _compact(Z, code, rec, alive, w):  # pragma: no cover
     return live
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _distances(Z, ref, w, out):  # pragma: no cover
     """out[i] = Σ_c (Z[c, i] − ref[c])², coordinates in order (dead records too: ignored)."""
     for i in range(w):
@@ -299,7 +300,7 @@ def label_blocks(
     return labels
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def node_sums(X, rows, node, n_nodes, square):  # pragma: no cover
     """(Σx, Σx² of the columns where ``square``) of the rows ``rows`` per node, in row order."""
     d = X.shape[1]
@@ -316,7 +317,7 @@ def node_sums(X, rows, node, n_nodes, square):  # pragma: no cover
     return s1, s2
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi):  # pragma: no cover
     """One level of :func:`engine.release.split_nodes` on the live ``rows``, in place.
 
@@ -373,7 +374,7 @@ def split_level(X, codes, ranks, slot, binary, dims, cum, rows, lo, hi):  # prag
                 hi[r] = mid
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def _select(keys, recs, a, b, need):  # pragma: no cover
     """Reorder keys[a:b] (and recs alike) so that its ``need`` smallest come first.
 
@@ -410,7 +411,7 @@ def _select(keys, recs, a, b, need):  # pragma: no cover
             hi = store - 1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(nogil=True)
 def split_segments(
     nonzero, ranks, slot, binary, dims, cum, size_cum, nodes, perm, lo, hi, keys, tmp
 ):  # pragma: no cover

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.feasibility import BoundRates, check_feasible
 
@@ -178,7 +179,7 @@ def tclose_partition(
     bounds = _Memo(BoundRates(shares, t))
     state = _Points(X, codes, counts, classes_left)
     while state.classes_left > 1:
-        task.step(1.0 - state.classes_left / total_classes, "Forming classes")
+        task.step(1.0 - state.classes_left / total_classes, _("Forming classes"))
         state.drop_exhausted()
         dist = state.grow(state.farthest(), bounds, k)
         if dist is None:
@@ -195,7 +196,7 @@ def tclose_partition(
         labels[rest] = label
     elif state.classes_left > 1:  # not reached by the invariant; the layout is the safe fallback
         labels[rest] = label + balanced_layout(X[rest], codes[rest], state.classes_left)
-    task.step(1.0, "Classes formed")
+    task.step(1.0, _("Classes formed"))
     return labels
 
 

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.i18n import _
 
 #: relative slack that keeps float rounding of m·p_j·t from turning an exact bound inward
 _RTOL = 1e-10
@@ -151,14 +152,16 @@ def nearest_feasible(
     if kk:
         out.append(
             FeasibleAlternative(
-                f"largest k for t = {t:g}: k = {kk} (b = {b})", {"t": t, "k": kk, "n_buckets": b}
+                _("largest k for t = {t:g}: k = {kk} (b = {b})").format(t=t, kk=kk, b=b),
+                {"t": t, "k": kk, "n_buckets": b},
             )
         )
     tt = smallest_t(counts, k, shares)
     if tt is not None:
         out.append(
             FeasibleAlternative(
-                f"smallest t for k = {k}: t = {tt:g} (b = {b})", {"t": tt, "k": k, "n_buckets": b}
+                _("smallest t for k = {k}: t = {tt:g} (b = {b})").format(k=k, tt=tt, b=b),
+                {"t": tt, "k": k, "n_buckets": b},
             )
         )
     return out
@@ -173,7 +176,7 @@ def check_feasible(counts: np.ndarray, t: float, k: int, shares: np.ndarray | No
         return c
     alternatives = nearest_feasible(counts, t, k, shares)
     if n == 0:
-        raise InfeasibleError("There are no records to release.")
+        raise InfeasibleError(_("There are no records to release."))
     hint = "; ".join(a.description for a in alternatives) or "no t or k helps on these records"
     if k > n:
         reason = f"k = {k} needs at least {k} records but there are only {n}"
@@ -183,6 +186,8 @@ def check_feasible(counts: np.ndarray, t: float, k: int, shares: np.ndarray | No
             f"{len(counts)} buckets"
         )
     raise InfeasibleError(
-        f"Infeasible parameters: {reason}. Nearest feasible: {hint}.",
+        _("Infeasible parameters: {reason}. Nearest feasible: {hint}.").format(
+            reason=reason, hint=hint
+        ),
         alternatives=alternatives,
     )

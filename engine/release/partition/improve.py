@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def improve_classes(
     tree_ids, tree = _centroid_tree(state)
     sse_before = state.sse()
     for rnd in range(max_rounds):
-        task.step(1.0 - len(active) / n, "Improving classes")
+        task.step(1.0 - len(active) / n, _("Improving classes"))
         if rnd % 8 == 7:
             tree_ids, tree = _centroid_tree(state)
             queried[:] = False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from engine.release.partition.jit import load_kernels
+
 
 def compiled_kernels(compiled: bool | None = None):
     """The module of compiled kernels (:mod:`engine.release.partition.compiled`), or None for numpy.
@@ -15,14 +17,12 @@ def compiled_kernels(compiled: bool | None = None):
     if compiled is None:
         if os.environ.get("TCLOSE_COMPILED", "1") == "0":
             return None
-        try:
-            from engine.release.partition import compiled as kernels
-        except Exception:  # no numba, or one that cannot start here: numpy gives the same
-            return None
-        return kernels
+        # no numba, or one that cannot start here: numpy gives the same (and jit says so)
+        return load_kernels()
     if compiled:
-        from engine.release.partition import compiled as kernels
-
+        kernels = load_kernels()
+        if kernels is None:
+            raise ImportError("the compiled kernels cannot be loaded here (numba)")
         return kernels
     return None
 

@@ -28,15 +28,13 @@ from __future__ import annotations
 import numpy as np
 
 from engine.errors import InputError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.improve import improve_classes, relabel
+from engine.release.partition.sizes import DEFAULT_BLOCK_SIZE, LARGE_FILE
 
-#: largest number of records microaggregated in one piece; larger files are split into blocks
-DEFAULT_BLOCK_SIZE = 2000
 #: above this many records the improvement pass uses its cheaper settings
 LARGE = 50_000
-#: above this many records blocks shrink to ~100 classes and the improvement pass is skipped
-HUGE = 200_000
 
 
 def microaggregate(
@@ -60,23 +58,23 @@ def microaggregate(
     n = X.shape[0]
     k = int(k)
     if k < 1:
-        raise InputError(f"k must be a whole number ≥ 1, not {k}.")
+        raise InputError(_("k must be a whole number ≥ 1, not {k}.").format(k=k))
     if n < k:
-        raise InputError(f"The data have {n} records, fewer than k = {k}.")
-    task.step(0.0, "Microaggregating")
+        raise InputError(_("The data have {n} records, fewer than k = {k}.").format(n=n, k=k))
+    task.step(0.0, _("Microaggregating"))
     if k == 1:
         return np.arange(n, dtype=np.int64)
 
     order = np.arange(n) if seed is None else np.random.default_rng(seed).permutation(n)
     Xo = X[order]
-    huge = n > HUGE
+    huge = n > LARGE_FILE  # blocks shrink to ~100 classes and the improvement pass is skipped
     if huge:  # MDAV costs N · block / k: blocks of ~100 classes keep millions in seconds
         block_size = min(int(block_size), 100 * k)
     blocks = kd_blocks(Xo, max(int(block_size), 4 * k))
     labels_o = mdav_blocks(Xo, blocks, k, task=task.sub(0.0, 0.4))
     if improve and not huge:
         # large files: fewer candidate classes, exchanges only towards a nearer centroid, and
-        # stop when a round gains < 0.1 %.  Above HUGE records the pass is skipped: on a
+        # stop when a round gains < 0.1 %.  Above LARGE_FILE records the pass is skipped: on a
         # million records three rounds gain about 11 % of SSE/SST and triple the time.
         large = n > LARGE
         labels_o = improve_classes(
@@ -90,7 +88,7 @@ def microaggregate(
         )
     labels = np.empty(n, dtype=np.int64)
     labels[order] = labels_o
-    task.step(1.0, "Microaggregation done")
+    task.step(1.0, _("Microaggregation done"))
     return relabel(labels)
 
 
@@ -160,7 +158,7 @@ def mdav_blocks(
         return seed_x
 
     while count.min() >= 3 * k:
-        task.step(1.0 - count.max() / start_width, "Microaggregating")
+        task.step(1.0 - count.max() / start_width, _("Microaggregating"))
         centroid = total / count[:, None]
         d2 = ((Z - centroid[:, None, :]) ** 2).sum(axis=2)
         d2[~alive] = -np.inf
@@ -227,14 +225,15 @@ def _as_matrix(X: np.ndarray) -> np.ndarray:
     if X.ndim == 1:
         X = X[:, None]
     if X.ndim != 2:
-        raise InputError("Microaggregation needs a table of numbers (records × columns).")
+        raise InputError(_("Microaggregation needs a table of numbers (records × columns)."))
     if not np.isfinite(X).all():
-        raise InputError("Microaggregation needs numbers everywhere: the data have missing values.")
+        raise InputError(
+            _("Microaggregation needs numbers everywhere: the data have missing values.")
+        )
     return X
 
 
 __all__ = [
-    "DEFAULT_BLOCK_SIZE",
     "kd_blocks",
     "mdav",
     "microaggregate",

@@ -18,15 +18,17 @@
   assumption.
 """
 
-from engine.release.stages.anonymize import (
-    anonymize,
-    best_partition,
-    choose_class_size,
-    size_sample,
-)
+from engine.release.stages.anonymize import anonymize, best_partition, choose_class_size
 from engine.release.stages.guarantees import release_guarantees
 from engine.release.stages.plan import Fix, Plan, PlanData, plan, plan_data
-from engine.release.stages.prepare import check_magnitudes
+from engine.release.stages.prepare import (
+    check_columns,
+    check_magnitudes,
+    check_numbers,
+    check_records,
+    check_roles,
+    clean_columns,
+)
 from engine.release.stages.summarise import summarise_buckets
 
 __all__ = [
@@ -35,11 +37,15 @@ __all__ = [
     "PlanData",
     "anonymize",
     "best_partition",
+    "check_columns",
     "check_magnitudes",
+    "check_numbers",
+    "check_records",
+    "check_roles",
     "choose_class_size",
+    "clean_columns",
     "plan",
     "plan_data",
     "release_guarantees",
-    "size_sample",
     "summarise_buckets",
 ]

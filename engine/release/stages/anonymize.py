@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError, InputError
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.columns import encode_qi, partition_by_group
@@ -30,44 +32,34 @@ from engine.release.households import (
     separate_members,
 )
 from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
-from engine.release.model import InformationLoss, Release, RunSummary
+from engine.release.model import Buckets, InformationLoss, Release, RunSummary
 from engine.release.partition import (
     COMPILED_MIN_RECORDS,
-    DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    block_size,
     compiled_kernels,
+    kernel_route,
+    kernels_asked,
     microaggregate,
     one_blas_thread,
     refine_classes,
     size_candidates,
+    size_sample,
     tclose_blocks,
     tclose_partition,
+    trial,
     use_blocks,
 )
 from engine.release.stages.plan import Plan
 from engine.release.stages.plan import plan as make_plan
 from engine.release.stages.summarise import summarise_buckets
+from engine.release.stages.survey import SurveyClasses, released_buckets, survey_classes
 from engine.release.stages.tail import Published, finish, publish, withheld_qi
 
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
     return np.asarray(microaggregate(X, k, seed=seed, task=task))
-
-
-#: above this many records the class size is chosen on a random sample of this size
-SIZE_SAMPLE = 15_000
-
-
-def size_sample(n: int) -> np.ndarray:
-    """Positions of the records the class size is chosen on: all, or a fixed random sample.
-
-    Fixed (seeded with 0) so that the same file gives the same choice, on one machine or on a
-    cluster (which fetches these rows from its partitions).
-    """
-    if n <= SIZE_SAMPLE:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(0).choice(n, SIZE_SAMPLE, replace=False))
 
 
 def choose_class_size(
@@ -100,17 +92,20 @@ def choose_class_size(
         # the whole file will load the compiled kernels anyway: the sample may as well use them
         fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
         partition = partial(
-            tclose_blocks, block_size=DEFAULT_BLOCK_SIZE // 2, refine=0, compiled=fast
+            tclose_blocks,
+            block_size=block_size(int(counts.sum())),
+            refine=0,
+            compiled=fast,
         )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
     for i, size in enumerate(sizes):
-        task.step(i / len(sizes), "Choosing the class size")
+        task.step(i / len(sizes), _("Choosing the class size"))
         if size > len(cs):
             continue
         try:
-            labels = partition(Xs, cs, size, t, shares=shares, task=task.silent())
+            labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         loss = sse_sst(Xs, labels)
@@ -153,7 +148,9 @@ def best_partition(
         if len(sample) < n:
             labels = None
     if labels is None:
-        labels = partition(X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7))
+        labels = trial(
+            partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
+        )
     return refine_classes(X, labels, codes, t=t, k=k, shares=shares, task=task.sub(0.7, 1.0))
 
 
@@ -184,7 +181,7 @@ def anonymize(
     if plan is None or plan.prepared is None:
         plan = make_plan(data, params, task=task.sub(0.0, 0.1))
     elif plan.params != params or plan.n_records + plan.n_left_out != len(data):
-        raise InputError("The plan was made for other parameters or data; plan again.")
+        raise InputError(_("The plan was made for other parameters or data; plan again."))
     plan.raise_if_infeasible()
     if params.noise:
         from engine.release.stages.noise import noise_release
@@ -205,18 +202,24 @@ def _bucket_release(
     X = (
         plan.encoded
         if plan.encoded is not None
-        else encode_qi(clean, qi, prepared.types, prepared.orders)
+        else encode_qi(clean, qi, prepared.types, prepared.orders, prepared.hierarchies)
     )
     if own_plan:  # nobody else holds the plan: the encoded QIs go once the classes are formed
         plan.encoded = None
-    classes, homes, household_loss, withheld = _bucket_classes(X, plan, task)
-    released_qi = withheld_qi(clean, qi, classes, withheld, prepared.households, homes)
+    asked = kernels_asked()
+    formed = _bucket_classes(X, plan, task)
+    classes, homes = formed.classes, formed.homes
+    # the route that formed the classes, for the review record (when the kernels were asked)
+    route = kernel_route() if kernels_asked() > asked else None
+    released_qi = withheld_qi(clean, qi, classes, formed.withheld, prepared.households, homes)
     # the QI sums now, so that the encoded QIs (the largest array) are freed before the
     # release table is built: on a million records that is 176 MB less at the peak
-    qi_sums = QiSums.of(X, classes) if homes is None else None
+    qi_sums = QiSums.of(X, classes) if formed.qi_loss is None else None
     X = None
-    task.step(0.85, "Building the release")
-    buckets, output = plan.bucket_data, params.confidential_output
+    task.step(0.85, _("Building the release"))
+    # the bucket means weighted by the weights the release carries
+    buckets = released_buckets(plan.bucket_data, params, prepared, classes)
+    output = params.confidential_output
     published = publish(
         params,
         prepared,
@@ -230,36 +233,40 @@ def _bucket_release(
         released_as={c: f"bucket {output}" for c in prepared.confidential},
         checked=prepared.confidential,
         homes=homes,
+        linked=formed.linked,
         task=task.sub(0.85, 0.95),
     )
     # the QI loss of the released file: classes whose released values coincide have merged
     # (household groups: the loss the household partition measured)
-    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else household_loss
-    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started)
-    task.step(1.0, "Done")
+    qi_loss = qi_sums.merged(published.groups).loss() if qi_sums is not None else formed.qi_loss
+    assert qi_loss is not None
+    summary = _bucket_summary(plan, published, classes, qi_loss, homes, started, buckets)
+    if route is not None:
+        summary = replace(summary, kernels=route.sentence())
+    task.step(1.0, _("Done"))
     return finish(
         params, prepared, published, summary, classes, buckets=buckets, warnings=plan.warnings
     )
 
 
-def _bucket_classes(
-    X: np.ndarray, plan: Plan, task: Task
-) -> tuple[np.ndarray, np.ndarray | None, float, np.ndarray | None]:
-    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85): (the class of
-    every record, its household group or None, the QI loss of household groups (0 without),
-    which QI values the classes withhold).
+def _bucket_classes(X: np.ndarray, plan: Plan, task: Task) -> SurveyClasses:
+    """The classes of a bucket release (``task``'s progress from 0.1 to 0.85).
 
     t-close classes over the plan's buckets (k-anonymous ones without buckets) formed apart
-    in each group of records alike in which QIs are missing; or, with household-level QIs,
-    classes inside groups of whole households.
+    in each group of records alike in which QIs are missing; with household ids released,
+    households microaggregated as units (:func:`survey_classes`); or, with household-level
+    QIs, classes inside groups of whole households.
     """
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
     qi, clean, types, orders = prepared.qi, prepared.clean, prepared.types, prepared.orders
     t, buckets = plan.t, plan.bucket_data
-    households, homes, qi_loss = prepared.households, None, 0.0
+    households = prepared.households
     # records alike in which QIs are missing form classes together (missing stays missing)
     groups, withheld = missing_groups(plan)
+    linked = survey_classes(params, prepared, X, buckets, t, task.sub(0.1, 0.85))
+    if linked is not None:
+        return linked
     if households is not None and households.level:
         # household-level QIs: classes inside groups of whole households
         codes = None if buckets is None else buckets.codes
@@ -275,7 +282,7 @@ def _bucket_classes(
             clean, qi, types, orders, households, codes, t, params.k, size,
             mode=params.qi_output, task=task.sub(0.3, 0.85),
         )  # fmt: skip
-        return classes, homes, qi_loss, None  # the classes follow the households
+        return SurveyClasses(classes, homes, qi_loss)  # the classes follow the households
     if buckets is not None:
         assert t is not None
         codes, shares = buckets.codes, buckets.shares
@@ -296,7 +303,7 @@ def _bucket_classes(
         if households.confidential_level and buckets is not None:
             classes = separate_members(X, classes, buckets.codes, households.codes)
         classes = merge_for_households(X, classes, households.codes, params.k)
-    return classes, homes, qi_loss, withheld
+    return SurveyClasses(classes, None, None, withheld)
 
 
 def _bucket_summary(
@@ -306,11 +313,12 @@ def _bucket_summary(
     qi_loss: float,
     homes: np.ndarray | None,
     started: float,
+    buckets: Buckets | None,
 ) -> RunSummary:
     """The run summary of a bucket release: its guarantees, losses and buckets."""
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
-    clean, buckets, output = prepared.clean, plan.bucket_data, params.confidential_output
+    clean, output = prepared.clean, params.confidential_output
     conf_loss, conf_columns = (
         confidential_loss(clean, buckets, prepared.types, output)
         if buckets is not None

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
 from engine.mechanisms.sampling import noise_source
 from engine.params import ReleaseParams
 from engine.privacy import stochastic_t
@@ -53,6 +54,7 @@ from engine.release.model import (
     RunSummary,
 )
 from engine.release.stages.summarise import summarise
+from engine.release.stages.survey import survey_classes
 from engine.release.stages.tail import Published, finish, publish, withheld_qi
 from engine.roles import ColumnType
 
@@ -94,16 +96,16 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
     qi, clean = prepared.qi, prepared.clean
     original = prepared.released_input(data)  # without the records left out ("drop")
 
-    task.step(0.05, "Grouping records")
-    X = encode_qi(clean, qi, prepared.types, prepared.orders)
-    classes, homes, qi_loss, released_qi = _noise_classes(X, plan, task.sub(0.05, 0.5))
+    task.step(0.05, _("Grouping records"))
+    X = encode_qi(clean, qi, prepared.types, prepared.orders, prepared.hierarchies)
+    classes, homes, qi_loss, released_qi, linked = _noise_classes(X, plan, task.sub(0.05, 0.5))
 
     source = noise_source(params.seed)
     warnings = list(plan.warnings)
     plans = estimate_bounds(plan.noise_columns, source, warnings)
     column_draws, draws, achieved_t, b = draw_columns(plans, classes, params, source, task)
     warnings += _noise_share_warnings(column_draws)
-    task.step(0.86, "Building the release")
+    task.step(0.86, _("Building the release"))
     published = publish(
         params,
         prepared,
@@ -117,10 +119,12 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         released_as={d.released.name: d.fact.described for d in column_draws},
         checked=(),
         homes=homes,
+        linked=linked,
         task=task.sub(0.86, 0.98),
     )
-    if homes is None and qi:  # the loss of the released file: classes alike have merged
-        qi_loss = sse_sst(X, published.groups[classes])
+    if qi_loss is None or (homes is None and qi):
+        # the loss of the released file: classes alike have merged
+        qi_loss = sse_sst(X, published.groups[classes]) if qi else 0.0
     summary = _run_summary(
         plan,
         published,
@@ -135,19 +139,21 @@ def noise_release(data: pd.DataFrame, plan: NoisePlan, *, task: Task = NO_TASK) 
         warnings=warnings,
         started=started,
     )
-    task.step(1.0, "Done")
+    task.step(1.0, _("Done"))
     return finish(params, prepared, published, summary, classes, buckets=None, warnings=warnings)
 
 
 def _noise_classes(
     X: np.ndarray, plan: NoisePlan, task: Task
-) -> tuple[np.ndarray, np.ndarray | None, float, pd.DataFrame]:
+) -> tuple[np.ndarray, np.ndarray | None, float | None, pd.DataFrame, np.ndarray | None]:
     """The classes the QIs are released by, before any noise is drawn: (the class of every
-    record, its household group or None, the QI loss of household groups, the QI values to
-    recode, with those a class must withhold emptied).
+    record, its household group or None, the QI loss of household groups (None: measured on
+    the release), the QI values to recode, with those a class must withhold emptied, and per
+    household whether it is released with an id on the route of pattern groups).
 
-    Microaggregation into classes of k (records alike in which QIs are missing together),
-    or whole households in groups when the survey has household-level QIs.
+    Microaggregation into classes of k (records alike in which QIs are missing together);
+    households microaggregated as units when their ids are released; or whole households in
+    groups when the survey has household-level QIs.
     """
     params, prepared = plan.params, plan.prepared
     assert prepared is not None
@@ -158,7 +164,12 @@ def _noise_classes(
         groups, withheld = plan.missing_groups
     else:
         groups, withheld = np.zeros(n, dtype=np.int64), None
-    households, homes, qi_loss = prepared.households, None, 0.0
+    households, homes = prepared.households, None
+    qi_loss: float | None = 0.0
+    linked = survey_classes(params, prepared, X, None, None, task)
+    if linked is not None:  # household ids released: households as units
+        released_qi = withheld_qi(clean, qi, linked.classes, None, households, linked.homes)
+        return linked.classes, linked.homes, None, released_qi, linked.linked
     if households is not None and households.level:
         classes, homes, qi_loss = household_partition(
             clean, qi, types, orders, households, None, None, params.k, params.k,
@@ -180,7 +191,7 @@ def _noise_classes(
     if households is not None and homes is None:
         classes = merge_for_households(X, classes, households.codes, params.k)
     released_qi = withheld_qi(clean, qi, classes, withheld, households, homes)
-    return classes, homes, qi_loss, released_qi
+    return classes, homes, qi_loss, released_qi, None
 
 
 def _noise_share_warnings(column_draws: list[ColumnDraw]) -> list[str]:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from engine.errors import FeasibleAlternative, InfeasibleError
+from engine.errors import FeasibleAlternative, InfeasibleError, quoted
+from engine.guidance import guidance_warnings
 from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.privacy import Guarantee, epsilon_from_t
@@ -35,7 +36,12 @@ from engine.release.buckets import (
     search_sample,
 )
 from engine.release.columns import encode_qi, missing_mask, pattern_groups
-from engine.release.households import HouseholdPlan, weighted_bucket_means
+from engine.release.households import (
+    QI_BUDGET,
+    HouseholdPlan,
+    pattern_loss,
+    weighted_bucket_means,
+)
 from engine.release.measures import class_ids, disclosure_risk, original_sensitive
 from engine.release.model import (
     P_RULE,
@@ -82,13 +88,27 @@ class Feasibility:
 
 @dataclass(frozen=True)
 class ClassSizeForecast:
-    """How large the classes will be, and why they may be larger than k."""
+    """How large the classes will be, and why they may be larger than k.
+
+    Two different facts, never one for the other: ``smallest`` is a minimum every class of
+    the release holds (a t-close class cannot be smaller), ``average`` the mean class size
+    the most classes the data allows would give (the release has at most ``max_classes``
+    classes, so its mean class is at least that large, while single classes may be smaller).
+    """
 
     k: int
     #: the most classes the data allows at this t and k (None without a bucket constraint)
     max_classes: int | None
-    #: the smallest class size that number of classes implies (⌊N / max_classes⌋)
+    #: the fewest records any class of the release holds: k, or more when no class of k
+    #: records can hold every bucket within a factor t of its share
     smallest: int
+    #: the mean class size at ``max_classes`` classes (⌊N / max_classes⌋): the release's
+    #: classes hold at least this many records on average
+    average: int = 0
+    #: what binds the class sizes beyond k: "k" (k > N/2 leaves one class), "rarest" (a
+    #: bucket with fewer records than classes), "missing" (the missing values' bucket is the
+    #: rarest), "t" (the factor t), or "" when the classes need not be larger than k
+    cause: str = ""
     #: why classes will be larger than k, in words ("" when they need not be)
     reason: str = ""
 
@@ -230,6 +250,13 @@ class PlanData:
     survey: Callable[[Buckets | None], tuple[HouseholdPlan | None, RiskSummary | None]] | None = (
         None
     )
+    #: what the review record says of the input (a column released although it looks like
+    #: an identifier): facts of the original data, never published
+    review_notes: Sequence[str] = ()
+    #: given the buckets and t: the QI loss of households microaggregated as units (a survey
+    #: whose household ids are released), on a sample of whole households; the search of b
+    #: weighs it instead of the loss of classes of persons.  None on other routes
+    pattern_loss: Callable[[Buckets, float], float | None] | None = None
 
 
 @one_blas_thread
@@ -240,7 +267,7 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
     column is absent, no records, a noise column without public bounds); parameters that
     cannot be met on this data give a plan whose ``feasibility`` says so, with fixes.
     """
-    task.step(0.0, "Looking at the data")
+    task.step(0.0, _("Looking at the data"))
     prepared = prepare(data, params)
     values = None
     if params.confidential and not params.noise:
@@ -253,7 +280,15 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
 
     def qi_codes() -> np.ndarray:
         if not encoded:
-            encoded.append(encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders))
+            encoded.append(
+                encode_qi(
+                    prepared.clean,
+                    prepared.qi,
+                    prepared.types,
+                    prepared.orders,
+                    prepared.hierarchies,
+                )
+            )
         return encoded[0]
 
     def search_qi() -> np.ndarray:
@@ -279,9 +314,18 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
             original_sensitive(prepared.clean, params, None if buckets is None else buckets.codes),
             weights=prepared.weights,
             households=None if homes is None else homes.codes,
+            linked=homes is not None,
         )
         return (None if homes is None else HouseholdPlan.of(homes)), risk
 
+    def linked_loss(buckets: Buckets, t: float) -> float | None:
+        assert prepared.households is not None
+        return pattern_loss(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.households,
+            buckets.codes, buckets.shares, t, params.k,
+        )  # fmt: skip
+
+    linking = prepared.households is not None and params.released_household()
     facts = PlanData(
         n=len(prepared.clean),
         n_left_out=prepared.n_left_out,
@@ -292,6 +336,8 @@ def plan(data: pd.DataFrame, params: ReleaseParams, *, task: Task = NO_TASK) -> 
         missing_qi=missing,
         weighted=weighted if prepared.weights is not None else None,
         survey=survey,
+        review_notes=tuple(prepared.notes),
+        pattern_loss=linked_loss if linking else None,
     )
     noise_columns: list[ColumnPlan] = []
     if params.noise:
@@ -318,7 +364,7 @@ def plan_data(
     epsilon = params.epsilon
     if t is not None and epsilon is None:
         epsilon = epsilon_from_t(t)
-    task.step(0.2, "Forming buckets")
+    task.step(0.2, _("Forming buckets"))
     bucket_data: Buckets | None = None
     noise: list[NoiseColumn] = []
     wanted_b = None
@@ -333,26 +379,28 @@ def plan_data(
     elif params.noise:
         noise = [column_fact(c, params) for c in noise_columns]
     review = [_drowned_warning(c, params) for c in noise if _drowns(c)]
-    task.step(0.8, "Checking what the data allows")
+    task.step(0.8, _("Checking what the data allows"))
+    households, risk_before = None, None
+    if facts.survey is not None:
+        households, risk_before = facts.survey(bucket_data)
     feasible = _feasibility(params, n, bucket_data, t)
     missing_groups, missing_qi = None, {}
     if feasible.ok and facts.missing_qi is not None:
         missing_groups, missing_qi, withheld = facts.missing_qi(bucket_data, t)
         warnings.extend(withheld)
-    forecast = _forecast(params, n, bucket_data, t, max_classes)
+    forecast = _forecast(params, n, bucket_data, t, max_classes, households)
     if forecast.reason:
         warnings.append(forecast.reason)
     feasible = _with_fixes(feasible, params, bucket_data, t, forecast, noise, drowned=bool(review))
     warnings.extend(seed_warnings(params))
-    households, risk_before = None, None
-    if facts.survey is not None:
-        households, risk_before = facts.survey(bucket_data)
+    warnings.extend(weight_warnings(params))
+    warnings.extend(guidance_warnings(params))
     if households is not None:  # counts of households in the original data: review only
         review.extend(households.warnings())
     items = release_guarantees(
         params, n, column_types={c: facts.types[c] for c in facts.confidential}
     )
-    task.step(1.0, "Planned")
+    task.step(1.0, _("Planned"))
     return Plan(
         params=params,
         n_records=n,
@@ -369,7 +417,7 @@ def plan_data(
         guarantees=tuple(items),
         noise=tuple(noise),
         warnings=tuple(warnings),
-        review_warnings=tuple(review),
+        review_warnings=(*facts.review_notes, *review),
         n_left_out=facts.n_left_out,
         bucket_choices=tuple(choices),
         missing_qi=missing_qi,
@@ -396,6 +444,7 @@ def _plan_buckets(
     choices: list[BucketChoice] = []
     if params.n_buckets is None:
         assert facts.search_qi is not None
+        search = task.sub(0.0, 0.3) if facts.pattern_loss is not None else task
         bucket_data, choices = search_buckets(
             values,
             facts.search_qi(),
@@ -403,8 +452,24 @@ def _plan_buckets(
             k=params.k,
             weight=params.utility_weight,
             output=params.confidential_output,
-            task=task,
+            task=search,
         )
+        if facts.pattern_loss is not None:
+            # households as units: b searched on their own route, its QI loss held within
+            # QI_BUDGET times what persons alone would lose (fewer buckets first)
+            linked_loss = facts.pattern_loss
+            plain = next(c.qi_loss for c in choices if c.chosen)
+            bucket_data, choices = search_buckets(
+                values,
+                facts.search_qi(),
+                t=t,
+                k=params.k,
+                weight=params.utility_weight,
+                output=params.confidential_output,
+                qi_loss=lambda b: linked_loss(b, t),
+                qi_limit=None if plain is None else QI_BUDGET * plain,
+                task=task.sub(0.3, 1.0),
+            )
         wanted_b = next(c.b for c in choices if c.chosen)
     else:
         wanted_b = params.n_buckets
@@ -413,7 +478,7 @@ def _plan_buckets(
         bucket_data = facts.weighted(bucket_data)
     warnings = [
         *_outside_bounds(values.outside(params.bounds), params.bounds),
-        *_bucket_warnings(bucket_data, params, wanted_b),
+        *_bucket_warnings(bucket_data, params, wanted_b, values.distinct(), facts.types),
         *_dominated_warnings(bucket_data, params),
     ]
     return bucket_data, choices, wanted_b, warnings
@@ -452,7 +517,9 @@ def _missing_qi(
     if not missing.any():
         return None, {}
     if X is None:
-        X = encode_qi(prepared.clean, prepared.qi, prepared.types, prepared.orders)
+        X = encode_qi(
+            prepared.clean, prepared.qi, prepared.types, prepared.orders, prepared.hierarchies
+        )
     groups, withheld = pattern_groups(
         missing,
         params.k,
@@ -480,7 +547,7 @@ def _withheld_warnings(
     hidden = {c: m.withheld for c, m in counts.items() if m.withheld}
     if not hidden:
         return []
-    parts = [_("{n} of {column!r}").format(n=number(n), column=c) for c, n in hidden.items()]
+    parts = [_("{n} of {column}").format(n=number(n), column=quoted(c)) for c, n in hidden.items()]
     listed = (
         parts[0]
         if len(parts) == 1
@@ -531,14 +598,23 @@ def _outside_bounds(
         if n_out:
             out.append(
                 _(
-                    "{n} value(s) of {column!r} lie outside its public bounds {low}:{high}; "
+                    "{n} value(s) of {column} lie outside its public bounds {low}:{high}; "
                     "they are released in the outer buckets, as if clamped to the bounds."
-                ).format(n=number(n_out), column=col, low=number(lo), high=number(hi))
+                ).format(n=number(n_out), column=quoted(col), low=number(lo), high=number(hi))
             )
     return out
 
 
-def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> list[str]:
+def _bucket_warnings(
+    buckets: Buckets,
+    params: ReleaseParams,
+    wanted_b: int,
+    distinct: int | None,
+    types: Mapping[str, ColumnType],
+) -> list[str]:
+    """Say when fewer buckets than asked could be formed, with the cause that binds: too
+    few distinct values (counted), or, for one numeric column, outer buckets merged inward
+    (a bucket whose values or mean lie beyond the central 99 % would print an outlier)."""
     got = len(buckets.counts) - (buckets.missing_bucket is not None)
     if got == 0:
         return [
@@ -547,14 +623,32 @@ def _bucket_warnings(buckets: Buckets, params: ReleaseParams, wanted_b: int) -> 
                 "information."
             )
         ]
-    if params.n_buckets is not None and got < wanted_b:
+    if params.n_buckets is None or got >= wanted_b:
+        return []
+    values = {"got": number(got), "wanted": number(wanted_b)}
+    columns = list(params.confidential)
+    if distinct is not None and distinct < wanted_b:
         return [
             _(
                 "Only {got} buckets could be formed (asked for {wanted}): the confidential "
-                "data has too few distinct values."
-            ).format(got=got, wanted=wanted_b)
+                "data has only {distinct} distinct values."
+            ).format(**values, distinct=number(distinct))
         ]
-    return []
+    if len(columns) == 1 and types.get(columns[0]) in (ColumnType.NUMERIC, ColumnType.DATE):
+        return [
+            _(
+                "Only {got} buckets could be formed (asked for {wanted}): outer buckets whose "
+                "values or mean lie beyond the central 99 % of {column!r} are merged with their "
+                "neighbours, so that no label or released mean points at an outlier."
+            ).format(**values, column=columns[0])
+        ]
+    # several columns: the split of their tuples stopped short (no single countable cause)
+    return [
+        _(
+            "Only {got} buckets could be formed from the combinations of {columns} (asked for "
+            "{wanted})."
+        ).format(**values, columns=", ".join(map(repr, columns)))
+    ]
 
 
 def _dominated_warnings(buckets: Buckets, params: ReleaseParams) -> list[str]:
@@ -572,11 +666,11 @@ def _dominated_warnings(buckets: Buckets, params: ReleaseParams) -> list[str]:
             shown = ", ".join(hit[:3]) + (" …" if len(hit) > 3 else "")
             out.append(
                 _(
-                    "In {n} bucket(s) of {column!r} ({shown}) one or two records make up "
+                    "In {n} bucket(s) of {column} ({shown}) one or two records make up "
                     "nearly the whole sum (p%-rule, p = {p} %): their mean would tell "
                     "those records' values, so the bucket's median is released there instead, "
-                    "and the released total of {column!r} is not exact."
-                ).format(n=len(hit), column=col, shown=shown, p=number(P_RULE * 100))
+                    "and the released total of {column} is not exact."
+                ).format(n=len(hit), column=quoted(col), shown=shown, p=number(P_RULE * 100))
             )
     return out
 
@@ -585,6 +679,8 @@ def _feasibility(
     params: ReleaseParams, n: int, buckets: Buckets | None, t: float | None
 ) -> Feasibility:
     """Infeasible means k > N: with the file's own shares one class of everything is t-close.
+    (k above the number of households of a survey file is refused when the file is
+    prepared, :func:`~engine.release.households.check_households`.)
 
     The fix offered is the largest k that still leaves two or more classes at this t (a
     release whose QIs say something), or k = N when no k does.
@@ -629,59 +725,150 @@ def _forecast(
     buckets: Buckets | None,
     t: float | None,
     max_classes: int | None,
+    households: HouseholdPlan | None = None,
 ) -> ClassSizeForecast:
+    """How large the classes will be, and the cause that binds them, named from the facts
+    that bind: k against N, the rarest bucket's count, the factor t, the households."""
     k = params.k
     if buckets is None or t is None or not max_classes or k > n:
-        return ClassSizeForecast(k, None, min(k, n))
-    smallest = n // max_classes
-    if smallest <= k:
-        return ClassSizeForecast(k, max_classes, smallest)
+        least = min(k, n)
+        return _household_forecast(ClassSizeForecast(k, None, least, least), n, households)
+    smallest = smallest_class(buckets.counts, t, k)
+    average = n // max_classes
+    if average <= k:
+        forecast = ClassSizeForecast(k, max_classes, smallest, average)
+        return _household_forecast(forecast, n, households)
     counts = buckets.counts
     rarest = int(np.argmin(counts))
+    sizes = {"average": number(average), "smallest": number(smallest), "k": number(k)}
+    if max_classes == 1 and 2 * k > n:
+        cause = "k"
+        useful = _largest_useful_k(counts, t, n)
+        reason = _(
+            "k = {k} is more than half of the {n} records: two classes of {k} records do not "
+            "fit, so the release would be a single group of all {n} records, with every "
+            "quasi-identifier replaced by one value."
+        ).format(k=number(k), n=number(n))
+        if useful:
+            reason += " " + _("k = {useful} or less leaves at least two classes.").format(
+                useful=number(useful)
+            )
+        else:
+            reason += " " + _("At t = {t} no smaller k leaves two classes: choose a larger t.")
+            reason = reason.format(t=number(t, 4))
     # every class holds every bucket: a rare (or the missing) bucket caps the classes first
-    if max_classes >= int(counts[rarest]):
+    elif max_classes >= int(counts[rarest]):
         if _missing(buckets):
+            cause = "missing"
             rarest = int(buckets.missing_bucket)
             what = _(
                 "the {n} record(s) with a missing confidential value form a bucket of their own"
             ).format(n=number(int(counts[rarest])))
             remedy = _("Leaving out the records with a missing value, or fewer buckets,")
         else:
+            cause = "rarest"
             what = _("the rarest bucket ({label}) holds only {n} record(s)").format(
                 label=buckets.labels[rarest], n=number(int(counts[rarest]))
             )
             remedy = _("Fewer buckets")
         reason = _(
-            "Classes will hold at least {smallest} records (k = {k} was asked): every class "
-            "needs a record of every bucket, and {what}, so there can be at most "
-            "{classes} class(es). {remedy} allows smaller classes."
-        ).format(
-            smallest=number(smallest),
-            k=number(k),
-            what=what,
-            classes=number(max_classes),
-            remedy=remedy,
-        )
+            "Classes will hold {average} records or more on average, each at least "
+            "{smallest} (k = {k} was asked): every class needs a record of every bucket, and "
+            "{what}, so there can be at most {classes} class(es). {remedy} allows smaller "
+            "classes."
+        ).format(**sizes, what=what, classes=number(max_classes), remedy=remedy)
     elif max_classes == 1:
+        cause = "t"
         reason = _(
             "At t = {t} the data allows only one class: the release would be a single "
             "group of all {n} records, with every quasi-identifier replaced by one value. "
-            "Choose a larger t."
+            "Choose a larger t or fewer buckets."
         ).format(t=number(t, 4), n=number(n))
     else:
+        cause = "t"
         reason = _(
-            "Classes will hold at least {smallest} records (k = {k} was asked): at "
-            "t = {t} each class must hold every bucket within a factor t of its share in "
-            "the file, which needs classes of about {smallest} records. A larger t or "
-            "fewer buckets allows smaller classes."
-        ).format(smallest=number(smallest), k=number(k), t=number(t, 4))
-    return ClassSizeForecast(k, max_classes, smallest, reason)
+            "Classes will hold {average} records or more on average, each at least "
+            "{smallest} (k = {k} was asked): at t = {t} each class must hold every bucket "
+            "within a factor t of its share in the file, which leaves room for at most "
+            "{classes} classes. A larger t or fewer buckets allows smaller classes."
+        ).format(**sizes, t=number(t, 4), classes=number(max_classes))
+    forecast = ClassSizeForecast(k, max_classes, smallest, average, cause, reason)
+    return _household_forecast(forecast, n, households)
+
+
+def _household_forecast(
+    forecast: ClassSizeForecast, n: int, households: HouseholdPlan | None
+) -> ClassSizeForecast:
+    """The forecast with what whole households add: each class holds records of at least k
+    households, so where households have several members its classes hold more than k
+    records (said with the households' own counts)."""
+    k = forecast.k
+    if households is None or not households.n_households or k <= 1:
+        return forecast
+    per_home = n / households.n_households
+    about = math.floor(k * per_home)
+    if about <= max(k, forecast.average):
+        return forecast
+    said = _(
+        "Each class holds records of at least {k} households: the {n} records live in "
+        "{homes} households ({per_home} records each on average, up to {largest}), so a class "
+        "of {k} households holds about {about} records."
+    ).format(
+        k=number(k),
+        n=number(n),
+        homes=number(households.n_households),
+        per_home=number(per_home, 3),
+        largest=number(households.largest),
+        about=number(about),
+    )
+    reason = f"{forecast.reason} {said}" if forecast.reason else said
+    return replace(forecast, cause=forecast.cause or "households", reason=reason)
+
+
+def smallest_class(counts: np.ndarray, t: float, k: int) -> int:
+    """The fewest records a class of a t-close release on these bucket counts can hold.
+
+    A class of m records is t-close when some n_j with ``ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t)``
+    (and at least one of every bucket) add up to m (KBS 2015 §6.2): the bounds must not
+    cross, and m must lie between their sums.  The smallest such m ≥ k is a minimum every
+    class of the verified release meets, whatever the partition does; searched in chunks
+    from k up (a balanced class of ⌊N / max_classes⌋ always qualifies).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0 or k >= n:
+        return min(k, n)
+    shares = counts / n
+    chunk = 4096
+    for first in range(max(k, 1), n + 1, chunk):
+        m = np.arange(first, min(first + chunk, n + 1))
+        low, high = feasibility.class_bounds(m, shares, t)
+        ok = (low <= high).all(axis=1) & (low.sum(axis=1) <= m) & (m <= high.sum(axis=1))
+        if ok.any():
+            return int(m[np.argmax(ok)])
+    return n
 
 
 def _missing(buckets: Buckets) -> bool:
     """Whether the missing bucket is (one of) the rarest, the one that caps the classes."""
     j = buckets.missing_bucket
     return j is not None and int(buckets.counts[j]) == int(buckets.counts.min())
+
+
+def weight_warnings(params: ReleaseParams) -> list[str]:
+    """What releasing the weights unchanged costs: a weight is a key like any QI (weights
+    reveal the sampling stratum), so it can split a class; the run reports the k and t the
+    release has with it.  Empty unless ``weight_output="keep"``."""
+    if params.released_weight() != "keep":
+        return []
+    return [
+        _(
+            "The weights ({column}) are released unchanged: a weight is a key like a "
+            "quasi-identifier (weights reveal the sampling stratum), so the run reports the k "
+            "and t the release has with the weight as a key; weight_output 'class' releases "
+            "every class's mean weight instead."
+        ).format(column=repr(params.weight))
+    ]
 
 
 def seed_warnings(params: ReleaseParams) -> list[str]:
@@ -737,11 +924,11 @@ def _missing_fixes(
         Fix(
             _(
                 "leave out the {n} record(s) with a missing confidential value: classes "
-                "of about {about} records instead of {smallest}"
+                "of about {about} records instead of {average}"
             ).format(
                 n=number(left_out),
                 about=number(int(counts.sum()) // after),
-                smallest=number(forecast.smallest),
+                average=number(forecast.average),
             ),
             {"missing_confidential": "drop"},
         ),
@@ -793,10 +980,10 @@ def _drowned_warning(column: NoiseColumn, params: ReleaseParams) -> str:
     helps += [_("narrower public bounds (closer to where the values really lie)")]
     helps += [_("the buckets mechanism (no noise)"), _("a larger ε")]
     return _(
-        "The noise would drown the values of {column!r}: {size}. The released values would "
+        "The noise would drown the values of {column}: {size}. The released values would "
         "say little about anyone, and clamping the noise to the bounds would pull their mean "
         "towards the middle of the bounds. What helps: {helps}."
-    ).format(column=name, size=size, helps="; ".join(helps))
+    ).format(column=quoted(name), size=size, helps="; ".join(helps))
 
 
 def _noise_fixes(params: ReleaseParams, noise: list[NoiseColumn]) -> tuple[Fix, ...]:

@@ -11,18 +11,32 @@ on every route.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from engine.params import ReleaseParams
+from engine.progress import Task
+from engine.recoding import value_text
 from engine.release.columns import missing_mask, withhold, withhold_mixed
-from engine.release.households import weighted_totals
+from engine.release.households import (
+    class_weights,
+    linked_classes,
+    weighted_bucket_means,
+    weighted_totals,
+)
 from engine.release.measures import compare_risk
-from engine.release.model import Buckets, HouseholdSummary, RiskSummary, Verification
+from engine.release.model import (
+    Buckets,
+    HouseholdSummary,
+    RiskSummary,
+    Verification,
+    WeightSummary,
+)
 from engine.release.stages.prepare import Prepared
-from engine.release.verify import verify_release
+from engine.release.verify import group_ids, verify_release, weight_check
 
 #: the column name the verifier reads the households from when the release leaves them out
 _HIDDEN = "\x00household"
@@ -48,21 +62,96 @@ def verify_survey_release(
     """
     households = prepared.households
     conf = prepared.confidential if confidential else []
+    # class weights hold k and t with the weight as a key by construction: checked as bounds
+    weight = params.weight if params.released_weight() == "class" else None
     if households is None:
-        return verify(table, prepared.qi, conf, t=t, k=params.k)
-    column = households.column
-    if column not in table.columns:
-        table = table.assign(**{_HIDDEN: households.codes[np.asarray(source_rows)]})
-        column = _HIDDEN
-    return verify(
-        table,
-        prepared.qi,
-        conf,
-        t=t,
-        k=params.k,
-        household=column,
-        household_level=household_level,
-    )
+        result = verify(table, prepared.qi, conf, t=t, k=params.k, weight=weight)
+    else:
+        column = households.column
+        # households per class are counted on every record's household, the id released or
+        # not; the released ids are followed as an intruder would
+        hidden = table.assign(**{_HIDDEN: households.codes[np.asarray(source_rows)]})
+        result = verify(
+            hidden,
+            prepared.qi,
+            conf,
+            t=t,
+            k=params.k,
+            household=_HIDDEN,
+            household_level=household_level,
+            linked=column if column in table.columns else "",
+            weight=weight,
+        )
+    if params.released_weight() == "keep":
+        # unchanged weights: the k and t the release has with them, reported (the run warns)
+        keyed = weight_check(table, prepared.qi, params.weight, _buckets_of(table, conf),
+                             k=None, t=None)  # fmt: skip
+        keyed.pop("failed")
+        result = replace(result, **keyed)
+    return result
+
+
+def _buckets_of(table: pd.DataFrame, confidential: Sequence[str]) -> np.ndarray | None:
+    """The released bucket of every row (the tuple of its confidential values)."""
+    return group_ids(table, list(confidential)) if confidential else None
+
+
+@dataclass
+class SurveyClasses:
+    """The classes of a release and what the survey columns are released by."""
+
+    #: class of every record
+    classes: np.ndarray
+    #: the unit every record's household-level QIs are released by (its household group, or
+    #: for a household without an id its class); None when the classes did not follow
+    #: households
+    homes: np.ndarray | None = None
+    #: the QI loss the route measured itself (household groups); None: measured on the
+    #: released file
+    qi_loss: float | None = None
+    #: which QI values the classes withhold (None: the values missing in the input)
+    withheld: np.ndarray | None = None
+    #: per household: released with an id (the route of pattern groups); None otherwise
+    linked: np.ndarray | None = None
+
+
+def survey_classes(
+    params: ReleaseParams,
+    prepared: Prepared,
+    X: np.ndarray,
+    buckets: Buckets | None,
+    t: float | None,
+    task: Task,
+) -> SurveyClasses | None:
+    """The classes of a release whose household ids are released: households microaggregated
+    as units, so that every released id's pattern is shared by k households and following it
+    teaches no more than t (:func:`engine.release.households.linked_classes`); None when the
+    release carries no household id (the route's own classes).  Every route (one machine,
+    the noise route) asks here."""
+    households = prepared.households
+    if households is None or not params.released_household():
+        return None
+    codes = None if buckets is None else buckets.codes
+    shares = None if buckets is None else buckets.shares
+    found = linked_classes(
+        prepared.clean, prepared.qi, prepared.types, prepared.orders, households, codes,
+        shares, t, params.k, X=X, task=task,
+    )  # fmt: skip
+    return SurveyClasses(found.classes, found.homes, linked=found.linked)
+
+
+def released_buckets(
+    buckets: Buckets | None, params: ReleaseParams, prepared: Prepared, classes: np.ndarray
+) -> Buckets | None:
+    """The buckets as released: with class weights (``weight_output="class"``) the bucket
+    means are weighted by the weights the release carries, so that the weighted totals an
+    analyst computes from the release are those of the original values with the released
+    weights (the plan's means are weighted by the sampling weights)."""
+    weights = prepared.weights
+    if buckets is None or weights is None or params.released_weight() != "class":
+        return buckets
+    released = class_weights(weights, classes)
+    return weighted_bucket_means(buckets, prepared.clean, released, prepared.types, params.bounds)
 
 
 def withhold_in_classes(
@@ -100,17 +189,21 @@ def survey_summary(
     buckets: Buckets | None,
     groups: np.ndarray | None,
     risk_before: RiskSummary | None = None,
+    linked: np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """The :class:`~engine.release.RunSummary` fields of a survey file: the households,
-    the weighted totals original → released, and the risk before (the plan's, when given)
-    and after."""
+    """The :class:`~engine.release.RunSummary` fields of a survey file: the households (with
+    ``linked``, per household whether it is released with an id), the weight, the weighted
+    totals original → released, and the risk before (the plan's, when given) and after."""
     households, weights = prepared.households, prepared.weights
     out: dict[str, Any] = {}
+    rows = np.asarray(source_rows)
+    by_record = table.iloc[np.argsort(rows)].reset_index(drop=True)
     if households is not None:
+        level = households.level if groups is not None else ()
         out["households"] = HouseholdSummary(
             column=households.column,
             n_households=households.n_households,
-            household_level=households.level if groups is not None else (),
+            household_level=level,
             detected=households.detected,
             varied=dict(households.varied),
             households_k=verification.households_k,
@@ -118,12 +211,31 @@ def survey_summary(
             n_groups=int(groups.max()) + 1 if groups is not None and len(groups) else None,
             confidential_level=households.confidential_level,
             shared_classes=verification.shared_classes,
+            pattern_k=verification.pattern_k,
+            linking_t=verification.linking_t,
+            records_without_id=verification.records_without_id,
+            households_without_id=0 if linked is None else int((~linked).sum()),
+            kept_own={c: _kept_own(prepared.clean[c], by_record[c]) for c in level},
+            kept_ancestor={
+                c: _kept_ancestor(prepared.clean[c], by_record[c], households.hierarchies[c])
+                for c in level
+                if c in households.hierarchies
+            },
         )
-    rows = np.asarray(source_rows)
+    if params.weight is not None:
+        out["weight"] = WeightSummary(
+            column=params.weight,
+            output=params.weight_output,
+            k=verification.weight_k,
+            t=verification.weight_t,
+        )
     if weights is not None:
-        by_record = table.iloc[np.argsort(rows)].reset_index(drop=True)
+        released_weights = None
+        if params.released_weight() and params.weight in by_record.columns:
+            released_weights = pd.to_numeric(by_record[params.weight]).to_numpy(np.float64)
+        named = [*prepared.confidential, *prepared.qi, *params.keep]
         out["weighted_totals"] = weighted_totals(
-            prepared.clean, by_record, prepared.confidential, weights, prepared.types
+            prepared.clean, by_record, named, weights, prepared.types, released_weights
         )
     out["risk"] = compare_risk(
         prepared.clean,
@@ -138,4 +250,32 @@ def survey_summary(
     return out
 
 
-__all__ = ["survey_summary", "verify_survey_release", "withhold_in_classes"]
+def _kept_ancestor(original: pd.Series, released: pd.Series, hierarchy: Any) -> int:
+    """Records released with an ancestor of their own value in ``hierarchy`` (a district
+    for a commune; their own value not counted)."""
+    paths = hierarchy.paths
+    pairs = zip(original.reset_index(drop=True), released.reset_index(drop=True), strict=True)
+    count = 0
+    for own, shown in pairs:
+        if pd.isna(own) or pd.isna(shown):
+            continue
+        path = paths.get(value_text(own), ())
+        count += value_text(shown) in path[1:]
+    return count
+
+
+def _kept_own(original: pd.Series, released: pd.Series) -> int:
+    """Records whose released value is their own (compared as text; missing never kept)."""
+    a = original.reset_index(drop=True).astype("string")
+    b = released.reset_index(drop=True).astype("string")
+    return int((a == b).fillna(False).sum())
+
+
+__all__ = [
+    "SurveyClasses",
+    "released_buckets",
+    "survey_classes",
+    "survey_summary",
+    "verify_survey_release",
+    "withhold_in_classes",
+]

@@ -22,10 +22,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
 from engine.params import ReleaseParams
 from engine.progress import NO_TASK, Task
 from engine.release.columns import build_release, missing_counts, recode_qi, withhold
-from engine.release.households import Households, household_level_values, survey_columns
+from engine.release.households import (
+    Households,
+    household_level_values,
+    survey_columns,
+    unit_level_values,
+)
 from engine.release.measures import analysis_utility, released_classes
 from engine.release.model import (
     Buckets,
@@ -51,6 +57,8 @@ class Published:
     #: per partition class, its equivalence class in the released table
     groups: np.ndarray
     utility: dict[str, ColumnUtility]
+    #: per household: released with an id (the route of pattern groups; None otherwise)
+    linked: np.ndarray | None = None
 
     def summary_fields(
         self,
@@ -79,6 +87,7 @@ class Published:
                 buckets,
                 homes,
                 risk_before,
+                self.linked,
             ),
         }
 
@@ -118,6 +127,7 @@ def publish(
     released_as: Mapping[str, str],
     checked: Sequence[str],
     homes: np.ndarray | None = None,
+    linked: np.ndarray | None = None,
     task: Task = NO_TASK,
 ) -> Published:
     """Build the release table of ``classes``, verify it, and measure it (module doc).
@@ -142,8 +152,9 @@ def publish(
     rng = np.random.default_rng(params.seed)
     # the survey's columns draw the household ids first, then the table its order
     extra = survey_columns(
-        params, clean, prepared.types, prepared.orders, households, homes, original, rng
-    )
+        params, clean, prepared.types, prepared.orders, households, homes, original, rng,
+        classes=classes, weights=prepared.weights, linked=linked,
+    )  # fmt: skip
     table, source_rows = build_release(
         source,
         qi=[c for c in qi if c not in level],
@@ -157,14 +168,17 @@ def publish(
         rng=rng,
         original=original,
         extra=extra,
+        hierarchies=prepared.hierarchies,
     )
-    task.step(0.5, "Verifying the release")
+    task.step(0.5, _("Verifying the release"))
     verification = _verify(table, source_rows, params, prepared, level, t, checked)
     verification.raise_if_failed()
     groups = released_classes(table, qi, classes[source_rows])
     utility = {}
     if released:
-        centroids = _qi_centroids(table, source_rows, source, params, prepared, classes, homes)
+        centroids = _qi_centroids(
+            table, source_rows, source, params, prepared, classes, homes, linked
+        )
         utility = analysis_utility(
             clean,
             centroids,
@@ -174,8 +188,8 @@ def publish(
             orders=prepared.orders,
             released_as=released_as,
         )
-    task.step(1.0, "Verified")
-    return Published(table, source_rows, verification, groups, utility)
+    task.step(1.0, _("Verified"))
+    return Published(table, source_rows, verification, groups, utility, linked)
 
 
 def _verify(
@@ -204,6 +218,7 @@ def _qi_centroids(
     prepared: Prepared,
     classes: np.ndarray,
     homes: np.ndarray | None,
+    linked: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """The centroid of every record's class on each QI, in input order: what the analysis
     utility compares the original QIs with.
@@ -217,13 +232,22 @@ def _qi_centroids(
         back = np.empty_like(source_rows)
         back[source_rows] = np.arange(len(source_rows))
         return table[list(qi)].iloc[back].reset_index(drop=True)
-    centroids = recode_qi(source, qi, prepared.types, prepared.orders, classes, "centroid")
+    centroids = recode_qi(
+        source, qi, prepared.types, prepared.orders, classes, "centroid",
+        hierarchies=prepared.hierarchies,
+    )  # fmt: skip
     level = households.level if households is not None and homes is not None else ()
     if level:  # household-level QIs: the centroids of the household groups
         assert households is not None and homes is not None
-        centroids[list(level)] = household_level_values(
-            prepared.clean, prepared.types, prepared.orders, households, homes
-        )
+        if linked is not None:  # pattern groups (and classes of households without an id)
+            centroids[list(level)] = unit_level_values(
+                prepared.clean, level, prepared.types, prepared.orders, homes,
+                hierarchies=households.hierarchies,
+            )  # fmt: skip
+        else:
+            centroids[list(level)] = household_level_values(
+                prepared.clean, prepared.types, prepared.orders, households, homes
+            )
     return centroids
 
 
