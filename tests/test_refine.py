@@ -1,17 +1,25 @@
-"""Refining a t-close partition: the transportation step and the bounded exchange pass."""
+"""Refining a t-close partition: exact exchanges, bounded moves and the transportation step."""
 
 from __future__ import annotations
 
 import importlib.util
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import InfeasibleError
-from engine.release import class_distances, sse_sst, tclose_partition
-from engine.release.partition import compiled_kernels, refine_classes, transport_step
+from engine.params import ReleaseParams
+from engine.release import anonymize, class_distances, sse_sst, tclose_partition, verify_release
+from engine.release.partition import (
+    compiled_kernels,
+    refine_classes,
+    refine_passes,
+    sweeps,
+    transport_step,
+)
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="the transportation step is compiled")
@@ -128,3 +136,61 @@ def test_records_never_leave_their_fence(seed, compiled):
     out = refine_classes(X, labels, codes, t=4.0, k=8, fence=fence, compiled=compiled)
     for c in np.unique(out):
         assert len(set(fence[out == c])) == 1
+
+
+@needs_numba
+@given(partitions())
+def test_the_plain_loops_give_the_same_classes_as_the_compiled_ones(case):
+    X, codes, labels, t, k = case
+    compiled = refine_classes(X, labels, codes, t=t, k=k, compiled=True)
+    plain = refine_classes(X, labels, codes, t=t, k=k, compiled=False)
+    assert np.array_equal(compiled, plain)
+    fast, fast_sse = transport_step(X, labels, codes, compiled_kernels(True))
+    slow, slow_sse = transport_step(X, labels, codes, sweeps)
+    assert np.array_equal(fast, slow) and fast_sse == slow_sse
+
+
+def test_the_budget_falls_per_record_as_classes_grow_and_is_bounded():
+    # the partition compares a record with about n / (2m) others: the refinement may spend a
+    # share of that, at least a couple of passes and never more than its ceiling
+    assert refine_passes(1_000, 10) > refine_passes(1_000, 40)
+    assert refine_passes(100, 10) == refine_passes(50, 10)  # the floor
+    assert refine_passes(10**7, 10) == refine_passes(10**8, 10)  # the ceiling
+    assert refine_passes(10**7, 10, block=200) < refine_passes(10**7, 10)
+    X, codes = _toy(500, 3)
+    labels = tclose_partition(X, codes, 10, 2.0)
+    assert np.array_equal(refine_classes(X, labels, codes, t=2.0, k=10, passes=0), labels)
+
+
+@st.composite
+def files(draw):
+    """A random file of two numeric QIs, a nominal one and a skewed confidential column."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    n = draw(st.integers(60, 400))
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 90, n),
+            "score": rng.normal(size=n).round(draw(st.integers(0, 2))),
+            "region": rng.choice(list("abcde"), n),
+            "income": rng.lognormal(10, 1, n).round(0),
+        }
+    )
+    t = draw(st.sampled_from([1.5, 2.0, 3.0, 5.0]))
+    k = draw(st.integers(2, 12))
+    return frame, t, k
+
+
+@given(files())
+def test_every_released_table_keeps_k_and_t(case):
+    # the refinement runs on every release: the released table alone shows k and t hold
+    frame, t, k = case
+    params = ReleaseParams(
+        qi=("age", "score", "region"), confidential=("income",), k=k, t=t, seed=0
+    )
+    try:
+        release = anonymize(frame, params)
+    except InfeasibleError:
+        return
+    check = verify_release(release.table, ["age", "score", "region"], ["income"], t=t, k=k)
+    assert check.ok, check

@@ -1,29 +1,38 @@
-"""Refining a t-close partition without touching its guarantee: the records of each bucket
-reassigned among the classes (a transportation problem), then moves and exchanges.
+"""Refining a t-close partition without touching its guarantee: exact exchanges and bounded
+moves between neighbouring classes, and the records of each bucket reassigned among the classes.
 
 A partition made by bucket-capped MDAV (:mod:`engine.release.partition.exact`, or block by
 block, :mod:`engine.release.partition.blocks`) forms its classes one after the other; the
 last ones take what is left, and every class keeps records it took early that are nearer to
-another class.  Two steps repair that:
+another class.  :func:`refine_classes` repairs that in rounds, each over the classes and the
+few (:data:`NEIGHBOURS`) whose centroids lie nearest to each:
 
-1. **Capacity-fixed Lloyd steps** (:func:`transport_step`).  With the class centroids fixed,
-   the records of each bucket j are reassigned among the classes so that every class keeps
-   exactly its count n_cj of bucket j, at the least total squared distance to the centroids:
-   an exact transportation problem per bucket, solved by an auction with ε-scaling (a
-   compiled kernel, :func:`engine.release.partition.compiled.transport`) over each record's
-   own class and the classes whose centroids lie nearest to it.  Then the centroids move to
-   the means of their new members.  Every class keeps its size and its count of every bucket,
-   so k and t cannot change; each step lowers the QI sum of squares or leaves the classes as
-   they were (a bucket's new assignment is kept only when it costs less).  Steps repeat while
-   one gains at least :data:`MIN_GAIN` of the sum of squares, at most :data:`MAX_STEPS`.
-2. **The bounded exchange pass** (:func:`improve_within_bounds`): single moves and
-   exchanges between neighbouring classes that keep both classes inside
-   ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t) with m ≥ k, so class sizes may now change too
-   (:func:`engine.release.partition.improve.improve_classes`).
+1. **Exact exchanges** (``exchange_sweep``): for a class a, a neighbour b and a bucket j, the
+   records of j in a and b are shared out again, a keeping as many as it had, so that a takes
+   those with the least |x − μa|² − |x − μb|²: the exact transportation problem of two
+   classes.  Every class keeps its size and its count of every bucket, so k and t cannot
+   change.
+2. **Bounded moves** (``move_sweep``): a record moves to a neighbouring class when that lowers
+   the QI sum of squares and both classes stay inside ceil(m·p_j/t) ≤ n_j ≤ floor(m·p_j·t)
+   with m ≥ k (KBS 2015 §6.2), so class sizes may change, never k or t.
+3. **Capacity-fixed Lloyd steps** (:func:`transport_step`, every other round): with the
+   centroids fixed, the records of each bucket are reassigned among all the classes so that
+   every class keeps exactly its count of the bucket, at the least total squared distance:
+   a transportation problem per bucket, solved by an auction with ε-scaling over each
+   record's own class and the classes nearest to it; kept only when it costs less.
 
-:func:`refine_classes` runs both; every path that forms t-close classes (the exact partition,
-the blocks, households, a cluster's partitions) can hand its classes to it.  Without numba
-the transportation step is left out and only the exchange pass runs.
+The centroids follow every exchange and move at once (Gauss–Seidel).  The work is bounded in
+*passes over the records* (an exchange or move sweep is about one, a transportation step about
+:data:`TRANSPORT_PASSES`): :func:`refine_passes` allows a share (:data:`BUDGET`) of the work
+per record of the partition itself, between :data:`MIN_PASSES` and :data:`MAX_PASSES`, and
+the rounds stop earlier when one gains less than :data:`MIN_GAIN` of what the first gained.
+The budget depends on the file's size and class size only, never on the clock, so a release
+is reproducible.
+
+Every loop is one plain-Python function (:mod:`engine.release.partition.sweeps`) that
+:mod:`engine.release.partition.compiled` compiles with numba; without numba the same functions
+run as they are (the same classes, slower).  :func:`improve_within_bounds` (the numpy exchange
+pass of :mod:`engine.release.partition.improve`) stays for the household route.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import numpy as np
 from engine.progress import NO_TASK, Task
 from engine.release.partition.feasibility import BoundRates
 from engine.release.partition.improve import ClassBounds, improve_classes
+from engine.release.partition import sweeps
 from engine.release.partition.kernels import compiled_kernels
 
 #: classes a record may go to: its own and this many whose centroids lie nearest to it
@@ -79,8 +89,8 @@ def refine_classes(
     file passes the file's).  With a ``fence`` per record, records move only between classes
     of their own fence (classes must not straddle fences).  ``passes`` is the work allowed, in
     passes over the records (module doc; None: :func:`refine_passes` of a partition into
-    classes of the present mean size, 0: none).  Without the compiled kernels the exchange
-    pass of :func:`improve_within_bounds` runs instead (:func:`default_rounds`).  Returns
+    classes of the present mean size, 0: none).  ``compiled`` False runs the loops in plain
+    Python (the same classes; None: compiled when numba runs here).  Returns
     labels 0..C'−1 (C' ≤ C: a class may empty).
     """
     X = np.asarray(X, dtype=np.float64)
@@ -93,12 +103,9 @@ def refine_classes(
         return _dense(labels)
     if shares is None:
         shares = np.bincount(codes) / n
-    kernels = compiled_kernels(compiled)
-    if kernels is None:
-        rounds = default_rounds(n) if passes is None or passes > 0 else 0
-        if not rounds:
-            return _dense(labels)
-        return improve_within_bounds(X, labels, codes, shares, t, k, rounds, task, fence=fence)
+    # the compiled loops, or the very same ones in plain Python (module sweeps): the same
+    # classes either way; jit says once when the compiled ones cannot run
+    kernels = compiled_kernels(compiled) or sweeps
     labels = _dense(labels)
     if passes is None:
         passes = refine_passes(n, n / (int(labels.max()) + 1))
