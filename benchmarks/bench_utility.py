@@ -259,7 +259,14 @@ def runs(ds: DataSet, t_values: list[float], k: int) -> list[Run]:
     for t in t_values:
         out.append(("default", t, ReleaseParams(**base, t=t)))
         out.append(("b = t + 1", t, ReleaseParams(**base, t=t, n_buckets=bucket_count(t, k))))
-    only_k = ReleaseParams(qi=ds.qi, keep=(ds.confidential,), missing=ds.missing, k=k, seed=1)
+    only_k = ReleaseParams(
+        qi=ds.qi,
+        keep=(ds.confidential,),
+        missing=ds.missing,
+        k=k,
+        seed=1,
+        allow_identifier=(ds.confidential,),
+    )
     out.append(("k only", None, only_k))
     return out
 

@@ -43,9 +43,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from engine.progress import NO_TASK, Task
+from engine.release.partition import sweeps
 from engine.release.partition.feasibility import BoundRates
 from engine.release.partition.improve import ClassBounds, improve_classes
-from engine.release.partition import sweeps
 from engine.release.partition.kernels import compiled_kernels
 
 #: classes a record may go to: its own and this many whose centroids lie nearest to it
