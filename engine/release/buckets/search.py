@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -256,8 +256,11 @@ def search_buckets(
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
-        if qi_loss is not None:
-            size, measured = k, qi_loss(buckets)
+        if qi_loss is not None:  # the household route partitions whole households: every code
+            whole = buckets
+            if len(buckets.codes) != n:
+                whole = replace(buckets, codes=values.codes_at(buckets, np.arange(n)))
+            size, measured = k, qi_loss(whole)
         else:
             size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
         if qi_loss is None and measured is not None and n > len(sample):
