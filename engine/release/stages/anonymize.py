@@ -72,11 +72,13 @@ def choose_class_size(
     shares: np.ndarray | None = None,
     task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
-    """(best minimum class size, its labels on the sample) over the candidates.
+    """(best minimum class size, its refined labels on the sample) over the candidates.
 
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
     file's bucket counts: each candidate is partitioned on the sample against the file's
-    shares and the lowest QI loss wins (labels None when no candidate was feasible).  The
+    shares, its classes refined (:func:`engine.release.partition.refine_classes`, as the
+    file's will be), and the lowest QI loss wins (labels None when no candidate was
+    feasible).  The
     sample is partitioned the way the whole file will be: exactly, or, for a file of more
     than :data:`~engine.release.LARGE_FILE` records, in blocks of the same size and
     without improvement (the classes of such a file are formed block by block, so that is
@@ -108,6 +110,8 @@ def choose_class_size(
             labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
+        # judged as the file will be released: refined (within the bounds of k, not of size)
+        labels = refine_classes(Xs, labels, cs, t=t, k=k, shares=shares, task=task.silent())
         loss = sse_sst(Xs, labels)
         if loss < best_loss - 1e-12:
             best, best_loss, best_labels = size, loss, labels
@@ -147,10 +151,9 @@ def best_partition(
         )  # fmt: skip
         if len(sample) < n:
             labels = None
-    if labels is None:
-        labels = trial(
-            partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
-        )
+    if labels is not None:  # the whole file was the sample: its classes are refined already
+        return labels
+    labels = trial(partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7))
     return refine_classes(X, labels, codes, t=t, k=k, shares=shares, task=task.sub(0.7, 1.0))
 
 
