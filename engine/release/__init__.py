@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.release.buckets import (
         MEAN_SLACK,
+        QI_TOLERANCE,
         BucketChoice,
         BucketInput,
         BucketValues,
@@ -167,6 +168,7 @@ if TYPE_CHECKING:
 #: public name -> the part of engine.release that defines it
 _EXPORTS = {
     "BucketChoice": "engine.release.buckets",
+    "QI_TOLERANCE": "engine.release.buckets",
     "ConfidentialValues": "engine.release.buckets",
     "MEAN_SLACK": "engine.release.buckets",
     "Scale": "engine.release.buckets",
@@ -285,6 +287,7 @@ __all__ = [
     "LARGE_FILE",
     "MEAN_SLACK",
     "P_RULE",
+    "QI_TOLERANCE",
     "BoundsRequiredError",
     "BucketChoice",
     "BucketInput",

@@ -60,6 +60,7 @@ from engine.release.measures import confidential_loss, sse_sst
 from engine.release.measures.utility import MIN_GROUP, SKEWED
 from engine.release.model import Buckets
 from engine.release.partition import (
+    TRIAL_PASSES,
     feasibility,
     refine_classes,
     size_candidates,
@@ -460,7 +461,7 @@ def _slope(
         labels = trial(tclose_partition, Xh, codes, size, t, shares=shares)
     except InfeasibleError:
         return None
-    labels = refine_classes(Xh, labels, codes, t=t, k=size, shares=shares)
+    labels = refine_classes(Xh, labels, codes, t=t, k=size, shares=shares, passes=TRIAL_PASSES)
     loss = sse_sst(Xh, labels)
     if measured <= 0 or loss <= 0:
         return None
@@ -527,7 +528,9 @@ def _qi_loss(
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         # judged as the file will be released: refined (within the bounds of k, not of size)
-        labels = refine_classes(Xs, labels, codes, t=t, k=k, shares=shares, task=task.silent())
+        labels = refine_classes(
+            Xs, labels, codes, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
+        )
         loss = sse_sst(Xs, labels)
         if best[1] is None or loss < best[1] - 1e-12:
             best, worse = (size, loss, labels), 0

@@ -64,6 +64,7 @@ from engine.release.partition.jit import KernelRoute, kernel_check, kernel_route
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
 from engine.release.partition.refine import (
+    TRIAL_PASSES,
     bucket_bounds,
     default_rounds,
     improve_within_bounds,
@@ -88,6 +89,7 @@ __all__ = [
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
     "SIZE_SAMPLE",
+    "TRIAL_PASSES",
     "BoundRates",
     "ClassBounds",
     "KernelRoute",

@@ -55,6 +55,9 @@ BUDGET = 0.25
 #: ... but at least this many passes over the records, and at most this many
 MIN_PASSES = 2.0
 MAX_PASSES = 16.0
+#: the work a trial partition's refinement may spend (one round of exchanges and moves): the
+#: choice of b and of the class size compares trials refined alike, the release gets the rest
+TRIAL_PASSES = 2.0
 #: a transportation step costs about this many passes (an exchange or a move sweep one)
 TRANSPORT_PASSES = 3.0
 #: steps go on while one gains at least this share of what the first one gained
@@ -377,6 +380,7 @@ def _dense(labels: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "TRIAL_PASSES",
     "bucket_bounds",
     "default_rounds",
     "improve_within_bounds",

@@ -34,12 +34,13 @@ from engine.release.households import (
 from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.model import Buckets, InformationLoss, Release, RunSummary
 from engine.release.partition import (
-    COMPILED_MIN_RECORDS,
     LARGE_FILE,
+    TRIAL_PASSES,
     block_size,
     compiled_kernels,
     kernel_route,
     kernels_asked,
+    max_classes,
     microaggregate,
     one_blas_thread,
     refine_classes,
@@ -70,6 +71,7 @@ def choose_class_size(
     t: float,
     *,
     shares: np.ndarray | None = None,
+    blocks: bool = False,
     task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
     """(best minimum class size, its refined labels on the sample) over the candidates.
@@ -79,10 +81,11 @@ def choose_class_size(
     shares, its classes refined (:func:`engine.release.partition.refine_classes`, as the
     file's will be), and the lowest QI loss wins (labels None when no candidate was
     feasible).  The
-    sample is partitioned the way the whole file will be: exactly, or, for a file of more
-    than :data:`~engine.release.LARGE_FILE` records, in blocks of the same size and
-    without improvement (the classes of such a file are formed block by block, so that is
-    what the choice must compare; it also costs a tenth of the exact partition).
+    sample is partitioned the way the whole file will be: exactly, or, for a file on the
+    block route (``blocks``, :func:`engine.release.use_blocks`) or of more than
+    :data:`~engine.release.LARGE_FILE` records, in blocks of the same size (the classes of
+    such a file are formed block by block, so that is what the choice must compare; compiled,
+    it also costs a twentieth of the exact partition).
     ``shares`` are the shares the classes answer to when ``counts`` are one group's
     (records alike in their missing QIs) rather than the whole file's.
     """
@@ -90,9 +93,10 @@ def choose_class_size(
         shares = counts / counts.sum()
     sizes = size_candidates(counts, k, t)
     partition = tclose_partition
-    if int(counts.sum()) > LARGE_FILE:
-        # the whole file will load the compiled kernels anyway: the sample may as well use them
-        fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
+    if blocks or int(counts.sum()) > LARGE_FILE:
+        # the refinement loads the compiled kernels anyway: the trials may as well use them
+        # (the same classes as numpy's)
+        fast = compiled_kernels() is not None
         partition = partial(
             tclose_blocks,
             block_size=block_size(int(counts.sum())),
@@ -102,16 +106,25 @@ def choose_class_size(
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
+    sample_counts = np.bincount(cs, minlength=len(shares))
+    seen: set[int] = set()
     for i, size in enumerate(sizes):
         task.step(i / len(sizes), _("Choosing the class size"))
         if size > len(cs):
             continue
+        # sizes that leave the sample as many classes give the same partition: one trial
+        n_classes = max_classes(sample_counts, t, size, shares)
+        if n_classes in seen:
+            continue
+        seen.add(n_classes)
         try:
             labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
         # judged as the file will be released: refined (within the bounds of k, not of size)
-        labels = refine_classes(Xs, labels, cs, t=t, k=k, shares=shares, task=task.silent())
+        labels = refine_classes(
+            Xs, labels, cs, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
+        )
         loss = sse_sst(Xs, labels)
         if loss < best_loss - 1e-12:
             best, best_loss, best_labels = size, loss, labels
@@ -140,20 +153,24 @@ def best_partition(
     ``codes`` are one group of it.
     """
     counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
-    partition = partial(tclose_blocks, refine=0) if use_blocks(X) else tclose_partition
+    blocks = use_blocks(X)
+    fast = compiled_kernels() is not None  # loaded for the refinement: the same classes
+    partition = partial(tclose_blocks, refine=0, compiled=fast) if blocks else tclose_partition
     n = len(codes)
     labels = None
     best = k
     if len(size_candidates(counts, k, t)) > 1:
         sample = size_sample(n)
         best, labels = choose_class_size(
-            X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.4),
+            X[sample], codes[sample], counts, k, t, shares=shares, blocks=blocks,
+            task=task.sub(0.0, 0.4),
         )  # fmt: skip
         if len(sample) < n:
             labels = None
-    if labels is not None:  # the whole file was the sample: its classes are refined already
-        return labels
-    labels = trial(partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7))
+    if labels is None:  # else the whole file was the sample: its classes refined further
+        labels = trial(
+            partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
+        )
     return refine_classes(X, labels, codes, t=t, k=k, shares=shares, task=task.sub(0.7, 1.0))
 
 
