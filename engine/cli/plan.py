@@ -231,9 +231,10 @@ def _bucket_lines(plan) -> list[str]:
                 "regression error, may be chosen)"
             ).format(percent=percent(QI_TOLERANCE))
         )
+        regression = _("regression error")
         lines.append(
             f"  {'b':>4} {_('buckets'):>8} {_('class size'):>11} {_('QI loss'):>9} "
-            f"{_('confidential loss'):>18} {_('score'):>8} {_('regression error'):>17}"
+            f"{_('confidential loss'):>18} {_('score'):>8} {regression:>17}"
         )
         for c in plan.bucket_choices:
             lines.append(
