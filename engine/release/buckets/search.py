@@ -83,7 +83,7 @@ MAX_SLOPE = 1.0
 ALTERNATIVES = 3
 #: a b may be chosen when its QI loss on the sample is at most this share above the paper's
 #: count's (module doc: the analyst's regression pays for finer buckets)
-QI_TOLERANCE = 0.10
+QI_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
