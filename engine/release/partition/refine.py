@@ -52,12 +52,21 @@ from engine.release.partition.kernels import compiled_kernels
 NEIGHBOURS = 8
 #: the refinement may spend this share of the partition's work per record (refine_passes)
 BUDGET = 0.25
+#: the share of the block route, whose compiled partition costs far less per comparison:
+#: blocks of 2,000 records and classes of 10 allow 8 passes, the 1,000-record blocks of a file
+#: above LARGE_FILE 4 (a million synthetic records: 12.3 CPU-s in all, 20.2 with twice this
+#: share, 94 with the exact route's share and its transportation steps)
+BLOCK_BUDGET = 0.08
 #: ... but at least this many passes over the records, and at most this many
 MIN_PASSES = 2.0
 MAX_PASSES = 16.0
 #: the work a trial partition's refinement may spend (one round of exchanges and moves): the
 #: choice of b and of the class size compares trials refined alike, the release gets the rest
 TRIAL_PASSES = 2.0
+#: transportation steps run on files of at most this many records: an auction over a bucket
+#: of a hundred thousand records costs more than the whole partition, and on the real files
+#: of tests/data the steps add less than 2 % to what the exchanges and moves gain
+TRANSPORT_MAX_RECORDS = 50_000
 #: a transportation step costs about this many passes (an exchange or a move sweep one)
 TRANSPORT_PASSES = 3.0
 #: steps go on while one gains at least this share of what the first one gained
@@ -122,12 +131,15 @@ def refine_passes(n: int, class_size: float, block: int | None = None) -> float:
 
     Bucket-capped MDAV compares every record with about the records still free when its class
     is formed: n / (2·m) per class of m records on the whole file, ``block`` / (2·m) inside the
-    blocks of the large-file route.  The refinement's steps cost about a pass each, so small
-    files, whose exact partition costs most per record, are refined longest, and the cost per
-    record of the whole partition falls, never rises, as a file grows.
+    blocks of the large-file route, whose compiled kernels make a comparison far cheaper
+    (:data:`BLOCK_BUDGET`, a smaller share).  The refinement's steps cost about a pass each,
+    so small files, whose exact partition costs most per record, are refined longest, and
+    the cost per record of the whole partition falls, never rises, as a file grows.
     """
-    reach = n if block is None else min(n, block)
-    work = BUDGET * reach / (2.0 * max(class_size, 1.0))
+    if block is None:
+        work = BUDGET * n / (2.0 * max(class_size, 1.0))
+    else:
+        work = BLOCK_BUDGET * min(n, block) / (2.0 * max(class_size, 1.0))
     return float(min(max(work, MIN_PASSES), MAX_PASSES))
 
 
@@ -186,7 +198,8 @@ class _Refiner:
             self.exchange(near)
             self.move(near)
             spent += 2.0
-            if spent + TRANSPORT_PASSES <= passes and step % 2 == 1:
+            transport = len(self.labels) <= TRANSPORT_MAX_RECORDS
+            if transport and spent + TRANSPORT_PASSES <= passes and step % 2 == 1:
                 self.transport()
                 spent += TRANSPORT_PASSES
             sse = self.sse()

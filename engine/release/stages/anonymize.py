@@ -44,6 +44,7 @@ from engine.release.partition import (
     microaggregate,
     one_blas_thread,
     refine_classes,
+    refine_passes,
     size_candidates,
     size_sample,
     tclose_blocks,
@@ -171,7 +172,12 @@ def best_partition(
         labels = trial(
             partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
         )
-    return refine_classes(X, labels, codes, t=t, k=k, shares=shares, task=task.sub(0.7, 1.0))
+    passes = None  # the exact route's budget; the block route's is its blocks'
+    if blocks:
+        passes = refine_passes(n, n / (int(labels.max()) + 1), block=block_size(n))
+    return refine_classes(
+        X, labels, codes, t=t, k=k, shares=shares, passes=passes, task=task.sub(0.7, 1.0)
+    )
 
 
 def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
