@@ -14,6 +14,7 @@ whichever way the value came in: a flag, a project file or a GUI field.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -476,10 +477,8 @@ def _cuts(where: str, value: Any) -> tuple[float, ...]:
     """Cut points: increasing finite numbers, as a list or as "15:25:45"."""
     if isinstance(value, str):
         parts = [p for p in value.replace(",", ":").split(":") if p.strip()]
-        try:
+        with contextlib.suppress(ValueError):  # else refused below, quoted as written
             value = [float(p) for p in parts]
-        except ValueError:
-            pass  # refused below, quoted as written
     # numbers read as the flag writes them (15:25:45), from a flag or a project file alike
     numbers = (
         isinstance(value, (list, tuple))

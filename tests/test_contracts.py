@@ -21,6 +21,7 @@ import pytest
 from engine.cli import main
 from engine.cli.flags import field_argv, flag_of
 from engine.errors import InputError
+from engine.i18n import LANGUAGES, SOURCE, TRANSLATED
 from engine.params import Invalid, ReleaseParams
 
 FLAGS = ReleaseParams.FLAGS
@@ -124,3 +125,21 @@ def test_the_apps_session_refuses_it_with_the_same_sentence(name, bad, qapp) -> 
         session.update(**{name: bad.value})
     assert refused.value.message == project_message(name, bad.value)
     assert session.params is before
+
+
+def test_the_languages_are_one_declared_list() -> None:
+    """The catalogues on disk are those of the declared languages, no more and no fewer:
+    the engine's (.po, .mo) and the app's (.ts, .qm) for each language but the source."""
+    root = Path(__file__).resolve().parent.parent
+    engine = {p.parent.parent.name for p in (root / "engine" / "locale").glob("*/LC_MESSAGES/*.po")}
+    compiled = {
+        p.parent.parent.name for p in (root / "engine" / "locale").glob("*/LC_MESSAGES/*.mo")
+    }
+    app = {
+        p.stem.removeprefix("tclose_") for p in (root / "resources" / "translations").glob("*.ts")
+    }
+    shipped = {
+        p.stem.removeprefix("tclose_") for p in (root / "resources" / "translations").glob("*.qm")
+    }
+    assert engine == compiled == app == shipped == set(TRANSLATED)
+    assert SOURCE in LANGUAGES and set(TRANSLATED) == set(LANGUAGES) - {SOURCE}
