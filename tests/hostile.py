@@ -418,19 +418,11 @@ def a_release(edit: Callable[[list[list[str]]], None] | None = None):
     its rows (header first) edited by ``edit``: the case's input is the release."""
 
     def make(folder: Path) -> Path:
-        import contextlib
         import csv
         import io
 
-        from engine.cli import main
-
-        source = write_csv(folder, name="data.csv")
-        args = ["anonymize", str(source), "-o", str(folder / "rel.csv"), "-q", *RELEASE_ARGS]
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            assert main(args) == 0
-        source.unlink()
+        path = released(folder, "rel.csv")
         (folder / "rel.json").unlink()
-        path = folder / "rel.csv"
         table = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
         if edit is not None:
             edit(table)
@@ -1152,19 +1144,24 @@ def nul_in_a_line(folder: Path) -> Path:
     return write_csv(folder, text=csv_text(table))
 
 
-def release_xlsx(folder: Path) -> Path:
-    """A release of the survey as a workbook (``verify`` reads it)."""
+def released(folder: Path, name: str) -> Path:
+    """The survey released by the command line as ``folder / name`` (its input removed)."""
     import contextlib
     import io
 
     from engine.cli import main
 
     source = write_csv(folder, name="data.csv")
-    args = ["anonymize", str(source), "-o", str(folder / "rel.xlsx"), "-q", *RELEASE_ARGS]
+    args = ["anonymize", str(source), "-o", str(folder / name), "-q", *RELEASE_ARGS]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(args) == 0
     source.unlink()
-    return folder / "rel.xlsx"
+    return folder / name
+
+
+def release_xlsx(folder: Path) -> Path:
+    """A release of the survey as a workbook (``verify`` reads it)."""
+    return released(folder, "rel.xlsx")
 
 
 def project_at(

@@ -21,10 +21,9 @@ from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan, read_table, verify_release, write_release
 from engine.errors import InputError
-from engine.release import recode_qi
+from engine.release import recode_qi, summary_words
 from engine.release.columns import pattern_groups, withhold_mixed
 from engine.release.partition import max_classes
-from engine.report.words import summary_words
 from engine.roles import ColumnType
 
 ACS_QI = ("Age", "Sex", "Education", "Workclass", "Military service")

@@ -30,7 +30,7 @@ from engine.cli.project_args import (
     start_project,
 )
 from engine.i18n import N_, _
-from engine.report.words import join, plan_words
+from engine.release import join, plan_words
 from engine.text import number, percent
 
 HELP = N_("say what anonymize would do with these flags (buckets, feasibility, guarantees)")

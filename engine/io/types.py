@@ -38,7 +38,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
-from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range
+from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range, is_number
 from engine.roles import ColumnType
 from engine.text import number
 
@@ -514,7 +514,7 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
     keys = []
     for c in categories:
         found = _NUMBER_IN_LABEL.search(c)
-        if found is None or _is_number(c):
+        if found is None or is_number(c):
             return None
         key = float(found.group(1).replace(",", "."))
         if _BELOW.search(c):
@@ -567,11 +567,3 @@ def _education_order(categories: list[str], folded: list[str]) -> tuple[str, ...
 
 def _quoted(texts: Iterable[str]) -> str:
     return ", ".join(f"'{t}'" for t in texts)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

@@ -32,10 +32,16 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import MECHANISMS, InfeasibleError, Release, RunSummary, TcloseError
+from engine import (
+    MECHANISMS,
+    InfeasibleError,
+    Release,
+    RunSummary,
+    TcloseError,
+    summary_words,
+)
 from engine.io import value_choices
 from engine.report.html import analysis_rows, guarantees_html
-from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
 from gui.binding import Bindings
 from gui.engine_process import run_engine

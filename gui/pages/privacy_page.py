@@ -2,7 +2,7 @@
 
 Every edit changes the session's :class:`~engine.ReleaseParams` (which validates it); the
 engine then plans the run in its helper process (:func:`engine.plan`) and this page shows
-that plan as it is: in plain words first (:mod:`engine.report.words`), then whether the file
+that plan as it is: in plain words first (:func:`engine.plan_words`), then whether the file
 allows it (with one-click fixes that say what they change), why the classes may come out
 larger than k, and, under "Details", every guarantee with its assumption and source.  The
 page computes none of these itself, so it cannot show a number the run will not have.
@@ -32,10 +32,9 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from engine import MECHANISMS, ReleaseParams, TcloseError
+from engine import MECHANISMS, ReleaseParams, TcloseError, plan_words
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
-from engine.report.words import plan_words
 from gui.accessibility import announce, drop_repeated_names
 from gui.binding import Bindings, Level
 from gui.engine_process import run_engine
