@@ -414,25 +414,19 @@ def _text_guess(values: pd.Series) -> TypeGuess:
     codes = tuple(str(t) for t in counts.index if str(t).strip().casefold() in MISSING_WORDS)
     if codes:
         rest = _text_guess(values[~values.isin(codes)]) if counts.drop(list(codes)).size else None
-        if rest is not None and rest.type == ColumnType.ORDINAL:
+        if rest is not None and rest.type != ColumnType.NOMINAL:
             # ordered only once the code is declared missing (the order has no place for
             # it): categories until then, the order proposed in the note
-            return TypeGuess(
-                ColumnType.NOMINAL,
-                rest.confidence * 0.9,
-                _("once {codes} (a missing-value code) is declared missing: {note}").format(
-                    note=rest.note, codes=_quoted(codes)
-                ),
-                codes,
-                rest.order,
+            ordinal = rest.type == ColumnType.ORDINAL
+            note = (
+                _("once {codes} (a missing-value code) is declared missing: {note}")
+                if ordinal
+                else _("{note}, once {codes} (a missing-value code) is declared missing")
             )
-        if rest is not None and rest.type != ColumnType.NOMINAL:
             return TypeGuess(
-                rest.type,
+                ColumnType.NOMINAL if ordinal else rest.type,
                 rest.confidence * 0.9,
-                _("{note}, once {codes} (a missing-value code) is declared missing").format(
-                    note=rest.note, codes=_quoted(codes)
-                ),
+                note.format(note=rest.note, codes=_quoted(codes)),
                 codes,
                 rest.order,
             )

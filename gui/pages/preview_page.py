@@ -662,12 +662,25 @@ def _risk_html(risk: Sequence[tuple[str, str, str]]) -> list[str]:
         return []
     esc = html.escape
     heading = translate("PreviewPage", "Disclosure risk (original → release; for the review)")
-    parts = [f"<h4>{esc(heading)}</h4><table cellpadding='1'>"]
-    for measure, before, after in risk:
-        before, after = localize_figures(before), localize_figures(after)
+    return _narrow_table(
+        heading,
+        [
+            (
+                esc(measure),
+                f"{esc(localize_figures(before))} → <b>{esc(localize_figures(after))}</b>",
+            )
+            for measure, before, after in risk
+        ],
+    )
+
+
+def _narrow_table(heading: str, rows: Sequence[tuple[str, str]]) -> list[str]:
+    """A table for the narrow panel under ``heading``: each row's name (HTML) on its own line,
+    its value (HTML) indented below it."""
+    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='1'>"]
+    for name, value in rows:
         parts.append(
-            f"<tr><td class='muted'>{esc(measure)}</td></tr>"
-            f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
+            f"<tr><td class='muted'>{name}</td></tr><tr><td nowrap>&nbsp;&nbsp;{value}</td></tr>"
         )
     parts.append("</table>")
     return parts
@@ -683,14 +696,13 @@ def _analysis_html(summary: RunSummary) -> list[str]:
         "PreviewPage",
         "What an analysis keeps (original → release; for the review, not for publication)",
     )
-    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='1'>"]
-    for column, measure, value in utility:
-        parts.append(
-            f"<tr><td class='muted'>{column} {measure}</td></tr>"
-            f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
-        )
-    parts.append("</table>")
-    return parts
+    return _narrow_table(
+        heading,
+        [
+            (f"{column} {measure}", f"<b>{localize_figures(value)}</b>")
+            for column, measure, value in utility
+        ],
+    )
 
 
 def _buckets_html(summary: RunSummary) -> list[str]:
