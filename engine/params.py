@@ -1383,6 +1383,7 @@ __all__ = [
     "FieldInfo",
     "FlagInfo",
     "HouseholdOutput",
+    "Invalid",
     "Mechanism",
     "MissingConfidential",
     "QiOutput",
