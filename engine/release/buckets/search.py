@@ -256,8 +256,9 @@ def search_buckets(
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
-        if qi_loss is not None:
-            size, measured = k, qi_loss(buckets)
+        if qi_loss is not None:  # the route reads the whole file's codes of its sample
+            whole = buckets if len(buckets.codes) == values.n else values.buckets(b)
+            size, measured = k, qi_loss(whole)
         else:
             size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
         if qi_loss is None and measured is not None and n > len(sample):
