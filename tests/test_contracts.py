@@ -4,10 +4,12 @@
 * **Every field refuses a bad value with one sentence on every route.**  Each constraint of
   :attr:`ReleaseParams.CONSTRAINTS` generates values it refuses (:meth:`Constraint.invalid`);
   each is given to a project file (:meth:`ReleaseParams.from_dict`), to the command line (the
-  field's flag, through ``main([...])`` on a small real file: exit 2 and one line) and to the
-  app's session (:meth:`gui.state.Session.update`), and all three must refuse it with the
-  same sentence.  A field without a flag (``FlagInfo.no_flag``), and a value a flag's text
-  cannot say (``Invalid.said``), skip the command line only.
+  field's flag, through ``main([...])`` on a small real file, in every language: exit 2 and
+  one line) and to the app's session (:meth:`gui.state.Session.update`), and all three must
+  refuse it with the same sentence.  A field without a flag (``FlagInfo.no_flag``), and a
+  value a flag's text cannot say (``Invalid.said``), skip the command line only.
+* **The languages are one declared list** (:data:`engine.i18n.DECLARED_LANGUAGES`): the
+  catalogues on disk are exactly those of the list.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import pytest
 from engine.cli import main
 from engine.cli.flags import field_argv, flag_of
 from engine.errors import InputError
-from engine.i18n import LANGUAGES, SOURCE, TRANSLATED
+from engine.i18n import LANGUAGES, SOURCE, TRANSLATED, use_language
 from engine.params import Invalid, ReleaseParams
 
 FLAGS = ReleaseParams.FLAGS
@@ -32,12 +34,12 @@ CASES = [(name, bad) for name, c in CONSTRAINTS.items() for bad in c.invalid()]
 IDS = [f"{name}={bad.value!r}"[:60] for name, bad in CASES]
 
 #: the flags every command-line case starts from (a field's own flag replaces its entry)
-BASE = {"qi": ("age",), "confidential": ("income",), "k": 5, "t": 2.0}
+BASE = {"qi": ("Age",), "confidential": ("Salary",), "k": 5, "t": 2.0}
 
 
-def project_message(name: str, value: Any) -> str:
+def project_message(name: str, value: Any, lang: str = SOURCE) -> str:
     data = {**BASE, name: value}
-    with pytest.raises(InputError) as refused:
+    with use_language(lang), pytest.raises(InputError) as refused:
         ReleaseParams.from_dict(data)
     return refused.value.message
 
@@ -50,17 +52,8 @@ def test_every_constraint_generates_an_invalid_value() -> None:
             assert not ReleaseParams.describe(name).allows(bad.value), (name, bad)
 
 
-@pytest.fixture(scope="module")
-def small_file(tmp_path_factory) -> Path:
-    """A small real file (Li et al. 2007's table) with the columns the cases name."""
-    path = tmp_path_factory.mktemp("contracts") / "li2007.csv"
-    source = Path(__file__).parent / "data" / "li2007-table.csv"
-    with source.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
-    rows[0] = ["zip", "age", "income", "disease"]
-    with path.open("w", encoding="utf-8", newline="") as f:
-        csv.writer(f).writerows(rows)
-    return path
+#: a small real file (Li et al. 2007's table: ZIP Code, Age, Salary, Disease)
+SMALL_FILE = Path(__file__).parent / "data" / "li2007-table.csv"
 
 
 def flags_for(name: str, value: Any, folder: Path) -> list[str]:
@@ -87,22 +80,25 @@ def test_a_project_file_refuses_it_with_the_fields_sentence(name, bad) -> None:
     assert name in message and "\n" not in message
 
 
+@pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize(
     ("name", "bad"), said_cases(), ids=[f"{n}={b.value!r}"[:60] for n, b in said_cases()]
 )
-def test_a_flag_refuses_it_with_the_same_sentence(name, bad, small_file, tmp_path, capsys):
-    expected = project_message(name, bad.value)
+def test_a_flag_refuses_it_with_the_same_sentence(name, bad, lang, tmp_path, capsys):
+    """In each language, the sentence a project file gets in it."""
+    expected = project_message(name, bad.value, lang)
     # a field given in place of another one (ε for t) replaces it
     replaced = {name} | {
         n for n in BASE if FLAGS[n].one_of and FLAGS[n].one_of == FLAGS[name].one_of
     }
-    argv = ["plan", str(small_file), "-q"]
+    argv = ["plan", str(SMALL_FILE), "-q", "--lang", lang]
     for field, value in BASE.items():
         if field not in replaced and flag_of(field) != flag_of(name):
             argv += field_argv(field, value)
     argv += flags_for(name, bad.value, tmp_path)
     assert main(argv) == 2
-    assert capsys.readouterr().err == f"tclose: {expected}\n"
+    err = capsys.readouterr().err  # one line: "tclose: " (as the language writes it) + it
+    assert err.startswith("tclose") and err.endswith(f" {expected}\n") and err.count("\n") == 1
 
 
 def test_every_flag_that_reads_a_text_is_given_a_bad_one() -> None:
