@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from engine.i18n import LANGUAGES
 from engine.streams import make_streams_safe
 
-#: what --lang accepts: the engine's one declared list (no Qt import for --help)
+#: what --lang accepts: the engine's one declared list of languages
 LANGUAGE_CODES = tuple(LANGUAGES)
 #: what --color-scheme accepts
 COLOR_SCHEMES = ("light", "dark")
