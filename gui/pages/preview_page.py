@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
     QWizard,
-    QWizardPage,
 )
 
 from engine import (
@@ -49,7 +48,7 @@ from gui.errors import report_error
 from gui.fields import NumberField
 from gui.help import HelpButton
 from gui.numbers import localize_figures, number, percent, words
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.plot_text import figure_text
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
@@ -85,14 +84,12 @@ def confidential_output_choices() -> dict[str, tuple[str, str]]:
     return value_choices("confidential_output")
 
 
-class PreviewPage(QWizardPage):
+class PreviewPage(Page):
     """Figures, achieved guarantees, information loss and released rows; k, b and the release
     format to retry."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.preview: Preview | None = None
         self.setTitle(self.tr("4. Preview"))
         self.setSubTitle(

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
     QWizard,
-    QWizardPage,
 )
 
 from engine import MECHANISMS, ReleaseParams, TcloseError, plan_words
@@ -42,7 +41,7 @@ from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
 from gui.help import HelpButton
 from gui.numbers import number, percent, words
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.state import format_bounds, parse_bounds
 from gui.widgets import (
     AUTOMATIC,
@@ -108,13 +107,11 @@ def shown_value(name: str, value: Any) -> str:
     return str(value)
 
 
-class PrivacyPage(QWizardPage):
+class PrivacyPage(Page):
     """t/ε toggle, k, mechanism, bounds; the engine's plan in words, fixes and guarantees."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.setTitle(self.tr("3. Privacy level"))
         self.setSubTitle(
             self.tr(
