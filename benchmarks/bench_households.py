@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"confidential loss: {plain['confidential_loss']:.3f} ({plain['buckets']} buckets) "
           f"without households, {house['confidential_loss']:.3f} ({house['buckets']} buckets) "
           f"with; QI loss ratio {house['qi_loss'] / plain['qi_loss']:.2f}")  # fmt: skip
-    checks = ("ids_recoded", "id_rank_correlation", "persons_with_id", "members_share_commune", "households_per_class",
-              "pattern_k", "linking_t", "weight_k", "weight_t", "verified",
+    checks = ("ids_recoded", "id_rank_correlation", "persons_with_id", "members_share_commune",
+              "households_per_class", "pattern_k", "linking_t", "weight_k", "weight_t", "verified",
               "weighted_total_error", "commune_kept", "expected_reidentifications",
               "household_risk", "household_unique")  # fmt: skip
     for key in checks:
