@@ -95,7 +95,7 @@ def run_case(
             # the original: a rank correlation within three standard errors of none (a random
             # numbering of h households has a standard error of 1 / sqrt(h - 1))
             ids_recoded=len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
-            and abs(float(spearman)) < 3 / np.sqrt(max(len(pairs) - 1, 1)),
+            and bool(abs(float(spearman)) < 3 / np.sqrt(max(len(pairs) - 1, 1))),
             id_rank_correlation=float(spearman),
             persons_with_id=float(given.mean()),
             members_share_commune=shares_commune,
