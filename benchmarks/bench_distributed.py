@@ -179,15 +179,18 @@ def real_file(name: str, file: str, sep: str, folder: Path) -> Path:
     return path
 
 
+def _print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
+
+
 def real_runs(args: argparse.Namespace) -> int:
     """One machine against the cluster on real files, default settings (``--real``)."""
     print(f"t = {args.t:g}, k = {args.k}, default settings; {os.cpu_count()} CPUs")
-    header = (
+    _print_header(
         f"{'data':<12} {'run':<14} {'seconds':>8} {'CPU s':>7} {'b':>3} {'QI loss':>8} "
         f"{'conf loss':>9} {'k':>4} {'t':>6} {'QI ratio':>8}"
     )
-    print(header)
-    print("-" * len(header))
     with tempfile.TemporaryDirectory(dir=args.data) as tmp:
         work = Path(tmp)
         for name, file, sep, qi, conf, missing in REAL:
@@ -236,12 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.real:
         return real_runs(args)
     print(f"t = {args.t:g}, k = {args.k}; {os.cpu_count()} CPUs; data in {args.data}")
-    header = (
+    _print_header(
         f"{'rows':>11} {'run':<14} {'seconds':>8} {'CPU s':>7} {'I/O ×':>6} {'main MB':>8} "
         f"{'worker MB':>9} {'parts':>5} {'SSE/SST':>8} {'k':>4} {'t':>6}"
     )
-    print(header)
-    print("-" * len(header))
     rows = []
     with tempfile.TemporaryDirectory(dir=args.data) as tmp:
         work = Path(tmp)

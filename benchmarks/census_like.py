@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -55,14 +56,22 @@ def generate(n: int, *, seed: int = 0) -> pd.DataFrame:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("rows", type=int)
+def generator_main(
+    make: Callable[..., pd.DataFrame], count: str, doc: str, argv: list[str] | None
+) -> int:
+    """The command line of a generator of synthetic files: ``COUNT OUTPUT [--seed N]`` writes
+    ``make(COUNT, seed=N)`` as a CSV file."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(count, type=int)
     parser.add_argument("output")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    generate(args.rows, seed=args.seed).to_csv(args.output, index=False)
+    make(getattr(args, count), seed=args.seed).to_csv(args.output, index=False)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return generator_main(generate, "rows", __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -22,9 +22,9 @@ out), :mod:`engine.mechanisms` (noise), :mod:`engine.release` (making and checki
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.lazy import lazy_exports
 from engine.version import __version__
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         Buckets,
         Fix,
         Households,
+        Phrase,
         Plan,
         Release,
         RunSummary,
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
         find_households,
         kernel_check,
         plan,
+        plan_words,
+        summary_words,
         verify_release,
     )
     from engine.roles import ColumnType, Role
@@ -76,6 +79,9 @@ _EXPORTS = {
     "Hierarchy": "engine.recoding",
     "hierarchy_of": "engine.recoding",
     "anonymize": "engine.release",
+    "Phrase": "engine.release",
+    "plan_words": "engine.release",
+    "summary_words": "engine.release",
     "Households": "engine.release",
     "find_households": "engine.release",
     "kernel_check": "engine.release",
@@ -103,6 +109,7 @@ __all__ = [
     "InfeasibleError",
     "InputError",
     "Mechanism",
+    "Phrase",
     "Plan",
     "Release",
     "ReleaseParams",
@@ -119,21 +126,13 @@ __all__ = [
     "hierarchy_of",
     "kernel_check",
     "plan",
+    "plan_words",
     "read_table",
+    "summary_words",
     "t_from_epsilon",
     "verify_release",
     "write_release",
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

@@ -27,10 +27,22 @@ from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
-#: the languages the engine speaks, each in its own words
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "fr": "Français"}
+#: the languages tclose speaks, declared once: (code, its name in its own words, the Babel
+#: locale its numbers follow).  The app (its language setting, ``--lang``, its .qm files), the
+#: command line's ``--lang``, the engine's catalogues and the tests all read this list; a new
+#: language is one line here and its translations ("Adding a language", docs/development.md)
+DECLARED_LANGUAGES: tuple[tuple[str, str, str], ...] = (
+    ("en", "English", "en_US"),
+    ("es", "Español", "es_ES"),
+    ("fr", "Français", "fr_FR"),
+)
+#: code → the language's name in its own words (what the app's settings dialog lists)
+LANGUAGES: dict[str, str] = {code: name for code, name, _locale in DECLARED_LANGUAGES}
 #: the language of the source strings
 SOURCE = "en"
+#: the languages with translations of their own (catalogues, .ts files): all but the source
+TRANSLATED: tuple[str, ...] = tuple(code for code in LANGUAGES if code != SOURCE)
+_LOCALES = {code: locale for code, _name, locale in DECLARED_LANGUAGES}
 #: the gettext domain of the catalogues
 DOMAIN = "tclose"
 #: where the catalogues live (package data)
@@ -114,13 +126,15 @@ def N_(message: str) -> str:
 
 def locale_name() -> str:
     """The Babel locale of the current language ("en_US", "es_ES", "fr_FR")."""
-    return {"en": "en_US", "es": "es_ES", "fr": "fr_FR"}[_language.get()]
+    return _LOCALES[_language.get()]
 
 
 __all__ = [
+    "DECLARED_LANGUAGES",
     "LANGUAGES",
     "N_",
     "SOURCE",
+    "TRANSLATED",
     "_",
     "language",
     "language_from_environment",

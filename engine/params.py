@@ -14,6 +14,7 @@ whichever way the value came in: a flag, a project file or a GUI field.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import json
@@ -58,6 +59,32 @@ MAX_SEED = 2**64 - 1
 # -- constraints --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Invalid:
+    """A value a constraint refuses (:meth:`Constraint.invalid`), for the common test that
+    gives it to every route a value comes in by (a project file, a flag, the app)."""
+
+    value: Any
+    #: a flag's text can say it: a value of the form the flag reads (a number, a word, a list
+    #: of names, COLUMN=VALUE pairs); False for a value only a project file or the app can
+    #: hold (a number where a list is wanted, a blank text a flag reads as "none")
+    said: bool = True
+
+
+def _plain(x: float) -> float | int:
+    """A whole-valued limit as an int, so that a flag's text and a project file's number
+    show the same ("701", not "701.0")."""
+    return int(x) if float(x).is_integer() and abs(x) < 1e15 else x
+
+
+def _not_one_of(values: Iterable[str]) -> str:
+    """A word that is none of ``values``."""
+    word = "unknown"
+    while word in values:
+        word += "-word"
+    return word
+
+
 class Constraint:
     """What one parameter allows; :meth:`check` returns the value in its canonical form.
 
@@ -80,6 +107,12 @@ class Constraint:
     def parse(self, name: str, text: str) -> Any:
         """The value a command-line flag's text stands for (same checks, same message)."""
         return self.check(name, text)
+
+    def invalid(self) -> tuple[Invalid, ...]:  # pragma: no cover - interface
+        """Values this constraint refuses, at least one (the model is scikit-learn's
+        ``generate_invalid_param_val``): ``tests/test_contracts.py`` gives each to every
+        route a value comes in by and expects this constraint's one sentence from all."""
+        raise NotImplementedError
 
     def fail(self, name: str, value: Any, *, typed: str | None = None) -> InputError:
         """The field's sentence for a bad ``value``; ``typed``: the text as the user wrote it
@@ -166,6 +199,18 @@ class Number(Constraint):
         except InputError:
             raise self.fail(name, value, typed=text) from None
 
+    def invalid(self) -> tuple[Invalid, ...]:
+        out = [Invalid([1], said=False)]  # a list where a number is wanted: files and the app
+        if self.low is not None:
+            below = self.low if not self.closed[0] else self.low - 1
+            out.append(Invalid(_plain(below)))
+        if self.high is not None:
+            above = self.high if not self.closed[1] else max(self.high + 1, self.high * 2)
+            out.append(Invalid(_plain(above)))
+        if self.whole:
+            out.append(Invalid((self.low or 0) + 1.5))
+        return (*out, Invalid("abc"))
+
 
 def _num(x: float) -> str:
     """A limit in a message: in English as messages always wrote it ("700", "1e+150": scripts
@@ -193,6 +238,12 @@ class Options(Constraint):
         if not isinstance(value, str) or value not in self.values:
             raise self.fail(name, value)
         return value
+
+    def invalid(self) -> tuple[Invalid, ...]:
+        return (
+            Invalid(_not_one_of([*self.values, *getattr(self, "aliases", ())])),
+            Invalid(1, said=False),
+        )
 
 
 @dataclass(frozen=True)
@@ -237,6 +288,9 @@ class Auto(Constraint):
         except InputError as err:
             raise self._widen(err) from None
 
+    def invalid(self) -> tuple[Invalid, ...]:
+        return _blank_is_none(self.inner.invalid())
+
     def _widen(self, err: InputError) -> InputError:
         """The inner constraint's message, naming "auto" among the allowed values.
 
@@ -256,6 +310,10 @@ class Flag(Constraint):
         if not isinstance(value, bool):
             raise self.fail(name, value)
         return value
+
+    def invalid(self) -> tuple[Invalid, ...]:
+        # an on/off flag says true or false only
+        return (Invalid("yes", said=False), Invalid(1, said=False))
 
 
 def _repeated(values: Iterable[str]) -> list[str]:
@@ -287,6 +345,12 @@ class Texts(Constraint):
                 )
         return tuple(value)
 
+    def invalid(self) -> tuple[Invalid, ...]:
+        out = [Invalid("a", said=False), Invalid(["a", 1], said=False)]
+        if self.names:  # a flag drops empty names from its list: only files hold them
+            out += [Invalid(["a", "b", "a"]), Invalid(["a", " "], said=False)]
+        return tuple(out)
+
 
 @dataclass(frozen=True)
 class Optional(Constraint):
@@ -303,6 +367,18 @@ class Optional(Constraint):
 
     def parse(self, name: str, text: str) -> Any:
         return None if not text.strip() else self.inner.parse(name, text)
+
+    def invalid(self) -> tuple[Invalid, ...]:
+        return _blank_is_none(self.inner.invalid())
+
+
+def _blank_is_none(values: Iterable[Invalid]) -> tuple[Invalid, ...]:
+    """An optional field's invalid values: a blank text is refused in a file but means
+    "none" as a flag's text (:meth:`Optional.parse`), so a flag cannot say it."""
+    return tuple(
+        Invalid(v.value, v.said and not (isinstance(v.value, str) and not v.value.strip()))
+        for v in values
+    )
 
 
 @dataclass(frozen=True)
@@ -323,6 +399,9 @@ class Text(Constraint):
             raise self.fail(name, value)
         return value.strip()
 
+    def invalid(self) -> tuple[Invalid, ...]:
+        return (Invalid("x" * (self.longest + 1)), Invalid("a\x01b"), Invalid(5, said=False))
+
 
 @dataclass(frozen=True)
 class Name(Constraint):
@@ -335,12 +414,17 @@ class Name(Constraint):
             raise self.fail(name, value)
         return value
 
+    def invalid(self) -> tuple[Invalid, ...]:
+        return (Invalid(" "), Invalid(5, said=False))
+
 
 @dataclass(frozen=True)
 class PerColumn(Constraint):
     """A mapping column name → value, each value checked by ``value`` (a function)."""
 
     value: Callable[[str, Any], Any] = lambda where, v: v
+    #: values one column's ``value`` refuses (its invalid values, declared beside it)
+    bad: tuple[Invalid, ...] = ()
     what: ClassVar[str] = N_("an object of column: value")
 
     def check(self, name: str, value: Any) -> Any:
@@ -354,6 +438,11 @@ class PerColumn(Constraint):
                 )
             out[column] = self.value(f"{name}[{column!r}]", item)
         return out
+
+    def invalid(self) -> tuple[Invalid, ...]:
+        # the column is one a test file has: a file's own column names come through a flag
+        items = tuple(Invalid({"age": b.value}, b.said) for b in self.bad)
+        return (Invalid(["age"], said=False), Invalid({" ": 1}, said=False), *items)
 
 
 def _column_type(where: str, value: Any) -> ColumnType:
@@ -386,15 +475,20 @@ def _hierarchy(where: str, value: Any) -> tuple[tuple[str, ...], ...]:
 
 def _cuts(where: str, value: Any) -> tuple[float, ...]:
     """Cut points: increasing finite numbers, as a list or as "15:25:45"."""
-    message = _("{where} must be increasing cut points (e.g. 15:25:45), not {value}.").format(
-        where=where, value=_show(value)
-    )
     if isinstance(value, str):
         parts = [p for p in value.replace(",", ":").split(":") if p.strip()]
-        try:
+        with contextlib.suppress(ValueError):  # else refused below, quoted as written
             value = [float(p) for p in parts]
-        except ValueError:
-            raise InputError(message) from None
+    # numbers read as the flag writes them (15:25:45), from a flag or a project file alike
+    numbers = (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, Real) and not isinstance(v, bool) for v in value)
+    )
+    shown = ":".join(_show(v) for v in value) if numbers else _show(value)
+    message = _("{where} must be increasing cut points (e.g. 15:25:45), not {value}.").format(
+        where=where, value=shown
+    )
     if not isinstance(value, (list, tuple)) or not value:
         raise InputError(message)
     number = Number(low=-MAX_MAGNITUDE, high=MAX_MAGNITUDE)
@@ -691,10 +785,10 @@ class ReleaseParams:
         "household_level": Texts(names=True, what=N_("a list of column names")),
         "household_output": Options(values=("recode", "none")),
         "weight_output": Options(values=("class", "keep", "none")),
-        "types": PerColumn(_column_type),
-        "orders": PerColumn(_category_order),
+        "types": PerColumn(_column_type, bad=(Invalid("text"), Invalid(1, said=False))),
+        "orders": PerColumn(_category_order, bad=(Invalid("a,b"), Invalid(["a", 1]))),
         "missing": Texts(what=N_("a list of missing-value codes")),
-        "column_missing": PerColumn(_codes),
+        "column_missing": PerColumn(_codes, bad=(Invalid("-9"), Invalid([-9]))),
         "missing_confidential": Options(values=("bucket", "drop")),
         "k": Number(low=1, whole=True),
         "t": Optional(Number(low=1)),
@@ -703,7 +797,9 @@ class ReleaseParams:
         "n_buckets": Auto(Number(low=2, whole=True)),
         "utility_weight": Number(low=0, high=1),
         "joint": Flag(),
-        "bounds": PerColumn(_bounds),
+        "bounds": PerColumn(
+            _bounds, bad=(Invalid([5, 1]), Invalid([0, 1e200]), Invalid("0:1", said=False))
+        ),
         "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
@@ -715,10 +811,13 @@ class ReleaseParams:
         "seed": Optional(Number(low=0, high=MAX_SEED, whole=True)),
         "release_type": Optional(Options(values=("public", "scientific", "licensed", "enclave"))),
         "scenario": Text(longest=MAX_SCENARIO),
-        "hierarchies": PerColumn(_hierarchy),
-        "bands": PerColumn(_cuts),
-        "top_code": PerColumn(_code_value),
-        "bottom_code": PerColumn(_code_value),
+        "hierarchies": PerColumn(
+            _hierarchy,
+            bad=(Invalid([["age", "band"], ["1", "x"], ["1", "y"]]), Invalid("a", said=False)),
+        ),
+        "bands": PerColumn(_cuts, bad=(Invalid([3, 1]), Invalid("x"), Invalid([], said=False))),
+        "top_code": PerColumn(_code_value, bad=(Invalid("x"), Invalid(1e200))),
+        "bottom_code": PerColumn(_code_value, bad=(Invalid("x"), Invalid(1e200))),
     }
 
     def __post_init__(self) -> None:
@@ -1284,6 +1383,7 @@ __all__ = [
     "FieldInfo",
     "FlagInfo",
     "HouseholdOutput",
+    "Invalid",
     "Mechanism",
     "MissingConfidential",
     "QiOutput",

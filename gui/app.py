@@ -9,10 +9,12 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from engine.i18n import LANGUAGES
 from engine.streams import make_streams_safe
 
-#: what --lang and --color-scheme accept (kept here so --help needs no Qt import)
-LANGUAGE_CODES = ("en", "es", "fr")
+#: what --lang accepts: the engine's one declared list of languages
+LANGUAGE_CODES = tuple(LANGUAGES)
+#: what --color-scheme accepts
 COLOR_SCHEMES = ("light", "dark")
 
 

@@ -347,22 +347,28 @@ class Level:
 
     def t(self, p: ReleaseParams) -> float:
         """t as the t box shows it: the session's, or offered from its ε."""
-        self._remember(p)
-        if p.t is not None:
-            return p.t
-        assert p.epsilon is not None
-        held = self._held.get("t")
-        if held is not None and offered("epsilon", epsilon_from_t(held)) == p.epsilon:
-            return held
-        return offered("t", t_from_epsilon(p.epsilon))
+        return self._seen(p, "t", "epsilon", t_from_epsilon, epsilon_from_t)
 
     def epsilon(self, p: ReleaseParams) -> float:
         """ε as the ε box shows it: the session's, or offered from its t."""
+        return self._seen(p, "epsilon", "t", epsilon_from_t, t_from_epsilon)
+
+    def _seen(
+        self,
+        p: ReleaseParams,
+        name: str,
+        other: str,
+        convert: Callable[[float], float],
+        back: Callable[[float], float],
+    ) -> float:
+        """Field ``name`` of the level: the session's, or offered from the ``other`` field it
+        holds (``convert``: other → name; ``back``: name → other)."""
         self._remember(p)
-        if p.epsilon is not None:
-            return p.epsilon
-        assert p.t is not None
-        held = self._held.get("epsilon")
-        if held is not None and offered("t", t_from_epsilon(held)) == p.t:
+        own, given = getattr(p, name), getattr(p, other)
+        if own is not None:
+            return own
+        assert given is not None
+        held = self._held.get(name)
+        if held is not None and offered(other, back(held)) == given:
             return held
-        return offered("epsilon", epsilon_from_t(p.t))
+        return offered(name, convert(given))

@@ -26,10 +26,11 @@ import resources
 from engine import i18n as engine_i18n
 from engine.io.formats import FileFormat
 
-#: language code → its name in that language (what the settings dialog lists)
-LANGUAGES = {"en": "English", "es": "Español", "fr": "Français"}
+#: language code → its name in that language (what the settings dialog lists): the engine's
+#: one declared list
+LANGUAGES = engine_i18n.LANGUAGES
 #: the language of the source strings
-SOURCE = "en"
+SOURCE = engine_i18n.SOURCE
 
 translate = QCoreApplication.translate
 

@@ -211,7 +211,7 @@ def parse_whole(text: str, locale: QLocale | None = None) -> int:
 
 
 def words(template: str, values: dict[str, str], context: str = "words") -> str:
-    """A sentence of the engine's plain words (:class:`engine.report.words.Phrase`) in the
+    """A sentence of the engine's plain words (:class:`engine.Phrase`) in the
     app's language: the template through Qt's translation, each value that is a number
     written in the reader's conventions (names and labels stay as they are)."""
     from PySide6.QtCore import QCoreApplication

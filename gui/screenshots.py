@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from engine import MECHANISMS, Role
 from gui.accessibility import report
+from gui.pages.privacy_page import PrivacyPage
 from gui.wizard import MainWindow
 
 SAMPLE_ROLES: dict[str, Role | None] = {
@@ -115,20 +116,20 @@ def _tag(window: MainWindow, folder: Path) -> bool:
     return True
 
 
-def _privacy(window: MainWindow, folder: Path) -> bool:
-    """The noise route first (public bounds for none, so the missing ones are estimated
-    privately), then the default mechanism with t = 2 and k = 5, with and without details."""
-    window.wizard.next()
-    privacy = window.wizard.privacy_page
-    default, *_ = MECHANISMS
-    noise = next(name for name, m in MECHANISMS.items() if m.noise)
-    privacy.set_mechanism(noise)
+def show_noise(privacy: PrivacyPage) -> None:
+    """The privacy page on the noise route, as the pictures show it: ε = 1, public bounds
+    for none (so the missing ones are estimated privately), details open; then its check."""
+    privacy.set_mechanism(next(name for name, m in MECHANISMS.items() if m.noise))
     privacy.epsilon.setValue(1.0)
     privacy.private_bounds.setChecked(True)
     privacy.details_toggle.setChecked(True)
     privacy.refresh()
-    wait_until(lambda: not privacy.checking)
-    save(window, folder / "3b-privacy-noise.png")
+
+
+def show_default(privacy: PrivacyPage) -> None:
+    """The privacy page back on the default mechanism with t = 2 and k = 5, details closed;
+    then its check."""
+    default, *_ = MECHANISMS
     privacy.details_toggle.setChecked(False)
     privacy.private_bounds.setChecked(False)
     privacy.set_mechanism(default)
@@ -136,6 +137,16 @@ def _privacy(window: MainWindow, folder: Path) -> bool:
     privacy.t.setValue(2.0)
     privacy.k.setValue(5)
     privacy.refresh()
+
+
+def _privacy(window: MainWindow, folder: Path) -> bool:
+    """The noise route first, then the default mechanism, with and without details."""
+    window.wizard.next()
+    privacy = window.wizard.privacy_page
+    show_noise(privacy)
+    wait_until(lambda: not privacy.checking)
+    save(window, folder / "3b-privacy-noise.png")
+    show_default(privacy)
     wait_until(lambda: not privacy.checking)
     save(window, folder / "3-privacy.png")
     privacy.details_toggle.setChecked(True)  # the guarantees and the search of b

@@ -17,6 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QSettings, QStandardPaths
 
+from engine.i18n import LANGUAGES
+
 ORGANIZATION = "tclose"
 APPLICATION = "tclose"
 MAX_RECENT = 8
@@ -82,8 +84,8 @@ def _one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
-#: the languages the app ships (gui.i18n.LANGUAGES, which imports this module)
-LANGUAGE_CODES = ("en", "es", "fr")
+#: the languages the app ships: the engine's one declared list
+LANGUAGE_CODES = tuple(LANGUAGES)
 
 
 def _texts(value: Any) -> list[str]:

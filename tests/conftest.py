@@ -152,3 +152,17 @@ def window(qtbot):
     win.resize(1100, 760)
     win.show()
     return win
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A local Dask cluster of two worker processes, one per test module that asks for it."""
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c

@@ -418,19 +418,11 @@ def a_release(edit: Callable[[list[list[str]]], None] | None = None):
     its rows (header first) edited by ``edit``: the case's input is the release."""
 
     def make(folder: Path) -> Path:
-        import contextlib
         import csv
         import io
 
-        from engine.cli import main
-
-        source = write_csv(folder, name="data.csv")
-        args = ["anonymize", str(source), "-o", str(folder / "rel.csv"), "-q", *RELEASE_ARGS]
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            assert main(args) == 0
-        source.unlink()
+        path = released(folder, "rel.csv")
         (folder / "rel.json").unlink()
-        path = folder / "rel.csv"
         table = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
         if edit is not None:
             edit(table)
@@ -1152,19 +1144,24 @@ def nul_in_a_line(folder: Path) -> Path:
     return write_csv(folder, text=csv_text(table))
 
 
-def release_xlsx(folder: Path) -> Path:
-    """A release of the survey as a workbook (``verify`` reads it)."""
+def released(folder: Path, name: str) -> Path:
+    """The survey released by the command line as ``folder / name`` (its input removed)."""
     import contextlib
     import io
 
     from engine.cli import main
 
     source = write_csv(folder, name="data.csv")
-    args = ["anonymize", str(source), "-o", str(folder / "rel.xlsx"), "-q", *RELEASE_ARGS]
+    args = ["anonymize", str(source), "-o", str(folder / name), "-q", *RELEASE_ARGS]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(args) == 0
     source.unlink()
-    return folder / "rel.xlsx"
+    return folder / name
+
+
+def release_xlsx(folder: Path) -> Path:
+    """A release of the survey as a workbook (``verify`` reads it)."""
+    return released(folder, "rel.xlsx")
 
 
 def project_at(
@@ -1229,42 +1226,45 @@ def media_blob_xlsx(folder: Path) -> Path:
     return build.write_zip(folder / "in.xlsx", [*members, blob])
 
 
-def padded_workbook_part(folder: Path) -> Path:
-    """A workbook whose list of sheets (xl/workbook.xml) unpacks to 2 GB of spaces."""
+def _book_with(
+    folder: Path, member: str, change: Callable[[bytes], tuple[bytes, int, int]]
+) -> Path:
+    """A workbook of ``rows()`` whose ``member`` is replaced by ``change`` of its unpacked
+    bytes: (the raw deflate stream, its CRC, its unpacked size)."""
+    import zlib
+
     book = write_book(folder / "book.xlsx", {"Data": rows()})
     members = build.members_of(book)
     book.unlink()
     out = []
     for name, data, crc, size in members:
-        if name == "xl/workbook.xml":
-            import zlib
-
-            head = zlib.decompress(data, -15)
-            filler = b" " * build.MIB
-            data, crc, size = build.raw_deflate(head, filler, 2048), 0, len(head) + 2048 * build.MIB
+        if name == member:
+            data, crc, size = change(zlib.decompress(data, -15))
         out.append((name, data, crc, size))
     return build.write_zip(folder / "in.xlsx", out)
+
+
+def padded_workbook_part(folder: Path) -> Path:
+    """A workbook whose list of sheets (xl/workbook.xml) unpacks to 2 GB of spaces."""
+
+    def pad(head: bytes) -> tuple[bytes, int, int]:
+        filler = b" " * build.MIB
+        return build.raw_deflate(head, filler, 2048), 0, len(head) + 2048 * build.MIB
+
+    return _book_with(folder, "xl/workbook.xml", pad)
 
 
 def padded_sheet(folder: Path) -> Path:
     """A workbook whose sheet holds 48 MB of spaces between two rows (text between tags,
     which a scan that carried it along copied over and over)."""
-    book = write_book(folder / "book.xlsx", {"Data": rows()})
-    members = build.members_of(book)
-    book.unlink()
-    out = []
-    for name, data, crc, size in members:
-        if name == "xl/worksheets/sheet1.xml":
-            import zlib
 
-            xml = zlib.decompress(data, -15)
-            cut = xml.index(b"</row>") + len(b"</row>")
-            head, tail, filler = xml[:cut], xml[cut:], b" " * build.MIB
-            data = build.raw_deflate(head, filler, 48, tail)
-            crc = build.crc_of(head, filler, 48, tail)
-            size = len(head) + 48 * build.MIB + len(tail)
-        out.append((name, data, crc, size))
-    return build.write_zip(folder / "in.xlsx", out)
+    def pad(xml: bytes) -> tuple[bytes, int, int]:
+        cut = xml.index(b"</row>") + len(b"</row>")
+        head, tail, filler = xml[:cut], xml[cut:], b" " * build.MIB
+        data = build.raw_deflate(head, filler, 48, tail)
+        return data, build.crc_of(head, filler, 48, tail), len(head) + 48 * build.MIB + len(tail)
+
+    return _book_with(folder, "xl/worksheets/sheet1.xml", pad)
 
 
 def wrapping_gzip(folder: Path) -> Path:

@@ -402,7 +402,7 @@ def walk(app, lang: str, folder: Path) -> dict[str, list[str]]:
     from PySide6.QtCore import QCoreApplication
 
     from gui import i18n
-    from gui.screenshots import SAMPLE_ROLES, wait_idle, wait_until
+    from gui.screenshots import SAMPLE_ROLES, show_default, show_noise, wait_idle, wait_until
     from gui.wizard import MainWindow
 
     i18n.install(app, lang)
@@ -430,20 +430,10 @@ def walk(app, lang: str, folder: Path) -> dict[str, list[str]]:
         collect("2-tag")
         wizard.next()
         privacy = wizard.privacy_page
-        privacy.set_mechanism("laplace")
-        privacy.epsilon.setValue(1.0)
-        privacy.private_bounds.setChecked(True)
-        privacy.details_toggle.setChecked(True)
-        privacy.refresh()
+        show_noise(privacy)
         wait_until(lambda: not privacy.checking)
         collect("3b-privacy-noise")
-        privacy.details_toggle.setChecked(False)
-        privacy.private_bounds.setChecked(False)
-        privacy.set_mechanism("buckets")
-        privacy.by_t.setChecked(True)
-        privacy.t.setValue(2.0)
-        privacy.k.setValue(5)
-        privacy.refresh()
+        show_default(privacy)
         wait_until(lambda: not privacy.checking)
         collect("3-privacy")
         privacy.details_toggle.setChecked(True)

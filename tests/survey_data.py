@@ -17,7 +17,6 @@ What an agency's survey file looks like, with known structure for tests and benc
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import numpy as np
@@ -114,13 +113,9 @@ def household_survey(n_households: int, *, seed: int = 0) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("households", type=int)
-    parser.add_argument("output")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    household_survey(args.households, seed=args.seed).to_csv(args.output, index=False)
-    return 0
+    from benchmarks.census_like import generator_main
+
+    return generator_main(household_survey, "households", __doc__, argv)
 
 
 if __name__ == "__main__":

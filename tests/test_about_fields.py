@@ -16,10 +16,9 @@ from engine.i18n import _, use_language
 from engine.io import write_release
 from engine.io.about import IN_WORDS, about_rows, field_label
 from engine.mechanisms import MECHANISMS, Buckets
-from engine.release import P_RULE, RunSummary
+from engine.release import P_RULE, RunSummary, declared_public, public_words, summary_words
 from engine.report import html as report_html
 from engine.report.html import render_report
-from engine.report.words import declared_public, public_words, summary_words
 from engine.text import percent
 from tests.test_published import gappy_survey
 

@@ -163,3 +163,27 @@ def test_no_import_circles() -> None:
                 seen.add(m)
                 todo.extend(imported[m])
     assert circles == []
+
+
+@pytest.mark.parametrize("container", ["engine", "engine.release"])
+def test_every_module_sits_in_a_layer(container: str) -> None:
+    """A layers contract checks only the modules it names: every module and package right
+    under ``container`` must be named in one of its layers, or an import from it would go
+    unchecked."""
+    import re
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c["type"] == "layers" and c.get("containers") == [container]
+    ]
+    layered = {name for layer in contract["layers"] for name in re.split(r"[|:]", layer)}
+    folder = ROOT.joinpath(*container.split("."))
+    present = {
+        p.stem if p.is_file() else p.name
+        for p in folder.iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()
+    }
+    assert present - {n.strip() for n in layered} == set()

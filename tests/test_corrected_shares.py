@@ -21,8 +21,8 @@ from engine.mechanisms.response import (
     uniform_channel,
 )
 from engine.mechanisms.sampling import noise_source
+from engine.release import summary_words
 from engine.report.html import render_report
-from engine.report.words import summary_words
 
 
 @pytest.fixture(scope="module")

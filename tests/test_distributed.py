@@ -50,19 +50,6 @@ PARAMS = ReleaseParams(qi=QI, confidential=("income",), k=10, t=3.0, seed=0, n_b
 
 
 @pytest.fixture(scope="module")
-def client():
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
-
-
-@pytest.fixture(scope="module")
 def synthetic(tmp_path_factory):
     data = generate(12_000, seed=4)
     path = tmp_path_factory.mktemp("cluster") / "synthetic.parquet"
@@ -443,11 +430,23 @@ def test_a_file_one_worker_holds_is_one_machines_release_byte_for_byte(
     assert made["one"][2]["analysis_utility"] and made["one"][2]["risk"]["after"]
 
 
+def said_alike(args: list[str], client, capsys, *, code: int) -> str:
+    """What ``tclose`` says to stderr for ``args``, asserted the same with ``--cluster``, each
+    run exiting with ``code``."""
+    from engine.cli import main
+
+    capsys.readouterr()
+    assert main(args) == code
+    alone = capsys.readouterr().err
+    assert main([*args, "--cluster", client.scheduler.address]) == code
+    assert capsys.readouterr().err == alone
+    return alone
+
+
 def test_the_cluster_refuses_as_one_machine_in_the_users_language(client, tmp_path, capsys):
     """A missing column, checked on the file's names, and a number no one can compute with,
     found by a worker in its partition: the cluster's sentence is one machine's, in
     Spanish."""
-    from engine.cli import main
     from engine.i18n import use_language
 
     data = generate(1_200, seed=3)
@@ -455,11 +454,7 @@ def test_the_cluster_refuses_as_one_machine_in_the_users_language(client, tmp_pa
     data.to_parquet(path, row_group_size=400)
     args = ["anonymize", str(path), "-o", str(tmp_path / "out.csv"), "--qi", "age,nope",
             "--confidential", "income", "--t", "3", "--k", "5", "--lang", "es"]  # fmt: skip
-    capsys.readouterr()
-    assert main(args) == 2
-    alone = capsys.readouterr().err
-    assert main([*args, "--cluster", client.scheduler.address]) == 2
-    assert capsys.readouterr().err == alone
+    alone = said_alike(args, client, capsys, code=2)
     assert "No hay ninguna columna llamada 'nope'" in alone
     huge = data.assign(income=data["income"].astype(float).where(data.index != 1_000, 1e300))
     huge.to_parquet(path, row_group_size=400)
@@ -478,11 +473,7 @@ def test_k_larger_than_the_file_exits_as_on_one_machine(client, tmp_path, capsys
     generate(300, seed=2).to_csv(path, index=False)
     args = ["anonymize", str(path), "-o", str(tmp_path / "out.csv"), "--qi", ",".join(QI),
             "--confidential", "income", "--t", "3", "--k", "500"]  # fmt: skip
-    capsys.readouterr()
-    assert main(args) == 3
-    alone = capsys.readouterr().err
-    assert main([*args, "--cluster", client.scheduler.address]) == 3
-    assert capsys.readouterr().err == alone
+    alone = said_alike(args, client, capsys, code=3)
     assert "k = 500 needs at least 500 records but the file has 300" in alone
     assert not (tmp_path / "out.csv").exists()
     # tclose plan says it the same way, on this computer and on the cluster

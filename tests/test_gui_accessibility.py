@@ -27,6 +27,7 @@ from gui import theme
 from gui.accessibility import audit, controls
 from gui.help import GuideWindow
 from gui.plot_text import before_after_words, closeness_words, figure_text
+from gui.screenshots import show_default, show_noise
 from gui.widgets import FigureView
 from tests.test_gui_wizard import (
     SAMPLE_ROLES,
@@ -71,21 +72,10 @@ def test_every_page_is_accessible(qtbot, window, sample_workbook, tmp_path, monk
     tag(window, SAMPLE_ROLES)
     walk("tag")
     wizard.next()
-    privacy = wizard.privacy_page
-    privacy.set_mechanism("laplace")
-    privacy.epsilon.setValue(1.0)
-    privacy.private_bounds.setChecked(True)
-    privacy.details_toggle.setChecked(True)
-    privacy.refresh()
+    show_noise(wizard.privacy_page)
     settle_privacy(qtbot, window)
     walk("privacy, noise")
-    privacy.details_toggle.setChecked(False)
-    privacy.private_bounds.setChecked(False)
-    privacy.set_mechanism("buckets")
-    privacy.by_t.setChecked(True)
-    privacy.t.setValue(2.0)
-    privacy.k.setValue(5)
-    privacy.refresh()
+    show_default(wizard.privacy_page)
     settle_privacy(qtbot, window)
     walk("privacy, buckets")
     unseen = focus_unseen(window)

@@ -9,12 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QLocale
 
+from engine.i18n import LANGUAGES
 from engine.text import number as english_number
 from gui.numbers import exact, localize, localize_figures, number, parse, parse_whole, percent
 
 pytestmark = pytest.mark.gui
 
-LOCALES = {code: QLocale(code) for code in ("en", "es", "fr")}
+LOCALES = {code: QLocale(code) for code in LANGUAGES}  # the one declared list
 NNBSP, NBSP = "\u202f", "\u00a0"
 
 

@@ -13,19 +13,6 @@ from tests.survey_data import household_survey
 QI = ("commune", "age", "sex")
 
 
-@pytest.fixture(scope="module")
-def client():
-    from distributed import Client, LocalCluster
-
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
-
-
 def test_households_stay_whole_and_are_checked_on_a_cluster(client, tmp_path):
     data = household_survey(300, seed=3)
     path = tmp_path / "survey.parquet"

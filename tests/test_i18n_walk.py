@@ -11,7 +11,7 @@ import re
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from engine.i18n import language
+from engine.i18n import TRANSLATED, language
 from tests.language_walk import english_words, walk
 
 pytestmark = pytest.mark.gui
@@ -29,7 +29,7 @@ def test_the_counter_finds_english_and_spares_spanish_french_and_data() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["es", "fr"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_page_speaks_the_language(lang: str, qtbot, tmp_path) -> None:
     steps = walk(QApplication.instance(), lang, tmp_path)
     assert steps["exported"] == ["1"], "the walk reached the export"

@@ -556,7 +556,7 @@ def test_smoke_test_fails_when_the_compiled_kernels_should_run_and_do_not(
     from gui.smoke import run_smoke_test
 
     missing = KernelRoute(False, None, "numba is not installed here")
-    monkeypatch.setattr("engine.release.kernel_check", lambda: (missing, 300, True))
+    monkeypatch.setattr("engine.kernel_check", lambda: (missing, 300, True))
     monkeypatch.setattr("gui.smoke.numba_expected", lambda: True)  # a Windows build, say
     assert run_smoke_test(qapp) == 1
     (line,) = capsys.readouterr().out.splitlines()

@@ -21,13 +21,16 @@ from hypothesis import strategies as st
 
 from engine import ReleaseParams, anonymize, plan, read_table, verify_release, write_release
 from engine.errors import InputError
-from engine.release import recode_qi
+from engine.release import recode_qi, summary_words
 from engine.release.columns import pattern_groups, withhold_mixed
 from engine.release.partition import max_classes
-from engine.report.words import summary_words
 from engine.roles import ColumnType
 
 ACS_QI = ("Age", "Sex", "Education", "Workclass", "Military service")
+#: the ACS release: Income's code -10000 ("not applicable") declared missing
+ACS_PARAMS = ReleaseParams(
+    qi=ACS_QI, confidential=("Income",), k=5, t=2.0, column_missing={"Income": ("-10000",)}
+)
 
 
 @pytest.fixture(scope="module")
@@ -72,12 +75,7 @@ def check_missing_kept(release, table: pd.DataFrame, qi) -> None:
 
 
 def test_missing_qis_stay_missing_in_the_acs_release(acs, tmp_path):
-    params = ReleaseParams(
-        qi=ACS_QI,
-        confidential=("Income",),
-        k=5,
-        t=2.0,
-        column_missing={"Income": ("-10000",)},
+    params = ACS_PARAMS.replace(
         missing_confidential="drop",
         n_buckets=4,
         seed=1,
@@ -126,14 +124,7 @@ def test_the_noise_route_keeps_missing_qis_missing(adult_mcar, tmp_path):
 def test_the_plan_says_which_values_will_be_withheld_and_offers_leaving_out(acs):
     """ACS: whether Income is 'not applicable' goes with Workclass being missing, so a
     class of those records alone would tell their Income bucket."""
-    params = ReleaseParams(
-        qi=ACS_QI,
-        confidential=("Income",),
-        k=5,
-        t=2.0,
-        column_missing={"Income": ("-10000",)},
-        n_buckets=4,
-    )
+    params = ACS_PARAMS.replace(n_buckets=4)
     planned = plan(acs, params)
     hidden = planned.missing_qi["Workclass"]
     assert hidden.withheld > 0 and hidden.released == hidden.input + hidden.withheld

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 from engine import ReleaseParams, anonymize, plan
+from engine.release import plan_words
 from engine.report import plots
-from engine.report.words import plan_words
 from engine.text import loss, number, percent
 from tests.cli_support import tclose
 

@@ -341,8 +341,14 @@ def test_noise_flags_become_config_arguments() -> None:
         (["--mechanism", "laplace", "--bounds", "I=0:1", "--bounds", "I=0:2"], "twice"),
         (["--insensitive"], "only apply to a noise mechanism"),
         (["--bounds", "private"], "only apply to a noise mechanism"),
-        (["--mechanism", "laplace", "--bounds", "private=1.5"], "between 0 and 1"),
-        (["--mechanism", "laplace", "--bounds", "private=x"], "private=SHARE"),
+        (
+            ["--mechanism", "laplace", "--bounds", "private=1.5"],
+            "private_bounds must be a number > 0 and < 1",
+        ),
+        (
+            ["--mechanism", "laplace", "--bounds", "private=x"],
+            "private_bounds must be a number > 0 and < 1",
+        ),
         (["--mechanism", "laplace", "--bounds", "private", "--bounds", "private"], "twice"),
         (["--mechanism", "laplace", "--resample-until-t", "0.5"], "≥ 1"),
         (["--transform", "log"], "only apply to a noise mechanism"),

@@ -14,7 +14,7 @@ import pytest
 
 from engine.cli import main
 from engine.errors import InputError
-from engine.i18n import use_language
+from engine.i18n import TRANSLATED, use_language
 from engine.params import Auto, ReleaseParams
 
 BASE = {"qi": ["age"], "confidential": ["income"], "k": 5, "t": 2.0}
@@ -85,7 +85,7 @@ def test_a_bad_flag_gets_the_sessions_language(
     assert not (tmp_path / "o.csv").exists()
 
 
-@pytest.mark.parametrize("lang", ["es", "fr"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_auto_names_auto_in_every_language(lang) -> None:
     """``Auto`` widens the inner constraint's message: the inner words are found in it."""
     autos = {n: c for n, c in ReleaseParams.CONSTRAINTS.items() if isinstance(c, Auto)}
@@ -99,7 +99,7 @@ def test_auto_names_auto_in_every_language(lang) -> None:
                 assert constraint.allowed.startswith("'auto' ")
 
 
-@pytest.mark.parametrize("lang", ["es", "fr"])
+@pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_constraint_speaks_the_language(lang) -> None:
     """No constraint keeps its English words in another language (a new one must be marked)."""
     english = {n: c.allowed for n, c in ReleaseParams.CONSTRAINTS.items()}

@@ -104,20 +104,21 @@ def params_of(flags: list[str]) -> ReleaseParams:
     return ReleaseParams(**values)
 
 
-@pytest.fixture(scope="module")
-def survey(tmp_path_factory) -> tuple[pd.DataFrame, Path]:
-    data = skewed_survey()
-    path = tmp_path_factory.mktemp("published") / "survey.csv"
+def saved(data: pd.DataFrame, folder: Path, name: str) -> tuple[pd.DataFrame, Path]:
+    """``data`` and the CSV file it is saved as."""
+    path = folder / name
     data.to_csv(path, index=False)
     return data, path
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory) -> tuple[pd.DataFrame, Path]:
+    return saved(skewed_survey(), tmp_path_factory.mktemp("published"), "survey.csv")
 
 
 @pytest.fixture(scope="module")
 def gappy(tmp_path_factory) -> tuple[pd.DataFrame, Path]:
-    data = gappy_survey()
-    path = tmp_path_factory.mktemp("published-gaps") / "gappy.csv"
-    data.to_csv(path, index=False)
-    return data, path
+    return saved(gappy_survey(), tmp_path_factory.mktemp("published-gaps"), "gappy.csv")
 
 
 @pytest.fixture(scope="module")

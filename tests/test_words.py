@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from engine import ReleaseParams, anonymize, plan
-from engine.report.words import Phrase, join, plan_words, summary_words
+from engine.release import Phrase, join, plan_words, summary_words
 from tests.factories import laplace_params
 
 

@@ -34,7 +34,7 @@ from engine.cli.records import (
 )
 from engine.errors import InputError
 from engine.i18n import N_, _
-from engine.report.words import join, summary_words
+from engine.release import join, summary_words
 from engine.text import number
 
 HELP = N_("release a table with k-anonymity and t-closeness (or ε-DP noise)")

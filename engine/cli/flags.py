@@ -148,24 +148,16 @@ def parse_private(items: Iterable[str]) -> tuple[list[str], float | None]:
             continue
         if share is not None:
             raise InputError(_("--bounds private was given twice."))
-        text = value.strip()
-        try:
-            share = float(text[:-1]) / 100 if text.endswith("%") else float(text or DEFAULT_SHARE)
-        except ValueError:
-            raise InputError(
-                _("--bounds {item}: write private or private=SHARE, e.g. private=0.1.").format(
-                    item=repr(item)
-                )
-            ) from None
+        # the share's sentence is the parameter's own, as in a project file or the app
         constraint = P.CONSTRAINTS["private_bounds"]
+        text = value.strip() or str(DEFAULT_SHARE)
+        if not text.endswith("%"):
+            share = P.parse("private_bounds", text)
+            continue
         try:
-            share = constraint.check("private_bounds", share)
-        except InputError:
-            raise InputError(
-                _("--bounds {item}: the share of ε must lie between 0 and 1.").format(
-                    item=repr(item)
-                )
-            ) from None
+            share = constraint.check("private_bounds", float(text[:-1]) / 100)
+        except (ValueError, InputError):
+            raise constraint.fail("private_bounds", text, typed=text) from None
     return rest, share
 
 
@@ -331,9 +323,10 @@ def _argument(name: str, info: FlagInfo, grid: bool) -> dict[str, Any]:
     if info.form == "codes":
         return {**kwargs, "type": codes}
     constraint = P.CONSTRAINTS[name]
-    if isinstance(constraint, Options) and not (grid and info.grid):
-        aliases = tuple(constraint.aliases) if isinstance(constraint, Choice) else ()
-        kwargs["choices"] = (*constraint.values, *aliases)
+    if isinstance(constraint, Options) and not kwargs["metavar"]:
+        # the words in the usage line, but no argparse choices: a word it does not know gets
+        # the parameter's sentence (ReleaseParams.parse), as in a project file or the app
+        kwargs["metavar"] = "{" + ",".join(constraint.values) + "}"
     return kwargs
 
 

@@ -30,8 +30,7 @@ from engine.cli.project_args import (
     start_project,
 )
 from engine.i18n import N_, _
-from engine.release import QI_TOLERANCE
-from engine.report.words import join, plan_words
+from engine.release import QI_TOLERANCE, join, plan_words
 from engine.text import number, percent
 
 HELP = N_("say what anonymize would do with these flags (buckets, feasibility, guarantees)")
@@ -283,28 +282,26 @@ def _noise_lines(plan) -> list[str]:
                     "error is known after the run."
                 ).format(head=head, bounds_epsilon=number(col.bounds_epsilon))
             )
-        elif col.typical_factor is not None:
-            lines.append(
+        else:
+            logged = col.typical_factor is not None
+            said = (
                 _(
                     "{head} on log(1 + value) within [{bounds}, {bounds2}]; half of the values "
                     "stay within a factor {value} of their true value."
-                ).format(
-                    head=head,
-                    bounds=number(col.bounds[0]),
-                    bounds2=number(col.bounds[1]),
-                    value=number(col.typical_factor, 3),
                 )
-            )
-        else:
-            lines.append(
-                _(
+                if logged
+                else _(
                     "{head} within [{bounds}, {bounds2}]; expected absolute error "
                     "{expected_abs_error} per value."
-                ).format(
+                )
+            )
+            lines.append(
+                said.format(
                     head=head,
                     bounds=number(col.bounds[0]),
                     bounds2=number(col.bounds[1]),
-                    expected_abs_error=number(col.expected_abs_error),
+                    value=number(col.typical_factor, 3) if logged else "",
+                    expected_abs_error="" if logged else number(col.expected_abs_error),
                 )
             )
         if col.error_ratio is not None:

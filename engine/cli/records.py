@@ -80,18 +80,17 @@ def seed_note(
     if seed is None:
         return ""
     kept = [str(p) for p in (review, report) if p]
-    places = [f"the review record ({' and '.join(kept)})"] if kept else []
+    places = [_("the review record ({files})").format(files=" + ".join(kept))] if kept else []
     if project:
-        places.append(f"the project file ({project})")
-    where = (
-        f"it is written only to {' and '.join(places)}"
-        if places
-        else "it is written to no file: keep it with the review record (--review FILE.json)"
-    )
-    return (
-        f"note: the seed {seed} is left out of the published files (anyone holding it could "
-        f"redraw the randomness); {where}."
-    )
+        places.append(_("the project file ({file})").format(file=project))
+    if places:
+        where = _("it is written only to {places}").format(places="; ".join(places))
+    else:
+        where = _("it is written to no file: keep it with the review record (--review FILE.json)")
+    return _(
+        "note: the seed {seed} is left out of the published files (anyone holding it could "
+        "redraw the randomness); {where}."
+    ).format(seed=seed, where=where)
 
 
 __all__ = ["add_record_arguments", "json_text", "review_output", "review_record", "seed_note"]

@@ -101,7 +101,7 @@ def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from engine.cli.records import json_text, review_output, review_record, seed_note
+    from engine.cli.records import json_text, review_output, review_record
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
@@ -147,9 +147,15 @@ def run(args: argparse.Namespace) -> int:
             record = review_record(summary, project.input.path).to_dict()
             stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
             written.append(Path(args.review))
-    ver = release.verification
+    return _done(args, summary, release.verification, written, report)
+
+
+def _done(args: argparse.Namespace, summary, verification, written, report) -> int:
+    """What a run says when its release is written, on one machine or a cluster alike."""
+    from engine.cli.records import seed_note
+
     if not args.quiet:
-        print(ver.message, file=sys.stderr)
+        print(verification.message, file=sys.stderr)
     print(_("Wrote {files}").format(files=", ".join(str(p) for p in written)))
     note = seed_note(summary, review=args.review, report=report)
     if note and not args.quiet:
@@ -167,7 +173,7 @@ def _published_project(args: argparse.Namespace) -> dict:
 
 
 def _run_on_cluster(args, project, backend, output, report) -> int:
-    from engine.cli.records import json_text, review_output, review_record, seed_note
+    from engine.cli.records import json_text, review_output, review_record
     from engine.distributed.output import check_cluster_outputs
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
@@ -196,10 +202,4 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
         anonymous=args.anonymous, metadata=_published_project(args), extras=records,
         documents=documents, inputs=[args.project], task=args.task,
     )  # fmt: skip
-    if not args.quiet:
-        print(ver.message, file=sys.stderr)
-    print(_("Wrote {files}").format(files=", ".join(str(p) for p in written)))
-    note = seed_note(summary, review=args.review, report=None)
-    if note and not args.quiet:
-        print(_("{note} It is also in the project file.").format(note=note), file=sys.stderr)
-    return 0
+    return _done(args, summary, ver, written, None)

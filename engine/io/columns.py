@@ -75,6 +75,15 @@ def _header_text(value: object) -> str:
     return " ".join(str(value).split())
 
 
+def is_number(text: str) -> bool:
+    """Whether Python reads ``text`` as a number (a code of a value label, a type's hint)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _is_blank(value: object) -> bool:
     if value is None:
         return True

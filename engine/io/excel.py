@@ -37,6 +37,7 @@ from engine.io.columns import (
     LEADING_ZERO,
     comma_to_dot,
     in_date_range,
+    is_number,
     type_text_column,
     unique_names,
 )
@@ -399,20 +400,12 @@ def _codebook_sheet(book: python_calamine.CalamineWorkbook, sheets: list[str]) -
         if measure:
             var["measure"] = measure
         if code:
-            key = float(code) if _is_number(code) else code
+            key = float(code) if is_number(code) else code
             if text:
                 var["values"].append([key, text])
             if missing:
                 var["missing"].append(key)
     return Codebook({n: Variable.from_dict(v) for n, v in variables.items()})
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _names_of(text: str) -> set[str]:

@@ -38,7 +38,7 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
-from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range
+from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range, is_number
 from engine.roles import ColumnType
 from engine.text import number
 
@@ -414,25 +414,19 @@ def _text_guess(values: pd.Series) -> TypeGuess:
     codes = tuple(str(t) for t in counts.index if str(t).strip().casefold() in MISSING_WORDS)
     if codes:
         rest = _text_guess(values[~values.isin(codes)]) if counts.drop(list(codes)).size else None
-        if rest is not None and rest.type == ColumnType.ORDINAL:
+        if rest is not None and rest.type != ColumnType.NOMINAL:
             # ordered only once the code is declared missing (the order has no place for
             # it): categories until then, the order proposed in the note
-            return TypeGuess(
-                ColumnType.NOMINAL,
-                rest.confidence * 0.9,
-                _("once {codes} (a missing-value code) is declared missing: {note}").format(
-                    note=rest.note, codes=_quoted(codes)
-                ),
-                codes,
-                rest.order,
+            ordinal = rest.type == ColumnType.ORDINAL
+            note = (
+                _("once {codes} (a missing-value code) is declared missing: {note}")
+                if ordinal
+                else _("{note}, once {codes} (a missing-value code) is declared missing")
             )
-        if rest is not None and rest.type != ColumnType.NOMINAL:
             return TypeGuess(
-                rest.type,
+                ColumnType.NOMINAL if ordinal else rest.type,
                 rest.confidence * 0.9,
-                _("{note}, once {codes} (a missing-value code) is declared missing").format(
-                    note=rest.note, codes=_quoted(codes)
-                ),
+                note.format(note=rest.note, codes=_quoted(codes)),
                 codes,
                 rest.order,
             )
@@ -514,7 +508,7 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
     keys = []
     for c in categories:
         found = _NUMBER_IN_LABEL.search(c)
-        if found is None or _is_number(c):
+        if found is None or is_number(c):
             return None
         key = float(found.group(1).replace(",", "."))
         if _BELOW.search(c):
@@ -567,11 +561,3 @@ def _education_order(categories: list[str], folded: list[str]) -> tuple[str, ...
 
 def _quoted(texts: Iterable[str]) -> str:
     return ", ".join(f"'{t}'" for t in texts)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

@@ -21,7 +21,7 @@ To add a mechanism, see "Adding a mechanism" in ``docs/development.md``: its own
 one line in :data:`MECHANISMS`.
 """
 
-from engine.mechanisms.base import Mechanism
+from engine.mechanisms.base import Mechanism, contract_gaps, registry
 from engine.mechanisms.bounds import PrivateBounds, private_bounds
 from engine.mechanisms.buckets import Buckets
 from engine.mechanisms.guarantee import ColumnGuarantee, GroupBound
@@ -41,8 +41,9 @@ from engine.mechanisms.response import (
 )
 from engine.mechanisms.sampling import noise_source
 
-#: every mechanism, by the name ``ReleaseParams.mechanism`` takes (the first is the default)
-MECHANISMS: dict[str, type[Mechanism]] = {m.name: m for m in (Buckets, Laplace)}
+#: every mechanism, by the name ``ReleaseParams.mechanism`` takes (the first is the default);
+#: each checked against the contract of :mod:`~engine.mechanisms.base` when registered
+MECHANISMS: dict[str, type[Mechanism]] = registry(Buckets, Laplace)
 
 __all__ = [
     "MECHANISMS",
@@ -56,6 +57,7 @@ __all__ = [
     "ResponseOutcome",
     "channel_epsilon",
     "channel_t",
+    "contract_gaps",
     "empirical_response",
     "expected_abs_error",
     "insensitive_release",
@@ -63,4 +65,5 @@ __all__ = [
     "noise_source",
     "private_bounds",
     "randomized_response",
+    "registry",
 ]

@@ -23,6 +23,11 @@ in one place, everything the rest of tclose asks of it:
 * **summary fields** — :attr:`Mechanism.fields`, the parameters only this mechanism reads
   (another mechanism's summary leaves them out).
 
+What each mechanism must declare and what a noise mechanism must provide itself are listed
+once, in :data:`DECLARED` and :data:`NOISE_METHODS`; :func:`contract_gaps` names what a class
+lacks, and :func:`registry` refuses to register a class that lacks anything (the common test
+``tests/test_mechanism_contract.py`` checks the rest: its words translated, its guarantees).
+
 This module sits beneath the parameters (``engine.params`` reads the registry to validate a
 ``mechanism``), so it imports nothing of tclose but the base modules: ``params`` is a
 :class:`~engine.params.ReleaseParams`, read by attribute.
@@ -82,6 +87,7 @@ class Mechanism:
         t-closeness)."""
         return None
 
+    # the draws: a noise mechanism's own (NOISE_METHODS; the registry refuses one without)
     @classmethod
     def draw_numbers(
         cls, values: np.ndarray, lo: float, hi: float, epsilon: float, params: Any,
@@ -135,4 +141,60 @@ class Mechanism:
         return {}
 
 
-__all__ = ["QT_TRANSLATE_NOOP", "Mechanism"]
+#: what every mechanism declares itself, with the type of each (the base class has none)
+DECLARED: dict[str, type] = {
+    "name": str,
+    "title": str,
+    "noise": bool,
+    "cluster": bool,
+    "fields": tuple,
+    "choice": str,
+}
+#: what a noise mechanism (``noise = True``) provides itself: the base class's are those of a
+#: mechanism without noise (no column of its own, no guarantee words, no draws)
+NOISE_METHODS: tuple[str, ...] = (
+    "column_mechanism",
+    "column_guarantees",
+    "draw_numbers",
+    "draw_categories",
+)
+
+
+def contract_gaps(mechanism: type[Mechanism]) -> list[str]:
+    """What ``mechanism`` lacks of the contract, one phrase each ([] when it keeps it)."""
+    gaps = []
+    for attribute, kind in DECLARED.items():
+        value = getattr(mechanism, attribute, None)
+        if not isinstance(value, kind) or (kind is str and not value.strip()):
+            gaps.append(f"{attribute}: a {kind.__name__} of its own")
+    if isinstance(getattr(mechanism, "choice", None), str) and mechanism.choice.count("&") > 1:
+        gaps.append("choice: at most one '&'")
+    if getattr(mechanism, "noise", False):
+        for method in NOISE_METHODS:
+            if getattr(mechanism, method).__func__ is getattr(Mechanism, method).__func__:
+                gaps.append(f"{method}: a noise mechanism's own")
+    return gaps
+
+
+def registry(*mechanisms: type[Mechanism]) -> dict[str, type[Mechanism]]:
+    """The mechanisms by name, each checked against the contract (a :class:`TypeError`
+    naming what one lacks: a programming error, found when tclose is imported)."""
+    out: dict[str, type[Mechanism]] = {}
+    for mechanism in mechanisms:
+        gaps = contract_gaps(mechanism)
+        if gaps:
+            raise TypeError(f"{mechanism.__name__} lacks " + "; ".join(gaps))
+        if mechanism.name in out:
+            raise TypeError(f"two mechanisms are named {mechanism.name!r}")
+        out[mechanism.name] = mechanism
+    return out
+
+
+__all__ = [
+    "DECLARED",
+    "NOISE_METHODS",
+    "QT_TRANSLATE_NOOP",
+    "Mechanism",
+    "contract_gaps",
+    "registry",
+]

@@ -38,9 +38,8 @@ from engine.io.about import (
 )
 from engine.io.outputs import Output, Staging, check_outputs, write_outputs
 from engine.progress import NO_TASK, Task
-from engine.release import P_RULE, Release, RunSummary, applied_parameters
+from engine.release import P_RULE, Release, RunSummary, applied_parameters, join, summary_words
 from engine.report.risk import DEFAULT_THRESHOLD, RiskSummary, comparison_rows, release_risk
-from engine.report.words import join, summary_words
 from engine.text import fixed, number, percent
 from engine.text import loss as loss_text
 from engine.version import __version__

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from engine import Task, TcloseError
@@ -43,7 +42,7 @@ from gui.errors import report_error
 from gui.help import HelpButton
 from gui.i18n import format_label
 from gui.numbers import number, reader_locale
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.widgets import (
     DECIMAL_LABELS,
     SEPARATOR_LABELS,
@@ -61,13 +60,11 @@ SEPARATORS = (",", ";", "\t")
 DECIMALS = (".", ",")
 
 
-class ExportPage(QWizardPage):
+class ExportPage(Page):
     """File type, location and options; the target checked first; shows what was written."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         #: why the target cannot be written ("" when it can) and the writer's reason for it
         self._problem, self._reason = "", ""
         self.setTitle(self.tr("5. Export"))

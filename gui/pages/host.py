@@ -1,4 +1,5 @@
-"""What a wizard page needs from the wizard that holds it (so pages never import the wizard)."""
+"""What a wizard page needs from the wizard that holds it (so pages never import the wizard),
+and the base class every page of the wizard is."""
 
 from __future__ import annotations
 
@@ -17,3 +18,13 @@ class Host(Protocol):
     runner: TaskRunner
 
     def currentPage(self) -> QWizardPage | None: ...
+
+
+class Page(QWizardPage):
+    """A page of the wizard: it sees the wizard only as a :class:`Host`, and the session the
+    wizard holds (``docs/development.md``, "Adding a page")."""
+
+    def __init__(self, wizard: Host) -> None:
+        super().__init__()
+        self._wizard = wizard
+        self.session = wizard.session

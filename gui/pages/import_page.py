@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QTableView,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 import engine.io
@@ -38,7 +37,7 @@ from gui.errors import report_error
 from gui.help import HelpButton
 from gui.i18n import format_label
 from gui.numbers import number
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.state import ColumnAnalysis, read_and_analyse
 from gui.table_model import DataFrameModel
 from gui.widgets import (
@@ -62,15 +61,13 @@ DECIMALS = (None, ".", ",")
 MAX_COLUMN_WIDTH = 320
 
 
-class ImportPage(QWizardPage):
+class ImportPage(Page):
     """Open dialog, drag and drop, recent files, the sample; reading options; a preview."""
 
     loaded = Signal()
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.setTitle(self.tr("1. Import"))
         self.setSubTitle(
             self.tr(

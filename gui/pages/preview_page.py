@@ -29,13 +29,18 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
     QWizard,
-    QWizardPage,
 )
 
-from engine import MECHANISMS, InfeasibleError, Release, RunSummary, TcloseError
+from engine import (
+    MECHANISMS,
+    InfeasibleError,
+    Release,
+    RunSummary,
+    TcloseError,
+    summary_words,
+)
 from engine.io import value_choices
 from engine.report.html import analysis_rows, guarantees_html
-from engine.report.words import summary_words
 from gui.accessibility import announce, drop_repeated_names
 from gui.binding import Bindings
 from gui.engine_process import run_engine
@@ -43,7 +48,7 @@ from gui.errors import report_error
 from gui.fields import NumberField
 from gui.help import HelpButton
 from gui.numbers import localize_figures, number, percent, words
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.plot_text import figure_text
 from gui.previews import Preview, build_preview
 from gui.table_model import DataFrameModel
@@ -79,14 +84,12 @@ def confidential_output_choices() -> dict[str, tuple[str, str]]:
     return value_choices("confidential_output")
 
 
-class PreviewPage(QWizardPage):
+class PreviewPage(Page):
     """Figures, achieved guarantees, information loss and released rows; k, b and the release
     format to retry."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.preview: Preview | None = None
         self.setTitle(self.tr("4. Preview"))
         self.setSubTitle(
@@ -656,12 +659,25 @@ def _risk_html(risk: Sequence[tuple[str, str, str]]) -> list[str]:
         return []
     esc = html.escape
     heading = translate("PreviewPage", "Disclosure risk (original → release; for the review)")
-    parts = [f"<h4>{esc(heading)}</h4><table cellpadding='1'>"]
-    for measure, before, after in risk:
-        before, after = localize_figures(before), localize_figures(after)
+    return _narrow_table(
+        heading,
+        [
+            (
+                esc(measure),
+                f"{esc(localize_figures(before))} → <b>{esc(localize_figures(after))}</b>",
+            )
+            for measure, before, after in risk
+        ],
+    )
+
+
+def _narrow_table(heading: str, rows: Sequence[tuple[str, str]]) -> list[str]:
+    """A table for the narrow panel under ``heading``: each row's name (HTML) on its own line,
+    its value (HTML) indented below it."""
+    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='1'>"]
+    for name, value in rows:
         parts.append(
-            f"<tr><td class='muted'>{esc(measure)}</td></tr>"
-            f"<tr><td nowrap>&nbsp;&nbsp;{esc(before)} → <b>{esc(after)}</b></td></tr>"
+            f"<tr><td class='muted'>{name}</td></tr><tr><td nowrap>&nbsp;&nbsp;{value}</td></tr>"
         )
     parts.append("</table>")
     return parts
@@ -677,14 +693,13 @@ def _analysis_html(summary: RunSummary) -> list[str]:
         "PreviewPage",
         "What an analysis keeps (original → release; for the review, not for publication)",
     )
-    parts = [f"<h4>{html.escape(heading)}</h4><table cellpadding='1'>"]
-    for column, measure, value in utility:
-        parts.append(
-            f"<tr><td class='muted'>{column} {measure}</td></tr>"
-            f"<tr><td nowrap>&nbsp;&nbsp;<b>{localize_figures(value)}</b></td></tr>"
-        )
-    parts.append("</table>")
-    return parts
+    return _narrow_table(
+        heading,
+        [
+            (f"{column} {measure}", f"<b>{localize_figures(value)}</b>")
+            for column, measure, value in utility
+        ],
+    )
 
 
 def _buckets_html(summary: RunSummary) -> list[str]:

@@ -2,7 +2,7 @@
 
 Every edit changes the session's :class:`~engine.ReleaseParams` (which validates it); the
 engine then plans the run in its helper process (:func:`engine.plan`) and this page shows
-that plan as it is: in plain words first (:mod:`engine.report.words`), then whether the file
+that plan as it is: in plain words first (:func:`engine.plan_words`), then whether the file
 allows it (with one-click fixes that say what they change), why the classes may come out
 larger than k, and, under "Details", every guarantee with its assumption and source.  The
 page computes none of these itself, so it cannot show a number the run will not have.
@@ -29,13 +29,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
     QWizard,
-    QWizardPage,
 )
 
-from engine import MECHANISMS, ReleaseParams, TcloseError
+from engine import MECHANISMS, ReleaseParams, TcloseError, plan_words
 from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
-from engine.report.words import plan_words
 from gui.accessibility import announce, drop_repeated_names
 from gui.binding import Bindings, Level
 from gui.engine_process import run_engine
@@ -43,7 +41,7 @@ from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
 from gui.help import HelpButton
 from gui.numbers import number, percent, words
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.state import format_bounds, parse_bounds
 from gui.widgets import (
     AUTOMATIC,
@@ -109,13 +107,11 @@ def shown_value(name: str, value: Any) -> str:
     return str(value)
 
 
-class PrivacyPage(QWizardPage):
+class PrivacyPage(Page):
     """t/ε toggle, k, mechanism, bounds; the engine's plan in words, fixes and guarantees."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.setTitle(self.tr("3. Privacy level"))
         self.setSubTitle(
             self.tr(

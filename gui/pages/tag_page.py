@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QTableView,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from engine import ColumnType, Role, find_households
@@ -35,7 +34,7 @@ from engine.io import apply_missing
 from gui.binding import Bindings
 from gui.help import HelpButton
 from gui.numbers import number, percent
-from gui.pages.host import Host
+from gui.pages.host import Host, Page
 from gui.recoding_box import RecodingBox
 from gui.state import ROLE_LABELS, Session, parse_codes, role_help, role_label
 from gui.theme import attention_text
@@ -310,13 +309,11 @@ class ChoiceDelegate(QStyledItemDelegate):
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
 
-class TagPage(QWizardPage):
+class TagPage(Page):
     """The roles table, session-wide missing codes, and why Next is disabled."""
 
     def __init__(self, wizard: Host) -> None:
-        super().__init__()
-        self._wizard = wizard
-        self.session = wizard.session
+        super().__init__(wizard)
         self.setTitle(self.tr("2. Tag the columns"))
         self.setSubTitle(
             self.tr(

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -280,10 +280,8 @@ def search_buckets(
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
         coef = None
-        if qi_loss is not None:  # the household route partitions whole households: every code
-            whole = buckets
-            if len(buckets.codes) != n:
-                whole = replace(buckets, codes=values.codes_at(buckets, np.arange(n)))
+        if qi_loss is not None:  # the route reads the whole file's codes of its sample
+            whole = buckets if len(buckets.codes) == values.n else values.buckets(b)
             size, measured = k, qi_loss(whole)
         else:
             size, measured, labels = _qi_loss(Xs, buckets, codes, k, t, task.silent())

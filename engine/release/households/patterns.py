@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InfeasibleError
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.recoding import value_text
 from engine.release.columns import encode_qi
@@ -361,7 +362,7 @@ def _balance_piece(
     original = codes[rows]  # (h, s)
     eye = np.eye(n_buckets, dtype=np.int32)
     moved = eye[original[:, orders]]  # (h, orders, s, b): the buckets at the positions
-    for _ in range(2 * int(members.max()) + 1):
+    for _round in range(2 * int(members.max()) + 1):
         now = moved[np.arange(h), current]  # (h, s, b)
         counts = np.zeros((n_groups, s, n_buckets), dtype=np.int32)
         np.add.at(counts, gid, now)
@@ -413,7 +414,7 @@ def _match_members(X: np.ndarray, rows: np.ndarray, group: np.ndarray) -> np.nda
     orders = np.array(list(permutations(range(s))), dtype=np.int64)
     n_groups = int(group.max()) + 1
     members = np.bincount(group, minlength=n_groups).astype(np.float64)
-    for _ in range(MATCH_ROUNDS):
+    for _round in range(MATCH_ROUNDS):
         P = X[rows]  # (n, s, d)
         sums = np.zeros((n_groups, s, X.shape[1]))
         np.add.at(sums, group, P)
@@ -492,7 +493,7 @@ def pattern_partition(
     pending = np.ones(n_households, dtype=bool)
     n_classes = n_groups = 0
     for depth, key in enumerate(levels):
-        task.step(depth / (len(levels) + 1), "Grouping households")
+        task.step(depth / (len(levels) + 1), _("Grouping households"))
         for _size, (size_homes, size_rows) in by_size.items():
             live = pending[size_homes]
             if live.sum() < k:
@@ -522,7 +523,7 @@ def pattern_partition(
         classes, homes, level_of = _pool_classes(
             X_all, hh, codes, shares, t, k, classes, homes, level_of, n_classes, n_groups
         )
-    task.step(1.0, "Households grouped")
+    task.step(1.0, _("Households grouped"))
     return PatternClasses(
         classes=pd.factorize(classes)[0].astype(np.int64),
         homes=pd.factorize(homes)[0].astype(np.int64),
@@ -564,7 +565,9 @@ def _pool_classes(
         while coarsest >= 0 and not (level_of == coarsest).any():
             coarsest -= 1
         if coarsest < 0:
-            raise InfeasibleError(f"The households cannot form a class of at least {k} households.")
+            raise InfeasibleError(
+                _("The households cannot form a class of at least {k} households.").format(k=k)
+            )
         # the groups of the coarsest fence left, nearest to the pool, give up their ids
         grouped = np.flatnonzero(level_of[hh] == coarsest)
         group_ids, first = pd.factorize(homes[grouped])

@@ -340,18 +340,7 @@ def unit_level_values(
     frame = clean[list(columns)].reset_index(drop=True)
     places = {c: decimals(frame[c]) for c in columns}
     released = recode_qi(frame, columns, types, orders, units, mode, places, hierarchies)
-    for col in columns:
-        lacking = frame[col].isna().to_numpy()
-        if not lacking.any():
-            continue
-        hidden = np.isin(units, np.unique(units[lacking]))
-        values = released[col]
-        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_extension_array_dtype(
-            values
-        ):
-            values = values.astype("Int64")
-        released[col] = values.mask(hidden)
-    return released
+    return _withhold_missing(released, frame, columns, units)
 
 
 def _dense(labels: np.ndarray) -> np.ndarray:
@@ -412,6 +401,25 @@ def survey_columns(
     return out
 
 
+def _withhold_missing(
+    released: pd.DataFrame, frame: pd.DataFrame, columns: Sequence[str], units: np.ndarray
+) -> pd.DataFrame:
+    """``released`` with a column empty for every unit (``units``: of every row of ``frame``)
+    that holds a row missing it: a known value withheld, never one made up."""
+    for col in columns:
+        lacking = frame[col].isna().to_numpy()
+        if not lacking.any():
+            continue
+        hidden = np.isin(units, np.unique(units[lacking]))
+        values = released[col]
+        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_extension_array_dtype(
+            values
+        ):
+            values = values.astype("Int64")
+        released[col] = values.mask(hidden)
+    return released
+
+
 def household_release(
     frame: pd.DataFrame,
     households: Households,
@@ -434,18 +442,7 @@ def household_release(
     released = recode_qi(
         frame, households.level, types, orders, group_of, mode, places, households.hierarchies
     )
-    for col in households.level:
-        lacking = frame[col].isna().to_numpy()
-        if not lacking.any():
-            continue
-        hidden = np.isin(group_of, np.unique(group_of[lacking]))
-        values = released[col]
-        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_extension_array_dtype(
-            values
-        ):
-            values = values.astype("Int64")
-        released[col] = values.mask(hidden)
-    return released
+    return _withhold_missing(released, frame, households.level, group_of)
 
 
 def household_level_values(

@@ -36,6 +36,7 @@ from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
     capped_mdav,
     form_classes,
+    kernel_check,
     node_spreads,
     split_nodes,
     spreads_from_sums,
@@ -60,7 +61,7 @@ from engine.release.partition.feasibility import (
     smallest_t,
 )
 from engine.release.partition.improve import ClassBounds, _Classes
-from engine.release.partition.jit import KernelRoute, kernel_check, kernel_route, kernels_asked
+from engine.release.partition.jit import KernelRoute, kernel_route, kernels_asked
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
 from engine.release.partition.refine import (

@@ -41,6 +41,7 @@ from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
+from engine.release.partition.jit import KernelRoute, kernel_route, load_kernels
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.refine import refine_classes, refine_passes
 from engine.release.partition.sizes import LARGE_FILE
@@ -794,11 +795,39 @@ def _dense(labels: np.ndarray) -> np.ndarray:
     return inv.astype(np.int64)
 
 
+def kernel_check(n: int = 3_000) -> tuple[KernelRoute, int, bool]:
+    """Run the compiled route on ``n`` seeded records and compare it with the numpy route:
+    (this process's route, the classes formed, True when both routes formed the same
+    classes, or when only the numpy route is here).  What an installation's smoke test
+    runs, since a small release never needs the kernels."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 3))
+    codes = rng.integers(0, 4, n)
+    counts = np.bincount(codes, minlength=4)
+    per_class = layout_counts(counts, n // 10)
+    shares = counts / n
+
+    def classes(compiled: bool) -> np.ndarray:
+        node, end = split_nodes(X, codes, per_class, max_records=500, compiled=compiled)
+        return form_classes(X, codes, node, end, per_class, shares, 3.0, 5, compiled=compiled)
+
+    numpy_route = classes(False)
+    kernels = load_kernels()
+    route = kernel_route()
+    assert route is not None
+    if kernels is None:
+        return route, int(numpy_route.max()) + 1, True
+    compiled_route = classes(True)
+    same = bool(np.array_equal(compiled_route, numpy_route))
+    return route, int(compiled_route.max()) + 1, same
+
+
 __all__ = [
     "BLOCKS_THRESHOLD",
     "POINTS_THRESHOLD",
     "capped_mdav",
     "form_classes",
+    "kernel_check",
     "split_nodes",
     "tclose_blocks",
     "use_blocks",

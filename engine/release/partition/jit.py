@@ -156,38 +156,6 @@ def kernels_asked() -> int:
     return _asked
 
 
-def kernel_check(n: int = 3_000) -> tuple[KernelRoute, int, bool]:
-    """Run the compiled route on ``n`` seeded records and compare it with the numpy route:
-    (this process's route, the classes formed, True when both routes formed the same
-    classes, or when only the numpy route is here).  What an installation's smoke test
-    runs, since a small release never needs the kernels."""
-    import numpy as np
-
-    from engine.release.partition.blocks import form_classes, split_nodes
-    from engine.release.partition.exact import layout_counts
-
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(n, 3))
-    codes = rng.integers(0, 4, n)
-    counts = np.bincount(codes, minlength=4)
-    per_class = layout_counts(counts, n // 10)
-    shares = counts / n
-
-    def classes(compiled: bool) -> np.ndarray:
-        node, end = split_nodes(X, codes, per_class, max_records=500, compiled=compiled)
-        return form_classes(X, codes, node, end, per_class, shares, 3.0, 5, compiled=compiled)
-
-    numpy_route = classes(False)
-    kernels = load_kernels()
-    route = kernel_route()
-    assert route is not None
-    if kernels is None:
-        return route, int(numpy_route.max()) + 1, True
-    compiled_route = classes(True)
-    same = bool(np.array_equal(compiled_route, numpy_route))
-    return route, int(compiled_route.max()) + 1, same
-
-
 def _load() -> tuple[ModuleType | None, KernelRoute]:
     try:
         import numba
@@ -232,7 +200,6 @@ def _enable_caching(module: ModuleType) -> None:
 __all__ = [
     "KernelRoute",
     "cache_folder",
-    "kernel_check",
     "kernel_route",
     "kernels_asked",
     "load_kernels",

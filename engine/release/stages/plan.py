@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -444,28 +445,25 @@ def _plan_buckets(
     choices: list[BucketChoice] = []
     if params.n_buckets is None:
         assert facts.search_qi is not None
-        search = task.sub(0.0, 0.3) if facts.pattern_loss is not None else task
-        bucket_data, choices = search_buckets(
+        # each search reads its own sample (search_qi: the households' route samples again)
+        search = partial(
+            search_buckets,
             values,
-            facts.search_qi(),
             t=t,
             k=params.k,
             weight=params.utility_weight,
             output=params.confidential_output,
-            task=search,
         )
-        if facts.pattern_loss is not None:
+        linked_loss = facts.pattern_loss
+        bucket_data, choices = search(
+            facts.search_qi(), task=task.sub(0.0, 0.3) if linked_loss is not None else task
+        )
+        if linked_loss is not None:
             # households as units: b searched on their own route, its QI loss held within
             # QI_BUDGET times what persons alone would lose (fewer buckets first)
-            linked_loss = facts.pattern_loss
             plain = next(c.qi_loss for c in choices if c.chosen)
-            bucket_data, choices = search_buckets(
-                values,
+            bucket_data, choices = search(
                 facts.search_qi(),
-                t=t,
-                k=params.k,
-                weight=params.utility_weight,
-                output=params.confidential_output,
                 qi_loss=lambda b: linked_loss(b, t),
                 qi_limit=None if plain is None else QI_BUDGET * plain,
                 task=task.sub(0.3, 1.0),
