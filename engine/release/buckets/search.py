@@ -32,7 +32,8 @@ The search keeps the b with the least
 
 with w the user's ``utility_weight``, by default 0.5, among the b that an analyst's
 regression does not pay for: a QI loss on the sample at most :data:`QI_TOLERANCE` above the
-paper's count's (b = t + 1) and a regression error no larger than its.  Finer buckets keep
+paper's count's (b = t + 1) and a regression error no larger than its (unless w = 1: the
+confidential values only).  Finer buckets keep
 more of the confidential values, but the larger classes they force move the regression's
 coefficients, and on the real files of ``tests/data`` the error of b = t + 1 was the least
 of the b tried (``benchmarks/bench_utility.py``; the figures are in
@@ -268,6 +269,8 @@ def search_buckets(
     candidates = ladder(t, k, n)
     reference = bucket_count(t, k)  # the paper's count: the regression's reference
     own_limit = math.inf
+    # the regression's guard (module doc), unless the user minds only the confidential values
+    guarded = qi_loss is None and weight < 1.0
     if qi_loss is not None:  # households as units: classes of k households, b from 2
         candidates = sorted({2, *candidates})
     for i, b in enumerate(candidates):
@@ -305,7 +308,7 @@ def search_buckets(
         rows.append((row, buckets))
         if qi_limit is not None and measured is not None and measured > qi_limit:
             break  # finer buckets only cost more QI detail: none of them can be chosen
-        if b == reference and measured is not None and qi_loss is None:
+        if b == reference and measured is not None and guarded:
             own_limit = (1.0 + QI_TOLERANCE) * measured
         if measured is not None and measured > own_limit:
             break  # ... nor beyond the paper's count's QI loss and its tolerance
@@ -324,7 +327,7 @@ def search_buckets(
         within = [i for i in scored if (rows[i][0].qi_loss or 0.0) <= qi_limit]
         least = min(scored, key=lambda i: (rows[i][0].qi_loss, i)) if scored else None
         scored = within or ([least] if least is not None else [])
-    if qi_loss is None:
+    if guarded:
         scored = [i for i in scored if (rows[i][0].qi_loss_sample or 0.0) <= own_limit]
         scored = _no_worse_regression(rows, scored, reference)
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0

@@ -42,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition import sweeps
 from engine.release.partition.feasibility import BoundRates
@@ -192,7 +193,7 @@ class _Refiner:
         first_gain = None
         step = 0
         while spent + 1.0 <= passes:
-            task.step(min(spent / max(passes, 1.0), 1.0), "Refining classes")
+            task.step(min(spent / max(passes, 1.0), 1.0), _("Refining classes"))
             before = sse
             near = self.neighbours()
             self.exchange(near)
@@ -208,7 +209,7 @@ class _Refiner:
             step += 1
             if gain <= MIN_GAIN * max(first_gain, 0.0) or gain <= self.eps:
                 break
-        task.step(1.0, "Classes refined")
+        task.step(1.0, _("Classes refined"))
         return _dense(self.labels)
 
     def exchange(self, near: np.ndarray) -> None:
