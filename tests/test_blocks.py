@@ -89,7 +89,7 @@ def test_lockstep_capped_mdav_is_valid(t, k):
 def test_lockstep_matches_the_exact_rule_inside_one_block():
     # one block: the lockstep version and engine.release.partition form classes by the same rule
     X, codes = _toy(1500, 3)
-    lock = tclose_blocks(X, codes, 10, 2.0, block_size=5000, improve_rounds=0)
+    lock = tclose_blocks(X, codes, 10, 2.0, block_size=5000, refine=0)
     exact = tclose_partition(X, codes, 10, 2.0)
     assert _valid(lock, codes, 10, 2.0)
     assert sse_sst(X, lock) <= 1.1 * sse_sst(X, exact)
@@ -97,8 +97,8 @@ def test_lockstep_matches_the_exact_rule_inside_one_block():
 
 def test_improvement_keeps_bounds_and_lowers_the_sse():
     X, codes = _toy(8000, 4)
-    base = tclose_blocks(X, codes, 10, 3.0, block_size=500, improve_rounds=0)
-    better = tclose_blocks(X, codes, 10, 3.0, block_size=500, improve_rounds=20)
+    base = tclose_blocks(X, codes, 10, 3.0, block_size=500, refine=0)
+    better = tclose_blocks(X, codes, 10, 3.0, block_size=500, refine=None)
     assert _valid(better, codes, 10, 3.0)
     assert sse_sst(X, better) < 0.9 * sse_sst(X, base)
 
@@ -213,7 +213,7 @@ def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
 
     X, codes = _toy(3000, 3, seed=4)
     k, t = 8, 2.5
-    labels = tclose_blocks(X, codes, k, t, block_size=400, improve_rounds=0)
+    labels = tclose_blocks(X, codes, k, t, block_size=400, refine=0)
     top = max(2 * k - 1, int(np.bincount(labels).max()))
     bounds = None
     if bounded:
@@ -259,7 +259,7 @@ def test_fences_hold_in_the_round_and_in_the_checked_pass():
 
     X, codes = _toy(3000, 3, seed=4)
     k, t = 8, 2.5
-    labels = tclose_blocks(X, codes, k, t, block_size=400, improve_rounds=0)
+    labels = tclose_blocks(X, codes, k, t, block_size=400, refine=0)
     fence = labels % 2  # neighbouring classes fall in different fences
     shares = np.bincount(codes) / len(codes)
     free = improve_within_bounds(X, labels, codes, shares, t, k, 8, NO_TASK)

@@ -91,9 +91,12 @@ def test_cluster_release_is_verified_complete_and_as_good_as_one_machine(client,
     backend = release.summary.backend
     assert backend["name"] == "dask" and backend["workers"] == 2 and backend["partitions"] >= 3
     ratio = release.summary.information_loss.qi_sse_sst / one.summary.information_loss.qi_sse_sst
-    # one machine partitions a file this small exactly (no blocks); the block path on a
-    # cluster stays close (benchmarks/bench_distributed.py compares 2M rows: within 1.10)
-    assert ratio < 1.15
+    # one machine partitions a file this small exactly (no blocks) and refines the classes
+    # across the whole file; the block path on a cluster refines them within each partition,
+    # so it stays close, not as close (1.14 unrefined, 1.23 refined: the refinement lowers one
+    # machine's loss by 16 %, the cluster's by 10 %; benchmarks/bench_distributed.py compares
+    # 2M rows)
+    assert ratio < 1.25
     assert release.summary.n_records == len(data) == release.summary.n_released
     assert release.summary.buckets == one.summary.buckets  # the same public cut points
 

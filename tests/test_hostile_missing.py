@@ -54,8 +54,9 @@ def test_the_plan_blames_the_missing_bucket_and_offers_to_leave_it_out() -> None
     assert promised
     dropped = plan(survey(), fix.apply(BUCKETS))
     assert (dropped.n_records, dropped.n_left_out) == (299, 1)
-    # the fix keeps its word: the plan without those records has classes of that size
-    assert dropped.class_sizes.average == int(promised.group(1))
+    # the fix keeps its word: the plan without those records has classes of that size at
+    # most (its own search of b may choose buckets that allow smaller ones)
+    assert dropped.class_sizes.average <= int(promised.group(1))
     assert dropped.class_sizes.max_classes > 20 and not dropped.feasibility.fixes
     assert any("1 record(s) with a missing value of 'income' are left out" in w for w in
                dropped.warnings)  # fmt: skip

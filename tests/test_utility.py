@@ -28,7 +28,7 @@ from engine.release import (
     size_candidates,
     verify_release,
 )
-from engine.release.buckets import dominated
+from engine.release.buckets import QI_TOLERANCE, dominated
 from engine.release.columns import step_at_least
 from engine.release.measures import analysis_utility
 from engine.report.html import render_report
@@ -111,7 +111,7 @@ def test_every_printed_mean_median_and_sd_is_inside_the_central_99_percent(data,
     assert all(lo <= x <= hi for x in release.table["income"].astype(float))
     # none of the planted outliers shows anywhere in the summary
     text = json.dumps(release.summary.to_dict())
-    assert not any(str(v) in text for v in (2500000, 4000000, 9000000))
+    assert not any(re.search(rf"(?<![\d.]){v}(?![\d])", text) for v in (2500000, 4000000, 9000000))
 
 
 def test_the_p_percent_rule_withholds_a_dominated_mean():
@@ -159,18 +159,35 @@ def test_median_and_label_outputs_and_the_old_representative_word(data, tmp_path
 # -- b searched with the class size ------------------------------------------------------
 
 
+def _eligible(choices):
+    """The b the search may choose at a weight below 1: within QI_TOLERANCE of the paper's
+    count's QI loss on the sample, with no larger regression error."""
+    ref = choices[0]
+    return [
+        c
+        for c in choices
+        if c.score is not None
+        and c.qi_loss_sample <= (1 + QI_TOLERANCE) * ref.qi_loss_sample
+        and (
+            c.coefficient_error is None
+            or ref.coefficient_error is None
+            or c.coefficient_error <= ref.coefficient_error + 1e-12
+        )
+    ]
+
+
 def test_b_is_searched_and_the_plan_shows_the_trade_off(data, release):
     planned = plan(data, params())
     choices = planned.bucket_choices
     assert [c.b for c in choices] == sorted(c.b for c in choices)
-    assert choices[0].b == 4 and len(choices) >= 3  # from the paper's t + 1 up
+    assert choices[0].b == 4 and len(choices) >= 2  # from the paper's t + 1 up
     (chosen,) = [c for c in choices if c.chosen]
     assert planned.n_buckets == chosen.b
     for c in choices:
         assert c.score == pytest.approx(0.5 * c.confidential_loss + 0.5 * c.qi_loss)
         assert c.qi_loss <= c.qi_loss_sample  # the file is denser than its sample
         assert c.expected_class_size >= max(5, c.n_buckets)
-    assert chosen.score == min(c.score for c in choices)
+    assert chosen.score == min(c.score for c in _eligible(choices))
     # finer buckets keep more of the confidential values
     assert choices[-1].confidential_loss < choices[0].confidential_loss
     assert json.loads(json.dumps(planned.to_dict()))["bucket_choices"][0]["b"] == 4
@@ -182,7 +199,7 @@ def test_the_weight_moves_the_choice_between_the_two_losses(data):
     only_conf = plan(data, params(utility_weight=1.0))
     b_qi = next(c for c in only_qi.bucket_choices if c.chosen)
     b_conf = next(c for c in only_conf.bucket_choices if c.chosen)
-    assert b_qi.qi_loss == min(c.qi_loss for c in only_qi.bucket_choices)
+    assert b_qi.qi_loss == min(c.qi_loss for c in _eligible(only_qi.bucket_choices))
     assert b_conf.confidential_loss == min(c.confidential_loss for c in only_conf.bucket_choices)
     assert b_qi.b < b_conf.b
 
@@ -425,10 +442,12 @@ def test_the_error_of_the_total_has_its_sign(data):
     assert medians.summary.analysis_utility["income"].total_relative_error < -0.05
 
 
-def test_a_cps_like_wage_file_keeps_both_losses_low_at_the_default():
-    """A wage file like the CPS one at t = 3, k = 10 with the defaults: the search leaves the
-    paper.s b (confidential loss about 0.3) for finer buckets, and its estimate of the
-    file's QI loss is what the release shows (``bench_utility`` runs the full-size file)."""
+def test_a_cps_like_wage_file_keeps_the_regression_at_the_default():
+    """A wage file like the CPS one at t = 3, k = 10: with the defaults the search keeps the
+    paper's b (finer buckets cost the regression more QI homogeneity than the tolerance) and
+    offers the finer ones beside it; asked for the confidential values only (weight 1) it
+    leaves it for finer buckets.  Either way its estimate of the file's QI loss is what the
+    release shows (``bench_utility`` runs the full-size file)."""
     from benchmarks.bench_utility import SETS, cps_like
 
     ds = SETS["cps-like"]
@@ -437,13 +456,21 @@ def test_a_cps_like_wage_file_keeps_both_losses_low_at_the_default():
     planned = plan(wages, params)
     chosen = next(c for c in planned.bucket_choices if c.chosen)
     paper = planned.bucket_choices[0]
-    assert paper.b == 4 and paper.confidential_loss > 0.28 and chosen.b > 4
-    assert chosen.score == min(c.score for c in planned.bucket_choices)
+    assert paper.b == 4 and chosen is paper and len(planned.bucket_choices) >= 2
+    finer = planned.bucket_choices[-1]
+    assert finer.confidential_loss < paper.confidential_loss
+    assert finer.qi_loss_sample > (1 + QI_TOLERANCE) * paper.qi_loss_sample
     loss = anonymize(wages, params, plan=planned).summary.information_loss
-    assert loss.confidential_sse_sst <= 0.25
-    # the balance was struck on the file's QI loss, not the sample's (about 1.6 times it)
+    # the balance was struck on the file's QI loss, not the sample's (about twice it)
     assert loss.qi_sse_sst == pytest.approx(chosen.qi_loss, rel=0.15)
     assert chosen.qi_loss < chosen.qi_loss_sample  # the sample's classes are coarser
+    only = ReleaseParams(qi=ds.qi, confidential=("wage",), k=10, t=3.0, utility_weight=1.0)
+    planned = plan(wages, only)
+    chosen = next(c for c in planned.bucket_choices if c.chosen)
+    assert chosen.b > 4 and chosen.score == min(c.score for c in planned.bucket_choices)
+    loss = anonymize(wages, only, plan=planned).summary.information_loss
+    assert loss.confidential_sse_sst <= 0.25
+    assert loss.qi_sse_sst == pytest.approx(chosen.qi_loss, rel=0.15)
 
 
 def test_group_means_are_those_of_each_group_selected_by_a_mask():

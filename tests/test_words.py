@@ -26,9 +26,10 @@ def survey() -> pd.DataFrame:
 
 
 def test_buckets_lead_with_the_group_size_and_the_factor(survey) -> None:
-    p = plan(survey, ReleaseParams(qi=("age", "sex"), confidential=("income",), k=10, t=2.0))
+    params = ReleaseParams(qi=("age", "sex"), confidential=("income",), k=10, t=2.0, n_buckets=11)
+    p = plan(survey, params)
     text = join(plan_words(p))
-    # the fewest people a 2-close group of these buckets can hold: 11 here, not k = 10
+    # the fewest people a 2-close group of these 11 buckets can hold: 11 here, not k = 10
     assert p.class_sizes.smallest == 11
     assert text.startswith(
         "Each group of at least 11 people looks like the whole file in its income mix, "

@@ -30,7 +30,7 @@ from engine.cli.project_args import (
     start_project,
 )
 from engine.i18n import N_, _
-from engine.release import join, plan_words
+from engine.release import QI_TOLERANCE, join, plan_words
 from engine.text import number, percent
 
 HELP = N_("say what anonymize would do with these flags (buckets, feasibility, guarantees)")
@@ -225,14 +225,22 @@ def _bucket_lines(plan) -> list[str]:
             ).format(value=number(w, 3), value2=number(1 - w, 3))
         )
         lines.append(
+            _(
+                "  (only b within {percent} of the QI loss of the first b, and with no larger "
+                "regression error, may be chosen)"
+            ).format(percent=percent(QI_TOLERANCE))
+        )
+        regression = _("regression error")
+        lines.append(
             f"  {'b':>4} {_('buckets'):>8} {_('class size'):>11} {_('QI loss'):>9} "
-            f"{_('confidential loss'):>18} {_('score'):>8}"
+            f"{_('confidential loss'):>18} {_('score'):>8} {regression:>17}"
         )
         for c in plan.bucket_choices:
             lines.append(
                 f"{'*' if c.chosen else ' '} {c.b:>4} {c.n_buckets:>8} "
                 f"{c.expected_class_size:>11,} {percent(c.qi_loss):>9} "
-                f"{percent(c.confidential_loss):>18} {percent(c.score):>8}"
+                f"{percent(c.confidential_loss):>18} {percent(c.score):>8} "
+                f"{percent(c.coefficient_error):>17}"
             )
         chosen = next((c for c in plan.bucket_choices if c.chosen), None)
         if plan.alternatives and chosen is not None:

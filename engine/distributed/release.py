@@ -88,10 +88,10 @@ from engine.release import (
     default_rounds,
     form_classes,
     group_ids,
-    improve_within_bounds,
     layout_counts,
     missing_counts,
     plan,
+    refine_classes,
     size_candidates,
     size_sample,
     split_nodes,
@@ -301,9 +301,7 @@ def _classes(part: Part, r: _Recipe, per_class: np.ndarray, first: int) -> np.nd
     node, end = split_nodes(X, codes, per_class, max_records=r.block_size, start=start)
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
     if r.improve_rounds:
-        labels = improve_within_bounds(
-            X, labels, codes, r.shares, r.t, r.k, r.improve_rounds, NO_TASK
-        )
+        labels = refine_classes(X, labels, codes, t=r.t, k=r.k, shares=r.shares)
     return labels
 
 

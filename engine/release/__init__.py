@@ -40,6 +40,7 @@ from engine.lazy import lazy_exports
 if TYPE_CHECKING:
     from engine.release.buckets import (
         MEAN_SLACK,
+        QI_TOLERANCE,
         BucketChoice,
         BucketInput,
         BucketValues,
@@ -124,6 +125,7 @@ if TYPE_CHECKING:
         kernel_route,
         layout_counts,
         node_spreads,
+        refine_classes,
         shared_trials,
         size_candidates,
         size_sample,
@@ -167,6 +169,7 @@ if TYPE_CHECKING:
 #: public name -> the part of engine.release that defines it
 _EXPORTS = {
     "BucketChoice": "engine.release.buckets",
+    "QI_TOLERANCE": "engine.release.buckets",
     "ConfidentialValues": "engine.release.buckets",
     "MEAN_SLACK": "engine.release.buckets",
     "Scale": "engine.release.buckets",
@@ -232,6 +235,7 @@ _EXPORTS = {
     "default_rounds": "engine.release.partition",
     "form_classes": "engine.release.partition",
     "improve_within_bounds": "engine.release.partition",
+    "refine_classes": "engine.release.partition",
     "KernelRoute": "engine.release.partition",
     "kernel_check": "engine.release.partition",
     "kernel_route": "engine.release.partition",
@@ -284,6 +288,7 @@ __all__ = [
     "LARGE_FILE",
     "MEAN_SLACK",
     "P_RULE",
+    "QI_TOLERANCE",
     "BoundsRequiredError",
     "BucketChoice",
     "BucketInput",
@@ -363,6 +368,7 @@ __all__ = [
     "plan_words",
     "public_words",
     "recode_qi",
+    "refine_classes",
     "release_confidential",
     "released_households",
     "resolve_columns",

@@ -20,6 +20,7 @@ from engine.release.buckets.buckets import (
 )
 from engine.release.buckets.scale import MEAN_SLACK, BucketValues, Scale, dominated
 from engine.release.buckets.search import (
+    QI_TOLERANCE,
     BucketChoice,
     ConfidentialValues,
     FrameValues,
@@ -32,6 +33,7 @@ from engine.release.buckets.split import split_sorted
 
 __all__ = [
     "MEAN_SLACK",
+    "QI_TOLERANCE",
     "BucketChoice",
     "BucketInput",
     "BucketValues",

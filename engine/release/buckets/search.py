@@ -7,12 +7,13 @@ keep more of the confidential values and cost QI homogeneity (classes must mix m
 which way the balance tips depends on the data, so b is searched, not fixed.
 
 For every b of a short ladder from the paper's count up (:func:`ladder`), the buckets are
-formed on the whole file and two losses measured:
+formed on the whole file and two losses and a regression error measured:
 
 * the **confidential loss** L_conf(b): SSE/SST of the released bucket values (means or
   medians, as released) against the originals, exactly, on every record;
 * the **QI loss** L_QI(b): SSE/SST of the QIs of the best t-close partition over the class
-  sizes the run would try (:func:`engine.release.size_candidates`), measured on a
+  sizes the run would try (:func:`engine.release.size_candidates`), each refined as the
+  release's will be (:func:`engine.release.partition.refine_classes`), measured on a
   fixed random sample of :data:`SEARCH_SAMPLE` records and carried to the whole file's
   scale.  A sample is sparser than the file, so its classes are coarser: on the 28,155
   records of a CPS-like wage file the sample's loss is three times the file's.  The loss of
@@ -20,17 +21,24 @@ formed on the whole file and two losses measured:
   partitioned too, and the file's loss is the sample's times (sample / N)^s, s the median
   over the b tried of log₂(loss on the half / loss on the sample) (between 0 and
   :data:`MAX_SLOPE`).  One factor for every b: it changes the balance against the
-  confidential loss, never the order of the b by QI loss.
+  confidential loss, never the order of the b by QI loss;
+* the **regression error** of that partition (:func:`coefficient_error`): how far the slopes
+  of a regression of the released confidential value on the QIs move when the QIs are
+  released as their class means, on the same sample.
 
 The search keeps the b with the least
 
     J(b) = w · L_conf(b) + (1 − w) · L_QI(b),
 
-with w the user's ``utility_weight``, by default 0.5: the analyses made with such files
-read both (a regression of the confidential column on the QIs, its means by group), and on
-the files of ``tests/data`` and a CPS-like wage file, equal weights gave the least
-coefficient and group-mean errors of the b tried (``benchmarks/bench_utility.py``; the
-figures are in ``docs/performance.md``).  The rows of the search are the plan's trade-off
+with w the user's ``utility_weight``, by default 0.5, among the b that an analyst's
+regression does not pay for: a QI loss on the sample at most :data:`QI_TOLERANCE` above the
+paper's count's (b = t + 1) and a regression error no larger than its (unless w = 1: the
+confidential values only).  Finer buckets keep
+more of the confidential values, but the larger classes they force move the regression's
+coefficients, and on the real files of ``tests/data`` the error of b = t + 1 was the least
+of the b tried (``benchmarks/bench_utility.py``; the figures are in
+``docs/performance.md``), while a regression of the released outcome on the original QIs
+barely moves: the error is the partition's.  The rows of the search are the plan's trade-off
 curve (:class:`BucketChoice`), and its best other points are offered as one-click fixes
 (:attr:`engine.release.Plan.alternatives`).
 """
@@ -50,8 +58,16 @@ from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.buckets.buckets import BucketInput, bucket_count
 from engine.release.measures import confidential_loss, sse_sst
+from engine.release.measures.utility import MIN_GROUP, SKEWED
 from engine.release.model import Buckets
-from engine.release.partition import feasibility, size_candidates, tclose_partition, trial
+from engine.release.partition import (
+    TRIAL_PASSES,
+    feasibility,
+    refine_classes,
+    size_candidates,
+    tclose_partition,
+    trial,
+)
 from engine.roles import ColumnType
 
 #: the QI loss of every b is estimated on a random sample of at most this many records
@@ -66,6 +82,9 @@ MAX_SIZES = 3
 MAX_SLOPE = 1.0
 #: points of the curve a plan offers (the chosen one and the next best)
 ALTERNATIVES = 3
+#: a b may be chosen when its QI loss on the sample is at most this share above the paper's
+#: count's (module doc: the analyst's regression pays for finer buckets)
+QI_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -91,6 +110,9 @@ class BucketChoice:
     chosen: bool = False
     #: QI SSE/SST of the best partition of the search sample, as measured
     qi_loss_sample: float | None = None
+    #: the sample's regression error at that b (:func:`coefficient_error`; None: no numeric
+    #: confidential value or too few records to fit)
+    coefficient_error: float | None = None
 
 
 class ConfidentialValues:
@@ -245,6 +267,10 @@ def search_buckets(
     worse = 0
     formed_before = -1
     candidates = ladder(t, k, n)
+    reference = bucket_count(t, k)  # the paper's count: the regression's reference
+    own_limit = math.inf
+    # the regression's guard (module doc), unless the user minds only the confidential values
+    guarded = qi_loss is None and weight < 1.0
     if qi_loss is not None:  # households as units: classes of k households, b from 2
         candidates = sorted({2, *candidates})
     for i, b in enumerate(candidates):
@@ -256,11 +282,14 @@ def search_buckets(
         formed_before = formed
         conf_loss = values.loss(buckets, output)
         codes = values.codes_at(buckets, sample)
+        coef = None
         if qi_loss is not None:  # the route reads the whole file's codes of its sample
             whole = buckets if len(buckets.codes) == values.n else values.buckets(b)
             size, measured = k, qi_loss(whole)
         else:
-            size, measured = _qi_loss(Xs, buckets, codes, k, t, task.silent())
+            size, measured, labels = _qi_loss(Xs, buckets, codes, k, t, task.silent())
+            if labels is not None:
+                coef = coefficient_error(Xs, labels, _released_numbers(buckets, codes, output))
         if qi_loss is None and measured is not None and n > len(sample):
             slope = _slope(Xs[half], codes[half], buckets.shares, size, t, measured)
             if slope is not None:
@@ -274,10 +303,15 @@ def search_buckets(
             confidential_loss=conf_loss,
             score=None,
             qi_loss_sample=measured,
+            coefficient_error=coef,
         )
         rows.append((row, buckets))
         if qi_limit is not None and measured is not None and measured > qi_limit:
             break  # finer buckets only cost more QI detail: none of them can be chosen
+        if b == reference and measured is not None and guarded:
+            own_limit = (1.0 + QI_TOLERANCE) * measured
+        if measured is not None and measured > own_limit:
+            break  # ... nor beyond the paper's count's QI loss and its tolerance
         score = _score(row, weight, _scale(slopes, len(sample), n))
         if score is not None and score < best_score - 1e-12:
             best_score, worse = score, 0
@@ -293,6 +327,9 @@ def search_buckets(
         within = [i for i in scored if (rows[i][0].qi_loss or 0.0) <= qi_limit]
         least = min(scored, key=lambda i: (rows[i][0].qi_loss, i)) if scored else None
         scored = within or ([least] if least is not None else [])
+    if guarded:
+        scored = [i for i in scored if (rows[i][0].qi_loss_sample or 0.0) <= own_limit]
+        scored = _no_worse_regression(rows, scored, reference)
     pick = min(scored, key=lambda i: (rows[i][0].score, i)) if scored else 0
     choices = [
         BucketChoice(**{**row.__dict__, "chosen": i == pick}) for i, (row, _b) in enumerate(rows)
@@ -300,6 +337,111 @@ def search_buckets(
     task.step(1.0, _("Buckets chosen"))
     # the whole file's codes for the b chosen only
     return values.buckets(choices[pick].b), choices
+
+
+def _no_worse_regression(
+    rows: Sequence[tuple[BucketChoice, Buckets]], scored: list[int], reference: int
+) -> list[int]:
+    """The rows of ``scored`` whose regression error on the sample is no worse than the
+    paper's count's (b = ``reference``): finer buckets keep more of the confidential values,
+    and the larger classes they force must not cost the analyst's regression for it.  All of
+    them when that b has no error to compare with."""
+    ref = next((r.coefficient_error for r, _b in rows if r.b == reference), None)
+    if ref is None:
+        return scored
+    kept = [
+        i
+        for i in scored
+        if rows[i][0].coefficient_error is None or rows[i][0].coefficient_error <= ref + 1e-12
+    ]
+    return kept or scored
+
+
+def _released_numbers(buckets: Buckets, codes: np.ndarray, output: str) -> np.ndarray | None:
+    """The number each record's confidential value is released as (the first column's; NaN in
+    the bucket of missing values), or None when it is not a number."""
+    values = []
+    for i, row in enumerate(buckets.released(output)):
+        if i == buckets.missing_bucket:
+            values.append(np.nan)
+            continue
+        try:
+            values.append(float(row[0]))
+        except (TypeError, ValueError, IndexError):
+            return None
+    return np.asarray(values, dtype=np.float64)[codes]
+
+
+def coefficient_error(Xs: np.ndarray, labels: np.ndarray, y: np.ndarray | None) -> float | None:
+    """The median relative error of the slopes of an ordinary least-squares regression of
+    ``y`` on the QIs when the QIs are released as their class means (``labels``), against the
+    same regression on the QIs themselves.
+
+    The error an analyst's regression of the confidential column on the released QIs shows
+    is the partition's (the released QIs with the original outcome give about the same error
+    as the release; the released outcome with the original QIs almost none), so the sample's
+    encoded QIs and the released value of each record's bucket measure it.  As the review
+    record fits it (:func:`engine.release.measures.utility.analysis_utility`): the outcome on
+    a log scale when it is positive and skewed; a category's indicator only with at least
+    :data:`MIN_GROUP` records on each side, the commonest of a QI the reference (an indicator
+    that adds nothing to the ones before it, rarest first, is left out).  None when ``y`` is
+    None or too few records have one.
+    """
+    if y is None:
+        return None
+    keep = np.isfinite(y)
+    if Xs.shape[1] == 0 or keep.sum() <= Xs.shape[1] + 2:
+        return None
+    X, y, labels = Xs[keep], y[keep], np.unique(labels[keep], return_inverse=True)[1]
+    if (y > 0).all() and float(pd.Series(y).skew()) > SKEWED:
+        y = np.log(y)
+    columns = _design_columns(X)
+    if not columns:
+        return None
+    X = X[:, columns]
+    m = int(labels.max()) + 1
+    sizes = np.bincount(labels, minlength=m).astype(np.float64)
+    means = np.stack([np.bincount(labels, weights=col, minlength=m) for col in X.T], 1)
+    ones = np.ones((len(y), 1))
+    before = np.linalg.lstsq(np.hstack([ones, X]), y, rcond=None)[0][1:]
+    released = (means / sizes[:, None])[labels]
+    after = np.linalg.lstsq(np.hstack([ones, released]), y, rcond=None)[0][1:]
+    tiny = 1e-9 * float(np.abs(before).max())
+    live = np.abs(before) > max(tiny, 1e-300)
+    if not live.any():
+        return None
+    return float(np.median(np.abs(after[live] - before[live]) / np.abs(before[live])))
+
+
+def _design_columns(X: np.ndarray) -> list[int]:
+    """The columns of the encoded QIs a regression reads: every non-constant column that is
+    not an indicator (two values, one of them 0), and the indicators with at least
+    :data:`MIN_GROUP` records on each side, rarest first, each only where it adds to the
+    columns before it (so of a QI's categories the commonest, collinear with the others and
+    the intercept, is the reference)."""
+    n = len(X)
+    numeric, indicators = [], []
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        values = np.unique(col)
+        if len(values) < 2:
+            continue
+        if len(values) == 2 and values[0] == 0.0:
+            on = int((col != 0).sum())
+            if MIN_GROUP <= on <= n - MIN_GROUP:
+                indicators.append((on, j))
+        else:
+            numeric.append(j)
+    kept = list(numeric)
+    design = np.hstack([np.ones((n, 1)), X[:, kept]])
+    rank = np.linalg.matrix_rank(design)
+    for _on, j in sorted(indicators):
+        trial_design = np.hstack([design, X[:, [j]]])
+        r = np.linalg.matrix_rank(trial_design)
+        if r > rank:
+            kept.append(j)
+            design, rank = trial_design, r
+    return sorted(kept)
 
 
 def _expected_size(counts: np.ndarray, t: float, size: int, n: int) -> int:
@@ -320,6 +462,7 @@ def _slope(
         labels = trial(tclose_partition, Xh, codes, size, t, shares=shares)
     except InfeasibleError:
         return None
+    labels = refine_classes(Xh, labels, codes, t=t, k=size, shares=shares, passes=TRIAL_PASSES)
     loss = sse_sst(Xh, labels)
     if measured <= 0 or loss <= 0:
         return None
@@ -359,8 +502,9 @@ def _qi_loss(
     k: int,
     t: float,
     task: Task,
-) -> tuple[int, float | None]:
-    """(best class size, its QI SSE/SST) on the sample, over the sizes a run would try.
+) -> tuple[int, float | None, np.ndarray | None]:
+    """(best class size, its QI SSE/SST, its classes) on the sample, over the sizes a run
+    would try, each partition refined as the file's will be.
 
     Sizes that leave the sample the same number of classes give the same partition, so each
     number of classes is partitioned once, smallest size first, at most :data:`MAX_SIZES`,
@@ -369,8 +513,8 @@ def _qi_loss(
     shares = buckets.shares
     counts = np.bincount(codes, minlength=len(shares))
     if Xs.shape[1] == 0:  # no QI: nothing to lose there
-        return k, 0.0
-    best: tuple[int, float | None] = (k, None)
+        return k, 0.0, None
+    best: tuple[int, float | None, np.ndarray | None] = (k, None, None)
     seen: set[int] = set()
     worse = 0
     for size in size_candidates(buckets.counts, k, t):
@@ -384,9 +528,13 @@ def _qi_loss(
             labels = trial(tclose_partition, Xs, codes, size, t, shares=shares, task=task)
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
+        # judged as the file will be released: refined (within the bounds of k, not of size)
+        labels = refine_classes(
+            Xs, labels, codes, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
+        )
         loss = sse_sst(Xs, labels)
         if best[1] is None or loss < best[1] - 1e-12:
-            best, worse = (size, loss), 0
+            best, worse = (size, loss, labels), 0
         else:
             worse += 1
     return best
@@ -395,11 +543,13 @@ def _qi_loss(
 __all__ = [
     "ALTERNATIVES",
     "LADDER",
+    "QI_TOLERANCE",
     "SEARCH_SAMPLE",
     "BucketChoice",
     "ConfidentialValues",
     "FrameValues",
     "best_choices",
+    "coefficient_error",
     "ladder",
     "search_buckets",
     "search_sample",

@@ -52,8 +52,8 @@ from engine.release.partition import (
     BoundRates,
     default_rounds,
     form_classes,
-    improve_within_bounds,
     layout_counts,
+    refine_classes,
     split_nodes,
 )
 from engine.roles import ColumnType
@@ -529,8 +529,9 @@ def nested_classes(
     Every group is feasible against the file's ``shares`` (:func:`household_groups`); its
     balanced layout of as many classes as it admits is split k-d style along the person-level
     QIs ``X`` into blocks of at most ``block_size`` records, and the bucket-capped MDAV of
-    :mod:`engine.release.partition.blocks` forms the classes of all blocks at once.  The improvement
-    pass exchanges records only between classes of one group.
+    :mod:`engine.release.partition.blocks` forms the classes of all blocks at once.  Their
+    refinement (:func:`engine.release.partition.refine_classes`) moves records only between
+    classes of one group.
     """
     X = np.asarray(X, dtype=np.float64).reshape(len(codes), -1)
     b = len(shares)
@@ -546,9 +547,9 @@ def nested_classes(
                             start=(offsets[group], offsets[group + 1]))  # fmt: skip
     labels = form_classes(X, codes, node, end, per_class, shares, t, size,
                           task=task.sub(0.0, 0.7 if improve_rounds else 1.0))  # fmt: skip
-    if improve_rounds:
-        labels = improve_within_bounds(X, labels, codes, shares, t, size, improve_rounds,
-                                       task.sub(0.7, 1.0), fence=group)  # fmt: skip
+    if improve_rounds:  # refined within each group (the fence), as long as the exchange pass
+        labels = refine_classes(X, labels, codes, t=t, k=size, shares=shares, fence=group,
+                                passes=float(improve_rounds), task=task.sub(0.7, 1.0))  # fmt: skip
     return _dense(labels)
 
 

@@ -19,6 +19,10 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.microaggregation`: k-anonymous microaggregation without
   buckets (the noise route);
 * :mod:`~engine.release.partition.improve`: the exchange pass that lowers the QI loss;
+* :mod:`~engine.release.partition.refine`: the refinement every path's classes go through
+  (:func:`refine_classes`: the records of each bucket reassigned among the classes, exact
+  exchanges and bounded moves between neighbouring classes, within the t-closeness bounds);
+* :mod:`~engine.release.partition.kernels`: whether the compiled kernels run;
 * :mod:`~engine.release.partition.blas`: one BLAS thread around the partition;
 * :mod:`~engine.release.partition.trials`: trial partitions formed once for a series of
   releases of one file (a sweep's points).
@@ -30,12 +34,8 @@ a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange p
 from engine.release.partition.blas import one_blas_thread
 from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
-    bucket_bounds,
     capped_mdav,
-    compiled_kernels,
-    default_rounds,
     form_classes,
-    improve_within_bounds,
     kernel_check,
     node_spreads,
     split_nodes,
@@ -62,7 +62,17 @@ from engine.release.partition.feasibility import (
 )
 from engine.release.partition.improve import ClassBounds, _Classes
 from engine.release.partition.jit import KernelRoute, kernel_route, kernels_asked
+from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
+from engine.release.partition.refine import (
+    TRIAL_PASSES,
+    bucket_bounds,
+    default_rounds,
+    improve_within_bounds,
+    refine_classes,
+    refine_passes,
+    transport_step,
+)
 from engine.release.partition.sizes import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
@@ -80,6 +90,7 @@ __all__ = [
     "DEFAULT_BLOCK_SIZE",
     "LARGE_FILE",
     "SIZE_SAMPLE",
+    "TRIAL_PASSES",
     "BoundRates",
     "ClassBounds",
     "KernelRoute",
@@ -109,6 +120,8 @@ __all__ = [
     "node_spreads",
     "one_blas_thread",
     "principal_order",
+    "refine_classes",
+    "refine_passes",
     "shared_trials",
     "size_candidates",
     "size_sample",
@@ -118,6 +131,7 @@ __all__ = [
     "tclose_blocks",
     "tclose_partition",
     "top_size",
+    "transport_step",
     "trial",
     "use_blocks",
     "widest_dimension",

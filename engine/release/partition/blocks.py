@@ -41,8 +41,9 @@ from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.release.partition.exact import layout_counts, tclose_partition
 from engine.release.partition.feasibility import BoundRates, check_feasible
-from engine.release.partition.improve import ClassBounds, improve_classes
 from engine.release.partition.jit import KernelRoute, kernel_route, load_kernels
+from engine.release.partition.kernels import compiled_kernels
+from engine.release.partition.refine import refine_classes, refine_passes
 from engine.release.partition.sizes import LARGE_FILE
 from engine.release.partition.sizes import block_size as file_block_size
 
@@ -528,26 +529,6 @@ def _taken(
     return takes
 
 
-def compiled_kernels(compiled: bool | None = None):
-    """The module of compiled kernels (:mod:`engine.release.partition.compiled`), or None for numpy.
-
-    ``compiled`` None: the kernels when numba can be imported and the environment variable
-    ``TCLOSE_COMPILED`` is not ``0``; True: the kernels (an ImportError without numba);
-    False: None.  Both routes give the same results.
-    """
-    if compiled is None:
-        if os.environ.get("TCLOSE_COMPILED", "1") == "0":
-            return None
-        # no numba, or one that cannot start here: numpy gives the same (and jit says so)
-        return load_kernels()
-    if compiled:
-        kernels = load_kernels()
-        if kernels is None:
-            raise ImportError("the compiled kernels cannot be loaded here (numba)")
-        return kernels
-    return None
-
-
 class _Lanes:
     """The live records of one bucket in every block: a (blocks × width) padded table, each row
     in row order; coordinates are kept (d × blocks × width) for the distance sums."""
@@ -652,7 +633,7 @@ def tclose_blocks(
     shares: np.ndarray | None = None,
     method: Method = "lockstep",
     block_size: int | None = None,
-    improve_rounds: int | None = None,
+    refine: float | None = None,
     workers: int | None = None,
     compiled: bool | None = None,
     seed: int | None = None,
@@ -665,8 +646,10 @@ def tclose_blocks(
     ``"lockstep"`` (default) runs the bucket-capped MDAV in all blocks at once,
     ``"exact"`` calls :func:`~engine.release.tclose_partition` block by block (the same
     rule, one Python call per block: the reference, slower on millions of records).
-    ``improve_rounds`` bounds the improvement pass and ``block_size`` the blocks (None: by
-    file size; 0 rounds: no improvement).  ``workers`` threads form the classes of disjoint
+    ``refine`` is the work the refinement of the classes may spend, in passes over the
+    records (:func:`~engine.release.partition.refine.refine_classes`; None: its budget for
+    blocks of ``block_size`` records, 0: no refinement), ``block_size`` the blocks (None: by
+    file size).  ``workers`` threads form the classes of disjoint
     groups of blocks (None: one per core); the classes do not depend on it, nor on
     ``compiled`` (None: the compiled kernels from :data:`COMPILED_MIN_RECORDS` records on,
     when numba is installed; see :func:`form_classes`).
@@ -687,8 +670,6 @@ def tclose_blocks(
         shares = counts / max(n, 1)
     n_classes = check_feasible(counts, t, k, shares)
     per_class = layout_counts(counts, n_classes)
-    if improve_rounds is None:
-        improve_rounds = default_rounds(n)
     if block_size is None:
         block_size = file_block_size(n)
     if compiled is None and n < COMPILED_MIN_RECORDS:
@@ -702,7 +683,9 @@ def tclose_blocks(
         compiled=compiled,
         task=task.sub(0.0, 0.1),
     )
-    form = task.sub(0.1, 0.6 if improve_rounds else 1.0)
+    if refine is None:
+        refine = refine_passes(n, n / max(n_classes, 1), block=block_size)
+    form = task.sub(0.1, 0.6 if refine else 1.0)
     if method == "lockstep":
         labels = form_classes(
             X, codes, node, end, per_class, shares, t, k, workers=workers, compiled=compiled,
@@ -710,10 +693,10 @@ def tclose_blocks(
         )  # fmt: skip
     else:
         labels = _exact_in_blocks(X, codes, node, k, t, shares, form)
-    if improve_rounds:
-        labels = improve_within_bounds(
-            X, labels, codes, shares, t, k, improve_rounds, task.sub(0.6, 1.0)
-        )
+    if refine:
+        labels = refine_classes(
+            X, labels, codes, t=t, k=k, shares=shares, passes=refine, task=task.sub(0.6, 1.0),
+        )  # fmt: skip
     task.step(1.0, _("Classes formed"))
     return _dense(labels)
 
@@ -807,68 +790,6 @@ COMPILED_MIN_RECORDS = 100_000
 GROUPS = 8
 
 
-def default_rounds(n: int) -> int:
-    """Improvement rounds by file size: thorough up to 60,000 records, none for millions.
-
-    A round costs about 0.2 s per 50,000 records on one core (more with many QI dimensions); on a
-    million records even two rounds would triple the time.  Eight rounds that also make the changes
-    a class's first change left out (:func:`engine.release.partition.improve.improve_classes`) lose
-    less than twenty that did not, at about 40 % of their time (census-like file, t = 2, k = 50: QI
-    SSE/SST 0.130 against 0.143; t = 1.05, k = 500: 0.240 against 0.251).
-    """
-    if n <= 60_000:
-        return 8
-    if n <= LARGE_FILE:
-        return 3
-    return 0
-
-
-def improve_within_bounds(
-    X: np.ndarray,
-    labels: np.ndarray,
-    codes: np.ndarray,
-    shares: np.ndarray,
-    t: float,
-    k: int,
-    rounds: int,
-    task: Task,
-    *,
-    fence: np.ndarray | None = None,
-) -> np.ndarray:
-    """Exchanges and moves between neighbouring classes that keep every class t-close (and,
-    with a ``fence`` per record, inside its fence:
-    :class:`~engine.release.partition.ClassBounds`)."""
-    largest = int(np.bincount(labels).max())
-    bounds = bucket_bounds(codes, shares, t, k, max(2 * k - 1, 2 * largest - 1))
-    if fence is not None:
-        bounds = ClassBounds(bounds.codes, bounds.low, bounds.high, fence=fence)
-    return improve_classes(
-        X,
-        labels,
-        k,
-        bounds=bounds,
-        n_near=2,
-        swap_slack=1.0,
-        tol=1e-3,
-        max_rounds=rounds,
-        task=task,
-    )
-
-
-def bucket_bounds(
-    codes: np.ndarray, shares: np.ndarray, t: float, k: int, max_size: int
-) -> ClassBounds:
-    """The t-closeness bounds as a :class:`ClassBounds` table for classes up to ``max_size``.
-
-    A class of m ≥ k records may hold between ceil(m·p_j/t) and floor(m·p_j·t) records of
-    bucket j (KBS 2015 §6.2, with the feasibility module's rounding); sizes below k are ruled out.
-    """
-    sizes = np.arange(max_size + 1)
-    low, high = BoundRates(shares, t)(sizes[:, None].astype(np.float64))
-    low[sizes < k] = max_size + 1  # no count fits: too small a class
-    return ClassBounds(codes=np.asarray(codes, dtype=np.int64), low=low, high=high)
-
-
 def _dense(labels: np.ndarray) -> np.ndarray:
     _, inv = np.unique(labels, return_inverse=True)
     return inv.astype(np.int64)
@@ -904,7 +825,6 @@ def kernel_check(n: int = 3_000) -> tuple[KernelRoute, int, bool]:
 __all__ = [
     "BLOCKS_THRESHOLD",
     "POINTS_THRESHOLD",
-    "bucket_bounds",
     "capped_mdav",
     "form_classes",
     "kernel_check",

@@ -30,6 +30,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from engine.release.partition import sweeps
+
 
 @numba.njit(nogil=True)
 def _limits(remaining, n_left, classes_left, low_tab, up_tab, k, lo, hi):  # pragma: no cover
@@ -459,3 +461,9 @@ def split_segments(
         for t in range(size_cum[mid], size_cum[last]):
             perm[t] = tmp[t]
             lo[tmp[t]] = mid
+
+
+# the refinement's loops: one source with their plain route (engine.release.partition.sweeps)
+transport = numba.njit(nogil=True)(sweeps.transport)
+exchange_sweep = numba.njit(nogil=True)(sweeps.exchange_sweep)
+move_sweep = numba.njit(nogil=True)(sweeps.move_sweep)

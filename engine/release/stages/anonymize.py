@@ -34,14 +34,17 @@ from engine.release.households import (
 from engine.release.measures import QiSums, confidential_loss, released_values, sse_sst
 from engine.release.model import Buckets, InformationLoss, Release, RunSummary
 from engine.release.partition import (
-    COMPILED_MIN_RECORDS,
     LARGE_FILE,
+    TRIAL_PASSES,
     block_size,
     compiled_kernels,
     kernel_route,
     kernels_asked,
+    max_classes,
     microaggregate,
     one_blas_thread,
+    refine_classes,
+    refine_passes,
     size_candidates,
     size_sample,
     tclose_blocks,
@@ -69,17 +72,21 @@ def choose_class_size(
     t: float,
     *,
     shares: np.ndarray | None = None,
+    blocks: bool = False,
     task: Task = NO_TASK,
 ) -> tuple[int, np.ndarray | None]:
-    """(best minimum class size, its labels on the sample) over the candidates.
+    """(best minimum class size, its refined labels on the sample) over the candidates.
 
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
     file's bucket counts: each candidate is partitioned on the sample against the file's
-    shares and the lowest QI loss wins (labels None when no candidate was feasible).  The
-    sample is partitioned the way the whole file will be: exactly, or, for a file of more
-    than :data:`~engine.release.LARGE_FILE` records, in blocks of the same size and
-    without improvement (the classes of such a file are formed block by block, so that is
-    what the choice must compare; it also costs a tenth of the exact partition).
+    shares, its classes refined (:func:`engine.release.partition.refine_classes`, as the
+    file's will be), and the lowest QI loss wins (labels None when no candidate was
+    feasible).  The
+    sample is partitioned the way the whole file will be: exactly, or, for a file on the
+    block route (``blocks``, :func:`engine.release.use_blocks`) or of more than
+    :data:`~engine.release.LARGE_FILE` records, in blocks of the same size (the classes of
+    such a file are formed block by block, so that is what the choice must compare; compiled,
+    it also costs a twentieth of the exact partition).
     ``shares`` are the shares the classes answer to when ``counts`` are one group's
     (records alike in their missing QIs) rather than the whole file's.
     """
@@ -87,26 +94,38 @@ def choose_class_size(
         shares = counts / counts.sum()
     sizes = size_candidates(counts, k, t)
     partition = tclose_partition
-    if int(counts.sum()) > LARGE_FILE:
-        # the whole file will load the compiled kernels anyway: the sample may as well use them
-        fast = compiled_kernels() is not None and int(counts.sum()) >= COMPILED_MIN_RECORDS
+    if blocks or int(counts.sum()) > LARGE_FILE:
+        # the refinement loads the compiled kernels anyway: the trials may as well use them
+        # (the same classes as numpy's)
+        fast = compiled_kernels() is not None
         partition = partial(
             tclose_blocks,
             block_size=block_size(int(counts.sum())),
-            improve_rounds=0,
+            refine=0,
             compiled=fast,
         )
     best, best_loss, best_labels = sizes[0], math.inf, None
     if len(sizes) == 1:
         return best, None
+    sample_counts = np.bincount(cs, minlength=len(shares))
+    seen: set[int] = set()
     for i, size in enumerate(sizes):
         task.step(i / len(sizes), _("Choosing the class size"))
         if size > len(cs):
             continue
+        # sizes that leave the sample as many classes give the same partition: one trial
+        n_classes = max_classes(sample_counts, t, size, shares)
+        if n_classes in seen:
+            continue
+        seen.add(n_classes)
         try:
             labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
         except InfeasibleError:  # the sample's bucket mix can stray from the file's
             continue
+        # judged as the file will be released: refined (within the bounds of k, not of size)
+        labels = refine_classes(
+            Xs, labels, cs, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
+        )
         loss = sse_sst(Xs, labels)
         if loss < best_loss - 1e-12:
             best, best_loss, best_labels = size, loss, labels
@@ -123,26 +142,42 @@ def best_partition(
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
-    """The t-close partition with the lowest QI SSE over :func:`size_candidates`.
+    """The t-close partition with the lowest QI SSE over :func:`size_candidates`, refined.
 
     Every candidate is at least k, so each result is k-anonymous.  On a large file the
     candidates are compared on a fixed random sample (the choice depends on the bucket shares
     and the local density of the QIs, which a sample keeps), then the winner runs once on all
-    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.
-    ``shares`` are the whole file's when ``X`` and ``codes`` are one group of it.
+    records, block-wise (:func:`engine.release.use_blocks`) when the file is large.  The
+    classes are then refined (:func:`engine.release.partition.refine_classes`: records of a
+    bucket reassigned among the classes, then moves and exchanges within the bounds of t, and
+    of k, not of the class size tried).  ``shares`` are the whole file's when ``X`` and
+    ``codes`` are one group of it.
     """
     counts = np.bincount(codes, minlength=0 if shares is None else len(shares))
-    partition = tclose_blocks if use_blocks(X) else tclose_partition
-    if len(size_candidates(counts, k, t)) == 1:
-        return trial(partition, X, codes, k, t, shares=shares, seed=seed, task=task)
+    blocks = use_blocks(X)
+    fast = compiled_kernels() is not None  # loaded for the refinement: the same classes
+    partition = partial(tclose_blocks, refine=0, compiled=fast) if blocks else tclose_partition
     n = len(codes)
-    sample = size_sample(n)
-    best, best_labels = choose_class_size(
-        X[sample], codes[sample], counts, k, t, shares=shares, task=task.sub(0.0, 0.5),
-    )  # fmt: skip
-    if len(sample) == n and best_labels is not None:
-        return best_labels
-    return trial(partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.5, 1.0))
+    labels = None
+    best = k
+    if len(size_candidates(counts, k, t)) > 1:
+        sample = size_sample(n)
+        best, labels = choose_class_size(
+            X[sample], codes[sample], counts, k, t, shares=shares, blocks=blocks,
+            task=task.sub(0.0, 0.4),
+        )  # fmt: skip
+        if len(sample) < n:
+            labels = None
+    if labels is None:  # else the whole file was the sample: its classes refined further
+        labels = trial(
+            partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
+        )
+    passes = None  # the exact route's budget; the block route's is its blocks'
+    if blocks:
+        passes = refine_passes(n, n / (int(labels.max()) + 1), block=block_size(n))
+    return refine_classes(
+        X, labels, codes, t=t, k=k, shares=shares, passes=passes, task=task.sub(0.7, 1.0)
+    )
 
 
 def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:
