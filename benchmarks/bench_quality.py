@@ -4,8 +4,8 @@
 
 For each data set and t: the QI SSE/SST (%) and seconds of the exact bucket-capped MDAV
 (:func:`engine.release.partition.tclose_partition`) and of the block path
-(:func:`engine.release.blocks.tclose_blocks`, default settings), their ratio (target ≤ 1.15),
-and the achieved k and t of the block path's classes.
+(:func:`engine.release.partition.blocks.tclose_blocks`, default settings), their ratio
+(target ≤ 1.15), and the achieved k and t of the block path's classes.
 """
 
 from __future__ import annotations

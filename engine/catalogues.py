@@ -2,7 +2,7 @@
 
 ``python -m engine.catalogues`` extracts every marked string of ``engine/`` with Babel (the
 keywords of :mod:`engine.i18n`: ``_``, ``N_``, ``ngettext``, ``pgettext``, and the
-``QT_TRANSLATE_NOOP`` templates of :mod:`engine.release.words`), merges them into
+``QT_TRANSLATE_NOOP`` templates of :mod:`engine.release.model.words`), merges them into
 ``engine/locale/{es,fr}/LC_MESSAGES/tclose.po`` (new messages arrive untranslated, gone ones
 are dropped) and compiles each ``.po`` into the ``.mo`` the package ships.  Translate the new
 entries in the ``.po`` files (Poedit or any text editor) and run it again.

@@ -176,7 +176,7 @@ def _codes_at(
 
 
 class CountedValues(ConfidentialValues):
-    """:class:`~engine.release.bucket_search.ConfidentialValues` from summed value counts.
+    """:class:`~engine.release.buckets.search.ConfidentialValues` from summed value counts.
 
     What a plan on a cluster reads: the buckets of any b are those of one machine (the same
     ``make_buckets`` on the same multiset), the confidential loss is exact (it depends on the
@@ -500,7 +500,7 @@ def buckets_from_intervals(
 
 
 class DigestValues(ConfidentialValues):
-    """:class:`~engine.release.bucket_search.ConfidentialValues` of a column with too many
+    """:class:`~engine.release.buckets.search.ConfidentialValues` of a column with too many
     distinct values to count: buckets of the intervals between t-digest cuts.
 
     The cuts are taken once, fine enough for the largest b the search may try; the buckets of

@@ -1,4 +1,4 @@
-"""The QI encoding of :func:`engine.release.encode.encode_qi`, partition by partition.
+"""The QI encoding of :func:`engine.release.columns.encode.encode_qi`, partition by partition.
 
 ``encode_qi`` standardises with the column's own mean and standard deviation and one-hot
 encodes with the column's own categories; a partition sees only part of a column.  So a

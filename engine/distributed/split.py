@@ -1,14 +1,14 @@
 """The top levels of the stratified k-d split, as aggregation passes over partitions.
 
-:func:`engine.release.blocks.split_nodes` halves every node's class range and gives the
+:func:`engine.release.partition.blocks.split_nodes` halves every node's class range and gives the
 lower half, bucket by bucket, the records lowest along the node's widest coordinate (ties by
 row position).  Which node a level splits, and how many records of each bucket go low, follow
 from the class layout alone; only *which* records go low needs the data.  Per level:
 
 1. :func:`level_sums` — per node: count, Σx, Σx² (the spreads) and min/max of every
    coordinate; the client adds them and picks each node's coordinate with
-   :func:`~engine.release.blocks.widest_dimension` (rounded spreads, lowest index first, so
-   the sums' order does not matter);
+   :func:`~engine.release.partition.blocks.widest_dimension` (rounded spreads, lowest index
+   first, so the sums' order does not matter);
 2. :func:`level_histogram` — per (node, bucket) a histogram along that coordinate; the client
    finds the bin where the lower half ends;
 3. :func:`level_values` — the exact values in that bin; the client finds the value v* where

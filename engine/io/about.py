@@ -31,14 +31,14 @@ from engine.text import number, percent
 #: the key that says which of the two documents a run's metadata is
 RECORD_KEY = "record"
 #: the field metadata key by which a summary field declares whether it is published with the
-#: release (``engine.release.result.PUBLIC`` / ``REVIEW``)
+#: release (``engine.release.model.published.PUBLIC`` / ``REVIEW``)
 PUBLIC_KEY = "public"
 #: parameters for the review record only: with the seed and the public code the noise of a
 #: release can be drawn again and subtracted; the columns released although they look like
 #: identifiers are the reviewer's to weigh (engine.identifiers)
 REVIEW_PARAMETERS = ("seed", "allow_identifier")
 #: the key of the published metadata that holds what the release achieves in plain words
-#: (the public phrases of :func:`engine.release.words.public_words`, in the run's language)
+#: (the public phrases of :func:`engine.release.model.words.public_words`, in the run's language)
 IN_WORDS = "in_words"
 #: the published metadata (About sheet, sidecar JSON, Parquet metadata, ``--summary``)
 PUBLISHED = "published metadata: computable from the release and its public parameters"

@@ -1,6 +1,6 @@
 """Pictures of a release that a statistician can judge by eye.
 
-Each function takes an :class:`~engine.release.result.Release` and returns a fresh matplotlib
+Each function takes an :class:`~engine.release.model.release.Release` and returns a fresh matplotlib
 :class:`~matplotlib.figure.Figure`.  No pyplot (no global figure registry, safe on any thread)
 and no GUI toolkit: the desktop app embeds the figures in Qt canvases, the report saves them as
 PNG.  Every number drawn is read from the release; nothing here decides anything about privacy.

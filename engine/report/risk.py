@@ -2,8 +2,8 @@
 
 The measures themselves (uniques, individual risk with or without sampling weights, expected
 re-identifications, household risk, household uniques, attribute disclosure) live in
-:mod:`engine.release.risk`, where the run summary computes them too; this module scores a
-:class:`~engine.release.result.Release` before and after and writes the comparison rows.
+:mod:`engine.release.measures.risk`, where the run summary computes them too; this module scores a
+:class:`~engine.release.model.release.Release` before and after and writes the comparison rows.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ __all__ = [
 def release_risk(
     release: Release, *, threshold: float = DEFAULT_THRESHOLD
 ) -> dict[str, RiskSummary]:
-    """Risk ``{"before": …, "after": …}`` of a release (:func:`engine.release.risk.compare_risk`):
-    the run summary's own figures when they were computed at this threshold."""
+    """Risk ``{"before": …, "after": …}`` of a release
+    (:func:`engine.release.measures.risk.compare_risk`): the run summary's own figures when
+    they were computed at this threshold."""
     known = release.summary.risk
     if known is not None and known.after.threshold == threshold:
         return {"before": known.before, "after": known.after}
