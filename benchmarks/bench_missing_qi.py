@@ -6,7 +6,8 @@ On the ACS sample (QIs Age, Sex, Education, Workclass, Military service; confide
 with -10000 "not applicable" as its missing code; t = 2, k = 5), with the records of missing
 Income kept as a bucket of their own (the default) and left out (``drop``): per QI the values
 missing in the input, released empty and withheld
-(:mod:`engine.release.columns.missing_qi`), counted on the released table, with the seconds of the whole run and the verifier's k and t.
+(:mod:`engine.release.columns.missing_qi`), counted on the released table, with the seconds
+of the whole run and the verifier's k and t.
 """
 
 from __future__ import annotations
