@@ -49,6 +49,7 @@ from engine.release.measures import sse_sst
 from engine.release.partition import (
     DEFAULT_BLOCK_SIZE,
     LARGE_FILE,
+    SIZE_SAMPLE,
     BoundRates,
     microaggregate,
     principal_order,
@@ -676,10 +677,6 @@ MIN_LINKED = 0.95
 QI_BUDGET = 1.5
 
 
-#: records of the sample (whole households) the search of b tries the route on
-SEARCH_RECORDS = 15_000
-
-
 def pattern_loss(
     clean: pd.DataFrame,
     qi: Sequence[str],
@@ -692,11 +689,12 @@ def pattern_loss(
     k: int,
 ) -> float | None:
     """The QI SSE/SST of the pattern route on whole households drawn at random (about
-    :data:`SEARCH_RECORDS` records; the whole file when it is smaller), against the whole
+    :data:`~engine.release.partition.SIZE_SAMPLE` records, the sample the class size is
+    chosen on; the whole file when it is smaller), against the whole
     file's bucket ``shares``: what the search of b weighs against the confidential loss on a
     survey whose ids are released.  None when the sample cannot be partitioned, or when
     fewer than :data:`MIN_LINKED` of its records would keep an id."""
-    rows = households.sample(SEARCH_RECORDS)
+    rows = households.sample(SIZE_SAMPLE)
     sub = clean.iloc[rows].reset_index(drop=True)
     homes = households.subset(rows)
     X = encode_qi(sub, qi, types, orders)
