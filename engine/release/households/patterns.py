@@ -555,14 +555,9 @@ def _pool_classes(
 
     classes, homes, level_of = classes.copy(), homes.copy(), level_of.copy()
     coarsest = int(level_of.max())
-    while True:
-        rows = np.flatnonzero(level_of[hh] < 0)
-        labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
-        if labels is not None:
-            labels = merge_for_households(X_all[rows], labels, hh[rows], k)
-            classes[rows] = labels + n_classes
-            homes[rows] = labels + n_groups
-            return classes, homes, level_of
+    rows = np.flatnonzero(level_of[hh] < 0)
+    labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
+    while labels is None:
         while coarsest >= 0 and not (level_of == coarsest).any():
             coarsest -= 1
         if coarsest < 0:
@@ -586,6 +581,10 @@ def _pool_classes(
             if labels is not None or take >= n_found:
                 break
             take *= 2
+    labels = merge_for_households(X_all[rows], labels, hh[rows], k)
+    classes[rows] = labels + n_classes
+    homes[rows] = labels + n_groups
+    return classes, homes, level_of
 
 
 def _person_classes(
