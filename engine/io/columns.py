@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from engine.i18n import _
+
 #: a number with a leading zero that would be lost: 007, -01, 0123.5 (not 0, 0.5, -0.25)
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
 #: decimal-comma numbers, optionally with dots (or spaces) grouping thousands: 1.234,56
@@ -63,9 +65,12 @@ def unique_names(raw: Sequence[object]) -> tuple[list[str], dict[str, str], list
         names.append(name)
         if name != text:
             renamed[name] = text
-            why = "repeats an earlier column's name" if text else "had no name"
-            shown = f"'{text}'" if text else "(blank)"
-            notes.append(f"Column {pos} {shown} {why}; it is called '{name}'.")
+            if text:
+                note = _("Column {pos} '{text}' repeats an earlier column's name; it is called "
+                         "'{name}'.")  # fmt: skip
+            else:
+                note = _("Column {pos} (blank) had no name; it is called '{name}'.")
+            notes.append(note.format(pos=pos, text=text, name=name))
     return names, renamed, notes
 
 

@@ -126,7 +126,11 @@ def _layout(
         text = text[hint.end() :]
         if sep is None:
             sep = hint.group(1)
-            info.notes.append(f"The first line names the separator ('{hint.group(0).strip()}').")
+            info.notes.append(
+                _("The first line names the separator ('{line}').").format(
+                    line=hint.group(0).strip()
+                )
+            )
     layout = sniff_layout(_from_record(text[:SAMPLE_BYTES], header_row), sep)
     info.separator = layout.separator
     if sep is None:
@@ -159,7 +163,7 @@ def _decimal_mark(
         decimal = sniff_decimal(cells) if sep != "," else "."
         info.guessed.append("decimal")
         if decimal == ",":
-            info.notes.append("Numbers use a decimal comma (1.234,56); they were read as such.")
+            info.notes.append(_("Numbers use a decimal comma (1.234,56); they were read as such."))
     if decimal == "," and sep == ",":
         raise InputError(
             _("{name}: the decimal mark and the separator cannot both be a comma.").format(
@@ -259,11 +263,17 @@ def _line_ends(text: str, info: ImportInfo) -> str:
         return text
     if bare > text.count("\n"):
         info.notes.append(
-            "Lines end with a carriage return only (as on classic Mac OS); they were read as "
-            "line ends."
+            _(
+                "Lines end with a carriage return only (as on classic Mac OS); they were read "
+                "as line ends."
+            )
         )
         return text.replace("\r", "\n")
-    info.notes.append(f"{bare} carriage return(s) inside values were kept as part of those values.")
+    info.notes.append(
+        _("{n} carriage return(s) inside values were kept as part of those values.").format(
+            n=number(bare)
+        )
+    )
     return text
 
 
@@ -602,7 +612,9 @@ def _drop_blank_rows(frame: pd.DataFrame, info: ImportInfo) -> pd.DataFrame:
     if not n:
         return frame
     info.blank_rows += n
-    info.notes.append(f"{n:,} blank row(s) (no value in any column) were left out.")
+    info.notes.append(
+        _("{n} blank row(s) (no value in any column) were left out.").format(n=number(n))
+    )
     return frame.loc[~blank].reset_index(drop=True)
 
 

@@ -182,12 +182,18 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
         )
         return pc.local_timestamp(col)
     if pa.types.is_time(kind):
-        notes.append(f"Column '{name}' holds times of day; they were read as text (12:30:00).")
+        notes.append(
+            _("Column '{name}' holds times of day; they were read as text (12:30:00).").format(
+                name=name
+            )
+        )
         return pa.array([None if v is None else v.isoformat() for v in col.to_pylist()],
                         type=pa.string())  # fmt: skip
     if pa.types.is_duration(kind):
         per_second = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[kind.unit]
-        notes.append(f"Column '{name}' holds durations; they were read as seconds.")
+        notes.append(
+            _("Column '{name}' holds durations; they were read as seconds.").format(name=name)
+        )
         return pc.divide(col.cast(pa.int64()).cast(pa.float64()), per_second)
     if pa.types.is_decimal(kind):
         return _plain_decimal(name, col, notes)

@@ -115,8 +115,11 @@ def _read_any(
     :func:`engine.io.formats.format_for`), to the reader the format registers."""
     fmt, overruled = format_for(path.name, head)
     if overruled:
-        noun = "a workbook" if fmt.reader == "workbook" else f"a {fmt.label} file"
-        info.notes.append(f"{path.name} is {noun} despite its name; read as one.")
+        if fmt.reader == "workbook":
+            note = _("{name} is a workbook despite its name; read as one.")
+        else:
+            note = _("{name} is a {format} file despite its name; read as one.")
+        info.notes.append(note.format(name=path.name, format=fmt.label))
         info.format = fmt.suffixes[0].lstrip(".")
     read = fmt.reader_function()
     return read(path, head, size, info, options, memory_limit=memory_limit, task=task)
@@ -136,7 +139,9 @@ def read_text(
     info.format = "csv"
     if head.startswith(GZIP_MAGIC):
         content = _gunzip(path, size, memory_limit)
-        info.notes.append(f"{path.name} is gzip-compressed; it was unpacked in memory.")
+        info.notes.append(
+            _("{name} is gzip-compressed; it was unpacked in memory.").format(name=path.name)
+        )
     else:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         content = path.read_bytes()
