@@ -8,6 +8,9 @@
   their ids are released, so that every id's pattern of classes is shared by k households and
   following it teaches no more than t (pattern groups inside fences, households released
   without an id, the QI loss the search of b weighs on this route);
+* :mod:`~engine.release.households.refine`: the pattern groups refined (households
+  exchanged and moved between groups of their size, members reordered over the positions)
+  within the bounds that keep k, t and the patterns;
 * :mod:`~engine.release.households.classes`: classes that respect households when the ids
   are left out (at least k households per class, household-level values alike within a
   household): household groups, nested person classes, and the class size of that route;
@@ -30,6 +33,7 @@ from engine.release.households.patterns import (
     linked_classes,
     pattern_loss,
 )
+from engine.release.households.refine import refine_groups
 from engine.release.households.structure import (
     HouseholdPlan,
     Households,
@@ -67,6 +71,7 @@ __all__ = [
     "merge_for_households",
     "pattern_loss",
     "recode_ids",
+    "refine_groups",
     "separate_members",
     "shared_classes",
     "survey_columns",

@@ -44,6 +44,7 @@ from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.recoding import value_text
 from engine.release.columns import encode_qi
+from engine.release.households.refine import passes_for, refine_groups
 from engine.release.households.structure import Households, household_frame
 from engine.release.measures import sse_sst
 from engine.release.partition import (
@@ -468,6 +469,7 @@ def pattern_partition(
     levels: Sequence[np.ndarray],
     *,
     improve: bool | None = None,
+    refine: bool = True,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """The classes of a release that carries household ids (module doc).
@@ -477,7 +479,8 @@ def pattern_partition(
     released without an id, classed as persons); ``codes``/``shares``/``t``: the buckets
     (None: k-anonymity only); ``levels``: the fences (:func:`fence_levels`); ``improve``:
     run microaggregation's exchange pass on the groups (by default on files of at most
-    :data:`~engine.release.LARGE_FILE` records).
+    :data:`~engine.release.LARGE_FILE` records); ``refine``: refine the groups
+    (:func:`engine.release.households.refine.refine_groups`).
     """
     hh = np.asarray(hh, dtype=np.int64)
     n_households = int(hh.max()) + 1 if len(hh) else 0
@@ -493,6 +496,9 @@ def pattern_partition(
     level_of = np.full(n_households, -1, dtype=np.int64)
     pending = np.ones(n_households, dtype=bool)
     n_classes = n_groups = 0
+    # per household size, what every cell formed: its records by position, the group of each
+    # household, every group's blocks, first class and fence level (for the refinement)
+    formed: dict[int, list[tuple[np.ndarray, ...]]] = {}
     for depth, key in enumerate(levels):
         task.step(depth / (len(levels) + 1), _("Grouping households"))
         for _size, (size_homes, size_rows) in by_size.items():
@@ -515,10 +521,27 @@ def pattern_partition(
                 cls += offsets[group][:, None] + n_classes
                 classes[rows] = cls
                 homes[rows] = (group + n_groups)[:, None]
+                formed.setdefault(rows.shape[1], []).append(
+                    (rows, group + n_groups, blocks, offsets[:-1] + n_classes,
+                     np.full(len(blocks), depth))
+                )  # fmt: skip
                 n_classes += int(offsets[-1])
                 n_groups += int(group.max()) + 1
                 pending[cand[a:b]] = False
                 level_of[cand[a:b]] = depth
+    if refine and formed:
+        task.step(len(levels) / (len(levels) + 1), _("Refining household groups"))
+        passes = passes_for(n_households)
+        for parts in formed.values():
+            rows, group, blocks, first, depth = (
+                np.concatenate(p) for p in zip(*parts, strict=True)
+            )
+            ids, local = np.unique(group, return_inverse=True)
+            rows, local = refine_groups(X_person, X_house[hh[rows[:, 0]]], codes, shares, t, k,
+                                        rows, local, blocks, passes=passes)  # fmt: skip
+            classes[rows] = first[local][:, None] + blocks[local]
+            homes[rows] = ids[local][:, None]
+            level_of[hh[rows[:, 0]]] = depth[local]
     pool = pending[hh]
     if pool.any():
         classes, homes, level_of = _pool_classes(

@@ -22,6 +22,8 @@ of columns, files or parameters:
 * :mod:`~engine.release.partition.refine`: the refinement every path's classes go through
   (:func:`refine_classes`: the records of each bucket reassigned among the classes, exact
   exchanges and bounded moves between neighbouring classes, within the t-closeness bounds);
+* :mod:`~engine.release.partition.pattern_sweeps`: the loop of the household route's
+  refinement (its pattern groups: :mod:`engine.release.households.refine`);
 * :mod:`~engine.release.partition.kernels`: whether the compiled kernels run;
 * :mod:`~engine.release.partition.blas`: one BLAS thread around the partition;
 * :mod:`~engine.release.partition.trials`: trial partitions formed once for a series of
@@ -31,6 +33,7 @@ Besides what the other parts use, the door gives the unit tests the kernels they
 a plain form (``_pick``, the candidates of a class; ``_Classes``, the exchange pass's state).
 """
 
+from engine.release.partition import pattern_sweeps
 from engine.release.partition.blas import one_blas_thread
 from engine.release.partition.blocks import (
     COMPILED_MIN_RECORDS,
@@ -119,6 +122,7 @@ __all__ = [
     "nearest_feasible",
     "node_spreads",
     "one_blas_thread",
+    "pattern_sweeps",
     "principal_order",
     "refine_classes",
     "refine_passes",

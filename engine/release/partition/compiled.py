@@ -30,7 +30,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from engine.release.partition import sweeps
+from engine.release.partition import pattern_sweeps, sweeps
 
 
 @numba.njit(nogil=True)
@@ -467,3 +467,6 @@ def split_segments(
 transport = numba.njit(nogil=True)(sweeps.transport)
 exchange_sweep = numba.njit(nogil=True)(sweeps.exchange_sweep)
 move_sweep = numba.njit(nogil=True)(sweeps.move_sweep)
+# the household route's refinement (engine.release.households.refine): one source with its plain
+# route (engine.release.partition.pattern_sweeps)
+pattern_sweep = numba.njit(nogil=True)(pattern_sweeps.pattern_sweep)
