@@ -545,7 +545,7 @@ def pattern_partition(
     pool = pending[hh]
     if pool.any():
         classes, homes, level_of = _pool_classes(
-            X_all, hh, codes, shares, t, k, classes, homes, level_of, n_classes, n_groups
+            X_all, hh, cells, classes, homes, level_of, n_classes, n_groups
         )
     task.step(1.0, _("Households grouped"))
     return PatternClasses(
@@ -559,10 +559,7 @@ def pattern_partition(
 def _pool_classes(
     X_all: np.ndarray,
     hh: np.ndarray,
-    codes: np.ndarray | None,
-    shares: np.ndarray | None,
-    t: float | None,
-    k: int,
+    cells: _Cells,
     classes: np.ndarray,
     homes: np.ndarray,
     level_of: np.ndarray,
@@ -579,14 +576,13 @@ def _pool_classes(
     classes, homes, level_of = classes.copy(), homes.copy(), level_of.copy()
     coarsest = int(level_of.max())
     rows = np.flatnonzero(level_of[hh] < 0)
-    labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
+    labels = _person_classes(X_all[rows], hh[rows], cells, rows)
     while labels is None:
         while coarsest >= 0 and not (level_of == coarsest).any():
             coarsest -= 1
         if coarsest < 0:
-            raise InfeasibleError(
-                _("The households cannot form a class of at least {k} households.").format(k=k)
-            )
+            message = _("The households cannot form a class of at least {k} households.")
+            raise InfeasibleError(message.format(k=cells.k))
         # the groups of the coarsest fence left, nearest to the pool, give up their ids
         grouped = np.flatnonzero(level_of[hh] == coarsest)
         group_ids, first = pd.factorize(homes[grouped])
@@ -600,27 +596,22 @@ def _pool_classes(
             nearest = np.argsort(dist)[:take]
             level_of[np.unique(hh[grouped[np.isin(group_ids, nearest)]])] = -1
             rows = np.flatnonzero(level_of[hh] < 0)
-            labels = _person_classes(X_all[rows], hh[rows], codes, shares, t, k, rows)
+            labels = _person_classes(X_all[rows], hh[rows], cells, rows)
             if labels is not None or take >= n_found:
                 break
             take *= 2
-    labels = merge_for_households(X_all[rows], labels, hh[rows], k)
+    labels = merge_for_households(X_all[rows], labels, hh[rows], cells.k)
     classes[rows] = labels + n_classes
     homes[rows] = labels + n_groups
     return classes, homes, level_of
 
 
 def _person_classes(
-    X: np.ndarray,
-    hh: np.ndarray,
-    codes: np.ndarray | None,
-    shares: np.ndarray | None,
-    t: float | None,
-    k: int,
-    rows: np.ndarray,
+    X: np.ndarray, hh: np.ndarray, cells: _Cells, rows: np.ndarray
 ) -> np.ndarray | None:
-    """t-close (or k-anonymous) classes of these persons, or None when they cannot form one
-    class of records of at least k households."""
+    """t-close (or k-anonymous) classes of these persons (the buckets and k of ``cells``),
+    or None when they cannot form one class of records of at least k households."""
+    codes, shares, t, k = cells.codes, cells.shares, cells.t, cells.k
     if len(np.unique(hh)) < k or len(rows) < k:
         return None
     if codes is None or shares is None or t is None:
