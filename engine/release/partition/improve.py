@@ -136,7 +136,11 @@ def _ask_tree(
     ask = active[~queried[active]]
     if len(ask):
         n_near = near.shape[1]
-        near[ask] = tree_ids[tree.query(X[ask], k=n_near)[1].reshape(len(ask), n_near)]
+        found = tree.query(X[ask], k=n_near)[1].reshape(len(ask), n_near)
+        # fewer live classes than candidates (classes dissolved since ``near`` was sized):
+        # the missing ones (index len(tree_ids)) repeat the nearest
+        found = np.where(found < len(tree_ids), found, found[:, :1])
+        near[ask] = tree_ids[found]
         queried[ask] = True
 
 
