@@ -44,7 +44,12 @@ from engine.i18n import _
 from engine.progress import NO_TASK, Task
 from engine.recoding import value_text
 from engine.release.columns import encode_qi
-from engine.release.households.refine import passes_for, refine_groups
+from engine.release.households.refine import (
+    TRIAL_PASSES,
+    neighbours_for,
+    passes_for,
+    refine_groups,
+)
 from engine.release.households.structure import Households, household_frame
 from engine.release.measures import sse_sst
 from engine.release.partition import (
@@ -469,7 +474,7 @@ def pattern_partition(
     levels: Sequence[np.ndarray],
     *,
     improve: bool | None = None,
-    refine: bool = True,
+    passes: int | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """The classes of a release that carries household ids (module doc).
@@ -479,8 +484,9 @@ def pattern_partition(
     released without an id, classed as persons); ``codes``/``shares``/``t``: the buckets
     (None: k-anonymity only); ``levels``: the fences (:func:`fence_levels`); ``improve``:
     run microaggregation's exchange pass on the groups (by default on files of at most
-    :data:`~engine.release.LARGE_FILE` records); ``refine``: refine the groups
-    (:func:`engine.release.households.refine.refine_groups`).
+    :data:`~engine.release.LARGE_FILE` records); ``passes``: the passes over the households
+    that refine the groups (:func:`engine.release.households.refine.refine_groups`; None:
+    :func:`~engine.release.households.refine.passes_for` the file, 0: none).
     """
     hh = np.asarray(hh, dtype=np.int64)
     n_households = int(hh.max()) + 1 if len(hh) else 0
@@ -529,16 +535,18 @@ def pattern_partition(
                 n_groups += int(group.max()) + 1
                 pending[cand[a:b]] = False
                 level_of[cand[a:b]] = depth
-    if refine and formed:
-        task.step(len(levels) / (len(levels) + 1), _("Refining household groups"))
+    if passes is None:
         passes = passes_for(n_households)
+    if passes > 0 and formed:
+        task.step(len(levels) / (len(levels) + 1), _("Refining household groups"))
         for parts in formed.values():
             rows, group, blocks, first, depth = (
                 np.concatenate(p) for p in zip(*parts, strict=True)
             )
             ids, local = np.unique(group, return_inverse=True)
             rows, local = refine_groups(X_person, X_house[hh[rows[:, 0]]], codes, shares, t, k,
-                                        rows, local, blocks, passes=passes)  # fmt: skip
+                                        rows, local, blocks, passes=passes,
+                                        neighbours=neighbours_for(n_households))  # fmt: skip
             classes[rows] = first[local][:, None] + blocks[local]
             homes[rows] = ids[local][:, None]
             level_of[hh[rows[:, 0]]] = depth[local]
@@ -636,6 +644,7 @@ def linked_classes(
     X: np.ndarray | None = None,
     coarser: Sequence[np.ndarray] = (),
     improve: bool | None = None,
+    passes: int | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """:func:`pattern_partition` of a survey file: the QIs encoded, person-level ones per
@@ -655,8 +664,9 @@ def linked_classes(
         coarser = ancestor_keys(frame, level, hierarchies)
     levels = fence_levels(frame, level, coarser)
     return pattern_partition(
-        X_person, X_house, X, hh, codes, shares, t, k, levels, improve=improve, task=task
-    )
+        X_person, X_house, X, hh, codes, shares, t, k, levels, improve=improve, passes=passes,
+        task=task,
+    )  # fmt: skip
 
 
 def ancestor_keys(
@@ -713,7 +723,7 @@ def pattern_loss(
     X = encode_qi(sub, qi, types, orders)
     try:
         found = linked_classes(sub, qi, types, orders, homes, codes[rows], shares, t, k, X=X,
-                               improve=len(clean) <= LARGE_FILE)  # fmt: skip
+                               improve=len(clean) <= LARGE_FILE, passes=TRIAL_PASSES)  # fmt: skip
     except InfeasibleError:
         return None
     if found.linked[homes.codes].mean() < MIN_LINKED:
