@@ -4,6 +4,7 @@
     python -m benchmarks.bench_households --households 5741     # the size of an agency survey
     python -m benchmarks.bench_households --households 5741 --t 2 --k 10   # the survey's bar
     python -m benchmarks.bench_households --households 5741 --groups 2,8,32   # group sizes
+    python -m benchmarks.bench_households --households 5741 --no-refine   # groups unrefined
 
 The file is the seeded synthetic household survey of ``tests/survey_data.py`` (households of
 1 to 12 persons, commune and household size per household, age, sex, marital status and
@@ -20,6 +21,9 @@ hold (the ids re-coded, the share of persons who keep one, every household's mem
 released commune, every class of at least k households, every released id's pattern shared
 by k households and t-close under linking, k and t with the weight as a key, the weighted
 total kept) and prints the risk figures of the summary (after: following the ids).
+``--no-refine`` leaves the pattern groups as they are formed (no passes of
+:mod:`engine.release.households.refine`, in the release nor in the search of b): what the
+refinement gains.
 """
 
 from __future__ import annotations
@@ -38,11 +42,25 @@ QI = ("commune", "age", "sex", "married", "educ")
 
 
 def run_case(
-    households: int, household: bool, t: float, k: int, seed: int, qi: tuple[str, ...] = QI
+    households: int,
+    household: bool,
+    t: float,
+    k: int,
+    seed: int,
+    qi: tuple[str, ...] = QI,
+    refine: bool = True,
 ) -> dict:
-    """One engine call in this process; its figures as a dict."""
+    """One engine call in this process; its figures as a dict (``refine`` False: the pattern
+    groups left unrefined)."""
+    import importlib
+
     import numpy as np
     import pandas as pd
+
+    if not refine:  # the module of the pattern route, whose passes this run sets to none
+        patterns = importlib.import_module("engine.release.households.patterns")
+        patterns.passes_for = lambda n_households: 0
+        patterns.TRIAL_PASSES = 0
 
     from engine import anonymize
     from engine.params import ReleaseParams
@@ -183,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="G1,G2,…",
         help="instead: the QI loss for household groups of G classes' worth of records",
     )
+    parser.add_argument(
+        "--no-refine",
+        action="store_true",
+        help="leave the pattern groups unrefined (what the refinement gains)",
+    )
     parser.add_argument("--case", choices=("plain", "household"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.groups:
@@ -191,14 +214,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.case:
         qi = tuple(args.qi.split(","))
-        result = run_case(args.households, args.case == "household", args.t, args.k, args.seed, qi)
+        result = run_case(args.households, args.case == "household", args.t, args.k, args.seed, qi,
+                          refine=not args.no_refine)  # fmt: skip
         print(json.dumps(result))
         return 0
     results = {}
     for case in ("plain", "household"):
         command = [sys.executable, "-m", "benchmarks.bench_households", "--case", case,
                    "--households", str(args.households), "--t", str(args.t), "--k", str(args.k),
-                   "--seed", str(args.seed), "--qi", args.qi]  # fmt: skip
+                   "--seed", str(args.seed), "--qi", args.qi,
+                   *(["--no-refine"] if args.no_refine else [])]  # fmt: skip
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
         if done.returncode:
