@@ -654,10 +654,8 @@ def household_size(
     """
     if len(candidates) == 1:
         return int(candidates[0])
-    rows = households.sample(SIZE_SAMPLE)
+    rows, sub, homes = households.sampled(clean, SIZE_SAMPLE)
     shares = np.bincount(codes) / len(codes)
-    sub = clean.iloc[rows].reset_index(drop=True)
-    homes = households.subset(rows)
     best, best_loss = int(candidates[0]), np.inf
     for i, size in enumerate(candidates):
         task.step(i / len(candidates), _("Choosing the class size"))

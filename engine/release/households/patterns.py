@@ -717,9 +717,7 @@ def pattern_loss(
     file's bucket ``shares``: what the search of b weighs against the confidential loss on a
     survey whose ids are released.  None when the sample cannot be partitioned, or when
     fewer than :data:`MIN_LINKED` of its records would keep an id."""
-    rows = households.sample(SIZE_SAMPLE)
-    sub = clean.iloc[rows].reset_index(drop=True)
-    homes = households.subset(rows)
+    rows, sub, homes = households.sampled(clean, SIZE_SAMPLE)
     X = encode_qi(sub, qi, types, orders)
     try:
         found = linked_classes(sub, qi, types, orders, homes, codes[rows], shares, t, k, X=X,

@@ -86,6 +86,15 @@ class Households:
         codes = _dense(self.codes[rows])
         return replace(self, codes=codes, n_households=int(codes.max()) + 1 if len(codes) else 0)
 
+    def sampled(
+        self, clean: pd.DataFrame, records: int
+    ) -> tuple[np.ndarray, pd.DataFrame, Households]:
+        """(the rows of whole households drawn at random, about ``records`` of them
+        (:meth:`sample`); those records of ``clean``; their households): the sample the
+        household routes try their class sizes and buckets on."""
+        rows = self.sample(records)
+        return rows, clean.iloc[rows].reset_index(drop=True), self.subset(rows)
+
 
 @dataclass(frozen=True)
 class HouseholdPlan:
