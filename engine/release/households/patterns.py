@@ -45,6 +45,7 @@ from engine.progress import NO_TASK, Task
 from engine.recoding import value_text
 from engine.release.columns import encode_qi
 from engine.release.households.refine import (
+    TRIAL_NEAR,
     TRIAL_PASSES,
     neighbours_for,
     passes_for,
@@ -475,6 +476,7 @@ def pattern_partition(
     *,
     improve: bool | None = None,
     passes: int | None = None,
+    neighbours: int | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """The classes of a release that carries household ids (module doc).
@@ -486,7 +488,8 @@ def pattern_partition(
     run microaggregation's exchange pass on the groups (by default on files of at most
     :data:`~engine.release.LARGE_FILE` records); ``passes``: the passes over the households
     that refine the groups (:func:`engine.release.households.refine.refine_groups`; None:
-    :func:`~engine.release.households.refine.passes_for` the file, 0: none).
+    :func:`~engine.release.households.refine.passes_for` the file, 0: none) and
+    ``neighbours`` (None: :func:`~engine.release.households.refine.neighbours_for` the file).
     """
     hh = np.asarray(hh, dtype=np.int64)
     n_households = int(hh.max()) + 1 if len(hh) else 0
@@ -537,6 +540,8 @@ def pattern_partition(
                 level_of[cand[a:b]] = depth
     if passes is None:
         passes = passes_for(n_households)
+    if neighbours is None:
+        neighbours = neighbours_for(n_households)
     if passes > 0 and formed:
         task.step(len(levels) / (len(levels) + 1), _("Refining household groups"))
         for parts in formed.values():
@@ -546,7 +551,7 @@ def pattern_partition(
             ids, local = np.unique(group, return_inverse=True)
             rows, local = refine_groups(X_person, X_house[hh[rows[:, 0]]], codes, shares, t, k,
                                         rows, local, blocks, passes=passes,
-                                        neighbours=neighbours_for(n_households))  # fmt: skip
+                                        neighbours=neighbours)  # fmt: skip
             classes[rows] = first[local][:, None] + blocks[local]
             homes[rows] = ids[local][:, None]
             level_of[hh[rows[:, 0]]] = depth[local]
@@ -645,6 +650,7 @@ def linked_classes(
     coarser: Sequence[np.ndarray] = (),
     improve: bool | None = None,
     passes: int | None = None,
+    neighbours: int | None = None,
     task: Task = NO_TASK,
 ) -> PatternClasses:
     """:func:`pattern_partition` of a survey file: the QIs encoded, person-level ones per
@@ -665,7 +671,7 @@ def linked_classes(
     levels = fence_levels(frame, level, coarser)
     return pattern_partition(
         X_person, X_house, X, hh, codes, shares, t, k, levels, improve=improve, passes=passes,
-        task=task,
+        neighbours=neighbours, task=task,
     )  # fmt: skip
 
 
@@ -721,7 +727,8 @@ def pattern_loss(
     X = encode_qi(sub, qi, types, orders)
     try:
         found = linked_classes(sub, qi, types, orders, homes, codes[rows], shares, t, k, X=X,
-                               improve=len(clean) <= LARGE_FILE, passes=TRIAL_PASSES)  # fmt: skip
+                               improve=len(clean) <= LARGE_FILE, passes=TRIAL_PASSES,
+                               neighbours=TRIAL_NEAR)  # fmt: skip
     except InfeasibleError:
         return None
     if found.linked[homes.codes].mean() < MIN_LINKED:

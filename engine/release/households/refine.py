@@ -50,19 +50,20 @@ NEAR_GROUPS = 12
 LARGE_NEAR = 6
 #: passes over the households on files of up to SMALL_FILE households, and beyond
 PASSES = 6
-LARGE_PASSES = 2
+LARGE_PASSES = 1
 #: a pass over n households of a size costs about n · NEAR_GROUPS · k exchanges weighed:
 #: on the synthetic survey of 5,741 households 12 groups and 6 passes remove 3 % more of the
-#: QI loss than 6 and 6, for 1.4 CPU-s; at 50,000 households the smaller neighbourhood and
-#: two passes keep the household run within 1.5 times the CPU of a run without households
+#: QI loss than 6 and 6, for 1.4 CPU-s; beyond, one pass over 6 groups, so that the
+#: household run stays near the CPU of a run without households (docs/performance.md)
 SMALL_FILE = 20_000
 #: the neighbouring groups are searched on this many principal axes of the groups' points
 SEARCH_AXES = 32
 #: ... when there are more groups of a size than this (fewer are searched exactly)
 EXACT_SEARCH = 2_000
-#: the passes of a trial (the search of b compares trials refined alike; the release gets
-#: the rest)
-TRIAL_PASSES = 2
+#: the passes of a trial and the groups a household may go to there (the search of b
+#: compares trials refined alike; the release gets the rest)
+TRIAL_PASSES = 1
+TRIAL_NEAR = LARGE_NEAR
 #: the passes go on while one removes at least this share of what the first removed
 MIN_GAIN = 0.05
 #: households of up to this many members try every order of their members (24 for four);
@@ -214,4 +215,11 @@ def _self_first(near: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.column_stack([ids, others]), dtype=np.int64)
 
 
-__all__ = ["TRIAL_PASSES", "member_orders", "neighbours_for", "passes_for", "refine_groups"]
+__all__ = [
+    "TRIAL_NEAR",
+    "TRIAL_PASSES",
+    "member_orders",
+    "neighbours_for",
+    "passes_for",
+    "refine_groups",
+]
