@@ -189,10 +189,11 @@ def _near_groups(point: np.ndarray, reach: int) -> np.ndarray:
     groups' first :data:`SEARCH_AXES` principal axes: a group is a point in the values of all
     its positions and its commune (a hundred columns and more), where a k-d tree splits
     almost nothing apart (at 100,000 households and k = 3 the exact search cost 30 CPU-s, the
-    passes themselves 5; on 32 axes 2.8, for a QI loss of 0.191 instead of 0.166, 0.230
-    unrefined, ``python -m benchmarks.bench_households --households 100000 --case household``
-    with and without ``--no-refine``); up to :data:`EXACT_SEARCH` groups the search is
-    exact.  Any list of neighbours keeps the guarantee; nearer ones refine more."""
+    passes themselves 5; on 32 axes 2.8, for a QI loss of 0.191 instead of 0.166 with two
+    passes, 0.230 unrefined: ``python -m benchmarks.bench_households --households 100000
+    --case household`` with and without ``--no-refine``); up to :data:`EXACT_SEARCH`
+    groups the search is exact.  Any list of neighbours keeps the guarantee; nearer ones
+    refine more."""
     if len(point) <= EXACT_SEARCH:
         from scipy.spatial import cKDTree
 
