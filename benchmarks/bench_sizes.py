@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.bench_engine import case_params, load_case, timed_anonymize
+from benchmarks.results import finish
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (30_000, 100_000, 200_000, 500_000, 1_000_000, 3_000_000)
@@ -135,11 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             failures += not row["verified"]
             print(_line(row, preview_reference), flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    if failures:
-        print(f"{failures} release(s) failed verification", file=sys.stderr)
-    return 1 if failures else 0
+    return finish(rows, args.json, failures, "failed verification")
 
 
 if __name__ == "__main__":
