@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.cli.cluster_args import add_cluster_argument
 from engine.cli.records import add_record_arguments
 from engine.i18n import N_, _
 
@@ -48,10 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--check", action="store_true", help=_("only check the input's checksum"))
     p.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
-    p.add_argument(
-        "--cluster",
-        metavar="local[:N]|tcp://HOST:PORT",
-        help=_("compute on a Dask cluster (overrides the project's backend field)"),
+    add_cluster_argument(
+        p, help=_("compute on a Dask cluster (overrides the project's backend field)")
     )
 
 
