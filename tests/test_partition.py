@@ -137,3 +137,24 @@ def test_a_class_takes_what_a_scan_per_bucket_would_give_it():
         got = _pick(dist, weights, weights_t, lo, hi, m)
         want = _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m)
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_a_wide_nominal_qi_is_partitioned_as_well_through_its_sparse_columns(monkeypatch):
+    """A QI of 40 categories (one column each) and an age: the distances come from a sparse
+    product; the classes are valid and as homogeneous as the dense product's."""
+    from engine.release.partition import exact
+
+    rng = np.random.default_rng(7)
+    n = 3_000
+    commune = rng.choice(40, size=n, p=np.arange(40, 0, -1) / 820)
+    X = np.zeros((n, 41))
+    X[np.arange(n), commune] = np.sqrt(0.5)
+    X[:, 40] = rng.normal(size=n)
+    codes = rng.choice(4, size=n, p=[0.4, 0.3, 0.2, 0.1])
+    assert exact._product(X) is not X  # this file takes the sparse route
+    sparse = tclose_partition(X, codes, 5, 2.0)
+    monkeypatch.setattr(exact, "SPARSE_MIN_COLUMNS", 10**9)
+    dense = tclose_partition(X, codes, 5, 2.0)
+    assert_valid(sparse, codes, 5, 2.0)
+    assert_valid(dense, codes, 5, 2.0)
+    assert sse_sst(X, sparse) == pytest.approx(sse_sst(X, dense), rel=0.01)

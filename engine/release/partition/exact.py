@@ -241,6 +241,7 @@ class _Points:
         points, inverse = _distinct_rows(X)
         n_points = len(points)
         self.points = points
+        self.product = _product(points)
         #: the (point, bucket) cell of every record
         self.cell = inverse * n_b + codes
         cell_sizes = np.bincount(self.cell, minlength=n_points * n_b)
@@ -261,20 +262,21 @@ class _Points:
         if 2 * np.count_nonzero(self.point_count) < len(self.point_count):
             live = self.point_count > 0
             self.points, self.sq = self.points[live], self.sq[live]
+            self.product = _product(self.points)
             self.point_id = self.point_id[live]
             self.weights, self.point_count = self.weights[live], self.point_count[live]
             self.weights_t = np.ascontiguousarray(self.weights_t[:, live])
 
     def farthest(self) -> int:
         """The live point farthest from the centroid of the records left."""
-        far = self.sq - 2.0 * (self.points @ (self.total / self.n_left))
+        far = self.sq - 2.0 * (self.product @ (self.total / self.n_left))
         far[self.point_count == 0] = -np.inf
         return int(np.argmax(far))
 
     def grow(self, seed_point: int, bounds: _Memo, k: int) -> np.ndarray | None:
         """Form the class around ``seed_point``; returns distances to it, None if stuck."""
-        points, sq = self.points, self.sq
-        dist = sq - 2.0 * (points @ points[seed_point]) + sq[seed_point]
+        sq = self.sq
+        dist = sq - 2.0 * (self.product @ self.points[seed_point]) + sq[seed_point]
         dist[self.point_count == 0] = np.inf
         n_left, classes_left = self.n_left, self.classes_left
         for m in dict.fromkeys((n_left // classes_left, -(-n_left // classes_left))):
@@ -299,6 +301,25 @@ class _Points:
         self.total = self.total - per_point @ self.points[touched]
         self.n_left -= m
         self.classes_left -= 1
+
+
+#: a QI matrix at most this dense (share of non-zero values) and at least this wide is
+#: multiplied as a sparse matrix (one column per category of a nominal QI: a 100-commune QI
+#: leaves 99 of its columns zero in every row)
+SPARSE_DENSITY = 0.25
+SPARSE_MIN_COLUMNS = 16
+
+
+def _product(points: np.ndarray):
+    """``points`` as the left operand of the distance products: a CSR matrix when wide and
+    mostly zero (every product then costs its non-zeros, not rows × columns), else itself."""
+    if points.shape[1] < SPARSE_MIN_COLUMNS or not len(points):
+        return points
+    if np.count_nonzero(points) > SPARSE_DENSITY * points.size:
+        return points
+    from scipy.sparse import csr_array
+
+    return csr_array(points)
 
 
 class _Memo:
