@@ -221,3 +221,20 @@ def test_every_released_table_keeps_k_and_t(case):
         return
     check = verify_release(release.table, ["age", "score", "region"], ["income"], t=t, k=k)
     assert check.ok, check
+
+
+def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypatch):
+    """Above IN_PLACE_MIN_RECORDS the QIs are put in class order where they lie: the classes
+    are those of a copy, and the caller's array holds its own rows again afterwards."""
+    from engine.release.partition import refine
+
+    X, codes = _toy(3_000, 4, seed=5)
+    labels = tclose_partition(X, codes, 5, 2.0)
+    kept = X.copy()
+    readonly = X.copy()
+    readonly.flags.writeable = False  # refined from a copy
+    want = refine_classes(readonly, labels, codes, t=2.0, k=5)
+    monkeypatch.setattr(refine, "IN_PLACE_MIN_RECORDS", 1_000)
+    got = refine_classes(X, labels, codes, t=2.0, k=5)
+    assert np.array_equal(got, want)
+    assert np.array_equal(X, kept)
