@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 
@@ -51,8 +52,11 @@ from engine.release.partition.kernels import compiled_kernels
 
 #: classes a record may go to: its own and this many whose centroids lie nearest to it
 NEIGHBOURS = 8
-#: neighbours are searched within a factor 1 + this of the nearest (nearest_points)
+#: neighbours are searched within a factor 1 + this of the nearest (nearest_points) ...
 NEIGHBOUR_EPS = 1.0
+#: ... when the centroids hold at least this many values (classes × columns); fewer are
+#: searched exactly, at a cost that is small beside the sweeps
+APPROXIMATE_MIN_VALUES = 200_000
 #: the refinement may spend this share of the partition's work per record (refine_passes)
 BUDGET = 0.25
 #: the share of the block route, whose compiled partition costs far less per comparison:
@@ -80,6 +84,8 @@ EPS_LAST = 1e-3
 EPS_FACTOR = 6.0
 #: the most bids per record before the auction gives up (the classes then stay as they are)
 MAX_BIDS_PER_RECORD = 200
+#: from this many records on, the QIs are put in class order in place (refine_classes)
+IN_PLACE_MIN_RECORDS = 100_000
 #: buckets of fewer records than this are reassigned in the calling thread
 THREAD_MIN_RECORDS = 5_000
 
@@ -95,6 +101,7 @@ def refine_classes(
     fence: np.ndarray | None = None,
     passes: float | None = None,
     compiled: bool | None = None,
+    parts: int = 1,
     task: Task = NO_TASK,
 ) -> np.ndarray:
     """The classes ``labels`` of the records (QIs ``X``, buckets ``codes``) refined: every
@@ -105,8 +112,13 @@ def refine_classes(
     of their own fence (classes must not straddle fences).  ``passes`` is the work allowed, in
     passes over the records (module doc; None: :func:`refine_passes` of a partition into
     classes of the present mean size, 0: none).  ``compiled`` False runs the loops in plain
-    Python (the same classes; None: compiled when numba runs here).  Returns
-    labels 0..C'−1 (C' ≤ C: a class may empty).
+    Python (the same classes; None: compiled when numba runs here).  ``parts`` > 1 refines
+    that many runs of consecutive labels apart, each in a thread of its own (records move
+    only within their part): the block route numbers its classes block by block along its
+    k-d split, so the two halves of the labels are the two halves of the space, and 96 % of
+    the neighbours of a million synthetic records' classes lie in their own half.  The parts
+    do not depend on the threads, so neither do the classes.  Returns labels 0..C'−1
+    (C' ≤ C: a class may empty).
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim == 1:
@@ -127,13 +139,59 @@ def refine_classes(
     # the records of each class side by side in memory: the sweeps visit them class by class,
     # and a million records read in the file's order spend most of their time waiting on memory
     order = np.argsort(labels, kind="stable")
-    X, codes = np.ascontiguousarray(X[order]), codes[order]
-    if fence is not None:
-        fence = np.asarray(fence)[order]
-    refined = _Refiner(X, labels[order], codes, shares, t, k, fence, kernels).run(passes, task)
-    out = np.empty_like(refined)
+    # a large file's QIs are put in class order where they lie, and back afterwards (a copy
+    # would be the run's peak of memory: 88 MB for a million records of 11 columns)
+    in_place = X.flags.writeable and X.flags.c_contiguous and n >= IN_PLACE_MIN_RECORDS
+    if in_place:
+        _permute_rows(X, order)
+    else:
+        X = X[order]
+    try:
+        sorted_fence = None if fence is None else np.asarray(fence)[order]
+        refined = _refine_in_parts(
+            partial(_Refiner, X, labels[order], codes[order], shares, t, k, sorted_fence, kernels),
+            parts,
+            passes,
+            task,
+        )
+    finally:
+        if in_place:
+            inverse = np.empty_like(order)
+            inverse[order] = np.arange(n)
+            _permute_rows(X, inverse)
+    out = np.empty(n, dtype=np.int64)
     out[order] = refined
     return out
+
+
+def _permute_rows(X: np.ndarray, order: np.ndarray) -> None:
+    """``X[:] = X[order]`` a column at a time: the temporary is one column, not the matrix."""
+    for j in range(X.shape[1]):
+        X[:, j] = X[order, j]
+
+
+def _refine_in_parts(whole, parts: int, passes: float, task: Task) -> np.ndarray:
+    """The labels of ``whole()``'s records (in class order) refined in ``parts`` runs of
+    consecutive classes apart, in threads: ``whole`` is the refiner of all records,
+    partially applied, whose arguments each part slices."""
+    X, labels, codes, shares, t, k, fence, kernels = whole.args
+    m = int(labels[-1]) + 1
+    parts = max(1, min(int(parts), m // 2))
+    # part p holds the classes m·p//parts .. m·(p+1)//parts − 1, its records one slice
+    cuts = np.searchsorted(labels, (np.arange(parts + 1) * m) // parts)
+
+    def refine(p: int) -> np.ndarray:
+        a, b = cuts[p], cuts[p + 1]
+        own = None if fence is None else fence[a:b]
+        work = _Refiner(X[a:b], labels[a:b] - labels[a], codes[a:b], shares, t, k, own, kernels)
+        return work.run(passes, task if p == 0 else task.silent())
+
+    if parts == 1:
+        return refine(0)
+    with ThreadPoolExecutor(max_workers=min(parts, os.cpu_count() or 1)) as pool:
+        done = list(pool.map(refine, range(parts)))
+    offsets = np.cumsum([0] + [int(d.max()) + 1 for d in done[:-1]])
+    return np.concatenate([d + o for d, o in zip(done, offsets, strict=True)])
 
 
 def refine_passes(n: int, class_size: float, block: int | None = None) -> float:
@@ -310,7 +368,8 @@ def nearest_points(points: np.ndarray, reach: int) -> np.ndarray:
     but a k-d tree splits one coordinate at a time, and class centroids of QIs with many
     categories (a commune one-hot in a hundred columns) spread thinly over each column, so
     on the principal axes a split separates far more.  The search stops at neighbours
-    within a factor 1 + :data:`NEIGHBOUR_EPS` of the nearest (``eps`` of the tree's query):
+    within a factor 1 + :data:`NEIGHBOUR_EPS` of the nearest (``eps`` of the tree's query)
+    when there are at least :data:`APPROXIMATE_MIN_VALUES` coordinates, exactly below:
     on the classes of a 210,000-person survey with a 100-commune QI (111 columns) this
     costs 0.28 of the exact search, and the 8th neighbour found lies 0.5 % farther on
     average (``python -m benchmarks.bench_refine``).  Any list of neighbours keeps the
@@ -321,7 +380,8 @@ def nearest_points(points: np.ndarray, reach: int) -> np.ndarray:
     centred = points - points.mean(axis=0)
     _, axes = np.linalg.eigh(centred.T @ centred)
     rotated = centred @ axes[:, ::-1]
-    return cKDTree(rotated).query(rotated, k=reach, eps=NEIGHBOUR_EPS)[1]
+    eps = NEIGHBOUR_EPS if points.size >= APPROXIMATE_MIN_VALUES else 0.0
+    return cKDTree(rotated).query(rotated, k=reach, eps=eps)[1]
 
 
 def _own_first(ids: np.ndarray, found: np.ndarray, fence: np.ndarray | None) -> np.ndarray:
