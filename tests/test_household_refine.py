@@ -134,6 +134,21 @@ def test_households_move_to_a_group_that_suits_them():
     assert new_group.tolist() == [0, 0, 0, 1, 1, 1]
 
 
+def test_households_stay_in_the_fence_their_group_was_formed_in():
+    """The same singles, the two groups formed in two communes: the one of 80 would suit the
+    other group, but it stays in its commune's group, which keeps releasing its commune."""
+    X = np.array([20, 21, 22, 80, 81, 82], dtype=np.float64)[:, None]
+    rows = np.arange(6)[:, None]
+    group = np.array([0, 0, 0, 0, 1, 1])
+    blocks = np.zeros((2, 1), dtype=np.int64)
+    _rows, fenced = refine_groups(X, np.zeros((6, 1)), None, None, None, 2, rows, group,
+                                  blocks, passes=2, fence=np.array([0, 1]))  # fmt: skip
+    assert fenced.tolist() == group.tolist()
+    _rows, free = refine_groups(X, np.zeros((6, 1)), None, None, None, 2, rows, group,
+                                blocks, passes=2, fence=np.array([0, 0]))  # fmt: skip
+    assert free[3] == 1  # one fence: the household moves
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), s=st.integers(1, 6), k=st.integers(2, 4))
 def test_compiled_and_plain_loops_give_the_same_groups(seed, s, k):

@@ -530,9 +530,11 @@ def pattern_partition(
                 cls += offsets[group][:, None] + n_classes
                 classes[rows] = cls
                 homes[rows] = (group + n_groups)[:, None]
+                # the fence the group was formed in: the refinement keeps it there
+                fence = depth * (n_households + 1) + int(key[cand[a]])
                 formed.setdefault(rows.shape[1], []).append(
                     (rows, group + n_groups, blocks, offsets[:-1] + n_classes,
-                     np.full(len(blocks), depth))
+                     np.full(len(blocks), depth), np.full(len(blocks), fence))
                 )  # fmt: skip
                 n_classes += int(offsets[-1])
                 n_groups += int(group.max()) + 1
@@ -545,13 +547,14 @@ def pattern_partition(
     if passes > 0 and formed:
         task.step(len(levels) / (len(levels) + 1), _("Refining household groups"))
         for parts in formed.values():
-            rows, group, blocks, first, depth = (
+            rows, group, blocks, first, depth, fence = (
                 np.concatenate(p) for p in zip(*parts, strict=True)
             )
             ids, local = np.unique(group, return_inverse=True)
             rows, local = refine_groups(X_person, X_house[hh[rows[:, 0]]], codes, shares, t, k,
                                         rows, local, blocks, passes=passes,
-                                        neighbours=neighbours)  # fmt: skip
+                                        neighbours=neighbours,
+                                        fence=np.unique(fence, return_inverse=True)[1])  # fmt: skip
             classes[rows] = first[local][:, None] + blocks[local]
             homes[rows] = ids[local][:, None]
             level_of[hh[rows[:, 0]]] = depth[local]

@@ -112,6 +112,7 @@ def refine_groups(
     passes: int,
     neighbours: int = NEAR_GROUPS,
     compiled: bool | None = None,
+    fence: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(rows, group) of the households of one size refined (module doc).
 
@@ -122,7 +123,9 @@ def refine_groups(
     ``shares``, ``t``: the buckets (None: k-anonymity only); ``passes`` and ``neighbours``
     (groups of its size a household may go to besides its own): the work allowed
     (:func:`passes_for`, :func:`neighbours_for`).  ``compiled`` False runs the plain loop
-    (the same groups)."""
+    (the same groups).  ``fence``: per group, the fence it was formed in (a commune, or a
+    coarser unit); households move and exchange only between groups of one fence, so a group
+    formed in a commune keeps releasing that commune."""
     rows = np.ascontiguousarray(rows, dtype=np.int64).copy()
     group = np.ascontiguousarray(group, dtype=np.int64).copy()
     n_h, s = rows.shape
@@ -173,7 +176,13 @@ def refine_groups(
         point = np.concatenate(
             [cent.reshape(n_groups, -1), np.sqrt(s) * U / gsize[:, None]], axis=1
         )
+        if fence is not None:  # groups of other fences lie far: the search finds its own
+            spread = float(np.linalg.norm(np.ptp(point, axis=0))) + 1.0
+            point = np.column_stack([point, 2.0 * spread * fence])
         near = _self_first(_near_groups(point, reach))
+        if fence is not None:
+            others = near[:, 1:]
+            others[fence[others] != fence[:, None]] = -1
         changes, gain = sweep(
             Xp, codes, Uh, float(s), rows, group, slots, gsize, blk, nblk, cfirst, wcls, S,
             cnt, U, low, high, near, perms, k, eps,
