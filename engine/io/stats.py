@@ -22,11 +22,12 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.io.codebook import Codebook, Variable, code_text
 from engine.io.files import check_memory
 from engine.io.formats import WriteJob, read_by
 from engine.io.info import ImportInfo
+from engine.text import number
 
 STATS_SUFFIXES = frozenset(read_by("stats"))
 #: bytes in memory per byte of the file, roughly (as for CSV)
@@ -112,8 +113,11 @@ def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:
     labelled = sorted(n for n, v in codebook.variables.items() if v.values)
     if labelled:
         info.notes.append(
-            f"Value labels were kept for {len(labelled)} column(s): {', '.join(labelled)}; "
-            "the table holds their codes."
+            ngettext(
+                "Value labels were kept for {n} column: {columns}; the table holds its codes.",
+                "Value labels were kept for {n} columns: {columns}; the table holds their codes.",
+                len(labelled),
+            ).format(n=number(len(labelled)), columns=", ".join(labelled))
         )
     return pd.DataFrame(out)
 
