@@ -147,8 +147,9 @@ def _layout(
         if header_row:
             info.notes.append(
                 ngettext(
-                    "The first line looks like a title and was skipped; the header is line {line}.",
-                    "The first {n} lines look like a title and were skipped; the header is "
+                    "{n} line at the top looks like a title and was skipped; the header is "
+                    "line {line}.",
+                    "{n} lines at the top look like a title and were skipped; the header is "
                     "line {line}.",
                     header_row,
                 ).format(n=number(header_row), line=header_row + 1)
