@@ -27,6 +27,7 @@ from tests.hostile import (
     merged_two_level_header,
     parquet_types,
     very_hidden_sheet,
+    write_book,
 )
 
 
@@ -44,6 +45,12 @@ def odd_csv(folder: Path) -> Path:
     return path
 
 
+def repeated_headers(folder: Path) -> Path:
+    """A sheet whose header repeats a name and leaves one blank (the columns are renamed)."""
+    table = [["id", "age", "age", None], *([i, 30 + i, 31 + i, "x"] for i in range(5))]
+    return write_book(folder / "in.xlsx", {"S": table})
+
+
 ODD_FILES = {
     "odd-csv": odd_csv,
     "bare-carriage-returns": bare_cr_csv,
@@ -54,6 +61,7 @@ ODD_FILES = {
     "two-line-header": merged_two_level_header,
     "numbers-stored-as-text": european_numbers_as_text,
     "hidden-sheet": very_hidden_sheet,
+    "repeated-headers": repeated_headers,
 }
 
 #: a sentence of each language's notes on odd.csv, its number as the language writes it
