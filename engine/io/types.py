@@ -485,24 +485,14 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
         if all(f in rank for f in folded) and len({rank[f] for f in folded}) == len(folded):
             ranks = [rank[f] for f in folded]
             order = tuple(c for _, c in sorted(zip(ranks, categories, strict=True)))
-            return TypeGuess(
-                ColumnType.ORDINAL,
+            return _ordered(
+                order,
                 0.9 if len(categories) >= 3 else 0.7,
-                _("categories with a natural order ({order}); check the order").format(
-                    order=" < ".join(order)
-                ),
-                order=order,
+                _("categories with a natural order ({order}); check the order"),
             )
     education = _education_order(categories, folded)
     if education is not None:
-        return TypeGuess(
-            ColumnType.ORDINAL,
-            0.8,
-            _("education levels in order ({order}); check the order").format(
-                order=" < ".join(education)
-            ),
-            order=education,
-        )
+        return _ordered(education, 0.8, _("education levels in order ({order}); check the order"))
     if not 3 <= len(categories) <= _MAX_NUMBERED:
         return None
     keys = []
@@ -519,13 +509,14 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
     if len(set(keys)) != len(keys):
         return None
     order = tuple(c for _, c in sorted(zip(keys, categories, strict=True)))
+    return _ordered(order, 0.7, _("categories numbered in order ({order}); check the order"))
+
+
+def _ordered(order: tuple[str, ...], confidence: float, why: str) -> TypeGuess:
+    """An ordinal guess in ``order``, said as ``why`` with the order shown low to high (the
+    user checks it before a release relies on it)."""
     return TypeGuess(
-        ColumnType.ORDINAL,
-        0.7,
-        _("categories numbered in order ({order}); check the order").format(
-            order=" < ".join(order)
-        ),
-        order=order,
+        ColumnType.ORDINAL, confidence, why.format(order=" < ".join(order)), order=order
     )
 
 
