@@ -59,11 +59,11 @@ from engine.io.files import (
     human_size,
     open_checked,
 )
-from engine.io.formats import read_by
+from engine.io.formats import ReadJob, read_by
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
 from engine.io.write import CODEBOOK_SHEET, metadata_sheet_names
-from engine.progress import NO_TASK, Task
+from engine.progress import Task
 from engine.text import number
 
 EXCEL_SUFFIXES = frozenset(read_by("workbook"))
@@ -297,51 +297,29 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
     check_memory(path, needed, memory_limit)
 
 
-def read_book(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None = None,
-    task: Task = NO_TASK,
-) -> pd.DataFrame:
-    """The workbook formats' reader (:data:`engine.io.formats.FORMATS`): a file named as a
-    workbook that is not one inside is refused by :func:`read_workbook` with the same words,
-    whatever reading settings were given."""
-    if not head.startswith((ZIP_MAGIC, OLE_MAGIC)):
-        options = ReadOptions()
-    return read_workbook(path, head, size, info, options, memory_limit=memory_limit, task=task)
-
-
-def read_workbook(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None = None,
-    task: Task = NO_TASK,
-) -> pd.DataFrame:
-    """Read one sheet of a workbook into typed columns; fills ``info``.
+def read_workbook(job: ReadJob) -> pd.DataFrame:
+    """The workbook formats' reader (:data:`engine.io.formats.FORMATS`): one sheet of a
+    workbook as typed columns; fills ``job.info``.
 
     Without ``options.sheet`` the sheet that looks most like a data table is read (a cover
     sheet or a notes sheet is passed over) and the others are listed in a note.
     ``options.decimal`` (``.`` or ``,``; guessed when None) is how numbers stored as text are
-    read; the separator and the encoding do not apply.
+    read; the separator and the encoding do not apply.  A file named as a workbook that is
+    not one inside is refused as damaged, whatever reading settings were given (they are
+    not checked against it).
     """
+    path, head, info, memory_limit = job.path, job.head, job.info, job.memory_limit
+    options = job.options if head.startswith((ZIP_MAGIC, OLE_MAGIC)) else ReadOptions()
     options.check(path.name, text=False)
     sheet = options.sheet
     extents = measure_sheets(path, head)
-    source = _trimmed(path, head, size, extents, memory_limit)
+    source = _trimmed(path, head, job.size, extents, memory_limit)
     try:
-        book = open_workbook(path, head, size, memory_limit, source)
+        book = open_workbook(path, head, job.size, memory_limit, source)
     finally:
         if source is not None:
             source.close()  # calamine has read what it needs
-    task.step(0.1, _("Opened {name}").format(name=path.name))
+    job.task.step(0.1, _("Opened {name}").format(name=path.name))
     try:
         info.sheets = _worksheets(book)
         visible = _visible_worksheets(book)
@@ -386,9 +364,9 @@ def read_workbook(
                 len(refs),
             ).format(sheet=name, n=number(len(refs)), shown=shown, table=table)
         )
-    task.step(0.5, _("Read sheet '{name}'").format(name=name))
+    job.task.step(0.5, _("Read sheet '{name}'").format(name=name))
     return _to_frame(
-        path, name, rows, merged, origin, info, options.header_row, options.decimal, task,
+        path, name, rows, merged, origin, info, options.header_row, options.decimal, job.task,
     )  # fmt: skip
 
 

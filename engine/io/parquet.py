@@ -22,7 +22,7 @@ from engine.errors import InputError
 from engine.i18n import _
 from engine.io.columns import BEYOND_64_BITS
 from engine.io.files import check_memory, human_size
-from engine.io.formats import read_by
+from engine.io.formats import ReadJob, read_by
 
 #: first (and last) bytes of every Parquet file
 PARQUET_MAGIC = b"PAR1"
@@ -391,22 +391,13 @@ def _decoded(table: Any) -> Any:
     return pa.table(columns, names=table.column_names)
 
 
-def read_file(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: Any,
-    options: Any,
-    *,
-    memory_limit: int | None,
-    task: Any,
-) -> pd.DataFrame:
+def read_file(job: ReadJob) -> pd.DataFrame:
     """The Parquet format's reader (:data:`engine.io.formats.FORMATS`)."""
     from engine.io.codebook import sidecar_codebook
 
-    info.format = "parquet"
-    data = read_parquet(path, memory_limit=memory_limit, notes=info.notes)
-    info.codebook = sidecar_codebook(read_metadata(path))
+    job.info.format = "parquet"
+    data = read_parquet(job.path, memory_limit=job.memory_limit, notes=job.info.notes)
+    job.info.codebook = sidecar_codebook(read_metadata(job.path))
     return data
 
 
