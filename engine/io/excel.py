@@ -278,18 +278,18 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
         last = cell_name(extent.last_row, extent.last_col)
         raise InputError(
             _(
-                "{name}, sheet '{sheet}': its {cells:,} filled cells are "
-                "spread over {span} ({rows:,} rows × {cols:,} columns), which "
+                "{name}, sheet '{sheet}': its {cells} filled cells are "
+                "spread over {span} ({rows} rows × {cols} columns), which "
                 "would need about {needed} of memory to read. Delete the cells far "
                 "from the table (the last one is {last}) or copy the table to a new sheet, then "
                 "import again."
             ).format(
                 name=path.name,
                 sheet=extent.name,
-                cells=extent.n_cells,
+                cells=number(extent.n_cells),
                 span=span,
-                rows=extent.n_rows,
-                cols=extent.n_cols,
+                rows=number(extent.n_rows),
+                cols=number(extent.n_cols),
                 needed=human_size(needed),
                 last=last,
             )
