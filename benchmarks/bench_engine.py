@@ -89,7 +89,7 @@ TIGHT_ROWS = 29_501
 TIGHT_CASES = ((1.05, 500), (2.0, 50))
 
 
-def _load(name: str, rows: int):
+def load_case(name: str, rows: int):
     """(data frame, spec) of a case."""
     import pandas as pd
 
@@ -101,6 +101,8 @@ def _load(name: str, rows: int):
         from benchmarks.census_like import generate as census
 
         return census(rows, seed=0), CENSUS_LIKE
+    if name != "adult-wide" and name not in REAL:
+        raise SystemExit(f"unknown data set {name}")
     spec = ADULT_WIDE if name == "adult-wide" else REAL[name]
     path = real_data(spec["file"])
     if path is None:
@@ -108,15 +110,11 @@ def _load(name: str, rows: int):
     return pd.read_csv(path, sep=spec["sep"], dtype=str, keep_default_na=False), spec
 
 
-def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -> dict:
-    """One engine call in this process; returns the row of the table."""
-    import resource
-
+def case_params(spec: dict, t: float, k: int):
+    """The release a case asks for: its spec's columns and missing codes, t and k, seed 0."""
     from engine.params import ReleaseParams
-    from engine.release import anonymize, encode_qi, resolve_columns, use_blocks
 
-    data, spec = _load(name, rows)
-    config = ReleaseParams(
+    return ReleaseParams(
         qi=tuple(spec["qi"]),
         confidential=tuple(spec["confidential"]),
         k=k,
@@ -124,11 +122,30 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         missing=tuple(spec["missing"]),
         seed=0,
     )
+
+
+def timed_anonymize(data, params):
+    """(release, wall seconds, CPU seconds, the process's resource use after it) of one
+    engine call in this process."""
+    import resource
+
+    from engine.release import anonymize
+
     before = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
-    release = anonymize(data, config)
-    seconds = time.perf_counter() - started
+    release = anonymize(data, params)
+    wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return release, wall, cpu, after
+
+
+def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -> dict:
+    """One engine call in this process; returns the row of the table."""
+    from engine.release import encode_qi, resolve_columns, use_blocks
+
+    data, spec = load_case(name, rows)
+    release, seconds, cpu, after = timed_anonymize(data, case_params(spec, t, k))
     qi = list(spec["qi"])
     types, orders = resolve_columns(data[qi], qi, {}, {})
     path = "blocks" if use_blocks(encode_qi(data[qi], qi, types, orders)) else "exact"
@@ -139,9 +156,7 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         "case": name,
         "rows": len(data),
         "seconds": round(seconds, 2),
-        "cpu_seconds": round(
-            after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2
-        ),
+        "cpu_seconds": round(cpu, 2),
         "peak_rss_mb": round(_rss_mb(after.ru_maxrss)),
         "qi_sse_sst_pct": round(100 * s.information_loss.qi_sse_sst, 2),
         "conf_sse_sst_pct": round(100 * (s.information_loss.confidential_sse_sst or 0.0), 2),

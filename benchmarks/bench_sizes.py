@@ -30,8 +30,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from benchmarks.bench_engine import case_params, load_case, timed_anonymize
+from benchmarks.results import finish
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (30_000, 100_000, 200_000, 500_000, 1_000_000, 3_000_000)
@@ -41,42 +43,19 @@ PREVIEW_CASES = ((2.0, 5), (3.0, 10))
 
 
 def _load(name: str, rows: int):
-    if name == "synthetic":
-        from benchmarks.bench_engine import SYNTHETIC
-        from benchmarks.synthetic import generate
-
-        return generate(rows, seed=0, cents=True), SYNTHETIC
     if name == "acs-like":
         from benchmarks.real_like import ACS_LIKE, acs_like
 
         return acs_like(rows, seed=0), ACS_LIKE
-    raise SystemExit(f"unknown data set {name}")
+    return load_case(name, rows)  # synthetic, and bench_engine's other cases
 
 
 def run_case(name: str, rows: int, t: float, k: int) -> dict:
     """One engine call in this process; its row of the table."""
-    import resource
-
     import numpy as np
 
-    from engine.params import ReleaseParams
-    from engine.release import anonymize
-
     data, spec = _load(name, rows)
-    params = ReleaseParams(
-        qi=tuple(spec["qi"]),
-        confidential=tuple(spec["confidential"]),
-        missing=tuple(spec["missing"]),
-        k=k,
-        t=t,
-        seed=0,
-    )
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    started = time.perf_counter()
-    release = anonymize(data, params)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    release, wall, cpu, after = timed_anonymize(data, case_params(spec, t, k))
     s = release.summary
     sizes = np.bincount(np.unique(release.classes, return_inverse=True)[1])
     return {
@@ -157,11 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             failures += not row["verified"]
             print(_line(row, preview_reference), flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    if failures:
-        print(f"{failures} release(s) failed verification", file=sys.stderr)
-    return 1 if failures else 0
+    return finish(rows, args.json, failures, "failed verification")
 
 
 if __name__ == "__main__":

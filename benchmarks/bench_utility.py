@@ -43,13 +43,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.results import finish
 from engine.params import ReleaseParams
 from engine.release import anonymize, bucket_count, verify_release
 from engine.report.sweep import utility_measures
@@ -309,11 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'yes' if row['verified'] else 'NO'} |",
                 flush=True,
             )
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    if failures:
-        print(f"{failures} release(s) failed a check", file=sys.stderr)
-    return 1 if failures else 0
+    return finish(rows, args.json, failures, "failed a check")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -80,6 +81,14 @@ def choice_box(choices: Mapping[Any, str], tip: str) -> QComboBox:
     box = QComboBox()
     for value, label in choices.items():
         box.addItem(label, value)
+    box.setToolTip(tip)
+    return box
+
+
+def check_box(text: str, tip: str, *, checked: bool = False) -> QCheckBox:
+    """A check box with its tooltip (what ticking it does), ticked or not to begin with."""
+    box = QCheckBox(text)
+    box.setChecked(checked)
     box.setToolTip(tip)
     return box
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, QUrl, Signal
@@ -17,6 +18,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QPushButton,
     QVBoxLayout,
@@ -230,65 +232,89 @@ class MainWindow(QMainWindow):
             self.resize(1100, 760)
 
     def _build_menu(self) -> None:
+        keys, roles = QKeySequence.StandardKey, QAction.MenuRole
         file_menu = self.menuBar().addMenu(self.tr("&File"))
-        open_action = QAction(self.tr("&Open…"), self)
-        open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.setToolTip(self.tr("Open a table to anonymize (Ctrl+O)"))
-        open_action.triggered.connect(self._open)
-        sample_action = QAction(self.tr("Open the &sample"), self)
-        sample_action.triggered.connect(self._open_sample)
-        file_menu.addAction(open_action)
-        file_menu.addAction(sample_action)
+        self._action(
+            file_menu,
+            self.tr("&Open…"),
+            self._open,
+            shortcut=keys.Open,
+            tooltip=self.tr("Open a table to anonymize (Ctrl+O)"),
+        )
+        self._action(file_menu, self.tr("Open the &sample"), self._open_sample)
         self.recent_menu = file_menu.addMenu(self.tr("Open &recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addSeparator()
-        self.save_project_action = QAction(self.tr("&Save project…"), self)
-        self.save_project_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_project_action.setToolTip(
-            self.tr("Save the file, tags and parameters so the release can be redone (tclose run)")
+        self.save_project_action = self._action(
+            file_menu,
+            self.tr("&Save project…"),
+            self.save_project,
+            shortcut=keys.Save,
+            tooltip=self.tr(
+                "Save the file, tags and parameters so the release can be redone (tclose run)"
+            ),
         )
-        self.save_project_action.triggered.connect(self.save_project)
-        self.open_project_action = QAction(self.tr("Open &project…"), self)
-        self.open_project_action.setToolTip(self.tr("Open a saved project and its data file"))
-        self.open_project_action.triggered.connect(self.open_project)
-        file_menu.addAction(self.save_project_action)
-        file_menu.addAction(self.open_project_action)
+        self.open_project_action = self._action(
+            file_menu,
+            self.tr("Open &project…"),
+            self.open_project,
+            tooltip=self.tr("Open a saved project and its data file"),
+        )
         file_menu.addSeparator()
-        quit_action = QAction(self.tr("&Quit"), self)
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        quit_action.triggered.connect(self.close)
-        file_menu.addAction(quit_action)
+        self._action(
+            file_menu, self.tr("&Quit"), self.close, shortcut=keys.Quit, role=roles.QuitRole
+        )
 
         tools_menu = self.menuBar().addMenu(self.tr("&Tools"))
-        self.sweep_action = QAction(self.tr("Privacy–utility &sweep…"), self)
-        self.sweep_action.setToolTip(
-            self.tr(
+        self.sweep_action = self._action(
+            tools_menu,
+            self.tr("Privacy–utility &sweep…"),
+            self.open_sweep,
+            tooltip=self.tr(
                 "Try a grid of privacy levels and k, compare the information lost, pick a point"
-            )
+            ),
         )
-        self.sweep_action.triggered.connect(self.open_sweep)
-        tools_menu.addAction(self.sweep_action)
-        settings_action = QAction(self.tr("S&ettings…"), self)
-        settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
-        settings_action.triggered.connect(self.open_settings)
-        tools_menu.addAction(settings_action)
+        self._action(
+            tools_menu, self.tr("S&ettings…"), self.open_settings, role=roles.PreferencesRole
+        )
 
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        guide_action = QAction(self.tr("&User guide"), self)
-        guide_action.setShortcut(QKeySequence.StandardKey.HelpContents)
-        guide_action.setToolTip(self.tr("The user guide, at the step you are on (F1)"))
-        guide_action.triggered.connect(self.open_guide)
-        log_action = QAction(self.tr("Open the &log folder"), self)
-        log_action.triggered.connect(
-            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_path().parent)))
+        self._action(
+            help_menu,
+            self.tr("&User guide"),
+            self.open_guide,
+            shortcut=keys.HelpContents,
+            tooltip=self.tr("The user guide, at the step you are on (F1)"),
         )
-        about_action = QAction(self.tr("&About tclose"), self)
-        about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        about_action.triggered.connect(self._about)
-        help_menu.addAction(guide_action)
-        help_menu.addAction(log_action)
-        help_menu.addAction(about_action)
+        self._action(
+            help_menu,
+            self.tr("Open the &log folder"),
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_path().parent))),
+        )
+        self._action(help_menu, self.tr("&About tclose"), self._about, role=roles.AboutRole)
+
+    def _action(
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[..., object],
+        *,
+        shortcut: QKeySequence.StandardKey | None = None,
+        tooltip: str | None = None,
+        role: QAction.MenuRole | None = None,
+    ) -> QAction:
+        """An entry of ``menu`` that calls ``slot``: with the platform's keys for a standard
+        ``shortcut``, and a ``role`` where macOS moves it to the application menu."""
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        if tooltip is not None:
+            action.setToolTip(tooltip)
+        if role is not None:
+            action.setMenuRole(role)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
 
     # --- help and settings -----------------------------------------------------------------
     def open_guide(self, section: str | None = None):

@@ -1840,6 +1840,15 @@ def on_ids(flags: str, cluster: bool = False) -> Callable[[Path, Path], list[str
     return _cluster(line) if cluster else command(line)
 
 
+def refused_on_both(name: str, flags: str, message: str) -> list[Case]:
+    """``name`` refused on this computer and, as ``cluster-`` + ``name``, on a cluster, with
+    the same words."""
+    return [
+        refused(name, id_survey, on_ids(flags), message),
+        refused("cluster-" + name, id_survey, on_ids(flags, cluster=True), message),
+    ]
+
+
 ID_IN = _in("in.csv")
 KEPT_ID = r"Column '{}' looks like an identifier: 400 of its 400 values are different .*kept"
 WEIGHT_0 = r"Weight column 'w0': record 334 holds 0; every weight must be a number > 0 \(1 rec"
@@ -1912,10 +1921,8 @@ ROUND_THREE: list[Case] = tagged(
 ROUND_THREE += tagged(
     "cluster-checks",  # the cluster refuses what one machine refuses, in the same words
     [
-        refused("weight-0", id_survey, on_ids("--weight w0"), WEIGHT_0),
-        refused("cluster-weight-0", id_survey, on_ids("--weight w0", cluster=True), WEIGHT_0),
-        refused("weight-text", id_survey, on_ids("--weight wt"), WEIGHT_TEXT),
-        refused("cluster-weight-text", id_survey, on_ids("--weight wt", cluster=True), WEIGHT_TEXT),
+        *refused_on_both("weight-0", "--weight w0", WEIGHT_0),
+        *refused_on_both("weight-text", "--weight wt", WEIGHT_TEXT),
         refused(
             "weight-1e308",
             id_survey,
@@ -1923,20 +1930,8 @@ ROUND_THREE += tagged(
             r"record 121 holds 1e\+308; every weight must be a number > 0 and at most "
             r"1 × 10¹⁵⁰ \(1 record",
         ),
-        refused("date-type-on-numbers", id_survey, on_ids("--type income=date"), DATE_ON_NUMBERS),
-        refused(
-            "cluster-date-type-on-numbers",
-            id_survey,
-            on_ids("--type income=date", cluster=True),
-            DATE_ON_NUMBERS,
-        ),
-        refused("type-for-a-missing-column", id_survey, on_ids("--type nope=numeric"), NO_NOPE),
-        refused(
-            "cluster-type-for-a-missing-column",
-            id_survey,
-            on_ids("--type nope=numeric", cluster=True),
-            NO_NOPE,
-        ),
+        *refused_on_both("date-type-on-numbers", "--type income=date", DATE_ON_NUMBERS),
+        *refused_on_both("type-for-a-missing-column", "--type nope=numeric", NO_NOPE),
         bad_project(
             "project-order-for-a-missing-column",
             project_with(orders={"nope": ["a", "b"]}),

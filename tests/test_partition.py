@@ -7,6 +7,7 @@ import pytest
 
 from engine.release import sse_sst, tclose_partition
 from engine.release.partition import _pick, balanced_layout, class_bounds
+from engine.release.partition.exact import _nearest_candidates
 
 
 def assert_valid(labels, codes, k, t, shares=None):
@@ -96,15 +97,10 @@ def test_table1_masses_emphasise_one_bucket_each(t, n):
         assert sorted(masses) == pytest.approx(sorted([t / (t + 1)] + [1 / (t * (t + 1))] * t))
 
 
-def _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m):
-    """The plain form of ``_pick``'s candidates: a scan and a selection per bucket."""
-    parts = []
-    for j in np.flatnonzero(hi > 0):
-        holders = np.flatnonzero(weights_t[j])
-        if len(holders) > hi[j]:
-            holders = holders[np.argpartition(dist[holders], hi[j] - 1)[: hi[j]]]
-        parts.append(holders)
-    cand = np.unique(np.concatenate(parts))
+def _pick_over_every_point(dist, weights, weights_t, lo, hi, m):
+    """What ``_pick`` must give: every point holding a record visited by distance, then
+    index (no candidate set at all)."""
+    cand = np.flatnonzero(weights.sum(axis=1))
     order = cand[np.lexsort((cand, dist[cand]))]
     w = weights[order]
     before = np.cumsum(w, axis=0) - w
@@ -119,12 +115,14 @@ def _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m):
     return order[rows], takes[rows]
 
 
-def test_a_class_takes_what_a_scan_per_bucket_would_give_it():
-    """Every bucket's holders come from one scan: the same points, ties at a bucket's cap
-    included (distances on a grid tie often), as a scan and a selection per bucket."""
+def test_a_class_takes_what_a_visit_of_every_point_would_give_it():
+    """The candidates, from a scan of the buckets' holders or from the points nearest to the
+    seed, give the class a visit of every point by distance and index would give it, ties
+    at a bucket's cap included (distances on a grid tie often)."""
     rng = np.random.default_rng(4)
+    nearest = 0
     for _ in range(200):
-        points, b = int(rng.integers(5, 80)), int(rng.integers(1, 8))
+        points, b = int(rng.integers(5, 400)), int(rng.integers(1, 8))
         weights = rng.integers(0, 3, (points, b)) * (rng.random((points, b)) < 0.6)
         dist = rng.integers(0, 6, points).astype(float)
         dist[weights.sum(axis=1) == 0] = np.inf
@@ -134,6 +132,33 @@ def test_a_class_takes_what_a_scan_per_bucket_would_give_it():
         lo = np.minimum(rng.integers(0, 2, b), hi)
         m = int(rng.integers(lo.sum(), hi.sum() + 1))
         weights_t = weights.T.copy()
-        got = _pick(dist, weights, weights_t, lo, hi, m)
-        want = _pick_one_bucket_at_a_time(dist, weights, weights_t, lo, hi, m)
-        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        want = _pick_over_every_point(dist, weights, weights_t, lo, hi, m)
+        holders = np.count_nonzero(weights, axis=0)
+        for got in (
+            _pick(dist, weights, weights_t, lo, hi, m),
+            _pick(dist, weights, weights_t, lo, hi, m, holders),
+        ):
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        nearest += _nearest_candidates(dist, weights, hi, holders) is not None
+    assert nearest > 50  # the nearest points sufficed in many of the 200 cases
+
+
+def test_a_wide_nominal_qi_is_partitioned_as_well_through_its_sparse_columns(monkeypatch):
+    """A QI of 40 categories (one column each) and an age: the distances come from a sparse
+    product; the classes are valid and as homogeneous as the dense product's."""
+    from engine.release.partition import exact
+
+    rng = np.random.default_rng(7)
+    n = 3_000
+    commune = rng.choice(40, size=n, p=np.arange(40, 0, -1) / 820)
+    X = np.zeros((n, 41))
+    X[np.arange(n), commune] = np.sqrt(0.5)
+    X[:, 40] = rng.normal(size=n)
+    codes = rng.choice(4, size=n, p=[0.4, 0.3, 0.2, 0.1])
+    assert exact._product(X) is not X  # this file takes the sparse route
+    sparse = tclose_partition(X, codes, 5, 2.0)
+    monkeypatch.setattr(exact, "SPARSE_MIN_COLUMNS", 10**9)
+    dense = tclose_partition(X, codes, 5, 2.0)
+    assert_valid(sparse, codes, 5, 2.0)
+    assert_valid(dense, codes, 5, 2.0)
+    assert sse_sst(X, sparse) == pytest.approx(sse_sst(X, dense), rel=0.01)

@@ -16,7 +16,7 @@ import pytest
 
 from engine import InfeasibleError, ReleaseParams, anonymize, plan
 from engine.cli import main
-from engine.release.buckets.search import QI_TOLERANCE
+from tests.bucket_choices import eligible
 from tests.factories import laplace_params
 
 
@@ -56,19 +56,7 @@ def test_the_plan_has_the_runs_buckets_and_feasibility(t, k) -> None:
     assert planned.n_buckets == chosen.b
     # the least score among the b within the paper's count's QI loss (and its tolerance)
     # whose regression on the sample is no worse than the paper's count's
-    ref = planned.bucket_choices[0]
-    eligible = [
-        c.score
-        for c in planned.bucket_choices
-        if c.score is not None
-        and c.qi_loss_sample <= (1 + QI_TOLERANCE) * ref.qi_loss_sample
-        and (
-            c.coefficient_error is None
-            or ref.coefficient_error is None
-            or c.coefficient_error <= ref.coefficient_error + 1e-12
-        )
-    ]
-    assert chosen.score == min(eligible)
+    assert chosen.score == min(c.score for c in eligible(planned.bucket_choices))
     assert [b.label for b in planned.buckets] == list(release.buckets.labels)
     assert [b.count for b in planned.buckets] == release.buckets.counts.tolist()
     assert tuple(planned.buckets) == release.summary.buckets

@@ -69,6 +69,33 @@ def _t_of(labels: np.ndarray, codes: np.ndarray) -> float:
     return float(class_distances(labels, codes).max())
 
 
+@given(partitions(), st.integers(2, 4))
+def test_refining_in_parts_keeps_k_and_t_and_does_not_depend_on_the_threads(case, parts):
+    """Runs of consecutive labels refined apart, in threads: k and t kept, the loss never
+    raised, each part's records kept in its part, and the classes the same on one core."""
+    import os
+
+    X, codes, labels, t, k = case
+    before_t = _t_of(labels, codes)
+    out = refine_classes(X, labels, codes, t=t, k=k, parts=parts)
+    assert np.bincount(out).min() >= min(k, np.bincount(labels).min())
+    assert _t_of(out, codes) <= max(t, before_t) * (1 + 1e-9)
+    assert sse_sst(X, out) <= sse_sst(X, labels) + 1e-12
+    m = int(labels.max()) + 1
+    used = max(1, min(parts, m // 2))
+    first = (np.arange(used + 1) * m) // used  # part p: classes first[p] .. first[p + 1] − 1
+    part = np.searchsorted(first, np.unique(labels, return_inverse=True)[1], side="right")
+    for c in np.unique(out):  # every class of the result lies in one part
+        assert len(np.unique(part[out == c])) == 1
+    cpu_count = os.cpu_count
+    try:
+        os.cpu_count = lambda: 1
+        alone = refine_classes(X, labels, codes, t=t, k=k, parts=parts)
+    finally:
+        os.cpu_count = cpu_count
+    assert np.array_equal(out, alone)
+
+
 @needs_numba
 @given(partitions())
 def test_a_transportation_step_keeps_every_class_size_and_bucket_count(case):
@@ -194,3 +221,20 @@ def test_every_released_table_keeps_k_and_t(case):
         return
     check = verify_release(release.table, ["age", "score", "region"], ["income"], t=t, k=k)
     assert check.ok, check
+
+
+def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypatch):
+    """Above IN_PLACE_MIN_RECORDS the QIs are put in class order where they lie: the classes
+    are those of a copy, and the caller's array holds its own rows again afterwards."""
+    from engine.release.partition import refine
+
+    X, codes = _toy(3_000, 4, seed=5)
+    labels = tclose_partition(X, codes, 5, 2.0)
+    kept = X.copy()
+    readonly = X.copy()
+    readonly.flags.writeable = False  # refined from a copy
+    want = refine_classes(readonly, labels, codes, t=2.0, k=5)
+    monkeypatch.setattr(refine, "IN_PLACE_MIN_RECORDS", 1_000)
+    got = refine_classes(X, labels, codes, t=2.0, k=5)
+    assert np.array_equal(got, want)
+    assert np.array_equal(X, kept)

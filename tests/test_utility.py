@@ -35,6 +35,7 @@ from engine.report.html import render_report
 from engine.report.sweep import run_sweep
 from engine.roles import ColumnType
 from engine.text import number
+from tests.bucket_choices import eligible
 
 NUM, NOM = ColumnType.NUMERIC, ColumnType.NOMINAL
 
@@ -159,23 +160,6 @@ def test_median_and_label_outputs_and_the_old_representative_word(data, tmp_path
 # -- b searched with the class size ------------------------------------------------------
 
 
-def _eligible(choices):
-    """The b the search may choose at a weight below 1: within QI_TOLERANCE of the paper's
-    count's QI loss on the sample, with no larger regression error."""
-    ref = choices[0]
-    return [
-        c
-        for c in choices
-        if c.score is not None
-        and c.qi_loss_sample <= (1 + QI_TOLERANCE) * ref.qi_loss_sample
-        and (
-            c.coefficient_error is None
-            or ref.coefficient_error is None
-            or c.coefficient_error <= ref.coefficient_error + 1e-12
-        )
-    ]
-
-
 def test_b_is_searched_and_the_plan_shows_the_trade_off(data, release):
     planned = plan(data, params())
     choices = planned.bucket_choices
@@ -187,7 +171,7 @@ def test_b_is_searched_and_the_plan_shows_the_trade_off(data, release):
         assert c.score == pytest.approx(0.5 * c.confidential_loss + 0.5 * c.qi_loss)
         assert c.qi_loss <= c.qi_loss_sample  # the file is denser than its sample
         assert c.expected_class_size >= max(5, c.n_buckets)
-    assert chosen.score == min(c.score for c in _eligible(choices))
+    assert chosen.score == min(c.score for c in eligible(choices))
     # finer buckets keep more of the confidential values
     assert choices[-1].confidential_loss < choices[0].confidential_loss
     assert json.loads(json.dumps(planned.to_dict()))["bucket_choices"][0]["b"] == 4
@@ -199,7 +183,7 @@ def test_the_weight_moves_the_choice_between_the_two_losses(data):
     only_conf = plan(data, params(utility_weight=1.0))
     b_qi = next(c for c in only_qi.bucket_choices if c.chosen)
     b_conf = next(c for c in only_conf.bucket_choices if c.chosen)
-    assert b_qi.qi_loss == min(c.qi_loss for c in _eligible(only_qi.bucket_choices))
+    assert b_qi.qi_loss == min(c.qi_loss for c in eligible(only_qi.bucket_choices))
     assert b_conf.confidential_loss == min(c.confidential_loss for c in only_conf.bucket_choices)
     assert b_qi.b < b_conf.b
 

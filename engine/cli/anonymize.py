@@ -16,11 +16,11 @@ from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
     params_from_args,
+    read_input,
     read_options,
 )
 from engine.cli.project_args import (
     add_project_argument,
-    as_read,
     project_document,
     project_output,
     start_project,
@@ -77,8 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from engine.io import read_table, write_release
-    from engine.io.codebook import with_codebook
+    from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
     from engine.release import anonymize
@@ -96,11 +95,7 @@ def run(args: argparse.Namespace) -> int:
     outputs += review_output(args) + project_output(args)
     check_outputs(outputs, inputs=[args.input])
     project = start_project(args, params, read_options(args))
-    imported = read_table(args.input, options=read_options(args), task=args.task)
-    if project is not None:  # the parameters as given: a replay reads the codebook again
-        project = as_read(project, imported.info)
-    # value-labelled codes are categories, user-missing codes are missing (unless told)
-    params = with_codebook(params, imported.info.codebook)
+    imported, params, project = read_input(args, params, project, task=args.task)
     with bounds_hint_on_error():
         release = anonymize(imported.data, params, task=args.task)
     summary = replace(release.summary, input=Path(args.input).name)

@@ -14,11 +14,13 @@ from typing import Any
 from engine.i18n import _
 
 
-def add_cluster_argument(p: argparse.ArgumentParser) -> None:
+def add_cluster_argument(p: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--cluster``; ``help`` says what it does where a command reads it otherwise."""
     p.add_argument(
         "--cluster",
         metavar="local[:N]|tcp://HOST:PORT",
-        help=_(
+        help=help
+        or _(
             "compute on a Dask cluster: local (N worker processes) or a scheduler address "
             "(needs tclose[distributed])"
         ),

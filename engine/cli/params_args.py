@@ -10,7 +10,7 @@ given parameters.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cli.flags import (
     add_field_flags,
@@ -21,9 +21,14 @@ from engine.cli.flags import (
     fields_from_args,
     is_list,
 )
+from engine.cli.project_args import as_read
 from engine.i18n import _
-from engine.io import ReadOptions
+from engine.io import ImportResult, ReadOptions
 from engine.params import ReleaseParams
+from engine.progress import NO_TASK, Task
+
+if TYPE_CHECKING:
+    from engine.project import Project
 
 
 def column_types(items: list[str] | None) -> dict[str, str]:
@@ -46,6 +51,25 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
 def read_options(args: argparse.Namespace) -> ReadOptions:
     """How to read INPUT, from the input flags (None where the reader is to guess)."""
     return ReadOptions(sep=args.sep, sheet=args.sheet, encoding=args.encoding, decimal=args.decimal)
+
+
+def read_input(
+    args: argparse.Namespace,
+    params: ReleaseParams,
+    project: Project | None = None,
+    *,
+    task: Task = NO_TASK,
+) -> tuple[ImportResult, ReleaseParams, Project | None]:
+    """INPUT read as the flags say, the parameters with its codebook (value-labelled codes are
+    categories, user-missing codes are missing, unless told), and the project reading its
+    input as it was read (the parameters stay as given: a replay reads the codebook again)."""
+    from engine.io import read_table
+    from engine.io.codebook import with_codebook
+
+    imported = read_table(args.input, options=read_options(args), task=task)
+    if project is not None:
+        project = as_read(project, imported.info)
+    return imported, with_codebook(params, imported.info.codebook), project
 
 
 def add_release_arguments(parser: argparse.ArgumentParser, *, grid: bool = False) -> None:
@@ -86,5 +110,6 @@ __all__ = [
     "grid_buckets",
     "params_from_args",
     "parse_list",
+    "read_input",
     "read_options",
 ]

@@ -20,11 +20,11 @@ from engine.cli.params_args import (
     add_input_arguments,
     add_release_arguments,
     params_from_args,
+    read_input,
     read_options,
 )
 from engine.cli.project_args import (
     add_project_argument,
-    as_read,
     project_document,
     project_output,
     start_project,
@@ -51,7 +51,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.io import read_table
     from engine.io.outputs import check_outputs, write_outputs
     from engine.release import plan
 
@@ -65,12 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
         result = plan_file(backend, args.input, params, options=read_options(args), task=args.task)
     else:
-        from engine.io.codebook import with_codebook
-
-        imported = read_table(args.input, options=read_options(args), task=args.task)
-        if project is not None:  # the parameters as given: a replay reads the codebook again
-            project = as_read(project, imported.info)
-        params = with_codebook(params, imported.info.codebook)
+        imported, params, project = read_input(args, params, project, task=args.task)
         with bounds_hint_on_error():
             result = plan(imported.data, params, task=args.task)
     if args.json:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.cli.records import json_output
 from engine.errors import InputError
 from engine.i18n import _
 
@@ -40,16 +41,12 @@ def add_project_argument(p: argparse.ArgumentParser) -> None:
 
 def project_output(args: argparse.Namespace) -> list[Output]:
     """The ``--save-project`` file as an output to check before the run (none without it)."""
-    from engine.io.outputs import Output
-
-    if not getattr(args, "save_project", None):
-        return []
-    path = Path(args.save_project)
-    if path.suffix.lower() != ".json":
-        raise InputError(
-            _("{path}: a project file is a JSON file; name it ….json.").format(path=path)
-        )
-    if Path(args.input).is_dir():
+    outputs = json_output(
+        getattr(args, "save_project", None),
+        "project",
+        _("{path}: a project file is a JSON file; name it ….json."),
+    )
+    if outputs and Path(args.input).is_dir():
         raise InputError(
             _(
                 "--save-project: a project records one input file and its checksum, and "
@@ -57,7 +54,7 @@ def project_output(args: argparse.Namespace) -> list[Output]:
                 "--save-project."
             ).format(input=args.input)
         )
-    return [Output(path, "project")]
+    return outputs
 
 
 def start_project(

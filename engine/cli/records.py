@@ -41,18 +41,26 @@ def add_record_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def review_output(args: argparse.Namespace) -> list[Output]:
-    """The ``--review`` file as an output to check before the run (none without it)."""
+def json_output(name: str | None, kind: str, refusal: str) -> list[Output]:
+    """The JSON file a flag names as an output of ``kind`` to check before the run (none
+    when the flag is not given); ``refusal`` (its ``{path}`` filled) when it is not ….json."""
     from engine.io.outputs import Output
 
-    if not getattr(args, "review", None):
+    if not name:
         return []
-    path = Path(args.review)
+    path = Path(name)
     if path.suffix.lower() != ".json":
-        raise InputError(
-            _("{path}: the review record is a JSON file; name it ….json.").format(path=path)
-        )
-    return [Output(path, "review")]
+        raise InputError(refusal.format(path=path))
+    return [Output(path, kind)]
+
+
+def review_output(args: argparse.Namespace) -> list[Output]:
+    """The ``--review`` file as an output to check before the run (none without it)."""
+    return json_output(
+        getattr(args, "review", None),
+        "review",
+        _("{path}: the review record is a JSON file; name it ….json."),
+    )
 
 
 def review_record(summary: RunSummary, source: str | Path | None) -> RunSummary:
@@ -93,4 +101,11 @@ def seed_note(
     ).format(seed=seed, where=where)
 
 
-__all__ = ["add_record_arguments", "json_text", "review_output", "review_record", "seed_note"]
+__all__ = [
+    "add_record_arguments",
+    "json_output",
+    "json_text",
+    "review_output",
+    "review_record",
+    "seed_note",
+]

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.cli.cluster_args import add_cluster_argument
 from engine.cli.records import add_record_arguments
 from engine.i18n import N_, _
 
@@ -48,10 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--check", action="store_true", help=_("only check the input's checksum"))
     p.add_argument("-q", "--quiet", action="store_true", help=_("no progress on stderr"))
-    p.add_argument(
-        "--cluster",
-        metavar="local[:N]|tcp://HOST:PORT",
-        help=_("compute on a Dask cluster (overrides the project's backend field)"),
+    add_cluster_argument(
+        p, help=_("compute on a Dask cluster (overrides the project's backend field)")
     )
 
 
@@ -101,7 +100,7 @@ def _targets(args: argparse.Namespace, project) -> tuple[Path, Path | None]:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from engine.cli.records import json_text, review_output, review_record
+    from engine.cli.records import review_output
     from engine.io import write_release
     from engine.io.outputs import check_outputs, write_outputs
     from engine.io.write import release_outputs
@@ -143,10 +142,9 @@ def run(args: argparse.Namespace) -> int:
         )
         if report is not None:
             written.append(write_report(release, report, input_info=info, stage=stage))
-        if args.review:
-            record = review_record(summary, project.input.path).to_dict()
-            stage.write_utf8(args.review, json_text({**record, "project": str(args.project)}))
-            written.append(Path(args.review))
+        for path, text in _review_document(summary, project, args).items():
+            stage.write_utf8(path, text)
+            written.append(Path(path))
     return _done(args, summary, release.verification, written, report)
 
 
@@ -163,6 +161,17 @@ def _done(args: argparse.Namespace, summary, verification, written, report) -> i
     return 0
 
 
+def _review_document(summary, project, args: argparse.Namespace) -> dict[str, str]:
+    """``{FILE.json: text}`` for ``--review`` ({} without it): the review record, naming the
+    project it was replayed from."""
+    from engine.cli.records import json_text, review_record
+
+    if not args.review:
+        return {}
+    record = review_record(summary, project.input.path).to_dict()
+    return {args.review: json_text({**record, "project": str(args.project)})}
+
+
 def _published(summary, args: argparse.Namespace) -> dict:
     """The release's published metadata, naming the project unless ``--anonymous``."""
     return {**summary.public_dict(anonymous=args.anonymous), **_published_project(args)}
@@ -173,7 +182,7 @@ def _published_project(args: argparse.Namespace) -> dict:
 
 
 def _run_on_cluster(args, project, backend, output, report) -> int:
-    from engine.cli.records import json_text, review_output, review_record
+    from engine.cli.records import review_output
     from engine.distributed.output import check_cluster_outputs
     from engine.distributed.run import anonymize_file
     from engine.errors import InputError
@@ -190,16 +199,10 @@ def _run_on_cluster(args, project, backend, output, report) -> int:
         if not args.accept_changed_input:
             raise
         print(_("tclose run: warning: {message}").format(message=err.message), file=sys.stderr)
-
-    def documents(summary) -> dict:
-        if not args.review:
-            return {}
-        record = review_record(summary, project.input.path).to_dict()
-        return {args.review: json_text({**record, "project": str(args.project)})}
-
     summary, ver, written = anonymize_file(
         backend, project.input.path, project.params, output, options=project.input.options,
         anonymous=args.anonymous, metadata=_published_project(args), extras=records,
-        documents=documents, inputs=[args.project], task=args.task,
+        documents=lambda run: _review_document(run, project, args),
+        inputs=[args.project], task=args.task,
     )  # fmt: skip
     return _done(args, summary, ver, written, None)

@@ -23,6 +23,7 @@ from engine.cli.params_args import (
     grid_buckets,
     params_from_args,
     parse_list,
+    read_input,
     read_options,
 )
 from engine.errors import InputError
@@ -55,7 +56,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.io import read_table
     from engine.io.outputs import Output, check_outputs, write_outputs
     from engine.report.sweep import run_sweep, sweep_figure
 
@@ -107,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
 
             table = run_sweep(None, params, **grid, task=Task(progress), release_fn=on_cluster)
     else:
-        from engine.io.codebook import with_codebook
-
-        imported = read_table(args.input, options=read_options(args))
-        params = with_codebook(params, imported.info.codebook)
+        imported, params, _project = read_input(args, params)
         table = run_sweep(imported.data, params, **grid, task=Task(progress))
     with write_outputs(outputs, inputs=[args.input]) as stage:
         table.to_csv(stage.temp(args.output), index=False, encoding="utf-8")

@@ -18,7 +18,6 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QKeyEvent
 from PySide6.QtWidgets import (
-    QCheckBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -47,6 +46,7 @@ from gui.widgets import (
     DECIMAL_LABELS,
     SEPARATOR_LABELS,
     Hint,
+    check_box,
     choice_box,
     translated_choices,
 )
@@ -110,10 +110,10 @@ class ExportPage(Page):
         comma = reader_locale().decimalPoint() == ","
         self.separator.setCurrentIndex(self.separator.findData(";" if comma else ","))
         self.decimal.setCurrentIndex(self.decimal.findData("," if comma else "."))
-        self.bom = QCheckBox(self.tr("Mark the file as UTF-8 so that Excel shows accents right"))
-        self.bom.setChecked(True)
-        self.bom.setToolTip(
-            self.tr("Starts the CSV with a byte-order mark; some older tools dislike it")
+        self.bom = check_box(
+            self.tr("Mark the file as UTF-8 so that Excel shows accents right"),
+            self.tr("Starts the CSV with a byte-order mark; some older tools dislike it"),
+            checked=True,
         )
         self._text_options_follow()
 
@@ -140,34 +140,32 @@ class ExportPage(Page):
 
     def _report_options(self) -> None:
         """Whether the review report is written, and whether the input's name is published."""
-        self.report = QCheckBox(self.tr("Also write the release report (HTML) beside it"))
-        self.report.setChecked(True)
-        self.report.setToolTip(
+        self.report = check_box(
+            self.tr("Also write the release report (HTML) beside it"),
             self.tr(
                 "A self-contained page for the disclosure review board, not for publication: "
                 "parameters, guarantees with their assumptions, buckets, class sizes, the "
                 "preview's plots, information loss, the seed"
-            )
+            ),
+            checked=True,
         )
-        self.report.toggled.connect(self._path_changed)
-        self.ddi = QCheckBox(self.tr("Also write a DDI codebook (XML) beside it"))
-        self.ddi.setChecked(True)
-        self.ddi.setToolTip(
+        self.ddi = check_box(
+            self.tr("Also write a DDI codebook (XML) beside it"),
             self.tr(
                 "A DDI-Codebook 2.5 description for a data catalogue (NADA, the Microdata "
                 "Library): each released variable with its label, categories and released "
                 "frequencies, and what was done to it; published facts only"
-            )
+            ),
+            checked=True,
         )
-        self.ddi.toggled.connect(self._path_changed)
-        self.anonymous = QCheckBox(
-            self.tr("Leave the input file's name out of the published files")
-        )
-        self.anonymous.setToolTip(
+        for box in (self.report, self.ddi):
+            box.toggled.connect(self._path_changed)
+        self.anonymous = check_box(
+            self.tr("Leave the input file's name out of the published files"),
             self.tr(
                 "The description written with the release names the file it was made from "
                 "unless this is ticked; the report (for the review) always names it"
-            )
+            ),
         )
 
     def _path_field(self) -> QWidget:

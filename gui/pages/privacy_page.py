@@ -48,6 +48,7 @@ from gui.widgets import (
     DisclosureButton,
     Hint,
     Lead,
+    check_box,
     choice_box,
     choice_label,
     mnemonic_of,
@@ -199,17 +200,19 @@ class PrivacyPage(Page):
             self.tr("Leave out the records whose confidential value is missing")
         )
         describe_widget(self.drop_missing, "missing_confidential")
-        self.insensitive = QCheckBox(
-            self.tr("Average in groups of k before adding noise (less noise)")
+        self.insensitive = check_box(
+            self.tr("Average in groups of k before adding noise (less noise)"),
+            field_help("insensitive"),
         )
-        self.insensitive.setToolTip(field_help("insensitive"))
-        self.log_scale = QCheckBox(self.tr("Noise in proportion to each value (log scale)"))
-        self.log_scale.setToolTip(field_help("transform"))
+        self.log_scale = check_box(
+            self.tr("Noise in proportion to each value (log scale)"), field_help("transform")
+        )
         self.bounds = QLineEdit()
         self.bounds.setPlaceholderText(self.tr("e.g. income=0:250000"))
         describe_widget(self.bounds, "bounds")
-        self.private_bounds = QCheckBox(self.tr("Estimate missing bounds privately, using"))
-        self.private_bounds.setToolTip(field_help("private_bounds"))
+        self.private_bounds = check_box(
+            self.tr("Estimate missing bounds privately, using"), field_help("private_bounds")
+        )
         self.private_share = NumberField("private_bounds")
         self.private_share.set_value(DEFAULT_PRIVATE_SHARE)  # offered when ticked
         # a seed is a code, not a quantity: a text field (a spin box would be read as "0")

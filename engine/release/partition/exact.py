@@ -89,32 +89,22 @@ def _pick(
     lo: np.ndarray,
     hi: np.ndarray,
     m: int,
+    holders: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Records to take from each (point, bucket) cell for a class of m records.
 
     ``dist`` is the distance of every distinct QI point to the seed (inf for exhausted points),
     ``weights[p, j]`` the remaining records of bucket j at point p (``weights_t`` is its
-    transpose, for fast per-bucket scans).  The class takes the lo_j
-    records of bucket j nearest to the seed, then the nearest records whose bucket is still
-    below hi_j.  Returns ``(points, takes)``: the points touched (nearest first) and a
-    (len(points), b) array of records taken.
+    transpose, for fast per-bucket scans), ``holders[j]`` (optional) how many points still
+    hold a record of bucket j.  Points are visited by distance, then by index: the class
+    takes the lo_j records of bucket j nearest to the seed, then the nearest records whose
+    bucket is still below hi_j.  Returns ``(points, takes)``: the points touched (nearest
+    first) and a (len(points), b) array of records taken.
     """
     need = m - int(lo.sum())
-    # Only the hi_j points nearest to the seed holding bucket j can give that bucket records,
-    # so their union is an exact candidate set.  The holders of every bucket come from one
-    # scan; a bucket with no more holders than hi_j gives them all, the others their hi_j
-    # nearest (each selection on the same array as a scan per bucket would give it).
-    wanted = np.flatnonzero(hi > 0)
-    bucket, holder = np.nonzero(weights_t[wanted])  # by bucket, then point: ascending
-    per_bucket = np.bincount(bucket, minlength=len(wanted))
-    keep = np.zeros(len(dist), dtype=bool)
-    keep[holder[(per_bucket <= hi[wanted])[bucket]]] = True
-    starts = np.cumsum(per_bucket) - per_bucket
-    for i in np.flatnonzero(per_bucket > hi[wanted]):
-        cap = int(hi[wanted[i]])
-        holders = holder[starts[i] : starts[i] + per_bucket[i]]
-        keep[holders[np.argpartition(dist[holders], cap - 1)[:cap]]] = True
-    cand = np.flatnonzero(keep)
+    cand = None if holders is None else _nearest_candidates(dist, weights, hi, holders)
+    if cand is None:
+        cand = _holder_candidates(dist, weights_t, hi)
     order = cand[np.lexsort((cand, dist[cand]))]
     w = weights[order]
     before = np.cumsum(w, axis=0) - w
@@ -126,6 +116,56 @@ def _pick(
     takes = mandatory + extra
     rows = np.flatnonzero(takes.sum(axis=1))
     return order[rows], takes[rows]
+
+
+def _holder_candidates(dist: np.ndarray, weights_t: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The points a class may take from, by a scan of every bucket's holders.
+
+    A holder of bucket j farther than its hi_j nearest holders can give that bucket nothing,
+    so the union over buckets of the hi_j nearest holders (with every holder tied with the
+    last of them: ties go by index, as the class takes them) is an exact candidate set.  The
+    holders of every bucket come from one scan; a bucket with no more holders than hi_j
+    gives them all.
+    """
+    wanted = np.flatnonzero(hi > 0)
+    bucket, holder = np.nonzero(weights_t[wanted])  # by bucket, then point: ascending
+    per_bucket = np.bincount(bucket, minlength=len(wanted))
+    keep = np.zeros(len(dist), dtype=bool)
+    keep[holder[(per_bucket <= hi[wanted])[bucket]]] = True
+    starts = np.cumsum(per_bucket) - per_bucket
+    for i in np.flatnonzero(per_bucket > hi[wanted]):
+        cap = int(hi[wanted[i]])
+        near = dist[holder[starts[i] : starts[i] + per_bucket[i]]]
+        last = np.partition(near, cap - 1)[cap - 1]
+        keep[holder[starts[i] : starts[i] + per_bucket[i]][near <= last]] = True
+    return np.flatnonzero(keep)
+
+
+def _nearest_candidates(
+    dist: np.ndarray, weights: np.ndarray, hi: np.ndarray, holders: np.ndarray
+) -> np.ndarray | None:
+    """The same candidates' superset without a scan of the buckets: the points nearest to
+    the seed (all those as near as the farthest of them), once they hold hi_j points of
+    every bucket j or all its holders; None when a few hundred nearest points do not.
+
+    A class of m records reaches a few times m points, so the nearest 4·Σhi + 16 (and four
+    times more, twice) nearly always suffice, and a class then costs a selection among the
+    points instead of a scan of points × buckets.  Points beyond every bucket's hi_j nearest
+    holders give nothing (:func:`_holder_candidates`), so the class is the same.
+    """
+    size = 4 * int(hi.sum()) + 16
+    for _attempt in range(3):
+        if size >= len(dist):
+            return None
+        last = np.partition(dist, size - 1)[size - 1]
+        if not np.isfinite(last):
+            return None
+        near = np.flatnonzero(dist <= last)
+        held = np.count_nonzero(weights[near], axis=0)
+        if ((held >= hi) | (held >= holders)).all():
+            return near
+        size *= 4
+    return None
 
 
 def _class_limits(
@@ -241,11 +281,14 @@ class _Points:
         points, inverse = _distinct_rows(X)
         n_points = len(points)
         self.points = points
+        self.product = _product(points)
         #: the (point, bucket) cell of every record
         self.cell = inverse * n_b + codes
         cell_sizes = np.bincount(self.cell, minlength=n_points * n_b)
         self.weights = cell_sizes.reshape(n_points, n_b).copy()
         self.weights_t = self.weights.T.copy()  # a copy even when the transpose is contiguous
+        #: per bucket, the points still holding one of its records
+        self.holders = np.count_nonzero(self.weights, axis=0)
         self.point_count = self.weights.sum(axis=1)
         self.sq = np.einsum("ij,ij->i", points, points)
         self.remaining = counts.copy()
@@ -261,27 +304,30 @@ class _Points:
         if 2 * np.count_nonzero(self.point_count) < len(self.point_count):
             live = self.point_count > 0
             self.points, self.sq = self.points[live], self.sq[live]
+            self.product = _product(self.points)
             self.point_id = self.point_id[live]
             self.weights, self.point_count = self.weights[live], self.point_count[live]
             self.weights_t = np.ascontiguousarray(self.weights_t[:, live])
 
     def farthest(self) -> int:
         """The live point farthest from the centroid of the records left."""
-        far = self.sq - 2.0 * (self.points @ (self.total / self.n_left))
+        far = self.sq - 2.0 * (self.product @ (self.total / self.n_left))
         far[self.point_count == 0] = -np.inf
         return int(np.argmax(far))
 
     def grow(self, seed_point: int, bounds: _Memo, k: int) -> np.ndarray | None:
         """Form the class around ``seed_point``; returns distances to it, None if stuck."""
-        points, sq = self.points, self.sq
-        dist = sq - 2.0 * (points @ points[seed_point]) + sq[seed_point]
+        sq = self.sq
+        dist = sq - 2.0 * (self.product @ self.points[seed_point]) + sq[seed_point]
         dist[self.point_count == 0] = np.inf
         n_left, classes_left = self.n_left, self.classes_left
         for m in dict.fromkeys((n_left // classes_left, -(-n_left // classes_left))):
             limits = _class_limits(self.remaining, n_left, classes_left, m, bounds, k)
             if limits is None:
                 continue
-            touched, takes = _pick(dist, self.weights, self.weights_t, limits[0], limits[1], m)
+            touched, takes = _pick(
+                dist, self.weights, self.weights_t, limits[0], limits[1], m, self.holders
+            )
             self._take(touched, takes, m)
             return dist
         return None
@@ -293,12 +339,32 @@ class _Points:
         self.taken.append((cells, len(self.taken), takes[rows, cols]))
         self.weights[touched] -= takes
         self.weights_t[:, touched] -= takes.T
+        self.holders -= np.count_nonzero((self.weights[touched] == 0) & (takes > 0), axis=0)
         per_point = takes.sum(axis=1)
         self.point_count[touched] -= per_point
         self.remaining[:] -= takes.sum(axis=0)
         self.total = self.total - per_point @ self.points[touched]
         self.n_left -= m
         self.classes_left -= 1
+
+
+#: a QI matrix at most this dense (share of non-zero values) and at least this wide is
+#: multiplied as a sparse matrix (one column per category of a nominal QI: a 100-commune QI
+#: leaves 99 of its columns zero in every row)
+SPARSE_DENSITY = 0.25
+SPARSE_MIN_COLUMNS = 16
+
+
+def _product(points: np.ndarray):
+    """``points`` as the left operand of the distance products: a CSR matrix when wide and
+    mostly zero (every product then costs its non-zeros, not rows × columns), else itself."""
+    if points.shape[1] < SPARSE_MIN_COLUMNS or not len(points):
+        return points
+    if np.count_nonzero(points) > SPARSE_DENSITY * points.size:
+        return points
+    from scipy.sparse import csr_array
+
+    return csr_array(points)
 
 
 class _Memo:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+#: pairs sharing out at most this many records of a bucket are sorted by insertion
+SMALL_SORT = 32
+
 
 def transport(X, rows, centroids, cand, cap, eps_last, theta, max_bids):
     """The records ``rows`` (one bucket) reassigned among the classes, each class c taking
@@ -159,6 +162,14 @@ def exchange_sweep(X, labels, near, sums, sizes, perm, off, n_b):
     moved = 0
     ca = np.empty(d)
     cb = np.empty(d)
+    # one set of buffers for every pair (a fresh array per pair cost more than the pair's work)
+    widest = 0
+    for a in range(m):
+        for j in range(n_b):
+            widest = max(widest, off[a * n_b + j + 1] - off[a * n_b + j])
+    ids = np.empty(2 * widest, dtype=np.int64)
+    diff = np.empty(2 * widest)
+    order = np.empty(2 * widest, dtype=np.int64)
     for a in range(m):
         if sizes[a] == 0:
             continue
@@ -178,8 +189,6 @@ def exchange_sweep(X, labels, near, sums, sizes, perm, off, n_b):
                 if na == 0 or nb == 0:
                     continue
                 r = na + nb
-                ids = np.empty(r, dtype=np.int64)
-                diff = np.empty(r)
                 for u in range(r):
                     rec = perm[sa0 + u] if u < na else perm[sb0 + u - na]
                     ids[u] = rec
@@ -190,7 +199,17 @@ def exchange_sweep(X, labels, near, sums, sizes, perm, off, n_b):
                         da += (x - ca[t]) * (x - ca[t])
                         db += (x - cb[t]) * (x - cb[t])
                     diff[u] = da - db
-                order = np.argsort(diff, kind="mergesort")
+                if r <= SMALL_SORT:
+                    # a stable insertion sort: the order of a stable argsort, without its
+                    # allocation (most pairs share out a few records)
+                    for u in range(r):
+                        v = u
+                        while v > 0 and diff[order[v - 1]] > diff[u]:
+                            order[v] = order[v - 1]
+                            v -= 1
+                        order[v] = u
+                else:
+                    order[:r] = np.argsort(diff[:r], kind="mergesort")
                 now = 0.0
                 best = 0.0
                 for u in range(na):

@@ -58,6 +58,10 @@ from engine.release.stages.summarise import summarise_buckets
 from engine.release.stages.survey import SurveyClasses, released_buckets, survey_classes
 from engine.release.stages.tail import Published, finish, publish, withheld_qi
 
+#: a file on the block route above LARGE_FILE records is refined in this many parts, each in
+#: a thread (runs of consecutive class labels: halves of the k-d split; see refine_classes)
+REFINE_PARTS = 2
+
 
 def _k_anonymous_classes(X: np.ndarray, k: int, seed: int | None, task: Task) -> np.ndarray:
     """Classes of ≥ k records without a bucket constraint (k-anonymity only)."""
@@ -173,11 +177,16 @@ def best_partition(
             partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
         )
     passes = None  # the exact route's budget; the block route's is its blocks'
+    parts = 1
     if blocks:
         passes = refine_passes(n, n / (int(labels.max()) + 1), block=block_size(n))
+        # the two halves of the block route's classes are the two halves of its k-d split:
+        # refined apart, in two threads, above LARGE_FILE
+        parts = REFINE_PARTS if n > LARGE_FILE else 1
     return refine_classes(
-        X, labels, codes, t=t, k=k, shares=shares, passes=passes, task=task.sub(0.7, 1.0)
-    )
+        X, labels, codes, t=t, k=k, shares=shares, passes=passes, parts=parts,
+        task=task.sub(0.7, 1.0),
+    )  # fmt: skip
 
 
 def missing_groups(plan: Plan) -> tuple[np.ndarray, np.ndarray | None]:

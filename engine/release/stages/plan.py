@@ -732,6 +732,13 @@ def _forecast(
         least = min(k, n)
         return _household_forecast(ClassSizeForecast(k, None, least, least), n, households)
     smallest = smallest_class(buckets.counts, t, k)
+    if households is not None and params.released_household():
+        # households microaggregated as units form classes of unequal sizes (the households
+        # left without an id, the positions of each pattern group: one member of each
+        # household of the group, not whole households), so neither the balanced layout's
+        # count of classes nor the households' sizes bound anything: only the smallest
+        # t-close class is certain
+        return ClassSizeForecast(k, None, smallest, smallest)
     average = n // max_classes
     if average <= k:
         forecast = ClassSizeForecast(k, max_classes, smallest, average)
