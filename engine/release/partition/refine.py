@@ -52,8 +52,11 @@ from engine.release.partition.kernels import compiled_kernels
 
 #: classes a record may go to: its own and this many whose centroids lie nearest to it
 NEIGHBOURS = 8
-#: neighbours are searched within a factor 1 + this of the nearest (nearest_points)
+#: neighbours are searched within a factor 1 + this of the nearest (nearest_points) ...
 NEIGHBOUR_EPS = 1.0
+#: ... when the centroids hold at least this many values (classes × columns); fewer are
+#: searched exactly, at a cost that is small beside the sweeps
+APPROXIMATE_MIN_VALUES = 200_000
 #: the refinement may spend this share of the partition's work per record (refine_passes)
 BUDGET = 0.25
 #: the share of the block route, whose compiled partition costs far less per comparison:
@@ -365,7 +368,8 @@ def nearest_points(points: np.ndarray, reach: int) -> np.ndarray:
     but a k-d tree splits one coordinate at a time, and class centroids of QIs with many
     categories (a commune one-hot in a hundred columns) spread thinly over each column, so
     on the principal axes a split separates far more.  The search stops at neighbours
-    within a factor 1 + :data:`NEIGHBOUR_EPS` of the nearest (``eps`` of the tree's query):
+    within a factor 1 + :data:`NEIGHBOUR_EPS` of the nearest (``eps`` of the tree's query)
+    when there are at least :data:`APPROXIMATE_MIN_VALUES` coordinates, exactly below:
     on the classes of a 210,000-person survey with a 100-commune QI (111 columns) this
     costs 0.28 of the exact search, and the 8th neighbour found lies 0.5 % farther on
     average (``python -m benchmarks.bench_refine``).  Any list of neighbours keeps the
@@ -376,7 +380,8 @@ def nearest_points(points: np.ndarray, reach: int) -> np.ndarray:
     centred = points - points.mean(axis=0)
     _, axes = np.linalg.eigh(centred.T @ centred)
     rotated = centred @ axes[:, ::-1]
-    return cKDTree(rotated).query(rotated, k=reach, eps=NEIGHBOUR_EPS)[1]
+    eps = NEIGHBOUR_EPS if points.size >= APPROXIMATE_MIN_VALUES else 0.0
+    return cKDTree(rotated).query(rotated, k=reach, eps=eps)[1]
 
 
 def _own_first(ids: np.ndarray, found: np.ndarray, fence: np.ndarray | None) -> np.ndarray:
