@@ -59,10 +59,10 @@ def write_fake(job) -> None:
     job.target.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def read_fake(path, head, size, info, options, *, memory_limit, task):
+def read_fake(job):
     """Its reader: the same lines back (the content, not the name, says it is one)."""
-    rows = [line.split("|") for line in path.read_text(encoding="utf-8").splitlines()]
-    info.format = "fake"
+    rows = [line.split("|") for line in job.path.read_text(encoding="utf-8").splitlines()]
+    job.info.format = "fake"
     return pd.DataFrame(rows[1:], columns=rows[0])
 
 

@@ -113,7 +113,7 @@ def test_hidden_sheets_are_read_when_named_or_when_all_are_hidden(tmp_path):
     path = very_hidden_sheet(tmp_path)
     chosen = read_table(path)
     assert chosen.info.sheet == "Data" and len(chosen.data) == 120
-    assert any("Hidden sheet(s) 'Old'" in n for n in chosen.info.notes)
+    assert any("hidden sheet 'Old' was not considered" in n for n in chosen.info.notes)
     assert len(read_table(path, sheet="Old").data) == 600
     # nothing visible (Excel refuses to save that; other programs do not): all sheets compete
     members = []

@@ -226,7 +226,7 @@ def test_short_rows_are_reported(tmp_path):
     text = "id;note;n\n1;fine;3\n2;broken\nline;4\n\n5;ok;6\n"
     result = read_table(write(tmp_path, "short.csv", text))
     assert result.data.shape == (4, 3)
-    assert any("2 row(s) have fewer fields" in n and "line 3" in n for n in result.info.notes)
+    assert any("2 rows have fewer fields" in n and "line 3" in n for n in result.info.notes)
     clean = read_table(write(tmp_path, "ok.csv", "a;b\n1;2\n\n3;4\n"))
     assert not any("fewer fields" in n for n in clean.info.notes)
 
@@ -397,7 +397,7 @@ def test_bare_carriage_returns_inside_values_are_kept(tmp_path, line_end):
     result = read_table(write(tmp_path, "cr.csv", text))
     assert result.data["id"].tolist() == [1, 2, 3]
     assert result.data["note"].tolist() == ["a\rb", "c\rd", "e"]
-    assert any("2 carriage return(s) inside values were kept" in n for n in result.info.notes)
+    assert any("2 carriage returns inside values were kept" in n for n in result.info.notes)
 
 
 def test_rows_without_any_value_are_dropped_and_counted(tmp_path):
@@ -406,7 +406,7 @@ def test_rows_without_any_value_are_dropped_and_counted(tmp_path):
     assert result.data.to_dict("list") == {"a": [1, 3], "b": ["x", "y"], "c": [2, 4]}
     assert result.data["a"].dtype == np.int64  # the blank rows do not make it float
     assert result.info.blank_rows == 3 and result.info.n_rows == 2
-    assert "3 blank row(s) (no value in any column) were left out." in result.info.notes
+    assert "3 blank rows (no value in any column) were left out." in result.info.notes
 
 
 def test_a_row_with_one_value_is_a_record(tmp_path):

@@ -196,7 +196,7 @@ def test_dates_and_bare_serial_numbers(tmp_path):
         pd.Timestamp("2021-06-30 12:00"),
         pd.Timestamp("2023-03-15"),
     ]
-    assert any("serial numbers" in n for n in result.info.notes)
+    assert any("bare serial number" in n for n in result.info.notes)
 
 
 def test_numbers_stored_as_text_and_mixed_columns(tmp_path):

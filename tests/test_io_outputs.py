@@ -57,7 +57,7 @@ def test_bad_paths_are_refused_before_the_run(tmp_path, name, reason, message):
 
 def test_a_file_where_the_folder_should_be(tmp_path):
     (tmp_path / "plain").write_text("x", encoding="utf-8")
-    with pytest.raises(OutputError, match=r"the folder .*plain is not a folder"):
+    with pytest.raises(OutputError, match=r": \S*plain is not a folder\. Choose another folder"):
         check_outputs([tmp_path / "plain" / "out.csv"])
 
 

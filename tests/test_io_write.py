@@ -252,7 +252,7 @@ def test_int64_beyond_2_53_keeps_every_digit_in_xlsx(tmp_path):
     assert [cells[2].value, cells[3].value] == [str(inexact), str(-inexact)]
     about = {r[0]: r[1] for r in book[ABOUT_SHEET].iter_rows(min_row=3, values_only=True) if r[0]}
     note = about["export notes › column 'id'"]
-    assert note.startswith("2 whole number(s) larger than 2^53") and "as text" in note
+    assert note.startswith("2 whole numbers larger than 2^53") and "as text" in note
     back = read_table(tmp_path / "big.xlsx").data["id"]
     assert back.dtype == np.int64 and back.tolist() == table["id"].tolist()  # every digit
 

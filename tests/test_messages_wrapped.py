@@ -8,7 +8,10 @@ unwrapped, to what a person sees:
 * an error raised on purpose (:class:`~engine.errors.TcloseError` and its kinds), a one-click
   fix, a warning, a progress step (the app and the command line show it);
 * on the command line: ``print``, the lines it assembles, each flag's help and each
-  command's description.
+  command's description;
+* a reader's note on a file (``info.notes.append(…)``, ``report.notes.append(…)``,
+  ``notes.append(…)``, and a ``note = …`` a reader hands on): the import page, the command
+  line and the report show them.
 
 "Wrapped" means inside ``_()``, ``ngettext()``, ``pgettext()``, ``N_()`` or Qt's
 ``QT_TRANSLATE_NOOP`` (:mod:`engine.i18n`); a template's ``.format(...)`` may follow.
@@ -94,6 +97,38 @@ def unwrapped(path: Path, *, cli: bool) -> list[str]:
     return found
 
 
+#: the methods that add to a list of notes, and which argument is the note
+NOTE_METHODS = {"append": 0, "extend": 0, "insert": 1}
+
+
+def _is_notes(node: ast.AST) -> bool:
+    """``notes`` or ``anything.notes``: a list of notes for a person."""
+    return (isinstance(node, ast.Name) and node.id == "notes") or (
+        isinstance(node, ast.Attribute) and node.attr == "notes"
+    )
+
+
+def unwrapped_notes(path: Path) -> list[str]:
+    """Each note of ``path`` that a person gets unwrapped, as "file:line notes.<method>" (or
+    "file:line note" for a ``note = …`` handed on), wherever in the engine it is written."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if not (isinstance(func, ast.Attribute) and _is_notes(func.value)):
+                continue
+            at = NOTE_METHODS.get(func.attr)
+            if at is not None and len(node.args) > at and _bare(node.args[at]):
+                found.append((node.lineno, f"notes.{func.attr}"))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            named = any(isinstance(t, ast.Name) and t.id == "note" for t in targets)
+            if named and _bare(node.value):
+                found.append((node.lineno, "note"))
+    return [f"{path.name}:{line} {what}" for line, what in sorted(found)]
+
+
 def test_every_message_of_the_engine_is_marked_for_translation() -> None:
     found = [
         f"{path.parent.name}/{hit}"
@@ -101,6 +136,42 @@ def test_every_message_of_the_engine_is_marked_for_translation() -> None:
         for hit in unwrapped(path, cli="cli" in path.relative_to(ENGINE).parts)
     ]
     assert not found, "messages a reader gets in English only:\n" + "\n".join(found)
+
+
+def test_every_note_on_a_file_is_marked_for_translation() -> None:
+    """What a reader noticed in a file (a title row skipped, a hidden sheet passed over,
+    thousands separators) is shown on the import page in the app's language."""
+    found = [
+        f"{path.parent.name}/{hit}"
+        for path in sorted(ENGINE.rglob("*.py"))
+        for hit in unwrapped_notes(path)
+    ]
+    assert not found, "notes a reader gets in English only:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_an_unwrapped_note(tmp_path: Path) -> None:
+    """The notes' scan itself: each way a note is added unwrapped, and the wrapped forms
+    (and a note computed elsewhere, which its own line answers for) it lets pass."""
+    module = tmp_path / "probe.py"
+    module.write_text(
+        "info.notes.append(f'Column {name} has thousands separators.')\n"
+        "report.notes.append('Numbers use a decimal comma.')\n"
+        "notes.append(f'{n} blank row(s) were left out.')\n"
+        "info.notes.extend([f'Column {c} was renamed.' for c in cols])\n"
+        "info.notes.insert(0, 'The first line names the separator.')\n"
+        "note = f'Sheet {sheet} was taken to mean {name}.'\n"
+        "info.notes.append(_('Column {name} has thousands separators.').format(name=name))\n"
+        "notes.append(ngettext('{n} row', '{n} rows', n).format(n=number(n)))\n"
+        "note = _('Sheet {sheet} was taken to mean {name}.')\n"
+        "info.notes.append(decoded.note)\n"
+        "info.notes.extend(report.notes)\n"
+        "rows.append(f'{name}: {value}')\n",
+        encoding="utf-8",
+    )
+    hits = [hit.split(" ")[-1] for hit in unwrapped_notes(module)]
+    assert hits == [
+        "notes.append", "notes.append", "notes.append", "notes.extend", "notes.insert", "note"
+    ]  # fmt: skip
 
 
 def test_the_scan_finds_an_unwrapped_message(tmp_path: Path) -> None:

@@ -98,13 +98,13 @@ def check_cluster_outputs(
     release = outputs[0]
     if release.path.suffix == "" and (release.path.exists() or release.path.is_symlink()):
         check_not_input(release, inputs)
-        raise OutputError(
+        raise OutputError.about(
+            release.path,
+            "name",
             _(
                 "{path} exists already; a release named without a suffix is written as a new "
                 "Parquet dataset folder. Choose a new name for the release."
-            ).format(path=release.path),
-            path=release.path,
-            reason="name",
+            ),
         )
     return check_outputs(outputs, inputs=inputs)
 

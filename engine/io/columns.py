@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.i18n import _
+from engine.i18n import N_, _
+from engine.text import number, percent
 
 #: a number with a leading zero that would be lost: 007, -01, 0123.5 (not 0, 0.5, -0.25)
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
@@ -32,6 +33,11 @@ _DMY_DATE = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$")
 
 #: how many different texts of a mixed column are named in reports
 MAX_REPORTED = 10
+#: the note on whole numbers a double would round (CSV and workbook cells, Parquet integers)
+BEYOND_64_BITS = N_(
+    "Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers beyond 64 "
+    "bits; it was read as text, digit for digit (as numbers, the last digits would be lost)."
+)
 
 
 @dataclass
@@ -43,16 +49,17 @@ class ColumnReport:
     mixed: dict[str, int] = field(default_factory=dict)
 
 
-def unique_names(raw: Sequence[object]) -> tuple[list[str], dict[str, str], list[str]]:
+def unique_names(raw: Sequence[object]) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """Usable, unique column names from a header row.
 
     Blank headers become ``column_<position>`` (1-based), repeated ones get ``_2``, ``_3``...
-    Returns the names, a map new name -> original header text for every renamed column, and a
-    note per renaming.  No column is ever dropped.
+    Returns the names, a map new name -> original header text for every renamed column, and
+    a map new name -> its note (keyed by name, so that a reader that leaves a column out
+    leaves its note out too, in any language).  No column is ever dropped.
     """
     names: list[str] = []
     renamed: dict[str, str] = {}
-    notes: list[str] = []
+    notes: dict[str, str] = {}
     taken: set[str] = set()
     for pos, value in enumerate(raw, start=1):
         text = "" if _is_blank(value) else _header_text(value)
@@ -70,7 +77,7 @@ def unique_names(raw: Sequence[object]) -> tuple[list[str], dict[str, str], list
                          "'{name}'.")  # fmt: skip
             else:
                 note = _("Column {pos} (blank) had no name; it is called '{name}'.")
-            notes.append(note.format(pos=pos, text=text, name=name))
+            notes[name] = note.format(pos=pos, text=text, name=name)
     return names, renamed, notes
 
 
@@ -176,7 +183,9 @@ def _numbers_of(
             numbers = pd.to_numeric(candidate.str.strip(), errors="coerce").to_numpy(float)
             ok = np.isfinite(numbers)
             report.notes.append(
-                f"Column '{name}' has thousands separators (1,234); read as numbers."
+                _("Column '{name}' has thousands separators (1,234); read as numbers.").format(
+                    name=name
+                )
             )
     return candidate, numbers, ok
 
@@ -198,19 +207,17 @@ def _all_numbers(
     if zeros.any():
         example = text[zeros].iloc[0].strip()
         report.notes.append(
-            f"Column '{name}' keeps leading zeros (e.g. '{example}'), so it was read as "
-            "text (a code such as a postcode), not as a number."
+            _(
+                "Column '{name}' keeps leading zeros (e.g. '{example}'), so it was read as "
+                "text (a code such as a postcode), not as a number."
+            ).format(name=name, example=example)
         )
         return _as_text(values)
     if _beyond_exact(candidate.str.strip()):  # whole numbers, kept digit for digit
         exact = _exact_integers(candidate.str.strip()) if present.all() else None
         if exact is not None:
             return pd.Series(exact[cell_codes], index=values.index)
-        report.notes.append(
-            f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
-            "beyond 64 bits; it was read as text, digit for digit (as numbers, the last "
-            "digits would be lost)."
-        )
+        report.notes.append(_(BEYOND_64_BITS).format(name=name))
         return _as_text(values)
     cells = np.full(len(values), np.nan)
     cells[present] = numbers[cell_codes[present]]
@@ -228,13 +235,15 @@ def _report_mixed(
     report.mixed = {
         str(t): int(c) for t, c in zip(bad_text[:MAX_REPORTED], bad_counts, strict=False)
     }
-    shown = ", ".join(f"'{k}' ({v}×)" for k, v in report.mixed.items())
+    shown = ", ".join(f"'{k}' ({number(v)}×)" for k, v in report.mixed.items())
     extra = len(bad_text) - MAX_REPORTED
-    more = f" and {extra} more" if extra > 0 else ""
-    share = 100.0 * n_ok / n_present
+    if extra > 0:
+        shown = _("{shown} and {n} more").format(shown=shown, n=number(extra))
     report.notes.append(
-        f"Column '{name}' is {share:.1f}% numbers but also holds text: {shown}{more}. "
-        "It was kept as text; declare these values as missing codes to use it as numbers."
+        _(
+            "Column '{name}' is {share} numbers but also holds text: {shown}. It was kept as "
+            "text; declare these values as missing codes to use it as numbers."
+        ).format(name=name, share=percent(n_ok / n_present), shown=shown)
     )
 
 

@@ -17,17 +17,17 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.i18n import N_, _
+from engine.i18n import N_, _, ngettext
 from engine.io.columns import type_text_column, unique_names
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import (
     SAMPLE_BYTES,
-    SEPARATOR_NAMES,
     SEPARATORS,
     NotText,
     count_fields,
     decode,
     records,
+    separator_name,
     sniff_decimal,
     sniff_layout,
 )
@@ -110,8 +110,7 @@ def read_delimited(
     frame = _type_columns(frame, decimal, info, task)
     frame = _drop_blank_unnamed(frame, renamed, info)
     info.renamed.update({k: v for k, v in renamed.items() if k in frame.columns})
-    kept = {f"called '{c}'." for c in frame.columns}
-    info.notes[:0] = [n for n in notes if any(n.endswith(k) for k in kept)]
+    info.notes[:0] = [note for new, note in notes.items() if new in frame.columns]
     return frame
 
 
@@ -137,17 +136,23 @@ def _layout(
         info.guessed.append("separator")
         if layout.n_fields < 2:
             info.notes.append(
-                f"No separator ({', '.join(SEPARATOR_NAMES[s] for s in SEPARATORS)}) was "
-                "found: the file was read as a single column. Choose the separator if this "
-                "is wrong."
+                _(
+                    "No separator ({separators}) was found: the file was read as a single "
+                    "column. Choose the separator if this is wrong."
+                ).format(separators=", ".join(separator_name(s) for s in SEPARATORS))
             )
     if header_row is None:
         header_row = layout.header_row
         info.guessed.append("header_row")
         if header_row:
             info.notes.append(
-                f"The first {header_row} line(s) look like a title and were skipped; the "
-                f"header is line {header_row + 1}."
+                ngettext(
+                    "{n} line at the top looks like a title and was skipped; the header is "
+                    "line {line}.",
+                    "{n} lines at the top look like a title and were skipped; the header is "
+                    "line {line}.",
+                    header_row,
+                ).format(n=number(header_row), line=header_row + 1)
             )
     info.header_row = header_row
     return text, layout.separator, header_row
@@ -270,9 +275,11 @@ def _line_ends(text: str, info: ImportInfo) -> str:
         )
         return text.replace("\r", "\n")
     info.notes.append(
-        _("{n} carriage return(s) inside values were kept as part of those values.").format(
-            n=number(bare)
-        )
+        ngettext(
+            "{n} carriage return inside a value was kept as part of that value.",
+            "{n} carriage returns inside values were kept as part of those values.",
+            bare,
+        ).format(n=number(bare))
     )
     return text
 
@@ -435,9 +442,7 @@ def _parse(
         raise _parser_error(path, sep, str(exc)) from exc
     except (ValueError, OverflowError) as exc:
         raise InputError(
-            _(CANNOT_PARSE).format(
-                name=path.name, sep=SEPARATOR_NAMES.get(sep, repr(sep)), reason=exc
-            )
+            _(CANNOT_PARSE).format(name=path.name, sep=separator_name(sep), reason=exc)
         ) from exc
     if not chunks:
         return pd.DataFrame(columns=names)
@@ -467,16 +472,21 @@ def _report_short_rows(
     short = short[short > skip_lines]  # title lines and the header are not data
     if len(short):
         info.notes.append(
-            f"{len(short)} row(s) have fewer fields than the header (first: line "
-            f"{short[0] + 1}); their missing cells were left empty. If a value contains a "
-            "line break, it must be quoted."
+            ngettext(
+                "{n} row has fewer fields than the header (line {line}); its missing cells "
+                "were left empty. If a value contains a line break, it must be quoted.",
+                "{n} rows have fewer fields than the header (first: line {line}); their "
+                "missing cells were left empty. If a value contains a line break, it must be "
+                "quoted.",
+                len(short),
+            ).format(n=number(len(short)), line=int(short[0]) + 1)
         )
 
 
 def _long_row(path: Path, encoded: bytes, sep: str, skip_lines: int, n_fields: int) -> InputError:
     """The error for a data row with more fields than the header (found by a scan of the
     records, which is slow but only happens on this error)."""
-    sep_name = SEPARATOR_NAMES.get(sep, repr(sep))
+    sep_name = separator_name(sep)
     text = encoded.decode("utf-8")
     line = 1
     for i, rec in enumerate(records(text)):
@@ -498,7 +508,7 @@ def _long_row(path: Path, encoded: bytes, sep: str, skip_lines: int, n_fields: i
 
 
 def _parser_error(path: Path, sep: str, message: str) -> InputError:
-    sep_name = SEPARATOR_NAMES.get(sep, repr(sep))
+    sep_name = separator_name(sep)
     fields = _FIELDS_ERROR.search(message)
     if fields:
         expected, line, saw = (int(g) for g in fields.groups())
@@ -556,9 +566,13 @@ def _guarded_text(
     spaces = np.array([not t.strip() for t in texts], dtype=bool)
     if spaces.any():
         is_space = np.isin(codes, np.flatnonzero(spaces))
+        n = int(is_space.sum())
         info.notes.append(
-            f"Column '{name}': {int(is_space.sum())} cell(s) holding only spaces were read "
-            "as empty."
+            ngettext(
+                "Column '{name}': {n} cell holding only spaces was read as empty.",
+                "Column '{name}': {n} cells holding only spaces were read as empty.",
+                n,
+            ).format(name=name, n=number(n))
         )
         codes = np.where(is_space, -1, codes)
     guarded = texts.str.match(_GUARDED.pattern).to_numpy(bool)
@@ -568,8 +582,13 @@ def _guarded_text(
         n = int(np.isin(codes, np.flatnonzero(guarded)).sum())
         texts[guarded] = texts[guarded].str.slice(1)
         info.notes.append(
-            f"Column '{name}': {n} cell(s) started with an apostrophe protecting a "
-            "formula-like text (such as '=x); the apostrophe was removed."
+            ngettext(
+                "Column '{name}': {n} cell started with an apostrophe protecting a "
+                "formula-like text (such as '=x); the apostrophe was removed.",
+                "Column '{name}': {n} cells started with an apostrophe protecting a "
+                "formula-like text (such as '=x); the apostrophes were removed.",
+                n,
+            ).format(name=name, n=number(n))
         )
         changed = True
     values = texts.to_numpy(object)
@@ -613,7 +632,11 @@ def _drop_blank_rows(frame: pd.DataFrame, info: ImportInfo) -> pd.DataFrame:
         return frame
     info.blank_rows += n
     info.notes.append(
-        _("{n} blank row(s) (no value in any column) were left out.").format(n=number(n))
+        ngettext(
+            "{n} blank row (no value in any column) was left out.",
+            "{n} blank rows (no value in any column) were left out.",
+            n,
+        ).format(n=number(n))
     )
     return frame.loc[~blank].reset_index(drop=True)
 
@@ -625,8 +648,13 @@ def _drop_blank_unnamed(
     empty = [c for c in frame.columns if renamed.get(c) == "" and frame[c].isna().all()]
     if empty:
         info.notes.append(
-            f"{len(empty)} column(s) without a name or any value were left out (the lines "
-            "probably end with a separator)."
+            ngettext(
+                "{n} column without a name or any value was left out (the lines probably end "
+                "with a separator).",
+                "{n} columns without a name or any value were left out (the lines probably "
+                "end with a separator).",
+                len(empty),
+            ).format(n=number(len(empty)))
         )
         frame = frame.drop(columns=empty)
     return frame

@@ -31,7 +31,7 @@ import pandas as pd
 import python_calamine
 
 from engine.errors import InputError, TcloseError
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.io.codebook import Codebook
 from engine.io.columns import (
     LEADING_ZERO,
@@ -59,11 +59,12 @@ from engine.io.files import (
     human_size,
     open_checked,
 )
-from engine.io.formats import read_by
+from engine.io.formats import ReadJob, read_by
 from engine.io.info import ImportInfo, ReadOptions
 from engine.io.sniff import sniff_decimal
 from engine.io.write import CODEBOOK_SHEET, metadata_sheet_names
-from engine.progress import NO_TASK, Task
+from engine.progress import Task
+from engine.text import number
 
 EXCEL_SUFFIXES = frozenset(read_by("workbook"))
 #: bytes of Python objects per byte of sheet XML, roughly (measured on numeric sheets)
@@ -237,7 +238,8 @@ def choose_sheet(path: Path, sheets: list[str], sheet: str | int | None) -> tupl
         return sheet, ""
     folded = [s for s in sheets if s.casefold() == str(sheet).strip().casefold()]
     if len(folded) == 1:
-        return folded[0], f"Sheet '{sheet}' was taken to mean '{folded[0]}'."
+        note = _("Sheet '{sheet}' was taken to mean '{name}'.")
+        return folded[0], note.format(sheet=sheet, name=folded[0])
     raise InputError(
         _(
             "{name} has no sheet named '{sheet}'; its sheets are: {listing}. Choose one of them."
@@ -276,18 +278,18 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
         last = cell_name(extent.last_row, extent.last_col)
         raise InputError(
             _(
-                "{name}, sheet '{sheet}': its {cells:,} filled cells are "
-                "spread over {span} ({rows:,} rows × {cols:,} columns), which "
+                "{name}, sheet '{sheet}': its {cells} filled cells are "
+                "spread over {span} ({rows} rows × {cols} columns), which "
                 "would need about {needed} of memory to read. Delete the cells far "
                 "from the table (the last one is {last}) or copy the table to a new sheet, then "
                 "import again."
             ).format(
                 name=path.name,
                 sheet=extent.name,
-                cells=extent.n_cells,
+                cells=number(extent.n_cells),
                 span=span,
-                rows=extent.n_rows,
-                cols=extent.n_cols,
+                rows=number(extent.n_rows),
+                cols=number(extent.n_cols),
                 needed=human_size(needed),
                 last=last,
             )
@@ -295,51 +297,29 @@ def check_extent(path: Path, extent: SheetExtent | None, memory_limit: int | Non
     check_memory(path, needed, memory_limit)
 
 
-def read_book(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None = None,
-    task: Task = NO_TASK,
-) -> pd.DataFrame:
-    """The workbook formats' reader (:data:`engine.io.formats.FORMATS`): a file named as a
-    workbook that is not one inside is refused by :func:`read_workbook` with the same words,
-    whatever reading settings were given."""
-    if not head.startswith((ZIP_MAGIC, OLE_MAGIC)):
-        options = ReadOptions()
-    return read_workbook(path, head, size, info, options, memory_limit=memory_limit, task=task)
-
-
-def read_workbook(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None = None,
-    task: Task = NO_TASK,
-) -> pd.DataFrame:
-    """Read one sheet of a workbook into typed columns; fills ``info``.
+def read_workbook(job: ReadJob) -> pd.DataFrame:
+    """The workbook formats' reader (:data:`engine.io.formats.FORMATS`): one sheet of a
+    workbook as typed columns; fills ``job.info``.
 
     Without ``options.sheet`` the sheet that looks most like a data table is read (a cover
     sheet or a notes sheet is passed over) and the others are listed in a note.
     ``options.decimal`` (``.`` or ``,``; guessed when None) is how numbers stored as text are
-    read; the separator and the encoding do not apply.
+    read; the separator and the encoding do not apply.  A file named as a workbook that is
+    not one inside is refused as damaged, whatever reading settings were given (they are
+    not checked against it).
     """
+    path, head, info, memory_limit = job.path, job.head, job.info, job.memory_limit
+    options = job.options if head.startswith((ZIP_MAGIC, OLE_MAGIC)) else ReadOptions()
     options.check(path.name, text=False)
     sheet = options.sheet
     extents = measure_sheets(path, head)
-    source = _trimmed(path, head, size, extents, memory_limit)
+    source = _trimmed(path, head, job.size, extents, memory_limit)
     try:
-        book = open_workbook(path, head, size, memory_limit, source)
+        book = open_workbook(path, head, job.size, memory_limit, source)
     finally:
         if source is not None:
             source.close()  # calamine has read what it needs
-    task.step(0.1, _("Opened {name}").format(name=path.name))
+    job.task.step(0.1, _("Opened {name}").format(name=path.name))
     try:
         info.sheets = _worksheets(book)
         visible = _visible_worksheets(book)
@@ -358,8 +338,12 @@ def read_workbook(
         hidden = [s for s in info.sheets if s not in visible]
         if sheet is None and hidden:
             info.notes.append(
-                f"Hidden sheet(s) {', '.join(map(repr, hidden))} were not considered; choose "
-                "one by name to read it."
+                ngettext(
+                    "The hidden sheet {sheets} was not considered; choose it by name to read it.",
+                    "The hidden sheets {sheets} were not considered; choose one by name to "
+                    "read it.",
+                    len(hidden),
+                ).format(sheets=", ".join(f"'{s}'" for s in hidden))
             )
     finally:
         book.close()
@@ -367,15 +351,22 @@ def read_workbook(
     extent = extents.get(name)
     if extent is not None and extent.stray:
         refs = [cell_name(r, c) for r, c in extent.stray]
-        shown = ", ".join(refs[:3]) + (f" and {len(refs) - 3:,} more" if len(refs) > 3 else "")
+        shown = ", ".join(refs[:3])
+        if len(refs) > 3:
+            shown = _("{shown} and {n} more").format(shown=shown, n=number(len(refs) - 3))
         table = range_name(extent.first_row, extent.first_col, extent.last_row, extent.last_col)
         info.notes.append(
-            f"Sheet '{name}': {len(refs):,} cell(s) far from the table were left out ({shown}); "
-            f"the table is {table}."
+            ngettext(
+                "Sheet '{sheet}': {n} cell far from the table was left out ({shown}); the "
+                "table is {table}.",
+                "Sheet '{sheet}': {n} cells far from the table were left out ({shown}); the "
+                "table is {table}.",
+                len(refs),
+            ).format(sheet=name, n=number(len(refs)), shown=shown, table=table)
         )
-    task.step(0.5, _("Read sheet '{name}'").format(name=name))
+    job.task.step(0.5, _("Read sheet '{name}'").format(name=name))
     return _to_frame(
-        path, name, rows, merged, origin, info, options.header_row, options.decimal, task,
+        path, name, rows, merged, origin, info, options.header_row, options.decimal, job.task,
     )  # fmt: skip
 
 
@@ -436,18 +427,27 @@ def _best_sheet(
         if best is None or score > best[0]:
             best = (score, name, rows, merged, origin)
     assert best is not None  # info.sheets is not empty here
-    _, name, rows, merged, origin = best
-    others = ", ".join(f"'{s}' ({max(scores[s], 0):,})" for s in candidates if s != name)
+    name, rows, merged, origin = best[1:]
+    others = ", ".join(f"'{s}' ({number(max(scores[s], 0))})" for s in candidates if s != name)
     first = candidates[0]
-    why = (
-        f"Sheet '{name}' was read: it holds the largest table ({scores[name]:,} filled cells in "
-        "rows of a table)"
+    if name == first:
+        why = _(
+            "Sheet '{sheet}' was read: it holds the largest table ({n} filled cells in rows of "
+            "a table)."
+        )
+    else:
+        why = _(
+            "Sheet '{sheet}' was read: it holds the largest table ({n} filled cells in rows of "
+            "a table), while the first sheet, '{first}', looks like a cover or notes sheet."
+        )
+    others_said = _(
+        "The other sheets (filled table cells): {others}. Choose another sheet if this is not "
+        "the data."
     )
-    if name != first:
-        why += f", while the first sheet, '{first}', looks like a cover or notes sheet"
     info.notes.append(
-        f"{why}. The other sheets (filled table cells): {others}. Choose another sheet if "
-        "this is not the data."
+        why.format(sheet=name, n=number(scores[name]), first=first)
+        + " "
+        + others_said.format(others=others)
     )
     return name, rows, merged, origin
 
@@ -574,9 +574,18 @@ def _header_top(
         top = _find_header(rows, merged)
         info.guessed.append("header_row")
         if top:
+            if top == 1:
+                note = _(
+                    "Row {first} of sheet '{sheet}' looks like a title and was skipped; the "
+                    "header is row {header}."
+                )
+            else:
+                note = _(
+                    "Rows {first}–{last} of sheet '{sheet}' look like a title and were "
+                    "skipped; the header is row {header}."
+                )
             info.notes.append(
-                f"Rows {row0 + 1}–{row0 + top} of sheet '{sheet}' look like a title and were "
-                f"skipped; the header is row {row0 + top + 1}."
+                note.format(first=row0 + 1, last=row0 + top, sheet=sheet, header=row0 + top + 1)
             )
         return top
     top = header_row - row0
@@ -606,8 +615,10 @@ def _header(
     if sub is None:
         return header, 1
     info.notes.append(
-        f"Rows {row0 + top + 1}–{row0 + top + 2} form a two-line header (merged group "
-        "cells above sub-headings); the column names join both lines."
+        _(
+            "Rows {first}–{last} form a two-line header (merged group cells above "
+            "sub-headings); the column names join both lines."
+        ).format(first=row0 + top + 1, last=row0 + top + 2)
     )
     joined = [
         " ".join(dict.fromkeys(p for p in (_label(a), _label(b)) if p))
@@ -629,8 +640,13 @@ def _body(
     filled = _fill_merged_body(rows, merged, first_body)
     if filled:
         info.notes.append(
-            f"{filled} merged cell range(s) in the data were spread to every row and column "
-            "they cover (a merged cell shows one value for all of them)."
+            ngettext(
+                "{n} merged cell range in the data was spread to every row and column it "
+                "covers (a merged cell shows one value for all of them).",
+                "{n} merged cell ranges in the data were spread to every row and column they "
+                "cover (a merged cell shows one value for all of them).",
+                filled,
+            ).format(n=number(filled))
         )
     body = rows[first_body:]
     notes_at = _footnotes(body)
@@ -639,10 +655,17 @@ def _body(
         first, last = row0 + first_body + notes_at + 1, row0 + first_body + len(body)
         shown = "; ".join(f"'{t[:60]}'" for t in texts[:2]) + (" …" if len(texts) > 2 else "")
         info.footnotes = texts
-        info.notes.append(
-            f"Rows {first}–{last} of sheet '{sheet}', under a blank row and with text in the "
-            f"first column only, look like footnotes and were left out: {shown}."
-        )
+        if first == last:
+            note = _(
+                "Row {first} of sheet '{sheet}', under a blank row and with text in the first "
+                "column only, looks like a footnote and was left out: {shown}."
+            )
+        else:
+            note = _(
+                "Rows {first}–{last} of sheet '{sheet}', under a blank row and with text in "
+                "the first column only, look like footnotes and were left out: {shown}."
+            )
+        info.notes.append(note.format(first=first, last=last, sheet=sheet, shown=shown))
         body = body[:notes_at]
     return body
 
@@ -665,7 +688,11 @@ def _typed_frame(
             raise InputError(_no_rows(where))
         info.blank_rows += n_blank
         info.notes.append(
-            f"{n_blank:,} blank row(s) inside the table (no value in any column) were left out."
+            ngettext(
+                "{n} blank row inside the table (no value in any column) was left out.",
+                "{n} blank rows inside the table (no value in any column) were left out.",
+                n_blank,
+            ).format(n=number(n_blank))
         )
         columns = [c.without(blank_rows) for c in columns]
     if decimal is None:
@@ -690,7 +717,7 @@ def _typed_frame(
     if any(c.texts for c in columns):
         info.decimal = decimal or "."
     info.renamed.update(kept_renamed)
-    info.notes[:0] = [n for n in notes if any(n.endswith(f"called '{c}'.") for c in data)]
+    info.notes[:0] = [note for new, note in notes.items() if new in data]
     return pd.DataFrame(data)
 
 
@@ -928,11 +955,23 @@ def _text_numbers(
         v = arr[i]
         values[i] = lookup[v] if isinstance(v, str) else float(v)
     n_text = int(sum(isinstance(v, str) for v in arr[~blank]))
-    mark = " with a decimal comma" if decimal == "," else ""
-    note = (
-        f"Column '{name}': {n_text:,} number(s) stored as text (such as '{texts.iloc[0]}') "
-        f"were read as numbers{mark}."
-    )
+    if decimal == ",":
+        said = ngettext(
+            "Column '{name}': {n} number stored as text (such as '{example}') was read as a "
+            "number with a decimal comma.",
+            "Column '{name}': {n} numbers stored as text (such as '{example}') were read as "
+            "numbers with a decimal comma.",
+            n_text,
+        )
+    else:
+        said = ngettext(
+            "Column '{name}': {n} number stored as text (such as '{example}') was read as a "
+            "number.",
+            "Column '{name}': {n} numbers stored as text (such as '{example}') were read as "
+            "numbers.",
+            n_text,
+        )
+    note = said.format(name=name, n=number(n_text), example=texts.iloc[0])
     whole = not blank.any() and np.all(np.floor(values) == values) and np.abs(values).max() < 2**53
     series = pd.Series(values.astype(np.int64) if whole else values)
     return series, [note], {}
@@ -957,10 +996,14 @@ def _date_column(
     if not numbers.any():
         return out, []
     out[numbers] = _EXCEL_EPOCH + pd.to_timedelta(serials, unit="D")
-    note = (
-        f"Column '{name}' holds dates; {int(numbers.sum())} cell(s) stored as bare serial "
-        "numbers were read as dates too."
-    )
+    n = int(numbers.sum())
+    note = ngettext(
+        "Column '{name}' holds dates; {n} cell stored as a bare serial number was read as a "
+        "date too.",
+        "Column '{name}' holds dates; {n} cells stored as bare serial numbers were read as "
+        "dates too.",
+        n,
+    ).format(name=name, n=number(n))
     return out, [note]
 
 

@@ -31,6 +31,9 @@ from typing import IO
 
 import numpy as np
 
+from engine.i18n import _
+from engine.text import number
+
 #: rows of nothing that separate a stray cell from the table
 ROW_GAP = 1_000
 #: columns of nothing that separate a stray cell from the table
@@ -129,7 +132,9 @@ def _read_small(archive: zipfile.ZipFile, name: str) -> bytes:
     size = archive.getinfo(name).file_size
     if size > MAX_LIST_PART:
         raise TooLarge(
-            f"its part {name} unpacks to {size:,} bytes, far more than a list of sheets takes"
+            _(
+                "its part {name} unpacks to {size} bytes, far more than a list of sheets takes"
+            ).format(name=name, size=number(size))
         )
     return archive.read(name)
 
@@ -397,4 +402,4 @@ def trimmed_copy(
 
 def _check_budget(path: Path, copied: int, budget: int | None) -> None:
     if budget is not None and copied > budget:
-        raise TooLarge(f"its sheets unpack to more than {copied:,} bytes")
+        raise TooLarge(_("its sheets unpack to more than {size} bytes").format(size=number(copied)))

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.progress import NO_TASK, Task
+from engine.text import fixed
 
 #: first bytes of a ZIP archive (.xlsx, .xlsm, .ods are ZIP archives)
 ZIP_MAGIC = b"PK\x03\x04"
@@ -25,14 +26,18 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")
 
 
+#: a size in each unit, as the reader's language writes it (French says Ko, Mo, Go)
+_SIZE_UNITS = (N_("{size} bytes"), N_("{size} KB"), N_("{size} MB"), N_("{size} GB"))
+
+
 def human_size(n_bytes: float) -> str:
-    """``1536`` -> ``"1.5 KB"``: sizes in messages are for people."""
+    """``1536`` -> ``"1.5 KB"`` ("1,5 Ko" in French): sizes in messages are for people."""
     size = float(n_bytes)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+    for places, unit in enumerate(_SIZE_UNITS):
+        if size < 1024 or unit == _SIZE_UNITS[-1]:
+            return _(unit).format(size=fixed(size, min(places, 1)))
         size /= 1024
-    return f"{size:.1f} GB"  # pragma: no cover - loop always returns
+    raise AssertionError("the last unit always returns")  # pragma: no cover
 
 
 def special_kind(mode: int) -> str:

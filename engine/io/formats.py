@@ -11,9 +11,9 @@ and ``DataExporterRegistry``: a function, a label, an identifier and a priority)
 
 The functions are named as ``"module:function"`` and imported when first called, so that
 importing the table stays cheap and the optional packages (pyarrow, pyreadstat) are needed
-only by the formats that use them.  A reader is called as ``read(path, head, size, info,
-options, memory_limit=…, task=…)`` and returns the table (its labels, if the format
-carries any, go to ``info.codebook``); a writer as ``write(job)`` with a :class:`WriteJob`.
+only by the formats that use them.  A reader is called as ``read(job)`` with a
+:class:`ReadJob` and returns the table (its labels, if the format carries any, go to
+``job.info.codebook``); a writer as ``write(job)`` with a :class:`WriteJob`.
 
 The labels are marked for the app's translation files (context ``formats``): the app
 shows them translated; the engine's messages keep them in English.
@@ -28,7 +28,11 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.io.info import ImportInfo, ReadOptions
+    from engine.progress import Task
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name Qt's lupdate knows
@@ -65,7 +69,7 @@ class FileFormat:
     #: when a file's first bytes match several formats, the highest priority reads it
     priority: int = 0
 
-    def reader_function(self) -> Callable[..., Any]:
+    def reader_function(self) -> Callable[[ReadJob], Any]:
         """The function that reads this format (imported on first use)."""
         return _function(self.read)
 
@@ -87,6 +91,24 @@ class FileFormat:
         """Written as delimited text, so a separator, a decimal mark and a byte-order mark
         are the writer's options."""
         return self.reader == "delimited"
+
+
+@dataclass
+class ReadJob:
+    """What a reader is given: the file (its first bytes and size, read once when it was
+    opened and checked), the import's report to fill in, the reading settings, the memory
+    it may use and the task to report progress to."""
+
+    path: Path
+    #: the first bytes (what the format was recognised by)
+    head: bytes
+    size: int
+    #: what the import found and guessed, filled in by the reader
+    info: ImportInfo
+    options: ReadOptions
+    #: bytes the reader may use instead of the measured free memory (None: measure)
+    memory_limit: int | None
+    task: Task
 
 
 @dataclass
@@ -120,7 +142,7 @@ def _function(spec: str) -> Callable[..., Any]:
 _ZIP = b"PK\x03\x04"
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _TEXT = {"read": "engine.io.read:read_text", "write": "engine.io.write:write_text"}
-_BOOK = {"read": "engine.io.excel:read_book"}
+_BOOK = {"read": "engine.io.excel:read_workbook"}
 _STATS = {"read": "engine.io.stats:read_file", "write": "engine.io.stats:write_file"}
 
 FORMATS: tuple[FileFormat, ...] = (
@@ -235,6 +257,7 @@ __all__ = [
     "QT_TRANSLATE_NOOP",
     "RELEASE_SUFFIXES",
     "FileFormat",
+    "ReadJob",
     "WriteJob",
     "export_formats",
     "format_by_content",

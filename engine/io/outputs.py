@@ -64,15 +64,15 @@ _WINDOWS_FORBIDDEN = set('<>:"/\\|?*') | {chr(i) for i in range(32)}
 
 #: what each kind of output is called in messages
 KIND_NAMES = {
-    "release": "the release",
-    "metadata": "the release's metadata file (named after the release)",
-    "report": "the report",
-    "summary": "the summary",
-    "review": "the review record",
-    "project": "the project file",
-    "table": "the table",
-    "plot": "the plot",
-    "file": "the output",
+    "release": N_("the release"),
+    "metadata": N_("the release's metadata file (named after the release)"),
+    "report": N_("the report"),
+    "summary": N_("the summary"),
+    "review": N_("the review record"),
+    "project": N_("the project file"),
+    "table": N_("the table"),
+    "plot": N_("the plot"),
+    "file": N_("the output"),
 }
 #: kinds that are tclose's own JSON run output: each may replace a file of the others
 _RUN_JSON = frozenset({"metadata", "summary", "review"})
@@ -91,6 +91,13 @@ class OutputError(InputError):
         self.path = path
         self.reason = reason
 
+    @classmethod
+    def about(cls, path: Path, reason: str, message: str, **fields: object) -> OutputError:
+        """The error about ``path``: ``message`` (translated, naming the file as ``{path}``)
+        with its other ``fields`` filled in, so that the file a message names is the one the
+        error carries."""
+        return cls(message.format(path=path, **fields), path=path, reason=reason)
+
 
 @dataclass(frozen=True)
 class Output:
@@ -106,7 +113,8 @@ class Output:
 
     @property
     def label(self) -> str:
-        return KIND_NAMES.get(self.kind, KIND_NAMES["file"])
+        """What the output is called in messages, in the reader's language."""
+        return _(KIND_NAMES.get(self.kind, KIND_NAMES["file"]))
 
 
 def as_outputs(items: Iterable[Output | str | Path]) -> list[Output]:
@@ -124,21 +132,27 @@ def name_problem(name: str, *, windows: bool | None = None) -> str:
     """
     windows = sys.platform == "win32" if windows is None else windows
     if not name or name in {".", ".."}:
-        return "it names no file"
+        return _("it names no file")
     if "\x00" in name:
-        return "it contains a NUL character"
+        return _("it contains a NUL character")
     size = len(name.encode("utf-16-le")) // 2 if windows else len(os.fsencode(name))
     if size > NAME_MAX:
-        return f"the file name is too long ({size} characters; at most {NAME_MAX} are allowed)"
+        return _(
+            "the file name is too long ({size} characters; at most {name_max} are allowed)"
+        ).format(size=size, name_max=NAME_MAX)
     if windows:
         bad = sorted({c for c in name if c in _WINDOWS_FORBIDDEN})
         if bad:
             shown = " ".join(repr(c)[1:-1] if c.isprintable() else f"\\x{ord(c):02x}" for c in bad)
-            return f"Windows does not allow these characters in a file name: {shown}"
+            return _("Windows does not allow these characters in a file name: {characters}").format(
+                characters=shown
+            )
         if name[-1] in ". ":
-            return "Windows does not allow a file name that ends with a dot or a space"
+            return _("Windows does not allow a file name that ends with a dot or a space")
         if name.split(".")[0].strip().casefold() in _WINDOWS_RESERVED:
-            return f"'{name.split('.')[0]}' is a device name that Windows reserves"
+            return _("'{device}' is a device name that Windows reserves").format(
+                device=name.split(".")[0]
+            )
     return ""
 
 
@@ -228,11 +242,17 @@ def _may_replace_json(output: Output, existing: Path) -> str:
         return ""
     if kind == "project" and output.kind == "project":
         return ""
-    what = "a tclose project file" if kind == "project" else "a JSON file tclose did not write"
-    return (
-        f"{output.path}: {output.label} would replace {what}; it was left alone. Choose "
-        "another name, or move that file away first."
-    )
+    if kind == "project":
+        said = _(
+            "{path}: {label} would replace a tclose project file; it was left alone. Choose "
+            "another name, or move that file away first."
+        )
+    else:
+        said = _(
+            "{path}: {label} would replace a JSON file tclose did not write; it was left alone. "
+            "Choose another name, or move that file away first."
+        )
+    return said.format(path=output.path, label=output.label)
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -257,33 +277,30 @@ def _probe_folder(folder: Path, shown: Path) -> None:
 
 def _check_existing(output: Output, final: Path) -> None:
     if final.is_dir():
-        raise OutputError(
-            _("{path} is a folder; {label} needs a file name.").format(
-                path=output.path, label=output.label
-            ),
-            path=output.path,
-            reason="name",
+        raise OutputError.about(
+            output.path,
+            "name",
+            _("{path} is a folder; {label} needs a file name."),
+            label=output.label,
         )
     if not final.is_file():
-        raise OutputError(
-            _("{path} exists and is not an ordinary file; choose another name.").format(
-                path=output.path
-            ),
-            path=output.path,
-            reason="name",
+        raise OutputError.about(
+            output.path,
+            "name",
+            _("{path} exists and is not an ordinary file; choose another name."),
         )
     if final.suffix.lower() == ".json":
         problem = _may_replace_json(output, final)
         if problem:
             raise OutputError(problem, path=output.path, reason="not_ours")
     if not os.access(final, os.W_OK):
-        raise OutputError(
+        raise OutputError.about(
+            output.path,
+            "read_only",
             _(
                 "{path} is read-only, so it cannot be replaced. Choose another name, or make it "
                 "writable first."
-            ).format(path=output.path),
-            path=output.path,
-            reason="read_only",
+            ),
         )
     try:
         # opening for writing (without writing) is how Windows tells that another program
@@ -291,13 +308,13 @@ def _check_existing(output: Output, final: Path) -> None:
         with open(final, "r+b"):
             pass
     except OSError as exc:
-        raise OutputError(
+        raise OutputError.about(
+            output.path,
+            "locked",
             _(
                 "{path} is open in another program (such as Excel), so it cannot be replaced. "
                 "Close it there and try again, or choose another name."
-            ).format(path=output.path),
-            path=output.path,
-            reason="locked",
+            ),
         ) from exc
 
 
@@ -327,23 +344,27 @@ def _check_not_input(output: Output, final: Path, source: Path) -> None:
         same = _spelling_key(source) == _spelling_key(final)
     if same:
         via = "" if os.path.abspath(source) == str(final) else f" {source}"
-        what = "input folder" if source.is_dir() else "input file"
-        raise OutputError(
-            _(
-                "{path}: refusing to overwrite the {what}{via}; tclose never overwrites its "
+        if source.is_dir():
+            said = _(
+                "{path}: refusing to overwrite the input folder{via}; tclose never overwrites "
+                "its input. Choose another name for {label}."
+            )
+        else:
+            said = _(
+                "{path}: refusing to overwrite the input file{via}; tclose never overwrites its "
                 "input. Choose another name for {label}."
-            ).format(path=output.path, what=what, via=via, label=output.label),
-            path=output.path,
-            reason="input",
-        )
+            )
+        raise OutputError.about(output.path, "input", said, via=via, label=output.label)
     if source.is_dir() and _within(final, source):
-        raise OutputError(
+        raise OutputError.about(
+            output.path,
+            "input",
             _(
                 "{path}: refusing to write inside the input folder {source}: a file there would "
                 "become part of the data read from it. Choose another folder for {label}."
-            ).format(path=output.path, source=source, label=output.label),
-            path=output.path,
-            reason="input",
+            ),
+            source=source,
+            label=output.label,
         )
 
 
@@ -367,35 +388,39 @@ def check_outputs(
         shown = output.path
         problem = name_problem(shown.name)
         if problem:
-            raise OutputError(f"{shown}: {problem}.", path=shown, reason="name")
+            raise OutputError.about(shown, "name", _("{path}: {problem}."), problem=problem)
         final = _final_path(shown)
         folder = final.parent
         if not folder.is_dir():
-            what = "is not a folder" if folder.exists() else "does not exist"
-            raise OutputError(
-                _(
-                    "{shown}: the folder {folder} {what}. Create it or choose another folder."
-                ).format(shown=shown, folder=folder, what=what),
-                path=shown,
-                reason="folder",
-            )
+            if folder.exists():
+                said = _("{path}: {folder} is not a folder. Choose another folder.")
+            else:
+                said = _(
+                    "{path}: the folder {folder} does not exist. Create it or choose another "
+                    "folder."
+                )
+            raise OutputError.about(shown, "folder", said, folder=folder)
         if len(os.fsencode(final.name)) > _name_max(folder):
-            raise OutputError(
+            raise OutputError.about(
+                shown,
+                "name",
                 _(
-                    "{shown}: the file name is too long for this disk ({value} characters; at "
+                    "{path}: the file name is too long for this disk ({value} characters; at "
                     "most {name_max}). Choose a shorter name."
-                ).format(shown=shown, value=len(final.name), name_max=_name_max(folder)),
-                path=shown,
-                reason="name",
+                ),
+                value=len(final.name),
+                name_max=_name_max(folder),
             )
         if len(str(final)) > _path_max(folder):
-            raise OutputError(
+            raise OutputError.about(
+                shown,
+                "name",
                 _(
-                    "{shown}: the path is too long ({value} characters; this system allows "
+                    "{path}: the path is too long ({value} characters; this system allows "
                     "{path_max}). Choose a shorter name or a folder nearer the top of the disk."
-                ).format(shown=shown, value=len(str(final)), path_max=_path_max(folder)),
-                path=shown,
-                reason="name",
+                ),
+                value=len(str(final)),
+                path_max=_path_max(folder),
             )
         for source in sources:
             _check_not_input(output, final, source)
@@ -404,13 +429,15 @@ def check_outputs(
                 final.exists() and other_final.exists() and _same_existing(other_final, final)
             )
             if same:
-                raise OutputError(
+                raise OutputError.about(
+                    shown,
+                    "duplicate",
                     _(
-                        "{shown}: {label} and {label2} would be the same file; choose different "
+                        "{path}: {label} and {label2} would be the same file; choose different "
                         "names."
-                    ).format(shown=shown, label=output.label, label2=other.label),
-                    path=shown,
-                    reason="duplicate",
+                    ),
+                    label=output.label,
+                    label2=other.label,
                 )
         if final.exists() or final.is_symlink():
             _check_existing(output, final)
@@ -583,17 +610,15 @@ def _os_error(shown: Path, exc: OSError, *, where: Path | None = None) -> Output
         # /proc and similar system folders exist but refuse every new file with ENOENT
         words = _("the system does not allow new files in this folder")
     if where is not None:
-        return OutputError(
-            _(
-                "{shown}: cannot write in the folder {where} ({words}). Choose another folder."
-            ).format(shown=shown, where=where, words=words),
-            path=shown,
-            reason="folder",
+        return OutputError.about(
+            shown,
+            "folder",
+            _("{path}: cannot write in the folder {where} ({words}). Choose another folder."),
+            where=where,
+            words=words,
         )
-    return OutputError(
-        _("{shown}: cannot write ({words}). Nothing was written.").format(shown=shown, words=words),
-        path=shown,
-        reason="write",
+    return OutputError.about(
+        shown, "write", _("{path}: cannot write ({words}). Nothing was written."), words=words
     )
 
 
@@ -725,13 +750,13 @@ class Staging:
     @staticmethod
     def _commit_folder(staged: _Staged) -> None:
         if staged.final.exists() or staged.final.is_symlink():
-            raise OutputError(
+            raise OutputError.about(
+                staged.output.path,
+                "name",
                 _(
                     "{path} appeared while the release was computed; nothing was written. Choose "
                     "a new name for the release."
-                ).format(path=staged.output.path),
-                path=staged.output.path,
-                reason="name",
+                ),
             )
         mask = os.umask(0)
         os.umask(mask)
@@ -779,14 +804,14 @@ class Staging:
 
 def _replace_error(output: Output, exc: OSError) -> OutputError:
     if isinstance(exc, PermissionError) or exc.errno in (errno.EACCES, errno.EPERM, errno.EBUSY):
-        return OutputError(
+        return OutputError.about(
+            output.path,
+            "locked",
             _(
                 "{path} cannot be replaced: it is open in another program (such as Excel) or "
                 "write-protected. Close it and try again, or choose another name. Nothing was "
                 "written."
-            ).format(path=output.path),
-            path=output.path,
-            reason="locked",
+            ),
         )
     return _os_error(output.path, exc)
 

@@ -20,8 +20,9 @@ import pandas as pd
 
 from engine.errors import InputError
 from engine.i18n import _
+from engine.io.columns import BEYOND_64_BITS
 from engine.io.files import check_memory, human_size
-from engine.io.formats import read_by
+from engine.io.formats import ReadJob, read_by
 
 #: first (and last) bytes of every Parquet file
 PARQUET_MAGIC = b"PAR1"
@@ -171,14 +172,18 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
         return _plain_column(name, col.cast(kind.value_type), notes)
     if (pa.types.is_timestamp(kind) or pa.types.is_date(kind)) and not _in_ns_range(col):
         notes.append(
-            f"Column '{name}' holds dates before 1678 or after 2261, which tclose cannot "
-            "compute with; they were read as text."
+            _(
+                "Column '{name}' holds dates before 1678 or after 2261, which tclose cannot "
+                "compute with; they were read as text."
+            ).format(name=name)
         )
         return _iso_text(col)
     if pa.types.is_timestamp(kind) and kind.tz is not None:
         notes.append(
-            f"Column '{name}' holds times with the time zone {kind.tz}; they were read as "
-            "local times of that zone."
+            _(
+                "Column '{name}' holds times with the time zone {zone}; they were read as "
+                "local times of that zone."
+            ).format(name=name, zone=kind.tz)
         )
         return pc.local_timestamp(col)
     if pa.types.is_time(kind):
@@ -198,11 +203,7 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
     if pa.types.is_decimal(kind):
         return _plain_decimal(name, col, notes)
     if pa.types.is_integer(kind) and _inexact_integers(col):
-        notes.append(
-            f"Column '{name}' holds whole numbers beyond 2^53 and empty cells or numbers "
-            "beyond 64 bits; it was read as text, digit for digit (as numbers, the last digits "
-            "would be lost)."
-        )
+        notes.append(_(BEYOND_64_BITS).format(name=name))
         return col.cast(pa.string())
     if pa.types.is_float16(kind):
         return col.cast(pa.float32())
@@ -213,15 +214,18 @@ def _plain_column(name: str, col: Any, notes: list[str]) -> Any:
             return col.cast(pa.string())
         except pa.ArrowInvalid:
             notes.append(
-                f"Column '{name}' holds bytes that are not text; they were read as "
-                "hexadecimal text."
+                _(
+                    "Column '{name}' holds bytes that are not text; they were read as "
+                    "hexadecimal text."
+                ).format(name=name)
             )
             values = [None if v is None else v.hex() for v in col.to_pylist()]
             return pa.array(values, type=pa.string())
     if _is_nested(kind):
         notes.append(
-            f"Column '{name}' holds nested values ({_kind_name(kind)}); each was read as its "
-            "JSON text."
+            _(
+                "Column '{name}' holds nested values ({kind}); each was read as its JSON text."
+            ).format(name=name, kind=_kind_name(kind))
         )
         values = [None if v is None else _json_text(v) for v in col.to_pylist()]
         return pa.array(values, type=pa.string())
@@ -284,15 +288,16 @@ def _is_nested(kind: Any) -> bool:
 
 
 def _kind_name(kind: Any) -> str:
+    """What a nested column holds, in the reader's words."""
     import pyarrow as pa
 
     if pa.types.is_struct(kind):
-        return "records of fields"
+        return _("records of fields")
     if pa.types.is_map(kind):
-        return "maps of keys to values"
+        return _("maps of keys to values")
     if pa.types.is_union(kind):
-        return "values of several types"
-    return "lists"
+        return _("values of several types")
+    return _("lists")
 
 
 def _json_text(value: Any) -> str:
@@ -317,8 +322,10 @@ def _plain_decimal(name: str, col: Any, notes: list[str]) -> Any:
             if big is None or big <= 2**53:
                 return whole
         notes.append(
-            f"Column '{name}' holds whole numbers too large for exact arithmetic; they were "
-            "read as text, digit for digit."
+            _(
+                "Column '{name}' holds whole numbers too large for exact arithmetic; they were "
+                "read as text, digit for digit."
+            ).format(name=name)
         )
         return col.cast(pa.string())
     return col.cast(pa.float64())
@@ -384,22 +391,13 @@ def _decoded(table: Any) -> Any:
     return pa.table(columns, names=table.column_names)
 
 
-def read_file(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: Any,
-    options: Any,
-    *,
-    memory_limit: int | None,
-    task: Any,
-) -> pd.DataFrame:
+def read_file(job: ReadJob) -> pd.DataFrame:
     """The Parquet format's reader (:data:`engine.io.formats.FORMATS`)."""
     from engine.io.codebook import sidecar_codebook
 
-    info.format = "parquet"
-    data = read_parquet(path, memory_limit=memory_limit, notes=info.notes)
-    info.codebook = sidecar_codebook(read_metadata(path))
+    job.info.format = "parquet"
+    data = read_parquet(job.path, memory_limit=job.memory_limit, notes=job.info.notes)
+    job.info.codebook = sidecar_codebook(read_metadata(job.path))
     return data
 
 

@@ -26,7 +26,7 @@ from engine.io.files import (
     open_checked,
     too_large,
 )
-from engine.io.formats import format_for, format_of
+from engine.io.formats import ReadJob, format_for, format_of
 from engine.io.info import ImportInfo, ImportResult, ReadOptions
 from engine.io.parquet import is_parquet, read_parquet
 from engine.io.textblocks import GZIP_MAGIC
@@ -79,9 +79,7 @@ def read_table(
     suffix = path.suffix.lower()
     info = ImportInfo(path, suffix.lstrip(".") or "csv", size=size)
     try:
-        data = _read_any(
-            path, head, size, info, options, memory_limit=memory_limit, task=task,
-        )  # fmt: skip
+        data = _read_any(ReadJob(path, head, size, info, options, memory_limit, task))
     except MemoryError as exc:
         raise InputError(
             _(
@@ -101,19 +99,11 @@ def read_table(
     return ImportResult(data, info)
 
 
-def _read_any(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None,
-    task: Task,
-) -> pd.DataFrame:
+def _read_any(job: ReadJob) -> pd.DataFrame:
     """Dispatch on the file's content first and on its name second (the format table,
     :func:`engine.io.formats.format_for`), to the reader the format registers."""
-    fmt, overruled = format_for(path.name, head)
+    path, info = job.path, job.info
+    fmt, overruled = format_for(path.name, job.head)
     if overruled:
         if fmt.reader == "workbook":
             note = _("{name} is a workbook despite its name; read as one.")
@@ -121,23 +111,14 @@ def _read_any(
             note = _("{name} is a {format} file despite its name; read as one.")
         info.notes.append(note.format(name=path.name, format=fmt.label))
         info.format = fmt.suffixes[0].lstrip(".")
-    read = fmt.reader_function()
-    return read(path, head, size, info, options, memory_limit=memory_limit, task=task)
+    return fmt.reader_function()(job)
 
 
-def read_text(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: ReadOptions,
-    *,
-    memory_limit: int | None,
-    task: Task,
-) -> pd.DataFrame:
+def read_text(job: ReadJob) -> pd.DataFrame:
     """Delimited text (CSV, TSV, TXT), unpacked first when it is gzip-compressed."""
+    path, size, info, memory_limit = job.path, job.size, job.info, job.memory_limit
     info.format = "csv"
-    if head.startswith(GZIP_MAGIC):
+    if job.head.startswith(GZIP_MAGIC):
         content = _gunzip(path, size, memory_limit)
         info.notes.append(
             _("{name} is gzip-compressed; it was unpacked in memory.").format(name=path.name)
@@ -145,7 +126,7 @@ def read_text(
     else:
         check_memory(path, size * CSV_EXPANSION, memory_limit)
         content = path.read_bytes()
-    data = read_delimited(path, content, info, options, task=task)
+    data = read_delimited(path, content, info, job.options, task=job.task)
     info.codebook = _sidecar_codebook(path)
     return data
 

@@ -11,9 +11,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.i18n import N_, _
+
 #: separators we look for, in the order that breaks ties
 SEPARATORS = (",", ";", "\t", "|")
-SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+#: each separator's name, translated when it is said (:func:`separator_name`)
+SEPARATOR_NAMES = {
+    ",": N_("comma"), ";": N_("semicolon"), "\t": N_("tab"), "|": N_("vertical bar")
+}  # fmt: skip
 #: how much of the file the guesses look at
 SAMPLE_BYTES = 1 << 16
 SAMPLE_RECORDS = 200
@@ -22,6 +27,12 @@ _COMMA_DECIMAL = re.compile(
     r"^[+-]?\d{1,3}(?:\.\d{3})+,\d+$|^[+-]?\d+,\d{1,2}$|^[+-]?\d+,\d{4,}$|^[+-]?\d{4,},\d+$"
 )
 _DOT_DECIMAL = re.compile(r"^[+-]?\d+\.\d{1,2}$|^[+-]?\d+\.\d{4,}$|^[+-]?\d{4,}\.\d+$")
+
+
+def separator_name(sep: str) -> str:
+    """The separator as a reader says it ("semicolon", "punto y coma"), or its repr when it
+    has no name."""
+    return _(SEPARATOR_NAMES[sep]) if sep in SEPARATOR_NAMES else repr(sep)
 
 
 class NotText(ValueError):
@@ -107,20 +118,18 @@ def decode(data: bytes, encoding: str | None = None) -> Decoded:
         return Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        where = f"line {line}"
     try:
         text = data.decode("cp1252")
         encoding = "cp1252"
     except UnicodeDecodeError:
         text = data.decode("latin-1")
         encoding = "latin-1"
-    return Decoded(
-        text,
-        encoding,
-        f"The file is not UTF-8 (first non-UTF-8 byte on {where}); it was read as "
-        f"{'Windows-1252' if encoding == 'cp1252' else 'Latin-1'} (Western European). "
-        "If accented letters look wrong, choose the file's encoding.",
-    )
+    note = _(
+        "The file is not UTF-8 (first non-UTF-8 byte on line {line}); it was read as "
+        "{encoding} (Western European). If accented letters look wrong, choose the file's "
+        "encoding."
+    ).format(line=line, encoding="Windows-1252" if encoding == "cp1252" else "Latin-1")
+    return Decoded(text, encoding, note)
 
 
 def records(sample: str, quote: str = '"') -> list[str]:

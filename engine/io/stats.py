@@ -22,11 +22,12 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.io.codebook import Codebook, Variable, code_text
 from engine.io.files import check_memory
-from engine.io.formats import WriteJob, read_by
+from engine.io.formats import ReadJob, WriteJob, read_by
 from engine.io.info import ImportInfo
+from engine.text import number
 
 STATS_SUFFIXES = frozenset(read_by("stats"))
 #: bytes in memory per byte of the file, roughly (as for CSV)
@@ -60,26 +61,10 @@ def _pyreadstat(path: Path, verb: str) -> Any:
     return pyreadstat
 
 
-def read_file(
-    path: Path,
-    head: bytes,
-    size: int,
-    info: ImportInfo,
-    options: Any,
-    *,
-    memory_limit: int | None,
-    task: Any,
-) -> pd.DataFrame:
+def read_file(job: ReadJob) -> pd.DataFrame:
     """The SPSS and Stata formats' reader (:data:`engine.io.formats.FORMATS`)."""
-    check_memory(path, size * _EXPANSION, memory_limit)
-    return read_stats(path, info)
-
-
-def write_file(job: WriteJob) -> None:
-    """The SPSS and Stata formats' writer (:func:`write_stats`), the About text inside."""
-    write_stats(
-        job.table, job.target, job.suffix, job.metadata, job.codebook, about_lines(job.metadata)
-    )
+    check_memory(job.path, job.size * _EXPANSION, job.memory_limit)
+    return read_stats(job.path, job.info)
 
 
 def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:
@@ -112,8 +97,11 @@ def read_stats(path: Path, info: ImportInfo) -> pd.DataFrame:
     labelled = sorted(n for n, v in codebook.variables.items() if v.values)
     if labelled:
         info.notes.append(
-            f"Value labels were kept for {len(labelled)} column(s): {', '.join(labelled)}; "
-            "the table holds their codes."
+            ngettext(
+                "Value labels were kept for {n} column: {columns}; the table holds its codes.",
+                "Value labels were kept for {n} columns: {columns}; the table holds their codes.",
+                len(labelled),
+            ).format(n=number(len(labelled)), columns=", ".join(labelled))
         )
     return pd.DataFrame(out)
 
@@ -174,21 +162,16 @@ def _missing_codes(ranges: Mapping[str, list[dict[str, Any]]]) -> dict[str, tupl
 # --------------------------------------------------------------------------- writing
 
 
-def write_stats(
-    table: pd.DataFrame,
-    tmp: Path,
-    suffix: str,
-    metadata: Mapping[str, Any],
-    codebook: Codebook,
-    about: list[str],
-) -> None:
-    """Write ``table`` as an SPSS (.sav, .zsav) or Stata (.dta) file at ``tmp`` with the
-    release's ``codebook`` and the ``about`` lines (the About sheet's text) inside."""
+def write_file(job: WriteJob) -> None:
+    """The SPSS and Stata formats' writer: the release as an SPSS (.sav, .zsav) or Stata
+    (.dta) file at ``job.target``, with its codebook and the About sheet's text inside."""
+    table, tmp, suffix, codebook = job.table, job.target, job.suffix, job.codebook
+    about = about_lines(job.metadata)
     pyreadstat = _pyreadstat(Path(f"release{suffix}"), "write")
     stata = suffix == ".dta"
     frame, value_labels = _for_stats(table, codebook, stata)
     column_labels = {n: v.label for n, v in codebook.variables.items() if v.label}
-    file_label = _file_label(codebook, metadata)[: _LABEL_MAX[suffix]]
+    file_label = _file_label(codebook, job.metadata)[: _LABEL_MAX[suffix]]
     try:
         if stata:
             pyreadstat.write_dta(

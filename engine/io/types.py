@@ -40,7 +40,7 @@ from engine.errors import InputError
 from engine.i18n import _
 from engine.io.columns import LEADING_ZERO, dates_from_text, in_date_range, is_number
 from engine.roles import ColumnType
-from engine.text import number
+from engine.text import number, percent
 
 #: ordered scales; each position lists words meaning the same level (compared casefolded)
 ORDERED_SCALES: tuple[tuple[tuple[str, ...], ...], ...] = (
@@ -386,14 +386,14 @@ def _text_guess(values: pd.Series) -> TypeGuess:
     if number_share >= 0.5:
         texts = counts[~is_number]
         suggested = tuple(str(t) for t in texts.index[:_MAX_SUGGESTED])
-        shown = ", ".join(f"'{t}' ({c:,}×)" for t, c in texts.head(_MAX_SUGGESTED).items())
+        shown = ", ".join(f"'{t}' ({number(c)}×)" for t, c in texts.head(_MAX_SUGGESTED).items())
         return TypeGuess(
             ColumnType.NUMERIC,
             number_share,
             _(
-                "mixed: {number_share:.1f}% numbers, also the texts {shown}; declare "
+                "mixed: {number_share} numbers, also the texts {shown}; declare "
                 "them as missing codes to use the column as numbers"
-            ).format(number_share=100 * number_share, shown=shown),
+            ).format(number_share=percent(number_share), shown=shown),
             suggested,
         )
     date_guess = _date_guess(counts)
@@ -435,16 +435,18 @@ def _text_guess(values: pd.Series) -> TypeGuess:
             ColumnType.NOMINAL,
             1.0 - number_share,
             _(
-                "text with {n} different values; {codes} ({share:.0f}% of the "
+                "text with {n} different values; {codes} ({share} of the "
                 "cells) looks like a missing-value code"
-            ).format(n=number(len(counts) - len(codes)), codes=_quoted(codes), share=100 * share),
+            ).format(
+                n=number(len(counts) - len(codes)), codes=_quoted(codes), share=percent(share)
+            ),
             codes,
         )
     k = len(counts)
     note = _("text with {k} different values").format(k=number(k))
     if number_share > 0:
-        note += _(" ({number_share:.0f}% of the cells are numbers)").format(
-            number_share=100 * number_share
+        note += _(" ({number_share} of the cells are numbers)").format(
+            number_share=percent(number_share)
         )
     return TypeGuess(ColumnType.NOMINAL, 1.0 - number_share, note)
 
@@ -465,8 +467,8 @@ def _date_guess(counts: pd.Series) -> TypeGuess | None:
         return TypeGuess(
             ColumnType.DATE,
             share,
-            _("{share:.1f}% dates; also the texts {texts}: declare them as missing codes").format(
-                share=100 * share, texts=", ".join(map(repr, texts))
+            _("{share} dates; also the texts {texts}: declare them as missing codes").format(
+                share=percent(share), texts=", ".join(map(repr, texts))
             ),
             texts,
         )
@@ -485,24 +487,14 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
         if all(f in rank for f in folded) and len({rank[f] for f in folded}) == len(folded):
             ranks = [rank[f] for f in folded]
             order = tuple(c for _, c in sorted(zip(ranks, categories, strict=True)))
-            return TypeGuess(
-                ColumnType.ORDINAL,
+            return _ordered(
+                order,
                 0.9 if len(categories) >= 3 else 0.7,
-                _("categories with a natural order ({order}); check the order").format(
-                    order=" < ".join(order)
-                ),
-                order=order,
+                _("categories with a natural order ({order}); check the order"),
             )
     education = _education_order(categories, folded)
     if education is not None:
-        return TypeGuess(
-            ColumnType.ORDINAL,
-            0.8,
-            _("education levels in order ({order}); check the order").format(
-                order=" < ".join(education)
-            ),
-            order=education,
-        )
+        return _ordered(education, 0.8, _("education levels in order ({order}); check the order"))
     if not 3 <= len(categories) <= _MAX_NUMBERED:
         return None
     keys = []
@@ -519,13 +511,14 @@ def _ordinal_guess(categories: list[str]) -> TypeGuess | None:
     if len(set(keys)) != len(keys):
         return None
     order = tuple(c for _, c in sorted(zip(keys, categories, strict=True)))
+    return _ordered(order, 0.7, _("categories numbered in order ({order}); check the order"))
+
+
+def _ordered(order: tuple[str, ...], confidence: float, why: str) -> TypeGuess:
+    """An ordinal guess in ``order``, said as ``why`` with the order shown low to high (the
+    user checks it before a release relies on it)."""
     return TypeGuess(
-        ColumnType.ORDINAL,
-        0.7,
-        _("categories numbered in order ({order}); check the order").format(
-            order=" < ".join(order)
-        ),
-        order=order,
+        ColumnType.ORDINAL, confidence, why.format(order=" < ".join(order)), order=order
     )
 
 

@@ -36,7 +36,7 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES, WorksheetWriter
 from openpyxl.writer.excel import ExcelWriter
 
 from engine.errors import InputError
-from engine.i18n import LANGUAGES, N_, _, use_language
+from engine.i18n import LANGUAGES, N_, _, ngettext, use_language
 from engine.io.about import about_rows, publishable
 from engine.io.codebook import Codebook
 from engine.io.csvfast import CsvFormat, write_csv
@@ -140,15 +140,15 @@ def check_sheet_size(name: str, rows: int, columns: int) -> None:
     if rows >= EXCEL_MAX_ROWS or columns > EXCEL_MAX_COLUMNS:
         raise InputError(
             _(
-                "{name}: {rows:,} rows × {cols:,} columns do not fit in an "
-                "Excel sheet (at most {max_rows:,} rows below the header and "
-                "{max_cols:,} columns); export as .csv instead."
+                "{name}: {rows} rows × {cols} columns do not fit in an "
+                "Excel sheet (at most {max_rows} rows below the header and "
+                "{max_cols} columns); export as .csv instead."
             ).format(
                 name=name,
-                rows=rows,
-                cols=columns,
-                max_rows=EXCEL_MAX_ROWS - 1,
-                max_cols=EXCEL_MAX_COLUMNS,
+                rows=number(rows),
+                cols=number(columns),
+                max_rows=number(EXCEL_MAX_ROWS - 1),
+                max_cols=number(EXCEL_MAX_COLUMNS),
             )
         )
 
@@ -388,7 +388,7 @@ def _fill_xlsx(
             _("Wrote {stop} of {n} rows").format(stop=number(stop), n=number(n)),
         )
     if notes:
-        meta = {**meta, "export notes": _big_number_notes(notes, table)}
+        meta = {**meta, _("export notes"): _big_number_notes(notes, table)}
     _write_about(book, meta, scratch)
 
 
@@ -480,10 +480,13 @@ def _big_number_notes(notes: Mapping[str, str], table: pd.DataFrame) -> dict[str
     for name in notes:
         col = table[name]
         n = sum(1 for v in col.tolist() if _inexact_integer(v))
-        out[f"column '{name}'"] = (
-            f"{n:,} whole number(s) larger than 2^53 = 9,007,199,254,740,992 were written as "
-            "text, to keep every digit: Excel stores numbers with about 15 significant digits."
-        )
+        out[_("column '{name}'").format(name=name)] = ngettext(
+            "{n} whole number larger than 2^53 = {limit} was written as text, to keep every "
+            "digit: Excel stores numbers with about 15 significant digits.",
+            "{n} whole numbers larger than 2^53 = {limit} were written as text, to keep every "
+            "digit: Excel stores numbers with about 15 significant digits.",
+            n,
+        ).format(n=number(n), limit=number(2**53))
     return out
 
 
@@ -554,9 +557,11 @@ def _column_cells(sheet: Any, column: pd.Series, notes: dict[str, str]) -> list[
     if too_long:
         raise InputError(
             _(
-                "Column '{column}' holds a text of {n:,} characters, "
-                "more than an Excel cell holds ({max:,}); export as .csv instead."
-            ).format(column=column.name, n=len(values[too_long[0]]), max=_MAX_CELL_TEXT)
+                "Column '{column}' holds a text of {n} characters, "
+                "more than an Excel cell holds ({max}); export as .csv instead."
+            ).format(
+                column=column.name, n=number(len(values[too_long[0]])), max=number(_MAX_CELL_TEXT)
+            )
         )
     cells = [_generic_cell(sheet, v) for v in values]
     if any(_inexact_integer(v) for v in values):

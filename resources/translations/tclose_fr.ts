@@ -220,7 +220,7 @@
     </message>
     <message>
         <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
-        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; enregistrez le projet pour la garder avec le dossier d&apos;examen.</translation>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; enregistrez le projet pour la garder avec le dossier de revue.</translation>
     </message>
     <message>
         <source>Nothing was written.</source>
