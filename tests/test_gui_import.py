@@ -37,6 +37,17 @@ def test_the_reader_s_notes_are_shown(qtbot, window, tmp_path) -> None:
     assert [page.sheet.itemText(i) for i in range(page.sheet.count())] == ["Read me", "Data"]
 
 
+def test_each_renamed_column_is_said_once(qtbot, window, tmp_path) -> None:
+    """A blank and a repeated header: the reader's note on each, and nothing said twice."""
+    path = tmp_path / "renamed.csv"
+    rows = ["age,,age,income"] + [f"{20 + i},{i},{30 + i},{1000 + i}" for i in range(30)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    open_file(qtbot, window, path)
+    text = shown_text(window.wizard.import_page.info.text())
+    assert text.count("column_2") == 1 and text.count("age_2") == 1, text
+    assert "Columns renamed" not in text
+
+
 def test_the_decimal_mark_applies_to_workbooks(qtbot, window, tmp_path) -> None:
     path = write_book(tmp_path / "amb.xlsx", {"S": [["x"], *[[f"{i}.500"] for i in range(1, 30)]]})
     open_file(qtbot, window, path)

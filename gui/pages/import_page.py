@@ -355,11 +355,7 @@ class ImportPage(Page):
             ),
             details=html.escape(", ".join(self.describe_settings())),
         )
-        notes = list(info.notes)
-        renamed = info.renamed
-        if renamed and not any("renamed" in n.lower() for n in notes):
-            pairs = ", ".join(f"“{old}” → {new}" for new, old in renamed.items())
-            notes.append(self.tr("Columns renamed: {pairs}").format(pairs=pairs))
+        notes = list(info.notes)  # the readers say each renamed column, in the reader's language
         if notes:
             text += "<br>" + "<br>".join(f"• {html.escape(note)}" for note in notes)
         self.info.setText(text)
