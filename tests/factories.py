@@ -85,3 +85,13 @@ def summary_for(params: ReleaseParams, verification: Verification, **fields: Any
     }
     values.update(fields)
     return RunSummary(**values)
+
+
+def toy_partition_input(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """QIs (a normal, a skewed and a three-valued column, standardized) and buckets related
+    to the first of them, so that classes must mix regions of the space."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n), rng.gamma(2.0, size=n), rng.integers(0, 3, n)])
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    codes = np.digitize(X[:, 0] + rng.normal(scale=0.7, size=n), [-0.8, 0.0, 0.8])
+    return X, np.minimum(codes, n_buckets - 1)

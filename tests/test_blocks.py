@@ -29,15 +29,7 @@ from engine.release import (
     verify_release,
 )
 from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
-
-
-def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    X = np.column_stack([rng.normal(size=n), rng.gamma(2.0, size=n), rng.integers(0, 3, n)])
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
-    # buckets related to the QIs (so that classes must mix regions of the space)
-    codes = np.digitize(X[:, 0] + rng.normal(scale=0.7, size=n), [-0.8, 0.0, 0.8])
-    return X, np.minimum(codes, n_buckets - 1)
+from tests.factories import toy_partition_input
 
 
 def _valid(labels: np.ndarray, codes: np.ndarray, k: int, t: float) -> bool:
@@ -45,7 +37,7 @@ def _valid(labels: np.ndarray, codes: np.ndarray, k: int, t: float) -> bool:
 
 
 def test_split_to_single_classes_reproduces_the_layout():
-    X, codes = _toy(5000, 4)
+    X, codes = toy_partition_input(5000, 4)
     counts = np.bincount(codes)
     n_classes = check_feasible(counts, 2.0, 10)
     per_class = layout_counts(counts, n_classes)
@@ -57,7 +49,7 @@ def test_split_to_single_classes_reproduces_the_layout():
 
 
 def test_blocks_keep_the_global_mix_and_respect_the_size_limit():
-    X, codes = _toy(20_000, 4)
+    X, codes = toy_partition_input(20_000, 4)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, 1.5, 8))
     node, _ = split_nodes(X, codes, per_class, max_records=1500)
@@ -76,7 +68,7 @@ def test_blocks_keep_the_global_mix_and_respect_the_size_limit():
 
 @pytest.mark.parametrize(("t", "k"), [(1.5, 5), (2.0, 10), (3.0, 10), (5.0, 25)])
 def test_lockstep_capped_mdav_is_valid(t, k):
-    X, codes = _toy(12_000, 4, seed=int(t * 10) + k)
+    X, codes = toy_partition_input(12_000, 4, seed=int(t * 10) + k)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, t, k))
     node, _ = split_nodes(X, codes, per_class, max_records=1000)
@@ -88,7 +80,7 @@ def test_lockstep_capped_mdav_is_valid(t, k):
 
 def test_lockstep_matches_the_exact_rule_inside_one_block():
     # one block: the lockstep version and engine.release.partition form classes by the same rule
-    X, codes = _toy(1500, 3)
+    X, codes = toy_partition_input(1500, 3)
     lock = tclose_blocks(X, codes, 10, 2.0, block_size=5000, refine=0)
     exact = tclose_partition(X, codes, 10, 2.0)
     assert _valid(lock, codes, 10, 2.0)
@@ -96,7 +88,7 @@ def test_lockstep_matches_the_exact_rule_inside_one_block():
 
 
 def test_improvement_keeps_bounds_and_lowers_the_sse():
-    X, codes = _toy(8000, 4)
+    X, codes = toy_partition_input(8000, 4)
     base = tclose_blocks(X, codes, 10, 3.0, block_size=500, refine=0)
     better = tclose_blocks(X, codes, 10, 3.0, block_size=500, refine=None)
     assert _valid(better, codes, 10, 3.0)
@@ -110,7 +102,7 @@ def test_bucket_bounds_table():
 
 
 def test_infeasible_parameters_raise_like_the_exact_path():
-    X, codes = _toy(3000, 4)
+    X, codes = toy_partition_input(3000, 4)
     with pytest.raises(InfeasibleError):
         tclose_blocks(X, codes, 3001, 2.0)
 
@@ -159,7 +151,7 @@ def test_compiled_kernel_gives_the_numpy_classes(data_dir, case, t, k, block):
     if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
         assert compiled_kernels() is None
         return
-    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4, seed=k)
+    X, codes = _adult_blocks(data_dir) if case == "adult" else toy_partition_input(6000, 4, seed=k)
     counts = np.bincount(codes)
     shares = counts / counts.sum()
     per_class = layout_counts(counts, check_feasible(counts, t, k))
@@ -184,7 +176,7 @@ def test_compiled_split_gives_the_numpy_nodes(data_dir, case):
     if importlib.util.find_spec("numba") is None:  # Intel Macs: numpy is the only path
         assert compiled_kernels() is None
         return
-    X, codes = _adult_blocks(data_dir) if case == "adult" else _toy(6000, 4)
+    X, codes = _adult_blocks(data_dir) if case == "adult" else toy_partition_input(6000, 4)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, 2.0, 5))
     for max_records in (1, 400):
@@ -194,7 +186,9 @@ def test_compiled_split_gives_the_numpy_nodes(data_dir, case):
 
 
 def test_the_split_in_two_threads_gives_the_same_nodes():
-    X, codes = _toy(120_000, 4)  # above WORKER_MIN_RECORDS: the root's halves go on apart
+    X, codes = toy_partition_input(
+        120_000, 4
+    )  # above WORKER_MIN_RECORDS: the root's halves go on apart
     counts = np.bincount(codes)
     per_class = layout_counts(counts, check_feasible(counts, 2.0, 10))
     one = split_nodes(X, codes, per_class, max_records=2000, workers=1, compiled=False)
@@ -211,7 +205,7 @@ def test_the_checked_pass_makes_only_exact_gains_within_the_limits(bounded):
     # lower the SSE by exactly its recomputed gain and keep sizes (and bounds)
     from engine.release.partition import _Classes
 
-    X, codes = _toy(3000, 3, seed=4)
+    X, codes = toy_partition_input(3000, 3, seed=4)
     k, t = 8, 2.5
     labels = tclose_blocks(X, codes, k, t, block_size=400, refine=0)
     top = max(2 * k - 1, int(np.bincount(labels).max()))
@@ -257,7 +251,7 @@ def test_fences_hold_in_the_round_and_in_the_checked_pass():
     # moves and exchanges, and the left-out changes the checked pass judges again
     from engine.release.partition import ClassBounds, _Classes
 
-    X, codes = _toy(3000, 3, seed=4)
+    X, codes = toy_partition_input(3000, 3, seed=4)
     k, t = 8, 2.5
     labels = tclose_blocks(X, codes, k, t, block_size=400, refine=0)
     fence = labels % 2  # neighbouring classes fall in different fences

@@ -98,21 +98,26 @@ def test_table1_masses_emphasise_one_bucket_each(t, n):
 
 
 def _pick_over_every_point(dist, weights, weights_t, lo, hi, m):
-    """What ``_pick`` must give: every point holding a record visited by distance, then
-    index (no candidate set at all)."""
-    cand = np.flatnonzero(weights.sum(axis=1))
-    order = cand[np.lexsort((cand, dist[cand]))]
-    w = weights[order]
-    before = np.cumsum(w, axis=0) - w
-    mandatory = np.minimum(np.maximum(lo - before, 0), w)
-    optional = np.maximum(np.minimum(before + w, hi) - np.maximum(before, lo), 0)
-    flat = optional.ravel()
-    taken_before = np.cumsum(flat) - flat
-    need = m - int(lo.sum())
-    extra = np.minimum(np.maximum(need - taken_before, 0), flat).reshape(optional.shape)
-    takes = mandatory + extra
-    rows = np.flatnonzero(takes.sum(axis=1))
-    return order[rows], takes[rows]
+    """What ``_pick`` must give, record by record: every point holding a record visited by
+    distance, then index (no candidate set at all); at each, bucket by bucket, the records
+    still owed to lo_j, then those below hi_j while the class has room beyond Σlo."""
+    held = [p for p in range(len(dist)) if weights[p].sum() > 0]
+    room = m - int(lo.sum())
+    seen = [0] * len(lo)  # records of each bucket at the points visited before
+    points, takes = [], []
+    for p in sorted(held, key=lambda p: (dist[p], p)):
+        row = []
+        for j, w in enumerate(weights[p]):
+            owed = min(max(lo[j] - seen[j], 0), w)
+            free = max(min(seen[j] + w, hi[j]) - max(seen[j], lo[j]), 0)
+            extra = min(free, room)
+            room -= extra
+            row.append(owed + extra)
+            seen[j] += w
+        if sum(row):
+            points.append(p)
+            takes.append(row)
+    return np.array(points, dtype=np.int64), np.array(takes).reshape(len(points), len(lo))
 
 
 def test_a_class_takes_what_a_visit_of_every_point_would_give_it():

@@ -20,17 +20,10 @@ from engine.release.partition import (
     sweeps,
     transport_step,
 )
+from tests.factories import toy_partition_input
 
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="the transportation step is compiled")
-
-
-def _toy(n: int, n_buckets: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    X = np.column_stack([rng.normal(size=n), rng.gamma(2.0, size=n), rng.integers(0, 3, n)])
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
-    codes = np.digitize(X[:, 0] + rng.normal(scale=0.7, size=n), [-0.8, 0.0, 0.8])
-    return X, np.minimum(codes, n_buckets - 1)
 
 
 def _mix(labels: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -138,7 +131,7 @@ def test_records_go_to_the_class_whose_centroid_is_nearest_when_the_counts_allow
 
 @needs_numba
 def test_refining_lowers_the_loss_of_bucket_capped_mdav():
-    X, codes = _toy(3000, 4)
+    X, codes = toy_partition_input(3000, 4)
     labels = tclose_partition(X, codes, 10, 2.0)
     out = refine_classes(X, labels, codes, t=2.0, k=10)
     assert sse_sst(X, out) < 0.95 * sse_sst(X, labels)
@@ -152,7 +145,7 @@ def test_records_never_leave_their_fence(seed, compiled):
     if compiled and not HAS_NUMBA:
         compiled = False
     rng = np.random.default_rng(seed)
-    X, codes = _toy(600, 3, seed=seed % 1000)
+    X, codes = toy_partition_input(600, 3, seed=seed % 1000)
     fence = rng.integers(0, 2, 600)
     labels = np.empty(600, dtype=np.int64)
     for f in (0, 1):  # classes formed inside each fence, each t-close to the whole file
@@ -184,7 +177,7 @@ def test_the_budget_falls_per_record_as_classes_grow_and_is_bounded():
     assert refine_passes(100, 10) == refine_passes(50, 10)  # the floor
     assert refine_passes(10**7, 10) == refine_passes(10**8, 10)  # the ceiling
     assert refine_passes(10**7, 10, block=200) < refine_passes(10**7, 10)
-    X, codes = _toy(500, 3)
+    X, codes = toy_partition_input(500, 3)
     labels = tclose_partition(X, codes, 10, 2.0)
     assert np.array_equal(refine_classes(X, labels, codes, t=2.0, k=10, passes=0), labels)
 
@@ -228,7 +221,7 @@ def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypa
     are those of a copy, and the caller's array holds its own rows again afterwards."""
     from engine.release.partition import refine
 
-    X, codes = _toy(3_000, 4, seed=5)
+    X, codes = toy_partition_input(3_000, 4, seed=5)
     labels = tclose_partition(X, codes, 5, 2.0)
     kept = X.copy()
     readonly = X.copy()
