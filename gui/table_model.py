@@ -38,7 +38,9 @@ def format_value(value: Any, point: str = ".") -> str:
             return MISSING_TEXT
         if float(value).is_integer() and abs(value) < 1e15:
             return str(int(value))
-        text = f"{value:.6g}"
+        # six significant digits, but never an exponent for a number a spreadsheet shows in
+        # full (an income of 1234567.5 is not 1.23457e+06): millions keep two decimals
+        text = f"{value:.6g}" if abs(value) < 1e6 else f"{value:.2f}".rstrip("0").rstrip(".")
         return text.replace(".", point) if point != "." else text
     return str(value)
 

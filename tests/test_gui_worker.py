@@ -210,6 +210,8 @@ def test_format_value() -> None:
     assert format_value(None) == MISSING_TEXT
     assert format_value(pd.NA) == MISSING_TEXT
     assert format_value(1234.5678) == "1234.57"
+    assert format_value(1234567.5) == "1234567.5"  # no exponent for a spreadsheet's number
+    assert format_value(-98765432.125, ",") == "-98765432,12"
     assert format_value("x") == "x"
 
 
