@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 
 import numpy as np
 
@@ -146,14 +145,16 @@ def refine_classes(
         _permute_rows(X, order)
     else:
         X = X[order]
+
+    def start(X, labels, codes, fence) -> _Refiner:  # one part's refiner
+        return _Refiner(X, labels, codes, shares, t, k, fence, kernels)
+
     try:
         sorted_fence = None if fence is None else np.asarray(fence)[order]
         refined = _refine_in_parts(
-            partial(_Refiner, X, labels[order], codes[order], shares, t, k, sorted_fence, kernels),
-            parts,
-            passes,
-            task,
-        )
+            X, labels[order], codes[order], sorted_fence, start, parts=parts, passes=passes,
+            task=task,
+        )  # fmt: skip
     finally:
         if in_place:
             inverse = np.empty_like(order)
@@ -170,11 +171,20 @@ def _permute_rows(X: np.ndarray, order: np.ndarray) -> None:
         X[:, j] = X[order, j]
 
 
-def _refine_in_parts(whole, parts: int, passes: float, task: Task) -> np.ndarray:
-    """The labels of ``whole()``'s records (in class order) refined in ``parts`` runs of
-    consecutive classes apart, in threads: ``whole`` is the refiner of all records,
-    partially applied, whose arguments each part slices."""
-    X, labels, codes, shares, t, k, fence, kernels = whole.args
+def _refine_in_parts(
+    X: np.ndarray,
+    labels: np.ndarray,
+    codes: np.ndarray,
+    fence: np.ndarray | None,
+    start,
+    *,
+    parts: int,
+    passes: float,
+    task: Task,
+) -> np.ndarray:
+    """The labels of records already in class order refined in ``parts`` runs of consecutive
+    classes apart, each in a thread: every part is a slice of the records, refined by
+    ``start(X, labels, codes, fence)`` of its slices (labels from 0)."""
     m = int(labels[-1]) + 1
     parts = max(1, min(int(parts), m // 2))
     # part p holds the classes m·p//parts .. m·(p+1)//parts − 1, its records one slice
@@ -183,7 +193,7 @@ def _refine_in_parts(whole, parts: int, passes: float, task: Task) -> np.ndarray
     def refine(p: int) -> np.ndarray:
         a, b = cuts[p], cuts[p + 1]
         own = None if fence is None else fence[a:b]
-        work = _Refiner(X[a:b], labels[a:b] - labels[a], codes[a:b], shares, t, k, own, kernels)
+        work = start(X[a:b], labels[a:b] - labels[a], codes[a:b], own)
         return work.run(passes, task if p == 0 else task.silent())
 
     if parts == 1:
