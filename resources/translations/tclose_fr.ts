@@ -124,7 +124,7 @@
     </message>
     <message>
         <source>The description written with the release names the file it was made from unless this is ticked; the report (for the review) always names it</source>
-        <translation>La description écrite avec la publication nomme le fichier dont elle est issue, sauf si cette case est cochée&#xa0;; le rapport (pour l&apos;examen) le nomme toujours</translation>
+        <translation>La description écrite avec la publication nomme le fichier dont elle est issue, sauf si cette case est cochée&#xa0;; le rapport (pour la revue) le nomme toujours</translation>
     </message>
     <message>
         <source>Where the release is written; Enter exports</source>
@@ -216,7 +216,7 @@
     </message>
     <message>
         <source>The seed {seed} is not in the published files; it is in the report {report} (for the review, not for publication) and in the project when you save it.</source>
-        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; elle est dans le rapport {report} (pour l&apos;examen, pas pour la publication) et dans le projet quand vous l&apos;enregistrez.</translation>
+        <translation>La graine {seed} ne figure pas dans les fichiers publiés&#xa0;; elle est dans le rapport {report} (pour la revue, pas pour la publication) et dans le projet quand vous l&apos;enregistrez.</translation>
     </message>
     <message>
         <source>The seed {seed} is not in the published files; save the project to keep it with the review record.</source>
@@ -837,15 +837,15 @@
     </message>
     <message>
         <source>Original (for the review, not for publication)</source>
-        <translation>Original (pour l&apos;examen, pas pour la publication)</translation>
+        <translation>Original (pour la revue, pas pour la publication)</translation>
     </message>
     <message>
         <source>Disclosure risk (original → release; for the review)</source>
-        <translation>Risque de divulgation (original → publication&#xa0;; pour l&apos;examen)</translation>
+        <translation>Risque de divulgation (original → publication&#xa0;; pour la revue)</translation>
     </message>
     <message>
         <source>What an analysis keeps (original → release; for the review, not for publication)</source>
-        <translation>Ce que garde une analyse (original → publication&#xa0;; pour l&apos;examen, pas pour la publication)</translation>
+        <translation>Ce que garde une analyse (original → publication&#xa0;; pour la revue, pas pour la publication)</translation>
     </message>
     <message>
         <source>Released</source>
@@ -965,7 +965,7 @@
     </message>
     <message>
         <source>Compared with the original data below: for the review, not for publication (the published files hold none of it).</source>
-        <translation>Ce qui suit est comparé aux données d&apos;origine&#xa0;: pour l&apos;examen, pas pour la publication (les fichiers publiés n&apos;en contiennent rien).</translation>
+        <translation>Ce qui suit est comparé aux données d&apos;origine&#xa0;: pour la revue, pas pour la publication (les fichiers publiés n&apos;en contiennent rien).</translation>
     </message>
     <message>
         <source>Why the groups are larger than k:</source>
