@@ -216,9 +216,13 @@ def test_every_released_table_keeps_k_and_t(case):
     assert check.ok, check
 
 
-def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypatch):
-    """Above IN_PLACE_MIN_RECORDS the QIs are put in class order where they lie: the classes
-    are those of a copy, and the caller's array holds its own rows again afterwards."""
+@pytest.mark.parametrize(
+    "compiled", [pytest.param(True, marks=needs_numba), False], ids=["compiled", "numpy"]
+)
+def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypatch, compiled):
+    """Above IN_PLACE_MIN_RECORDS the QIs are put in class order where they lie (by the
+    compiled kernel or column by column in numpy): the classes are those of a copy, and the
+    caller's array holds its own rows again afterwards."""
     from engine.release.partition import refine
 
     X, codes = toy_partition_input(3_000, 4, seed=5)
@@ -226,8 +230,8 @@ def test_a_large_file_is_refined_in_place_and_its_qis_left_as_they_were(monkeypa
     kept = X.copy()
     readonly = X.copy()
     readonly.flags.writeable = False  # refined from a copy
-    want = refine_classes(readonly, labels, codes, t=2.0, k=5)
+    want = refine_classes(readonly, labels, codes, t=2.0, k=5, compiled=compiled)
     monkeypatch.setattr(refine, "IN_PLACE_MIN_RECORDS", 1_000)
-    got = refine_classes(X, labels, codes, t=2.0, k=5)
+    got = refine_classes(X, labels, codes, t=2.0, k=5, compiled=compiled)
     assert np.array_equal(got, want)
     assert np.array_equal(X, kept)

@@ -463,6 +463,29 @@ def split_segments(
             lo[tmp[t]] = mid
 
 
+@numba.njit(nogil=True)
+def permute_rows(X, order):  # pragma: no cover
+    """``X[:] = X[order]`` in place, cycle by cycle: every row is read and written once, whole
+    (a row of a C-ordered matrix is contiguous), with one row of scratch.  numpy's column by
+    column route reads every column's values in a random order, ``X.shape[1]`` times."""
+    n = len(order)
+    done = np.zeros(n, dtype=np.bool_)
+    row = np.empty(X.shape[1], dtype=X.dtype)
+    for i in range(n):
+        if done[i]:
+            continue
+        row[:] = X[i]
+        j = i
+        while True:
+            done[j] = True
+            src = order[j]
+            if src == i:
+                X[j] = row
+                break
+            X[j] = X[src]
+            j = src
+
+
 # the refinement's loops: one source with their plain route (engine.release.partition.sweeps)
 transport = numba.njit(nogil=True)(sweeps.transport)
 exchange_sweep = numba.njit(nogil=True)(sweeps.exchange_sweep)

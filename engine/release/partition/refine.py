@@ -142,7 +142,7 @@ def refine_classes(
     # would be the run's peak of memory: 88 MB for a million records of 11 columns)
     in_place = X.flags.writeable and X.flags.c_contiguous and n >= IN_PLACE_MIN_RECORDS
     if in_place:
-        _permute_rows(X, order)
+        _permute_rows(X, order, kernels)
     else:
         X = X[order]
 
@@ -159,14 +159,19 @@ def refine_classes(
         if in_place:
             inverse = np.empty_like(order)
             inverse[order] = np.arange(n)
-            _permute_rows(X, inverse)
+            _permute_rows(X, inverse, kernels)
     out = np.empty(n, dtype=np.int64)
     out[order] = refined
     return out
 
 
-def _permute_rows(X: np.ndarray, order: np.ndarray) -> None:
-    """``X[:] = X[order]`` a column at a time: the temporary is one column, not the matrix."""
+def _permute_rows(X: np.ndarray, order: np.ndarray, kernels) -> None:
+    """``X[:] = X[order]`` in place: by the compiled kernel (cycle by cycle, 0.1 s for a
+    million records of 11 columns), else a column at a time in numpy (0.3 s; the temporary is
+    one column, not the matrix).  A permutation is exact: both give the same matrix."""
+    if kernels is not sweeps:
+        kernels.permute_rows(X, order)
+        return
     for j in range(X.shape[1]):
         X[:, j] = X[order, j]
 
