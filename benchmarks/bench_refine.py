@@ -13,8 +13,9 @@ those of the block partition (:func:`engine.release.tclose_blocks`), unrefined.
 
 Printed per case: CPU seconds of one neighbour search over the class centroids, exact (a k-d
 tree on the columns as they are) and as the refinement runs it
-(:func:`engine.release.partition.refine.nearest_points`: principal axes, a search within a
-factor 1 + ``NEIGHBOUR_EPS``), with how much farther its last neighbour lies on average; then
+(:func:`engine.release.partition.neighbours.nearest_points`: a k-d tree on the principal
+axes within a factor 1 + ``NEIGHBOUR_EPS`` in few columns, random-projection trees and a
+window in many), with how much farther its last neighbour lies on average; then
 the refinement itself (:func:`engine.release.refine_classes`, with the block route's budget,
 as :func:`engine.release.best_partition` gives it these files): CPU seconds
 and the QI SSE/SST before and after.  CPU seconds (``time.process_time``) are the figure to
@@ -85,8 +86,8 @@ def run(case: str, rows: int, households: int) -> None:
     refine = time.process_time() - cpu
     print(
         f"{case}: {len(X):,} records, {X.shape[1]} columns, {len(C):,} classes\n"
-        f"  neighbour search: exact k-d tree {exact:.2f} CPU-s; principal axes, "
-        f"near-nearest: {ours:.2f} CPU-s, last neighbour {100 * farther:.2f} % farther\n"
+        f"  neighbour search: exact k-d tree {exact:.2f} CPU-s; the refinement's: "
+        f"{ours:.2f} CPU-s, last neighbour {100 * farther:.2f} % farther\n"
         f"  refinement ({passes:.1f} passes, the block route's budget): {refine:.2f} CPU-s, "
         f"QI SSE/SST {sse_sst(X, labels):.4f} -> {sse_sst(X, refined):.4f}"
     )

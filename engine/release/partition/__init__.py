@@ -67,12 +67,12 @@ from engine.release.partition.improve import ClassBounds, _Classes
 from engine.release.partition.jit import KernelRoute, kernel_route, kernels_asked
 from engine.release.partition.kernels import compiled_kernels
 from engine.release.partition.microaggregation import kd_blocks, mdav, microaggregate
+from engine.release.partition.neighbours import nearest_points
 from engine.release.partition.refine import (
     TRIAL_PASSES,
     bucket_bounds,
     default_rounds,
     improve_within_bounds,
-    nearest_points,
     refine_classes,
     refine_passes,
     transport_step,

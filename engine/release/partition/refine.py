@@ -48,14 +48,10 @@ from engine.release.partition import sweeps
 from engine.release.partition.feasibility import BoundRates
 from engine.release.partition.improve import ClassBounds, improve_classes
 from engine.release.partition.kernels import compiled_kernels
+from engine.release.partition.neighbours import nearest_points
 
 #: classes a record may go to: its own and this many whose centroids lie nearest to it
 NEIGHBOURS = 8
-#: neighbours are searched within a factor 1 + this of the nearest (nearest_points) ...
-NEIGHBOUR_EPS = 1.0
-#: ... when the centroids hold at least this many values (classes × columns); fewer are
-#: searched exactly, at a cost that is small beside the sweeps
-APPROXIMATE_MIN_VALUES = 200_000
 #: the refinement may spend this share of the partition's work per record (refine_passes)
 BUDGET = 0.25
 #: the share of the block route, whose compiled partition costs far less per comparison:
@@ -374,29 +370,6 @@ def transport_step(
         if new is not None:
             out[rows] = new
     return out, _sse(X, out)
-
-
-def nearest_points(points: np.ndarray, reach: int) -> np.ndarray:
-    """The ``reach`` points nearest to each point (itself among them), by a k-d tree.
-
-    The points are first turned onto their principal axes: a rotation keeps every distance,
-    but a k-d tree splits one coordinate at a time, and class centroids of QIs with many
-    categories (a commune one-hot in a hundred columns) spread thinly over each column, so
-    on the principal axes a split separates far more.  The search stops at neighbours
-    within a factor 1 + :data:`NEIGHBOUR_EPS` of the nearest (``eps`` of the tree's query)
-    when there are at least :data:`APPROXIMATE_MIN_VALUES` coordinates, exactly below:
-    on the classes of a 210,000-person survey with a 100-commune QI (111 columns) this
-    costs 0.28 of the exact search, and the 8th neighbour found lies 0.5 % farther on
-    average (``python -m benchmarks.bench_refine``).  Any list of neighbours keeps the
-    guarantee; nearer ones refine more.
-    """
-    from scipy.spatial import cKDTree
-
-    centred = points - points.mean(axis=0)
-    _, axes = np.linalg.eigh(centred.T @ centred)
-    rotated = centred @ axes[:, ::-1]
-    eps = NEIGHBOUR_EPS if points.size >= APPROXIMATE_MIN_VALUES else 0.0
-    return cKDTree(rotated).query(rotated, k=reach, eps=eps)[1]
 
 
 def _own_first(ids: np.ndarray, found: np.ndarray, fence: np.ndarray | None) -> np.ndarray:

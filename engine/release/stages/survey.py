@@ -197,8 +197,13 @@ def survey_summary(
     households, weights = prepared.households, prepared.weights
     out: dict[str, Any] = {}
     rows = np.asarray(source_rows)
-    by_record = table.iloc[np.argsort(rows)].reset_index(drop=True)
+    # the released rows back in the input's order, for what compares record by record (a
+    # copy of the whole table: built only for households and weights, which read it)
+    by_record = None
+    if households is not None or weights is not None:
+        by_record = table.iloc[np.argsort(rows)].reset_index(drop=True)
     if households is not None:
+        assert by_record is not None
         level = households.level if groups is not None else ()
         out["households"] = HouseholdSummary(
             column=households.column,
@@ -230,6 +235,7 @@ def survey_summary(
             t=verification.weight_t,
         )
     if weights is not None:
+        assert by_record is not None
         released_weights = None
         if params.released_weight() and params.weight in by_record.columns:
             released_weights = pd.to_numeric(by_record[params.weight]).to_numpy(np.float64)
