@@ -15,11 +15,13 @@ from engine.progress import NO_TASK
 from engine.release import (
     anonymize,
     check_feasible,
+    choose_class_size,
     class_distances,
     encode_qi,
     form_classes,
     improve_within_bounds,
     layout_counts,
+    nominal_runs,
     resolve_columns,
     split_nodes,
     sse_sst,
@@ -28,7 +30,15 @@ from engine.release import (
     use_blocks,
     verify_release,
 )
-from engine.release.partition import bucket_bounds, capped_mdav, compiled_kernels
+from engine.release.partition import (
+    TRIAL_PASSES,
+    bucket_bounds,
+    capped_mdav,
+    compiled_kernels,
+    refine_classes,
+)
+from engine.release.partition.blocks import binary_columns
+from engine.roles import ColumnType
 from tests.factories import toy_partition_input
 
 
@@ -64,6 +74,77 @@ def test_blocks_keep_the_global_mix_and_respect_the_size_limit():
         assert np.array_equal(got, per_class[first : first + n_classes].sum(axis=0))
         assert (np.abs(got - shares * inside.sum()) <= n_classes).all()
         check_feasible(got, 1.5, 8, shares)  # a block is feasible against the global shares
+
+
+def _commune_file(categories: int = 64, per_category: int = 100, seed: int = 7):
+    """A nominal QI of many equally common categories (one-hot, scaled as encode_qi scales
+    it), after a numeric QI of little spread, and two buckets, half of every category in
+    each, the records in random order."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(categories * per_category)
+    category = np.repeat(np.arange(categories), per_category)[order]
+    codes = np.tile(np.arange(per_category) % 2, categories)[order]
+    onehot = np.eye(categories)[category] / np.sqrt(2.0)
+    X = np.column_stack([0.01 * rng.standard_normal(len(category)), onehot])
+    return X, codes, category
+
+
+def test_a_nominal_qi_of_many_categories_splits_as_one_coordinate():
+    """``nominal``: its categories go to either half, in their order, and blocks of 200
+    records hold two categories each.  Column by column, a category's share is all its
+    column spreads: the split peels one category off at a time and mixes the rest in every
+    block (50 to 62 of the 64 categories)."""
+    X, codes, category = _commune_file()
+    assert nominal_runs(X, binary_columns(X)) == ((1, 65),)
+    counts = np.bincount(codes)
+    per_class = layout_counts(counts, len(X) // 100)
+    node, _ = split_nodes(X, codes, per_class, max_records=200, compiled=False, nominal=True)
+    held = [len(np.unique(category[node == first])) for first in np.unique(node)]
+    assert len(held) == 32 and set(held) == {2}
+    if importlib.util.find_spec("numba") is not None:
+        fast, _ = split_nodes(X, codes, per_class, max_records=200, compiled=True, nominal=True)
+        assert np.array_equal(fast, node)
+    columns, _ = split_nodes(X, codes, per_class, max_records=200, compiled=False)
+    assert min(len(np.unique(category[columns == first])) for first in np.unique(columns)) > 40
+
+
+@pytest.mark.parametrize("k", [3, 10])
+def test_the_class_size_trials_keep_the_split_the_sample_loses_less_with(k):
+    # a file on the block route with a nominal QI of many categories: the size chosen is
+    # tried both ways, and the split kept is the one whose refined classes lose less
+    X, codes, _ = _commune_file(categories=48, per_category=250, seed=k)
+    X[:, 0] = np.random.default_rng(k).standard_normal(len(X))  # a numeric QI that matters
+    counts = np.bincount(codes)
+    size, _labels, nominal = choose_class_size(X, codes, counts, k, 2.0, blocks=True)
+    losses = {}
+    for split in (False, True):
+        labels = tclose_blocks(X, codes, size, 2.0, refine=0, nominal=split)
+        labels = refine_classes(X, labels, codes, t=2.0, k=k, passes=TRIAL_PASSES)
+        losses[split] = sse_sst(X, labels)
+    assert losses[nominal] <= losses[not nominal]
+
+
+def test_nominal_runs_are_the_nominal_qis_of_the_encoding():
+    # a run per nominal QI (a missing value one more category); numeric, ordinal and their
+    # missing indicators are none; two nominal QIs side by side are two runs
+    data = pd.DataFrame(
+        {
+            "age": [30.0, 41.0, None, 52.0, 28.0, 61.0],
+            "sex": ["f", "m", "f", "m", "m", "f"],
+            "region": ["n", "s", "e", None, "w", "n"],
+            "educ": ["low", "mid", "high", "mid", "low", "high"],
+        }
+    )
+    types = {
+        "age": ColumnType.NUMERIC,
+        "sex": ColumnType.NOMINAL,
+        "region": ColumnType.NOMINAL,
+        "educ": ColumnType.ORDINAL,
+    }
+    X = encode_qi(data, list(data.columns), types, {"educ": ["low", "mid", "high"]})
+    # age and its missing indicator, sex (2), region (4 and missing), educ
+    assert X.shape[1] == 2 + 2 + 5 + 1
+    assert nominal_runs(X, binary_columns(X)) == ((2, 4), (4, 9))
 
 
 @pytest.mark.parametrize(("t", "k"), [(1.5, 5), (2.0, 10), (3.0, 10), (5.0, 25)])

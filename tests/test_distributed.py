@@ -37,11 +37,13 @@ from engine.release import (
     encode_qi,
     group_ids,
     make_buckets,
+    nominal_runs,
     resolve_columns,
     sse_sst,
     verify_release,
     widest_dimension,
 )
+from engine.release.partition.blocks import binary_columns
 from engine.roles import ColumnType
 
 QI = ("age", "hours", "region", "sector")
@@ -242,6 +244,22 @@ def test_partition_encoding_equals_encode_qi():
         )
     spec = make_spec(stats, qi, types, orders, ranks)
     assert np.allclose(encode_part(data.iloc[100:900], spec), encode_qi(data, qi)[100:900])
+
+
+def test_the_cluster_splits_the_nominal_qis_one_machine_finds():
+    # the encoding's column ranges of its nominal QIs are those the one-machine split infers
+    # from the whole file's matrix: a nominal QI is one coordinate on both
+    data = generate(3_000, seed=8)
+    data.loc[::40, "sector"] = None  # a missing value is one more category
+    qi = ["age", "region", "sector", "hours"]
+    types = {"age": ColumnType.NUMERIC, "region": ColumnType.NOMINAL,
+             "sector": ColumnType.NOMINAL, "hours": ColumnType.NUMERIC}  # fmt: skip
+    halves = [data.iloc[i::2] for i in range(2)]
+    spec = make_spec([column_stats(h, qi, types, {}) for h in halves], qi, types, {})
+    X = encode_qi(data, qi, types)
+    assert np.allclose(encode_part(data, spec), X)
+    assert spec.runs() == nominal_runs(X, binary_columns(X))
+    assert len(spec.runs()) == 2
 
 
 def test_split_ties_go_to_the_lowest_dimension():

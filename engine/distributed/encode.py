@@ -103,6 +103,23 @@ class Spec:
     #: numeric: decimals the column is recorded with (the release rounds centroids to them)
     places: dict[str, int]
 
+    def runs(self) -> tuple[tuple[int, int], ...]:
+        """The column ranges of the nominal QIs of two or more categories in
+        :func:`encode_part`'s matrix: what :func:`engine.release.nominal_runs` finds in the
+        whole file's, so that the cluster splits a nominal QI as one machine does."""
+        runs: list[tuple[int, int]] = []
+        at = 0
+        for col in self.qi:
+            if self.types[col] in (ColumnType.NUMERIC, ColumnType.DATE, ColumnType.ORDINAL):
+                _, _, has_missing, all_missing = self.scale[col]
+                at += 1 if all_missing else 1 + int(has_missing)
+                continue
+            width = len(self.categories[col])
+            if width > 1:
+                runs.append((at, at + width))
+            at += max(width, 1)
+        return tuple(runs)
+
 
 def make_spec(
     parts: Sequence[dict[str, ColumnStats]],

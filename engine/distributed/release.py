@@ -92,9 +92,9 @@ from engine.release import (
     missing_counts,
     plan,
     refine_classes,
-    size_candidates,
     size_sample,
     split_nodes,
+    split_spreads,
     spreads_from_sums,
     summarise_buckets,
     widest_dimension,
@@ -280,6 +280,8 @@ class _Recipe:
     qi_output: str
     confidential_output: str
     seed: int | None
+    #: a nominal QI splits as one coordinate (the choice of the class-size trials)
+    nominal: bool = False
 
 
 def _make_part(frame: pd.DataFrame, offset: int, spec: Any, lookup: Any) -> Part:
@@ -298,7 +300,9 @@ def _classes(part: Part, r: _Recipe, per_class: np.ndarray, first: int) -> np.nd
     """The classes of a partition: one machine's split and capped MDAV on its nodes."""
     X, codes = part.X, part.codes
     start = (part.lo - first, part.hi - first)
-    node, end = split_nodes(X, codes, per_class, max_records=r.block_size, start=start)
+    node, end = split_nodes(
+        X, codes, per_class, max_records=r.block_size, start=start, nominal=r.nominal
+    )
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
     if r.improve_rounds:
         labels = refine_classes(X, labels, codes, t=r.t, k=r.k, shares=r.shares)
@@ -400,7 +404,7 @@ def _release_by_parts(
     parts = client.map(_make_part, data.frames, list(data.offsets), spec=planned.spec,
                        lookup=planned.lookup)  # fmt: skip
     if params.household is not None:  # whole households on one partition each
-        size = _class_size(planned, params.k, t, task.sub(0.2, 0.25))
+        size, _nominal = _class_size(planned, params.k, t, task.sub(0.2, 0.25))
         return _households_on_cluster(
             client, parts, params, plan, buckets, t, size, data, planned, target,
             started, task.sub(0.25, 1.0),
@@ -438,19 +442,21 @@ def _release_by_parts(
     return ClusterRelease(tables, columns, summary, verification, list(plan.warnings), plan)
 
 
-def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> int:
-    """The class size, chosen on one machine's sample (fetched with the plan)."""
+def _class_size(planned: ClusterPlan, k: int, t: float, task: Task) -> tuple[int, bool]:
+    """The class size, and whether a nominal QI splits as one coordinate, chosen on one
+    machine's sample (fetched with the plan) as one machine chooses them for a file on the
+    block route."""
     task.step(0.0, _("Choosing the class size"))
     buckets = planned.plan.bucket_data
     assert buckets is not None
     counts_b = buckets.counts
-    size = k
-    if len(size_candidates(counts_b, k, t)) > 1:
-        at = planned.at(size_sample(planned.plan.n_records))
-        codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
-        assert codes is not None
-        size, _labels = choose_class_size(planned.X[at], codes, counts_b, k, t, task=task.silent())
-    return size
+    at = planned.at(size_sample(planned.plan.n_records))
+    codes = planned.lookup(planned.sample.iloc[at]) if planned.lookup else None
+    assert codes is not None
+    size, _labels, nominal = choose_class_size(
+        planned.X[at], codes, counts_b, k, t, blocks=True, task=task.silent()
+    )
+    return size, nominal
 
 
 def _release_nodes(
@@ -467,7 +473,7 @@ def _release_nodes(
     buckets, t, k = plan.bucket_data, recipe.t, recipe.k
     assert buckets is not None
     counts_b = buckets.counts
-    size = _class_size(planned, k, t, task)
+    size, nominal = _class_size(planned, k, t, task)
     n_classes = check_feasible(counts_b, t, size, recipe.shares)
     per_class = layout_counts(counts_b, n_classes)
     size_cum = np.r_[0, np.cumsum(per_class.sum(axis=1))]
@@ -476,17 +482,21 @@ def _release_nodes(
     n_b = len(counts_b)
     cum = np.zeros((n_classes + 1, n_b), dtype=np.int64)
     cum[1:] = np.cumsum(per_class, axis=0)
+    # a nominal QI splits as one coordinate when the sample chose it, as on one machine
+    runs = planned.spec.runs() if nominal else ()
     for li, (names_l, ends_l) in enumerate(levels):
         task.step(0.1 + 0.8 * li / max(len(levels), 1), _("Splitting on the cluster"))
-        sums = gather(client, client.map(level_sums, parts, names=names_l), task=task.silent())
+        sums = gather(
+            client, client.map(level_sums, parts, names=names_l, runs=runs), task=task.silent()
+        )
         cnt = sum(s[0] for s in sums)
         s1 = sum(s[1] for s in sums)
         s2 = sum(s[2] for s in sums)
         mins = np.min([s[3] for s in sums], axis=0)
         maxs = np.max([s[4] for s in sums], axis=0)
-        dims = widest_dimension(spreads_from_sums(cnt, s1, s2))
+        dims = widest_dimension(split_spreads(spreads_from_sums(cnt, s1, s2), runs))
         at_l = np.arange(len(names_l))
-        level = Level(names_l, dims, mins[at_l, dims], maxs[at_l, dims])
+        level = Level(names_l, dims, mins[at_l, dims], maxs[at_l, dims], runs=runs)
         mid = (names_l + ends_l) // 2
         lower = (cum[mid] - cum[names_l]).ravel()  # per (node, bucket)
         hist = gather(client, client.map(level_histogram, parts, level=level, n_b=n_b),
@@ -505,7 +515,7 @@ def _release_nodes(
         for j in range(len(starts))
     ]
     del parts, cut
-    recipe = replace(recipe, k=size)
+    recipe = replace(recipe, k=size, nominal=nominal)
     bounds = np.r_[starts, n_classes]
     shared = client.scatter(recipe, broadcast=True)
     return [

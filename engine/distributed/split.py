@@ -6,8 +6,10 @@ row position).  Which node a level splits, and how many records of each bucket g
 from the class layout alone; only *which* records go low needs the data.  Per level:
 
 1. :func:`level_sums` — per node: count, Σx, Σx² (the spreads) and min/max of every
-   coordinate; the client adds them and picks each node's coordinate with
-   :func:`~engine.release.partition.blocks.widest_dimension` (rounded spreads, lowest index
+   coordinate (a nominal QI is one more, its category: ``runs``, from the encoding's
+   :meth:`~engine.distributed.encode.Spec.runs`); the client adds them and picks each node's
+   coordinate with :func:`~engine.release.partition.blocks.widest_dimension` of
+   :func:`~engine.release.partition.blocks.split_spreads` (rounded spreads, lowest index
    first, so the sums' order does not matter);
 2. :func:`level_histogram` — per (node, bucket) a histogram along that coordinate; the client
    finds the bin where the lower half ends;
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.release import node_spreads
+from engine.release import node_spreads, run_keys
 
 #: bins of the histogram that locates a node's split value
 N_BINS = 1024
@@ -66,6 +68,8 @@ class Level:
     bins: np.ndarray | None = None
     values: np.ndarray | None = None
     takes: np.ndarray | None = None
+    #: the column ranges of the nominal QIs, coordinates d, d + 1, … (Spec.runs)
+    runs: tuple[tuple[int, int], ...] = ()
 
 
 def _live(part: Part, names: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -76,25 +80,42 @@ def _live(part: Part, names: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, idx[rows]
 
 
-def level_sums(part: Part, names: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Per node being split: count, Σx, Σx², min and max of every coordinate."""
+def level_sums(
+    part: Part, names: np.ndarray, runs: tuple[tuple[int, int], ...] = ()
+) -> tuple[np.ndarray, ...]:
+    """Per node being split: count, Σx, Σx² of every column, min and max of every coordinate
+    (the columns, then the category of every nominal QI of ``runs``)."""
     rows, inv = _live(part, names)
     m, d = len(names), part.X.shape[1]
     X = part.X[rows]
     cnt, s1, s2 = node_spreads(X, inv, m)
-    mins = np.full((m, d), np.inf)
-    maxs = np.full((m, d), -np.inf)
+    values = np.column_stack([X, *(run_keys(X, run) for run in runs)]) if runs else X
+    mins = np.full((m, d + len(runs)), np.inf)
+    maxs = np.full((m, d + len(runs)), -np.inf)
     if len(rows):
         order = np.argsort(inv, kind="stable")
         present, starts = np.unique(inv[order], return_index=True)
-        mins[present] = np.minimum.reduceat(X[order], starts, axis=0)
-        maxs[present] = np.maximum.reduceat(X[order], starts, axis=0)
+        mins[present] = np.minimum.reduceat(values[order], starts, axis=0)
+        maxs[present] = np.maximum.reduceat(values[order], starts, axis=0)
     return cnt, s1, s2, mins, maxs
 
 
 def _coordinate(part: Part, level: Level, rows: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Every record's value along its node's coordinate: a column, or a nominal QI's
+    category (:func:`~engine.release.partition.blocks.run_keys`)."""
     assert level.dims is not None
-    return part.X[rows, level.dims[inv]]
+    dims = level.dims[inv]
+    d = part.X.shape[1]
+    if not level.runs:
+        return part.X[rows, dims]
+    x = np.empty(len(rows))
+    plain = dims < d
+    x[plain] = part.X[rows[plain], dims[plain]]
+    for i, run in enumerate(level.runs):
+        on = np.flatnonzero(dims == d + i)
+        if len(on):
+            x[on] = run_keys(part.X[rows[on]], run)
+    return x
 
 
 def _bin(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -13,6 +13,8 @@ of that bucket that lie lowest along the node's widest QI coordinate — exactly
 classes own.  So every node keeps the global bucket mix (to within one record per class and bucket),
 every block is feasible against the whole file's shares p_j, and, split all the way down, every leaf
 is a valid class by construction.  Each level is one integer sort: O(N log N) per level.
+A nominal QI is one coordinate (:func:`split_spreads`): its categories in their order, its
+spread the sum of its indicator columns'.
 
 **Classes inside blocks.**  The split stops at blocks of at most ``block_size`` records.
 Inside each block the rule of the exact partition applies (a class of m records takes its
@@ -31,6 +33,7 @@ allowance t.  Every class therefore satisfies ceil(|E|·p_j/t) ≤ n_Ej ≤ floo
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
@@ -111,6 +114,64 @@ def binary_columns(X: np.ndarray) -> np.ndarray:
     return out
 
 
+def nominal_runs(X: np.ndarray, binary: np.ndarray) -> tuple[tuple[int, int], ...]:
+    """The column ranges (start, stop) of the nominal QIs in ``X``: runs of two or more
+    adjacent indicator columns of one value (``binary``, from :func:`binary_columns`; columns
+    all zero may lie among them) of which no record has two non-zero.
+
+    :func:`engine.release.columns.encode_qi` writes a nominal QI as one such run (a missing
+    value is one more category) and a hierarchy as one run per level; the next QI's first
+    indicator breaks a run, since every record has one non-zero in every nominal QI.
+    """
+    runs: list[tuple[int, int]] = []
+    d = X.shape[1]
+    j = 0
+    while j < d:
+        value = binary[j]
+        if np.isnan(value) or value == 0:
+            j += 1
+            continue
+        start, seen = j, X[:, j] != 0
+        j += 1
+        while j < d and (binary[j] == value or binary[j] == 0):
+            nonzero = X[:, j] != 0
+            if (seen & nonzero).any():
+                break
+            seen |= nonzero
+            j += 1
+        if j - start >= 2:
+            runs.append((start, j))
+    return tuple(runs)
+
+
+def run_keys(X: np.ndarray, run: tuple[int, int]) -> np.ndarray:
+    """Every record's category in a nominal run: 1 + the position of its non-zero column in
+    it (0: none), the coordinate the k-d split orders the records by."""
+    start, stop = run
+    key = np.zeros(len(X), dtype=np.int64)
+    for i, j in enumerate(range(start, stop)):
+        key[X[:, j] != 0] = i + 1
+    return key
+
+
+def split_spreads(spread: np.ndarray, runs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """The spreads (nodes × columns) the split compares, one more column per nominal run:
+    the sum of its columns' spreads (its share of the squared distances), its columns masked
+    (−1), so that a nominal QI splits as one coordinate, its categories to either half.
+
+    A QI of many categories spreads little in each of its columns (a category's share), and
+    split column by column it would never be chosen: every block would mix all of a
+    commune's hundred values, and so would every class.
+    """
+    if not runs:
+        return spread
+    out = np.concatenate([spread, np.zeros((len(spread), len(runs)))], axis=1)
+    for i, (start, stop) in enumerate(runs):
+        out[:, spread.shape[1] + i] = spread[:, start:stop].sum(axis=1)
+        out[:, start:stop] = -1.0
+    return out
+
+
 def node_spreads(
     X: np.ndarray, node: np.ndarray, n_nodes: int, binary: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -149,6 +210,7 @@ def split_nodes(
     start: tuple[np.ndarray, np.ndarray] | None = None,
     compiled: bool | None = None,
     workers: int | None = None,
+    nominal: bool = False,
     task: Task = NO_TASK,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every record's node after splitting the class layout ``per_class`` (C × b) k-d style.
@@ -179,8 +241,9 @@ def split_nodes(
     if n == 0:
         return lo, hi
     splitter = _Splitter(
-        X, codes, per_class, lo, hi, max_records, compiled_kernels(compiled), start is None
-    )
+        X, codes, per_class, lo, hi, max_records, compiled_kernels(compiled), start is None,
+        nominal,
+    )  # fmt: skip
     forever = 64 * splitter.total_levels + 64
     workers = max(1, int(workers or os.cpu_count() or 1))
     if start is not None or workers < 2 or n < WORKER_MIN_RECORDS:
@@ -222,6 +285,7 @@ class _Splitter:
         max_records: int,
         kernels,
         segments: bool,
+        nominal: bool = False,
     ) -> None:
         n, d = X.shape
         n_classes, n_b = per_class.shape
@@ -239,9 +303,15 @@ class _Splitter:
         sorted_dims = np.flatnonzero(np.isnan(self.binary))
         self.slot = np.zeros(d, dtype=np.int64)
         self.slot[sorted_dims] = np.arange(len(sorted_dims))
-        self.ranks = np.empty((len(sorted_dims), n), dtype=np.int32 if n < 2**31 else np.int64)
-        for i, j in enumerate(sorted_dims):
-            self.ranks[i, np.argsort(X[:, j], kind="stable")] = np.arange(n)
+        # a nominal QI is one more coordinate, ordered by category: sorted like a numeric one
+        self.runs = nominal_runs(X, self.binary) if nominal else ()
+        keys = [X[:, j] for j in sorted_dims] + [run_keys(X, run) for run in self.runs]
+        self.ranks = np.empty((len(keys), n), dtype=np.int32 if n < 2**31 else np.int64)
+        for i, key in enumerate(keys):
+            self.ranks[i, np.argsort(key, kind="stable")] = np.arange(n)
+        # the split's coordinates: the columns, then the runs (sorted, their ranks last)
+        self.split_binary = np.r_[self.binary, np.full(len(self.runs), np.nan)]
+        self.slot = np.r_[self.slot, len(sorted_dims) + np.arange(len(self.runs))]
         self.total_levels = max(1, int(np.ceil(np.log2(max(n_classes, 2)))))
         self.all_rows = np.arange(n)
         self.perm = self.keys = self.spare = self.nonzero = self.bin_slot = None
@@ -292,7 +362,8 @@ class _Splitter:
             sums = node_spreads(Xr, node, self.n_classes, binary)
         else:
             sums = _node_spreads_compiled(kernels, X, rows, node, self.n_classes, binary)
-        dims = widest_dimension(spreads_from_sums(*sums))
+        dims = widest_dimension(split_spreads(spreads_from_sums(*sums), self.runs))
+        binary = self.split_binary
         if self.perm is not None:
             kernels.split_segments(
                 self.nonzero, self.ranks, self.bin_slot, binary, dims, self.cum, self.size_cum,
@@ -310,7 +381,8 @@ class _Splitter:
         """One level in numpy: sort by (node, bucket, value along the node's coordinate,
         position) and give each (node, bucket)'s first records, as many as the node's lower
         classes own, to the lower half."""
-        X, codes, lo, hi, cum, binary = self.X, self.codes, self.lo, self.hi, self.cum, self.binary
+        X, codes, lo, hi, cum = self.X, self.codes, self.lo, self.hi, self.cum
+        binary = self.split_binary
         n, d = X.shape
         dim = dims[node]
         group = node * self.n_b + codes[rows]
@@ -636,6 +708,7 @@ def tclose_blocks(
     refine: float | None = None,
     workers: int | None = None,
     compiled: bool | None = None,
+    nominal: bool = False,
     seed: int | None = None,
     task: Task = NO_TASK,
 ) -> np.ndarray:
@@ -681,6 +754,7 @@ def tclose_blocks(
         per_class,
         max_records=block_size,
         compiled=compiled,
+        nominal=nominal,
         task=task.sub(0.0, 0.1),
     )
     if refine is None:

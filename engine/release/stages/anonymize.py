@@ -52,6 +52,7 @@ from engine.release.partition import (
     trial,
     use_blocks,
 )
+from engine.release.partition.blocks import binary_columns, nominal_runs
 from engine.release.stages.plan import Plan
 from engine.release.stages.plan import plan as make_plan
 from engine.release.stages.summarise import summarise_buckets
@@ -78,8 +79,9 @@ def choose_class_size(
     shares: np.ndarray | None = None,
     blocks: bool = False,
     task: Task = NO_TASK,
-) -> tuple[int, np.ndarray | None]:
-    """(best minimum class size, its refined labels on the sample) over the candidates.
+) -> tuple[int, np.ndarray | None, bool]:
+    """(best minimum class size, its refined labels on the sample, whether the block route
+    splits a nominal QI as one coordinate) over the candidates.
 
     ``Xs``/``cs`` are the sample's QIs and buckets (:func:`size_sample`), ``counts`` the whole
     file's bucket counts: each candidate is partitioned on the sample against the file's
@@ -93,7 +95,10 @@ def choose_class_size(
     that is what the choice must compare; compiled, it also costs a twentieth of the exact
     partition).
     ``shares`` are the shares the classes answer to when ``counts`` are one group's
-    (records alike in their missing QIs) rather than the whole file's.
+    (records alike in their missing QIs) rather than the whole file's.  On the block route,
+    when the QIs have a nominal one, the size chosen is tried again with it split as one
+    coordinate instead of column by column (``nominal`` of :func:`engine.release.tclose_blocks`),
+    and the split that loses less is kept.
     """
     if shares is None:
         shares = counts / counts.sum()
@@ -110,11 +115,22 @@ def choose_class_size(
             compiled=fast,
         )
     best, best_loss, best_labels = sizes[0], math.inf, None
-    if len(sizes) == 1:
-        return best, None
     sample_counts = np.bincount(cs, minlength=len(shares))
     seen: set[int] = set()
-    for i, size in enumerate(sizes):
+
+    def refined(split, size: int) -> tuple[float, np.ndarray | None]:
+        """The sample's QI loss with classes of ``size`` by ``split``, refined as the file's
+        will be (within the bounds of k, not of size)."""
+        try:
+            labels = trial(split, Xs, cs, size, t, shares=shares, task=task.silent())
+        except InfeasibleError:  # the sample's bucket mix can stray from the file's
+            return math.inf, None
+        labels = refine_classes(
+            Xs, labels, cs, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
+        )
+        return sse_sst(Xs, labels), labels
+
+    for i, size in enumerate(sizes if len(sizes) > 1 else ()):
         task.step(i / len(sizes), _("Choosing the class size"))
         if size > len(cs):
             continue
@@ -123,18 +139,20 @@ def choose_class_size(
         if n_classes in seen:
             continue
         seen.add(n_classes)
-        try:
-            labels = trial(partition, Xs, cs, size, t, shares=shares, task=task.silent())
-        except InfeasibleError:  # the sample's bucket mix can stray from the file's
-            continue
-        # judged as the file will be released: refined (within the bounds of k, not of size)
-        labels = refine_classes(
-            Xs, labels, cs, t=t, k=k, shares=shares, passes=TRIAL_PASSES, task=task.silent()
-        )
-        loss = sse_sst(Xs, labels)
+        loss, labels = refined(partition, size)
         if loss < best_loss - 1e-12:
             best, best_loss, best_labels = size, loss, labels
-    return best, best_labels
+    # the block route splits a nominal QI column by column or as one coordinate, whichever
+    # the sample loses less with at the size chosen (a QI of many categories: blocks of all
+    # of them narrower in the other QIs, or blocks of a few of its categories)
+    if partition is tclose_partition or not nominal_runs(Xs, binary_columns(Xs)):
+        return best, best_labels, False
+    if best_labels is None:
+        best_loss, best_labels = refined(partition, best)
+    loss, labels = refined(partial(partition, nominal=True), best)
+    if loss < best_loss - 1e-12:
+        return best, labels, True
+    return best, best_labels, False
 
 
 def best_partition(
@@ -165,18 +183,20 @@ def best_partition(
     n = len(codes)
     labels = None
     best = k
-    if len(size_candidates(counts, k, t)) > 1:
+    if len(size_candidates(counts, k, t)) > 1 or blocks:
         sample = size_sample(n)
         # a sample smaller than the file only chooses the class size (its classes are not
         # kept): the block route's trials choose it at a fraction of the exact route's cost,
         # and chose the same size on the files of tests/data and a 30,000-record synthetic
         # file (3.5 CPU-s instead of 5.8 for the whole release)
-        best, labels = choose_class_size(
+        best, labels, nominal = choose_class_size(
             X[sample], codes[sample], counts, k, t, shares=shares,
             blocks=blocks or len(sample) < n, task=task.sub(0.0, 0.4),
         )  # fmt: skip
         if len(sample) < n:
             labels = None
+        if blocks and nominal:
+            partition = partial(partition, nominal=True)
     if labels is None:  # else the whole file was the sample: its classes refined further
         labels = trial(
             partition, X, codes, best, t, shares=shares, seed=seed, task=task.sub(0.4, 0.7)
