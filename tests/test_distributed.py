@@ -262,6 +262,31 @@ def test_the_cluster_splits_the_nominal_qis_one_machine_finds():
     assert len(spec.runs()) == 2
 
 
+def test_a_level_on_the_cluster_splits_a_nominal_qi_by_category():
+    # the sums of a level carry a nominal QI's category as one more coordinate (its range
+    # 1..C), the spreads pick it as one machine's do, and the records' values along it are
+    # their categories
+    from engine.distributed.split import Level, Part, _coordinate, level_sums
+    from engine.release import split_spreads, spreads_from_sums
+
+    rng = np.random.default_rng(9)
+    category = rng.integers(0, 30, 2_000)
+    X = np.column_stack([0.01 * rng.standard_normal(2_000), np.eye(30)[category] / np.sqrt(2)])
+    runs = nominal_runs(X, binary_columns(X))
+    assert runs == ((1, 31),)
+    n = len(X)
+    zeros = np.zeros(n, dtype=np.int64)
+    part = Part(pd.DataFrame(index=range(n)), X, zeros, zeros, np.full(n, 10), np.arange(n))
+    names = np.array([0])
+    cnt, s1, s2, mins, maxs = level_sums(part, names, runs)
+    assert mins.shape == (1, 32) and (mins[0, 31], maxs[0, 31]) == (1.0, 30.0)
+    dims = widest_dimension(split_spreads(spreads_from_sums(cnt, s1, s2), runs))
+    assert dims.tolist() == [31]  # the commune as one coordinate, not one of its columns
+    level = Level(names, dims, mins[0, dims], maxs[0, dims], runs=runs)
+    x = _coordinate(part, level, np.arange(n), np.zeros(n, dtype=np.int64))
+    assert np.array_equal(x, category + 1)
+
+
 def test_split_ties_go_to_the_lowest_dimension():
     noisy = np.array([[1.0, 1.0 + 1e-14, 0.5], [0.2, 0.2, 0.3 + 1e-13]])
     assert widest_dimension(noisy).tolist() == [0, 2]
