@@ -85,13 +85,13 @@ from engine.release import (
     build_release,
     check_feasible,
     choose_class_size,
-    default_rounds,
     form_classes,
     group_ids,
     layout_counts,
     missing_counts,
     plan,
     refine_classes,
+    refine_passes,
     size_sample,
     split_nodes,
     split_spreads,
@@ -270,7 +270,9 @@ class _Recipe:
     t: float
     k: int
     block_size: int
-    improve_rounds: int
+    #: the refinement's budget, in passes over a partition's records: one machine's for this
+    #: file on the block route (refine_passes; set with the class size)
+    passes: float
     qi: list[str]
     keep: list[str]
     types: dict
@@ -304,9 +306,8 @@ def _classes(part: Part, r: _Recipe, per_class: np.ndarray, first: int) -> np.nd
         X, codes, per_class, max_records=r.block_size, start=start, nominal=r.nominal
     )
     labels = form_classes(X, codes, node, end, per_class, r.shares, r.t, r.k, workers=1)
-    if r.improve_rounds:
-        labels = refine_classes(X, labels, codes, t=r.t, k=r.k, shares=r.shares)
-    return labels
+    # refined as one machine refines the file's classes, within the partition
+    return refine_classes(X, labels, codes, t=r.t, k=r.k, shares=r.shares, passes=r.passes)
 
 
 def _release_part(
@@ -411,8 +412,7 @@ def _release_by_parts(
         )  # fmt: skip
     recipe = _Recipe(
         shares=buckets.counts / buckets.counts.sum(), t=t, k=params.k,
-        block_size=block_size(data.n),
-        improve_rounds=default_rounds(data.n),
+        block_size=block_size(data.n), passes=0.0,
         qi=list(params.qi), keep=list(params.keep), types=data.types, orders=data.orders,
         places=planned.spec.places, buckets=buckets, qi_output=params.qi_output,
         confidential_output=params.confidential_output, seed=params.seed,
@@ -515,7 +515,9 @@ def _release_nodes(
         for j in range(len(starts))
     ]
     del parts, cut
-    recipe = replace(recipe, k=size, nominal=nominal)
+    # the refinement's budget, as one machine's for this file (best_partition)
+    passes = refine_passes(int(size_cum[-1]), size_cum[-1] / n_classes, block=recipe.block_size)
+    recipe = replace(recipe, k=size, nominal=nominal, passes=passes)
     bounds = np.r_[starts, n_classes]
     shared = client.scatter(recipe, broadcast=True)
     return [
