@@ -37,7 +37,6 @@ from engine.release.partition import (
     compiled_kernels,
     refine_classes,
 )
-from engine.release.partition.blocks import binary_columns
 from engine.roles import ColumnType
 from tests.factories import toy_partition_input
 
@@ -95,7 +94,7 @@ def test_a_nominal_qi_of_many_categories_splits_as_one_coordinate():
     column spreads: the split peels one category off at a time and mixes the rest in every
     block (50 to 62 of the 64 categories)."""
     X, codes, category = _commune_file()
-    assert nominal_runs(X, binary_columns(X)) == ((1, 65),)
+    assert nominal_runs(X) == ((1, 65),)
     counts = np.bincount(codes)
     per_class = layout_counts(counts, len(X) // 100)
     node, _ = split_nodes(X, codes, per_class, max_records=200, compiled=False, nominal=True)
@@ -144,7 +143,7 @@ def test_nominal_runs_are_the_nominal_qis_of_the_encoding():
     X = encode_qi(data, list(data.columns), types, {"educ": ["low", "mid", "high"]})
     # age and its missing indicator, sex (2), region (4 and missing), educ
     assert X.shape[1] == 2 + 2 + 5 + 1
-    assert nominal_runs(X, binary_columns(X)) == ((2, 4), (4, 9))
+    assert nominal_runs(X) == ((2, 4), (4, 9))
 
 
 @pytest.mark.parametrize(("t", "k"), [(1.5, 5), (2.0, 10), (3.0, 10), (5.0, 25)])

@@ -43,7 +43,6 @@ from engine.release import (
     verify_release,
     widest_dimension,
 )
-from engine.release.partition.blocks import binary_columns
 from engine.roles import ColumnType
 
 QI = ("age", "hours", "region", "sector")
@@ -258,7 +257,7 @@ def test_the_cluster_splits_the_nominal_qis_one_machine_finds():
     spec = make_spec([column_stats(h, qi, types, {}) for h in halves], qi, types, {})
     X = encode_qi(data, qi, types)
     assert np.allclose(encode_part(data, spec), X)
-    assert spec.runs() == nominal_runs(X, binary_columns(X))
+    assert spec.runs() == nominal_runs(X)
     assert len(spec.runs()) == 2
 
 
@@ -272,7 +271,7 @@ def test_a_level_on_the_cluster_splits_a_nominal_qi_by_category():
     rng = np.random.default_rng(9)
     category = rng.integers(0, 30, 2_000)
     X = np.column_stack([0.01 * rng.standard_normal(2_000), np.eye(30)[category] / np.sqrt(2)])
-    runs = nominal_runs(X, binary_columns(X))
+    runs = nominal_runs(X)
     assert runs == ((1, 31),)
     n = len(X)
     zeros = np.zeros(n, dtype=np.int64)

@@ -114,15 +114,17 @@ def binary_columns(X: np.ndarray) -> np.ndarray:
     return out
 
 
-def nominal_runs(X: np.ndarray, binary: np.ndarray) -> tuple[tuple[int, int], ...]:
+def nominal_runs(X: np.ndarray, binary: np.ndarray | None = None) -> tuple[tuple[int, int], ...]:
     """The column ranges (start, stop) of the nominal QIs in ``X``: runs of two or more
-    adjacent indicator columns of one value (``binary``, from :func:`binary_columns`; columns
-    all zero may lie among them) of which no record has two non-zero.
+    adjacent indicator columns of one value (``binary``, from :func:`binary_columns`, computed
+    when not given; columns all zero may lie among them) of which no record has two non-zero.
 
     :func:`engine.release.columns.encode_qi` writes a nominal QI as one such run (a missing
     value is one more category) and a hierarchy as one run per level; the next QI's first
     indicator breaks a run, since every record has one non-zero in every nominal QI.
     """
+    if binary is None:
+        binary = binary_columns(X)
     runs: list[tuple[int, int]] = []
     d = X.shape[1]
     j = 0

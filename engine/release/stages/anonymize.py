@@ -42,6 +42,7 @@ from engine.release.partition import (
     kernels_asked,
     max_classes,
     microaggregate,
+    nominal_runs,
     one_blas_thread,
     refine_classes,
     refine_passes,
@@ -52,7 +53,6 @@ from engine.release.partition import (
     trial,
     use_blocks,
 )
-from engine.release.partition.blocks import binary_columns, nominal_runs
 from engine.release.stages.plan import Plan
 from engine.release.stages.plan import plan as make_plan
 from engine.release.stages.summarise import summarise_buckets
@@ -145,7 +145,7 @@ def choose_class_size(
     # the block route splits a nominal QI column by column or as one coordinate, whichever
     # the sample loses less with at the size chosen (a QI of many categories: blocks of all
     # of them narrower in the other QIs, or blocks of a few of its categories)
-    if partition is tclose_partition or not nominal_runs(Xs, binary_columns(Xs)):
+    if partition is tclose_partition or not nominal_runs(Xs):
         return best, best_labels, False
     if best_labels is None:
         best_loss, best_labels = refined(partition, best)
