@@ -5,7 +5,8 @@
         --no-peers                                         # quick
 
 Every measurement runs in a process of its own, so that its peak resident memory is its own
-(``os.wait4`` reports the child's CPU seconds and peak RSS; on Windows only wall time).
+(:mod:`benchmarks.peak`: CPU seconds and peak RSS of the process itself, not of the
+benchmark that started it; on Windows only wall time).
 
 * **Engine table.**  One row per case: the seconds (wall and CPU, all threads) of the engine
   call :func:`engine.release.anonymize.anonymize` (everything from the data frame in memory
@@ -48,6 +49,7 @@ import time
 from pathlib import Path
 
 from benchmarks.data import absent, real_data
+from benchmarks.peak import own_peak_mb, run_measured
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS_PYTHON = Path(os.environ.get("TCLOSE_PEERS_PYTHON", ROOT.parent / "venv-peers/bin/python"))
@@ -125,8 +127,7 @@ def case_params(spec: dict, t: float, k: int):
 
 
 def timed_anonymize(data, params):
-    """(release, wall seconds, CPU seconds, the process's resource use after it) of one
-    engine call in this process."""
+    """(release, wall seconds, CPU seconds) of one engine call in this process."""
     import resource
 
     from engine.release import anonymize
@@ -137,7 +138,7 @@ def timed_anonymize(data, params):
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_SELF)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return release, wall, cpu, after
+    return release, wall, cpu
 
 
 def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -> dict:
@@ -145,7 +146,7 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     from engine.release import encode_qi, resolve_columns, use_blocks
 
     data, spec = load_case(name, rows)
-    release, seconds, cpu, after = timed_anonymize(data, case_params(spec, t, k))
+    release, seconds, cpu = timed_anonymize(data, case_params(spec, t, k))
     qi = list(spec["qi"])
     types, orders = resolve_columns(data[qi], qi, {}, {})
     path = "blocks" if use_blocks(encode_qi(data[qi], qi, types, orders)) else "exact"
@@ -157,7 +158,7 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
         "rows": len(data),
         "seconds": round(seconds, 2),
         "cpu_seconds": round(cpu, 2),
-        "peak_rss_mb": round(_rss_mb(after.ru_maxrss)),
+        "peak_rss_mb": round(own_peak_mb()),
         "qi_sse_sst_pct": round(100 * s.information_loss.qi_sse_sst, 2),
         "conf_sse_sst_pct": round(100 * (s.information_loss.confidential_sse_sst or 0.0), 2),
         "b": sum(not row.missing for row in s.buckets),
@@ -168,35 +169,9 @@ def run_case(name: str, rows: int, t: float, k: int, release_path: str | None) -
     }
 
 
-def _rss_mb(maxrss: int) -> float:
-    # ru_maxrss is in kilobytes on Linux, bytes on macOS
-    return maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
-
-
 def _run(command: list[str], env: dict | None = None) -> dict:
-    """Run ``command``; its wall seconds, CPU seconds and peak RSS (MB), and its output."""
-    started = time.perf_counter()
-    with subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **(env or {})},
-    ) as child:
-        if hasattr(os, "wait4"):
-            _, status, usage = os.wait4(child.pid, 0)
-            child.returncode = os.waitstatus_to_exitcode(status)
-            cpu = usage.ru_utime + usage.ru_stime
-            peak = _rss_mb(usage.ru_maxrss)
-        else:  # Windows: wall time only
-            child.wait()
-            cpu = peak = float("nan")
-        out, err = child.stdout.read(), child.stderr.read()
-    wall = time.perf_counter() - started
-    if child.returncode != 0:
-        raise RuntimeError((err.strip().splitlines() or ["failed"])[-1])
-    return {"wall": wall, "cpu": cpu, "peak_mb": peak, "stdout": out}
+    """Run ``command``; its wall seconds, CPU seconds and peak RSS (MB, its own), its output."""
+    return run_measured(command, cwd=ROOT, env=env)
 
 
 def _worker(args: list[str]) -> dict:

@@ -31,11 +31,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from benchmarks.peak import own_peak_mb
 
 ROOT = Path(__file__).resolve().parent.parent
 QI = ("commune", "age", "sex", "married", "educ")
@@ -78,7 +79,7 @@ def run_case(
         "households": int(data["household"].nunique()),
         "seconds": round(wall, 2),
         "cpu_seconds": round(cpu, 2),
-        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "peak_mb": round(own_peak_mb()),
         "qi_loss": release.summary.information_loss.qi_sse_sst,
         "classes": release.summary.n_classes,
         "k": release.summary.k_achieved,

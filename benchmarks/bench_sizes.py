@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.bench_engine import case_params, load_case, timed_anonymize
+from benchmarks.peak import own_peak_mb
 from benchmarks.results import finish
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,7 @@ def run_case(name: str, rows: int, t: float, k: int) -> dict:
     import numpy as np
 
     data, spec = _load(name, rows)
-    release, wall, cpu, after = timed_anonymize(data, case_params(spec, t, k))
+    release, wall, cpu = timed_anonymize(data, case_params(spec, t, k))
     s = release.summary
     sizes = np.bincount(np.unique(release.classes, return_inverse=True)[1])
     return {
@@ -65,7 +66,7 @@ def run_case(name: str, rows: int, t: float, k: int) -> dict:
         "k": k,
         "cpu": round(cpu, 2),
         "wall": round(wall, 2),
-        "peak_mb": round(after.ru_maxrss / 1024),
+        "peak_mb": round(own_peak_mb()),
         "qi": s.information_loss.qi_sse_sst,
         "conf": s.information_loss.confidential_sse_sst,
         "b": sum(not row.missing for row in s.buckets),
