@@ -231,6 +231,26 @@ def test_short_rows_are_reported(tmp_path):
     assert not any("fewer fields" in n for n in clean.info.notes)
 
 
+@pytest.mark.parametrize(
+    ("text", "short_line"),
+    [
+        ("a;b;c\n1;2;3\n4;5;6", None),  # no line break after the last row
+        ("a;b;c\n1;2;3\n4;5", 3),  # ... and the last row short
+        ("a;b;c\n1;2\n4;5;6\n", 2),
+        ("a;b;c\n1;2;3\n4;5;6\n", None),
+    ],
+)
+def test_a_short_row_is_found_wherever_it_is(tmp_path, text, short_line):
+    """Files whose every row is full take a quicker count; a short row anywhere (the last
+    one, without a line break after it) is still reported with its line."""
+    notes = read_table(write(tmp_path, "rows.csv", text)).info.notes
+    found = [n for n in notes if "fewer fields" in n]
+    if short_line is None:
+        assert not found
+    else:
+        assert len(found) == 1 and f"line {short_line}" in found[0]
+
+
 def test_blank_and_duplicate_headers_get_unique_names(tmp_path):
     text = "age;;age;Age\n1;2;3;4\n"
     result = read_table(write(tmp_path, "h.csv", text))

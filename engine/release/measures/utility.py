@@ -223,39 +223,32 @@ def _group_mean_error(
     """
     ga, gb = _groups(before, after, ctype)
     floor = NEAR_ZERO * abs(float(y[mask].mean()))
-    # the records of each group in file order, as a mask of the group would select them
     n_groups = int(ga.max()) + 1 if len(ga) else 0
-    original = _members(ga, n_groups, mask)
-    release = _members(gb, n_groups, mask)
+    size, total = _group_sums(ga, y, n_groups, mask)
+    released, released_total = _group_sums(gb, z, n_groups, mask)
     errors, weights = [], []
-    for g in np.flatnonzero([len(rows) for rows in original]):
-        members = original[g]
-        if len(members) < MIN_GROUP:
-            continue
-        m = float(y[members].mean())
+    for g in np.flatnonzero(size >= MIN_GROUP):
+        m = total[g] / size[g]
         if max(abs(m), floor) == 0:
             continue
-        released = release[g]
-        r = float(z[released].mean()) if len(released) else None
+        r = released_total[g] / released[g] if released[g] else None
         errors.append(1.0 if r is None else abs(r - m) / max(abs(m), floor))
-        weights.append(float(len(members)))
+        weights.append(float(size[g]))
     return float(np.average(errors, weights=weights)) if errors else None
 
 
-def _members(groups: np.ndarray, n_groups: int, keep: np.ndarray | None = None) -> list[np.ndarray]:
-    """Positions of the records of each group 0..n_groups − 1, in file order (negative
-    numbers, and records not in ``keep``: in no group).  One stable sort of small integers
-    (a radix sort) instead of a pass over the file per group; the records in no group sort
-    last, after a sentinel group."""
+def _group_sums(
+    groups: np.ndarray, values: np.ndarray, n_groups: int, keep: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Records and sum of ``values`` of each group 0..n_groups − 1 (negative numbers, and
+    records not in ``keep``: in no group), counted in one pass over the file."""
     groups = np.asarray(groups)
-    inside = (groups >= 0) & (groups < n_groups)
-    if keep is not None:
-        inside &= keep
-    small = n_groups < 2**15 - 1
-    key = np.where(inside, groups, n_groups).astype(np.int16 if small else np.int64)
-    order = np.argsort(key, kind="stable")
-    starts = np.r_[0, np.cumsum(np.bincount(key, minlength=n_groups + 1))]
-    return [order[starts[g] : starts[g + 1]] for g in range(n_groups)]
+    inside = (groups >= 0) & (groups < n_groups) & keep
+    chosen = groups[inside]
+    return (
+        np.bincount(chosen, minlength=n_groups),
+        np.bincount(chosen, weights=values[inside], minlength=n_groups),
+    )
 
 
 def _design(
