@@ -35,7 +35,9 @@ def test_twelve_values_in_three_buckets_of_four():
     assert b.codes.tolist() == [2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0]
     assert b.bounds[0] == (None, 50.0)
     assert b.bounds[2] == (90.0, None)
-    assert b.representatives[1] == (65.0,)
+    # the median of 50..80 (65) rounded to the step one of its 4 records cannot cross,
+    # (90 - 50) / 4 = 10: a bucket of a few records never prints a median of theirs finely
+    assert b.representatives[1] == (60,)
 
 
 def test_ties_are_never_split_and_heavy_tie_takes_one_bucket():
@@ -44,7 +46,10 @@ def test_ties_are_never_split_and_heavy_tie_takes_one_bucket():
     b = make_buckets(data, ["c"], NUM, 3)
     zero_codes = set(b.codes[:70])
     assert len(zero_codes) == 1
-    assert b.counts.tolist() == [70, 15, 15]
+    # the balanced cuts (16, 31) would lie between whole numbers held by one record each,
+    # and tell both: the boundaries move to round ones
+    assert b.counts.tolist() == [79, 10, 11]
+    assert b.labels == ["< 10", "[10, 20)", "≥ 20"]
     # every value maps to exactly one bucket
     frame = pd.DataFrame({"v": values, "b": b.codes})
     assert (frame.groupby("v")["b"].nunique() == 1).all()
@@ -59,11 +64,11 @@ def test_tiny_tail_joins_the_heavy_tie_instead_of_forming_a_tiny_bucket():
 
 
 def test_missing_values_form_their_own_last_bucket():
-    data = pd.DataFrame({"c": [1.0, 2.0, None, 4.0, None, 6.0]})
+    data = pd.DataFrame({"c": [10.0, 20.0, None, 30.0, 40.0, None, 50.0, 60.0]})
     b = make_buckets(data, ["c"], NUM, 2)
     assert b.missing_bucket == 2
-    assert b.counts.tolist() == [2, 2, 2]
-    assert b.codes[[2, 4]].tolist() == [2, 2]
+    assert b.counts.tolist() == [3, 3, 2]
+    assert b.codes[[2, 5]].tolist() == [2, 2]
     assert b.labels[2] == ""
 
 
@@ -78,9 +83,32 @@ def test_nominal_categories_grouped_into_near_equal_mass():
 
 
 def test_binary_column_gives_at_most_two_buckets():
-    data = pd.DataFrame({"c": ["y", "n", "n", "y", "n"]})
+    data = pd.DataFrame({"c": ["y", "n", "n", "y", "n", "y"]})
     b = make_buckets(data, ["c"], {"c": ColumnType.NOMINAL}, 5)
     assert sorted(b.labels) == ["n", "y"]
+
+
+@pytest.mark.parametrize(
+    ("values", "kind", "b"),
+    [
+        ([21000, 23500, 38000, 52000, 61000, 75500], ColumnType.NUMERIC, 6),
+        (["y", "n", "n", "y", "n"], ColumnType.NOMINAL, 2),
+        (list(range(1, 12)), ColumnType.ORDINAL, 6),
+    ],
+)
+def test_no_bucket_holds_fewer_than_the_threshold_rule(values, kind, b):
+    """A bucket's label and mean are printed for each of its records: a bucket of one or two
+    records would print a person's value, so fewer buckets are formed."""
+    from engine.release import MIN_BUCKET
+
+    data = pd.DataFrame({"c": values})
+    order = {"c": [str(v) for v in values]} if kind == ColumnType.ORDINAL else None
+    made = make_buckets(data.astype(str) if order else data, ["c"], {"c": kind}, b, orders=order)
+    assert made.counts.min() >= MIN_BUCKET
+    assert len(made.counts) == min(b, len(values) // MIN_BUCKET)
+    if kind == ColumnType.NUMERIC:  # a mean or median of a few records is none of theirs
+        for stat in (s[0] for s in made.stats):
+            assert stat.mean not in values and stat.median not in values
 
 
 def test_ordinal_buckets_follow_the_declared_order():
@@ -130,6 +158,8 @@ def _split_reference(weights: np.ndarray, b: int) -> list[int]:
         lo_t, hi_t = (mid, hi_t) if most_groups(mid)[0] >= b else (lo_t, mid)
     if most_groups(hi_t)[0] >= b:
         lo_t = hi_t
+    if lo_t < 3 and b > 1 and most_groups(3)[0] < b:  # the threshold rule: fewer groups
+        return _split_reference(weights, max(int(most_groups(3)[0]), 1))
     f = most_groups(lo_t)
     ends, start = [], 0
     for i in range(b - 1):
@@ -189,3 +219,29 @@ def test_one_input_gives_every_b_the_buckets_of_a_plain_grouping(data_dir):
                     continue
                 described = scale.describe(values[buckets.codes == j], *buckets.bounds[j])
                 assert described == (buckets.labels[j], buckets.bounds[j], buckets.stats[j][0])
+
+
+def test_a_cut_never_tells_the_values_beside_it():
+    """Thirty incomes in cents where the balanced cuts of three buckets fall between values a
+    cent apart (23456.78 | 23456.79 and 41234.56 | 41234.57): a cut there would be the upper
+    one and tell both.  The boundaries move to round cuts; none is a value, none is in cents.
+    The same for admission dates a day apart: the cuts are the first of a month."""
+    incomes = [
+        39300.28, 53673.85, 23456.79, 41234.56, 30890.05, 41234.57, 47371.22, 17568.11,
+        42026.82, 54531.89, 47268.97, 11223.67, 20416.57, 59522.28, 16227.67, 28547.22,
+        32267.84, 12076.61, 47651.75, 13078.54, 35805.40, 11113.44, 33388.78, 52532.93,
+        58050.80, 23456.78, 19549.50, 30259.65, 25818.75, 15630.65,
+    ]  # fmt: skip
+    made = make_buckets(pd.DataFrame({"income": incomes}), ["income"], NUM, 3)
+    cuts = sorted({x for bounds in made.bounds for x in bounds if x is not None})
+    assert len(cuts) == 2 and not set(cuts) & set(incomes)
+    assert all(float(x) == round(float(x)) for x in cuts)  # coarser than a cent
+    days = pd.to_datetime(
+        ["2021-04-20", "2021-04-21", "2021-06-29", "2021-06-30"] * 2
+        + [f"2021-0{m}-{d:02d}" for m in (3, 5, 7, 8) for d in (3, 9, 14, 22, 27)]
+    )
+    dated = make_buckets(
+        pd.DataFrame({"admitted": days}), ["admitted"], {"admitted": ColumnType.DATE}, 3
+    )
+    walls = sorted({x for bounds in dated.bounds for x in bounds if x is not None})
+    assert walls and all(str(x).endswith("-01") for x in walls)

@@ -35,6 +35,7 @@ from engine.release import (
     ConfidentialValues,
     Scale,
     confidential_loss,
+    held_by_enough,
     numeric_values,
     split_sorted,
 )
@@ -228,6 +229,11 @@ class CountedValues(ConfidentialValues):
     def lookup(self, buckets: Buckets) -> BucketLookup:
         """How a partition finds its records' buckets among ``buckets``."""
         return self._made_for(buckets)[2]
+
+    def held(self, b: int) -> bool:
+        self.buckets(b)  # the input every b reads
+        assert self._input is not None
+        return self._input.held(b, joint=self.joint)
 
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
         return _codes_at(self.rows, self.sample, self.lookup(buckets), rows)
@@ -534,6 +540,11 @@ class DigestValues(ConfidentialValues):
                 self.intervals, self.scale, self.sample_q, self.thresholds, self.col, self.ctype, b
             )
         return self._made[b][0]
+
+    def held(self, b: int) -> bool:
+        """The intervals' buckets are cut by :func:`~engine.release.split_sorted`, which
+        forms fewer rather than one of fewer than the threshold rule's records."""
+        return held_by_enough(self.buckets(b))
 
     def lookup(self, buckets: Buckets) -> BucketLookup:
         for made, lookup in self._made.values():

@@ -15,6 +15,7 @@
 from engine.release.buckets.buckets import (
     BucketInput,
     bucket_count,
+    held_by_enough,
     make_buckets,
     paper_bucket_count,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "best_choices",
     "bucket_count",
     "dominated",
+    "held_by_enough",
     "ladder",
     "make_buckets",
     "paper_bucket_count",

@@ -53,7 +53,7 @@ from engine.release.columns import (
     resolve_columns,
 )
 from engine.release.measures import counted_loss
-from engine.release.model import Buckets, BucketStat
+from engine.release.model import MIN_BUCKET, Buckets, BucketStat
 from engine.roles import ColumnType
 
 
@@ -236,11 +236,17 @@ def _numeric_groups(
     ends = _merge_outliers(distinct, split_sorted(weights, b), scale.inner)
     ends = _merge_extreme_means(distinct, weights, ends, scale.inner)
     cum = np.cumsum(weights)
-    cuts = []
-    for i in range(len(ends) - 1):
+    cuts: list[float] = []
+    i = 0
+    while i < len(ends) - 1:
         start = ends[i - 1] if i else 0
-        ends[i], cut = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
+        found = _rounder_boundary(distinct, cum, ends[i], start, ends[i + 1], scale)
+        if found is None:  # no public cut between these two buckets: they merge
+            ends.pop(i)
+            continue
+        ends[i], cut = found
         cuts.append(cut)
+        i += 1
     _check_public(name, distinct, cuts, scale)
     value_group = np.searchsorted(np.asarray(ends), np.arange(len(distinct)), side="right")
     walls = [None, *cuts, None]
@@ -361,6 +367,15 @@ def make_buckets(
     _check_count(n_buckets)
     source = BucketInput(data, confidential, types, orders=orders, bounds=bounds)
     return source.buckets(n_buckets, joint=joint)
+
+
+def held_by_enough(buckets: Buckets) -> bool:
+    """Does every bucket of values hold at least :data:`MIN_BUCKET` records?  (The bucket of
+    missing values is no value of anyone's.)"""
+    counts = np.asarray(buckets.counts)
+    if buckets.missing_bucket is not None:
+        counts = np.delete(counts, buckets.missing_bucket)
+    return bool(len(counts) == 0 or counts.min() >= MIN_BUCKET)
 
 
 def _check_count(n_buckets: int) -> None:
@@ -484,7 +499,22 @@ class BucketInput:
         b tried costs the table of distinct values, not a pass over every record."""
         if self._counted_column() is None:
             return self.buckets(n_buckets, joint=joint)
-        return self._table(n_buckets).buckets
+        return self._table(self._held_count(n_buckets)).buckets
+
+    def held(self, n_buckets: int, *, joint: bool = True) -> bool:
+        """Would every bucket of ``n_buckets`` hold :data:`MIN_BUCKET` records?  (False: fewer
+        buckets are formed; the plan says why.)"""
+        if self._counted_column() is not None:
+            return held_by_enough(self._table(n_buckets).buckets)
+        return held_by_enough(self._buckets(n_buckets, joint))
+
+    def _held_count(self, n_buckets: int) -> int:
+        """The most buckets up to ``n_buckets`` of the one numeric or date column whose every
+        bucket holds :data:`MIN_BUCKET` records (1 when none does)."""
+        b = n_buckets
+        while b > 1 and not held_by_enough(self._table(b).buckets):
+            b -= 1
+        return b
 
     def _made_for(self, buckets: Buckets) -> _Counted | None:
         for counted in self._counted.values():
@@ -526,8 +556,19 @@ class BucketInput:
         return counted_loss(column.distinct, column.weights, numbers[counted.value_group])
 
     def buckets(self, n_buckets: int, *, joint: bool = True) -> Buckets:
-        """The buckets of ``n_buckets`` asked for (:func:`make_buckets`)."""
+        """The buckets of ``n_buckets`` asked for (:func:`make_buckets`), fewer when a bucket
+        would hold fewer than :data:`MIN_BUCKET` records: its label and its mean would be
+        one person's value (or a couple's), and no bucket is worth that."""
         _check_count(n_buckets)
+        if self._counted_column() is not None:
+            return self._buckets(self._held_count(n_buckets), joint)
+        for b in range(n_buckets, 0, -1):
+            made = self._buckets(b, joint)
+            if b == 1 or held_by_enough(made):
+                return made
+        raise AssertionError("unreachable: one bucket is always made")
+
+    def _buckets(self, n_buckets: int, joint: bool) -> Buckets:
         confidential, frame, missing = self.confidential, self.frame, self.missing
         col = self._counted_column()
         if col is not None:  # the records' codes from the table of distinct values

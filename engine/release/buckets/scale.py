@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from engine.release.columns import (
     coarsest,
@@ -184,6 +185,11 @@ def _weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
     return float(np.mean([lower, upper]))
 
 
+def _plain(x: float) -> int | float:
+    """A number as released: an int when it is whole."""
+    return int(x) if float(x).is_integer() else x
+
+
 def _two_digits(x: float) -> float:
     return float(f"{x:.2g}")
 
@@ -235,6 +241,16 @@ class Scale:
                 return pick(lo_q, min(c, hi_q), lo_open=False)
             return pick(a, min(c, hi_q), lo_open=True)
         return pick(a, c, lo_open=True)
+
+    def pins(self, cut: float) -> bool:
+        """Is ``cut`` printed at the column's own precision (a cent, a day)?  Then the gap it
+        was chosen in held no rounder number: the values on either side of it are the cut's
+        neighbours on the column's grid, and the label tells them."""
+        if self.date:
+            day = pd.Timestamp("1970-01-01") + pd.Timedelta(days=float(cut))
+            return day.day != 1
+        step = precision(cut)
+        return step is not None and step <= self.unit
 
     def describe(
         self,
@@ -414,8 +430,9 @@ class Scale:
     ) -> Any:
         """The bucket's median, clipped to the round limits inside the central 99 % and, for
         numbers, rounded one digit finer than the bucket's cut points print (a median of
-        [200, 300) to tens), finer only where needed to stay inside the bucket: never one
-        person's exact value.  A value the whole bucket shares stays as it is."""
+        [200, 300) to tens), finer only where needed to stay inside the bucket, and never
+        finer than the step one record cannot cross (:meth:`mean_step`: a median of three
+        records is one of them).  A value the whole bucket shares stays as it is."""
         values, counts = np.unique(np.asarray(keys, dtype=float), return_counts=True)
         return self._representative(values, counts, lo, hi)
 
@@ -423,21 +440,39 @@ class Scale:
         self, values: np.ndarray, counts: np.ndarray, lo: float | None, hi: float | None
     ) -> Any:
         med = float(np.clip(_weighted_median(values, counts), *self.guard))
-        if not self.date and len(values) > 1:
-            med = self._rounded_median(med, lo, hi)
-        if self.date:
-            return format_date(round(med))
-        return int(med) if med.is_integer() else med
+        if len(values) == 1:  # a value the whole bucket shares is no one's: kept as it is
+            return format_date(round(med)) if self.date else _plain(med)
+        # a median is one record's value: rounded at least to the step one record cannot
+        # cross (as the mean is), so a bucket of a few records never prints a person's value
+        low, high = self.limits(TableValues(values, counts), lo, hi)
+        least = self.mean_step(low, high, int(counts.sum()))
+        if not self.date:
+            rounded, step = self._rounded_median(med, lo, hi)
+            if step >= least:
+                return _plain(rounded)
+        # held inside the round limits of the central 99 % as well as the bucket's range
+        low, high = max(low, self.guard[0]), min(high, self.guard[1])
+        if low > high:  # the bucket lies beyond them: their round limit
+            return format_date(round(med)) if self.date else _plain(med)
+        if least >= high - low:  # one record could move it anywhere: the roundest inside
+            pick = date_separator if self.date else coarsest
+            value = pick(low, high, lo_open=False)
+            return format_date(round(value)) if self.date else _plain(value)
+        return self._released(med, low, high, least)
 
-    def _rounded_median(self, med: float, lo: float | None, hi: float | None) -> float:
+    def _rounded_median(
+        self, med: float, lo: float | None, hi: float | None
+    ) -> tuple[float, float]:
+        """The median rounded one digit finer than the cuts print, finer where it must to
+        stay inside the bucket, and the step it was rounded to."""
         cuts = [p for p in (precision(c) for c in (lo, hi) if c is not None) if p is not None]
         step = min(cuts) / 10 if cuts else 10.0 ** (math.floor(math.log10(abs(med) or 1)) - 1)
         while step > self.unit:
             rounded = multiple_of(med, step)
             if (lo is None or rounded >= lo) and (hi is None or rounded < hi or rounded == med):
-                return rounded
+                return rounded, step
             step /= 10
-        return multiple_of(med, self.unit)
+        return multiple_of(med, self.unit), self.unit
 
 
 #: an outer bucket's mean may lie this share of the central 99 %'s width beyond it before the

@@ -155,6 +155,11 @@ class ConfidentialValues:
         route does not count them."""
         return None
 
+    def held(self, b: int) -> bool:
+        """Would every bucket of b hold the fewest records a bucket may hold
+        (:data:`~engine.release.MIN_BUCKET`)?  False: fewer buckets are formed."""
+        raise NotImplementedError
+
 
 class FrameValues(ConfidentialValues):
     """:class:`ConfidentialValues` of the cleaned columns held in memory (one machine)."""
@@ -198,6 +203,10 @@ class FrameValues(ConfidentialValues):
 
     def codes_at(self, buckets: Buckets, rows: np.ndarray) -> np.ndarray:
         return self._source().codes_at(buckets, rows)
+
+    def held(self, b: int) -> bool:
+        """Would every bucket of b hold the fewest records a bucket may hold?"""
+        return self._source().held(b, joint=self.joint)
 
     def loss(self, buckets: Buckets, output: str) -> float:
         counted = self._source().loss(buckets, output)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.release.buckets.scale import Scale
+from engine.release.model import MIN_BUCKET
 
 
 def _first_group_end(cum: np.ndarray, before: float, threshold: float) -> int:
@@ -87,6 +88,8 @@ def split_sorted(weights: np.ndarray, b: int) -> list[int]:
     and its small neighbours join it rather than forming a tiny group.  Within that, each
     cut aims at an equal share of the mass still to split.
 
+    No group holds fewer than :data:`MIN_BUCKET` records when b groups cannot all hold as
+    many: fewer groups are formed (a group's label and mean are printed for its records).
     One function for one machine and a cluster's client (which splits interval counts).  It
     costs O(n log n) once plus O(b log n) per step of the threshold's binary search, however
     many distinct values there are (a real income column has nearly one per record).
@@ -106,6 +109,10 @@ def split_sorted(weights: np.ndarray, b: int) -> list[int]:
             hi_t = mid
     if _count_groups(cum, hi_t, b) >= b:
         lo_t = hi_t
+    if lo_t < MIN_BUCKET and b > 1:  # a group of one or two records: fewer groups
+        fewer = max(_count_groups(cum, MIN_BUCKET, b), 1)
+        if fewer < b:
+            return split_sorted(weights, fewer)
     last = _last_starts(cum, lo_t, b)
     ends: list[int] = []
     start = 0
@@ -162,7 +169,7 @@ def _best_cut(
     (for a numeric or date column with its ``scale``, moved a little to the roundest public
     cut nearby, which is returned; else the cut is None); nominal categories are assigned,
     heaviest first, to whichever side brings the left mass nearer its target.  None when the
-    column has a single value here.
+    column has a single value here, or no public cut (:func:`_rounder_boundary`).
     """
     distinct, inverse = np.unique(keys, return_inverse=True)
     if len(distinct) < 2:
@@ -184,7 +191,10 @@ def _best_cut(
     pos = int(np.argmin(np.abs(cum[:-1] - target))) + 1  # distinct[:pos] go left
     if scale is None:
         return inverse < pos, None
-    pos, cut = _rounder_boundary(distinct, cum, pos, 0, len(distinct), scale)
+    found = _rounder_boundary(distinct, cum, pos, 0, len(distinct), scale)
+    if found is None:  # no public cut in this column here
+        return None
+    pos, cut = found
     return inverse < pos, cut
 
 
@@ -291,8 +301,9 @@ ROUNDING_SLACK = 0.05
 
 def _rounder_boundary(
     distinct: np.ndarray, cum: np.ndarray, pos: int, start: int, stop: int, scale: Scale
-) -> tuple[int, float]:
-    """The boundary near ``pos`` with the roundest cut, and that cut.
+) -> tuple[int, float] | None:
+    """The boundary near ``pos`` with the roundest cut, and that cut; None when no boundary
+    between ``start`` and ``stop`` has a cut that is public (the two buckets then merge).
 
     ``distinct`` are sorted values with cumulative counts ``cum``; the boundary at ``pos``
     puts ``distinct[:pos]`` below it, between the neighbouring boundaries ``start`` and
@@ -301,16 +312,64 @@ def _rounder_boundary(
     stay within :data:`ROUNDING_SLACK` of the smaller bucket: the cut is then the coarsest
     round number anywhere in that window, and the boundary goes where it falls.  Ties stay
     whole (the boundary is still between two distinct values).
+
+    A cut is public (:func:`_public_cut`) unless it is printed at the column's own precision
+    (a cent, a day) beside a value that fewer than :data:`MIN_BUCKET` records hold: the gap
+    held no rounder number, so the label would tell that value.  Small buckets leave a
+    window of no records, so the window then widens, doubling, as far as both buckets keep
+    :data:`MIN_BUCKET` records.
     """
 
     def below(p: int) -> float:
         return float(cum[p - 1]) if p > 0 else 0.0
 
-    slack = ROUNDING_SLACK * min(below(pos) - below(start), below(stop) - below(pos))
-    first = int(np.searchsorted(cum, below(pos) - slack, side="left")) + 1
-    last = int(np.searchsorted(cum, below(pos) + slack, side="right"))
+    smaller = min(below(pos) - below(start), below(stop) - below(pos))
+    room = (below(pos) - below(start) - MIN_BUCKET, below(stop) - below(pos) - MIN_BUCKET)
+    slack = ROUNDING_SLACK * smaller
+    while True:
+        found = _window_cut(distinct, cum, pos, start, stop, slack, scale)
+        if found is not None and _public_cut(distinct, cum, *found, scale):
+            return found
+        if slack >= max(room):
+            return None
+        slack = max(2.0 * slack, 1.0)
+
+
+def _window_cut(
+    distinct: np.ndarray,
+    cum: np.ndarray,
+    pos: int,
+    start: int,
+    stop: int,
+    slack: float,
+    scale: Scale,
+) -> tuple[int, float] | None:
+    """The roundest cut of the boundaries within ``slack`` records of ``pos`` (none that
+    leaves a bucket fewer than :data:`MIN_BUCKET` records, unless ``pos`` itself does), and
+    the boundary it puts."""
+
+    def below(p: int) -> float:
+        return float(cum[p - 1]) if p > 0 else 0.0
+
+    low = max(below(pos) - slack, below(start) + MIN_BUCKET)
+    high = min(below(pos) + slack, below(stop) - MIN_BUCKET)
+    first = int(np.searchsorted(cum, low, side="left")) + 1
+    last = int(np.searchsorted(cum, high, side="right"))
     first, last = max(first, start + 1, 1), min(last, stop - 1)
     if first > pos or last < pos:  # no room: keep the balanced boundary
         first = last = pos
+    if first > last:
+        return None
     cut = scale.cut(distinct[first - 1], distinct[last])
     return int(np.searchsorted(distinct, cut, side="left")), cut
+
+
+def _public_cut(distinct: np.ndarray, cum: np.ndarray, pos: int, cut: float, scale: Scale) -> bool:
+    """Does the cut at boundary ``pos`` tell no value that fewer than :data:`MIN_BUCKET`
+    records hold?  A cut coarser than the column's precision (50 among whole numbers, the
+    first of a month) tells its neighbours only to within its step; one at the precision
+    itself (a cent, a day) tells both, and so must lie between values held by many."""
+    if pos <= 0 or pos >= len(distinct) or not scale.pins(cut):
+        return True
+    held = np.diff(cum[pos - 2 : pos + 1] if pos >= 2 else np.r_[0.0, cum[: pos + 1]])
+    return bool(held.min() >= MIN_BUCKET)

@@ -5,7 +5,7 @@ Plain dataclasses and the functions that describe them; nothing here computes a 
 * :mod:`~engine.release.model.release`: :class:`Release` (what a run returns) and
   :class:`Verification` (the independent check of the released table);
 * :mod:`~engine.release.model.buckets`: :class:`Buckets`, :class:`BucketStat`,
-  :class:`BucketRow` and :data:`P_RULE`;
+  :class:`BucketRow`, :data:`P_RULE` and :data:`MIN_BUCKET`;
 * :mod:`~engine.release.model.summary`: :class:`RunSummary`, the one typed account of a run,
   and its parts (class sizes, missing values, information loss, noise, utility, households,
   :class:`RiskSummary`);
@@ -15,7 +15,14 @@ Plain dataclasses and the functions that describe them; nothing here computes a 
   (:class:`Phrase`; the public ones are published).
 """
 
-from engine.release.model.buckets import P_RULE, BucketRow, Buckets, BucketStat, bucket_rows
+from engine.release.model.buckets import (
+    MIN_BUCKET,
+    P_RULE,
+    BucketRow,
+    Buckets,
+    BucketStat,
+    bucket_rows,
+)
 from engine.release.model.published import json_ready
 from engine.release.model.release import Release, Verification
 from engine.release.model.summary import (
@@ -49,6 +56,7 @@ from engine.release.model.words import (
 
 __all__ = [
     "CONTEXT",
+    "MIN_BUCKET",
     "P_RULE",
     "BucketRow",
     "BucketStat",

@@ -47,6 +47,11 @@ class BucketStat:
 #: than the two largest contributions add up to less than this share of the largest one
 P_RULE = 0.10
 
+#: the fewest records a bucket of values may hold (the threshold rule of tabular SDC): a
+#: bucket's label, bounds and mean are printed for every record of it, and a bucket of one or
+#: two records would print a person's value (or let the two tell each other's)
+MIN_BUCKET = 3
+
 
 @dataclass
 class Buckets:

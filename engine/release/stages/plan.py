@@ -45,6 +45,7 @@ from engine.release.households import (
 )
 from engine.release.measures import class_ids, disclosure_risk, original_sensitive
 from engine.release.model import (
+    MIN_BUCKET,
     P_RULE,
     BucketRow,
     Buckets,
@@ -476,7 +477,14 @@ def _plan_buckets(
         bucket_data = facts.weighted(bucket_data)
     warnings = [
         *_outside_bounds(values.outside(params.bounds), params.bounds),
-        *_bucket_warnings(bucket_data, params, wanted_b, values.distinct(), facts.types),
+        *_bucket_warnings(
+            bucket_data,
+            params,
+            wanted_b,
+            values.distinct(),
+            facts.types,
+            thin=not values.held(wanted_b),
+        ),
         *_dominated_warnings(bucket_data, params),
     ]
     return bucket_data, choices, wanted_b, warnings
@@ -609,10 +617,14 @@ def _bucket_warnings(
     wanted_b: int,
     distinct: int | None,
     types: Mapping[str, ColumnType],
+    *,
+    thin: bool = False,
 ) -> list[str]:
     """Say when fewer buckets than asked could be formed, with the cause that binds: too
-    few distinct values (counted), or, for one numeric column, outer buckets merged inward
-    (a bucket whose values or mean lie beyond the central 99 % would print an outlier)."""
+    few distinct values (counted), a bucket of fewer than :data:`MIN_BUCKET` records
+    (``thin``: the b asked would make one), or, for one numeric column, outer buckets merged
+    inward (a bucket whose values or mean lie beyond the central 99 % would print an
+    outlier)."""
     got = len(buckets.counts) - (buckets.missing_bucket is not None)
     if got == 0:
         return [
@@ -631,6 +643,14 @@ def _bucket_warnings(
                 "Only {got} buckets could be formed (asked for {wanted}): the confidential "
                 "data has only {distinct} distinct values."
             ).format(**values, distinct=number(distinct))
+        ]
+    if thin:
+        return [
+            _(
+                "Only {got} buckets could be formed (asked for {wanted}): with {wanted} a "
+                "bucket would hold fewer than {least} records, and a bucket's label and mean "
+                "are printed for each of its records, so they would be a person's value."
+            ).format(**values, least=number(MIN_BUCKET))
         ]
     if len(columns) == 1 and types.get(columns[0]) in (ColumnType.NUMERIC, ColumnType.DATE):
         return [
