@@ -265,6 +265,23 @@ def apply_top_bottom(
     return out
 
 
+def _check_numbers(values: pd.Series, column: str) -> None:
+    """Bands and top or bottom codes cut numbers: a column holding text would lose every
+    value that is not one (all of them for a column of words), so it is refused."""
+    present = values.dropna()
+    numbers = pd.to_numeric(present, errors="coerce")
+    if numbers.notna().all():
+        return
+    texts = sorted({str(v) for v in present[numbers.isna()]})
+    raise InputError(
+        _(
+            "{column} holds values that are not numbers ({values}): bands and top or bottom "
+            "codes apply to numeric columns only. Remove them from {column}, or give the "
+            "column a hierarchy instead."
+        ).format(column=repr(column), values=", ".join(map(repr, texts[:3])))
+    )
+
+
 @dataclass(frozen=True)
 class Recoded:
     """A table with its quasi-identifiers recoded, and what the partition must know of them."""
@@ -292,6 +309,8 @@ def apply_recodings(
     out = data.copy(deep=False)
     types: dict[str, str] = {}
     orders: dict[str, tuple[str, ...]] = {}
+    for column in {*(top_code or {}), *(bottom_code or {}), *(bands or {})}:
+        _check_numbers(out[column], column)
     for column in {*(top_code or {}), *(bottom_code or {})}:
         out[column] = apply_top_bottom(
             out[column], (top_code or {}).get(column), (bottom_code or {}).get(column)

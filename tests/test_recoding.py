@@ -154,3 +154,19 @@ def test_every_pair_of_finest_values_is_as_far_as_its_lowest_common_level():
     for i, j in itertools.combinations(range(len(finest)), 2):
         level = GEO.level_of(GEO.common([finest[i], finest[j]]))
         assert float(np.sum((x[i] - x[j]) ** 2)) == pytest.approx(level)
+
+
+@pytest.mark.parametrize(
+    "recoding",
+    [{"bands": {"sex": (1.0, 2.0)}}, {"top_code": {"sex": 2.0}}, {"bottom_code": {"sex": 1.0}}],
+)
+def test_bands_or_codes_on_a_text_column_are_refused_not_emptied(recoding):
+    """Bands cut numbers: on a column of words they would release every value empty, so the
+    run stops with a sentence that names the column and its values, and what to do."""
+    from engine.recoding import apply_recodings
+
+    data = pd.DataFrame({"sex": ["M", "F", None, "M"], "age": [20, 30, 40, 50]})
+    with pytest.raises(InputError, match=r"'sex' holds values that are not numbers \('F', 'M'\)"):
+        apply_recodings(data, **recoding)
+    banded = apply_recodings(data, bands={"age": (35.0,)}).data["age"]
+    assert banded.tolist() == ["< 35", "< 35", "≥ 35", "≥ 35"]

@@ -17,6 +17,7 @@ mistake.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -256,6 +257,7 @@ _SUMMARY_KEYS = {
     "risk",
     "households",
     "weight",
+    "kept",
     # the headline figures repeat the risk section's
     "expected_reidentifications",
     "household_risk",
@@ -283,6 +285,7 @@ def about_rows(meta: Mapping[str, Any]) -> list[AboutRow]:
     rows += _missing_qi(meta.get("missing_qi") or {})
     rows += _households(meta.get("households"))
     rows += _weight(meta.get("weight"))
+    rows += _kept(meta.get("kept"))
     rows += _risk((meta.get("risk") or {}).get("after"))
     rest = {k: v for k, v in meta.items() if k not in _SUMMARY_KEYS}
     if rest:
@@ -618,6 +621,21 @@ def _weight(weight: Any) -> list[AboutRow]:
         rows.append(AboutRow(_("k with the weight as a key"), number(weight["k"])))
     if weight.get("t") is not None:
         rows.append(AboutRow(_("t with the weight as a key"), number(weight["t"], 4)))
+    return rows
+
+
+def _kept(kept: Any) -> list[AboutRow]:
+    """The columns released unchanged and the k and t with them as keys."""
+    if not isinstance(kept, Mapping):
+        return []
+    rows = [AboutRow(_("Columns released unchanged"), section=True)]
+    rows.append(AboutRow(_("columns"), ", ".join(map(str, kept.get("columns") or ()))))
+    rows.append(AboutRow(_("k with these columns as keys"), number(kept.get("k"))))
+    t = kept.get("t")
+    if t is not None:
+        infinite = str(t) == "inf" or (isinstance(t, float) and math.isinf(t))
+        shown = _("infinite") if infinite else number(t, 4)
+        rows.append(AboutRow(_("t with these columns as keys"), shown))
     return rows
 
 

@@ -97,6 +97,7 @@ if TYPE_CHECKING:
         Buckets,
         HouseholdSummary,
         InformationLoss,
+        KeptSummary,
         MissingCount,
         Phrase,
         Release,
@@ -292,6 +293,7 @@ _EXPORTS = {
     "linked_classes": "engine.release.households",
     "class_weights": "engine.release.households",
     "WeightSummary": "engine.release.model",
+    "KeptSummary": "engine.release.model",
     "check_release_columns": "engine.release.verify",
 }
 
@@ -314,6 +316,7 @@ __all__ = [
     "HouseholdSummary",
     "Households",
     "InformationLoss",
+    "KeptSummary",
     "KernelRoute",
     "MissingCount",
     "Phrase",

@@ -348,6 +348,22 @@ def weight_check(
     return {"weight_k": weight_k, "weight_t": weight_t, "failed": failed}
 
 
+def kept_check(
+    table: pd.DataFrame,
+    qi: Sequence[str],
+    kept: Sequence[str],
+    buckets: np.ndarray | None,
+) -> dict[str, Any]:
+    """k and t of the release with the columns it carries unchanged as more keys, as the
+    :class:`Verification` fields ``kept_k`` and ``kept_t`` (SPEC §1: everything released is
+    a key).  Reported, not refused: the user chose to keep them, and is told what they cost."""
+    cells = group_ids(table, [*qi, *kept])
+    kept_t = None
+    if buckets is not None:
+        kept_t = float(class_distances(cells, buckets).max())
+    return {"kept_k": int(np.bincount(cells).min()), "kept_t": kept_t}
+
+
 def household_check(
     table: pd.DataFrame,
     classes: np.ndarray,

@@ -192,13 +192,17 @@ def range_ends(lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> tuple[np.n
     """Public ends for the ranges [lo, hi] of one numeric column's classes.
 
     Inside the central 99 % of ``values`` (the whole column) the ends are rounded outward to
-    the grid of :func:`grid_step`; an end beyond it (an outlier's value) goes to the next
-    number of the 1–2–5 series strictly beyond it (:func:`nice_outward`), or to the grid
-    point if that lies further out (0 rather than 0.02 for 0.031 on a grid of 0.5).
+    the grid of :func:`grid_step`, at least twice the column's precision (whole ages go to
+    even numbers, so that an end is never known to be a person's age); an end beyond it
+    (an outlier's value) goes to the next number of the 1–2–5 series strictly beyond it
+    (:func:`nice_outward`), or to the grid point if that lies further out (0 rather than
+    0.02 for 0.031 on a grid of 0.5).
     """
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     inner = inner_range(values)
-    step = grid_step(*inner)
+    # never the column's own precision: on a grid of 0.5, whole ages would end where a
+    # person's age does; at twice the precision an end leaves at least two values possible
+    step = max(grid_step(*inner), 2.0 * 10.0 ** -decimal_places(values))
     places = max(0, -math.floor(math.log10(step))) + 1
     out_lo = np.round(np.floor(lo / step) * step, places)
     out_hi = np.round(np.ceil(hi / step) * step, places)

@@ -62,6 +62,10 @@ class Verification:
     #: k and t with the weight as one more key (None when no weight was checked)
     weight_k: int | None = None
     weight_t: float | None = None
+    #: k and t with the columns released unchanged (``keep``) as more keys (None when none
+    #: is kept): an intruder who knows a kept value uses it as a QI (SPEC §1)
+    kept_k: int | None = None
+    kept_t: float | None = None
 
     @classmethod
     def empty(cls) -> Verification:

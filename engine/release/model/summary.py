@@ -350,6 +350,17 @@ class WeightSummary:
 
 
 @dataclass(frozen=True)
+class KeptSummary:
+    """The columns a run released unchanged (``keep``) and the k and t the release has with
+    them as more keys (the verifier's, computed from the release): published, so that a
+    reader knows what the kept columns cost the guarantee."""
+
+    columns: tuple[str, ...] = field(metadata=PUBLIC)
+    k: int = field(metadata=PUBLIC)
+    t: float | None = field(metadata=PUBLIC, default=None)
+
+
+@dataclass(frozen=True)
 class RiskSummary:
     """Disclosure-risk figures of one table."""
 
@@ -505,6 +516,8 @@ class RunSummary:
     households: HouseholdSummary | None = field(metadata=PUBLIC, default=None)
     #: the sampling weight (``weight``): how it is released, and k and t with it as a key
     weight: WeightSummary | None = field(metadata=PUBLIC, default=None)
+    #: the columns released unchanged (``keep``), and k and t with them as keys
+    kept: KeptSummary | None = field(metadata=PUBLIC, default=None)
     #: per numeric released column (confidential, QI, kept): the weighted total an analyst
     #: estimates, Σ w·y of the original → Σ w'·r of the release with the weights it carries
     #: (``weight``; a statistic of the original data)
@@ -536,6 +549,7 @@ class RunSummary:
         out["missing_qi"] = {c: asdict(m) for c, m in self.missing_qi.items()}
         out["households"] = asdict(self.households) if self.households is not None else None
         out["weight"] = asdict(self.weight) if self.weight is not None else None
+        out["kept"] = asdict(self.kept) if self.kept is not None else None
         out["risk"] = asdict(self.risk) if self.risk is not None else None
         if self.risk is not None:
             out.update(headline_risk(self.risk.after, self.risk.before))

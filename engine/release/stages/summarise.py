@@ -9,22 +9,27 @@ that a release reads the same on every route.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.params import ReleaseParams
 from engine.privacy import epsilon_from_t
 from engine.release.model import (
     Buckets,
     ClassSizes,
+    KeptSummary,
     RunSummary,
     Verification,
     bucket_rows,
     json_ready,
 )
 from engine.release.stages.guarantees import release_guarantees
+from engine.release.verify import T_RTOL
 from engine.roles import ColumnType
+from engine.text import number
 from engine.version import __version__
 
 
@@ -73,9 +78,42 @@ def summarise(
         seed_policy=MECHANISMS[params.mechanism].seed_policy(params.seed),
         column_types={c: str(t) for c, t in column_types.items()},
         verification=verification.message,
-        warnings=tuple(warnings),
+        warnings=(*warnings, *_kept_warnings(params, verification, fields.get("t"))),
+        kept=_kept(params, verification),
         **fields,
     )
+
+
+def _kept(params: ReleaseParams, verification: Verification) -> KeptSummary | None:
+    """The kept columns and the k and t the verifier found with them as keys."""
+    if verification.kept_k is None:
+        return None
+    return KeptSummary(tuple(params.keep), verification.kept_k, verification.kept_t)
+
+
+def _kept_warnings(params: ReleaseParams, verification: Verification, t: float | None) -> list[str]:
+    """Say when the columns released unchanged break k or t: an intruder who knows one of
+    them (a height, an occupation) uses it as a quasi-identifier."""
+    k_kept, t_kept = verification.kept_k, verification.kept_t
+    if k_kept is None:
+        return []
+    broken_t = t is not None and t_kept is not None and t_kept > t * (1 + T_RTOL)
+    if k_kept >= params.k and not broken_t:
+        return []
+    shown = _("infinite") if t_kept is not None and math.isinf(t_kept) else number(t_kept or 1, 4)
+    return [
+        _(
+            "The columns released unchanged ({columns}) single people out: with them as keys "
+            "the release has k = {k} and t = {t}, not the k = {k_asked} asked. Anyone who "
+            "knows one of them uses it as a quasi-identifier. Tag them as quasi-identifiers, "
+            "or leave them out."
+        ).format(
+            columns=", ".join(map(repr, params.keep)),
+            k=number(k_kept),
+            t=shown,
+            k_asked=number(params.k),
+        )
+    ]
 
 
 def summarise_buckets(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,7 @@ from engine.release.model import (
 )
 from engine.release.stages.prepare import Prepared
 from engine.release.stages.survey import survey_summary, verify_survey_release, withhold_in_classes
-from engine.release.verify import verify_release
+from engine.release.verify import group_ids, kept_check, verify_release
 
 
 @dataclass
@@ -201,13 +201,20 @@ def _verify(
     t: float | None,
     checked: Sequence[str],
 ) -> Verification:
-    """What the verifier finds in the release table (a survey's also counts households)."""
+    """What the verifier finds in the release table (a survey's also counts households),
+    with the k and t the release has with its kept columns as keys."""
     if prepared.households is not None:
-        return verify_survey_release(
+        found = verify_survey_release(
             table, source_rows, params, prepared, level, t=t if checked else None,
             confidential=bool(checked), verify=verify_release,
         )  # fmt: skip
-    return verify_release(table, prepared.qi, checked, t=t if checked else None, k=params.k)
+    else:
+        found = verify_release(table, prepared.qi, checked, t=t if checked else None, k=params.k)
+    kept = [c for c in params.keep if c in table.columns]
+    if not kept or not found.ok:
+        return found
+    buckets = group_ids(table, list(checked)) if checked else None
+    return replace(found, **kept_check(table, prepared.qi, kept, buckets))
 
 
 def _qi_centroids(
@@ -271,7 +278,8 @@ def finish(
         classes=classes,
         data=prepared.clean,
         buckets=buckets,
-        warnings=list(warnings),
+        # the plan's, then what the summary found of the release (the kept columns' k)
+        warnings=[*warnings, *(w for w in summary.warnings if w not in warnings)],
         weights=prepared.weights,
         households=None if prepared.households is None else prepared.households.codes,
     )
