@@ -28,7 +28,7 @@ statistics over the whole file (:class:`~engine.release.model.BucketStat`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -369,6 +369,22 @@ def make_buckets(
     return source.buckets(n_buckets, joint=joint)
 
 
+def _most_held(most: int, held: Callable[[int], bool]) -> int:
+    """The largest b ≤ ``most`` whose buckets all hold :data:`MIN_BUCKET` records, found by
+    bisection (one bucket always does; finer buckets hold fewer records, so the test falls
+    with b, but not strictly: where it does not, a smaller b that holds is kept)."""
+    if held(most):
+        return most
+    lo, hi = 1, most - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if held(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def held_by_enough(buckets: Buckets) -> bool:
     """Does every bucket of values hold at least :data:`MIN_BUCKET` records?  (The bucket of
     missing values is no value of anyone's.)"""
@@ -452,6 +468,7 @@ class BucketInput:
         self._columns: dict[str, _SortedColumn] = {}
         self._names: dict[str, NameList] = {}
         self._counted: dict[int, _Counted] = {}
+        self._raw: dict[tuple[int, bool], Buckets] = {}  # the buckets of each b as cut
         self._rank: np.ndarray | None = None  # a record's position among the present ones
 
     def _column(self, col: str) -> tuple[_SortedColumn | None, NameList | None]:
@@ -506,15 +523,12 @@ class BucketInput:
         buckets are formed; the plan says why.)"""
         if self._counted_column() is not None:
             return held_by_enough(self._table(n_buckets).buckets)
-        return held_by_enough(self._buckets(n_buckets, joint))
+        return held_by_enough(self._cut(n_buckets, joint))
 
     def _held_count(self, n_buckets: int) -> int:
         """The most buckets up to ``n_buckets`` of the one numeric or date column whose every
         bucket holds :data:`MIN_BUCKET` records (1 when none does)."""
-        b = n_buckets
-        while b > 1 and not held_by_enough(self._table(b).buckets):
-            b -= 1
-        return b
+        return _most_held(self._most(n_buckets), lambda b: held_by_enough(self._table(b).buckets))
 
     def _made_for(self, buckets: Buckets) -> _Counted | None:
         for counted in self._counted.values():
@@ -562,11 +576,23 @@ class BucketInput:
         _check_count(n_buckets)
         if self._counted_column() is not None:
             return self._buckets(self._held_count(n_buckets), joint)
-        for b in range(n_buckets, 0, -1):
-            made = self._buckets(b, joint)
-            if b == 1 or held_by_enough(made):
-                return made
-        raise AssertionError("unreachable: one bucket is always made")
+        return self._cut(
+            _most_held(self._most(n_buckets), lambda b: self.held(b, joint=joint)), joint
+        )
+
+    def _most(self, n_buckets: int) -> int:
+        """``n_buckets``, or fewer when the records cannot fill that many buckets of
+        :data:`MIN_BUCKET` (the search of b asks for up to 45 on files of any size)."""
+        present = int((~self.missing).sum())
+        return max(1, min(n_buckets, present // MIN_BUCKET))
+
+    def _cut(self, n_buckets: int, joint: bool) -> Buckets:
+        """:meth:`_buckets`, made once per b (the buckets of a b the threshold rule refuses
+        are asked again for every larger b)."""
+        key = (n_buckets, joint)
+        if key not in self._raw:
+            self._raw[key] = self._buckets(n_buckets, joint)
+        return self._raw[key]
 
     def _buckets(self, n_buckets: int, joint: bool) -> Buckets:
         confidential, frame, missing = self.confidential, self.frame, self.missing
