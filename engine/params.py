@@ -26,7 +26,7 @@ from decimal import Decimal
 from numbers import Integral, Real
 from typing import Any, ClassVar, Literal
 
-from engine.errors import InputError, cut, listing
+from engine.errors import InputError, cut, listing, quoted
 from engine.i18n import N_, SOURCE, _, language
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.noise import MIN_NOISE_EPSILON
@@ -532,6 +532,101 @@ def _bounds(where: str, value: Any) -> tuple[float, float]:
     return (lo, hi)
 
 
+#: what separates the categories of one column in a text: ``cold|flu|HIV``
+CATEGORY_SEPARATOR = "|"
+
+
+def split_categories(text: str) -> list[str]:
+    """The categories a text lists: ``cold|flu|HIV`` → ``["cold", "flu", "HIV"]``.
+
+    The one reader of the form, for a flag (``--categories diag=cold|flu|HIV``), a project
+    file and the app alike.  A category that holds a "|" or a double quote is put in double
+    quotes, as in a CSV file (``"A|B"|C``), a quote inside doubled; spaces around a category
+    (and around its quotes) are ignored.  Raises ValueError when a quote does not close, or
+    something other than spaces follows a closing quote before the next "|".
+    """
+    out: list[str] = []
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i < n and text[i] == '"':
+            chars, i = [], i + 1
+            while True:
+                if i >= n:
+                    raise ValueError(text)  # the quote does not close
+                if text[i] == '"':
+                    if text[i + 1 : i + 2] == '"':  # a quote inside, doubled
+                        chars.append('"')
+                        i += 2
+                        continue
+                    i += 1
+                    break
+                chars.append(text[i])
+                i += 1
+            while i < n and text[i].isspace():
+                i += 1
+            if i < n and text[i] != CATEGORY_SEPARATOR:
+                raise ValueError(text)
+            out.append("".join(chars).strip())
+        else:
+            end = text.find(CATEGORY_SEPARATOR, i)
+            end = n if end < 0 else end
+            out.append(text[i:end].strip())
+            i = end
+        if i >= n:
+            return out
+        i += 1  # the separator
+
+
+def join_categories(categories: Iterable[str]) -> str:
+    """The text :func:`split_categories` reads back as ``categories``."""
+
+    def one(category: str) -> str:
+        if CATEGORY_SEPARATOR in category or '"' in category:
+            return '"' + category.replace('"', '""') + '"'
+        return category
+
+    return CATEGORY_SEPARATOR.join(one(c) for c in categories)
+
+
+def _categories(where: str, value: Any) -> tuple[str, ...]:
+    """A column's public categories: two or more different, non-empty texts, as a list or
+    as a text ``cold|flu|HIV`` (:func:`split_categories`), each without surrounding spaces."""
+    # a list and the text that writes it are shown alike (a flag's text is read here too)
+    if isinstance(value, str) or _texts(value):
+        shown = quoted(value if isinstance(value, str) else join_categories(value), 60)
+    else:
+        shown = _show(value)
+    message = _(
+        "{where} must be two or more different categories, as a list or as a text "
+        "such as cold|flu|HIV, not {value}."
+    ).format(where=where, value=shown)
+    if isinstance(value, str):
+        try:
+            value = split_categories(value)
+        except ValueError:
+            raise InputError(message) from None
+    if not _texts(value):
+        raise InputError(message)
+    categories = tuple(v.strip() for v in value)
+    if any(not c for c in categories):
+        raise InputError(_("{where}: a category cannot be empty.").format(where=where))
+    dupes = _repeated(categories)
+    if dupes:
+        raise InputError(
+            _("{where} names {categories} twice.").format(where=where, categories=listing(dupes))
+        )
+    if len(categories) < 2:
+        raise InputError(message)
+    return categories
+
+
+def _texts(value: Any) -> bool:
+    """Whether ``value`` is a list (or tuple) of texts."""
+    return isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+
+
 # -- what people read about a field -------------------------------------------------------
 
 
@@ -601,8 +696,9 @@ class FlagInfo:
     #: :meth:`ReleaseParams.parse`), "columns" (names separated by commas), "codes" (codes
     #: separated by commas, kept as written), "switch" (on when given), "off" (a True field
     #: the flag turns off), "pairs" (COLUMN=VALUE, the flag repeated per column), "bounds"
-    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``) or
-    #: "files" (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook)
+    #: (COLUMN=LO:HI per column, or private[=SHARE], which sets ``private_bounds``),
+    #: "categories" (COLUMN=CAT|CAT|… per column, :func:`split_categories`) or "files"
+    #: (COLUMN=FILE per column: a table read from FILE, a CSV or a workbook)
     form: str = "value"
     #: the words each COLUMN=VALUE of a "pairs" flag takes
     values: tuple[str, ...] = ()
@@ -739,6 +835,11 @@ class ReleaseParams:
     #: numeric confidential column that has no public bounds (DP quantiles); None = every
     #: such column needs public bounds
     private_bounds: float | None = None
+    #: public categories of nominal (or ordinal, lowest first) confidential columns, known
+    #: without the data: the noise mechanism's randomized response draws from them, and a
+    #: value outside them is released as one of them drawn at random; the categories seen in
+    #: the data are never used (one person's rare category would show in the release)
+    categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: noise mechanism: aggregate confidential values in insensitive groups of k first
     insensitive: bool = False
     #: noise mechanism: redraw until the release is also t-close on the buckets
@@ -801,6 +902,16 @@ class ReleaseParams:
             _bounds, bad=(Invalid([5, 1]), Invalid([0, 1e200]), Invalid("0:1", said=False))
         ),
         "private_bounds": Optional(Number(low=0, high=1, closed=(False, False))),
+        "categories": PerColumn(
+            _categories,
+            bad=(
+                Invalid(["a"]),
+                Invalid(["a", "a"]),
+                Invalid(["a", " "]),
+                Invalid('"a|b'),
+                Invalid(["a", 1], said=False),
+            ),
+        ),
         "insensitive": Flag(),
         "resample_until_t": Optional(Number(low=1)),
         "transform": Options(values=("none", "log")),
@@ -862,6 +973,20 @@ class ReleaseParams:
             raise InputError(
                 _("bounds are for confidential columns; {columns} is not one.").format(
                     columns=", ".join(map(repr, stray))
+                )
+            )
+        stray = sorted(set(self.categories) - set(self.confidential))
+        if stray:
+            raise InputError(
+                _("categories are for confidential columns; {columns} is not one.").format(
+                    columns=", ".join(map(repr, stray))
+                )
+            )
+        both = sorted(set(self.bounds) & set(self.categories))
+        if both:
+            raise InputError(
+                _("{columns}: a column has bounds (numbers) or categories, not both.").format(
+                    columns=listing(both)
                 )
             )
 
@@ -1204,6 +1329,17 @@ class ReleaseParams:
             step=1.0,
             scale=100.0,
         ),
+        "categories": FieldInfo(
+            QT_TRANSLATE_NOOP("params", "public categories"),
+            QT_TRANSLATE_NOOP(
+                "params",
+                "Every category a nominal confidential column can take (COLUMN=CAT|CAT|…), "
+                "known without looking at the data (e.g. the answers of the questionnaire). "
+                "The noise mechanism's randomized response draws from them, and a value "
+                "outside them is released as one of them at random. The categories seen in "
+                "the data are never used: one person's rare category would show.",
+            ),
+        ),
         "insensitive": FieldInfo(
             QT_TRANSLATE_NOOP("params", "average in groups of k before adding noise"),
             QT_TRANSLATE_NOOP(
@@ -1343,6 +1479,7 @@ class ReleaseParams:
         "joint": FlagInfo("level", flag="--per-column", form="off"),
         "bounds": FlagInfo("noise", metavar="COL=LO:HI|private[=SHARE]", form="bounds"),
         "private_bounds": FlagInfo(via="bounds"),
+        "categories": FlagInfo("noise", metavar="COL=CAT|CAT|…", form="categories"),
         "insensitive": FlagInfo("noise", form="switch"),
         "resample_until_t": FlagInfo("noise", metavar="T"),
         "transform": FlagInfo("noise"),
@@ -1374,6 +1511,7 @@ def _unknown_message(unknown: list[str]) -> str:
 
 
 __all__ = [
+    "CATEGORY_SEPARATOR",
     "FLAG_GROUPS",
     "MAX_EPSILON",
     "MAX_MAGNITUDE",
@@ -1391,4 +1529,6 @@ __all__ = [
     "ReleaseType",
     "Transform",
     "WeightOutput",
+    "join_categories",
+    "split_categories",
 ]

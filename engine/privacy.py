@@ -31,6 +31,7 @@ from engine.errors import InputError
 from engine.i18n import N_, _
 from engine.mechanisms import MECHANISMS, ColumnGuarantee, GroupBound
 from engine.mechanisms.guarantee import KBS, TIFS
+from engine.mechanisms.laplace import missing_assumption
 from engine.text import number
 
 # --------------------------------------------------------------------------------------------
@@ -490,6 +491,8 @@ def _values_dp(epsilon: float, column: ColumnGuarantee, extra: str = "") -> Guar
         "data; the noise is never redrawn (redrawing spends ε again); "
         "quasi-identifiers are protected by k-anonymity, not by differential privacy."
     )
+    # a missing value stays missing on every route of the noise: ε does not cover it
+    assumption = f"{assumption} {missing_assumption()}"
     return Guarantee(
         name=_("ε-differential privacy of the confidential data"),
         values={"epsilon": epsilon},

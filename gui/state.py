@@ -9,7 +9,7 @@ hold, so the wizard, a saved project and a replay cannot disagree.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -27,7 +27,7 @@ from engine.io import (
     infer_types,
     read_table,
 )
-from engine.io.codebook import with_codebook
+from engine.io.codebook import code_text, with_codebook
 from engine.progress import NO_TASK
 
 
@@ -260,6 +260,34 @@ def format_bounds(bounds: Mapping[str, tuple[float, float]]) -> str:
     )
 
 
+def parse_categories(column: str, text: str) -> tuple[str, ...]:
+    """``"cold|flu|HIV"`` → ``("cold", "flu", "HIV")``: the public categories typed for
+    ``column`` (an empty text: none declared).
+
+    Read by the engine's parameters (:class:`~engine.ReleaseParams`, the reader of
+    ``--categories`` and of a project file), so the text means the same in the app: a category
+    holding a "|" in double quotes, spaces around a category ignored.  Raises
+    :class:`~engine.InputError` with the engine's words when the text is not a list of two or
+    more different categories.
+    """
+    if not text.strip():
+        return ()
+    constraint = ReleaseParams.CONSTRAINTS["categories"]
+    return tuple(constraint.check("categories", {column: text})[column])
+
+
+def format_categories(categories: Iterable[str]) -> str:
+    """The text :func:`parse_categories` reads back as ``categories``: ``cold|flu|HIV``, a
+    category that holds a "|" or a double quote in double quotes (a quote inside doubled)."""
+
+    def one(category: str) -> str:
+        if "|" in category or '"' in category:
+            return '"' + category.replace('"', '""') + '"'
+        return category
+
+    return "|".join(one(c) for c in categories)
+
+
 def parse_codes(text: str) -> tuple[str, ...]:
     """``"-1, N/A ,99"`` → ``("-1", "N/A", "99")``: codes as the user typed them."""
     return tuple(c.strip() for c in text.split(",") if c.strip())
@@ -337,6 +365,7 @@ class Session:
                 missing=(),
                 column_missing={},
                 bounds={},
+                categories={},
             )
         )
         # an SPSS/Stata file says itself which codes are categories and which mean missing
@@ -372,8 +401,25 @@ class Session:
     def column_missing(self, column: str) -> tuple[str, ...]:
         return tuple(self.params.column_missing.get(column, ()))
 
+    def labelled_categories(self, column: str) -> tuple[str, ...]:
+        """The codes the imported file's value labels declare for ``column`` (an SPSS or
+        Stata file's questionnaire codes, without its missing-value codes), as categories;
+        empty when it declares fewer than two."""
+        if self.info is None or not self.info.codebook or column not in self.columns:
+            return ()
+        if self.column_type(column) not in (ColumnType.NOMINAL, ColumnType.ORDINAL):
+            return ()
+        variable = self.info.codebook.variable(column)
+        if not variable.categorical:
+            return ()
+        codes = tuple(code_text(c) for c in variable.values if c not in variable.missing)
+        return codes if len(set(codes)) == len(codes) >= 2 else ()
+
     def set_role(self, column: str, role: Role | None) -> None:
-        """Give ``column`` a role (None: not released); bounds follow the confidential ones."""
+        """Give ``column`` a role (None: not released); bounds and categories follow the
+        confidential ones, and a value-labelled column made confidential takes the codes its
+        labels declare as its public categories (:meth:`labelled_categories`), which the
+        privacy page shows and the user may change."""
         roles = {c: self.role(c) for c in self.columns}
         if role in (Role.HOUSEHOLD, Role.WEIGHT):  # one column each: the new one takes over
             roles = {c: None if r == role else r for c, r in roles.items()}
@@ -383,12 +429,18 @@ class Session:
         household = next(iter(by_role[Role.HOUSEHOLD]), None)
         weight = next(iter(by_role[Role.WEIGHT]), None)
         p = self.params
+        categories = {c: v for c, v in p.categories.items() if c in confidential}
+        if role == Role.CONFIDENTIAL and column not in categories and column not in p.bounds:
+            labelled = self.labelled_categories(column)
+            if labelled:
+                categories[column] = labelled
         self.update(
             qi=by_role[Role.QI],
             confidential=confidential,
             identifiers=by_role[Role.IDENTIFIER],
             keep=by_role[Role.OTHER],
             bounds={c: b for c, b in p.bounds.items() if c in confidential},
+            categories=categories,
             household=household,
             weight=weight,
             household_level=tuple(c for c in p.household_level if c in by_role[Role.QI])
@@ -399,12 +451,17 @@ class Session:
         )
 
     def set_type(self, column: str, type_: ColumnType) -> None:
+        """Give ``column`` a type; a column that is no longer nominal or ordinal drops its
+        public categories (its field on the privacy page is gone)."""
         types = dict(self.params.types)
         if type_ == self.columns[column].guess.type:
             types.pop(column, None)
         else:
             types[column] = type_
-        self.update(types=types)
+        categories = dict(self.params.categories)
+        if ColumnType(type_) not in (ColumnType.NOMINAL, ColumnType.ORDINAL):
+            categories.pop(column, None)
+        self.update(types=types, categories=categories)
 
     def set_column_missing(self, column: str, codes: tuple[str, ...]) -> None:
         per_column = dict(self.params.column_missing)

@@ -34,6 +34,7 @@ def releases():
     noise = ReleaseParams(
         qi=QI, confidential=("wage", "health"), epsilon=8, k=5, mechanism="laplace",
         bounds={"wage": (0, 200000)}, insensitive=True, seed=1, missing=("-9",),
+        categories={"health": ("good", "fair", "poor", "bad")},
     )  # fmt: skip
     return {"buckets": anonymize(data, buckets), "laplace": anonymize(data, noise)}
 

@@ -54,7 +54,14 @@ def test_corrected_shares_fall_within_two_standard_errors_of_the_original_ones(a
 
 def test_the_corrected_shares_are_published_and_computable_from_the_released_file(adult, tmp_path):
     params = ReleaseParams(
-        qi=("age", "sex"), confidential=("race",), k=5, epsilon=1.0, mechanism="laplace"
+        qi=("age", "sex"),
+        confidential=("race",),
+        k=5,
+        epsilon=1.0,
+        mechanism="laplace",
+        categories={
+            "race": ("Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White")
+        },
     )
     release = anonymize(adult, params)
     path = tmp_path / "release.csv"

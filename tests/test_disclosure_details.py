@@ -377,7 +377,12 @@ def wages(n: int = 3000, seed: int = 9) -> pd.DataFrame:
 
 
 def laplace(**over) -> ReleaseParams:
-    base = {"qi": ("age", "sex"), "confidential": ("wage", "smoker"), "seed": 3}
+    base = {
+        "qi": ("age", "sex"),
+        "confidential": ("wage", "smoker"),
+        "categories": {"smoker": ("yes", "no")},
+        "seed": 3,
+    }
     return laplace_params(**{**base, **over})
 
 
@@ -489,6 +494,7 @@ def test_private_bounds_on_the_command_line(tmp_path, capsys) -> None:
     argv = ["anonymize", str(source), "-o", str(out), "--qi", "age,sex", "--confidential"]
     argv += ["wage,smoker", "--epsilon", "2", "--k", "5", "--mechanism", "laplace"]
     argv += ["--bounds", "private=0.2", "--seed", "1", "--summary", str(summary)]
+    argv += ["--categories", "smoker=yes|no"]
     assert main(argv) == 0
     assert "spent on private bounds" in capsys.readouterr().out
     s = json.loads(summary.read_text(encoding="utf-8"))

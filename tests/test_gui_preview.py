@@ -280,6 +280,10 @@ def test_randomized_response_in_the_preview(qtbot, window, sample_workbook) -> N
     )
     page.set_mechanism("laplace")
     page.epsilon.setValue(1.0)
+    # randomized response draws from public categories, typed as on the command line
+    page.categories.edits["diagnosis"].setText(
+        "No condition|Back pain|Hypertension|Asthma|Depression|Type 2 diabetes|Heart disease|Cancer"
+    )
     page.refresh()
     user.settle_privacy(qtbot, window)
     assert user.next_enabled(window), page.feasibility.text()
@@ -318,13 +322,19 @@ def test_noise_without_bounds_blocks_next_until_private_bounds(qtbot, window, sa
     page.refresh()
     user.settle_privacy(qtbot, window)
     assert window.session.params.private_bounds == 0.2
+    # ε = 0.2 for the bounds of 400 incomes: a private median would be any candidate
+    assert not user.next_enabled(window)
+    assert "would be noise" in page.feasibility.text()
+    page.epsilon.setValue(10.0)  # 2 for the bounds: enough for 400 values
+    page.refresh()
+    user.settle_privacy(qtbot, window)
     assert user.next_enabled(window), page.feasibility.text()
     assert "estimated privately" in page.feasibility.text()
     window.wizard.next()
     user.idle(qtbot, window)
     assert window.session.preview_is_current, window.wizard.preview_page.status.text()
     noise = window.session.release.summary.noise
-    assert noise.bounds_epsilon == pytest.approx(0.2)
+    assert noise.bounds_epsilon == pytest.approx(2.0)
 
 
 def test_a_preview_of_a_hand_made_session_without_source_rows(qtbot, window) -> None:

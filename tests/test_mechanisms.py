@@ -278,3 +278,19 @@ def test_empirical_response_draws_from_the_file_distribution() -> None:
 def test_channel_epsilon_of_a_channel_with_a_zero_is_infinite() -> None:
     assert math.isinf(rr.channel_epsilon(np.eye(3)))
     assert rr.channel_epsilon(np.full((2, 2), 0.5)) == 0.0
+
+
+def test_private_bounds_that_would_be_noise_are_refused_with_what_would_do():
+    """Report-noisy-min among 577 candidates errs by about 2·(ln 577 + ln 20)/ε ranks: with
+    fewer than twice that many values the DP median, and so the bounds, could be any
+    candidate (10^12 as likely as 100), so the run stops and names the ε or the records."""
+    from engine.errors import InputError
+    from engine.mechanisms.bounds import MEDIAN_SHARE, private_bounds, selection_ranks
+    from engine.mechanisms.sampling import noise_source
+
+    values = np.random.default_rng(2).lognormal(10, 0.6, 400)
+    with pytest.raises(InputError, match=r"needs at least 936 values, and the column has 400"):
+        private_bounds(values, 0.2, noise_source(1))
+    assert selection_ranks(2.0 * MEDIAN_SHARE) <= 400 / 2
+    found = private_bounds(values, 2.0, noise_source(1))
+    assert 0 <= found.lo < np.median(values) < found.hi < 1e7

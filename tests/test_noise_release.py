@@ -164,7 +164,12 @@ def test_laplace_never_takes_its_bounds_from_the_data(acs) -> None:
 
 def test_adult_salary_by_randomized_response(adult) -> None:
     config = laplace_params(
-        ("age", "sex", "race"), ("salary-class",), k=10, keep=("education",), seed=11
+        ("age", "sex", "race"),
+        ("salary-class",),
+        k=10,
+        keep=("education",),
+        seed=11,
+        categories={"salary-class": ("<=50K", ">50K")},
     )
     release = anonymize(adult, config)
     assert list(release.table.columns) == ["sex", "age", "race", "education", "salary-class"]
@@ -192,7 +197,13 @@ def test_adult_salary_by_randomized_response(adult) -> None:
 def test_epsilon_is_split_over_columns(adult) -> None:
     ages = {"age": (17, 90)}
     config = laplace_params(
-        ("sex", "race"), ("age", "salary-class"), k=20, epsilon=2.0, bounds=ages, seed=1
+        ("sex", "race"),
+        ("age", "salary-class"),
+        k=20,
+        epsilon=2.0,
+        bounds=ages,
+        categories={"salary-class": "<=50K|>50K"},
+        seed=1,
     )
     noise = anonymize(adult.iloc[:2000], config).summary.noise
     assert noise.epsilon_per_column == {"age": 1.0, "salary-class": 1.0}
@@ -309,6 +320,7 @@ def test_noise_flags_become_config_arguments() -> None:
         "mechanism": "laplace",
         "bounds": {"Income": (0.0, 250000.0), "Age": (-1.5, 100.0)},
         "private_bounds": None,
+        "categories": {},
         "insensitive": True,
         "resample_until_t": 3.0,
         "transform": "none",
@@ -319,6 +331,7 @@ def test_noise_flags_become_config_arguments() -> None:
         "mechanism": "buckets",
         "bounds": {},
         "private_bounds": None,
+        "categories": {},
         "insensitive": False,
         "resample_until_t": None,
         "transform": "none",

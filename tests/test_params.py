@@ -20,10 +20,20 @@ from hypothesis import strategies as st
 from engine import InputError, ReleaseParams, anonymize, read_table
 from engine.cli import build_parser, main
 from engine.cli.params_args import params_from_args
+from engine.params import join_categories
 from engine.project import load_project, new_project, save_project
 
 NUMERIC = ("age", "hours", "income")
 NOMINAL = ("region",)
+REGIONS = ("north", "south", "east", "west")
+#: public categories of the nominal column: its own, more, fewer (some values then lie
+#: outside them), and a category that holds the separator and quotes
+CATEGORY_CHOICES = (
+    REGIONS,
+    (*REGIONS, "centre"),
+    ("north", "south"),
+    ("north", 'a|b "c"', "west"),
+)
 
 
 def survey(n: int = 120) -> pd.DataFrame:
@@ -100,6 +110,9 @@ def valid_params(draw, extremes: bool = False) -> ReleaseParams:
             low = draw(st.floats(0, 1e6, allow_nan=False))
             pairs += [*EXTREME_BOUNDS, (low, low + draw(st.floats(1e-3, 1e6)))]
         fields["bounds"] = {c: draw(st.sampled_from(pairs)) for c in confidential if c in NUMERIC}
+        fields["categories"] = {
+            c: draw(st.sampled_from(CATEGORY_CHOICES)) for c in confidential if c in NOMINAL
+        }
         fields["insensitive"] = draw(st.booleans())
         fields["transform"] = draw(st.sampled_from(["none", "log"]))
         if extremes and draw(st.booleans()):
@@ -164,6 +177,8 @@ def flags(params: ReleaseParams) -> list[str]:
     out += ["--mechanism", params.mechanism]
     for col, (lo, hi) in params.bounds.items():
         out += ["--bounds", f"{col}={lo!r}:{hi!r}"]
+    for col, categories in params.categories.items():
+        out += ["--categories", f"{col}={join_categories(categories)}"]
     if params.insensitive:
         out.append("--insensitive")
     out += ["--transform", params.transform]

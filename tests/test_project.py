@@ -32,6 +32,7 @@ FULL = ReleaseParams(
     allow_identifier=("note",),
     types={"age": ColumnType.NUMERIC, "sex": ColumnType.NOMINAL, "disease": ColumnType.ORDINAL},
     orders={"disease": ("mild", "severe")},
+    categories={"disease": ("mild", "moderate", "severe")},
     missing=("-9", "N/A"),
     column_missing={"income": ("-10000",)},
     qi_output="range",
@@ -125,7 +126,12 @@ def test_layout_version_1_files_still_open(tmp_path: Path, csv_file: Path) -> No
     )
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    layout_2_only = {"private_bounds": None, "transform": "none", "allow_identifier": ()}
+    layout_2_only = {
+        "private_bounds": None,
+        "transform": "none",
+        "allow_identifier": (),
+        "categories": {},
+    }
     assert load_project(path).params == FULL.replace(**layout_2_only)
 
 

@@ -73,7 +73,7 @@ RELEASES = {
     "laplace.xlsx": [*NOISE, "--bounds", "wage=0:200000"],
     "laplace.csv": [*NOISE, "--bounds", "wage=0:200000", "--insensitive"],
     "response.csv": ["--confidential", "health", "--epsilon", "2", "--k", "5",
-                     "--mechanism", "laplace"],
+                     "--mechanism", "laplace", "--categories", "health=good|fair|poor|bad"],
     # from gappy_survey: missing QI values released empty; noise that does not drown the wage
     "gaps.xlsx": BUCKETS,
     "gaps-noise.csv": [*NOISE[:3], "8", *NOISE[4:], "--bounds", "wage=0:200000",
@@ -97,6 +97,9 @@ def params_of(flags: list[str]) -> ReleaseParams:
             column, _, span = text.partition("=")
             lo, hi = span.split(":")
             values["bounds"] = {column: (float(lo), float(hi))}
+        elif name == "categories":
+            column, _, listed = text.partition("=")
+            values["categories"] = {column: listed}
         elif name == "confidential":
             values["confidential"] = (text,)
         else:

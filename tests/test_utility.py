@@ -336,7 +336,13 @@ def test_randomized_response_is_named_and_measured():
         {"age": rng.integers(20, 70, n), "diagnosis": rng.choice(["flu", "cold", "asthma"], n)}
     )
     config = ReleaseParams(
-        qi=("age",), confidential=("diagnosis",), k=5, epsilon=2.0, mechanism="laplace", seed=9
+        qi=("age",),
+        confidential=("diagnosis",),
+        k=5,
+        epsilon=2.0,
+        mechanism="laplace",
+        seed=9,
+        categories={"diagnosis": ("flu", "cold", "asthma")},
     )
     release = anonymize(frame, config)
     utility = release.summary.analysis_utility["diagnosis"]

@@ -48,7 +48,8 @@ def test_one_class_is_said_first(survey) -> None:
 
 def test_noise_says_the_error_and_the_factor(survey) -> None:
     bounds = {"income": (0.0, 200_000.0)}
-    params = laplace_params(("age",), ("income", "diagnosis"), bounds=bounds)
+    categories = {"diagnosis": ("asthma", "diabetes", "none")}
+    params = laplace_params(("age",), ("income", "diagnosis"), bounds=bounds, categories=categories)
     text = join(plan_words(plan(survey, params)))
     assert text.startswith("Every combination of age that is released is shared by at least 5")
     assert "income: each value gets random noise, about ±" in text
@@ -59,9 +60,10 @@ def test_noise_says_the_error_and_the_factor(survey) -> None:
 
 def test_private_bounds_are_named(survey) -> None:
     params = ReleaseParams(
-        qi=("age",), confidential=("income",), k=5, epsilon=1.0, mechanism="laplace",
-        private_bounds=0.1,
+        qi=("age",), confidential=("income",), k=5, epsilon=5.0, mechanism="laplace",
+        private_bounds=0.5,
     )  # fmt: skip
+    # ε = 2.5 for the bounds: enough for the survey's incomes (0.1 would be refused)
     assert "estimated privately" in join(plan_words(plan(survey, params)))
 
 
@@ -78,7 +80,7 @@ def test_run_summary_words(survey) -> None:
         survey,
         ReleaseParams(
             qi=("age",), confidential=("diagnosis",), k=5, epsilon=1.0, mechanism="laplace",
-            seed=3,
+            categories={"diagnosis": ("asthma", "diabetes", "none")}, seed=3,
         ),
     )  # fmt: skip
     words = join(summary_words(noisy.summary))

@@ -12,7 +12,8 @@ sentence a project file or the app gets.  :func:`argv_for` is the inverse: the f
 describe given parameters.
 
 A field is added to the command line by declaring it in ``engine/params.py``; nothing here
-names a field except the syntax of the forms ("bounds" takes ``private[=SHARE]``).
+names a field except the syntax of the forms ("bounds" takes ``private[=SHARE]``,
+"categories" ``COLUMN=CAT|CAT|…``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,16 @@ from engine.errors import InputError, quoted
 from engine.i18n import _
 from engine.mechanisms import MECHANISMS
 from engine.mechanisms.bounds import DEFAULT_SHARE
-from engine.params import FLAG_GROUPS, Auto, Choice, FlagInfo, Number, Optional, Options
+from engine.params import (
+    FLAG_GROUPS,
+    Auto,
+    Choice,
+    FlagInfo,
+    Number,
+    Optional,
+    Options,
+    join_categories,
+)
 from engine.params import ReleaseParams as P
 
 #: the word of ``--bounds`` that asks for private bounds, and its placeholder
@@ -190,6 +200,31 @@ def parse_bounds(items: Iterable[str]) -> dict[str, tuple[float, float]]:
     return bounds
 
 
+def parse_categories(items: Iterable[str]) -> dict[str, str]:
+    """``["diag=cold|flu|HIV"]`` → ``{"diag": "cold|flu|HIV"}``: the syntax only (COLUMN=
+    before the list, each column once); the list is read and checked by
+    :class:`~engine.params.ReleaseParams` (:func:`~engine.params.split_categories`), so that
+    categories given on the command line, in a project file or in the GUI are read alike and
+    refused with the same sentence.  The column is what comes before the first "=" (a
+    category may hold one)."""
+    categories: dict[str, str] = {}
+    for item in items:
+        column, sep, listed = item.partition("=")
+        column = column.strip()
+        if not sep or not column:
+            raise InputError(
+                _(
+                    "--categories {item}: write COLUMN=CATEGORY|CATEGORY|…, e.g. diag=cold|flu|HIV."
+                ).format(item=repr(item))
+            )
+        if column in categories:
+            raise InputError(
+                _("--categories given twice for {column}.").format(column=quoted(column))
+            )
+        categories[column] = listed
+    return categories
+
+
 # -- what --help says ------------------------------------------------------------------------
 
 
@@ -316,7 +351,7 @@ def _argument(name: str, info: FlagInfo, grid: bool) -> dict[str, Any]:
     kwargs["metavar"] = _metavar(info, grid)
     if info.required:
         kwargs["required"] = True
-    if info.form in ("pairs", "bounds", "files"):
+    if info.form in ("pairs", "bounds", "categories", "files"):
         return {**kwargs, "action": "append"}
     if info.form == "columns":
         return {**kwargs, "type": columns}
@@ -366,6 +401,8 @@ def _read(name: str, info: FlagInfo, raw: Any) -> dict[str, Any]:
         return {name: column_pairs(info.option(name), raw, info.values)}
     if info.form == "files":
         return {name: column_tables(info.option(name), raw)}
+    if info.form == "categories":
+        return {name: parse_categories(raw)}
     if info.form == "bounds":
         rest, share = parse_private(raw)
         out: dict[str, Any] = {name: parse_bounds(rest)}
@@ -447,6 +484,11 @@ def field_argv(name: str, value: Any) -> list[str]:
         return []
     if info.form == "bounds":
         return [f"{flag}={col}={_text(lo)}:{_text(hi)}" for col, (lo, hi) in dict(value).items()]
+    if info.form == "categories":
+        return [
+            f"{flag}={col}={cats if isinstance(cats, str) else join_categories(cats)}"
+            for col, cats in dict(value).items()
+        ]
     if value is None:
         return [flag, "auto"] if isinstance(P.CONSTRAINTS[name], Auto) else []
     text = _text(value)
@@ -505,5 +547,6 @@ __all__ = [
     "join_argv",
     "option_words",
     "parse_bounds",
+    "parse_categories",
     "parse_private",
 ]

@@ -113,14 +113,23 @@ _CHOICES: dict[str, dict[Any, tuple[str, str]]] = {
                 "missing value stays empty."
             ),
         ),
+        "common": (
+            N_("the value the whole group shares"),
+            N_(
+                "A category column gives each group the value all its members hold (the "
+                "lowest common level of its hierarchy), else “*”; the other columns give one "
+                "typical value per group; a missing value stays empty."
+            ),
+        ),
     },
     "confidential_output": {
         "mean": (
             N_("the bucket's mean"),
             N_(
-                "Each value is replaced by the mean of its bucket over the whole file, so "
-                "totals and averages stay right (the median where one or two records dominate "
-                "the bucket)."
+                "Each value is replaced by the mean of its bucket over the whole file, rounded "
+                "so that no one record can be read from it: totals and averages stay close, "
+                "and the review report gives the total's error (the median where one or two "
+                "records dominate the bucket)."
             ),
         ),
         "median": (

@@ -100,9 +100,15 @@ class PrivateBounds:
         return f"private (DP quantiles {quantiles}, ε = {self.epsilon:.4g})"
 
 
+def selection_ranks(epsilon: float) -> float:
+    """How many ranks the noisy selection among the candidates may err by (at the
+    1 − :data:`FAILURE` level) with ``epsilon``: 2·(ln |candidates| + ln 1/FAILURE)/ε."""
+    return 2 * (math.log(len(candidate_grid())) + math.log(1 / FAILURE)) / epsilon
+
+
 def quantile_alpha(n: int, epsilon_one: float) -> tuple[float, bool]:
     """The α of the bounds for n present values and ε₁ per quantile (module doc)."""
-    ranks = 2 * (math.log(len(candidate_grid())) + math.log(1 / FAILURE)) / epsilon_one
+    ranks = selection_ranks(epsilon_one)
     alpha = ranks / max(n, 1)
     return min(ALPHA_MAX, max(ALPHA_MIN, alpha)), alpha > ALPHA_MAX
 
@@ -149,11 +155,35 @@ def dp_quantile(
     return candidates[int(np.argmin(noisy))]
 
 
+def check_private_bounds(n: int, epsilon: float) -> None:
+    """Refuse private bounds of ``n`` values with ``epsilon`` when even their median's
+    selection may err by more than half the values (:func:`selection_ranks`): the bounds
+    would be any candidate.  A plan calls it before a run, :func:`private_bounds` again."""
+    needed = selection_ranks(epsilon * MEDIAN_SHARE)
+    if n / 2 < needed:
+        raise InputError(
+            _(
+                "Private bounds would be noise here: with ε = {epsilon} for the bounds, a "
+                "private median needs at least {records} values, and the column has {n}. "
+                "Give public bounds (the range the column can hold, e.g. 0:250000), or "
+                "spend at least ε = {least} on the bounds."
+            ).format(
+                epsilon=f"{epsilon:.3g}",
+                records=f"{math.ceil(2 * needed):,}",
+                n=f"{n:,}",
+                least=f"{epsilon * 2 * needed / n:.2g}",
+            )
+        )
+
+
 def private_bounds(values: np.ndarray, epsilon: float, source: NoiseSource) -> PrivateBounds:
     """Bounds [lo, hi] of the present ``values`` from DP quantiles within ``epsilon``.
 
     :data:`MEDIAN_SHARE` of ε buys a median that splits the candidates, the rest is shared
-    by the lower and upper bound.  If the bounds come out equal, ``hi`` becomes the next
+    by the lower and upper bound.  When even the median's selection may err by more than
+    half the values (:func:`selection_ranks`: 400 values with ε = 0.1 for the bounds), the
+    bounds would be any candidate, 10^12 as likely as 100: refused, naming the ε or the
+    records that would do.  If the bounds come out equal, ``hi`` becomes the next
     candidate above ``lo``: post-processing, free under DP.
     """
     if not (epsilon > 0 and math.isfinite(epsilon)):
@@ -166,6 +196,7 @@ def private_bounds(values: np.ndarray, epsilon: float, source: NoiseSource) -> P
     x = x[~np.isnan(x)]
     if x.size == 0:
         raise InputError(_("Private bounds need at least one value."))
+    check_private_bounds(int(x.size), epsilon)
     one = epsilon * (1 - MEDIAN_SHARE) / 2
     alpha, coarse = quantile_alpha(int(x.size), one)
     centre = dp_quantile(x, 0.5, epsilon * MEDIAN_SHARE, source)

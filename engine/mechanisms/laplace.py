@@ -77,6 +77,21 @@ class LaplaceOutcome:
     noisy: np.ndarray | None = None
 
 
+def missing_assumption() -> str:
+    """What the noise route's ε does not cover about missing values, for the assumption of
+    its published guarantee.
+
+    A missing confidential value is released missing (imputing one would invent data), by
+    Laplace noise and by randomized response alike, so whether a value is missing is
+    released exactly: two files that differ only in whether one person answered give
+    different releases with certainty.
+    """
+    return _(
+        "Whether a confidential value is missing is released as it is (a missing value "
+        "stays missing, nothing is imputed) and is not covered by ε."
+    )
+
+
 def check_bounds(lo: float, hi: float, column: str = "") -> tuple[float, float]:
     """Finite bounds with lo < hi, or an InputError naming the column."""
     name = _(" of {column}").format(column=quoted(column)) if column else ""
@@ -196,7 +211,8 @@ def laplace_release(
     """Clamp to [lo, hi], add Laplace noise of scale Δ/ε, clamp again (ε-DP per record).
 
     Missing values (NaN) stay missing: whether a value is missing is not protected by this
-    mechanism (the missing code is treated like a released category).
+    mechanism (the missing code is treated like a released category;
+    :func:`missing_assumption` says so in the published guarantee).
     """
     _x, present, clamped = _prepare(values, lo, hi, epsilon)
     target = (hi - lo) / epsilon

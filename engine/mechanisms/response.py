@@ -12,6 +12,14 @@ worst class made of a single category: :func:`channel_t` against the overall out
 distribution.  The paper's equation (2) is garbled in print; the channel computation gives
 t = max(p_t/min_i p_y(a_i) + 1 − p_t, 1/(1 − p_t)).
 
+The categories are public: declared by the user, never read off the data (one person's rare
+category would otherwise show in the release and in its metadata, and ε would not hold;
+:class:`CategoriesRequiredError`).  A true value outside the declared categories
+(:data:`OUTSIDE`) is released as a draw from the "otherwise" distribution, as if its true
+category were one of the declared ones drawn at random: its output distribution is the
+average of the channel's rows (uniform, for the uniform variant), which lies within e^ε of
+every row, so one person's undeclared value adds no category and ε holds.
+
 Sampling is exact: the keep decision compares a uniform integer in [0, 2^52) with p·2^52
 rounded *down* (slightly more randomisation than asked), and the ε reported is the one of the
 channel actually used.
@@ -30,19 +38,53 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import InputError
-from engine.i18n import _
+from engine.errors import InputError, listing
+from engine.i18n import _, ngettext
 from engine.mechanisms.sampling import NoiseSource
 
 #: resolution of the keep probability (exact integer comparison)
 P_BITS = 52
+#: the code of a true value that is missing: released missing
+MISSING = -1
+#: the code of a true value outside the declared categories: released as a draw from the
+#: "otherwise" distribution (module doc)
+OUTSIDE = -2
+
+
+class CategoriesRequiredError(InputError):
+    """Randomized response was asked for category columns whose categories are not declared.
+
+    ``columns`` names them, so that a caller can add its own way of declaring them (the
+    command line adds its flag) to the message.
+    """
+
+    def __init__(self, columns: list[str]) -> None:
+        super().__init__(
+            ngettext(
+                "Randomized response on {columns} needs the column's categories declared: "
+                "every category it can take, known without looking at this file (e.g. the "
+                "answers of the questionnaire). The categories found in the data are never "
+                "used: one person's rare category would show in the release. Declare them (in "
+                "the app on the privacy step; in a project file as categories); a value "
+                "outside them is released as one of them drawn at random.",
+                "Randomized response on {columns} needs the columns' categories declared: "
+                "every category each can take, known without looking at this file (e.g. the "
+                "answers of the questionnaire). The categories found in the data are never "
+                "used: one person's rare category would show in the release. Declare them (in "
+                "the app on the privacy step; in a project file as categories); a value "
+                "outside them is released as one of them drawn at random.",
+                len(columns),
+            ).format(columns=listing(columns))
+        )
+        self.columns = list(columns)
 
 
 @dataclass(frozen=True)
 class ResponseOutcome:
     """Released category codes of one nominal column and the channel used."""
 
-    #: released category index of every present record (−1 where the input was missing)
+    #: released category index of every present record (−1 where the input was missing; a
+    #: value outside the categories is released as one of them)
     codes: np.ndarray
     #: P(o | i): rows = true category, columns = released category
     channel: np.ndarray
@@ -166,13 +208,18 @@ def _keep_integer(keep: float) -> int:
 def _respond(
     codes: np.ndarray, keep: float, draw_other, source: NoiseSource
 ) -> tuple[np.ndarray, float]:
-    """Keep each present code with probability ⌊keep·2^52⌋/2^52, else ``draw_other(size)``."""
+    """Keep each present code with probability ⌊keep·2^52⌋/2^52, else ``draw_other(size)``;
+    a code :data:`OUTSIDE` the categories is always ``draw_other`` (module doc), a missing
+    one stays missing."""
     codes = np.asarray(codes, dtype=np.int64)
     out = codes.copy()
     present = np.flatnonzero(codes >= 0)
     keep_int = _keep_integer(keep)
     kept = source.below(np.full(present.size, 2**P_BITS, dtype=np.int64)) < keep_int
     redraw = present[~kept]
+    outside = np.flatnonzero(codes == OUTSIDE)
+    if outside.size:
+        redraw = np.concatenate([redraw, outside])
     out[redraw] = draw_other(redraw.size)
     return out, keep_int / 2.0**P_BITS
 
@@ -182,7 +229,9 @@ def randomized_response(
 ) -> ResponseOutcome:
     """Uniform randomized response with the p that gives ε (TIFS 2022, Fig. 4).
 
-    ``codes`` are category indices 0 … n − 1, −1 for missing (kept missing).
+    ``codes`` are category indices 0 … n − 1, :data:`MISSING` (−1) for missing (kept
+    missing), :data:`OUTSIDE` (−2) for a value outside the declared categories (released as a
+    uniform draw from them).
     """
     if not epsilon > 0:
         raise InputError(_("ε must be a positive number, not {epsilon}.").format(epsilon=epsilon))

@@ -36,6 +36,7 @@ from engine import plan as make_plan
 from engine.report.html import bucket_choices_html, guarantees_html
 from gui.accessibility import announce, drop_repeated_names
 from gui.binding import Bindings, Level
+from gui.categories_box import CategoriesBox
 from gui.engine_process import run_engine
 from gui.fields import NumberField, describe_widget, field_help
 from gui.fields import field_label as declared_label
@@ -109,7 +110,8 @@ def shown_value(name: str, value: Any) -> str:
 
 
 class PrivacyPage(Page):
-    """t/ε toggle, k, mechanism, bounds; the engine's plan in words, fixes and guarantees."""
+    """t/ε toggle, k, mechanism, bounds, categories; the engine's plan in words, fixes and
+    guarantees."""
 
     def __init__(self, wizard: Host) -> None:
         super().__init__(wizard)
@@ -193,7 +195,8 @@ class PrivacyPage(Page):
         return _wrap(box)
 
     def _noise_widgets(self) -> None:
-        """The number of buckets, the noise's options, the public bounds and the seed."""
+        """The number of buckets, the noise's options, the public bounds and categories, and
+        the seed."""
         self.n_buckets = NumberField("n_buckets", none_text=choice_label(AUTOMATIC))
         # a one-click fix may choose it too: the page shows it, so it can be seen and undone
         self.drop_missing = QCheckBox(
@@ -215,6 +218,8 @@ class PrivacyPage(Page):
         )
         self.private_share = NumberField("private_bounds")
         self.private_share.set_value(DEFAULT_PRIVATE_SHARE)  # offered when ticked
+        # one field of public categories per category column of a noise release
+        self.categories = CategoriesBox(self.session)
         # a seed is a code, not a quantity: a text field (a spin box would be read as "0")
         self.seed = QLineEdit()
         self.seed.setPlaceholderText(self.tr("empty = fresh randomness (recommended)"))
@@ -261,6 +266,9 @@ class PrivacyPage(Page):
         private = _row(self.private_bounds, self.private_share, self.private_share_label)
         private.layout().addStretch(1)
         form.addRow("", private)
+        form.addRow(self.tr("Public categories:"), self.categories)
+        form.setRowVisible(self.categories, False)  # shown for a category column with noise
+        self._form = form
         form.addRow(self.tr("Random seed:"), self.seed)
         form.addRow(self.tr("Release type:"), self.release_type)
         form.addRow(self.tr("Intruder scenario:"), self.scenario)
@@ -399,6 +407,7 @@ class PrivacyPage(Page):
             parse=parse_bounds,
             format=format_bounds,
         )
+        self.categories.bind(b)  # each column's field joins the page's bindings
         b.check(
             self.private_bounds,
             lambda p: p.private_bounds is not None,
@@ -541,6 +550,8 @@ class PrivacyPage(Page):
         self.private_bounds.setEnabled(private)
         self.private_share.setEnabled(private and p.private_bounds is not None)
         self.private_share_label.setEnabled(private)
+        columns = self.categories.show_columns(noise)
+        self._form.setRowVisible(self.categories, bool(columns))
 
     def refresh(self) -> None:
         """Show the plan of the present parameters (asking the engine for it if need be)."""

@@ -1,9 +1,10 @@
 """Noise on the confidential values (Construction B): each column's part of it, and the draws.
 
 * :mod:`~engine.release.noise.columns`: every confidential column's share of ε, its public
-  or private bounds (:class:`BoundsRequiredError` without them), its plan
-  (:class:`ColumnPlan`), the error to expect and the share of the released spread that is
-  noise;
+  or private bounds (:class:`BoundsRequiredError` without them), a category column's public
+  categories (:func:`public_categories`; ``CategoriesRequiredError`` without them), its plan
+  (:class:`ColumnPlan`), the error to expect, the share of the released spread that is
+  noise, and what the review record says of its input (:func:`review_notes`);
 * :mod:`~engine.release.noise.draw`: the draws of every column, again until the release is
   t-close when ``resample_until_t`` asks for it.
 
@@ -15,12 +16,16 @@ from engine.release.noise.columns import (
     NOISE_SHARE_WARNING,
     BoundsRequiredError,
     ColumnPlan,
+    category_columns,
     column_fact,
     estimate_bounds,
     expected_errors,
     noise_share_warning,
     plan_columns,
+    public_categories,
     require_bounds,
+    require_categories,
+    review_notes,
 )
 from engine.release.noise.draw import MAX_DRAWS, ColumnDraw, draw_columns
 
@@ -30,11 +35,15 @@ __all__ = [
     "BoundsRequiredError",
     "ColumnDraw",
     "ColumnPlan",
+    "category_columns",
     "column_fact",
     "draw_columns",
     "estimate_bounds",
     "expected_errors",
     "noise_share_warning",
     "plan_columns",
+    "public_categories",
     "require_bounds",
+    "require_categories",
+    "review_notes",
 ]

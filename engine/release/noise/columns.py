@@ -7,9 +7,15 @@ nominal and ordinal columns randomized response over their categories.  A numeri
 needs public bounds (:class:`BoundsRequiredError` otherwise: the data's own minimum and
 maximum are never used), or ``private_bounds`` = a share s of ε: the column then spends s·ε/m
 on DP quantiles as bounds (:mod:`engine.mechanisms.bounds`, :func:`estimate_bounds`) and
-(1 − s)·ε/m on the noise.  :func:`plan_columns` makes every column's :class:`ColumnPlan`, and
-:func:`column_fact` says what the plan and the summary tell of it (the expected error, the
-share of the released spread that is noise).
+(1 − s)·ε/m on the noise.  A nominal or ordinal column needs public categories
+(:func:`public_categories`: declared ones, an ordinal's declared order, or the labels of
+public bands; :class:`~engine.mechanisms.response.CategoriesRequiredError` otherwise: the
+categories found in the data are never used, since one person's rare category would show in
+the release and its metadata); a value outside them is released as one of them drawn at
+random, and the review record says how many there were (:func:`review_notes`), and how many
+values were missing (released missing, which ε does not cover).  :func:`plan_columns` makes
+every column's :class:`ColumnPlan`, and :func:`column_fact` says what the plan and the
+summary tell of it (the expected error, the share of the released spread that is noise).
 """
 
 from __future__ import annotations
@@ -22,10 +28,10 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import InputError, quoted
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.io.about import MOSTLY_NOISE
 from engine.mechanisms import MECHANISMS
-from engine.mechanisms.bounds import private_bounds
+from engine.mechanisms.bounds import check_private_bounds, private_bounds
 from engine.mechanisms.laplace import (
     check_bounds,
     expected_abs_error,
@@ -33,12 +39,15 @@ from engine.mechanisms.laplace import (
     typical_factor,
 )
 from engine.mechanisms.response import (
+    MISSING,
+    OUTSIDE,
+    CategoriesRequiredError,
     uniform_keep_probability,
 )
 from engine.mechanisms.sampling import NoiseSource
 from engine.params import ReleaseParams
+from engine.recoding import band_labels, value_text
 from engine.release.columns import (
-    category_order,
     decimals,
     numeric_values,
 )
@@ -89,6 +98,47 @@ def require_bounds(params: ReleaseParams, types: Mapping[str, ColumnType]) -> No
     lacking = [c for c in laplace_columns(params, types) if c not in params.bounds]
     if lacking:
         raise BoundsRequiredError(lacking)
+
+
+#: the column types randomized response protects
+CATEGORY_TYPES = (ColumnType.NOMINAL, ColumnType.ORDINAL)
+
+
+def category_columns(params: ReleaseParams, types: Mapping[str, ColumnType]) -> list[str]:
+    """The confidential columns that get randomized response (the nominal and ordinal ones)."""
+    if not params.noise:
+        return []
+    return [c for c in params.confidential if ColumnType(types[c]) in CATEGORY_TYPES]
+
+
+def public_categories(params: ReleaseParams, column: str) -> tuple[str, ...] | None:
+    """The public categories of a nominal or ordinal column (an ordinal's lowest first), or
+    None when it has none.
+
+    Public is what the parameters declare, never what the data holds: the column's declared
+    ``categories``, else its declared category ``orders``, else the labels of its public
+    ``bands``.  An order inferred from the values (a guess of :func:`engine.io.infer_types`)
+    is the data's own categories, and is not public.
+    """
+    if column in params.categories:
+        return tuple(params.categories[column])
+    if column in params.orders:
+        return tuple(str(c) for c in params.orders[column])
+    if column in params.bands:
+        return tuple(band_labels(params.bands[column]))
+    return None
+
+
+def require_categories(params: ReleaseParams, types: Mapping[str, ColumnType]) -> None:
+    """Raise :class:`~engine.mechanisms.response.CategoriesRequiredError` unless every
+    randomized-response column has public categories (:func:`public_categories`).
+
+    ``types`` maps (at least) the confidential columns to their types.  The GUI and a plan
+    can call this before any run; :func:`plan_columns` calls it too.
+    """
+    lacking = [c for c in category_columns(params, types) if public_categories(params, c) is None]
+    if lacking:
+        raise CategoriesRequiredError(lacking)
 
 
 def column_budget(params: ReleaseParams, types: Mapping[str, ColumnType]) -> dict[str, dict]:
@@ -210,13 +260,19 @@ class ColumnPlan:
     bounds_source: str = "public"
     #: the ε spent on estimating the bounds (0 for public bounds)
     bounds_epsilon: float = 0.0
-    #: nominal/ordinal: the categories (codes index into this list)
+    #: nominal/ordinal: the public categories (codes index into this list)
     categories: list[Any] = field(default_factory=list)
-    #: the input as numbers (numeric) or category codes (−1 missing)
+    #: the input as numbers (numeric) or category codes (−1 missing, −2 outside the
+    #: categories: :data:`~engine.mechanisms.response.OUTSIDE`)
     values: np.ndarray = field(default_factory=lambda: np.zeros(0))
     decimals: int = 0
     #: numeric: the noise is added to log(1 + value) (``transform="log"``)
     log_scale: bool = False
+    #: values missing in the input (released missing); for the review record only
+    n_missing: int = 0
+    #: nominal/ordinal: values outside the public categories (released as one of them drawn
+    #: at random); for the review record only
+    n_outside: int = 0
 
 
 def plan_columns(
@@ -228,9 +284,12 @@ def plan_columns(
     """How each confidential column will get its noise, fixed before any noise is drawn.
 
     Each column gets ε/m of the budget (m columns, sequential composition).  Raises
-    InputError for a column the noise route cannot protect, bounds that do not fit it, or a
-    numeric column with neither public nor private bounds.  Private bounds are left to
-    :func:`estimate_bounds`, at release time: a plan never spends ε.
+    InputError for a column the noise route cannot protect, bounds or categories that do
+    not fit it, a numeric column with neither public nor private bounds, or a category
+    column without public categories.  Private bounds are left to :func:`estimate_bounds`,
+    at release time: a plan never spends ε.  ``orders`` (the resolved ones, inferred orders
+    among them) is not read: a category column's categories are public ones only
+    (:func:`public_categories`).
     """
     assert params.epsilon is not None
     confidential = list(params.confidential)
@@ -241,22 +300,26 @@ def plan_columns(
                 columns=", ".join(map(repr, unknown))
             )
         )
+    unknown = sorted(set(params.categories) - set(confidential))
+    if unknown:
+        raise InputError(
+            _("Categories were given for {columns}, which is not a confidential column.").format(
+                columns=", ".join(map(repr, unknown))
+            )
+        )
+    for col in confidential:  # what cannot be right whatever else is given
+        _check_column(col, ColumnType(types[col]), data[col], params)
     require_bounds(params, types)
+    require_categories(params, types)
     budget = column_budget(params, types)
     plans = []
     for col in confidential:
         ctype = ColumnType(types[col])
         series = data[col]
-        if not series.notna().any():
-            raise InputError(
-                _("Confidential column {column} has no values (all are missing).").format(
-                    column=quoted(col)
-                )
-            )
         if ctype == ColumnType.NUMERIC:
             plans.append(_numeric_plan(col, series, params, budget[col]))
-        elif ctype in (ColumnType.NOMINAL, ColumnType.ORDINAL):
-            plans.append(_category_plan(col, series, ctype, params, orders, budget[col]))
+        elif ctype in CATEGORY_TYPES:
+            plans.append(_category_plan(col, series, ctype, params, budget[col]))
         else:
             raise InputError(
                 _(
@@ -265,6 +328,29 @@ def plan_columns(
                 ).format(type=ctype, column=quoted(col))
             )
     return plans
+
+
+def _check_column(col: str, ctype: ColumnType, series: pd.Series, params: ReleaseParams) -> None:
+    """Refuse a confidential column without any value, bounds given for a category column and
+    categories given for a numeric one (before asking for what is missing)."""
+    if not series.notna().any():
+        raise InputError(
+            _("Confidential column {column} has no values (all are missing).").format(
+                column=quoted(col)
+            )
+        )
+    if col in params.bounds and ctype != ColumnType.NUMERIC:
+        raise InputError(
+            _("Bounds apply to numeric columns only; {column} is {type}.").format(
+                column=quoted(col), type=ctype
+            )
+        )
+    if col in params.categories and ctype not in CATEGORY_TYPES:
+        raise InputError(
+            _("Categories apply to nominal and ordinal columns only; {column} is {type}.").format(
+                column=quoted(col), type=ctype
+            )
+        )
 
 
 def _numeric_plan(
@@ -290,6 +376,7 @@ def _numeric_plan(
         bounds: tuple[float, float] | None = (lo, hi)
     else:
         bounds, origin, spent = None, "private", budget["bounds"]
+        check_private_bounds(int((~np.isnan(values)).sum()), spent)  # said before a run
     return ColumnPlan(
         col,
         ColumnType.NUMERIC,
@@ -300,6 +387,7 @@ def _numeric_plan(
         values=values,
         decimals=decimals(series),
         log_scale=params.transform == "log",
+        n_missing=int(np.isnan(values).sum()),
     )
 
 
@@ -308,28 +396,64 @@ def _category_plan(
     series: pd.Series,
     ctype: ColumnType,
     params: ReleaseParams,
-    orders: Mapping[str, tuple[str, ...]],
     budget: Mapping[str, float],
 ) -> ColumnPlan:
-    """The plan of a nominal or ordinal column: its categories (an ordinal's in their
-    order) and every record's category code, −1 for a missing value."""
-    if col in params.bounds:
-        raise InputError(
-            _("Bounds apply to numeric columns only; {column} is {type}.").format(
-                column=quoted(col), type=ctype
+    """The plan of a nominal or ordinal column: its public categories (an ordinal's in their
+    order, :func:`public_categories`) and every record's category code: −1 for a missing
+    value, −2 for a value outside the categories (released as one of them drawn at random).
+
+    A value is one of the categories when it reads as it (:func:`engine.recoding.value_text`:
+    the code 1 read as 1.0 is the category "1", spaces around a text do not count).
+    """
+    categories = public_categories(params, col)
+    assert categories is not None  # require_categories
+    position = {value_text(c): i for i, c in enumerate(categories)}
+    # each distinct value looked up once, then every record by its factorized code
+    found, uniques = pd.factorize(series)
+    lookup = np.array([position.get(value_text(u), OUTSIDE) for u in uniques], dtype=np.int64)
+    codes = np.where(found >= 0, lookup[np.maximum(found, 0)] if lookup.size else 0, MISSING)
+    codes = codes.astype(np.int64)
+    return ColumnPlan(
+        col,
+        ctype,
+        budget["noise"],
+        categories=list(categories),
+        values=codes,
+        n_missing=int((codes == MISSING).sum()),
+        n_outside=int((codes == OUTSIDE).sum()),
+    )
+
+
+def review_notes(columns: list[ColumnPlan]) -> list[str]:
+    """What the review record says of each column's input: how many values lay outside its
+    public categories (released as one of them drawn at random) and how many were missing
+    (released missing: ε does not cover whether a value is missing).  Counts of the original
+    data: never published."""
+    notes = []
+    for column in columns:
+        name = quoted(column.name)
+        if column.n_outside:
+            notes.append(
+                ngettext(
+                    "{column}: {n} value lay outside the declared categories; it was released "
+                    "as one of them drawn at random, as if its category were any declared one.",
+                    "{column}: {n} values lay outside the declared categories; they were "
+                    "released as one of them drawn at random, as if their category were any "
+                    "declared one.",
+                    column.n_outside,
+                ).format(column=name, n=number(column.n_outside))
             )
-        )
-    if ctype == ColumnType.ORDINAL:
-        categories = list(category_order(series, orders.get(col)))
-    else:
-        categories = sorted(pd.unique(series.dropna()), key=str)
-    if not categories:
-        raise InputError(
-            _("Confidential column {column} has no values.").format(column=quoted(col))
-        )
-    lookup = {str(c): i for i, c in enumerate(categories)}
-    codes = np.array([-1 if pd.isna(v) else lookup[str(v)] for v in series], dtype=np.int64)
-    return ColumnPlan(col, ctype, budget["noise"], categories=categories, values=codes)
+        if column.n_missing:
+            notes.append(
+                ngettext(
+                    "{column}: {n} value is missing and is released missing; whether a value "
+                    "is missing is not covered by ε.",
+                    "{column}: {n} values are missing and are released missing; whether a "
+                    "value is missing is not covered by ε.",
+                    column.n_missing,
+                ).format(column=name, n=number(column.n_missing))
+            )
+    return notes
 
 
 def column_fact(column: ColumnPlan, params: ReleaseParams) -> NoiseColumn:
@@ -381,7 +505,10 @@ def estimate_bounds(
     """The columns with their private bounds estimated (DP quantiles, each on its share of ε).
 
     Called once per release, before the first draw of the noise: redraws reuse the bounds.
+    ``warnings`` (the run's, which only the review record holds) also gets what
+    :func:`review_notes` says of the columns' input.
     """
+    warnings.extend(review_notes(columns))
     out = []
     for column in columns:
         if column.ctype == ColumnType.NUMERIC and column.bounds is None:

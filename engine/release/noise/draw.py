@@ -23,6 +23,7 @@ from engine.mechanisms.laplace import (
     to_log_scale,
 )
 from engine.mechanisms.response import (
+    MISSING,
     CorrectedShares,
     corrected_shares,
 )
@@ -128,7 +129,8 @@ def _draw_column(
     cats = np.array([str(c) for c in plan.categories] + [""], dtype=object)
     labels = cats[np.where(outcome.codes >= 0, outcome.codes, len(plan.categories))]
     released = pd.Series(labels, name=plan.name, dtype="string").replace("", pd.NA)
-    present = plan.values >= 0
+    # a value outside the categories is always released as another value (one of them)
+    present = plan.values != MISSING
     drawn = replace(
         fact,
         epsilon=outcome.epsilon,

@@ -20,9 +20,11 @@ mechanism but ``"buckets"``.  Steps (Construction B):
 5. the table is shuffled, verified for k by the independent checker, and summarised with every
    guarantee of :func:`engine.privacy.guarantees` and its assumption.
 
-What is not protected by ε and is said so in the summary: whether a value is missing, the set
-of categories of a nominal column, and (for the insensitive variant) which records share a
-group value.
+What is not protected by ε and is said so in the summary: whether a value is missing (a
+missing value is released missing; the review record counts them), and (for the insensitive
+variant) which records share a group value.  The categories of a nominal or ordinal column
+are public (declared, never read off the data; a value outside them is released as one of
+them drawn at random), so ε covers them.
 """
 
 from __future__ import annotations
