@@ -49,6 +49,14 @@ def test_a_category_column_gets_its_field_and_next_waits_for_it(
     # without categories the engine refuses, in its words, and Next stays disabled
     assert not user.next_enabled(window)
     assert "needs the column&#x27;s categories declared" in page.feasibility.text()
+    # ... shown as HTML: the reader sees the apostrophe, not the entity
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QTextDocument
+
+    assert page.feasibility.textFormat() == Qt.TextFormat.RichText
+    shown = QTextDocument()
+    shown.setHtml(page.feasibility.text())
+    assert "Randomized response on 'diagnosis' needs" in shown.toPlainText()
     # typed as on the command line: written to the session, and Next follows the plan
     edit.setText(DIAGNOSES)
     assert window.session.params.categories == {"diagnosis": tuple(DIAGNOSES.split("|"))}

@@ -287,6 +287,9 @@ class PrivacyPage(Page):
         self.one_class_box = _wrap(one_row)
         self.one_class_box.hide()
         self.feasibility = Hint()
+        # its texts are HTML with the engine's words escaped: shown as such even when they
+        # hold no tag (else Qt guesses plain text and prints "&#x27;" for an apostrophe)
+        self.feasibility.setTextFormat(Qt.TextFormat.RichText)
         self.class_sizes = Hint()
         self.class_sizes.hide()
         self.applied = Hint()
