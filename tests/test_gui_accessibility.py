@@ -203,13 +203,13 @@ def focus_unseen(window) -> list[str]:
     return unseen
 
 
-def settled(window, area: QRect, tries: int = 20):
-    """The image of ``area`` once two grabs in a row agree: a loaded machine may paint the
-    focus leaving a control a few event rounds late, and a grab taken before that would look
-    like the focused control."""
+def settled(window, area: QRect, tries: int = 40):
+    """The image of ``area`` once two grabs 25 ms apart agree: a loaded machine may paint
+    the focus leaving a control several event rounds late, and a grab taken before that
+    would look like the focused control (seen on CI with 10 ms between grabs)."""
     image = window.grab(area).toImage()
     for _ in range(tries):
-        QTest.qWait(10)
+        QTest.qWait(25)
         again = window.grab(area).toImage()
         if again == image:
             return again
@@ -217,9 +217,10 @@ def settled(window, area: QRect, tries: int = 20):
     return image
 
 
-def repainted(window, area: QRect, before, tries: int = 20) -> bool:
+def repainted(window, area: QRect, before, tries: int = 100) -> bool:
     """Whether ``area`` of the window looks other than ``before``, events processed up to
-    ``tries`` times (a loaded machine may paint the focus a few event rounds late)."""
+    ``tries`` times, a second in all (a loaded machine may paint the focus late); a control
+    whose focus shows returns at the first difference."""
     for _ in range(tries):
         if window.grab(area).toImage() != before:
             return True
