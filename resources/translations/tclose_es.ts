@@ -430,7 +430,7 @@
     </message>
     <message>
         <source>{setting} (detected)</source>
-        <translation>{setting} (detectado)</translation>
+        <translation>{setting} (por detección automática)</translation>
     </message>
     <message>
         <source>format {format}</source>

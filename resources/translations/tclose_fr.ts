@@ -430,7 +430,7 @@
     </message>
     <message>
         <source>{setting} (detected)</source>
-        <translation>{setting} (détecté)</translation>
+        <translation>{setting} (par détection automatique)</translation>
     </message>
     <message>
         <source>format {format}</source>
