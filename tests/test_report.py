@@ -218,3 +218,27 @@ def test_write_report_beside_the_release_with_progress(tmp_path: Path) -> None:
     with pytest.raises(CancelledError):
         write_report(hand_release(), again, task=Task(cancel=lambda: True))
     assert not again.exists()
+
+
+def test_the_identifier_is_listed_as_tagged_not_as_untagged(tmp_path) -> None:
+    """The identifiers are dropped before the release is made, but the user tagged them: the
+    roles table names them, and the count of untagged columns leaves them out."""
+    from engine.io import ImportInfo
+    from engine.release import anonymize
+
+    rng = np.random.default_rng(8)
+    data = pd.DataFrame(
+        {
+            "person": [f"P{i:04d}" for i in range(120)],
+            "age": rng.integers(20, 70, 120),
+            "income": rng.lognormal(10, 0.5, 120).round(0),
+            "notes": ["x"] * 120,
+        }
+    )
+    params = ReleaseParams(qi=("age",), confidential=("income",), identifiers=("person",), k=5,
+                           t=3.0, seed=1)  # fmt: skip
+    release = anonymize(data, params)
+    info = ImportInfo(tmp_path / "survey.csv", "csv", n_rows=120, n_columns=4)
+    html = write_report(release, tmp_path / "r.html", input_info=info).read_text(encoding="utf-8")
+    assert "<code>person</code></td><td>identifier — not released" in html
+    assert "The other 1 column of the file was not tagged and not released." in html

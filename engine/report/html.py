@@ -301,6 +301,10 @@ def _roles_rows(release: Release) -> list[list[str]]:
         missing = int(release.data[col].isna().sum())
         kind = _(TYPE_WORDS.get(types.get(col, ""), types.get(col, "")))
         rows.append([f"<code>{_e(col)}</code>", _e(role), _e(kind), number(missing)])
+    # the identifiers were dropped before the release's data: tagged all the same
+    for col in cfg.identifiers:
+        if col not in release.data.columns:
+            rows.append([f"<code>{_e(col)}</code>", _e(role_of[col]), "", "—"])
     return rows
 
 
