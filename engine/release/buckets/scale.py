@@ -441,7 +441,7 @@ class Scale:
     ) -> Any:
         med = float(np.clip(_weighted_median(values, counts), *self.guard))
         if len(values) == 1:  # a value the whole bucket shares is no one's: kept as it is
-            return format_date(round(med)) if self.date else _plain(med)
+            return self._as_released(med)
         # a median is one record's value: rounded at least to the step one record cannot
         # cross (as the mean is), so a bucket of a few records never prints a person's value
         low, high = self.limits(TableValues(values, counts), lo, hi)
@@ -453,12 +453,16 @@ class Scale:
         # held inside the round limits of the central 99 % as well as the bucket's range
         low, high = max(low, self.guard[0]), min(high, self.guard[1])
         if low > high:  # the bucket lies beyond them: their round limit
-            return format_date(round(med)) if self.date else _plain(med)
+            return self._as_released(med)
         if least >= high - low:  # one record could move it anywhere: the roundest inside
             pick = date_separator if self.date else coarsest
             value = pick(low, high, lo_open=False)
-            return format_date(round(value)) if self.date else _plain(value)
+            return self._as_released(value)
         return self._released(med, low, high, least)
+
+    def _as_released(self, value: float) -> Any:
+        """A representative as released: a date, or a number (an int when it is whole)."""
+        return format_date(round(value)) if self.date else _plain(value)
 
     def _rounded_median(
         self, med: float, lo: float | None, hi: float | None

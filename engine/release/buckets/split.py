@@ -299,6 +299,11 @@ def _split_vectors(
 ROUNDING_SLACK = 0.05
 
 
+def _below(cum: np.ndarray, p: int) -> float:
+    """The records before boundary ``p`` (``cum``: cumulative counts of the distinct values)."""
+    return float(cum[p - 1]) if p > 0 else 0.0
+
+
 def _rounder_boundary(
     distinct: np.ndarray, cum: np.ndarray, pos: int, start: int, stop: int, scale: Scale
 ) -> tuple[int, float] | None:
@@ -320,17 +325,14 @@ def _rounder_boundary(
     :data:`MIN_BUCKET` records.
     """
 
-    def below(p: int) -> float:
-        return float(cum[p - 1]) if p > 0 else 0.0
-
-    smaller = min(below(pos) - below(start), below(stop) - below(pos))
-    room = (below(pos) - below(start) - MIN_BUCKET, below(stop) - below(pos) - MIN_BUCKET)
-    slack = ROUNDING_SLACK * smaller
+    lower = _below(cum, pos) - _below(cum, start)  # the records of the two buckets
+    upper = _below(cum, stop) - _below(cum, pos)
+    slack = ROUNDING_SLACK * min(lower, upper)
     while True:
         found = _window_cut(distinct, cum, pos, start, stop, slack, scale)
         if found is not None and _public_cut(distinct, cum, *found, scale):
             return found
-        if slack >= max(room):
+        if slack >= max(lower, upper) - MIN_BUCKET:  # no room left to widen into
             return None
         slack = max(2.0 * slack, 1.0)
 
@@ -348,11 +350,8 @@ def _window_cut(
     leaves a bucket fewer than :data:`MIN_BUCKET` records, unless ``pos`` itself does), and
     the boundary it puts."""
 
-    def below(p: int) -> float:
-        return float(cum[p - 1]) if p > 0 else 0.0
-
-    low = max(below(pos) - slack, below(start) + MIN_BUCKET)
-    high = min(below(pos) + slack, below(stop) - MIN_BUCKET)
+    low = max(_below(cum, pos) - slack, _below(cum, start) + MIN_BUCKET)
+    high = min(_below(cum, pos) + slack, _below(cum, stop) - MIN_BUCKET)
     first = int(np.searchsorted(cum, low, side="left")) + 1
     last = int(np.searchsorted(cum, high, side="right"))
     first, last = max(first, start + 1, 1), min(last, stop - 1)
